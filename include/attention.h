@@ -1,0 +1,63 @@
+/* attention.h - projections, scaled dot-product attention, causal mask,
+ * softmax and the multi-head split, on caller-owned buffers.
+ *
+ * Layout (DESIGN.md): row vectors, Q = Xq W_q, K = Xkv W_k, V = Xkv W_v, every W
+ * is (d_model, d_model). Head h uses columns h*d_k .. h*d_k+d_k-1 of Q, K and V,
+ * like NumPy's reshape(n, H, d_k); its output is written into the same columns
+ * of the concatenation, and out = concat W_o. Self-attention passes Xkv == Xq.
+ * A masked score is -INFINITY and its weight exactly 0.
+ */
+#ifndef ATTNVIZ_ATTENTION_H
+#define ATTNVIZ_ATTENTION_H
+
+#include <stdbool.h>
+
+typedef struct {
+    int n_q;          /* query tokens (rows of the heatmaps) */
+    int n_k;          /* key/value tokens (columns); n_q for self-attention */
+    int d_model;
+    int H;            /* heads; d_model % H == 0 */
+    bool causal;      /* query i sees keys j <= i only */
+    bool scale;       /* divide scores by sqrt(d_k) */
+    float temperature; /* scores are further divided by this (1 = off); > 0 */
+} AttnShape;
+
+typedef struct {
+    const float *Wq, *Wk, *Wv, *Wo; /* each (d_model, d_model) */
+} AttnWeights;
+
+typedef struct {
+    float *Q;      /* (n_q, d_model) */
+    float *K;      /* (n_k, d_model) */
+    float *V;      /* (n_k, d_model) */
+    float *S;      /* (H, n_q, n_k) scaled, masked scores; may be NULL (not kept) */
+    float *P;      /* (H, n_q, n_k) attention weights, rows sum to 1 */
+    float *concat; /* (n_q, d_model) the heads' outputs side by side */
+    float *out;    /* (n_q, d_model) concat W_o */
+} AttnBuffers;
+
+/* The factor scores are multiplied by: 1/sqrt(d_k) (when scaling) / temperature. */
+float attention_scale(const AttnShape *s);
+
+/* Check a shape: positive sizes within the limits of av.h, H divides d_model,
+ * temperature > 0. Returns AV_OK or AV_ERR_CONFIG. */
+int attention_check(const AttnShape *s);
+
+/* The whole forward pass into b. Xq is (n_q, d_model), Xkv (n_k, d_model).
+ * Returns AV_OK or AV_ERR_CONFIG. Allocates nothing. */
+int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
+                      const AttnWeights *w, AttnBuffers *b);
+
+/* Scores, mask and softmax of one head from Q and K already computed:
+ * P_h (n_q, n_k) and, when S_h is not NULL, the scores kept in S_h. */
+void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K,
+                            float *S_h, float *P_h);
+
+/* The raw scaled score of one pair (i, j) of head h, -INFINITY when masked. */
+float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j);
+
+/* Softmax of one row in place: subtract the maximum, exp, normalise. Entries
+ * equal to -INFINITY become exactly 0. len >= 1 and at least one finite. */
+void attention_softmax_row(float *row, int len);
+
+#endif

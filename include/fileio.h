@@ -1,0 +1,44 @@
+/* fileio.h - whole-file reads and atomic writes.
+ *
+ * A file attnviz writes appears whole or not at all: the bytes go to a
+ * temporary file in the target's folder, are flushed with fsync, and only then
+ * renamed (or, for no-clobber, hard-linked) to the final name.
+ */
+#ifndef ATTNVIZ_FILEIO_H
+#define ATTNVIZ_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Read all of path ("-" is standard input) into a NUL-terminated malloc'd
+ * buffer. Returns AV_OK, AV_ERR_IO (errno set), AV_ERR_TOO_LARGE (more than
+ * max bytes) or AV_ERR_NOMEM. */
+int file_read_all(const char *path, size_t max, char **data, size_t *len);
+
+/* As file_read_all, from an open stream f (not closed here). */
+int file_read_stream(FILE *f, size_t max, char **data, size_t *len);
+
+/* Write data[0..len) to path atomically. With no_clobber an existing path is
+ * left alone and the call fails with AV_ERR_IO, errno EEXIST. Returns AV_OK
+ * or AV_ERR_IO (errno set); no temporary file is left behind. When path is an
+ * existing device, FIFO or socket (/dev/stdout, /dev/null) the bytes are written
+ * to it directly, since it cannot be replaced by a rename. */
+int file_write_atomic(const char *path, const void *data, size_t len, bool no_clobber);
+
+/* A memory stream for building a file before writing it atomically. */
+typedef struct {
+    char *buf;
+    size_t len;
+    FILE *f;
+} MemFile;
+
+/* Open a memory stream (open_memstream). Returns AV_OK or AV_ERR_NOMEM. */
+int memfile_open(MemFile *m);
+
+/* Close the stream, making buf/len valid. Returns AV_OK or AV_ERR_NOMEM. */
+int memfile_close(MemFile *m);
+
+void memfile_free(MemFile *m);
+
+#endif

@@ -1,0 +1,93 @@
+/* grid.h - a character grid that knows nothing of the terminal (tmux grid.c).
+ *
+ * Renderers draw into a Grid: one Cell per terminal column, each a code point,
+ * a semantic style and a colour level. The ncurses front end paints a Grid and
+ * the text export prints the same Grid, so what is exported is what is seen.
+ * Display widths come from wcwidth(3), so the caller sets a UTF-8 locale.
+ */
+#ifndef ATTNVIZ_GRID_H
+#define ATTNVIZ_GRID_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Semantic styles; the UI's colour table and the ANSI export map them. */
+typedef enum {
+    STYLE_TEXT = 0,  /* ordinary text */
+    STYLE_DIM,       /* secondary text: axes, ticks, hints */
+    STYLE_TITLE,     /* view and head titles */
+    STYLE_LABEL,     /* token labels */
+    STYLE_LABEL_SEL, /* the selected token's label */
+    STYLE_HEAT,      /* a weight cell: level 0..GRID_LEVELS-1 on the sequential ramp */
+    STYLE_MASKED,    /* a cell the causal mask hides */
+    STYLE_DIVERGE,   /* a signed value: level 0..GRID_LEVELS-1, GRID_LEVELS/2 = zero */
+    STYLE_BAR,       /* a bar of the bar chart; level as STYLE_HEAT */
+    STYLE_ACCENT,    /* focus marks, the cursor, warnings */
+    STYLE_STATUS,    /* the status line */
+    STYLE_COUNT
+} CellStyle;
+
+#define GRID_LEVELS 16
+
+/* Cell flags */
+#define CELL_SELECTED 1u /* part of the selected row or column: drawn emphasised */
+#define CELL_CURSOR 2u   /* the selected cell itself */
+
+typedef struct {
+    uint32_t cp;   /* code point; 0 = the right half of a wide character */
+    uint8_t style; /* CellStyle */
+    uint8_t level; /* 0 .. GRID_LEVELS-1, for STYLE_HEAT, STYLE_DIVERGE, STYLE_BAR */
+    uint8_t flags; /* CELL_* */
+} Cell;
+
+typedef struct {
+    int w, h;
+    Cell *cells; /* h rows of w cells */
+} Grid;
+
+/* Allocate a w x h grid of spaces. Returns AV_OK or AV_ERR_NOMEM. */
+int grid_init(Grid *g, int w, int h);
+
+/* Resize (contents lost, all spaces). Returns AV_OK or AV_ERR_NOMEM. */
+int grid_resize(Grid *g, int w, int h);
+
+void grid_free(Grid *g);
+
+/* Fill with spaces in STYLE_TEXT. */
+void grid_clear(Grid *g);
+
+/* The cell at (x, y), or NULL outside the grid. */
+Cell *grid_at(Grid *g, int x, int y);
+
+/* Put one code point at (x, y); a wide one takes two cells. Clipped at the
+ * grid's edges. Returns the columns used (0 when clipped or zero-width). */
+int grid_put(Grid *g, int x, int y, uint32_t cp, int style, int level);
+
+/* Put UTF-8 text from (x, y), at most max_w columns; when it does not fit the
+ * last column shows an ellipsis. Returns the columns used. Invalid bytes are
+ * drawn as U+FFFD. */
+int grid_puts(Grid *g, int x, int y, const char *s, int max_w, int style);
+
+/* printf into the grid, as grid_puts. */
+int grid_printf(Grid *g, int x, int y, int max_w, int style, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Set flags on a rectangle of cells (clipped). */
+void grid_flag_rect(Grid *g, int x, int y, int w, int h, unsigned flags);
+
+/* Display width in columns of UTF-8 s (wcwidth; a bad byte counts 1). */
+int grid_text_width(const char *s);
+
+/* Write the grid as UTF-8 lines, trailing spaces trimmed and trailing blank
+ * lines dropped. With color, ANSI SGR escapes (256 colours) render the styles
+ * and levels. Returns 0 or -1 on a write error. */
+int grid_write(const Grid *g, FILE *f, bool color);
+
+/* The 256-colour palette index of a level on the sequential ramp (a
+ * perceptual dark-blue -> green -> yellow ramp) and on the diverging ramp
+ * (blue -> grey -> red). Shared by the UI and the ANSI export. */
+int grid_ramp_color(int level);
+int grid_diverge_color(int level);
+
+#endif

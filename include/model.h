@@ -1,0 +1,97 @@
+/* model.h - the configuration and the whole pipeline: text in, result out.
+ *
+ * text -> tokens -> X (toy embeddings or X.npy) -> + PE -> L attention layers.
+ * With one layer (the default) the output is plain multi-head attention,
+ * out = concat(heads) W_o, exactly the articles' MultiHeadAttention. With L > 1
+ * each layer is the articles' encoder layer: x = LN(x + MHA(x)),
+ * x = LN(x + FFN(x)), and layer l+1 attends over layer l's output.
+ * Deterministic: a function of its arguments only.
+ */
+#ifndef ATTNVIZ_MODEL_H
+#define ATTNVIZ_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "attention.h"
+#include "av.h"
+#include "tokenize.h"
+
+typedef struct {
+    int H;            /* heads, divides d_model */
+    int d_model;
+    int layers;       /* 1 .. AV_MAX_LAYERS */
+    uint64_t seed;
+    bool causal;
+    bool pe;          /* add sinusoidal positional encoding */
+    bool scale;       /* divide scores by sqrt(d_k) */
+    float temperature;
+    int max_tokens;
+    bool keep_scores; /* keep S (H, n, n) per layer, for --dump and the trace */
+} ModelConfig;
+
+typedef struct {
+    float *Wq, *Wk, *Wv, *Wo; /* (d_model, d_model) */
+    float *W1, *b1;           /* (d_model, d_ff), (d_ff): feed-forward, L > 1 only */
+    float *W2, *b2;           /* (d_ff, d_model), (d_model) */
+} LayerWeights;
+
+typedef struct {
+    int d_model, d_ff, L;
+    LayerWeights layer[AV_MAX_LAYERS];
+    float *X;  /* (n_x, d_model) embeddings from X.npy replacing the toy ones, or NULL */
+    int n_x;
+    float *arena; /* every matrix above lives here */
+} ModelWeights;
+
+typedef struct {
+    AttnBuffers ab;  /* Q K V S P concat out of this layer */
+    float *x_out;    /* (n, d_model) the layer's output (= ab.out when L == 1) */
+} LayerResult;
+
+typedef struct {
+    TokenList tokens;       /* the query sentence */
+    TokenList cross_tokens; /* keys/values for cross-attention; n = 0 for self */
+    AttnShape shape;        /* of every layer: n_q, n_k, d_model, H, mask ... */
+    int L;
+    float *X;               /* (n_q, d_model) embeddings + PE: layer 0's input */
+    float *Xk;              /* (n_k, d_model) cross sentence's embeddings + PE, or NULL */
+    LayerResult layer[AV_MAX_LAYERS];
+    float *out;             /* (n_q, d_model) the last layer's output */
+    float *arena;
+    size_t arena_cap;       /* floats; reused by the next model_run when big enough */
+} ModelResult;
+
+/* DESIGN.md defaults: 4 heads, d_model 32, seed 42, one layer, PE and scaling on. */
+void model_config_default(ModelConfig *c);
+
+/* AV_OK, or AV_ERR_CONFIG when a field is out of range (av.h limits). */
+int model_config_check(const ModelConfig *c);
+
+/* Toy weights for c->d_model, c->layers from c->seed: W_q, W_k, W_v, W_o with
+ * standard deviation sqrt(2/d_model) as the articles' MultiHeadAttention, and
+ * for L > 1 an FFN of width 4 d_model. Returns AV_OK or AV_ERR_NOMEM. */
+int model_weights_toy(const ModelConfig *c, ModelWeights *w);
+
+/* Weights from DIR/Wq.npy Wk.npy Wv.npy Wo.npy, each (d_model, d_model), and
+ * DIR/X.npy when present. With L > 1 the FFN weights come from the seed.
+ * Returns AV_OK or an AV_ERR_* code; *which names the file at fault. */
+int model_weights_load(const ModelConfig *c, const char *dir, ModelWeights *w,
+                       const char **which);
+
+void model_weights_free(ModelWeights *w);
+
+/* Run the pipeline on text[0..len) (and cross[0..cross_len) when cross is not
+ * NULL) into r, reusing r's buffers. r must be zeroed before the first call.
+ * Returns AV_OK, AV_ERR_EMPTY, AV_ERR_UTF8, AV_ERR_TOO_MANY, AV_ERR_CONFIG,
+ * AV_ERR_NPY_SHAPE (X.npy rows != tokens) or AV_ERR_NOMEM. On error r keeps
+ * no half-computed numbers: r->shape.n_q is 0. */
+int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, size_t len,
+              const char *cross, size_t cross_len, ModelResult *r);
+
+void model_result_free(ModelResult *r);
+
+/* Floating-point operations of one forward pass of shape s (the cost readout). */
+double model_flops(const AttnShape *s);
+
+#endif

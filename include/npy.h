@@ -1,0 +1,40 @@
+/* npy.h - reading and writing NumPy .npy files (format versions 1.0, 2.0, 3.0).
+ *
+ * Reads little-endian float32 ('<f4') and float64 ('<f8') arrays in C order
+ * (fortran_order False), of 0 to 4 dimensions, converting to float32. Writes
+ * float32 in version 1.0. Refuses NaN and Inf on reading: attnviz's inputs
+ * are weights and embeddings, where a non-finite number is always an error.
+ */
+#ifndef ATTNVIZ_NPY_H
+#define ATTNVIZ_NPY_H
+
+#include <stddef.h>
+
+#define NPY_MAX_DIMS 4
+
+typedef struct {
+    int ndim;
+    size_t shape[NPY_MAX_DIMS];
+    size_t count; /* product of the shape */
+    float *data;  /* count floats, owned; free with npy_free */
+} NpyArray;
+
+/* Parse a whole .npy file held in buf[0..len) into *out. Returns AV_OK,
+ * AV_ERR_NPY_FORMAT (bad magic, header or truncated data), AV_ERR_NPY_DTYPE,
+ * AV_ERR_NPY_SHAPE (more than NPY_MAX_DIMS dimensions),
+ * AV_ERR_NPY_NONFINITE or AV_ERR_NOMEM. On error *out is zeroed. */
+int npy_parse(const unsigned char *buf, size_t len, NpyArray *out);
+
+/* Read path into *out: as npy_parse, or AV_ERR_IO when the file cannot be read
+ * (errno tells why), AV_ERR_TOO_LARGE past 2 GiB. */
+int npy_read(const char *path, NpyArray *out);
+
+/* Write a float32 array atomically: a temporary file in the same folder, then
+ * rename, so path appears whole or not at all. Returns AV_OK, AV_ERR_IO,
+ * AV_ERR_NOMEM, or AV_ERR_NPY_SHAPE when ndim is not 0..NPY_MAX_DIMS. */
+int npy_write(const char *path, int ndim, const size_t *shape, const float *data);
+
+/* Free out->data and zero *out; accepts a zeroed array. */
+void npy_free(NpyArray *a);
+
+#endif
