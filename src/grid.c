@@ -177,13 +177,14 @@ static void cell_sgr(const Cell *c, char *buf, size_t size)
         snprintf(buf + n, size - n, ";7");
 }
 
-/* Columns of row y up to its last non-blank cell. */
-static int row_len(const Grid *g, int y)
+/* Columns of row y up to its last non-blank cell: a space is blank unless
+ * colour shows it (a heat cell's background, a selection). */
+static int row_len(const Grid *g, int y, bool color)
 {
     int len = g->w;
     const Cell *row = g->cells + (long)y * g->w;
-    while (len > 0 && row[len - 1].cp == ' ' && row[len - 1].style == STYLE_TEXT &&
-           !row[len - 1].flags)
+    while (len > 0 && row[len - 1].cp == ' ' &&
+           (!color || (row[len - 1].style == STYLE_TEXT && !row[len - 1].flags)))
         len--;
     return len;
 }
@@ -213,10 +214,10 @@ static int write_row(const Grid *g, int y, int len, FILE *f, bool color)
 int grid_write(const Grid *g, FILE *f, bool color)
 {
     int last = g->h;
-    while (last > 0 && row_len(g, last - 1) == 0)
+    while (last > 0 && row_len(g, last - 1, color) == 0)
         last--;
     for (int y = 0; y < last; y++)
-        if (write_row(g, y, row_len(g, y), f, color) != 0)
+        if (write_row(g, y, row_len(g, y, color), f, color) != 0)
             return -1;
     return 0;
 }

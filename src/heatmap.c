@@ -86,7 +86,7 @@ static void draw_col_labels(Grid *g, const HeatmapSpec *sp, const HeatmapLayout 
         if (rotated)
             put_rotated(g, x + (l->cell_w - 1) / 2, l->y, label_h, sp->col_labels[j], style);
         else
-            grid_puts(g, x, l->y, sp->col_labels[j], l->cell_w, style);
+            grid_puts(g, x, l->y, sp->col_labels[j], l->cell_w > 1 ? l->cell_w - 1 : 1, style);
     }
 }
 
@@ -112,7 +112,7 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
     if (masked) {
         for (int k = 0; k < cw; k++)
             grid_put(g, x + k, y, k == (fill - 1) / 2 ? HEATMAP_MASKED_GLYPH : ' ',
-                     STYLE_MASKED, 0);
+                     k == (fill - 1) / 2 ? STYLE_MASKED : STYLE_TEXT, 0);
         return;
     }
     if (sp->mode == HEATMAP_GLYPH) {
@@ -152,10 +152,12 @@ int heatmap_draw(Grid *g, int x, int y, int max_w, int max_h, const HeatmapSpec 
         cw = avail / (sp->n_k > 0 ? sp->n_k : 1);
     cw = cw < 1 ? 1 : cw > 6 ? 6 : cw;
     int col_w = max_label_width(sp->col_labels, sp->n_k, 64);
-    bool rotated = col_w > cw;
+    bool rotated = col_w >= cw && col_w > 1; /* labels need a gap between them */
     int label_h = rotated ? (col_w < ROT_MAX ? col_w : ROT_MAX) : 1;
     if (label_h > max_h / 3)
         label_h = max_h / 3 > 1 ? max_h / 3 : 1;
+    if (rotated && label_h < 3)
+        rotated = false, label_h = 1; /* too little height: abbreviate instead */
     *l = (HeatmapLayout){.x = x, .y = y, .cells_x = x + label_w + 1, .cells_y = y + label_h,
                          .cell_w = cw, .first_row = sp->first_row, .first_col = sp->first_col};
     l->cols = avail >= cw ? avail / cw : 0;

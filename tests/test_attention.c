@@ -1,0 +1,271 @@
+/* test_attention.c - scaled dot-product attention, the mask, softmax, heads,
+ * and the BLAS wrapper against its reference. */
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "attention.h"
+#include "av.h"
+#include "mat.h"
+#include "rng.h"
+
+/* Seed 001's worked example: "Cat eats fish", d_k = 2. Q_cat = [0.8, 0.2];
+ * K_cat = [0.9, 0.1]; K_eats and K_fish chosen to give the article's scores
+ * 0.38 and 0.50; V = [1, 0], [0, 1], [0.5, 0.5]. */
+static const float ex_Q[] = {0.8f, 0.2f, 0.1f, 0.9f, 0.5f, 0.5f};
+static const float ex_K[] = {0.9f, 0.1f, 0.4f, 0.3f, 0.5f, 0.5f};
+static const float ex_V[] = {1.0f, 0.0f, 0.0f, 1.0f, 0.5f, 0.5f};
+
+static void test_attention_seed001_scores(void **state)
+{
+    (void)state;
+    /* Unscaled dot products of "cat" are 0.74, 0.38, 0.50 as in the article. */
+    AttnShape s = {3, 3, 2, 1, false, false, 1.0f};
+    assert_float_equal(attention_score(&s, 0, ex_Q, ex_K, 0, 0), 0.74f, 1e-6f);
+    assert_float_equal(attention_score(&s, 0, ex_Q, ex_K, 0, 1), 0.38f, 1e-6f);
+    assert_float_equal(attention_score(&s, 0, ex_Q, ex_K, 0, 2), 0.50f, 1e-6f);
+}
+
+static void test_attention_seed001_scaled_softmax_output(void **state)
+{
+    (void)state;
+    /* Scaled by sqrt(2): [0.52, 0.27, 0.35]; softmax [0.38, 0.30, 0.32];
+     * output of "cat" [0.54, 0.46], each to the article's two decimals. */
+    AttnShape s = {3, 3, 2, 1, false, true, 1.0f};
+    float S[9], P[9], out[6];
+    attention_head_weights(&s, 0, ex_Q, ex_K, S, P);
+    assert_float_equal(S[0], 0.52f, 0.005f);
+    assert_float_equal(S[1], 0.27f, 0.005f);
+    assert_float_equal(S[2], 0.35f, 0.005f);
+    assert_float_equal(P[0], 0.38f, 0.005f);
+    assert_float_equal(P[1], 0.30f, 0.005f);
+    assert_float_equal(P[2], 0.32f, 0.005f);
+    mat_sgemm(false, false, 3, 2, 3, 1.0f, P, 3, ex_V, 2, 0.0f, out, 2);
+    assert_float_equal(out[0], 0.54f, 0.005f);
+    assert_float_equal(out[1], 0.46f, 0.005f);
+}
+
+static void fill(Rng *r, float *x, size_t n, float std)
+{
+    for (size_t k = 0; k < n; k++)
+        x[k] = rng_symmetric(r, std);
+}
+
+typedef struct {
+    int n, d, H;
+    float *X, *W[4], *Q, *K, *V, *S, *P, *C, *O;
+} Fixture;
+
+static void fixture_init(Fixture *f, int n, int d, int H, uint64_t seed)
+{
+    Rng r;
+    rng_seed(&r, seed);
+    f->n = n, f->d = d, f->H = H;
+    f->X = malloc(sizeof(float) * n * d);
+    fill(&r, f->X, (size_t)n * d, 1.0f);
+    for (int k = 0; k < 4; k++) {
+        f->W[k] = malloc(sizeof(float) * d * d);
+        fill(&r, f->W[k], (size_t)d * d, 0.3f);
+    }
+    float **bufs[] = {&f->Q, &f->K, &f->V, &f->C, &f->O};
+    for (int k = 0; k < 5; k++)
+        *bufs[k] = malloc(sizeof(float) * n * d);
+    f->S = malloc(sizeof(float) * H * n * n);
+    f->P = malloc(sizeof(float) * H * n * n);
+}
+
+static void fixture_free(Fixture *f)
+{
+    void *all[] = {f->X, f->W[0], f->W[1], f->W[2], f->W[3], f->Q, f->K, f->V, f->S, f->P,
+                   f->C, f->O};
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+        free(all[k]);
+}
+
+static int fixture_run(Fixture *f, bool causal)
+{
+    AttnShape s = {f->n, f->n, f->d, f->H, causal, true, 1.0f};
+    AttnWeights w = {f->W[0], f->W[1], f->W[2], f->W[3]};
+    AttnBuffers b = {f->Q, f->K, f->V, f->S, f->P, f->C, f->O};
+    return attention_forward(&s, f->X, f->X, &w, &b);
+}
+
+static void test_attention_rows_sum_to_one(void **state)
+{
+    (void)state;
+    /* Every row of every head sums to 1 (within float rounding), mask or not. */
+    Fixture f;
+    fixture_init(&f, 9, 24, 3, 7);
+    for (int causal = 0; causal < 2; causal++) {
+        assert_int_equal(fixture_run(&f, causal), AV_OK);
+        for (int r = 0; r < f.H * f.n; r++) {
+            double sum = 0;
+            for (int j = 0; j < f.n; j++)
+                sum += f.P[r * f.n + j];
+            assert_float_equal(sum, 1.0, 1e-5);
+        }
+    }
+    fixture_free(&f);
+}
+
+static void test_attention_causal_upper_triangle_exactly_zero(void **state)
+{
+    (void)state;
+    /* Under the mask, weight (i, j > i) is exactly 0.0f and score -inf;
+     * the first query attends to itself alone, with weight exactly 1. */
+    Fixture f;
+    fixture_init(&f, 8, 16, 4, 11);
+    assert_int_equal(fixture_run(&f, true), AV_OK);
+    for (int h = 0; h < f.H; h++) {
+        const float *P_h = f.P + h * f.n * f.n, *S_h = f.S + h * f.n * f.n;
+        for (int i = 0; i < f.n; i++)
+            for (int j = i + 1; j < f.n; j++) {
+                assert_true(P_h[i * f.n + j] == 0.0f);
+                assert_true(isinf(S_h[i * f.n + j]) && S_h[i * f.n + j] < 0);
+            }
+        assert_true(P_h[0] == 1.0f);
+    }
+    fixture_free(&f);
+}
+
+/* The articles' MultiHeadAttention written naively in double: the oracle. */
+static void naive_mha(const Fixture *f, bool causal, double *out)
+{
+    int n = f->n, d = f->d, d_k = d / f->H;
+    double *Q = calloc((size_t)n * d, sizeof *Q), *K = calloc((size_t)n * d, sizeof *K);
+    double *V = calloc((size_t)n * d, sizeof *V), *C = calloc((size_t)n * d, sizeof *C);
+    double *M[3] = {Q, K, V};
+    for (int m = 0; m < 3; m++)
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < d; c++)
+                for (int k = 0; k < d; k++)
+                    M[m][i * d + c] += (double)f->X[i * d + k] * f->W[m][k * d + c];
+    for (int h = 0; h < f->H; h++)
+        for (int i = 0; i < n; i++) {
+            double sc[64], max = -INFINITY, sum = 0;
+            for (int j = 0; j < n; j++) {
+                double dot = 0;
+                for (int c = 0; c < d_k; c++)
+                    dot += Q[i * d + h * d_k + c] * K[j * d + h * d_k + c];
+                sc[j] = causal && j > i ? -INFINITY : dot / sqrt((double)d_k);
+                max = sc[j] > max ? sc[j] : max;
+            }
+            for (int j = 0; j < n; j++)
+                sum += (sc[j] = exp(sc[j] - max));
+            for (int j = 0; j < n; j++)
+                for (int c = 0; c < d_k; c++)
+                    C[i * d + h * d_k + c] += sc[j] / sum * V[j * d + h * d_k + c];
+        }
+    memset(out, 0, sizeof *out * n * d);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < d; c++)
+            for (int k = 0; k < d; k++)
+                out[i * d + c] += C[i * d + k] * f->W[3][k * d + c];
+    free(Q), free(K), free(V), free(C);
+}
+
+static void test_attention_matches_naive_multihead(void **state)
+{
+    (void)state;
+    /* The BLAS path with in-place head slices equals the naive double
+     * computation within 1e-5, for 1, 2 and 4 heads, mask off and on. */
+    int heads[] = {1, 2, 4};
+    for (int k = 0; k < 3; k++)
+        for (int causal = 0; causal < 2; causal++) {
+            Fixture f;
+            fixture_init(&f, 7, 16, heads[k], 100 + k);
+            double ref[7 * 16];
+            float reff[7 * 16];
+            assert_int_equal(fixture_run(&f, causal), AV_OK);
+            naive_mha(&f, causal, ref);
+            for (int m = 0; m < 7 * 16; m++)
+                reff[m] = (float)ref[m];
+            assert_floats_near(f.O, reff, 7 * 16, 1e-5);
+            fixture_free(&f);
+        }
+}
+
+static void test_attention_permutation_equivariant(void **state)
+{
+    (void)state;
+    /* Without positions, permuting the input rows permutes the output rows. */
+    Fixture f, g;
+    fixture_init(&f, 6, 16, 2, 5);
+    fixture_init(&g, 6, 16, 2, 5);
+    const int perm[6] = {3, 0, 5, 1, 4, 2};
+    for (int i = 0; i < 6; i++)
+        memcpy(g.X + i * 16, f.X + perm[i] * 16, 16 * sizeof(float));
+    assert_int_equal(fixture_run(&f, false), AV_OK);
+    assert_int_equal(fixture_run(&g, false), AV_OK);
+    for (int i = 0; i < 6; i++)
+        assert_floats_near(g.O + i * 16, f.O + perm[i] * 16, 16, 1e-5);
+    fixture_free(&f);
+    fixture_free(&g);
+}
+
+static void test_attention_softmax_stable_for_large_scores(void **state)
+{
+    (void)state;
+    /* Scores of 1000 and 1001 do not overflow: weights 1/(1+e) and e/(1+e). */
+    float row[3] = {1000.0f, 1001.0f, -INFINITY};
+    attention_softmax_row(row, 3);
+    assert_float_equal(row[0], 1.0f / (1.0f + expf(1.0f)), 1e-6f);
+    assert_float_equal(row[1], expf(1.0f) / (1.0f + expf(1.0f)), 1e-6f);
+    assert_true(row[2] == 0.0f);
+}
+
+static void test_attention_check_rejects_bad_shapes(void **state)
+{
+    (void)state;
+    /* d_model not divisible by H, zero sizes and a bad temperature fail. */
+    AttnShape ok = {4, 4, 32, 4, false, true, 1.0f};
+    assert_int_equal(attention_check(&ok), AV_OK);
+    AttnShape s = ok;
+    s.H = 3;
+    assert_int_equal(attention_check(&s), AV_ERR_CONFIG);
+    s = ok, s.d_model = 0;
+    assert_int_equal(attention_check(&s), AV_ERR_CONFIG);
+    s = ok, s.temperature = 0.0f;
+    assert_int_equal(attention_check(&s), AV_ERR_CONFIG);
+    s = ok, s.n_q = 0;
+    assert_int_equal(attention_check(&s), AV_ERR_EMPTY);
+}
+
+static void test_mat_sgemm_matches_reference(void **state)
+{
+    (void)state;
+    /* Odd shapes, all four transpose cases, leading dimensions wider than the
+     * matrices, alpha and beta: BLAS equals the plain loops within 1e-5. */
+    Rng r;
+    rng_seed(&r, 3);
+    enum { M = 7, N = 5, K = 3, LD = 9 };
+    float A[LD * LD], B[LD * LD], C0[M * LD], C1[M * LD], C2[M * LD];
+    fill(&r, A, LD * LD, 1.0f);
+    fill(&r, B, LD * LD, 1.0f);
+    fill(&r, C0, M * LD, 1.0f);
+    for (int ta = 0; ta < 2; ta++)
+        for (int tb = 0; tb < 2; tb++) {
+            memcpy(C1, C0, sizeof C0);
+            memcpy(C2, C0, sizeof C0);
+            mat_sgemm(ta, tb, M, N, K, 0.5f, A, LD, B, LD, 2.0f, C1, LD);
+            mat_sgemm_ref(ta, tb, M, N, K, 0.5f, A, LD, B, LD, 2.0f, C2, LD);
+            assert_floats_near(C1, C2, M * LD, 1e-5);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_attention_seed001_scores),
+        cmocka_unit_test(test_attention_seed001_scaled_softmax_output),
+        cmocka_unit_test(test_attention_rows_sum_to_one),
+        cmocka_unit_test(test_attention_causal_upper_triangle_exactly_zero),
+        cmocka_unit_test(test_attention_matches_naive_multihead),
+        cmocka_unit_test(test_attention_permutation_equivariant),
+        cmocka_unit_test(test_attention_softmax_stable_for_large_scores),
+        cmocka_unit_test(test_attention_check_rejects_bad_shapes),
+        cmocka_unit_test(test_mat_sgemm_matches_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
