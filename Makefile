@@ -70,7 +70,15 @@ $(B)/gen/sentences.inc: assets/sentences.txt scripts/gen-sentences.sh
 	@mkdir -p $(@D)
 	./scripts/gen-sentences.sh $< $@
 
+$(B)/gen/lexicon.inc: assets/lexicon.txt scripts/gen-sentences.sh
+	@mkdir -p $(@D)
+	./scripts/gen-sentences.sh $< $@
+
 $(B)/src/sentences.o: src/sentences.c $(B)/gen/sentences.inc
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
+$(B)/src/designed.o: src/designed.c $(B)/gen/lexicon.inc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 

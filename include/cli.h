@@ -28,6 +28,7 @@ typedef struct {
     int token_1;             /* --token as given, 0 = unset */
     ColorMode color;
     bool help, version;
+    bool dims_given;         /* --heads or --d-model was given */
     char err[256];           /* the message when cli_parse fails */
 } CliOptions;
 

@@ -34,6 +34,10 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
 int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h,
                      bool color, int width);
 
+/* The calculation trace of query token i (0-based) in head h of a layer:
+ * seed 001's five steps with the sentence's numbers. */
+int export_trace(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h, int i);
+
 /* --dump DIR: tokens.txt, X.npy (after PE), Q.npy, K.npy, V.npy, scores.npy
  * (H, n, n), weights.npy (H, n, n), output.npy (n, d_model), heads.txt; with
  * L > 1 also layerN/ with each layer's files. The folder is created when

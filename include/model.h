@@ -17,6 +17,11 @@
 #include "av.h"
 #include "tokenize.h"
 
+typedef enum {
+    PRESET_RANDOM,   /* toy weights and embeddings from the seed */
+    PRESET_DESIGNED, /* hand-built heads of known behaviour (designed.h) */
+} ModelPreset;
+
 typedef struct {
     int H;            /* heads, divides d_model */
     int d_model;
@@ -28,6 +33,7 @@ typedef struct {
     float temperature;
     int max_tokens;
     bool keep_scores; /* keep S (H, n, n) per layer, for --dump and the trace */
+    ModelPreset preset; /* PRESET_DESIGNED needs d_model 192 and 6 heads */
 } ModelConfig;
 
 typedef struct {
@@ -68,9 +74,16 @@ void model_config_default(ModelConfig *c);
 /* AV_OK, or AV_ERR_CONFIG when a field is out of range (av.h limits). */
 int model_config_check(const ModelConfig *c);
 
+/* Switch c to the designed preset: its d_model and heads. */
+void model_config_designed(ModelConfig *c);
+
+/* What head h of layer l does: "random", or the designed head's label. */
+const char *model_head_label(const ModelConfig *c, int layer, int h);
+
 /* Toy weights for c->d_model, c->layers from c->seed: W_q, W_k, W_v, W_o with
  * standard deviation sqrt(2/d_model) as the articles' MultiHeadAttention, and
- * for L > 1 an FFN of width 4 d_model. Returns AV_OK or AV_ERR_NOMEM. */
+ * for L > 1 an FFN of width 4 d_model. With the designed preset layer 0 holds
+ * the designed heads instead. Returns AV_OK or AV_ERR_NOMEM. */
 int model_weights_toy(const ModelConfig *c, ModelWeights *w);
 
 /* Weights from DIR/Wq.npy Wk.npy Wv.npy Wo.npy, each (d_model, d_model), and

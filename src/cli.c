@@ -15,11 +15,12 @@
 #include <string.h>
 
 #include "av.h"
+#include "designed.h"
 
 enum {
     OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
     OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
-    OPT_TEMPERATURE, OPT_WIDTH,
+    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +46,7 @@ static const struct option long_opts[] = {
     {"cross", required_argument, NULL, OPT_CROSS},
     {"temperature", required_argument, NULL, OPT_TEMPERATURE},
     {"width", required_argument, NULL, OPT_WIDTH},
+    {"preset", required_argument, NULL, OPT_PRESET},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -65,13 +67,16 @@ static const char usage[] =
     "  -f, --file PATH      read the text from PATH (\"-\" is standard input)\n"
     "      --weights DIR    Wq.npy Wk.npy Wv.npy Wo.npy (d_model x d_model), X.npy\n"
     "      --dump DIR       write tokens.txt, X Q K V scores weights output .npy\n"
-    "  -e, --export FMT     text | csv | json | md: write the heatmaps and exit\n"
+    "  -e, --export FMT     text | csv | json | md | trace: write and exit\n"
     "      --head N         only head N (1-based) in exports\n"
     "  -o, --output PATH    write the export to PATH instead of standard output\n"
     "      --width N        columns of the text export (default 100)\n"
     "      --color WHEN     auto | always | never (NO_COLOR is honoured)\n"
     "      --sentences FILE example sentences for the interface, one a line\n"
     "      --max-tokens N   token limit (default 4096, at most 16384)\n"
+    "      --preset NAME    random (toy weights from the seed) | designed (hand-built\n"
+    "                       heads: previous token, self, first, same word, ...)\n"
+    "      --token N        the query token (1-based) of --export trace\n"
     "      --layers N       encoder layers (default 1), --layer N shows layer N\n"
     "      --cross TEXT     cross-attention: keys and values from TEXT\n"
     "  -h, --help / -V, --version\n";
@@ -145,8 +150,12 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
 {
     ModelConfig *c = &o->cfg;
     switch (opt) {
-    case 'H': return parse_int(o, "--heads", arg, 1, AV_MAX_HEADS, &c->H);
-    case 'd': return parse_int(o, "--d-model", arg, 1, AV_MAX_D_MODEL, &c->d_model);
+    case 'H':
+        o->dims_given = true;
+        return parse_int(o, "--heads", arg, 1, AV_MAX_HEADS, &c->H);
+    case 'd':
+        o->dims_given = true;
+        return parse_int(o, "--d-model", arg, 1, AV_MAX_D_MODEL, &c->d_model);
     case OPT_SEED: return parse_seed(o, arg);
     case OPT_HEAD: return parse_int(o, "--head", arg, 1, AV_MAX_HEADS, &o->head_1);
     case OPT_MAX_TOKENS:
@@ -173,6 +182,14 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case OPT_SENTENCES: o->sentences = arg; return AV_OK;
     case OPT_CROSS: o->cross = arg; return AV_OK;
     case OPT_COLOR: return parse_color(o, arg);
+    case OPT_PRESET:
+        if (strcmp(arg, "designed") == 0)
+            o->cfg.preset = PRESET_DESIGNED;
+        else if (strcmp(arg, "random") == 0)
+            o->cfg.preset = PRESET_RANDOM;
+        else
+            return fail(o, "--preset takes random or designed, not '%.40s'", arg);
+        return AV_OK;
     case 'h': o->help = true; return AV_OK;
     case 'V': o->version = true; return AV_OK;
     case 'e':
@@ -207,7 +224,13 @@ static int join_operands(CliOptions *o, int argc, char **argv, int first)
 /* Checks that need every option: the head count divides d_model, ... */
 static int check_combination(CliOptions *o)
 {
-    const ModelConfig *c = &o->cfg;
+    ModelConfig *c = &o->cfg;
+    if (c->preset == PRESET_DESIGNED) {
+        if (o->dims_given && (c->d_model != DESIGNED_D_MODEL || c->H != DESIGNED_HEADS))
+            return fail(o, "--preset designed has d_model %d and %d heads: leave out "
+                        "--d-model and --heads", DESIGNED_D_MODEL, DESIGNED_HEADS);
+        model_config_designed(c);
+    }
     if (c->d_model % c->H != 0)
         return fail(o, "--d-model %d is not divisible by --heads %d", c->d_model, c->H);
     if (o->head_1 > c->H)

@@ -41,8 +41,9 @@ static int write_npy(const char *dir, const char *name, int ndim, size_t d0, siz
     return npy_write(path, ndim, shape, data);
 }
 
-static int write_lines(const char *dir, const char *name, const TokenList *t, int H,
-                       const char **which)
+/* The tokens one a line, or with t NULL the label of each head. */
+static int write_lines(const char *dir, const char *name, const TokenList *t,
+                       const ModelConfig *c, const char **which)
 {
     char path[4096];
     MemFile m;
@@ -50,9 +51,9 @@ static int write_lines(const char *dir, const char *name, const TokenList *t, in
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (memfile_open(&m))
         return AV_ERR_NOMEM;
-    int count = t ? t->n : H;
+    int count = t ? t->n : c->H;
     for (int k = 0; k < count; k++)
-        fprintf(m.f, "%s\n", t ? t->tok[k].str : "random");
+        fprintf(m.f, "%s\n", t ? t->tok[k].str : model_head_label(c, 0, k));
     int err = memfile_close(&m);
     if (!err)
         err = file_write_atomic(path, m.buf, m.len, false);
@@ -86,11 +87,11 @@ int export_dump(const char *dir, const ModelResult *r, const ModelConfig *c, con
     *which = dir;
     int err = make_dir(dir);
     if (!err)
-        err = write_lines(dir, "tokens.txt", &r->tokens, 0, which);
+        err = write_lines(dir, "tokens.txt", &r->tokens, c, which);
     if (!err && r->cross_tokens.n)
-        err = write_lines(dir, "key_tokens.txt", &r->cross_tokens, 0, which);
+        err = write_lines(dir, "key_tokens.txt", &r->cross_tokens, c, which);
     if (!err)
-        err = write_lines(dir, "heads.txt", NULL, c->H, which);
+        err = write_lines(dir, "heads.txt", NULL, c, which);
     if (!err)
         err = write_npy(dir, "X.npy", 2, (size_t)s->n_q, (size_t)s->d_model, 0, r->X, which);
     if (!err)

@@ -44,7 +44,7 @@ static const float *head_weights(const ModelResult *r, int layer, int h)
 static void head_title(const ModelResult *r, const ModelConfig *c, int layer, int h, char *buf,
                        size_t size)
 {
-    int n = snprintf(buf, size, "Head %d of %d", h + 1, c->H);
+    int n = snprintf(buf, size, "Head %d of %d: %s", h + 1, c->H, model_head_label(c, layer, h));
     if (r->L > 1)
         n += snprintf(buf + n, size - n, ", layer %d of %d", layer + 1, r->L);
     snprintf(buf + n, size - n, "  (d_model %d, d_k %d, seed %llu, mask %s, PE %s, %s)",
@@ -233,7 +233,10 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
     case EXPORT_CSV: export_csv(f, r, o->layer, h0, h1); break;
     case EXPORT_JSON: export_json(f, r, c, o->layer, h0, h1); break;
     case EXPORT_MD: export_md(f, r, c, o->layer, h0, h1); break;
-    case EXPORT_TRACE: return AV_ERR_CONFIG;
+    case EXPORT_TRACE:
+        for (int h = h0; h < h1 && !err; h++)
+            err = export_trace(f, r, c, o->layer, h, o->token);
+        break;
     }
     if (!err && (fflush(f) != 0 || ferror(f)))
         err = AV_ERR_IO;

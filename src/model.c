@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "designed.h"
 #include "embed.h"
 #include "mat.h"
 #include "posenc.h"
@@ -33,7 +34,22 @@ int model_config_check(const ModelConfig *c)
         return AV_ERR_CONFIG;
     if (c->max_tokens < 1 || c->max_tokens > AV_MAX_TOKENS)
         return AV_ERR_CONFIG;
+    if (c->preset == PRESET_DESIGNED &&
+        (c->d_model != DESIGNED_D_MODEL || c->H != DESIGNED_HEADS))
+        return AV_ERR_CONFIG;
     return AV_OK;
+}
+
+void model_config_designed(ModelConfig *c)
+{
+    c->preset = PRESET_DESIGNED;
+    c->d_model = DESIGNED_D_MODEL;
+    c->H = DESIGNED_HEADS;
+}
+
+const char *model_head_label(const ModelConfig *c, int layer, int h)
+{
+    return c->preset == PRESET_DESIGNED && layer == 0 ? designed_head_label(h) : "random";
 }
 
 /* Point the per-layer matrices into one arena: 4 d^2 per layer, plus the FFN
@@ -94,6 +110,8 @@ int model_weights_toy(const ModelConfig *c, ModelWeights *w)
         embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_WO), d, d, std, lw->Wo);
     }
     weights_ffn_toy(c, w);
+    if (c->preset == PRESET_DESIGNED && d == DESIGNED_D_MODEL)
+        designed_weights(w);
     return AV_OK;
 }
 
@@ -202,6 +220,8 @@ static int model_inputs(const ModelConfig *c, const ModelWeights *w, const Token
         if (w->n_x != n)
             return AV_ERR_NPY_SHAPE;
         memcpy(X, w->X, (size_t)n * d * sizeof *X);
+    } else if (c->preset == PRESET_DESIGNED) {
+        designed_embed(t, X);
     } else {
         int err = embed_tokens(t, c->seed, d, X);
         if (err)
