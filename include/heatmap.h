@@ -39,6 +39,8 @@ typedef struct {
     int first_row, first_col;    /* scroll offsets */
     int label_w;                 /* max row-label width; 0 = 10 */
     bool number_rows;            /* prefix row labels with their 1-based index */
+    bool pooled;                 /* P holds pooled cells (pool.h): a negative value
+                                    (POOL_MASKED) is masked, causal is not applied */
 } HeatmapSpec;
 
 typedef struct {

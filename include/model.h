@@ -34,7 +34,11 @@ typedef struct {
     int max_tokens;
     bool keep_scores; /* keep S (H, n, n) per layer, for --dump and the trace */
     ModelPreset preset; /* PRESET_DESIGNED needs d_model 192 and 6 heads */
+    double weights_budget; /* bytes the (L, H, n, n) weights may take before they
+                              are computed on demand instead (0: MODEL_BUDGET) */
 } ModelConfig;
+
+#define MODEL_BUDGET (1024.0 * 1024 * 1024) /* 1 GiB */
 
 typedef struct {
     float *Wq, *Wk, *Wv, *Wo; /* (d_model, d_model) */
@@ -64,6 +68,8 @@ typedef struct {
     float *Xk;              /* (n_k, d_model) cross sentence's embeddings + PE, or NULL */
     LayerResult layer[AV_MAX_LAYERS];
     float *out;             /* (n_q, d_model) the last layer's output */
+    bool lazy;              /* weights too big to keep: ab.P and ab.S are NULL, and
+                               pool.h computes rows and screen cells on demand */
     float *arena;
     size_t arena_cap;       /* floats; reused by the next model_run when big enough */
 } ModelResult;
@@ -97,12 +103,16 @@ void model_weights_free(ModelWeights *w);
 /* Run the pipeline on text[0..len) (and cross[0..cross_len) when cross is not
  * NULL) into r, reusing r's buffers. r must be zeroed before the first call.
  * Returns AV_OK, AV_ERR_EMPTY, AV_ERR_UTF8, AV_ERR_TOO_MANY, AV_ERR_CONFIG,
- * AV_ERR_NPY_SHAPE (X.npy rows != tokens) or AV_ERR_NOMEM. On error r keeps
+ * AV_ERR_NPY_SHAPE (X.npy rows != tokens), AV_ERR_TOO_LARGE (scores asked to
+ * be kept for a text whose weights exceed the budget) or AV_ERR_NOMEM. On error r keeps
  * no half-computed numbers: r->shape.n_q is 0. */
 int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, size_t len,
               const char *cross, size_t cross_len, ModelResult *r);
 
 void model_result_free(ModelResult *r);
+
+/* Bytes of the (L, H, n_q, n_k) weights of a run. */
+double model_weight_bytes(const ModelConfig *c, int n_q, int n_k);
 
 /* Floating-point operations of one forward pass of shape s (the cost readout). */
 double model_flops(const AttnShape *s);

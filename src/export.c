@@ -11,6 +11,7 @@
 
 #include "grid.h"
 #include "heatmap.h"
+#include "pool.h"
 
 int export_parse_format(const char *s, ExportFormat *f)
 {
@@ -53,16 +54,59 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
              c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
 }
 
-int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h,
-                     bool color, int width)
+/* Labels "a-b" (1-based, inclusive) of the n token ranges that pooling into
+ * cells cells makes; one buffer of 24 bytes a label. */
+static void range_labels(int n, int cells, char *buf, const char **labels)
+{
+    for (int c = 0; c < cells; c++) {
+        int a = (int)((long)c * n / cells) + 1, b = (int)((long)(c + 1) * n / cells);
+        snprintf(buf + 24 * c, 24, a == b ? "%d" : "%d-%d", a, b);
+        labels[c] = buf + 24 * c;
+    }
+}
+
+/* The pooled drawing of a head too large to draw a cell a token: each cell
+ * shows the largest weight of the tokens it covers. */
+static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool color, int width)
+{
+    const AttnShape *s = &r->shape;
+    const AttnBuffers *b = &r->layer[layer].ab;
+    int gh = s->n_q < 200 ? s->n_q : 200, gw = width - 14 < s->n_k ? width - 14 : s->n_k;
+    float *P = malloc(sizeof *P * (size_t)gh * gw);
+    char *buf = malloc((size_t)24 * gh);
+    const char **rows = malloc(sizeof *rows * (size_t)gh), **cols = calloc((size_t)gw, sizeof *cols);
+    int err = P && buf && rows && cols ? AV_OK : AV_ERR_NOMEM;
+    if (!err)
+        err = pool_head(s, h, b->Q, b->K, b->P ? head_weights(r, layer, h) : NULL, 0, s->n_q,
+                        0, s->n_k, gh, gw, POOL_MAX, P);
+    if (!err) {
+        range_labels(s->n_q, gh, buf, rows);
+        for (int c = 0; c < gw; c++)
+            cols[c] = "";
+        HeatmapSpec sp = {.P = P, .n_q = gh, .n_k = gw, .row_labels = rows, .col_labels = cols,
+                          .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1,
+                          .sel_col = -1, .cell_w = 1, .label_w = 12, .pooled = true};
+        grid_printf(g, 0, 1, g->w, STYLE_DIM, "%d tokens pooled: a cell is the largest weight of "
+                    "about %d x %d tokens (query rows x key columns)", s->n_q,
+                    (s->n_q + gh - 1) / gh, (s->n_k + gw - 1) / gw);
+        HeatmapLayout lay;
+        int used = heatmap_draw(g, 0, 2, g->w, g->h - 5, &sp, &lay);
+        heatmap_legend(g, 0, 2 + used + 1, g->w, sp.mode, s->causal);
+    }
+    free(P), free(buf), free(rows), free(cols);
+    return err;
+}
+
+/* The drawing of a head with a cell a token. */
+static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool color, int width)
 {
     const AttnShape *s = &r->shape;
     const char **rows = malloc((size_t)s->n_q * sizeof *rows);
     const char **cols = malloc((size_t)s->n_k * sizeof *cols);
-    Grid g = {0};
-    int err = AV_ERR_NOMEM;
-    if (!rows || !cols)
-        goto done;
+    if (!rows || !cols) {
+        free(rows), free(cols);
+        return AV_ERR_NOMEM;
+    }
     HeatmapSpec sp = {
         .P = head_weights(r, layer, h), .n_q = s->n_q, .n_k = s->n_k,
         .row_labels = token_labels(&r->tokens, rows),
@@ -70,24 +114,36 @@ int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int la
         .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1, .sel_col = -1,
         .label_w = 12, .number_rows = true,
     };
-    width = width > 0 ? width : 100;
     int avail = width - 20;
     sp.cell_w = avail / s->n_k > 4 ? 4 : avail / s->n_k < 1 ? 1 : avail / s->n_k;
-    int gw = width > 20 + s->n_k * sp.cell_w ? width : 20 + s->n_k * sp.cell_w;
-    int gh = s->n_q + 30; /* room for rotated labels (a third of the height) */
-    if (grid_init(&g, gw, gh))
-        goto done;
-    char title[256];
-    head_title(r, c, layer, h, title, sizeof title);
-    grid_puts(&g, 0, 0, title, gw, STYLE_TITLE);
     HeatmapLayout lay;
-    int used = heatmap_draw(&g, 0, 2, gw, gh - 5, &sp, &lay);
-    heatmap_legend(&g, 0, 2 + used + 1, gw, sp.mode, s->causal);
-    err = grid_write(&g, f, color) == 0 && fputc('\n', f) != EOF ? AV_OK : AV_ERR_IO;
-done:
-    grid_free(&g);
+    int used = heatmap_draw(g, 0, 2, g->w, g->h - 5, &sp, &lay);
+    heatmap_legend(g, 0, 2 + used + 1, g->w, sp.mode, s->causal);
     free(rows);
     free(cols);
+    return AV_OK;
+}
+
+int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h,
+                     bool color, int width)
+{
+    const AttnShape *s = &r->shape;
+    width = width > 0 ? width : 100;
+    /* A cell a token while that fits the width and a page; pooled beyond. */
+    bool pooled = r->lazy || s->n_k > width - 20 || s->n_q > 400;
+    int gh = (pooled ? 200 : s->n_q) + 30; /* room for rotated labels and the legend */
+    Grid g = {0};
+    int err = grid_init(&g, width, gh);
+    if (!err) {
+        char title[256];
+        head_title(r, c, layer, h, title, sizeof title);
+        grid_puts(&g, 0, 0, title, width, STYLE_TITLE);
+        err = pooled ? text_pooled(&g, r, layer, h, color, width)
+                     : text_cells(&g, r, layer, h, color, width);
+    }
+    if (!err)
+        err = grid_write(&g, f, color) == 0 && fputc('\n', f) != EOF ? AV_OK : AV_ERR_IO;
+    grid_free(&g);
     return err;
 }
 
@@ -225,6 +281,9 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
 {
     int h0 = o->head < 0 ? 0 : o->head, h1 = o->head < 0 ? c->H : o->head + 1;
     int err = AV_OK;
+    /* Every weight of a text too long to keep them is more than a file should hold. */
+    if (r->lazy && o->format != EXPORT_TEXT && o->format != EXPORT_TRACE)
+        return AV_ERR_TOO_LARGE;
     switch (o->format) {
     case EXPORT_TEXT:
         for (int h = h0; h < h1 && !err; h++)

@@ -106,8 +106,8 @@ static void draw_row_label(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *
 /* One cell: glyphs, or colour with the percentage when it fits. */
 static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int i, int j)
 {
-    bool masked = sp->causal && j > i;
     float w = sp->P[(long)i * sp->n_k + j];
+    bool masked = sp->pooled ? w < 0.0f : sp->causal && j > i;
     int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
     if (masked) {
         for (int k = 0; k < cw; k++)

@@ -135,6 +135,10 @@ static int run_model(App *a)
     case AV_ERR_NPY_SHAPE:
         return say(2, "%s/X.npy has %d rows but the text has %d tokens", a->opt.weights_dir,
                    a->weights.n_x, a->result.tokens.n);
+    case AV_ERR_TOO_LARGE:
+        return say(2, "%d tokens are too many to dump: the weights alone would take %.1f GiB",
+                   a->result.tokens.n, model_weight_bytes(&a->opt.cfg, a->result.tokens.n,
+                   cross ? a->result.cross_tokens.n : a->result.tokens.n) / (1 << 30));
     default: return say(av_exit_status(err), "%s", av_strerror(err));
     }
 }
@@ -146,6 +150,9 @@ static int write_export(App *a)
     eo.color = a->opt.color == COLOR_ALWAYS ||
                (a->opt.color == COLOR_AUTO && !a->opt.output && isatty(STDOUT_FILENO) &&
                 !(no_color && *no_color));
+    if (a->result.lazy && eo.format != EXPORT_TEXT && eo.format != EXPORT_TRACE)
+        return say(2, "%d tokens are too many to export every weight: use --export text, "
+                   "which pools them", a->result.tokens.n);
     if (!a->opt.output) {
         int err = export_write(stdout, &a->result, &a->opt.cfg, &eo);
         return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;

@@ -13,6 +13,7 @@
 #include "designed.h"
 #include "embed.h"
 #include "mat.h"
+#include "pool.h"
 #include "posenc.h"
 
 void model_config_default(ModelConfig *c)
@@ -122,10 +123,15 @@ void model_weights_free(ModelWeights *w)
     memset(w, 0, sizeof *w);
 }
 
-/* Floats the result needs for n_q queries and n_k keys. */
-static size_t result_floats(const ModelConfig *c, int n_q, int n_k, bool cross)
+double model_weight_bytes(const ModelConfig *c, int n_q, int n_k)
 {
-    size_t d = (size_t)c->d_model, nn = (size_t)n_q * n_k * c->H;
+    return (double)c->layers * c->H * n_q * n_k * sizeof(float);
+}
+
+/* Floats the result needs for n_q queries and n_k keys. */
+static size_t result_floats(const ModelConfig *c, int n_q, int n_k, bool cross, bool lazy)
+{
+    size_t d = (size_t)c->d_model, nn = lazy ? 0 : (size_t)n_q * n_k * c->H;
     size_t per = 2 * (size_t)n_k * d + 3 * (size_t)n_q * d + nn + (c->keep_scores ? nn : 0);
     if (c->layers > 1)
         per += (size_t)n_q * d;
@@ -144,7 +150,11 @@ static float *take(float **p, size_t count)
 static int result_layout(const ModelConfig *c, int n_q, int n_k, bool cross, ModelResult *r,
                          float **scratch)
 {
-    size_t need = result_floats(c, n_q, n_k, cross);
+    double budget = c->weights_budget > 0 ? c->weights_budget : MODEL_BUDGET;
+    r->lazy = model_weight_bytes(c, n_q, n_k) > budget;
+    if (r->lazy && c->keep_scores)
+        return AV_ERR_TOO_LARGE;
+    size_t need = result_floats(c, n_q, n_k, cross, r->lazy);
     if (need > r->arena_cap) {
         float *a = malloc(need * sizeof *a);
         if (!a)
@@ -152,7 +162,7 @@ static int result_layout(const ModelConfig *c, int n_q, int n_k, bool cross, Mod
         free(r->arena);
         r->arena = a, r->arena_cap = need;
     }
-    size_t d = (size_t)c->d_model, nn = (size_t)n_q * n_k * c->H;
+    size_t d = (size_t)c->d_model, nn = r->lazy ? 0 : (size_t)n_q * n_k * c->H;
     float *p = r->arena;
     r->X = take(&p, (size_t)n_q * d);
     r->Xk = cross ? take(&p, (size_t)n_k * d) : NULL;
@@ -162,7 +172,7 @@ static int result_layout(const ModelConfig *c, int n_q, int n_k, bool cross, Mod
         b->K = take(&p, (size_t)n_k * d);
         b->V = take(&p, (size_t)n_k * d);
         b->S = c->keep_scores ? take(&p, nn) : NULL;
-        b->P = take(&p, nn);
+        b->P = r->lazy ? NULL : take(&p, nn);
         b->concat = take(&p, (size_t)n_q * d);
         b->out = take(&p, (size_t)n_q * d);
         r->layer[l].x_out = c->layers > 1 ? take(&p, (size_t)n_q * d) : b->out;
@@ -240,7 +250,9 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
         const LayerWeights *lw = &w->layer[l];
         AttnWeights aw = {lw->Wq, lw->Wk, lw->Wv, lw->Wo};
         LayerResult *lr = &r->layer[l];
-        int err = attention_forward(&r->shape, x_in, r->Xk ? r->Xk : x_in, &aw, &lr->ab);
+        const float *x_kv = r->Xk ? r->Xk : x_in;
+        int err = r->lazy ? pool_forward(&r->shape, x_in, x_kv, &aw, &lr->ab)
+                          : attention_forward(&r->shape, x_in, x_kv, &aw, &lr->ab);
         if (err)
             return err;
         if (c->layers > 1)

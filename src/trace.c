@@ -9,6 +9,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "pool.h"
 
 #define TRACE_MAX_SHOW 8
 
@@ -27,6 +30,7 @@ typedef struct {
     const AttnBuffers *b;
     const TokenList *keys;
     int h, i, d, d_k, vis;
+    const float *P_row; /* the query's weights (n_k) */
 } Trace;
 
 static void trace_vectors(FILE *f, const Trace *t)
@@ -93,7 +97,7 @@ static void trace_scores(FILE *f, const Trace *t, double scale, double *scaled)
 
 static void trace_softmax(FILE *f, const Trace *t, const double *scaled)
 {
-    const float *P_row = t->b->P + ((size_t)t->h * t->r->shape.n_q + t->i) * t->keys->n;
+    const float *P_row = t->P_row;
     double max = -INFINITY, sum = 0;
     for (int j = 0; j < t->vis; j++)
         max = scaled[j] > max ? scaled[j] : max;
@@ -108,7 +112,7 @@ static void trace_softmax(FILE *f, const Trace *t, const double *scaled)
 
 static void trace_output(FILE *f, const Trace *t)
 {
-    const float *P_row = t->b->P + ((size_t)t->h * t->r->shape.n_q + t->i) * t->keys->n;
+    const float *P_row = t->P_row;
     fprintf(f, "\nStep 5. Weighted sum of the values\n  output[%s] =",
             t->r->tokens.tok[t->i].str);
     for (int j = 0; j < t->vis; j++)
@@ -123,10 +127,18 @@ int export_trace(FILE *f, const ModelResult *r, const ModelConfig *c, int layer,
     const AttnShape *s = &r->shape;
     int vis = s->causal ? (i + 1 < s->n_k ? i + 1 : s->n_k) : s->n_k;
     Trace t = {r, &r->layer[layer].ab, r->cross_tokens.n ? &r->cross_tokens : &r->tokens,
-               h, i, s->d_model, s->d_model / s->H, vis};
+               h, i, s->d_model, s->d_model / s->H, vis, NULL};
     double *scaled = malloc(sizeof *scaled * (size_t)s->n_k);
-    if (!scaled)
+    float *row = malloc(sizeof *row * (size_t)s->n_k);
+    if (!scaled || !row) {
+        free(scaled), free(row);
         return AV_ERR_NOMEM;
+    }
+    if (t.b->P) /* else the weights were not kept (a long text): compute the row */
+        memcpy(row, t.b->P + ((size_t)h * s->n_q + i) * s->n_k, sizeof *row * (size_t)s->n_k);
+    else
+        pool_rows(s, h, t.b->Q, t.b->K, i, i + 1, row);
+    t.P_row = row;
     fprintf(f, "Calculation trace: head %d of %d (%s), layer %d, query token %d \"%s\"\n\n",
             h + 1, c->H, model_head_label(c, layer, h), layer + 1, i + 1, r->tokens.tok[i].str);
     trace_vectors(f, &t);
@@ -134,5 +146,6 @@ int export_trace(FILE *f, const ModelResult *r, const ModelConfig *c, int layer,
     trace_softmax(f, &t, scaled);
     trace_output(f, &t);
     free(scaled);
+    free(row);
     return ferror(f) ? AV_ERR_IO : AV_OK;
 }

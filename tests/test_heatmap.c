@@ -46,7 +46,7 @@ static void test_heatmap_golden_glyph_grid(void **state)
     HeatmapLayout lay;
     assert_int_equal(grid_init(&g, 40, 6), AV_OK);
     HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_GLYPH, -1, -1, 5, 0, 0, 0,
-                      true};
+                      true, false};
     assert_int_equal(heatmap_draw(&g, 0, 0, 40, 6, &sp, &lay), 4);
     char *text = grid_text(&g, false);
     const char *want = "       Cat  eats fish\n"
@@ -67,7 +67,7 @@ static void test_heatmap_causal_cells_marked(void **state)
     grid_init(&g, 30, 5);
     const float P[9] = {1.0f, 0, 0, 0.5f, 0.5f, 0, 0.2f, 0.3f, 0.5f};
     HeatmapSpec sp = {P, 3, 3, labels3, labels3, true, HEATMAP_GLYPH, -1, -1, 5, 0, 0, 0,
-                      false};
+                      false, false};
     heatmap_draw(&g, 0, 0, 30, 5, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "Cat  ████  ╳    ╳\n"));
@@ -84,7 +84,7 @@ static void test_heatmap_color_numbers_and_hit(void **state)
     HeatmapLayout lay;
     grid_init(&g, 40, 6);
     HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_COLOR, 1, 2, 4, 0, 0, 0,
-                      false};
+                      false, false};
     heatmap_draw(&g, 2, 1, 38, 5, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "Cat ea… fi…\n"));

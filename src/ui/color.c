@@ -1,0 +1,160 @@
+/* color.c - the semantic styles and colour levels of a Grid mapped to curses
+ * colour pairs and attributes, and the Grid painted onto stdscr.
+ *
+ * Three depths: 256 colours (the perceptual ramps of grid.c as cell
+ * backgrounds, numbers in a contrasting foreground), 8 colours (shade glyphs
+ * tinted by a coarse ramp) and monochrome (shade glyphs, bold and reverse),
+ * the last for --color never, NO_COLOR or a terminal without colour.
+ */
+#include <stdlib.h>
+#include <wchar.h>
+
+#include "ui_int.h"
+
+enum {
+    PAIR_STYLE = 1,  /* + CellStyle */
+    PAIR_HEAT = 16,  /* + level */
+    PAIR_DIV = 32,   /* + level */
+    PAIR_BAR = 48,   /* + level */
+    PAIR_END = 64
+};
+
+/* Foreground and background of each style at 256 and at 8 colours (-1 = default). */
+static const short style256[STYLE_COUNT][2] = {
+    [STYLE_TEXT] = {-1, -1},   [STYLE_DIM] = {245, -1},        [STYLE_TITLE] = {81, -1},
+    [STYLE_LABEL] = {117, -1}, [STYLE_LABEL_SEL] = {16, 220},  [STYLE_MASKED] = {244, 236},
+    [STYLE_ACCENT] = {214, -1}, [STYLE_STATUS] = {231, 24},
+};
+static const short style8[STYLE_COUNT][2] = {
+    [STYLE_TEXT] = {-1, -1},
+    [STYLE_DIM] = {-1, -1},
+    [STYLE_TITLE] = {COLOR_CYAN, -1},
+    [STYLE_LABEL] = {COLOR_CYAN, -1},
+    [STYLE_LABEL_SEL] = {COLOR_BLACK, COLOR_YELLOW},
+    [STYLE_MASKED] = {COLOR_RED, -1},
+    [STYLE_ACCENT] = {COLOR_YELLOW, -1},
+    [STYLE_STATUS] = {COLOR_WHITE, COLOR_BLUE},
+};
+
+/* A weight level on 8 colours: blue, cyan, green, yellow. */
+static short coarse8(int level)
+{
+    static const short ramp[4] = {COLOR_BLUE, COLOR_CYAN, COLOR_GREEN, COLOR_YELLOW};
+    return ramp[(level < 0 ? 0 : level > 15 ? 15 : level) / 4];
+}
+
+/* A signed level on 8 colours: background and foreground. */
+static void diverge8(int level, short *fg, short *bg)
+{
+    static const short bgs[GRID_LEVELS] = {
+        COLOR_BLUE, COLOR_BLUE, COLOR_BLUE, COLOR_BLUE, COLOR_BLUE, COLOR_CYAN, COLOR_CYAN,
+        COLOR_WHITE, COLOR_WHITE, COLOR_YELLOW, COLOR_YELLOW, COLOR_RED, COLOR_RED,
+        COLOR_RED, COLOR_RED, COLOR_RED};
+    *bg = bgs[level];
+    *fg = *bg == COLOR_BLUE || *bg == COLOR_RED ? COLOR_WHITE : COLOR_BLACK;
+}
+
+static void init_pairs256(void)
+{
+    for (int s = 0; s < STYLE_COUNT; s++)
+        init_pair((short)(PAIR_STYLE + s), style256[s][0], style256[s][1]);
+    for (int k = 0; k < GRID_LEVELS; k++) {
+        init_pair((short)(PAIR_HEAT + k), k >= 11 ? 16 : 231, (short)grid_ramp_color(k));
+        init_pair((short)(PAIR_DIV + k), 16, (short)grid_diverge_color(k));
+        init_pair((short)(PAIR_BAR + k), (short)grid_ramp_color(k < 5 ? 5 : k), -1);
+    }
+}
+
+static void init_pairs8(void)
+{
+    for (int s = 0; s < STYLE_COUNT; s++)
+        init_pair((short)(PAIR_STYLE + s), style8[s][0], style8[s][1]);
+    for (int k = 0; k < GRID_LEVELS; k++) {
+        short fg, bg;
+        diverge8(k, &fg, &bg);
+        init_pair((short)(PAIR_HEAT + k), coarse8(k), -1);
+        init_pair((short)(PAIR_DIV + k), fg, bg);
+        init_pair((short)(PAIR_BAR + k), coarse8(k), -1);
+    }
+}
+
+void ui_color_init(UiState *u)
+{
+    const char *no_color = getenv("NO_COLOR");
+    bool never = u->opt.color == COLOR_NEVER ||
+                 (u->opt.color == COLOR_AUTO && no_color && *no_color);
+    u->depth = DEPTH_MONO;
+    if (!never && has_colors()) {
+        start_color();
+        use_default_colors();
+        if (COLORS >= 256 && COLOR_PAIRS >= PAIR_END)
+            u->depth = DEPTH_256, init_pairs256();
+        else if (COLORS >= 8 && COLOR_PAIRS >= PAIR_END)
+            u->depth = DEPTH_8, init_pairs8();
+    }
+    u->hmode = u->depth == DEPTH_256 ? HEATMAP_COLOR : HEATMAP_GLYPH;
+}
+
+static attr_t mono_attr(const Cell *c)
+{
+    switch (c->style) {
+    case STYLE_DIM: return A_DIM;
+    case STYLE_TITLE: return A_BOLD;
+    case STYLE_LABEL_SEL: return A_REVERSE | A_BOLD;
+    case STYLE_MASKED: return A_DIM;
+    case STYLE_ACCENT: return A_BOLD;
+    case STYLE_STATUS: return A_REVERSE;
+    case STYLE_HEAT: return c->level >= GRID_LEVELS / 2 ? A_REVERSE : 0;
+    case STYLE_DIVERGE: return c->level >= GRID_LEVELS / 2 ? A_REVERSE : 0;
+    default: return 0;
+    }
+}
+
+static attr_t color_attr(const UiState *u, const Cell *c, short *pair)
+{
+    attr_t a = 0;
+    switch (c->style) {
+    case STYLE_HEAT: *pair = (short)(PAIR_HEAT + c->level); break;
+    case STYLE_DIVERGE: *pair = (short)(PAIR_DIV + c->level); break;
+    case STYLE_BAR: *pair = (short)(PAIR_BAR + c->level); break;
+    default: *pair = (short)(PAIR_STYLE + c->style); break;
+    }
+    if (c->style == STYLE_TITLE || c->style == STYLE_LABEL_SEL || c->style == STYLE_ACCENT)
+        a |= A_BOLD;
+    if (u->depth == DEPTH_8 && (c->style == STYLE_DIM || c->style == STYLE_MASKED))
+        a |= A_DIM;
+    if (u->depth == DEPTH_8 && c->style == STYLE_HEAT && c->level >= 12)
+        a |= A_BOLD;
+    if ((c->flags & CELL_SELECTED) && c->style == STYLE_HEAT)
+        a |= A_UNDERLINE;
+    return a;
+}
+
+static attr_t cell_attr(const UiState *u, const Cell *c, short *pair)
+{
+    attr_t a;
+    *pair = 0;
+    a = u->depth == DEPTH_MONO ? mono_attr(c) : color_attr(u, c, pair);
+    if (c->flags & CELL_SELECTED)
+        a |= A_BOLD;
+    if (c->flags & CELL_CURSOR)
+        a ^= A_REVERSE;
+    return a;
+}
+
+void ui_paint(const UiState *u, const Grid *g)
+{
+    int h = g->h < LINES ? g->h : LINES, w = g->w < COLS ? g->w : COLS;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const Cell *c = &g->cells[(long)y * g->w + x];
+            if (c->cp == 0 || (c->cp == ' ' && c->style == STYLE_TEXT && !c->flags))
+                continue; /* erase() already blanked it */
+            wchar_t wc[2] = {(wchar_t)c->cp, 0};
+            short pair;
+            attr_t a = cell_attr(u, c, &pair);
+            cchar_t cc;
+            setcchar(&cc, wc, a, pair, NULL);
+            mvadd_wch(y, x, &cc);
+        }
+}

@@ -1,0 +1,372 @@
+/* input.c - keys to Actions through one const table, and the help overlay
+ * generated from that same table, so the help always lists every key.
+ *
+ * Two modes. Browsing (the start): single letters are commands (q quits, m
+ * toggles the mask ...). Editing (Enter, e or i; or a click on the sentence):
+ * printable keys type into the sentence, Esc or Enter goes back. Function
+ * keys, Ctrl keys, Tab and Up/Down work in both modes.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <term.h>
+#include <wchar.h>
+
+#include "tokenize.h"
+#include "ui_int.h"
+
+enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3 };
+
+typedef struct {
+    int key;
+    unsigned char modes;
+    Action action;
+    int arg;
+    const char *name;
+} Binding;
+
+#define KEY_CTRL(c) ((c) & 0x1f)
+
+static const Binding bindings[] = {
+    /* everywhere */
+    {KEY_F(1), IN_BOTH, ACT_HELP, 0, "F1"},
+    {KEY_CTRL('g'), IN_BOTH, ACT_HELP, 0, "^G"},
+    {27, IN_BOTH, ACT_ESCAPE, 0, "Esc"},
+    {KEY_F(10), IN_BOTH, ACT_QUIT, 0, "F10"},
+    {KEY_F(2), IN_BOTH, ACT_VIEW, 0, "F2"},
+    {'\t', IN_BOTH, ACT_HEAD_NEXT, 0, "Tab"},
+    {KEY_BTAB, IN_BOTH, ACT_HEAD_PREV, 0, "Shift-Tab"},
+    {KEY_UP, IN_BOTH, ACT_ROW_PREV, 0, "Up"},
+    {KEY_DOWN, IN_BOTH, ACT_ROW_NEXT, 0, "Down"},
+    {KEY_PPAGE, IN_BOTH, ACT_ROW_PGUP, 0, "PgUp"},
+    {KEY_NPAGE, IN_BOTH, ACT_ROW_PGDN, 0, "PgDn"},
+    {KEY_F(9), IN_BOTH, ACT_MASK, 0, "F9"},
+    {KEY_CTRL('k'), IN_BOTH, ACT_MASK, 0, "^K"},
+    {KEY_CTRL('p'), IN_BOTH, ACT_PE, 0, "^P"},
+    {KEY_CTRL('t'), IN_BOTH, ACT_SCALE, 0, "^T"},
+    {KEY_F(3), IN_BOTH, ACT_HEADS_DEC, 0, "F3"},
+    {KEY_F(4), IN_BOTH, ACT_HEADS_INC, 0, "F4"},
+    {KEY_F(5), IN_BOTH, ACT_DMODEL_DEC, 0, "F5"},
+    {KEY_F(6), IN_BOTH, ACT_DMODEL_INC, 0, "F6"},
+    {KEY_F(7), IN_BOTH, ACT_SEED_DEC, 0, "F7"},
+    {KEY_F(8), IN_BOTH, ACT_SEED_INC, 0, "F8"},
+    {KEY_CTRL('n'), IN_BOTH, ACT_SENT_NEXT, 0, "^N"},
+    {KEY_CTRL('o'), IN_BOTH, ACT_EXPORT_HEAD, 0, "^O"},
+    {KEY_CTRL('x'), IN_BOTH, ACT_EXPORT_ALL, 0, "^X"},
+    /* browsing: letters are commands */
+    {'q', IN_BROWSE, ACT_QUIT, 0, "q"},
+    {'?', IN_BROWSE, ACT_HELP, 0, "?"},
+    {'\r', IN_BROWSE, ACT_EDIT, 0, "Enter"},
+    {KEY_ENTER, IN_BROWSE, ACT_EDIT, 0, NULL},
+    {'\n', IN_BROWSE, ACT_EDIT, 0, NULL},
+    {'e', IN_BROWSE, ACT_EDIT, 0, "e"},
+    {'i', IN_BROWSE, ACT_EDIT, 0, "i"},
+    {'v', IN_BROWSE, ACT_VIEW, 0, "v"},
+    {'k', IN_BROWSE, ACT_ROW_PREV, 0, "k"},
+    {'j', IN_BROWSE, ACT_ROW_NEXT, 0, "j"},
+    {KEY_HOME, IN_BROWSE, ACT_ROW_FIRST, 0, "Home"},
+    {KEY_END, IN_BROWSE, ACT_ROW_LAST, 0, "End"},
+    {KEY_LEFT, IN_BROWSE, ACT_COL_PREV, 0, "Left"},
+    {KEY_RIGHT, IN_BROWSE, ACT_COL_NEXT, 0, "Right"},
+    {'1', IN_BROWSE, ACT_HEAD_SET, 0, "1-9"},
+    {'2', IN_BROWSE, ACT_HEAD_SET, 1, NULL},
+    {'3', IN_BROWSE, ACT_HEAD_SET, 2, NULL},
+    {'4', IN_BROWSE, ACT_HEAD_SET, 3, NULL},
+    {'5', IN_BROWSE, ACT_HEAD_SET, 4, NULL},
+    {'6', IN_BROWSE, ACT_HEAD_SET, 5, NULL},
+    {'7', IN_BROWSE, ACT_HEAD_SET, 6, NULL},
+    {'8', IN_BROWSE, ACT_HEAD_SET, 7, NULL},
+    {'9', IN_BROWSE, ACT_HEAD_SET, 8, NULL},
+    {'m', IN_BROWSE, ACT_MASK, 0, "m"},
+    {'c', IN_BROWSE, ACT_MASK, 0, "c"},
+    {'p', IN_BROWSE, ACT_PE, 0, "p"},
+    {'s', IN_BROWSE, ACT_SCALE, 0, "s"},
+    {'h', IN_BROWSE, ACT_HEADS_DEC, 0, "h"},
+    {'H', IN_BROWSE, ACT_HEADS_INC, 0, "H"},
+    {'d', IN_BROWSE, ACT_DMODEL_DEC, 0, "d"},
+    {'D', IN_BROWSE, ACT_DMODEL_INC, 0, "D"},
+    {'r', IN_BROWSE, ACT_SEED_DEC, 0, "r"},
+    {'R', IN_BROWSE, ACT_SEED_INC, 0, "R"},
+    {'l', IN_BROWSE, ACT_LAYER_NEXT, 0, "l"},
+    {'n', IN_BROWSE, ACT_SENT_NEXT, 0, "n"},
+    {'N', IN_BROWSE, ACT_SENT_PREV, 0, "N"},
+    {'x', IN_BROWSE, ACT_EXPORT_HEAD, 0, "x"},
+    {'X', IN_BROWSE, ACT_EXPORT_ALL, 0, "X"},
+    {'P', IN_BROWSE, ACT_PRESET, 0, "P"},
+    {'[', IN_BROWSE, ACT_DIMS_PREV, 0, "["},
+    {']', IN_BROWSE, ACT_DIMS_NEXT, 0, "]"},
+    /* editing: letters type */
+    {'\r', IN_EDIT, ACT_EDIT_DONE, 0, "Enter"},
+    {KEY_ENTER, IN_EDIT, ACT_EDIT_DONE, 0, NULL},
+    {'\n', IN_EDIT, ACT_EDIT_DONE, 0, NULL},
+    {KEY_LEFT, IN_EDIT, ACT_CUR_LEFT, 0, "Left"},
+    {KEY_RIGHT, IN_EDIT, ACT_CUR_RIGHT, 0, "Right"},
+    {KEY_HOME, IN_EDIT, ACT_CUR_HOME, 0, "Home"},
+    {KEY_CTRL('a'), IN_EDIT, ACT_CUR_HOME, 0, "^A"},
+    {KEY_END, IN_EDIT, ACT_CUR_END, 0, "End"},
+    {KEY_CTRL('e'), IN_EDIT, ACT_CUR_END, 0, "^E"},
+    {UIKEY_CTRL_LEFT, IN_EDIT, ACT_WORD_LEFT, 0, "^Left"},
+    {UIKEY_ALT_B, IN_EDIT, ACT_WORD_LEFT, 0, NULL},
+    {UIKEY_CTRL_RIGHT, IN_EDIT, ACT_WORD_RIGHT, 0, "^Right"},
+    {UIKEY_ALT_F, IN_EDIT, ACT_WORD_RIGHT, 0, NULL},
+    {KEY_BACKSPACE, IN_EDIT, ACT_BACKSPACE, 0, "BkSp"},
+    {127, IN_EDIT, ACT_BACKSPACE, 0, NULL},
+    {KEY_CTRL('h'), IN_EDIT, ACT_BACKSPACE, 0, NULL},
+    {KEY_DC, IN_EDIT, ACT_DELETE, 0, "Del"},
+    {KEY_CTRL('d'), IN_EDIT, ACT_DELETE, 0, "^D"},
+    {KEY_CTRL('w'), IN_EDIT, ACT_DEL_WORD, 0, "^W"},
+    {KEY_CTRL('u'), IN_EDIT, ACT_CLEAR, 0, "^U"},
+};
+
+#define N_BINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
+
+/* The help overlay: one line per action or -/+ pair; keys come from the table. */
+typedef struct {
+    Action a, b; /* b: the pair's second action, or ACT_NONE */
+    const char *text;  /* with a == ACT_NONE: a heading */
+} HelpLine;
+
+static const HelpLine help_lines[] = {
+    {ACT_NONE, ACT_NONE, "Commands (letters while browsing)"},
+    {ACT_QUIT, ACT_NONE, "quit (also Ctrl-C)"},
+    {ACT_ESCAPE, ACT_NONE, "leave help/editor, quit"},
+    {ACT_HELP, ACT_NONE, "this help"},
+    {ACT_EDIT, ACT_NONE, "edit the sentence"},
+    {ACT_VIEW, ACT_NONE, "attention <-> PE view"},
+    {ACT_HEAD_NEXT, ACT_HEAD_PREV, "next / previous head"},
+    {ACT_HEAD_SET, ACT_NONE, "focus head 1-9"},
+    {ACT_ROW_PREV, ACT_ROW_NEXT, "token up / down"},
+    {ACT_ROW_PGUP, ACT_ROW_PGDN, "a page up / down"},
+    {ACT_ROW_FIRST, ACT_ROW_LAST, "first / last token"},
+    {ACT_COL_PREV, ACT_COL_NEXT, "cell weight & score"},
+    {ACT_MASK, ACT_NONE, "causal mask on/off"},
+    {ACT_PE, ACT_NONE, "pos. encoding on/off"},
+    {ACT_SCALE, ACT_NONE, "1/sqrt(d_k) on/off"},
+    {ACT_HEADS_DEC, ACT_HEADS_INC, "fewer / more heads"},
+    {ACT_DMODEL_DEC, ACT_DMODEL_INC, "d_model down / up"},
+    {ACT_SEED_DEC, ACT_SEED_INC, "seed - / +"},
+    {ACT_SENT_NEXT, ACT_SENT_PREV, "next / prev. example"},
+    {ACT_EXPORT_HEAD, ACT_NONE, "export this head"},
+    {ACT_EXPORT_ALL, ACT_NONE, "export all heads"},
+    {ACT_PRESET, ACT_NONE, "designed/random heads"},
+    {ACT_LAYER_NEXT, ACT_NONE, "next layer"},
+    {ACT_DIMS_PREV, ACT_DIMS_NEXT, "PE: plotted dims"},
+    {ACT_NONE, ACT_NONE, "Editing (letters type)"},
+    {ACT_EDIT_DONE, ACT_NONE, "stop editing (or Esc)"},
+    {ACT_CUR_LEFT, ACT_CUR_RIGHT, "cursor left / right"},
+    {ACT_CUR_HOME, ACT_CUR_END, "start / end"},
+    {ACT_WORD_LEFT, ACT_WORD_RIGHT, "word left/right; Alt-b/f"},
+    {ACT_BACKSPACE, ACT_DELETE, "delete back / fwd"},
+    {ACT_DEL_WORD, ACT_NONE, "delete word back"},
+    {ACT_CLEAR, ACT_NONE, "clear the sentence"},
+    {ACT_NONE, ACT_NONE, "Mouse"},
+    {ACT_NONE, ACT_COUNT, "click chip/row/cell: select"},
+    {ACT_NONE, ACT_COUNT, "click a small head: focus it"},
+    {ACT_NONE, ACT_COUNT, "click sentence: edit there"},
+    {ACT_NONE, ACT_COUNT, "wheel: token up / down"},
+};
+
+/* Home and End as other terminals send them, when the terminfo entry does
+ * not name these sequences (tmux sends ESC [1~ under TERM=xterm). */
+static void define_extra_keys(void)
+{
+    static const struct {
+        const char *seq;
+        int code;
+    } extra[] = {
+        {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[7~", KEY_HOME},
+        {"\033[8~", KEY_END},  {"\033[H", KEY_HOME}, {"\033[F", KEY_END},
+        {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
+    };
+    for (size_t k = 0; k < sizeof extra / sizeof extra[0]; k++)
+        if (key_defined(extra[k].seq) == 0)
+            define_key(extra[k].seq, extra[k].code);
+}
+
+void ui_input_init(UiState *u)
+{
+    define_extra_keys();
+    static const char *const caps[2] = {"kLFT5", "kRIT5"};
+    int *codes[2] = {&u->key_ctrl_left, &u->key_ctrl_right};
+    for (int k = 0; k < 2; k++) {
+        char *s = tigetstr(caps[k]);
+        int code = s && s != (char *)-1 ? key_defined(s) : 0;
+        *codes[k] = code > 0 ? code : 0;
+    }
+}
+
+static bool lookup(const UiState *u, int key, UiInput *in)
+{
+    unsigned mode = u->app.mode == MODE_EDIT ? IN_EDIT : IN_BROWSE;
+    for (int k = 0; k < N_BINDINGS; k++)
+        if (bindings[k].key == key && (bindings[k].modes & mode)) {
+            in->action = bindings[k].action;
+            in->arg = bindings[k].arg;
+            return true;
+        }
+    return false;
+}
+
+/* Esc alone is Esc. Esc then b or f at once is Alt-b / Alt-f; Esc then
+ * anything else at once is another Alt-key or an escape sequence curses does
+ * not know (a key of another terminal): it is read and ignored, so that an
+ * unknown key never quits. */
+static int read_escape(void)
+{
+    wint_t ch;
+    int delay = wgetdelay(stdscr), key = 27;
+    timeout(0);
+    if (get_wch(&ch) != ERR) {
+        key = ch == 'b' ? UIKEY_ALT_B : ch == 'f' ? UIKEY_ALT_F : 0;
+        for (int k = 0; k < 16 && key == 0 && ch != '~' && !(ch >= 'A' && ch <= 'z' && k > 0);
+             k++)
+            if (get_wch(&ch) == ERR)
+                break;
+    }
+    timeout(delay);
+    return key;
+}
+
+/* Is more input already waiting? (Then Enter is part of a paste.) */
+static bool more_pending(void)
+{
+    wint_t ch;
+    int delay = wgetdelay(stdscr);
+    timeout(0);
+    int r = get_wch(&ch);
+    timeout(delay);
+    if (r == ERR)
+        return false;
+    if (r == KEY_CODE_YES)
+        ungetch((int)ch);
+    else
+        unget_wch((wchar_t)ch);
+    return true;
+}
+
+static bool typed(const UiState *u, wint_t ch, UiInput *in)
+{
+    if (u->app.mode == MODE_EDIT && (ch == '\r' || ch == '\n') && more_pending())
+        ch = ' '; /* a line break inside pasted text joins the lines */
+    if (u->app.mode != MODE_EDIT || ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xA0))
+        return false;
+    in->text[utf8_encode((unsigned)ch, in->text)] = '\0';
+    return true;
+}
+
+bool ui_read_key(UiState *u, UiInput *in)
+{
+    wint_t ch;
+    int r = get_wch(&ch);
+    memset(in, 0, sizeof *in);
+    if (r == ERR)
+        return false;
+    int key = (int)ch;
+    if (r == KEY_CODE_YES) {
+        if (key == KEY_MOUSE)
+            return ui_mouse(u, in), true;
+        if (key != 0 && key == u->key_ctrl_left)
+            key = UIKEY_CTRL_LEFT;
+        else if (key != 0 && key == u->key_ctrl_right)
+            key = UIKEY_CTRL_RIGHT;
+    } else if (key == 27) {
+        key = read_escape();
+    } else if (typed(u, ch, in)) {
+        return true;
+    }
+    lookup(u, key, in);
+    return true; /* an unbound key (or KEY_RESIZE) just redraws */
+}
+
+/* The key names of action a in the table, space-separated, into names[]. */
+static int key_names(Action a, const char **names, int max)
+{
+    int n = 0;
+    for (int k = 0; k < N_BINDINGS && n < max; k++)
+        if (bindings[k].action == a && bindings[k].name) {
+            bool seen = false;
+            for (int m = 0; m < n; m++)
+                seen = seen || strcmp(names[m], bindings[k].name) == 0;
+            if (!seen)
+                names[n++] = bindings[k].name;
+        }
+    return n;
+}
+
+/* "h/H F3/F4" for a pair with as many keys each, else "a b / c d". */
+static void help_keys(const HelpLine *hl, char *buf, size_t size)
+{
+    const char *na[8], *nb[8];
+    int ka = key_names(hl->a, na, 8), kb = hl->b != ACT_NONE ? key_names(hl->b, nb, 8) : 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < ka && len < size; k++) {
+        if (kb == ka)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s/%s", k ? " " : "", na[k], nb[k]);
+        else
+            len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? " " : "", na[k]);
+    }
+    for (int k = 0; kb != ka && k < kb && len < size; k++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? " " : " / ", nb[k]);
+}
+
+static void help_box(Grid *g, int x, int y, int w, int h)
+{
+    for (int r = y; r < y + h; r++)
+        for (int c = x; c < x + w; c++) {
+            bool edge_y = r == y || r == y + h - 1, edge_x = c == x || c == x + w - 1;
+            uint32_t cp = edge_y && edge_x ? (r == y ? (c == x ? 0x250C : 0x2510)
+                                                     : (c == x ? 0x2514 : 0x2518))
+                          : edge_y ? 0x2500 : edge_x ? 0x2502 : ' ';
+            grid_put(g, c, r, cp, STYLE_TITLE, 0);
+        }
+}
+
+/* The widest key list among lines first .. first+count-1. */
+static int keys_width(int first, int count)
+{
+    int w = 0;
+    for (int k = first; k < first + count; k++) {
+        char keys[96];
+        if (help_lines[k].a == ACT_NONE)
+            continue;
+        help_keys(&help_lines[k], keys, sizeof keys);
+        int kw = (int)strlen(keys);
+        w = kw > w ? kw : w;
+    }
+    return w + 1;
+}
+
+static void help_line(Grid *g, const HelpLine *hl, int x, int y, int col_w, int key_w)
+{
+    char keys[96];
+    if (hl->a == ACT_NONE && hl->b == ACT_NONE) {
+        grid_puts(g, x + 1, y, hl->text, col_w - 2, STYLE_ACCENT);
+    } else if (hl->b == ACT_COUNT) {
+        grid_puts(g, x + 2, y, hl->text, col_w - 3, STYLE_TEXT);
+    } else {
+        help_keys(hl, keys, sizeof keys);
+        grid_puts(g, x + 1, y, keys, key_w - 1, STYLE_LABEL);
+        grid_puts(g, x + 1 + key_w, y, hl->text, col_w - key_w - 2, STYLE_TEXT);
+    }
+}
+
+void ui_help_draw(const UiState *u, Grid *g)
+{
+    (void)u;
+    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
+    int w = g->w - 2 > 120 ? 120 : g->w - 2, h = g->h - 2;
+    int per_col = h - 3, cols = (n + per_col - 1) / per_col;
+    cols = cols < 1 ? 1 : cols;
+    per_col = (n + cols - 1) / cols;
+    int col_w = (w - 2) / cols;
+    int x0 = (g->w - w) / 2, y0 = 1;
+    help_box(g, x0, y0, w, per_col + 3 < h ? per_col + 3 : h);
+    grid_puts(g, x0 + 2, y0, " attnviz keys - Esc, ? or F1 closes ", w - 4, STYLE_TITLE);
+    for (int c = 0; c < cols; c++) {
+        int first = c * per_col, count = n - first < per_col ? n - first : per_col;
+        int key_w = keys_width(first, count);
+        key_w = key_w > col_w / 2 ? col_w / 2 : key_w;
+        for (int k = 0; k < count; k++)
+            help_line(g, &help_lines[first + k], x0 + 1 + c * col_w, y0 + 1 + k, col_w, key_w);
+    }
+}

@@ -1,0 +1,103 @@
+/* mouse.c - a mouse event mapped to an Action through the layout of the last
+ * frame (the same layouts the renderers returned): chips, the sentence, the
+ * small heads, the focused heatmap's cells and labels, the PE matrices.
+ */
+#include "ui_int.h"
+
+static bool in_rect(Rect r, int x, int y)
+{
+    return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
+}
+
+static bool click_editor(UiState *u, int x, int y, UiInput *in)
+{
+    Rect r = u->lay.editor;
+    if (!in_rect(r, x, y))
+        return false;
+    EditBuf *e = &u->app.text;
+    e->cur = edit_offset_at(e, x - r.x + u->lay.editor_scroll);
+    in->action = ACT_EDIT;
+    return true;
+}
+
+static bool click_chip(UiState *u, int x, int y, UiInput *in)
+{
+    for (int k = 0; k < u->lay.n_chips; k++)
+        if (u->lay.chips[k].w > 0 && in_rect(u->lay.chips[k], x, y)) {
+            in->action = ACT_ROW_SET, in->arg = k;
+            return true;
+        }
+    return false;
+}
+
+static bool click_tile(UiState *u, int x, int y, UiInput *in)
+{
+    for (int k = 0; k < u->lay.n_tiles; k++)
+        if (in_rect(u->lay.tile_rect[k], x, y)) {
+            in->action = ACT_HEAD_SET, in->arg = u->lay.tile_head[k];
+            return true;
+        }
+    return false;
+}
+
+static bool click_focus(UiState *u, int x, int y, UiInput *in)
+{
+    int row, col;
+    if (!u->lay.have_focus || !heatmap_hit(&u->lay.focus, x, y, &row, &col))
+        return false;
+    if (row >= 0 && col >= 0)
+        in->action = ACT_CELL_SET, in->arg = row * 65536 + col;
+    else if (row >= 0)
+        in->action = ACT_ROW_SET, in->arg = row;
+    else
+        in->action = ACT_CELL_SET, in->arg = (u->app.sel_row > 0 ? u->app.sel_row : 0) * 65536 + col;
+    return true;
+}
+
+static bool click_pe(UiState *u, int x, int y, UiInput *in)
+{
+    int row = -1;
+    if (u->lay.have_pe)
+        row = plot_hit_row(&u->lay.pe, x, y);
+    if (row < 0 && u->lay.have_sim)
+        row = plot_hit_row(&u->lay.sim, x, y);
+    if (row < 0 || row >= u->app.n_q)
+        return false;
+    in->action = ACT_ROW_SET, in->arg = row;
+    return true;
+}
+
+static bool wheel(const MEVENT *ev, UiInput *in)
+{
+#if NCURSES_MOUSE_VERSION > 1
+    if (ev->bstate & BUTTON4_PRESSED) {
+        in->action = ACT_ROW_PREV;
+        return true;
+    }
+    if (ev->bstate & BUTTON5_PRESSED) {
+        in->action = ACT_ROW_NEXT;
+        return true;
+    }
+#else
+    (void)ev, (void)in;
+#endif
+    return false;
+}
+
+bool ui_mouse(UiState *u, UiInput *in)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return false;
+    if (wheel(&ev, in))
+        return true;
+    if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+        return false;
+    if (u->app.help) {
+        in->action = ACT_HELP; /* a click closes the help */
+        return true;
+    }
+    return click_editor(u, ev.x, ev.y, in) || click_chip(u, ev.x, ev.y, in) ||
+           click_tile(u, ev.x, ev.y, in) || click_focus(u, ev.x, ev.y, in) ||
+           click_pe(u, ev.x, ev.y, in);
+}

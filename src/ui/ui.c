@@ -1,0 +1,280 @@
+/* ui.c - the life cycle and the loop of the ncurses front end.
+ *
+ * Holds the program's only mutable global, `static UiState ui`. ui_begin and
+ * ui_end start and restore the terminal (ui_end is idempotent, registered
+ * with atexit and called by ui_die). The loop reads keys and mouse events,
+ * hands them to app_apply (uistate.c), re-runs the model when asked, and
+ * draws every frame in full from the state: erase, views into a Grid, paint,
+ * one refresh. SIGINT/SIGTERM/SIGHUP only set a flag, checked here.
+ */
+#include "ui.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ui_int.h"
+
+static UiState ui;
+static volatile sig_atomic_t ui_signalled;
+
+static void on_signal(int sig)
+{
+    ui_signalled = sig;
+}
+
+static void ui_end(void)
+{
+    if (!ui.begun)
+        return;
+    ui.begun = false;
+    mousemask(0, NULL);
+    endwin();
+}
+
+void ui_die(const char *fmt, ...)
+{
+    va_list ap;
+    ui_end();
+    va_start(ap, fmt);
+    fputs("attnviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+void *ui_xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q)
+        ui_die("out of memory");
+    return q;
+}
+
+static void ui_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+static void ui_mouse_on(void)
+{
+    mmask_t mask = BUTTON1_PRESSED | BUTTON1_CLICKED;
+#if NCURSES_MOUSE_VERSION > 1
+    mask |= BUTTON4_PRESSED | BUTTON5_PRESSED;
+#endif
+    mousemask(mask, NULL);
+    mouseinterval(0);
+}
+
+/* Start curses. The locale must give UTF-8 for the wide characters. */
+static void ui_begin(void)
+{
+    if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+        setlocale(LC_ALL, "");
+    if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+        setlocale(LC_CTYPE, "C.UTF-8");
+    set_escdelay(25);
+    if (!initscr()) {
+        fputs("attnviz: cannot start the terminal interface\n", stderr);
+        exit(1);
+    }
+    ui.begun = true;
+    atexit(ui_end);
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    timeout(100);
+    ui_color_init(&ui);
+    ui_mouse_on();
+    ui_input_init(&ui);
+}
+
+/* Rebuild the toy weights and run the model; flags are app_apply's. */
+void ui_rerun(UiState *u, unsigned flags)
+{
+    AppState *s = &u->app;
+    if ((flags & APP_WEIGHTS) && !u->opt.weights) {
+        model_weights_free(&u->toy);
+        if (model_weights_toy(&s->cfg, &u->toy) != AV_OK)
+            ui_die("out of memory");
+    }
+    const char *cross = u->opt.cross;
+    u->run_err = model_run(&s->cfg, u->w, s->text.s, s->text.len, cross,
+                           cross ? strlen(cross) : 0, &u->res);
+    if (u->run_err == AV_ERR_NOMEM)
+        ui_die("out of memory");
+    if (!u->run_err && u->res.lazy)
+        u->run_err = AV_ERR_TOO_LARGE; /* weights not kept: too big to draw */
+    int n_q = u->run_err ? 0 : u->res.shape.n_q, n_k = u->run_err ? 0 : u->res.shape.n_k;
+    if (n_q > u->labels_cap || n_k > u->labels_cap) {
+        u->labels_cap = (n_q > n_k ? n_q : n_k) + 16;
+        size_t cap = (size_t)u->labels_cap;
+        u->labels_q = ui_xrealloc(u->labels_q, cap * sizeof *u->labels_q);
+        u->labels_k = ui_xrealloc(u->labels_k, cap * sizeof *u->labels_k);
+        u->initials_q = ui_xrealloc(u->initials_q, cap * sizeof *u->initials_q);
+        u->initials_k = ui_xrealloc(u->initials_k, cap * sizeof *u->initials_k);
+        u->ini_q = ui_xrealloc(u->ini_q, cap * sizeof *u->ini_q);
+        u->ini_k = ui_xrealloc(u->ini_k, cap * sizeof *u->ini_k);
+        u->chips = ui_xrealloc(u->chips, cap * sizeof *u->chips);
+    }
+    app_set_tokens(s, n_q, n_k);
+    if ((flags & APP_CURSOR) && s->mode == MODE_EDIT && n_q > 0) {
+        int t = edit_token_at(&u->res.tokens, s->text.cur);
+        s->sel_row = t >= 0 ? t : 0;
+    }
+}
+
+/* Token labels and their first code points (the small heads' labels). */
+static void fill_labels(const TokenList *t, int n, const char **labels, char (*initials)[8],
+                        const char **ini)
+{
+    for (int k = 0; k < n; k++) {
+        unsigned cp;
+        int len = utf8_decode(t->tok[k].str, strlen(t->tok[k].str), &cp);
+        len = len > 0 ? len : 0;
+        labels[k] = t->tok[k].str;
+        memcpy(initials[k], t->tok[k].str, (size_t)len);
+        initials[k][len] = '\0';
+        ini[k] = initials[k];
+    }
+}
+
+static void ui_labels(UiState *u)
+{
+    const TokenList *tq = &u->res.tokens;
+    const TokenList *tk = u->res.cross_tokens.n ? &u->res.cross_tokens : tq;
+    fill_labels(tq, u->app.n_q, u->labels_q, u->initials_q, u->ini_q);
+    fill_labels(tk, u->app.n_k, u->labels_k, u->initials_k, u->ini_k);
+}
+
+static void ui_frame(UiState *u)
+{
+    Grid *g = &u->grid;
+    if ((g->w != COLS || g->h != LINES) && grid_resize(g, COLS, LINES) != AV_OK)
+        ui_die("out of memory");
+    grid_clear(g);
+    memset(&u->lay, 0, sizeof u->lay);
+    u->lay.chips = u->chips;
+    if (COLS < UI_MIN_W || LINES < UI_MIN_H) {
+        ui_too_small_draw(g);
+    } else {
+        ui_labels(u);
+        int top = ui_top_draw(u, g);
+        Rect mid = {0, top, COLS, LINES - top - 2};
+        if (u->app.view == VIEW_PE)
+            ui_pe_draw(u, g, mid);
+        else
+            ui_attn_draw(u, g, mid);
+        ui_bottom_draw(u, g);
+        if (u->app.help)
+            ui_help_draw(u, g);
+    }
+    erase();
+    ui_paint(u, g);
+    refresh();
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Apply one input; returns false to quit. */
+static bool ui_handle(UiState *u, const UiInput *in)
+{
+    unsigned flags;
+    if (in->action == ACT_NONE && in->text[0])
+        flags = app_type(&u->app, in->text, strlen(in->text));
+    else
+        flags = app_apply(&u->app, in->action, in->arg);
+    if (flags & APP_QUIT)
+        return false;
+    if (flags & (APP_RUN | APP_CURSOR))
+        ui_rerun(u, flags);
+    if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL))
+        ui_export(u, (flags & APP_EXPORT_ALL) != 0);
+    return true;
+}
+
+static void ui_loop(UiState *u)
+{
+    bool running = true, dirty = true;
+    while (running && !ui_signalled) {
+        if (dirty) {
+            double t0 = now_ms();
+            ui_frame(u);
+            u->frame_ms += now_ms() - t0;
+        }
+        UiInput in;
+        dirty = false;
+        if (!ui_read_key(u, &in))
+            continue;
+        double t0 = now_ms();
+        /* Take every key already waiting (a paste) before drawing again. */
+        timeout(0);
+        do {
+            dirty = true;
+            running = ui_handle(u, &in);
+        } while (running && !ui_signalled && ui_read_key(u, &in));
+        timeout(100);
+        u->frame_ms = now_ms() - t0;
+    }
+}
+
+static void ui_free(UiState *u)
+{
+    app_free(&u->app);
+    model_result_free(&u->res);
+    model_weights_free(&u->toy);
+    grid_free(&u->grid);
+    free(u->labels_q), free(u->labels_k);
+    free(u->initials_q), free(u->initials_k);
+    free(u->ini_q), free(u->ini_k);
+    free(u->chips), free(u->PE), free(u->sim);
+    memset(u, 0, sizeof *u);
+}
+
+int ui_run(const UiOptions *o)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fputs("attnviz: the interface needs a terminal\n", stderr);
+        return 1;
+    }
+    memset(&ui, 0, sizeof ui);
+    ui.opt = *o;
+    ui.w = o->weights ? o->weights : &ui.toy;
+    if (app_init(&ui.app, &o->cfg, o->text, o->sentences, o->weights != NULL) != AV_OK) {
+        fputs("attnviz: out of memory\n", stderr);
+        return 1;
+    }
+    ui_signals();
+    ui_begin();
+    ui_rerun(&ui, APP_RUN | APP_WEIGHTS);
+    if (ui.app.fixed_weights)
+        snprintf(ui.app.msg, sizeof ui.app.msg,
+                 "weights from --weights: d_model and seed are fixed");
+    if (o->text && strlen(o->text) > EDIT_MAX_BYTES)
+        snprintf(ui.app.msg, sizeof ui.app.msg, "the text was cut to its first %d bytes",
+                 EDIT_MAX_BYTES);
+    ui_loop(&ui);
+    ui_end();
+    ui_free(&ui);
+    return 0;
+}

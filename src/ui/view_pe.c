@@ -1,0 +1,104 @@
+/* view_pe.c - the positional-encoding view: the PE matrix (positions x
+ * dimensions, the sentence's positions marked) on the left; on the right the
+ * chosen dimensions plotted against position and the cosine similarity of
+ * the sentence's positions. The drawing is plot.c's; this file lays it out.
+ */
+#include <stdio.h>
+
+#include "posenc.h"
+#include "ui_int.h"
+
+static void diverge_legend(const UiState *u, Grid *g, int x, int y, int w)
+{
+    if (u->depth == DEPTH_MONO) {
+        grid_puts(g, x, y, "= <-0.6  - <-0.2  \u00b7 near 0  + >0.2  # >0.6", w, STYLE_DIM);
+        return;
+    }
+    int used = grid_puts(g, x, y, "-1 ", w, STYLE_DIM);
+    for (int k = 0; k < GRID_LEVELS && used < w - 3; k++)
+        used += grid_put(g, x + used, y, ' ', STYLE_DIVERGE, k);
+    grid_puts(g, x + used, y, " +1", w - used, STYLE_DIM);
+}
+
+/* PE for max(n, UI_PE_POSITIONS) positions and the n x n similarity, in
+ * buffers that grow only when needed. Returns the positions. */
+static int pe_compute(UiState *u, int n, int d)
+{
+    int P = n > UI_PE_POSITIONS ? n : UI_PE_POSITIONS;
+    size_t need = (size_t)P * d, need_sim = (size_t)n * n;
+    if (need > u->pe_cap)
+        u->PE = ui_xrealloc(u->PE, need * sizeof *u->PE), u->pe_cap = need;
+    if (need_sim > u->sim_cap)
+        u->sim = ui_xrealloc(u->sim, need_sim * sizeof *u->sim), u->sim_cap = need_sim;
+    posenc_fill(0, P, d, u->PE);
+    plot_pe_similarity(u->PE, n, d, u->sim);
+    return P;
+}
+
+static void draw_matrix(UiState *u, Grid *g, Rect r, int P, int d)
+{
+    const AppState *s = &u->app;
+    grid_puts(g, r.x, r.y, "PE matrix: rows = positions, columns = dimensions", r.w,
+              STYLE_TITLE);
+    diverge_legend(u, g, r.x, r.y + 1, r.w);
+    PlotMatrixSpec sp = {
+        .M = u->PE, .n_rows = P, .n_cols = d, .range = 1.0f, .row_labels = u->labels_q,
+        .n_labeled = s->n_q, .sel_row = s->sel_row, .glyphs = u->depth == DEPTH_MONO,
+    };
+    int rows = r.h - 3;
+    if (s->sel_row >= 0 && s->sel_row < u->pe_first)
+        u->pe_first = s->sel_row;
+    if (s->sel_row >= u->pe_first + rows)
+        u->pe_first = s->sel_row - rows + 1;
+    u->pe_first = u->pe_first > P - rows ? P - rows : u->pe_first;
+    u->pe_first = u->pe_first < 0 ? 0 : u->pe_first;
+    sp.first_row = u->pe_first;
+    plot_matrix(g, r.x, r.y + 2, r.w, rows + 1, &sp, &u->lay.pe);
+    u->lay.have_pe = true;
+}
+
+static void draw_similarity(UiState *u, Grid *g, Rect r)
+{
+    const AppState *s = &u->app;
+    int n = s->n_q;
+    grid_puts(g, r.x, r.y, "Similarity of positions: cos(PE(i), PE(j))", r.w, STYLE_TITLE);
+    int cw = (r.w - 16) / (n > 0 ? n : 1);
+    cw = cw > 6 ? 6 : cw < 1 ? 1 : cw;
+    PlotMatrixSpec sp = {
+        .M = u->sim, .n_rows = n, .n_cols = n, .range = 1.0f, .row_labels = u->labels_q,
+        .n_labeled = n, .col_labels = cw >= 3 ? u->labels_q : NULL, .sel_row = s->sel_row,
+        .cell_w = cw, .glyphs = u->depth == DEPTH_MONO, .values = true,
+    };
+    int rows = r.h - 1;
+    sp.first_row = s->sel_row >= rows ? s->sel_row - rows + 1 : 0;
+    plot_matrix(g, r.x, r.y + 1, r.w, r.h - 1, &sp, &u->lay.sim);
+    u->lay.have_sim = true;
+}
+
+void ui_pe_draw(UiState *u, Grid *g, Rect r)
+{
+    AppState *s = &u->app;
+    int d = s->cfg.d_model, n = s->n_q;
+    int P = pe_compute(u, n, d);
+    int left_w = 1 + 3 + 11 + 1 + d + 2;
+    left_w = left_w > r.w / 2 ? r.w / 2 : left_w;
+    Rect left = {r.x, r.y, left_w - 1, r.h};
+    Rect right = {r.x + left_w, r.y, r.w - left_w, r.h};
+    draw_matrix(u, g, left, P, d);
+    s->page = r.h > 8 ? r.h / 2 : 1;
+    if (!s->cfg.pe)
+        grid_puts(g, right.x, right.y, "PE is off (p): the model cannot tell word order",
+                  right.w, STYLE_ACCENT);
+    int a = s->pe_dim - s->pe_dim % 2, c = (a + d / 2) % d;
+    c -= c % 2;
+    int dims[4] = {a, a + 1, c, c + 1};
+    int n_dims = d >= 4 && c != a ? 4 : 2;
+    int sim_h = n + 2 < r.h / 2 ? n + 2 : r.h / 2;
+    int lines_h = r.h - 1 - sim_h - 1;
+    grid_printf(g, right.x, right.y + 1, right.w, STYLE_TITLE,
+                "PE(pos, dim) against position ([ ] other dims)");
+    plot_pe_lines(g, right.x, right.y + 2, right.w, lines_h, u->PE, P, d, dims, n_dims, n,
+                  s->sel_row);
+    if (n > 0)
+        draw_similarity(u, g, (Rect){right.x, r.y + r.h - sim_h, right.w, sim_h});
+}

@@ -1,0 +1,142 @@
+#!/bin/bash
+# tui_interact.sh - drive the interface under tmux as a person would: typing
+# changes the chips, the mask blanks the upper triangle, the selected row's
+# percentages equal --export csv, a click selects a cell, exports write new
+# files equal to --export text, settings reach the status line, q quits.
+# Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+set -u
+BIN=${ATTNVIZ:-$PWD/attnviz}
+SOCK="attnviz-e2e-interact-$$"
+WORK=$(mktemp -d)
+fail=0
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; fail=1; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
+screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
+keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
+# Poll until the screen stops changing (at most ~3 s).
+settle() {
+    local prev="" cur
+    for _ in $(seq 1 60); do
+        sleep 0.05
+        cur=$(screen)
+        [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
+        prev=$cur
+    done
+}
+# Poll until the screen shows an extended regex (at most ~5 s).
+wait_for() {
+    for _ in $(seq 1 100); do
+        screen | grep -Eq -- "$1" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+start() { # W H ARGS...
+    local w=$1 h=$2; shift 2
+    tmux -L "$SOCK" kill-session -t s 2>/dev/null
+    tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" \
+        "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
+    wait_for ' tokens [0-9]' && settle
+}
+# The selected token's bars as "label pct%" lines, sorted.
+bars() { screen | grep -oE '[^ ]+ +[0-9]+\.[0-9]%' | awk '{print $1, $2}' | sort; }
+# What --export csv says for query row $1 (0-based), unmasked keys only.
+csv_row() { # ROW ARGS...
+    local row=$1; shift
+    "$BIN" --export csv "$@" | awk -F, -v r="$row" \
+        'NR > 1 && $2 == r && $7 == 0 {printf "%s %.1f%%\n", $5, $6 * 100}' | sort
+}
+# Count ╳ in the focused head's row $1 (label "N word"), left of the small heads.
+masked_in_row() {
+    local s line col
+    s=$(screen)
+    col=$(echo "$s" | grep -m1 'All [0-9]* heads' | awk '{print index($0, "All ")}')
+    line=$(echo "$s" | grep -E -m1 "^ *$1 [^ ]")
+    line=${line:0:$((col - 1))} # characters, not bytes
+    echo -n "$line" | grep -o '╳' | wc -l
+}
+
+TEXT='The cat sat'
+start 120 40 "$TEXT"
+check "starts with the chips of the sentence" wait_for 'Tokens: +1 The +2 cat +3 sat'
+
+# Typing changes the chips.
+keys e
+keys -l ' on the mat'
+keys Enter
+check "typing changes the chips" wait_for '4 on +5 the +6 mat'
+settle
+TEXT='The cat sat on the mat'
+
+# The causal mask blanks the upper triangle of the focused head.
+before=$(masked_in_row 1)
+keys m
+wait_for 'mask on' && settle
+r1=$(masked_in_row 1); r3=$(masked_in_row 3); r6=$(masked_in_row 6)
+check "mask off: no masked cells" test "$before" -eq 0
+check "mask on: row 1 has 5 masked cells, row 3 has 3, row 6 none" \
+    test "$r1-$r3-$r6" = "5-3-0"
+
+# The selected row's percentages equal --export csv (head 2, token 3).
+keys Tab Home Down Down
+wait_for 'Token 3 .*sat.* attends to \(head 2\)' && settle
+check "bars of token 3, head 2, causal equal --export csv" \
+    test "$(bars)" = "$(csv_row 2 --head 2 --causal "$TEXT")"
+keys m
+wait_for 'mask off' && settle
+check "bars of token 3, head 2, no mask equal --export csv" \
+    test "$(bars)" = "$(csv_row 2 --head 2 "$TEXT")"
+
+# A mouse click on a cell selects it and shows its exact weight.
+s=$(screen)
+head_y=$(echo "$s" | grep -n 'Head 2 of 4' | head -1 | cut -d: -f1)  # 1-based line
+hdr=$(echo "$s" | sed -n "$((head_y + 1))p")
+x_on=$(echo "$hdr" | awk '{print index($0, " on ")}')   # 1-based column of the space
+y_cat=$(echo "$s" | grep -n '^ *2 cat' | head -1 | cut -d: -f1)
+keys -l $'\e[<0;'"$((x_on + 1))"';'"$y_cat"'M'$'\e[<0;'"$((x_on + 1))"';'"$y_cat"'m'
+want=$("$BIN" --export csv --head 2 "$TEXT" | awk -F, '$2 == 1 && $4 == 3 {printf "%.6f", $6}')
+check "a click on cell (cat, on) shows its weight $want" wait_for "cat → on: weight $want"
+check "the clicked cell shows its raw score" wait_for 'raw score q\.k/sqrt\(d_k\) = -?[0-9]+\.[0-9]{4}'
+
+# Exports: the focused head, then again (a new name), then all heads.
+keys x
+check "export names the file in the status line" wait_for 'wrote attnviz-head2-[0-9]{8}-[0-9]{6}\.txt'
+f1=$(ls "$WORK"/attnviz-head2-*.txt 2>/dev/null | head -1)
+check "the export file exists" test -n "$f1"
+check "the export equals --export text --head 2" \
+    cmp -s "$f1" <("$BIN" --export text --head 2 "$TEXT")
+keys x
+sleep 0.3
+check "a second export writes a new file" test "$(ls "$WORK"/attnviz-head2-*.txt | wc -l)" -eq 2
+check "the first export is left alone" cmp -s "$f1" <("$BIN" --export text --head 2 "$TEXT")
+keys X
+wait_for 'wrote attnviz-heads-' && settle
+fa=$(ls "$WORK"/attnviz-heads-*.txt 2>/dev/null | head -1)
+check "export of all heads equals --export text" \
+    cmp -s "$fa" <("$BIN" --export text "$TEXT")
+
+# Settings reach the status line; the help and the PE view open and close.
+keys H
+check "H: 8 heads, d_k 4 in the status line" wait_for 'heads 8 \| d_k 4'
+keys d
+check "d: d_model 24, heads fitted to 8" wait_for 'd_model 24 \| heads 8 \| d_k 3'
+keys r
+check "r: seed 41" wait_for 'seed 41'
+keys '?'
+check "? opens the help" wait_for 'attnviz keys'
+keys Escape
+check "Esc closes the help" bash -c "sleep 0.3; ! tmux -L $SOCK capture-pane -p -t s | grep -q 'attnviz keys'"
+keys v
+check "v opens the positional encodings" wait_for 'PE matrix: rows = positions'
+keys v
+check "v goes back to attention" wait_for 'Head [0-9]+ of 8'
+keys n
+check "n loads an example sentence" wait_for 'example [0-9]+ of [0-9]+'
+
+keys q
+check "q quits with status 0" wait_for 'EXITED:0'
+exit $fail

@@ -1,0 +1,111 @@
+#!/bin/bash
+# tui_terminal.sh - the interface and its terminal: resizing to 80x24 and to
+# a tiny 10x5 (a notice, not a crash) and back; Ctrl-C, SIGTERM and q restore
+# the terminal and exit; monochrome and 8-colour terminals get shade glyphs;
+# a long sentence scrolls to keep the selection visible; clicks on a chip and
+# on a small head select them.
+# Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+set -u
+BIN=${ATTNVIZ:-$PWD/attnviz}
+SOCK="attnviz-e2e-term-$$"
+WORK=$(mktemp -d)
+fail=0
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; fail=1; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
+screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
+keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
+settle() {
+    local prev="" cur
+    for _ in $(seq 1 60); do
+        sleep 0.05
+        cur=$(screen)
+        [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
+        prev=$cur
+    done
+}
+wait_for() {
+    for _ in $(seq 1 100); do
+        screen | grep -Eq -- "$1" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+not_shown() { settle; ! screen | grep -Eq -- "$1"; }
+# After the program: its status, then whether the tty is back in cooked mode.
+AFTER='echo EXITED:$?; stty -a | tr " " "\n" | grep -E "^-?(icanon|echo)$" | tr "\n" " "; echo; sleep 60'
+start() { # TERM W H ARGS...
+    local term=$1 w=$2 h=$3; shift 3
+    tmux -L "$SOCK" kill-session -t s 2>/dev/null
+    tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" \
+        "env TERM=$term LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); $AFTER"
+    wait_for ' tokens [0-9]' && settle
+}
+resize() { tmux -L "$SOCK" resize-window -t s -x "$1" -y "$2"; settle; }
+restored() { wait_for 'EXITED:0' && wait_for '^icanon echo' && not_shown 'attnviz \| Attention'; }
+pane_child() { pgrep -P "$(tmux -L "$SOCK" display -p -t s '#{pane_pid}')" | head -1; }
+
+TEXT='The trophy did not fit in the suitcase because it was too big.'
+start xterm-256color 120 40 "$TEXT"
+check "120x40: the focused head and all heads" wait_for 'All 4 heads'
+resize 80 24
+check "80x24: redrawn with the focused head" wait_for '^Head 1 of 4'
+check "80x24: the status line shows every setting" \
+    wait_for 'tokens 14 +d_model 32 +heads 4 +d_k 8 +seed 42 +mask off +PE on +scaling on'
+resize 10 5
+check "10x5: a notice naming the size needed" wait_for 'need 60x18'
+check "10x5: still running" not_shown 'EXITED'
+resize 120 40
+check "back to 120x40: the view returns" wait_for 'All 4 heads'
+
+# A long sentence scrolls: the last token stays visible when selected.
+resize 80 24
+keys End
+check "End selects the last token" wait_for 'Token 14 .*\..* attends to'
+check "the heatmap scrolled to show row 14" wait_for '^ *14 \.'
+keys Home
+check "Home scrolls back to row 1" wait_for '^ *1 The'
+
+# Clicks on a chip and on a small head.
+s=$(screen)
+y=$(echo "$s" | grep -n '^Tokens:' | cut -d: -f1)
+line=$(echo "$s" | sed -n "${y}p")
+x=$(echo "$line" | awk '{print index($0, "3 did")}')
+keys -l $'\e[<0;'"$((x + 2))"';'"$y"'M'$'\e[<0;'"$((x + 2))"';'"$y"'m'
+check "a click on chip 3 selects 'did'" wait_for 'Token 3 .*did.* attends to'
+s=$(screen)
+y=$(( $(echo "$s" | grep -n 'All [0-9]* heads' | head -1 | cut -d: -f1) + 1 ))
+x=$(echo "$s" | sed -n "${y}p" | awk '{print index($0, " 3 ") + 1}') # the corner "3"
+keys -l $'\e[<0;'"$((x + 3))"';'"$((y + 2))"'M'$'\e[<0;'"$((x + 3))"';'"$((y + 2))"'m'
+check "a click on small head 3 focuses it" wait_for '^Head 3 of 4'
+
+# Ctrl-C restores the terminal.
+keys C-c
+check "Ctrl-C exits 0 with the terminal restored" restored
+
+# SIGTERM restores the terminal.
+start xterm-256color 100 30 "$TEXT"
+pid=$(pane_child)
+check "found the program's pid" test -n "$pid"
+kill -TERM "$pid" 2>/dev/null
+check "SIGTERM exits 0 with the terminal restored" restored
+
+# Monochrome (--color never, NO_COLOR) and 8 colours: shade glyphs in the cells.
+start xterm-256color 100 30 --color never 'The cat sat'
+check "--color never: shade glyphs" wait_for '^ *1 The +[·░▒▓█]'
+keys q
+check "q exits 0 with the terminal restored" restored
+tmux -L "$SOCK" kill-session -t s 2>/dev/null
+tmux -L "$SOCK" new-session -d -s s -x 100 -y 30 -c "$WORK" \
+    "env NO_COLOR=1 TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" 'The cat sat'); $AFTER"
+check "NO_COLOR: shade glyphs" wait_for '^ *1 The +[·░▒▓█]'
+start xterm 100 30 'The cat sat'
+check "8 colours: shade glyphs" wait_for '^ *1 The +[·░▒▓█]'
+keys m
+check "8 colours: the mask mark ╳" wait_for '^ *1 The +[·░▒▓█]+ +╳'
+keys Escape
+check "Esc quits from browsing" restored
+exit $fail
