@@ -41,7 +41,8 @@ int export_trace(FILE *f, const ModelResult *r, const ModelConfig *c, int layer,
 /* --dump DIR: tokens.txt, X.npy (after PE), Q.npy, K.npy, V.npy, scores.npy
  * (H, n, n), weights.npy (H, n, n), output.npy (n, d_model), heads.txt; with
  * L > 1 also layerN/ with each layer's files. The folder is created when
- * missing. Returns AV_OK or AV_ERR_IO; *which names the file at fault. */
+ * missing. Returns AV_OK or AV_ERR_IO; *which names the file at fault, or is
+ * NULL when a folder could not be made. */
 int export_dump(const char *dir, const ModelResult *r, const ModelConfig *c,
                 const char **which);
 

@@ -221,6 +221,17 @@ static int join_operands(CliOptions *o, int argc, char **argv, int first)
     return AV_OK;
 }
 
+/* A path option given as "" is a usage error, not the current folder. */
+static int check_paths(CliOptions *o)
+{
+    const char *const names[] = {"--file", "--weights", "--dump", "--output", "--sentences"};
+    const char *const values[] = {o->file, o->weights_dir, o->dump_dir, o->output, o->sentences};
+    for (int k = 0; k < 5; k++)
+        if (values[k] && !*values[k])
+            return fail(o, "%s needs a path, not an empty string", names[k]);
+    return AV_OK;
+}
+
 /* Checks that need every option: the head count divides d_model, ... */
 static int check_combination(CliOptions *o)
 {
@@ -234,10 +245,11 @@ static int check_combination(CliOptions *o)
     if (c->d_model % c->H != 0)
         return fail(o, "--d-model %d is not divisible by --heads %d", c->d_model, c->H);
     if (o->head_1 > c->H)
-        return fail(o, "--head %d is out of range: there are %d heads", o->head_1, c->H);
+        return fail(o, "--head %d is out of range: there %s %d head%s", o->head_1,
+                    c->H == 1 ? "is" : "are", c->H, c->H == 1 ? "" : "s");
     if (o->layer_1 > c->layers)
-        return fail(o, "--layer %d is out of range: there are %d layers", o->layer_1,
-                    c->layers);
+        return fail(o, "--layer %d is out of range: there %s %d layer%s", o->layer_1,
+                    c->layers == 1 ? "is" : "are", c->layers, c->layers == 1 ? "" : "s");
     if (o->text && o->file)
         return fail(o, "give the text either as TEXT or with --file, not both");
     if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)
@@ -269,6 +281,8 @@ int cli_parse(int argc, char **argv, CliOptions *o)
             return err;
     }
     int err = join_operands(o, argc, argv, optind);
+    if (!err)
+        err = check_paths(o);
     return err ? err : check_combination(o);
 }
 

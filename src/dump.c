@@ -84,7 +84,7 @@ static int dump_layer(const char *dir, const ModelResult *r, int l, const char *
 int export_dump(const char *dir, const ModelResult *r, const ModelConfig *c, const char **which)
 {
     const AttnShape *s = &r->shape;
-    *which = dir;
+    *which = NULL; /* the folder itself */
     int err = make_dir(dir);
     if (!err)
         err = write_lines(dir, "tokens.txt", &r->tokens, c, which);
@@ -102,7 +102,7 @@ int export_dump(const char *dir, const ModelResult *r, const ModelConfig *c, con
     for (int l = 0; l < r->L && r->L > 1 && !err; l++) {
         char sub[4096];
         snprintf(sub, sizeof sub, "%s/layer%d", dir, l + 1);
-        *which = "a layerN folder";
+        *which = NULL;
         err = make_dir(sub);
         if (!err)
             err = dump_layer(sub, r, l, which);

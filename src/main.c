@@ -20,6 +20,7 @@
 #include "fileio.h"
 #include "mat.h"
 #include "model.h"
+#include "npy.h"
 #include "sentences.h"
 #include "ui.h"
 
@@ -90,6 +91,25 @@ static int load_sentences(App *a)
     return 0;
 }
 
+/* A .npy of the wrong shape: say what it is and what it should be. */
+static int shape_error(const App *a, const char *which)
+{
+    char path[4096], have[96] = "?";
+    NpyArray arr = {0};
+    int d = a->opt.cfg.d_model;
+    snprintf(path, sizeof path, "%s/%s", a->opt.weights_dir, which);
+    if (npy_read(path, &arr) == AV_OK) {
+        int n = snprintf(have, sizeof have, "(");
+        for (int k = 0; k < arr.ndim && n < 80; k++)
+            n += snprintf(have + n, sizeof have - n, "%s%zu", k ? ", " : "", arr.shape[k]);
+        snprintf(have + n, sizeof have - n, "%s)", arr.ndim == 1 ? "," : "");
+    }
+    npy_free(&arr);
+    if (strcmp(which, "X.npy") == 0)
+        return say(2, "%s has shape %s; --d-model %d needs (tokens, %d)", path, have, d, d);
+    return say(2, "%s has shape %s; --d-model %d needs (%d, %d)", path, have, d, d, d);
+}
+
 static int load_weights(App *a)
 {
     const char *which = "";
@@ -101,8 +121,7 @@ static int load_weights(App *a)
     if (err == AV_ERR_IO)
         return say(1, "cannot read %s/%s: %s", a->opt.weights_dir, which, strerror(errno));
     if (err == AV_ERR_NPY_SHAPE)
-        return say(2, "%s/%s: wrong shape: need (%s, %d)", a->opt.weights_dir, which,
-                   strcmp(which, "X.npy") == 0 ? "tokens" : "d_model", a->opt.cfg.d_model);
+        return shape_error(a, which);
     if (err)
         return say(av_exit_status(err), "%s/%s: %s", a->opt.weights_dir, which,
                    av_strerror(err));
@@ -126,6 +145,8 @@ static int run_model(App *a)
                                                                : &a->result.cross_tokens;
     switch (err) {
     case AV_OK: return 0;
+    case AV_ERR_EMPTY:
+        return say(2, "the %s holds no token", a->result.tokens.n ? "--cross text" : "text");
     case AV_ERR_UTF8:
         return say(2, "invalid UTF-8 in the %s at byte %zu", t == &a->result.tokens ? "text"
                    : "--cross text", t->bad_offset);
@@ -179,7 +200,10 @@ static int batch(App *a)
                    a->result.tokens.n);
     if (a->opt.dump_dir) {
         const char *which = "";
-        if (export_dump(a->opt.dump_dir, &a->result, &a->opt.cfg, &which))
+        int err = export_dump(a->opt.dump_dir, &a->result, &a->opt.cfg, &which);
+        if (err && !which)
+            return say(1, "cannot make the folder %s: %s", a->opt.dump_dir, strerror(errno));
+        if (err)
             return say(1, "cannot write %s in %s: %s", which, a->opt.dump_dir,
                        strerror(errno));
     }
@@ -208,10 +232,14 @@ int main(int argc, char **argv)
     App a = {0};
     set_locale();
     int status = cli_parse(argc, argv, &a.opt) ? say(2, "%s", a.opt.err) : 0;
-    if (!status && a.opt.help)
-        fputs(cli_usage(), stdout);
-    else if (!status && a.opt.version)
-        printf("attnviz %s\n", AV_VERSION);
+    if (!status && (a.opt.help || a.opt.version)) {
+        if (a.opt.help)
+            fputs(cli_usage(), stdout);
+        else
+            printf("attnviz %s\n", AV_VERSION);
+        if (fflush(stdout) != 0 || ferror(stdout))
+            status = say(1, "cannot write to standard output: %s", strerror(errno));
+    }
     else if (!status) {
         a.opt.cfg.keep_scores = a.opt.dump_dir != NULL;
         mat_set_threads(1);

@@ -227,8 +227,10 @@ if [ -w /dev/full ]; then
     check_one_line "export to a full standard output (>/dev/full)" 1 'write|space'
 fi
 
-bad "-o with an empty path" 1 'cannot write' -e csv -o "" "a b"
-bad "--dump with an empty path" 1 'cannot write' --dump "" "a b"
+bad "-o with an empty path" 2 "needs a path" -e csv -o "" "a b"
+bad "--dump with an empty path" 2 "needs a path" --dump "" "a b"
+bad "--weights with an empty path" 2 "needs a path" --weights "" -e csv a
+bad "--cross with no token" 2 "--cross text holds no token" --cross "" -e csv a
 
 # ----------------------------------------------------------------- not a terminal
 bad "no terminal and no --export: one line, status 2" 2 'terminal' "The cat sat on the mat"
