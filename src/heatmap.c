@@ -123,11 +123,14 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
     }
     int level = heatmap_level(w);
     char num[8] = "";
-    int len = cw >= 2 ? snprintf(num, sizeof num, "%d", (int)lrintf(w * 100.0f)) : 0;
-    int room = len <= cw - 1 ? cw - 1 : cw;
+    /* The percentage, right-aligned with a blank column after it so numbers
+     * of neighbouring cells never run together; left out where it cannot. */
+    int len = cw >= 3 ? snprintf(num, sizeof num, "%d", (int)lrintf(w * 100.0f)) : 0;
+    if (len > cw - 1)
+        len = 0;
     for (int k = 0; k < cw; k++) {
-        int d = k - (room - len);
-        char ch = len <= cw && d >= 0 && d < len ? num[d] : ' ';
+        int d = k - (cw - 1 - len);
+        char ch = d >= 0 && d < len ? num[d] : ' ';
         grid_put(g, x + k, y, (unsigned char)ch, STYLE_HEAT, level);
     }
 }
