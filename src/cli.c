@@ -88,13 +88,34 @@ const char *cli_usage(void)
 
 static int fail(CliOptions *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The message, kept to one line that cannot drive the terminal: control
+ * bytes the user typed into a value show as '?'. */
 static int fail(CliOptions *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(o->err, sizeof o->err, fmt, ap);
     va_end(ap);
+    for (char *p = o->err; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     return AV_ERR_CONFIG;
+}
+
+/* getopt_long's '?': an unknown option, or a long one given "=value" that
+ * takes none (getopt then sets optopt to the option's code, not a letter). */
+static int fail_unknown(CliOptions *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (strncmp(arg, "--", 2) == 0 && eq) {
+        for (const struct option *lo = long_opts; lo->name; lo++)
+            if (lo->has_arg == no_argument && strlen(lo->name) == (size_t)(eq - arg - 2) &&
+                strncmp(lo->name, arg + 2, (size_t)(eq - arg - 2)) == 0)
+                return fail(o, "option '--%s' takes no value", lo->name);
+    }
+    if (strncmp(arg, "--", 2) == 0 || !optopt)
+        return fail(o, "unknown option '%.60s'", arg);
+    return fail(o, "unknown option '-%c'", optopt);
 }
 
 /* A whole decimal number in [lo, hi], or an error naming the option. */
@@ -272,8 +293,7 @@ int cli_parse(int argc, char **argv, CliOptions *o)
     int opt;
     while ((opt = getopt_long(argc, argv, ":H:d:cf:e:o:hV", long_opts, NULL)) != -1) {
         if (opt == '?')
-            return optopt ? fail(o, "unknown option '-%c'", optopt)
-                          : fail(o, "unknown option '%.60s'", argv[optind - 1]);
+            return fail_unknown(o, argv[optind - 1]);
         if (opt == ':')
             return fail(o, "option '%.60s' needs a value", argv[optind - 1]);
         int err = parse_option(o, opt, optarg);

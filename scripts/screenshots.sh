@@ -1,0 +1,72 @@
+#!/bin/bash
+# screenshots.sh - pictures of the real program for README.md.
+#
+# Each view runs in a tmux session (keys sent with send-keys, text captured
+# with capture-pane into screenshots/NAME.txt); an xterm under Xvfb attached
+# to that session is photographed with ImageMagick into screenshots/NAME.png.
+# Needs: xvfb xterm imagemagick fonts-dejavu-core tmux (Debian packages).
+#   scripts/screenshots.sh            every view
+#   scripts/screenshots.sh NAME...    only these
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=$PWD/attnviz
+OUT=$PWD/screenshots
+SOCK=attnviz-shots-$$
+DISP=:$((90 + $$ % 9))
+for tool in Xvfb xterm import tmux; do
+    command -v $tool >/dev/null || { echo "screenshots: $tool is missing (apt-get install xvfb xterm imagemagick tmux)" >&2; exit 1; }
+done
+mkdir -p "$OUT"
+Xvfb "$DISP" -screen 0 1600x1000x24 >/dev/null 2>&1 & xpid=$!
+cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; kill $xpid 2>/dev/null || true; }
+trap cleanup EXIT
+sleep 1
+
+# settle: wait until the pane stops changing (at most ~3 s)
+settle() {
+    local prev="" cur
+    for _ in $(seq 30); do
+        cur=$(tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null || true)
+        [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
+        prev=$cur; sleep 0.1
+    done
+}
+
+# shot NAME COLS ROWS "ARGS" KEY...  (KEY: tmux key names; "-l:text" types text)
+shot() {
+    local name=$1 cols=$2 rows=$3 args=$4; shift 4
+    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    tmux -L "$SOCK" -f /dev/null new-session -d -s s -x "$cols" -y "$rows" \
+        "env TERM=xterm-256color LC_ALL=C.UTF-8 $BIN $args; sleep 60"
+    tmux -L "$SOCK" set -g status off
+    settle
+    for k in "$@"; do
+        case $k in
+            -l:*) tmux -L "$SOCK" send-keys -t s -l "${k#-l:}" ;;
+            *) tmux -L "$SOCK" send-keys -t s "$k" ;;
+        esac
+        sleep 0.15
+    done
+    settle
+    tmux -L "$SOCK" capture-pane -p -t s > "$OUT/$name.txt"
+    DISPLAY=$DISP xterm -tn xterm-256color -geometry "${cols}x${rows}+0+0" \
+        -fa 'DejaVu Sans Mono' -fs 11 -bg black -fg white \
+        -e env TERM=xterm-256color tmux -L "$SOCK" attach -t s >/dev/null 2>&1 & local tpid=$!
+    sleep 1.5
+    DISPLAY=$DISP import -window root -trim "$OUT/$name.png"
+    kill $tpid 2>/dev/null || true
+    echo "screenshots: $name.png $name.txt"
+}
+
+want() { [ $# -eq 0 ] || [[ " $* " == *" $1 "* ]]; }
+run() { local name=$1; shift; if [ ${#SEL[@]} -eq 0 ] || [[ " ${SEL[*]} " == *" $name "* ]]; then shot "$name" "$@"; fi; }
+SEL=("$@")
+
+run heatmap 120 40 "'The cat sat on the mat because it was tired.'" Down Down Down Down Down Down Down
+run cell 120 40 "'The trophy didn'\''t fit in the suitcase because it was too big'" Down Down Down Down Down Down Down Down Right Right
+run causal 120 40 "-c 'Anna saw the dog and she petted it.'" Down Down Down Down Down
+run designed 120 40 "--preset designed 'Anna saw the dog and she petted it.'" Down Down Down Down Down Tab Tab Tab Tab
+run positional 120 40 "'The bank by the river was old.'" F2
+run help 120 40 "'Cat eats fish'" F1
+run small 80 24 "'The cat sat on the mat because it was tired.'" Down Down
+run mono 100 32 "--color never 'Anna saw the dog and she petted it.'" Down Down Down Down Down Down

@@ -1,0 +1,32 @@
+#!/bin/bash
+# fuzz_smoke.sh - a brief fuzz run as part of `make test`: tests/fuzz/run.sh
+# with FUZZ_SMOKE_SECONDS (default 10) per harness. Prints "ok - fuzz NAME"
+# or "not ok - fuzz NAME (why)" per harness; findings are kept under
+# build/fuzz/crashes/NAME/ (see tests/fuzz/run.sh). Run from the repository root.
+set -u
+secs=${FUZZ_SMOKE_SECONDS:-10}
+log=$(mktemp) || exit 1
+trap 'rm -f "$log"' EXIT
+bash tests/fuzz/run.sh "$secs" >"$log" 2>&1
+rc=$?
+n=0
+while read -r _ name execs found seconds rest; do
+    n=$((n + 1))
+    execs=${execs#execs=} found=${found#findings=} seconds=${seconds#seconds=}
+    if [ -n "$rest" ]; then
+        echo "not ok - fuzz $name $rest"
+    elif [ "$found" = 0 ]; then
+        echo "ok - fuzz $name ($execs executions in ${seconds}s)"
+    else
+        echo "not ok - fuzz $name ($found findings in ${seconds}s," \
+            "kept in build/fuzz/crashes/$name)"
+    fi
+done < <(grep '^fuzz [a-z_]* execs=' "$log")
+if [ "$rc" -ne 0 ]; then
+    grep -v '^fuzz ' "$log" | sed 's/^/# /' | head -20
+fi
+if [ "$n" -eq 0 ]; then
+    echo "not ok - fuzz (the harnesses did not run)"
+    exit 1
+fi
+exit "$rc"

@@ -1,0 +1,121 @@
+#!/bin/bash
+# run.sh [SECONDS] [NAME...] - build the libFuzzer harnesses and run each one.
+#
+# Builds tests/fuzz/fuzz_*.c with clang (-fsanitize=fuzzer,address,undefined)
+# against the core objects (src/*.c but main.c, NO_BLAS, no ncurses) into
+# $FUZZ_DIR (default build/fuzz), then runs each harness for SECONDS (default
+# 60) on a copy of its seed corpus in $FUZZ_DIR/corpus/NAME: the committed
+# corpus in tests/fuzz/corpus/ is never grown. Prints per harness
+#   fuzz NAME execs=N findings=K seconds=S
+# and ends with "N passed, M failed" (passed: no finding). A finding's input is
+# kept in $FUZZ_DIR/crashes/NAME/ with libFuzzer's log beside it, and the exit
+# status is 1. Without clang or its fuzzer runtime it says why and exits 1.
+# Run from the repository root (make fuzz does).
+set -u
+secs=${1:-60}
+shift 2>/dev/null
+names=("$@")
+[ ${#names[@]} -eq 0 ] && names=(tokenize npy sentences cli)
+case $secs in
+'' | *[!0-9]*) echo "run.sh: SECONDS must be a whole number, not '$secs'" >&2; exit 2 ;;
+esac
+[ "$secs" -ge 1 ] || secs=1
+
+cd "$(dirname "$0")/../.." || exit 1
+out=${FUZZ_DIR:-build/fuzz}
+CC=${FUZZ_CC:-clang}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+# No function multi-versioning here: clang 14 does not export the plain name
+# of a target_clones function (attention.c's softmax), so calls to it from
+# another file fail to link; the fuzz build needs no AVX clones anyway.
+CFLAGS="-std=c11 -g -O1 -D_DEFAULT_SOURCE -Dtarget_clones(...)=unused -DNO_BLAS"
+CFLAGS="$CFLAGS -Iinclude -I$out/gen $SAN"
+HFLAGS="-Wall -Wextra -Wshadow -Wstrict-prototypes -Werror"
+
+if ! command -v "$CC" >/dev/null 2>&1; then
+    echo "run.sh: $CC not found: install clang (scripts/deps.sh test does)"
+    exit 1
+fi
+mkdir -p "$out/obj" "$out/gen" "$out/bin" || exit 1
+probe=$out/probe.c
+echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)
+{ (void)d; (void)n; return 0; }' >"$probe"
+if ! "$CC" -fsanitize=fuzzer,address,undefined -o "$out/probe" "$probe" >"$out/probe.log" 2>&1; then
+    echo "run.sh: $CC cannot link libFuzzer programs (no fuzzer runtime: install" \
+        "Debian's libclang-rt-14-dev; scripts/deps.sh test does):"
+    head -3 "$out/probe.log"
+    exit 1
+fi
+
+# The core objects: rebuilt when their source or any header is newer.
+# Generated includes (the built-in sentences, the lexicon...) come from the
+# Makefile's own $(B)/gen/*.inc rules, built here with B=$out.
+newest_h=$(ls -t include/*.h | head -1)
+gen=$(sed -n 's|^\$(B)/gen/\([A-Za-z0-9_.-]*\.inc\):.*|'"$out"'/gen/\1|p' Makefile)
+if [ -n "$gen" ]; then
+    make --no-print-directory -s B="$out" $gen || { echo "run.sh: cannot generate $gen"; exit 1; }
+fi
+newest_gen=$(ls -t $gen "$newest_h" 2>/dev/null | head -1)
+# a change of flags rebuilds every object
+if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "$CC $CFLAGS" ]; then
+    rm -f "$out"/obj/*.o
+    echo "$CC $CFLAGS" >"$out/obj/flags"
+fi
+objs=()
+for src in src/*.c; do
+    [ "$src" = src/main.c ] && continue
+    obj=$out/obj/$(basename "${src%.c}").o
+    if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_gen" -nt "$obj" ]; then
+        $CC $CFLAGS -fsanitize=fuzzer-no-link -c -o "$obj" "$src" || {
+            echo "run.sh: cannot compile $src"; exit 1; }
+    fi
+    objs+=("$obj")
+done
+rm -f "$out/libcore.a"
+ar rcs "$out/libcore.a" "${objs[@]}" || exit 1
+
+# Per harness: the longest input libFuzzer tries (the sentences reader needs
+# room for 1000-line files and 4096-byte lines).
+max_len() {
+    case $1 in
+    sentences) echo 16384 ;;
+    tokenize) echo 8192 ;;
+    *) echo 4096 ;;
+    esac
+}
+
+pass=0; fail=0; status=0
+for name in "${names[@]}"; do
+    src=tests/fuzz/fuzz_$name.c
+    bin=$out/bin/fuzz_$name
+    if [ ! -e "$src" ]; then echo "run.sh: no harness $src"; fail=$((fail + 1)); continue; fi
+    if ! $CC $CFLAGS $HFLAGS -fsanitize=fuzzer -o "$bin" "$src" "$out/libcore.a" -lm; then
+        echo "fuzz $name execs=0 findings=1 seconds=0 (does not build)"
+        fail=$((fail + 1)); status=1; continue
+    fi
+    corpus=$out/corpus/$name crashes=$out/crashes/$name log=$out/fuzz_$name.log
+    mkdir -p "$corpus" "$crashes"
+    [ -d "tests/fuzz/corpus/$name" ] && cp -p tests/fuzz/corpus/$name/* "$corpus/" 2>/dev/null
+    before=$(ls "$crashes" | grep -vc '\.log$')
+    t0=$(date +%s)
+    "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$name")" \
+        -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1
+    rc=$?
+    t1=$(date +%s)
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    after=$(ls "$crashes" | grep -vc '\.log$')
+    found=$((after - before))
+    # a sanitizer report or a libFuzzer error with no artifact is a finding too
+    if [ "$rc" -ne 0 ] && [ "$found" -eq 0 ]; then found=1; fi
+    if [ "$found" -gt 0 ]; then
+        cp "$log" "$crashes/fuzz_$name.$t1.log"
+        fail=$((fail + 1)); status=1
+        grep -m3 -E 'ERROR|invariant broken|runtime error' "$log" | sed 's/^/# /'
+        ls -t "$crashes" | grep -v '\.log$' | head -"$found" | sed "s|^|# kept $crashes/|"
+    else
+        pass=$((pass + 1))
+    fi
+    echo "fuzz $name execs=${execs:-0} findings=$found seconds=$((t1 - t0))"
+done
+echo "$pass passed, $fail failed"
+exit $status
