@@ -33,6 +33,7 @@ UI_SRC := $(wildcard src/ui/*.c)
 APP_SRC := src/main.c
 
 B := build
+BIN := attnviz
 CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(B)/%.o)
 APP_OBJ := $(APP_SRC:%.c=$(B)/%.o)
@@ -44,9 +45,10 @@ ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm
 .PHONY: all run test check asan asan-check bench install uninstall clean lint format \
 	format-check deps deps-test screenshots fuzz
 
-all: attnviz
+all: $(BIN)
 
-attnviz: $(CORE_OBJ) $(UI_OBJ) $(APP_OBJ)
+$(BIN): $(CORE_OBJ) $(UI_OBJ) $(APP_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $^ $(ALL_LIBS)
 
 $(B)/libattnviz.a: $(CORE_OBJ)
@@ -102,17 +104,17 @@ test:
 	@./scripts/deps.sh test
 	@$(MAKE) --no-print-directory check
 
-check: attnviz $(TESTS)
-	@./tests/run.sh ./attnviz $(TESTS)
+check: $(BIN) $(TESTS)
+	@./tests/run.sh ./$(BIN) $(TESTS)
 
 asan:
 	@./scripts/deps.sh test
-	@$(MAKE) --no-print-directory B=build/asan CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
-		asan-check
+	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/attnviz \
+		CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" asan-check
 
-asan-check: attnviz $(TESTS)
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		./tests/run.sh ./attnviz $(TESTS)
+asan-check: $(BIN) $(TESTS)
+	@ATTNVIZ_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run.sh ./$(BIN) $(TESTS)
 
 bench:
 	@./scripts/deps.sh run

@@ -14,6 +14,12 @@ if ! command -v valgrind >/dev/null 2>&1; then
     echo "ok - valgrind not installed, skipped"
     exit 0
 fi
+if [ -n "${ATTNVIZ_SANITIZED:-}" ]; then
+    # AddressSanitizer's runtime and valgrind exclude each other: valgrind
+    # checks the plain build in `make test`, ASan and UBSan this one.
+    echo "ok - valgrind skipped for the sanitizer build"
+    exit 0
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-vg.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # a private copy, so that a rebuild during the run cannot swap the binary
