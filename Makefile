@@ -40,7 +40,7 @@ APP_OBJ := $(APP_SRC:%.c=$(B)/%.o)
 TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
 BENCH := $(B)/bench/bench
 
-ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm
+ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
 
 .PHONY: all run test check asan asan-check bench install uninstall clean lint format \
 	format-check deps deps-test screenshots fuzz
@@ -88,12 +88,12 @@ $(B)/src/designed.o: src/designed.c $(B)/gen/lexicon.inc
 $(B)/tests/%: tests/%.c $(B)/libattnviz.a tests/test_common.h
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DTEST_DATA_DIR='"tests/data"' $(CFLAGS) $(WARN) -MMD -MP -o $@ $< \
-		$(B)/libattnviz.a $(CMOCKA_LIBS) $(BLAS_LIBS) -lm
+		$(B)/libattnviz.a $(CMOCKA_LIBS) $(BLAS_LIBS) -lm -pthread
 
 $(BENCH): bench/bench.c $(B)/libattnviz.a attnviz
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -o $@ bench/bench.c \
-		$(B)/libattnviz.a $(BLAS_LIBS) -lm -lutil
+		$(B)/libattnviz.a $(BLAS_LIBS) -lm -lutil -pthread
 
 run:
 	@./scripts/deps.sh run

@@ -48,6 +48,21 @@ int attention_check(const AttnShape *s);
 int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
                       const AttnWeights *w, AttnBuffers *b);
 
+/* The same sgemm calls as attention_forward, at the same shapes and on the
+ * same threads, with no mask and no softmax: the baseline `make bench` holds
+ * the forward pass to. b->P and b->concat receive meaningless numbers. */
+int attention_forward_gemm_only(const AttnShape *s, const float *Xq, const float *Xkv,
+                                const AttnWeights *w, AttnBuffers *b);
+
+/* Threads attention_forward uses for s: 1 for small problems (no start-up
+ * cost while typing), up to the number of CPUs for large ones. The numbers
+ * computed do not depend on it. */
+int attention_threads(const AttnShape *s);
+
+/* Query rows per block of the head kernel for s: a block's scores stay in
+ * cache while they are masked, softmaxed and multiplied by V_h. */
+int attention_block_rows(const AttnShape *s);
+
 /* Scores, mask and softmax of one head from Q and K already computed:
  * P_h (n_q, n_k) and, when S_h is not NULL, the scores kept in S_h. */
 void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K,
@@ -57,7 +72,10 @@ void attention_head_weights(const AttnShape *s, int h, const float *Q, const flo
 float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j);
 
 /* Softmax of one row in place: subtract the maximum, exp, normalise. Entries
- * equal to -INFINITY become exactly 0. len >= 1 and at least one finite. */
+ * equal to -INFINITY become exactly 0. len >= 1 and at least one finite.
+ * e^x is a vectorised polynomial within about 1.5 ulp of expf; where e^x is
+ * below FLT_MIN (x - max < about -87) the weight is exactly 0. The same
+ * input gives the same bits on every x86-64 (and any IEEE) machine. */
 void attention_softmax_row(float *row, int len);
 
 #endif

@@ -215,6 +215,134 @@ static void test_attention_softmax_stable_for_large_scores(void **state)
     assert_true(row[2] == 0.0f);
 }
 
+static void test_attention_softmax_exp_accuracy(void **state)
+{
+    (void)state;
+    /* Softmax of {0, x} is e^x / (1 + e^x): the fast exp keeps it within
+     * 4e-7 relative (a few ulp) of the double formula for x in [-80, 0],
+     * in the tail (len 2) and in a vectorised chunk (len 17, -inf padding).
+     * Below about -87 e^x is under FLT_MIN: the weight is exactly 0. */
+    double worst = 0;
+    for (int len = 2; len <= 17; len += 15)
+        for (float x = -80.0f; x <= 0.0f; x += 0.0137f) {
+            float row[17];
+            for (int j = 0; j < len; j++)
+                row[j] = j == 0 ? 0.0f : j == 1 ? x : -INFINITY;
+            attention_softmax_row(row, len);
+            double e = exp((double)x), p0 = 1.0 / (1.0 + e);
+            double rel0 = fabs(row[0] - p0) / p0, rel1 = fabs(row[1] - e * p0) / (e * p0);
+            worst = rel0 > worst ? rel0 : rel1 > worst ? rel1 : worst;
+        }
+    print_message("softmax: largest relative error %.3g\n", worst);
+    assert_true(worst < 4e-7);
+    float far[2] = {0.0f, -100.0f};
+    attention_softmax_row(far, 2);
+    assert_true(far[0] == 1.0f && far[1] == 0.0f);
+}
+
+static void test_attention_softmax_rows_of_every_length(void **state)
+{
+    (void)state;
+    /* Lengths 1 to 70 (tails of every size): rows sum to 1 within 1e-6,
+     * -inf entries become exactly 0, and each weight is within 1e-6 of the
+     * double softmax (libm exp). */
+    Rng r;
+    rng_seed(&r, 9);
+    for (int len = 1; len <= 70; len++) {
+        float row[70];
+        double ref[70], max = -INFINITY, sum = 0;
+        for (int j = 0; j < len; j++) {
+            row[j] = j % 5 == 3 ? -INFINITY : rng_symmetric(&r, 12.0f);
+            max = row[j] > max ? row[j] : max;
+        }
+        for (int j = 0; j < len; j++)
+            sum += (ref[j] = exp((double)row[j] - max));
+        attention_softmax_row(row, len);
+        double total = 0;
+        for (int j = 0; j < len; j++) {
+            total += row[j];
+            assert_float_equal(row[j], ref[j] / sum, 1e-6);
+            if (j % 5 == 3)
+                assert_true(row[j] == 0.0f);
+        }
+        assert_float_equal(total, 1.0, 1e-6);
+    }
+}
+
+/* Weights of head h, query i, in double from Q and K (the oracle). */
+static void naive_weights(const float *Q, const float *K, int n_k, int d, int d_k, int h, int i,
+                          int vis, double *w)
+{
+    double max = -INFINITY, sum = 0;
+    for (int j = 0; j < vis; j++) {
+        double dot = 0;
+        for (int c = 0; c < d_k; c++)
+            dot += (double)Q[i * d + h * d_k + c] * K[j * d + h * d_k + c];
+        w[j] = dot / sqrt((double)d_k);
+        max = w[j] > max ? w[j] : max;
+    }
+    for (int j = 0; j < vis; j++)
+        sum += (w[j] = exp(w[j] - max));
+    for (int j = 0; j < n_k; j++)
+        w[j] = j < vis ? w[j] / sum : 0.0;
+}
+
+static void test_attention_blocked_matches_naive(void **state)
+{
+    (void)state;
+    /* Many row blocks, mask off and on, self- and cross-attention with
+     * n_q != n_k: every weight within 1e-5 of the double computation from
+     * the same Q and K, masked ones exactly 0, kept scores -inf there. */
+    const int shapes[3][2] = {{300, 300}, {300, 97}, {150, 300}};
+    for (int k = 0; k < 3; k++)
+        for (int causal = 0; causal < 2; causal++) {
+            int n_q = shapes[k][0], n_k = shapes[k][1], d = 32, H = 4, d_k = 8;
+            Fixture f;
+            fixture_init(&f, n_q > n_k ? n_q : n_k, d, H, 40 + k);
+            AttnShape s = {n_q, n_k, d, H, causal, true, 1.0f};
+            AttnWeights w = {f.W[0], f.W[1], f.W[2], f.W[3]};
+            AttnBuffers b = {f.Q, f.K, f.V, f.S, f.P, f.C, f.O};
+            assert_true(attention_block_rows(&s) < n_q);
+            assert_int_equal(attention_forward(&s, f.X, f.X, &w, &b), AV_OK);
+            double *ref = malloc(sizeof *ref * n_k);
+            for (int h = 0; h < H; h++)
+                for (int i = 0; i < n_q; i++) {
+                    int vis = causal && i + 1 < n_k ? i + 1 : n_k;
+                    const float *P_i = f.P + ((long)h * n_q + i) * n_k;
+                    const float *S_i = f.S + ((long)h * n_q + i) * n_k;
+                    naive_weights(f.Q, f.K, n_k, d, d_k, h, i, vis, ref);
+                    for (int j = 0; j < n_k; j++) {
+                        assert_float_equal(P_i[j], ref[j], 1e-5);
+                        if (j >= vis)
+                            assert_true(P_i[j] == 0.0f && isinf(S_i[j]) && S_i[j] < 0);
+                    }
+                }
+            free(ref);
+            fixture_free(&f);
+        }
+}
+
+static void test_attention_threads_give_same_bits(void **state)
+{
+    (void)state;
+    /* A problem big enough for two threads (the helper does some of the
+     * softmax) gives bit for bit the weights of the one-thread path. */
+    int n = 1024, d = 64, H = 2;
+    Fixture f;
+    fixture_init(&f, n, d, H, 77);
+    for (int causal = 0; causal < 2; causal++) {
+        AttnShape s = {n, n, d, H, causal, true, 1.0f};
+        AttnWeights w = {f.W[0], f.W[1], f.W[2], f.W[3]};
+        AttnBuffers b = {f.Q, f.K, f.V, NULL, f.P, f.C, f.O};
+        assert_int_equal(attention_forward(&s, f.X, f.X, &w, &b), AV_OK);
+        for (int h = 0; h < H; h++) {
+            attention_head_weights(&s, h, f.Q, f.K, NULL, f.S);
+            assert_memory_equal(f.S, f.P + (size_t)h * n * n, sizeof(float) * n * n);
+        }
+    }
+    fixture_free(&f);
+}
+
 static void test_attention_check_rejects_bad_shapes(void **state)
 {
     (void)state;
@@ -264,6 +392,10 @@ int main(void)
         cmocka_unit_test(test_attention_matches_naive_multihead),
         cmocka_unit_test(test_attention_permutation_equivariant),
         cmocka_unit_test(test_attention_softmax_stable_for_large_scores),
+        cmocka_unit_test(test_attention_softmax_exp_accuracy),
+        cmocka_unit_test(test_attention_softmax_rows_of_every_length),
+        cmocka_unit_test(test_attention_blocked_matches_naive),
+        cmocka_unit_test(test_attention_threads_give_same_bits),
         cmocka_unit_test(test_attention_check_rejects_bad_shapes),
         cmocka_unit_test(test_mat_sgemm_matches_reference),
     };

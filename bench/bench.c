@@ -1,0 +1,457 @@
+/* bench.c - `make bench`: the speed and memory figures of issue 5, one line each.
+ *
+ *   bench forward    attention_forward (d_model 512, 8 heads, weights kept) beside
+ *                    its own sgemm calls alone (attention_forward_gemm_only)
+ *   bench sgemm      the same products as one unblocked call each on OpenBLAS's
+ *                    threads, as NumPy would make them: context, GFLOP/s
+ *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads)
+ *   bench rss        peak resident memory of a child doing one forward at n = 4096
+ *   bench keystroke  ./attnviz on a pseudo-terminal: key written -> screen complete
+ *   bench tty_bytes  bytes written for one selection move and one mask toggle
+ *
+ * Usage: bench [PATH_TO_ATTNVIZ]. Without a path, the interface figures are skipped.
+ * Timings are medians; the whole run takes about a minute on two cores.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "attention.h"
+#include "grid.h"
+#include "heatmap.h"
+#include "mat.h"
+#include "model.h"
+#include "rng.h"
+
+enum { D_MODEL = 512, HEADS = 8, MAX_REPS = 64 };
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ------------------------------------------------------------------ forward */
+
+typedef struct {
+    int n;
+    float *X, *W[4];
+    AttnBuffers b;
+} Problem;
+
+static float *fill_new(Rng *r, size_t count, float std)
+{
+    float *x = malloc(count * sizeof *x);
+    for (size_t k = 0; x && k < count; k++)
+        x[k] = rng_symmetric(r, std);
+    return x;
+}
+
+/* X (n, d) ~ U(-1, 1), W (d, d) of std sqrt(2/d) as the articles; S not kept. */
+static int problem_init(Problem *p, int n)
+{
+    Rng r;
+    size_t nd = (size_t)n * D_MODEL, dd = (size_t)D_MODEL * D_MODEL;
+    rng_seed(&r, 42);
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    p->X = fill_new(&r, nd, 1.0f);
+    for (int k = 0; k < 4; k++)
+        p->W[k] = fill_new(&r, dd, sqrtf(2.0f / D_MODEL) * sqrtf(3.0f));
+    float **bufs[] = {&p->b.Q, &p->b.K, &p->b.V, &p->b.concat, &p->b.out};
+    for (int k = 0; k < 5; k++)
+        *bufs[k] = malloc(nd * sizeof(float));
+    p->b.P = malloc((size_t)HEADS * n * n * sizeof(float));
+    bool ok = p->X && p->b.Q && p->b.K && p->b.V && p->b.concat && p->b.out && p->b.P;
+    for (int k = 0; k < 4; k++)
+        ok = ok && p->W[k];
+    return ok ? 0 : -1;
+}
+
+static void problem_free(Problem *p)
+{
+    void *all[] = {p->X, p->W[0], p->W[1], p->W[2], p->W[3], p->b.Q, p->b.K, p->b.V,
+                   p->b.concat, p->b.out, p->b.P};
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+        free(all[k]);
+}
+
+typedef int (*ForwardFn)(const AttnShape *, const float *, const float *, const AttnWeights *,
+                         AttnBuffers *);
+
+static double time_call(Problem *p, const AttnShape *s, ForwardFn fn)
+{
+    AttnWeights w = {p->W[0], p->W[1], p->W[2], p->W[3]};
+    double t0 = now_ms();
+    fn(s, p->X, p->X, &w, &p->b);
+    return now_ms() - t0;
+}
+
+/* Median milliseconds of the forward and of its products alone, the two
+ * interleaved so that a busy machine slows both alike; *ratio is the median
+ * of the per-pair ratios. */
+static void time_forward(Problem *p, const AttnShape *s, int reps, double *ms, double *gm,
+                         double *ratio)
+{
+    double tf[MAX_REPS], tg[MAX_REPS], r[MAX_REPS];
+    time_call(p, s, attention_forward);
+    time_call(p, s, attention_forward_gemm_only);
+    for (int k = 0; k < reps; k++) {
+        tf[k] = time_call(p, s, attention_forward);
+        tg[k] = time_call(p, s, attention_forward_gemm_only);
+        r[k] = tf[k] / tg[k];
+    }
+    *ms = median(tf, reps), *gm = median(tg, reps), *ratio = median(r, reps);
+}
+
+/* Flops of the products the forward makes: under the mask a block of rows
+ * [i0, i1) multiplies by keys [0, i1) only. */
+static double forward_gemm_flops(const AttnShape *s)
+{
+    double d = s->d_model, n = s->n_q, keys = 0;
+    int rows = attention_block_rows(s);
+    for (int i0 = 0; i0 < s->n_q; i0 += rows) {
+        int i1 = i0 + rows < s->n_q ? i0 + rows : s->n_q;
+        keys += (double)(i1 - i0) * (s->causal ? i1 : s->n_k);
+    }
+    return 8 * n * d * d + 4 * keys * d;
+}
+
+/* The same products as NumPy makes them, one call each, OpenBLAS threads on. */
+static void bench_full_sgemm(Problem *p, int threads, int reps)
+{
+    const int n = p->n, d = D_MODEL, d_k = D_MODEL / HEADS;
+    double t[MAX_REPS];
+    mat_set_threads(threads);
+    for (int k = 0; k <= reps; k++) {
+        double t0 = now_ms();
+        for (int m = 0; m < 4; m++)
+            /* Q (n, d) = X (n, d) W (d, d), and K, V, out alike */
+            mat_sgemm(false, false, n, d, d, 1.0f, p->X, d, p->W[m], d, 0.0f, p->b.Q, d);
+        for (int h = 0; h < HEADS; h++) {
+            float *P_h = p->b.P + (size_t)h * n * n;
+            /* P_h (n, n) = Q_h (n, d_k) K_h^T (d_k, n) */
+            mat_sgemm(false, true, n, n, d_k, 0.125f, p->b.Q + h * d_k, d, p->b.K + h * d_k,
+                      d, 0.0f, P_h, n);
+            /* concat_h (n, d_k) = P_h (n, n) V_h (n, d_k) */
+            mat_sgemm(false, false, n, d_k, n, 1.0f / n, P_h, n, p->b.V + h * d_k, d, 0.0f,
+                      p->b.concat + h * d_k, d);
+        }
+        if (k > 0)
+            t[k - 1] = now_ms() - t0;
+    }
+    mat_set_threads(1);
+    double ms = median(t, reps), flops = 8.0 * n * d * d + 4.0 * n * n * d;
+    printf("bench sgemm n=%d shapes=unblocked threads=%d ms=%.2f gflops=%.1f\n", n, threads,
+           ms, flops / ms * 1e-6);
+    fflush(stdout);
+    usleep(200 * 1000); /* OpenBLAS's threads spin a while before they sleep */
+}
+
+static void bench_forward(void)
+{
+    static const int sizes[] = {64, 256, 1024, 4096};
+    static const int reps[] = {41, 15, 9, 5};
+    for (int k = 0; k < 4; k++) {
+        Problem p;
+        if (problem_init(&p, sizes[k])) {
+            printf("bench forward n=%d skipped reason=out_of_memory\n", sizes[k]);
+            problem_free(&p);
+            continue;
+        }
+        for (int causal = 0; causal < 2; causal++) {
+            AttnShape s = {p.n, p.n, D_MODEL, HEADS, causal, true, 1.0f};
+            double ms, gm, ratio;
+            time_forward(&p, &s, reps[k], &ms, &gm, &ratio);
+            printf("bench forward n=%d mask=%s threads=%d ms=%.3f sgemm_ms=%.3f ratio=%.3f "
+                   "sgemm_gflops=%.1f\n",
+                   p.n, causal ? "on" : "off", attention_threads(&s), ms, gm, ratio,
+                   forward_gemm_flops(&s) / gm * 1e-6);
+            fflush(stdout);
+        }
+        if (p.n >= 1024)
+            bench_full_sgemm(&p, 2, reps[k]);
+        problem_free(&p);
+    }
+}
+
+/* ----------------------------------------------------------------- pipeline */
+
+static const char SENTENCE10[] = "the cat sat on the mat because it was tired";
+
+/* One keystroke's work without the terminal: the model, then head 1 drawn. */
+static int pipeline_once(const ModelConfig *c, const ModelWeights *w, ModelResult *r, Grid *g,
+                         const char **labels)
+{
+    int err = model_run(c, w, SENTENCE10, sizeof SENTENCE10 - 1, NULL, 0, r);
+    if (err)
+        return err;
+    for (int i = 0; i < r->tokens.n && i < 64; i++)
+        labels[i] = r->tokens.tok[i].str;
+    HeatmapSpec sp = {
+        .P = r->layer[0].ab.P, .n_q = r->shape.n_q, .n_k = r->shape.n_k,
+        .row_labels = labels, .col_labels = labels, .causal = r->shape.causal,
+        .mode = HEATMAP_COLOR, .sel_row = 0, .sel_col = -1, .label_w = 12,
+    };
+    HeatmapLayout lay;
+    grid_clear(g);
+    heatmap_draw(g, 0, 0, g->w, g->h, &sp, &lay);
+    return AV_OK;
+}
+
+static void bench_pipeline(void)
+{
+    ModelConfig c;
+    ModelWeights w = {0};
+    ModelResult r = {0};
+    Grid g = {0};
+    const char *labels[64];
+    model_config_default(&c);
+    if (model_weights_toy(&c, &w) || grid_init(&g, 120, 40) ||
+        pipeline_once(&c, &w, &r, &g, labels)) {
+        printf("bench pipeline skipped reason=setup_failed\n");
+        goto done;
+    }
+    enum { BATCHES = 9, CALLS = 2000 };
+    double us[BATCHES];
+    for (int b = 0; b < BATCHES; b++) {
+        double t0 = now_ms();
+        for (int k = 0; k < CALLS; k++)
+            pipeline_once(&c, &w, &r, &g, labels);
+        us[b] = (now_ms() - t0) * 1e3 / CALLS;
+    }
+    printf("bench pipeline n=%d d_model=%d heads=%d us=%.2f\n", r.shape.n_q, c.d_model, c.H,
+           median(us, BATCHES));
+done:
+    fflush(stdout);
+    model_result_free(&r);
+    model_weights_free(&w);
+    grid_free(&g);
+}
+
+/* ---------------------------------------------------------------------- rss */
+
+/* In a child that does nothing else: one forward at n (weights kept, scores
+ * not), then the peak RSS; its exit status carries nothing, a pipe the number. */
+static void bench_rss(int n)
+{
+    int fd[2];
+    if (pipe(fd)) {
+        printf("bench rss skipped reason=pipe\n");
+        return;
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        Problem p;
+        long kib = -1;
+        if (problem_init(&p, n) == 0) {
+            AttnShape s = {n, n, D_MODEL, HEADS, false, true, 1.0f};
+            AttnWeights w = {p.W[0], p.W[1], p.W[2], p.W[3]};
+            struct rusage ru;
+            if (attention_forward(&s, p.X, p.X, &w, &p.b) == AV_OK &&
+                getrusage(RUSAGE_SELF, &ru) == 0)
+                kib = ru.ru_maxrss;
+        }
+        ssize_t wr = write(fd[1], &kib, sizeof kib);
+        _exit(wr == sizeof kib ? 0 : 1);
+    }
+    close(fd[1]);
+    long kib = -1;
+    if (pid < 0 || read(fd[0], &kib, sizeof kib) != sizeof kib)
+        kib = -1;
+    close(fd[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    double weights = (double)HEADS * n * n * 4 / (1 << 20), peak = kib / 1024.0;
+    if (kib < 0)
+        printf("bench rss n=%d skipped reason=child_failed\n", n);
+    else
+        printf("bench rss n=%d heads=%d peak_mib=%.1f weights_mib=%.1f ratio=%.3f\n", n, HEADS,
+               peak, weights, peak / weights);
+    fflush(stdout);
+}
+
+/* ---------------------------------------------------------------- interface */
+
+typedef struct {
+    pid_t pid;
+    int fd;
+} Tty;
+
+/* Read what the program writes until it has been quiet for quiet_ms after the
+ * first byte (or first_ms pass with nothing). Returns the bytes read and sets
+ * *last to the time of the last byte. */
+static long tty_drain(const Tty *t, double first_ms, double quiet_ms, double *last)
+{
+    char buf[65536];
+    long total = 0;
+    double start = now_ms();
+    *last = start;
+    for (;;) {
+        double wait = total ? quiet_ms - (now_ms() - *last) : first_ms - (now_ms() - start);
+        if (wait <= 0)
+            break;
+        struct pollfd pfd = {t->fd, POLLIN, 0};
+        int rc = poll(&pfd, 1, (int)ceil(wait));
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc <= 0)
+            break;
+        ssize_t got = read(t->fd, buf, sizeof buf);
+        if (got <= 0)
+            break;
+        total += got;
+        *last = now_ms();
+    }
+    return total;
+}
+
+static int tty_start(Tty *t, char *const argv[])
+{
+    struct winsize ws = {.ws_row = 40, .ws_col = 120};
+    t->pid = forkpty(&t->fd, NULL, NULL, &ws);
+    if (t->pid < 0)
+        return -1;
+    if (t->pid == 0) {
+        setenv("TERM", "xterm-256color", 1);
+        unsetenv("NO_COLOR");
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return 0;
+}
+
+static void tty_stop(Tty *t)
+{
+    static const char quit[] = "\033[21~"; /* F10 */
+    double last;
+    if (write(t->fd, quit, sizeof quit - 1) < 0)
+        (void)0;
+    tty_drain(t, 300, 100, &last);
+    if (waitpid(t->pid, NULL, WNOHANG) == 0) {
+        kill(t->pid, SIGTERM);
+        waitpid(t->pid, NULL, 0);
+    }
+    close(t->fd);
+}
+
+/* Keys in the application cursor mode ncurses turns on (xterm's kcud1, kcuu1). */
+static const char KEY_DOWN_SEQ[] = "\033OB", KEY_UP_SEQ[] = "\033OA";
+static const char KEY_MASK_SEQ[] = "\013"; /* Ctrl-K: causal mask on/off (src/ui/input.c) */
+
+/* Bytes and milliseconds until the screen is complete after writing key. */
+static long tty_key(const Tty *t, const char *key, double *ms)
+{
+    double last, t0 = now_ms();
+    if (write(t->fd, key, strlen(key)) < 0)
+        return -1;
+    long bytes = tty_drain(t, 2000, 40, &last);
+    *ms = last - t0;
+    return bytes;
+}
+
+static void bench_tty_text(const char *prog, const char *label, char *const argv[], int keys)
+{
+    Tty t;
+    double last, ms[64], one;
+    if (access(prog, X_OK) || tty_start(&t, argv)) {
+        printf("bench keystroke text=%s skipped reason=cannot_start_%s\n", label, prog);
+        return;
+    }
+    long boot = tty_drain(&t, 5000, 300, &last);
+    if (boot <= 0 || waitpid(t.pid, NULL, WNOHANG) != 0) {
+        printf("bench keystroke text=%s skipped reason=no_interactive_screen\n", label);
+        tty_stop(&t);
+        return;
+    }
+    int got = 0;
+    for (int k = 0; k < keys && k < 64; k++)
+        if (tty_key(&t, k % 2 ? KEY_UP_SEQ : KEY_DOWN_SEQ, &ms[got]) > 0)
+            got++;
+    if (got < keys / 2) {
+        printf("bench keystroke text=%s skipped reason=no_redraw_after_down_arrow\n", label);
+    } else {
+        double med = median(ms, got); /* sorts ms */
+        printf("bench keystroke text=%s keys=%d ms=%.2f max_ms=%.2f\n", label, got, med,
+               ms[got - 1]);
+    }
+    double mask_ms;
+    long move = tty_key(&t, KEY_DOWN_SEQ, &one);
+    long mask = tty_key(&t, KEY_MASK_SEQ, &mask_ms);
+    printf("bench tty_bytes text=%s size=120x40 move=%ld mask=%ld mask_ms=%.2f\n", label, move,
+           mask, mask_ms);
+    tty_key(&t, KEY_MASK_SEQ, &one);
+    fflush(stdout);
+    tty_stop(&t);
+}
+
+/* A text of n tokens written to a temporary file; its path in path. */
+static int long_text(int n, char *path, size_t cap)
+{
+    static const char *const words[] = {"the", "cat", "sat", "on", "a", "warm", "mat",
+                                        "while", "students", "watched", "attention", "move"};
+    snprintf(path, cap, "/tmp/attnviz-bench-XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f)
+        return -1;
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%c", words[(i * 7 + i / 12) % 12], i % 16 == 15 ? '\n' : ' ');
+    return fclose(f) ? -1 : 0;
+}
+
+static void bench_interface(const char *prog)
+{
+    char p[4096], path[64];
+    snprintf(p, sizeof p, "%s", prog);
+    char *short_argv[] = {p, "the quick brown fox jumps over the lazy dog near the river", NULL};
+    bench_tty_text(prog, "12_tokens", short_argv, 30);
+    if (long_text(2048, path, sizeof path)) {
+        printf("bench keystroke text=2048_tokens skipped reason=tmpfile\n");
+        return;
+    }
+    char *long_argv[] = {p, "-f", path, NULL};
+    bench_tty_text(prog, "2048_tokens", long_argv, 30);
+    unlink(path);
+}
+
+int main(int argc, char **argv)
+{
+    double t0 = now_ms();
+    signal(SIGPIPE, SIG_IGN);
+    mat_set_threads(1);
+    bench_rss(4096); /* first, while this process is still small */
+    bench_pipeline();
+    bench_forward();
+    if (argc > 1)
+        bench_interface(argv[1]);
+    else
+        printf("bench keystroke skipped reason=no_program_given\n");
+    printf("bench total_s=%.1f\n", (now_ms() - t0) / 1e3);
+    return 0;
+}
