@@ -72,6 +72,8 @@ typedef struct {
                                pool.h computes rows and screen cells on demand */
     float *arena;
     size_t arena_cap;       /* floats; reused by the next model_run when big enough */
+    float *pe;              /* (pe_n, pe_d) positional encodings kept between runs */
+    int pe_n, pe_d;
 } ModelResult;
 
 /* DESIGN.md defaults: 4 heads, d_model 32, seed 42, one layer, PE and scaling on. */

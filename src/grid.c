@@ -61,8 +61,10 @@ void grid_free(Grid *g)
 
 void grid_clear(Grid *g)
 {
-    for (long k = 0; k < (long)g->w * g->h; k++)
-        g->cells[k] = (Cell){' ', STYLE_TEXT, 0, 0};
+    for (int x = 0; x < g->w; x++)
+        g->cells[x] = (Cell){' ', STYLE_TEXT, 0, 0};
+    for (int y = 1; y < g->h; y++)
+        memcpy(g->cells + (long)y * g->w, g->cells, sizeof *g->cells * (size_t)g->w);
 }
 
 Cell *grid_at(Grid *g, int x, int y)
@@ -74,6 +76,11 @@ Cell *grid_at(Grid *g, int x, int y)
 
 static int cp_width(uint32_t cp)
 {
+    /* Fast paths for what heatmaps are made of: ASCII, Latin letters before
+     * the combining marks, box drawing, blocks, shades and Braille. */
+    if ((cp >= 0x20 && cp < 0x7f) || (cp >= 0xa0 && cp < 0x300) ||
+        (cp >= 0x2500 && cp < 0x25a0) || (cp >= 0x2800 && cp < 0x2900))
+        return 1;
     int w = wcwidth((wchar_t)cp);
     return w < 0 ? 1 : w;
 }

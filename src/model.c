@@ -221,9 +221,26 @@ static void encoder_tail(const LayerWeights *lw, int n, int d, int d_ff, const f
     layer_norm(n, d, x_out);
 }
 
+/* The positional encodings of positions 0..n-1 at width d, computed once and
+ * kept: sin, cos and pow are most of a short sentence's cost otherwise. */
+static const float *cached_pe(ModelResult *r, int n, int d)
+{
+    if (r->pe_d != d || r->pe_n < n) {
+        int cap = n > 2 * r->pe_n || r->pe_d != d ? n : 2 * r->pe_n;
+        cap = cap < 64 ? 64 : cap;
+        float *pe = malloc(sizeof *pe * (size_t)cap * d);
+        if (!pe)
+            return NULL;
+        posenc_fill(0, cap, d, pe);
+        free(r->pe);
+        r->pe = pe, r->pe_n = cap, r->pe_d = d;
+    }
+    return r->pe;
+}
+
 /* Embeddings (toy, or X.npy for the query sentence) plus PE into X (n, d). */
 static int model_inputs(const ModelConfig *c, const ModelWeights *w, const TokenList *t,
-                        bool use_x, float *X)
+                        bool use_x, float *X, ModelResult *r)
 {
     int n = t->n, d = c->d_model;
     if (use_x && w && w->X) {
@@ -237,8 +254,13 @@ static int model_inputs(const ModelConfig *c, const ModelWeights *w, const Token
         if (err)
             return err;
     }
-    if (c->pe)
-        posenc_add(n, d, X);
+    if (c->pe) {
+        const float *pe = cached_pe(r, n, d);
+        if (!pe)
+            return AV_ERR_NOMEM;
+        for (size_t k = 0; k < (size_t)n * d; k++)
+            X[k] += pe[k];
+    }
     return AV_OK;
 }
 
@@ -297,9 +319,9 @@ int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, siz
     r->L = c->layers;
     err = result_layout(c, n_q, n_k, cross != NULL, r, &scratch);
     if (!err)
-        err = model_inputs(c, w, &r->tokens, true, r->X);
+        err = model_inputs(c, w, &r->tokens, true, r->X, r);
     if (!err && cross)
-        err = model_inputs(c, w, &r->cross_tokens, false, r->Xk);
+        err = model_inputs(c, w, &r->cross_tokens, false, r->Xk, r);
     r->shape = s;
     if (!err)
         err = model_layers(c, w, r, scratch);
@@ -313,6 +335,7 @@ void model_result_free(ModelResult *r)
     tokens_free(&r->tokens);
     tokens_free(&r->cross_tokens);
     free(r->arena);
+    free(r->pe);
     memset(r, 0, sizeof *r);
 }
 
