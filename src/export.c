@@ -54,6 +54,22 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
              c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
 }
 
+/* The title in the grid: the head on one line, its settings on the next when
+ * both do not fit the width. Returns the rows used. */
+static int put_title(Grid *g, const char *title)
+{
+    const char *paren = strstr(title, "  (");
+    if (grid_text_width(title) <= g->w || !paren) {
+        grid_puts(g, 0, 0, title, g->w, STYLE_TITLE);
+        return 1;
+    }
+    char head[128];
+    snprintf(head, sizeof head, "%.*s", (int)(paren - title), title);
+    grid_puts(g, 0, 0, head, g->w, STYLE_TITLE);
+    grid_puts(g, 0, 1, paren + 2, g->w, STYLE_DIM);
+    return 2;
+}
+
 /* Labels "a-b" (1-based, inclusive) of the n token ranges that pooling into
  * cells cells makes; one buffer of 24 bytes a label. */
 static void range_labels(int n, int cells, char *buf, const char **labels)
@@ -67,7 +83,8 @@ static void range_labels(int n, int cells, char *buf, const char **labels)
 
 /* The pooled drawing of a head too large to draw a cell a token: each cell
  * shows the largest weight of the tokens it covers. */
-static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool color, int width)
+static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool color, int width,
+                       int top)
 {
     const AttnShape *s = &r->shape;
     const AttnBuffers *b = &r->layer[layer].ab;
@@ -86,19 +103,20 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
         HeatmapSpec sp = {.P = P, .n_q = gh, .n_k = gw, .row_labels = rows, .col_labels = cols,
                           .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1,
                           .sel_col = -1, .cell_w = 1, .label_w = 12, .pooled = true};
-        grid_printf(g, 0, 1, g->w, STYLE_DIM, "%d tokens pooled: a cell is the largest weight of "
+        grid_printf(g, 0, top, g->w, STYLE_DIM, "%d tokens pooled: a cell is the largest weight of "
                     "about %d x %d tokens (query rows x key columns)", s->n_q,
                     (s->n_q + gh - 1) / gh, (s->n_k + gw - 1) / gw);
         HeatmapLayout lay;
-        int used = heatmap_draw(g, 0, 2, g->w, g->h - 5, &sp, &lay);
-        heatmap_legend(g, 0, 2 + used + 1, g->w, sp.mode, s->causal);
+        int used = heatmap_draw(g, 0, top + 2, g->w, g->h - 6, &sp, &lay);
+        heatmap_legend(g, 0, top + 2 + used + 1, g->w, sp.mode, s->causal);
     }
     free(P), free(buf), free(rows), free(cols);
     return err;
 }
 
 /* The drawing of a head with a cell a token. */
-static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool color, int width)
+static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool color, int width,
+                      int top)
 {
     const AttnShape *s = &r->shape;
     const char **rows = malloc((size_t)s->n_q * sizeof *rows);
@@ -117,8 +135,8 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool colo
     int avail = width - 20;
     sp.cell_w = avail / s->n_k > 4 ? 4 : avail / s->n_k < 1 ? 1 : avail / s->n_k;
     HeatmapLayout lay;
-    int used = heatmap_draw(g, 0, 2, g->w, g->h - 5, &sp, &lay);
-    heatmap_legend(g, 0, 2 + used + 1, g->w, sp.mode, s->causal);
+    int used = heatmap_draw(g, 0, top + 1, g->w, g->h - 6, &sp, &lay);
+    heatmap_legend(g, 0, top + 1 + used + 1, g->w, sp.mode, s->causal);
     free(rows);
     free(cols);
     return AV_OK;
@@ -137,9 +155,9 @@ int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int la
     if (!err) {
         char title[256];
         head_title(r, c, layer, h, title, sizeof title);
-        grid_puts(&g, 0, 0, title, width, STYLE_TITLE);
-        err = pooled ? text_pooled(&g, r, layer, h, color, width)
-                     : text_cells(&g, r, layer, h, color, width);
+        int top = put_title(&g, title);
+        err = pooled ? text_pooled(&g, r, layer, h, color, width, top)
+                     : text_cells(&g, r, layer, h, color, width, top);
     }
     if (!err)
         err = grid_write(&g, f, color) == 0 && fputc('\n', f) != EOF ? AV_OK : AV_ERR_IO;
