@@ -197,9 +197,60 @@ int attention_block_rows(const AttnShape *s)
 
 /* Mask and softmax rows [i0, i1) of head h, whose scaled scores are in T.
  * P_h rows end up with exactly 0 on masked keys; S_h rows keep -inf there. */
+/* e^x of every element of x[0..len), all <= 0, in whole chunks. */
+static void exp_block(float *x, size_t len)
+{
+    const size_t L = SOFTMAX_LANES, full = len - len % L;
+    float acc[SOFTMAX_LANES] = {0}, tail[SOFTMAX_LANES];
+    for (size_t j = 0; j < full; j += L)
+        exp_chunk(x + j, 0.0f, acc);
+    for (size_t c = 0; c < L; c++)
+        tail[c] = full + c < len ? x[full + c] : -INFINITY;
+    exp_chunk(tail, 0.0f, acc);
+    memcpy(x + full, tail, (len - full) * sizeof *x);
+}
+
+/* The softmax of rows no longer than one chunk, a block at a time: e^x runs
+ * over the whole block at once instead of one padded chunk a row, which cost
+ * most of a short sentence's time. Each row gets the same operations in the
+ * same order as attention_softmax_row (a row of at most 16 fills lanes 0..15
+ * once, and its sum adds them in order), so the same bits. */
+static void block_softmax_short(const AttnShape *s, float *S_h, float *P_h, int i0, int i1)
+{
+    const int n_k = s->n_k;
+    float *block = P_h + (size_t)i0 * n_k;
+    for (int i = i0; i < i1; i++) {
+        int vis = visible_keys(s, i);
+        float *row_i = P_h + (size_t)i * n_k, max = -INFINITY;
+        if (S_h) {
+            for (int j = vis; j < n_k; j++)
+                S_h[(size_t)i * n_k + j] = -INFINITY;
+            memcpy(row_i, S_h + (size_t)i * n_k, (size_t)n_k * sizeof *row_i);
+        }
+        for (int j = 0; j < vis; j++)
+            max = row_i[j] > max ? row_i[j] : max;
+        assert(isfinite(max));
+        for (int j = 0; j < n_k; j++)
+            row_i[j] = j < vis ? row_i[j] - max : -INFINITY;
+    }
+    exp_block(block, (size_t)(i1 - i0) * n_k); /* -inf gives exactly 0 */
+    for (int i = i0; i < i1; i++) {
+        float *row_i = P_h + (size_t)i * n_k, sum = 0.0f;
+        for (int j = 0; j < n_k; j++)
+            sum += row_i[j];
+        float inv = 1.0f / sum;
+        for (int j = 0; j < n_k; j++)
+            row_i[j] *= inv;
+    }
+}
+
 static void block_softmax(const AttnShape *s, float *S_h, float *P_h, int i0, int i1)
 {
     const int n_k = s->n_k;
+    if (n_k <= SOFTMAX_LANES) {
+        block_softmax_short(s, S_h, P_h, i0, i1);
+        return;
+    }
     for (int i = i0; i < i1; i++) {
         int vis = visible_keys(s, i);
         float *row_i = P_h + (long)i * n_k;

@@ -382,6 +382,31 @@ static void test_mat_sgemm_matches_reference(void **state)
         }
 }
 
+static void test_attention_short_rows_same_bits(void **state)
+{
+    (void)state;
+    /* Rows of up to 16 keys take the whole-block softmax path: its weights
+     * are bit for bit those of attention_softmax_row on each row. */
+    Rng r;
+    rng_seed(&r, 5);
+    for (int n = 1; n <= 16; n++)
+        for (int causal = 0; causal < 2; causal++) {
+            float Q[16 * 16], K[16 * 16], S[256], P[256], P2[256];
+            for (int k = 0; k < n * 16; k++)
+                Q[k] = rng_symmetric(&r, 3.0f), K[k] = rng_symmetric(&r, 3.0f);
+            AttnShape s = {n, n, 16, 2, causal, true, 1.0f};
+            attention_head_weights(&s, 1, Q, K, S, P);
+            memcpy(P2, S, sizeof(float) * n * n);
+            for (int i = 0; i < n; i++) {
+                int vis = causal ? i + 1 : n;
+                attention_softmax_row(P2 + i * n, vis);
+                for (int j = vis; j < n; j++)
+                    P2[i * n + j] = 0.0f;
+            }
+            assert_memory_equal(P, P2, sizeof(float) * n * n);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_attention_threads_give_same_bits),
         cmocka_unit_test(test_attention_check_rejects_bad_shapes),
         cmocka_unit_test(test_mat_sgemm_matches_reference),
+        cmocka_unit_test(test_attention_short_rows_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
