@@ -101,6 +101,8 @@ int grid_put(Grid *g, int x, int y, uint32_t cp, int style, int level)
 static uint32_t next_cp(const char **s)
 {
     unsigned cp;
+    if ((unsigned char)**s < 0x80)
+        return (unsigned char)*(*s)++;
     size_t avail = strnlen(*s, 4);
     int k = utf8_decode(*s, avail, &cp);
     if (k == 0) {

@@ -120,19 +120,24 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
     float w = sp->P[(long)i * sp->n_k + j];
     bool masked = sp->pooled ? w < 0.0f : sp->causal && j > i;
     int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
+    if (x < 0 || y < 0 || y >= g->h || x + cw > g->w)
+        return;
+    /* Every glyph here is one column wide: write the cells directly, the
+     * hottest loop of a redraw. */
+    Cell *c = &g->cells[(long)y * g->w + x];
     if (masked) {
         for (int k = 0; k < cw; k++)
-            grid_put(g, x + k, y, k == (fill - 1) / 2 ? HEATMAP_MASKED_GLYPH : ' ',
-                     k == (fill - 1) / 2 ? STYLE_MASKED : STYLE_TEXT, 0);
+            c[k] = k == (fill - 1) / 2 ? (Cell){HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0, 0}
+                                       : (Cell){' ', STYLE_TEXT, 0, 0};
         return;
     }
     if (sp->mode == HEATMAP_GLYPH) {
         unsigned glyph = heatmap_glyph(heatmap_glyph_index(w));
         for (int k = 0; k < cw; k++)
-            grid_put(g, x + k, y, k < fill ? glyph : ' ', STYLE_TEXT, 0);
+            c[k] = (Cell){k < fill ? glyph : ' ', STYLE_TEXT, 0, 0};
         return;
     }
-    int level = heatmap_level(w);
+    uint8_t level = (uint8_t)heatmap_level(w);
     char num[8] = "";
     /* The percentage, right-aligned with a blank column after it so numbers
      * of neighbouring cells never run together; left out where it cannot. */
@@ -142,7 +147,7 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
     for (int k = 0; k < cw; k++) {
         int d = k - (cw - 1 - len);
         char ch = d >= 0 && d < len ? num[d] : ' ';
-        grid_put(g, x + k, y, (unsigned char)ch, STYLE_HEAT, level);
+        c[k] = (Cell){(unsigned char)ch, STYLE_HEAT, level, 0};
     }
 }
 
