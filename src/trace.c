@@ -66,15 +66,14 @@ static double trace_dot(FILE *f, const Trace *t, int j)
     return dot;
 }
 
-static void trace_scores(FILE *f, const Trace *t, double scale, double *scaled)
+static void trace_scores(FILE *f, const Trace *t, double scale, double *dots, double *scaled)
 {
     const char *qs = t->r->tokens.tok[t->i].str;
     fputs("\nStep 2. Dot products q . k (how well each key matches the query)\n", f);
-    double *dots = malloc(sizeof *dots * (size_t)t->vis);
     for (int j = 0; j < t->vis; j++) {
         fprintf(f, "  score(%s -> %s) = ", qs, t->keys->tok[j].str);
-        dots[j] = dots ? trace_dot(f, t, j) : 0;
-        fprintf(f, "%.4f\n", dots ? dots[j] : 0.0);
+        dots[j] = trace_dot(f, t, j);
+        fprintf(f, "%.4f\n", dots[j]);
     }
     if (t->vis < t->keys->n)
         fprintf(f, "  %d later tokens are masked: their scores are -inf\n", t->keys->n - t->vis);
@@ -88,11 +87,9 @@ static void trace_scores(FILE *f, const Trace *t, double scale, double *scaled)
         fprintf(f, ", times the temperature %.2f", (double)t->r->shape.temperature);
     fputc('\n', f);
     for (int j = 0; j < t->vis; j++) {
-        scaled[j] = (dots ? dots[j] : 0) * scale;
-        fprintf(f, "  %-12s %.4f / %.4f = %.4f\n", t->keys->tok[j].str, dots ? dots[j] : 0,
-                div, scaled[j]);
+        scaled[j] = dots[j] * scale;
+        fprintf(f, "  %-12s %.4f / %.4f = %.4f\n", t->keys->tok[j].str, dots[j], div, scaled[j]);
     }
-    free(dots);
 }
 
 static void trace_softmax(FILE *f, const Trace *t, const double *scaled)
@@ -128,10 +125,11 @@ int export_trace(FILE *f, const ModelResult *r, const ModelConfig *c, int layer,
     int vis = s->causal ? (i + 1 < s->n_k ? i + 1 : s->n_k) : s->n_k;
     Trace t = {r, &r->layer[layer].ab, r->cross_tokens.n ? &r->cross_tokens : &r->tokens,
                h, i, s->d_model, s->d_model / s->H, vis, NULL};
+    double *dots = malloc(sizeof *dots * (size_t)s->n_k);
     double *scaled = malloc(sizeof *scaled * (size_t)s->n_k);
     float *row = malloc(sizeof *row * (size_t)s->n_k);
-    if (!scaled || !row) {
-        free(scaled), free(row);
+    if (!dots || !scaled || !row) {
+        free(dots), free(scaled), free(row);
         return AV_ERR_NOMEM;
     }
     if (t.b->P) /* else the weights were not kept (a long text): compute the row */
@@ -142,9 +140,10 @@ int export_trace(FILE *f, const ModelResult *r, const ModelConfig *c, int layer,
     fprintf(f, "Calculation trace: head %d of %d (%s), layer %d, query token %d \"%s\"\n\n",
             h + 1, c->H, model_head_label(c, layer, h), layer + 1, i + 1, r->tokens.tok[i].str);
     trace_vectors(f, &t);
-    trace_scores(f, &t, attention_scale(s), scaled);
+    trace_scores(f, &t, attention_scale(s), dots, scaled);
     trace_softmax(f, &t, scaled);
     trace_output(f, &t);
+    free(dots);
     free(scaled);
     free(row);
     return ferror(f) ? AV_ERR_IO : AV_OK;
