@@ -12,56 +12,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "edit.h"
 #include "model.h"
 #include "sentences.h"
 #include "tokenize.h"
 
-#define EDIT_MAX_BYTES 4096 /* the sentence limit of the editor (SENTENCES_MAX_LINE) */
+#define APP_CROSS_DEFAULT "Le chat est assis sur le tapis" /* the second sentence */
+#define APP_TEMP_MIN 0.01f
+#define APP_TEMP_MAX 100.0f
+#define APP_ZOOM_MAX 14 /* 16384 tokens halved 14 times is one token */
 
-typedef struct {
-    char *s;    /* len bytes of valid UTF-8, NUL-terminated */
-    size_t len;
-    size_t cap; /* bytes allocated (EDIT_MAX_BYTES + 1) */
-    size_t cur; /* cursor: byte offset on a code point boundary, 0..len */
-} EditBuf;
-
-/* Allocate the buffer and set it to text (cut at EDIT_MAX_BYTES on a code
- * point boundary; bytes that are not valid UTF-8 end it). Cursor at the end.
- * Returns AV_OK or AV_ERR_NOMEM. */
-int edit_init(EditBuf *e, const char *text);
-void edit_free(EditBuf *e);
-
-/* Replace the text, as edit_init. */
-void edit_set(EditBuf *e, const char *text);
-
-/* Insert bytes[0..n) at the cursor: only their valid UTF-8 prefix, with
- * control characters (tab, newline) turned into spaces. Returns the bytes
- * inserted (fewer when the limit is reached). */
-size_t edit_insert(EditBuf *e, const char *bytes, size_t n);
-
-/* Each returns true when the text or the cursor changed. */
-bool edit_backspace(EditBuf *e);
-bool edit_delete(EditBuf *e);
-bool edit_delete_word(EditBuf *e); /* the word before the cursor (Ctrl-W) */
-bool edit_clear(EditBuf *e);
-bool edit_left(EditBuf *e);
-bool edit_right(EditBuf *e);
-bool edit_home(EditBuf *e);
-bool edit_end(EditBuf *e);
-bool edit_word_left(EditBuf *e);  /* to the start of this or the previous word */
-bool edit_word_right(EditBuf *e); /* to the end of this or the next word */
-
-/* Display columns of s[0..off) (wcwidth; the caller sets a UTF-8 locale). */
-int edit_width(const EditBuf *e, size_t off);
-
-/* The byte offset of the code point at display column col (clamped). */
-size_t edit_offset_at(const EditBuf *e, int col);
-
-/* The token under or just before byte offset off, or -1 when none. */
-int edit_token_at(const TokenList *t, size_t off);
 
 typedef enum { VIEW_ATTN, VIEW_PE, VIEW_COUNT } AppView;
 typedef enum { MODE_BROWSE, MODE_EDIT } AppMode;
+typedef enum { PANEL_NONE, PANEL_TRACE, PANEL_HEADS } AppPanel; /* text over the view */
+typedef enum { CMP_NONE, CMP_MASK, CMP_HEADS } AppCompare;      /* side by side */
 
 typedef enum {
     ACT_NONE,
@@ -101,6 +66,22 @@ typedef enum {
     ACT_DIMS_NEXT,   /* positional encodings: next pair of plotted dimensions */
     ACT_DIMS_PREV,
     ACT_PRESET,      /* designed heads <-> random toy weights */
+    ACT_TRACE,       /* the calculation trace of the selected token (a panel) */
+    ACT_HEADS_HELP,  /* how each head was built (a panel) */
+    ACT_TEMP_DOWN,   /* temperature x0.5 */
+    ACT_TEMP_UP,     /* temperature x2 */
+    ACT_LAYER_PREV,
+    ACT_LAYERS_DEC,  /* fewer / more encoder layers */
+    ACT_LAYERS_INC,
+    ACT_CROSS,       /* cross-attention on/off: keys and values from a second sentence */
+    ACT_EDIT_CROSS,  /* edit the second sentence */
+    ACT_FIELD_NEXT,  /* editing: the other sentence (cross-attention), else next head */
+    ACT_CMP_MASK,    /* side by side: the focused head with the mask off and on */
+    ACT_CMP_HEADS,   /* side by side: the focused head and the next */
+    ACT_POOL,        /* max <-> mean pooling of long texts */
+    ACT_ZOOM_IN,     /* long texts: half as many tokens, around the selection */
+    ACT_ZOOM_OUT,
+    ACT_ZOOM_ALL,
     ACT_CUR_LEFT,
     ACT_CUR_RIGHT,
     ACT_CUR_HOME,
@@ -121,10 +102,14 @@ typedef enum {
 #define APP_EXPORT_HEAD 8u
 #define APP_EXPORT_ALL 16u
 #define APP_CURSOR 32u      /* the editor's cursor moved: the selection may follow it */
+#define APP_VIEW 64u        /* the pooled view changed (zoom, pooling): redraw the cells */
 
 typedef struct {
     ModelConfig cfg;
     EditBuf text;
+    EditBuf cross;       /* the second sentence: keys and values when cross_on */
+    bool cross_on;
+    int field;           /* the sentence typing goes to: 0 text, 1 cross */
     AppMode mode;
     AppView view;
     bool help;
@@ -136,6 +121,14 @@ typedef struct {
     int n_q, n_k;        /* tokens of the last model run (0 after an error) */
     int page;            /* rows of a page for PgUp/PgDn */
     int pe_dim;          /* first plotted dimension of the PE view (even) */
+    AppPanel panel;      /* a text panel over the view, or PANEL_NONE */
+    int panel_scroll;    /* first line of the panel shown */
+    AppCompare compare;
+    int zoom;            /* long texts: 0 shows every token; each level halves them */
+    bool recentre;       /* the next frame centres the pooled view on the selection */
+    bool pool_mean;      /* mean pooling, else max */
+    int row_step, col_step; /* tokens one key moves the selection (a screen row's worth) */
+    int max_layers;      /* the most layers the weights have (--weights), else AV_MAX_LAYERS */
     const SentenceList *sentences;
     int sentence;        /* index of the example shown, or -1 after editing */
     char msg[160];       /* one-line message for the status line, "" when none */
@@ -169,5 +162,12 @@ int app_dmodel_step(int d, int dir);
 
 /* The largest divisor of d_model that is at most H (at least 1). */
 int app_heads_fit(int d_model, int H);
+
+/* The buffer typing goes to: the second sentence when editing it. */
+EditBuf *app_field(AppState *s);
+
+/* temperature * factor when it stays within [APP_TEMP_MIN, APP_TEMP_MAX],
+ * else t unchanged. */
+float app_temp_step(float t, float factor);
 
 #endif

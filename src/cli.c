@@ -20,7 +20,7 @@
 enum {
     OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
     OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
-    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET,
+    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET,
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +47,7 @@ static const struct option long_opts[] = {
     {"temperature", required_argument, NULL, OPT_TEMPERATURE},
     {"width", required_argument, NULL, OPT_WIDTH},
     {"preset", required_argument, NULL, OPT_PRESET},
+    {"budget", required_argument, NULL, OPT_BUDGET},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -74,6 +75,8 @@ static const char usage[] =
     "      --color WHEN     auto | always | never (NO_COLOR is honoured)\n"
     "      --sentences FILE example sentences for the interface, one a line\n"
     "      --max-tokens N   token limit (default 4096, at most 16384)\n"
+    "      --budget MIB     memory for the attention weights before they are computed\n"
+    "                       on demand instead of kept (default 1024)\n"
     "      --preset NAME    random (toy weights from the seed) | designed (hand-built\n"
     "                       heads: previous token, self, first, same word, ...)\n"
     "      --token N        the query token (1-based) of --export trace\n"
@@ -186,6 +189,12 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
     case OPT_TOKEN: return parse_int(o, "--token", arg, 1, AV_MAX_TOKENS, &o->token_1);
     case OPT_WIDTH: return parse_int(o, "--width", arg, 20, 10000, &o->export.width);
     case OPT_TEMPERATURE: return parse_temperature(o, arg);
+    case OPT_BUDGET: {
+        int mib;
+        int err = parse_int(o, "--budget", arg, 1, 1 << 20, &mib);
+        o->cfg.weights_budget = (double)mib * 1024 * 1024;
+        return err;
+    }
     }
     return fail(o, "internal error: option %d", opt);
 }

@@ -6,11 +6,13 @@
  */
 #include "export.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grid.h"
 #include "heatmap.h"
+#include "plot.h"
 #include "pool.h"
 
 int export_parse_format(const char *s, ExportFormat *f)
@@ -114,6 +116,19 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
     return err;
 }
 
+/* Entropy and largest weights of a head whose weights are kept. */
+static HeadStats head_stats(const ModelResult *r, int layer, int h)
+{
+    const AttnShape *s = &r->shape;
+    const float *P_h = head_weights(r, layer, h);
+    HeadStats st = {0};
+    for (int i = 0; i < s->n_q; i++)
+        plot_stats_add(&st, P_h + (size_t)i * s->n_k,
+                       s->causal ? (i + 1 < s->n_k ? i + 1 : s->n_k) : s->n_k);
+    plot_stats_finish(&st);
+    return st;
+}
+
 /* The drawing of a head with a cell a token. */
 static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool color, int width,
                       int top)
@@ -136,7 +151,12 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool colo
     sp.cell_w = avail / s->n_k > 4 ? 4 : avail / s->n_k < 1 ? 1 : avail / s->n_k;
     HeatmapLayout lay;
     int used = heatmap_draw(g, 0, top + 1, g->w, g->h - 6, &sp, &lay);
-    heatmap_legend(g, 0, top + 1 + used + 1, g->w, sp.mode, s->causal);
+    int y = top + 1 + used + 1;
+    y += heatmap_legend(g, 0, y, g->w, sp.mode, s->causal);
+    HeadStats st = head_stats(r, layer, h);
+    grid_printf(g, 0, y, g->w, STYLE_DIM, "entropy %.2f bits (uniform over %d keys: %.2f), "
+                "mean largest weight %.0f%%", st.entropy, s->n_k, log2((double)s->n_k),
+                100.0 * st.top);
     free(rows);
     free(cols);
     return AV_OK;
@@ -240,7 +260,11 @@ static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int
     fputs("  \"heads\": [\n", f);
     for (int h = h0; h < h1; h++) {
         const float *P_h = head_weights(r, layer, h);
-        fprintf(f, "    {\"head\": %d, \"weights\": [\n", h + 1);
+        HeadStats st = head_stats(r, layer, h);
+        fprintf(f, "    {\"head\": %d, \"label\": ", h + 1);
+        json_string(f, model_head_label(c, layer, h));
+        fprintf(f, ", \"entropy_bits\": %.6g, \"mean_max_weight\": %.6g, \"weights\": [\n",
+                st.entropy, st.top);
         for (int i = 0; i < s->n_q; i++) {
             fputs("      [", f);
             for (int j = 0; j < s->n_k; j++)

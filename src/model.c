@@ -156,11 +156,14 @@ static int result_layout(const ModelConfig *c, int n_q, int n_k, bool cross, Mod
         return AV_ERR_TOO_LARGE;
     size_t need = result_floats(c, n_q, n_k, cross, r->lazy);
     if (need > r->arena_cap) {
-        float *a = malloc(need * sizeof *a);
+        /* Headroom: typing grows n a token at a time, and a fresh allocation
+         * of a long text's weights costs page faults on every keystroke. */
+        size_t cap = need + need / 4;
+        float *a = malloc(cap * sizeof *a);
         if (!a)
             return AV_ERR_NOMEM;
         free(r->arena);
-        r->arena = a, r->arena_cap = need;
+        r->arena = a, r->arena_cap = cap;
     }
     size_t d = (size_t)c->d_model, nn = r->lazy ? 0 : (size_t)n_q * n_k * c->H;
     float *p = r->arena;

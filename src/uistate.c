@@ -1,9 +1,8 @@
-/* uistate.c - the interface's state and sentence editor, without curses.
+/* uistate.c - the interface's state, without curses.
  *
  * Pure bookkeeping: app_apply changes the state for an Action and returns what
- * the caller must redo (run the model, rebuild weights, export, quit). The
- * editor keeps valid UTF-8 and a cursor on a code point boundary. Nothing here
- * draws, prints or runs the model.
+ * the caller must redo (run the model, rebuild weights, export, quit); the
+ * sentence editor is edit.c. Nothing here draws, prints or runs the model.
  */
 #include "uistate.h"
 
@@ -16,224 +15,6 @@
 
 static const int dmodel_ladder[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
 #define LADDER_LEN ((int)(sizeof dmodel_ladder / sizeof dmodel_ladder[0]))
-
-/* ---- editor ---------------------------------------------------------- */
-
-int edit_init(EditBuf *e, const char *text)
-{
-    memset(e, 0, sizeof *e);
-    e->s = malloc(EDIT_MAX_BYTES + 1);
-    if (!e->s)
-        return AV_ERR_NOMEM;
-    e->cap = EDIT_MAX_BYTES + 1;
-    edit_set(e, text);
-    return AV_OK;
-}
-
-void edit_free(EditBuf *e)
-{
-    free(e->s);
-    memset(e, 0, sizeof *e);
-}
-
-void edit_set(EditBuf *e, const char *text)
-{
-    e->len = e->cur = 0;
-    e->s[0] = '\0';
-    if (text)
-        edit_insert(e, text, strlen(text));
-    e->cur = e->len;
-}
-
-size_t edit_insert(EditBuf *e, const char *bytes, size_t n)
-{
-    size_t ok = utf8_valid_prefix(bytes, n), room = EDIT_MAX_BYTES - e->len, k = 0;
-    while (k < ok) {
-        unsigned cp;
-        int src = utf8_decode(bytes + k, ok - k, &cp);
-        bool ctrl = cp < 0x20 || (cp >= 0x7f && cp < 0xA0); /* tab, newline, C1 */
-        int cl = ctrl ? 1 : src;
-        if (src <= 0 || (size_t)cl > room)
-            break;
-        memmove(e->s + e->cur + cl, e->s + e->cur, e->len - e->cur + 1);
-        if (ctrl)
-            e->s[e->cur] = ' ';
-        else
-            memcpy(e->s + e->cur, bytes + k, (size_t)cl);
-        e->len += (size_t)cl, e->cur += (size_t)cl, room -= (size_t)cl;
-        k += (size_t)src;
-    }
-    return k;
-}
-
-/* Byte offset of the code point before off. */
-static size_t prev_cp(const EditBuf *e, size_t off)
-{
-    if (off == 0)
-        return 0;
-    off--;
-    while (off > 0 && ((unsigned char)e->s[off] & 0xC0) == 0x80)
-        off--;
-    return off;
-}
-
-/* Byte offset of the code point after off. */
-static size_t next_cp(const EditBuf *e, size_t off)
-{
-    unsigned cp;
-    if (off >= e->len)
-        return e->len;
-    int k = utf8_decode(e->s + off, e->len - off, &cp);
-    return off + (size_t)(k > 0 ? k : 1);
-}
-
-static unsigned cp_at(const EditBuf *e, size_t off)
-{
-    unsigned cp = 0;
-    if (off < e->len && utf8_decode(e->s + off, e->len - off, &cp) == 0)
-        cp = 0;
-    return cp;
-}
-
-/* Letters and digits as the tokeniser sees them, roughly: ASCII alphanumerics
- * and code points from U+0080 up, less the common spaces and punctuation. */
-static bool is_word_cp(unsigned cp)
-{
-    if (cp < 0x80)
-        return (cp >= '0' && cp <= '9') || ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z');
-    if (cp < 0xC0 || cp == 0xD7 || cp == 0xF7)
-        return false;
-    return !(cp >= 0x2000 && cp <= 0x206F) && !(cp >= 0x3000 && cp <= 0x303F) &&
-           !(cp >= 0xFF00 && cp <= 0xFF0F);
-}
-
-static void cut(EditBuf *e, size_t from, size_t to)
-{
-    memmove(e->s + from, e->s + to, e->len - to + 1);
-    e->len -= to - from;
-    e->cur = from;
-}
-
-bool edit_backspace(EditBuf *e)
-{
-    if (e->cur == 0)
-        return false;
-    cut(e, prev_cp(e, e->cur), e->cur);
-    return true;
-}
-
-bool edit_delete(EditBuf *e)
-{
-    if (e->cur >= e->len)
-        return false;
-    cut(e, e->cur, next_cp(e, e->cur));
-    return true;
-}
-
-bool edit_delete_word(EditBuf *e)
-{
-    size_t end = e->cur;
-    if (!edit_word_left(e))
-        return false;
-    cut(e, e->cur, end);
-    return true;
-}
-
-bool edit_clear(EditBuf *e)
-{
-    if (e->len == 0)
-        return false;
-    e->len = e->cur = 0;
-    e->s[0] = '\0';
-    return true;
-}
-
-bool edit_left(EditBuf *e)
-{
-    size_t old = e->cur;
-    e->cur = prev_cp(e, e->cur);
-    return e->cur != old;
-}
-
-bool edit_right(EditBuf *e)
-{
-    size_t old = e->cur;
-    e->cur = next_cp(e, e->cur);
-    return e->cur != old;
-}
-
-bool edit_home(EditBuf *e)
-{
-    size_t old = e->cur;
-    e->cur = 0;
-    return old != 0;
-}
-
-bool edit_end(EditBuf *e)
-{
-    size_t old = e->cur;
-    e->cur = e->len;
-    return old != e->len;
-}
-
-bool edit_word_left(EditBuf *e)
-{
-    size_t old = e->cur, p = e->cur;
-    while (p > 0 && !is_word_cp(cp_at(e, prev_cp(e, p))))
-        p = prev_cp(e, p);
-    while (p > 0 && is_word_cp(cp_at(e, prev_cp(e, p))))
-        p = prev_cp(e, p);
-    e->cur = p;
-    return p != old;
-}
-
-bool edit_word_right(EditBuf *e)
-{
-    size_t old = e->cur, p = e->cur;
-    while (p < e->len && !is_word_cp(cp_at(e, p)))
-        p = next_cp(e, p);
-    while (p < e->len && is_word_cp(cp_at(e, p)))
-        p = next_cp(e, p);
-    e->cur = p;
-    return p != old;
-}
-
-static int cp_cols(unsigned cp)
-{
-    char buf[5];
-    buf[utf8_encode(cp, buf)] = '\0';
-    return grid_text_width(buf);
-}
-
-int edit_width(const EditBuf *e, size_t off)
-{
-    int w = 0;
-    for (size_t p = 0; p < off && p < e->len; p = next_cp(e, p))
-        w += cp_cols(cp_at(e, p));
-    return w;
-}
-
-size_t edit_offset_at(const EditBuf *e, int col)
-{
-    int w = 0;
-    size_t p = 0;
-    while (p < e->len) {
-        int cw = cp_cols(cp_at(e, p));
-        if (w + cw > col)
-            break;
-        w += cw;
-        p = next_cp(e, p);
-    }
-    return p;
-}
-
-int edit_token_at(const TokenList *t, size_t off)
-{
-    int found = -1;
-    for (int k = 0; k < t->n && t->tok[k].start <= off; k++)
-        found = k;
-    return found;
-}
 
 /* ---- settings -------------------------------------------------------- */
 
@@ -309,12 +90,17 @@ static unsigned act_help(AppState *s, int arg)
     return 0;
 }
 
+/* arg: the field, 0 the sentence, 1 the second sentence (cross-attention). */
 static unsigned act_edit(AppState *s, int arg)
 {
-    (void)arg;
+    if (arg == 1 && !s->cross_on) {
+        s->cross_on = true;
+        app_msg(s, "cross-attention on: keys and values from the second sentence");
+    }
     s->mode = MODE_EDIT;
+    s->field = arg == 1 ? 1 : 0;
     s->help = false;
-    return 0;
+    return arg == 1 ? APP_RUN : 0;
 }
 
 static unsigned act_edit_done(AppState *s, int arg)
@@ -329,6 +115,8 @@ static unsigned act_escape(AppState *s, int arg)
     (void)arg;
     if (s->help)
         s->help = false;
+    else if (s->panel != PANEL_NONE)
+        s->panel = PANEL_NONE;
     else if (s->mode == MODE_EDIT)
         s->mode = MODE_BROWSE;
     else
@@ -370,12 +158,13 @@ static unsigned act_cell_set(AppState *s, int arg)
     return 0;
 }
 
-static unsigned act_col(AppState *s, int step)
+static unsigned act_col(AppState *s, int dir)
 {
     if (s->n_k <= 0)
         return 0;
     if (s->sel_row < 0)
         s->sel_row = 0;
+    int step = dir * (s->col_step > 1 ? s->col_step : 1);
     s->sel_col = s->sel_col < 0 ? (step > 0 ? 0 : s->n_k - 1) : s->sel_col + step;
     s->sel_col = clampi(s->sel_col, 0, s->n_k - 1);
     return 0;
@@ -459,15 +248,118 @@ static unsigned act_seed(AppState *s, int dir)
     return APP_RUN | APP_WEIGHTS;
 }
 
-static unsigned act_layer(AppState *s, int arg)
+static unsigned act_layer(AppState *s, int dir)
 {
-    (void)arg;
-    if (s->cfg.layers <= 1) {
-        app_msg(s, "one layer only (start with more layers to step through them)");
+    int L = s->cfg.layers;
+    if (L <= 1) {
+        app_msg(s, "one layer only (> adds encoder layers)");
         return 0;
     }
-    s->layer = (s->layer + 1) % s->cfg.layers;
+    s->layer = ((s->layer + dir) % L + L) % L;
+    snprintf(s->msg, sizeof s->msg, "layer %d of %d%s", s->layer + 1, L,
+             s->layer ? ": it attends over the previous layer's output" : "");
     return 0;
+}
+
+static unsigned act_layers(AppState *s, int dir)
+{
+    int L = s->cfg.layers + dir, most = s->max_layers > 0 ? s->max_layers : AV_MAX_LAYERS;
+    if (L < 1 || L > most) {
+        snprintf(s->msg, sizeof s->msg, L < 1 ? "at least one layer" : "at most %d layers%s",
+                 most, s->fixed_weights ? " with these --weights" : "");
+        return 0;
+    }
+    s->cfg.layers = L;
+    s->layer = dir > 0 ? L - 1 : (s->layer < L ? s->layer : L - 1);
+    snprintf(s->msg, sizeof s->msg, "%d encoder layer%s (attention, residual, LayerNorm, FFN); "
+             "showing layer %d", L, L > 1 ? "s" : "", s->layer + 1);
+    return APP_RUN | (s->fixed_weights ? 0 : APP_WEIGHTS);
+}
+
+float app_temp_step(float t, float factor)
+{
+    float v = t * factor;
+    return v < APP_TEMP_MIN * 0.999f || v > APP_TEMP_MAX * 1.001f ? t : v;
+}
+
+/* dir < 0: x0.5 (sharper), dir > 0: x2 (flatter). */
+static unsigned act_temp(AppState *s, int dir)
+{
+    float t = app_temp_step(s->cfg.temperature, dir > 0 ? 2.0f : 0.5f);
+    if (t == s->cfg.temperature) {
+        snprintf(s->msg, sizeof s->msg, "the temperature stays within %g .. %g",
+                 (double)APP_TEMP_MIN, (double)APP_TEMP_MAX);
+        return 0;
+    }
+    s->cfg.temperature = t;
+    snprintf(s->msg, sizeof s->msg, "temperature %g: scores divided by %g, softmax %s", (double)t,
+             (double)t, t < 1.0f ? "sharper (towards one winner)" : t > 1.0f
+             ? "flatter (towards uniform)" : "as trained");
+    return APP_RUN;
+}
+
+static unsigned act_panel(AppState *s, int which)
+{
+    s->panel = s->panel == (AppPanel)which ? PANEL_NONE : (AppPanel)which;
+    s->panel_scroll = 0;
+    s->help = false;
+    return 0;
+}
+
+static unsigned act_cross(AppState *s, int arg)
+{
+    (void)arg;
+    s->cross_on = !s->cross_on;
+    s->field = 0;
+    s->sel_col = -1;
+    app_msg(s, s->cross_on ? "cross-attention: queries from the sentence, keys and values from "
+                             "the second (E edits it)" : "self-attention: one sentence");
+    return APP_RUN;
+}
+
+/* Editing: Tab goes to the other sentence when there are two. */
+static unsigned act_field(AppState *s, int arg)
+{
+    (void)arg;
+    if (!s->cross_on)
+        return act_head(s, s->head + 1);
+    s->field = !s->field;
+    return 0;
+}
+
+static unsigned act_compare(AppState *s, int which)
+{
+    s->compare = s->compare == (AppCompare)which ? CMP_NONE : (AppCompare)which;
+    if (s->compare == CMP_MASK)
+        app_msg(s, "side by side: the focused head with the causal mask off and on");
+    else if (s->compare == CMP_HEADS)
+        app_msg(s, "side by side: the focused head and the next (Tab moves both)");
+    return s->compare == CMP_MASK ? APP_RUN : 0;
+}
+
+static unsigned act_pool(AppState *s, int arg)
+{
+    (void)arg;
+    s->pool_mean = !s->pool_mean;
+    app_msg(s, s->pool_mean ? "mean pooling: a cell shows the average weight it covers"
+                            : "max pooling: a cell shows the largest weight it covers");
+    return APP_VIEW;
+}
+
+/* dir: +1 in, -1 out, 0 all. */
+static unsigned act_zoom(AppState *s, int dir)
+{
+    int z = dir == 0 ? 0 : s->zoom + dir;
+    z = clampi(z, 0, APP_ZOOM_MAX);
+    if (z == s->zoom && dir != 0) {
+        app_msg(s, dir > 0 ? "zoomed in as far as it goes" : "every token is shown");
+        return 0;
+    }
+    s->zoom = z;
+    s->recentre = true;
+    if (s->sel_row < 0 && s->n_q > 0)
+        s->sel_row = 0;
+    return APP_VIEW;
 }
 
 static unsigned act_sentence(AppState *s, int step)
@@ -505,27 +397,38 @@ static const EditOp edit_ops[ACT_COUNT] = {
     [ACT_DEL_WORD] = {edit_delete_word, true}, [ACT_CLEAR] = {edit_clear, true},
 };
 
+EditBuf *app_field(AppState *s)
+{
+    return s->cross_on && s->field == 1 ? &s->cross : &s->text;
+}
+
 static unsigned act_edit_op(AppState *s, Action a)
 {
     const EditOp *op = &edit_ops[a];
-    if (!op->fn(&s->text))
+    EditBuf *e = app_field(s);
+    if (!op->fn(e))
         return 0;
     if (!op->changes_text)
-        return APP_CURSOR;
-    s->sentence = -1;
-    return APP_RUN | APP_CURSOR;
+        return e == &s->text ? APP_CURSOR : 0;
+    if (e == &s->text)
+        s->sentence = -1;
+    return APP_RUN | (e == &s->text ? APP_CURSOR : 0);
 }
 
 unsigned app_type(AppState *s, const char *bytes, size_t n)
 {
+    EditBuf *e = app_field(s);
     if (n == 0)
         return 0;
-    if (edit_insert(&s->text, bytes, n) == 0) {
-        app_msg(s, "the sentence is at its length limit");
+    size_t took = edit_insert(e, bytes, n);
+    if (e->full)
+        snprintf(s->msg, sizeof s->msg, "the text is at its limit of %d MiB: the rest was left "
+                 "out", EDIT_MAX_BYTES >> 20);
+    if (took == 0)
         return 0;
-    }
-    s->sentence = -1;
-    return APP_RUN | APP_CURSOR;
+    if (e == &s->text)
+        s->sentence = -1;
+    return APP_RUN | (e == &s->text ? APP_CURSOR : 0);
 }
 
 /* ---- dispatch -------------------------------------------------------- */
@@ -535,11 +438,16 @@ static unsigned act_head_step(AppState *s, int step)
     return act_head(s, s->head + step);
 }
 
-/* step: +-1 a token, +-2 a page. */
+/* step: +-1 a screen row (row_step tokens), +-2 a page. */
 static unsigned act_row_step(AppState *s, int step)
 {
-    int page = s->page > 1 ? s->page : 1;
-    return act_row(s, s->sel_row + (step == 2 ? page : step == -2 ? -page : step));
+    int page = s->page > 1 ? s->page : 1, one = s->row_step > 1 ? s->row_step : 1;
+    if (s->panel != PANEL_NONE && (step == 2 || step == -2)) {
+        s->panel_scroll += step * 10; /* PgUp/PgDn scroll the panel's text */
+        s->panel_scroll = s->panel_scroll < 0 ? 0 : s->panel_scroll;
+        return 0;
+    }
+    return act_row(s, s->sel_row + (step == 2 ? page : step == -2 ? -page : step * one));
 }
 
 #define ARG_CALLER (-1000000) /* pass app_apply's arg through */
@@ -578,7 +486,7 @@ static const ActEntry act_table[ACT_COUNT] = {
     [ACT_DMODEL_INC] = {act_dmodel, 1},
     [ACT_SEED_DEC] = {act_seed, -1},
     [ACT_SEED_INC] = {act_seed, 1},
-    [ACT_LAYER_NEXT] = {act_layer, 0},
+    [ACT_LAYER_NEXT] = {act_layer, 1},
     [ACT_SENT_NEXT] = {act_sentence, 1},
     [ACT_SENT_PREV] = {act_sentence, -1},
     [ACT_EXPORT_HEAD] = {act_flags, APP_EXPORT_HEAD},
@@ -586,6 +494,22 @@ static const ActEntry act_table[ACT_COUNT] = {
     [ACT_DIMS_NEXT] = {act_dims, 2},
     [ACT_DIMS_PREV] = {act_dims, -2},
     [ACT_PRESET] = {act_preset, 0},
+    [ACT_TRACE] = {act_panel, PANEL_TRACE},
+    [ACT_HEADS_HELP] = {act_panel, PANEL_HEADS},
+    [ACT_TEMP_DOWN] = {act_temp, -1},
+    [ACT_TEMP_UP] = {act_temp, 1},
+    [ACT_LAYER_PREV] = {act_layer, -1},
+    [ACT_LAYERS_DEC] = {act_layers, -1},
+    [ACT_LAYERS_INC] = {act_layers, 1},
+    [ACT_CROSS] = {act_cross, 0},
+    [ACT_EDIT_CROSS] = {act_edit, 1},
+    [ACT_FIELD_NEXT] = {act_field, 0},
+    [ACT_CMP_MASK] = {act_compare, CMP_MASK},
+    [ACT_CMP_HEADS] = {act_compare, CMP_HEADS},
+    [ACT_POOL] = {act_pool, 0},
+    [ACT_ZOOM_IN] = {act_zoom, 1},
+    [ACT_ZOOM_OUT] = {act_zoom, -1},
+    [ACT_ZOOM_ALL] = {act_zoom, 0},
 };
 
 unsigned app_apply(AppState *s, Action a, int arg)
@@ -623,12 +547,18 @@ int app_init(AppState *s, const ModelConfig *cfg, const char *text,
     s->sentence = -1;
     s->sel_row = 0, s->sel_col = -1;
     s->page = 5;
+    s->row_step = s->col_step = 1;
+    s->max_layers = AV_MAX_LAYERS;
     if (!text && sentences && sentences->n > 0)
         text = sentences->items[0], s->sentence = 0;
-    return edit_init(&s->text, text ? text : "");
+    int err = edit_init(&s->text, text ? text : "");
+    if (!err)
+        err = edit_init(&s->cross, APP_CROSS_DEFAULT);
+    return err;
 }
 
 void app_free(AppState *s)
 {
     edit_free(&s->text);
+    edit_free(&s->cross);
 }

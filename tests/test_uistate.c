@@ -3,6 +3,7 @@
 #include "test_common.h"
 
 #include <locale.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "av.h"
@@ -92,12 +93,35 @@ static void test_edit_limit(void **state)
 {
     (void)state;
     EditBuf e;
-    char big[EDIT_MAX_BYTES + 10];
-    memset(big, 'x', sizeof big - 1);
-    big[sizeof big - 1] = '\0';
+    size_t n = EDIT_MAX_BYTES + 10;
+    char *big = malloc(n);
+    assert_non_null(big);
+    memset(big, 'x', n - 1);
+    big[n - 1] = '\0';
+    /* the editor holds a whole -f text: 1 MiB, then says it is full */
     assert_int_equal(edit_init(&e, big), AV_OK);
     assert_int_equal(e.len, EDIT_MAX_BYTES);
+    assert_true(e.full);
     assert_int_equal(edit_insert(&e, "y", 1), 0);
+    edit_free(&e);
+    free(big);
+}
+
+static void test_edit_grows_past_4096_bytes(void **state)
+{
+    (void)state;
+    EditBuf e;
+    assert_int_equal(edit_init(&e, "a"), AV_OK);
+    /* typing one byte at a time grows the buffer: no 4096-byte cap */
+    for (int k = 0; k < 10000; k++)
+        assert_int_equal(edit_insert(&e, "b", 1), 1);
+    assert_int_equal(e.len, 10001);
+    assert_false(e.full);
+    assert_true(e.cap > 10001);
+    edit_home(&e);
+    assert_int_equal(edit_insert(&e, "\t", 1), 1); /* a tab still becomes a space */
+    assert_int_equal(e.s[0], ' ');
+    assert_int_equal(e.s[1], 'a');
     edit_free(&e);
 }
 
@@ -258,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_edit_word_jumps),
         cmocka_unit_test(test_edit_width_and_offset),
         cmocka_unit_test(test_edit_limit),
+        cmocka_unit_test(test_edit_grows_past_4096_bytes),
         cmocka_unit_test(test_token_at),
         cmocka_unit_test(test_heads_step_divisors),
         cmocka_unit_test(test_dmodel_ladder),

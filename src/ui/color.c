@@ -16,8 +16,13 @@ enum {
     PAIR_HEAT = 16,  /* + level */
     PAIR_DIV = 32,   /* + level */
     PAIR_BAR = 48,   /* + level */
-    PAIR_END = 64
+    PAIR_END = 64,
+    PAIR_HALF = 64,  /* + upper * HALF_N + lower: the half blocks of a long text */
+    HALF_N = GRID_LEVELS + 1, /* the levels and masked */
+    PAIR_HALF_END = PAIR_HALF + HALF_N * HALF_N
 };
+
+#define MASKED_COLOR 236 /* a masked half block: STYLE_MASKED's background */
 
 /* Foreground and background of each style at 256 and at 8 colours (-1 = default). */
 static const short style256[STYLE_COUNT][2] = {
@@ -63,6 +68,11 @@ static void init_pairs256(void)
         init_pair((short)(PAIR_DIV + k), 16, (short)grid_diverge_color(k));
         init_pair((short)(PAIR_BAR + k), (short)grid_ramp_color(k < 5 ? 5 : k), -1);
     }
+    for (int up = 0; up < HALF_N; up++)
+        for (int lo = 0; lo < HALF_N; lo++)
+            init_pair((short)(PAIR_HALF + up * HALF_N + lo),
+                      (short)(up == GRID_LEVELS ? MASKED_COLOR : grid_ramp_color(up)),
+                      (short)(lo == GRID_LEVELS ? MASKED_COLOR : grid_ramp_color(lo)));
 }
 
 static void init_pairs8(void)
@@ -87,7 +97,7 @@ void ui_color_init(UiState *u)
     if (!never && has_colors()) {
         start_color();
         use_default_colors();
-        if (COLORS >= 256 && COLOR_PAIRS >= PAIR_END)
+        if (COLORS >= 256 && COLOR_PAIRS >= PAIR_HALF_END)
             u->depth = DEPTH_256, init_pairs256();
         else if (COLORS >= 8 && COLOR_PAIRS >= PAIR_END)
             u->depth = DEPTH_8, init_pairs8();
@@ -113,6 +123,12 @@ static attr_t mono_attr(const Cell *c)
 static attr_t color_attr(const UiState *u, const Cell *c, short *pair)
 {
     attr_t a = 0;
+    if (c->flags & UI_CELL_HALF) {
+        int up = c->flags & UI_CELL_UP_MASKED ? GRID_LEVELS : c->level & 15;
+        int lo = c->flags & UI_CELL_LO_MASKED ? GRID_LEVELS : c->level >> 4;
+        *pair = (short)(PAIR_HALF + up * HALF_N + lo);
+        return 0;
+    }
     switch (c->style) {
     case STYLE_HEAT: *pair = (short)(PAIR_HEAT + c->level); break;
     case STYLE_DIVERGE: *pair = (short)(PAIR_DIV + c->level); break;

@@ -11,12 +11,34 @@ static bool in_rect(Rect r, int x, int y)
 
 static bool click_editor(UiState *u, int x, int y, UiInput *in)
 {
-    Rect r = u->lay.editor;
+    bool cross = u->app.cross_on && in_rect(u->lay.cross_line, x, y);
+    Rect r = cross ? u->lay.cross_line : u->lay.editor;
     if (!in_rect(r, x, y))
         return false;
-    EditBuf *e = &u->app.text;
-    e->cur = edit_offset_at(e, x - r.x + u->lay.editor_scroll);
-    in->action = ACT_EDIT;
+    EditBuf *e = cross ? &u->app.cross : &u->app.text;
+    e->cur = edit_offset_at(e, x - r.x + (cross ? u->lay.cross_scroll : u->lay.editor_scroll));
+    in->action = cross ? ACT_EDIT_CROSS : ACT_EDIT;
+    in->arg = cross ? 1 : 0;
+    return true;
+}
+
+/* A cell of the pooled view: its first token (row and column). */
+static bool click_long(UiState *u, int x, int y, UiInput *in)
+{
+    const UiLayout *l = &u->lay;
+    if (!l->have_long || y < l->long_y || y >= l->long_y + l->long_rows || x < l->long_x - 14)
+        return false;
+    int t0, t1, cy = l->long_half ? 2 * (y - l->long_y) : y - l->long_y;
+    plot_cell_range(&l->long_r, cy, &t0, &t1);
+    if (x < l->long_x) {
+        in->action = ACT_ROW_SET, in->arg = t0;
+        return true;
+    }
+    int cx = (x - l->long_x) / (l->long_cw > 0 ? l->long_cw : 1), c0;
+    if (cx >= l->long_c.cells)
+        return false;
+    plot_cell_range(&l->long_c, cx, &c0, &t1);
+    in->action = ACT_CELL_SET, in->arg = t0 * 65536 + c0;
     return true;
 }
 
@@ -98,6 +120,7 @@ bool ui_mouse(UiState *u, UiInput *in)
         return true;
     }
     return click_editor(u, ev.x, ev.y, in) || click_chip(u, ev.x, ev.y, in) ||
-           click_tile(u, ev.x, ev.y, in) || click_focus(u, ev.x, ev.y, in) ||
+           click_tile(u, ev.x, ev.y, in) || click_long(u, ev.x, ev.y, in) ||
+           click_focus(u, ev.x, ev.y, in) ||
            click_pe(u, ev.x, ev.y, in);
 }

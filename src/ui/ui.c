@@ -104,6 +104,27 @@ static void ui_begin(void)
     ui_input_init(&ui);
 }
 
+double ui_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Run the model on the sentence(s) into r with the mask as causal says. */
+static int run_one(UiState *u, ModelResult *r, bool causal)
+{
+    AppState *s = &u->app;
+    ModelConfig c = s->cfg;
+    c.causal = causal;
+    c.weights_budget = u->budget;
+    const EditBuf *x = s->cross_on ? &s->cross : NULL;
+    int err = model_run(&c, u->w, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0, r);
+    if (err == AV_ERR_NOMEM)
+        ui_die("out of memory");
+    return err;
+}
+
 /* Rebuild the toy weights and run the model; flags are app_apply's. */
 void ui_rerun(UiState *u, unsigned flags)
 {
@@ -113,13 +134,14 @@ void ui_rerun(UiState *u, unsigned flags)
         if (model_weights_toy(&s->cfg, &u->toy) != AV_OK)
             ui_die("out of memory");
     }
-    const char *cross = u->opt.cross;
-    u->run_err = model_run(&s->cfg, u->w, s->text.s, s->text.len, cross,
-                           cross ? strlen(cross) : 0, &u->res);
-    if (u->run_err == AV_ERR_NOMEM)
-        ui_die("out of memory");
-    if (!u->run_err && u->res.lazy)
-        u->run_err = AV_ERR_TOO_LARGE; /* weights not kept: too big to draw */
+    double t0 = ui_now_ms();
+    u->run_err = run_one(u, &u->res, s->cfg.causal);
+    u->run_ms = ui_now_ms() - t0;
+    u->gen = ++u->gen_clock;
+    if (s->compare == CMP_MASK) {
+        u->run_err2 = run_one(u, &u->res2, !s->cfg.causal);
+        u->gen2 = ++u->gen_clock;
+    }
     int n_q = u->run_err ? 0 : u->res.shape.n_q, n_k = u->run_err ? 0 : u->res.shape.n_k;
     if (n_q > u->labels_cap || n_k > u->labels_cap) {
         u->labels_cap = (n_q > n_k ? n_q : n_k) + 16;
@@ -175,11 +197,15 @@ static void ui_frame(UiState *u)
     } else {
         ui_labels(u);
         int top = ui_top_draw(u, g);
-        Rect mid = {0, top, COLS, LINES - top - 2};
+        Rect mid = {0, top, COLS, LINES - top - 3};
         if (u->app.view == VIEW_PE)
             ui_pe_draw(u, g, mid);
+        else if (u->app.compare != CMP_NONE)
+            ui_cmp_draw(u, g, mid);
         else
             ui_attn_draw(u, g, mid);
+        if (u->app.panel != PANEL_NONE)
+            ui_panel_draw(u, g, mid);
         ui_bottom_draw(u, g);
         if (u->app.help)
             ui_help_draw(u, g);
@@ -187,13 +213,6 @@ static void ui_frame(UiState *u)
     erase();
     ui_paint(u, g);
     refresh();
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* Apply one input; returns false to quit. */
@@ -218,15 +237,14 @@ static void ui_loop(UiState *u)
     bool running = true, dirty = true;
     while (running && !ui_signalled) {
         if (dirty) {
-            double t0 = now_ms();
+            u->frame_t0 = ui_now_ms(); /* the status line adds the drawing so far */
             ui_frame(u);
-            u->frame_ms += now_ms() - t0;
         }
         UiInput in;
         dirty = false;
         if (!ui_read_key(u, &in))
             continue;
-        double t0 = now_ms();
+        double t0 = ui_now_ms();
         /* Take every key already waiting (a paste) before drawing again. */
         timeout(0);
         do {
@@ -234,7 +252,7 @@ static void ui_loop(UiState *u)
             running = ui_handle(u, &in);
         } while (running && !ui_signalled && ui_read_key(u, &in));
         timeout(100);
-        u->frame_ms = now_ms() - t0;
+        u->frame_ms = ui_now_ms() - t0;
     }
 }
 
@@ -242,6 +260,8 @@ static void ui_free(UiState *u)
 {
     app_free(&u->app);
     model_result_free(&u->res);
+    model_result_free(&u->res2);
+    ui_data_free(u);
     model_weights_free(&u->toy);
     grid_free(&u->grid);
     free(u->labels_q), free(u->labels_k);
@@ -264,6 +284,12 @@ int ui_run(const UiOptions *o)
         fputs("attnviz: out of memory\n", stderr);
         return 1;
     }
+    if (o->cross) {
+        edit_set(&ui.app.cross, o->cross);
+        ui.app.cross_on = true;
+    }
+    ui.app.max_layers = o->weights ? o->weights->L : AV_MAX_LAYERS;
+    ui.budget = o->cfg.weights_budget; /* --budget: the on-demand path on a small text */
     ui_signals();
     ui_begin();
     ui_rerun(&ui, APP_RUN | APP_WEIGHTS);
@@ -271,8 +297,8 @@ int ui_run(const UiOptions *o)
         snprintf(ui.app.msg, sizeof ui.app.msg,
                  "weights from --weights: d_model and seed are fixed");
     if (o->text && strlen(o->text) > EDIT_MAX_BYTES)
-        snprintf(ui.app.msg, sizeof ui.app.msg, "the text was cut to its first %d bytes",
-                 EDIT_MAX_BYTES);
+        snprintf(ui.app.msg, sizeof ui.app.msg, "the text was cut to its first %d MiB",
+                 EDIT_MAX_BYTES >> 20);
     ui_loop(&ui);
     ui_end();
     ui_free(&ui);

@@ -13,6 +13,7 @@
 #define INFO_MIN 7   /* rows the right panel keeps for the cell line and bars */
 #define TILE_MIN 6   /* a small heatmap shows at least this many tokens */
 #define FOCUS_LABEL_W 10
+#define FOCUS_MIN_W 66 /* the focused head's columns when the tiles leave room */
 
 typedef struct {
     int left_w;       /* columns of the focused head */
@@ -58,12 +59,20 @@ static bool geo_try(const UiState *u, Rect r, int fcw, int T, int Tk, int max_ro
         return false;
     g->T = T, g->Tk = Tk;
     g->tcw = 2 + Tk * 2 + 1 <= R / H ? 2 : 1;
-    g->tile_w = 2 + Tk * g->tcw + 1, g->tile_h = T + 1;
+    g->tile_w = 2 + Tk * g->tcw + 1, g->tile_h = T + 2; /* + the statistics line */
+    g->tile_w = g->tile_w < 11 ? 11 : g->tile_w;         /* room for "1.58b .38" */
     g->per_row = R / g->tile_w;
     if (g->per_row < 1)
         return false;
     g->tile_rows = (H + g->per_row - 1) / g->per_row;
-    return g->tile_rows <= max_rows && g->tile_rows * g->tile_h + INFO_MIN <= r.h;
+    if (g->tile_rows > max_rows || g->tile_rows * g->tile_h + INFO_MIN > r.h)
+        return false;
+    /* A short sentence: give the focused head's title and statistics room. */
+    int across = H < g->per_row ? H : g->per_row;
+    int slack = R - across * g->tile_w - 1, grow = FOCUS_MIN_W - g->left_w;
+    if (grow > 0 && slack > 0)
+        g->left_w += grow < slack ? grow : slack;
+    return true;
 }
 
 /* Windowed small heatmaps: up to four across, in as many rows as the heads
@@ -72,7 +81,7 @@ static bool geo_try_window(const UiState *u, Rect r, int fcw, AttnGeo *g)
 {
     int n = u->app.n_q, nk = u->app.n_k, H = u->app.cfg.H;
     int across = H < 4 ? H : 4, rows = (H + across - 1) / across;
-    int T = (r.h - INFO_MIN) / rows - 1;
+    int T = (r.h - INFO_MIN) / rows - 2;
     int R = r.w - (focus_label_w(u, r.w) + 2 + nk * fcw);
     int Tk = R / across - 3;
     T = T < n ? T : n, Tk = Tk < nk ? Tk : nk;
@@ -104,15 +113,27 @@ static void attn_geometry(const UiState *u, Rect r, AttnGeo *g)
     g->Tk = R / H - 3 < nk ? R / H - 3 : nk;
     g->Tk = g->Tk < TILE_MIN ? (nk < TILE_MIN ? nk : TILE_MIN) : g->Tk;
     g->T = T < 1 ? 1 : T, g->tcw = 1;
-    g->tile_w = 2 + g->Tk + 1, g->tile_h = g->T + 1;
+    g->tile_w = 2 + g->Tk + 1, g->tile_h = g->T + 2;
     g->per_row = R / g->tile_w < 1 ? 1 : R / g->tile_w;
     g->tile_rows = (r.h - INFO_MIN) / g->tile_h < 1 ? 1 : (r.h - INFO_MIN) / g->tile_h;
 }
 
 static const float *head_P(const UiState *u, int h)
 {
-    const AttnShape *s = &u->res.shape;
-    return u->res.layer[u->app.layer].ab.P + (size_t)h * s->n_q * s->n_k;
+    return ui_head_P(u, &u->res, u->app.layer, h);
+}
+
+int ui_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
+{
+    if (!st)
+        return snprintf(buf, size, "%s", "");
+    const char *approx = st->sampled ? "~" : "";
+    if (wide)
+        return snprintf(buf, size, "entropy %s%.2f bits, max %s%.2f", approx, st->entropy,
+                        approx, st->top);
+    char top[8];
+    snprintf(top, sizeof top, "%.2f", st->top);
+    return snprintf(buf, size, "%.2fb %s", st->entropy, top[0] == '0' ? top + 1 : top);
 }
 
 static HeatmapSpec spec_for(const UiState *u, int h)
@@ -125,7 +146,7 @@ static HeatmapSpec spec_for(const UiState *u, int h)
 }
 
 /* 8 colours: tint the shade glyphs of the cells by their level. */
-static void tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
+void ui_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
 {
     if (u->depth != DEPTH_8)
         return;
@@ -157,7 +178,7 @@ static int keep_visible(int first, int sel, int shown, int n)
     return first < 0 ? 0 : first;
 }
 
-static void rect_clear(Grid *g, Rect r)
+void ui_rect_clear(Grid *g, Rect r)
 {
     for (int y = r.y; y < r.y + r.h; y++)
         for (int x = r.x; x < r.x + r.w; x++)
@@ -170,11 +191,11 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
     const AppState *s = &u->app;
     HeatmapSpec sp = spec_for(u, s->head);
     sp.cell_w = fcw, sp.label_w = label_limit(g->w), sp.number_rows = true;
-    int max_h = r.h - 1 - 2;
+    int max_h = r.h - 1 - 3; /* title; legend and axis note below */
     HeatmapLayout *l = &u->lay.focus;
     for (int pass = 0; pass < 2; pass++) {
         sp.first_row = u->first_row, sp.first_col = u->first_col;
-        rect_clear(g, (Rect){r.x, r.y + 1, r.w, max_h});
+        ui_rect_clear(g, (Rect){r.x, r.y + 1, r.w, max_h});
         heatmap_draw(g, r.x, r.y + 1, r.w, max_h, &sp, l);
         int cap_rows = max_h - (l->cells_y - l->y);
         int cap_cols = l->cell_w > 0 ? (r.w - (l->cells_x - r.x)) / l->cell_w : 0;
@@ -184,19 +205,26 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
             break;
     }
     u->lay.have_focus = true;
-    tint_cells(u, g, &sp, l);
-    char layer[48] = "";
-    if (s->cfg.layers > 1)
-        snprintf(layer, sizeof layer, ", layer %d of %d", s->layer + 1, s->cfg.layers);
-    int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Head %d of %d%s: %s", s->head + 1,
-                           s->cfg.H, layer, model_head_label(&s->cfg, s->layer, s->head));
+    ui_tint_cells(u, g, &sp, l);
+    int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Head %d of %d, layer %d of %d: %s",
+                           s->head + 1, s->cfg.H, s->layer + 1, s->cfg.layers,
+                           model_head_label(&s->cfg, s->layer, s->head));
+    char stats[64];
+    int sw = ui_stats_text(ui_stats(u, 0, s->head), true, stats, sizeof stats);
+    bool in_title = used + 2 + sw <= r.w;
+    if (in_title)
+        used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
     if (l->rows < s->n_q || l->cols < s->n_k)
-        grid_printf(g, r.x + used, r.y, r.w - used, STYLE_DIM, " rows %d-%d, cols %d-%d of %d",
+        grid_printf(g, r.x + used, r.y, r.w - used, STYLE_DIM, "  rows %d-%d, cols %d-%d of %d",
                     l->first_row + 1, l->first_row + l->rows, l->first_col + 1,
                     l->first_col + l->cols, s->n_k);
-    else
-        grid_puts(g, r.x + used, r.y, "  rows: queries, columns: keys", r.w - used, STYLE_DIM);
-    heatmap_legend(g, r.x, l->y + l->h, r.w, u->hmode, sp.causal);
+    int ly = l->y + l->h;
+    heatmap_legend(g, r.x, ly, r.w, u->hmode, sp.causal);
+    int ny = ly + (u->hmode == HEATMAP_COLOR ? 2 : 1), nx = 0;
+    if (!in_title)
+        nx = grid_printf(g, r.x, ny, r.w, STYLE_ACCENT, "%s  ", stats);
+    grid_printf(g, r.x + nx, ny, r.w - nx, STYLE_DIM, "rows: queries%s, columns: keys%s",
+                s->cross_on ? " (sentence 1)" : "", s->cross_on ? " (sentence 2)" : "");
 }
 
 static void draw_tile(UiState *u, Grid *g, int x, int y, const AttnGeo *geo, int h)
@@ -209,8 +237,8 @@ static void draw_tile(UiState *u, Grid *g, int x, int y, const AttnGeo *geo, int
     sp.first_col = keep_visible(s->sel_row - geo->Tk / 2, s->sel_row, geo->Tk, s->n_k);
     int k = u->lay.n_tiles++;
     HeatmapLayout *l = &u->lay.tile[k];
-    heatmap_draw(g, x, y, geo->tile_w - 1, geo->tile_h, &sp, l);
-    tint_cells(u, g, &sp, l);
+    heatmap_draw(g, x, y, geo->tile_w - 1, geo->tile_h - 1, &sp, l);
+    ui_tint_cells(u, g, &sp, l);
     /* Colour alone in the small heads: percentages two columns wide run together. */
     for (int r = 0; r < l->rows; r++)
         for (int c = 0; c < l->cols * l->cell_w; c++) {
@@ -220,6 +248,9 @@ static void draw_tile(UiState *u, Grid *g, int x, int y, const AttnGeo *geo, int
         }
     u->lay.tile_head[k] = h;
     u->lay.tile_rect[k] = (Rect){x, y, geo->tile_w - 1, geo->tile_h};
+    char stats[32];
+    ui_stats_text(ui_stats(u, 0, h), false, stats, sizeof stats);
+    grid_puts(g, x, y + geo->tile_h - 1, stats, geo->tile_w - 1, STYLE_DIM);
     /* The head number in the corner, which heatmap_draw leaves blank. */
     grid_printf(g, x, y, 2, h == s->head ? STYLE_LABEL_SEL : STYLE_TITLE, "%d", h + 1);
 }
@@ -248,8 +279,9 @@ static int draw_tiles(UiState *u, Grid *g, Rect r, const AttnGeo *geo)
     return 1 + rows * geo->tile_h;
 }
 
-/* The selected cell: exact weight and raw score. */
-static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w)
+/* The selected cell: exact weight and raw score, from row P_row. */
+static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
+                           const ModelResult *res, int h, const float *P_row)
 {
     const AppState *s = &u->app;
     int i = s->sel_row, j = s->sel_col;
@@ -258,9 +290,9 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w)
         grid_puts(g, x, y + 1, "its exact weight and raw score", w, STYLE_DIM);
         return;
     }
-    const AttnBuffers *ab = &u->res.layer[s->layer].ab;
-    float score = attention_score(&u->res.shape, s->head, ab->Q, ab->K, i, j);
-    float wt = head_P(u, s->head)[(long)i * s->n_k + j];
+    const AttnBuffers *ab = &res->layer[s->layer].ab;
+    float score = attention_score(&res->shape, h, ab->Q, ab->K, i, j);
+    float wt = P_row[j];
     int used = grid_printf(g, x, y, w, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
     used += grid_puts(g, x + used, y, " \u2192 ", w - used, STYLE_TEXT);
     used += grid_printf(g, x + used, y, w - used, STYLE_LABEL_SEL, "%s", u->labels_k[j]);
@@ -275,19 +307,19 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w)
                 s->cfg.scale ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)score);
 }
 
-static void draw_info(UiState *u, Grid *g, Rect r)
+void ui_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h)
 {
     const AppState *s = &u->app;
     int i = s->sel_row;
-    if (r.h < 4 || i < 0)
+    if (r.h < 4 || i < 0 || i >= res->shape.n_q)
         return;
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Token %d ", i + 1);
     used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
-    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (head %d):",
-                s->head + 1);
-    draw_cell_info(u, g, r.x, r.y + 1, r.w);
-    heatmap_bars(g, r.x, r.y + 3, r.w, r.h - 3, head_P(u, s->head) + (long)i * s->n_k, s->n_k,
-                 u->labels_k, i, u->res.shape.causal);
+    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (head %d):", h + 1);
+    const float *P_row = ui_row(u, res, s->layer, h, i);
+    draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
+    heatmap_bars(g, r.x, r.y + 3, r.w, r.h - 3, P_row, res->shape.n_k, u->labels_k, i,
+                 res->shape.causal);
 }
 
 void ui_attn_draw(UiState *u, Grid *g, Rect r)
@@ -299,6 +331,11 @@ void ui_attn_draw(UiState *u, Grid *g, Rect r)
                                      : av_strerror(u->run_err), r.w - 4, STYLE_ACCENT);
         return;
     }
+    s->row_step = s->col_step = 1;
+    if (ui_long_wanted(u, r)) {
+        ui_long_draw(u, g, r);
+        return;
+    }
     AttnGeo geo;
     attn_geometry(u, (Rect){r.x, r.y, r.w, r.h - 1}, &geo);
     Rect left = {r.x, r.y, geo.left_w - 1, r.h};
@@ -306,5 +343,5 @@ void ui_attn_draw(UiState *u, Grid *g, Rect r)
     draw_focus(u, g, left, geo.fcw);
     s->page = u->lay.focus.rows > 2 ? u->lay.focus.rows - 1 : 1;
     int used = draw_tiles(u, g, right, &geo);
-    draw_info(u, g, (Rect){right.x, right.y + used, right.w, right.h - used});
+    ui_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res, s->head);
 }

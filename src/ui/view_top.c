@@ -20,21 +20,29 @@ static void draw_title(const UiState *u, Grid *g)
                 view, other, mode);
 }
 
-/* The sentence, scrolled to keep the cursor visible; the selected token and,
- * when editing, the cursor are marked. */
-static void draw_editor(UiState *u, Grid *g, int y)
+/* A sentence, scrolled to keep the cursor visible; the selected token and,
+ * when editing it, the cursor are marked. field 0: the sentence (queries),
+ * 1: the second sentence of cross-attention (keys and values). */
+static void draw_editor(UiState *u, Grid *g, int y, int field)
 {
-    const EditBuf *e = &u->app.text;
-    int x0 = grid_puts(g, 0, y, "Sentence: ", g->w, u->app.mode == MODE_EDIT ? STYLE_ACCENT
-                                                                           : STYLE_DIM);
+    const AppState *s = &u->app;
+    const EditBuf *e = field ? &s->cross : &s->text;
+    bool active = s->mode == MODE_EDIT && (field == 1) == (s->cross_on && s->field == 1);
+    const char *name = !s->cross_on ? "Sentence: " : field ? "Keys/values (2): " : "Queries (1): ";
+    int x0 = grid_puts(g, 0, y, name, g->w, active ? STYLE_ACCENT : STYLE_DIM);
     int w = g->w - x0 - 1, cur = edit_width(e, e->cur);
     int scroll = cur >= w ? cur - w + 1 : 0;
-    u->lay.editor = (Rect){x0, y, w + 1, 1};
-    u->lay.editor_scroll = scroll;
+    if (field) {
+        u->lay.cross_line = (Rect){x0, y, w + 1, 1}, u->lay.cross_scroll = scroll;
+    } else {
+        u->lay.editor = (Rect){x0, y, w + 1, 1}, u->lay.editor_scroll = scroll;
+    }
     size_t sel_a = 1, sel_b = 0;
-    if (u->app.sel_row >= 0 && u->app.sel_row < u->res.tokens.n) {
-        sel_a = u->res.tokens.tok[u->app.sel_row].start;
-        sel_b = sel_a + u->res.tokens.tok[u->app.sel_row].len;
+    const TokenList *t = field ? &u->res.cross_tokens : &u->res.tokens;
+    int sel = field ? s->sel_col : s->sel_row;
+    if (sel >= 0 && sel < t->n && !u->run_err) {
+        sel_a = t->tok[sel].start;
+        sel_b = sel_a + t->tok[sel].len;
     }
     int col = 0;
     for (size_t p = edit_offset_at(e, scroll); p < e->len;) {
@@ -47,7 +55,7 @@ static void draw_editor(UiState *u, Grid *g, int y)
         col += used;
         p += (size_t)(k > 0 ? k : 1);
     }
-    if (u->app.mode == MODE_EDIT)
+    if (active)
         grid_flag_rect(g, x0 + cur - scroll, y, 1, 1, CELL_CURSOR);
 }
 
@@ -99,11 +107,13 @@ static void draw_chips(UiState *u, Grid *g, int y, int rows)
 
 int ui_top_draw(UiState *u, Grid *g)
 {
-    int chip_rows = g->h >= 30 ? 2 : 1;
+    int chip_rows = g->h >= 30 ? 2 : 1, y = 2;
     draw_title(u, g);
-    draw_editor(u, g, 1);
-    draw_chips(u, g, 2, chip_rows);
-    return 2 + chip_rows + (g->h >= 30 ? 1 : 0);
+    draw_editor(u, g, 1, 0);
+    if (u->app.cross_on)
+        draw_editor(u, g, y++, 1);
+    draw_chips(u, g, y, chip_rows);
+    return y + chip_rows + (g->h >= 30 ? 1 : 0);
 }
 
 static const char *hint(const UiState *u)
@@ -114,9 +124,49 @@ static const char *hint(const UiState *u)
     if (u->app.view == VIEW_PE)
         return "Up/Down: position | [ ]: plotted dims | p: PE on/off | d/D: d_model | "
                "v: attention view | e: edit | ? help | q quit";
-    return "Tab: head | Up/Down: token | Left/Right: cell | m: mask | p: PE | s: scaling | "
-           "h/H heads | d/D d_model | r/R seed | n: next example | x/X export | e: edit | "
-           "? help | q quit";
+    return "Tab: head | Up/Down: token | Left/Right: cell | w: trace | m: mask | t/T temp | "
+           "s: scaling | b/B side by side | C: cross | P: designed | l/L layer | z/Z zoom | "
+           "e: edit | ? help | q quit";
+}
+
+/* A size in B, KiB, MiB or GiB. */
+static void fmt_bytes(double b, char *buf, size_t size)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int k = 0;
+    while (b >= 1024 && k < 4)
+        b /= 1024, k++;
+    snprintf(buf, size, k ? "%.1f %s" : "%.0f %s", b, units[k]);
+}
+
+static void fmt_count(double v, char *buf, size_t size)
+{
+    static const char *const units[] = {"", "k", "M", "G", "T"};
+    int k = 0;
+    while (v >= 1000 && k < 4)
+        v /= 1000, k++;
+    snprintf(buf, size, k ? "%.1f%s" : "%.0f%s", v, units[k]);
+}
+
+/* What the text costs, and what twice as many tokens would: n^2 grows 4x. */
+static void draw_cost(const UiState *u, Grid *g, int y)
+{
+    const AppState *s = &u->app;
+    if (u->run_err || s->n_q == 0)
+        return;
+    AttnShape sh = u->res.shape, dbl = sh;
+    dbl.n_q *= 2, dbl.n_k *= 2;
+    double nn = (double)sh.n_q * sh.n_k, fl = model_flops(&sh) * s->cfg.layers;
+    char b_nn[16], b_w[16], b_fl[16];
+    fmt_count(nn, b_nn, sizeof b_nn);
+    fmt_bytes(model_weight_bytes(&s->cfg, sh.n_q, sh.n_k), b_w, sizeof b_w);
+    fmt_count(fl, b_fl, sizeof b_fl);
+    grid_printf(g, 0, y, g->w, STYLE_TEXT,
+                "Cost: n %d%s%.0d | n\u00b2 %s | weights %s | %s FLOP | run %.*f ms | "
+                "x2 tokens -> n\u00b2 x4, weights x4, FLOPs x%.1f",
+                sh.n_q, sh.n_k != sh.n_q ? " x " : "", sh.n_k != sh.n_q ? sh.n_k : 0, b_nn, b_w,
+                b_fl,
+                u->run_ms < 1 ? 3 : 1, u->run_ms, model_flops(&dbl) / model_flops(&sh));
 }
 
 void ui_bottom_draw(UiState *u, Grid *g)
@@ -124,6 +174,7 @@ void ui_bottom_draw(UiState *u, Grid *g)
     const AppState *s = &u->app;
     const ModelConfig *c = &s->cfg;
     int y = g->h - 1;
+    draw_cost(u, g, y - 2);
     bool wide = g->w >= 100;
     if (s->msg[0])
         grid_puts(g, 0, y - 1, s->msg, g->w, STYLE_ACCENT);
@@ -132,17 +183,18 @@ void ui_bottom_draw(UiState *u, Grid *g)
     for (int x = 0; x < g->w; x++)
         grid_put(g, x, y, ' ', STYLE_STATUS, 0);
     const char *sep = wide ? " | " : "  ";
-    char layer[32] = "";
-    if (c->layers > 1)
-        snprintf(layer, sizeof layer, "%slayer %d/%d", sep, s->layer + 1, c->layers);
+    char more[96];
+    snprintf(more, sizeof more, "%stemp %g%slayer %d/%d%s%s", sep, (double)c->temperature, sep,
+             s->layer + 1, c->layers, s->cross_on ? sep : "", s->cross_on ? "cross" : "");
     int used = grid_printf(
         g, 0, y, g->w, STYLE_STATUS,
         " tokens %d%sd_model %d%s%sheads %d%sd_k %d%sseed %llu%smask %s%sPE %s%sscaling %s%s",
         s->n_q, sep, c->d_model, s->fixed_weights ? " (fixed)" : "", sep, c->H, sep,
         c->d_model / c->H, sep, (unsigned long long)c->seed, sep, c->causal ? "on" : "off",
-        sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off", layer);
+        sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off", more);
     if (wide && used + 12 < g->w)
-        grid_printf(g, g->w - 10, y, 10, STYLE_STATUS, "%6.2f ms", u->frame_ms);
+        grid_printf(g, g->w - 10, y, 10, STYLE_STATUS, "%6.2f ms",
+                    u->frame_ms + ui_now_ms() - u->frame_t0); /* the key's update + drawing */
 }
 
 void ui_too_small_draw(Grid *g)

@@ -1,0 +1,128 @@
+/* ui_data.c - the numbers the views draw, beyond the model's result: rows
+ * and pooled grids of a long text's weights computed on demand (pool.h), and
+ * each head's entropy and largest weights. All cached and keyed by the
+ * result's generation, so moving the selection recomputes nothing and a new
+ * model run or another view recomputes only what is drawn.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pool.h"
+#include "ui_int.h"
+
+unsigned ui_gen(const UiState *u, const ModelResult *r)
+{
+    return r == &u->res2 ? u->gen2 : u->gen;
+}
+
+const float *ui_head_P(const UiState *u, const ModelResult *r, int layer, int h)
+{
+    (void)u;
+    const float *P = r->layer[layer].ab.P;
+    return P ? P + (size_t)h * r->shape.n_q * r->shape.n_k : NULL;
+}
+
+const float *ui_row(UiState *u, const ModelResult *r, int layer, int h, int i)
+{
+    const float *P = ui_head_P(u, r, layer, h);
+    int n_k = r->shape.n_k;
+    if (P)
+        return P + (size_t)i * n_k;
+    if (n_k > u->row_cap)
+        u->row = ui_xrealloc(u->row, sizeof *u->row * (size_t)n_k), u->row_cap = n_k;
+    const AttnBuffers *ab = &r->layer[layer].ab;
+    pool_rows(&r->shape, h, ab->Q, ab->K, i, i + 1, u->row);
+    return u->row;
+}
+
+static bool slot_matches(const PoolSlot *p, const ModelResult *r, unsigned gen, int layer,
+                         int h, const int key[6], bool mean)
+{
+    return p->buf && p->res == r && p->gen == gen && p->layer == layer && p->h == h &&
+           p->r0 == key[0] && p->r1 == key[1] && p->c0 == key[2] && p->c1 == key[3] &&
+           p->gh == key[4] && p->gw == key[5] && p->mean == mean;
+}
+
+/* The slot used longest ago. */
+static PoolSlot *slot_oldest(UiState *u)
+{
+    PoolSlot *old = &u->pool[0];
+    for (int k = 1; k < UI_POOL_SLOTS; k++)
+        if (u->pool[k].stamp < old->stamp)
+            old = &u->pool[k];
+    return old;
+}
+
+const float *ui_pooled(UiState *u, const ModelResult *r, int layer, int h, const ViewAxis *ar,
+                       const ViewAxis *ac)
+{
+    const int key[6] = {ar->first, ar->first + ar->span, ac->first, ac->first + ac->span,
+                        ar->cells, ac->cells};
+    unsigned gen = ui_gen(u, r);
+    bool mean = u->app.pool_mean;
+    for (int k = 0; k < UI_POOL_SLOTS; k++)
+        if (slot_matches(&u->pool[k], r, gen, layer, h, key, mean)) {
+            u->pool[k].stamp = ++u->pool_clock;
+            return u->pool[k].buf;
+        }
+    PoolSlot *p = slot_oldest(u);
+    size_t need = (size_t)key[4] * key[5];
+    if (need > p->cap)
+        p->buf = ui_xrealloc(p->buf, need * sizeof *p->buf), p->cap = need;
+    const AttnBuffers *ab = &r->layer[layer].ab;
+    if (pool_head(&r->shape, h, ab->Q, ab->K, ui_head_P(u, r, layer, h), key[0], key[1], key[2],
+                  key[3], key[4], key[5], mean ? POOL_MEAN : POOL_MAX, p->buf) != AV_OK)
+        ui_die("out of memory");
+    *p = (PoolSlot){r, gen, layer, h, key[0], key[1], key[2], key[3], key[4], key[5], mean,
+                    ++u->pool_clock, p->buf, p->cap};
+    return p->buf;
+}
+
+/* Fold the rows of head h (every stride-th, when the head is large) into st. */
+static void head_stats(UiState *u, const ModelResult *r, int layer, int h, HeadStats *st)
+{
+    const AttnShape *s = &r->shape;
+    const AttnBuffers *ab = &r->layer[layer].ab;
+    const float *P = ui_head_P(u, r, layer, h);
+    int stride = plot_sample_stride(s->n_q, s->n_k, UI_STATS_BUDGET);
+    /* its own row buffer: u->row may hold the row the bars show */
+    float *row = P ? NULL : ui_xrealloc(NULL, sizeof *row * (size_t)s->n_k);
+    memset(st, 0, sizeof *st);
+    for (int i = 0; i < s->n_q; i += stride) {
+        int vis = s->causal ? (i + 1 < s->n_k ? i + 1 : s->n_k) : s->n_k;
+        if (!P)
+            pool_rows(s, h, ab->Q, ab->K, i, i + 1, row);
+        plot_stats_add(st, P ? P + (size_t)i * s->n_k : row, vis);
+    }
+    free(row);
+    st->sampled = stride > 1;
+    plot_stats_finish(st);
+}
+
+const HeadStats *ui_stats(UiState *u, int which, int h)
+{
+    StatsCache *c = &u->stats[which ? 1 : 0];
+    const ModelResult *r = which ? &u->res2 : &u->res;
+    int layer = u->app.layer, H = r->shape.H;
+    if (h < 0 || h >= H || r->shape.n_q <= 0)
+        return NULL;
+    if (c->res != r || c->gen != ui_gen(u, r) || c->layer != layer || c->H != H) {
+        if (H > c->cap)
+            c->st = ui_xrealloc(c->st, sizeof *c->st * (size_t)H), c->cap = H;
+        for (int k = 0; k < H; k++)
+            c->st[k].rows = -1; /* computed when first asked for */
+        c->res = r, c->gen = ui_gen(u, r), c->layer = layer, c->H = H;
+    }
+    if (c->st[h].rows < 0)
+        head_stats(u, r, layer, h, &c->st[h]);
+    return &c->st[h];
+}
+
+void ui_data_free(UiState *u)
+{
+    for (int k = 0; k < UI_POOL_SLOTS; k++)
+        free(u->pool[k].buf);
+    free(u->stats[0].st), free(u->stats[1].st);
+    free(u->row);
+    free(u->panel), free(u->panel_lines);
+}

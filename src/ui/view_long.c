@@ -1,0 +1,234 @@
+/* view_long.c - a text too long for one cell a token: the focused head's
+ * weights pooled down to the screen (pool.h, max or mean), two cells a
+ * screen row with the half block ▀ in colour (foreground the upper cell,
+ * background the lower), one in glyph mode. Zoom halves the tokens shown
+ * around the selection down to one token a row, where the labels are the
+ * tokens again; until then they are ranges ("129-192"). Every head is shown
+ * small and pooled on the right, over the selected token's bars.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_int.h"
+
+#define LONG_LABEL_W 12 /* "16321-16384" */
+#define HALF_BLOCK 0x2580u
+
+bool ui_long_wanted(const UiState *u, Rect r)
+{
+    const AppState *s = &u->app;
+    return u->res.lazy || s->n_q > 2 * (r.h - 4) || s->n_k > r.w - 40;
+}
+
+typedef struct {
+    int x, y, rows, cols; /* the cells' screen rectangle */
+    int cw;               /* columns a cell */
+    bool half;            /* two cells a screen row */
+    ViewAxis ar, ac;
+} LongGeo;
+
+/* Zoom, scroll and pooling of both axes for cells in rows x cols. */
+static void long_geo(UiState *u, int rows, int cols, LongGeo *lg)
+{
+    AppState *s = &u->app;
+    int zmax = plot_zoom_max(s->n_q, rows), zc = plot_zoom_max(s->n_k, cols);
+    zmax = zc > zmax ? zc : zmax;
+    if (s->zoom > zmax) {
+        s->zoom = zmax;
+        snprintf(s->msg, sizeof s->msg, "zoomed in as far as it goes: one token a cell");
+    }
+    int sel_c = s->sel_col >= 0 ? s->sel_col : (s->n_k == s->n_q ? s->sel_row : 0);
+    lg->ar = plot_view_axis(s->n_q, rows, s->zoom, s->sel_row, u->long_first_row, s->recentre);
+    lg->ac = plot_view_axis(s->n_k, cols, s->zoom, sel_c, u->long_first_col, s->recentre);
+    lg->half = u->hmode == HEATMAP_COLOR && lg->ar.span > rows;
+    if (lg->half)
+        lg->ar.cells = lg->ar.span < 2 * rows ? lg->ar.span : 2 * rows;
+    lg->cw = lg->ac.span == lg->ac.cells ? cols / (lg->ac.cells > 0 ? lg->ac.cells : 1) : 1;
+    lg->cw = lg->cw > 4 ? 4 : lg->cw < 1 ? 1 : lg->cw;
+    lg->rows = lg->half ? (lg->ar.cells + 1) / 2 : lg->ar.cells;
+    lg->cols = lg->ac.cells;
+    u->long_first_row = lg->ar.first, u->long_first_col = lg->ac.first;
+    s->row_step = (lg->ar.span + lg->rows - 1) / (lg->rows > 0 ? lg->rows : 1);
+    s->col_step = (lg->ac.span + lg->cols - 1) / (lg->cols > 0 ? lg->cols : 1);
+    s->page = lg->rows > 2 ? (lg->rows - 1) * s->row_step : s->row_step;
+}
+
+/* A pooled value as a level, GRID_LEVELS for masked. */
+static int cell_level(float v)
+{
+    return v < 0.0f ? GRID_LEVELS : heatmap_level(v);
+}
+
+static void put_half(Grid *g, int x, int y, int up, int lo)
+{
+    Cell *c = grid_at(g, x, y);
+    if (!c)
+        return;
+    *c = (Cell){HALF_BLOCK, STYLE_HEAT, 0, UI_CELL_HALF};
+    c->level = (uint8_t)((up == GRID_LEVELS ? 0 : up) | (lo == GRID_LEVELS ? 0 : lo) << 4);
+    c->flags |= (up == GRID_LEVELS ? UI_CELL_UP_MASKED : 0) |
+                (lo == GRID_LEVELS ? UI_CELL_LO_MASKED : 0);
+}
+
+/* One cell in glyph mode (or colour at one cell a row): shade or mask. */
+static void put_cell(const UiState *u, Grid *g, int x, int y, float v)
+{
+    if (v < 0.0f)
+        grid_put(g, x, y, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
+    else if (u->hmode == HEATMAP_COLOR)
+        grid_put(g, x, y, ' ', STYLE_HEAT, heatmap_level(v));
+    else
+        grid_put(g, x, y, heatmap_glyph(heatmap_glyph_index(v)),
+                 u->depth == DEPTH_8 ? STYLE_HEAT : STYLE_TEXT, heatmap_level(v));
+}
+
+static void draw_cells(const UiState *u, Grid *g, const LongGeo *lg, const float *M)
+{
+    int gw = lg->ac.cells;
+    for (int y = 0; y < lg->rows; y++)
+        for (int x = 0; x < lg->cols; x++)
+            for (int k = 0; k < lg->cw; k++) {
+                int sx = lg->x + x * lg->cw + k, sy = lg->y + y;
+                if (!lg->half) {
+                    put_cell(u, g, sx, sy, M[(size_t)y * gw + x]);
+                    continue;
+                }
+                int up = cell_level(M[(size_t)(2 * y) * gw + x]);
+                int lo = 2 * y + 1 < lg->ar.cells ? cell_level(M[(size_t)(2 * y + 1) * gw + x])
+                                                  : GRID_LEVELS;
+                put_half(g, sx, sy, up, lo);
+            }
+}
+
+/* Tokens [t0, t1) of screen row y. */
+static void row_tokens(const LongGeo *lg, int y, int *t0, int *t1)
+{
+    int c0 = lg->half ? 2 * y : y, c1 = lg->half ? 2 * y + 1 : y, a;
+    c1 = c1 < lg->ar.cells ? c1 : lg->ar.cells - 1;
+    plot_cell_range(&lg->ar, c0, t0, &a);
+    plot_cell_range(&lg->ar, c1, &a, t1);
+}
+
+static void draw_row_labels(UiState *u, Grid *g, const LongGeo *lg)
+{
+    int sel = u->app.sel_row;
+    for (int y = 0; y < lg->rows; y++) {
+        int t0, t1, sy = lg->y + y;
+        char lab[48];
+        row_tokens(lg, y, &t0, &t1);
+        bool mine = sel >= t0 && sel < t1;
+        if (t1 - t0 == 1)
+            snprintf(lab, sizeof lab, "%d %s", t0 + 1, u->labels_q[t0]);
+        else
+            plot_range_label(t0, t1, lab, sizeof lab);
+        grid_put(g, lg->x - LONG_LABEL_W - 2, sy, mine ? 0x25B6 : ' ', STYLE_ACCENT, 0);
+        grid_puts(g, lg->x - LONG_LABEL_W - 1, sy, lab, LONG_LABEL_W,
+                  mine ? STYLE_LABEL_SEL : t1 - t0 == 1 ? STYLE_LABEL : STYLE_DIM);
+    }
+}
+
+/* Column ticks: the first token of a cell every few columns, or the tokens
+ * themselves when each has a cell wide enough; the selected key marked. */
+static void draw_col_ticks(UiState *u, Grid *g, const LongGeo *lg, int y)
+{
+    int every = lg->cw >= 4 ? 1 : 10 / lg->cw, sel = u->app.sel_col;
+    for (int c = 0; c < lg->cols; c += every) {
+        int t0, t1, x = lg->x + c * lg->cw;
+        plot_cell_range(&lg->ac, c, &t0, &t1);
+        if (lg->cw >= 4 && t1 - t0 == 1)
+            grid_puts(g, x, y, u->labels_k[t0], lg->cw - 1, STYLE_LABEL);
+        else if (x + 6 <= lg->x + lg->cols * lg->cw)
+            grid_printf(g, x, y, 6, STYLE_DIM, "%d", t0 + 1);
+    }
+    int c = sel >= 0 ? plot_cell_of(&lg->ac, sel) : -1;
+    if (c >= 0)
+        grid_put(g, lg->x + c * lg->cw, y, 0x25BC, STYLE_ACCENT, 0); /* ▼ */
+}
+
+/* "zoom 2 (z/Z/0) | rows ..., cols ... | max pooling (a)", then the tokens a cell covers */
+static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, int x, int y, int w)
+{
+    int rmin = lg->ar.span / lg->rows, rmax = (lg->ar.span + lg->rows - 1) / lg->rows;
+    int cmin = lg->ac.span / lg->cols, cmax = (lg->ac.span + lg->cols - 1) / lg->cols;
+    char rr[24], cc[24];
+    snprintf(rr, sizeof rr, rmin == rmax ? "%d" : "%d-%d", rmin, rmax);
+    snprintf(cc, sizeof cc, cmin == cmax ? "%d" : "%d-%d", cmin, cmax);
+    grid_printf(g, x, y, w, STYLE_DIM, "zoom %d (z/Z/0) | rows %d-%d, cols %d-%d | %s pooling (a)",
+                u->app.zoom, lg->ar.first + 1, lg->ar.first + lg->ar.span, lg->ac.first + 1,
+                lg->ac.first + lg->ac.span, u->app.pool_mean ? "mean" : "max");
+    grid_printf(g, x, y + 1, w, STYLE_DIM, "a row: %s token%s%s, a column: %s", rr,
+                rmax > 1 ? "s" : "", lg->half ? " (▀ 2 cells)" : "", cc);
+}
+
+void ui_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *title,
+                  bool main)
+{
+    AppState *s = &u->app;
+    int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1;
+    int rows = r.h - 2 - 2 - legend_h, cols = r.w - LONG_LABEL_W - 3;
+    if (rows < 2 || cols < 4)
+        return;
+    LongGeo lg = {.x = r.x + LONG_LABEL_W + 2, .y = r.y + 2};
+    long_geo(u, rows, cols, &lg);
+    char stats[64];
+    ui_stats_text(ui_stats(u, res == &u->res2, h), true, stats, sizeof stats);
+    int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s", title);
+    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
+    draw_col_ticks(u, g, &lg, r.y + 1);
+    draw_cells(u, g, &lg, ui_pooled(u, res, s->layer, h, &lg.ar, &lg.ac));
+    draw_row_labels(u, g, &lg);
+    draw_readout(u, g, &lg, r.x, lg.y + lg.rows, r.w);
+    heatmap_legend(g, r.x, lg.y + lg.rows + 2, r.w, u->hmode, res->shape.causal);
+    if (!main)
+        return;
+    s->recentre = false;
+    u->lay.have_long = true;
+    u->lay.long_x = lg.x, u->lay.long_y = lg.y, u->lay.long_rows = lg.rows;
+    u->lay.long_cw = lg.cw, u->lay.long_half = lg.half;
+    u->lay.long_r = lg.ar, u->lay.long_c = lg.ac;
+}
+
+/* Every head small, pooled whole, its statistics underneath. Returns rows used. */
+static int long_tiles(UiState *u, Grid *g, Rect r)
+{
+    int H = u->app.cfg.H, per_row = r.w >= 44 && H > 2 ? 3 : 2;
+    per_row = H < per_row ? H : per_row;
+    int tile_w = r.w / per_row, tile_rows = (H + per_row - 1) / per_row;
+    int T = (r.h / 2 - 1) / tile_rows - 2;
+    T = T > 8 ? 8 : T;
+    if (T < 2 || tile_w < 8)
+        return 0;
+    grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads, pooled (Tab, 1-9)", H);
+    bool half = u->hmode == HEATMAP_COLOR;
+    for (int h = 0; h < H && h / per_row < tile_rows; h++) {
+        int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
+        LongGeo lg = {.x = x + 2, .y = y, .rows = T, .cols = tile_w - 3, .cw = 1, .half = half};
+        lg.ar = plot_view_axis(u->app.n_q, half ? 2 * T : T, 0, 0, 0, false);
+        lg.ac = plot_view_axis(u->app.n_k, lg.cols, 0, 0, 0, false);
+        lg.rows = half ? (lg.ar.cells + 1) / 2 : lg.ar.cells, lg.cols = lg.ac.cells;
+        draw_cells(u, g, &lg, ui_pooled(u, &u->res, u->app.layer, h, &lg.ar, &lg.ac));
+        grid_printf(g, x, y, 2, h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE, "%d", h + 1);
+        char stats[32];
+        ui_stats_text(ui_stats(u, 0, h), false, stats, sizeof stats);
+        grid_puts(g, x, y + T, stats, tile_w - 1, STYLE_DIM);
+        int k = u->lay.n_tiles++;
+        u->lay.tile_head[k] = h;
+        u->lay.tile_rect[k] = (Rect){x, y, tile_w - 1, T + 1};
+    }
+    return 1 + tile_rows * (T + 2);
+}
+
+void ui_long_draw(UiState *u, Grid *g, Rect r)
+{
+    const AppState *s = &u->app;
+    int R = r.w / 3 < 28 ? 28 : r.w / 3 > 48 ? 48 : r.w / 3;
+    Rect left = {r.x, r.y, r.w - R - 1, r.h}, right = {r.x + r.w - R, r.y, R, r.h};
+    char title[96];
+    snprintf(title, sizeof title, "Head %d of %d, layer %d of %d: %s, %d x %d tokens",
+             s->head + 1, s->cfg.H, s->layer + 1, s->cfg.layers,
+             model_head_label(&s->cfg, s->layer, s->head), s->n_q, s->n_k);
+    ui_long_head(u, g, left, &u->res, s->head, title, true);
+    int used = long_tiles(u, g, right);
+    ui_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res,
+                 s->head);
+}

@@ -1,0 +1,140 @@
+/* view_panel.c - text panels over the middle of the screen: the calculation
+ * trace of the selected query token in the focused head (export_trace's
+ * text, the same as `--export trace`), and how each head was built (the
+ * designed preset's help, or what random heads are). The text is made into a
+ * memory file when what it shows changes, then scrolled with PgUp/PgDn.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "designed.h"
+#include "export.h"
+#include "fileio.h"
+#include "ui_int.h"
+
+/* Words of text written to f in lines of at most width columns, indented. */
+static void wrap(FILE *f, const char *text, int width, const char *indent)
+{
+    int col = 0;
+    while (*text) {
+        size_t len = strcspn(text, " ");
+        if (col > 0 && col + 1 + (int)len > width)
+            fputc('\n', f), col = 0;
+        if (col == 0)
+            col = fprintf(f, "%s", indent);
+        else
+            fputc(' ', f), col++;
+        col += fprintf(f, "%.*s", (int)len, text);
+        text += len;
+        text += strspn(text, " ");
+    }
+    fputc('\n', f);
+}
+
+static void heads_text(const UiState *u, FILE *f, int width)
+{
+    const ModelConfig *c = &u->app.cfg;
+    if (c->preset != PRESET_DESIGNED) {
+        fprintf(f, "The %d heads are random (seed %llu)\n\n", c->H, (unsigned long long)c->seed);
+        wrap(f, "Their W_q, W_k and W_v are drawn from a normal distribution with standard "
+                "deviation sqrt(2/d_model), as the articles' MultiHeadAttention initialises "
+                "them. Nothing was learnt: the patterns you see come from the toy embeddings "
+                "and the positional encoding alone. Press P for the designed heads, built by "
+                "hand so that each does one known thing.", width, "  ");
+        return;
+    }
+    fputs("The designed heads (P: back to random weights)\n\n", f);
+    wrap(f, "d_model 192, 6 heads of d_k 32. The embeddings are feature vectors from a toy "
+            "lexicon (assets/lexicon.txt): word class, agreement and an identity code; "
+            "dimensions 0-31 carry the positional encoding alone.", width, "  ");
+    for (int h = 0; h < DESIGNED_HEADS; h++) {
+        fprintf(f, "\nHead %d: %s\n", h + 1, designed_head_label(h));
+        wrap(f, designed_head_help(h), width, "  ");
+    }
+}
+
+/* Split the panel's text into lines. */
+static void panel_lines(UiState *u)
+{
+    u->panel_n = 0;
+    for (size_t p = 0; p < u->panel_len;) {
+        if (u->panel_n >= u->panel_cap) {
+            u->panel_cap = u->panel_cap ? 2 * u->panel_cap : 256;
+            u->panel_lines = ui_xrealloc(u->panel_lines, sizeof(int) * (size_t)u->panel_cap);
+        }
+        u->panel_lines[u->panel_n++] = (int)p;
+        char *nl = memchr(u->panel + p, '\n', u->panel_len - p);
+        if (nl)
+            *nl = '\0';
+        p = nl ? (size_t)(nl - u->panel) + 1 : u->panel_len;
+    }
+}
+
+/* Make the text again when what it shows has changed. */
+static void panel_make(UiState *u, int width)
+{
+    const AppState *s = &u->app;
+    char key[96];
+    snprintf(key, sizeof key, "%d %u %d %d %d %d %d %d", s->panel, u->gen, s->layer, s->head,
+             s->sel_row, width, s->cfg.preset, s->cfg.H);
+    if (u->panel && strcmp(key, u->panel_key) == 0)
+        return;
+    MemFile m;
+    if (memfile_open(&m) != AV_OK)
+        ui_die("out of memory");
+    if (s->panel == PANEL_TRACE)
+        export_trace(m.f, &u->res, &s->cfg, s->layer, s->head, s->sel_row);
+    else
+        heads_text(u, m.f, width);
+    if (memfile_close(&m) != AV_OK)
+        ui_die("out of memory");
+    free(u->panel);
+    u->panel = m.buf, u->panel_len = m.len;
+    m.buf = NULL;
+    memfile_free(&m);
+    snprintf(u->panel_key, sizeof u->panel_key, "%s", key);
+    panel_lines(u);
+}
+
+static void panel_box(Grid *g, Rect r)
+{
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++) {
+            bool ey = y == r.y || y == r.y + r.h - 1, ex = x == r.x || x == r.x + r.w - 1;
+            uint32_t cp = ey && ex ? (y == r.y ? (x == r.x ? 0x250C : 0x2510)
+                                               : (x == r.x ? 0x2514 : 0x2518))
+                          : ey ? 0x2500 : ex ? 0x2502 : ' ';
+            grid_put(g, x, y, cp, STYLE_TITLE, 0);
+        }
+}
+
+void ui_panel_draw(UiState *u, Grid *g, Rect r)
+{
+    AppState *s = &u->app;
+    if (r.h < 5 || r.w < 20)
+        return;
+    if (s->panel == PANEL_TRACE && (u->run_err || s->sel_row < 0)) {
+        snprintf(s->msg, sizeof s->msg, "no trace: the sentence has no tokens");
+        s->panel = PANEL_NONE;
+        return;
+    }
+    panel_make(u, r.w - 6);
+    panel_box(g, r);
+    int rows = r.h - 2, most = u->panel_n - rows > 0 ? u->panel_n - rows : 0;
+    s->panel_scroll = s->panel_scroll > most ? most : s->panel_scroll;
+    const char *what = s->panel == PANEL_TRACE
+                           ? " Calculation trace: Up/Down token, Tab head, PgUp/PgDn scroll, w/Esc "
+                             "closes "
+                           : " How the heads were built: PgUp/PgDn scroll, I/Esc closes ";
+    grid_puts(g, r.x + 2, r.y, what, r.w - 4, STYLE_TITLE);
+    for (int k = 0; k < rows && s->panel_scroll + k < u->panel_n; k++) {
+        const char *line = u->panel + u->panel_lines[s->panel_scroll + k];
+        bool head = strncmp(line, "Step", 4) == 0 || strncmp(line, "Head", 4) == 0 ||
+                    strncmp(line, "Calculation", 11) == 0 || strncmp(line, "The ", 4) == 0;
+        grid_puts(g, r.x + 2, r.y + 1 + k, line, r.w - 4, head ? STYLE_ACCENT : STYLE_TEXT);
+    }
+    if (most > 0)
+        grid_printf(g, r.x + r.w - 22, r.y + r.h - 1, 20, STYLE_DIM, " lines %d-%d of %d ",
+                    s->panel_scroll + 1, s->panel_scroll + rows, u->panel_n);
+}
