@@ -70,3 +70,10 @@ run positional 120 40 "'The bank by the river was old.'" F2
 run help 120 40 "'Cat eats fish'" F1
 run small 80 24 "'The cat sat on the mat because it was tired.'" Down Down
 run mono 100 32 "--color never 'Anna saw the dog and she petted it.'" Down Down Down Down Down Down
+run trace 120 40 "--weights assets/seed001 -d 4 -H 2 --no-pe 'Cat eats fish'" w
+run sidebyside 120 40 "'The cat sat on the mat because it was tired.'" Down Down Down Down Down Down Down b
+run cross 120 40 "--cross 'Le chat est assis sur le tapis' 'The cat sat on the mat'" Down
+LONG=$(mktemp)
+for _ in $(seq 60); do grep -v '^#' assets/sentences.txt; done >"$LONG"
+run long 120 40 "--max-tokens 16384 -f $LONG" Down Down Down Down Down Down
+rm -f "$LONG"
