@@ -8,7 +8,7 @@ set -eu
 
 need="pkg-config libncurses-dev libopenblas-dev"
 if [ "${1:-run}" = test ]; then
-    need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev locales"
+    need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev python3-numpy"
 fi
 
 missing=""
