@@ -34,7 +34,7 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
         int max_h = top.h - 2 - (u->hmode == HEATMAP_COLOR ? 2 : 1);
         int shown = max_h - 8 > 1 ? max_h - 8 : 1; /* rows left under rotated labels, at least */
         sp.first_row = s->sel_row >= shown ? s->sel_row - shown + 1 : 0;
-        HeatmapLayout lay, *l = main ? &u->lay.focus : &lay;
+        HeatmapLayout lay = {0}, *l = main ? &u->lay.focus : &lay;
         heatmap_draw(g, r.x, r.y + 2, r.w, max_h, &sp, l);
         ui_tint_cells(u, g, &sp, l);
         heatmap_legend(g, r.x, l->y + l->h, r.w, u->hmode, sp.causal);
