@@ -30,6 +30,8 @@ static const Binding bindings[] = {
     /* everywhere */
     {KEY_F(1), IN_BOTH, ACT_HELP, 0, "F1"},
     {KEY_CTRL('g'), IN_BOTH, ACT_HELP, 0, "^G"},
+    {KEY_CTRL('c'), IN_BOTH, ACT_QUIT, 0, "^C"}, /* raw mode: Ctrl-C is a key */
+    {KEY_CTRL('\\'), IN_BOTH, ACT_QUIT, 0, NULL},
     {27, IN_BOTH, ACT_ESCAPE, 0, "Esc"},
     {KEY_F(10), IN_BOTH, ACT_QUIT, 0, "F10"},
     {KEY_F(2), IN_BOTH, ACT_VIEW, 0, "F2"},
@@ -248,14 +250,14 @@ static bool lookup(const UiState *u, int key, UiInput *in)
  * unknown key never quits. */
 static int read_escape(void)
 {
-    wint_t ch;
     int delay = wgetdelay(stdscr), key = 27;
     timeout(0);
-    if (get_wch(&ch) != ERR) {
+    int ch = getch();
+    if (ch != ERR) {
         key = ch == 'b' ? UIKEY_ALT_B : ch == 'f' ? UIKEY_ALT_F : 0;
         for (int k = 0; k < 16 && key == 0 && ch != '~' && !(ch >= 'A' && ch <= 'z' && k > 0);
              k++)
-            if (get_wch(&ch) == ERR)
+            if ((ch = getch()) == ERR)
                 break;
     }
     timeout(delay);
@@ -265,18 +267,49 @@ static int read_escape(void)
 /* Is more input already waiting? (Then Enter is part of a paste.) */
 static bool more_pending(void)
 {
-    wint_t ch;
     int delay = wgetdelay(stdscr);
     timeout(0);
-    int r = get_wch(&ch);
+    int b = getch();
     timeout(delay);
-    if (r == ERR)
+    if (b == ERR)
         return false;
-    if (r == KEY_CODE_YES)
-        ungetch((int)ch);
-    else
-        unget_wch((wchar_t)ch);
+    ungetch(b);
     return true;
+}
+
+/* The next input: a curses key code, or a code point decoded here from the
+ * bytes wgetch returns. get_wch dropped the rest of a burst after one bad
+ * byte (a Latin-1 paste lost all of its text); here a byte that does not
+ * start or continue a valid UTF-8 sequence becomes U+FFFD and the next byte
+ * is read afresh. Returns ERR, KEY_CODE_YES (*ch a key code) or OK. */
+static int read_input(wint_t *ch)
+{
+    int b = getch();
+    if (b == ERR)
+        return ERR;
+    *ch = (wint_t)b;
+    if (b >= KEY_MIN)
+        return KEY_CODE_YES;
+    if (b < 0x80)
+        return OK;
+    int need = b >= 0xC2 && b <= 0xDF ? 1 : b >= 0xE0 && b <= 0xEF ? 2
+             : b >= 0xF0 && b <= 0xF4 ? 3 : 0;
+    char buf[4] = {(char)b};
+    int len = 1, delay = wgetdelay(stdscr);
+    timeout(20); /* the rest of a character arrives with its first byte */
+    for (int k = 0; k < need; k++) {
+        int c = getch();
+        if (c == ERR || c >= KEY_MIN || (c & 0xC0) != 0x80) {
+            if (c != ERR)
+                ungetch(c);
+            break;
+        }
+        buf[len++] = (char)c;
+    }
+    timeout(delay);
+    unsigned cp;
+    *ch = need && len == need + 1 && utf8_decode(buf, (size_t)len, &cp) == len ? cp : 0xFFFD;
+    return OK;
 }
 
 static bool typed(const UiState *u, wint_t ch, UiInput *in)
@@ -292,7 +325,7 @@ static bool typed(const UiState *u, wint_t ch, UiInput *in)
 bool ui_read_key(UiState *u, UiInput *in)
 {
     wint_t ch;
-    int r = get_wch(&ch);
+    int r = read_input(&ch);
     memset(in, 0, sizeof *in);
     if (r == ERR)
         return false;

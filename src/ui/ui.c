@@ -67,6 +67,7 @@ static void ui_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
 }
 
 static void ui_mouse_on(void)
@@ -93,7 +94,7 @@ static void ui_begin(void)
     }
     ui.begun = true;
     atexit(ui_end);
-    cbreak();
+    raw(); /* no flow control (Ctrl-S froze the screen); Ctrl-C is a key: quit */
     noecho();
     nonl();
     keypad(stdscr, TRUE);
@@ -215,18 +216,29 @@ static void ui_frame(UiState *u)
     refresh();
 }
 
-/* Apply one input; returns false to quit. */
-static bool ui_handle(UiState *u, const UiInput *in)
+/* Apply one input; returns false to quit. A model run it needs is added to
+ * *pending, so that a burst of typed text (a paste) runs the model once; any
+ * other action first brings the result up to date. */
+static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
     unsigned flags;
-    if (in->action == ACT_NONE && in->text[0])
+    bool text = in->action == ACT_NONE && in->text[0];
+    if (!text && *pending) {
+        ui_rerun(u, *pending);
+        *pending = 0;
+    }
+    if (text)
         flags = app_type(&u->app, in->text, strlen(in->text));
     else
         flags = app_apply(&u->app, in->action, in->arg);
     if (flags & APP_QUIT)
         return false;
     if (flags & (APP_RUN | APP_CURSOR))
-        ui_rerun(u, flags);
+        *pending |= flags;
+    if (!text && *pending) {
+        ui_rerun(u, *pending);
+        *pending = 0;
+    }
     if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL))
         ui_export(u, (flags & APP_EXPORT_ALL) != 0);
     return true;
@@ -241,6 +253,7 @@ static void ui_loop(UiState *u)
             ui_frame(u);
         }
         UiInput in;
+        unsigned pending = 0;
         dirty = false;
         if (!ui_read_key(u, &in))
             continue;
@@ -249,8 +262,10 @@ static void ui_loop(UiState *u)
         timeout(0);
         do {
             dirty = true;
-            running = ui_handle(u, &in);
+            running = ui_handle(u, &in, &pending);
         } while (running && !ui_signalled && ui_read_key(u, &in));
+        if (running && pending)
+            ui_rerun(u, pending);
         timeout(100);
         u->frame_ms = ui_now_ms() - t0;
     }

@@ -50,10 +50,12 @@ static void draw_editor(UiState *u, Grid *g, int y, int field)
         int k = utf8_decode(e->s + p, e->len - p, &cp);
         int style = p >= sel_a && p < sel_b ? STYLE_LABEL_SEL : STYLE_TEXT;
         int used = grid_put(g, x0 + col, y, k > 0 ? cp : 0xFFFD, style, 0);
-        if (col + used > w || used == 0)
+        p += (size_t)(k > 0 ? k : 1);
+        if (used == 0 && col < w)
+            continue; /* a zero-width mark (a cell holds one code point): skipped */
+        if (col + used > w)
             break;
         col += used;
-        p += (size_t)(k > 0 ? k : 1);
     }
     if (active)
         grid_flag_rect(g, x0 + cur - scroll, y, 1, 1, CELL_CURSOR);

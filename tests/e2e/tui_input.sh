@@ -1,0 +1,54 @@
+#!/bin/bash
+# tui_input.sh - input the soak test found hard: an invalid byte inside a
+# paste, zero-width characters, a 3,000-byte paste, Ctrl-S (flow control) and
+# Ctrl-\ (SIGQUIT). Each must leave the program responsive and the text whole.
+# Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+set -u
+BIN=${ATTNVIZ:-$PWD/attnviz}
+SOCK="attnviz-e2e-input-$$"
+fail=0
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null' EXIT
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; fail=1; }
+screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
+keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
+wait_for() { # REGEX [TENTHS]
+    for _ in $(seq 1 "${2:-100}"); do screen | grep -Eq -- "$1" && return 0; sleep 0.05; done
+    return 1
+}
+check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
+start() {
+    tmux -L "$SOCK" kill-server 2>/dev/null
+    tmux -L "$SOCK" new-session -d -s s -x 120 -y 40 \
+        "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; \
+         stty -a | grep -oE -- '-?icanon|-?echo ' | tr '\n' ' '; sleep 60"
+    wait_for ' tokens [0-9]'
+}
+
+start x
+keys e C-u
+keys -H 61 62 63 e9 64 65 66 67
+check "an invalid byte becomes U+FFFD and the rest of the burst stays" \
+    wait_for 'Sentence: abc.defg'
+keys -l ' café 猫'
+check "UTF-8 typed after it arrives whole" wait_for 'Sentence: abc.defg café 猫'
+keys C-u
+paste=$(for i in $(seq 400); do printf 'word%d, ' "$i"; done | head -c 3000)
+t0=$(date +%s%N)
+keys -l "$paste"
+if wait_for 'tokens 691 ' 100; then
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    ok "a 3,000-byte paste is taken in one model run (${ms} ms)"
+else
+    notok "a 3,000-byte paste did not finish within 5 s"
+fi
+keys Escape; sleep 0.2 # alone: Esc with more bytes at once is an Alt key
+keys C-s; sleep 0.1
+keys m
+check "Ctrl-S does not freeze the screen (no flow control)" wait_for 'mask on'
+start $'The cafe\xcc\x81 is open and the cat\xe2\x80\x8bsat'
+check "zero-width characters do not cut the sentence line" wait_for 'Sentence: .*is open and the cat'
+keys 'C-\'
+check "Ctrl-\\ quits with status 0" wait_for 'EXITED:0'
+check "... and the terminal is restored" wait_for 'icanon echo'
+exit $fail
