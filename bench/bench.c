@@ -6,7 +6,9 @@
  *                    threads, as NumPy would make them: context, GFLOP/s
  *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads)
  *   bench rss        peak resident memory of a child doing one forward at n = 4096
- *   bench keystroke  ./attnviz on a pseudo-terminal: key written -> screen complete
+ *   bench keystroke  ./attnviz on a pseudo-terminal: key written -> screen complete,
+ *                    for selection moves and (keystroke_typing) for typed characters,
+ *                    each of which re-tokenises, runs the model and redraws
  *   bench tty_bytes  bytes written for one selection move and one mask toggle
  *
  * Usage: bench [PATH_TO_ATTNVIZ]. Without a path, the interface figures are skipped.
@@ -363,6 +365,10 @@ static void tty_stop(Tty *t)
 /* Keys in the application cursor mode ncurses turns on (xterm's kcud1, kcuu1). */
 static const char KEY_DOWN_SEQ[] = "\033OB", KEY_UP_SEQ[] = "\033OA";
 static const char KEY_MASK_SEQ[] = "\013"; /* Ctrl-K: causal mask on/off (src/ui/input.c) */
+/* Typing: e edits the sentence (cursor at its end), then a letter and
+ * Backspace in turn, each a new tokenisation, model run and redraw; Enter ends. */
+static const char KEY_EDIT_SEQ[] = "e", KEY_TYPE_SEQ[] = "s", KEY_BKSP_SEQ[] = "\177";
+static const char KEY_DONE_SEQ[] = "\r";
 
 /* Bytes and milliseconds until the screen is complete after writing key. */
 static long tty_key(const Tty *t, const char *key, double *ms)
@@ -406,6 +412,17 @@ static void bench_tty_text(const char *prog, const char *label, char *const argv
     printf("bench tty_bytes text=%s size=120x40 move=%ld mask=%ld mask_ms=%.2f\n", label, move,
            mask, mask_ms);
     tty_key(&t, KEY_MASK_SEQ, &one);
+    tty_key(&t, KEY_EDIT_SEQ, &one);
+    got = 0;
+    for (int k = 0; k < keys && k < 64; k++)
+        if (tty_key(&t, k % 2 ? KEY_BKSP_SEQ : KEY_TYPE_SEQ, &ms[got]) > 0)
+            got++;
+    tty_key(&t, KEY_DONE_SEQ, &one);
+    if (got >= keys / 2) {
+        double med = median(ms, got);
+        printf("bench keystroke_typing text=%s keys=%d ms=%.2f max_ms=%.2f\n", label, got, med,
+               ms[got - 1]);
+    }
     fflush(stdout);
     tty_stop(&t);
 }
