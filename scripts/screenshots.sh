@@ -36,6 +36,7 @@ settle() {
 shot() {
     local name=$1 cols=$2 rows=$3 args=$4; shift 4
     tmux -L "$SOCK" kill-server 2>/dev/null || true
+    SOCK=attnviz-shots-$$-$name # a fresh server for each picture
     tmux -L "$SOCK" -f /dev/null new-session -d -s s -x "$cols" -y "$rows" \
         "env TERM=xterm-256color LC_ALL=C.UTF-8 $BIN $args; sleep 60"
     tmux -L "$SOCK" set -g status off
