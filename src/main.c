@@ -242,6 +242,13 @@ int main(int argc, char **argv)
     }
     else if (!status) {
         a.opt.cfg.keep_scores = a.opt.dump_dir != NULL;
+        /* A text or trace export of a long text needs the weights one block
+         * at a time: computing them on demand spares the first touch of
+         * hundreds of MiB (seconds here) that keeping them would cost. */
+        bool drawn = a.opt.export_set && (a.opt.export.format == EXPORT_TEXT ||
+                                          a.opt.export.format == EXPORT_TRACE);
+        if (drawn && !a.opt.dump_dir && a.opt.cfg.weights_budget == 0)
+            a.opt.cfg.weights_budget = 64.0 * 1024 * 1024;
         mat_set_threads(1);
         status = load_text(&a);
         if (!status)
