@@ -4,26 +4,10 @@
 # Ctrl-\ (SIGQUIT). Each must leave the program responsive and the text whole.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
-BIN=${ATTNVIZ:-$PWD/attnviz}
-SOCK="attnviz-e2e-input-$$"
-fail=0
-trap 'tmux -L "$SOCK" kill-server 2>/dev/null' EXIT
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
-screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
-keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
-wait_for() { # REGEX [TENTHS]
-    for _ in $(seq 1 "${2:-100}"); do screen | grep -Eq -- "$1" && return 0; sleep 0.05; done
-    return 1
-}
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
-start() {
-    tmux -L "$SOCK" kill-server 2>/dev/null
-    tmux -L "$SOCK" new-session -d -s s -x 120 -y 40 \
-        "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; \
-         stty -a | grep -oE -- '-?icanon|-?echo ' | tr '\n' ' '; sleep 60"
-    wait_for ' tokens [0-9]'
-}
+. "$(dirname "$0")/lib/tui.sh"
+tui_init input
+AFTER="echo EXITED:\$?; stty -a | grep -oE -- '-?icanon|-?echo ' | tr '\n' ' '; sleep 60"
+start() { tui_start TERM=xterm-256color 120 40 "$@"; }
 
 start x
 keys e C-u
@@ -36,7 +20,7 @@ keys C-u
 paste=$(for i in $(seq 400); do printf 'word%d, ' "$i"; done | head -c 3000)
 t0=$(date +%s%N)
 keys -l "$paste"
-if wait_for 'tokens 691 ' 100; then
+if wait_for 'tokens 691 '; then
     ms=$((($(date +%s%N) - t0) / 1000000))
     ok "a 3,000-byte paste is taken in one model run (${ms} ms)"
 else

@@ -5,42 +5,11 @@
 # files equal to --export text, settings reach the status line, q quits.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
-BIN=${ATTNVIZ:-$PWD/attnviz}
-SOCK="attnviz-e2e-interact-$$"
-WORK=$(mktemp -d)
-fail=0
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
-screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
-keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
-# Poll until the screen stops changing (at most ~3 s).
-settle() {
-    local prev="" cur
-    for _ in $(seq 1 60); do
-        sleep 0.05
-        cur=$(screen)
-        [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
-        prev=$cur
-    done
-}
-# Poll until the screen shows an extended regex (at most ~5 s).
-wait_for() {
-    for _ in $(seq 1 100); do
-        screen | grep -Eq -- "$1" && return 0
-        sleep 0.05
-    done
-    return 1
-}
+. "$(dirname "$0")/lib/tui.sh"
+tui_init interact
 start() { # W H ARGS...
     local w=$1 h=$2; shift 2
-    tmux -L "$SOCK" kill-session -t s 2>/dev/null
-    tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" \
-        "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
-    wait_for ' tokens [0-9]' && settle
+    tui_start TERM=xterm-256color "$w" "$h" "$@"
 }
 # The selected token's bars as "label pct%" lines, sorted.
 bars() { screen | grep -oE '[^ ]+ +[0-9]+\.[0-9]%' | awk '{print $1, $2}' | sort; }

@@ -8,40 +8,12 @@
 # responsive; the cost readout follows typing.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
-BIN=${ATTNVIZ:-$PWD/attnviz}
-SOCK="attnviz-e2e-long-$$"
-WORK=$(mktemp -d)
-fail=0
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
-screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
-keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
-settle() {
-    local prev="" cur
-    for _ in $(seq 1 60); do
-        sleep 0.05
-        cur=$(screen)
-        [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
-        prev=$cur
-    done
-}
-wait_for() {
-    for _ in $(seq 1 200); do
-        screen | grep -Eq -- "$1" && return 0
-        sleep 0.05
-    done
-    return 1
-}
+WAIT_TICKS=200 # a long text's first run takes a while
+. "$(dirname "$0")/lib/tui.sh"
+tui_init long
 start() { # ENV W H ARGS...
     local env=$1 w=$2 h=$3; shift 3
-    tmux -L "$SOCK" kill-session -t s 2>/dev/null
-    tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" \
-        "env $env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
-    wait_for ' tokens [0-9]' && settle
+    tui_start "$env TERM=xterm-256color" "$w" "$h" "$@"
 }
 # The time of the last key (update and drawing) from the status line, in ms.
 key_ms() { screen | tail -1 | grep -oE '[0-9]+\.[0-9]+ ms$' | awk '{print int($1)}'; }

@@ -6,43 +6,14 @@
 # on a small head select them.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
-BIN=${ATTNVIZ:-$PWD/attnviz}
-SOCK="attnviz-e2e-term-$$"
-WORK=$(mktemp -d)
-fail=0
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
-screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
-keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
-settle() {
-    local prev="" cur
-    for _ in $(seq 1 60); do
-        sleep 0.05
-        cur=$(screen)
-        [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
-        prev=$cur
-    done
-}
-wait_for() {
-    for _ in $(seq 1 100); do
-        screen | grep -Eq -- "$1" && return 0
-        sleep 0.05
-    done
-    return 1
-}
+. "$(dirname "$0")/lib/tui.sh"
+tui_init term
 not_shown() { settle; ! screen | grep -Eq -- "$1"; }
 # After the program: its status, then whether the tty is back in cooked mode.
 AFTER='echo EXITED:$?; stty -a | tr " " "\n" | grep -E "^-?(icanon|echo)$" | tr "\n" " "; echo; sleep 60'
 start() { # TERM W H ARGS...
     local term=$1 w=$2 h=$3; shift 3
-    tmux -L "$SOCK" kill-session -t s 2>/dev/null
-    tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" \
-        "env TERM=$term LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); $AFTER"
-    wait_for ' tokens [0-9]' && settle
+    tui_start "TERM=$term" "$w" "$h" "$@"
 }
 resize() { tmux -L "$SOCK" resize-window -t s -x "$1" -y "$2"; settle; }
 restored() { wait_for 'EXITED:0' && wait_for '^icanon echo' && not_shown 'attnviz \| Attention'; }

@@ -1,0 +1,54 @@
+# tui.sh - what the tmux end-to-end tests share: sourced, never run alone.
+#
+#   tui_init NAME      a tmux socket and a work folder of this test's own,
+#                      both removed on exit
+#   tui_start "ENV" W H ARGS...
+#                      run $BIN with ARGS in a fresh session of W x H columns,
+#                      with ENV (e.g. "TERM=xterm-256color") in its environment;
+#                      then $AFTER (default: print EXITED:status and wait) runs in
+#                      the pane; waits for the status line
+#   screen, keys       the pane's text; send-keys to it
+#   settle             wait until the screen stops changing (~3 s at most)
+#   wait_for RE        wait until the screen matches RE (WAIT_TICKS x 50 ms)
+#   ok, notok, check   "ok - name" / "not ok - name" lines; $fail set on failure
+BIN=${ATTNVIZ:-$PWD/attnviz}
+fail=0
+WAIT_TICKS=${WAIT_TICKS:-100}
+
+tui_init() {
+    SOCK="attnviz-e2e-$1-$$"
+    WORK=$(mktemp -d)
+    trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+}
+
+ok() { echo "ok - $1"; }
+notok() { echo "not ok - $1"; fail=1; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
+screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
+keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
+
+settle() {
+    local prev="" cur
+    for _ in $(seq 1 60); do
+        sleep 0.05
+        cur=$(screen)
+        [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
+        prev=$cur
+    done
+}
+
+wait_for() {
+    for _ in $(seq 1 "$WAIT_TICKS"); do
+        screen | grep -Eq -- "$1" && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+tui_start() {
+    local env=$1 w=$2 h=$3; shift 3
+    tmux -L "$SOCK" kill-session -t s 2>/dev/null
+    tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" \
+        "env $env LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); ${AFTER:-echo EXITED:\$?; sleep 60}"
+    wait_for ' tokens [0-9]' && settle
+}
