@@ -333,6 +333,10 @@ bool ui_read_key(UiState *u, UiInput *in)
     if (r == KEY_CODE_YES) {
         if (key == KEY_MOUSE)
             return ui_mouse(u, in), true;
+        /* After a resize the terminal may not hold what curses thinks it
+         * does (tmux keeps old cells when a pane grows): repaint it all. */
+        if (key == KEY_RESIZE)
+            clearok(curscr, TRUE);
         if (key != 0 && key == u->key_ctrl_left)
             key = UIKEY_CTRL_LEFT;
         else if (key != 0 && key == u->key_ctrl_right)
