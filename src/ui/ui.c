@@ -216,31 +216,26 @@ static void ui_frame(UiState *u)
     refresh();
 }
 
-/* Apply one input; returns false to quit. A model run it needs is added to
- * *pending, so that a burst of typed text (a paste) runs the model once; any
- * other action first brings the result up to date. */
+/* Apply one input; returns false to quit. The model run it needs is added
+ * to *pending and made once for a whole burst of input (a paste, typed in
+ * the editor or, as commands, while browsing), so a burst costs one run, not
+ * one a byte; an export first brings the result up to date. */
 static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
     unsigned flags;
-    bool text = in->action == ACT_NONE && in->text[0];
-    if (!text && *pending) {
-        ui_rerun(u, *pending);
-        *pending = 0;
-    }
-    if (text)
+    if (in->action == ACT_NONE && in->text[0])
         flags = app_type(&u->app, in->text, strlen(in->text));
     else
         flags = app_apply(&u->app, in->action, in->arg);
     if (flags & APP_QUIT)
         return false;
-    if (flags & (APP_RUN | APP_CURSOR))
-        *pending |= flags;
-    if (!text && *pending) {
-        ui_rerun(u, *pending);
+    *pending |= flags & (APP_RUN | APP_CURSOR | APP_WEIGHTS);
+    if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL)) {
+        if (*pending)
+            ui_rerun(u, *pending);
         *pending = 0;
-    }
-    if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL))
         ui_export(u, (flags & APP_EXPORT_ALL) != 0);
+    }
     return true;
 }
 
