@@ -328,9 +328,12 @@ int npy_write(const char *path, int ndim, const size_t *shape, const float *data
     size_t count = 1;
     if (ndim < 0 || ndim > NPY_MAX_DIMS)
         return AV_ERR_NPY_SHAPE;
-    for (int k = 0; k < ndim; k++) {
+    for (int k = 0; k < ndim; k++)
+        if (shape[k] == 0)
+            count = 0; /* an empty array, whatever its other dimensions (as npy_parse) */
+    for (int k = 0; k < ndim && count; k++) {
         /* leave room for the header too, so size below cannot wrap */
-        if (shape[k] != 0 && count > (SIZE_MAX - 256) / sizeof(float) / shape[k])
+        if (count > (SIZE_MAX - 256) / sizeof(float) / shape[k])
             return AV_ERR_NPY_SHAPE;
         count *= shape[k];
     }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "av.h"
 #include "cli.h"
@@ -533,9 +534,30 @@ static void test_regress_cli_message_has_no_control_chars(void **state)
     }
 }
 
+static void test_regress_npy_empty_array_with_huge_dimension(void **state)
+{
+    (void)state;
+    /* Fuzz finding (tests/fuzz/findings/npy-empty-with-huge-dimension): shape
+     * (5766609122868621766, 0) is an empty array; the reader took it, the
+     * writer's overflow check refused it. Both now treat it as empty. */
+    char path[] = "/tmp/attnviz-regress-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    size_t shape[2] = {5766609122868621766u, 0};
+    NpyArray a = {0};
+    assert_int_equal(npy_write(path, 2, shape, NULL), AV_OK);
+    assert_int_equal(npy_read(path, &a), AV_OK);
+    assert_int_equal(a.ndim, 2);
+    assert_true(a.shape[0] == shape[0] && a.shape[1] == 0 && a.count == 0);
+    npy_free(&a);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_regress_npy_empty_array_with_huge_dimension),
         cmocka_unit_test(test_regress_utf8_malformed_forms_refused_at_offset),
         cmocka_unit_test(test_regress_utf8_boundaries_accepted),
         cmocka_unit_test(test_regress_tokenize_separators_only),
