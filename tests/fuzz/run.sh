@@ -11,6 +11,10 @@
 # kept in $FUZZ_DIR/crashes/NAME/ with libFuzzer's log beside it, and the exit
 # status is 1. Without clang or its fuzzer runtime it says why and exits 1.
 # Run from the repository root (make fuzz does).
+# FUZZ_SEED=N and FUZZ_RUNS=N fix libFuzzer's seed and number of runs, and
+# FUZZ_FRESH=1 starts from the committed corpus alone: then a run is the same
+# on every machine (make test's smoke run uses them, so CI does not fail by
+# chance; make fuzz explores with fresh seeds).
 set -u
 secs=${1:-60}
 shift 2>/dev/null
@@ -94,12 +98,16 @@ for name in "${names[@]}"; do
         fail=$((fail + 1)); status=1; continue
     fi
     corpus=$out/corpus/$name crashes=$out/crashes/$name log=$out/fuzz_$name.log
+    [ -n "${FUZZ_FRESH:-}" ] && rm -rf "$corpus"
     mkdir -p "$corpus" "$crashes"
     [ -d "tests/fuzz/corpus/$name" ] && cp -p tests/fuzz/corpus/$name/* "$corpus/" 2>/dev/null
     before=$(ls "$crashes" | grep -vc '\.log$')
     t0=$(date +%s)
+    fixed=()
+    [ -n "${FUZZ_SEED:-}" ] && fixed+=(-seed="$FUZZ_SEED")
+    [ -n "${FUZZ_RUNS:-}" ] && fixed+=(-runs="$FUZZ_RUNS")
     "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$name")" \
-        -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1
+        -print_final_stats=1 -artifact_prefix="$crashes/" "${fixed[@]}" "$corpus" >"$log" 2>&1
     rc=$?
     t1=$(date +%s)
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
