@@ -20,6 +20,7 @@
 typedef enum {
     PRESET_RANDOM,   /* toy weights and embeddings from the seed */
     PRESET_DESIGNED, /* hand-built heads of known behaviour (designed.h) */
+    PRESET_LOADED,   /* layer 1's weights read from --weights */
 } ModelPreset;
 
 typedef struct {
@@ -85,7 +86,8 @@ int model_config_check(const ModelConfig *c);
 /* Switch c to the designed preset: its d_model and heads. */
 void model_config_designed(ModelConfig *c);
 
-/* What head h of layer l does: "random", or the designed head's label. */
+/* What head h of layer l does: "random", "from --weights", or the designed
+ * head's label. */
 const char *model_head_label(const ModelConfig *c, int layer, int h);
 
 /* Toy weights for c->d_model, c->layers from c->seed: W_q, W_k, W_v, W_o with

@@ -266,6 +266,10 @@ static int check_paths(CliOptions *o)
 static int check_combination(CliOptions *o)
 {
     ModelConfig *c = &o->cfg;
+    if (c->preset == PRESET_DESIGNED && o->weights_dir)
+        return fail(o, "--preset designed and --weights exclude each other");
+    if (o->weights_dir)
+        c->preset = PRESET_LOADED;
     if (c->preset == PRESET_DESIGNED) {
         if (o->dims_given && (c->d_model != DESIGNED_D_MODEL || c->H != DESIGNED_HEADS))
             return fail(o, "--preset designed has d_model %d and %d heads: leave out "

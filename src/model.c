@@ -50,7 +50,9 @@ void model_config_designed(ModelConfig *c)
 
 const char *model_head_label(const ModelConfig *c, int layer, int h)
 {
-    return c->preset == PRESET_DESIGNED && layer == 0 ? designed_head_label(h) : "random";
+    if (layer == 0 && c->preset == PRESET_DESIGNED)
+        return designed_head_label(h);
+    return layer == 0 && c->preset == PRESET_LOADED ? "from --weights" : "random";
 }
 
 /* Point the per-layer matrices into one arena: 4 d^2 per layer, plus the FFN

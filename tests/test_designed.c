@@ -11,6 +11,7 @@
 #include "export.h"
 #include "fileio.h"
 #include "model.h"
+#include "npy.h"
 
 enum { PREV, SELF, FIRST, SAME, PRONOUN, VERB };
 
@@ -129,6 +130,9 @@ static void test_designed_labels(void **state)
     model_config_designed(&c);
     assert_string_equal(model_head_label(&c, 0, 0), "previous token");
     assert_string_equal(model_head_label(&c, 0, 4), "pronoun -> noun");
+    c.preset = PRESET_LOADED;
+    assert_string_equal(model_head_label(&c, 0, 2), "from --weights");
+    assert_string_equal(model_head_label(&c, 1, 2), "random");
     assert_string_equal(designed_word_class("She"), "pronoun");
     assert_string_equal(designed_word_class("zebra"), "");
 }
@@ -162,6 +166,30 @@ static void test_trace_reproduces_seed001(void **state)
     model_weights_free(&w);
 }
 
+static void test_seed000_example_matches_the_article(void **state)
+{
+    (void)state;
+    /* Seed 000's "attention in action": X as printed, W from np.random.seed(42)
+     * (assets/seed000, scripts/make-seed000.py); the weights equal what the
+     * article's own NumPy code prints, [[0.334 0.333 0.333] ...], to 1e-6. */
+    ModelConfig c;
+    ModelWeights w = {0};
+    ModelResult r = {0};
+    NpyArray want = {0};
+    const char *which;
+    model_config_default(&c);
+    c.d_model = 4, c.H = 2, c.pe = false;
+    assert_int_equal(model_weights_load(&c, "assets/seed000", &w, &which), AV_OK);
+    assert_int_equal(model_run(&c, &w, "a b c", 5, NULL, 0, &r), AV_OK);
+    assert_int_equal(npy_read(TEST_DATA_DIR "/seed000_weights.npy", &want), AV_OK);
+    assert_int_equal(want.count, 9);
+    assert_floats_near(r.layer[0].ab.P, want.data, 9, 1e-6);
+    assert_float_equal(r.layer[0].ab.P[0], 0.334f, 0.0005f);
+    npy_free(&want);
+    model_result_free(&r);
+    model_weights_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_designed_same_word_and_verb_heads),
         cmocka_unit_test(test_designed_labels),
         cmocka_unit_test(test_trace_reproduces_seed001),
+        cmocka_unit_test(test_seed000_example_matches_the_article),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

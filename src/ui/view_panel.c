@@ -35,13 +35,21 @@ static void wrap(FILE *f, const char *text, int width, const char *indent)
 static void heads_text(const UiState *u, FILE *f, int width)
 {
     const ModelConfig *c = &u->app.cfg;
+    if (c->preset == PRESET_LOADED) {
+        fprintf(f, "The %d heads come from --weights\n\n", c->H);
+        wrap(f, "Layer 1's W_q, W_k, W_v and W_o were read from Wq.npy, Wk.npy, Wv.npy and "
+                "Wo.npy, and X.npy, when present, replaced the toy embeddings. Deeper layers "
+                "keep toy weights from the seed.", width, "  ");
+        return;
+    }
     if (c->preset != PRESET_DESIGNED) {
         fprintf(f, "The %d heads are random (seed %llu)\n\n", c->H, (unsigned long long)c->seed);
-        wrap(f, "Their W_q, W_k and W_v are drawn from a normal distribution with standard "
-                "deviation sqrt(2/d_model), as the articles' MultiHeadAttention initialises "
-                "them. Nothing was learnt: the patterns you see come from the toy embeddings "
-                "and the positional encoding alone. Press P for the designed heads, built by "
-                "hand so that each does one known thing.", width, "  ");
+        wrap(f, "Their W_q, W_k and W_v have the spread the articles' MultiHeadAttention "
+                "gives them, standard deviation sqrt(2/d_model), drawn uniformly rather than "
+                "normally so that no libm call is involved and every machine draws the same "
+                "numbers. Nothing was learnt: the patterns you see come from the toy "
+                "embeddings and the positional encoding alone. Press P for the designed "
+                "heads, built by hand so that each does one known thing.", width, "  ");
         return;
     }
     fputs("The designed heads (P: back to random weights)\n\n", f);

@@ -43,7 +43,8 @@ check "Esc closes the trace" bash -c "sleep 0.3; ! tmux -L $SOCK capture-pane -p
 # 2. Entropy and largest weight beside each head; temperature and scaling.
 keys 1
 check "the focused head's title shows entropy and max" \
-    wait_for 'Head 1 of 2, layer 1 of 1: random +entropy [0-9]\.[0-9]{2} bits, max 0\.[0-9]{2}'
+    eval "wait_for 'Head 1 of 2, layer 1 of 1: from --weights' &&
+          wait_for 'entropy [0-9]\.[0-9]{2} bits, max 0\.[0-9]{2}'"
 check "each small head shows its entropy and max (head 2 uniform: log2 3)" \
     wait_for '1\.58b \.33'
 e0=$(entropy) m0=$(top)
