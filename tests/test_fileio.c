@@ -4,6 +4,9 @@
  */
 #include "test_common.h"
 
+#define TEST_TMP_FILE "out.txt"
+#include "test_tmp.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -14,44 +17,6 @@
 #include "av.h"
 #include "fileio.h"
 
-typedef struct {
-    char dir[64];
-    char path[128];
-} Tmp;
-
-static int tmp_setup(void **state)
-{
-    Tmp *t = calloc(1, sizeof(*t));
-    if (!t)
-        return -1;
-    strcpy(t->dir, "/tmp/attnviz_fileio.XXXXXX");
-    if (!mkdtemp(t->dir))
-        return -1;
-    snprintf(t->path, sizeof(t->path), "%s/out.txt", t->dir);
-    *state = t;
-    return 0;
-}
-
-/* Remove every entry of dir (no subfolders here), then dir itself. */
-static int tmp_teardown(void **state)
-{
-    Tmp *t = *state;
-    DIR *d = opendir(t->dir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(p, sizeof(p), "%s/%s", t->dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    chmod(t->dir, 0700);
-    rmdir(t->dir);
-    free(t);
-    return 0;
-}
 
 static int count_entries(const char *dir)
 {

@@ -3,6 +3,9 @@
  */
 #include "test_common.h"
 
+#define TEST_TMP_FILE "a.npy"
+#include "test_tmp.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -211,32 +214,6 @@ static void test_npy_parse_rejects_bad_headers(void **state)
         assert_int_equal(parse_with_header(1, bad[k], 24), AV_ERR_NPY_FORMAT);
 }
 
-typedef struct {
-    char dir[64];
-    char path[128];
-} Tmp;
-
-static int tmp_setup(void **state)
-{
-    Tmp *t = calloc(1, sizeof(*t));
-    if (!t)
-        return -1;
-    strcpy(t->dir, "/tmp/attnviz_npy.XXXXXX");
-    if (!mkdtemp(t->dir))
-        return -1;
-    snprintf(t->path, sizeof(t->path), "%s/a.npy", t->dir);
-    *state = t;
-    return 0;
-}
-
-static int tmp_teardown(void **state)
-{
-    Tmp *t = *state;
-    unlink(t->path);
-    rmdir(t->dir);
-    free(t);
-    return 0;
-}
 
 static void test_npy_round_trip_1d_to_4d(void **state)
 {
