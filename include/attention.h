@@ -36,6 +36,15 @@ typedef struct {
     float *out;    /* (n_q, d_model) concat W_o */
 } AttnBuffers;
 
+/* Keys query i sees: all n_k, or j <= i (at most n_k) under the causal mask.
+ * The one statement of the mask rule; everything that masks asks here. */
+static inline int attention_visible_keys(const AttnShape *s, int i)
+{
+    if (!s->causal)
+        return s->n_k;
+    return i + 1 < s->n_k ? i + 1 : s->n_k;
+}
+
 /* The factor scores are multiplied by: 1/sqrt(d_k) (when scaling) / temperature. */
 float attention_scale(const AttnShape *s);
 

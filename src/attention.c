@@ -75,14 +75,6 @@ int attention_check(const AttnShape *s)
     return AV_OK;
 }
 
-/* Keys visible to query i: all of them, or j <= i under the causal mask. */
-static inline int visible_keys(const AttnShape *s, int i)
-{
-    if (!s->causal)
-        return s->n_k;
-    return i + 1 < s->n_k ? i + 1 : s->n_k;
-}
-
 /* e^x for x in [EXP_CLAMP, 0] (Cephes expf, about 1.5 ulp): x = k ln2 + r with
  * |r| <= ln2/2, e^r by a degree-6 polynomial, 2^k put into the exponent bits.
  * Where k < EXP_KMIN the result is exactly 0. No branch, so it vectorises. */
@@ -220,7 +212,7 @@ static void block_softmax_short(const AttnShape *s, float *S_h, float *P_h, int 
     const int n_k = s->n_k;
     float *block = P_h + (size_t)i0 * n_k;
     for (int i = i0; i < i1; i++) {
-        int vis = visible_keys(s, i);
+        int vis = attention_visible_keys(s, i);
         float *row_i = P_h + (size_t)i * n_k, max = -INFINITY;
         if (S_h) {
             for (int j = vis; j < n_k; j++)
@@ -252,7 +244,7 @@ static void block_softmax(const AttnShape *s, float *S_h, float *P_h, int i0, in
         return;
     }
     for (int i = i0; i < i1; i++) {
-        int vis = visible_keys(s, i);
+        int vis = attention_visible_keys(s, i);
         float *row_i = P_h + (long)i * n_k;
         if (S_h) {
             float *s_i = S_h + (long)i * n_k;
@@ -289,7 +281,7 @@ static void item_scores(const HeadJob *jb, int k)
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     Item it = item_at(jb, k);
-    const int kend = visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
+    const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
     float *T = (it.S_h ? it.S_h : it.P_h) + (long)it.i0 * n_k;
     assert(it.h < s->H && 0 <= it.i0 && it.i0 < it.i1 && it.i1 <= s->n_q);
     assert(kend >= 1 && kend <= n_k);
@@ -313,7 +305,7 @@ static void item_values(const HeadJob *jb, int k)
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     Item it = item_at(jb, k);
-    const int kend = visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
+    const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
     if (!jb->concat)
         return;
     /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
@@ -423,7 +415,7 @@ void attention_head_weights(const AttnShape *s, int h, const float *Q, const flo
 float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j)
 {
     const int d = s->d_model, d_k = d / s->H;
-    if (j >= visible_keys(s, i))
+    if (j >= attention_visible_keys(s, i))
         return -INFINITY;
     const float *q_i = Q + (long)i * d + h * d_k, *k_j = K + (long)j * d + h * d_k;
     float acc = 0.0f;

@@ -124,7 +124,7 @@ static HeadStats head_stats(const ModelResult *r, int layer, int h)
     HeadStats st = {0};
     for (int i = 0; i < s->n_q; i++)
         plot_stats_add(&st, P_h + (size_t)i * s->n_k,
-                       s->causal ? (i + 1 < s->n_k ? i + 1 : s->n_k) : s->n_k);
+                       attention_visible_keys(s, i));
     plot_stats_finish(&st);
     return st;
 }

@@ -20,7 +20,7 @@ void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0
               K + h * d_k, d,
               0.0f, out, n_k);
     for (int r = 0; r < rows; r++) {
-        int i = i0 + r, vis = s->causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
+        int vis = attention_visible_keys(s, i0 + r);
         float *row = out + (size_t)r * n_k;
         attention_softmax_row(row, vis);
         for (int j = vis; j < n_k; j++)

@@ -122,7 +122,7 @@ static void trace_output(FILE *f, const Trace *t)
 int export_trace(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h, int i)
 {
     const AttnShape *s = &r->shape;
-    int vis = s->causal ? (i + 1 < s->n_k ? i + 1 : s->n_k) : s->n_k;
+    int vis = attention_visible_keys(s, i);
     Trace t = {r, &r->layer[layer].ab, r->cross_tokens.n ? &r->cross_tokens : &r->tokens,
                h, i, s->d_model, s->d_model / s->H, vis, NULL};
     double *dots = malloc(sizeof *dots * (size_t)s->n_k);

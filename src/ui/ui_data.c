@@ -89,7 +89,7 @@ static void head_stats(UiState *u, const ModelResult *r, int layer, int h, HeadS
     float *row = P ? NULL : ui_xrealloc(NULL, sizeof *row * (size_t)s->n_k);
     memset(st, 0, sizeof *st);
     for (int i = 0; i < s->n_q; i += stride) {
-        int vis = s->causal ? (i + 1 < s->n_k ? i + 1 : s->n_k) : s->n_k;
+        int vis = attention_visible_keys(s, i);
         if (!P)
             pool_rows(s, h, ab->Q, ab->K, i, i + 1, row);
         plot_stats_add(st, P ? P + (size_t)i * s->n_k : row, vis);
