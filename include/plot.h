@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "attention.h"
 #include "grid.h"
 
 #define PLOT_GLYPHS 5
@@ -100,6 +101,14 @@ void plot_stats_finish(HeadStats *st);
 /* The stride of the query rows to fold in so that at most budget weights
  * (rows x n_k) are read: 1 when all fit. */
 int plot_sample_stride(int n_q, int n_k, long budget);
+
+/* The statistics of head h into *st: its weights from P_h (n_q, n_k) when
+ * not NULL, else computed a row at a time from Q and K (pool.h); every
+ * plot_sample_stride-th query row, so that at most budget weights are read
+ * (st->sampled says whether rows were skipped). Masked keys take no part.
+ * Returns AV_OK or AV_ERR_NOMEM. */
+int plot_head_stats(const AttnShape *s, int h, const float *Q, const float *K,
+                    const float *P_h, long budget, HeadStats *st);
 
 /* ---- a long text pooled to the screen ------------------------------- */
 

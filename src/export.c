@@ -6,6 +6,7 @@
  */
 #include "export.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,16 +117,13 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
     return err;
 }
 
-/* Entropy and largest weights of a head whose weights are kept. */
+/* Entropy and largest weights of a head whose weights are kept: every row. */
 static HeadStats head_stats(const ModelResult *r, int layer, int h)
 {
-    const AttnShape *s = &r->shape;
-    const float *P_h = head_weights(r, layer, h);
-    HeadStats st = {0};
-    for (int i = 0; i < s->n_q; i++)
-        plot_stats_add(&st, P_h + (size_t)i * s->n_k,
-                       attention_visible_keys(s, i));
-    plot_stats_finish(&st);
+    const AttnBuffers *ab = &r->layer[layer].ab;
+    HeadStats st;
+    /* with the weights at hand nothing is allocated, so this cannot fail */
+    plot_head_stats(&r->shape, h, ab->Q, ab->K, head_weights(r, layer, h), LONG_MAX, &st);
     return st;
 }
 

@@ -9,6 +9,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "av.h"
+#include "pool.h"
 
 #define LABEL_MAX 10 /* columns of a row label, at the most */
 
@@ -325,6 +330,25 @@ int plot_sample_stride(int n_q, int n_k, long budget)
         return 1;
     long rows = budget / n_k > 0 ? budget / n_k : 1;
     return (int)((n_q + rows - 1) / rows);
+}
+
+int plot_head_stats(const AttnShape *s, int h, const float *Q, const float *K,
+                    const float *P_h, long budget, HeadStats *st)
+{
+    int stride = plot_sample_stride(s->n_q, s->n_k, budget);
+    float *row = P_h ? NULL : malloc(sizeof *row * (size_t)s->n_k);
+    memset(st, 0, sizeof *st);
+    if (!P_h && !row)
+        return AV_ERR_NOMEM;
+    for (int i = 0; i < s->n_q; i += stride) {
+        if (!P_h)
+            pool_rows(s, h, Q, K, i, i + 1, row);
+        plot_stats_add(st, P_h ? P_h + (size_t)i * s->n_k : row, attention_visible_keys(s, i));
+    }
+    free(row);
+    st->sampled = stride > 1;
+    plot_stats_finish(st);
+    return AV_OK;
 }
 
 /* ---- a long text pooled to the screen ------------------------------- */

@@ -78,27 +78,6 @@ const float *ui_pooled(UiState *u, const ModelResult *r, int layer, int h, const
     return p->buf;
 }
 
-/* Fold the rows of head h (every stride-th, when the head is large) into st. */
-static void head_stats(UiState *u, const ModelResult *r, int layer, int h, HeadStats *st)
-{
-    const AttnShape *s = &r->shape;
-    const AttnBuffers *ab = &r->layer[layer].ab;
-    const float *P = ui_head_P(u, r, layer, h);
-    int stride = plot_sample_stride(s->n_q, s->n_k, UI_STATS_BUDGET);
-    /* its own row buffer: u->row may hold the row the bars show */
-    float *row = P ? NULL : ui_xrealloc(NULL, sizeof *row * (size_t)s->n_k);
-    memset(st, 0, sizeof *st);
-    for (int i = 0; i < s->n_q; i += stride) {
-        int vis = attention_visible_keys(s, i);
-        if (!P)
-            pool_rows(s, h, ab->Q, ab->K, i, i + 1, row);
-        plot_stats_add(st, P ? P + (size_t)i * s->n_k : row, vis);
-    }
-    free(row);
-    st->sampled = stride > 1;
-    plot_stats_finish(st);
-}
-
 const HeadStats *ui_stats(UiState *u, int which, int h)
 {
     StatsCache *c = &u->stats[which ? 1 : 0];
@@ -113,8 +92,11 @@ const HeadStats *ui_stats(UiState *u, int which, int h)
             c->st[k].rows = -1; /* computed when first asked for */
         c->res = r, c->gen = ui_gen(u, r), c->layer = layer, c->H = H;
     }
-    if (c->st[h].rows < 0)
-        head_stats(u, r, layer, h, &c->st[h]);
+    const AttnBuffers *ab = &r->layer[layer].ab;
+    if (c->st[h].rows < 0 && plot_head_stats(&r->shape, h, ab->Q, ab->K,
+                                             ui_head_P(u, r, layer, h), UI_STATS_BUDGET,
+                                             &c->st[h]) != AV_OK)
+        ui_die("out of memory");
     return &c->st[h];
 }
 
