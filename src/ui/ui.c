@@ -135,13 +135,17 @@ void ui_rerun(UiState *u, unsigned flags)
         if (model_weights_toy(&s->cfg, &u->toy) != AV_OK)
             ui_die("out of memory");
     }
-    double t0 = ui_now_ms();
-    u->run_err = run_one(u, &u->res, s->cfg.causal);
-    u->run_ms = ui_now_ms() - t0;
-    u->gen = ++u->gen_clock;
-    if (s->compare == CMP_MASK) {
-        u->run_err2 = run_one(u, &u->res2, !s->cfg.causal);
-        u->gen2 = ++u->gen_clock;
+    /* A cursor move alone changes the selection, not the text: the result
+     * stands (a long text's run costs tens of milliseconds). */
+    if (flags & (APP_RUN | APP_WEIGHTS)) {
+        double t0 = ui_now_ms();
+        u->run_err = run_one(u, &u->res, s->cfg.causal);
+        u->run_ms = ui_now_ms() - t0;
+        u->gen = ++u->gen_clock;
+        if (s->compare == CMP_MASK) {
+            u->run_err2 = run_one(u, &u->res2, !s->cfg.causal);
+            u->gen2 = ++u->gen_clock;
+        }
     }
     int n_q = u->run_err ? 0 : u->res.shape.n_q, n_k = u->run_err ? 0 : u->res.shape.n_k;
     if (n_q > u->labels_cap || n_k > u->labels_cap) {
