@@ -189,50 +189,53 @@ int attention_block_rows(const AttnShape *s)
 
 /* Mask and softmax rows [i0, i1) of head h, whose scaled scores are in T.
  * P_h rows end up with exactly 0 on masked keys; S_h rows keep -inf there. */
-/* e^x of every element of x[0..len), all <= 0, in whole chunks. */
-static void exp_block(float *x, size_t len)
-{
-    const size_t L = SOFTMAX_LANES, full = len - len % L;
-    float acc[SOFTMAX_LANES] = {0}, tail[SOFTMAX_LANES];
-    for (size_t j = 0; j < full; j += L)
-        exp_chunk(x + j, 0.0f, acc);
-    for (size_t c = 0; c < L; c++)
-        tail[c] = full + c < len ? x[full + c] : -INFINITY;
-    exp_chunk(tail, 0.0f, acc);
-    memcpy(x + full, tail, (len - full) * sizeof *x);
-}
-
-/* The softmax of rows no longer than one chunk, a block at a time: e^x runs
- * over the whole block at once instead of one padded chunk a row, which cost
- * most of a short sentence's time. Each row gets the same operations in the
- * same order as attention_softmax_row (a row of at most 16 fills lanes 0..15
- * once, and its sum adds them in order), so the same bits. */
+/* The softmax of rows no longer than one chunk (n_k <= SOFTMAX_LANES), a
+ * group of SOFTMAX_LANES rows at a time laid across the lanes: t[j][r] is key
+ * j of row r, so the maximum, e^x, the sum and the scaling are whole-vector
+ * operations with no per-row horizontal step (one padded chunk a row cost
+ * most of a short sentence's time). Each row gets the same operations in the
+ * same order as attention_softmax_row: its sum adds the keys in order, and the
+ * keys that row adds beyond n_k, and masked ones here, are exact zeros. So
+ * the same bits. */
+SOFTMAX_CLONES
 static void block_softmax_short(const AttnShape *s, float *S_h, float *P_h, int i0, int i1)
 {
+    enum { L = SOFTMAX_LANES };
     const int n_k = s->n_k;
-    float *block = P_h + (size_t)i0 * n_k;
-    for (int i = i0; i < i1; i++) {
-        int vis = attention_visible_keys(s, i);
-        float *row_i = P_h + (size_t)i * n_k, max = -INFINITY;
-        if (S_h) {
-            for (int j = vis; j < n_k; j++)
-                S_h[(size_t)i * n_k + j] = -INFINITY;
-            memcpy(row_i, S_h + (size_t)i * n_k, (size_t)n_k * sizeof *row_i);
+    assert(n_k <= L);
+    for (int g0 = i0; g0 < i1; g0 += L) {
+        const int m = i1 - g0 < L ? i1 - g0 : L;
+        float t[L][L], max[L], x[L], sum[L] = {0};
+        for (int r = 0; r < L; r++) {
+            long i = g0 + r;
+            /* lanes past the last row hold zeros: finite, never stored */
+            int vis = r < m ? attention_visible_keys(s, (int)i) : 0;
+            const float *src = r >= m ? NULL : S_h ? S_h + i * n_k : P_h + i * n_k;
+            for (int j = 0; j < n_k; j++)
+                t[j][r] = !src ? 0.0f : j < vis ? src[j] : -INFINITY;
+            for (int j = vis; S_h && r < m && j < n_k; j++)
+                S_h[i * n_k + j] = -INFINITY;
+            max[r] = -INFINITY;
         }
-        for (int j = 0; j < vis; j++)
-            max = row_i[j] > max ? row_i[j] : max;
-        assert(isfinite(max));
         for (int j = 0; j < n_k; j++)
-            row_i[j] = j < vis ? row_i[j] - max : -INFINITY;
-    }
-    exp_block(block, (size_t)(i1 - i0) * n_k); /* -inf gives exactly 0 */
-    for (int i = i0; i < i1; i++) {
-        float *row_i = P_h + (size_t)i * n_k, sum = 0.0f;
-        for (int j = 0; j < n_k; j++)
-            sum += row_i[j];
-        float inv = 1.0f / sum;
-        for (int j = 0; j < n_k; j++)
-            row_i[j] *= inv;
+            for (int r = 0; r < L; r++)
+                max[r] = t[j][r] > max[r] ? t[j][r] : max[r];
+        /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. */
+        for (int j = 0; j < n_k; j++) {
+            for (int r = 0; r < L; r++) {
+                float v = t[j][r] - max[r];
+                x[r] = v > EXP_CLAMP ? v : EXP_CLAMP;
+            }
+            for (int r = 0; r < L; r++) {
+                t[j][r] = exp_nonpositive(x[r]);
+                sum[r] += t[j][r];
+            }
+        }
+        for (int r = 0; r < L; r++)
+            x[r] = 1.0f / sum[r];
+        for (int r = 0; r < m; r++)
+            for (int j = 0; j < n_k; j++)
+                P_h[(long)(g0 + r) * n_k + j] = t[j][r] * x[r];
     }
 }
 

@@ -382,29 +382,81 @@ static void test_mat_sgemm_matches_reference(void **state)
         }
 }
 
+static void test_mat_sgemm_small_matches_reference(void **state)
+{
+    (void)state;
+    /* The kernel for tiny products, on every shape around its 16-column
+     * chunks and 4-row groups, B plain and transposed, leading dimensions
+     * wider than the matrices, beta 0 (C ignored, even NaN) and beta 2:
+     * within 1e-5 of the double-precision loops, and nothing written beyond
+     * N columns or M rows. */
+    enum { MM = 9, NN = 35, KK = 20, LD = 40 };
+    static float A[MM * LD], B[LD * LD], C0[(MM + 1) * LD], C1[(MM + 1) * LD], C2[(MM + 1) * LD];
+    Rng r;
+    rng_seed(&r, 11);
+    fill(&r, A, MM * LD, 1.0f);
+    fill(&r, B, LD * LD, 1.0f);
+    fill(&r, C0, (MM + 1) * LD, 1.0f);
+    static const int Ms[] = {1, 3, 4, 5, 9}, Ns[] = {1, 8, 10, 15, 16, 17, 32, 35}, Ks[] = {0, 1, 8, 20};
+    for (int tb = 0; tb < 2; tb++)
+        for (size_t a = 0; a < 5; a++)
+            for (size_t b = 0; b < 8; b++)
+                for (size_t c = 0; c < 4; c++)
+                    for (int beta = 0; beta <= 2; beta += 2) {
+                        int M = Ms[a], N = Ns[b], K = Ks[c];
+                        assert_true(mat_small_fits(false, M, N, K));
+                        memcpy(C1, C0, sizeof C0);
+                        memcpy(C2, C0, sizeof C0);
+                        if (!beta)
+                            for (int k = 0; k < M * LD; k++)
+                                C1[k] = NAN;
+                        mat_sgemm_small(tb, M, N, K, 0.5f, A, LD, B, LD, (float)beta, C1, LD);
+                        mat_sgemm_ref(false, tb, M, N, K, 0.5f, A, LD, B, LD, (float)beta, C2, LD);
+                        for (int i = 0; i <= M; i++)
+                            for (int j = 0; j < LD; j++) {
+                                float want = C2[i * LD + j], got = C1[i * LD + j];
+                                if (i < M && j < N)
+                                    assert_float_equal(got, want, 1e-5);
+                                else if (i == M || beta)
+                                    assert_memory_equal(&got, &C0[i * LD + j], sizeof got);
+                            }
+                    }
+    /* large or transposed-A products are cblas_sgemm's */
+    assert_false(mat_small_fits(true, 4, 4, 4));
+    assert_false(mat_small_fits(false, 1024, 512, 512));
+}
+
 static void test_attention_short_rows_same_bits(void **state)
 {
     (void)state;
-    /* Rows of up to 16 keys take the whole-block softmax path: its weights
-     * are bit for bit those of attention_softmax_row on each row. */
+    /* Rows of up to 16 keys take the short-row softmax, 16 rows at a time
+     * across the lanes: its weights are bit for bit those of
+     * attention_softmax_row on each row, for 1 to 40 query rows (whole and
+     * partial groups of 16), with and without the mask. */
+    enum { NQ = 40, NK = 16, D = 16 };
     Rng r;
     rng_seed(&r, 5);
-    for (int n = 1; n <= 16; n++)
-        for (int causal = 0; causal < 2; causal++) {
-            float Q[16 * 16], K[16 * 16], S[256], P[256], P2[256];
-            for (int k = 0; k < n * 16; k++)
-                Q[k] = rng_symmetric(&r, 3.0f), K[k] = rng_symmetric(&r, 3.0f);
-            AttnShape s = {n, n, 16, 2, causal, true, 1.0f};
-            attention_head_weights(&s, 1, Q, K, S, P);
-            memcpy(P2, S, sizeof(float) * n * n);
-            for (int i = 0; i < n; i++) {
-                int vis = causal ? i + 1 : n;
-                attention_softmax_row(P2 + i * n, vis);
-                for (int j = vis; j < n; j++)
-                    P2[i * n + j] = 0.0f;
+    for (int n_q = 1; n_q <= NQ; n_q += n_q < 18 ? 1 : 11)
+        for (int n_k = 1; n_k <= NK; n_k++)
+            for (int causal = 0; causal < 2; causal++) {
+                float Q[NQ * D], K[NK * D], S[NQ * NK], P[NQ * NK], P2[NQ * NK];
+                for (int k = 0; k < NQ * D; k++)
+                    Q[k] = rng_symmetric(&r, 3.0f);
+                for (int k = 0; k < NK * D; k++)
+                    K[k] = rng_symmetric(&r, 3.0f);
+                AttnShape s = {n_q, n_k, D, 2, causal, true, 1.0f};
+                attention_head_weights(&s, 1, Q, K, S, P);
+                memcpy(P2, S, sizeof(float) * n_q * n_k);
+                for (int i = 0; i < n_q; i++) {
+                    int vis = attention_visible_keys(&s, i);
+                    for (int j = vis; j < n_k; j++)
+                        assert_true(S[i * n_k + j] == -INFINITY);
+                    attention_softmax_row(P2 + i * n_k, vis);
+                    for (int j = vis; j < n_k; j++)
+                        P2[i * n_k + j] = 0.0f;
+                }
+                assert_memory_equal(P, P2, sizeof(float) * n_q * n_k);
             }
-            assert_memory_equal(P, P2, sizeof(float) * n * n);
-        }
 }
 
 int main(void)
@@ -423,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_attention_threads_give_same_bits),
         cmocka_unit_test(test_attention_check_rejects_bad_shapes),
         cmocka_unit_test(test_mat_sgemm_matches_reference),
+        cmocka_unit_test(test_mat_sgemm_small_matches_reference),
         cmocka_unit_test(test_attention_short_rows_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
