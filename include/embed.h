@@ -32,9 +32,25 @@ size_t embed_casefold(const char *src, size_t len, char *dst);
  * hash(casefold(text)) mixed with seed. */
 void embed_token(const char *text, size_t len, uint64_t seed, int d_model, float *row);
 
-/* X is (n, d_model), row i the embedding of tokens->tok[i]. Returns AV_OK or
- * AV_ERR_NOMEM (for the case-folding buffer). */
-int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X);
+/* Rows already drawn, so that a word typed again is copied, not drawn again.
+ * A row is a function of its stream's seed (the folded text's hash mixed with
+ * the seed) and d_model alone, and that stream seed is the key, so a hit is
+ * always the row embed_token would draw. Direct-mapped, EMBED_CACHE_SLOTS rows;
+ * zero it before first use, embed_cache_free it after. */
+#define EMBED_CACHE_SLOTS 256
+typedef struct {
+    int d_model;    /* of the rows held; another d_model empties the cache */
+    uint64_t *key;  /* (EMBED_CACHE_SLOTS) stream seed of each slot, 0 = empty */
+    float *rows;    /* (EMBED_CACHE_SLOTS, d_model) */
+} EmbedCache;
+
+/* X is (n, d_model), row i the embedding of tokens->tok[i], bit for bit
+ * embed_token's. cache may be NULL; when its memory cannot be had the rows
+ * are drawn without it. Returns AV_OK. */
+int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X,
+                 EmbedCache *cache);
+
+void embed_cache_free(EmbedCache *cache);
 
 /* Fill W (rows * cols floats, row-major) with uniform values of standard
  * deviation std from the stream (seed, tag). Different tags give independent

@@ -15,6 +15,7 @@
 
 #include "attention.h"
 #include "av.h"
+#include "embed.h"
 #include "tokenize.h"
 
 typedef enum {
@@ -75,6 +76,7 @@ typedef struct {
     size_t arena_cap;       /* floats; reused by the next model_run when big enough */
     float *pe;              /* (pe_n, pe_d) positional encodings kept between runs */
     int pe_n, pe_d;
+    EmbedCache emb;         /* toy embedding rows kept between runs */
 } ModelResult;
 
 /* DESIGN.md defaults: 4 heads, d_model 32, seed 42, one layer, PE and scaling on. */

@@ -5,10 +5,13 @@
  * not the position, the sentence or the machine. Case folding is a fixed table
  * (ASCII, Latin-1, Latin Extended-A, Greek, Cyrillic), never the locale, and it
  * keeps every code point's UTF-8 length, so the folded text is never longer.
- * Weights come from streams keyed by (seed, tag). No libm, no allocation.
+ * Weights come from streams keyed by (seed, tag). No libm; the one
+ * allocation is the caller's optional cache of rows.
  */
 #include "embed.h"
 
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "av.h"
@@ -80,12 +83,19 @@ size_t embed_casefold(const char *src, size_t len, char *dst)
 }
 
 /* rng_hash(casefold(text)) computed on the fly: FNV-1a is a byte stream, so
- * no folding buffer is needed. */
+ * no folding buffer is needed. ASCII bytes fold without decoding. */
 static uint64_t folded_hash(const char *text, size_t len)
 {
     uint64_t h = FNV_OFFSET;
     size_t i = 0;
     while (i < len) {
+        unsigned char b = (unsigned char)text[i];
+        if (b < 0x80) {
+            h ^= b >= 'A' && b <= 'Z' ? b + 0x20u : b;
+            h *= FNV_PRIME;
+            i++;
+            continue;
+        }
         char buf[4];
         size_t outlen;
         i += fold_step(text + i, len - i, buf, &outlen);
@@ -97,23 +107,73 @@ static uint64_t folded_hash(const char *text, size_t len)
     return h;
 }
 
-void embed_token(const char *text, size_t len, uint64_t seed, int d_model, float *row)
+/* The seed of a token's stream: everything its row depends on but d_model. */
+static uint64_t stream_seed(const char *text, size_t len, uint64_t seed)
 {
-    /* row is (d_model) */
+    return rng_mix(folded_hash(text, len) ^ rng_mix(seed));
+}
+
+static void draw_row(uint64_t stream, int d_model, float *row)
+{
     Rng r;
-    rng_seed(&r, rng_mix(folded_hash(text, len) ^ rng_mix(seed)));
+    rng_seed(&r, stream);
     for (int c = 0; c < d_model; c++)
         row[c] = rng_symmetric(&r, 1.0f);
 }
 
-int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X)
+void embed_token(const char *text, size_t len, uint64_t seed, int d_model, float *row)
+{
+    /* row is (d_model) */
+    draw_row(stream_seed(text, len, seed), d_model, row);
+}
+
+/* The cache ready for rows of d_model, emptied when that changed; false when
+ * its memory cannot be had. */
+static bool cache_ready(EmbedCache *c, int d_model)
+{
+    if (c->rows && c->d_model == d_model)
+        return true;
+    embed_cache_free(c);
+    c->key = calloc(EMBED_CACHE_SLOTS, sizeof *c->key);
+    c->rows = malloc((size_t)EMBED_CACHE_SLOTS * (size_t)d_model * sizeof *c->rows);
+    if (!c->key || !c->rows) {
+        embed_cache_free(c);
+        return false;
+    }
+    c->d_model = d_model;
+    return true;
+}
+
+int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X,
+                 EmbedCache *cache)
 {
     /* X is (n, d_model), row i from tokens->tok[i] */
+    if (cache && !cache_ready(cache, d_model))
+        cache = NULL;
     for (int i = 0; i < tokens->n; i++) {
         const Token *t = &tokens->tok[i];
-        embed_token(t->str, t->len, seed, d_model, X + (size_t)i * (size_t)d_model);
+        float *row = X + (size_t)i * (size_t)d_model;
+        uint64_t key = stream_seed(t->str, t->len, seed);
+        size_t slot = key % EMBED_CACHE_SLOTS;
+        float *kept = cache ? cache->rows + slot * (size_t)d_model : NULL;
+        if (kept && cache->key[slot] == key) {
+            memcpy(row, kept, (size_t)d_model * sizeof *row);
+            continue;
+        }
+        draw_row(key, d_model, row);
+        if (kept && key != 0) {
+            memcpy(kept, row, (size_t)d_model * sizeof *row);
+            cache->key[slot] = key;
+        }
     }
     return AV_OK;
+}
+
+void embed_cache_free(EmbedCache *cache)
+{
+    free(cache->key);
+    free(cache->rows);
+    memset(cache, 0, sizeof *cache);
 }
 
 void embed_weights(uint64_t seed, uint64_t tag, int rows, int cols, float std, float *W)

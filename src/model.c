@@ -255,7 +255,7 @@ static int model_inputs(const ModelConfig *c, const ModelWeights *w, const Token
     } else if (c->preset == PRESET_DESIGNED) {
         designed_embed(t, X);
     } else {
-        int err = embed_tokens(t, c->seed, d, X);
+        int err = embed_tokens(t, c->seed, d, X, &r->emb);
         if (err)
             return err;
     }
@@ -341,6 +341,7 @@ void model_result_free(ModelResult *r)
     tokens_free(&r->cross_tokens);
     free(r->arena);
     free(r->pe);
+    embed_cache_free(&r->emb);
     memset(r, 0, sizeof *r);
 }
 

@@ -4,6 +4,7 @@
  */
 #include "test_common.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "av.h"
@@ -94,10 +95,42 @@ static void test_embed_same_word_same_vector_at_any_position(void **state)
     assert_int_equal(tokenize(text, strlen(text), 16, &tl), AV_OK);
     assert_int_equal(tl.n, 5);
     float X[5 * D];
-    assert_int_equal(embed_tokens(&tl, 42, D, X), AV_OK);
+    assert_int_equal(embed_tokens(&tl, 42, D, X, NULL), AV_OK);
     assert_memory_equal(X + 0 * D, X + 3 * D, sizeof(float) * D);
     assert_memory_equal(X + 1 * D, X + 4 * D, sizeof(float) * D);
     assert_memory_not_equal(X + 0 * D, X + 1 * D, sizeof(float) * D);
+    tokens_free(&tl);
+}
+
+static void test_embed_cache_gives_the_same_rows(void **state)
+{
+    /* expect: rows through the cache equal rows drawn afresh, bit for bit, on
+     * a text with more distinct words than the cache has slots (slots taken
+     * over), repeated words (hits), then another seed and another d_model */
+    (void)state;
+    enum { WORDS = 700, DISTINCT = 3 * EMBED_CACHE_SLOTS / 2, DMAX = 24 };
+    char *text = malloc(WORDS * 8);
+    size_t len = 0;
+    assert_non_null(text);
+    for (int k = 0; k < WORDS; k++)
+        len += (size_t)sprintf(text + len, k % 3 ? "w%d " : "W%d ", (k * 7) % DISTINCT);
+    TokenList tl = {0};
+    assert_int_equal(tokenize(text, len, 4096, &tl), AV_OK);
+    assert_int_equal(tl.n, WORDS);
+    float *X1 = malloc(sizeof(float) * WORDS * DMAX), *X2 = malloc(sizeof(float) * WORDS * DMAX);
+    assert_non_null(X1);
+    assert_non_null(X2);
+    EmbedCache cache = {0};
+    static const struct { uint64_t seed; int d; } runs[] = {{42, 16}, {42, 16}, {7, 16}, {42, DMAX}};
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+        assert_int_equal(embed_tokens(&tl, runs[k].seed, runs[k].d, X1, &cache), AV_OK);
+        assert_int_equal(embed_tokens(&tl, runs[k].seed, runs[k].d, X2, NULL), AV_OK);
+        assert_memory_equal(X1, X2, sizeof(float) * WORDS * (size_t)runs[k].d);
+        assert_int_equal(cache.d_model, runs[k].d);
+    }
+    embed_cache_free(&cache);
+    assert_null(cache.rows);
+    free(X1), free(X2), free(text);
     tokens_free(&tl);
 }
 
@@ -187,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_rng_symmetric_mean_and_std),
         cmocka_unit_test(test_embed_token_golden_cat),
         cmocka_unit_test(test_embed_same_word_same_vector_at_any_position),
+        cmocka_unit_test(test_embed_cache_gives_the_same_rows),
         cmocka_unit_test(test_embed_case_folding_shares_vectors),
         cmocka_unit_test(test_embed_casefold_table),
         cmocka_unit_test(test_embed_seeds_differ),
