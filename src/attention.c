@@ -171,6 +171,7 @@ typedef struct {
     int h0, H;             /* heads h0 .. h0+H-1 */
     int rows, blocks;      /* rows per block, blocks per head */
     bool gemm_only;        /* the bench's baseline: the products alone */
+    bool short_rows;       /* n_k <= SOFTMAX_LANES: items run short_group */
     atomic_int scored;     /* items whose scores are computed */
     atomic_int claimed;    /* items whose softmax a thread has taken on */
     atomic_int helped;     /* 1 + the last item the helper finished */
@@ -187,65 +188,12 @@ int attention_block_rows(const AttnShape *s)
     return rows < s->n_q ? rows : s->n_q;
 }
 
-/* Mask and softmax rows [i0, i1) of head h, whose scaled scores are in T.
- * P_h rows end up with exactly 0 on masked keys; S_h rows keep -inf there. */
-/* The softmax of rows no longer than one chunk (n_k <= SOFTMAX_LANES), a
- * group of SOFTMAX_LANES rows at a time laid across the lanes: t[j][r] is key
- * j of row r, so the maximum, e^x, the sum and the scaling are whole-vector
- * operations with no per-row horizontal step (one padded chunk a row cost
- * most of a short sentence's time). Each row gets the same operations in the
- * same order as attention_softmax_row: its sum adds the keys in order, and the
- * keys that row adds beyond n_k, and masked ones here, are exact zeros. So
- * the same bits. */
-SOFTMAX_CLONES
-static void block_softmax_short(const AttnShape *s, float *S_h, float *P_h, int i0, int i1)
-{
-    enum { L = SOFTMAX_LANES };
-    const int n_k = s->n_k;
-    assert(n_k <= L);
-    for (int g0 = i0; g0 < i1; g0 += L) {
-        const int m = i1 - g0 < L ? i1 - g0 : L;
-        float t[L][L], max[L], x[L], sum[L] = {0};
-        for (int r = 0; r < L; r++) {
-            long i = g0 + r;
-            /* lanes past the last row hold zeros: finite, never stored */
-            int vis = r < m ? attention_visible_keys(s, (int)i) : 0;
-            const float *src = r >= m ? NULL : S_h ? S_h + i * n_k : P_h + i * n_k;
-            for (int j = 0; j < n_k; j++)
-                t[j][r] = !src ? 0.0f : j < vis ? src[j] : -INFINITY;
-            for (int j = vis; S_h && r < m && j < n_k; j++)
-                S_h[i * n_k + j] = -INFINITY;
-            max[r] = -INFINITY;
-        }
-        for (int j = 0; j < n_k; j++)
-            for (int r = 0; r < L; r++)
-                max[r] = t[j][r] > max[r] ? t[j][r] : max[r];
-        /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. */
-        for (int j = 0; j < n_k; j++) {
-            for (int r = 0; r < L; r++) {
-                float v = t[j][r] - max[r];
-                x[r] = v > EXP_CLAMP ? v : EXP_CLAMP;
-            }
-            for (int r = 0; r < L; r++) {
-                t[j][r] = exp_nonpositive(x[r]);
-                sum[r] += t[j][r];
-            }
-        }
-        for (int r = 0; r < L; r++)
-            x[r] = 1.0f / sum[r];
-        for (int r = 0; r < m; r++)
-            for (int j = 0; j < n_k; j++)
-                P_h[(long)(g0 + r) * n_k + j] = t[j][r] * x[r];
-    }
-}
-
+/* Mask and softmax rows [i0, i1) of head h, whose scaled scores are in P_h
+ * (or S_h, when kept). P_h rows end up with exactly 0 on masked keys; S_h
+ * rows keep -inf there. */
 static void block_softmax(const AttnShape *s, float *S_h, float *P_h, int i0, int i1)
 {
     const int n_k = s->n_k;
-    if (n_k <= SOFTMAX_LANES) {
-        block_softmax_short(s, S_h, P_h, i0, i1);
-        return;
-    }
     for (int i = i0; i < i1; i++) {
         int vis = attention_visible_keys(s, i);
         float *row_i = P_h + (long)i * n_k;
@@ -277,6 +225,103 @@ static Item item_at(const HeadJob *jb, int k)
     return it;
 }
 
+/* A sentence's heads (n_k <= SOFTMAX_LANES keys): scores, mask, softmax and
+ * P_h V_h of up to SOFTMAX_LANES query rows laid across the lanes, t[j][r]
+ * being key j of row r, so every step is whole-vector arithmetic and nothing
+ * is transposed in between (two products and a softmax a head cost most of a
+ * short sentence's time through mat_sgemm). The numbers are the general
+ * path's, bit for bit: each score and each output sums over the same terms in
+ * the same order as mat_sgemm_small (the keys past a row's last visible one
+ * add exact zeros there), and each row gets attention_softmax_row's
+ * operations. Q_h and V_h are read DK_CHUNK columns at a time. */
+enum { DK_CHUNK = 64 };
+
+SOFTMAX_CLONES
+static void short_group(const HeadJob *jb, int h, int g0, int m)
+{
+    enum { L = SOFTMAX_LANES };
+    const AttnShape *s = jb->s;
+    const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
+    const int jend = attention_visible_keys(s, g0 + m - 1); /* keys any row sees */
+    const long nn = (long)s->n_q * n_k;
+    const float *Q_h = jb->Q + (long)g0 * d + h * d_k, *K_h = jb->K + h * d_k;
+    float *P_h = jb->P + (h - jb->h0) * nn + (long)g0 * n_k;
+    float *S_h = jb->S && !jb->gemm_only ? jb->S + (h - jb->h0) * nn + (long)g0 * n_k : NULL;
+    float t[L][L], qv[DK_CHUNK][L], max[L], x[L], sum[L] = {0};
+    int vis[L];
+    assert(n_k <= L && m >= 1 && m <= L);
+    /* t[j][r] = scale * sum over c of Q_h[r][c] K_h[j][c]; lanes past m are
+     * zeros: finite, never stored */
+    memset(t, 0, (size_t)jend * sizeof *t);
+    for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
+        const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
+        memset(qv, 0, (size_t)cn * sizeof *qv);
+        for (int r = 0; r < m; r++)
+            for (int c = 0; c < cn; c++)
+                qv[c][r] = Q_h[(long)r * d + c0 + c];
+        for (int j = 0; j < jend; j++) {
+            float acc[L];
+            memcpy(acc, t[j], sizeof acc);
+            for (int c = 0; c < cn; c++)
+                for (int r = 0; r < L; r++)
+                    acc[r] += K_h[(long)j * d + c0 + c] * qv[c][r];
+            memcpy(t[j], acc, sizeof acc);
+        }
+    }
+    const float scale = attention_scale(s);
+    for (int r = 0; r < L; r++) {
+        vis[r] = r < m ? attention_visible_keys(s, g0 + r) : jend;
+        max[r] = -INFINITY;
+    }
+    for (int j = 0; j < jend; j++)
+        for (int r = 0; r < L; r++)
+            t[j][r] = j < vis[r] ? t[j][r] * scale : -INFINITY;
+    for (int r = 0; r < m && S_h; r++)
+        for (int j = 0; j < n_k; j++)
+            S_h[(long)r * n_k + j] = j < vis[r] ? t[j][r] : -INFINITY;
+    for (int j = 0; j < jend; j++)
+        for (int r = 0; r < L; r++)
+            max[r] = t[j][r] > max[r] ? t[j][r] : max[r];
+    /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. */
+    for (int j = 0; j < jend; j++) {
+        for (int r = 0; r < L; r++) {
+            float v = t[j][r] - max[r];
+            x[r] = v > EXP_CLAMP ? v : EXP_CLAMP;
+        }
+        for (int r = 0; r < L; r++) {
+            t[j][r] = exp_nonpositive(x[r]);
+            sum[r] += t[j][r];
+        }
+    }
+    for (int r = 0; r < L; r++)
+        x[r] = 1.0f / sum[r];
+    for (int j = 0; j < jend; j++)
+        for (int r = 0; r < L; r++)
+            t[j][r] *= x[r];
+    for (int r = 0; r < m; r++) {
+        for (int j = 0; j < jend; j++)
+            P_h[(long)r * n_k + j] = t[j][r];
+        for (int j = jend; j < n_k; j++)
+            P_h[(long)r * n_k + j] = 0.0f;
+    }
+    if (!jb->concat)
+        return;
+    /* concat rows, head h's columns: sum over j of P_h[r][j] V_h[j][c] */
+    const float *V_h = jb->V + h * d_k;
+    for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
+        const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
+        memset(qv, 0, (size_t)cn * sizeof *qv);
+        for (int j = 0; j < jend; j++)
+            for (int c = 0; c < cn; c++)
+                for (int r = 0; r < L; r++)
+                    qv[c][r] += V_h[(long)j * d + c0 + c] * t[j][r];
+        float *out = jb->concat + (long)g0 * d + h * d_k + c0;
+        for (int r = 0; r < m; r++)
+            for (int c = 0; c < cn; c++)
+                out[(long)r * d + c] = qv[c][r];
+    }
+}
+
 /* Scores of item k into S_h (when kept) or P_h. Under the mask, rows < i1
  * see keys < i1 only: the keys beyond are never multiplied. */
 static void item_scores(const HeadJob *jb, int k)
@@ -284,6 +329,11 @@ static void item_scores(const HeadJob *jb, int k)
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     Item it = item_at(jb, k);
+    if (jb->short_rows) { /* the whole item, softmax and values too */
+        for (int g0 = it.i0; g0 < it.i1; g0 += SOFTMAX_LANES)
+            short_group(jb, it.h, g0, it.i1 - g0 < SOFTMAX_LANES ? it.i1 - g0 : SOFTMAX_LANES);
+        return;
+    }
     const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
     float *T = (it.S_h ? it.S_h : it.P_h) + (long)it.i0 * n_k;
     assert(it.h < s->H && 0 <= it.i0 && it.i0 < it.i1 && it.i1 <= s->n_q);
@@ -298,7 +348,7 @@ static void item_scores(const HeadJob *jb, int k)
 static void item_softmax(HeadJob *jb, int k)
 {
     Item it = item_at(jb, k);
-    if (!jb->gemm_only)
+    if (!jb->gemm_only && !jb->short_rows)
         block_softmax(jb->s, it.S_h, it.P_h, it.i0, it.i1);
 }
 
@@ -309,7 +359,7 @@ static void item_values(const HeadJob *jb, int k)
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     Item it = item_at(jb, k);
     const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
-    if (!jb->concat)
+    if (!jb->concat || jb->short_rows)
         return;
     /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
     mat_sgemm(false, false, m, d_k, kend, 1.0f,
@@ -409,7 +459,7 @@ void attention_head_weights(const AttnShape *s, int h, const float *Q, const flo
 {
     /* Q_h is (n_q, d_k), K_h is (n_k, d_k): columns h*d_k .. h*d_k+d_k-1 of Q, K */
     HeadJob jb = {.s = s, .Q = Q, .K = K, .S = S_h, .P = P_h, .h0 = h, .H = 1,
-                  .rows = attention_block_rows(s)};
+                  .rows = attention_block_rows(s), .short_rows = s->n_k <= SOFTMAX_LANES};
     assert(h >= 0 && h < s->H);
     jb.blocks = (s->n_q + jb.rows - 1) / jb.rows;
     heads_run(&jb, 1);
@@ -459,7 +509,7 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
         mat_set_threads(1);
     HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
                   .concat = b->concat, .h0 = 0, .H = s->H, .rows = attention_block_rows(s),
-                  .gemm_only = gemm_only};
+                  .gemm_only = gemm_only, .short_rows = n_k <= SOFTMAX_LANES};
     jb.blocks = (n_q + jb.rows - 1) / jb.rows;
     heads_run(&jb, threads);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */

@@ -459,6 +459,61 @@ static void test_attention_short_rows_same_bits(void **state)
             }
 }
 
+static void test_attention_short_heads_same_bits(void **state)
+{
+    (void)state;
+    /* A sentence's heads (at most 16 keys) run scores, softmax and P_h V_h
+     * in one pass across the lanes. Their scores, weights and outputs are bit
+     * for bit what mat_sgemm and attention_softmax_row give from the same Q,
+     * K, V (mat_sgemm_small is what mat_sgemm runs for these sizes with
+     * OpenBLAS): self- and cross-attention, 1 to 40 queries, mask on and off, and
+     * d_k = 72, which the pass reads in two pieces. */
+    enum { NQ = 40, NK = 16, D = 72 };
+    static const int shapes[][4] = {/* n_q, n_k, d_model, H */
+                                    {1, 1, 32, 4},  {10, 10, 32, 4}, {16, 16, 32, 2},
+                                    {17, 5, 32, 4}, {40, 16, 72, 1}, {3, 12, 72, 3}};
+    static float Xq[NQ * D], Xk[NK * D], W[4][D * D], Q[NQ * D], K[NK * D], V[NK * D],
+        S[4 * NQ * NK], P[4 * NQ * NK], C[NQ * D], O[NQ * D], T[NQ * NK], R[NQ * D];
+    Rng r;
+    rng_seed(&r, 23);
+    fill(&r, Xq, NQ * D, 1.0f);
+    fill(&r, Xk, NK * D, 1.0f);
+    for (int k = 0; k < 4; k++)
+        fill(&r, W[k], D * D, 0.5f);
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
+        for (int causal = 0; causal < 2; causal++) {
+            const int n_q = shapes[k][0], n_k = shapes[k][1], d = shapes[k][2], H = shapes[k][3];
+            const int d_k = d / H;
+            AttnShape s = {n_q, n_k, d, H, causal, true, 1.0f};
+            AttnWeights w = {W[0], W[1], W[2], W[3]};
+            AttnBuffers b = {Q, K, V, S, P, C, O};
+            assert_int_equal(attention_forward(&s, Xq, n_q == n_k ? Xq : Xk, &w, &b), AV_OK);
+            for (int h = 0; h < H; h++) {
+                const float *S_h = S + (long)h * n_q * n_k, *P_h = P + (long)h * n_q * n_k;
+                mat_sgemm_small(true, n_q, n_k, d_k, attention_scale(&s), Q + h * d_k, d,
+                                K + h * d_k, d, 0.0f, T, n_k);
+                for (int i = 0; i < n_q; i++) {
+                    int vis = attention_visible_keys(&s, i);
+                    for (int j = vis; j < n_k; j++)
+                        T[i * n_k + j] = -INFINITY;
+                }
+                assert_memory_equal(S_h, T, sizeof(float) * n_q * n_k);
+                for (int i = 0; i < n_q; i++) {
+                    int vis = attention_visible_keys(&s, i);
+                    attention_softmax_row(T + i * n_k, vis);
+                    for (int j = vis; j < n_k; j++)
+                        T[i * n_k + j] = 0.0f;
+                }
+                assert_memory_equal(P_h, T, sizeof(float) * n_q * n_k);
+                mat_sgemm_small(false, n_q, d_k, n_k, 1.0f, P_h, n_k, V + h * d_k, d, 0.0f, R,
+                                d_k);
+                for (int i = 0; i < n_q; i++)
+                    assert_memory_equal(C + (long)i * d + h * d_k, R + (long)i * d_k,
+                                        sizeof(float) * d_k);
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_mat_sgemm_matches_reference),
         cmocka_unit_test(test_mat_sgemm_small_matches_reference),
         cmocka_unit_test(test_attention_short_rows_same_bits),
+        cmocka_unit_test(test_attention_short_heads_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
