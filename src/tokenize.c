@@ -90,6 +90,10 @@ size_t utf8_valid_prefix(const char *s, size_t len)
     size_t pos = 0;
     unsigned cp;
     while (pos < len) {
+        if ((unsigned char)s[pos] < 0x80) {
+            pos++;
+            continue;
+        }
         int n = utf8_decode(s + pos, len - pos, &cp);
         if (n == 0)
             break;
@@ -135,9 +139,14 @@ static int classify(unsigned cp)
     return is_unicode_punct(cp) ? CLS_PUNCT : CLS_LETTER;
 }
 
-/* Class of the code point at s[pos]; *n gets its length (0 at the end). */
+/* Class of the code point at s[pos]; *n gets its length (0 at the end).
+ * ASCII, nearly every byte of most texts, skips the decoder. */
 static int class_at(const char *s, size_t len, size_t pos, int *n)
 {
+    if (pos < len && (unsigned char)s[pos] < 0x80) {
+        *n = 1;
+        return classify((unsigned char)s[pos]);
+    }
     unsigned cp = 0;
     *n = pos < len ? utf8_decode(s + pos, len - pos, &cp) : 0;
     return *n > 0 ? classify(cp) : CLS_SPACE;
