@@ -113,16 +113,34 @@ static uint32_t next_cp(const char **s)
     return cp;
 }
 
+/* Bytes of the printable ASCII run s starts with: one column each. */
+static size_t ascii_run(const char *s)
+{
+    size_t n = 0;
+    while ((unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f)
+        n++;
+    return n;
+}
+
 int grid_text_width(const char *s)
 {
-    int w = 0;
-    while (*s)
+    size_t run = ascii_run(s);
+    int w = (int)run;
+    for (s += run; *s;)
         w += cp_width(next_cp(&s));
     return w;
 }
 
 int grid_puts(Grid *g, int x, int y, const char *s, int max_w, int style)
 {
+    size_t run = ascii_run(s);
+    /* Labels and numbers: printable ASCII that fits, written directly. */
+    if (!s[run] && (long)run <= max_w && x >= 0 && y >= 0 && y < g->h && x + (long)run <= g->w) {
+        Cell *c = &g->cells[(long)y * g->w + x];
+        for (size_t k = 0; k < run; k++)
+            c[k] = (Cell){(unsigned char)s[k], (uint8_t)style, 0, 0};
+        return (int)run;
+    }
     int used = 0;
     bool fits = grid_text_width(s) <= max_w;
     while (*s) {

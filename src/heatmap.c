@@ -64,16 +64,15 @@ static int cp_count(const char *s, int max)
 /* A column label written downwards, one code point a row, '…' when cut. */
 static void put_rotated(Grid *g, int x, int y, int h, const char *s, int style)
 {
-    unsigned cp;
-    int total = cp_count(s, 1 << 20);
-    for (int r = 0; r < h && *s; r++) {
-        size_t len = strlen(s);
+    size_t len = strlen(s);
+    bool cut = cp_count(s, h + 1) > h;
+    for (int r = 0; r < h && len > 0; r++) {
+        unsigned cp;
         int k = utf8_decode(s, len, &cp);
         if (!k)
             cp = 0xFFFD, k = 1;
-        s += k;
-        bool cut = r == h - 1 && total > h;
-        grid_put(g, x, y + r, cut ? 0x2026 : cp, style, 0);
+        s += k, len -= (size_t)k;
+        grid_put(g, x, y + r, cut && r == h - 1 ? 0x2026 : cp, style, 0);
     }
 }
 
