@@ -70,15 +70,19 @@ void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
 /* w <= MAT_LANES columns of one row of C from its accumulator. */
 static inline void lanes_store(float *c, const Lanes *acc, int w, float alpha, float beta)
 {
-    float out[MAT_LANES];
+    Lanes v = alpha * *acc;
     if (w == MAT_LANES && beta == 0.0f) {
-        Lanes v = alpha * *acc;
         memcpy(c, &v, sizeof v);
         return;
     }
-    memcpy(out, acc, sizeof out);
-    for (int k = 0; k < w; k++)
-        c[k] = alpha * out[k] + (beta == 0.0f ? 0.0f : beta * c[k]);
+    float out[MAT_LANES];
+    memcpy(out, &v, sizeof out);
+    if (beta == 0.0f) /* C is not read: it may hold garbage or NaN */
+        for (int k = 0; k < w; k++)
+            c[k] = out[k];
+    else
+        for (int k = 0; k < w; k++)
+            c[k] = out[k] + beta * c[k];
 }
 
 /* C (M, N) = alpha A (M, K) B (K, N) + beta C, where every row of B may be
@@ -133,15 +137,19 @@ void mat_sgemm_small(bool trans_b, int M, int N, int K, float alpha, const float
         small_kernel(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
         return;
     }
-    /* op(B) copied into whole chunks of columns, zero beyond N */
+    /* op(B) copied into whole chunks of columns, zero beyond N; a
+     * transposed B is read along its rows */
     const int ldp = (N + MAT_LANES - 1) / MAT_LANES * MAT_LANES;
     float packed[MAT_PACK_MAX];
-    for (int k = 0; k < K; k++) {
-        float *row = packed + (long)k * ldp;
+    for (int k = 0; k < K; k++)
+        memset(packed + (long)k * ldp + N, 0, (size_t)(ldp - N) * sizeof *packed);
+    if (trans_b)
         for (int j = 0; j < N; j++)
-            row[j] = elem(B, ldb, trans_b, k, j);
-        memset(row + N, 0, (size_t)(ldp - N) * sizeof *row);
-    }
+            for (int k = 0; k < K; k++)
+                packed[(long)k * ldp + j] = B[(long)j * ldb + k];
+    else
+        for (int k = 0; k < K; k++)
+            memcpy(packed + (long)k * ldp, B + (long)k * ldb, (size_t)N * sizeof *packed);
     small_kernel(M, N, K, alpha, A, lda, packed, ldp, beta, C, ldc);
 }
 
