@@ -310,11 +310,13 @@ static void short_group(const HeadJob *jb, int h, int g0, int m)
     const float *V_h = jb->V + h * d_k;
     for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
         const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
-        memset(qv, 0, (size_t)cn * sizeof *qv);
-        for (int j = 0; j < jend; j++)
-            for (int c = 0; c < cn; c++)
+        for (int c = 0; c < cn; c++) {
+            float acc[L] = {0};
+            for (int j = 0; j < jend; j++)
                 for (int r = 0; r < L; r++)
-                    qv[c][r] += V_h[(long)j * d + c0 + c] * t[j][r];
+                    acc[r] += V_h[(long)j * d + c0 + c] * t[j][r];
+            memcpy(qv[c], acc, sizeof acc);
+        }
         float *out = jb->concat + (long)g0 * d + h * d_k + c0;
         for (int r = 0; r < m; r++)
             for (int c = 0; c < cn; c++)
