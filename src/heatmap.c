@@ -5,6 +5,8 @@
 #include "heatmap.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,11 +112,33 @@ static int percent_of(float w)
     return (int)((w * 100.0f + 0x1p23f) - 0x1p23f);
 }
 
+/* n cells from c on set to (cp, style, level), flags 0. On little-endian
+ * machines each is one 8-byte store of a value made in a register: field
+ * by field, or through a Cell in memory read back whole (a store-forwarding
+ * stall), they were most of a redraw's time. */
+static inline void fill_cells(Cell *c, int n, uint32_t cp, int style, int level)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(sizeof(Cell) == 8 && offsetof(Cell, style) == 4 &&
+                       offsetof(Cell, level) == 5 && offsetof(Cell, flags) == 6,
+                   "Cell is cp, style, level, flags and one byte of padding");
+    uint64_t bits = cp | (uint64_t)(uint8_t)style << 32 | (uint64_t)(uint8_t)level << 40;
+    for (int k = 0; k < n; k++)
+        memcpy(c + k, &bits, sizeof bits);
+#else
+    for (int k = 0; k < n; k++)
+        c[k] = (Cell){cp, (uint8_t)style, (uint8_t)level, 0};
+#endif
+}
+
 /* One cell: glyphs, or colour with the percentage when it fits. Every glyph
  * here is one column wide, so the cells are written directly: this is the
  * hottest loop of a redraw. */
 static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int i, int j)
 {
+    static const char two_digits[] =
+        "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+        "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
     float w = sp->P[(long)i * sp->n_k + j];
     bool masked = sp->pooled ? w < 0.0f : sp->causal && j > i;
     int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
@@ -122,29 +146,30 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
         return;
     Cell *c = &g->cells[(long)y * g->w + x];
     if (masked) {
-        for (int k = 0; k < cw; k++)
-            c[k] = (Cell){' ', STYLE_TEXT, 0, 0};
-        c[(fill - 1) / 2] = (Cell){HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0, 0};
+        fill_cells(c, cw, ' ', STYLE_TEXT, 0);
+        fill_cells(c + (fill - 1) / 2, 1, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
         return;
     }
     if (sp->mode == HEATMAP_GLYPH) {
-        Cell shade = {heatmap_glyph(heatmap_glyph_index(w)), STYLE_TEXT, 0, 0};
-        for (int k = 0; k < cw; k++)
-            c[k] = k < fill ? shade : (Cell){' ', STYLE_TEXT, 0, 0};
+        fill_cells(c, fill, heatmap_glyph(heatmap_glyph_index(w)), STYLE_TEXT, 0);
+        fill_cells(c + fill, cw - fill, ' ', STYLE_TEXT, 0);
         return;
     }
-    Cell blank = {' ', STYLE_HEAT, (uint8_t)heatmap_level(w), 0};
-    for (int k = 0; k < cw; k++)
-        c[k] = blank;
+    fill_cells(c, cw, ' ', STYLE_HEAT, heatmap_level(w));
     /* The percentage, right-aligned with a blank column after it so numbers
      * of neighbouring cells never run together; left out where it cannot.
-     * Digits go straight into the cells, last first (snprintf's cost, and
-     * then a buffer's, showed in the profile of a keystroke). */
+     * Digits go straight into the cells (snprintf's cost, and then a
+     * buffer's, showed in the profile of a keystroke). */
     int pct = percent_of(w), len = pct >= 100 ? 3 : pct >= 10 ? 2 : 1;
     if (cw < 3 || len > cw - 1)
         return;
-    for (Cell *d = c + cw - 2; len > 0; len--, d--, pct /= 10)
-        d->cp = (uint32_t)('0' + pct % 10);
+    Cell *d = c + cw - 1 - len;
+    if (len == 3)
+        d[0].cp = '1', d[1].cp = '0', d[2].cp = '0';
+    else if (len == 2)
+        d[0].cp = (unsigned char)two_digits[2 * pct], d[1].cp = (unsigned char)two_digits[2 * pct + 1];
+    else
+        d[0].cp = (uint32_t)('0' + pct);
 }
 
 static void mark_selection(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
