@@ -14,6 +14,10 @@
  * time, so the products stay on one thread). Every block is computed the same
  * way by whichever thread, so the numbers do not depend on the threads. The
  * helper is the one thread this module starts; nothing else allocates.
+ *
+ * A sentence's heads (at most SOFTMAX_LANES keys) take short_group instead:
+ * scores, mask, softmax and P_h V_h of 16 query rows at a time across the
+ * vector lanes, with the general path's numbers bit for bit.
  */
 #include "attention.h"
 
@@ -26,27 +30,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attn_kernels.h"
 #include "av.h"
 #include "mat.h"
-
-/* Softmax works on SOFTMAX_LANES floats at a time with fixed-size inner loops,
- * which gcc -O2 (its "very cheap" vectoriser) and clang vectorise. The row sum
- * is kept in SOFTMAX_LANES partial sums added in a fixed order, so the result
- * does not depend on the vector width the compiler picked. */
-enum { SOFTMAX_LANES = 16 };
-
-/* Below EXP_LO, e^x is under FLT_MIN and the weight is flushed to exactly 0. */
-#define EXP_CLAMP (-88.0f)
-#define EXP_KMIN (-125.5f)
-
-/* x86-64 builds get AVX2 and AVX-512 clones of the softmax chosen at load time.
- * -std=c11 means -ffp-contract=off, so no clone fuses a multiply-add: each
- * lane does the same IEEE operations and every clone gives the same bits. */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define SOFTMAX_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SOFTMAX_CLONES
-#endif
 
 /* Blocks whose scores the main thread computes ahead of their P_h V_h, so
  * that it seldom waits for the helper's softmax. */
@@ -73,31 +59,6 @@ int attention_check(const AttnShape *s)
     if (!(s->temperature > 0.0f) || !isfinite(s->temperature))
         return AV_ERR_CONFIG;
     return AV_OK;
-}
-
-/* e^x for x in [EXP_CLAMP, 0] (Cephes expf, about 1.5 ulp): x = k ln2 + r with
- * |r| <= ln2/2, e^r by a degree-6 polynomial, 2^k put into the exponent bits.
- * Where k < EXP_KMIN the result is exactly 0. No branch, so it vectorises. */
-static inline float exp_nonpositive(float x)
-{
-    /* round(x log2 e) to nearest by the 1.5 * 2^23 trick (no SSE4.1 needed) */
-    float kf = (x * 1.44269504f + 0x1.8p23f) - 0x1.8p23f;
-    /* ln 2 in two parts, so r = x - k ln2 is nearly exact (Cody-Waite) */
-    float r = x - kf * 0.693359375f;
-    r = r - kf * -2.12194440e-4f;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    p = p * r * r + r + 1.0f;
-    int32_t bits = ((int32_t)kf + 127) * (1 << 23);
-    /* an integer select: a float one here is turned into branches by gcc */
-    bits = kf > EXP_KMIN ? bits : 0;
-    float two_k;
-    memcpy(&two_k, &bits, sizeof two_k);
-    return p * two_k;
 }
 
 static inline void max_chunk(const float *restrict row, float *restrict m)
@@ -225,105 +186,6 @@ static Item item_at(const HeadJob *jb, int k)
     return it;
 }
 
-/* A sentence's heads (n_k <= SOFTMAX_LANES keys): scores, mask, softmax and
- * P_h V_h of up to SOFTMAX_LANES query rows laid across the lanes, t[j][r]
- * being key j of row r, so every step is whole-vector arithmetic and nothing
- * is transposed in between (two products and a softmax a head cost most of a
- * short sentence's time through mat_sgemm). The numbers are the general
- * path's, bit for bit: each score and each output sums over the same terms in
- * the same order as mat_sgemm_small (the keys past a row's last visible one
- * add exact zeros there), and each row gets attention_softmax_row's
- * operations. Q_h and V_h are read DK_CHUNK columns at a time. */
-enum { DK_CHUNK = 64 };
-
-SOFTMAX_CLONES
-static void short_group(const HeadJob *jb, int h, int g0, int m)
-{
-    enum { L = SOFTMAX_LANES };
-    const AttnShape *s = jb->s;
-    const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
-    const int jend = attention_visible_keys(s, g0 + m - 1); /* keys any row sees */
-    const long nn = (long)s->n_q * n_k;
-    const float *Q_h = jb->Q + (long)g0 * d + h * d_k, *K_h = jb->K + h * d_k;
-    float *P_h = jb->P + (h - jb->h0) * nn + (long)g0 * n_k;
-    float *S_h = jb->S && !jb->gemm_only ? jb->S + (h - jb->h0) * nn + (long)g0 * n_k : NULL;
-    float t[L][L], qv[DK_CHUNK][L], max[L], x[L], sum[L] = {0};
-    int vis[L];
-    assert(n_k <= L && m >= 1 && m <= L);
-    /* t[j][r] = scale * sum over c of Q_h[r][c] K_h[j][c]; lanes past m are
-     * zeros: finite, never stored */
-    memset(t, 0, (size_t)jend * sizeof *t);
-    for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
-        const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
-        memset(qv, 0, (size_t)cn * sizeof *qv);
-        for (int r = 0; r < m; r++)
-            for (int c = 0; c < cn; c++)
-                qv[c][r] = Q_h[(long)r * d + c0 + c];
-        for (int j = 0; j < jend; j++) {
-            float acc[L];
-            memcpy(acc, t[j], sizeof acc);
-            for (int c = 0; c < cn; c++)
-                for (int r = 0; r < L; r++)
-                    acc[r] += K_h[(long)j * d + c0 + c] * qv[c][r];
-            memcpy(t[j], acc, sizeof acc);
-        }
-    }
-    const float scale = attention_scale(s);
-    for (int r = 0; r < L; r++) {
-        vis[r] = r < m ? attention_visible_keys(s, g0 + r) : jend;
-        max[r] = -INFINITY;
-    }
-    for (int j = 0; j < jend; j++)
-        for (int r = 0; r < L; r++)
-            t[j][r] = j < vis[r] ? t[j][r] * scale : -INFINITY;
-    for (int r = 0; r < m && S_h; r++)
-        for (int j = 0; j < n_k; j++)
-            S_h[(long)r * n_k + j] = j < vis[r] ? t[j][r] : -INFINITY;
-    for (int j = 0; j < jend; j++)
-        for (int r = 0; r < L; r++)
-            max[r] = t[j][r] > max[r] ? t[j][r] : max[r];
-    /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. */
-    for (int j = 0; j < jend; j++) {
-        for (int r = 0; r < L; r++) {
-            float v = t[j][r] - max[r];
-            x[r] = v > EXP_CLAMP ? v : EXP_CLAMP;
-        }
-        for (int r = 0; r < L; r++) {
-            t[j][r] = exp_nonpositive(x[r]);
-            sum[r] += t[j][r];
-        }
-    }
-    for (int r = 0; r < L; r++)
-        x[r] = 1.0f / sum[r];
-    for (int j = 0; j < jend; j++)
-        for (int r = 0; r < L; r++)
-            t[j][r] *= x[r];
-    for (int r = 0; r < m; r++) {
-        for (int j = 0; j < jend; j++)
-            P_h[(long)r * n_k + j] = t[j][r];
-        for (int j = jend; j < n_k; j++)
-            P_h[(long)r * n_k + j] = 0.0f;
-    }
-    if (!jb->concat)
-        return;
-    /* concat rows, head h's columns: sum over j of P_h[r][j] V_h[j][c] */
-    const float *V_h = jb->V + h * d_k;
-    for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
-        const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
-        for (int c = 0; c < cn; c++) {
-            float acc[L] = {0};
-            for (int j = 0; j < jend; j++)
-                for (int r = 0; r < L; r++)
-                    acc[r] += V_h[(long)j * d + c0 + c] * t[j][r];
-            memcpy(qv[c], acc, sizeof acc);
-        }
-        float *out = jb->concat + (long)g0 * d + h * d_k + c0;
-        for (int r = 0; r < m; r++)
-            for (int c = 0; c < cn; c++)
-                out[(long)r * d + c] = qv[c][r];
-    }
-}
-
 /* Scores of item k into S_h (when kept) or P_h. Under the mask, rows < i1
  * see keys < i1 only: the keys beyond are never multiplied. */
 static void item_scores(const HeadJob *jb, int k)
@@ -332,8 +194,13 @@ static void item_scores(const HeadJob *jb, int k)
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     Item it = item_at(jb, k);
     if (jb->short_rows) { /* the whole item, softmax and values too */
+        AttnShortHead sh = {
+            .s = s, .Q_h = jb->Q + it.h * d_k, .K_h = jb->K + it.h * d_k,
+            .V_h = jb->concat ? jb->V + it.h * d_k : NULL, .S_h = it.S_h, .P_h = it.P_h,
+            .out = jb->concat ? jb->concat + it.h * d_k : NULL,
+        };
         for (int g0 = it.i0; g0 < it.i1; g0 += SOFTMAX_LANES)
-            short_group(jb, it.h, g0, it.i1 - g0 < SOFTMAX_LANES ? it.i1 - g0 : SOFTMAX_LANES);
+            attn_short_group(&sh, g0, it.i1 - g0 < SOFTMAX_LANES ? it.i1 - g0 : SOFTMAX_LANES);
         return;
     }
     const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;

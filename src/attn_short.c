@@ -1,0 +1,129 @@
+/* attn_short.c - a sentence's heads in one pass (n_k <= SOFTMAX_LANES keys).
+ *
+ * Scores, mask, softmax and P_h V_h of up to SOFTMAX_LANES query rows laid
+ * across the lanes, t[j][r] being key j of row r, so every step is
+ * whole-vector arithmetic and nothing is transposed in between: two products
+ * and a softmax a head cost most of a short sentence's time through
+ * mat_sgemm. The numbers are attention.c's general path's, bit for bit: each
+ * score and each output sums the same terms in the same order as
+ * mat_sgemm_small (the keys past a row's last visible one add exact zeros
+ * there), and each row gets attention_softmax_row's operations. Q_h and V_h
+ * are read DK_CHUNK columns at a time, so d_k has no limit.
+ */
+#include <assert.h>
+#include <math.h>
+
+#include "attn_kernels.h"
+
+enum { L = SOFTMAX_LANES, DK_CHUNK = 64 };
+
+/* The steps are inlined into each clone of attn_short_group, so that each is
+ * compiled for that clone's vector width (called, they ran as SSE2 code). */
+#define STEP static inline __attribute__((always_inline)) void
+
+/* t[j][r] = sum over c of Q_h[g0 + r][c] K_h[j][c] for j < jend; lanes past
+ * m are zeros: finite, never stored. */
+STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L])
+{
+    const int d = sh->s->d_model, d_k = d / sh->s->H;
+    const float *Q_h = sh->Q_h + (long)g0 * d;
+    float qv[DK_CHUNK][L];
+    memset(t, 0, (size_t)jend * sizeof *t);
+    for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
+        const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
+        memset(qv, 0, (size_t)cn * sizeof *qv);
+        for (int r = 0; r < m; r++)
+            for (int c = 0; c < cn; c++)
+                qv[c][r] = Q_h[(long)r * d + c0 + c];
+        for (int j = 0; j < jend; j++) {
+            float acc[L];
+            memcpy(acc, t[j], sizeof acc);
+            for (int c = 0; c < cn; c++)
+                for (int r = 0; r < L; r++)
+                    acc[r] += sh->K_h[(long)j * d + c0 + c] * qv[c][r];
+            memcpy(t[j], acc, sizeof acc);
+        }
+    }
+}
+
+/* Scale, mask (keeping the scores when asked) and softmax t in place, then
+ * the weights into P_h. */
+STEP short_softmax(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L])
+{
+    const AttnShape *s = sh->s;
+    const int n_k = s->n_k;
+    const float scale = attention_scale(s);
+    float *P_h = sh->P_h + (long)g0 * n_k, *S_h = sh->S_h ? sh->S_h + (long)g0 * n_k : NULL;
+    float max[L], x[L], sum[L] = {0};
+    int vis[L];
+    for (int r = 0; r < L; r++) {
+        vis[r] = r < m ? attention_visible_keys(s, g0 + r) : jend;
+        max[r] = -INFINITY;
+    }
+    for (int j = 0; j < jend; j++)
+        for (int r = 0; r < L; r++)
+            t[j][r] = j < vis[r] ? t[j][r] * scale : -INFINITY;
+    for (int r = 0; r < m && S_h; r++)
+        for (int j = 0; j < n_k; j++)
+            S_h[(long)r * n_k + j] = j < vis[r] ? t[j][r] : -INFINITY;
+    for (int j = 0; j < jend; j++)
+        for (int r = 0; r < L; r++)
+            max[r] = t[j][r] > max[r] ? t[j][r] : max[r];
+    /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. */
+    for (int j = 0; j < jend; j++) {
+        for (int r = 0; r < L; r++) {
+            float v = t[j][r] - max[r];
+            x[r] = v > EXP_CLAMP ? v : EXP_CLAMP;
+        }
+        for (int r = 0; r < L; r++) {
+            t[j][r] = exp_nonpositive(x[r]);
+            sum[r] += t[j][r];
+        }
+    }
+    for (int r = 0; r < L; r++)
+        x[r] = 1.0f / sum[r];
+    for (int j = 0; j < jend; j++)
+        for (int r = 0; r < L; r++)
+            t[j][r] *= x[r];
+    for (int r = 0; r < m; r++) {
+        for (int j = 0; j < jend; j++)
+            P_h[(long)r * n_k + j] = t[j][r];
+        for (int j = jend; j < n_k; j++)
+            P_h[(long)r * n_k + j] = 0.0f;
+    }
+}
+
+/* out rows g0.. = sum over j of P_h[r][j] V_h[j][c], one column at a time in
+ * registers, then written row by row. */
+STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L])
+{
+    const int d = sh->s->d_model, d_k = d / sh->s->H;
+    float ov[DK_CHUNK][L];
+    for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
+        const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
+        for (int c = 0; c < cn; c++) {
+            float acc[L] = {0};
+            for (int j = 0; j < jend; j++)
+                for (int r = 0; r < L; r++)
+                    acc[r] += sh->V_h[(long)j * d + c0 + c] * t[j][r];
+            memcpy(ov[c], acc, sizeof acc);
+        }
+        float *out = sh->out + (long)g0 * d + c0;
+        for (int r = 0; r < m; r++)
+            for (int c = 0; c < cn; c++)
+                out[(long)r * d + c] = ov[c][r];
+    }
+}
+
+SOFTMAX_CLONES
+void attn_short_group(const AttnShortHead *sh, int g0, int m)
+{
+    /* the keys any of the rows sees */
+    const int jend = attention_visible_keys(sh->s, g0 + m - 1);
+    float t[L][L];
+    assert(sh->s->n_k <= L && m >= 1 && m <= L);
+    short_scores(sh, g0, m, jend, t);
+    short_softmax(sh, g0, m, jend, t);
+    if (sh->out)
+        short_values(sh, g0, m, jend, t);
+}
