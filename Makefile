@@ -42,8 +42,8 @@ BENCH := $(B)/bench/bench
 
 ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
 
-.PHONY: all run test check asan asan-check bench install uninstall clean lint format \
-	format-check deps deps-test screenshots fuzz
+.PHONY: all run test check asan asan-check bench bench-ref install uninstall clean lint \
+	format format-check deps deps-test screenshots fuzz
 
 all: $(BIN)
 
@@ -120,6 +120,11 @@ bench:
 	@./scripts/deps.sh run
 	@$(MAKE) --no-print-directory $(BENCH)
 	./$(BENCH) ./attnviz
+
+# The articles' NumPy code (and PyTorch, when installed) at the same sizes:
+# Debian's python3-numpy and python3-torch, for /usr/bin/python3.
+bench-ref:
+	/usr/bin/python3 bench/reference.py
 
 fuzz:
 	@./scripts/deps.sh test
