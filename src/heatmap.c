@@ -136,9 +136,6 @@ static inline void fill_cells(Cell *c, int n, uint32_t cp, int style, int level)
  * hottest loop of a redraw. */
 static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int i, int j)
 {
-    static const char two_digits[] =
-        "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
-        "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
     float w = sp->P[(long)i * sp->n_k + j];
     bool masked = sp->pooled ? w < 0.0f : sp->causal && j > i;
     int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
@@ -167,7 +164,7 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
     if (len == 3)
         d[0].cp = '1', d[1].cp = '0', d[2].cp = '0';
     else if (len == 2)
-        d[0].cp = (unsigned char)two_digits[2 * pct], d[1].cp = (unsigned char)two_digits[2 * pct + 1];
+        d[0].cp = (uint32_t)('0' + pct / 10), d[1].cp = (uint32_t)('0' + pct % 10);
     else
         d[0].cp = (uint32_t)('0' + pct);
 }
