@@ -1,7 +1,9 @@
 /* bench.c - `make bench`: the speed and memory figures of issue 5, one line each.
  *
  *   bench forward    attention_forward (d_model 512, 8 heads, weights kept) beside
- *                    its own sgemm calls alone (attention_forward_gemm_only)
+ *                    its own matrix products alone (attention_forward_gemm_only):
+ *                    cblas_sgemm calls from n = 256 on; at n = 64 the head
+ *                    products are small enough for mat.c's own kernel
  *   bench sgemm      the same products as one unblocked call each on OpenBLAS's
  *                    threads, as NumPy would make them: context, GFLOP/s
  *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads)
