@@ -61,8 +61,7 @@ void grid_free(Grid *g)
 
 void grid_clear(Grid *g)
 {
-    for (int x = 0; x < g->w; x++)
-        g->cells[x] = (Cell){' ', STYLE_TEXT, 0, 0};
+    grid_fill_cells(g->cells, g->w, ' ', STYLE_TEXT, 0);
     for (int y = 1; y < g->h; y++)
         memcpy(g->cells + (long)y * g->w, g->cells, sizeof *g->cells * (size_t)g->w);
 }
@@ -138,7 +137,7 @@ int grid_puts(Grid *g, int x, int y, const char *s, int max_w, int style)
     if (!s[run] && (long)run <= max_w && x >= 0 && y >= 0 && y < g->h && x + (long)run <= g->w) {
         Cell *c = &g->cells[(long)y * g->w + x];
         for (size_t k = 0; k < run; k++)
-            c[k] = (Cell){(unsigned char)s[k], (uint8_t)style, 0, 0};
+            grid_fill_cells(c + k, 1, (unsigned char)s[k], style, 0);
         return (int)run;
     }
     int used = 0;

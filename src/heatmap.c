@@ -5,8 +5,6 @@
 #include "heatmap.h"
 
 #include <math.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,25 +110,6 @@ static int percent_of(float w)
     return (int)((w * 100.0f + 0x1p23f) - 0x1p23f);
 }
 
-/* n cells from c on set to (cp, style, level), flags 0. On little-endian
- * machines each is one 8-byte store of a value made in a register: field
- * by field, or through a Cell in memory read back whole (a store-forwarding
- * stall), they were most of a redraw's time. */
-static inline void fill_cells(Cell *c, int n, uint32_t cp, int style, int level)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    _Static_assert(sizeof(Cell) == 8 && offsetof(Cell, style) == 4 &&
-                       offsetof(Cell, level) == 5 && offsetof(Cell, flags) == 6,
-                   "Cell is cp, style, level, flags and one byte of padding");
-    uint64_t bits = cp | (uint64_t)(uint8_t)style << 32 | (uint64_t)(uint8_t)level << 40;
-    for (int k = 0; k < n; k++)
-        memcpy(c + k, &bits, sizeof bits);
-#else
-    for (int k = 0; k < n; k++)
-        c[k] = (Cell){cp, (uint8_t)style, (uint8_t)level, 0};
-#endif
-}
-
 /* One cell: glyphs, or colour with the percentage when it fits. Every glyph
  * here is one column wide, so the cells are written directly: this is the
  * hottest loop of a redraw. */
@@ -143,16 +122,16 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
         return;
     Cell *c = &g->cells[(long)y * g->w + x];
     if (masked) {
-        fill_cells(c, cw, ' ', STYLE_TEXT, 0);
-        fill_cells(c + (fill - 1) / 2, 1, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
+        grid_fill_cells(c, cw, ' ', STYLE_TEXT, 0);
+        grid_fill_cells(c + (fill - 1) / 2, 1, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
         return;
     }
     if (sp->mode == HEATMAP_GLYPH) {
-        fill_cells(c, fill, heatmap_glyph(heatmap_glyph_index(w)), STYLE_TEXT, 0);
-        fill_cells(c + fill, cw - fill, ' ', STYLE_TEXT, 0);
+        grid_fill_cells(c, fill, heatmap_glyph(heatmap_glyph_index(w)), STYLE_TEXT, 0);
+        grid_fill_cells(c + fill, cw - fill, ' ', STYLE_TEXT, 0);
         return;
     }
-    fill_cells(c, cw, ' ', STYLE_HEAT, heatmap_level(w));
+    grid_fill_cells(c, cw, ' ', STYLE_HEAT, heatmap_level(w));
     /* The percentage, right-aligned with a blank column after it so numbers
      * of neighbouring cells never run together; left out where it cannot.
      * Digits go straight into the cells (snprintf's cost, and then a
