@@ -426,6 +426,18 @@ static void test_mat_sgemm_small_matches_reference(void **state)
     assert_false(mat_small_fits(false, 1024, 512, 512));
 }
 
+/* The weights one row at a time by attention_softmax_row from scores T
+ * (n_q, n_k), in place: each row over its visible keys, exactly 0 beyond. */
+static void softmax_visible_rows(const AttnShape *s, float *T)
+{
+    for (int i = 0; i < s->n_q; i++) {
+        int vis = attention_visible_keys(s, i);
+        attention_softmax_row(T + (long)i * s->n_k, vis);
+        for (int j = vis; j < s->n_k; j++)
+            T[(long)i * s->n_k + j] = 0.0f;
+    }
+}
+
 static void test_attention_short_rows_same_bits(void **state)
 {
     (void)state;
@@ -447,14 +459,10 @@ static void test_attention_short_rows_same_bits(void **state)
                 AttnShape s = {n_q, n_k, D, 2, causal, true, 1.0f};
                 attention_head_weights(&s, 1, Q, K, S, P);
                 memcpy(P2, S, sizeof(float) * n_q * n_k);
-                for (int i = 0; i < n_q; i++) {
-                    int vis = attention_visible_keys(&s, i);
-                    for (int j = vis; j < n_k; j++)
+                for (int i = 0; i < n_q; i++)
+                    for (int j = attention_visible_keys(&s, i); j < n_k; j++)
                         assert_true(S[i * n_k + j] == -INFINITY);
-                    attention_softmax_row(P2 + i * n_k, vis);
-                    for (int j = vis; j < n_k; j++)
-                        P2[i * n_k + j] = 0.0f;
-                }
+                softmax_visible_rows(&s, P2);
                 assert_memory_equal(P, P2, sizeof(float) * n_q * n_k);
             }
 }
@@ -498,12 +506,7 @@ static void test_attention_short_heads_same_bits(void **state)
                         T[i * n_k + j] = -INFINITY;
                 }
                 assert_memory_equal(S_h, T, sizeof(float) * n_q * n_k);
-                for (int i = 0; i < n_q; i++) {
-                    int vis = attention_visible_keys(&s, i);
-                    attention_softmax_row(T + i * n_k, vis);
-                    for (int j = vis; j < n_k; j++)
-                        T[i * n_k + j] = 0.0f;
-                }
+                softmax_visible_rows(&s, T);
                 assert_memory_equal(P_h, T, sizeof(float) * n_q * n_k);
                 mat_sgemm_small(false, n_q, d_k, n_k, 1.0f, P_h, n_k, V + h * d_k, d, 0.0f, R,
                                 d_k);
