@@ -28,16 +28,27 @@ CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
-UI_SRC := $(wildcard src/ui/*.c)
-APP_SRC := src/main.c
-
+# The layers, bottom to top (README "Architecture"): each is a folder of
+# src/ and of include/, built into one archive. A file may include headers of
+# its own layer or of a lower one; `make lint` fails on one that goes up.
+LAYERS := core io train render app ui cli
 B := build
 BIN := attnviz
-CORE_OBJ := $(CORE_SRC:%.c=$(B)/%.o)
-UI_OBJ := $(UI_SRC:%.c=$(B)/%.o)
-APP_OBJ := $(APP_SRC:%.c=$(B)/%.o)
-TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(wildcard tests/test_*.c))
+MAIN_SRC := src/cli/main.c
+layer_src = $(filter-out $(MAIN_SRC),$(wildcard src/$(1)/*.c))
+layer_lib = $(B)/lib$(1).a
+# $(call below,L): L and every layer under it, top first (the link order).
+below = $(strip $(call _below,$(1),$(LAYERS),))
+_below = $(if $(2),$(if $(filter $(1),$(firstword $(2))),$(firstword $(2)) $(3),\
+	$(call _below,$(1),$(wordlist 2,99,$(2)),$(firstword $(2)) $(3))))
+LIBS_OF = $(foreach l,$(call below,$(1)),$(call layer_lib,$(l)))
+
+ALL_SRC := $(foreach l,$(LAYERS),$(call layer_src,$(l)))
+ALL_LIB := $(foreach l,$(LAYERS),$(call layer_lib,$(l)))
+MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
+# Unit tests live in tests/<layer>/ and link that layer's archive and those below.
+TEST_SRC := $(foreach l,$(LAYERS),$(wildcard tests/$(l)/test_*.c))
+TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
 BENCH := $(B)/bench/bench
 
 ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
@@ -47,19 +58,23 @@ ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
 
 all: $(BIN)
 
-$(BIN): $(CORE_OBJ) $(UI_OBJ) $(APP_OBJ)
+$(BIN): $(MAIN_OBJ) $(ALL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $^ $(ALL_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(call LIBS_OF,cli) $(ALL_LIBS)
 
-$(B)/libattnviz.a: $(CORE_OBJ)
-	@mkdir -p $(@D)
-	$(AR) rcs $@ $^
+define LAYER_RULE
+$(call layer_lib,$(1)): $(patsubst %.c,$(B)/%.o,$(call layer_src,$(1)))
+	@mkdir -p $$(@D)
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call LAYER_RULE,$(l))))
 
 $(B)/src/ui/%.o: src/ui/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-$(B)/src/mat.o: src/mat.c
+$(B)/src/core/mat.o: src/core/mat.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
@@ -76,24 +91,29 @@ $(B)/gen/lexicon.inc: assets/lexicon.txt scripts/gen-sentences.sh
 	@mkdir -p $(@D)
 	./scripts/gen-sentences.sh $< $@
 
-$(B)/src/sentences.o: src/sentences.c $(B)/gen/sentences.inc
+$(B)/src/io/sentences.o: src/io/sentences.c $(B)/gen/sentences.inc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-$(B)/src/designed.o: src/designed.c $(B)/gen/lexicon.inc
+$(B)/src/core/designed.o: src/core/designed.c $(B)/gen/lexicon.inc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-# Core tests link the core library only: no ncurses on their link line.
-$(B)/tests/%: tests/%.c $(B)/libattnviz.a tests/test_common.h
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DTEST_DATA_DIR='"tests/data"' $(CFLAGS) $(WARN) -MMD -MP -o $@ $< \
-		$(B)/libattnviz.a $(CMOCKA_LIBS) $(BLAS_LIBS) -lm -pthread
+# A test of layer L links L's archive and those below, nothing else: a core
+# test has no ncurses on its link line, so core cannot call up by accident.
+define TEST_RULE
+$(B)/tests/$(1)/%: tests/$(1)/%.c $(call LIBS_OF,$(1)) tests/test_common.h
+	@mkdir -p $$(@D)
+	$$(CC) $$(CPPFLAGS) -Itests -DTEST_DATA_DIR='"tests/data"' $$(CFLAGS) $$(WARN) -MMD -MP \
+		-o $$@ $$< $(call LIBS_OF,$(1)) $$(CMOCKA_LIBS) \
+		$(if $(filter ui cli,$(1)),$$(NCURSES_LIBS)) $$(BLAS_LIBS) -lm -pthread
+endef
+$(foreach l,$(LAYERS),$(eval $(call TEST_RULE,$(l))))
 
-$(BENCH): bench/bench.c $(B)/libattnviz.a attnviz
+$(BENCH): bench/bench.c $(call LIBS_OF,render) $(BIN)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -o $@ bench/bench.c \
-		$(B)/libattnviz.a $(BLAS_LIBS) -lm -lutil -pthread
+		$(call LIBS_OF,render) $(BLAS_LIBS) -lm -lutil -pthread
 
 run:
 	@./scripts/deps.sh run
@@ -142,17 +162,15 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/attnviz $(DESTDIR)$(MANPREFIX)/man1/attnviz.1
 
 lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc
-	@! grep -ln 'curses.h' src/*.c include/*.h || { echo "lint: curses outside src/ui"; exit 1; }
-	@! grep -ln 'cblas.h' $(filter-out src/mat.c,$(wildcard src/*.c src/ui/*.c)) include/*.h \
-		|| { echo "lint: cblas outside src/mat.c"; exit 1; }
+	@./scripts/layers.py $(LAYERS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability -Iinclude -I$(B)/gen src
 	@echo "lint: ok"
 
 format:
-	clang-format -i src/*.c src/ui/*.c include/*.h tests/*.c tests/*.h
+	clang-format -i src/*/*.c src/*/*.h include/*/*.h tests/*/*.c tests/*.h
 
 format-check:
-	clang-format --dry-run --Werror src/*.c src/ui/*.c include/*.h
+	clang-format --dry-run --Werror src/*/*.c src/*/*.h include/*/*.h
 
 clean:
 	rm -rf build attnviz

@@ -30,12 +30,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "attention.h"
-#include "grid.h"
-#include "heatmap.h"
-#include "mat.h"
-#include "model.h"
-#include "rng.h"
+#include "core/attention.h"
+#include "render/grid.h"
+#include "render/heatmap.h"
+#include "core/mat.h"
+#include "core/model.h"
+#include "core/rng.h"
 
 enum { D_MODEL = 512, HEADS = 8, MAX_REPS = 64 };
 

@@ -11,7 +11,7 @@
 #include <term.h>
 #include <wchar.h>
 
-#include "tokenize.h"
+#include "core/tokenize.h"
 #include "ui_int.h"
 
 enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3 };

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "export.h"
-#include "fileio.h"
+#include "render/export.h"
+#include "io/fileio.h"
 #include "ui_int.h"
 
 /* attnviz-head2-YYYYMMDD-HHMMSS[-k].txt or attnviz-heads-...: try suffixes

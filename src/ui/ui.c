@@ -7,7 +7,7 @@
  * draws every frame in full from the state: erase, views into a Grid, paint,
  * one refresh. SIGINT/SIGTERM/SIGHUP only set a flag, checked here.
  */
-#include "ui.h"
+#include "ui/ui.h"
 
 #include <langinfo.h>
 #include <locale.h>

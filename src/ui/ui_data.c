@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
+#include "core/pool.h"
 #include "ui_int.h"
 
 unsigned ui_gen(const UiState *u, const ModelResult *r)

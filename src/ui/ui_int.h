@@ -9,12 +9,12 @@
 #include <curses.h>
 #include <stdbool.h>
 
-#include "grid.h"
-#include "heatmap.h"
-#include "model.h"
-#include "plot.h"
-#include "ui.h"
-#include "uistate.h"
+#include "render/grid.h"
+#include "render/heatmap.h"
+#include "core/model.h"
+#include "render/plot.h"
+#include "ui/ui.h"
+#include "app/state.h"
 
 #define UI_MIN_W 60 /* below this size the "too small" notice is shown */
 #define UI_MIN_H 18

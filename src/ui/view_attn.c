@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "attention.h"
+#include "core/attention.h"
 #include "ui_int.h"
 
 #define INFO_MIN 7   /* rows the right panel keeps for the cell line and bars */

@@ -1,5 +1,5 @@
 /* view_panel.c - text panels over the middle of the screen: the calculation
- * trace of the selected query token in the focused head (export_trace's
+ * trace of the selected query token in the focused head (trace_write's
  * text, the same as `--export trace`), and how each head was built (the
  * designed preset's help, or what random heads are). The text is made into a
  * memory file when what it shows changes, then scrolled with PgUp/PgDn.
@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "designed.h"
-#include "export.h"
-#include "fileio.h"
+#include "core/designed.h"
+#include "render/export.h"
+#include "io/fileio.h"
 #include "ui_int.h"
+#include "render/trace.h"
 
 /* Words of text written to f in lines of at most width columns, indented. */
 static void wrap(FILE *f, const char *text, int width, const char *indent)
@@ -92,7 +93,7 @@ static void panel_make(UiState *u, int width)
     if (memfile_open(&m) != AV_OK)
         ui_die("out of memory");
     if (s->panel == PANEL_TRACE)
-        export_trace(m.f, &u->res, &s->cfg, s->layer, s->head, s->sel_row);
+        trace_write(m.f, &u->res, &s->cfg, s->layer, s->head, s->sel_row);
     else
         heads_text(u, m.f, width);
     if (memfile_close(&m) != AV_OK)

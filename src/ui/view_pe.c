@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "posenc.h"
+#include "core/posenc.h"
 #include "ui_int.h"
 
 static void diverge_legend(const UiState *u, Grid *g, int x, int y, int w)

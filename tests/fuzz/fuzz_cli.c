@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "av.h"
-#include "cli.h"
-#include "model.h"
+#include "core/av.h"
+#include "cli/cli.h"
+#include "core/model.h"
 
 #define FUZZ_MAX_ARGS 32
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "av.h"
-#include "npy.h"
+#include "core/av.h"
+#include "io/npy.h"
 
 static void check(int ok, const char *what)
 {

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "av.h"
-#include "sentences.h"
-#include "tokenize.h"
+#include "core/av.h"
+#include "io/sentences.h"
+#include "core/tokenize.h"
 
 static void check(int ok, const char *what)
 {

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "av.h"
-#include "tokenize.h"
+#include "core/av.h"
+#include "core/tokenize.h"
 
 #define FUZZ_MAX_TOKENS 64
 

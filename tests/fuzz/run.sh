@@ -2,7 +2,8 @@
 # run.sh [SECONDS] [NAME...] - build the libFuzzer harnesses and run each one.
 #
 # Builds tests/fuzz/fuzz_*.c with clang (-fsanitize=fuzzer,address,undefined)
-# against the core objects (src/*.c but main.c, NO_BLAS, no ncurses) into
+# against the objects of every layer below the interface (src/core io train
+# render app, and src/cli/cli.c; NO_BLAS, no ncurses) into
 # $FUZZ_DIR (default build/fuzz), then runs each harness for SECONDS (default
 # 60) on a copy of its seed corpus in $FUZZ_DIR/corpus/NAME: the committed
 # corpus in tests/fuzz/corpus/ is never grown. Prints per harness
@@ -54,7 +55,7 @@ fi
 # The core objects: rebuilt when their source or any header is newer.
 # Generated includes (the built-in sentences, the lexicon...) come from the
 # Makefile's own $(B)/gen/*.inc rules, built here with B=$out.
-newest_h=$(ls -t include/*.h | head -1)
+newest_h=$(ls -t include/*/*.h src/*/*.h | head -1)
 gen=$(sed -n 's|^\$(B)/gen/\([A-Za-z0-9_.-]*\.inc\):.*|'"$out"'/gen/\1|p' Makefile)
 if [ -n "$gen" ]; then
     make --no-print-directory -s B="$out" $gen || { echo "run.sh: cannot generate $gen"; exit 1; }
@@ -66,9 +67,9 @@ if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "$CC $CFLAGS" ]; then
     echo "$CC $CFLAGS" >"$out/obj/flags"
 fi
 objs=()
-for src in src/*.c; do
-    [ "$src" = src/main.c ] && continue
-    obj=$out/obj/$(basename "${src%.c}").o
+for src in src/core/*.c src/io/*.c src/train/*.c src/render/*.c src/app/*.c src/cli/cli.c; do
+    [ -e "$src" ] || continue
+    obj=$out/obj/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
     if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_gen" -nt "$obj" ]; then
         $CC $CFLAGS -fsanitize=fuzzer-no-link -c -o "$obj" "$src" || {
             echo "run.sh: cannot compile $src"; exit 1; }

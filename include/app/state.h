@@ -1,0 +1,173 @@
+/* uistate.h - the interface's state and its sentence editor, without curses.
+ *
+ * The ncurses front end (src/ui/) turns keys and clicks into Actions and
+ * hands them to app_apply, which changes the state and says what must be
+ * recomputed; it never runs the model and never touches the terminal, so it
+ * is unit-tested (tests/test_uistate.c). The editor keeps the sentence as
+ * valid UTF-8 with a cursor on a code point boundary.
+ */
+#ifndef ATTNVIZ_UISTATE_H
+#define ATTNVIZ_UISTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "app/edit.h"
+#include "core/model.h"
+#include "io/sentences.h"
+#include "core/tokenize.h"
+
+#define APP_CROSS_DEFAULT "Le chat est assis sur le tapis" /* the second sentence */
+#define APP_TEMP_MIN 0.01f
+#define APP_TEMP_MAX 100.0f
+#define APP_ZOOM_MAX 14 /* 16384 tokens halved 14 times is one token */
+
+
+typedef enum { VIEW_ATTN, VIEW_PE, VIEW_COUNT } AppView;
+typedef enum { MODE_BROWSE, MODE_EDIT } AppMode;
+typedef enum { PANEL_NONE, PANEL_TRACE, PANEL_HEADS } AppPanel; /* text over the view */
+typedef enum { CMP_NONE, CMP_MASK, CMP_HEADS } AppCompare;      /* side by side */
+
+typedef enum {
+    ACT_NONE,
+    ACT_QUIT,
+    ACT_HELP,        /* toggle the help overlay */
+    ACT_EDIT,        /* start editing the sentence */
+    ACT_EDIT_DONE,   /* leave the editor (browse mode) */
+    ACT_ESCAPE,      /* leave help, else leave the editor, else quit */
+    ACT_VIEW,        /* attention <-> positional encodings */
+    ACT_HEAD_NEXT,
+    ACT_HEAD_PREV,
+    ACT_HEAD_SET,    /* arg: 0-based head */
+    ACT_ROW_NEXT,    /* query token down */
+    ACT_ROW_PREV,
+    ACT_ROW_PGDN,
+    ACT_ROW_PGUP,
+    ACT_ROW_FIRST,
+    ACT_ROW_LAST,
+    ACT_ROW_SET,     /* arg: 0-based query token; clears the key selection */
+    ACT_CELL_SET,    /* arg: row * 65536 + column */
+    ACT_COL_NEXT,    /* key token right */
+    ACT_COL_PREV,
+    ACT_MASK,
+    ACT_PE,
+    ACT_SCALE,
+    ACT_HEADS_DEC,
+    ACT_HEADS_INC,
+    ACT_DMODEL_DEC,
+    ACT_DMODEL_INC,
+    ACT_SEED_DEC,
+    ACT_SEED_INC,
+    ACT_LAYER_NEXT,
+    ACT_SENT_NEXT,
+    ACT_SENT_PREV,
+    ACT_EXPORT_HEAD,
+    ACT_EXPORT_ALL,
+    ACT_DIMS_NEXT,   /* positional encodings: next pair of plotted dimensions */
+    ACT_DIMS_PREV,
+    ACT_PRESET,      /* designed heads <-> random toy weights */
+    ACT_TRACE,       /* the calculation trace of the selected token (a panel) */
+    ACT_HEADS_HELP,  /* how each head was built (a panel) */
+    ACT_TEMP_DOWN,   /* temperature x0.5 */
+    ACT_TEMP_UP,     /* temperature x2 */
+    ACT_LAYER_PREV,
+    ACT_LAYERS_DEC,  /* fewer / more encoder layers */
+    ACT_LAYERS_INC,
+    ACT_CROSS,       /* cross-attention on/off: keys and values from a second sentence */
+    ACT_EDIT_CROSS,  /* edit the second sentence */
+    ACT_FIELD_NEXT,  /* editing: the other sentence (cross-attention), else next head */
+    ACT_CMP_MASK,    /* side by side: the focused head with the mask off and on */
+    ACT_CMP_HEADS,   /* side by side: the focused head and the next */
+    ACT_POOL,        /* max <-> mean pooling of long texts */
+    ACT_ZOOM_IN,     /* long texts: half as many tokens, around the selection */
+    ACT_ZOOM_OUT,
+    ACT_ZOOM_ALL,
+    ACT_CUR_LEFT,
+    ACT_CUR_RIGHT,
+    ACT_CUR_HOME,
+    ACT_CUR_END,
+    ACT_WORD_LEFT,
+    ACT_WORD_RIGHT,
+    ACT_BACKSPACE,
+    ACT_DELETE,
+    ACT_DEL_WORD,
+    ACT_CLEAR,
+    ACT_COUNT
+} Action;
+
+/* What app_apply asks of the caller. */
+#define APP_RUN 1u          /* re-run the model (text or settings changed) */
+#define APP_WEIGHTS 2u      /* rebuild the toy weights first (seed or d_model changed) */
+#define APP_QUIT 4u
+#define APP_EXPORT_HEAD 8u
+#define APP_EXPORT_ALL 16u
+#define APP_CURSOR 32u      /* the editor's cursor moved: the selection may follow it */
+#define APP_VIEW 64u        /* the pooled view changed (zoom, pooling): redraw the cells */
+
+typedef struct {
+    ModelConfig cfg;
+    EditBuf text;
+    EditBuf cross;       /* the second sentence: keys and values when cross_on */
+    bool cross_on;
+    int field;           /* the sentence typing goes to: 0 text, 1 cross */
+    AppMode mode;
+    AppView view;
+    bool help;
+    bool fixed_weights;  /* --weights: d_model and seed cannot change */
+    int head;            /* focused head, 0-based */
+    int layer;           /* shown layer, 0-based */
+    int sel_row;         /* selected query token, or -1 */
+    int sel_col;         /* selected key token (the inspected cell), or -1 */
+    int n_q, n_k;        /* tokens of the last model run (0 after an error) */
+    int page;            /* rows of a page for PgUp/PgDn */
+    int pe_dim;          /* first plotted dimension of the PE view (even) */
+    AppPanel panel;      /* a text panel over the view, or PANEL_NONE */
+    int panel_scroll;    /* first line of the panel shown */
+    AppCompare compare;
+    int zoom;            /* long texts: 0 shows every token; each level halves them */
+    bool recentre;       /* the next frame centres the pooled view on the selection */
+    bool pool_mean;      /* mean pooling, else max */
+    int row_step, col_step; /* tokens one key moves the selection (a screen row's worth) */
+    int max_layers;      /* the most layers the weights have (--weights), else AV_MAX_LAYERS */
+    const SentenceList *sentences;
+    int sentence;        /* index of the example shown, or -1 after editing */
+    char msg[160];       /* one-line message for the status line, "" when none */
+} AppState;
+
+/* Set up from a configuration and a starting text (NULL: the first example).
+ * Returns AV_OK or AV_ERR_NOMEM. */
+int app_init(AppState *s, const ModelConfig *cfg, const char *text,
+             const SentenceList *sentences, bool fixed_weights);
+void app_free(AppState *s);
+
+/* Apply one action; arg is used by ACT_HEAD_SET, ACT_ROW_SET, ACT_CELL_SET.
+ * Returns APP_* flags. */
+unsigned app_apply(AppState *s, Action a, int arg);
+
+/* Insert typed or pasted text at the cursor (edit mode). Returns APP_RUN when
+ * the text changed. */
+unsigned app_type(AppState *s, const char *bytes, size_t n);
+
+/* After a model run: the token counts (0, 0 after an error); clamps the
+ * selection. */
+void app_set_tokens(AppState *s, int n_q, int n_k);
+
+/* The next number of heads that divides d_model, above (dir > 0) or below H;
+ * H itself when there is none. */
+int app_heads_step(int d_model, int H, int dir);
+
+/* The next d_model of the ladder 8, 16, 24, 32, 48, 64, 96, 128, 192, 256,
+ * 384, 512, 768, 1024 above (dir > 0) or below d; d when there is none. */
+int app_dmodel_step(int d, int dir);
+
+/* The largest divisor of d_model that is at most H (at least 1). */
+int app_heads_fit(int d_model, int H);
+
+/* The buffer typing goes to: the second sentence when editing it. */
+EditBuf *app_field(AppState *s);
+
+/* temperature * factor when it stays within [APP_TEMP_MIN, APP_TEMP_MAX],
+ * else t unchanged. */
+float app_temp_step(float t, float factor);
+
+#endif

@@ -1,0 +1,44 @@
+/* cli.h - the command line (DESIGN.md's contract), parsed into a struct.
+ *
+ * cli_parse is a function of argv alone: it never prints or exits, so main.c
+ * decides what to say and the fuzzer can drive it.
+ */
+#ifndef ATTNVIZ_CLI_H
+#define ATTNVIZ_CLI_H
+
+#include <stdbool.h>
+
+#include "render/export.h"
+#include "core/model.h"
+#include "ui/ui.h"
+
+typedef struct {
+    ModelConfig cfg;
+    char *text;              /* TEXT operands joined by spaces (owned), or NULL */
+    const char *file;        /* -f PATH */
+    const char *weights_dir; /* --weights DIR */
+    const char *dump_dir;    /* --dump DIR */
+    const char *output;      /* -o PATH */
+    const char *sentences;   /* --sentences FILE */
+    const char *cross;       /* --cross TEXT */
+    bool export_set;
+    ExportOptions export;    /* head/layer/token 0-based, -1 head = all */
+    int head_1;              /* --head as given (1-based), 0 = all */
+    int layer_1;             /* --layer as given, 0 = last */
+    int token_1;             /* --token as given, 0 = unset */
+    ColorMode color;
+    bool help, version;
+    bool dims_given;         /* --heads or --d-model was given */
+    char err[256];           /* the message when cli_parse fails */
+} CliOptions;
+
+/* Parse argv into *o. Returns AV_OK, or AV_ERR_CONFIG with o->err set to one
+ * line (no "attnviz:" prefix, no newline). Free with cli_free either way. */
+int cli_parse(int argc, char **argv, CliOptions *o);
+
+void cli_free(CliOptions *o);
+
+/* The usage text of --help (the man page's SYNOPSIS and options). */
+const char *cli_usage(void);
+
+#endif

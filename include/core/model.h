@@ -1,0 +1,120 @@
+/* model.h - the configuration and the whole pipeline: text in, result out.
+ *
+ * text -> tokens -> X (toy embeddings or X.npy) -> + PE -> L attention layers.
+ * With one layer (the default) the output is plain multi-head attention,
+ * out = concat(heads) W_o, exactly the articles' MultiHeadAttention. With L > 1
+ * each layer is the articles' encoder layer: x = LN(x + MHA(x)),
+ * x = LN(x + FFN(x)), and layer l+1 attends over layer l's output.
+ * Deterministic: a function of its arguments only.
+ */
+#ifndef ATTNVIZ_MODEL_H
+#define ATTNVIZ_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/attention.h"
+#include "core/av.h"
+#include "core/embed.h"
+#include "core/tokenize.h"
+
+typedef enum {
+    PRESET_RANDOM,   /* toy weights and embeddings from the seed */
+    PRESET_DESIGNED, /* hand-built heads of known behaviour (designed.h) */
+    PRESET_LOADED,   /* layer 1's weights read from --weights */
+} ModelPreset;
+
+typedef struct {
+    int H;            /* heads, divides d_model */
+    int d_model;
+    int layers;       /* 1 .. AV_MAX_LAYERS */
+    uint64_t seed;
+    bool causal;
+    bool pe;          /* add sinusoidal positional encoding */
+    bool scale;       /* divide scores by sqrt(d_k) */
+    float temperature;
+    int max_tokens;
+    bool keep_scores; /* keep S (H, n, n) per layer, for --dump and the trace */
+    ModelPreset preset; /* PRESET_DESIGNED needs d_model 192 and 6 heads */
+    double weights_budget; /* bytes the (L, H, n, n) weights may take before they
+                              are computed on demand instead (0: MODEL_BUDGET) */
+} ModelConfig;
+
+#define MODEL_BUDGET (1024.0 * 1024 * 1024) /* 1 GiB */
+
+typedef struct {
+    float *Wq, *Wk, *Wv, *Wo; /* (d_model, d_model) */
+    float *W1, *b1;           /* (d_model, d_ff), (d_ff): feed-forward, L > 1 only */
+    float *W2, *b2;           /* (d_ff, d_model), (d_model) */
+} LayerWeights;
+
+typedef struct {
+    int d_model, d_ff, L;
+    LayerWeights layer[AV_MAX_LAYERS];
+    float *X;  /* (n_x, d_model) embeddings from X.npy replacing the toy ones, or NULL */
+    int n_x;
+    float *arena; /* every matrix above lives here */
+} ModelWeights;
+
+typedef struct {
+    AttnBuffers ab;  /* Q K V S P concat out of this layer */
+    float *x_out;    /* (n, d_model) the layer's output (= ab.out when L == 1) */
+} LayerResult;
+
+typedef struct {
+    TokenList tokens;       /* the query sentence */
+    TokenList cross_tokens; /* keys/values for cross-attention; n = 0 for self */
+    AttnShape shape;        /* of every layer: n_q, n_k, d_model, H, mask ... */
+    int L;
+    float *X;               /* (n_q, d_model) embeddings + PE: layer 0's input */
+    float *Xk;              /* (n_k, d_model) cross sentence's embeddings + PE, or NULL */
+    LayerResult layer[AV_MAX_LAYERS];
+    float *out;             /* (n_q, d_model) the last layer's output */
+    bool lazy;              /* weights too big to keep: ab.P and ab.S are NULL, and
+                               pool.h computes rows and screen cells on demand */
+    float *arena;
+    size_t arena_cap;       /* floats; reused by the next model_run when big enough */
+    float *pe;              /* (pe_n, pe_d) positional encodings kept between runs */
+    int pe_n, pe_d;
+    EmbedCache emb;         /* toy embedding rows kept between runs */
+} ModelResult;
+
+/* DESIGN.md defaults: 4 heads, d_model 32, seed 42, one layer, PE and scaling on. */
+void model_config_default(ModelConfig *c);
+
+/* AV_OK, or AV_ERR_CONFIG when a field is out of range (av.h limits). */
+int model_config_check(const ModelConfig *c);
+
+/* Switch c to the designed preset: its d_model and heads. */
+void model_config_designed(ModelConfig *c);
+
+/* What head h of layer l does: "random", "from --weights", or the designed
+ * head's label. */
+const char *model_head_label(const ModelConfig *c, int layer, int h);
+
+/* Toy weights for c->d_model, c->layers from c->seed: W_q, W_k, W_v, W_o with
+ * standard deviation sqrt(2/d_model) as the articles' MultiHeadAttention, and
+ * for L > 1 an FFN of width 4 d_model. With the designed preset layer 0 holds
+ * the designed heads instead. Returns AV_OK or AV_ERR_NOMEM. */
+int model_weights_toy(const ModelConfig *c, ModelWeights *w);
+
+void model_weights_free(ModelWeights *w);
+
+/* Run the pipeline on text[0..len) (and cross[0..cross_len) when cross is not
+ * NULL) into r, reusing r's buffers. r must be zeroed before the first call.
+ * Returns AV_OK, AV_ERR_EMPTY, AV_ERR_UTF8, AV_ERR_TOO_MANY, AV_ERR_CONFIG,
+ * AV_ERR_NPY_SHAPE (X.npy rows != tokens), AV_ERR_TOO_LARGE (scores asked to
+ * be kept for a text whose weights exceed the budget) or AV_ERR_NOMEM. On error r keeps
+ * no half-computed numbers: r->shape.n_q is 0. */
+int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, size_t len,
+              const char *cross, size_t cross_len, ModelResult *r);
+
+void model_result_free(ModelResult *r);
+
+/* Bytes of the (L, H, n_q, n_k) weights of a run. */
+double model_weight_bytes(const ModelConfig *c, int n_q, int n_k);
+
+/* Floating-point operations of one forward pass of shape s (the cost readout). */
+double model_flops(const AttnShape *s);
+
+#endif

@@ -1,0 +1,37 @@
+/* pool.h - attention for long texts: weights computed in row blocks on
+ * demand, pooled down to screen cells, and a forward pass that never holds
+ * the whole (H, n, n) weights.
+ *
+ * At 16,384 tokens the weights of 4 heads take 4 GiB; these functions need
+ * only Q, K, V and a block of POOL_BLOCK rows at a time.
+ */
+#ifndef ATTNVIZ_POOL_H
+#define ATTNVIZ_POOL_H
+
+#include "core/attention.h"
+
+#define POOL_BLOCK 64     /* query rows computed at once */
+#define POOL_MASKED -1.0f /* a pooled cell whose every weight is masked */
+
+typedef enum { POOL_MAX, POOL_MEAN } PoolMode;
+
+/* Rows [i0, i1) of head h's weights into out (i1 - i0, n_k), from Q and K. */
+void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0, int i1,
+               float *out);
+
+/* Pool head h's weights over rows [r0, r1) and columns [c0, c1) into out
+ * (gh, gw): cell (y, x) covers rows r0 + y*R/gh .. r0 + (y+1)*R/gh - 1 (R =
+ * r1 - r0), and likewise columns; gh <= R and gw <= C. The weights come from
+ * P_h (n_q, n_k) when it is not NULL, else they are computed block by block
+ * from Q and K. Masked weights take no part; a cell with nothing but masked
+ * weights is POOL_MASKED. Returns AV_OK or AV_ERR_NOMEM. */
+int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
+              int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out);
+
+/* The forward pass of attention_forward with b->P and b->S NULL: each head's
+ * weights exist one block of rows at a time. Returns AV_OK, AV_ERR_CONFIG or
+ * AV_ERR_NOMEM. */
+int pool_forward(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
+                 AttnBuffers *b);
+
+#endif

@@ -1,0 +1,81 @@
+/* heatmap.h - an attention matrix drawn into a Grid: labels, shaded cells,
+ * legend, and the ranked bar chart of one row.
+ *
+ * Pure functions of their arguments; no terminal. The UI and the text export
+ * both call heatmap_draw, and the UI maps mouse clicks back to (row, column)
+ * through the HeatmapLayout it returns.
+ *
+ * Shades. Each weight w gets a colour level floor(sqrt(w) * GRID_LEVELS) (the
+ * square root spreads the small weights a sentence of ten tokens has) and one of
+ * five glyphs that survive a black-and-white printout:
+ *   '·' w < 5%   '░' 5-15%   '▒' 15-35%   '▓' 35-65%   '█' >= 65%
+ * A cell hidden by the causal mask is '╳' in glyph mode and its own style in
+ * colour: it never looks like a small weight.
+ */
+#ifndef ATTNVIZ_HEATMAP_H
+#define ATTNVIZ_HEATMAP_H
+
+#include <stdbool.h>
+
+#include "render/grid.h"
+
+#define HEATMAP_GLYPHS 5
+#define HEATMAP_MASKED_GLYPH 0x2573u /* ╳ */
+
+typedef enum {
+    HEATMAP_GLYPH,  /* shade glyphs: monochrome screens and printouts */
+    HEATMAP_COLOR,  /* coloured cells (STYLE_HEAT levels), percentages where they fit */
+} HeatmapMode;
+
+typedef struct {
+    const float *P;              /* (n_q, n_k) weights, row-major, row stride n_k */
+    int n_q, n_k;
+    const char *const *row_labels; /* n_q UTF-8 labels (query tokens) */
+    const char *const *col_labels; /* n_k labels (key tokens) */
+    bool causal;                 /* cells with j > i are masked */
+    HeatmapMode mode;
+    int sel_row, sel_col;        /* -1: none */
+    int cell_w;                  /* columns per cell; 0 picks from the width (1..6) */
+    int first_row, first_col;    /* scroll offsets */
+    int label_w;                 /* max row-label width; 0 = 10 */
+    bool number_rows;            /* prefix row labels with their 1-based index */
+    bool pooled;                 /* P holds pooled cells (pool.h): a negative value
+                                    (POOL_MASKED) is masked, causal is not applied */
+} HeatmapSpec;
+
+typedef struct {
+    int x, y, w, h;      /* the whole drawing */
+    int cells_x, cells_y; /* top-left of the first cell */
+    int cell_w;
+    int rows, cols;      /* cells shown */
+    int first_row, first_col;
+} HeatmapLayout;
+
+/* The colour level (0..GRID_LEVELS-1) and the glyph index (0..4) of a weight. */
+int heatmap_level(float w);
+int heatmap_glyph_index(float w);
+/* The glyph code point of glyph index k. */
+unsigned heatmap_glyph(int k);
+
+/* Draw spec into g at (x, y) within max_w x max_h: column labels on top
+ * (horizontal when they fit the cell width, else rotated to read downwards),
+ * row labels at the left, cells. Fills *lay. Returns the rows used. */
+int heatmap_draw(Grid *g, int x, int y, int max_w, int max_h, const HeatmapSpec *spec,
+                 HeatmapLayout *lay);
+
+/* Map a screen position to the (row, col) of the cell under it. Returns true
+ * when (sx, sy) is on a cell; with a row label only, *col is -1. */
+bool heatmap_hit(const HeatmapLayout *lay, int sx, int sy, int *row, int *col);
+
+/* The legend: in glyph mode each glyph and its range, in colour mode a ramp
+ * with ticks at 0, 5, 25, 50, 100%; plus the masked mark when causal.
+ * At most max_w columns, 1 or 2 rows. Returns the rows used. */
+int heatmap_legend(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal);
+
+/* Ranked bars of one row: P_row (n_k), labels, the masked ones (j > i when
+ * causal, with i = query) listed last as "masked". At most max_h bars.
+ * Returns the rows used. */
+int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
+                 const char *const *labels, int query, bool causal);
+
+#endif

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""layers.py LAYER... - check that includes point down the layers.
+
+The layers are folders, bottom to top as given (make lint passes
+core io train render app ui cli). A file's layer is the folder after src/,
+include/ or tests/; a project include names its layer ("core/mat.h"), or is a
+private header beside the including file ("ui_int.h"). Fails, with one line a
+fault, on:
+  - an include of a higher layer;
+  - a circle of includes between modules (a module is a file stem: x.h + x.c);
+  - <curses.h> / <ncurses.h> outside src/ui/, <cblas.h> outside src/core/mat.c;
+  - a .c or .h file directly in src/ or include/.
+Exit status 0 when clean, 1 otherwise.
+"""
+import os
+import re
+import sys
+
+INC = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+def files():
+    for top in ("src", "include", "tests", "bench"):
+        for root, _, names in os.walk(top):
+            if "/data" in root or "/fuzz" in root:
+                continue
+            for n in sorted(names):
+                if n.endswith((".c", ".h")):
+                    yield os.path.join(root, n)
+
+
+def layer_of(path, rank):
+    parts = path.split("/")
+    if parts[0] == "bench":
+        return "bench"
+    if len(parts) > 2 and parts[1] in rank:
+        return parts[1]
+    return None
+
+
+def main(layers):
+    rank = {name: i for i, name in enumerate(layers)}
+    rank["bench"] = len(layers)
+    faults = []
+    edges = {}
+    for path in files():
+        text = open(path, encoding="utf-8", errors="replace").read()
+        mine = layer_of(path, rank)
+        if path.count("/") == 1 and path.split("/")[0] in ("src", "include"):
+            faults.append(f"{path}: a file directly in {path.split('/')[0]}/, outside the layers")
+        if mine is None and path.split("/")[0] != "tests":
+            faults.append(f"{path}: not in a layer folder ({' '.join(layers)})")
+            continue
+        for kind, name in INC.findall(text):
+            if kind == "<":
+                if name in ("curses.h", "ncurses.h", "ncursesw/curses.h") and \
+                        not path.startswith("src/ui/"):
+                    faults.append(f"{path}: includes <{name}> outside src/ui/")
+                if name == "cblas.h" and path != "src/core/mat.c":
+                    faults.append(f"{path}: includes <cblas.h> outside src/core/mat.c")
+                continue
+            if "/" in name:
+                target = "include/" + name
+                theirs = name.split("/")[0]
+                if theirs not in rank or theirs == "bench":
+                    faults.append(f'{path}: includes "{name}", which names no layer')
+                    continue
+                if mine is not None and rank[theirs] > rank[mine]:
+                    faults.append(f'{path}: includes "{name}": layer {theirs} is above {mine}')
+            else:
+                target = os.path.join(os.path.dirname(path), name)
+            src_mod = os.path.splitext(os.path.basename(path))[0]
+            dst_mod = os.path.splitext(os.path.basename(target))[0]
+            if src_mod != dst_mod and not path.startswith(("tests/", "bench/")):
+                edges.setdefault(src_mod, set()).add(dst_mod)
+    faults += cycles(edges)
+    for f in faults:
+        print("layers: " + f)
+    if faults:
+        return 1
+    print(f"layers: ok ({' < '.join(layers)})")
+    return 0
+
+
+def cycles(edges):
+    """Modules on a circle of includes, each circle named once."""
+    out, seen, state = [], set(), {}
+
+    def visit(m, stack):
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(edges.get(m, ())):
+            if state.get(n) == 1:
+                circle = stack[stack.index(n):] + [n]
+                key = frozenset(circle)
+                if key not in seen:
+                    seen.add(key)
+                    out.append("a circle of includes: " + " -> ".join(circle))
+            elif n not in state:
+                visit(n, stack)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            visit(m, [])
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:] or "core io train render app ui cli".split()))

@@ -1,0 +1,326 @@
+/* cli.c - the command line parsed into a CliOptions, with getopt_long.
+ *
+ * Every number is checked in full (no trailing junk, no overflow, within the
+ * limits of av.h) and every problem becomes one line in o->err. Nothing here
+ * prints or exits.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "core/designed.h"
+
+enum {
+    OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
+    OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
+    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET,
+};
+
+static const struct option long_opts[] = {
+    {"heads", required_argument, NULL, 'H'},
+    {"d-model", required_argument, NULL, 'd'},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"causal", no_argument, NULL, 'c'},
+    {"no-pe", no_argument, NULL, OPT_NO_PE},
+    {"no-scale", no_argument, NULL, OPT_NO_SCALE},
+    {"file", required_argument, NULL, 'f'},
+    {"weights", required_argument, NULL, OPT_WEIGHTS},
+    {"dump", required_argument, NULL, OPT_DUMP},
+    {"export", required_argument, NULL, 'e'},
+    {"head", required_argument, NULL, OPT_HEAD},
+    {"output", required_argument, NULL, 'o'},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"colour", required_argument, NULL, OPT_COLOR},
+    {"sentences", required_argument, NULL, OPT_SENTENCES},
+    {"max-tokens", required_argument, NULL, OPT_MAX_TOKENS},
+    {"layers", required_argument, NULL, OPT_LAYERS},
+    {"layer", required_argument, NULL, OPT_LAYER},
+    {"token", required_argument, NULL, OPT_TOKEN},
+    {"cross", required_argument, NULL, OPT_CROSS},
+    {"temperature", required_argument, NULL, OPT_TEMPERATURE},
+    {"width", required_argument, NULL, OPT_WIDTH},
+    {"preset", required_argument, NULL, OPT_PRESET},
+    {"budget", required_argument, NULL, OPT_BUDGET},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+static const char usage[] =
+    "usage: attnviz [OPTIONS] [TEXT]\n"
+    "Transformer attention, visible in the terminal: interactive when standard\n"
+    "output is a terminal, batch with --export or --dump.\n"
+    "\n"
+    "  -H, --heads N        number of heads, dividing d_model (default 4)\n"
+    "  -d, --d-model N      model width (default 32)\n"
+    "      --seed N         seed of the toy embeddings and weights (default 42)\n"
+    "  -c, --causal         causal mask on\n"
+    "      --no-pe          no positional encoding\n"
+    "      --no-scale       no 1/sqrt(d_k) scaling\n"
+    "      --temperature T  divide the scores by T as well (default 1)\n"
+    "  -f, --file PATH      read the text from PATH (\"-\" is standard input)\n"
+    "      --weights DIR    Wq.npy Wk.npy Wv.npy Wo.npy (d_model x d_model), X.npy\n"
+    "      --dump DIR       write tokens.txt, X Q K V scores weights output .npy\n"
+    "  -e, --export FMT     text | csv | json | md | trace: write and exit\n"
+    "      --head N         only head N (1-based) in exports\n"
+    "  -o, --output PATH    write the export to PATH instead of standard output\n"
+    "      --width N        columns of the text export (default 100)\n"
+    "      --color WHEN     auto | always | never (NO_COLOR is honoured)\n"
+    "      --sentences FILE example sentences for the interface, one a line\n"
+    "      --max-tokens N   token limit (default 4096, at most 16384)\n"
+    "      --budget MIB     memory for the attention weights before they are computed\n"
+    "                       on demand instead of kept (default 1024)\n"
+    "      --preset NAME    random (toy weights from the seed) | designed (hand-built\n"
+    "                       heads: previous token, self, first, same word, ...)\n"
+    "      --token N        the query token (1-based) of --export trace\n"
+    "      --layers N       encoder layers (default 1), --layer N shows layer N\n"
+    "      --cross TEXT     cross-attention: keys and values from TEXT\n"
+    "  -h, --help / -V, --version\n";
+
+const char *cli_usage(void)
+{
+    return usage;
+}
+
+static int fail(CliOptions *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The message, kept to one line that cannot drive the terminal: control
+ * bytes the user typed into a value show as '?'. */
+static int fail(CliOptions *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->err, sizeof o->err, fmt, ap);
+    va_end(ap);
+    for (char *p = o->err; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return AV_ERR_CONFIG;
+}
+
+/* getopt_long's '?': an unknown option, or a long one given "=value" that
+ * takes none (getopt then sets optopt to the option's code, not a letter). */
+static int fail_unknown(CliOptions *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (strncmp(arg, "--", 2) == 0 && eq) {
+        for (const struct option *lo = long_opts; lo->name; lo++)
+            if (lo->has_arg == no_argument && strlen(lo->name) == (size_t)(eq - arg - 2) &&
+                strncmp(lo->name, arg + 2, (size_t)(eq - arg - 2)) == 0)
+                return fail(o, "option '--%s' takes no value", lo->name);
+    }
+    if (strncmp(arg, "--", 2) == 0 || !optopt)
+        return fail(o, "unknown option '%.60s'", arg);
+    return fail(o, "unknown option '-%c'", optopt);
+}
+
+/* A whole decimal number in [lo, hi], or an error naming the option. */
+static int parse_int(CliOptions *o, const char *name, const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || v < lo || v > hi)
+        return fail(o, "%s takes a whole number from %ld to %ld, not '%.40s'", name, lo, hi, s);
+    *out = (int)v;
+    return AV_OK;
+}
+
+static int parse_seed(CliOptions *o, const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s || *end || errno == ERANGE || strchr(s, '-'))
+        return fail(o, "--seed takes a whole number from 0 to %" PRIu64 ", not '%.40s'",
+                    UINT64_MAX, s);
+    o->cfg.seed = v;
+    return AV_OK;
+}
+
+static int parse_temperature(CliOptions *o, const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno == ERANGE || !(v >= 0.01 && v <= 100))
+        return fail(o, "--temperature takes a number from 0.01 to 100, not '%.40s'", s);
+    o->cfg.temperature = (float)v;
+    return AV_OK;
+}
+
+static int parse_color(CliOptions *o, const char *s)
+{
+    if (strcmp(s, "auto") == 0)
+        o->color = COLOR_AUTO;
+    else if (strcmp(s, "always") == 0)
+        o->color = COLOR_ALWAYS;
+    else if (strcmp(s, "never") == 0)
+        o->color = COLOR_NEVER;
+    else
+        return fail(o, "--color takes auto, always or never, not '%.40s'", s);
+    return AV_OK;
+}
+
+/* Options that take a number. */
+static int parse_numeric(CliOptions *o, int opt, const char *arg)
+{
+    ModelConfig *c = &o->cfg;
+    switch (opt) {
+    case 'H':
+        o->dims_given = true;
+        return parse_int(o, "--heads", arg, 1, AV_MAX_HEADS, &c->H);
+    case 'd':
+        o->dims_given = true;
+        return parse_int(o, "--d-model", arg, 1, AV_MAX_D_MODEL, &c->d_model);
+    case OPT_SEED: return parse_seed(o, arg);
+    case OPT_HEAD: return parse_int(o, "--head", arg, 1, AV_MAX_HEADS, &o->head_1);
+    case OPT_MAX_TOKENS:
+        return parse_int(o, "--max-tokens", arg, 1, AV_MAX_TOKENS, &c->max_tokens);
+    case OPT_LAYERS: return parse_int(o, "--layers", arg, 1, AV_MAX_LAYERS, &c->layers);
+    case OPT_LAYER: return parse_int(o, "--layer", arg, 1, AV_MAX_LAYERS, &o->layer_1);
+    case OPT_TOKEN: return parse_int(o, "--token", arg, 1, AV_MAX_TOKENS, &o->token_1);
+    case OPT_WIDTH: return parse_int(o, "--width", arg, 20, 10000, &o->export.width);
+    case OPT_TEMPERATURE: return parse_temperature(o, arg);
+    case OPT_BUDGET: {
+        int mib;
+        int err = parse_int(o, "--budget", arg, 1, 1 << 20, &mib);
+        o->cfg.weights_budget = (double)mib * 1024 * 1024;
+        return err;
+    }
+    }
+    return fail(o, "internal error: option %d", opt);
+}
+
+static int parse_option(CliOptions *o, int opt, const char *arg)
+{
+    switch (opt) {
+    case 'c': o->cfg.causal = true; return AV_OK;
+    case OPT_NO_PE: o->cfg.pe = false; return AV_OK;
+    case OPT_NO_SCALE: o->cfg.scale = false; return AV_OK;
+    case 'f': o->file = arg; return AV_OK;
+    case OPT_WEIGHTS: o->weights_dir = arg; return AV_OK;
+    case OPT_DUMP: o->dump_dir = arg; return AV_OK;
+    case 'o': o->output = arg; return AV_OK;
+    case OPT_SENTENCES: o->sentences = arg; return AV_OK;
+    case OPT_CROSS: o->cross = arg; return AV_OK;
+    case OPT_COLOR: return parse_color(o, arg);
+    case OPT_PRESET:
+        if (strcmp(arg, "designed") == 0)
+            o->cfg.preset = PRESET_DESIGNED;
+        else if (strcmp(arg, "random") == 0)
+            o->cfg.preset = PRESET_RANDOM;
+        else
+            return fail(o, "--preset takes random or designed, not '%.40s'", arg);
+        return AV_OK;
+    case 'h': o->help = true; return AV_OK;
+    case 'V': o->version = true; return AV_OK;
+    case 'e':
+        o->export_set = true;
+        if (export_parse_format(arg, &o->export.format) != 0)
+            return fail(o, "--export takes text, csv, json, md or trace, not '%.40s'", arg);
+        return AV_OK;
+    }
+    return parse_numeric(o, opt, arg);
+}
+
+/* The TEXT operands, joined by single spaces. */
+static int join_operands(CliOptions *o, int argc, char **argv, int first)
+{
+    size_t len = 0;
+    for (int k = first; k < argc; k++)
+        len += strlen(argv[k]) + 1;
+    if (first >= argc)
+        return AV_OK;
+    o->text = malloc(len);
+    if (!o->text)
+        return fail(o, "out of memory");
+    o->text[0] = '\0';
+    for (int k = first; k < argc; k++) {
+        if (k > first)
+            strcat(o->text, " ");
+        strcat(o->text, argv[k]);
+    }
+    return AV_OK;
+}
+
+/* A path option given as "" is a usage error, not the current folder. */
+static int check_paths(CliOptions *o)
+{
+    const char *const names[] = {"--file", "--weights", "--dump", "--output", "--sentences"};
+    const char *const values[] = {o->file, o->weights_dir, o->dump_dir, o->output, o->sentences};
+    for (int k = 0; k < 5; k++)
+        if (values[k] && !*values[k])
+            return fail(o, "%s needs a path, not an empty string", names[k]);
+    return AV_OK;
+}
+
+/* Checks that need every option: the head count divides d_model, ... */
+static int check_combination(CliOptions *o)
+{
+    ModelConfig *c = &o->cfg;
+    if (c->preset == PRESET_DESIGNED && o->weights_dir)
+        return fail(o, "--preset designed and --weights exclude each other");
+    if (o->weights_dir)
+        c->preset = PRESET_LOADED;
+    if (c->preset == PRESET_DESIGNED) {
+        if (o->dims_given && (c->d_model != DESIGNED_D_MODEL || c->H != DESIGNED_HEADS))
+            return fail(o, "--preset designed has d_model %d and %d heads: leave out "
+                        "--d-model and --heads", DESIGNED_D_MODEL, DESIGNED_HEADS);
+        model_config_designed(c);
+    }
+    if (c->d_model % c->H != 0)
+        return fail(o, "--d-model %d is not divisible by --heads %d", c->d_model, c->H);
+    if (o->head_1 > c->H)
+        return fail(o, "--head %d is out of range: there %s %d head%s", o->head_1,
+                    c->H == 1 ? "is" : "are", c->H, c->H == 1 ? "" : "s");
+    if (o->layer_1 > c->layers)
+        return fail(o, "--layer %d is out of range: there %s %d layer%s", o->layer_1,
+                    c->layers == 1 ? "is" : "are", c->layers, c->layers == 1 ? "" : "s");
+    if (o->text && o->file)
+        return fail(o, "give the text either as TEXT or with --file, not both");
+    if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)
+        return fail(o, "--export trace needs --token N (the query token, 1-based)");
+    if (o->output && !o->export_set)
+        return fail(o, "--output goes with --export");
+    o->export.head = o->head_1 - 1;
+    o->export.layer = (o->layer_1 ? o->layer_1 : c->layers) - 1;
+    o->export.token = o->token_1 - 1;
+    return AV_OK;
+}
+
+int cli_parse(int argc, char **argv, CliOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    model_config_default(&o->cfg);
+    o->export.head = -1;
+    optind = 0; /* GNU getopt: start afresh, so cli_parse may be called again */
+    opterr = 0;
+    int opt;
+    while ((opt = getopt_long(argc, argv, ":H:d:cf:e:o:hV", long_opts, NULL)) != -1) {
+        if (opt == '?')
+            return fail_unknown(o, argv[optind - 1]);
+        if (opt == ':')
+            return fail(o, "option '%.60s' needs a value", argv[optind - 1]);
+        int err = parse_option(o, opt, optarg);
+        if (err)
+            return err;
+    }
+    int err = join_operands(o, argc, argv, optind);
+    if (!err)
+        err = check_paths(o);
+    return err ? err : check_combination(o);
+}
+
+void cli_free(CliOptions *o)
+{
+    free(o->text);
+    o->text = NULL;
+}

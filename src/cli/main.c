@@ -1,0 +1,269 @@
+/* main.c - attnviz's entry point: the command line, batch exports, and the
+ * start of the interface.
+ *
+ * Every input is read and checked here, before curses starts (ncdu's way), so
+ * each error is one line on standard error and an exit status of 1 (I/O) or
+ * 2 (usage or input), as DESIGN.md fixes.
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/av.h"
+#include "cli/cli.h"
+#include "render/export.h"
+#include "io/fileio.h"
+#include "core/mat.h"
+#include "core/model.h"
+#include "io/npy.h"
+#include "io/sentences.h"
+#include "ui/ui.h"
+#include "io/weights.h"
+#include "io/dump.h"
+
+typedef struct {
+    CliOptions opt;
+    char *file_text;     /* -f contents */
+    SentenceList sentences;
+    ModelWeights weights;
+    ModelResult result;
+} App;
+
+static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One line on standard error; returns status for `return say(...)`. */
+static int say(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("attnviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return status;
+}
+
+/* Make wcwidth and ncursesw see UTF-8 even under a plain "C" locale. */
+static void set_locale(void)
+{
+    setlocale(LC_ALL, "");
+    if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
+        setlocale(LC_CTYPE, "C.UTF-8");
+}
+
+static int load_text(App *a)
+{
+    size_t len;
+    if (!a->opt.file)
+        return 0;
+    int err = file_read_all(a->opt.file, AV_MAX_TEXT_BYTES, &a->file_text, &len);
+    if (err == AV_ERR_TOO_LARGE)
+        return say(2, "%s: larger than the %d MiB a text may have", a->opt.file,
+                   AV_MAX_TEXT_BYTES >> 20);
+    if (err)
+        return say(av_exit_status(err), "cannot read %s: %s", a->opt.file,
+                   err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
+    if (memchr(a->file_text, '\0', len))
+        return say(2, "%s: the text holds a NUL byte", a->opt.file);
+    return 0;
+}
+
+static int load_sentences(App *a)
+{
+    if (!a->opt.sentences)
+        return sentences_builtin(&a->sentences) ? say(1, "built-in sentences are broken") : 0;
+    char *data;
+    size_t len;
+    int err = file_read_all(a->opt.sentences, AV_MAX_TEXT_BYTES, &data, &len);
+    if (err)
+        return say(av_exit_status(err), "cannot read %s: %s", a->opt.sentences,
+                   err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
+    err = sentences_parse(data, len, &a->sentences);
+    free(data);
+    if (err == AV_ERR_EMPTY)
+        return say(2, "%s: no sentence in the file", a->opt.sentences);
+    if (err)
+        return say(av_exit_status(err), "%s:%d: %s", a->opt.sentences,
+                   a->sentences.bad_line, av_strerror(err));
+    return 0;
+}
+
+/* A .npy of the wrong shape: say what it is and what it should be. */
+static int shape_error(const App *a, const char *which)
+{
+    char path[4096], have[96] = "?";
+    NpyArray arr = {0};
+    int d = a->opt.cfg.d_model;
+    snprintf(path, sizeof path, "%s/%s", a->opt.weights_dir, which);
+    if (npy_read(path, &arr) == AV_OK) {
+        int n = snprintf(have, sizeof have, "(");
+        for (int k = 0; k < arr.ndim && n < 80; k++)
+            n += snprintf(have + n, sizeof have - n, "%s%zu", k ? ", " : "", arr.shape[k]);
+        snprintf(have + n, sizeof have - n, "%s)", arr.ndim == 1 ? "," : "");
+    }
+    npy_free(&arr);
+    if (strcmp(which, "X.npy") == 0)
+        return say(2, "%s has shape %s; --d-model %d needs (tokens, %d)", path, have, d, d);
+    return say(2, "%s has shape %s; --d-model %d needs (%d, %d)", path, have, d, d, d);
+}
+
+static int load_weights(App *a)
+{
+    const char *which = "";
+    int err;
+    if (!a->opt.weights_dir)
+        err = model_weights_toy(&a->opt.cfg, &a->weights);
+    else
+        err = weights_load(&a->opt.cfg, a->opt.weights_dir, &a->weights, &which);
+    if (err == AV_ERR_IO)
+        return say(1, "cannot read %s/%s: %s", a->opt.weights_dir, which, strerror(errno));
+    if (err == AV_ERR_NPY_SHAPE)
+        return shape_error(a, which);
+    if (err)
+        return say(av_exit_status(err), "%s/%s: %s", a->opt.weights_dir, which,
+                   av_strerror(err));
+    return 0;
+}
+
+static const char *the_text(const App *a)
+{
+    if (a->file_text)
+        return a->file_text;
+    return a->opt.text ? a->opt.text : a->sentences.items[0];
+}
+
+/* Run the model once; an error becomes one line naming what is wrong. */
+static int run_model(App *a)
+{
+    const char *text = the_text(a), *cross = a->opt.cross;
+    int err = model_run(&a->opt.cfg, &a->weights, text, strlen(text), cross,
+                        cross ? strlen(cross) : 0, &a->result);
+    const TokenList *t = a->result.tokens.bad_offset || !cross ? &a->result.tokens
+                                                               : &a->result.cross_tokens;
+    switch (err) {
+    case AV_OK: return 0;
+    case AV_ERR_EMPTY:
+        return say(2, "the %s holds no token", a->result.tokens.n ? "--cross text" : "text");
+    case AV_ERR_UTF8:
+        return say(2, "invalid UTF-8 in the %s at byte %zu", t == &a->result.tokens ? "text"
+                   : "--cross text", t->bad_offset);
+    case AV_ERR_TOO_MANY:
+        return say(2, "the text has more than %d tokens (raise the limit with --max-tokens, "
+                   "up to %d)", a->opt.cfg.max_tokens, AV_MAX_TOKENS);
+    case AV_ERR_NPY_SHAPE:
+        return say(2, "%s/X.npy has %d rows but the text has %d tokens", a->opt.weights_dir,
+                   a->weights.n_x, a->result.tokens.n);
+    case AV_ERR_TOO_LARGE:
+        return say(2, "%d tokens are too many to dump: the weights alone would take %.1f GiB",
+                   a->result.tokens.n, model_weight_bytes(&a->opt.cfg, a->result.tokens.n,
+                   cross ? a->result.cross_tokens.n : a->result.tokens.n) / (1 << 30));
+    default: return say(av_exit_status(err), "%s", av_strerror(err));
+    }
+}
+
+static int write_export(App *a)
+{
+    ExportOptions eo = a->opt.export;
+    const char *no_color = getenv("NO_COLOR");
+    eo.color = a->opt.color == COLOR_ALWAYS ||
+               (a->opt.color == COLOR_AUTO && !a->opt.output && isatty(STDOUT_FILENO) &&
+                !(no_color && *no_color));
+    if (a->result.lazy && eo.format != EXPORT_TEXT && eo.format != EXPORT_TRACE)
+        return say(2, "%d tokens are too many to export every weight: use --export text, "
+                   "which pools them", a->result.tokens.n);
+    if (!a->opt.output) {
+        int err = export_write(stdout, &a->result, &a->opt.cfg, &eo);
+        return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
+    }
+    MemFile m;
+    if (memfile_open(&m))
+        return say(1, "out of memory");
+    int err = export_write(m.f, &a->result, &a->opt.cfg, &eo);
+    if (!err)
+        err = memfile_close(&m);
+    if (!err)
+        err = file_write_atomic(a->opt.output, m.buf, m.len, false);
+    memfile_free(&m);
+    return err ? say(1, "cannot write %s: %s", a->opt.output, strerror(errno)) : 0;
+}
+
+static int batch(App *a)
+{
+    int status = run_model(a);
+    if (status)
+        return status;
+    if (a->opt.export.token >= a->result.tokens.n)
+        return say(2, "--token %d is out of range: the text has %d tokens", a->opt.token_1,
+                   a->result.tokens.n);
+    if (a->opt.dump_dir) {
+        const char *which = "";
+        int err = dump_write(a->opt.dump_dir, &a->result, &a->opt.cfg, &which);
+        if (err && !which)
+            return say(1, "cannot make the folder %s: %s", a->opt.dump_dir, strerror(errno));
+        if (err)
+            return say(1, "cannot write %s in %s: %s", which, a->opt.dump_dir,
+                       strerror(errno));
+    }
+    return a->opt.export_set ? write_export(a) : 0;
+}
+
+static int interactive(App *a)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return say(2, "not a terminal: use --export FMT or --dump DIR for batch output");
+    if (a->opt.text || a->file_text) {
+        int status = run_model(a);
+        if (status)
+            return status;
+    }
+    UiOptions u = {
+        .cfg = a->opt.cfg, .text = a->file_text ? a->file_text : a->opt.text,
+        .cross = a->opt.cross, .sentences = &a->sentences,
+        .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
+    };
+    return ui_run(&u);
+}
+
+int main(int argc, char **argv)
+{
+    App a = {0};
+    set_locale();
+    int status = cli_parse(argc, argv, &a.opt) ? say(2, "%s", a.opt.err) : 0;
+    if (!status && (a.opt.help || a.opt.version)) {
+        if (a.opt.help)
+            fputs(cli_usage(), stdout);
+        else
+            printf("attnviz %s\n", AV_VERSION);
+        if (fflush(stdout) != 0 || ferror(stdout))
+            status = say(1, "cannot write to standard output: %s", strerror(errno));
+    }
+    else if (!status) {
+        a.opt.cfg.keep_scores = a.opt.dump_dir != NULL;
+        /* A text or trace export of a long text needs the weights one block
+         * at a time: computing them on demand spares the first touch of
+         * hundreds of MiB (seconds here) that keeping them would cost. */
+        bool drawn = a.opt.export_set && (a.opt.export.format == EXPORT_TEXT ||
+                                          a.opt.export.format == EXPORT_TRACE);
+        if (drawn && !a.opt.dump_dir && a.opt.cfg.weights_budget == 0)
+            a.opt.cfg.weights_budget = 64.0 * 1024 * 1024;
+        mat_set_threads(1);
+        status = load_text(&a);
+        if (!status)
+            status = load_sentences(&a);
+        if (!status)
+            status = load_weights(&a);
+        if (!status)
+            status = a.opt.export_set || a.opt.dump_dir ? batch(&a) : interactive(&a);
+    }
+    model_result_free(&a.result);
+    model_weights_free(&a.weights);
+    sentences_free(&a.sentences);
+    free(a.file_text);
+    cli_free(&a.opt);
+    return status;
+}

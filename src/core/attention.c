@@ -1,0 +1,403 @@
+/* attention.c - multi-head scaled dot-product attention on caller buffers.
+ *
+ * Heads are column slices of Q, K and V addressed in place through leading
+ * dimensions (no copies), and each head's output lands directly in its columns
+ * of the concatenation, so concat W_o needs no reshuffle. Allocates nothing.
+ *
+ * The heads run in blocks of query rows: a block's scores are small enough to
+ * stay in the L2 cache while they are masked, softmaxed and multiplied by V_h,
+ * and under the causal mask a block [i0, i1) computes only keys [0, i1), so
+ * the masked upper triangle costs no arithmetic beyond the diagonal blocks.
+ * Large problems use OpenBLAS's threads for the projections, and for the
+ * heads a helper thread that softmaxes block k while the main thread makes
+ * the products of the next blocks (OpenBLAS runs concurrent calls one at a
+ * time, so the products stay on one thread). Every block is computed the same
+ * way by whichever thread, so the numbers do not depend on the threads. The
+ * helper is the one thread this module starts; nothing else allocates.
+ *
+ * A sentence's heads (at most SOFTMAX_LANES keys) take short_group instead:
+ * scores, mask, softmax and P_h V_h of 16 query rows at a time across the
+ * vector lanes, with the general path's numbers bit for bit.
+ */
+#include "core/attention.h"
+
+#include <assert.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "attn_kernels.h"
+#include "core/av.h"
+#include "core/mat.h"
+
+/* Blocks whose scores the main thread computes ahead of their P_h V_h, so
+ * that it seldom waits for the helper's softmax. */
+#define HEADS_LOOKAHEAD 2
+
+/* Problems above this many floating-point operations use several threads. */
+#define ATTN_THREADS_MIN_FLOPS 2e8
+
+float attention_scale(const AttnShape *s)
+{
+    int d_k = s->d_model / s->H;
+    float f = s->scale ? (float)(1.0 / sqrt((double)d_k)) : 1.0f;
+    return f / s->temperature;
+}
+
+int attention_check(const AttnShape *s)
+{
+    if (s->n_q < 1 || s->n_k < 1)
+        return AV_ERR_EMPTY;
+    if (s->d_model < 1 || s->d_model > AV_MAX_D_MODEL || s->H < 1 || s->H > AV_MAX_HEADS)
+        return AV_ERR_CONFIG;
+    if (s->d_model % s->H != 0)
+        return AV_ERR_CONFIG;
+    if (!(s->temperature > 0.0f) || !isfinite(s->temperature))
+        return AV_ERR_CONFIG;
+    return AV_OK;
+}
+
+static inline void max_chunk(const float *restrict row, float *restrict m)
+{
+    for (int c = 0; c < SOFTMAX_LANES; c++)
+        m[c] = row[c] > m[c] ? row[c] : m[c];
+}
+
+/* row[c] = e^(row[c] - max); acc[c] += row[c]. The clamp is its own loop: in
+ * one loop with the polynomial gcc folds the clamped constant through it and
+ * leaves branches behind, which stops vectorisation. */
+static inline void exp_chunk(float *restrict row, float max, float *restrict acc)
+{
+    float x[SOFTMAX_LANES];
+    for (int c = 0; c < SOFTMAX_LANES; c++) {
+        float v = row[c] - max;
+        x[c] = v > EXP_CLAMP ? v : EXP_CLAMP;
+    }
+    for (int c = 0; c < SOFTMAX_LANES; c++) {
+        row[c] = exp_nonpositive(x[c]);
+        acc[c] += row[c];
+    }
+}
+
+static inline void scale_chunk(float *restrict row, float f)
+{
+    for (int c = 0; c < SOFTMAX_LANES; c++)
+        row[c] *= f;
+}
+
+SOFTMAX_CLONES
+void attention_softmax_row(float *row, int len)
+{
+    const int L = SOFTMAX_LANES, full = len - len % L;
+    float m[SOFTMAX_LANES], acc[SOFTMAX_LANES] = {0}, tail[SOFTMAX_LANES];
+    assert(len >= 1);
+    /* The tail is padded to a whole chunk: -inf pads weigh exactly 0. */
+    for (int c = 0; c < L; c++) {
+        m[c] = -INFINITY;
+        tail[c] = full + c < len ? row[full + c] : -INFINITY;
+    }
+    for (int j = 0; j < full; j += L)
+        max_chunk(row + j, m);
+    max_chunk(tail, m);
+    float max = m[0];
+    for (int c = 1; c < L; c++)
+        max = m[c] > max ? m[c] : max;
+    assert(isfinite(max));
+    /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. */
+    for (int j = 0; j < full; j += L)
+        exp_chunk(row + j, max, acc);
+    exp_chunk(tail, max, acc);
+    float sum = 0.0f;
+    for (int c = 0; c < L; c++)
+        sum += acc[c];
+    float inv = 1.0f / sum;
+    for (int j = 0; j < full; j += L)
+        scale_chunk(row + j, inv);
+    scale_chunk(tail, inv);
+    memcpy(row + full, tail, (size_t)(len - full) * sizeof *row);
+}
+
+/* The work of the heads: item k is row block k % blocks of head h0 + k / blocks.
+ * OpenBLAS runs concurrent calls from several threads one at a time, so one
+ * thread makes every product while a second one (when there is one) masks and
+ * softmaxes block k while the first computes the scores of block k + 1. */
+typedef struct {
+    const AttnShape *s;
+    const float *Q, *K, *V;
+    float *S, *P, *concat; /* S may be NULL; concat NULL: weights only */
+    int h0, H;             /* heads h0 .. h0+H-1 */
+    int rows, blocks;      /* rows per block, blocks per head */
+    bool gemm_only;        /* the bench's baseline: the products alone */
+    bool short_rows;       /* n_k <= SOFTMAX_LANES: items run short_group */
+    atomic_int scored;     /* items whose scores are computed */
+    atomic_int claimed;    /* items whose softmax a thread has taken on */
+    atomic_int helped;     /* 1 + the last item the helper finished */
+    atomic_bool quit;      /* the helper stops */
+} HeadJob;
+
+int attention_block_rows(const AttnShape *s)
+{
+    /* A block's scores (rows, n_k) take about 512 KiB, half a 1 MiB L2, so
+     * they are still in cache for the softmax and for P_h V_h; at least 16
+     * rows so sgemm keeps its speed; at most 128 where rows are short. */
+    int rows = (1 << 17) / (s->n_k > 0 ? s->n_k : 1);
+    rows = rows < 16 ? 16 : rows > 128 ? 128 : rows;
+    return rows < s->n_q ? rows : s->n_q;
+}
+
+/* Mask and softmax rows [i0, i1) of head h, whose scaled scores are in P_h
+ * (or S_h, when kept). P_h rows end up with exactly 0 on masked keys; S_h
+ * rows keep -inf there. */
+static void block_softmax(const AttnShape *s, float *S_h, float *P_h, int i0, int i1)
+{
+    const int n_k = s->n_k;
+    for (int i = i0; i < i1; i++) {
+        int vis = attention_visible_keys(s, i);
+        float *row_i = P_h + (long)i * n_k;
+        if (S_h) {
+            float *s_i = S_h + (long)i * n_k;
+            for (int j = vis; j < n_k; j++)
+                s_i[j] = -INFINITY;
+            memcpy(row_i, s_i, (size_t)vis * sizeof *row_i);
+        }
+        /* Masked keys take no part in the softmax: their weight is exactly 0. */
+        attention_softmax_row(row_i, vis);
+        memset(row_i + vis, 0, (size_t)(n_k - vis) * sizeof *row_i);
+    }
+}
+
+/* Where item k lives: head h, rows [i0, i1), and its P_h and S_h. */
+typedef struct {
+    int h, i0, i1;
+    float *P_h, *S_h;
+} Item;
+
+static Item item_at(const HeadJob *jb, int k)
+{
+    const long nn = (long)jb->s->n_q * jb->s->n_k;
+    Item it = {.h = jb->h0 + k / jb->blocks, .i0 = k % jb->blocks * jb->rows};
+    it.i1 = it.i0 + jb->rows < jb->s->n_q ? it.i0 + jb->rows : jb->s->n_q;
+    it.P_h = jb->P + (it.h - jb->h0) * nn;
+    it.S_h = jb->S && !jb->gemm_only ? jb->S + (it.h - jb->h0) * nn : NULL;
+    return it;
+}
+
+/* Scores of item k into S_h (when kept) or P_h. Under the mask, rows < i1
+ * see keys < i1 only: the keys beyond are never multiplied. */
+static void item_scores(const HeadJob *jb, int k)
+{
+    const AttnShape *s = jb->s;
+    const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
+    Item it = item_at(jb, k);
+    if (jb->short_rows) { /* the whole item, softmax and values too */
+        AttnShortHead sh = {
+            .s = s, .Q_h = jb->Q + it.h * d_k, .K_h = jb->K + it.h * d_k,
+            .V_h = jb->concat ? jb->V + it.h * d_k : NULL, .S_h = it.S_h, .P_h = it.P_h,
+            .out = jb->concat ? jb->concat + it.h * d_k : NULL,
+        };
+        for (int g0 = it.i0; g0 < it.i1; g0 += SOFTMAX_LANES)
+            attn_short_group(&sh, g0, it.i1 - g0 < SOFTMAX_LANES ? it.i1 - g0 : SOFTMAX_LANES);
+        return;
+    }
+    const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
+    float *T = (it.S_h ? it.S_h : it.P_h) + (long)it.i0 * n_k;
+    assert(it.h < s->H && 0 <= it.i0 && it.i0 < it.i1 && it.i1 <= s->n_q);
+    assert(kend >= 1 && kend <= n_k);
+    /* T (m, kend) = scale * Q_h[i0..i1) (m, d_k) K_h[0..kend)^T (d_k, kend) */
+    mat_sgemm(false, true, m, kend, d_k, attention_scale(s),
+              jb->Q + (long)it.i0 * d + it.h * d_k, d,
+              jb->K + it.h * d_k, d,
+              0.0f, T, n_k);
+}
+
+static void item_softmax(HeadJob *jb, int k)
+{
+    Item it = item_at(jb, k);
+    if (!jb->gemm_only && !jb->short_rows)
+        block_softmax(jb->s, it.S_h, it.P_h, it.i0, it.i1);
+}
+
+/* concat rows of item k from its final weights, when concat is wanted. */
+static void item_values(const HeadJob *jb, int k)
+{
+    const AttnShape *s = jb->s;
+    const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
+    Item it = item_at(jb, k);
+    const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
+    if (!jb->concat || jb->short_rows)
+        return;
+    /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
+    mat_sgemm(false, false, m, d_k, kend, 1.0f,
+              it.P_h + (long)it.i0 * n_k, n_k,
+              jb->V + it.h * d_k, d,
+              0.0f, jb->concat + (long)it.i0 * d + it.h * d_k, d);
+}
+
+/* Take item k's softmax when nobody has: true when the caller now owns it. */
+static bool claim(HeadJob *jb, int k)
+{
+    int expect = k;
+    return atomic_compare_exchange_strong(&jb->claimed, &expect, k + 1);
+}
+
+/* The helper softmaxes scored items in order, as long as it gets to them
+ * before the main thread needs them. */
+static void *softmax_helper(void *arg)
+{
+    HeadJob *jb = arg;
+    for (int idle = 0; !atomic_load(&jb->quit);) {
+        int k = atomic_load(&jb->claimed);
+        if (k < atomic_load(&jb->scored) && claim(jb, k)) {
+            item_softmax(jb, k);
+            atomic_store(&jb->helped, k + 1);
+            idle = 0;
+        } else if (++idle > 2000) {
+            sched_yield();
+        }
+    }
+    return NULL;
+}
+
+/* Wait until *counter > k: a short spin, then yielding the core. */
+static void wait_past(atomic_int *counter, int k)
+{
+    for (int spin = 0; atomic_load(counter) <= k; spin++)
+        if (spin > 2000)
+            sched_yield();
+}
+
+/* Make sure item k is softmaxed: do it now, or wait for the helper that
+ * took it. The wait is at most one block's softmax. */
+static void ensure_softmax(HeadJob *jb, int k)
+{
+    if (claim(jb, k))
+        item_softmax(jb, k);
+    else
+        wait_past(&jb->helped, k);
+}
+
+/* Every item of jb: scores, softmax, values, one thread making all the
+ * products (OpenBLAS runs concurrent calls one at a time anyway). With a
+ * helper thread the softmax of block k overlaps the scores of block k + 1;
+ * when the helper is slow or busy, the main thread does the softmax itself.
+ * Each block is computed the same way by either thread, so the numbers do
+ * not depend on the threads. */
+static void heads_run(HeadJob *jb, int threads)
+{
+    const int items = jb->H * jb->blocks;
+    pthread_t tid;
+    atomic_init(&jb->scored, 0);
+    atomic_init(&jb->claimed, 0);
+    atomic_init(&jb->helped, 0);
+    atomic_init(&jb->quit, false);
+    bool helper = threads > 1 && !jb->gemm_only && items > 1 &&
+                  pthread_create(&tid, NULL, softmax_helper, jb) == 0;
+    const int lag = helper ? HEADS_LOOKAHEAD : 0;
+    for (int k = 0; k < items + lag; k++) {
+        if (k < items) {
+            item_scores(jb, k);
+            atomic_store(&jb->scored, k + 1);
+        }
+        if (k >= lag) {
+            ensure_softmax(jb, k - lag);
+            item_values(jb, k - lag);
+        }
+    }
+    if (helper) {
+        atomic_store(&jb->quit, true);
+        pthread_join(tid, NULL);
+    }
+}
+
+int attention_threads(const AttnShape *s)
+{
+    double n_q = s->n_q, n_k = s->n_k, d = s->d_model;
+    double flops = 4 * n_q * d * d + 4 * n_k * d * d + 4 * n_q * n_k * d;
+    if (flops < ATTN_THREADS_MIN_FLOPS)
+        return 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 2 ? 1 : 2;
+}
+
+void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K,
+                            float *S_h, float *P_h)
+{
+    /* Q_h is (n_q, d_k), K_h is (n_k, d_k): columns h*d_k .. h*d_k+d_k-1 of Q, K */
+    HeadJob jb = {.s = s, .Q = Q, .K = K, .S = S_h, .P = P_h, .h0 = h, .H = 1,
+                  .rows = attention_block_rows(s), .short_rows = s->n_k <= SOFTMAX_LANES};
+    assert(h >= 0 && h < s->H);
+    jb.blocks = (s->n_q + jb.rows - 1) / jb.rows;
+    heads_run(&jb, 1);
+}
+
+float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j)
+{
+    const int d = s->d_model, d_k = d / s->H;
+    if (j >= attention_visible_keys(s, i))
+        return -INFINITY;
+    const float *q_i = Q + (long)i * d + h * d_k, *k_j = K + (long)j * d + h * d_k;
+    float acc = 0.0f;
+    for (int c = 0; c < d_k; c++)
+        acc += q_i[c] * k_j[c];
+    return acc * attention_scale(s);
+}
+
+/* C (n, d) = X (n, d) W (d, d) */
+static void project(int n, int d, const float *X, const float *W, float *C)
+{
+    /* C (n, d) = X (n, d) W (d, d) */
+    mat_sgemm(false, false, n, d, d, 1.0f,
+              X, d,
+              W, d,
+              0.0f, C, d);
+}
+
+static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
+                   const AttnWeights *w, AttnBuffers *b, bool gemm_only)
+{
+    int err = attention_check(s);
+    if (err)
+        return err;
+    const int d = s->d_model, n_q = s->n_q, n_k = s->n_k, threads = attention_threads(s);
+    /* The projections are big square-ish products that OpenBLAS's threads
+     * speed up; small problems never change the setting (1, from main). */
+    if (threads > 1)
+        mat_set_threads(threads);
+    /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
+    project(n_q, d, Xq, w->Wq, b->Q);
+    project(n_k, d, Xkv, w->Wk, b->K);
+    project(n_k, d, Xkv, w->Wv, b->V);
+    /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
+     * concat. Its thin products gain nothing from OpenBLAS's threads; the
+     * second core does the softmax instead. */
+    if (threads > 1)
+        mat_set_threads(1);
+    HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
+                  .concat = b->concat, .h0 = 0, .H = s->H, .rows = attention_block_rows(s),
+                  .gemm_only = gemm_only, .short_rows = n_k <= SOFTMAX_LANES};
+    jb.blocks = (n_q + jb.rows - 1) / jb.rows;
+    heads_run(&jb, threads);
+    /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
+    if (threads > 1)
+        mat_set_threads(threads);
+    project(n_q, d, b->concat, w->Wo, b->out);
+    if (threads > 1)
+        mat_set_threads(1);
+    return AV_OK;
+}
+
+int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
+                      const AttnWeights *w, AttnBuffers *b)
+{
+    return forward(s, Xq, Xkv, w, b, false);
+}
+
+int attention_forward_gemm_only(const AttnShape *s, const float *Xq, const float *Xkv,
+                                const AttnWeights *w, AttnBuffers *b)
+{
+    return forward(s, Xq, Xkv, w, b, true);
+}

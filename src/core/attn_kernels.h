@@ -1,0 +1,72 @@
+/* attn_kernels.h - what attention.c and attn_short.c share: the softmax's
+ * lane width, its e^x, the clones, and the short-head pass. Internal to the
+ * core (src/), not part of its interface (include/).
+ */
+#ifndef ATTNVIZ_ATTN_KERNELS_H
+#define ATTNVIZ_ATTN_KERNELS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/attention.h"
+
+/* Softmax works on SOFTMAX_LANES floats at a time with fixed-size inner loops,
+ * which gcc -O2 (its "very cheap" vectoriser) and clang vectorise. The row sum
+ * is kept in SOFTMAX_LANES partial sums added in a fixed order, so the result
+ * does not depend on the vector width the compiler picked. */
+enum { SOFTMAX_LANES = 16 };
+
+/* Below EXP_CLAMP, e^x is under FLT_MIN and the weight is flushed to exactly 0. */
+#define EXP_CLAMP (-88.0f)
+#define EXP_KMIN (-125.5f)
+
+/* x86-64 builds get AVX2 and AVX-512 clones of the softmax chosen at load time.
+ * -std=c11 means -ffp-contract=off, so no clone fuses a multiply-add: each
+ * lane does the same IEEE operations and every clone gives the same bits. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define SOFTMAX_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SOFTMAX_CLONES
+#endif
+
+/* e^x for x in [EXP_CLAMP, 0] (Cephes expf, about 1.5 ulp): x = k ln2 + r with
+ * |r| <= ln2/2, e^r by a degree-6 polynomial, 2^k put into the exponent bits.
+ * Where k < EXP_KMIN the result is exactly 0. No branch, so it vectorises. */
+static inline float exp_nonpositive(float x)
+{
+    /* round(x log2 e) to nearest by the 1.5 * 2^23 trick (no SSE4.1 needed) */
+    float kf = (x * 1.44269504f + 0x1.8p23f) - 0x1.8p23f;
+    /* ln 2 in two parts, so r = x - k ln2 is nearly exact (Cody-Waite) */
+    float r = x - kf * 0.693359375f;
+    r = r - kf * -2.12194440e-4f;
+    float p = 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    int32_t bits = ((int32_t)kf + 127) * (1 << 23);
+    /* an integer select: a float one here is turned into branches by gcc */
+    bits = kf > EXP_KMIN ? bits : 0;
+    float two_k;
+    memcpy(&two_k, &bits, sizeof two_k);
+    return p * two_k;
+}
+
+/* One head of a sentence (n_k <= SOFTMAX_LANES keys). Pointers are the head's
+ * own: Q_h, K_h, V_h and out are its columns of Q, K, V and the concatenation
+ * (leading dimension d_model), S_h and P_h its (n_q, n_k) matrices from row 0.
+ * S_h NULL: scores not kept; out NULL: weights only (V_h unused). */
+typedef struct {
+    const AttnShape *s;
+    const float *Q_h, *K_h, *V_h;
+    float *S_h, *P_h, *out;
+} AttnShortHead;
+
+/* Query rows [g0, g0 + m), 1 <= m <= SOFTMAX_LANES, of one short head:
+ * scores (kept in S_h with -inf where masked), weights in P_h (exactly 0
+ * where masked), and P_h V_h into out. */
+void attn_short_group(const AttnShortHead *sh, int g0, int m);
+
+#endif

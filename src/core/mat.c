@@ -1,0 +1,185 @@
+/* mat.c - the one wrapper around cblas_sgemm, a kernel for tiny products,
+ * and the plain-C reference.
+ *
+ * Every matrix product of attnviz goes through mat_sgemm, so shapes are
+ * asserted in one place and NO_BLAS=1 swaps in the reference. Products of at
+ * most MAT_SMALL_MNK multiply-adds (a ten-token sentence's: 10 x 32 x 32
+ * projections, 10 x 10 x 8 head scores) run mat_sgemm_small: OpenBLAS spends
+ * more on dispatch, locking and packing than on the arithmetic there (423 ns
+ * against 206 ns for 10 x 32 x 32 on the bench machine, 136 against 70 for a
+ * head's scores). Larger ones, everything the forward benchmark times, go to
+ * cblas_sgemm. The reference accumulates in double: it is the oracle the
+ * tests hold both fast paths to.
+ */
+#include "core/mat.h"
+
+#include <assert.h>
+#include <string.h>
+
+#ifndef NO_BLAS
+#include <cblas.h>
+#endif
+
+/* The small kernel works on MAT_LANES columns at a time in GCC vector
+ * extensions (one AVX-512 register, two AVX2 ones, four SSE ones). */
+enum { MAT_LANES = 16, MAT_PACK_MAX = 8192 /* floats of a packed B on the stack */ };
+typedef float Lanes __attribute__((vector_size(MAT_LANES * sizeof(float))));
+
+/* AVX-512 and AVX2 clones chosen at load time; -std=c11 means
+ * -ffp-contract=off, so every clone does the same multiplies and adds in the
+ * same order and gives the same bits. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define MAT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define MAT_CLONES
+#endif
+
+/* Element (r, c) of op(X), X row-major with leading dimension ld. */
+static inline float elem(const float *X, int ld, bool trans, int r, int c)
+{
+    return trans ? X[(long)c * ld + r] : X[(long)r * ld + c];
+}
+
+static void check_shapes(bool trans_a, bool trans_b, int M, int N, int K, int lda, int ldb,
+                         int ldc)
+{
+    (void)trans_a, (void)trans_b, (void)M, (void)N, (void)K, (void)lda, (void)ldb, (void)ldc;
+    assert(M >= 0 && N >= 0 && K >= 0);
+    assert(lda >= (trans_a ? M : K) && lda >= 1);
+    assert(ldb >= (trans_b ? K : N) && ldb >= 1);
+    assert(ldc >= N && ldc >= 1);
+}
+
+void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+                   const float *A, int lda, const float *B, int ldb, float beta,
+                   float *C, int ldc)
+{
+    check_shapes(trans_a, trans_b, M, N, K, lda, ldb, ldc);
+    for (int i = 0; i < M; i++) {
+        for (int j = 0; j < N; j++) {
+            double acc = 0;
+            for (int k = 0; k < K; k++)
+                acc += (double)elem(A, lda, trans_a, i, k) * elem(B, ldb, trans_b, k, j);
+            float *c = &C[(long)i * ldc + j];
+            /* beta == 0 must ignore C entirely (it may hold garbage or NaN). */
+            *c = (float)(alpha * acc + (beta == 0.0f ? 0.0 : (double)beta * *c));
+        }
+    }
+}
+
+/* w <= MAT_LANES columns of one row of C from its accumulator. */
+static inline void lanes_store(float *c, const Lanes *acc, int w, float alpha, float beta)
+{
+    Lanes v = alpha * *acc;
+    if (w == MAT_LANES && beta == 0.0f) {
+        memcpy(c, &v, sizeof v);
+        return;
+    }
+    float out[MAT_LANES];
+    memcpy(out, &v, sizeof out);
+    if (beta == 0.0f) /* C is not read: it may hold garbage or NaN */
+        for (int k = 0; k < w; k++)
+            c[k] = out[k];
+    else
+        for (int k = 0; k < w; k++)
+            c[k] = out[k] + beta * c[k];
+}
+
+/* C (M, N) = alpha A (M, K) B (K, N) + beta C, where every row of B may be
+ * read MAT_LANES columns at a time (ldb and the columns padded). Four rows of
+ * C and one chunk of columns at a time: four independent sums, over k in
+ * order, so each element is the same sequence of float operations. */
+MAT_CLONES
+static void small_kernel(int M, int N, int K, float alpha, const float *A, int lda,
+                         const float *B, int ldb, float beta, float *C, int ldc)
+{
+    for (int i = 0; i < M; i += 4) {
+        /* rows past M repeat row i; their sums are not stored */
+        const float *a0 = A + (long)i * lda;
+        const float *a1 = i + 1 < M ? a0 + lda : a0;
+        const float *a2 = i + 2 < M ? a0 + 2L * lda : a0;
+        const float *a3 = i + 3 < M ? a0 + 3L * lda : a0;
+        for (int j = 0; j < N; j += MAT_LANES) {
+            Lanes s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+            for (int k = 0; k < K; k++) {
+                Lanes b;
+                memcpy(&b, B + (long)k * ldb + j, sizeof b);
+                s0 += a0[k] * b;
+                s1 += a1[k] * b;
+                s2 += a2[k] * b;
+                s3 += a3[k] * b;
+            }
+            int w = N - j < MAT_LANES ? N - j : MAT_LANES;
+            float *c = C + (long)i * ldc + j;
+            lanes_store(c, &s0, w, alpha, beta);
+            if (i + 1 < M)
+                lanes_store(c + ldc, &s1, w, alpha, beta);
+            if (i + 2 < M)
+                lanes_store(c + 2L * ldc, &s2, w, alpha, beta);
+            if (i + 3 < M)
+                lanes_store(c + 3L * ldc, &s3, w, alpha, beta);
+        }
+    }
+}
+
+bool mat_small_fits(bool trans_a, int M, int N, int K)
+{
+    long padded = (N + MAT_LANES - 1) / MAT_LANES * MAT_LANES;
+    return !trans_a && (long)M * N * K <= MAT_SMALL_MNK && (long)K * padded <= MAT_PACK_MAX;
+}
+
+void mat_sgemm_small(bool trans_b, int M, int N, int K, float alpha, const float *A, int lda,
+                     const float *B, int ldb, float beta, float *C, int ldc)
+{
+    check_shapes(false, trans_b, M, N, K, lda, ldb, ldc);
+    assert(mat_small_fits(false, M, N, K));
+    if (!trans_b && N % MAT_LANES == 0) {
+        small_kernel(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+        return;
+    }
+    /* op(B) copied into whole chunks of columns, zero beyond N; a
+     * transposed B is read along its rows */
+    const int ldp = (N + MAT_LANES - 1) / MAT_LANES * MAT_LANES;
+    float packed[MAT_PACK_MAX];
+    for (int k = 0; k < K; k++)
+        memset(packed + (long)k * ldp + N, 0, (size_t)(ldp - N) * sizeof *packed);
+    if (trans_b)
+        for (int j = 0; j < N; j++)
+            for (int k = 0; k < K; k++)
+                packed[(long)k * ldp + j] = B[(long)j * ldb + k];
+    else
+        for (int k = 0; k < K; k++)
+            memcpy(packed + (long)k * ldp, B + (long)k * ldb, (size_t)N * sizeof *packed);
+    small_kernel(M, N, K, alpha, A, lda, packed, ldp, beta, C, ldc);
+}
+
+void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+               const float *A, int lda, const float *B, int ldb, float beta,
+               float *C, int ldc)
+{
+    check_shapes(trans_a, trans_b, M, N, K, lda, ldb, ldc);
+    if (M == 0 || N == 0)
+        return;
+#ifdef NO_BLAS
+    mat_sgemm_ref(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+#else
+    if (mat_small_fits(trans_a, M, N, K)) {
+        mat_sgemm_small(trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+        return;
+    }
+    cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+                trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha,
+                A, lda,
+                B, ldb,
+                beta, C, ldc);
+#endif
+}
+
+void mat_set_threads(int n)
+{
+#if !defined(NO_BLAS) && defined(OPENBLAS_VERSION)
+    openblas_set_num_threads(n < 1 ? 1 : n);
+#else
+    (void)n;
+#endif
+}

@@ -1,0 +1,112 @@
+/* pool.c - attention weights in row blocks, pooled for the screen, and a
+ * forward pass whose memory does not grow with n^2.
+ */
+#include "core/pool.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+#include "core/av.h"
+#include "core/mat.h"
+
+void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0, int i1,
+               float *out)
+{
+    const int d = s->d_model, d_k = d / s->H, n_k = s->n_k, rows = i1 - i0;
+    assert(i0 >= 0 && i1 <= s->n_q && rows >= 0);
+    /* out (rows, n_k) = scale * Q_h[i0..i1) (rows, d_k) K_h^T (d_k, n_k) */
+    mat_sgemm(false, true, rows, n_k, d_k, attention_scale(s),
+              Q + (size_t)i0 * d + h * d_k, d,
+              K + h * d_k, d,
+              0.0f, out, n_k);
+    for (int r = 0; r < rows; r++) {
+        int vis = attention_visible_keys(s, i0 + r);
+        float *row = out + (size_t)r * n_k;
+        attention_softmax_row(row, vis);
+        for (int j = vis; j < n_k; j++)
+            row[j] = 0.0f;
+    }
+}
+
+/* Fold one weight row into the pooled row acc (gw cells). */
+static void pool_row(const AttnShape *s, int i, const float *row, int c0, int c1, int gw,
+                     PoolMode mode, float *acc, int *count)
+{
+    const int C = c1 - c0;
+    for (int x = 0; x < gw; x++) {
+        int j0 = c0 + (int)((long)x * C / gw), j1 = c0 + (int)((long)(x + 1) * C / gw);
+        int vis_end = s->causal && i + 1 < j1 ? i + 1 : j1;
+        for (int j = j0; j < vis_end; j++) {
+            acc[x] = mode == POOL_MAX ? (row[j] > acc[x] ? row[j] : acc[x]) : acc[x] + row[j];
+            count[x]++;
+        }
+    }
+}
+
+static void pool_finish(int gw, PoolMode mode, float *acc, const int *count)
+{
+    for (int x = 0; x < gw; x++)
+        acc[x] = count[x] == 0 ? POOL_MASKED : mode == POOL_MEAN ? acc[x] / count[x] : acc[x];
+}
+
+int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
+              int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out)
+{
+    const int R = r1 - r0, n_k = s->n_k;
+    assert(gh >= 1 && gw >= 1 && gh <= R && gw <= c1 - c0);
+    float *block = P_h ? NULL : malloc(sizeof *block * POOL_BLOCK * (size_t)n_k);
+    int *count = malloc(sizeof *count * (size_t)gw);
+    if ((!P_h && !block) || !count) {
+        free(block), free(count);
+        return AV_ERR_NOMEM;
+    }
+    for (int y = 0; y < gh; y++) {
+        int i0 = r0 + (int)((long)y * R / gh), i1 = r0 + (int)((long)(y + 1) * R / gh);
+        float *acc = out + (size_t)y * gw;
+        for (int x = 0; x < gw; x++)
+            acc[x] = 0.0f, count[x] = 0;
+        for (int b0 = i0; b0 < i1; b0 += POOL_BLOCK) {
+            int b1 = b0 + POOL_BLOCK < i1 ? b0 + POOL_BLOCK : i1;
+            if (!P_h)
+                pool_rows(s, h, Q, K, b0, b1, block);
+            for (int i = b0; i < b1; i++) {
+                const float *row = P_h ? P_h + (size_t)i * n_k : block + (size_t)(i - b0) * n_k;
+                pool_row(s, i, row, c0, c1, gw, mode, acc, count);
+            }
+        }
+        pool_finish(gw, mode, acc, count);
+    }
+    free(block);
+    free(count);
+    return AV_OK;
+}
+
+int pool_forward(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
+                 AttnBuffers *b)
+{
+    int err = attention_check(s);
+    if (err)
+        return err;
+    const int d = s->d_model, d_k = d / s->H, n_q = s->n_q, n_k = s->n_k;
+    float *block = malloc(sizeof *block * POOL_BLOCK * (size_t)n_k);
+    if (!block)
+        return AV_ERR_NOMEM;
+    /* Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
+    mat_sgemm(false, false, n_q, d, d, 1.0f, Xq, d, w->Wq, d, 0.0f, b->Q, d);
+    mat_sgemm(false, false, n_k, d, d, 1.0f, Xkv, d, w->Wk, d, 0.0f, b->K, d);
+    mat_sgemm(false, false, n_k, d, d, 1.0f, Xkv, d, w->Wv, d, 0.0f, b->V, d);
+    for (int h = 0; h < s->H; h++)
+        for (int i0 = 0; i0 < n_q; i0 += POOL_BLOCK) {
+            int i1 = i0 + POOL_BLOCK < n_q ? i0 + POOL_BLOCK : n_q;
+            pool_rows(s, h, b->Q, b->K, i0, i1, block);
+            /* concat[i0..i1, h*d_k..] (rows, d_k) = block (rows, n_k) V_h (n_k, d_k) */
+            mat_sgemm(false, false, i1 - i0, d_k, n_k, 1.0f,
+                      block, n_k,
+                      b->V + h * d_k, d,
+                      0.0f, b->concat + (size_t)i0 * d + h * d_k, d);
+        }
+    /* out (n_q, d) = concat W_o */
+    mat_sgemm(false, false, n_q, d, d, 1.0f, b->concat, d, w->Wo, d, 0.0f, b->out, d);
+    free(block);
+    return AV_OK;
+}

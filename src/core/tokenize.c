@@ -1,0 +1,254 @@
+/* tokenize.c - UTF-8 text to tokens with their byte spans.
+ *
+ * The rule is the one documented in tokenize.h. The text is validated first
+ * (strictly: no overlong forms, surrogates or code points above U+10FFFF), so
+ * the scanner below only sees well-formed UTF-8. The same scanner runs twice:
+ * once to count tokens and pool bytes, once to fill the two allocations made in
+ * between, so nothing is allocated inside the loop. It does not normalise or
+ * case-fold (embed.c folds) and never prints.
+ */
+#include "core/tokenize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+
+enum { CLS_SPACE, CLS_PUNCT, CLS_LETTER, CLS_DIGIT };
+
+/* Decode with the continuation-byte ranges of RFC 3629 table 3-7: the narrowed
+ * second-byte ranges after E0, ED, F0 and F4 reject overlongs, surrogates and
+ * code points above U+10FFFF without a separate check. */
+int utf8_decode(const char *s, size_t len, unsigned *cp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (len == 0)
+        return 0;
+    unsigned b0 = p[0];
+    if (b0 < 0x80) {
+        *cp = b0;
+        return 1;
+    }
+    int n;
+    unsigned lo = 0x80, hi = 0xBF, c;
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        n = 2, c = b0 & 0x1F;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        n = 3, c = b0 & 0x0F;
+        lo = b0 == 0xE0 ? 0xA0 : 0x80;
+        hi = b0 == 0xED ? 0x9F : 0xBF;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        n = 4, c = b0 & 0x07;
+        lo = b0 == 0xF0 ? 0x90 : 0x80;
+        hi = b0 == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0; /* continuation byte, C0, C1 or F5..FF as a lead */
+    }
+    if (len < (size_t)n || p[1] < lo || p[1] > hi)
+        return 0;
+    c = (c << 6) | (p[1] & 0x3F);
+    for (int k = 2; k < n; k++) {
+        if (p[k] < 0x80 || p[k] > 0xBF)
+            return 0;
+        c = (c << 6) | (p[k] & 0x3F);
+    }
+    *cp = c;
+    return n;
+}
+
+/* Surrogates and out-of-range values become U+FFFD, so the output is always
+ * valid UTF-8. */
+int utf8_encode(unsigned cp, char *buf)
+{
+    unsigned char *b = (unsigned char *)buf;
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        cp = 0xFFFD;
+    if (cp < 0x80) {
+        b[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        b[0] = (unsigned char)(0xC0 | (cp >> 6));
+        b[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        b[0] = (unsigned char)(0xE0 | (cp >> 12));
+        b[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        b[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    b[0] = (unsigned char)(0xF0 | (cp >> 18));
+    b[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+    b[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    b[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+size_t utf8_valid_prefix(const char *s, size_t len)
+{
+    size_t pos = 0;
+    unsigned cp;
+    while (pos < len) {
+        if ((unsigned char)s[pos] < 0x80) {
+            pos++;
+            continue;
+        }
+        int n = utf8_decode(s + pos, len - pos, &cp);
+        if (n == 0)
+            break;
+        pos += (size_t)n;
+    }
+    return pos;
+}
+
+/* Non-ASCII code points that are spaces; all are separators. */
+static int is_unicode_space(unsigned cp)
+{
+    return cp == 0x00A0 || (cp >= 0x2000 && cp <= 0x200B) || cp == 0x2028 ||
+           cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
+}
+
+/* Latin-1 punctuation, General Punctuation, CJK punctuation, fullwidth forms. */
+static int is_unicode_punct(unsigned cp)
+{
+    static const unsigned ranges[][2] = {
+        {0x00A0, 0x00BF}, {0x00D7, 0x00D7}, {0x00F7, 0x00F7}, {0x2000, 0x206F},
+        {0x3000, 0x303F}, {0xFF01, 0xFF0F}, {0xFF1A, 0xFF20}, {0xFF3B, 0xFF40},
+        {0xFF5B, 0xFF65},
+    };
+    for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++)
+        if (cp >= ranges[k][0] && cp <= ranges[k][1])
+            return 1;
+    return 0;
+}
+
+static int classify(unsigned cp)
+{
+    if (cp >= '0' && cp <= '9')
+        return CLS_DIGIT;
+    if ((cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z'))
+        return CLS_LETTER;
+    /* ASCII and C1 controls separate tokens, like whitespace */
+    if (cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))
+        return CLS_SPACE;
+    if (cp < 0x80)
+        return CLS_PUNCT;
+    if (is_unicode_space(cp))
+        return CLS_SPACE;
+    return is_unicode_punct(cp) ? CLS_PUNCT : CLS_LETTER;
+}
+
+/* Class of the code point at s[pos]; *n gets its length (0 at the end).
+ * ASCII, nearly every byte of most texts, skips the decoder. */
+static int class_at(const char *s, size_t len, size_t pos, int *n)
+{
+    if (pos < len && (unsigned char)s[pos] < 0x80) {
+        *n = 1;
+        return classify((unsigned char)s[pos]);
+    }
+    unsigned cp = 0;
+    *n = pos < len ? utf8_decode(s + pos, len - pos, &cp) : 0;
+    return *n > 0 ? classify(cp) : CLS_SPACE;
+}
+
+/* Length of a joiner at s[pos] that stays inside the word: an apostrophe
+ * between letters, or '.' / ',' between digits. 0 when there is none. */
+static int joiner_len(const char *s, size_t len, size_t pos, int prev)
+{
+    unsigned cp = 0;
+    int n = utf8_decode(s + pos, len - pos, &cp);
+    int want;
+    if (cp == '\'' || cp == 0x2019)
+        want = CLS_LETTER;
+    else if (cp == '.' || cp == ',')
+        want = CLS_DIGIT;
+    else
+        return 0;
+    int next_n;
+    if (prev != want || class_at(s, len, pos + (size_t)n, &next_n) != want)
+        return 0;
+    return n;
+}
+
+/* Find the next token at or after *pos in valid UTF-8; 0 when none is left. */
+static int next_token(const char *s, size_t len, size_t *pos, size_t *start, size_t *tlen)
+{
+    int n, cls;
+    while ((cls = class_at(s, len, *pos, &n)) == CLS_SPACE && n > 0)
+        *pos += (size_t)n;
+    if (n == 0)
+        return 0;
+    *start = *pos;
+    size_t end = *pos + (size_t)n;
+    if (cls != CLS_PUNCT) {
+        int prev = cls;
+        while (end < len) {
+            int take, c = class_at(s, len, end, &take);
+            if (c != CLS_LETTER && c != CLS_DIGIT) {
+                take = joiner_len(s, len, end, prev);
+                c = prev;
+            }
+            /* a word longer than the limit is cut at a code point boundary */
+            if (take == 0 || end + (size_t)take - *start > AV_MAX_TOKEN_BYTES)
+                break;
+            prev = c;
+            end += (size_t)take;
+        }
+    }
+    *tlen = end - *start;
+    *pos = end;
+    return 1;
+}
+
+/* First pass: count tokens (stopping past max) and their pooled bytes. */
+static int count_tokens(const char *text, size_t len, int max_tokens, int *n, size_t *bytes)
+{
+    size_t pos = 0, start, tlen;
+    *n = 0;
+    *bytes = 0;
+    while (next_token(text, len, &pos, &start, &tlen)) {
+        if (*n >= max_tokens)
+            return AV_ERR_TOO_MANY;
+        (*n)++;
+        *bytes += tlen + 1;
+    }
+    return AV_OK;
+}
+
+int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
+{
+    memset(out, 0, sizeof(*out));
+    size_t valid = utf8_valid_prefix(text, len);
+    if (valid < len) {
+        out->bad_offset = valid;
+        return AV_ERR_UTF8;
+    }
+    int n;
+    size_t bytes;
+    int rc = count_tokens(text, len, max_tokens, &n, &bytes);
+    if (rc != AV_OK || n == 0)
+        return rc;
+    out->tok = malloc((size_t)n * sizeof(*out->tok));
+    out->pool = malloc(bytes);
+    if (!out->tok || !out->pool) {
+        tokens_free(out);
+        return AV_ERR_NOMEM;
+    }
+    size_t pos = 0, start, tlen;
+    char *dst = out->pool;
+    while (out->n < n && next_token(text, len, &pos, &start, &tlen)) {
+        memcpy(dst, text + start, tlen);
+        dst[tlen] = '\0';
+        out->tok[out->n++] = (Token){.start = start, .len = tlen, .str = dst};
+        dst += tlen + 1;
+    }
+    return AV_OK;
+}
+
+void tokens_free(TokenList *tl)
+{
+    free(tl->tok);
+    free(tl->pool);
+    memset(tl, 0, sizeof(*tl));
+}

@@ -1,0 +1,259 @@
+/* fileio.c - whole-file reads and atomic writes.
+ *
+ * Reads grow a buffer chunk by chunk up to a stated limit, so standard input
+ * and pipes work as well as regular files. Writes go to a temporary file in
+ * the target's folder that is fsync'd, closed (both checked: a full disk shows
+ * up at write, fsync or close) and only then renamed, or hard-linked for
+ * no-clobber, so a reader never sees half a file. errno is kept meaningful on
+ * every failure. This module prints nothing and never exits.
+ */
+#include "io/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/av.h"
+
+#define FILEIO_CHUNK ((size_t)1 << 16)
+
+/* Make sure buf has room for more bytes, never beyond limit (+1 for the NUL). */
+static int grow(char **buf, size_t *cap, size_t limit)
+{
+    size_t ncap = *cap ? *cap * 2 : FILEIO_CHUNK;
+    if (ncap > limit || ncap < *cap)
+        ncap = limit;
+    char *p = realloc(*buf, ncap + 1);
+    if (!p)
+        return AV_ERR_NOMEM;
+    *buf = p;
+    *cap = ncap;
+    return AV_OK;
+}
+
+int file_read_stream(FILE *f, size_t max, char **data, size_t *len)
+{
+    /* Read one byte past max so that "exactly max" and "more" differ. */
+    size_t limit = max < SIZE_MAX - 1 ? max + 1 : SIZE_MAX - 1;
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    int rc = AV_OK;
+
+    *data = NULL;
+    *len = 0;
+    for (;;) {
+        if (n == cap) {
+            if (cap >= limit)
+                break;
+            if ((rc = grow(&buf, &cap, limit)) != AV_OK)
+                goto fail;
+        }
+        size_t want = cap - n;
+        size_t got = fread(buf + n, 1, want, f);
+        n += got;
+        if (got < want) {
+            if (ferror(f)) {
+                rc = AV_ERR_IO;
+                goto fail;
+            }
+            break; /* end of file */
+        }
+    }
+    if (n > max) {
+        rc = AV_ERR_TOO_LARGE;
+        goto fail;
+    }
+    buf[n] = '\0';
+    *data = buf;
+    *len = n;
+    return AV_OK;
+fail:
+    free(buf);
+    return rc;
+}
+
+int file_read_all(const char *path, size_t max, char **data, size_t *len)
+{
+    if (strcmp(path, "-") == 0)
+        return file_read_stream(stdin, max, data, len);
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return AV_ERR_IO;
+    int rc = file_read_stream(f, max, data, len);
+    int saved = errno;
+    fclose(f); /* read-only: a close error loses nothing */
+    errno = saved;
+    return rc;
+}
+
+/* write(2) until done, retrying on EINTR and short writes. */
+static int write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* A device or FIFO cannot be replaced by rename: write straight to it. */
+static int write_direct(const char *path, const void *data, size_t len)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0)
+        return AV_ERR_IO;
+    if (write_all(fd, data, len) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return AV_ERR_IO;
+    }
+    return close(fd) == 0 ? AV_OK : AV_ERR_IO;
+}
+
+/* "<dir>/.<base>.XXXXXX": same folder, so rename and link stay on one file system. */
+static char *temp_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dirlen;
+    if (*base == '\0') {
+        errno = EISDIR;
+        return NULL;
+    }
+    size_t size = strlen(path) + sizeof("..XXXXXX");
+    char *tmp = malloc(size);
+    if (!tmp) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    snprintf(tmp, size, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+    return tmp;
+}
+
+/* Best effort: make the rename itself durable. A failure here loses no data. */
+static void fsync_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096] = ".";
+    if (slash) {
+        size_t n = (size_t)(slash - path);
+        if (n == 0)
+            n = 1; /* "/file": the root folder */
+        if (n >= sizeof(dir))
+            return;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* mkstemp makes mode 0600; give the file the mode open(2) would have given. */
+static int set_default_mode(int fd)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return fchmod(fd, 0666 & ~mask);
+}
+
+/* Fill, flush and close the temporary file; fd is closed in every case. */
+static int fill_temp(int fd, const void *data, size_t len)
+{
+    if (write_all(fd, data, len) != 0 || set_default_mode(fd) != 0 || fsync(fd) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return close(fd);
+}
+
+/* Move tmp to path. link() fails with EEXIST instead of replacing. */
+static int publish(const char *tmp, const char *path, bool no_clobber)
+{
+    if (!no_clobber)
+        return rename(tmp, path);
+    if (link(tmp, path) != 0)
+        return -1;
+    unlink(tmp);
+    return 0;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len, bool no_clobber)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (no_clobber) {
+            errno = EEXIST;
+            return AV_ERR_IO;
+        }
+        if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            return write_direct(path, data, len);
+    }
+    char *tmp = temp_name(path);
+    if (!tmp)
+        return errno == ENOMEM ? AV_ERR_NOMEM : AV_ERR_IO;
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int saved = errno;
+        free(tmp);
+        errno = saved;
+        return AV_ERR_IO;
+    }
+    if (fill_temp(fd, data, len) != 0 || publish(tmp, path, no_clobber) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        free(tmp);
+        errno = saved;
+        return AV_ERR_IO;
+    }
+    free(tmp);
+    fsync_dir(path);
+    return AV_OK;
+}
+
+int memfile_open(MemFile *m)
+{
+    m->buf = NULL;
+    m->len = 0;
+    m->f = open_memstream(&m->buf, &m->len);
+    return m->f ? AV_OK : AV_ERR_NOMEM;
+}
+
+int memfile_close(MemFile *m)
+{
+    if (!m->f)
+        return AV_OK;
+    /* fclose flushes; with a memory stream the only way to fail is memory. */
+    int bad = ferror(m->f);
+    int rc = fclose(m->f);
+    m->f = NULL;
+    return (rc != 0 || bad || !m->buf) ? AV_ERR_NOMEM : AV_OK;
+}
+
+void memfile_free(MemFile *m)
+{
+    if (m->f)
+        fclose(m->f);
+    free(m->buf);
+    m->buf = NULL;
+    m->len = 0;
+    m->f = NULL;
+}

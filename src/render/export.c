@@ -1,0 +1,344 @@
+/* export.c - a model result as text heatmaps, CSV, JSON or Markdown.
+ *
+ * The text export renders each head with heatmap_draw, the renderer of the
+ * interface, so what is exported is what is seen. The number formats print
+ * every weight with nine significant digits, enough to round-trip a float32.
+ */
+#include "render/export.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/grid.h"
+#include "render/heatmap.h"
+#include "render/plot.h"
+#include "core/pool.h"
+#include "render/trace.h"
+
+int export_parse_format(const char *s, ExportFormat *f)
+{
+    static const char *const names[] = {"text", "csv", "json", "md", "trace"};
+    for (int k = 0; k < 5; k++)
+        if (strcmp(s, names[k]) == 0) {
+            *f = (ExportFormat)k;
+            return 0;
+        }
+    return -1;
+}
+
+static const char *const *token_labels(const TokenList *t, const char **buf)
+{
+    for (int i = 0; i < t->n; i++)
+        buf[i] = t->tok[i].str;
+    return buf;
+}
+
+/* The key tokens: the cross sentence's, or the query sentence's own. */
+static const TokenList *key_tokens(const ModelResult *r)
+{
+    return r->cross_tokens.n ? &r->cross_tokens : &r->tokens;
+}
+
+static const float *head_weights(const ModelResult *r, int layer, int h)
+{
+    return r->layer[layer].ab.P + (size_t)h * r->shape.n_q * r->shape.n_k;
+}
+
+static void head_title(const ModelResult *r, const ModelConfig *c, int layer, int h, char *buf,
+                       size_t size)
+{
+    int n = snprintf(buf, size, "Head %d of %d: %s", h + 1, c->H, model_head_label(c, layer, h));
+    if (r->L > 1)
+        n += snprintf(buf + n, size - n, ", layer %d of %d", layer + 1, r->L);
+    snprintf(buf + n, size - n, "  (d_model %d, d_k %d, seed %llu, mask %s, PE %s, %s)",
+             c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
+             c->causal ? "causal" : "off", c->pe ? "on" : "off",
+             c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
+}
+
+/* The title in the grid: the head on one line, its settings on the next when
+ * both do not fit the width. Returns the rows used. */
+static int put_title(Grid *g, const char *title)
+{
+    const char *paren = strstr(title, "  (");
+    if (grid_text_width(title) <= g->w || !paren) {
+        grid_puts(g, 0, 0, title, g->w, STYLE_TITLE);
+        return 1;
+    }
+    char head[128];
+    snprintf(head, sizeof head, "%.*s", (int)(paren - title), title);
+    grid_puts(g, 0, 0, head, g->w, STYLE_TITLE);
+    grid_puts(g, 0, 1, paren + 2, g->w, STYLE_DIM);
+    return 2;
+}
+
+/* Labels "a-b" (1-based, inclusive) of the n token ranges that pooling into
+ * cells cells makes; one buffer of 24 bytes a label. */
+static void range_labels(int n, int cells, char *buf, const char **labels)
+{
+    for (int c = 0; c < cells; c++) {
+        int a = (int)((long)c * n / cells) + 1, b = (int)((long)(c + 1) * n / cells);
+        snprintf(buf + 24 * c, 24, a == b ? "%d" : "%d-%d", a, b);
+        labels[c] = buf + 24 * c;
+    }
+}
+
+/* The pooled drawing of a head too large to draw a cell a token: each cell
+ * shows the largest weight of the tokens it covers. */
+static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool color, int width,
+                       int top)
+{
+    const AttnShape *s = &r->shape;
+    const AttnBuffers *b = &r->layer[layer].ab;
+    int gh = s->n_q < 200 ? s->n_q : 200, gw = width - 14 < s->n_k ? width - 14 : s->n_k;
+    float *P = malloc(sizeof *P * (size_t)gh * gw);
+    char *buf = malloc((size_t)24 * gh);
+    const char **rows = malloc(sizeof *rows * (size_t)gh), **cols = calloc((size_t)gw, sizeof *cols);
+    int err = P && buf && rows && cols ? AV_OK : AV_ERR_NOMEM;
+    if (!err)
+        err = pool_head(s, h, b->Q, b->K, b->P ? head_weights(r, layer, h) : NULL, 0, s->n_q,
+                        0, s->n_k, gh, gw, POOL_MAX, P);
+    if (!err) {
+        range_labels(s->n_q, gh, buf, rows);
+        for (int c = 0; c < gw; c++)
+            cols[c] = "";
+        HeatmapSpec sp = {.P = P, .n_q = gh, .n_k = gw, .row_labels = rows, .col_labels = cols,
+                          .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1,
+                          .sel_col = -1, .cell_w = 1, .label_w = 12, .pooled = true};
+        grid_printf(g, 0, top, g->w, STYLE_DIM, "%d tokens pooled: a cell is the largest weight of "
+                    "about %d x %d tokens (query rows x key columns)", s->n_q,
+                    (s->n_q + gh - 1) / gh, (s->n_k + gw - 1) / gw);
+        HeatmapLayout lay;
+        int used = heatmap_draw(g, 0, top + 2, g->w, g->h - 6, &sp, &lay);
+        heatmap_legend(g, 0, top + 2 + used + 1, g->w, sp.mode, s->causal);
+    }
+    free(P), free(buf), free(rows), free(cols);
+    return err;
+}
+
+/* Entropy and largest weights of a head whose weights are kept: every row. */
+static HeadStats head_stats(const ModelResult *r, int layer, int h)
+{
+    const AttnBuffers *ab = &r->layer[layer].ab;
+    HeadStats st;
+    /* with the weights at hand nothing is allocated, so this cannot fail */
+    plot_head_stats(&r->shape, h, ab->Q, ab->K, head_weights(r, layer, h), LONG_MAX, &st);
+    return st;
+}
+
+/* The drawing of a head with a cell a token. */
+static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool color, int width,
+                      int top)
+{
+    const AttnShape *s = &r->shape;
+    const char **rows = malloc((size_t)s->n_q * sizeof *rows);
+    const char **cols = malloc((size_t)s->n_k * sizeof *cols);
+    if (!rows || !cols) {
+        free(rows), free(cols);
+        return AV_ERR_NOMEM;
+    }
+    HeatmapSpec sp = {
+        .P = head_weights(r, layer, h), .n_q = s->n_q, .n_k = s->n_k,
+        .row_labels = token_labels(&r->tokens, rows),
+        .col_labels = token_labels(key_tokens(r), cols), .causal = s->causal,
+        .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1, .sel_col = -1,
+        .label_w = 12, .number_rows = true,
+    };
+    int avail = width - 20;
+    sp.cell_w = avail / s->n_k > 4 ? 4 : avail / s->n_k < 1 ? 1 : avail / s->n_k;
+    HeatmapLayout lay;
+    int used = heatmap_draw(g, 0, top + 1, g->w, g->h - 6, &sp, &lay);
+    int y = top + 1 + used + 1;
+    y += heatmap_legend(g, 0, y, g->w, sp.mode, s->causal);
+    HeadStats st = head_stats(r, layer, h);
+    grid_printf(g, 0, y, g->w, STYLE_DIM, "entropy %.2f bits (uniform over %d keys: %.2f), "
+                "mean largest weight %.0f%%", st.entropy, s->n_k, log2((double)s->n_k),
+                100.0 * st.top);
+    free(rows);
+    free(cols);
+    return AV_OK;
+}
+
+int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h,
+                     bool color, int width)
+{
+    const AttnShape *s = &r->shape;
+    width = width > 0 ? width : 100;
+    /* A cell a token while that fits the width and a page; pooled beyond. */
+    bool pooled = r->lazy || s->n_k > width - 20 || s->n_q > 400;
+    int gh = (pooled ? 200 : s->n_q) + 30; /* room for rotated labels and the legend */
+    Grid g = {0};
+    int err = grid_init(&g, width, gh);
+    if (!err) {
+        char title[256];
+        head_title(r, c, layer, h, title, sizeof title);
+        int top = put_title(&g, title);
+        err = pooled ? text_pooled(&g, r, layer, h, color, width, top)
+                     : text_cells(&g, r, layer, h, color, width, top);
+    }
+    if (!err)
+        err = grid_write(&g, f, color) == 0 && fputc('\n', f) != EOF ? AV_OK : AV_ERR_IO;
+    grid_free(&g);
+    return err;
+}
+
+/* A CSV field, quoted when it holds a comma, quote or line break (RFC 4180). */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void export_csv(FILE *f, const ModelResult *r, int layer, int h0, int h1)
+{
+    const AttnShape *s = &r->shape;
+    const TokenList *keys = key_tokens(r);
+    fputs("head,query_index,query,key_index,key,weight,masked\n", f);
+    for (int h = h0; h < h1; h++) {
+        const float *P_h = head_weights(r, layer, h);
+        for (int i = 0; i < s->n_q; i++)
+            for (int j = 0; j < s->n_k; j++) {
+                fprintf(f, "%d,%d,", h + 1, i);
+                csv_field(f, r->tokens.tok[i].str);
+                fprintf(f, ",%d,", j);
+                csv_field(f, keys->tok[j].str);
+                fprintf(f, ",%.9g,%d\n", (double)P_h[(size_t)i * s->n_k + j],
+                        s->causal && j > i);
+            }
+    }
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_tokens(FILE *f, const char *key, const TokenList *t)
+{
+    fprintf(f, "  \"%s\": [", key);
+    for (int i = 0; i < t->n; i++) {
+        fputs(i ? ", " : "", f);
+        json_string(f, t->tok[i].str);
+    }
+    fputs("],\n", f);
+}
+
+static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h0,
+                        int h1)
+{
+    const AttnShape *s = &r->shape;
+    fputs("{\n", f);
+    json_tokens(f, "tokens", &r->tokens);
+    if (r->cross_tokens.n)
+        json_tokens(f, "key_tokens", &r->cross_tokens);
+    fprintf(f, "  \"config\": {\"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"seed\": %llu, "
+               "\"causal\": %s, \"pe\": %s, \"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
+            c->H, c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
+            c->causal ? "true" : "false", c->pe ? "true" : "false",
+            c->scale ? "true" : "false", r->L, layer + 1);
+    fputs("  \"heads\": [\n", f);
+    for (int h = h0; h < h1; h++) {
+        const float *P_h = head_weights(r, layer, h);
+        HeadStats st = head_stats(r, layer, h);
+        fprintf(f, "    {\"head\": %d, \"label\": ", h + 1);
+        json_string(f, model_head_label(c, layer, h));
+        fprintf(f, ", \"entropy_bits\": %.6g, \"mean_max_weight\": %.6g, \"weights\": [\n",
+                st.entropy, st.top);
+        for (int i = 0; i < s->n_q; i++) {
+            fputs("      [", f);
+            for (int j = 0; j < s->n_k; j++)
+                fprintf(f, "%s%.9g", j ? ", " : "", (double)P_h[(size_t)i * s->n_k + j]);
+            fprintf(f, "]%s\n", i + 1 < s->n_q ? "," : "");
+        }
+        fprintf(f, "    ]}%s\n", h + 1 < h1 ? "," : "");
+    }
+    fputs("  ]\n}\n", f);
+}
+
+/* A Markdown table cell: pipes escaped so a token cannot break the table. */
+static void md_cell(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|' || *s == '\\' || *s == '`' || *s == '*' || *s == '_')
+            fputc('\\', f);
+        fputc(*s, f);
+    }
+}
+
+static void export_md(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h0,
+                      int h1)
+{
+    const AttnShape *s = &r->shape;
+    const TokenList *keys = key_tokens(r);
+    char title[256];
+    for (int h = h0; h < h1; h++) {
+        const float *P_h = head_weights(r, layer, h);
+        head_title(r, c, layer, h, title, sizeof title);
+        fprintf(f, "### %s\n\n| query \\ key |", title);
+        for (int j = 0; j < s->n_k; j++) {
+            fputc(' ', f);
+            md_cell(f, keys->tok[j].str);
+            fputs(" |", f);
+        }
+        fputs("\n|---|", f);
+        for (int j = 0; j < s->n_k; j++)
+            fputs("---:|", f);
+        for (int i = 0; i < s->n_q; i++) {
+            fputs("\n| ", f);
+            md_cell(f, r->tokens.tok[i].str);
+            fputs(" |", f);
+            for (int j = 0; j < s->n_k; j++) {
+                if (s->causal && j > i)
+                    fputs(" masked |", f);
+                else
+                    fprintf(f, " %.1f%% |", 100.0 * P_h[(size_t)i * s->n_k + j]);
+            }
+        }
+        fputs("\n\n", f);
+    }
+}
+
+int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const ExportOptions *o)
+{
+    int h0 = o->head < 0 ? 0 : o->head, h1 = o->head < 0 ? c->H : o->head + 1;
+    int err = AV_OK;
+    /* Every weight of a text too long to keep them is more than a file should hold. */
+    if (r->lazy && o->format != EXPORT_TEXT && o->format != EXPORT_TRACE)
+        return AV_ERR_TOO_LARGE;
+    switch (o->format) {
+    case EXPORT_TEXT:
+        for (int h = h0; h < h1 && !err; h++)
+            err = export_text_head(f, r, c, o->layer, h, o->color, o->width);
+        break;
+    case EXPORT_CSV: export_csv(f, r, o->layer, h0, h1); break;
+    case EXPORT_JSON: export_json(f, r, c, o->layer, h0, h1); break;
+    case EXPORT_MD: export_md(f, r, c, o->layer, h0, h1); break;
+    case EXPORT_TRACE:
+        for (int h = h0; h < h1 && !err; h++)
+            err = trace_write(f, r, c, o->layer, h, o->token);
+        break;
+    }
+    if (!err && (fflush(f) != 0 || ferror(f)))
+        err = AV_ERR_IO;
+    return err;
+}

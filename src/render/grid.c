@@ -1,0 +1,249 @@
+/* grid.c - a character grid that knows nothing of the terminal.
+ *
+ * Renderers write code points with a semantic style and a colour level; the
+ * UI paints the grid with ncurses and the text export prints it with
+ * grid_write, optionally with ANSI colour. Widths come from wcwidth(3).
+ */
+/* wcwidth(3) is an X/Open function; this file is never built with ncurses flags. */
+#define _XOPEN_SOURCE 700
+#include "render/grid.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "core/av.h"
+#include "core/tokenize.h"
+
+/* Dark blue -> teal -> green -> yellow, rising in lightness (xterm-256 cube). */
+static const unsigned char ramp256[GRID_LEVELS] = {
+    17, 18, 19, 25, 31, 37, 36, 35, 71, 107, 143, 179, 178, 214, 220, 226,
+};
+/* Blue (negative) -> near white (zero) -> red (positive). */
+static const unsigned char diverge256[GRID_LEVELS] = {
+    19, 20, 26, 32, 68, 110, 153, 189, 224, 217, 210, 203, 196, 160, 124, 88,
+};
+
+int grid_ramp_color(int level)
+{
+    return ramp256[level < 0 ? 0 : level >= GRID_LEVELS ? GRID_LEVELS - 1 : level];
+}
+
+int grid_diverge_color(int level)
+{
+    return diverge256[level < 0 ? 0 : level >= GRID_LEVELS ? GRID_LEVELS - 1 : level];
+}
+
+int grid_init(Grid *g, int w, int h)
+{
+    g->w = g->h = 0;
+    g->cells = NULL;
+    return grid_resize(g, w, h);
+}
+
+int grid_resize(Grid *g, int w, int h)
+{
+    w = w < 1 ? 1 : w, h = h < 1 ? 1 : h;
+    Cell *c = realloc(g->cells, (size_t)w * h * sizeof *c);
+    if (!c)
+        return AV_ERR_NOMEM;
+    g->cells = c, g->w = w, g->h = h;
+    grid_clear(g);
+    return AV_OK;
+}
+
+void grid_free(Grid *g)
+{
+    free(g->cells);
+    memset(g, 0, sizeof *g);
+}
+
+void grid_clear(Grid *g)
+{
+    grid_fill_cells(g->cells, g->w, ' ', STYLE_TEXT, 0);
+    for (int y = 1; y < g->h; y++)
+        memcpy(g->cells + (long)y * g->w, g->cells, sizeof *g->cells * (size_t)g->w);
+}
+
+Cell *grid_at(Grid *g, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+        return NULL;
+    return &g->cells[(long)y * g->w + x];
+}
+
+static int cp_width(uint32_t cp)
+{
+    /* Fast paths for what heatmaps are made of: ASCII, Latin letters before
+     * the combining marks, box drawing, blocks, shades and Braille. */
+    if ((cp >= 0x20 && cp < 0x7f) || (cp >= 0xa0 && cp < 0x300) ||
+        (cp >= 0x2500 && cp < 0x25a0) || (cp >= 0x2800 && cp < 0x2900))
+        return 1;
+    int w = wcwidth((wchar_t)cp);
+    return w < 0 ? 1 : w;
+}
+
+int grid_put(Grid *g, int x, int y, uint32_t cp, int style, int level)
+{
+    int w = cp_width(cp);
+    if (w == 0 || x < 0 || y < 0 || y >= g->h || x + w > g->w)
+        return 0;
+    Cell *c = grid_at(g, x, y);
+    *c = (Cell){cp, (uint8_t)style, (uint8_t)level, 0};
+    if (w == 2)
+        c[1] = (Cell){0, (uint8_t)style, (uint8_t)level, 0};
+    return w;
+}
+
+/* Next code point of s, or U+FFFD for a bad byte; advances *s. */
+static uint32_t next_cp(const char **s)
+{
+    unsigned cp;
+    if ((unsigned char)**s < 0x80)
+        return (unsigned char)*(*s)++;
+    size_t avail = strnlen(*s, 4);
+    int k = utf8_decode(*s, avail, &cp);
+    if (k == 0) {
+        (*s)++;
+        return 0xFFFD;
+    }
+    *s += k;
+    return cp;
+}
+
+/* Bytes of the printable ASCII run s starts with: one column each. */
+static size_t ascii_run(const char *s)
+{
+    size_t n = 0;
+    while ((unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f)
+        n++;
+    return n;
+}
+
+int grid_text_width(const char *s)
+{
+    size_t run = ascii_run(s);
+    int w = (int)run;
+    for (s += run; *s;)
+        w += cp_width(next_cp(&s));
+    return w;
+}
+
+int grid_puts(Grid *g, int x, int y, const char *s, int max_w, int style)
+{
+    size_t run = ascii_run(s);
+    /* Labels and numbers: printable ASCII that fits, written directly. */
+    if (!s[run] && (long)run <= max_w && x >= 0 && y >= 0 && y < g->h && x + (long)run <= g->w) {
+        Cell *c = &g->cells[(long)y * g->w + x];
+        for (size_t k = 0; k < run; k++)
+            grid_fill_cells(c + k, 1, (unsigned char)s[k], style, 0);
+        return (int)run;
+    }
+    int used = 0;
+    bool fits = grid_text_width(s) <= max_w;
+    while (*s) {
+        uint32_t cp = next_cp(&s);
+        int w = cp_width(cp);
+        /* Keep one column for the ellipsis when the rest will not fit. */
+        if (used + w > max_w - (fits ? 0 : 1))
+            break;
+        used += grid_put(g, x + used, y, cp, style, 0) ? w : 0;
+    }
+    if (!fits && max_w > 0)
+        used += grid_put(g, x + used, y, 0x2026, style, 0);
+    return used;
+}
+
+int grid_printf(Grid *g, int x, int y, int max_w, int style, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return grid_puts(g, x, y, buf, max_w, style);
+}
+
+void grid_flag_rect(Grid *g, int x, int y, int w, int h, unsigned flags)
+{
+    for (int r = y; r < y + h; r++)
+        for (int c = x; c < x + w; c++) {
+            Cell *cell = grid_at(g, c, r);
+            if (cell)
+                cell->flags |= (uint8_t)flags;
+        }
+}
+
+/* The SGR parameters of a cell, into buf. */
+static void cell_sgr(const Cell *c, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "0");
+    switch (c->style) {
+    case STYLE_DIM: n += snprintf(buf + n, size - n, ";2"); break;
+    case STYLE_TITLE: n += snprintf(buf + n, size - n, ";1"); break;
+    case STYLE_LABEL: n += snprintf(buf + n, size - n, ";36"); break;
+    case STYLE_LABEL_SEL: n += snprintf(buf + n, size - n, ";1;7"); break;
+    case STYLE_HEAT:
+        n += snprintf(buf + n, size - n, ";38;5;%d;48;5;%d", c->level >= 11 ? 16 : 231,
+                      grid_ramp_color(c->level));
+        break;
+    case STYLE_DIVERGE:
+        n += snprintf(buf + n, size - n, ";38;5;16;48;5;%d", grid_diverge_color(c->level));
+        break;
+    case STYLE_BAR: n += snprintf(buf + n, size - n, ";38;5;%d", grid_ramp_color(c->level)); break;
+    case STYLE_MASKED: n += snprintf(buf + n, size - n, ";38;5;240"); break;
+    case STYLE_ACCENT: n += snprintf(buf + n, size - n, ";1;33"); break;
+    case STYLE_STATUS: n += snprintf(buf + n, size - n, ";7"); break;
+    default: break;
+    }
+    if (c->flags & CELL_SELECTED)
+        n += snprintf(buf + n, size - n, ";1");
+    if (c->flags & CELL_CURSOR)
+        snprintf(buf + n, size - n, ";7");
+}
+
+/* Columns of row y up to its last non-blank cell: a space is blank unless
+ * colour shows it (a heat cell's background, a selection). */
+static int row_len(const Grid *g, int y, bool color)
+{
+    int len = g->w;
+    const Cell *row = g->cells + (long)y * g->w;
+    while (len > 0 && row[len - 1].cp == ' ' &&
+           (!color || (row[len - 1].style == STYLE_TEXT && !row[len - 1].flags)))
+        len--;
+    return len;
+}
+
+static int write_row(const Grid *g, int y, int len, FILE *f, bool color)
+{
+    char prev[64] = "0", sgr[64], utf[4];
+    const Cell *row = g->cells + (long)y * g->w;
+    for (int x = 0; x < len; x++) {
+        if (row[x].cp == 0)
+            continue;
+        if (color) {
+            cell_sgr(&row[x], sgr, sizeof sgr);
+            if (strcmp(sgr, prev) != 0 && fprintf(f, "\33[%sm", sgr) < 0)
+                return -1;
+            memcpy(prev, sgr, sizeof prev);
+        }
+        int k = utf8_encode(row[x].cp, utf);
+        if (fwrite(utf, 1, (size_t)k, f) != (size_t)k)
+            return -1;
+    }
+    if (color && strcmp(prev, "0") != 0 && fputs("\33[0m", f) < 0)
+        return -1;
+    return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int grid_write(const Grid *g, FILE *f, bool color)
+{
+    int last = g->h;
+    while (last > 0 && row_len(g, last - 1, color) == 0)
+        last--;
+    for (int y = 0; y < last; y++)
+        if (write_row(g, y, row_len(g, y, color), f, color) != 0)
+            return -1;
+    return 0;
+}

@@ -1,0 +1,312 @@
+/* heatmap.c - an attention matrix drawn into a Grid: labels, shaded cells,
+ * legend, and the ranked bar chart of one row. No terminal here: the UI and
+ * the text export share every line of it.
+ */
+#include "render/heatmap.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/tokenize.h"
+
+#define ROT_MAX 8 /* rows of a rotated column label, at the most */
+
+static const unsigned glyphs[HEATMAP_GLYPHS] = {0x00B7, 0x2591, 0x2592, 0x2593, 0x2588};
+/* Lower bounds of glyphs 1..4: 5%, 15%, 35%, 65%. */
+static const float glyph_edges[HEATMAP_GLYPHS - 1] = {0.05f, 0.15f, 0.35f, 0.65f};
+
+int heatmap_level(float w)
+{
+    if (!(w > 0.0f))
+        return 0;
+    int level = (int)(sqrtf(w) * GRID_LEVELS);
+    return level >= GRID_LEVELS ? GRID_LEVELS - 1 : level;
+}
+
+int heatmap_glyph_index(float w)
+{
+    int k = 0;
+    while (k < HEATMAP_GLYPHS - 1 && w >= glyph_edges[k])
+        k++;
+    return k;
+}
+
+unsigned heatmap_glyph(int k)
+{
+    return glyphs[k < 0 ? 0 : k >= HEATMAP_GLYPHS ? HEATMAP_GLYPHS - 1 : k];
+}
+
+static int max_label_width(const char *const *labels, int n, int limit)
+{
+    int w = 1;
+    for (int k = 0; k < n && w < limit; k++) {
+        int lw = grid_text_width(labels[k]);
+        w = lw > w ? lw : w;
+    }
+    return w < limit ? w : limit;
+}
+
+/* Code points of s, at most max. */
+static int cp_count(const char *s, int max)
+{
+    int n = 0;
+    unsigned cp;
+    for (size_t len = strlen(s); len > 0 && n < max; n++) {
+        int k = utf8_decode(s, len, &cp);
+        k = k ? k : 1;
+        s += k, len -= (size_t)k;
+    }
+    return n;
+}
+
+/* A column label written downwards, one code point a row, '…' when cut. */
+static void put_rotated(Grid *g, int x, int y, int h, const char *s, int style)
+{
+    size_t len = strlen(s);
+    bool cut = cp_count(s, h + 1) > h;
+    for (int r = 0; r < h && len > 0; r++) {
+        unsigned cp;
+        int k = utf8_decode(s, len, &cp);
+        if (!k)
+            cp = 0xFFFD, k = 1;
+        s += k, len -= (size_t)k;
+        grid_put(g, x, y + r, cut && r == h - 1 ? 0x2026 : cp, style, 0);
+    }
+}
+
+static void draw_col_labels(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l,
+                            int label_h, bool rotated)
+{
+    for (int c = 0; c < l->cols; c++) {
+        int j = l->first_col + c, x = l->cells_x + c * l->cell_w;
+        int style = j == sp->sel_col ? STYLE_LABEL_SEL : STYLE_LABEL;
+        if (rotated)
+            put_rotated(g, x + (l->cell_w - 1) / 2, l->y, label_h, sp->col_labels[j], style);
+        else
+            grid_puts(g, x, l->y, sp->col_labels[j], l->cell_w > 1 ? l->cell_w - 1 : 1, style);
+    }
+}
+
+static void draw_row_label(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l, int i,
+                           int y, int label_w)
+{
+    int style = i == sp->sel_row ? STYLE_LABEL_SEL : STYLE_LABEL, x = l->x;
+    if (sp->number_rows) {
+        char num[16];
+        int nw = snprintf(num, sizeof num, "%d", sp->n_q);
+        snprintf(num, sizeof num, "%*d ", nw, i + 1);
+        x += grid_puts(g, x, y, num, label_w, STYLE_DIM);
+    }
+    grid_puts(g, x, y, sp->row_labels[i], l->cells_x - 1 - x, style);
+}
+
+/* w * 100 rounded to the nearest integer, ties to even as lrintf in the
+ * default rounding mode, without lrintf's library call (it showed in the
+ * profile of a keystroke): adding 2^23 leaves no fraction bits. 0 <= w <= 1. */
+static int percent_of(float w)
+{
+    return (int)((w * 100.0f + 0x1p23f) - 0x1p23f);
+}
+
+/* One cell: glyphs, or colour with the percentage when it fits. Every glyph
+ * here is one column wide, so the cells are written directly: this is the
+ * hottest loop of a redraw. */
+static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int i, int j)
+{
+    float w = sp->P[(long)i * sp->n_k + j];
+    bool masked = sp->pooled ? w < 0.0f : sp->causal && j > i;
+    int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
+    if (x < 0 || y < 0 || y >= g->h || x + cw > g->w)
+        return;
+    Cell *c = &g->cells[(long)y * g->w + x];
+    if (masked) {
+        grid_fill_cells(c, cw, ' ', STYLE_TEXT, 0);
+        grid_fill_cells(c + (fill - 1) / 2, 1, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
+        return;
+    }
+    if (sp->mode == HEATMAP_GLYPH) {
+        grid_fill_cells(c, fill, heatmap_glyph(heatmap_glyph_index(w)), STYLE_TEXT, 0);
+        grid_fill_cells(c + fill, cw - fill, ' ', STYLE_TEXT, 0);
+        return;
+    }
+    grid_fill_cells(c, cw, ' ', STYLE_HEAT, heatmap_level(w));
+    /* The percentage, right-aligned with a blank column after it so numbers
+     * of neighbouring cells never run together; left out where it cannot.
+     * Digits go straight into the cells (snprintf's cost, and then a
+     * buffer's, showed in the profile of a keystroke). */
+    int pct = percent_of(w), len = pct >= 100 ? 3 : pct >= 10 ? 2 : 1;
+    if (cw < 3 || len > cw - 1)
+        return;
+    Cell *d = c + cw - 1 - len;
+    if (len == 3)
+        d[0].cp = '1', d[1].cp = '0', d[2].cp = '0';
+    else if (len == 2)
+        d[0].cp = (uint32_t)('0' + pct / 10), d[1].cp = (uint32_t)('0' + pct % 10);
+    else
+        d[0].cp = (uint32_t)('0' + pct);
+}
+
+static void mark_selection(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
+{
+    int r = sp->sel_row - l->first_row, c = sp->sel_col - l->first_col;
+    if (sp->sel_row >= 0 && r >= 0 && r < l->rows)
+        grid_flag_rect(g, l->cells_x, l->cells_y + r, l->cols * l->cell_w, 1, CELL_SELECTED);
+    if (sp->sel_row >= 0 && sp->sel_col >= 0 && r >= 0 && r < l->rows && c >= 0 && c < l->cols)
+        grid_flag_rect(g, l->cells_x + c * l->cell_w, l->cells_y + r, l->cell_w, 1, CELL_CURSOR);
+}
+
+int heatmap_draw(Grid *g, int x, int y, int max_w, int max_h, const HeatmapSpec *sp,
+                 HeatmapLayout *l)
+{
+    int num_w = sp->number_rows ? snprintf(NULL, 0, "%d ", sp->n_q) : 0;
+    int label_w = num_w + max_label_width(sp->row_labels, sp->n_q, sp->label_w ? sp->label_w : 10);
+    int avail = max_w - label_w - 1;
+    int cw = sp->cell_w;
+    if (cw <= 0)
+        cw = avail / (sp->n_k > 0 ? sp->n_k : 1);
+    cw = cw < 1 ? 1 : cw > 6 ? 6 : cw;
+    int col_w = max_label_width(sp->col_labels, sp->n_k, 64);
+    bool rotated = col_w >= cw && col_w > 1; /* labels need a gap between them */
+    int label_h = rotated ? (col_w < ROT_MAX ? col_w : ROT_MAX) : 1;
+    if (label_h > max_h / 3)
+        label_h = max_h / 3 > 1 ? max_h / 3 : 1;
+    if (rotated && label_h < 3)
+        rotated = false, label_h = 1; /* too little height: abbreviate instead */
+    *l = (HeatmapLayout){.x = x, .y = y, .cells_x = x + label_w + 1, .cells_y = y + label_h,
+                         .cell_w = cw, .first_row = sp->first_row, .first_col = sp->first_col};
+    l->cols = avail >= cw ? avail / cw : 0;
+    l->cols = l->cols < sp->n_k - sp->first_col ? l->cols : sp->n_k - sp->first_col;
+    l->rows = max_h - label_h < sp->n_q - sp->first_row ? max_h - label_h : sp->n_q - sp->first_row;
+    l->rows = l->rows < 0 ? 0 : l->rows, l->cols = l->cols < 0 ? 0 : l->cols;
+    l->w = label_w + 1 + l->cols * cw, l->h = label_h + l->rows;
+    draw_col_labels(g, sp, l, label_h, rotated);
+    for (int r = 0; r < l->rows; r++) {
+        int i = sp->first_row + r;
+        draw_row_label(g, sp, l, i, l->cells_y + r, label_w);
+        for (int c = 0; c < l->cols; c++)
+            draw_cell(g, sp, l->cells_x + c * cw, l->cells_y + r, cw, i, sp->first_col + c);
+    }
+    mark_selection(g, sp, l);
+    return l->h;
+}
+
+bool heatmap_hit(const HeatmapLayout *l, int sx, int sy, int *row, int *col)
+{
+    int r = sy - l->cells_y, c = sx - l->cells_x;
+    int cells_w = l->cols * l->cell_w;
+    if (r >= 0 && r < l->rows && sx >= l->x && c < cells_w) {
+        *row = l->first_row + r;
+        *col = c >= 0 ? l->first_col + c / l->cell_w : -1;
+        return true;
+    }
+    if (sy >= l->y && r < 0 && c >= 0 && c < cells_w) {
+        *row = -1;
+        *col = l->first_col + c / l->cell_w;
+        return true;
+    }
+    return false;
+}
+
+static int legend_glyphs(Grid *g, int x, int y, int max_w, bool causal)
+{
+    static const char *const ranges[HEATMAP_GLYPHS] = {
+        "<5%", "5-15%", "15-35%", "35-65%", ">=65%",
+    };
+    int used = grid_puts(g, x, y, "weight: ", max_w, STYLE_DIM);
+    for (int k = 0; k < HEATMAP_GLYPHS && used < max_w; k++) {
+        used += grid_put(g, x + used, y, glyphs[k], STYLE_TEXT, 0);
+        used += grid_printf(g, x + used, y, max_w - used, STYLE_DIM, " %s  ", ranges[k]);
+    }
+    if (causal && used + 8 < max_w) {
+        used += grid_put(g, x + used, y, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
+        used += grid_puts(g, x + used, y, " masked", max_w - used, STYLE_DIM);
+    }
+    return 1;
+}
+
+/* A ramp of the GRID_LEVELS colours, two columns each, with the weight at
+ * which some of them start written underneath. */
+static int legend_ramp(Grid *g, int x, int y, int max_w, bool causal)
+{
+    static const int tick_pct[] = {0, 5, 25, 50, 100};
+    int lead = grid_puts(g, x, y, "weight: ", max_w, STYLE_DIM);
+    int sw = max_w - lead >= 2 * GRID_LEVELS + 12 ? 2 : 1;
+    for (int k = 0; k < GRID_LEVELS; k++)
+        for (int s = 0; s < sw; s++)
+            grid_put(g, x + lead + k * sw + s, y, ' ', STYLE_HEAT, k);
+    int end = lead + GRID_LEVELS * sw;
+    if (causal && end + 10 <= max_w) {
+        grid_put(g, x + end + 2, y, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
+        grid_puts(g, x + end + 3, y, " masked", max_w - end - 3, STYLE_DIM);
+    }
+    for (size_t t = 0; t < sizeof tick_pct / sizeof *tick_pct; t++) {
+        int level = heatmap_level(tick_pct[t] / 100.0f);
+        grid_printf(g, x + lead + level * sw, y + 1, max_w - lead - level * sw, STYLE_DIM,
+                    "%d%s", tick_pct[t], t + 1 == sizeof tick_pct / sizeof *tick_pct ? "%" : "");
+    }
+    return 2;
+}
+
+int heatmap_legend(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal)
+{
+    return mode == HEATMAP_GLYPH ? legend_glyphs(g, x, y, max_w, causal)
+                                 : legend_ramp(g, x, y, max_w, causal);
+}
+
+/* A bar of frac * width columns in eighths of a block. */
+static void draw_bar(Grid *g, int x, int y, int width, float frac, int level)
+{
+    static const unsigned eighths[8] = {0, 0x258F, 0x258E, 0x258D, 0x258C, 0x258B, 0x258A,
+                                        0x2589};
+    int units = (int)lrintf(frac * width * 8);
+    for (int k = 0; k < width; k++, units -= 8) {
+        unsigned cp = units >= 8 ? 0x2588 : units > 0 ? eighths[units] : ' ';
+        grid_put(g, x + k, y, cp, STYLE_BAR, level);
+    }
+}
+
+typedef struct {
+    float w;
+    int j;
+} Ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const Ranked *x = a, *y = b;
+    if (x->w != y->w)
+        return x->w < y->w ? 1 : -1;
+    return x->j - y->j; /* ties keep sentence order */
+}
+
+int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
+                 const char *const *labels, int query, bool causal)
+{
+    int vis = causal ? (query + 1 < n_k ? query + 1 : n_k) : n_k;
+    Ranked *rank = malloc((size_t)(vis > 0 ? vis : 1) * sizeof *rank);
+    if (!rank || max_h < 1)
+        return free(rank), 0;
+    for (int j = 0; j < vis; j++)
+        rank[j] = (Ranked){P_row[j], j};
+    qsort(rank, (size_t)vis, sizeof *rank, cmp_ranked);
+    int label_w = max_label_width(labels, n_k, 12) + 1;
+    int bar_w = max_w - label_w - 9;
+    bar_w = bar_w > 40 ? 40 : bar_w;
+    int rows = vis < max_h ? vis : max_h;
+    if (rows == max_h && vis + (vis < n_k) > max_h)
+        rows = max_h - 1; /* keep a line to say what is not shown */
+    for (int r = 0; r < rows; r++) {
+        int yy = y + r;
+        grid_puts(g, x, yy, labels[rank[r].j], label_w - 1, STYLE_LABEL);
+        grid_printf(g, x + label_w, yy, 7, STYLE_TEXT, "%5.1f%%", rank[r].w * 100.0f);
+        if (bar_w > 0)
+            draw_bar(g, x + label_w + 7, yy, bar_w, rank[r].w, heatmap_level(rank[r].w));
+    }
+    int more = vis - rows;
+    if (more > 0 || vis < n_k)
+        grid_printf(g, x, y + rows, max_w, STYLE_DIM, "%s%d more%s", more ? "+" : "",
+                    more ? more : n_k - vis, more ? " below" : " masked (future tokens)");
+    free(rank);
+    return rows + (more > 0 || vis < n_k);
+}

@@ -1,0 +1,297 @@
+/* test_uistate.c - the interface's state and sentence editor, without curses:
+ * UTF-8 editing, word jumps, the settings ladders and app_apply. */
+#include "test_common.h"
+
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "app/state.h"
+
+static void test_edit_insert_utf8_keeps_boundaries(void **state)
+{
+    (void)state;
+    EditBuf e;
+    assert_int_equal(edit_init(&e, "caf"), AV_OK);
+    /* é is two bytes; one Backspace removes both */
+    assert_int_equal(edit_insert(&e, "\xc3\xa9", 2), 2);
+    assert_string_equal(e.s, "caf\xc3\xa9");
+    assert_int_equal(e.cur, 5);
+    assert_true(edit_backspace(&e));
+    assert_string_equal(e.s, "caf");
+    assert_int_equal(e.cur, 3);
+    edit_free(&e);
+}
+
+static void test_edit_insert_rejects_invalid_and_controls(void **state)
+{
+    (void)state;
+    EditBuf e;
+    assert_int_equal(edit_init(&e, ""), AV_OK);
+    /* a tab and a newline become spaces; the bad byte 0xff ends the insert */
+    assert_int_equal(edit_insert(&e, "a\tb\nc\xff" "d", 7), 5);
+    assert_string_equal(e.s, "a b c");
+    edit_free(&e);
+}
+
+static void test_edit_cursor_moves_by_code_point(void **state)
+{
+    (void)state;
+    EditBuf e;
+    assert_int_equal(edit_init(&e, "a\xe2\x86\x92z"), AV_OK); /* a→z */
+    assert_int_equal(e.cur, 5);
+    assert_true(edit_left(&e));
+    assert_int_equal(e.cur, 4);
+    assert_true(edit_left(&e));
+    assert_int_equal(e.cur, 1); /* before the 3-byte arrow */
+    assert_true(edit_delete(&e));
+    assert_string_equal(e.s, "az");
+    assert_true(edit_home(&e));
+    assert_false(edit_left(&e));
+    assert_true(edit_end(&e));
+    assert_false(edit_right(&e));
+    edit_free(&e);
+}
+
+static void test_edit_word_jumps(void **state)
+{
+    (void)state;
+    EditBuf e;
+    assert_int_equal(edit_init(&e, "The cat  sat."), AV_OK);
+    assert_true(edit_word_left(&e));
+    assert_int_equal(e.cur, 9); /* start of "sat" */
+    assert_true(edit_word_left(&e));
+    assert_int_equal(e.cur, 4); /* start of "cat" */
+    assert_true(edit_word_right(&e));
+    assert_int_equal(e.cur, 7); /* end of "cat" */
+    assert_true(edit_word_right(&e));
+    assert_int_equal(e.cur, 12); /* end of "sat", before '.' */
+    assert_true(edit_delete_word(&e));
+    assert_string_equal(e.s, "The cat  .");
+    assert_true(edit_clear(&e));
+    assert_string_equal(e.s, "");
+    assert_false(edit_clear(&e));
+    edit_free(&e);
+}
+
+static void test_edit_width_and_offset(void **state)
+{
+    (void)state;
+    EditBuf e;
+    assert_int_equal(edit_init(&e, "a\xe6\x97\xa5" "b"), AV_OK); /* a日b: 日 is 2 columns */
+    assert_int_equal(edit_width(&e, e.len), 4);
+    assert_int_equal(edit_offset_at(&e, 0), 0);
+    assert_int_equal(edit_offset_at(&e, 1), 1);
+    assert_int_equal(edit_offset_at(&e, 2), 1); /* inside the wide character */
+    assert_int_equal(edit_offset_at(&e, 3), 4);
+    assert_int_equal(edit_offset_at(&e, 99), 5);
+    edit_free(&e);
+}
+
+static void test_edit_limit(void **state)
+{
+    (void)state;
+    EditBuf e;
+    size_t n = EDIT_MAX_BYTES + 10;
+    char *big = malloc(n);
+    assert_non_null(big);
+    memset(big, 'x', n - 1);
+    big[n - 1] = '\0';
+    /* the editor holds a whole -f text: 1 MiB, then says it is full */
+    assert_int_equal(edit_init(&e, big), AV_OK);
+    assert_int_equal(e.len, EDIT_MAX_BYTES);
+    assert_true(e.full);
+    assert_int_equal(edit_insert(&e, "y", 1), 0);
+    edit_free(&e);
+    free(big);
+}
+
+static void test_edit_grows_past_4096_bytes(void **state)
+{
+    (void)state;
+    EditBuf e;
+    assert_int_equal(edit_init(&e, "a"), AV_OK);
+    /* typing one byte at a time grows the buffer: no 4096-byte cap */
+    for (int k = 0; k < 10000; k++)
+        assert_int_equal(edit_insert(&e, "b", 1), 1);
+    assert_int_equal(e.len, 10001);
+    assert_false(e.full);
+    assert_true(e.cap > 10001);
+    edit_home(&e);
+    assert_int_equal(edit_insert(&e, "\t", 1), 1); /* a tab still becomes a space */
+    assert_int_equal(e.s[0], ' ');
+    assert_int_equal(e.s[1], 'a');
+    edit_free(&e);
+}
+
+static void test_token_at(void **state)
+{
+    (void)state;
+    TokenList t = {0};
+    assert_int_equal(tokenize("The cat sat", 11, 100, &t), AV_OK);
+    assert_int_equal(edit_token_at(&t, 0), 0);
+    assert_int_equal(edit_token_at(&t, 3), 0); /* the space after "The" */
+    assert_int_equal(edit_token_at(&t, 4), 1);
+    assert_int_equal(edit_token_at(&t, 11), 2);
+    tokens_free(&t);
+}
+
+static void test_heads_step_divisors(void **state)
+{
+    (void)state;
+    /* divisors of 32: 1 2 4 8 16 32 */
+    assert_int_equal(app_heads_step(32, 4, 1), 8);
+    assert_int_equal(app_heads_step(32, 4, -1), 2);
+    assert_int_equal(app_heads_step(32, 1, -1), 1);
+    assert_int_equal(app_heads_step(32, 32, 1), 32);
+    assert_int_equal(app_heads_step(24, 4, 1), 6);
+    assert_int_equal(app_heads_fit(24, 16), 12);
+    assert_int_equal(app_heads_fit(8, 5), 4);
+}
+
+static void test_dmodel_ladder(void **state)
+{
+    (void)state;
+    assert_int_equal(app_dmodel_step(32, 1), 48);
+    assert_int_equal(app_dmodel_step(32, -1), 24);
+    assert_int_equal(app_dmodel_step(40, -1), 32); /* off the ladder */
+    assert_int_equal(app_dmodel_step(8, -1), 8);
+    assert_int_equal(app_dmodel_step(1024, 1), 1024);
+}
+
+static void setup_app(AppState *s, bool fixed)
+{
+    ModelConfig c;
+    model_config_default(&c);
+    assert_int_equal(app_init(s, &c, "The cat sat on the mat", NULL, fixed), AV_OK);
+    app_set_tokens(s, 6, 6);
+}
+
+static void test_app_toggles_ask_for_a_run(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, false);
+    assert_false(s.cfg.causal);
+    assert_int_equal(app_apply(&s, ACT_MASK, 0), APP_RUN);
+    assert_true(s.cfg.causal);
+    assert_int_equal(app_apply(&s, ACT_PE, 0), APP_RUN);
+    assert_false(s.cfg.pe);
+    assert_int_equal(app_apply(&s, ACT_SCALE, 0), APP_RUN);
+    assert_false(s.cfg.scale);
+    assert_int_equal(app_apply(&s, ACT_SEED_INC, 0), APP_RUN | APP_WEIGHTS);
+    assert_true(s.cfg.seed == 43);
+    app_free(&s);
+}
+
+static void test_app_dmodel_keeps_heads_dividing(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, false);
+    s.cfg.H = 16, s.head = 15;
+    assert_int_equal(app_apply(&s, ACT_DMODEL_DEC, 0), APP_RUN | APP_WEIGHTS);
+    assert_int_equal(s.cfg.d_model, 24);
+    assert_int_equal(s.cfg.H, 12);
+    assert_int_equal(s.head, 11);
+    app_free(&s);
+}
+
+static void test_app_fixed_weights_refuse_dmodel_and_seed(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, true);
+    assert_int_equal(app_apply(&s, ACT_DMODEL_INC, 0), 0);
+    assert_int_equal(s.cfg.d_model, 32);
+    assert_int_equal(app_apply(&s, ACT_SEED_INC, 0), 0);
+    assert_true(s.cfg.seed == 42);
+    assert_non_null(strstr(s.msg, "--weights"));
+    assert_int_equal(app_apply(&s, ACT_HEADS_INC, 0), APP_RUN); /* heads still change */
+    assert_int_equal(s.cfg.H, 8);
+    app_free(&s);
+}
+
+static void test_app_selection_clamps(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, false);
+    app_apply(&s, ACT_ROW_LAST, 0);
+    assert_int_equal(s.sel_row, 5);
+    app_apply(&s, ACT_ROW_NEXT, 0);
+    assert_int_equal(s.sel_row, 5);
+    app_apply(&s, ACT_CELL_SET, 2 * 65536 + 4);
+    assert_int_equal(s.sel_row, 2);
+    assert_int_equal(s.sel_col, 4);
+    app_set_tokens(&s, 3, 3); /* the sentence got shorter */
+    assert_int_equal(s.sel_col, 2);
+    app_apply(&s, ACT_HEAD_PREV, 0);
+    assert_int_equal(s.head, 3); /* wraps to the last of 4 heads */
+    app_free(&s);
+}
+
+static void test_app_escape_layers(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, false);
+    app_apply(&s, ACT_EDIT, 0);
+    app_apply(&s, ACT_HELP, 0);
+    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0); /* closes help */
+    assert_false(s.help);
+    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0); /* leaves the editor */
+    assert_int_equal(s.mode, MODE_BROWSE);
+    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), APP_QUIT);
+    app_free(&s);
+}
+
+static void test_app_typing_and_sentences(void **state)
+{
+    (void)state;
+    SentenceList sl = {0};
+    assert_int_equal(sentences_parse("one two\nthree\n", 14, &sl), AV_OK);
+    ModelConfig c;
+    model_config_default(&c);
+    AppState s;
+    assert_int_equal(app_init(&s, &c, NULL, &sl, false), AV_OK);
+    assert_string_equal(s.text.s, "one two");
+    assert_int_equal(app_apply(&s, ACT_SENT_NEXT, 0), APP_RUN);
+    assert_string_equal(s.text.s, "three");
+    assert_int_equal(app_apply(&s, ACT_SENT_NEXT, 0), APP_RUN);
+    assert_string_equal(s.text.s, "one two");
+    assert_int_equal(app_type(&s, "!", 1), APP_RUN | APP_CURSOR);
+    assert_string_equal(s.text.s, "one two!");
+    assert_int_equal(s.sentence, -1);
+    assert_int_equal(app_apply(&s, ACT_BACKSPACE, 0), APP_RUN | APP_CURSOR);
+    assert_int_equal(app_apply(&s, ACT_CUR_LEFT, 0), APP_CURSOR);
+    app_free(&s);
+    sentences_free(&sl);
+}
+
+int main(void)
+{
+    /* Display widths come from wcwidth, which needs a UTF-8 locale. */
+    if (!setlocale(LC_ALL, "C.UTF-8"))
+        setlocale(LC_ALL, "");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_edit_insert_utf8_keeps_boundaries),
+        cmocka_unit_test(test_edit_insert_rejects_invalid_and_controls),
+        cmocka_unit_test(test_edit_cursor_moves_by_code_point),
+        cmocka_unit_test(test_edit_word_jumps),
+        cmocka_unit_test(test_edit_width_and_offset),
+        cmocka_unit_test(test_edit_limit),
+        cmocka_unit_test(test_edit_grows_past_4096_bytes),
+        cmocka_unit_test(test_token_at),
+        cmocka_unit_test(test_heads_step_divisors),
+        cmocka_unit_test(test_dmodel_ladder),
+        cmocka_unit_test(test_app_toggles_ask_for_a_run),
+        cmocka_unit_test(test_app_dmodel_keeps_heads_dividing),
+        cmocka_unit_test(test_app_fixed_weights_refuse_dmodel_and_seed),
+        cmocka_unit_test(test_app_selection_clamps),
+        cmocka_unit_test(test_app_escape_layers),
+        cmocka_unit_test(test_app_typing_and_sentences),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

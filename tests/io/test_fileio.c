@@ -1,0 +1,260 @@
+/* test_fileio.c - whole-file reads with limits, atomic and no-clobber writes,
+ * error reporting with errno, and memory streams. Each test works in its own
+ * temporary directory, removed afterwards.
+ */
+#include "test_common.h"
+
+#define TEST_TMP_FILE "out.txt"
+#include "test_tmp.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/av.h"
+#include "io/fileio.h"
+
+
+static int count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void write_plain(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_fileio_atomic_write_creates_whole_file(void **state)
+{
+    /* expect: the file holds exactly the bytes written, mode 0644 under umask 022,
+     * and no temporary file remains */
+    Tmp *t = *state;
+    mode_t old = umask(022);
+    assert_int_equal(file_write_atomic(t->path, "hello\nworld\n", 12, false), AV_OK);
+    umask(old);
+    char *data;
+    size_t len;
+    assert_int_equal(file_read_all(t->path, 100, &data, &len), AV_OK);
+    assert_int_equal(len, 12);
+    assert_string_equal(data, "hello\nworld\n");
+    free(data);
+    struct stat st;
+    assert_int_equal(stat(t->path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0644);
+    assert_int_equal(count_entries(t->dir), 1);
+}
+
+static void test_fileio_atomic_write_replaces_existing(void **state)
+{
+    /* expect: without no_clobber an existing file is replaced by the new bytes */
+    Tmp *t = *state;
+    write_plain(t->path, "old contents, longer than the new");
+    assert_int_equal(file_write_atomic(t->path, "new", 3, false), AV_OK);
+    char *data;
+    size_t len;
+    assert_int_equal(file_read_all(t->path, 100, &data, &len), AV_OK);
+    assert_string_equal(data, "new");
+    free(data);
+    assert_int_equal(count_entries(t->dir), 1);
+}
+
+static void test_fileio_no_clobber_keeps_existing(void **state)
+{
+    /* expect: no_clobber on an existing file fails with AV_ERR_IO/EEXIST, file unchanged */
+    Tmp *t = *state;
+    write_plain(t->path, "keep me");
+    errno = 0;
+    assert_int_equal(file_write_atomic(t->path, "lost", 4, true), AV_ERR_IO);
+    assert_int_equal(errno, EEXIST);
+    char *data;
+    size_t len;
+    assert_int_equal(file_read_all(t->path, 100, &data, &len), AV_OK);
+    assert_string_equal(data, "keep me");
+    free(data);
+    assert_int_equal(count_entries(t->dir), 1);
+}
+
+static void test_fileio_no_clobber_creates_new(void **state)
+{
+    /* expect: no_clobber on a new name writes it and leaves only that file */
+    Tmp *t = *state;
+    assert_int_equal(file_write_atomic(t->path, "fresh", 5, true), AV_OK);
+    char *data;
+    size_t len;
+    assert_int_equal(file_read_all(t->path, 100, &data, &len), AV_OK);
+    assert_string_equal(data, "fresh");
+    free(data);
+    assert_int_equal(count_entries(t->dir), 1);
+}
+
+static void test_fileio_missing_directory_fails(void **state)
+{
+    /* expect: a folder that does not exist gives AV_ERR_IO with errno ENOENT */
+    Tmp *t = *state;
+    char p[256];
+    snprintf(p, sizeof(p), "%s/no/such/out.txt", t->dir);
+    errno = 0;
+    assert_int_equal(file_write_atomic(p, "x", 1, false), AV_ERR_IO);
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(count_entries(t->dir), 0);
+}
+
+static void test_fileio_file_as_directory_fails(void **state)
+{
+    /* expect: a regular file used as a folder gives AV_ERR_IO/ENOTDIR, even for root */
+    Tmp *t = *state;
+    char p[256];
+    write_plain(t->path, "x");
+    snprintf(p, sizeof(p), "%s/out.txt/inner", t->dir);
+    errno = 0;
+    assert_int_equal(file_write_atomic(p, "x", 1, false), AV_ERR_IO);
+    assert_int_equal(errno, ENOTDIR);
+    assert_int_equal(count_entries(t->dir), 1);
+}
+
+static void test_fileio_unwritable_directory_fails(void **state)
+{
+    /* expect: a read-only folder gives AV_ERR_IO/EACCES and no temporary file (root skips) */
+    Tmp *t = *state;
+    if (geteuid() == 0)
+        skip(); /* root bypasses permission bits */
+    assert_int_equal(chmod(t->dir, 0500), 0);
+    errno = 0;
+    assert_int_equal(file_write_atomic(t->path, "x", 1, false), AV_ERR_IO);
+    assert_int_equal(errno, EACCES);
+    assert_int_equal(chmod(t->dir, 0700), 0);
+    assert_int_equal(count_entries(t->dir), 0);
+}
+
+static void test_fileio_directory_target_fails(void **state)
+{
+    /* expect: writing over a folder fails with AV_ERR_IO and leaves no temporary file */
+    Tmp *t = *state;
+    errno = 0;
+    assert_int_equal(file_write_atomic(t->dir, "x", 1, false), AV_ERR_IO);
+    assert_int_not_equal(errno, 0);
+    assert_int_equal(count_entries(t->dir), 0);
+}
+
+static void test_fileio_full_device_reports_enospc(void **state)
+{
+    /* expect: /dev/full is written in place and reports AV_ERR_IO with errno ENOSPC */
+    (void)state;
+    struct stat st;
+    if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode))
+        skip();
+    errno = 0;
+    assert_int_equal(file_write_atomic("/dev/full", "data", 4, false), AV_ERR_IO);
+    assert_int_equal(errno, ENOSPC);
+    assert_int_equal(stat("/dev/full", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+}
+
+static void test_fileio_read_limit_edges(void **state)
+{
+    /* expect: a 10-byte file reads with max 10 and gives AV_ERR_TOO_LARGE with max 9 */
+    Tmp *t = *state;
+    write_plain(t->path, "0123456789");
+    char *data = (char *)1;
+    size_t len = 99;
+    assert_int_equal(file_read_all(t->path, 10, &data, &len), AV_OK);
+    assert_int_equal(len, 10);
+    assert_int_equal(data[10], '\0');
+    free(data);
+    assert_int_equal(file_read_all(t->path, 9, &data, &len), AV_ERR_TOO_LARGE);
+    assert_null(data);
+    assert_int_equal(len, 0);
+}
+
+static void test_fileio_read_large_and_empty(void **state)
+{
+    /* expect: 300000 bytes (several chunks) read back equal; an empty file gives len 0 */
+    Tmp *t = *state;
+    size_t n = 300000;
+    char *big = malloc(n), *data;
+    size_t len;
+    assert_non_null(big);
+    for (size_t k = 0; k < n; k++)
+        big[k] = (char)('a' + k % 26);
+    assert_int_equal(file_write_atomic(t->path, big, n, false), AV_OK);
+    assert_int_equal(file_read_all(t->path, n, &data, &len), AV_OK);
+    assert_int_equal(len, n);
+    assert_memory_equal(data, big, n);
+    free(data);
+    free(big);
+    assert_int_equal(file_write_atomic(t->path, "", 0, false), AV_OK);
+    assert_int_equal(file_read_all(t->path, 10, &data, &len), AV_OK);
+    assert_int_equal(len, 0);
+    assert_string_equal(data, "");
+    free(data);
+}
+
+static void test_fileio_read_missing_file(void **state)
+{
+    /* expect: a missing file gives AV_ERR_IO with errno ENOENT */
+    Tmp *t = *state;
+    char *data;
+    size_t len;
+    errno = 0;
+    assert_int_equal(file_read_all(t->path, 10, &data, &len), AV_ERR_IO);
+    assert_int_equal(errno, ENOENT);
+}
+
+static void test_fileio_memfile_collects_output(void **state)
+{
+    /* expect: text printed to a MemFile is in buf/len after memfile_close */
+    (void)state;
+    MemFile m;
+    assert_int_equal(memfile_open(&m), AV_OK);
+    fprintf(m.f, "n=%d %s", 42, "ok");
+    assert_int_equal(memfile_close(&m), AV_OK);
+    assert_null(m.f);
+    assert_int_equal(m.len, 7);
+    assert_memory_equal(m.buf, "n=42 ok", 7);
+    memfile_free(&m);
+    assert_null(m.buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_fileio_atomic_write_creates_whole_file,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_atomic_write_replaces_existing,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_no_clobber_keeps_existing,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_no_clobber_creates_new,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_missing_directory_fails,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_file_as_directory_fails,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_unwritable_directory_fails,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_directory_target_fails,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test(test_fileio_full_device_reports_enospc),
+        cmocka_unit_test_setup_teardown(test_fileio_read_limit_edges, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_read_large_and_empty,
+                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_read_missing_file, tmp_setup, tmp_teardown),
+        cmocka_unit_test(test_fileio_memfile_collects_output),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

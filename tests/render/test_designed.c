@@ -1,0 +1,207 @@
+/* test_designed.c - the hand-built heads do what their labels say, on the
+ * articles' sentences and on sentences of our own; and the calculation trace
+ * reproduces seed 001's worked example. */
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "core/designed.h"
+#include "render/export.h"
+#include "io/fileio.h"
+#include "core/model.h"
+#include "io/npy.h"
+#include "io/weights.h"
+#include "render/trace.h"
+
+enum { PREV, SELF, FIRST, SAME, PRONOUN, VERB };
+
+static ModelResult run_designed(const char *text, bool pe)
+{
+    ModelConfig c;
+    ModelWeights w = {0};
+    ModelResult r = {0};
+    model_config_default(&c);
+    model_config_designed(&c);
+    c.pe = pe;
+    assert_int_equal(model_weights_toy(&c, &w), AV_OK);
+    assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r), AV_OK);
+    model_weights_free(&w);
+    return r;
+}
+
+static float weight(const ModelResult *r, int h, int i, int j)
+{
+    int n = r->shape.n_q;
+    return r->layer[0].ab.P[((size_t)h * n + i) * n + j];
+}
+
+static int argmax(const ModelResult *r, int h, int i)
+{
+    int best = 0;
+    for (int j = 1; j < r->shape.n_k; j++)
+        best = weight(r, h, i, j) > weight(r, h, i, best) ? j : best;
+    return best;
+}
+
+static int find(const ModelResult *r, const char *word, int from)
+{
+    for (int i = from; i < r->tokens.n; i++)
+        if (strcmp(r->tokens.tok[i].str, word) == 0)
+            return i;
+    fail_msg("no token '%s'", word);
+    return -1;
+}
+
+static const char *own_texts[] = {
+    "Yesterday my brother bought seven green apples at the market near the station",
+    "A quiet river runs under the old stone bridge , and every morning the fishermen wait "
+    "there for the light to come back over the hills behind the town",
+};
+
+static void test_designed_positional_heads(void **state)
+{
+    (void)state;
+    /* Previous token: most weight on i-1 for every i > 0; self: on i; first
+     * token: on 0; on texts that are not in the repository. */
+    for (size_t t = 0; t < sizeof own_texts / sizeof *own_texts; t++) {
+        ModelResult r = run_designed(own_texts[t], true);
+        for (int i = 0; i < r.tokens.n; i++) {
+            if (i > 0) {
+                assert_int_equal(argmax(&r, PREV, i), i - 1);
+                assert_true(weight(&r, PREV, i, i - 1) > 0.5f);
+            }
+            assert_int_equal(argmax(&r, SELF, i), i);
+            assert_int_equal(argmax(&r, FIRST, i), 0);
+            assert_true(weight(&r, FIRST, i, 0) > 0.5f);
+        }
+        model_result_free(&r);
+    }
+}
+
+static void test_designed_previous_head_needs_positions(void **state)
+{
+    (void)state;
+    /* Without positional encoding the previous-token head loses its sense:
+     * a lesson of seed 002, attention alone cannot see order. */
+    ModelResult r = run_designed(own_texts[0], false);
+    int right = 0;
+    for (int i = 1; i < r.tokens.n; i++)
+        right += argmax(&r, PREV, i) == i - 1 && weight(&r, PREV, i, i - 1) > 0.5f;
+    assert_true(right < r.tokens.n / 2);
+    model_result_free(&r);
+}
+
+static void test_designed_pronoun_head(void **state)
+{
+    (void)state;
+    /* Seed 002's sentence: she -> Anna, it -> dog; and our own sentence. */
+    ModelResult r = run_designed("Anna saw the dog and she petted it.", true);
+    assert_true(weight(&r, PRONOUN, find(&r, "she", 0), find(&r, "Anna", 0)) > 0.8f);
+    assert_true(weight(&r, PRONOUN, find(&r, "it", 0), find(&r, "dog", 0)) > 0.8f);
+    model_result_free(&r);
+    r = run_designed("The girl found a book on the train and she read it twice", true);
+    assert_int_equal(argmax(&r, PRONOUN, find(&r, "she", 0)), find(&r, "girl", 0));
+    assert_int_equal(argmax(&r, PRONOUN, find(&r, "it", 0)), find(&r, "book", 0));
+    model_result_free(&r);
+}
+
+static void test_designed_same_word_and_verb_heads(void **state)
+{
+    (void)state;
+    /* A repeated word looks at its other occurrence; a verb at its subject. */
+    ModelResult r = run_designed("the boy saw a dog and later the dog saw the boy", true);
+    int dog1 = find(&r, "dog", 0), dog2 = find(&r, "dog", dog1 + 1);
+    int boy1 = find(&r, "boy", 0), boy2 = find(&r, "boy", boy1 + 1);
+    assert_int_equal(argmax(&r, SAME, dog1), dog2);
+    assert_int_equal(argmax(&r, SAME, dog2), dog1);
+    assert_int_equal(argmax(&r, SAME, boy1), boy2);
+    assert_int_equal(argmax(&r, VERB, find(&r, "saw", 0)), boy1);
+    assert_int_equal(argmax(&r, VERB, find(&r, "saw", dog2)), dog2);
+    model_result_free(&r);
+}
+
+static void test_designed_labels(void **state)
+{
+    (void)state;
+    /* Every head is labelled; outside the preset heads are "random". */
+    ModelConfig c;
+    model_config_default(&c);
+    assert_string_equal(model_head_label(&c, 0, 0), "random");
+    model_config_designed(&c);
+    assert_string_equal(model_head_label(&c, 0, 0), "previous token");
+    assert_string_equal(model_head_label(&c, 0, 4), "pronoun -> noun");
+    c.preset = PRESET_LOADED;
+    assert_string_equal(model_head_label(&c, 0, 2), "from --weights");
+    assert_string_equal(model_head_label(&c, 1, 2), "random");
+    assert_string_equal(designed_word_class("She"), "pronoun");
+    assert_string_equal(designed_word_class("zebra"), "");
+}
+
+static void test_trace_reproduces_seed001(void **state)
+{
+    (void)state;
+    /* assets/seed001 holds the article's X, Q, K, V: the trace shows 0.74,
+     * 0.38, 0.50; 0.52, 0.27, 0.35; 0.38, 0.30, 0.32; and [0.54, 0.46]. */
+    ModelConfig c;
+    ModelWeights w = {0};
+    ModelResult r = {0};
+    const char *which;
+    model_config_default(&c);
+    c.d_model = 4, c.H = 2, c.pe = false;
+    assert_int_equal(weights_load(&c, "assets/seed001", &w, &which), AV_OK);
+    assert_int_equal(model_run(&c, &w, "Cat eats fish", 13, NULL, 0, &r), AV_OK);
+    MemFile m;
+    assert_int_equal(memfile_open(&m), AV_OK);
+    assert_int_equal(trace_write(m.f, &r, &c, 0, 0, 0), AV_OK);
+    assert_int_equal(memfile_close(&m), AV_OK);
+    const char *want[] = {"(0.80)(0.90) + (0.20)(0.10) = 0.7400", "= 0.3800", "= 0.5000",
+                          "/ 1.4142 = 0.5233", "= 0.2687", "= 0.3536", "0.3818  (38.2%)",
+                          "0.2960  (29.6%)", "0.3222  (32.2%)",
+                          "0.38 v[Cat] + 0.30 v[eats] + 0.32 v[fish]", "= [0.54, 0.46]"};
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+        if (!strstr(m.buf, want[k]))
+            fail_msg("trace lacks '%s':\n%s", want[k], m.buf);
+    memfile_free(&m);
+    model_result_free(&r);
+    model_weights_free(&w);
+}
+
+static void test_seed000_example_matches_the_article(void **state)
+{
+    (void)state;
+    /* Seed 000's "attention in action": X as printed, W from np.random.seed(42)
+     * (assets/seed000, scripts/make-seed000.py); the weights equal what the
+     * article's own NumPy code prints, [[0.334 0.333 0.333] ...], to 1e-6. */
+    ModelConfig c;
+    ModelWeights w = {0};
+    ModelResult r = {0};
+    NpyArray want = {0};
+    const char *which;
+    model_config_default(&c);
+    c.d_model = 4, c.H = 2, c.pe = false;
+    assert_int_equal(weights_load(&c, "assets/seed000", &w, &which), AV_OK);
+    assert_int_equal(model_run(&c, &w, "a b c", 5, NULL, 0, &r), AV_OK);
+    assert_int_equal(npy_read(TEST_DATA_DIR "/seed000_weights.npy", &want), AV_OK);
+    assert_int_equal(want.count, 9);
+    assert_floats_near(r.layer[0].ab.P, want.data, 9, 1e-6);
+    assert_float_equal(r.layer[0].ab.P[0], 0.334f, 0.0005f);
+    npy_free(&want);
+    model_result_free(&r);
+    model_weights_free(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_designed_positional_heads),
+        cmocka_unit_test(test_designed_previous_head_needs_positions),
+        cmocka_unit_test(test_designed_pronoun_head),
+        cmocka_unit_test(test_designed_same_word_and_verb_heads),
+        cmocka_unit_test(test_designed_labels),
+        cmocka_unit_test(test_trace_reproduces_seed001),
+        cmocka_unit_test(test_seed000_example_matches_the_article),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

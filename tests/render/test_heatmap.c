@@ -1,0 +1,152 @@
+/* test_heatmap.c - the grid and the heatmap renderer: golden grids. */
+#include "test_common.h"
+
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "io/fileio.h"
+#include "render/grid.h"
+#include "render/heatmap.h"
+
+/* Seed 001's "Cat eats fish" row, plus two rows of our own. */
+static const float P3[9] = {0.38f, 0.30f, 0.32f, 0.02f, 0.90f, 0.08f, 0.10f, 0.20f, 0.70f};
+static const char *const labels3[3] = {"Cat", "eats", "fish"};
+
+static char *grid_text(const Grid *g, bool color)
+{
+    MemFile m;
+    assert_int_equal(memfile_open(&m), AV_OK);
+    assert_int_equal(grid_write(g, m.f, color), 0);
+    assert_int_equal(memfile_close(&m), AV_OK);
+    return m.buf; /* the caller frees it */
+}
+
+static void test_heatmap_levels_and_glyphs(void **state)
+{
+    (void)state;
+    /* Glyph edges at 5, 15, 35 and 65%; levels grow with sqrt(w). */
+    assert_int_equal(heatmap_glyph_index(0.0f), 0);
+    assert_int_equal(heatmap_glyph_index(0.0499f), 0);
+    assert_int_equal(heatmap_glyph_index(0.05f), 1);
+    assert_int_equal(heatmap_glyph_index(0.35f), 3);
+    assert_int_equal(heatmap_glyph_index(0.85f), 4);
+    assert_int_equal(heatmap_level(0.0f), 0);
+    assert_int_equal(heatmap_level(0.25f), 8);
+    assert_int_equal(heatmap_level(1.0f), GRID_LEVELS - 1);
+}
+
+static void test_heatmap_golden_glyph_grid(void **state)
+{
+    (void)state;
+    /* The 3 x 3 example drawn with 4-column cells: labels across the top,
+     * numbered rows, one glyph per weight band. */
+    Grid g;
+    HeatmapLayout lay;
+    assert_int_equal(grid_init(&g, 40, 6), AV_OK);
+    HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_GLYPH, -1, -1, 5, 0, 0, 0,
+                      true, false};
+    assert_int_equal(heatmap_draw(&g, 0, 0, 40, 6, &sp, &lay), 4);
+    char *text = grid_text(&g, false);
+    const char *want = "       Cat  eats fish\n"
+                       "1 Cat  ▓▓▓▓ ▒▒▒▒ ▒▒▒▒\n"
+                       "2 eats ···· ████ ░░░░\n"
+                       "3 fish ░░░░ ▒▒▒▒ ████\n";
+    assert_string_equal(text, want);
+    free(text);
+    grid_free(&g);
+}
+
+static void test_heatmap_causal_cells_marked(void **state)
+{
+    (void)state;
+    /* Masked cells show the mask glyph, never a weight glyph. */
+    Grid g;
+    HeatmapLayout lay;
+    grid_init(&g, 30, 5);
+    const float P[9] = {1.0f, 0, 0, 0.5f, 0.5f, 0, 0.2f, 0.3f, 0.5f};
+    HeatmapSpec sp = {P, 3, 3, labels3, labels3, true, HEATMAP_GLYPH, -1, -1, 5, 0, 0, 0,
+                      false, false};
+    heatmap_draw(&g, 0, 0, 30, 5, &sp, &lay);
+    char *text = grid_text(&g, false);
+    assert_non_null(strstr(text, "Cat  ████  ╳    ╳\n"));
+    assert_non_null(strstr(text, "eats ▓▓▓▓ ▓▓▓▓  ╳\n"));
+    free(text);
+    grid_free(&g);
+}
+
+static void test_heatmap_color_numbers_and_hit(void **state)
+{
+    (void)state;
+    /* Colour mode writes the percentages; a click maps back to (row, col). */
+    Grid g;
+    HeatmapLayout lay;
+    grid_init(&g, 40, 6);
+    HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_COLOR, 1, 2, 4, 0, 0, 0,
+                      false, false};
+    heatmap_draw(&g, 2, 1, 38, 5, &sp, &lay);
+    char *text = grid_text(&g, false);
+    assert_non_null(strstr(text, "Cat ea… fi…\n"));
+    assert_non_null(strstr(text, "eats   2  90   8\n"));
+    int row, col;
+    assert_true(heatmap_hit(&lay, lay.cells_x + 2 * 4 + 1, lay.cells_y + 1, &row, &col));
+    assert_int_equal(row, 1);
+    assert_int_equal(col, 2);
+    assert_false(heatmap_hit(&lay, 0, 0, &row, &col));
+    assert_true(grid_at(&g, lay.cells_x + 8, lay.cells_y + 1)->flags & CELL_CURSOR);
+    free(text);
+    char *ansi = grid_text(&g, true);
+    assert_non_null(strstr(ansi, "\33[0;38;5;16;48;5;")); /* 90% cell: dark text on light */
+    free(ansi);
+    grid_free(&g);
+}
+
+static void test_heatmap_bars_ranked(void **state)
+{
+    (void)state;
+    /* Seed 001's table: "it" attends trophy 85%, suitcase 10%, fit 3%,
+     * because 2%, drawn in that order with their percentages. */
+    const char *const labels[4] = {"fit", "because", "trophy", "suitcase"};
+    const float row[4] = {0.03f, 0.02f, 0.85f, 0.10f};
+    Grid g;
+    grid_init(&g, 60, 6);
+    assert_int_equal(heatmap_bars(&g, 0, 0, 60, 6, row, 4, labels, 3, false), 4);
+    char *text = grid_text(&g, false);
+    const char *t = strstr(text, "trophy"), *s = strstr(text, "suitcase");
+    const char *f = strstr(text, "fit"), *b = strstr(text, "because");
+    assert_true(t && s && f && b && t < s && s < f && f < b);
+    assert_non_null(strstr(text, " 85.0%"));
+    assert_non_null(strstr(text, "  2.0%"));
+    free(text);
+    grid_free(&g);
+}
+
+static void test_grid_wide_chars_and_ellipsis(void **state)
+{
+    (void)state;
+    /* A CJK character takes two columns; a long text ends in an ellipsis. */
+    Grid g;
+    grid_init(&g, 10, 2);
+    assert_int_equal(grid_puts(&g, 0, 0, "猫が", 10, STYLE_TEXT), 4);
+    assert_int_equal(grid_at(&g, 1, 0)->cp, 0);
+    assert_int_equal(grid_puts(&g, 0, 1, "because", 4, STYLE_TEXT), 4);
+    char *text = grid_text(&g, false);
+    assert_string_equal(text, "猫が\nbec…\n");
+    free(text);
+    grid_free(&g);
+}
+
+int main(void)
+{
+    setlocale(LC_ALL, "C.UTF-8");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_heatmap_levels_and_glyphs),
+        cmocka_unit_test(test_heatmap_golden_glyph_grid),
+        cmocka_unit_test(test_heatmap_causal_cells_marked),
+        cmocka_unit_test(test_heatmap_color_numbers_and_hit),
+        cmocka_unit_test(test_heatmap_bars_ranked),
+        cmocka_unit_test(test_grid_wide_chars_and_ellipsis),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
