@@ -22,6 +22,11 @@ enum {
     AV_ERR_NPY_SHAPE = -9,   /* the array's shape is not the one required */
     AV_ERR_NPY_NONFINITE = -10, /* the array holds NaN or Inf */
     AV_ERR_TOO_LARGE = -11,  /* the text or a file exceeds a stated limit */
+    AV_ERR_NPY_NEGATIVE = -12, /* attention weights below zero */
+    AV_ERR_MODEL = -13,      /* a model folder is broken or incomplete */
+    AV_ERR_VOCAB = -14,      /* the text has a character or word outside the vocabulary */
+    AV_ERR_LESSON = -15,     /* a lesson file is malformed */
+    AV_ERR_NEEDS_MODEL = -16, /* the view needs vectors that imported attention lacks */
 };
 
 /* Limits (README.md "Limits"): enforced with a clear message, tested at the edges. */

@@ -22,6 +22,11 @@ const char *av_strerror(int err)
     case AV_ERR_NPY_SHAPE: return "the .npy array does not have the required shape";
     case AV_ERR_NPY_NONFINITE: return "the .npy array holds NaN or Inf";
     case AV_ERR_TOO_LARGE: return "the input exceeds a size limit";
+    case AV_ERR_NPY_NEGATIVE: return "the attention array holds negative weights";
+    case AV_ERR_MODEL: return "the model folder is broken or incomplete";
+    case AV_ERR_VOCAB: return "the text is outside the model's vocabulary";
+    case AV_ERR_LESSON: return "the lesson file is malformed";
+    case AV_ERR_NEEDS_MODEL: return "this needs a model's vectors, which imported attention lacks";
     default: return "unknown error";
     }
 }
