@@ -195,12 +195,17 @@ static void item_scores(const HeadJob *jb, int k)
     Item it = item_at(jb, k);
     if (jb->short_rows) { /* the whole item, softmax and values too */
         AttnShortHead sh = {
-            .s = s, .Q_h = jb->Q + it.h * d_k, .K_h = jb->K + it.h * d_k,
+            .n_k = n_k, .d_model = d, .d_k = d_k, .scale = attention_scale(s),
+            .Q_h = jb->Q + it.h * d_k, .K_h = jb->K + it.h * d_k,
             .V_h = jb->concat ? jb->V + it.h * d_k : NULL, .S_h = it.S_h, .P_h = it.P_h,
             .out = jb->concat ? jb->concat + it.h * d_k : NULL,
         };
-        for (int g0 = it.i0; g0 < it.i1; g0 += SOFTMAX_LANES)
-            attn_short_group(&sh, g0, it.i1 - g0 < SOFTMAX_LANES ? it.i1 - g0 : SOFTMAX_LANES);
+        for (int g0 = it.i0; g0 < it.i1; g0 += SOFTMAX_LANES) {
+            int m = it.i1 - g0 < SOFTMAX_LANES ? it.i1 - g0 : SOFTMAX_LANES, vis[SOFTMAX_LANES];
+            for (int r = 0; r < m; r++)
+                vis[r] = attention_visible_keys(s, g0 + r);
+            attn_short_group(&sh, g0, m, vis);
+        }
         return;
     }
     const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;

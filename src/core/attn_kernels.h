@@ -1,14 +1,16 @@
 /* attn_kernels.h - what attention.c and attn_short.c share: the softmax's
- * lane width, its e^x, the clones, and the short-head pass. Internal to the
- * core (src/), not part of its interface (include/).
+ * lane width, its e^x, the clones, and the short-head pass. Private to
+ * src/core/, not part of the core's interface (include/core/).
+ *
+ * The short-head pass sits below attention.c: it is handed its numbers (the
+ * scale, the sizes, each row's visible keys) and asks attention.c nothing,
+ * so the two do not include each other.
  */
 #ifndef ATTNVIZ_ATTN_KERNELS_H
 #define ATTNVIZ_ATTN_KERNELS_H
 
 #include <stdint.h>
 #include <string.h>
-
-#include "core/attention.h"
 
 /* Softmax works on SOFTMAX_LANES floats at a time with fixed-size inner loops,
  * which gcc -O2 (its "very cheap" vectoriser) and clang vectorise. The row sum
@@ -59,14 +61,16 @@ static inline float exp_nonpositive(float x)
  * (leading dimension d_model), S_h and P_h its (n_q, n_k) matrices from row 0.
  * S_h NULL: scores not kept; out NULL: weights only (V_h unused). */
 typedef struct {
-    const AttnShape *s;
+    int n_k, d_model, d_k;
+    float scale; /* attention_scale: 1/sqrt(d_k) (when scaling) / temperature */
     const float *Q_h, *K_h, *V_h;
     float *S_h, *P_h, *out;
 } AttnShortHead;
 
 /* Query rows [g0, g0 + m), 1 <= m <= SOFTMAX_LANES, of one short head:
  * scores (kept in S_h with -inf where masked), weights in P_h (exactly 0
- * where masked), and P_h V_h into out. */
-void attn_short_group(const AttnShortHead *sh, int g0, int m);
+ * where masked), and P_h V_h into out. vis[r] is the number of keys row
+ * g0 + r sees (attention_visible_keys), non-decreasing in r. */
+void attn_short_group(const AttnShortHead *sh, int g0, int m, const int *vis);
 
 #endif

@@ -25,7 +25,7 @@ enum { L = SOFTMAX_LANES, DK_CHUNK = 64 };
  * m are zeros: finite, never stored. */
 STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L])
 {
-    const int d = sh->s->d_model, d_k = d / sh->s->H;
+    const int d = sh->d_model, d_k = sh->d_k;
     const float *Q_h = sh->Q_h + (long)g0 * d;
     float qv[DK_CHUNK][L];
     memset(t, 0, (size_t)jend * sizeof *t);
@@ -48,16 +48,16 @@ STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L
 
 /* Scale, mask (keeping the scores when asked) and softmax t in place, then
  * the weights into P_h. */
-STEP short_softmax(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L])
+STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int jend,
+                   float t[L][L])
 {
-    const AttnShape *s = sh->s;
-    const int n_k = s->n_k;
-    const float scale = attention_scale(s);
+    const int n_k = sh->n_k;
+    const float scale = sh->scale;
     float *P_h = sh->P_h + (long)g0 * n_k, *S_h = sh->S_h ? sh->S_h + (long)g0 * n_k : NULL;
     float max[L], x[L], sum[L] = {0};
     int vis[L];
     for (int r = 0; r < L; r++) {
-        vis[r] = r < m ? attention_visible_keys(s, g0 + r) : jend;
+        vis[r] = r < m ? vis_m[r] : jend;
         max[r] = -INFINITY;
     }
     for (int j = 0; j < jend; j++)
@@ -97,7 +97,7 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, int jend, float t[L][
  * registers, then written row by row. */
 STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L])
 {
-    const int d = sh->s->d_model, d_k = d / sh->s->H;
+    const int d = sh->d_model, d_k = sh->d_k;
     float ov[DK_CHUNK][L];
     for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
         const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
@@ -116,14 +116,14 @@ STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L
 }
 
 SOFTMAX_CLONES
-void attn_short_group(const AttnShortHead *sh, int g0, int m)
+void attn_short_group(const AttnShortHead *sh, int g0, int m, const int *vis)
 {
-    /* the keys any of the rows sees */
-    const int jend = attention_visible_keys(sh->s, g0 + m - 1);
+    /* the keys any of the rows sees: the last row's */
+    const int jend = vis[m - 1];
     float t[L][L];
-    assert(sh->s->n_k <= L && m >= 1 && m <= L);
+    assert(sh->n_k <= L && m >= 1 && m <= L && jend >= 1 && jend <= sh->n_k);
     short_scores(sh, g0, m, jend, t);
-    short_softmax(sh, g0, m, jend, t);
+    short_softmax(sh, g0, m, vis, jend, t);
     if (sh->out)
         short_values(sh, g0, m, jend, t);
 }
