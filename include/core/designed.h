@@ -24,7 +24,6 @@
 #ifndef ATTNVIZ_DESIGNED_H
 #define ATTNVIZ_DESIGNED_H
 
-#include "core/model.h"
 #include "core/tokenize.h"
 
 #define DESIGNED_D_MODEL 192
@@ -36,9 +35,9 @@ const char *designed_head_label(int h);
 /* A paragraph on how head h was built, for the help text. */
 const char *designed_head_help(int h);
 
-/* Write the designed W_q, W_k, W_v, W_o of layer 0 into w (already sized
- * for d_model DESIGNED_D_MODEL). */
-void designed_weights(ModelWeights *w);
+/* Write the designed W_q, W_k, W_v, W_o (each DESIGNED_D_MODEL squared,
+ * row-major, caller-owned) of the layer that holds the designed heads. */
+void designed_weights(float *Wq, float *Wk, float *Wv, float *Wo);
 
 /* X (n, DESIGNED_D_MODEL): the lexicon feature embedding of each token. */
 void designed_embed(const TokenList *t, float *X);

@@ -8,8 +8,10 @@
 #include "core/designed.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
+#include "core/av.h"
 #include "core/embed.h"
 #include "core/rng.h"
 
@@ -131,19 +133,18 @@ static void heads_lexical(float *Wq, float *Wk)
         pe_pair(Wq, Wk, k, col(5, 1 + 2 * (k - 8)), 6.0, 1.5);
 }
 
-void designed_weights(ModelWeights *w)
+void designed_weights(float *Wq, float *Wk, float *Wv, float *Wo)
 {
-    LayerWeights *lw = &w->layer[0];
-    float *M[4] = {lw->Wq, lw->Wk, lw->Wv, lw->Wo};
+    float *M[4] = {Wq, Wk, Wv, Wo};
     for (int k = 0; k < 4; k++)
         memset(M[k], 0, (size_t)D * D * sizeof(float));
-    heads_positional(lw->Wq, lw->Wk);
-    heads_lexical(lw->Wq, lw->Wk);
+    heads_positional(Wq, Wk);
+    heads_lexical(Wq, Wk);
     /* Values and output pass the embedding through unchanged: each head's
      * output is a weighted mix of its own 32 dimensions of X. */
     for (int r = 0; r < D; r++) {
-        set(lw->Wv, r, r, 1.0);
-        set(lw->Wo, r, r, 1.0);
+        set(Wv, r, r, 1.0);
+        set(Wo, r, r, 1.0);
     }
 }
 

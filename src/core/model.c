@@ -114,7 +114,7 @@ int model_weights_toy(const ModelConfig *c, ModelWeights *w)
     }
     weights_ffn_toy(c, w);
     if (c->preset == PRESET_DESIGNED && d == DESIGNED_D_MODEL)
-        designed_weights(w);
+        designed_weights(w->layer[0].Wq, w->layer[0].Wk, w->layer[0].Wv, w->layer[0].Wo);
     return AV_OK;
 }
 
