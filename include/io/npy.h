@@ -34,6 +34,29 @@ int npy_read(const char *path, NpyArray *out);
  * AV_ERR_NOMEM, or AV_ERR_NPY_SHAPE when ndim is not 0..NPY_MAX_DIMS. */
 int npy_write(const char *path, int ndim, const size_t *shape, const float *data);
 
+/* Where an array lies in a .npy file, from its header alone. */
+typedef struct {
+    int ndim;
+    size_t shape[NPY_MAX_DIMS];
+    size_t count;       /* product of the shape */
+    int itemsize;       /* 4 ('<f4') or 8 ('<f8'), little-endian, C order */
+    size_t data_offset; /* byte offset of element 0 from the start of the file */
+} NpyInfo;
+
+/* Parse only the preamble and header dict of a .npy file whose bytes are
+ * buf[0..len) (the whole file, typically a read-only memory map): the data
+ * are neither read nor checked, only that count * itemsize bytes follow the
+ * header. Returns AV_OK, AV_ERR_NPY_FORMAT (bad magic or header, or
+ * truncated data), AV_ERR_NPY_DTYPE or AV_ERR_NPY_SHAPE (more than
+ * NPY_MAX_DIMS dimensions), as npy_parse. On error *out is zeroed. */
+int npy_parse_header(const unsigned char *buf, size_t len, NpyInfo *out);
+
+/* The preamble and header of a version 1.0 '<f4' C-order file of this shape,
+ * padded as npy_write pads it (data at a multiple of 64 bytes), into
+ * buf[0..cap): the bytes npy_write puts before the data. Returns their
+ * length, or 0 when ndim is not 0..NPY_MAX_DIMS or cap is below 256. */
+size_t npy_format_header(int ndim, const size_t *shape, unsigned char *buf, size_t cap);
+
 /* Free out->data and zero *out; accepts a zeroed array. */
 void npy_free(NpyArray *a);
 

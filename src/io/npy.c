@@ -278,6 +278,26 @@ int npy_parse(const unsigned char *buf, size_t len, NpyArray *out)
     return AV_OK;
 }
 
+int npy_parse_header(const unsigned char *buf, size_t len, NpyInfo *out)
+{
+    size_t hstart, hlen, count, bytes;
+    NpyHeader h;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    if ((rc = parse_preamble(buf, len, &hstart, &hlen)) != AV_OK ||
+        (rc = parse_dict((const char *)buf + hstart, hlen, &h)) != AV_OK ||
+        (rc = data_size(&h, &count, &bytes)) != AV_OK)
+        return rc;
+    if (bytes > len - hstart - hlen)
+        return AV_ERR_NPY_FORMAT; /* truncated */
+    out->ndim = h.ndim;
+    memcpy(out->shape, h.shape, sizeof(out->shape));
+    out->count = count;
+    out->itemsize = h.itemsize;
+    out->data_offset = hstart + hlen;
+    return AV_OK;
+}
+
 int npy_read(const char *path, NpyArray *out)
 {
     struct stat st;
@@ -320,6 +340,17 @@ static size_t format_header(char *hdr, size_t cap, int ndim, const size_t *shape
     memset(hdr + hl, ' ', padded - hl - 1);
     hdr[padded - 1] = '\n';
     return padded;
+}
+
+size_t npy_format_header(int ndim, const size_t *shape, unsigned char *buf, size_t cap)
+{
+    if (ndim < 0 || ndim > NPY_MAX_DIMS || cap < 256)
+        return 0;
+    size_t hlen = format_header((char *)buf + 10, cap - 10, ndim, shape);
+    memcpy(buf, NPY_MAGIC "\x01\x00", 8);
+    buf[8] = (unsigned char)(hlen & 0xFF);
+    buf[9] = (unsigned char)(hlen >> 8);
+    return 10 + hlen;
 }
 
 int npy_write(const char *path, int ndim, const size_t *shape, const float *data)
