@@ -111,6 +111,22 @@ int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, siz
 
 void model_result_free(ModelResult *r);
 
+/* The one way into a result's numbers: export, trace, dump and the interface
+ * all read tokens, weights and rows through these three. */
+
+/* The key (column) tokens: the second sentence's under cross-attention, else
+ * the query sentence's. */
+const TokenList *model_key_tokens(const ModelResult *r);
+
+/* Head h of layer l: its weights (n_q, n_k), or NULL when the result is lazy
+ * (a long text whose weights are computed on demand). */
+const float *model_head_P(const ModelResult *r, int layer, int h);
+
+/* Row i of head h of layer l (n_k weights): a pointer into the kept weights,
+ * or, for a lazy result, computed from Q and K into buf (n_k floats, the
+ * caller's) and buf returned. Masked keys are exactly 0. */
+const float *model_head_row(const ModelResult *r, int layer, int h, int i, float *buf);
+
 /* Bytes of the (L, H, n_q, n_k) weights of a run. */
 double model_weight_bytes(const ModelConfig *c, int n_q, int n_k);
 

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "core/attention.h"
 #include "render/grid.h"
 
 #define HEATMAP_GLYPHS 5
@@ -32,7 +33,7 @@ typedef struct {
     int n_q, n_k;
     const char *const *row_labels; /* n_q UTF-8 labels (query tokens) */
     const char *const *col_labels; /* n_k labels (key tokens) */
-    bool causal;                 /* cells with j > i are masked */
+    bool causal;                 /* masked where attention_visible_keys says: heatmap_masked */
     HeatmapMode mode;
     int sel_row, sel_col;        /* -1: none */
     int cell_w;                  /* columns per cell; 0 picks from the width (1..6) */
@@ -67,15 +68,22 @@ int heatmap_draw(Grid *g, int x, int y, int max_w, int max_h, const HeatmapSpec 
  * when (sx, sy) is on a cell; with a row label only, *col is -1. */
 bool heatmap_hit(const HeatmapLayout *lay, int sx, int sy, int *row, int *col);
 
+/* Whether cell (i, j) of sp is masked: the rule of attention_visible_keys. */
+static inline bool heatmap_masked(const HeatmapSpec *sp, int i, int j)
+{
+    AttnShape s = {.n_q = sp->n_q, .n_k = sp->n_k, .causal = sp->causal};
+    return j >= attention_visible_keys(&s, i);
+}
+
 /* The legend: in glyph mode each glyph and its range, in colour mode a ramp
  * with ticks at 0, 5, 25, 50, 100%; plus the masked mark when causal.
  * At most max_w columns, 1 or 2 rows. Returns the rows used. */
 int heatmap_legend(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal);
 
-/* Ranked bars of one row: P_row (n_k), labels, the masked ones (j > i when
- * causal, with i = query) listed last as "masked". At most max_h bars.
- * Returns the rows used. */
+/* Ranked bars of one row: P_row (n_k), labels; the row sees keys [0, vis)
+ * (attention_visible_keys), the others are listed last as "masked". At most
+ * max_h bars. Returns the rows used. */
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
-                 const char *const *labels, int query, bool causal);
+                 const char *const *labels, int vis);
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "core/model.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,4 +351,27 @@ double model_flops(const AttnShape *s)
     double n_q = s->n_q, n_k = s->n_k, d = s->d_model;
     /* projections Q, K, V, output; scores and weighted sums over all heads */
     return 2 * n_q * d * d + 4 * n_k * d * d + 2 * n_q * d * d + 4 * n_q * n_k * d;
+}
+
+const TokenList *model_key_tokens(const ModelResult *r)
+{
+    return r->cross_tokens.n ? &r->cross_tokens : &r->tokens;
+}
+
+const float *model_head_P(const ModelResult *r, int layer, int h)
+{
+    const float *P = r->layer[layer].ab.P;
+    assert(layer >= 0 && layer < r->L && h >= 0 && h < r->shape.H);
+    return P ? P + (size_t)h * r->shape.n_q * r->shape.n_k : NULL;
+}
+
+const float *model_head_row(const ModelResult *r, int layer, int h, int i, float *buf)
+{
+    const float *P_h = model_head_P(r, layer, h);
+    assert(i >= 0 && i < r->shape.n_q);
+    if (P_h)
+        return P_h + (size_t)i * r->shape.n_k;
+    const AttnBuffers *ab = &r->layer[layer].ab;
+    pool_rows(&r->shape, h, ab->Q, ab->K, i, i + 1, buf);
+    return buf;
 }

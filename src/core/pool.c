@@ -35,7 +35,7 @@ static void pool_row(const AttnShape *s, int i, const float *row, int c0, int c1
     const int C = c1 - c0;
     for (int x = 0; x < gw; x++) {
         int j0 = c0 + (int)((long)x * C / gw), j1 = c0 + (int)((long)(x + 1) * C / gw);
-        int vis_end = s->causal && i + 1 < j1 ? i + 1 : j1;
+        int vis = attention_visible_keys(s, i), vis_end = vis < j1 ? vis : j1;
         for (int j = j0; j < vis_end; j++) {
             acc[x] = mode == POOL_MAX ? (row[j] > acc[x] ? row[j] : acc[x]) : acc[x] + row[j];
             count[x]++;

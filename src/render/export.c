@@ -35,17 +35,6 @@ static const char *const *token_labels(const TokenList *t, const char **buf)
     return buf;
 }
 
-/* The key tokens: the cross sentence's, or the query sentence's own. */
-static const TokenList *key_tokens(const ModelResult *r)
-{
-    return r->cross_tokens.n ? &r->cross_tokens : &r->tokens;
-}
-
-static const float *head_weights(const ModelResult *r, int layer, int h)
-{
-    return r->layer[layer].ab.P + (size_t)h * r->shape.n_q * r->shape.n_k;
-}
-
 static void head_title(const ModelResult *r, const ModelConfig *c, int layer, int h, char *buf,
                        size_t size)
 {
@@ -98,7 +87,7 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
     const char **rows = malloc(sizeof *rows * (size_t)gh), **cols = calloc((size_t)gw, sizeof *cols);
     int err = P && buf && rows && cols ? AV_OK : AV_ERR_NOMEM;
     if (!err)
-        err = pool_head(s, h, b->Q, b->K, b->P ? head_weights(r, layer, h) : NULL, 0, s->n_q,
+        err = pool_head(s, h, b->Q, b->K, b->P ? model_head_P(r, layer, h) : NULL, 0, s->n_q,
                         0, s->n_k, gh, gw, POOL_MAX, P);
     if (!err) {
         range_labels(s->n_q, gh, buf, rows);
@@ -124,7 +113,7 @@ static HeadStats head_stats(const ModelResult *r, int layer, int h)
     const AttnBuffers *ab = &r->layer[layer].ab;
     HeadStats st;
     /* with the weights at hand nothing is allocated, so this cannot fail */
-    plot_head_stats(&r->shape, h, ab->Q, ab->K, head_weights(r, layer, h), LONG_MAX, &st);
+    plot_head_stats(&r->shape, h, ab->Q, ab->K, model_head_P(r, layer, h), LONG_MAX, &st);
     return st;
 }
 
@@ -140,9 +129,9 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool colo
         return AV_ERR_NOMEM;
     }
     HeatmapSpec sp = {
-        .P = head_weights(r, layer, h), .n_q = s->n_q, .n_k = s->n_k,
+        .P = model_head_P(r, layer, h), .n_q = s->n_q, .n_k = s->n_k,
         .row_labels = token_labels(&r->tokens, rows),
-        .col_labels = token_labels(key_tokens(r), cols), .causal = s->causal,
+        .col_labels = token_labels(model_key_tokens(r), cols), .causal = s->causal,
         .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1, .sel_col = -1,
         .label_w = 12, .number_rows = true,
     };
@@ -203,10 +192,10 @@ static void csv_field(FILE *f, const char *s)
 static void export_csv(FILE *f, const ModelResult *r, int layer, int h0, int h1)
 {
     const AttnShape *s = &r->shape;
-    const TokenList *keys = key_tokens(r);
+    const TokenList *keys = model_key_tokens(r);
     fputs("head,query_index,query,key_index,key,weight,masked\n", f);
     for (int h = h0; h < h1; h++) {
-        const float *P_h = head_weights(r, layer, h);
+        const float *P_h = model_head_P(r, layer, h);
         for (int i = 0; i < s->n_q; i++)
             for (int j = 0; j < s->n_k; j++) {
                 fprintf(f, "%d,%d,", h + 1, i);
@@ -214,7 +203,7 @@ static void export_csv(FILE *f, const ModelResult *r, int layer, int h0, int h1)
                 fprintf(f, ",%d,", j);
                 csv_field(f, keys->tok[j].str);
                 fprintf(f, ",%.9g,%d\n", (double)P_h[(size_t)i * s->n_k + j],
-                        s->causal && j > i);
+                        j >= attention_visible_keys(s, i));
             }
     }
 }
@@ -258,7 +247,7 @@ static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int
             c->scale ? "true" : "false", r->L, layer + 1);
     fputs("  \"heads\": [\n", f);
     for (int h = h0; h < h1; h++) {
-        const float *P_h = head_weights(r, layer, h);
+        const float *P_h = model_head_P(r, layer, h);
         HeadStats st = head_stats(r, layer, h);
         fprintf(f, "    {\"head\": %d, \"label\": ", h + 1);
         json_string(f, model_head_label(c, layer, h));
@@ -289,10 +278,10 @@ static void export_md(FILE *f, const ModelResult *r, const ModelConfig *c, int l
                       int h1)
 {
     const AttnShape *s = &r->shape;
-    const TokenList *keys = key_tokens(r);
+    const TokenList *keys = model_key_tokens(r);
     char title[256];
     for (int h = h0; h < h1; h++) {
-        const float *P_h = head_weights(r, layer, h);
+        const float *P_h = model_head_P(r, layer, h);
         head_title(r, c, layer, h, title, sizeof title);
         fprintf(f, "### %s\n\n| query \\ key |", title);
         for (int j = 0; j < s->n_k; j++) {
@@ -308,7 +297,7 @@ static void export_md(FILE *f, const ModelResult *r, const ModelConfig *c, int l
             md_cell(f, r->tokens.tok[i].str);
             fputs(" |", f);
             for (int j = 0; j < s->n_k; j++) {
-                if (s->causal && j > i)
+                if (j >= attention_visible_keys(s, i))
                     fputs(" masked |", f);
                 else
                     fprintf(f, " %.1f%% |", 100.0 * P_h[(size_t)i * s->n_k + j]);

@@ -4,6 +4,7 @@
  */
 #include "render/heatmap.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,7 +117,7 @@ static int percent_of(float w)
 static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int i, int j)
 {
     float w = sp->P[(long)i * sp->n_k + j];
-    bool masked = sp->pooled ? w < 0.0f : sp->causal && j > i;
+    bool masked = sp->pooled ? w < 0.0f : heatmap_masked(sp, i, j);
     int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
     if (x < 0 || y < 0 || y >= g->h || x + cw > g->w)
         return;
@@ -281,9 +282,9 @@ static int cmp_ranked(const void *a, const void *b)
 }
 
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
-                 const char *const *labels, int query, bool causal)
+                 const char *const *labels, int vis)
 {
-    int vis = causal ? (query + 1 < n_k ? query + 1 : n_k) : n_k;
+    assert(vis >= 1 && vis <= n_k);
     Ranked *rank = malloc((size_t)(vis > 0 ? vis : 1) * sizeof *rank);
     if (!rank || max_h < 1)
         return free(rank), 0;

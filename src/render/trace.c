@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/pool.h"
 
 #define TRACE_MAX_SHOW 8
 
@@ -123,7 +122,7 @@ int trace_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, 
 {
     const AttnShape *s = &r->shape;
     int vis = attention_visible_keys(s, i);
-    Trace t = {r, &r->layer[layer].ab, r->cross_tokens.n ? &r->cross_tokens : &r->tokens,
+    Trace t = {r, &r->layer[layer].ab, model_key_tokens(r),
                h, i, s->d_model, s->d_model / s->H, vis, NULL};
     double *dots = malloc(sizeof *dots * (size_t)s->n_k);
     double *scaled = malloc(sizeof *scaled * (size_t)s->n_k);
@@ -132,11 +131,7 @@ int trace_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, 
         free(dots), free(scaled), free(row);
         return AV_ERR_NOMEM;
     }
-    if (t.b->P) /* else the weights were not kept (a long text): compute the row */
-        memcpy(row, t.b->P + ((size_t)h * s->n_q + i) * s->n_k, sizeof *row * (size_t)s->n_k);
-    else
-        pool_rows(s, h, t.b->Q, t.b->K, i, i + 1, row);
-    t.P_row = row;
+    t.P_row = model_head_row(r, layer, h, i, row);
     fprintf(f, "Calculation trace: head %d of %d (%s), layer %d, query token %d \"%s\"\n\n",
             h + 1, c->H, model_head_label(c, layer, h), layer + 1, i + 1, r->tokens.tok[i].str);
     trace_vectors(f, &t);

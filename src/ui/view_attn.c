@@ -153,7 +153,7 @@ void ui_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const Heatm
     for (int r = 0; r < l->rows; r++)
         for (int c = 0; c < l->cols; c++) {
             int i = l->first_row + r, j = l->first_col + c;
-            if (sp->causal && j > i)
+            if (heatmap_masked(sp, i, j))
                 continue;
             int level = heatmap_level(sp->P[(long)i * sp->n_k + j]);
             for (int k = 0; k < l->cell_w; k++) {
@@ -318,8 +318,8 @@ void ui_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h)
     grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (head %d):", h + 1);
     const float *P_row = ui_row(u, res, s->layer, h, i);
     draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
-    heatmap_bars(g, r.x, r.y + 3, r.w, r.h - 3, P_row, res->shape.n_k, u->labels_k, i,
-                 res->shape.causal);
+    heatmap_bars(g, r.x, r.y + 3, r.w, r.h - 3, P_row, res->shape.n_k, u->labels_k,
+                 attention_visible_keys(&res->shape, i));
 }
 
 void ui_attn_draw(UiState *u, Grid *g, Rect r)

@@ -111,7 +111,7 @@ static void test_heatmap_bars_ranked(void **state)
     const float row[4] = {0.03f, 0.02f, 0.85f, 0.10f};
     Grid g;
     grid_init(&g, 60, 6);
-    assert_int_equal(heatmap_bars(&g, 0, 0, 60, 6, row, 4, labels, 3, false), 4);
+    assert_int_equal(heatmap_bars(&g, 0, 0, 60, 6, row, 4, labels, 4), 4);
     char *text = grid_text(&g, false);
     const char *t = strstr(text, "trophy"), *s = strstr(text, "suitcase");
     const char *f = strstr(text, "fit"), *b = strstr(text, "because");
