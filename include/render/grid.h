@@ -36,11 +36,36 @@ typedef enum {
 #define CELL_SELECTED 1u /* part of the selected row or column: drawn emphasised */
 #define CELL_CURSOR 2u   /* the selected cell itself */
 
+/* A two-level cell: one terminal cell showing two rows of a pooled heatmap as
+ * an upper half block, GRID_CELL_HALF set. Its level holds both levels, the
+ * upper row's in bits 0-3 (the glyph's foreground) and the lower row's in bits
+ * 4-7 (the background); a half the mask hides has its own flag. Flag bits
+ * 5-7 are reserved for this and no other use. */
+#define GRID_CELL_HALF 0x80u
+#define GRID_CELL_UP_MASKED 0x40u
+#define GRID_CELL_LO_MASKED 0x20u
+
+/* The level of a two-level cell with upper level up and lower level lo
+ * (each 0 .. GRID_LEVELS-1), and the two levels back. */
+static inline uint8_t grid_half_level(int up, int lo)
+{
+    return (uint8_t)((up & 0x0f) | (lo & 0x0f) << 4);
+}
+static inline int grid_half_up(uint8_t level)
+{
+    return level & 0x0f;
+}
+static inline int grid_half_lo(uint8_t level)
+{
+    return level >> 4;
+}
+
 typedef struct {
     uint32_t cp;   /* code point; 0 = the right half of a wide character */
     uint8_t style; /* CellStyle */
-    uint8_t level; /* 0 .. GRID_LEVELS-1, for STYLE_HEAT, STYLE_DIVERGE, STYLE_BAR */
-    uint8_t flags; /* CELL_* */
+    uint8_t level; /* 0 .. GRID_LEVELS-1, for STYLE_HEAT, STYLE_DIVERGE, STYLE_BAR;
+                      two levels when flags has GRID_CELL_HALF */
+    uint8_t flags; /* CELL_* and GRID_CELL_* */
 } Cell;
 
 typedef struct {
