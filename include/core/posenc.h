@@ -16,4 +16,8 @@ void posenc_fill(int first_pos, int n, int d_model, float *PE);
 /* X (n, d_model) += PE(0..n-1). */
 void posenc_add(int n, int d_model, float *X);
 
+/* S (n, n) = the cosine similarity of the PE rows of positions 0..n-1:
+ * PE(i) . PE(j) / (|PE(i)| |PE(j)|). PE is (n, d_model). */
+void posenc_similarity(const float *PE, int n, int d_model, float *S);
+
 #endif

@@ -1,8 +1,7 @@
 /* plot.h - the positional-encoding figures drawn into a Grid: the PE matrix
  * as a diverging heatmap, Braille line plots of chosen dimensions against
- * position, and the similarity matrix PE PE^T of the sentence's positions;
- * and the arithmetic of the attention figures: a head's entropy and largest
- * weights, and the geometry of a long text pooled, zoomed and scrolled.
+ * position, and the similarity matrix of the sentence's positions
+ * (posenc_similarity computes it).
  *
  * Pure functions of their arguments; no terminal (the UI paints the Grid).
  * Signed values use STYLE_DIVERGE levels (GRID_LEVELS/2 is zero). In glyph
@@ -16,7 +15,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/attention.h"
 #include "render/grid.h"
 
 #define PLOT_GLYPHS 5
@@ -66,10 +64,6 @@ int plot_matrix(Grid *g, int x, int y, int max_w, int max_h, const PlotMatrixSpe
 /* Map a screen position to the row of the cell under it (or -1). */
 int plot_hit_row(const PlotLayout *lay, int sx, int sy);
 
-/* S (n, n) = the cosine similarity of the PE rows of positions 0..n-1:
- * PE(i) . PE(j) / (|PE(i)| |PE(j)|). PE is (n, d_model). */
-void plot_pe_similarity(const float *PE, int n, int d_model, float *S);
-
 /* Line plots, one strip per dimension in dims[0..n_dims): PE(pos, dim) for
  * pos in 0..n_pos-1 against position, in Braille dots, each strip titled
  * with its formula; below them a position axis where the sentence's
@@ -77,70 +71,5 @@ void plot_pe_similarity(const float *PE, int n, int d_model, float *S);
  * (n_pos, d_model). Returns the rows used. */
 int plot_pe_lines(Grid *g, int x, int y, int max_w, int max_h, const float *PE, int n_pos,
                   int d_model, const int *dims, int n_dims, int n_marked, int sel);
-
-/* ---- head statistics ------------------------------------------------ */
-
-/* The entropy in bits of one row of weights: -sum p log2 p over p > 0 (a
- * masked weight is exactly 0 and takes no part). 0 for a one-hot row,
- * log2(len) for a uniform one. */
-double plot_row_entropy(const float *row, int len);
-
-typedef struct {
-    double entropy; /* mean over the rows folded in of their entropy, in bits */
-    double top;     /* mean over the rows of their largest weight */
-    float max;      /* the largest weight of all */
-    int rows;       /* rows folded in */
-    bool sampled;   /* only some rows were (a long text) */
-} HeadStats;
-
-/* Fold one row of len weights into st (zeroed first); plot_stats_finish
- * turns the sums into means. */
-void plot_stats_add(HeadStats *st, const float *row, int len);
-void plot_stats_finish(HeadStats *st);
-
-/* The stride of the query rows to fold in so that at most budget weights
- * (rows x n_k) are read: 1 when all fit. */
-int plot_sample_stride(int n_q, int n_k, long budget);
-
-/* The statistics of head h into *st: its weights from P_h (n_q, n_k) when
- * not NULL, else computed a row at a time from Q and K (pool.h); every
- * plot_sample_stride-th query row, so that at most budget weights are read
- * (st->sampled says whether rows were skipped). Masked keys take no part.
- * Returns AV_OK or AV_ERR_NOMEM. */
-int plot_head_stats(const AttnShape *s, int h, const float *Q, const float *K,
-                    const float *P_h, long budget, HeadStats *st);
-
-/* ---- a long text pooled to the screen ------------------------------- */
-
-/* One axis of the pooled view: tokens [first, first + span) shown in cells
- * cells; cell k covers tokens first + k*span/cells .. first + (k+1)*span/cells
- * - 1 (pool.h's split). */
-typedef struct {
-    int n;      /* tokens on the axis */
-    int first;  /* first token shown */
-    int span;   /* tokens shown */
-    int cells;  /* cells they are pooled into, 1 <= cells <= span */
-} ViewAxis;
-
-/* Tokens shown at zoom level z of n tokens: ceil(n / 2^z), but never fewer
- * than min(n, fit) (one token a cell on fit cells). */
-int plot_zoom_span(int n, int zoom, int fit);
-
-/* The first zoom level at which span == min(n, fit): one token a cell. */
-int plot_zoom_max(int n, int fit);
-
-/* Lay an axis out: n tokens, at most cap cells, zoom level z. The window
- * keeps token sel in view, moving from first as little as it must; with
- * recentre it is centred on sel instead. */
-ViewAxis plot_view_axis(int n, int cap, int zoom, int sel, int first, bool recentre);
-
-/* Tokens [*t0, *t1) of cell k. */
-void plot_cell_range(const ViewAxis *a, int k, int *t0, int *t1);
-
-/* The cell holding token t, or -1 when t is not shown. */
-int plot_cell_of(const ViewAxis *a, int t);
-
-/* "129-192" (1-based, inclusive) for tokens [t0, t1), or "129" for one. */
-void plot_range_label(int t0, int t1, char *buf, int size);
 
 #endif

@@ -39,3 +39,18 @@ void posenc_add(int n, int d_model, float *X)
             row[dim] += posenc_value(pos, dim, d_model);
     }
 }
+
+void posenc_similarity(const float *PE, int n, int d_model, float *S)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double dot = 0, ni = 0, nj = 0;
+            const float *row_i = PE + (long)i * d_model, *row_j = PE + (long)j * d_model;
+            for (int k = 0; k < d_model; k++) {
+                dot += (double)row_i[k] * row_j[k];
+                ni += (double)row_i[k] * row_i[k];
+                nj += (double)row_j[k] * row_j[k];
+            }
+            S[(long)i * n + j] = ni > 0 && nj > 0 ? (float)(dot / sqrt(ni * nj)) : 0.0f;
+        }
+}

@@ -16,6 +16,7 @@
 #include "render/plot.h"
 #include "core/pool.h"
 #include "render/trace.h"
+#include "core/stats.h"
 
 int export_parse_format(const char *s, ExportFormat *f)
 {
@@ -113,7 +114,7 @@ static HeadStats head_stats(const ModelResult *r, int layer, int h)
     const AttnBuffers *ab = &r->layer[layer].ab;
     HeadStats st;
     /* with the weights at hand nothing is allocated, so this cannot fail */
-    plot_head_stats(&r->shape, h, ab->Q, ab->K, model_head_P(r, layer, h), LONG_MAX, &st);
+    stats_head(&r->shape, h, ab->Q, ab->K, model_head_P(r, layer, h), LONG_MAX, &st);
     return st;
 }
 

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "core/av.h"
-#include "core/pool.h"
 
 #define LABEL_MAX 10 /* columns of a row label, at the most */
 
@@ -174,21 +173,6 @@ int plot_hit_row(const PlotLayout *l, int sx, int sy)
     return l->first_row + r;
 }
 
-void plot_pe_similarity(const float *PE, int n, int d_model, float *S)
-{
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            double dot = 0, ni = 0, nj = 0;
-            const float *row_i = PE + (long)i * d_model, *row_j = PE + (long)j * d_model;
-            for (int k = 0; k < d_model; k++) {
-                dot += (double)row_i[k] * row_j[k];
-                ni += (double)row_i[k] * row_i[k];
-                nj += (double)row_j[k] * row_j[k];
-            }
-            S[(long)i * n + j] = ni > 0 && nj > 0 ? (float)(dot / sqrt(ni * nj)) : 0.0f;
-        }
-}
-
 /* ---- Braille line plots ---------------------------------------------- */
 
 typedef struct {
@@ -293,132 +277,4 @@ int plot_pe_lines(Grid *g, int x, int y, int max_w, int max_h, const float *PE, 
     }
     axis_draw(g, x, row, max_w, n_pos, n_marked, sel);
     return row + 2 - y;
-}
-
-/* ---- head statistics ------------------------------------------------ */
-
-double plot_row_entropy(const float *row, int len)
-{
-    double e = 0;
-    for (int j = 0; j < len; j++)
-        if (row[j] > 0.0f)
-            e -= (double)row[j] * log2((double)row[j]);
-    return e > 0 ? e : 0; /* a one-hot row rounds to -0 */
-}
-
-void plot_stats_add(HeadStats *st, const float *row, int len)
-{
-    float top = 0.0f;
-    for (int j = 0; j < len; j++)
-        top = row[j] > top ? row[j] : top;
-    st->entropy += plot_row_entropy(row, len);
-    st->top += top;
-    st->max = top > st->max ? top : st->max;
-    st->rows++;
-}
-
-void plot_stats_finish(HeadStats *st)
-{
-    if (st->rows > 0)
-        st->entropy /= st->rows, st->top /= st->rows;
-}
-
-int plot_sample_stride(int n_q, int n_k, long budget)
-{
-    long all = (long)n_q * n_k;
-    if (all <= budget || n_k <= 0)
-        return 1;
-    long rows = budget / n_k > 0 ? budget / n_k : 1;
-    return (int)((n_q + rows - 1) / rows);
-}
-
-int plot_head_stats(const AttnShape *s, int h, const float *Q, const float *K,
-                    const float *P_h, long budget, HeadStats *st)
-{
-    int stride = plot_sample_stride(s->n_q, s->n_k, budget);
-    float *row = P_h ? NULL : malloc(sizeof *row * (size_t)s->n_k);
-    memset(st, 0, sizeof *st);
-    if (!P_h && !row)
-        return AV_ERR_NOMEM;
-    for (int i = 0; i < s->n_q; i += stride) {
-        if (!P_h)
-            pool_rows(s, h, Q, K, i, i + 1, row);
-        plot_stats_add(st, P_h ? P_h + (size_t)i * s->n_k : row, attention_visible_keys(s, i));
-    }
-    free(row);
-    st->sampled = stride > 1;
-    plot_stats_finish(st);
-    return AV_OK;
-}
-
-/* ---- a long text pooled to the screen ------------------------------- */
-
-int plot_zoom_span(int n, int zoom, int fit)
-{
-    int least = n < fit ? n : fit;
-    long span = n;
-    for (int z = 0; z < zoom && span > least; z++)
-        span = (span + 1) / 2;
-    return span < least ? least : (int)span;
-}
-
-int plot_zoom_max(int n, int fit)
-{
-    int z = 0, least = n < fit ? n : fit;
-    while (plot_zoom_span(n, z, fit) > least)
-        z++;
-    return z;
-}
-
-ViewAxis plot_view_axis(int n, int cap, int zoom, int sel, int first, bool recentre)
-{
-    ViewAxis a = {.n = n};
-    cap = cap < 1 ? 1 : cap;
-    if (n <= 0)
-        return a;
-    a.span = plot_zoom_span(n, zoom, cap);
-    a.cells = a.span < cap ? a.span : cap;
-    sel = sel < 0 ? 0 : sel >= n ? n - 1 : sel;
-    if (recentre)
-        first = sel - a.span / 2;
-    else if (sel < first)
-        first = sel;
-    else if (sel >= first + a.span)
-        first = sel - a.span + 1;
-    first = first > n - a.span ? n - a.span : first;
-    a.first = first < 0 ? 0 : first;
-    return a;
-}
-
-void plot_cell_range(const ViewAxis *a, int k, int *t0, int *t1)
-{
-    int c = a->cells > 0 ? a->cells : 1;
-    *t0 = a->first + (int)((long)k * a->span / c);
-    *t1 = a->first + (int)((long)(k + 1) * a->span / c);
-}
-
-int plot_cell_of(const ViewAxis *a, int t)
-{
-    if (a->cells <= 0 || t < a->first || t >= a->first + a->span)
-        return -1;
-    /* the largest k with first + k*span/cells <= t */
-    int k = (int)(((long)(t - a->first) * a->cells + a->cells - 1) / a->span);
-    int t0, t1;
-    for (;;) {
-        plot_cell_range(a, k, &t0, &t1);
-        if (t < t0)
-            k--;
-        else if (t >= t1)
-            k++;
-        else
-            return k;
-    }
-}
-
-void plot_range_label(int t0, int t1, char *buf, int size)
-{
-    if (t1 - t0 <= 1)
-        snprintf(buf, (size_t)size, "%d", t0 + 1);
-    else
-        snprintf(buf, (size_t)size, "%d-%d", t0 + 1, t1);
 }

@@ -29,7 +29,7 @@ static bool click_long(UiState *u, int x, int y, UiInput *in)
     if (!l->have_long || y < l->long_y || y >= l->long_y + l->long_rows || x < l->long_x - 14)
         return false;
     int t0, t1, cy = l->long_half ? 2 * (y - l->long_y) : y - l->long_y;
-    plot_cell_range(&l->long_r, cy, &t0, &t1);
+    axis_cell_range(&l->long_r, cy, &t0, &t1);
     if (x < l->long_x) {
         in->action = ACT_ROW_SET, in->arg = t0;
         return true;
@@ -37,7 +37,7 @@ static bool click_long(UiState *u, int x, int y, UiInput *in)
     int cx = (x - l->long_x) / (l->long_cw > 0 ? l->long_cw : 1), c0;
     if (cx >= l->long_c.cells)
         return false;
-    plot_cell_range(&l->long_c, cx, &c0, &t1);
+    axis_cell_range(&l->long_c, cx, &c0, &t1);
     in->action = ACT_CELL_SET, in->arg = t0 * 65536 + c0;
     return true;
 }

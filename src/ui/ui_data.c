@@ -93,7 +93,7 @@ const HeadStats *ui_stats(UiState *u, int which, int h)
         c->res = r, c->gen = ui_gen(u, r), c->layer = layer, c->H = H;
     }
     const AttnBuffers *ab = &r->layer[layer].ab;
-    if (c->st[h].rows < 0 && plot_head_stats(&r->shape, h, ab->Q, ab->K,
+    if (c->st[h].rows < 0 && stats_head(&r->shape, h, ab->Q, ab->K,
                                              ui_head_P(u, r, layer, h), UI_STATS_BUDGET,
                                              &c->st[h]) != AV_OK)
         ui_die("out of memory");

@@ -15,6 +15,8 @@
 #include "render/plot.h"
 #include "ui/ui.h"
 #include "app/state.h"
+#include "core/stats.h"
+#include "render/axis.h"
 
 #define UI_MIN_W 60 /* below this size the "too small" notice is shown */
 #define UI_MIN_H 18

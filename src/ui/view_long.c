@@ -31,15 +31,15 @@ typedef struct {
 static void long_geo(UiState *u, int rows, int cols, LongGeo *lg)
 {
     AppState *s = &u->app;
-    int zmax = plot_zoom_max(s->n_q, rows), zc = plot_zoom_max(s->n_k, cols);
+    int zmax = axis_zoom_max(s->n_q, rows), zc = axis_zoom_max(s->n_k, cols);
     zmax = zc > zmax ? zc : zmax;
     if (s->zoom > zmax) {
         s->zoom = zmax;
         snprintf(s->msg, sizeof s->msg, "zoomed in as far as it goes: one token a cell");
     }
     int sel_c = s->sel_col >= 0 ? s->sel_col : (s->n_k == s->n_q ? s->sel_row : 0);
-    lg->ar = plot_view_axis(s->n_q, rows, s->zoom, s->sel_row, u->long_first_row, s->recentre);
-    lg->ac = plot_view_axis(s->n_k, cols, s->zoom, sel_c, u->long_first_col, s->recentre);
+    lg->ar = axis_view(s->n_q, rows, s->zoom, s->sel_row, u->long_first_row, s->recentre);
+    lg->ac = axis_view(s->n_k, cols, s->zoom, sel_c, u->long_first_col, s->recentre);
     lg->half = u->hmode == HEATMAP_COLOR && lg->ar.span > rows;
     if (lg->half)
         lg->ar.cells = lg->ar.span < 2 * rows ? lg->ar.span : 2 * rows;
@@ -105,8 +105,8 @@ static void row_tokens(const LongGeo *lg, int y, int *t0, int *t1)
 {
     int c0 = lg->half ? 2 * y : y, c1 = lg->half ? 2 * y + 1 : y, a;
     c1 = c1 < lg->ar.cells ? c1 : lg->ar.cells - 1;
-    plot_cell_range(&lg->ar, c0, t0, &a);
-    plot_cell_range(&lg->ar, c1, &a, t1);
+    axis_cell_range(&lg->ar, c0, t0, &a);
+    axis_cell_range(&lg->ar, c1, &a, t1);
 }
 
 static void draw_row_labels(UiState *u, Grid *g, const LongGeo *lg)
@@ -120,7 +120,7 @@ static void draw_row_labels(UiState *u, Grid *g, const LongGeo *lg)
         if (t1 - t0 == 1)
             snprintf(lab, sizeof lab, "%d %s", t0 + 1, u->labels_q[t0]);
         else
-            plot_range_label(t0, t1, lab, sizeof lab);
+            axis_range_label(t0, t1, lab, sizeof lab);
         grid_put(g, lg->x - LONG_LABEL_W - 2, sy, mine ? 0x25B6 : ' ', STYLE_ACCENT, 0);
         grid_puts(g, lg->x - LONG_LABEL_W - 1, sy, lab, LONG_LABEL_W,
                   mine ? STYLE_LABEL_SEL : t1 - t0 == 1 ? STYLE_LABEL : STYLE_DIM);
@@ -134,13 +134,13 @@ static void draw_col_ticks(UiState *u, Grid *g, const LongGeo *lg, int y)
     int every = lg->cw >= 4 ? 1 : 10 / lg->cw, sel = u->app.sel_col;
     for (int c = 0; c < lg->cols; c += every) {
         int t0, t1, x = lg->x + c * lg->cw;
-        plot_cell_range(&lg->ac, c, &t0, &t1);
+        axis_cell_range(&lg->ac, c, &t0, &t1);
         if (lg->cw >= 4 && t1 - t0 == 1)
             grid_puts(g, x, y, u->labels_k[t0], lg->cw - 1, STYLE_LABEL);
         else if (x + 6 <= lg->x + lg->cols * lg->cw)
             grid_printf(g, x, y, 6, STYLE_DIM, "%d", t0 + 1);
     }
-    int c = sel >= 0 ? plot_cell_of(&lg->ac, sel) : -1;
+    int c = sel >= 0 ? axis_cell_of(&lg->ac, sel) : -1;
     if (c >= 0)
         grid_put(g, lg->x + c * lg->cw, y, 0x25BC, STYLE_ACCENT, 0); /* ▼ */
 }
@@ -203,8 +203,8 @@ static int long_tiles(UiState *u, Grid *g, Rect r)
     for (int h = 0; h < H && h / per_row < tile_rows; h++) {
         int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
         LongGeo lg = {.x = x + 2, .y = y, .rows = T, .cols = tile_w - 3, .cw = 1, .half = half};
-        lg.ar = plot_view_axis(u->app.n_q, half ? 2 * T : T, 0, 0, 0, false);
-        lg.ac = plot_view_axis(u->app.n_k, lg.cols, 0, 0, 0, false);
+        lg.ar = axis_view(u->app.n_q, half ? 2 * T : T, 0, 0, 0, false);
+        lg.ac = axis_view(u->app.n_k, lg.cols, 0, 0, 0, false);
         lg.rows = half ? (lg.ar.cells + 1) / 2 : lg.ar.cells, lg.cols = lg.ac.cells;
         draw_cells(u, g, &lg, ui_pooled(u, &u->res, u->app.layer, h, &lg.ar, &lg.ac));
         grid_printf(g, x, y, 2, h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE, "%d", h + 1);

@@ -31,7 +31,7 @@ static int pe_compute(UiState *u, int n, int d)
     if (need_sim > u->sim_cap)
         u->sim = ui_xrealloc(u->sim, need_sim * sizeof *u->sim), u->sim_cap = need_sim;
     posenc_fill(0, P, d, u->PE);
-    plot_pe_similarity(u->PE, n, d, u->sim);
+    posenc_similarity(u->PE, n, d, u->sim);
     return P;
 }
 

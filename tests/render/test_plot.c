@@ -51,7 +51,7 @@ static void test_plot_pe_similarity_translation(void **state)
     enum { N = 12, D = 16 };
     float PE[N * D], S[N * N];
     posenc_fill(0, N, D, PE);
-    plot_pe_similarity(PE, N, D, S);
+    posenc_similarity(PE, N, D, S);
     for (int i = 0; i < N; i++) {
         assert_float_equal(S[i * N + i], 1.0f, 1e-6);
         for (int j = 0; j < N; j++) {

@@ -1,0 +1,41 @@
+/* stats.h - a head's entropy and largest weights: how focused it is.
+ * Pure functions of their arguments.
+ */
+#ifndef ATTNVIZ_STATS_H
+#define ATTNVIZ_STATS_H
+
+#include <stdbool.h>
+
+#include "core/attention.h"
+
+/* The entropy in bits of one row of weights: -sum p log2 p over p > 0 (a
+ * masked weight is exactly 0 and takes no part). 0 for a one-hot row,
+ * log2(len) for a uniform one. */
+double stats_row_entropy(const float *row, int len);
+
+typedef struct {
+    double entropy; /* mean over the rows folded in of their entropy, in bits */
+    double top;     /* mean over the rows of their largest weight */
+    float max;      /* the largest weight of all */
+    int rows;       /* rows folded in */
+    bool sampled;   /* only some rows were (a long text) */
+} HeadStats;
+
+/* Fold one row of len weights into st (zeroed first); stats_finish
+ * turns the sums into means. */
+void stats_add(HeadStats *st, const float *row, int len);
+void stats_finish(HeadStats *st);
+
+/* The stride of the query rows to fold in so that at most budget weights
+ * (rows x n_k) are read: 1 when all fit. */
+int stats_sample_stride(int n_q, int n_k, long budget);
+
+/* The statistics of head h into *st: its weights from P_h (n_q, n_k) when
+ * not NULL, else computed a row at a time from Q and K (pool.h); every
+ * stats_sample_stride-th query row, so that at most budget weights are read
+ * (st->sampled says whether rows were skipped). Masked keys take no part.
+ * Returns AV_OK or AV_ERR_NOMEM. */
+int stats_head(const AttnShape *s, int h, const float *Q, const float *K,
+                    const float *P_h, long budget, HeadStats *st);
+
+#endif
