@@ -5,7 +5,9 @@
  *    counts as a letter except the spaces and punctuation listed in tokenize.c
  *    (Latin-1 punctuation, General Punctuation, CJK punctuation, fullwidth forms);
  *  - an apostrophe (' or U+2019) between two letters stays inside the word, so
- *    "didn't", "it's" and "O'Neil" are single tokens;
+ *    "didn't", "it's" and "O'Neil" are single tokens; so does a zero-width
+ *    joiner (U+200D), so an emoji sequence such as a family is one token, and
+ *    a joiner that joins nothing separates like a space;
  *  - a number is a run of digits, with '.' or ',' kept when a digit follows
  *    ("3.14", "1,024");
  *  - every other visible character (punctuation, symbols) is a token of its own;
@@ -35,22 +37,12 @@ typedef struct {
 } TokenList;
 
 /* Split text[0..len) into at most max_tokens tokens, into *out (which must be
- * zeroed or previously freed with tokens_free). Returns AV_OK,
+ * zeroed or previously freed with tokenize_free). Returns AV_OK,
  * AV_ERR_TOO_MANY (more than max_tokens), AV_ERR_UTF8 (out->bad_offset set)
  * or AV_ERR_NOMEM. An empty or all-space text gives AV_OK with n = 0. */
 int tokenize(const char *text, size_t len, int max_tokens, TokenList *out);
 
 /* Free what tokenize allocated; accepts a zeroed list. Leaves it zeroed. */
-void tokens_free(TokenList *tl);
-
-/* Decode one UTF-8 code point from s[0..len). Returns its byte length (1-4)
- * and stores it in *cp, or 0 when the bytes are not valid UTF-8. */
-int utf8_decode(const char *s, size_t len, unsigned *cp);
-
-/* Encode cp into buf (at least 4 bytes); returns the byte length (1-4). */
-int utf8_encode(unsigned cp, char *buf);
-
-/* Length in bytes of the longest valid UTF-8 prefix of s[0..len). */
-size_t utf8_valid_prefix(const char *s, size_t len);
+void tokenize_free(TokenList *tl);
 
 #endif

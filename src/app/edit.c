@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "render/grid.h"
+#include "core/utf8.h"
 
 int edit_init(EditBuf *e, const char *text)
 {

@@ -16,6 +16,7 @@
 
 #include "core/av.h"
 #include "core/rng.h"
+#include "core/utf8.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL

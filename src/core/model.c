@@ -295,8 +295,8 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
 static int model_tokenize(const ModelConfig *c, const char *text, size_t len,
                           const char *cross, size_t cross_len, ModelResult *r)
 {
-    tokens_free(&r->tokens);
-    tokens_free(&r->cross_tokens);
+    tokenize_free(&r->tokens);
+    tokenize_free(&r->cross_tokens);
     int err = tokenize(text, len, c->max_tokens, &r->tokens);
     if (!err && r->tokens.n == 0)
         err = AV_ERR_EMPTY;
@@ -338,8 +338,8 @@ int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, siz
 
 void model_result_free(ModelResult *r)
 {
-    tokens_free(&r->tokens);
-    tokens_free(&r->cross_tokens);
+    tokenize_free(&r->tokens);
+    tokenize_free(&r->cross_tokens);
     free(r->arena);
     free(r->pe);
     embed_cache_free(&r->emb);

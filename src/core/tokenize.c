@@ -13,99 +13,15 @@
 #include <string.h>
 
 #include "core/av.h"
+#include "core/utf8.h"
 
 enum { CLS_SPACE, CLS_PUNCT, CLS_LETTER, CLS_DIGIT };
 
-/* Decode with the continuation-byte ranges of RFC 3629 table 3-7: the narrowed
- * second-byte ranges after E0, ED, F0 and F4 reject overlongs, surrogates and
- * code points above U+10FFFF without a separate check. */
-int utf8_decode(const char *s, size_t len, unsigned *cp)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    if (len == 0)
-        return 0;
-    unsigned b0 = p[0];
-    if (b0 < 0x80) {
-        *cp = b0;
-        return 1;
-    }
-    int n;
-    unsigned lo = 0x80, hi = 0xBF, c;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-        n = 2, c = b0 & 0x1F;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-        n = 3, c = b0 & 0x0F;
-        lo = b0 == 0xE0 ? 0xA0 : 0x80;
-        hi = b0 == 0xED ? 0x9F : 0xBF;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-        n = 4, c = b0 & 0x07;
-        lo = b0 == 0xF0 ? 0x90 : 0x80;
-        hi = b0 == 0xF4 ? 0x8F : 0xBF;
-    } else {
-        return 0; /* continuation byte, C0, C1 or F5..FF as a lead */
-    }
-    if (len < (size_t)n || p[1] < lo || p[1] > hi)
-        return 0;
-    c = (c << 6) | (p[1] & 0x3F);
-    for (int k = 2; k < n; k++) {
-        if (p[k] < 0x80 || p[k] > 0xBF)
-            return 0;
-        c = (c << 6) | (p[k] & 0x3F);
-    }
-    *cp = c;
-    return n;
-}
-
-/* Surrogates and out-of-range values become U+FFFD, so the output is always
- * valid UTF-8. */
-int utf8_encode(unsigned cp, char *buf)
-{
-    unsigned char *b = (unsigned char *)buf;
-    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        cp = 0xFFFD;
-    if (cp < 0x80) {
-        b[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        b[0] = (unsigned char)(0xC0 | (cp >> 6));
-        b[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        b[0] = (unsigned char)(0xE0 | (cp >> 12));
-        b[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        b[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    b[0] = (unsigned char)(0xF0 | (cp >> 18));
-    b[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-    b[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    b[3] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
-size_t utf8_valid_prefix(const char *s, size_t len)
-{
-    size_t pos = 0;
-    unsigned cp;
-    while (pos < len) {
-        if ((unsigned char)s[pos] < 0x80) {
-            pos++;
-            continue;
-        }
-        int n = utf8_decode(s + pos, len - pos, &cp);
-        if (n == 0)
-            break;
-        pos += (size_t)n;
-    }
-    return pos;
-}
-
-/* Non-ASCII code points that are spaces; all are separators. */
+/* Non-ASCII code points that are spaces; all are separators. The zero-width
+ * (non-)joiners U+200C and U+200D count here where they join nothing. */
 static int is_unicode_space(unsigned cp)
 {
-    return cp == 0x00A0 || (cp >= 0x2000 && cp <= 0x200B) || cp == 0x2028 ||
+    return cp == 0x00A0 || (cp >= 0x2000 && cp <= 0x200D) || cp == 0x2028 ||
            cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
 }
 
@@ -152,14 +68,16 @@ static int class_at(const char *s, size_t len, size_t pos, int *n)
     return *n > 0 ? classify(cp) : CLS_SPACE;
 }
 
-/* Length of a joiner at s[pos] that stays inside the word: an apostrophe
- * between letters, or '.' / ',' between digits. 0 when there is none. */
+/* Length of a joiner at s[pos] that stays inside the word: an apostrophe or
+ * a zero-width joiner (U+200D, which glues emoji sequences such as a family
+ * or a profession) between letters, or '.' / ',' between digits. 0 when there
+ * is none. */
 static int joiner_len(const char *s, size_t len, size_t pos, int prev)
 {
     unsigned cp = 0;
     int n = utf8_decode(s + pos, len - pos, &cp);
     int want;
-    if (cp == '\'' || cp == 0x2019)
+    if (cp == '\'' || cp == 0x2019 || cp == 0x200D)
         want = CLS_LETTER;
     else if (cp == '.' || cp == ',')
         want = CLS_DIGIT;
@@ -232,7 +150,7 @@ int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
     out->tok = malloc((size_t)n * sizeof(*out->tok));
     out->pool = malloc(bytes);
     if (!out->tok || !out->pool) {
-        tokens_free(out);
+        tokenize_free(out);
         return AV_ERR_NOMEM;
     }
     size_t pos = 0, start, tlen;
@@ -246,7 +164,7 @@ int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
     return AV_OK;
 }
 
-void tokens_free(TokenList *tl)
+void tokenize_free(TokenList *tl)
 {
     free(tl->tok);
     free(tl->pool);

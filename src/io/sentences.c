@@ -12,6 +12,7 @@
 
 #include "core/av.h"
 #include "core/tokenize.h"
+#include "core/utf8.h"
 
 static const char builtin[] =
 #include "sentences.inc"

@@ -15,6 +15,7 @@
 
 #include "core/av.h"
 #include "core/tokenize.h"
+#include "core/utf8.h"
 
 /* Dark blue -> teal -> green -> yellow, rising in lightness (xterm-256 cube). */
 static const unsigned char ramp256[GRID_LEVELS] = {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/tokenize.h"
+#include "core/utf8.h"
 
 #define ROT_MAX 8 /* rows of a rotated column label, at the most */
 

@@ -13,6 +13,7 @@
 
 #include "core/tokenize.h"
 #include "ui_int.h"
+#include "core/utf8.h"
 
 enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3 };
 

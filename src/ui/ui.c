@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "ui_int.h"
+#include "core/utf8.h"
 
 static UiState ui;
 static volatile sig_atomic_t ui_signalled;

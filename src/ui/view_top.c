@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ui_int.h"
+#include "core/utf8.h"
 
 static void draw_title(const UiState *u, Grid *g)
 {

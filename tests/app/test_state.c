@@ -8,6 +8,7 @@
 
 #include "core/av.h"
 #include "app/state.h"
+#include "core/utf8.h"
 
 static void test_edit_insert_utf8_keeps_boundaries(void **state)
 {
@@ -134,7 +135,7 @@ static void test_token_at(void **state)
     assert_int_equal(edit_token_at(&t, 3), 0); /* the space after "The" */
     assert_int_equal(edit_token_at(&t, 4), 1);
     assert_int_equal(edit_token_at(&t, 11), 2);
-    tokens_free(&t);
+    tokenize_free(&t);
 }
 
 static void test_heads_step_divisors(void **state)

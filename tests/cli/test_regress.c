@@ -18,6 +18,7 @@
 #include "io/npy.h"
 #include "io/sentences.h"
 #include "core/tokenize.h"
+#include "core/utf8.h"
 
 /* ---- tokenizer ---------------------------------------------------------- */
 
@@ -29,7 +30,7 @@ static int tok_count(const char *s, size_t len, int max, size_t *bad)
     if (bad)
         *bad = tl.bad_offset;
     int n = rc == AV_OK ? tl.n : rc;
-    tokens_free(&tl);
+    tokenize_free(&tl);
     return n;
 }
 
@@ -116,7 +117,7 @@ static void test_regress_tokenize_long_words_cut_on_boundaries(void **state)
             covered += tl.tok[i].len;
         }
         assert_int_equal(covered, len);
-        tokens_free(&tl);
+        tokenize_free(&tl);
     }
 }
 

@@ -99,7 +99,7 @@ static void test_embed_same_word_same_vector_at_any_position(void **state)
     assert_memory_equal(X + 0 * D, X + 3 * D, sizeof(float) * D);
     assert_memory_equal(X + 1 * D, X + 4 * D, sizeof(float) * D);
     assert_memory_not_equal(X + 0 * D, X + 1 * D, sizeof(float) * D);
-    tokens_free(&tl);
+    tokenize_free(&tl);
 }
 
 static void test_embed_cache_gives_the_same_rows(void **state)
@@ -131,7 +131,7 @@ static void test_embed_cache_gives_the_same_rows(void **state)
     embed_cache_free(&cache);
     assert_null(cache.rows);
     free(X1), free(X2), free(text);
-    tokens_free(&tl);
+    tokenize_free(&tl);
 }
 
 static void test_embed_case_folding_shares_vectors(void **state)

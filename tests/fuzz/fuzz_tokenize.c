@@ -16,6 +16,7 @@
 
 #include "core/av.h"
 #include "core/tokenize.h"
+#include "core/utf8.h"
 
 #define FUZZ_MAX_TOKENS 64
 
@@ -158,8 +159,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check(tl.tok[i].start == all.tok[i].start && tl.tok[i].len == all.tok[i].len,
                   "bounded and unbounded spans differ");
     }
-    tokens_free(&tl);
-    tokens_free(&all);
-    check(!tl.tok && !tl.pool && tl.n == 0, "tokens_free left the list non-zero");
+    tokenize_free(&tl);
+    tokenize_free(&all);
+    check(!tl.tok && !tl.pool && tl.n == 0, "tokenize_free left the list non-zero");
     return 0;
 }
