@@ -38,4 +38,17 @@ void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
  * ones. A no-op without OpenBLAS. */
 void mat_set_threads(int n);
 
+/* The kernel OpenBLAS chose for this processor when it loaded
+ * (openblas_get_corename: "Haswell", "SkylakeX", "Prescott", ...), or "none"
+ * without BLAS. A static string; never NULL. */
+const char *mat_blas_kernel(void);
+
+/* OpenBLAS's build line ("OpenBLAS 0.3.21 DYNAMIC_ARCH ... Haswell ..."), or
+ * "none" without BLAS. A static string; never NULL. */
+const char *mat_blas_config(void);
+
+/* Whether this OpenBLAS carries kernels for several processors and so obeys
+ * OPENBLAS_CORETYPE when it loads (a DYNAMIC_ARCH build). */
+bool mat_blas_switchable(void);
+
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/av.h"
+#include "cli/blaskern.h"
 #include "cli/cli.h"
 #include "render/export.h"
 #include "io/fileio.h"
@@ -231,6 +232,7 @@ static int interactive(App *a)
 
 int main(int argc, char **argv)
 {
+    blaskern_ensure(argv); /* OpenBLAS on the processor's own kernel: may re-execute once */
     App a = {0};
     set_locale();
     int status = cli_parse(argc, argv, &a.opt) ? say(2, "%s", a.opt.err) : 0;

@@ -183,3 +183,32 @@ void mat_set_threads(int n)
     (void)n;
 #endif
 }
+
+const char *mat_blas_kernel(void)
+{
+#if !defined(NO_BLAS) && defined(OPENBLAS_VERSION)
+    const char *name = openblas_get_corename();
+    return name && *name ? name : "unknown";
+#elif !defined(NO_BLAS)
+    return "unknown";
+#else
+    return "none";
+#endif
+}
+
+const char *mat_blas_config(void)
+{
+#if !defined(NO_BLAS) && defined(OPENBLAS_VERSION)
+    const char *config = openblas_get_config();
+    return config ? config : "unknown";
+#elif !defined(NO_BLAS)
+    return "unknown";
+#else
+    return "none";
+#endif
+}
+
+bool mat_blas_switchable(void)
+{
+    return strstr(mat_blas_config(), "DYNAMIC_ARCH") != NULL;
+}

@@ -1,0 +1,103 @@
+/* blaskern.c - OpenBLAS on the processor's own kernel: the re-execution at
+ * start, and the description --version and `make bench` print.
+ *
+ * Debian's OpenBLAS 0.3.21 does not know processors newer than itself (an
+ * Intel family 6 model 207 with AVX-512 gets Prescott, SSE3: 31 GFLOP/s where
+ * SkylakeX gives 147). Its kernel is fixed when the library loads, before
+ * main, from OPENBLAS_CORETYPE when set. So main's first step asks
+ * cpu_blas_choose and, on FORCE, sets OPENBLAS_CORETYPE and a private mark and
+ * runs /proc/self/exe again with the same argv. The mark makes it happen once
+ * (a re-executed process, and every process it starts, leaves things be); the
+ * user's own OPENBLAS_CORETYPE is the decision table's first rule.
+ */
+#include "cli/blaskern.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "core/cpu.h"
+#include "core/mat.h"
+
+#define CORETYPE "OPENBLAS_CORETYPE"
+
+void blaskern_ensure(char *const argv[])
+{
+    if (!argv || !argv[0] || getenv(BLASKERN_MARK))
+        return;
+    const char *pretend = getenv(BLASKERN_PRETEND);
+    const char *reported = pretend && *pretend ? pretend : mat_blas_kernel();
+    CpuFeatures f;
+    cpu_features_read(&f);
+    CpuBlasChoice c = cpu_blas_choose(&f, reported, mat_blas_switchable(), getenv(CORETYPE));
+    if (c.action != CPU_BLAS_FORCE)
+        return;
+    char mark[80];
+    snprintf(mark, sizeof mark, "%s:%s", c.coretype, reported);
+    if (setenv(CORETYPE, c.coretype, 1) == 0 && setenv(BLASKERN_MARK, mark, 1) == 0)
+        execv("/proc/self/exe", argv);
+    /* no /proc, or no memory: run on with OpenBLAS's own kernel */
+    unsetenv(CORETYPE);
+    unsetenv(BLASKERN_MARK);
+}
+
+/* "OpenBLAS 0.3.21" from "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ...". */
+static void library_name(char *out, size_t cap)
+{
+    const char *config = mat_blas_config();
+    const char *sp = strchr(config, ' ');
+    sp = sp ? strchr(sp + 1, ' ') : NULL;
+    int len = sp ? (int)(sp - config) : (int)strlen(config);
+    snprintf(out, cap, "%.*s", len, config);
+}
+
+void blaskern_info(BlasKernInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    library_name(info->library, sizeof info->library);
+    info->kernel = mat_blas_kernel();
+    info->chooser = "openblas";
+    const char *core = getenv(CORETYPE), *mark = getenv(BLASKERN_MARK);
+    const char *colon = mark ? strchr(mark, ':') : NULL;
+    if (core && colon && strlen(core) == (size_t)(colon - mark) &&
+        strncasecmp(core, mark, (size_t)(colon - mark)) == 0) {
+        info->chooser = "attnviz";
+        snprintf(info->fallback, sizeof info->fallback, "%s", colon + 1);
+        return;
+    }
+    if (core) {
+        info->chooser = "user";
+        return;
+    }
+    CpuFeatures f;
+    cpu_features_read(&f);
+    CpuBlasChoice c = cpu_blas_choose(&f, info->kernel, mat_blas_switchable(), NULL);
+    if (c.action == CPU_BLAS_FIXED)
+        info->could = c.coretype;
+}
+
+void blaskern_describe(char *buf, size_t cap)
+{
+    BlasKernInfo i;
+    blaskern_info(&i);
+    if (!strcmp(i.kernel, "none")) {
+        snprintf(buf, cap, "no BLAS (built with NO_BLAS=1)");
+        return;
+    }
+    int len = snprintf(buf, cap, "%s, kernel %s, ", i.library, i.kernel);
+    if (len < 0 || (size_t)len >= cap)
+        return;
+    buf += len, cap -= (size_t)len;
+    if (!strcmp(i.chooser, "attnviz"))
+        snprintf(buf, cap, "chosen by attnviz over %s", i.fallback);
+    else if (!strcmp(i.chooser, "user"))
+        snprintf(buf, cap, "chosen by the user (OPENBLAS_CORETYPE)");
+    else if (i.could)
+        snprintf(buf, cap, "chosen by OpenBLAS (the processor runs %s, this OpenBLAS has "
+                 "no other kernel)", i.could);
+    else
+        snprintf(buf, cap, "chosen by OpenBLAS");
+}
