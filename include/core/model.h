@@ -42,6 +42,10 @@ typedef struct {
 
 #define MODEL_BUDGET (1024.0 * 1024 * 1024) /* 1 GiB */
 
+/* The encoder layer's feed-forward width is MODEL_FFN_MULT d_model (the
+ * articles' d_ff = 4 d_model). */
+#define MODEL_FFN_MULT 4
+
 typedef struct {
     float *Wq, *Wk, *Wv, *Wo; /* (d_model, d_model) */
     float *W1, *b1;           /* (d_model, d_ff), (d_ff): feed-forward, L > 1 only */

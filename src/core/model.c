@@ -56,31 +56,47 @@ const char *model_head_label(const ModelConfig *c, int layer, int h)
     return layer == 0 && c->preset == PRESET_LOADED ? "from --weights" : "random";
 }
 
+/* The next count floats of an arena at base (NULL when only counting). */
+static float *model_take(float *base, size_t *used, size_t count)
+{
+    float *q = base ? base + *used : NULL;
+    *used += count;
+    return q;
+}
+
+/* Carve the per-layer matrices out of base (or, with base NULL, only count
+ * them): the one statement of the weights' arena layout. Returns the floats
+ * used. */
+static size_t weights_carve(int d, int d_ff, int L, float *base, ModelWeights *w)
+{
+    size_t used = 0;
+    for (int l = 0; l < L; l++) {
+        LayerWeights *lw = &w->layer[l];
+        lw->Wq = model_take(base, &used, (size_t)d * d);
+        lw->Wk = model_take(base, &used, (size_t)d * d);
+        lw->Wv = model_take(base, &used, (size_t)d * d);
+        lw->Wo = model_take(base, &used, (size_t)d * d);
+        if (d_ff) {
+            lw->W1 = model_take(base, &used, (size_t)d * d_ff);
+            lw->b1 = model_take(base, &used, (size_t)d_ff);
+            lw->W2 = model_take(base, &used, (size_t)d_ff * d);
+            lw->b2 = model_take(base, &used, (size_t)d);
+        }
+    }
+    return used;
+}
+
 /* Point the per-layer matrices into one arena: 4 d^2 per layer, plus the FFN
- * (2 d d_ff + d_ff + d) when there is more than one layer. */
+ * when there is more than one layer. */
 static int weights_alloc(int d, int L, ModelWeights *w)
 {
-    int d_ff = L > 1 ? 4 * d : 0;
-    size_t per = 4 * (size_t)d * d + 2 * (size_t)d * d_ff + (size_t)d_ff + (size_t)d;
+    int d_ff = L > 1 ? MODEL_FFN_MULT * d : 0;
     memset(w, 0, sizeof *w);
-    w->arena = calloc(per * (size_t)L, sizeof(float));
+    w->arena = calloc(weights_carve(d, d_ff, L, NULL, w), sizeof(float));
     if (!w->arena)
         return AV_ERR_NOMEM;
     w->d_model = d, w->d_ff = d_ff, w->L = L;
-    float *p = w->arena;
-    for (int l = 0; l < L; l++) {
-        LayerWeights *lw = &w->layer[l];
-        lw->Wq = p, p += (size_t)d * d;
-        lw->Wk = p, p += (size_t)d * d;
-        lw->Wv = p, p += (size_t)d * d;
-        lw->Wo = p, p += (size_t)d * d;
-        if (d_ff) {
-            lw->W1 = p, p += (size_t)d * d_ff;
-            lw->b1 = p, p += d_ff;
-            lw->W2 = p, p += (size_t)d_ff * d;
-            lw->b2 = p, p += d;
-        }
-    }
+    weights_carve(d, d_ff, L, w->arena, w);
     return AV_OK;
 }
 
@@ -131,22 +147,28 @@ double model_weight_bytes(const ModelConfig *c, int n_q, int n_k)
     return (double)c->layers * c->H * n_q * n_k * sizeof(float);
 }
 
-/* Floats the result needs for n_q queries and n_k keys. */
-static size_t result_floats(const ModelConfig *c, int n_q, int n_k, bool cross, bool lazy)
+/* Carve a run's tensors out of base (or, with base NULL, only count them):
+ * the one statement of the result arena's layout. Returns the floats used. */
+static size_t result_carve(const ModelConfig *c, int n_q, int n_k, bool cross, bool lazy,
+                           float *base, ModelResult *r, float **scratch)
 {
-    size_t d = (size_t)c->d_model, nn = lazy ? 0 : (size_t)n_q * n_k * c->H;
-    size_t per = 2 * (size_t)n_k * d + 3 * (size_t)n_q * d + nn + (c->keep_scores ? nn : 0);
-    if (c->layers > 1)
-        per += (size_t)n_q * d;
-    size_t scratch = c->layers > 1 ? (size_t)n_q * 4 * d : 0;
-    return (size_t)n_q * d + (cross ? (size_t)n_k * d : 0) + per * c->layers + scratch;
-}
-
-static float *take(float **p, size_t count)
-{
-    float *q = *p;
-    *p += count;
-    return q;
+    size_t d = (size_t)c->d_model, nn = lazy ? 0 : (size_t)n_q * n_k * c->H, used = 0;
+    r->X = model_take(base, &used, (size_t)n_q * d);
+    r->Xk = cross ? model_take(base, &used, (size_t)n_k * d) : NULL;
+    for (int l = 0; l < c->layers; l++) {
+        AttnBuffers *b = &r->layer[l].ab;
+        b->Q = model_take(base, &used, (size_t)n_q * d);
+        b->K = model_take(base, &used, (size_t)n_k * d);
+        b->V = model_take(base, &used, (size_t)n_k * d);
+        b->S = c->keep_scores ? model_take(base, &used, nn) : NULL;
+        b->P = lazy ? NULL : model_take(base, &used, nn);
+        b->concat = model_take(base, &used, (size_t)n_q * d);
+        b->out = model_take(base, &used, (size_t)n_q * d);
+        r->layer[l].x_out = c->layers > 1 ? model_take(base, &used, (size_t)n_q * d) : b->out;
+    }
+    /* the FFN's hidden activations (n_q, d_ff) of the layer being run */
+    *scratch = c->layers > 1 ? model_take(base, &used, (size_t)n_q * MODEL_FFN_MULT * d) : NULL;
+    return used;
 }
 
 /* Lay the arena out for this run; grows it when too small. */
@@ -157,7 +179,8 @@ static int result_layout(const ModelConfig *c, int n_q, int n_k, bool cross, Mod
     r->lazy = model_weight_bytes(c, n_q, n_k) > budget;
     if (r->lazy && c->keep_scores)
         return AV_ERR_TOO_LARGE;
-    size_t need = result_floats(c, n_q, n_k, cross, r->lazy);
+    ModelResult count = {0};
+    size_t need = result_carve(c, n_q, n_k, cross, r->lazy, NULL, &count, scratch);
     if (need > r->arena_cap) {
         /* Headroom: typing grows n a token at a time, and a fresh allocation
          * of a long text's weights costs page faults on every keystroke. */
@@ -168,22 +191,7 @@ static int result_layout(const ModelConfig *c, int n_q, int n_k, bool cross, Mod
         free(r->arena);
         r->arena = a, r->arena_cap = cap;
     }
-    size_t d = (size_t)c->d_model, nn = r->lazy ? 0 : (size_t)n_q * n_k * c->H;
-    float *p = r->arena;
-    r->X = take(&p, (size_t)n_q * d);
-    r->Xk = cross ? take(&p, (size_t)n_k * d) : NULL;
-    for (int l = 0; l < c->layers; l++) {
-        AttnBuffers *b = &r->layer[l].ab;
-        b->Q = take(&p, (size_t)n_q * d);
-        b->K = take(&p, (size_t)n_k * d);
-        b->V = take(&p, (size_t)n_k * d);
-        b->S = c->keep_scores ? take(&p, nn) : NULL;
-        b->P = r->lazy ? NULL : take(&p, nn);
-        b->concat = take(&p, (size_t)n_q * d);
-        b->out = take(&p, (size_t)n_q * d);
-        r->layer[l].x_out = c->layers > 1 ? take(&p, (size_t)n_q * d) : b->out;
-    }
-    *scratch = c->layers > 1 ? take(&p, (size_t)n_q * 4 * d) : NULL;
+    result_carve(c, n_q, n_k, cross, r->lazy, r->arena, r, scratch);
     return AV_OK;
 }
 

@@ -231,7 +231,7 @@ static void test_attention_softmax_exp_accuracy(void **state)
             attention_softmax_row(row, len);
             double e = exp((double)x), p0 = 1.0 / (1.0 + e);
             double rel0 = fabs(row[0] - p0) / p0, rel1 = fabs(row[1] - e * p0) / (e * p0);
-            worst = rel0 > worst ? rel0 : rel1 > worst ? rel1 : worst;
+            worst = fmax(worst, fmax(rel0, rel1));
         }
     print_message("softmax: largest relative error %.3g\n", worst);
     assert_true(worst < 4e-7);

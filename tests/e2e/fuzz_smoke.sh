@@ -7,7 +7,7 @@
 set -u
 if [ -n "${ATTNVIZ_SANITIZED:-}" ]; then
     # the harnesses are built with ASan and UBSan already: once is enough
-    echo "ok - fuzz skipped for the sanitizer build (run in make test)"
+    echo "skip - fuzz: the sanitizer build (the harnesses run under ASan in make test)"
     exit 0
 fi
 secs=${FUZZ_SMOKE_SECONDS:-10}

@@ -8,13 +8,13 @@
 # one run on the toy embeddings, checked from the dumped X), and compares every
 # dump file - X after PE, Q, K, V, scores (-inf where masked), weights, output,
 # tokens.txt - with NumPy within 1e-5. Prints "ok - name" / "not ok - name (why)".
-# Needs Debian's python3-numpy for /usr/bin/python3; without it: one "ok" line
-# saying it was skipped. Run from the repository root; $ATTNVIZ is the binary.
+# Needs Debian's python3-numpy for /usr/bin/python3; without it: one "skip"
+# line, counted apart from the passes. Run from the repository root; $ATTNVIZ is the binary.
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 PY=/usr/bin/python3
 if ! [ -x "$PY" ] || ! "$PY" -c 'import numpy' 2>/dev/null; then
-    echo "ok - numpy not installed, skipped"
+    echo "skip - numpy not installed"
     exit 0
 fi
 seed=${NUMPY_COMPARE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}

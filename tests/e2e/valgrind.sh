@@ -7,17 +7,17 @@
 # exit status DESIGN.md gives. Prints "ok - valgrind NAME" / "not ok - valgrind
 # NAME (why)". "possibly lost" blocks are not counted: OpenBLAS keeps its
 # thread buffers to the end. $ATTNVIZ is the binary (absolute path); run from
-# the repository root. Without valgrind: one "ok" line saying it was skipped.
+# the repository root. Without valgrind: one "skip" line.
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 if ! command -v valgrind >/dev/null 2>&1; then
-    echo "ok - valgrind not installed, skipped"
+    echo "skip - valgrind not installed"
     exit 0
 fi
 if [ -n "${ATTNVIZ_SANITIZED:-}" ]; then
     # AddressSanitizer's runtime and valgrind exclude each other: valgrind
     # checks the plain build in `make test`, ASan and UBSan this one.
-    echo "ok - valgrind skipped for the sanitizer build"
+    echo "skip - valgrind: the sanitizer build (valgrind checks the plain one)"
     exit 0
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-vg.XXXXXX") || exit 1
