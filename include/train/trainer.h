@@ -1,0 +1,68 @@
+/* trainer.h - the training loop, one step at a time, so that a batch
+ * command and a live view can both drive it (the view calls trainer_step
+ * between frames, or from a thread of its own; the Trainer is not shared).
+ *
+ * A step: the task's batch for (seed, step), forward, cross-entropy,
+ * backward, gradient clipping by global norm, one AdamW update. The same
+ * settings and seed give the same weights after the same steps.
+ */
+#ifndef ATTNVIZ_TRAINER_H
+#define ATTNVIZ_TRAINER_H
+
+#include <stdint.h>
+
+#include "train/net.h"
+#include "train/scores.h"
+#include "train/task.h"
+
+typedef struct {
+    int batch;           /* sequences a step (default 16) */
+    float lr;            /* AdamW learning rate (default 1e-2) */
+    float weight_decay;  /* AdamW decay of matrices (default 0) */
+    float clip;          /* gradient norm limit, 0 = none (default 1) */
+    uint64_t seed;       /* weights, batches and probes */
+} TrainConfig;
+
+typedef struct {
+    Net net;
+    const Task *task;    /* borrowed: outlives the trainer */
+    TrainConfig cfg;
+    Batch batch;
+    long step;           /* steps done */
+    double loss;         /* of the last step */
+    double accuracy;     /* the task's metric on the last step's batch, before the update */
+    double grad_norm;    /* before clipping */
+} Trainer;
+
+/* The defaults above into *c. */
+void trainer_config_default(TrainConfig *c);
+
+/* The architecture of a model for task with the given sizes, into *spec
+ * (vocab copied from task; free with modelfile_spec_free). AV_OK or
+ * AV_ERR_NOMEM. */
+int trainer_spec(const Task *task, int layers, int heads, int d_model, int context, int mlp,
+                 bool layernorm, ModelPe pe, ModelAct act, ModelSpec *spec);
+
+/* Set up tr: a Net for spec (whose vocabulary must be task's) with random
+ * weights from c->seed. Returns AV_OK, AV_ERR_MODEL (bad spec, or a
+ * vocabulary not the task's), AV_ERR_CONFIG (bad lr, batch, context < 2) or
+ * AV_ERR_NOMEM. */
+int trainer_init(Trainer *tr, const Task *task, const ModelSpec *spec, const TrainConfig *c);
+
+void trainer_free(Trainer *tr);
+
+/* One training step; tr->loss, accuracy, grad_norm and step are updated.
+ * Returns AV_OK (or what net_forward returns, never expected). */
+int trainer_step(Trainer *tr);
+
+/* Scores of every head (layers * heads, row-major) on the probes of the
+ * trainer's seed. AV_OK or AV_ERR_NOMEM. */
+int trainer_scores(Trainer *tr, HeadScore *out);
+
+/* Save the model to dir (modelfile_save), with heads.txt from scores (may be
+ * NULL: no heads.txt) and "steps" = tr->step. Returns what modelfile_save
+ * returns; which names the file on error. */
+int trainer_save(Trainer *tr, const char *dir, const HeadScore *scores, char *which,
+                 size_t whichlen);
+
+#endif

@@ -1,0 +1,249 @@
+/* ops.c - forward and backward passes of the trainer's operations, in pairs.
+ *
+ * Every matrix product goes through mat_sgemm. Backward passes accumulate
+ * (+=) into the gradients they are given, as llm.c's do; the one exception,
+ * ops_attention_backward, writes dQ, dK, dV whole because the caller turns
+ * them into input and weight gradients straight away. The attention forward
+ * is not here: it is core/attention.h's attention_forward, the one the views
+ * draw.
+ */
+#include "ops.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/mat.h"
+
+#define LN_EPS 1e-5f
+#define GELU_C 0.7978845608028654f /* sqrt(2 / pi) */
+
+void ops_embed_forward(float *out, const int *tok, const float *embed, const float *pe,
+                       int N, int T, int D)
+{
+    /* out (N, D), embed (V, D), pe (T, D) */
+    for (int r = 0; r < N; r++) {
+        const float *e = embed + (long)tok[r] * D, *p = pe ? pe + (long)(r % T) * D : NULL;
+        float *o = out + (long)r * D;
+        for (int c = 0; c < D; c++)
+            o[c] = p ? e[c] + p[c] : e[c];
+    }
+}
+
+void ops_embed_backward(float *dembed, float *dpe, const float *dout, const int *tok,
+                        int N, int T, int D)
+{
+    for (int r = 0; r < N; r++) {
+        const float *g = dout + (long)r * D;
+        float *de = dembed + (long)tok[r] * D, *dp = dpe ? dpe + (long)(r % T) * D : NULL;
+        for (int c = 0; c < D; c++) {
+            de[c] += g[c];
+            if (dp)
+                dp[c] += g[c];
+        }
+    }
+}
+
+void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
+                           const float *g, const float *b, int N, int D)
+{
+    /* x, out (N, D); g, b (D); mean, rstd (N) */
+    for (int r = 0; r < N; r++) {
+        const float *x_r = x + (long)r * D;
+        float *o = out + (long)r * D, m = 0.0f, v = 0.0f;
+        for (int c = 0; c < D; c++)
+            m += x_r[c];
+        m /= (float)D;
+        for (int c = 0; c < D; c++)
+            v += (x_r[c] - m) * (x_r[c] - m);
+        float s = 1.0f / sqrtf(v / (float)D + LN_EPS);
+        for (int c = 0; c < D; c++)
+            o[c] = (x_r[c] - m) * s * g[c] + b[c];
+        mean[r] = m;
+        rstd[r] = s;
+    }
+}
+
+void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout,
+                            const float *x, const float *g, const float *mean,
+                            const float *rstd, int N, int D)
+{
+    for (int r = 0; r < N; r++) {
+        const float *x_r = x + (long)r * D, *d_r = dout + (long)r * D;
+        float *dx_r = dx + (long)r * D, m = mean[r], s = rstd[r];
+        /* dnorm = dout * g; dx = s * (dnorm - mean(dnorm) - norm * mean(dnorm * norm)) */
+        float mean_d = 0.0f, mean_dn = 0.0f;
+        for (int c = 0; c < D; c++) {
+            float norm = (x_r[c] - m) * s, dn = d_r[c] * g[c];
+            mean_d += dn;
+            mean_dn += dn * norm;
+            db[c] += d_r[c];
+            dg[c] += d_r[c] * norm;
+        }
+        mean_d /= (float)D;
+        mean_dn /= (float)D;
+        for (int c = 0; c < D; c++) {
+            float norm = (x_r[c] - m) * s, dn = d_r[c] * g[c];
+            dx_r[c] += s * (dn - mean_d - norm * mean_dn);
+        }
+    }
+}
+
+void ops_linear_forward(float *out, const float *x, const float *w, const float *bias,
+                        int N, int K, int C)
+{
+    /* out (N, C) = x (N, K) w (K, C) */
+    mat_sgemm(false, false, N, C, K, 1.0f,
+              x, K,
+              w, C,
+              0.0f, out, C);
+    if (bias)
+        for (int r = 0; r < N; r++)
+            for (int c = 0; c < C; c++)
+                out[(long)r * C + c] += bias[c];
+}
+
+void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout,
+                         const float *x, const float *w, int N, int K, int C)
+{
+    if (dx)
+        /* dx (N, K) += dout (N, C) w^T (C, K) */
+        mat_sgemm(false, true, N, K, C, 1.0f,
+                  dout, C,
+                  w, C,
+                  1.0f, dx, K);
+    /* dw (K, C) += x^T (K, N) dout (N, C) */
+    mat_sgemm(true, false, K, C, N, 1.0f,
+              x, K,
+              dout, C,
+              1.0f, dw, C);
+    if (dbias)
+        for (int r = 0; r < N; r++)
+            for (int c = 0; c < C; c++)
+                dbias[c] += dout[(long)r * C + c];
+}
+
+void ops_act_forward(float *out, const float *x, long n, bool relu)
+{
+    for (long i = 0; i < n; i++) {
+        float v = x[i];
+        if (relu)
+            out[i] = v > 0.0f ? v : 0.0f;
+        else
+            out[i] = 0.5f * v * (1.0f + tanhf(GELU_C * (v + 0.044715f * v * v * v)));
+    }
+}
+
+void ops_act_backward(float *dx, const float *x, const float *dout, long n, bool relu)
+{
+    for (long i = 0; i < n; i++) {
+        float v = x[i], d;
+        if (relu) {
+            d = v > 0.0f ? 1.0f : 0.0f;
+        } else {
+            float u = GELU_C * (v + 0.044715f * v * v * v), t = tanhf(u);
+            float du = GELU_C * (1.0f + 3.0f * 0.044715f * v * v);
+            d = 0.5f * (1.0f + t) + 0.5f * v * (1.0f - t * t) * du;
+        }
+        dx[i] += d * dout[i];
+    }
+}
+
+/* B (T, T) = A^T */
+static void transpose(float *B, const float *A, int T)
+{
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j < T; j++)
+            B[(long)j * T + i] = A[(long)i * T + j];
+}
+
+void ops_attention_backward(float *dQ, float *dK, float *dV, const float *dconcat,
+                            const float *Q, const float *K, const float *V, const float *P,
+                            int T, int D, int H, float *scratch)
+{
+    /* Q, K, V, dconcat, dQ, dK, dV (T, D); head h uses columns h*d_k .. h*d_k+d_k-1;
+     * P (H, T, T), row i zero beyond i (causal) */
+    const int d_k = D / H;
+    const float scale = 1.0f / sqrtf((float)d_k);
+    float *dP = scratch, *dS = scratch, *tr = scratch + (long)T * T;
+    assert(D % H == 0);
+    for (int h = 0; h < H; h++) {
+        const float *P_h = P + (long)h * T * T;
+        const int c0 = h * d_k;
+        /* dV_h (T, d_k) = P_h^T (T, T) dconcat_h (T, d_k) */
+        transpose(tr, P_h, T);
+        mat_sgemm(false, false, T, d_k, T, 1.0f,
+                  tr, T,
+                  dconcat + c0, D,
+                  0.0f, dV + c0, D);
+        /* dP (T, T) = dconcat_h (T, d_k) V_h^T (d_k, T) */
+        mat_sgemm(false, true, T, T, d_k, 1.0f,
+                  dconcat + c0, D,
+                  V + c0, D,
+                  0.0f, dP, T);
+        /* softmax backward, scale folded in: dS = scale * P (dP - sum_j P dP);
+         * masked keys have P exactly 0, so their dS is 0 too */
+        for (int i = 0; i < T; i++) {
+            const float *p_i = P_h + (long)i * T;
+            float *d_i = dP + (long)i * T, dot = 0.0f;
+            for (int j = 0; j <= i; j++)
+                dot += p_i[j] * d_i[j];
+            for (int j = 0; j < T; j++)
+                d_i[j] = j <= i ? scale * p_i[j] * (d_i[j] - dot) : 0.0f;
+        }
+        /* dQ_h (T, d_k) = dS (T, T) K_h (T, d_k) */
+        mat_sgemm(false, false, T, d_k, T, 1.0f,
+                  dS, T,
+                  K + c0, D,
+                  0.0f, dQ + c0, D);
+        /* dK_h (T, d_k) = dS^T (T, T) Q_h (T, d_k) */
+        transpose(tr, dS, T);
+        mat_sgemm(false, false, T, d_k, T, 1.0f,
+                  tr, T,
+                  Q + c0, D,
+                  0.0f, dK + c0, D);
+    }
+}
+
+double ops_crossentropy_forward(float *probs, const float *logits, const int *target,
+                                const float *mask, float *losses, int N, int V)
+{
+    double total = 0.0, count = 0.0;
+    for (int r = 0; r < N; r++) {
+        const float *l = logits + (long)r * V;
+        float *p = probs + (long)r * V, max = l[0], sum = 0.0f;
+        for (int v = 1; v < V; v++)
+            max = l[v] > max ? l[v] : max;
+        for (int v = 0; v < V; v++) {
+            p[v] = expf(l[v] - max);
+            sum += p[v];
+        }
+        for (int v = 0; v < V; v++)
+            p[v] /= sum;
+        float loss = -logf(p[target[r]] > 1e-30f ? p[target[r]] : 1e-30f);
+        if (losses)
+            losses[r] = loss;
+        total += (double)mask[r] * loss;
+        count += mask[r];
+    }
+    return count > 0.0 ? total / count : 0.0;
+}
+
+void ops_crossentropy_backward(float *dlogits, const float *probs, const int *target,
+                               const float *mask, int N, int V)
+{
+    double count = 0.0;
+    for (int r = 0; r < N; r++)
+        count += mask[r];
+    if (count <= 0.0)
+        return;
+    for (int r = 0; r < N; r++) {
+        float w = (float)(mask[r] / count);
+        if (w == 0.0f)
+            continue;
+        const float *p = probs + (long)r * V;
+        float *d = dlogits + (long)r * V;
+        for (int v = 0; v < V; v++)
+            d[v] += w * (p[v] - (v == target[r] ? 1.0f : 0.0f));
+    }
+}

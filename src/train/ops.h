@@ -1,0 +1,59 @@
+/* ops.h - the trainer's operations, each a forward and a backward pass side
+ * by side (llm.c's train_gpt2.c). Private to src/train/.
+ *
+ * Shapes use N for rows (batch x tokens), D for d_model, W for the MLP width,
+ * V for the vocabulary, T for tokens of one sequence, d_k = D / H. Every
+ * backward ACCUMULATES (+=) into the gradients it is given, parameters and
+ * inputs alike, so a tensor used twice (the residual stream) sums its
+ * gradients; callers zero them once per step.
+ */
+#ifndef ATTNVIZ_TRAIN_OPS_H
+#define ATTNVIZ_TRAIN_OPS_H
+
+#include <stdbool.h>
+
+/* out (N, D) = embed[tok[r]] + pe[r % T] (pe (T, D), may be NULL). */
+void ops_embed_forward(float *out, const int *tok, const float *embed, const float *pe,
+                   int N, int T, int D);
+/* dembed[tok[r]] += dout[r]; dpe[r % T] += dout[r] when dpe is not NULL. */
+void ops_embed_backward(float *dembed, float *dpe, const float *dout, const int *tok,
+                    int N, int T, int D);
+
+/* out (N, D) = (x - mean) * rstd * g + b per row, eps 1e-5; mean, rstd (N) kept. */
+void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
+                       const float *g, const float *b, int N, int D);
+/* dx, dg, db += from dout (N, D). */
+void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout, const float *x,
+                        const float *g, const float *mean, const float *rstd, int N, int D);
+
+/* out (N, C) = x (N, K) w (K, C) + bias (C, may be NULL). */
+void ops_linear_forward(float *out, const float *x, const float *w, const float *bias,
+                    int N, int K, int C);
+/* dx (N, K) += dout w^T (dx may be NULL); dw (K, C) += x^T dout;
+ * dbias (C) += column sums of dout (dbias may be NULL). */
+void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout, const float *x,
+                     const float *w, int N, int K, int C);
+
+/* out (n) = act(x): GELU (tanh form) or ReLU. */
+void ops_act_forward(float *out, const float *x, long n, bool relu);
+/* dx += act'(x) * dout. */
+void ops_act_backward(float *dx, const float *x, const float *dout, long n, bool relu);
+
+/* The backward of one sequence's causal self-attention (after attention_forward
+ * of core/attention.h, whose Q, K, V, P (H, T, T) and concat it reads), from
+ * dconcat (T, D), the gradient of the heads' concatenation. Writes (=, not +=)
+ * dQ, dK, dV (T, D). scratch holds 3 T*T floats. */
+void ops_attention_backward(float *dQ, float *dK, float *dV, const float *dconcat,
+                        const float *Q, const float *K, const float *V, const float *P,
+                        int T, int D, int H, float *scratch);
+
+/* Softmax cross-entropy: probs (N, V) = softmax(logits) (in place allowed);
+ * returns sum_r mask[r] * -log probs[r, target[r]] / sum mask (0 when the mask
+ * is all zero); losses (N) gets each row's loss (may be NULL). */
+double ops_crossentropy_forward(float *probs, const float *logits, const int *target,
+                            const float *mask, float *losses, int N, int V);
+/* dlogits (N, V) += (probs - onehot(target)) * mask[r] / sum mask. */
+void ops_crossentropy_backward(float *dlogits, const float *probs, const int *target,
+                           const float *mask, int N, int V);
+
+#endif

@@ -1,0 +1,96 @@
+/* trainer.c - the training loop of net.h on the batches of task.h, one
+ * step a call.
+ */
+#include "train/trainer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "core/rng.h"
+
+void trainer_config_default(TrainConfig *c)
+{
+    *c = (TrainConfig){.batch = 16, .lr = 1e-2f, .weight_decay = 0.0f, .clip = 1.0f,
+                       .seed = 1};
+}
+
+int trainer_spec(const Task *task, int layers, int heads, int d_model, int context, int mlp,
+                 bool layernorm, ModelPe pe, ModelAct act, ModelSpec *spec)
+{
+    ModelSpec s = {.tokenizer = task->tokenizer, .V = task->V, .vocab = task->vocab,
+                   .d_model = d_model, .heads = heads, .layers = layers, .context = context,
+                   .pe = pe, .layernorm = layernorm, .mlp = mlp, .activation = act};
+    snprintf(s.task, sizeof s.task, "%s", task->name);
+    return modelfile_spec_copy(spec, &s);
+}
+
+int trainer_init(Trainer *tr, const Task *task, const ModelSpec *spec, const TrainConfig *c)
+{
+    memset(tr, 0, sizeof *tr);
+    if (!(c->lr > 0.0f) || !isfinite(c->lr) || c->batch < 1 || spec->context < 2 ||
+        !(c->weight_decay >= 0.0f) || !(c->clip >= 0.0f))
+        return AV_ERR_CONFIG;
+    if (spec->V != task->V)
+        return AV_ERR_MODEL;
+    for (int i = 0; i < task->V; i++)
+        if (strcmp(spec->vocab[i], task->vocab[i]) != 0)
+            return AV_ERR_MODEL;
+    tr->task = task;
+    tr->cfg = *c;
+    int err = net_init(&tr->net, spec, c->batch, true);
+    if (!err)
+        err = task_batch_init(&tr->batch, task, c->batch, spec->context);
+    if (err) {
+        trainer_free(tr);
+        return err;
+    }
+    tr->net.spec.seed = c->seed;
+    net_init_weights(&tr->net, rng_mix(c->seed ^ 0x5eedull));
+    return AV_OK;
+}
+
+void trainer_free(Trainer *tr)
+{
+    net_free(&tr->net);
+    task_batch_free(&tr->batch);
+    memset(tr, 0, sizeof *tr);
+}
+
+int trainer_step(Trainer *tr)
+{
+    Batch *b = &tr->batch;
+    const NetAdam opt = {.lr = tr->cfg.lr, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
+                         .weight_decay = tr->cfg.weight_decay};
+    task_batch(tr->task, tr->cfg.seed, tr->step, b);
+    int err = net_forward(&tr->net, b->tok, b->tgt, b->mask, b->B, b->n, &tr->loss);
+    if (err)
+        return err;
+    tr->accuracy = task_accuracy(b, tr->net.logits, tr->net.spec.V);
+    net_zero_grad(&tr->net);
+    net_backward(&tr->net);
+    tr->grad_norm = net_clip_grad(&tr->net, tr->cfg.clip);
+    tr->step++;
+    net_adamw(&tr->net, &opt, tr->step);
+    tr->net.spec.steps = tr->step;
+    return AV_OK;
+}
+
+int trainer_scores(Trainer *tr, HeadScore *out)
+{
+    return scores_measure(&tr->net, tr->task, tr->cfg.seed, out);
+}
+
+int trainer_save(Trainer *tr, const char *dir, const HeadScore *scores, char *which,
+                 size_t whichlen)
+{
+    char *txt = NULL;
+    const ModelSpec *s = &tr->net.spec;
+    if (scores && !(txt = scores_heads_txt(scores, s->layers, s->heads)))
+        return AV_ERR_NOMEM;
+    int err = modelfile_save(dir, s, tr->net.params, txt, which, whichlen);
+    free(txt);
+    return err;
+}
