@@ -1,9 +1,18 @@
 /* bench.c - `make bench`: the speed and memory figures of issue 5, one line each.
  *
+ *   bench machine    the processor (/proc/cpuinfo's model name, cpuid's family and
+ *                    model), the BLAS library, its kernel and who chose it
+ *                    (cli/blaskern.h: this program re-executes itself, as attnviz
+ *                    does, when OpenBLAS fell back to an older kernel)
+ *   bench peak       the machine's limit: the best 2-thread cblas_sgemm GFLOP/s
+ *                    over large square products (2048 .. 4096), measured here
  *   bench forward    attention_forward (d_model 512, 8 heads, weights kept) beside
  *                    its own matrix products alone (attention_forward_gemm_only):
  *                    cblas_sgemm calls from n = 256 on; at n = 64 the head
- *                    products are small enough for mat.c's own kernel
+ *                    products are small enough for mat.c's own kernel. roof_ms is
+ *                    its floating-point operations at the peak's speed (under the
+ *                    mask only the visible triangle's scores and weighted sums
+ *                    count) and roof_ratio = ms / roof_ms
  *   bench sgemm      the same products as one unblocked call each on OpenBLAS's
  *                    threads, as NumPy would make them: context, GFLOP/s
  *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads)
@@ -30,7 +39,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/blaskern.h"
 #include "core/attention.h"
+#include "core/cpu.h"
 #include "render/grid.h"
 #include "render/heatmap.h"
 #include "core/mat.h"
@@ -101,6 +112,98 @@ static void problem_free(Problem *p)
                    p->b.concat, p->b.out, p->b.P};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++)
         free(all[k]);
+}
+
+/* ------------------------------------------------------------ machine, peak */
+
+/* /proc/cpuinfo's first "model name", or "unknown". */
+static void cpu_model_name(char *out, size_t cap)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    snprintf(out, cap, "unknown");
+    while (f && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) != 0 || !colon)
+            continue;
+        colon += strspn(colon + 1, " \t") + 1;
+        colon[strcspn(colon, "\n")] = '\0';
+        snprintf(out, cap, "%s", colon);
+        break;
+    }
+    if (f)
+        fclose(f);
+}
+
+static void bench_machine(void)
+{
+    static const char *const levels[] = {"none", "sse3", "avx", "avx2", "avx512"};
+    char name[256];
+    CpuFeatures f;
+    BlasKernInfo k;
+    cpu_model_name(name, sizeof name);
+    cpu_features_read(&f);
+    blaskern_info(&k);
+    printf("bench machine cpu=\"%s\" family=%d model=%d level=%s cpus=%ld blas=\"%s\" "
+           "kernel=%s chosen_by=%s",
+           name, f.family, f.model, levels[cpu_level(&f)], sysconf(_SC_NPROCESSORS_ONLN),
+           k.library, k.kernel, k.chooser);
+    if (k.fallback[0])
+        printf(" openblas_chose=%s", k.fallback);
+    if (k.could)
+        printf(" processor_runs=%s", k.could);
+    printf("\n");
+    fflush(stdout);
+}
+
+/* The machine's limit: the best GFLOP/s of large square products
+ * C (n, n) = A (n, n) B (n, n) on the threads the forward uses for its
+ * projections, over a few sizes and repetitions. */
+static double bench_peak(void)
+{
+    static const int sizes[] = {2048, 3072, 4096}, reps[] = {4, 2, 2};
+    const int threads = sysconf(_SC_NPROCESSORS_ONLN) < 2 ? 1 : 2;
+    double best = 0;
+    int best_n = 0;
+    Rng r;
+    rng_seed(&r, 7);
+    mat_set_threads(threads);
+    for (int k = 0; k < 3; k++) {
+        const int n = sizes[k];
+        float *A = fill_new(&r, (size_t)n * n, 1.0f), *B = fill_new(&r, (size_t)n * n, 1.0f);
+        float *C = malloc((size_t)n * n * sizeof *C);
+        for (int rep = 0; A && B && C && rep < reps[k]; rep++) {
+            double t0 = now_ms();
+            /* C (n, n) = A (n, n) B (n, n) */
+            mat_sgemm(false, false, n, n, n, 1.0f,
+                      A, n,
+                      B, n,
+                      0.0f, C, n);
+            double gflops = 2.0 * n * n * n / (now_ms() - t0) * 1e-6;
+            if (gflops > best)
+                best = gflops, best_n = n;
+        }
+        free(A), free(B), free(C);
+    }
+    mat_set_threads(1);
+    if (best > 0)
+        printf("bench peak threads=%d n=%d gflops=%.1f\n", threads, best_n, best);
+    else
+        printf("bench peak skipped reason=out_of_memory\n");
+    fflush(stdout);
+    usleep(200 * 1000); /* OpenBLAS's threads spin a while before they sleep */
+    return best;
+}
+
+/* Floating-point operations of the forward as a roofline counts them: four
+ * projections and, per head, the scores and weighted sums of the visible
+ * (query, key) pairs only: n_q n_k without the mask, the triangle with it. */
+static double forward_roof_flops(const AttnShape *s)
+{
+    double d = s->d_model, pairs = 0;
+    for (int i = 0; i < s->n_q; i++)
+        pairs += attention_visible_keys(s, i);
+    return 2.0 * d * d * (2.0 * s->n_q + 2.0 * s->n_k) + 2.0 * 2 * pairs * d;
 }
 
 typedef int (*ForwardFn)(const AttnShape *, const float *, const float *, const AttnWeights *,
@@ -175,7 +278,7 @@ static void bench_full_sgemm(Problem *p, int threads, int reps)
     usleep(200 * 1000); /* OpenBLAS's threads spin a while before they sleep */
 }
 
-static void bench_forward(void)
+static void bench_forward(double peak_gflops)
 {
     static const int sizes[] = {64, 256, 1024, 4096};
     static const int reps[] = {41, 15, 9, 5};
@@ -190,10 +293,12 @@ static void bench_forward(void)
             AttnShape s = {p.n, p.n, D_MODEL, HEADS, causal, true, 1.0f};
             double ms, gm, ratio;
             time_forward(&p, &s, reps[k], &ms, &gm, &ratio);
+            double roof = peak_gflops > 0 ? forward_roof_flops(&s) / peak_gflops * 1e-6 : 0;
             printf("bench forward n=%d mask=%s threads=%d ms=%.3f sgemm_ms=%.3f ratio=%.3f "
-                   "sgemm_gflops=%.1f\n",
+                   "sgemm_gflops=%.1f roof_ms=%.3f roof_ratio=%.3f gflops=%.1f\n",
                    p.n, causal ? "on" : "off", attention_threads(&s), ms, gm, ratio,
-                   forward_gemm_flops(&s) / gm * 1e-6);
+                   forward_gemm_flops(&s) / gm * 1e-6, roof, roof > 0 ? ms / roof : 0,
+                   forward_roof_flops(&s) / ms * 1e-6);
             fflush(stdout);
         }
         if (p.n >= 1024)
@@ -461,12 +566,15 @@ static void bench_interface(const char *prog)
 
 int main(int argc, char **argv)
 {
+    blaskern_ensure(argv); /* attnviz's kernel choice, for this program too */
     double t0 = now_ms();
     signal(SIGPIPE, SIG_IGN);
     mat_set_threads(1);
+    bench_machine();
     bench_rss(4096); /* first, while this process is still small */
+    double peak = bench_peak();
     bench_pipeline();
-    bench_forward();
+    bench_forward(peak);
     if (argc > 1)
         bench_interface(argv[1]);
     else

@@ -237,10 +237,13 @@ int main(int argc, char **argv)
     set_locale();
     int status = cli_parse(argc, argv, &a.opt) ? say(2, "%s", a.opt.err) : 0;
     if (!status && (a.opt.help || a.opt.version)) {
-        if (a.opt.help)
+        char blas[192];
+        if (a.opt.help) {
             fputs(cli_usage(), stdout);
-        else
-            printf("attnviz %s\n", AV_VERSION);
+        } else { /* the BLAS kernel in use and who chose it (blaskern.h) */
+            blaskern_describe(blas, sizeof blas);
+            printf("attnviz %s (%s)\n", AV_VERSION, blas);
+        }
         if (fflush(stdout) != 0 || ferror(stdout))
             status = say(1, "cannot write to standard output: %s", strerror(errno));
     }
