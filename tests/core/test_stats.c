@@ -1,0 +1,100 @@
+/* test_stats.c - a head's entropy and largest weights (stats.h), row by row
+ * and over a whole head, from kept weights and computed on demand. */
+#include "test_common.h"
+
+#include <stdlib.h>
+
+#include "core/attention.h"
+#include "core/av.h"
+#include "core/rng.h"
+#include "core/stats.h"
+
+static void test_stats_entropy_uniform_onehot_and_masked(void **state)
+{
+    (void)state;
+    const float uniform[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+    const float onehot[3] = {0.0f, 1.0f, 0.0f};
+    const float half_masked[4] = {0.5f, 0.5f, 0.0f, 0.0f}; /* two masked keys */
+    /* log2(n) bits for a uniform row, 0 for a one-hot row, masked zeros ignored */
+    assert_float_equal(stats_row_entropy(uniform, 4), 2.0, 1e-6);
+    assert_float_equal(stats_row_entropy(onehot, 3), 0.0, 1e-12);
+    assert_float_equal(stats_row_entropy(half_masked, 4), 1.0, 1e-6);
+}
+
+static void test_stats_mean_over_rows(void **state)
+{
+    (void)state;
+    const float rows[2][4] = {{0.25f, 0.25f, 0.25f, 0.25f}, {1.0f, 0.0f, 0.0f, 0.0f}};
+    HeadStats st = {0};
+    stats_add(&st, rows[0], 4);
+    stats_add(&st, rows[1], 4);
+    stats_finish(&st);
+    /* entropy (2 + 0) / 2, top weight (0.25 + 1) / 2, the largest 1 */
+    assert_int_equal(st.rows, 2);
+    assert_float_equal(st.entropy, 1.0, 1e-6);
+    assert_float_equal(st.top, 0.625, 1e-6);
+    assert_float_equal(st.max, 1.0f, 0.0f);
+}
+
+static void test_stats_sample_stride(void **state)
+{
+    (void)state;
+    /* every row while the head fits the budget, else a stride to stay under it */
+    assert_int_equal(stats_sample_stride(12, 12, 1 << 18), 1);
+    assert_int_equal(stats_sample_stride(2048, 2048, 1 << 18), 16);
+    assert_true(2048 / stats_sample_stride(2048, 2048, 1 << 18) * 2048L <= 1 << 18);
+    assert_int_equal(stats_sample_stride(5, 0, 1), 1);
+}
+
+static void test_stats_head_kept_and_on_demand_agree(void **state)
+{
+    /* expect: stats_head gives the same entropy and top weight from the kept
+     * weights and from Q and K alone, and sampling reads every k-th row */
+    (void)state;
+    enum { N = 64, D = 16, H = 2 };
+    Rng r;
+    rng_seed(&r, 3);
+    AttnShape s = {.n_q = N, .n_k = N, .d_model = D, .H = H, .causal = true, .scale = true,
+                   .temperature = 1.0f};
+    float *X = malloc(sizeof(float) * N * D), *W = malloc(sizeof(float) * 4 * D * D);
+    float *buf = calloc((size_t)5 * N * D + (size_t)H * N * N, sizeof(float));
+    assert_true(X && W && buf);
+    for (int k = 0; k < N * D; k++)
+        X[k] = rng_symmetric(&r, 1.0f);
+    for (int k = 0; k < 4 * D * D; k++)
+        W[k] = rng_symmetric(&r, 0.5f);
+    AttnBuffers b = {buf, buf + N * D, buf + 2 * N * D, NULL, buf + 5 * N * D,
+                     buf + 3 * N * D, buf + 4 * N * D};
+    AttnWeights w = {W, W + D * D, W + 2 * D * D, W + 3 * D * D};
+    assert_int_equal(attention_forward(&s, X, X, &w, &b), AV_OK);
+    for (int h = 0; h < H; h++) {
+        HeadStats kept, lazy, want = {0}, sampled;
+        const float *P_h = b.P + (size_t)h * N * N;
+        assert_int_equal(stats_head(&s, h, b.Q, b.K, P_h, 1L << 20, &kept), AV_OK);
+        assert_int_equal(stats_head(&s, h, b.Q, b.K, NULL, 1L << 20, &lazy), AV_OK);
+        for (int i = 0; i < N; i++)
+            stats_add(&want, P_h + (size_t)i * N, attention_visible_keys(&s, i));
+        stats_finish(&want);
+        assert_false(kept.sampled);
+        assert_float_equal(kept.entropy, want.entropy, 1e-9);
+        assert_float_equal(kept.top, want.top, 1e-9);
+        assert_float_equal(lazy.entropy, want.entropy, 1e-5);
+        assert_float_equal(lazy.top, want.top, 1e-6);
+        /* a budget of 8 rows of 64: every 8th row */
+        assert_int_equal(stats_head(&s, h, b.Q, b.K, P_h, 8 * N, &sampled), AV_OK);
+        assert_true(sampled.sampled);
+        assert_int_equal(sampled.rows, N / 8);
+    }
+    free(X), free(W), free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats_entropy_uniform_onehot_and_masked),
+        cmocka_unit_test(test_stats_mean_over_rows),
+        cmocka_unit_test(test_stats_sample_stride),
+        cmocka_unit_test(test_stats_head_kept_and_on_demand_agree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
