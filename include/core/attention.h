@@ -53,7 +53,10 @@ float attention_scale(const AttnShape *s);
 int attention_check(const AttnShape *s);
 
 /* The whole forward pass into b. Xq is (n_q, d_model), Xkv (n_k, d_model).
- * Returns AV_OK or AV_ERR_CONFIG. Allocates nothing. */
+ * Returns AV_OK or AV_ERR_CONFIG. Allocates no memory of its own; for large
+ * problems (attention_threads > 1) it starts one helper thread for the
+ * softmax passes and joins it before returning (when the thread cannot be
+ * started, the calling thread does all the work). Reentrant: no global state. */
 int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
                       const AttnWeights *w, AttnBuffers *b);
 
@@ -64,8 +67,8 @@ int attention_forward_gemm_only(const AttnShape *s, const float *Xq, const float
                                 const AttnWeights *w, AttnBuffers *b);
 
 /* Threads attention_forward uses for s: 1 for small problems (no start-up
- * cost while typing), up to the number of CPUs for large ones. The numbers
- * computed do not depend on it. */
+ * cost while typing), 2 for large ones on a machine of 2 or more CPUs. The
+ * numbers computed do not depend on it. */
 int attention_threads(const AttnShape *s);
 
 /* Query rows per block of the head kernel for s: a block's scores stay in

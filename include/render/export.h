@@ -2,8 +2,8 @@
  *
  * The text export draws each head with heatmap_draw into a Grid and prints
  * it: the same rendering as the interface. The others write the numbers.
- * Every function writes to a FILE* and returns AV_OK or AV_ERR_IO; the
- * caller makes the file atomic (fileio.h).
+ * Every function writes to a FILE* and returns AV_OK or an AV_ERR_* code (see
+ * each); the caller makes the file atomic (fileio.h). Single-threaded.
  */
 #ifndef ATTNVIZ_EXPORT_H
 #define ATTNVIZ_EXPORT_H
@@ -27,10 +27,16 @@ typedef struct {
 /* Parse "text", "csv", "json", "md", "trace". Returns 0 or -1. */
 int export_parse_format(const char *s, ExportFormat *f);
 
-/* Write r in o->format to f. */
+/* Write r in o->format to f. Returns AV_OK, AV_ERR_IO (writing failed),
+ * AV_ERR_NOMEM, AV_ERR_CONFIG (a trace token out of range) or
+ * AV_ERR_TOO_LARGE (CSV, JSON or Markdown of a result too long to keep its
+ * weights: every weight is more than a file should hold). */
 int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const ExportOptions *o);
 
-/* One head as the text heatmap: title, heatmap, legend. */
+/* One head as the text heatmap: title, heatmap, legend; pooled when the
+ * text is wider than width - 20 tokens or longer than 400 (the weights are
+ * then computed block by block when the result is lazy). Returns AV_OK,
+ * AV_ERR_IO or AV_ERR_NOMEM. */
 int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h,
                      bool color, int width);
 
