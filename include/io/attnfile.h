@@ -1,0 +1,123 @@
+/* attnfile.h - attention computed elsewhere: an (L, H, n_q, n_k) or
+ * (H, n_q, n_k) .npy array of float32 or float64 (little-endian, C order),
+ * memory-mapped read-only, and its token files.
+ *
+ * The array is never read whole into memory: attnfile_open maps it and reads
+ * the header, attnfile_validate makes one streamed pass over the data (NaN,
+ * Inf, negative weights, row sums, causal structure) that drops the pages it
+ * has read from resident memory as it goes, and rows are then read from the
+ * map on demand (float64 converted on the fly). Errors come back as an AV_ERR_* code and a
+ * one-line message (without the "attnviz: " prefix) naming the file and what
+ * is wrong with it; nothing here prints.
+ */
+#ifndef ATTNVIZ_ATTNFILE_H
+#define ATTNVIZ_ATTNFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/av.h"
+#include "core/combine.h"
+#include "core/tokenize.h"
+#include "io/tokfile.h"
+
+#define ATTNFILE_SUM_TOL 1e-3          /* a row summing to 1 within this is normalised */
+#define ATTNFILE_MAX_LAYERS 256        /* L and H accepted in a file */
+#define ATTNFILE_MAX_HEADS 256
+
+typedef struct {
+    int L, H, n_q, n_k; /* (H, n_q, n_k) files have L = 1 */
+    int ndim;           /* 3 or 4, as in the file */
+    int itemsize;       /* 4 (float32) or 8 (float64) */
+    char name[128];     /* the file's base name, for messages */
+    /* set by attnfile_validate: */
+    bool validated;
+    bool causal;        /* square, n >= 2, every head's upper triangle exactly 0 */
+    size_t bad_rows;    /* rows whose sum is not within ATTNFILE_SUM_TOL of 1 */
+    int bad_l, bad_h, bad_i; /* the first such row (0-based), when bad_rows > 0 */
+    double bad_sum;          /* and its sum */
+    char warning[192];  /* "" or one line for the status line about those rows */
+    /* the map (private) */
+    unsigned char *map;
+    size_t map_len;
+    size_t data_offset;
+} AttnFile;
+
+/* Map path read-only and parse its header. Accepts ndim 3 (H, n_q, n_k) and
+ * 4 (L, H, n_q, n_k), every dimension at least 1, L and H at most
+ * ATTNFILE_MAX_*, n_q and n_k at most AV_MAX_TOKENS. Reads only the header.
+ * Returns AV_OK, AV_ERR_IO (cannot open or map: errno set), AV_ERR_NPY_FORMAT,
+ * AV_ERR_NPY_DTYPE, AV_ERR_NPY_SHAPE (wrong rank, an empty dimension, too many
+ * layers or heads) or AV_ERR_TOO_MANY (more rows or columns than AV_MAX_TOKENS);
+ * msg[0..msglen) receives one line. On error *af is closed (attnfile_close is
+ * still allowed). */
+int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen);
+
+/* Check the shape against the token counts: n_q == n_tokens and n_k ==
+ * n_key_tokens, or, with n_key_tokens == 0 (no key tokens file), n_k ==
+ * n_tokens. Returns AV_OK or AV_ERR_NPY_SHAPE with a message that says rows
+ * (or columns) against tokens, e.g. "A.npy has 12 rows per head but
+ * tokens.txt has 11 tokens". names: the array's and the token files' names
+ * for the message (key_name may be NULL). */
+int attnfile_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, const char *name,
+                          const char *tok_name, const char *key_name, char *msg, size_t msglen);
+
+/* One streamed pass over the data: refuses NaN and Inf (and float64 values
+ * beyond float32's range) with AV_ERR_NPY_NONFINITE and negative weights with
+ * AV_ERR_NPY_NEGATIVE, the message naming the first one's layer, head, row
+ * and column (1-based); counts rows that do not sum to 1 within
+ * ATTNFILE_SUM_TOL (af->bad_rows, af->warning: not an error) and detects
+ * causal structure (af->causal). Pages are dropped from resident memory
+ * behind the pass (madvise), so a 2.4 GB file validates in well under 800 MB
+ * of RSS. Returns AV_OK or one of the two errors; af->validated on AV_OK. */
+int attnfile_validate(AttnFile *af, char *msg, size_t msglen);
+
+/* Row i of head h of layer l (n_k weights): a pointer into the map for a
+ * float32 file on this little-endian host, else the row converted into buf
+ * (n_k floats, the caller's) and buf returned. Indices must be in range. */
+const float *attnfile_row(const AttnFile *af, int l, int h, int i, float *buf);
+
+/* Head h of layer l as (n_q, n_k) float32 in the map (no copy), or NULL
+ * when the file is float64 (use attnfile_head). */
+const float *attnfile_head_ptr(const AttnFile *af, int l, int h);
+
+/* Head h of layer l copied into out (n_q, n_k) as float32. */
+void attnfile_head(const AttnFile *af, int l, int h, float *out);
+
+/* The file as an AttnSource (combine.h); its release drops a layer's pages
+ * from resident memory. Valid while af is open. */
+void attnfile_source(const AttnFile *af, AttnSource *src);
+
+/* Drop layer l's pages (l < 0: the whole map) from resident memory; they are
+ * read again from the page cache or the disk when next needed. */
+void attnfile_release(const AttnFile *af, int l);
+
+/* Unmap; accepts a zeroed or closed AttnFile. Leaves it zeroed. */
+void attnfile_close(AttnFile *af);
+
+/* Everything --attention FILE --tokens FILE [--key-tokens FILE] needs, in the
+ * order that reports the cheapest error first: map and header, tokens, key
+ * tokens, shape against the tokens, then the streamed validation. */
+typedef struct {
+    AttnFile a;
+    TokenList tokens;     /* n_q query tokens */
+    TokenList key_tokens; /* n_k key tokens with a key token file, else n = 0 */
+    char *text;           /* tokens joined by spaces (tokens' start/len) */
+    size_t text_len;
+    char *key_text;       /* likewise for key_tokens, or NULL */
+    size_t key_text_len;
+} AttnImport;
+
+/* Open npy_path with its token files. tokens_path NULL numbers the tokens
+ * 1..n_q (and the keys 1..n_k when key_tokens_path is NULL too);
+ * key_tokens_path NULL with a token file means self-attention, so n_k must
+ * equal the number of tokens. Returns AV_OK or the first error of the functions
+ * above, with msg set; on error *im is freed. On AV_OK, im->a.warning may
+ * hold a warning for the status line. im must be zeroed. */
+int attnfile_import(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
+                    AttnImport *im, char *msg, size_t msglen);
+
+/* Free everything; accepts a zeroed or freed AttnImport. */
+void attnfile_import_free(AttnImport *im);
+
+#endif

@@ -1,0 +1,445 @@
+/* attnfile.c - imported attention: a memory-mapped .npy array of weights and
+ * its token files (attnfile.h).
+ *
+ * The map is read-only and private; its header goes through npy.h's parser
+ * (npy_parse_header), so this file knows nothing of the .npy header syntax.
+ * Validation walks the data once in file order, row by row: a fast pass per
+ * row (eight lanes of sums and an OR of sign bits, which the compiler can
+ * vectorise) and, only for a suspicious row, a slow pass that finds and
+ * classifies the first bad value. Behind the pass the map's pages are
+ * dropped from resident memory every ATTNFILE_RELEASE bytes (MADV_DONTNEED
+ * on a read-only file map only unmaps clean page-cache pages), and
+ * MADV_SEQUENTIAL asks the kernel to read ahead.
+ */
+#include "io/attnfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/npy.h"
+#include "io/tokfile.h"
+
+#define ATTNFILE_RELEASE ((size_t)32 << 20) /* bytes validated between releases */
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ATTNFILE_LE 1
+#else
+#define ATTNFILE_LE 0
+#endif
+
+/* The last path component, for messages. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && s[1] ? s + 1 : path;
+}
+
+static int fail_msg(int rc, char *msg, size_t msglen, const char *fmt, const char *name,
+                    const char *what)
+{
+    snprintf(msg, msglen, fmt, name, what);
+    return rc;
+}
+
+/* Dimensions of the header into af, or an error with its message. */
+static int take_shape(AttnFile *af, const NpyInfo *info, const char *name, char *msg,
+                      size_t msglen)
+{
+    size_t d[4] = {1, 0, 0, 0};
+    if (info->ndim != 3 && info->ndim != 4) {
+        snprintf(msg, msglen, "%s: an array of %d dimensions; attention is (L, H, n, n) or "
+                 "(H, n, n)", name, info->ndim);
+        return AV_ERR_NPY_SHAPE;
+    }
+    memcpy(d + 4 - info->ndim, info->shape, (size_t)info->ndim * sizeof(size_t));
+    for (int k = 0; k < 4; k++)
+        if (d[k] == 0)
+            return fail_msg(AV_ERR_NPY_SHAPE, msg, msglen, "%s: %s", name,
+                            "the array has an empty dimension");
+    if (d[0] > ATTNFILE_MAX_LAYERS || d[1] > ATTNFILE_MAX_HEADS) {
+        snprintf(msg, msglen, "%s: %zu layers and %zu heads; at most %d of each", name, d[0],
+                 d[1], ATTNFILE_MAX_LAYERS);
+        return AV_ERR_NPY_SHAPE;
+    }
+    if (d[2] > AV_MAX_TOKENS || d[3] > AV_MAX_TOKENS) {
+        snprintf(msg, msglen, "%s: (%zu, %zu) weights per head; at most %d tokens", name, d[2],
+                 d[3], AV_MAX_TOKENS);
+        return AV_ERR_TOO_MANY;
+    }
+    af->ndim = info->ndim;
+    af->L = (int)d[0];
+    af->H = (int)d[1];
+    af->n_q = (int)d[2];
+    af->n_k = (int)d[3];
+    af->itemsize = info->itemsize;
+    af->data_offset = info->data_offset;
+    return AV_OK;
+}
+
+int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen)
+{
+    const char *name = base_name(path);
+    struct stat st;
+    NpyInfo info;
+    memset(af, 0, sizeof(*af));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        int e = errno;
+        close(fd);
+        errno = S_ISREG(st.st_mode) ? e : ENODEV;
+        return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path,
+                        errno == ENODEV ? "not a regular file (it must be mapped)"
+                                        : strerror(errno));
+    }
+    if (st.st_size < 10) {
+        close(fd);
+        return fail_msg(AV_ERR_NPY_FORMAT, msg, msglen, "%s: %s", name, av_strerror(
+                        AV_ERR_NPY_FORMAT));
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd); /* the map keeps the file */
+    if (map == MAP_FAILED) {
+        errno = e;
+        return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path, strerror(e));
+    }
+    af->map = map;
+    af->map_len = (size_t)st.st_size;
+    snprintf(af->name, sizeof af->name, "%s", name);
+    int rc = npy_parse_header(af->map, af->map_len, &info);
+    if (rc != AV_OK)
+        fail_msg(rc, msg, msglen, "%s: %s", name, av_strerror(rc));
+    else
+        rc = take_shape(af, &info, name, msg, msglen);
+    if (rc != AV_OK)
+        attnfile_close(af);
+    return rc;
+}
+
+int attnfile_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, const char *name,
+                          const char *tok_name, const char *key_name, char *msg, size_t msglen)
+{
+    if (af->n_q != n_tokens) {
+        snprintf(msg, msglen, "%s has %d rows per head but %s has %d tokens", base_name(name),
+                 af->n_q, tok_name ? base_name(tok_name) : "the token list", n_tokens);
+        return AV_ERR_NPY_SHAPE;
+    }
+    int want = n_key_tokens ? n_key_tokens : n_tokens;
+    if (af->n_k == want)
+        return AV_OK;
+    if (n_key_tokens)
+        snprintf(msg, msglen, "%s has %d columns per head but %s has %d tokens",
+                 base_name(name), af->n_k, key_name ? base_name(key_name) : "the key tokens",
+                 n_key_tokens);
+    else
+        snprintf(msg, msglen, "%s has %d columns per head but %s has %d tokens "
+                 "(cross-attention needs --key-tokens)", base_name(name), af->n_k,
+                 tok_name ? base_name(tok_name) : "the token list", n_tokens);
+    return AV_ERR_NPY_SHAPE;
+}
+
+/* Byte offset of row i of head h of layer l in the map. */
+static size_t row_offset(const AttnFile *af, int l, int h, int i)
+{
+    size_t row = ((size_t)l * (size_t)af->H + (size_t)h) * (size_t)af->n_q + (size_t)i;
+    return af->data_offset + row * (size_t)af->n_k * (size_t)af->itemsize;
+}
+
+static void load_row(const unsigned char *p, int n, int itemsize, float *out)
+{
+    if (itemsize == 4) {
+        if (ATTNFILE_LE) {
+            memcpy(out, p, (size_t)n * 4);
+            return;
+        }
+        for (int j = 0; j < n; j++, p += 4) {
+            uint32_t b = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                         (uint32_t)p[3] << 24;
+            memcpy(&out[j], &b, 4);
+        }
+        return;
+    }
+    for (int j = 0; j < n; j++, p += 8) {
+        double d;
+        if (ATTNFILE_LE) {
+            memcpy(&d, p, 8);
+        } else {
+            uint64_t b = 0;
+            for (int k = 7; k >= 0; k--)
+                b = b << 8 | p[k];
+            memcpy(&d, &b, 8);
+        }
+        out[j] = (float)d;
+    }
+}
+
+const float *attnfile_row(const AttnFile *af, int l, int h, int i, float *buf)
+{
+    const unsigned char *p = af->map + row_offset(af, l, h, i);
+    if (ATTNFILE_LE && af->itemsize == 4 && af->data_offset % sizeof(float) == 0)
+        return (const float *)(const void *)p;
+    load_row(p, af->n_k, af->itemsize, buf);
+    return buf;
+}
+
+const float *attnfile_head_ptr(const AttnFile *af, int l, int h)
+{
+    if (!ATTNFILE_LE || af->itemsize != 4 || af->data_offset % sizeof(float) != 0)
+        return NULL;
+    return (const float *)(const void *)(af->map + row_offset(af, l, h, 0));
+}
+
+void attnfile_head(const AttnFile *af, int l, int h, float *out)
+{
+    load_row(af->map + row_offset(af, l, h, 0), af->n_q * af->n_k, af->itemsize, out);
+}
+
+/* madvise over the pages wholly inside map[from, to). */
+static void advise(const AttnFile *af, size_t from, size_t to, int advice)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t a = (from + page - 1) / page * page, b = to / page * page;
+    if (b > a)
+        madvise(af->map + a, b - a, advice);
+}
+
+void attnfile_release(const AttnFile *af, int l)
+{
+    if (!af->map)
+        return;
+    if (l < 0) {
+        advise(af, 0, af->map_len, MADV_DONTNEED);
+        return;
+    }
+    /* whole pages only: a page shared with the next layer stays */
+    advise(af, row_offset(af, l, 0, 0), row_offset(af, l, af->H - 1, af->n_q - 1) +
+           (size_t)af->n_k * (size_t)af->itemsize, MADV_DONTNEED);
+}
+
+static const float *source_row(const void *ctx, int l, int h, int i, float *buf)
+{
+    return attnfile_row(ctx, l, h, i, buf);
+}
+
+static void source_release(const void *ctx, int l)
+{
+    attnfile_release(ctx, l);
+}
+
+void attnfile_source(const AttnFile *af, AttnSource *src)
+{
+    *src = (AttnSource){af->L, af->H, af->n_q, af->n_k, source_row, source_release, af};
+}
+
+void attnfile_close(AttnFile *af)
+{
+    if (af->map)
+        munmap(af->map, af->map_len);
+    memset(af, 0, sizeof(*af));
+}
+
+/* The sum of x[0..n) in eight lanes, and whether any value has its sign bit
+ * set (a negative number, -0 or -NaN); NaN and Inf make the sum non-finite. */
+static float row_scan(const float *x, int n, int *sign)
+{
+    float acc[8] = {0};
+    uint32_t bits[8] = {0};
+    int j = 0;
+    for (; j + 8 <= n; j += 8) {
+        for (int k = 0; k < 8; k++) {
+            uint32_t b;
+            memcpy(&b, &x[j + k], 4);
+            acc[k] += x[j + k];
+            bits[k] |= b;
+        }
+    }
+    for (; j < n; j++) {
+        uint32_t b;
+        memcpy(&b, &x[j], 4);
+        acc[0] += x[j];
+        bits[0] |= b;
+    }
+    uint32_t all = 0;
+    for (int k = 0; k < 8; k++)
+        all |= bits[k];
+    *sign = (all >> 31) != 0;
+    return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
+/* Whether x[from..n) are all +0 or -0. */
+static int all_zero(const float *x, int from, int n)
+{
+    uint32_t any = 0;
+    for (int j = from; j < n; j++) {
+        uint32_t b;
+        memcpy(&b, &x[j], 4);
+        any |= b & 0x7FFFFFFFu;
+    }
+    return any == 0;
+}
+
+/* The value at p as a double, whatever the host's byte order. */
+static double load_value(const unsigned char *p, int itemsize)
+{
+    uint64_t b = 0;
+    for (int k = itemsize - 1; k >= 0; k--)
+        b = b << 8 | p[k];
+    if (itemsize == 8) {
+        double d;
+        memcpy(&d, &b, 8);
+        return d;
+    }
+    uint32_t b32 = (uint32_t)b;
+    float f;
+    memcpy(&f, &b32, 4);
+    return f;
+}
+
+/* Column of the first non-finite (as float32) or negative value of a row at
+ * p, or -1; *nonfinite tells which. Reads the file's own values: a float64
+ * of -1e-300 is negative even though it converts to -0.0f. */
+static int first_bad(const unsigned char *p, int n, int itemsize, int *nonfinite)
+{
+    for (int j = 0; j < n; j++) {
+        double v = load_value(p + (size_t)j * (size_t)itemsize, itemsize);
+        if (!isfinite((float)v)) {
+            *nonfinite = 1;
+            return j;
+        }
+        if (v < 0) {
+            *nonfinite = 0;
+            return j;
+        }
+    }
+    return -1;
+}
+
+static void note_sum(AttnFile *af, int l, int h, int i, double sum)
+{
+    if (fabs(sum - 1.0) <= ATTNFILE_SUM_TOL)
+        return;
+    if (af->bad_rows++ == 0) {
+        af->bad_l = l;
+        af->bad_h = h;
+        af->bad_i = i;
+        af->bad_sum = sum;
+    }
+}
+
+/* Check one row; AV_OK or an error with its message. */
+static int check_row(AttnFile *af, int l, int h, int i, float *buf, const char *name, char *msg,
+                     size_t msglen)
+{
+    int sign, nonfinite = 0;
+    const float *x = attnfile_row(af, l, h, i, buf);
+    float sum = row_scan(x, af->n_k, &sign);
+    if (sign || !isfinite(sum)) {
+        int j = first_bad(af->map + row_offset(af, l, h, i), af->n_k, af->itemsize, &nonfinite);
+        if (j >= 0) {
+            snprintf(msg, msglen, "%s: %s at layer %d, head %d, row %d, column %d", name,
+                     nonfinite ? "NaN or Inf" : "a negative weight", l + 1, h + 1, i + 1, j + 1);
+            return nonfinite ? AV_ERR_NPY_NONFINITE : AV_ERR_NPY_NEGATIVE;
+        }
+    }
+    note_sum(af, l, h, i, sum);
+    if (af->causal && !all_zero(x, i + 1, af->n_k))
+        af->causal = false;
+    return AV_OK;
+}
+
+static void make_warning(AttnFile *af)
+{
+    size_t rows = (size_t)af->L * (size_t)af->H * (size_t)af->n_q;
+    char line[512] = "";
+    if (af->bad_rows)
+        snprintf(line, sizeof line, "%s: %zu of %zu rows do not sum to 1 (first: layer %d, "
+                 "head %d, row %d sums to %.4g)", af->name, af->bad_rows, rows, af->bad_l + 1,
+                 af->bad_h + 1, af->bad_i + 1, af->bad_sum);
+    memcpy(af->warning, line, sizeof af->warning - 1);
+    af->warning[sizeof af->warning - 1] = '\0';
+}
+
+int attnfile_validate(AttnFile *af, char *msg, size_t msglen)
+{
+    const char *name = af->name;
+    float *buf = malloc((size_t)af->n_k * sizeof(float));
+    if (!buf)
+        return fail_msg(AV_ERR_NOMEM, msg, msglen, "%s: %s", name, av_strerror(AV_ERR_NOMEM));
+    af->bad_rows = 0;
+    af->causal = af->n_q == af->n_k && af->n_q >= 2;
+    af->validated = false;
+    advise(af, 0, af->map_len, MADV_SEQUENTIAL);
+    size_t released = 0;
+    int rc = AV_OK;
+    for (int l = 0; l < af->L && rc == AV_OK; l++) {
+        for (int h = 0; h < af->H && rc == AV_OK; h++) {
+            for (int i = 0; i < af->n_q && rc == AV_OK; i++)
+                rc = check_row(af, l, h, i, buf, name, msg, msglen);
+            size_t done = row_offset(af, l, h, af->n_q - 1) + (size_t)af->n_k * af->itemsize;
+            if (done - released >= ATTNFILE_RELEASE) {
+                advise(af, released, done, MADV_DONTNEED);
+                released = done / (size_t)sysconf(_SC_PAGESIZE) *
+                           (size_t)sysconf(_SC_PAGESIZE);
+            }
+        }
+    }
+    advise(af, 0, af->map_len, MADV_DONTNEED);
+    advise(af, 0, af->map_len, MADV_NORMAL);
+    free(buf);
+    if (rc != AV_OK) {
+        af->causal = false;
+        return rc;
+    }
+    make_warning(af);
+    af->validated = true;
+    return AV_OK;
+}
+
+/* ---- the whole import ---- */
+
+int attnfile_import(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
+                    AttnImport *im, char *msg, size_t msglen)
+{
+    memset(im, 0, sizeof(*im));
+    int rc = attnfile_open(npy_path, &im->a, msg, msglen);
+    if (rc == AV_OK)
+        rc = tokfile_read(tokens_path, im->a.n_q, AV_MAX_TOKENS, &im->tokens, msg,
+                                  msglen);
+    if (rc == AV_OK && (key_tokens_path || (!tokens_path && im->a.n_k != im->a.n_q)))
+        rc = tokfile_read(key_tokens_path, im->a.n_k, AV_MAX_TOKENS, &im->key_tokens,
+                                  msg, msglen);
+    if (rc == AV_OK)
+        rc = attnfile_check_tokens(&im->a, im->tokens.n, im->key_tokens.n, npy_path,
+                                   tokens_path, key_tokens_path, msg, msglen);
+    if (rc == AV_OK)
+        rc = tokfile_text(&im->tokens, &im->text, &im->text_len);
+    if (rc == AV_OK && im->key_tokens.n)
+        rc = tokfile_text(&im->key_tokens, &im->key_text, &im->key_text_len);
+    if (rc == AV_ERR_NOMEM)
+        snprintf(msg, msglen, "%s", av_strerror(rc));
+    if (rc == AV_OK)
+        rc = attnfile_validate(&im->a, msg, msglen);
+    if (rc != AV_OK)
+        attnfile_import_free(im);
+    return rc;
+}
+
+void attnfile_import_free(AttnImport *im)
+{
+    attnfile_close(&im->a);
+    tokenize_free(&im->tokens);
+    tokenize_free(&im->key_tokens);
+    free(im->text);
+    free(im->key_text);
+    memset(im, 0, sizeof(*im));
+}

@@ -1,0 +1,367 @@
+/* tokfile.c - token files for imported attention (tokfile.h): one token a
+ * line, or a JSON list of strings.
+ *
+ * Both formats feed one builder that keeps every token printable (control
+ * characters as Control Pictures, an empty token as U+2205) and at most
+ * AV_MAX_TOKEN_BYTES long, in one NUL-separated pool like the tokeniser's.
+ * The JSON reader accepts exactly a list of strings: RFC 8259 string escapes,
+ * surrogate pairs joined, raw bytes strictly UTF-8 (utf8.h).
+ */
+#include "io/tokfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "core/utf8.h"
+#include "io/fileio.h"
+
+/* The last path component, for messages. */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && s[1] ? s + 1 : path;
+}
+
+/* Tokens under construction: their bytes in one pool, NUL-terminated. */
+typedef struct {
+    char *pool;
+    size_t len, cap;
+    size_t *off; /* where each token starts in pool */
+    int n, cap_n, max;
+    size_t start; /* bytes of the current token so far start here */
+} TokBuild;
+
+static int tb_bytes(TokBuild *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->pool, cap);
+        if (!p)
+            return AV_ERR_NOMEM;
+        b->pool = p;
+        b->cap = cap;
+    }
+    memcpy(b->pool + b->len, s, n);
+    b->len += n;
+    return AV_OK;
+}
+
+static int tb_begin(TokBuild *b)
+{
+    if (b->n == b->max)
+        return AV_ERR_TOO_MANY;
+    if (b->n == b->cap_n) {
+        int cap = b->cap_n ? b->cap_n * 2 : 64;
+        size_t *p = realloc(b->off, (size_t)cap * sizeof(size_t));
+        if (!p)
+            return AV_ERR_NOMEM;
+        b->off = p;
+        b->cap_n = cap;
+    }
+    b->off[b->n++] = b->start = b->len;
+    return AV_OK;
+}
+
+/* Append code point cp, printable (controls as Control Pictures), unless the
+ * token would pass AV_MAX_TOKEN_BYTES: then the rest of it is dropped. */
+static int tb_cp(TokBuild *b, unsigned cp)
+{
+    char enc[4];
+    if (cp < 0x20)
+        cp += 0x2400;
+    else if (cp == 0x7F)
+        cp = 0x2421;
+    int n = utf8_encode(cp, enc);
+    if (b->len - b->start + (size_t)n > AV_MAX_TOKEN_BYTES)
+        return AV_OK;
+    return tb_bytes(b, enc, (size_t)n);
+}
+
+static int tb_end(TokBuild *b)
+{
+    if (b->len == b->start) {
+        int rc = tb_bytes(b, "\xE2\x88\x85", 3); /* U+2205 for an empty token */
+        if (rc != AV_OK)
+            return rc;
+    }
+    return tb_bytes(b, "", 1); /* the NUL */
+}
+
+/* Move the built tokens into a TokenList; start/len index the space-joined text. */
+static int tb_finish(TokBuild *b, TokenList *out)
+{
+    out->tok = calloc((size_t)(b->n ? b->n : 1), sizeof(Token));
+    if (!out->tok)
+        return AV_ERR_NOMEM;
+    size_t pos = 0;
+    for (int k = 0; k < b->n; k++) {
+        Token *t = &out->tok[k];
+        t->str = b->pool + b->off[k];
+        t->len = strlen(t->str);
+        t->start = pos;
+        pos += t->len + 1;
+    }
+    out->n = b->n;
+    out->pool = b->pool;
+    b->pool = NULL;
+    return AV_OK;
+}
+
+/* Decode the UTF-8 of s[0..n) into the current token. AV_OK or AV_ERR_UTF8
+ * with *bad the offset of the first bad byte. */
+static int tb_utf8(TokBuild *b, const char *s, size_t n, size_t *bad)
+{
+    for (size_t k = 0; k < n;) {
+        unsigned cp;
+        int m = utf8_decode(s + k, n - k, &cp);
+        if (m == 0) {
+            *bad = k;
+            return AV_ERR_UTF8;
+        }
+        int rc = tb_cp(b, cp);
+        if (rc != AV_OK)
+            return rc;
+        k += (size_t)m;
+    }
+    return AV_OK;
+}
+
+static int read_lines(TokBuild *b, const char *p, const char *end, const char *name, char *msg,
+                      size_t msglen)
+{
+    if (end > p && end[-1] == '\n')
+        end--; /* the final newline ends the last line */
+    int line = 1, rc = AV_OK;
+    while (p < end && rc == AV_OK) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        size_t bad = 0, n = (size_t)(e - p);
+        if (n > 0 && p[n - 1] == '\r')
+            n--;
+        if ((rc = tb_begin(b)) == AV_OK && (rc = tb_utf8(b, p, n, &bad)) == AV_OK)
+            rc = tb_end(b);
+        if (rc == AV_ERR_UTF8)
+            snprintf(msg, msglen, "%s: line %d is not valid UTF-8 (byte %zu of the line)", name,
+                     line, bad + 1);
+        p = nl ? nl + 1 : end;
+        line++;
+    }
+    return rc;
+}
+
+typedef struct {
+    const char *p, *begin, *end;
+} JsonCur;
+
+static void json_ws(JsonCur *c)
+{
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+        c->p++;
+}
+
+/* Four hex digits after \u; -1 when they are not. */
+static long json_hex4(JsonCur *c)
+{
+    long v = 0;
+    if (c->end - c->p < 4)
+        return -1;
+    for (int k = 0; k < 4; k++) {
+        char ch = *c->p++;
+        int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* After "\u": one code point, joining a surrogate pair; -1 when malformed
+ * (bad hex digits, a lone surrogate). */
+static long json_u(JsonCur *c)
+{
+    long v = json_hex4(c);
+    if (v < 0 || (v >= 0xDC00 && v <= 0xDFFF))
+        return -1;
+    if (v < 0xD800 || v > 0xDBFF)
+        return v;
+    if (c->end - c->p < 2 || c->p[0] != '\\' || c->p[1] != 'u')
+        return -1;
+    c->p += 2;
+    long lo = json_hex4(c);
+    if (lo < 0xDC00 || lo > 0xDFFF)
+        return -1;
+    return 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+}
+
+static int json_escape(TokBuild *b, JsonCur *c)
+{
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    if (c->p >= c->end)
+        return TOKFILE_ERR;
+    char e = *c->p++;
+    if (e == 'u') {
+        long cp = json_u(c);
+        return cp >= 0 ? tb_cp(b, (unsigned)cp) : TOKFILE_ERR;
+    }
+    const char *k = memchr(from, e, sizeof from - 1);
+    return k ? tb_cp(b, (unsigned char)to[k - from]) : TOKFILE_ERR;
+}
+
+/* One JSON string at c->p (the opening quote) as a token. */
+static int json_string(TokBuild *b, JsonCur *c)
+{
+    int rc = tb_begin(b);
+    c->p++;
+    while (rc == AV_OK) {
+        if (c->p >= c->end || (unsigned char)*c->p < 0x20)
+            return TOKFILE_ERR;
+        if (*c->p == '"') {
+            c->p++;
+            return tb_end(b);
+        }
+        if (*c->p == '\\') {
+            c->p++;
+            rc = json_escape(b, c);
+            continue;
+        }
+        unsigned cp;
+        int m = utf8_decode(c->p, (size_t)(c->end - c->p), &cp);
+        if (m == 0)
+            return AV_ERR_UTF8;
+        rc = tb_cp(b, cp);
+        c->p += m;
+    }
+    return rc;
+}
+
+static int read_json(TokBuild *b, const char *p, const char *end, const char *name, char *msg,
+                     size_t msglen)
+{
+    JsonCur c = {p, p, end};
+    int rc = AV_OK;
+    json_ws(&c);
+    c.p++; /* '[' */
+    json_ws(&c);
+    if (c.p < c.end && *c.p == ']') {
+        c.p++;
+    } else {
+        for (;;) {
+            json_ws(&c);
+            if (c.p >= c.end || *c.p != '"') {
+                rc = TOKFILE_ERR;
+                break;
+            }
+            if ((rc = json_string(b, &c)) != AV_OK)
+                break;
+            json_ws(&c);
+            if (c.p < c.end && *c.p == ',') {
+                c.p++;
+                continue;
+            }
+            if (c.p < c.end && *c.p == ']')
+                c.p++;
+            else
+                rc = TOKFILE_ERR;
+            break;
+        }
+    }
+    json_ws(&c);
+    if (rc == AV_OK && c.p != c.end)
+        rc = TOKFILE_ERR;
+    if (rc == TOKFILE_ERR || rc == AV_ERR_UTF8)
+        snprintf(msg, msglen, "%s: byte %zu: %s", name, (size_t)(c.p - c.begin) + 1,
+                 rc == AV_ERR_UTF8 ? "not valid UTF-8"
+                                   : "not a JSON list of strings (or a bad escape)");
+    return rc;
+}
+
+/* Whether the text is a JSON list: '[' then '"' or ']' after spaces. */
+static int looks_json(const char *p, const char *end)
+{
+    JsonCur c = {p, p, end};
+    json_ws(&c);
+    if (c.p >= c.end || *c.p != '[')
+        return 0;
+    c.p++;
+    json_ws(&c);
+    return c.p < c.end && (*c.p == '"' || *c.p == ']');
+}
+
+static int numbered_tokens(TokBuild *b, int n)
+{
+    int rc = AV_OK;
+    for (int k = 1; k <= n && rc == AV_OK; k++) {
+        char num[16];
+        int len = snprintf(num, sizeof num, "%d", k);
+        if ((rc = tb_begin(b)) == AV_OK && (rc = tb_bytes(b, num, (size_t)len)) == AV_OK)
+            rc = tb_end(b);
+    }
+    return rc;
+}
+
+int tokfile_read(const char *path, int n_default, int max_tokens, TokenList *out,
+                         char *msg, size_t msglen)
+{
+    TokBuild b = {.max = max_tokens};
+    char *data = NULL;
+    size_t len = 0;
+    const char *name = path ? base_name(path) : "tokens";
+    int rc = AV_OK;
+    memset(out, 0, sizeof(*out));
+    if (!path) {
+        rc = numbered_tokens(&b, n_default);
+    } else if ((rc = file_read_all(path, TOKFILE_MAX_BYTES, &data, &len)) != AV_OK) {
+        if (rc == AV_ERR_IO)
+            snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+        else
+            snprintf(msg, msglen, "%s: %s (at most %d MiB)", name, av_strerror(rc),
+                     TOKFILE_MAX_BYTES >> 20);
+        return rc;
+    } else {
+        const char *p = data, *end = data + len;
+        if (len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+            p += 3;
+        rc = looks_json(p, end) ? read_json(&b, p, end, name, msg, msglen)
+                                : read_lines(&b, p, end, name, msg, msglen);
+    }
+    free(data);
+    if (rc == AV_OK && b.n == 0)
+        rc = AV_ERR_EMPTY;
+    if (rc == AV_OK)
+        rc = tb_finish(&b, out);
+    if (rc == AV_ERR_TOO_MANY)
+        snprintf(msg, msglen, "%s: more than %d tokens", name, max_tokens);
+    else if (rc == AV_ERR_EMPTY || rc == AV_ERR_NOMEM)
+        snprintf(msg, msglen, "%s: %s", name, rc == AV_ERR_EMPTY ? "no token" : av_strerror(rc));
+    free(b.pool);
+    free(b.off);
+    if (rc != AV_OK)
+        tokenize_free(out);
+    return rc;
+}
+
+int tokfile_text(const TokenList *t, char **text, size_t *len)
+{
+    size_t total = 0;
+    for (int k = 0; k < t->n; k++)
+        total += t->tok[k].len + 1;
+    char *s = malloc(total ? total : 1);
+    if (!s)
+        return AV_ERR_NOMEM;
+    size_t pos = 0;
+    for (int k = 0; k < t->n; k++) {
+        memcpy(s + pos, t->tok[k].str, t->tok[k].len);
+        pos += t->tok[k].len;
+        s[pos++] = ' ';
+    }
+    *len = pos ? pos - 1 : 0;
+    s[*len] = '\0';
+    *text = s;
+    return AV_OK;
+}
