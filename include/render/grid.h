@@ -93,6 +93,15 @@ static inline void grid_fill_cells(Cell *c, int n, uint32_t cp, int style, int l
 #endif
 }
 
+/* The decimal digits of v >= 0: the width of a token index as a label. */
+static inline int grid_digits(int v)
+{
+    int d = 1;
+    while (v >= 10)
+        v /= 10, d++;
+    return d;
+}
+
 /* Allocate a w x h grid of spaces. Returns AV_OK or AV_ERR_NOMEM. */
 int grid_init(Grid *g, int w, int h);
 

@@ -52,14 +52,6 @@ unsigned plot_braille_bit(int dx, int dy)
     return dx ? right[dy] : left[dy];
 }
 
-static int digits(int v)
-{
-    int d = 1;
-    while (v >= 10)
-        v /= 10, d++;
-    return d;
-}
-
 static int labels_width(const PlotMatrixSpec *sp)
 {
     int w = 0;
@@ -85,8 +77,8 @@ static void matrix_ticks(Grid *g, const PlotMatrixSpec *sp, const PlotLayout *l)
     int every = l->cell_w >= 4 ? 1 : 8 / l->cell_w;
     for (int c = 0; c < l->cols; c += every) {
         int j = c * l->col_step, tx = l->cells_x + c * l->cell_w;
-        if (tx + digits(j) <= l->cells_x + l->cols * l->cell_w)
-            grid_printf(g, tx, l->y, digits(j), STYLE_DIM, "%d", j);
+        if (tx + grid_digits(j) <= l->cells_x + l->cols * l->cell_w)
+            grid_printf(g, tx, l->y, grid_digits(j), STYLE_DIM, "%d", j);
     }
 }
 
@@ -95,7 +87,7 @@ static void matrix_row_label(Grid *g, const PlotMatrixSpec *sp, const PlotLayout
 {
     bool mine = i < sp->n_labeled;
     int style = i == sp->sel_row ? STYLE_LABEL_SEL : mine ? STYLE_LABEL : STYLE_DIM;
-    int nw = digits(sp->n_rows > 0 ? sp->n_rows - 1 : 0);
+    int nw = grid_digits(sp->n_rows > 0 ? sp->n_rows - 1 : 0);
     grid_put(g, l->x, y, mine ? 0x2022 : ' ', STYLE_ACCENT, 0); /* • the sentence's rows */
     int used = 1 + grid_printf(g, l->x + 1, y, nw + 1, STYLE_DIM, "%*d ", nw, i);
     if (mine && sp->row_labels)
@@ -129,7 +121,7 @@ static void matrix_cell(Grid *g, const PlotMatrixSpec *sp, int x, int y, int cw,
 static void matrix_layout(const PlotMatrixSpec *sp, int x, int y, int max_w, int max_h,
                           PlotLayout *l)
 {
-    int nw = digits(sp->n_rows > 0 ? sp->n_rows - 1 : 0);
+    int nw = grid_digits(sp->n_rows > 0 ? sp->n_rows - 1 : 0);
     int lw = labels_width(sp);
     int label_w = 1 + nw + (lw ? 1 + lw : 0);
     int cw = sp->cell_w > 0 ? sp->cell_w : 1;
