@@ -1,0 +1,228 @@
+/* lesson.h - the plain-text lesson format: a lesson is a title and a list of
+ * pages; each page sets what the screen shows, narrates, and may ask a
+ * question whose answer is computed from the model on screen (never written
+ * in the file). README "Teaching with attnviz" documents the format for
+ * teachers; in short:
+ *
+ *   # a comment
+ *   title: Cat eats fish, by hand           (required, before the first page)
+ *   summary: seed 001's worked example       (optional)
+ *
+ *   == Step 1: a query meets the keys        (a page and its title)
+ *   sentence: Cat eats fish                  (settings: "name: value")
+ *   weights: assets/seed001
+ *   d-model: 4
+ *   ...
+ *   Narration is every other line; a blank line ends a paragraph.
+ *   ask: Which key will "Cat" attend to most? (the question)
+ *   answer: top                              (what the answer is, computed live)
+ *   choice: Cat                              (optional: 2 to 9 choices)
+ *   explain: shown after the reveal
+ *
+ * A page starts from the settings of the page before it (the first from
+ * lesson_settings_default), so a page names only what changes. A setting
+ * name is lower case; a line "name: value" whose name is lower-case letters
+ * and '-' but not a setting is an error (a typo must not become narration);
+ * a narration line may start with '\' to be taken literally.
+ *
+ * Parsing checks every value (ranges, heads dividing d_model, on/off words,
+ * the answer's form) and reports the first problem with its 1-based line.
+ * Paths (weights, model) are checked when a page is shown, not here.
+ */
+#ifndef ATTNVIZ_LESSON_H
+#define ATTNVIZ_LESSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/model.h"
+
+#define LESSON_MAX_BYTES (256 * 1024) /* a lesson file */
+#define LESSON_MAX_PAGES 200
+#define LESSON_MAX_CHOICES 9
+
+typedef enum {
+    LESSON_VIEW_ATTN,      /* the heatmaps (the default) */
+    LESSON_VIEW_PIPELINE,  /* every stage of the focused head */
+    LESSON_VIEW_TRACE,     /* the calculation trace of the selected token */
+    LESSON_VIEW_PE,        /* positional encodings */
+    LESSON_VIEW_CMP_MASK,  /* the focused head with the mask off and on */
+    LESSON_VIEW_CMP_HEADS, /* the focused head and the next */
+    LESSON_VIEW_HEADS,     /* how each head was built */
+    LESSON_VIEW_COUNT
+} LessonView;
+
+/* What a question's answer is, computed from the result on screen for the
+ * focused head, the shown layer and the selected query token (the row). */
+typedef enum {
+    LESSON_ANS_TOP,     /* token: the key with the largest weight in the row */
+    LESSON_ANS_LOW,     /* token: the visible key with the smallest weight */
+    LESSON_ANS_WEIGHT,  /* number: the row's weight on key K, in per cent */
+    LESSON_ANS_SCORE,   /* number: the scaled (and masked) score of the row on key K */
+    LESSON_ANS_DOT,     /* number: the raw dot product q . k of the row and key K */
+    LESSON_ANS_MAX,     /* number: the row's largest weight, per cent */
+    LESSON_ANS_SUM,     /* number: the sum of the row's weights, per cent */
+    LESSON_ANS_ENTROPY, /* number: the row's entropy in bits */
+    LESSON_ANS_VISIBLE, /* number: the keys the row sees (the mask) */
+    LESSON_ANS_OUTPUT,  /* number: component D (1-based) of the head's output row */
+    LESSON_ANS_CELLS,   /* number: weights one head computes, n_q x n_k */
+    LESSON_ANS_TOKENS,  /* number: tokens of the sentence */
+    LESSON_ANS_DK,      /* number: d_k */
+    LESSON_ANS_PE,      /* number: PE(pos, dim), both 0-based as in the formula */
+    LESSON_ANS_COUNT
+} LessonAnswerKind;
+
+typedef enum { LESSON_ASK_NONE, LESSON_ASK_TOKEN, LESSON_ASK_CHOICE, LESSON_ASK_NUMBER } LessonAsk;
+
+/* A key named in an answer: a 1-based index, or a token's text. */
+typedef struct {
+    int index;        /* 1-based, or 0 when text names it */
+    const char *text; /* the token's text (matched ignoring ASCII case), or NULL */
+} LessonTokenRef;
+
+typedef struct {
+    LessonAsk kind;           /* LESSON_ASK_NONE: the page asks nothing */
+    const char *text;         /* the question */
+    LessonAnswerKind answer;
+    LessonTokenRef key;       /* for weight, score, dot */
+    int arg1, arg2;           /* output: D; pe: pos, dim */
+    double tolerance;         /* a typed number within it is right; < 0: the default */
+    const char *choices[LESSON_MAX_CHOICES];
+    int n_choices;
+    int explain_first, n_explain; /* lines of Lesson.lines shown after the reveal */
+} LessonQuestion;
+
+/* What a page shows: every field resolved (a page inherits the one before). */
+typedef struct {
+    const char *sentence;  /* NULL: the first example sentence */
+    const char *cross;     /* second sentence (cross-attention), or NULL */
+    const char *weights;   /* a --weights folder as written, or NULL: toy weights */
+    const char *model;     /* a trained model folder as written, or NULL */
+    ModelPreset preset;    /* PRESET_RANDOM or PRESET_DESIGNED (weights set: LOADED) */
+    int d_model, H, layers;
+    int layer;             /* 1-based; 0: the last */
+    int head;              /* 1-based focused head */
+    LessonTokenRef token;  /* the selected query token (index 0, text NULL: none) */
+    LessonTokenRef key;    /* the inspected key (cell), or none */
+    uint64_t seed;
+    bool causal, pe, scale;
+    float temperature;
+    LessonView view;
+} LessonSettings;
+
+typedef struct {
+    const char *title;
+    int line;              /* where its "==" is, for messages */
+    LessonSettings set;
+    int text_first, n_text; /* narration: lines of Lesson.lines; "" ends a paragraph */
+    LessonQuestion q;
+} LessonPage;
+
+typedef struct {
+    const char *title;
+    const char *summary;   /* or "" */
+    const char *name;      /* the lesson's name (given by the caller), owned */
+    const char *dir;       /* folder relative paths are read from ("" = as written), owned */
+    LessonPage *pages;
+    int n_pages;
+    const char **lines;    /* narration and explanation lines, pointing into buf */
+    int n_lines;
+    char *buf;             /* a copy of the file: every string above points into it */
+} Lesson;
+
+typedef struct {
+    int line;          /* 1-based line at fault (0: the file as a whole) */
+    char msg[200];     /* what is wrong, one line, no file name */
+} LessonError;
+
+/* The settings of a lesson's first page before it changes any: DESIGN.md's
+ * defaults (4 heads, d_model 32, seed 42, PE and scaling on, no mask). */
+void lesson_settings_default(LessonSettings *s);
+
+/* Parse data[0..len) (need not be NUL-terminated) into *out, zeroed first.
+ * name (e.g. "softmax") and dir (the folder relative paths are taken from,
+ * "" for as written) are copied. Returns AV_OK, AV_ERR_LESSON with *err
+ * filled (the line and what is wrong), or AV_ERR_NOMEM. On error *out holds
+ * nothing (lesson_free is still allowed). */
+int lesson_parse(const char *data, size_t len, const char *name, const char *dir, Lesson *out,
+                 LessonError *err);
+
+void lesson_free(Lesson *l);
+
+/* The settings as a model configuration: c starts from model_config_default
+ * and takes heads, d_model, layers, seed, mask, PE, scaling, temperature and
+ * the preset (PRESET_LOADED when weights are set). */
+void lesson_config(const LessonSettings *s, ModelConfig *c);
+
+/* The 0-based index of ref among tokens t (text matched ignoring ASCII
+ * case, the first match), or -1 when none or out of range. */
+int lesson_token_index(const LessonTokenRef *ref, const TokenList *t);
+
+/* A path a lesson names (weights, model): absolute as it is; else the first
+ * that exists of dir/path, path (the working folder) and the folder of the
+ * running binary / path. Writes it to out (size bytes) and returns true
+ * when it exists; else writes path as given and returns false. */
+bool lesson_find_path(const Lesson *l, const char *path, char *out, size_t size);
+
+/* Names of the views, the answers and the question kinds, for messages. */
+const char *lesson_view_name(LessonView v);
+
+/* ---- answers, computed from the result on screen ---- */
+
+typedef struct {
+    bool is_token;     /* a token (index) or a number (value) */
+    int token;         /* 0-based key token when is_token */
+    double value;      /* the number (per cent for weights) */
+    const char *unit;  /* "%", " bits", "" */
+    int choice;        /* 0-based matching choice, or -1 */
+} LessonAnswer;
+
+/* The answer to q on result r (config c) for head h (0-based), layer
+ * (0-based) and query row i (0-based; ignored by cells, tokens, d_k, pe).
+ * Returns AV_OK, AV_ERR_CONFIG when the row or a named key is not there (a
+ * lesson written for another sentence), or AV_ERR_NEEDS_MODEL when the result
+ * keeps no weights (a long text). A choice question's matching choice is
+ * the one naming the answer token, or the one whose first number is nearest
+ * the answer. */
+int lesson_answer(const LessonQuestion *q, const ModelResult *r, const ModelConfig *c, int layer,
+                  int h, int i, LessonAnswer *a);
+
+/* The answer as text: "fish", "38.2%", "1.58 bits". */
+void lesson_answer_text(const LessonAnswer *a, const ModelResult *r, char *buf, size_t size);
+
+/* The tolerance a typed number is judged with: q's, or 5% of the answer
+ * (at least 0.01; at least 2 points for a percentage). */
+double lesson_tolerance(const LessonQuestion *q, const LessonAnswer *a);
+
+/* ---- built-in lessons ---- */
+
+#define LESSON_MAX_BUILTIN 64
+
+/* The built-in lessons: compiled into the binary when the build made
+ * lessons.inc (scripts/gen-lessons.sh), else the *.lesson files of
+ * assets/lessons/ in the working folder or beside the binary, in the order
+ * of their file names; a file "03-softmax.lesson" is the lesson "softmax". */
+typedef struct {
+    int n;
+    const char *name[LESSON_MAX_BUILTIN];
+    const char *text[LESSON_MAX_BUILTIN];  /* not NUL-terminated when read: use len */
+    size_t len[LESSON_MAX_BUILTIN];
+    char *owned[LESSON_MAX_BUILTIN * 2];   /* what was read from files */
+    int n_owned;
+} LessonCatalog;
+
+/* Fill c (zeroed first). Returns AV_OK (c->n may be 0 when none is found)
+ * or AV_ERR_NOMEM. */
+int lesson_catalog(LessonCatalog *c);
+void lesson_catalog_free(LessonCatalog *c);
+/* The index of the lesson called name in c, or -1. */
+int lesson_catalog_find(const LessonCatalog *c, const char *name);
+
+/* Open name: a built-in lesson's name, else a file path (its folder is
+ * where its relative paths are read from). Returns AV_OK, AV_ERR_IO (errno
+ * set: no such lesson or file), AV_ERR_LESSON (*err filled) or
+ * AV_ERR_NOMEM. */
+int lesson_open(const char *name, Lesson *out, LessonError *err);
+
+#endif

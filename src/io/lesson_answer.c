@@ -1,0 +1,185 @@
+/* lesson_answer.c - a lesson question's answer, computed from the result on
+ * screen: the lesson file says what to compute (the row's strongest key, a
+ * weight, a score, ...), never the value, so the answer is right for any
+ * sentence and any settings the student has.
+ */
+#include "io/lesson.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/av.h"
+#include "core/posenc.h"
+
+/* The first number written in s ("about 38%" -> 38), or NAN. */
+static double first_number(const char *s)
+{
+    for (; *s; s++) {
+        bool digit = isdigit((unsigned char)*s);
+        bool signed_digit = (*s == '-' || *s == '.') && isdigit((unsigned char)s[1]);
+        if (digit || signed_digit)
+            return strtod(s, NULL);
+    }
+    return NAN;
+}
+
+/* Whether choice c names token t (ignoring ASCII case and quotes). */
+static bool choice_is(const char *c, const char *t)
+{
+    size_t n = strlen(c), m = strlen(t);
+    if (n >= 2 && (c[0] == '"' || c[0] == '\'') && c[n - 1] == c[0])
+        c++, n -= 2;
+    return n == m && strncasecmp(c, t, n) == 0;
+}
+
+static int match_choice(const LessonQuestion *q, const LessonAnswer *a, const ModelResult *r)
+{
+    int best = -1;
+    double best_d = INFINITY;
+    for (int k = 0; k < q->n_choices; k++) {
+        if (a->is_token) {
+            if (choice_is(q->choices[k], model_key_tokens(r)->tok[a->token].str))
+                return k;
+            continue;
+        }
+        double v = first_number(q->choices[k]), d = fabs(v - a->value);
+        if (isinf(a->value) && isinf(v) && (v > 0) == (a->value > 0))
+            d = 0;
+        if (d < best_d)
+            best = k, best_d = d;
+    }
+    return best;
+}
+
+/* The row's strongest (dir > 0) or weakest visible key. */
+static int extreme_key(const float *row, int vis, int dir)
+{
+    int best = 0;
+    for (int j = 1; j < vis; j++)
+        if (dir > 0 ? row[j] > row[best] : row[j] < row[best])
+            best = j;
+    return best;
+}
+
+static double row_entropy(const float *row, int vis)
+{
+    double e = 0;
+    for (int j = 0; j < vis; j++)
+        if (row[j] > 0)
+            e -= row[j] * log2((double)row[j]);
+    return e;
+}
+
+/* The answers that need the row's weights or vectors. */
+static int row_answer(const LessonQuestion *q, const ModelResult *r, int layer, int h, int i,
+                      LessonAnswer *a)
+{
+    const AttnShape *s = &r->shape;
+    const AttnBuffers *b = &r->layer[layer].ab;
+    const float *P = model_head_P(r, layer, h);
+    if (!P)
+        return AV_ERR_NEEDS_MODEL;
+    if (i < 0 || i >= s->n_q)
+        return AV_ERR_CONFIG;
+    const float *row = P + (size_t)i * s->n_k;
+    int vis = attention_visible_keys(s, i), d_k = s->d_model / s->H;
+    int j = lesson_token_index(&q->key, model_key_tokens(r));
+    bool keyed = q->answer == LESSON_ANS_WEIGHT || q->answer == LESSON_ANS_SCORE ||
+                 q->answer == LESSON_ANS_DOT;
+    if (keyed && j < 0)
+        return AV_ERR_CONFIG;
+    switch (q->answer) {
+    case LESSON_ANS_TOP:
+    case LESSON_ANS_LOW:
+        a->is_token = true;
+        a->token = extreme_key(row, vis, q->answer == LESSON_ANS_TOP ? 1 : -1);
+        a->value = 100.0 * row[a->token];
+        return AV_OK;
+    case LESSON_ANS_WEIGHT: a->value = 100.0 * row[j], a->unit = "%"; return AV_OK;
+    case LESSON_ANS_SCORE: a->value = attention_score(s, h, b->Q, b->K, i, j); return AV_OK;
+    case LESSON_ANS_DOT: {
+        const float *q_i = b->Q + (size_t)i * s->d_model + h * d_k;
+        const float *k_j = b->K + (size_t)j * s->d_model + h * d_k;
+        double dot = 0;
+        for (int c = 0; c < d_k; c++)
+            dot += (double)q_i[c] * k_j[c];
+        a->value = dot;
+        return AV_OK;
+    }
+    case LESSON_ANS_MAX: a->value = 100.0 * row[extreme_key(row, vis, 1)], a->unit = "%"; break;
+    case LESSON_ANS_SUM:
+        a->value = 0, a->unit = "%";
+        for (int k = 0; k < s->n_k; k++)
+            a->value += 100.0 * row[k];
+        break;
+    case LESSON_ANS_ENTROPY: a->value = row_entropy(row, vis), a->unit = " bits"; break;
+    case LESSON_ANS_VISIBLE: a->value = vis; break;
+    case LESSON_ANS_OUTPUT:
+        if (q->arg1 > d_k)
+            return AV_ERR_CONFIG;
+        a->value = b->concat[(size_t)i * s->d_model + h * d_k + q->arg1 - 1];
+        break;
+    default: return AV_ERR_CONFIG;
+    }
+    return AV_OK;
+}
+
+int lesson_answer(const LessonQuestion *q, const ModelResult *r, const ModelConfig *c, int layer,
+                  int h, int i, LessonAnswer *a)
+{
+    memset(a, 0, sizeof *a);
+    a->unit = "";
+    a->choice = -1;
+    const AttnShape *s = &r->shape;
+    if (q->kind == LESSON_ASK_NONE || s->n_q == 0 || layer < 0 || layer >= r->L || h < 0 ||
+        h >= s->H)
+        return AV_ERR_CONFIG;
+    int err = AV_OK;
+    switch (q->answer) {
+    case LESSON_ANS_CELLS: a->value = (double)s->n_q * s->n_k; break;
+    case LESSON_ANS_TOKENS: a->value = s->n_q; break;
+    case LESSON_ANS_DK: a->value = s->d_model / s->H; break;
+    case LESSON_ANS_PE:
+        if (q->arg2 >= c->d_model)
+            return AV_ERR_CONFIG;
+        a->value = posenc_value(q->arg1, q->arg2, c->d_model);
+        break;
+    default: err = row_answer(q, r, layer, h, i, a);
+    }
+    if (!err)
+        a->choice = match_choice(q, a, r);
+    return err;
+}
+
+void lesson_answer_text(const LessonAnswer *a, const ModelResult *r, char *buf, size_t size)
+{
+    if (a->is_token) {
+        snprintf(buf, size, "%s (%.1f%%)", model_key_tokens(r)->tok[a->token].str, a->value);
+        return;
+    }
+    if (isinf(a->value)) {
+        snprintf(buf, size, "%s", a->value < 0 ? "-inf (masked)" : "inf");
+        return;
+    }
+    bool whole = a->value == floor(a->value) && fabs(a->value) < 1e15;
+    if (a->unit[0] == '%')
+        snprintf(buf, size, "%.1f%%", a->value);
+    else if (whole)
+        snprintf(buf, size, "%.0f%s", a->value, a->unit);
+    else
+        snprintf(buf, size, "%.4g%s", a->value, a->unit);
+}
+
+double lesson_tolerance(const LessonQuestion *q, const LessonAnswer *a)
+{
+    if (q->tolerance >= 0)
+        return q->tolerance;
+    double t = fabs(a->value) * 0.05;
+    if (a->unit[0] == '%' && t < 2)
+        t = 2;
+    return t < 0.01 ? 0.01 : t;
+}
