@@ -17,6 +17,7 @@
 #include "core/av.h"
 #include "cli/blaskern.h"
 #include "cli/cli.h"
+#include "cli/train_cmd.h"
 #include "render/export.h"
 #include "io/fileio.h"
 #include "core/mat.h"
@@ -233,6 +234,8 @@ static int interactive(App *a)
 int main(int argc, char **argv)
 {
     blaskern_ensure(argv); /* OpenBLAS on the processor's own kernel: may re-execute once */
+    if (argc > 1 && strcmp(argv[1], "train") == 0)
+        return train_cmd_main(argc - 1, argv + 1);
     App a = {0};
     set_locale();
     int status = cli_parse(argc, argv, &a.opt) ? say(2, "%s", a.opt.err) : 0;

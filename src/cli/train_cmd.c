@@ -1,0 +1,410 @@
+/* train_cmd.c - `attnviz train`: the batch trainer's command line.
+ *
+ * Parsing is a function of argv alone (train_cmd_parse, testable); running
+ * reads the task's file, trains with a progress line every --report steps
+ * and saves the model folder. SIGINT and SIGTERM only set a flag: the loop
+ * stops at the end of the step, saves, and says so.
+ */
+#include "cli/train_cmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/av.h"
+#include "core/mat.h"
+#include "io/fileio.h"
+#include "io/npy.h"
+#include "train/scores.h"
+
+#define GRAMMAR_DEFAULT "assets/grammar/grammar.txt"
+#define BAR_WIDTH 30
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+const char *train_cmd_usage(void)
+{
+    return "usage: attnviz train TASK [FILE] [OPTIONS] --save DIR\n"
+           "  TASK: induction, copy, reverse, sort (or copy-digits, reverse-digits,\n"
+           "        sort-digits), text FILE, grammar [FILE]\n"
+           "      --steps N          training steps\n"
+           "      --layers L         layers; --heads H; --d-model D; --context T\n"
+           "      --batch B          sequences a step (default 16)\n"
+           "      --lr R             AdamW learning rate; --weight-decay W; --clip C\n"
+           "      --seed S           weights, batches and probes (default 1)\n"
+           "      --mlp W            an MLP of width W in each layer (0: none)\n"
+           "      --activation A     gelu | relu (with --mlp)\n"
+           "      --layernorm        pre-LayerNorm; --no-layernorm\n"
+           "      --pe KIND          sinusoidal | learned | none\n"
+           "      --report N         a progress line every N steps (0: at the end)\n"
+           "      --save DIR         the model folder to write\n";
+}
+
+/* Each task's defaults: induction as the issue measured; the others larger. */
+static void task_defaults(TrainOptions *o)
+{
+    const char *t = o->task ? o->task : "induction";
+    o->layers = 2, o->heads = 2, o->d_model = 32, o->context = 32, o->mlp = 0;
+    o->layernorm = false, o->pe = MODEL_PE_SINUSOIDAL, o->activation = MODEL_ACT_GELU;
+    o->steps = 400, o->report = 50;
+    trainer_config_default(&o->cfg);
+    if (strcmp(t, "text") == 0) {
+        o->layers = 4, o->heads = 4, o->d_model = 64, o->context = 64, o->mlp = 256;
+        o->layernorm = true, o->steps = 3000, o->report = 250, o->cfg.lr = 3e-3f;
+    } else if (strcmp(t, "grammar") == 0) {
+        o->context = 36, o->steps = 600;
+    } else if (strcmp(t, "induction") != 0) {
+        o->heads = 4, o->d_model = 64, o->mlp = 128, o->layernorm = true;
+        o->steps = 1500, o->report = 100, o->cfg.lr = 3e-3f;
+    }
+}
+
+static int bad(TrainOptions *o, const char *fmt, const char *arg)
+{
+    snprintf(o->err, sizeof o->err, fmt, arg);
+    return 2;
+}
+
+/* A whole number in [lo, hi] from s. */
+static bool get_long(const char *s, long lo, long hi, long *v)
+{
+    char *e;
+    errno = 0;
+    long x = strtol(s, &e, 10);
+    if (errno || e == s || *e || x < lo || x > hi)
+        return false;
+    return *v = x, true;
+}
+
+static bool get_float(const char *s, double lo, double hi, float *v)
+{
+    char *e;
+    double x = strtod(s, &e);
+    if (e == s || *e || !isfinite(x) || x < lo || x > hi)
+        return false;
+    return *v = (float)x, true;
+}
+
+enum { O_STEPS = 256, O_LAYERS, O_HEADS, O_DMODEL, O_CONTEXT, O_BATCH, O_LR, O_SEED, O_MLP,
+       O_ACT, O_LN, O_NOLN, O_PE, O_REPORT, O_SAVE, O_WD, O_CLIP, O_DUMP };
+
+static const struct option LONG[] = {
+    {"steps", 1, 0, O_STEPS}, {"layers", 1, 0, O_LAYERS}, {"heads", 1, 0, O_HEADS},
+    {"d-model", 1, 0, O_DMODEL}, {"context", 1, 0, O_CONTEXT}, {"batch", 1, 0, O_BATCH},
+    {"lr", 1, 0, O_LR}, {"seed", 1, 0, O_SEED}, {"mlp", 1, 0, O_MLP},
+    {"activation", 1, 0, O_ACT}, {"layernorm", 0, 0, O_LN}, {"no-layernorm", 0, 0, O_NOLN},
+    {"pe", 1, 0, O_PE}, {"report", 1, 0, O_REPORT}, {"save", 1, 0, O_SAVE},
+    {"weight-decay", 1, 0, O_WD}, {"clip", 1, 0, O_CLIP}, {"dump-grads", 1, 0, O_DUMP},
+    {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+};
+
+/* One option's value into o; false when it is out of range. */
+static bool set_option(TrainOptions *o, int c, const char *a)
+{
+    long v = 0;
+    switch (c) {
+    case O_STEPS: return get_long(a, 0, 100000000, &o->steps);
+    case O_LAYERS: return get_long(a, 1, AV_MAX_LAYERS, &v) && (o->layers = (int)v, 1);
+    case O_HEADS: return get_long(a, 1, AV_MAX_HEADS, &v) && (o->heads = (int)v, 1);
+    case O_DMODEL: return get_long(a, 1, AV_MAX_D_MODEL, &v) && (o->d_model = (int)v, 1);
+    case O_CONTEXT: return get_long(a, 2, MODEL_MAX_CONTEXT, &v) && (o->context = (int)v, 1);
+    case O_BATCH: return get_long(a, 1, 4096, &v) && (o->cfg.batch = (int)v, 1);
+    case O_LR: return get_float(a, 1e-9, 10.0, &o->cfg.lr);
+    case O_WD: return get_float(a, 0.0, 10.0, &o->cfg.weight_decay);
+    case O_CLIP: return get_float(a, 0.0, 1e9, &o->cfg.clip);
+    case O_SEED: return get_long(a, 0, 0x7fffffffL, &v) && (o->cfg.seed = (uint64_t)v, 1);
+    case O_MLP: return get_long(a, 0, MODEL_MAX_MLP, &v) && (o->mlp = (int)v, 1);
+    case O_REPORT: return get_long(a, 0, 100000000, &v) && (o->report = (int)v, 1);
+    case O_ACT:
+        if (strcmp(a, "gelu") && strcmp(a, "relu"))
+            return false;
+        return o->activation = a[0] == 'r' ? MODEL_ACT_RELU : MODEL_ACT_GELU, true;
+    case O_PE:
+        if (!strcmp(a, "sinusoidal"))
+            return o->pe = MODEL_PE_SINUSOIDAL, true;
+        if (!strcmp(a, "learned"))
+            return o->pe = MODEL_PE_LEARNED, true;
+        return !strcmp(a, "none") && (o->pe = MODEL_PE_NONE, true);
+    case O_LN: return o->layernorm = true;
+    case O_NOLN: return o->layernorm = false, true;
+    case O_SAVE: return o->save = a, true;
+    case O_DUMP: return o->dump_grads = a, true;
+    default: return false;
+    }
+}
+
+/* The task name is the first operand: find it before the options so that
+ * its defaults come first and the options override them. */
+static const char *first_operand(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return i + 1 < argc ? argv[i + 1] : NULL;
+        if (argv[i][0] != '-')
+            return argv[i];
+        const struct option *lo = LONG;
+        while (lo->name && !(argv[i][1] == '-' && strcmp(argv[i] + 2, lo->name) == 0))
+            lo++;
+        if (lo->name && lo->has_arg && !strchr(argv[i], '='))
+            i++;
+    }
+    return NULL;
+}
+
+int train_cmd_parse(int argc, char **argv, TrainOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->task = first_operand(argc, argv);
+    task_defaults(o);
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
+        if (c == 'h')
+            return o->help = true, 0;
+        if (c == '?' || c == ':')
+            return bad(o, "train: unknown option or missing value: %s", argv[optind - 1]);
+        if (!set_option(o, c, optarg))
+            return bad(o, "train: bad value '%s' (see attnviz train --help)", optarg);
+    }
+    int nops = argc - optind;
+    if (nops < 1)
+        return bad(o, "%s", "train: no TASK (induction, copy, reverse, sort, text FILE, "
+                   "grammar [FILE])");
+    o->task = argv[optind];
+    o->file = nops >= 2 ? argv[optind + 1] : NULL;
+    if (nops > 2)
+        return bad(o, "train: too many operands ('%s')", argv[optind + 2]);
+    if (o->d_model % o->heads)
+        return bad(o, "%s", "train: --heads must divide --d-model");
+    if (!o->save && !o->dump_grads)
+        return bad(o, "%s", "train: --save DIR is required");
+    return 0;
+}
+
+static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One line on standard error; returns status. */
+static int say(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("attnviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return status;
+}
+
+/* The task with its file, or an exit status. */
+static int load_task(const TrainOptions *o, Task *t)
+{
+    char *data = NULL, why[256] = "";
+    size_t len = 0;
+    bool is_text = strcmp(o->task, "text") == 0, is_grammar = strcmp(o->task, "grammar") == 0;
+    const char *path = is_grammar && !o->file ? GRAMMAR_DEFAULT : o->file;
+    if (is_text && !o->file)
+        return say(2, "train text: a FILE to learn is required");
+    if (o->file && !is_text && !is_grammar)
+        return say(2, "train %s: takes no FILE ('%s')", o->task, o->file);
+    if (path) {
+        int err = file_read_all(path, AV_MAX_TEXT_BYTES, &data, &len);
+        if (err == AV_ERR_TOO_LARGE)
+            return say(2, "%s: larger than the %d MiB a text may have", path,
+                       AV_MAX_TEXT_BYTES >> 20);
+        if (err)
+            return say(av_exit_status(err), "cannot read %s: %s", path,
+                       err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
+    }
+    int err = task_init(t, o->task, data, len, why, sizeof why);
+    free(data);
+    if (err == AV_ERR_NOMEM)
+        return say(1, "out of memory");
+    if (err)
+        return path ? say(2, "%s: %s", path, why) : say(2, "train: %s", why);
+    return 0;
+}
+
+/* "L2H1 induction 0.83" or "L1H2 mixed (prev 0.31)" for every head. */
+static void print_heads(const HeadScore *hs, int L, int H)
+{
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++) {
+            float v;
+            ScoreKind k = scores_best(&hs[l * H + h], &v);
+            if (v > 0.5f)
+                printf("  L%dH%d %s %.2f", l + 1, h + 1, scores_name(k), (double)v);
+            else
+                printf("  L%dH%d mixed (%s %.2f)", l + 1, h + 1, scores_short_name(k),
+                       (double)v);
+        }
+}
+
+static void progress(Trainer *tr, HeadScore *hs, bool tty)
+{
+    const ModelSpec *s = &tr->net.spec;
+    if (tty)
+        fputs("\r\033[K", stderr);
+    printf("step %ld loss %.4f acc %.3f", tr->step, tr->loss, tr->accuracy);
+    if (trainer_scores(tr, hs) == AV_OK)
+        print_heads(hs, s->layers, s->heads);
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void bar(long step, long steps, double secs)
+{
+    int fill = steps ? (int)(BAR_WIDTH * step / steps) : BAR_WIDTH;
+    char b[BAR_WIDTH + 1];
+    for (int k = 0; k < BAR_WIDTH; k++)
+        b[k] = k < fill ? '#' : '.';
+    b[BAR_WIDTH] = 0;
+    fprintf(stderr, "\r[%s] %ld/%ld  %.1f s", b, step, steps, secs);
+    fflush(stderr);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int save(Trainer *tr, const char *dir, const HeadScore *hs)
+{
+    char which[64];
+    int err = trainer_save(tr, dir, hs, which, sizeof which);
+    if (err == AV_ERR_NOMEM)
+        return say(1, "out of memory");
+    if (err)
+        return say(1, "cannot write %s/%s: %s", dir, which,
+                   err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
+    return 0;
+}
+
+/* For tests: the model, one batch and its gradients (DIR/grads is a model
+ * folder whose tensors are the gradients), and the loss. */
+static int dump_grads(Trainer *tr, const char *dir)
+{
+    char path[4096], which[64], txt[64];
+    Batch *b = &tr->batch;
+    const size_t N = (size_t)b->B * b->n, shape[2] = {(size_t)b->B, (size_t)b->n};
+    int status = save(tr, dir, NULL);
+    if (status)
+        return status;
+    task_batch(tr->task, tr->cfg.seed, tr->step, b);
+    double loss;
+    net_forward(&tr->net, b->tok, b->tgt, b->mask, b->B, b->n, &loss);
+    net_zero_grad(&tr->net);
+    net_backward(&tr->net);
+    float *f = malloc(3 * N * sizeof *f);
+    if (!f)
+        return say(1, "out of memory");
+    for (size_t r = 0; r < N; r++)
+        f[r] = (float)b->tok[r], f[N + r] = (float)b->tgt[r], f[2 * N + r] = b->mask[r];
+    static const char *const names[3] = {"tokens", "targets", "mask"};
+    int err = AV_OK;
+    for (int k = 0; k < 3 && !err; k++) {
+        snprintf(path, sizeof path, "%s/%s.npy", dir, names[k]);
+        err = npy_write(path, 2, shape, f + k * N);
+    }
+    free(f);
+    snprintf(path, sizeof path, "%s/grads", dir);
+    if (!err)
+        err = modelfile_save(path, &tr->net.spec, tr->net.grads, NULL, which, sizeof which);
+    snprintf(path, sizeof path, "%s/loss.txt", dir);
+    snprintf(txt, sizeof txt, "%.9g\n", loss);
+    if (!err)
+        err = file_write_atomic(path, txt, strlen(txt), false);
+    return err ? say(1, "cannot write in %s: %s", dir, strerror(errno)) : 0;
+}
+
+static int train_loop(Trainer *tr, const TrainOptions *o)
+{
+    const ModelSpec *s = &tr->net.spec;
+    HeadScore *hs = calloc((size_t)s->layers * s->heads, sizeof *hs);
+    if (!hs)
+        return say(1, "out of memory");
+    bool tty = isatty(STDERR_FILENO);
+    double t0 = now(), last_bar = 0;
+    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    while (tr->step < o->steps && !interrupted) {
+        trainer_step(tr);
+        if ((o->report && tr->step % o->report == 0) || tr->step == o->steps)
+            progress(tr, hs, tty);
+        if (tty && now() - last_bar > 0.1) {
+            bar(tr->step, o->steps, now() - t0);
+            last_bar = now();
+        }
+    }
+    if (tty)
+        fputs("\r\033[K", stderr);
+    if (o->steps == 0 || interrupted)
+        progress(tr, hs, false);
+    int status = save(tr, o->save, hs);
+    if (!status && interrupted)
+        fprintf(stderr, "attnviz: interrupted at step %ld of %ld: saved the model so far "
+                "in %s\n", tr->step, o->steps, o->save);
+    else if (!status)
+        printf("saved %s (%ld steps, %.1f s)\n", o->save, tr->step, now() - t0);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    free(hs);
+    return status;
+}
+
+int train_cmd_main(int argc, char **argv)
+{
+    TrainOptions o;
+    if (train_cmd_parse(argc, argv, &o)) {
+        fprintf(stderr, "attnviz: %s\n", o.err);
+        return 2;
+    }
+    if (o.help) {
+        fputs(train_cmd_usage(), stdout);
+        return fflush(stdout) ? 1 : 0;
+    }
+    Task task;
+    int status = load_task(&o, &task);
+    if (status)
+        return status;
+    ModelSpec spec;
+    Trainer tr = {0};
+    mat_set_threads(1);
+    int err = trainer_spec(&task, o.layers, o.heads, o.d_model, o.context, o.mlp, o.layernorm,
+                           o.pe, o.activation, &spec);
+    if (!err)
+        err = trainer_init(&tr, &task, &spec, &o.cfg);
+    if (err == AV_ERR_NOMEM)
+        status = say(1, "out of memory");
+    else if (err)
+        status = say(2, "train: these sizes are not a model attnviz can train "
+                     "(d_model %d, heads %d, layers %d, context %d)", o.d_model, o.heads,
+                     o.layers, o.context);
+    else if (o.dump_grads) {
+        for (; tr.step < o.steps;)
+            trainer_step(&tr);
+        status = dump_grads(&tr, o.dump_grads);
+    } else
+        status = train_loop(&tr, &o);
+    trainer_free(&tr);
+    modelfile_spec_free(&spec);
+    task_free(&task);
+    return status;
+}
