@@ -137,8 +137,10 @@ static int read_lines(TokBuild *b, const char *p, const char *end, const char *n
     if (end > p && end[-1] == '\n')
         end--; /* the final newline ends the last line */
     int line = 1, rc = AV_OK;
-    while (p < end && rc == AV_OK) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
+    if (p == end)
+        return AV_OK; /* no line at all */
+    for (const char *nl = p; nl && rc == AV_OK; line++) {
+        nl = memchr(p, '\n', (size_t)(end - p));
         const char *e = nl ? nl : end;
         size_t bad = 0, n = (size_t)(e - p);
         if (n > 0 && p[n - 1] == '\r')
@@ -149,7 +151,6 @@ static int read_lines(TokBuild *b, const char *p, const char *end, const char *n
             snprintf(msg, msglen, "%s: line %d is not valid UTF-8 (byte %zu of the line)", name,
                      line, bad + 1);
         p = nl ? nl + 1 : end;
-        line++;
     }
     return rc;
 }
