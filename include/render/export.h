@@ -22,6 +22,8 @@ typedef struct {
     int token;   /* 0-based query token, for the trace */
     bool color;  /* ANSI colour in the text export */
     int width;   /* columns for the text export (0 = 100) */
+    bool numbers; /* text: each cell's percentage written, as on screen */
+    bool sentence; /* text: begin with the sentence(s) the heatmaps belong to */
 } ExportOptions;
 
 /* Parse "text", "csv", "json", "md", "trace". Returns 0 or -1. */
@@ -37,7 +39,7 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
  * text is wider than width - 20 tokens or longer than 400 (the weights are
  * then computed block by block when the result is lazy). Returns AV_OK,
  * AV_ERR_IO or AV_ERR_NOMEM. */
-int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h,
-                     bool color, int width);
+int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int h,
+                     const ExportOptions *o);
 
 #endif

@@ -20,7 +20,7 @@
 enum {
     OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
     OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
-    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET,
+    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS,
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +46,7 @@ static const struct option long_opts[] = {
     {"cross", required_argument, NULL, OPT_CROSS},
     {"temperature", required_argument, NULL, OPT_TEMPERATURE},
     {"width", required_argument, NULL, OPT_WIDTH},
+    {"numbers", no_argument, NULL, OPT_NUMBERS},
     {"preset", required_argument, NULL, OPT_PRESET},
     {"budget", required_argument, NULL, OPT_BUDGET},
     {"help", no_argument, NULL, 'h'},
@@ -72,6 +73,7 @@ static const char usage[] =
     "      --head N         only head N (1-based) in exports\n"
     "  -o, --output PATH    write the export to PATH instead of standard output\n"
     "      --width N        columns of the text export (default 100)\n"
+    "      --numbers        write each cell's percentage in the text export\n"
     "      --color WHEN     auto | always | never (NO_COLOR is honoured)\n"
     "      --sentences FILE example sentences for the interface, one a line\n"
     "      --max-tokens N   token limit (default 4096, at most 16384)\n"
@@ -188,6 +190,7 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
     case OPT_LAYER: return parse_int(o, "--layer", arg, 1, AV_MAX_LAYERS, &o->layer_1);
     case OPT_TOKEN: return parse_int(o, "--token", arg, 1, AV_MAX_TOKENS, &o->token_1);
     case OPT_WIDTH: return parse_int(o, "--width", arg, 20, 10000, &o->export.width);
+    case OPT_NUMBERS: o->export.numbers = true; return 0;
     case OPT_TEMPERATURE: return parse_temperature(o, arg);
     case OPT_BUDGET: {
         int mib;

@@ -42,10 +42,13 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
     int n = snprintf(buf, size, "Head %d of %d: %s", h + 1, c->H, model_head_label(c, layer, h));
     if (r->L > 1)
         n += snprintf(buf + n, size - n, ", layer %d of %d", layer + 1, r->L);
-    snprintf(buf + n, size - n, "  (d_model %d, d_k %d, seed %llu, mask %s, PE %s, %s)",
-             c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
-             c->causal ? "causal" : "off", c->pe ? "on" : "off",
-             c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
+    n += snprintf(buf + n, size - n, "  (d_model %d, d_k %d, seed %llu, mask %s, PE %s, %s",
+                  c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
+                  c->causal ? "causal" : "off", c->pe ? "on" : "off",
+                  c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
+    if (c->temperature != 1.0f)
+        n += snprintf(buf + n, size - n, ", temperature %g", (double)c->temperature);
+    snprintf(buf + n, size - n, ")");
 }
 
 /* The title in the grid: the head on one line, its settings on the next when
@@ -119,8 +122,8 @@ static HeadStats head_stats(const ModelResult *r, int layer, int h)
 }
 
 /* The drawing of a head with a cell a token. */
-static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool color, int width,
-                      int top)
+static int text_cells(Grid *g, const ModelResult *r, int layer, int h, const ExportOptions *o,
+                      int width, int top)
 {
     const AttnShape *s = &r->shape;
     const char **rows = malloc((size_t)s->n_q * sizeof *rows);
@@ -133,7 +136,10 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool colo
         .P = model_head_P(r, layer, h), .n_q = s->n_q, .n_k = s->n_k,
         .row_labels = token_labels(&r->tokens, rows),
         .col_labels = token_labels(model_key_tokens(r), cols), .causal = s->causal,
-        .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1, .sel_col = -1,
+        /* colour mode writes the percentages: with --numbers they show
+         * without colour too, as on the screen */
+        .mode = o->color || o->numbers ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1,
+        .sel_col = -1,
         .label_w = 12, .number_rows = true,
     };
     int avail = width - 20;
@@ -151,11 +157,12 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, bool colo
     return AV_OK;
 }
 
-int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h,
-                     bool color, int width)
+int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int h,
+                     const ExportOptions *o)
 {
     const AttnShape *s = &r->shape;
-    width = width > 0 ? width : 100;
+    const int layer = o->layer, width = o->width > 0 ? o->width : 100;
+    const bool color = o->color;
     /* A cell a token while that fits the width and a page; pooled beyond. */
     bool pooled = r->lazy || s->n_k > width - 20 || s->n_q > 400;
     int gh = (pooled ? 200 : s->n_q) + 30; /* room for rotated labels and the legend */
@@ -166,7 +173,7 @@ int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int la
         head_title(r, c, layer, h, title, sizeof title);
         int top = put_title(&g, title);
         err = pooled ? text_pooled(&g, r, layer, h, color, width, top)
-                     : text_cells(&g, r, layer, h, color, width, top);
+                     : text_cells(&g, r, layer, h, o, width, top);
     }
     if (!err)
         err = grid_write(&g, f, color) == 0 && fputc('\n', f) != EOF ? AV_OK : AV_ERR_IO;
@@ -246,6 +253,8 @@ static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int
             c->H, c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
             c->causal ? "true" : "false", c->pe ? "true" : "false",
             c->scale ? "true" : "false", r->L, layer + 1);
+    if (c->temperature != 1.0f) /* before "heads": a key of the top-level object */
+        fprintf(f, "  \"temperature\": %g,\n", (double)c->temperature);
     fputs("  \"heads\": [\n", f);
     for (int h = h0; h < h1; h++) {
         const float *P_h = model_head_P(r, layer, h);
@@ -308,6 +317,20 @@ static void export_md(FILE *f, const ModelResult *r, const ModelConfig *c, int l
     }
 }
 
+/* The sentence the heatmaps belong to (and the second one under
+ * cross-attention), tokens numbered as on the screen. */
+static void text_sentences(FILE *f, const ModelResult *r)
+{
+    const TokenList *t[2] = {&r->tokens, r->cross_tokens.n ? &r->cross_tokens : NULL};
+    for (int k = 0; k < 2 && t[k]; k++) {
+        fputs(k ? "Keys and values: " : "Sentence: ", f);
+        for (int i = 0; i < t[k]->n; i++)
+            fprintf(f, "%s%d:%s", i ? " " : "", i + 1, t[k]->tok[i].str);
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
 int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const ExportOptions *o)
 {
     int h0 = o->head < 0 ? 0 : o->head, h1 = o->head < 0 ? c->H : o->head + 1;
@@ -317,8 +340,10 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
         return AV_ERR_TOO_LARGE;
     switch (o->format) {
     case EXPORT_TEXT:
+        if (o->sentence)
+            text_sentences(f, r);
         for (int h = h0; h < h1 && !err; h++)
-            err = export_text_head(f, r, c, o->layer, h, o->color, o->width);
+            err = export_text_head(f, r, c, h, o);
         break;
     case EXPORT_CSV: export_csv(f, r, o->layer, h0, h1); break;
     case EXPORT_JSON: export_json(f, r, c, o->layer, h0, h1); break;

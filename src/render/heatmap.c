@@ -139,9 +139,11 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
      * Digits go straight into the cells (snprintf's cost, and then a
      * buffer's, showed in the profile of a keystroke). */
     int pct = percent_of(w), len = pct >= 100 ? 3 : pct >= 10 ? 2 : 1;
-    if (cw < 3 || len > cw - 1)
+    if (cw < 3 || len > cw)
         return;
-    Cell *d = c + cw - 1 - len;
+    /* 100 fills a 3-column cell, gap column too: a lone full weight must not
+     * be the one cell without a number (its neighbours end in their gaps) */
+    Cell *d = c + (len == cw ? 0 : cw - 1 - len);
     if (len == 3)
         d[0].cp = '1', d[1].cp = '0', d[2].cp = '0';
     else if (len == 2)

@@ -246,9 +246,10 @@ run -h
 { [ "$rc" -eq 0 ] && grep -q '^usage: attnviz' "$out"; } && pass "-h prints the usage" \
     || fail "-h prints the usage" "status $rc"
 run --version
-{ [ "$rc" -eq 0 ] && grep -Eq '^attnviz [0-9]+\.[0-9]+\.[0-9]+$' "$out" && [ "$(wc -l <"$out")" -eq 1 ] \
-    && [ ! -s "$err" ]; } && pass "--version: status 0, 'attnviz X.Y.Z'" \
-    || fail "--version: status 0, 'attnviz X.Y.Z'" "status $rc, stdout $(head -c 80 "$out")"
+{ [ "$rc" -eq 0 ] && grep -Eq '^attnviz [0-9]+\.[0-9]+\.[0-9]+( \(.*kernel .*\))?$' "$out" \
+    && [ "$(wc -l <"$out")" -eq 1 ] && [ ! -s "$err" ]; } \
+    && pass "--version: status 0, 'attnviz X.Y.Z (... kernel ...)'" \
+    || fail "--version: status 0, 'attnviz X.Y.Z (... kernel ...)'" "status $rc, stdout $(head -c 80 "$out")"
 run -V
 { [ "$rc" -eq 0 ] && grep -q '^attnviz ' "$out"; } && pass "-V prints the version" \
     || fail "-V prints the version" "status $rc"
@@ -374,6 +375,26 @@ done
     && pass "--dump writes every file of DESIGN.md" || fail "--dump writes every file of DESIGN.md" "status $rc, missing:$missing"
 left=$(find "$tmp/dump" -mindepth 1 -name '.*' | tr '\n' ' ')
 [ -z "$left" ] && pass "--dump leaves no temporary file" || fail "--dump leaves no temporary file" "$left"
+
+# Exports say what was shown (issue 13 item 9): the temperature when not 1,
+# and --numbers writes each cell's percentage as the screen does. Seed 001's
+# "Cat eats fish" (d_k 2, no PE) gives the article's 38 / 30 / 32 %.
+run -e text --numbers --no-pe -d 4 -H 2 --head 1 --weights assets/seed001 'Cat eats fish'
+{ [ "$rc" -eq 0 ] && grep -Eq '^1 Cat +38 +30 +32$' "$out"; } \
+    && pass "--numbers: seed 001's Cat row reads 38 30 32 as in the article" \
+    || fail "--numbers: seed 001's Cat row reads 38 30 32 as in the article" "$(grep Cat "$out" | head -2 | tr '\n' '|')"
+run -e text 'Cat eats fish'
+grep -Eq '^1 Cat +[0-9]' "$out" && fail "without --numbers the cells are glyphs" "$(grep -m1 Cat "$out")" \
+    || pass "without --numbers the cells are glyphs"
+run -e text --temperature 0.5 'Cat eats fish'
+grep -q 'temperature 0.5)' "$out" && pass "the text export names a temperature that is not 1" \
+    || fail "the text export names a temperature that is not 1" "$(head -2 "$out" | tr '\n' '|')"
+run -e json --temperature 2 'Cat eats fish'
+grep -q '"temperature": 2,' "$out" && pass "the JSON export names a temperature that is not 1" \
+    || fail "the JSON export names a temperature that is not 1" "$(head -4 "$out" | tr '\n' '|')"
+run -e text 'Cat eats fish'
+grep -q temperature "$out" && fail "temperature 1 is not mentioned" "$(head -2 "$out" | tr '\n' '|')" \
+    || pass "temperature 1 is not mentioned"
 
 echo "# $failures failed"
 [ "$failures" -eq 0 ]

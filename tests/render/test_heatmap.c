@@ -102,6 +102,26 @@ static void test_heatmap_color_numbers_and_hit(void **state)
     grid_free(&g);
 }
 
+static void test_heatmap_full_weight_numbered_in_narrow_cells(void **state)
+{
+    /* expect: in 3-column cells a weight of exactly 100% shows "100" (it was
+     * the one blank cell), 9% and 0% keep their gap column */
+    (void)state;
+    const float P[2 * 3] = {1.0f, 0.0f, 0.0f, 0.09f, 0.91f, 0.0f};
+    const char *const lab[3] = {"a", "b", "c"};
+    Grid g;
+    HeatmapLayout lay;
+    grid_init(&g, 30, 6);
+    HeatmapSpec sp = {P, 2, 3, lab, lab, false, HEATMAP_COLOR, -1, -1, 3, 0, 0, 0,
+                      false, false};
+    heatmap_draw(&g, 0, 0, 30, 6, &sp, &lay);
+    char *text = grid_text(&g, false);
+    assert_non_null(strstr(text, "a 100 0  0\n"));
+    assert_non_null(strstr(text, "b  9 91  0\n"));
+    free(text);
+    grid_free(&g);
+}
+
 static void test_heatmap_bars_ranked(void **state)
 {
     (void)state;
@@ -145,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_golden_glyph_grid),
         cmocka_unit_test(test_heatmap_causal_cells_marked),
         cmocka_unit_test(test_heatmap_color_numbers_and_hit),
+        cmocka_unit_test(test_heatmap_full_weight_numbered_in_narrow_cells),
         cmocka_unit_test(test_heatmap_bars_ranked),
         cmocka_unit_test(test_grid_wide_chars_and_ellipsis),
     };
