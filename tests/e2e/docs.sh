@@ -1,7 +1,9 @@
 #!/bin/bash
 # docs.sh - the documentation keeps up with the program: every long option
-# that --help lists is in the man page and in README.md, and the man page
-# renders without warnings.
+# that --help lists is in the man page and in README.md, the man page
+# renders without warnings, and every example in README.md shown with its
+# whole output ("$ attnviz ..." followed by lines, with no "..." cut) is what
+# the program prints today.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
 BIN=${ATTNVIZ:-$PWD/attnviz}
@@ -23,4 +25,28 @@ elif command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man -l attnviz.1 2>&1 >/dev/null | grep -q . &&
         { echo "not ok - man -l attnviz.1 warns"; fail=1; } || echo "ok - man -l attnviz.1 renders"
 fi
+# README's examples with their output, run again and compared line by line.
+n=0
+while IFS= read -r -d '' block; do
+    cmd=${block%%$'\n'*}
+    want=${block#*$'\n'}
+    n=$((n + 1))
+    got=$(cd "$PWD" && eval "\"$BIN\" ${cmd#\$ attnviz }" 2>&1)
+    if [ "$got" = "$want" ]; then
+        echo "ok - README example $n runs as shown: ${cmd:0:60}"
+    else
+        echo "not ok - README example $n differs: ${cmd:0:60}"
+        diff <(echo "$want") <(echo "$got") | head -5 | sed 's/^/#   /'
+        fail=1
+    fi
+done < <(/usr/bin/python3 - <<'PY'
+import re, sys
+text = open("README.md", encoding="utf-8").read()
+for block in re.findall(r"```\n(\$ attnviz [^\n]*\n.*?)```", text, re.S):
+    lines = block.rstrip("\n").split("\n")
+    if len(lines) > 1 and "..." not in lines[1:]:
+        sys.stdout.write("\n".join(lines) + "\0")
+PY
+)
+[ "$n" -gt 0 ] || { echo "not ok - README shows no complete example"; fail=1; }
 exit $fail
