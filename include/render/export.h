@@ -13,7 +13,10 @@
 
 #include "core/model.h"
 
-typedef enum { EXPORT_TEXT, EXPORT_CSV, EXPORT_JSON, EXPORT_MD, EXPORT_TRACE } ExportFormat;
+typedef enum {
+    EXPORT_TEXT, EXPORT_CSV, EXPORT_JSON, EXPORT_MD, EXPORT_TRACE,
+    EXPORT_PIPELINE, /* every stage of a head as text (render/pipeline.h) */
+} ExportFormat;
 
 typedef struct {
     ExportFormat format;
@@ -26,7 +29,7 @@ typedef struct {
     bool sentence; /* text: begin with the sentence(s) the heatmaps belong to */
 } ExportOptions;
 
-/* Parse "text", "csv", "json", "md", "trace". Returns 0 or -1. */
+/* Parse "text", "csv", "json", "md", "trace", "pipeline". Returns 0 or -1. */
 int export_parse_format(const char *s, ExportFormat *f);
 
 /* Write r in o->format to f. Returns AV_OK, AV_ERR_IO (writing failed),

@@ -69,7 +69,7 @@ static const char usage[] =
     "  -f, --file PATH      read the text from PATH (\"-\" is standard input)\n"
     "      --weights DIR    Wq.npy Wk.npy Wv.npy Wo.npy (d_model x d_model), X.npy\n"
     "      --dump DIR       write tokens.txt, X Q K V scores weights output .npy\n"
-    "  -e, --export FMT     text | csv | json | md | trace: write and exit\n"
+    "  -e, --export FMT     text | csv | json | md | trace | pipeline: write and exit\n"
     "      --head N         only head N (1-based) in exports\n"
     "  -o, --output PATH    write the export to PATH instead of standard output\n"
     "      --width N        columns of the text export (default 100)\n"
@@ -228,7 +228,8 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case 'e':
         o->export_set = true;
         if (export_parse_format(arg, &o->export.format) != 0)
-            return fail(o, "--export takes text, csv, json, md or trace, not '%.40s'", arg);
+            return fail(o, "--export takes text, csv, json, md, trace or pipeline, not '%.40s'",
+                        arg);
         return AV_OK;
     }
     return parse_numeric(o, opt, arg);

@@ -16,12 +16,13 @@
 #include "render/plot.h"
 #include "core/pool.h"
 #include "render/trace.h"
+#include "render/pipeline.h"
 #include "core/stats.h"
 
 int export_parse_format(const char *s, ExportFormat *f)
 {
-    static const char *const names[] = {"text", "csv", "json", "md", "trace"};
-    for (int k = 0; k < 5; k++)
+    static const char *const names[] = {"text", "csv", "json", "md", "trace", "pipeline"};
+    for (int k = 0; k < 6; k++)
         if (strcmp(s, names[k]) == 0) {
             *f = (ExportFormat)k;
             return 0;
@@ -351,6 +352,10 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
     case EXPORT_TRACE:
         for (int h = h0; h < h1 && !err; h++)
             err = trace_write(f, r, c, o->layer, h, o->token);
+        break;
+    case EXPORT_PIPELINE:
+        for (int h = h0; h < h1 && !err; h++)
+            err = pipeline_write(f, r, c, o->layer, h, o->token, o->color, o->width);
         break;
     }
     if (!err && (fflush(f) != 0 || ferror(f)))
