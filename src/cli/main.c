@@ -152,6 +152,8 @@ static int run_model(App *a)
     case AV_ERR_EMPTY:
         return say(2, "the %s holds no token", a->result.tokens.n ? "--cross text" : "text");
     case AV_ERR_UTF8:
+        if (t == &a->result.tokens && a->file_text)
+            return say(2, "%s: invalid UTF-8 at byte %zu", a->opt.file, t->bad_offset);
         return say(2, "invalid UTF-8 in the %s at byte %zu", t == &a->result.tokens ? "text"
                    : "--cross text", t->bad_offset);
     case AV_ERR_TOO_MANY:

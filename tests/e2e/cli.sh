@@ -137,9 +137,9 @@ bad "exactly 4096 tokens pass the default limit (then X.npy's 6 rows refuse them
     'X.npy has 6 rows but the text has 4096 tokens' -H 4 -d 16 --weights "$REF" -e csv -f "$tmp/4096.txt"
 bad "--max-tokens beyond its limit (99999)" 2 'max-tokens' --max-tokens 99999 -e csv "a"
 printf '\xff' >"$tmp/ff.txt"
-bad "invalid UTF-8 (a lone 0xff byte, -f)" 2 'UTF-8' -e csv -f "$tmp/ff.txt"
+bad "invalid UTF-8 (a lone 0xff byte, -f)" 2 'ff\.txt: invalid UTF-8 at byte' -e csv -f "$tmp/ff.txt"
 printf 'caf\xc3 ok' >"$tmp/trunc-utf8.txt"
-bad "invalid UTF-8 (truncated sequence, -f)" 2 'UTF-8' -e csv -f "$tmp/trunc-utf8.txt"
+bad "invalid UTF-8 (truncated sequence, -f)" 2 'trunc-utf8\.txt: invalid UTF-8 at byte' -e csv -f "$tmp/trunc-utf8.txt"
 bad "invalid UTF-8 in TEXT" 2 'UTF-8' -e csv $'ab \xc0\xaf cd'
 printf 'a\0b' >"$tmp/nul.txt"
 bad "NUL byte in the text file" 2 'NUL' -e csv -f "$tmp/nul.txt"
