@@ -1,19 +1,51 @@
-/* dump.h - --dump DIR: every intermediate tensor of a run as .npy files.
+/* dump.h - --dump DIR: every intermediate tensor of a run as .npy files, and
+ * the combined views (attention.npy, rollout.npy, norms.npy) of issue 14,
+ * also for imported attention.
  *
  * Files are written one by one, each atomically (a temporary file renamed),
- * so a failed dump leaves whole files and no partial one.
+ * so a failed dump leaves whole files and no partial one. The (L, H, n_q,
+ * n_k) arrays are streamed row by row to their temporary file, so a dump
+ * never holds a second copy of the weights.
  */
 #ifndef ATTNVIZ_DUMP_H
 #define ATTNVIZ_DUMP_H
 
+#include "core/combine.h"
 #include "core/model.h"
+#include "io/attnfile.h"
 
 /* Write tokens.txt, X.npy (after PE), Q.npy, K.npy, V.npy, scores.npy
  * (H, n, n), weights.npy (H, n, n), output.npy (n, d_model), heads.txt; with
- * L > 1 also layerN/ with each layer's files. The folder is created when
- * missing. Returns AV_OK, AV_ERR_IO (*which names the file at fault, or is
- * NULL when a folder could not be made) or AV_ERR_TOO_LARGE when the result
- * did not keep its scores (a text past the memory budget). */
+ * L > 1 also layerN/ with each layer's files; then attention.npy (L, H, n_q,
+ * n_k: every layer's weights, bit for bit) and, for self-attention,
+ * rollout.npy (n, n) after all layers. The folder is created when missing.
+ * Returns AV_OK, AV_ERR_IO (*which names the file at fault, or is NULL when
+ * a folder could not be made), AV_ERR_NOMEM (*which names the file) or
+ * AV_ERR_TOO_LARGE when the result did not keep its scores (a text past the
+ * memory budget). */
 int dump_write(const char *dir, const ModelResult *r, const ModelConfig *c, const char **which);
+
+/* norms.npy (L, H, n_q, n_k): value-weighted norms ||alpha_hij V_j,h W_O,h||
+ * (combine.h) of every layer, from r's weights and V and w's W_O. For
+ * attnviz's own models, after dump_write. Returns AV_OK, AV_ERR_IO or
+ * AV_ERR_NOMEM (*which is "norms.npy"). */
+int dump_write_norms(const char *dir, const ModelResult *r, const ModelWeights *w,
+                     const char **which);
+
+/* dump_write, then dump_write_norms: --dump of attnviz's own models. */
+int dump_write_model(const char *dir, const ModelResult *r, const ModelConfig *c,
+                     const ModelWeights *w, const char **which);
+
+/* --dump of imported attention (no vectors): attention.npy (L, H, n_q, n_k
+ * float32, bit for bit the file's float32 values or its float64 values
+ * rounded to float32), tokens.txt, key_tokens.txt for cross-attention, and
+ * rollout.npy (n, n) when n_q == n_k. Reads the map layer by layer and drops
+ * each layer's pages after it. Returns as dump_write. */
+int dump_write_import(const char *dir, const AttnImport *im, const char **which);
+
+/* Any AttnSource as one (L, H, n_q, n_k) float32 .npy file at path, streamed
+ * row by row and written atomically; the source's release is called after
+ * each layer. Returns AV_OK, AV_ERR_IO (errno set) or AV_ERR_NOMEM. */
+int dump_source_npy(const char *path, const AttnSource *src);
 
 #endif
