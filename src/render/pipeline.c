@@ -42,7 +42,8 @@ int pipeline_compute(const ModelResult *r, int layer, int h, PipelineData *d)
     d->factor = attention_scale(s), d->temperature = s->temperature;
     d->scaled = s->scale, d->causal = s->causal;
     d->Q = d->arena, d->O = d->Q + qs, d->K = d->O + qs, d->V = d->K + ks;
-    d->raw = d->V + ks, d->scaled_s = d->raw + ss, d->masked = d->scaled_s + ss, d->P = d->masked + ss;
+    d->raw = d->V + ks, d->scaled_s = d->raw + ss;
+    d->masked = d->scaled_s + ss, d->P = d->masked + ss;
     /* head h is columns h*d_k .. h*d_k+d_k-1 of Q, K, V and the concatenation */
     for (int i = 0; i < n_q; i++) {
         memcpy(d->Q + (size_t)i * d_k, b->Q + (size_t)i * dm + h * d_k, sizeof(float) * d_k);

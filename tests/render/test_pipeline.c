@@ -1,0 +1,193 @@
+/* test_pipeline.c - one head's stages against NumPy (tests/data/pipeline/,
+ * made by make_pipeline_ref.py), and the drawing: every stage titled, the
+ * selected row marked, values written, pages when the rectangle is small,
+ * seed 001's numbers in the text.
+ */
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "core/model.h"
+#include "io/npy.h"
+#include "io/weights.h"
+#include "render/pipeline.h"
+
+#define DIR TEST_DATA_DIR "/pipeline"
+
+typedef struct {
+    ModelConfig c;
+    ModelWeights w;
+    ModelResult r;
+} Fixture;
+
+/* d_model 8, 2 heads, no PE, causal, temperature 2, on "a b c d e". */
+static void run_reference(Fixture *f)
+{
+    const char *which;
+    memset(f, 0, sizeof *f);
+    model_config_default(&f->c);
+    f->c.d_model = 8, f->c.H = 2, f->c.pe = false, f->c.causal = true;
+    f->c.temperature = 2.0f, f->c.preset = PRESET_LOADED;
+    assert_int_equal(weights_load(&f->c, DIR, &f->w, &which), AV_OK);
+    assert_int_equal(model_run(&f->c, &f->w, "a b c d e", 9, NULL, 0, &f->r), AV_OK);
+}
+
+static void fixture_free(Fixture *f)
+{
+    model_result_free(&f->r);
+    model_weights_free(&f->w);
+}
+
+static void check_npy(const char *name, const float *got, size_t n, double tol)
+{
+    char path[256];
+    NpyArray a = {0};
+    snprintf(path, sizeof path, DIR "/%s.npy", name);
+    assert_int_equal(npy_read(path, &a), AV_OK);
+    assert_int_equal(a.count, n);
+    assert_floats_near(got, a.data, n, tol);
+    npy_free(&a);
+}
+
+/* Every stage of head 2 equals NumPy's to 1e-5. */
+static void test_pipeline_matches_numpy(void **state)
+{
+    (void)state;
+    Fixture f;
+    run_reference(&f);
+    PipelineData d;
+    assert_int_equal(pipeline_compute(&f.r, 0, 1, &d), AV_OK);
+    assert_int_equal(d.n_q, 5);
+    assert_int_equal(d.d_k, 4);
+    check_npy("Q", d.Q, 20, 1e-5);
+    check_npy("K", d.K, 20, 1e-5);
+    check_npy("V", d.V, 20, 1e-5);
+    check_npy("raw", d.raw, 25, 1e-5);
+    check_npy("scaled", d.scaled_s, 25, 1e-5);
+    check_npy("weights", d.P, 25, 1e-5);
+    check_npy("output", d.O, 20, 1e-5);
+    assert_float_equal(d.factor, 0.25f, 1e-7); /* 1 / sqrt(4) / 2 */
+    /* masked: the scaled score where j <= i, exactly -inf above */
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) {
+            float m = d.masked[i * 5 + j], s = d.scaled_s[i * 5 + j];
+            if (j <= i)
+                assert_true(m == s);
+            else
+                assert_true(isinf(m) && m < 0);
+        }
+    pipeline_free(&d);
+    /* out of range */
+    assert_int_equal(pipeline_compute(&f.r, 0, 2, &d), AV_ERR_CONFIG);
+    assert_int_equal(pipeline_compute(&f.r, 1, 0, &d), AV_ERR_CONFIG);
+    fixture_free(&f);
+}
+
+/* Whether any row of g holds s. */
+static bool grid_has(const Grid *g, const char *s)
+{
+    char line[1024];
+    for (int y = 0; y < g->h; y++) {
+        int n = 0;
+        for (int x = 0; x < g->w && n < 1000; x++) {
+            uint32_t cp = g->cells[y * g->w + x].cp;
+            if (cp && cp < 128)
+                line[n++] = (char)cp;
+            else if (cp)
+                line[n++] = '?';
+        }
+        line[n] = '\0';
+        if (strstr(line, s))
+            return true;
+    }
+    return false;
+}
+
+/* The drawing: every title on one big page, the selected row marked and
+ * flagged; a small rectangle needs more pages, and each page draws. */
+static void test_pipeline_draw_pages(void **state)
+{
+    (void)state;
+    Fixture f;
+    run_reference(&f);
+    PipelineData d;
+    assert_int_equal(pipeline_compute(&f.r, 0, 1, &d), AV_OK);
+    const char *labels[5] = {"a", "b", "c", "d", "e"};
+    PipelineSpec sp = {.d = &d, .row_labels = labels, .col_labels = labels, .sel_row = 2,
+                       .sel_col = -1};
+    Grid g;
+    assert_int_equal(grid_init(&g, 120, 200), AV_OK);
+    int page = -1;
+    assert_int_equal(pipeline_draw(&g, 0, 0, 120, 200, &sp, &page), 1);
+    assert_int_equal(page, 0);
+    const char *titles[] = {"1 Q_h", "2 K_h", "3 V_h", "4 Q_h K_h^T", "5 ", "6 causal mask",
+                            "7 softmax", "8 output"};
+    for (int k = 0; k < 8; k++)
+        assert_true(grid_has(&g, titles[k]));
+    assert_true(grid_has(&g, "-inf"));
+    assert_true(grid_has(&g, ">c"));
+    /* the selected row's cells are flagged */
+    int flagged = 0;
+    for (int k = 0; k < g.w * g.h; k++)
+        flagged += (g.cells[k].flags & CELL_SELECTED) != 0;
+    assert_true(flagged >= 6 * 4);
+    /* 80 x 20 cannot hold eight stages of five rows: pages, each drawing */
+    int pages = pipeline_draw(&g, 0, 0, 80, 20, &sp, NULL);
+    assert_true(pages >= 2);
+    bool seen[8] = {0};
+    for (int p = 0; p < pages; p++) {
+        grid_clear(&g);
+        sp.page = p;
+        assert_int_equal(pipeline_draw(&g, 0, 0, 80, 20, &sp, &page), pages);
+        assert_int_equal(page, p);
+        for (int k = 0; k < 8; k++)
+            seen[k] |= grid_has(&g, titles[k]);
+        for (int y = 20; y < g.h; y++) /* nothing drawn below the rectangle */
+            for (int x = 0; x < g.w; x++)
+                assert_int_equal(g.cells[y * g.w + x].cp, ' ');
+    }
+    for (int k = 0; k < 8; k++)
+        assert_true(seen[k]);
+    grid_free(&g);
+    pipeline_free(&d);
+    fixture_free(&f);
+}
+
+/* --export pipeline of seed 001: the article's numbers. */
+static void test_pipeline_write_seed001(void **state)
+{
+    (void)state;
+    ModelConfig c;
+    ModelWeights w = {0};
+    ModelResult r = {0};
+    const char *which;
+    model_config_default(&c);
+    c.d_model = 4, c.H = 2, c.pe = false, c.preset = PRESET_LOADED;
+    assert_int_equal(weights_load(&c, "assets/seed001", &w, &which), AV_OK);
+    assert_int_equal(model_run(&c, &w, "Cat eats fish", 13, NULL, 0, &r), AV_OK);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(pipeline_write(f, &r, &c, 0, 0, 0, false, 100), AV_OK);
+    fclose(f);
+    assert_non_null(strstr(buf, "0.74  0.38  0.50"));  /* step 2 */
+    assert_non_null(strstr(buf, "0.52  0.27  0.35"));  /* step 3 */
+    assert_non_null(strstr(buf, "0.38  0.30  0.32"));  /* step 4 */
+    assert_non_null(strstr(buf, "0.54  0.46"));        /* step 5 */
+    assert_non_null(strstr(buf, "sqrt(2) = 1.41"));
+    free(buf);
+    model_result_free(&r);
+    model_weights_free(&w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pipeline_matches_numpy),
+        cmocka_unit_test(test_pipeline_draw_pages),
+        cmocka_unit_test(test_pipeline_write_seed001),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
