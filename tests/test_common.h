@@ -43,4 +43,12 @@ static inline void check_floats_near(const float *a, const float *b, size_t n, d
 
 #define assert_floats_near(a, b, n, tol) check_floats_near((a), (b), (n), (tol), __FILE__, __LINE__)
 
+/* A UTF-8 locale for the tests that measure display widths (wcwidth). */
+#include <locale.h>
+static inline void test_utf8_locale(void)
+{
+    if (!setlocale(LC_ALL, "C.UTF-8"))
+        setlocale(LC_ALL, "");
+}
+
 #endif

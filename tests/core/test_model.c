@@ -6,18 +6,10 @@
 
 #include "core/av.h"
 #include "core/model.h"
+#include "test_run.h"
 
 static const char *cat_text = "The cat sat on the mat because it was tired.";
 
-static int run(const ModelConfig *c, const char *text, ModelResult *r)
-{
-    ModelWeights w = {0};
-    int err = model_weights_toy(c, &w);
-    if (!err)
-        err = model_run(c, &w, text, strlen(text), NULL, 0, r);
-    model_weights_free(&w);
-    return err;
-}
 
 static void test_model_golden_default_config(void **state)
 {
@@ -27,7 +19,7 @@ static void test_model_golden_default_config(void **state)
     ModelConfig c;
     model_config_default(&c);
     ModelResult r = {0};
-    assert_int_equal(run(&c, cat_text, &r), AV_OK);
+    assert_int_equal(test_run(&c, cat_text, &r), AV_OK);
     assert_int_equal(r.tokens.n, 11);
     const float P0[4] = {0.108887412f, 0.0652007684f, 0.033097785f, 0.217137054f};
     const float out0[4] = {-1.72239947f, -1.35706854f, -0.83481741f, -0.763772786f};
@@ -44,9 +36,9 @@ static void test_model_same_input_same_numbers(void **state)
     model_config_default(&c);
     c.causal = true;
     ModelResult a = {0}, b = {0};
-    assert_int_equal(run(&c, "Anna saw the dog and she petted it.", &a), AV_OK);
-    assert_int_equal(run(&c, "a much longer text to grow the arena first and more", &b), AV_OK);
-    assert_int_equal(run(&c, "Anna saw the dog and she petted it.", &b), AV_OK);
+    assert_int_equal(test_run(&c, "Anna saw the dog and she petted it.", &a), AV_OK);
+    assert_int_equal(test_run(&c, "a much longer text to grow the arena first and more", &b), AV_OK);
+    assert_int_equal(test_run(&c, "Anna saw the dog and she petted it.", &b), AV_OK);
     size_t nn = (size_t)c.H * 9 * 9;
     assert_memory_equal(a.layer[0].ab.P, b.layer[0].ab.P, nn * sizeof(float));
     assert_memory_equal(a.out, b.out, 9 * 32 * sizeof(float));
@@ -63,8 +55,8 @@ static void test_model_no_pe_permuting_tokens_permutes_rows(void **state)
     model_config_default(&c);
     c.pe = false;
     ModelResult a = {0}, b = {0};
-    assert_int_equal(run(&c, "Dog bites man", &a), AV_OK);
-    assert_int_equal(run(&c, "man bites Dog", &b), AV_OK);
+    assert_int_equal(test_run(&c, "Dog bites man", &a), AV_OK);
+    assert_int_equal(test_run(&c, "man bites Dog", &b), AV_OK);
     const int perm[3] = {2, 1, 0};
     for (int i = 0; i < 3; i++)
         assert_floats_near(b.out + i * 32, a.out + perm[i] * 32, 32, 1e-5);
@@ -79,8 +71,8 @@ static void test_model_pe_makes_order_visible(void **state)
     ModelConfig c;
     model_config_default(&c);
     ModelResult a = {0}, b = {0};
-    assert_int_equal(run(&c, "Dog bites man", &a), AV_OK);
-    assert_int_equal(run(&c, "man bites Dog", &b), AV_OK);
+    assert_int_equal(test_run(&c, "Dog bites man", &a), AV_OK);
+    assert_int_equal(test_run(&c, "man bites Dog", &b), AV_OK);
     double diff = 0;
     for (int k = 0; k < 32; k++)
         diff += fabs(b.out[k] - a.out[2 * 32 + k]);
@@ -97,13 +89,13 @@ static void test_model_errors(void **state)
     ModelConfig c;
     model_config_default(&c);
     ModelResult r = {0};
-    assert_int_equal(run(&c, "   ", &r), AV_ERR_EMPTY);
+    assert_int_equal(test_run(&c, "   ", &r), AV_ERR_EMPTY);
     assert_int_equal(r.shape.n_q, 0);
     c.max_tokens = 3;
-    assert_int_equal(run(&c, "one two three four", &r), AV_ERR_TOO_MANY);
+    assert_int_equal(test_run(&c, "one two three four", &r), AV_ERR_TOO_MANY);
     c.max_tokens = 4;
-    assert_int_equal(run(&c, "one two three four", &r), AV_OK);
-    assert_int_equal(run(&c, "bad \xff byte", &r), AV_ERR_UTF8);
+    assert_int_equal(test_run(&c, "one two three four", &r), AV_OK);
+    assert_int_equal(test_run(&c, "bad \xff byte", &r), AV_ERR_UTF8);
     c.H = 5;
     assert_int_equal(model_config_check(&c), AV_ERR_CONFIG);
     model_result_free(&r);
@@ -118,7 +110,7 @@ static void test_model_layers_normalise_rows(void **state)
     model_config_default(&c);
     c.layers = 3;
     ModelResult r = {0};
-    assert_int_equal(run(&c, cat_text, &r), AV_OK);
+    assert_int_equal(test_run(&c, cat_text, &r), AV_OK);
     for (int l = 0; l < 3; l++) {
         const float *row = r.layer[l].x_out + 5 * 32;
         double mean = 0, var = 0;

@@ -159,7 +159,7 @@ static void test_grid_wide_chars_and_ellipsis(void **state)
 
 int main(void)
 {
-    setlocale(LC_ALL, "C.UTF-8");
+    test_utf8_locale();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heatmap_levels_and_glyphs),
         cmocka_unit_test(test_heatmap_golden_glyph_grid),

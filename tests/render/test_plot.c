@@ -150,8 +150,7 @@ static void test_plot_pe_lines_dots(void **state)
 
 int main(void)
 {
-    if (!setlocale(LC_ALL, "C.UTF-8"))
-        setlocale(LC_ALL, "");
+    test_utf8_locale();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plot_diverge_level_ends_and_zero),
         cmocka_unit_test(test_plot_diverge_glyphs),
