@@ -20,7 +20,7 @@
 enum {
     OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
     OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
-    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS,
+    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS, OPT_LESSON,
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +49,7 @@ static const struct option long_opts[] = {
     {"numbers", no_argument, NULL, OPT_NUMBERS},
     {"preset", required_argument, NULL, OPT_PRESET},
     {"budget", required_argument, NULL, OPT_BUDGET},
+    {"lesson", optional_argument, NULL, OPT_LESSON},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -84,6 +85,8 @@ static const char usage[] =
     "      --token N        the query token (1-based) of --export trace\n"
     "      --layers N       encoder layers (default 1), --layer N shows layer N\n"
     "      --cross TEXT     cross-attention: keys and values from TEXT\n"
+    "      --lesson [NAME|FILE]  list the built-in lessons, or open one (with\n"
+    "                       --export md: write it as a Markdown handout)\n"
     "  -h, --help / -V, --version\n";
 
 const char *cli_usage(void)
@@ -224,6 +227,7 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
             return fail(o, "--preset takes random or designed, not '%.40s'", arg);
         return AV_OK;
     case 'h': o->help = true; return AV_OK;
+    case OPT_LESSON: o->lesson_set = true, o->lesson = arg; return AV_OK;
     case 'V': o->version = true; return AV_OK;
     case 'e':
         o->export_set = true;
@@ -294,6 +298,10 @@ static int check_combination(CliOptions *o)
         return fail(o, "--export trace needs --token N (the query token, 1-based)");
     if (o->output && !o->export_set)
         return fail(o, "--output goes with --export");
+    if (o->lesson_set && (o->text || o->file || o->dump_dir))
+        return fail(o, "--lesson sets its own sentences: leave out TEXT, --file and --dump");
+    if (o->lesson_set && o->export_set && (o->export.format != EXPORT_MD || !o->lesson))
+        return fail(o, "--lesson goes with --export md and a lesson name (the handout)");
     o->export.head = o->head_1 - 1;
     o->export.layer = (o->layer_1 ? o->layer_1 : c->layers) - 1;
     o->export.token = o->token_1 - 1;
@@ -313,6 +321,9 @@ int cli_parse(int argc, char **argv, CliOptions *o)
             return fail_unknown(o, argv[optind - 1]);
         if (opt == ':')
             return fail(o, "option '%.60s' needs a value", argv[optind - 1]);
+        /* --lesson NAME as well as --lesson=NAME: the next word, unless an option */
+        if (opt == OPT_LESSON && !optarg && optind < argc && argv[optind][0] != '-')
+            optarg = argv[optind++];
         int err = parse_option(o, opt, optarg);
         if (err)
             return err;

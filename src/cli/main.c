@@ -18,6 +18,7 @@
 #include "cli/blaskern.h"
 #include "cli/cli.h"
 #include "cli/train_cmd.h"
+#include "cli/lesson_cmd.h"
 #include "render/export.h"
 #include "io/fileio.h"
 #include "core/mat.h"
@@ -265,9 +266,13 @@ int main(int argc, char **argv)
         status = load_text(&a);
         if (!status)
             status = load_sentences(&a);
-        if (!status)
+        /* --lesson alone lists the lessons; with --export md it writes a handout */
+        bool lesson_batch = a.opt.lesson_set && (a.opt.export_set || !a.opt.lesson);
+        if (!status && lesson_batch)
+            status = lesson_cmd_batch(&a.opt, &a.sentences);
+        if (!status && !lesson_batch)
             status = load_weights(&a);
-        if (!status)
+        if (!status && !lesson_batch)
             status = a.opt.export_set || a.opt.dump_dir ? batch(&a) : interactive(&a);
     }
     model_result_free(&a.result);

@@ -1,0 +1,24 @@
+/* lesson_cmd.h - `attnviz --lesson` on the command line: the list of the
+ * built-in lessons, a lesson opened by name or path with its errors said in
+ * one line, and the Markdown handout (--export md).
+ */
+#ifndef ATTNVIZ_LESSON_CMD_H
+#define ATTNVIZ_LESSON_CMD_H
+
+#include "cli/cli.h"
+#include "io/lesson.h"
+#include "io/sentences.h"
+
+/* Open the lesson name (built-in name or file) into *l. On failure one line
+ * on standard error ("attnviz: FILE:LINE: what is wrong" for a malformed
+ * file) and the exit status (1 unreadable file, 2 no such lesson or a
+ * malformed one); 0 on success. */
+int lesson_cmd_open(const char *name, Lesson *l);
+
+/* --lesson without the interface: no name lists the built-in lessons
+ * ("name<TAB>title" one a line) on standard output; a name with --export md
+ * writes its handout to standard output or o->output (atomically). Returns
+ * the exit status. */
+int lesson_cmd_batch(const CliOptions *o, const SentenceList *sentences);
+
+#endif

@@ -1,0 +1,98 @@
+/* lesson_cmd.c - `attnviz --lesson` without the interface: listing the
+ * built-in lessons and writing a lesson's handout; and opening a lesson with
+ * its errors reported the way main.c reports every error, one line.
+ */
+#include "cli/lesson_cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "io/fileio.h"
+#include "render/handout.h"
+
+static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int say(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("attnviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return status;
+}
+
+int lesson_cmd_open(const char *name, Lesson *l)
+{
+    LessonError e;
+    int err = lesson_open(name, l, &e);
+    if (err == AV_OK)
+        return 0;
+    if (err == AV_ERR_LESSON && e.line)
+        return say(2, "%s:%d: %s", name, e.line, e.msg);
+    if (err == AV_ERR_LESSON)
+        return say(2, "%s: %s", name, e.msg);
+    if (err == AV_ERR_IO && errno == ENOENT && !strchr(name, '/') && !strstr(name, ".lesson"))
+        return say(2, "no lesson called '%s' (attnviz --lesson lists them)", name);
+    if (err == AV_ERR_IO)
+        return say(1, "cannot read the lesson %s: %s", name, strerror(errno));
+    return say(av_exit_status(err), "%s: %s", name, av_strerror(err));
+}
+
+/* "name<TAB>title" of every built-in lesson. */
+static int list(void)
+{
+    LessonCatalog cat;
+    if (lesson_catalog(&cat))
+        return say(1, "out of memory");
+    int status = cat.n ? 0 : say(1, "no built-in lessons: assets/lessons was not found");
+    for (int k = 0; k < cat.n && !status; k++) {
+        Lesson l;
+        LessonError e;
+        int err = lesson_parse(cat.text[k], cat.len[k], cat.name[k], "", &l, &e);
+        printf("%s\t%s\n", cat.name[k], err ? "(malformed)" : l.title);
+        lesson_free(&l);
+    }
+    lesson_catalog_free(&cat);
+    if (!status && (fflush(stdout) != 0 || ferror(stdout)))
+        status = say(1, "cannot write to standard output: %s", strerror(errno));
+    return status;
+}
+
+static int handout(const CliOptions *o, const SentenceList *sentences)
+{
+    Lesson l;
+    int status = lesson_cmd_open(o->lesson, &l);
+    if (status)
+        return status;
+    const char *const *items = (const char *const *)sentences->items;
+    MemFile m;
+    int err = memfile_open(&m);
+    if (!err)
+        err = handout_write(m.f, &l, items);
+    if (!err)
+        err = memfile_close(&m);
+    if (err == AV_ERR_NOMEM)
+        status = say(1, "out of memory");
+    else if (err)
+        status = say(1, "cannot write the handout: %s", strerror(errno));
+    else if (!o->output && (fwrite(m.buf, 1, m.len, stdout) != m.len || fflush(stdout) != 0))
+        status = say(1, "cannot write to standard output: %s", strerror(errno));
+    else if (o->output && file_write_atomic(o->output, m.buf, m.len, false))
+        status = say(1, "cannot write %s: %s", o->output, strerror(errno));
+    memfile_free(&m);
+    lesson_free(&l);
+    return status;
+}
+
+int lesson_cmd_batch(const CliOptions *o, const SentenceList *sentences)
+{
+    if (!o->lesson)
+        return list();
+    return handout(o, sentences);
+}

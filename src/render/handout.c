@@ -1,0 +1,210 @@
+/* handout.c - a lesson as Markdown (handout.h): each page is run with its
+ * own settings, its question is answered from that run, and the view it
+ * names is drawn as text with the same renderers the interface and the
+ * exports use.
+ */
+#include "render/handout.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "io/weights.h"
+#include "render/export.h"
+#include "render/pipeline.h"
+#include "render/trace.h"
+
+#define HANDOUT_WIDTH 100
+
+static int page_problem(HandoutRun *run, int err, const char *fmt, const char *what)
+{
+    run->err = err;
+    snprintf(run->problem, sizeof run->problem, fmt, what);
+    return AV_OK;
+}
+
+static int load(const Lesson *l, const LessonSettings *s, HandoutRun *run)
+{
+    char path[4096];
+    if (s->model)
+        return page_problem(run, AV_ERR_MODEL, "This page needs the trained model folder %s: "
+                            "it is not there, or this build cannot open trained models yet.",
+                            s->model);
+    if (!s->weights)
+        return model_weights_toy(&run->cfg, &run->w);
+    if (!lesson_find_path(l, s->weights, path, sizeof path))
+        return page_problem(run, AV_ERR_IO, "This page needs the weights folder %s, which "
+                            "was not found.", s->weights);
+    const char *which = "";
+    int err = weights_load(&run->cfg, path, &run->w, &which);
+    if (err == AV_ERR_NOMEM)
+        return err;
+    if (err)
+        return page_problem(run, err, "The weights in %s could not be read.", s->weights);
+    return AV_OK;
+}
+
+int handout_run(const Lesson *l, int k, const char *const *sentences, HandoutRun *run)
+{
+    memset(run, 0, sizeof *run);
+    const LessonSettings *s = &l->pages[k].set;
+    lesson_config(s, &run->cfg);
+    run->layer = (s->layer ? s->layer : s->layers) - 1;
+    run->head = s->head - 1;
+    run->row = run->key = -1;
+    int err = load(l, s, run);
+    if (err || run->err)
+        return err;
+    const char *text = s->sentence ? s->sentence : sentences ? sentences[0] : "";
+    err = model_run(&run->cfg, &run->w, text, strlen(text), s->cross,
+                    s->cross ? strlen(s->cross) : 0, &run->r);
+    if (err == AV_ERR_NOMEM)
+        return err;
+    if (err)
+        return page_problem(run, err, "The page's model could not run: %s.", av_strerror(err));
+    run->row = lesson_token_index(&s->token, &run->r.tokens);
+    run->key = lesson_token_index(&s->key, model_key_tokens(&run->r));
+    return AV_OK;
+}
+
+void handout_run_free(HandoutRun *run)
+{
+    model_result_free(&run->r);
+    model_weights_free(&run->w);
+    memset(run, 0, sizeof *run);
+}
+
+/* A line of narration, kept as a line: two trailing spaces are Markdown's
+ * line break. */
+static void md_lines(FILE *f, const Lesson *l, int first, int n)
+{
+    for (int k = 0; k < n; k++) {
+        const char *s = l->lines[first + k];
+        if (!*s)
+            fputs("\n", f);
+        else
+            fprintf(f, "%s%s\n", s, k + 1 < n && *l->lines[first + k + 1] ? "  " : "");
+    }
+    if (n)
+        fputc('\n', f);
+}
+
+static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
+{
+    const ModelConfig *c = &run->cfg;
+    fprintf(f, "*Settings:* ");
+    if (run->err == AV_OK)
+        fprintf(f, "\"%s\"", s->sentence ? s->sentence : "(the first example sentence)");
+    if (s->cross)
+        fprintf(f, " with keys and values from \"%s\"", s->cross);
+    fprintf(f, "; d_model %d, %d head%s (d_k %d), head %d", c->d_model, c->H,
+            c->H == 1 ? "" : "s", c->d_model / c->H, s->head);
+    if (c->layers > 1)
+        fprintf(f, ", layer %d of %d", run->layer + 1, c->layers);
+    if (run->row >= 0)
+        fprintf(f, ", query \"%s\"", run->r.tokens.tok[run->row].str);
+    fprintf(f, "; mask %s, PE %s, %s", c->causal ? "causal" : "off", c->pe ? "on" : "off",
+            c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
+    if (c->temperature != 1.0f)
+        fprintf(f, ", temperature %g", (double)c->temperature);
+    if (s->weights)
+        fprintf(f, "; weights from %s", s->weights);
+    else if (s->preset == PRESET_DESIGNED)
+        fprintf(f, "; designed heads");
+    else
+        fprintf(f, "; seed %llu", (unsigned long long)c->seed);
+    fprintf(f, "; view: %s.\n\n", lesson_view_name(s->view));
+}
+
+static void md_question(FILE *f, const Lesson *l, const LessonPage *p, const HandoutRun *run)
+{
+    const LessonQuestion *q = &p->q;
+    fprintf(f, "**Question.** %s\n\n", q->text);
+    for (int k = 0; k < q->n_choices; k++)
+        fprintf(f, "- (%c) %s\n", 'a' + k, q->choices[k]);
+    if (q->n_choices)
+        fputc('\n', f);
+    fprintf(f, "Your prediction: ____________\n\n");
+    LessonAnswer a;
+    char text[128];
+    int err = run->err ? run->err
+                       : lesson_answer(q, &run->r, &run->cfg, run->layer, run->head,
+                                       run->row >= 0 ? run->row : 0, &a);
+    if (err) {
+        fprintf(f, "**Answer:** not available (%s).\n\n",
+                run->err ? "the page could not run" : "the question does not fit the sentence");
+    } else {
+        lesson_answer_text(&a, &run->r, text, sizeof text);
+        fprintf(f, "**Answer** (computed by attnviz): %s", text);
+        if (a.choice >= 0)
+            fprintf(f, ", choice (%c)", 'a' + a.choice);
+        fputs(".\n\n", f);
+    }
+    md_lines(f, l, q->explain_first, q->n_explain);
+}
+
+/* What the page shows, as text, in a code block. */
+static int md_view(FILE *f, const LessonSettings *s, HandoutRun *run)
+{
+    int err = AV_OK, row = run->row >= 0 ? run->row : 0;
+    const ModelResult *r = &run->r;
+    ExportOptions o = {.format = EXPORT_TEXT, .head = run->head, .layer = run->layer,
+                       .token = row, .width = HANDOUT_WIDTH, .numbers = true};
+    fputs("```text\n", f);
+    switch (s->view) {
+    case LESSON_VIEW_PIPELINE:
+        err = pipeline_write(f, r, &run->cfg, run->layer, run->head, run->row, false,
+                             HANDOUT_WIDTH);
+        break;
+    case LESSON_VIEW_TRACE: err = trace_write(f, r, &run->cfg, run->layer, run->head, row); break;
+    case LESSON_VIEW_CMP_HEADS:
+        err = export_text_head(f, r, &run->cfg, run->head, &o);
+        if (!err && run->head + 1 < run->cfg.H)
+            err = export_text_head(f, r, &run->cfg, run->head + 1, &o);
+        break;
+    case LESSON_VIEW_HEADS:
+        for (int h = 0; h < run->cfg.H && !err; h++)
+            err = export_text_head(f, r, &run->cfg, h, &o);
+        break;
+    default: err = export_text_head(f, r, &run->cfg, run->head, &o);
+    }
+    fputs("```\n\n", f);
+    return err == AV_ERR_CONFIG || err == AV_ERR_TOO_LARGE ? AV_OK : err;
+}
+
+static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences)
+{
+    const LessonPage *p = &l->pages[k];
+    HandoutRun run;
+    int err = handout_run(l, k, sentences, &run);
+    if (!err) {
+        fprintf(f, "## %d. %s\n\n", k + 1, p->title);
+        md_settings(f, &p->set, &run);
+        if (run.err)
+            fprintf(f, "> %s\n\n", run.problem);
+        md_lines(f, l, p->text_first, p->n_text);
+        if (p->q.kind != LESSON_ASK_NONE)
+            md_question(f, l, p, &run);
+        if (!run.err)
+            err = md_view(f, &p->set, &run);
+    }
+    handout_run_free(&run);
+    return err;
+}
+
+int handout_write(FILE *f, const Lesson *l, const char *const *sentences)
+{
+    fprintf(f, "# %s\n\n", l->title);
+    if (l->summary && *l->summary)
+        fprintf(f, "*%s*\n\n", l->summary);
+    fprintf(f, "A lesson of attnviz (`attnviz --lesson %s`): %d page%s. Each answer below was "
+            "computed by attnviz from the page's model when this handout was made.\n\n",
+            l->name, l->n_pages, l->n_pages == 1 ? "" : "s");
+    int err = AV_OK;
+    for (int k = 0; k < l->n_pages && !err; k++)
+        err = md_page(f, l, k, sentences);
+    if (!err && (fflush(f) != 0 || ferror(f)))
+        err = AV_ERR_IO;
+    return err;
+}
