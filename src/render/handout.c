@@ -27,10 +27,12 @@ static int page_problem(HandoutRun *run, int err, const char *fmt, const char *w
 static int load(const Lesson *l, const LessonSettings *s, HandoutRun *run)
 {
     char path[4096];
+    if (s->model && !lesson_find_path(l, s->model, path, sizeof path))
+        return page_problem(run, AV_ERR_MODEL, "The trained model folder %s is missing: this "
+                            "page needs it (the page says how to make it).", s->model);
     if (s->model)
-        return page_problem(run, AV_ERR_MODEL, "This page needs the trained model folder %s: "
-                            "it is not there, or this build cannot open trained models yet.",
-                            s->model);
+        return page_problem(run, AV_ERR_MODEL, "The trained model %s is there, but this build "
+                            "cannot show trained models in a lesson yet.", s->model);
     if (!s->weights)
         return model_weights_toy(&run->cfg, &run->w);
     if (!lesson_find_path(l, s->weights, path, sizeof path))
