@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""train_reference.py - PyTorch training steps per second on the models and
+batches of bench/train_bench.c, for `make bench-ref` beside `make bench`.
+
+The models are DESIGN.md's (the same as tests/data/train/torch_ref.py, in
+float32 here): the induction model (2 layers, d_model 32, 2 heads, context
+32, batch 16, no MLP or LayerNorm, sinusoidal PE, vocabulary 26) and the
+character model (4 layers, d_model 64, 4 heads, context 64, MLP 256 GELU,
+pre-LayerNorm, batch 16, vocabulary 80). Each step: forward, cross-entropy,
+backward, gradient clipping to norm 1, AdamW. Random token batches (the
+speed does not depend on the data). Threads: PyTorch's default (all cores)
+and 1, both printed.
+"""
+import math
+import sys
+import time
+
+import torch
+
+
+class Net(torch.nn.Module):
+    def __init__(s, V, D, H, L, T, W, ln):
+        super().__init__()
+        s.D, s.H, s.L, s.W, s.ln = D, H, L, W, ln
+        std = 1 / math.sqrt(D)
+        p = lambda *shape, std=std: torch.nn.Parameter(torch.empty(*shape).uniform_(-std * 3 ** .5, std * 3 ** .5))
+        s.embed, s.unembed = p(V, D), p(D, V)
+        s.Wq = torch.nn.ParameterList([p(D, D) for _ in range(L)])
+        s.Wk = torch.nn.ParameterList([p(D, D) for _ in range(L)])
+        s.Wv = torch.nn.ParameterList([p(D, D) for _ in range(L)])
+        s.Wo = torch.nn.ParameterList([p(D, D) for _ in range(L)])
+        if W:
+            s.W1 = torch.nn.ParameterList([p(D, W) for _ in range(L)])
+            s.b1 = torch.nn.ParameterList([torch.nn.Parameter(torch.zeros(W)) for _ in range(L)])
+            s.W2 = torch.nn.ParameterList([p(W, D, std=1 / math.sqrt(W)) for _ in range(L)])
+            s.b2 = torch.nn.ParameterList([torch.nn.Parameter(torch.zeros(D)) for _ in range(L)])
+        if ln:
+            s.ln1 = torch.nn.ModuleList([torch.nn.LayerNorm(D) for _ in range(L)])
+            s.ln2 = torch.nn.ModuleList([torch.nn.LayerNorm(D) for _ in range(L)])
+            s.lnf = torch.nn.LayerNorm(D)
+        pe = torch.zeros(T, D)
+        pos = torch.arange(T).unsqueeze(1).double()
+        div = 10000 ** (torch.arange(0, D, 2).double() / D)
+        pe[:, 0::2] = torch.sin(pos / div).float()
+        pe[:, 1::2] = torch.cos(pos / div).float()
+        s.register_buffer("pe", pe)
+        s.register_buffer("mask", torch.tril(torch.ones(T, T, dtype=torch.bool)))
+
+    def forward(s, tok):
+        B, n = tok.shape
+        D, H = s.D, s.H
+        dk = D // H
+        x = s.embed[tok] + s.pe[:n]
+        for l in range(s.L):
+            a = s.ln1[l](x) if s.ln else x
+            q = (a @ s.Wq[l]).view(B, n, H, dk).transpose(1, 2)
+            k = (a @ s.Wk[l]).view(B, n, H, dk).transpose(1, 2)
+            v = (a @ s.Wv[l]).view(B, n, H, dk).transpose(1, 2)
+            w = (q @ k.transpose(-1, -2) / math.sqrt(dk)).masked_fill(~s.mask[:n, :n], float("-inf"))
+            x = x + (torch.softmax(w, -1) @ v).transpose(1, 2).reshape(B, n, D) @ s.Wo[l]
+            if s.W:
+                m = s.ln2[l](x) if s.ln else x
+                x = x + torch.nn.functional.gelu(m @ s.W1[l] + s.b1[l], approximate="tanh") @ s.W2[l] + s.b2[l]
+        if s.ln:
+            x = s.lnf(x)
+        return x @ s.unembed
+
+
+def bench(name, V, D, H, L, T, W, ln, B, lr, steps):
+    torch.manual_seed(1)
+    net = Net(V, D, H, L, T, W, ln)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=0.0)
+    g = torch.Generator().manual_seed(2)
+    data = [torch.randint(0, V, (B, T + 1), generator=g) for _ in range(8)]
+
+    def step(i):
+        b = data[i % 8]
+        logits = net(b[:, :-1])
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, V), b[:, 1:].reshape(-1))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+
+    for i in range(5):
+        step(i)
+    t0 = time.perf_counter()
+    for i in range(steps):
+        step(i)
+    dt = time.perf_counter() - t0
+    print("pytorch %-10s %2d thread(s): %8.1f steps/s  (%d steps, %.2f s)"
+          % (name, torch.get_num_threads(), steps / dt, steps, dt))
+
+
+def main():
+    print("PyTorch %s, float32, CPU" % torch.__version__)
+    for threads in (torch.get_num_threads(), 1):
+        torch.set_num_threads(threads)
+        bench("induction", 26, 32, 2, 2, 32, 0, False, 16, 1e-2, 300)
+        bench("chars", 80, 64, 4, 4, 64, 256, True, 16, 3e-3, 40)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
