@@ -22,6 +22,8 @@ typedef enum {
     PRESET_RANDOM,   /* toy weights and embeddings from the seed */
     PRESET_DESIGNED, /* hand-built heads of known behaviour (designed.h) */
     PRESET_LOADED,   /* layer 1's weights read from --weights */
+    PRESET_TRAINED,  /* a saved trained model (--model DIR): the result is filled
+                        outside the core (model_result_prepare); model_run refuses it */
 } ModelPreset;
 
 typedef struct {
@@ -38,6 +40,8 @@ typedef struct {
     ModelPreset preset; /* PRESET_DESIGNED needs d_model 192 and 6 heads */
     double weights_budget; /* bytes the (L, H, n, n) weights may take before they
                               are computed on demand instead (0: MODEL_BUDGET) */
+    const char *const *head_labels; /* layers * H labels, row-major (layer, head), of a
+                                       trained model; NULL: the preset's labels */
 } ModelConfig;
 
 #define MODEL_BUDGET (1024.0 * 1024 * 1024) /* 1 GiB */
@@ -92,8 +96,8 @@ int model_config_check(const ModelConfig *c);
 /* Switch c to the designed preset: its d_model and heads. */
 void model_config_designed(ModelConfig *c);
 
-/* What head h of layer l does: "random", "from --weights", or the designed
- * head's label. */
+/* What head h of layer l does: c->head_labels[l * H + h] when set, else
+ * "random", "from --weights", or the designed head's label. */
 const char *model_head_label(const ModelConfig *c, int layer, int h);
 
 /* Toy weights for c->d_model, c->layers from c->seed: W_q, W_k, W_v, W_o with
@@ -112,6 +116,17 @@ void model_weights_free(ModelWeights *w);
  * no half-computed numbers: r->shape.n_q is 0. */
 int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, size_t len,
               const char *cross, size_t cross_len, ModelResult *r);
+
+/* Lay r's arena out for a self-attention result of n_q queries over n_k keys
+ * of c (every layer's Q K V S P concat out, X, and x_out) as model_run does,
+ * for a pipeline outside the core that fills the numbers itself; sets r->L,
+ * r->shape from c (causal, scale, temperature) and r->out to the last layer's
+ * x_out. With c->preset PRESET_TRAINED, x_out is its own matrix even for one
+ * layer (a residual stream, not the attention's out). Tokens are left to the
+ * caller. r must be zeroed before the first call; its buffers are reused.
+ * Returns AV_OK, AV_ERR_CONFIG, AV_ERR_TOO_LARGE (scores to keep past the
+ * budget) or AV_ERR_NOMEM; on error r->shape.n_q is 0. */
+int model_result_prepare(const ModelConfig *c, int n_q, int n_k, ModelResult *r);
 
 void model_result_free(ModelResult *r);
 

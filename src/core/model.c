@@ -51,6 +51,8 @@ void model_config_designed(ModelConfig *c)
 
 const char *model_head_label(const ModelConfig *c, int layer, int h)
 {
+    if (c->head_labels && c->head_labels[(size_t)layer * c->H + h])
+        return c->head_labels[(size_t)layer * c->H + h];
     if (layer == 0 && c->preset == PRESET_DESIGNED)
         return designed_head_label(h);
     return layer == 0 && c->preset == PRESET_LOADED ? "from --weights" : "random";
@@ -153,6 +155,7 @@ static size_t result_carve(const ModelConfig *c, int n_q, int n_k, bool cross, b
                            float *base, ModelResult *r, float **scratch)
 {
     size_t d = (size_t)c->d_model, nn = lazy ? 0 : (size_t)n_q * n_k * c->H, used = 0;
+    bool trained = c->preset == PRESET_TRAINED; /* a residual stream of its own */
     r->X = model_take(base, &used, (size_t)n_q * d);
     r->Xk = cross ? model_take(base, &used, (size_t)n_k * d) : NULL;
     for (int l = 0; l < c->layers; l++) {
@@ -164,10 +167,12 @@ static size_t result_carve(const ModelConfig *c, int n_q, int n_k, bool cross, b
         b->P = lazy ? NULL : model_take(base, &used, nn);
         b->concat = model_take(base, &used, (size_t)n_q * d);
         b->out = model_take(base, &used, (size_t)n_q * d);
-        r->layer[l].x_out = c->layers > 1 ? model_take(base, &used, (size_t)n_q * d) : b->out;
+        r->layer[l].x_out = c->layers > 1 || trained ? model_take(base, &used, (size_t)n_q * d)
+                                                     : b->out;
     }
     /* the FFN's hidden activations (n_q, d_ff) of the layer being run */
-    *scratch = c->layers > 1 ? model_take(base, &used, (size_t)n_q * MODEL_FFN_MULT * d) : NULL;
+    *scratch = c->layers > 1 && !trained
+                   ? model_take(base, &used, (size_t)n_q * MODEL_FFN_MULT * d) : NULL;
     return used;
 }
 
@@ -322,7 +327,8 @@ int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, siz
     float *scratch = NULL;
     r->shape.n_q = 0;
     int err = model_config_check(c);
-    if (!err && (!w || w->d_model != c->d_model || w->L < c->layers))
+    if (!err && (!w || w->d_model != c->d_model || w->L < c->layers ||
+                 c->preset == PRESET_TRAINED))
         err = AV_ERR_CONFIG;
     if (!err)
         err = model_tokenize(c, text, len, cross, cross_len, r);
@@ -342,6 +348,24 @@ int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, siz
     if (err)
         r->shape.n_q = 0;
     return err;
+}
+
+int model_result_prepare(const ModelConfig *c, int n_q, int n_k, ModelResult *r)
+{
+    float *scratch = NULL;
+    r->shape.n_q = 0;
+    int err = model_config_check(c);
+    if (!err && (n_q < 1 || n_k < 1 || n_q > AV_MAX_TOKENS || n_k > AV_MAX_TOKENS))
+        err = AV_ERR_CONFIG;
+    if (!err)
+        err = result_layout(c, n_q, n_k, false, r, &scratch);
+    if (err)
+        return err;
+    tokenize_free(&r->cross_tokens); /* self-attention: the keys are r->tokens */
+    r->L = c->layers;
+    r->shape = (AttnShape){n_q, n_k, c->d_model, c->H, c->causal, c->scale, c->temperature};
+    r->out = r->layer[c->layers - 1].x_out;
+    return AV_OK;
 }
 
 void model_result_free(ModelResult *r)
