@@ -265,21 +265,21 @@ static int dump_combined(const char *dir, const AttnSource *src, const char **wh
     return rc;
 }
 
-static const float *model_row(const void *ctx, int l, int h, int i, float *buf)
+static const float *result_row(const void *ctx, int l, int h, int i, float *buf)
 {
     return model_head_row(ctx, l, h, i, buf);
 }
 
-static AttnSource model_source(const ModelResult *r)
+static AttnSource result_source(const ModelResult *r)
 {
-    return (AttnSource){r->L, r->shape.H, r->shape.n_q, r->shape.n_k, model_row, NULL, r};
+    return (AttnSource){r->L, r->shape.H, r->shape.n_q, r->shape.n_k, result_row, NULL, r};
 }
 
 int dump_write(const char *dir, const ModelResult *r, const ModelConfig *c, const char **which)
 {
     int rc = dump_tensors(dir, r, c, which);
     if (rc == AV_OK) {
-        AttnSource src = model_source(r);
+        AttnSource src = result_source(r);
         rc = dump_combined(dir, &src, which);
     }
     return rc;
@@ -298,7 +298,7 @@ int dump_write_norms(const char *dir, const ModelResult *r, const ModelWeights *
     for (int l = 0; l < r->L && rc == AV_OK; l++)
         rc = combine_value_norms(s->n_k, s->d_model, s->H, r->layer[l].ab.V, w->layer[l].Wo,
                                  fnorm + (size_t)l * s->H * s->n_k);
-    AttnSource weights = model_source(r);
+    AttnSource weights = result_source(r);
     NormsSource ns;
     combine_norms_init(&ns, &weights, fnorm);
     if (rc == AV_OK)
