@@ -22,7 +22,9 @@
  *                    each of which re-tokenises, runs the model and redraws
  *   bench tty_bytes  bytes written for one selection move and one mask toggle
  *
- * Usage: bench [PATH_TO_ATTNVIZ]. Without a path, the interface figures are skipped.
+ * Usage: bench [--model] [PATH_TO_ATTNVIZ]. Without a path, the interface figures are
+ * skipped; --model gives only the machine, the peak, the pipeline and the forward
+ * passes (what bench/reference.py puts beside NumPy and PyTorch).
  * Timings are medians; the whole run takes about a minute on two cores.
  */
 #include <errno.h>
@@ -567,17 +569,20 @@ static void bench_interface(const char *prog)
 int main(int argc, char **argv)
 {
     blaskern_ensure(argv); /* attnviz's kernel choice, for this program too */
+    bool model_only = argc > 1 && strcmp(argv[1], "--model") == 0;
+    const char *prog = argc > 1 + model_only ? argv[1 + model_only] : NULL;
     double t0 = now_ms();
     signal(SIGPIPE, SIG_IGN);
     mat_set_threads(1);
     bench_machine();
-    bench_rss(4096); /* first, while this process is still small */
+    if (!model_only)
+        bench_rss(4096); /* first, while this process is still small */
     double peak = bench_peak();
     bench_pipeline();
     bench_forward(peak);
-    if (argc > 1)
-        bench_interface(argv[1]);
-    else
+    if (prog && !model_only)
+        bench_interface(prog);
+    else if (!model_only)
         printf("bench keystroke skipped reason=no_program_given\n");
     printf("bench total_s=%.1f\n", (now_ms() - t0) / 1e3);
     return 0;

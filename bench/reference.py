@@ -11,9 +11,17 @@ the 10-token sentence of `bench pipeline` (d_model 32, 4 heads) in
 microseconds, and `reference LIB_rss` gives the peak resident memory of a
 child process doing one forward at n = 4096 beside its weight matrices.
 
-Usage: python3 bench/reference.py [--max-n N] [--libs numpy,torch]
+With --bench PATH (`make bench-ref` passes build/bench/bench), attnviz's own
+figures are measured first in the same run (`bench --model`: the machine, its
+2-thread sgemm peak, the pipeline and the forward passes), and everything ends
+in one table: attnviz beside NumPy and PyTorch, with how many times faster
+attnviz is (target: at least 3x from n = 256 on).
+
+Usage: python3 bench/reference.py [--bench PATH] [--max-n N] [--libs numpy,torch]
 Nothing here is part of `make test`; run it by hand (`make bench-ref`).
 """
+import os
+import re
 import argparse
 import resource
 import statistics
@@ -142,15 +150,68 @@ def child_rss(lib, n):
     return float(out.stdout.strip()) if out.returncode == 0 else None
 
 
+def run_bench(path):
+    """attnviz's figures from `bench --model`: {'machine': str, 'peak': str,
+    'pipeline': us, (n, mask): (ms, roof_ratio)}."""
+    if not path or not os.access(path, os.X_OK):
+        print("reference attnviz skipped reason=no_bench_binary path=%s" % path, flush=True)
+        return {}
+    out = subprocess.run([path, "--model"], capture_output=True, text=True)
+    got = {}
+    for line in out.stdout.splitlines():
+        print(line, flush=True)
+        kv = dict(re.findall(r'(\w+)=("[^"]*"|\S+)', line))
+        if line.startswith("bench machine"):
+            got["machine"] = "%s, %s kernel %s (chosen by %s)" % (
+                kv.get("cpu", "?").strip('"'), kv.get("blas", "?").strip('"'),
+                kv.get("kernel", "?"), kv.get("chosen_by", "?"))
+        elif line.startswith("bench peak") and "gflops" in kv:
+            got["peak"] = "2-thread sgemm peak %s GFLOP/s" % kv["gflops"]
+        elif line.startswith("bench pipeline") and "us" in kv:
+            got["pipeline"] = float(kv["us"])
+        elif line.startswith("bench forward") and "ms" in kv:
+            got[(int(kv["n"]), kv["mask"])] = (float(kv["ms"]), float(kv.get("roof_ratio", 0)))
+    return got
+
+
+def table(ours, theirs, libs):
+    """One Markdown table: attnviz beside each library, and the speed-up."""
+    head = "| n | mask | attnviz ms | roofline ratio |"
+    rule = "|---|---|---|---|"
+    for lib in libs:
+        head += " %s ms | attnviz faster |" % lib
+        rule += "---|---|"
+    print("\n%s; %s" % (ours.get("machine", "machine unknown"), ours.get("peak", "no peak")))
+    print(head + "\n" + rule)
+    if "pipeline" in ours:
+        row = "| 10 (d_model 32, 4 heads) | off | %.1f us (text to grid) | |" % ours["pipeline"]
+        for lib in libs:
+            us = theirs.get((lib, "pipeline"))
+            row += (" %.1f us | %.1fx |" % (us, us / ours["pipeline"])) if us else " | |"
+        print(row)
+    for key in sorted(k for k in ours if isinstance(k, tuple)):
+        n, mask = key
+        ms, roof = ours[key]
+        row = "| %d | %s | %.2f | %.2f |" % (n, mask, ms, roof)
+        for lib in libs:
+            t = theirs.get((lib, n, mask))
+            row += (" %.2f | %.1fx%s |" % (t, t / ms, " (< 3x)" if n >= 256 and t < 3 * ms
+                                            else "")) if t else " | |"
+        print(row)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bench", default="build/bench/bench")
     ap.add_argument("--max-n", type=int, default=4096)
     ap.add_argument("--libs", default="numpy,torch")
     args = ap.parse_args()
     libs = args.libs.split(",")
+    theirs = {}
     # Peak memory first, while this process is small: a child's ru_maxrss
     # starts from the size of the process it was forked from.
     rss = {lib: child_rss(lib, 4096) if args.max_n >= 4096 else None for lib in libs}
+    ours = run_bench(args.bench)
     for lib in libs:
         run = load(lib, D_MODEL, HEADS)
         if run is None:
@@ -159,18 +220,22 @@ def main():
         small = load(lib, 32, 4)(10, False)
         small()
         us = statistics.median(time_ms(small, 10) for _ in range(5)) * 1e3
+        theirs[(lib, "pipeline")] = us
         print("reference %s_pipeline n=10 d_model=32 heads=4 us=%.1f" % (lib, us), flush=True)
         for n in (10, 64, 256, 1024, 4096):
             if n > args.max_n:
                 break
             for masked in (False, True):
                 ms = time_ms(run(n, masked), n)
+                theirs[(lib, n, "on" if masked else "off")] = ms
                 print("reference %s n=%d mask=%s ms=%.3f" % (lib, n, "on" if masked else "off", ms),
                       flush=True)
         if rss[lib]:
             print("reference %s_rss n=4096 peak_mib=%.0f weights_mib=%.0f" %
                   (lib, rss[lib], HEADS * 4096 * 4096 * (8 if lib == "numpy" else 4) / 2**20),
                   flush=True)
+    if ours:
+        table(ours, theirs, libs)
 
 
 if __name__ == "__main__":
