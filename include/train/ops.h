@@ -1,5 +1,5 @@
 /* ops.h - the trainer's operations, each a forward and a backward pass side
- * by side (llm.c's train_gpt2.c). Private to src/train/.
+ * by side (llm.c's train_gpt2.c), used by net.c and by the gradient tests.
  *
  * Shapes use N for rows (batch x tokens), D for d_model, W for the MLP width,
  * V for the vocabulary, T for tokens of one sequence, d_k = D / H. Every

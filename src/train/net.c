@@ -17,7 +17,7 @@
 #include "core/attention.h"
 #include "core/posenc.h"
 #include "core/rng.h"
-#include "ops.h"
+#include "train/ops.h"
 
 /* Point t's fields at the tensors of arena (which follows net->layout). */
 static void point_tensors(const ModelLayout *lay, float *arena, NetTensors *t)

@@ -7,7 +7,7 @@
  * is not here: it is core/attention.h's attention_forward, the one the views
  * draw.
  */
-#include "ops.h"
+#include "train/ops.h"
 
 #include <assert.h>
 #include <math.h>
