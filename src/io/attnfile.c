@@ -93,13 +93,12 @@ int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path, strerror(errno));
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int e = errno;
+    int bad = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? ENODEV : 0;
+    if (bad) {
         close(fd);
-        errno = S_ISREG(st.st_mode) ? e : ENODEV;
+        errno = bad;
         return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path,
-                        errno == ENODEV ? "not a regular file (it must be mapped)"
-                                        : strerror(errno));
+                        bad == ENODEV ? "not a regular file (it must be mapped)" : strerror(bad));
     }
     if (st.st_size < 10) {
         close(fd);
