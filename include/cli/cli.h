@@ -21,6 +21,9 @@ typedef struct {
     const char *output;      /* -o PATH */
     const char *sentences;   /* --sentences FILE */
     const char *cross;       /* --cross TEXT */
+    const char *model_dir;   /* --model DIR: a saved trained model, or NULL */
+    int generate;            /* --generate N: tokens to continue the text by (0: none) */
+    int top_k;               /* --top-k K: sample among the K likeliest (0: all) */
     bool export_set;
     ExportOptions export;    /* head/layer/token 0-based, -1 head = all */
     int head_1;              /* --head as given (1-based), 0 = all */

@@ -20,7 +20,8 @@
 enum {
     OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
     OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
-    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS, OPT_LESSON,
+    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS, OPT_LESSON, OPT_MODEL,
+    OPT_GENERATE, OPT_TOP_K,
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +50,9 @@ static const struct option long_opts[] = {
     {"numbers", no_argument, NULL, OPT_NUMBERS},
     {"preset", required_argument, NULL, OPT_PRESET},
     {"budget", required_argument, NULL, OPT_BUDGET},
+    {"model", required_argument, NULL, OPT_MODEL},
+    {"generate", required_argument, NULL, OPT_GENERATE},
+    {"top-k", required_argument, NULL, OPT_TOP_K},
     {"lesson", optional_argument, NULL, OPT_LESSON},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -85,6 +89,11 @@ static const char usage[] =
     "      --token N        the query token (1-based) of --export trace\n"
     "      --layers N       encoder layers (default 1), --layer N shows layer N\n"
     "      --cross TEXT     cross-attention: keys and values from TEXT\n"
+    "      --model DIR      a trained model (attnviz train ... --save DIR) on TEXT of\n"
+    "                       its vocabulary, instead of the toy pipeline\n"
+    "      --generate N     with --model: continue TEXT by N tokens and print them\n"
+    "                       (sampled with --temperature and --seed)\n"
+    "      --top-k K        with --generate: sample among the K likeliest tokens only\n"
     "      --lesson [NAME|FILE]  list the built-in lessons, or open one (with\n"
     "                       --export md: write it as a Markdown handout)\n"
     "  -h, --help / -V, --version\n";
@@ -195,6 +204,8 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
     case OPT_WIDTH: return parse_int(o, "--width", arg, 20, 10000, &o->export.width);
     case OPT_NUMBERS: o->export.numbers = true; return 0;
     case OPT_TEMPERATURE: return parse_temperature(o, arg);
+    case OPT_GENERATE: return parse_int(o, "--generate", arg, 1, AV_MAX_TOKENS, &o->generate);
+    case OPT_TOP_K: return parse_int(o, "--top-k", arg, 1, 65536, &o->top_k);
     case OPT_BUDGET: {
         int mib;
         int err = parse_int(o, "--budget", arg, 1, 1 << 20, &mib);
@@ -217,6 +228,7 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case 'o': o->output = arg; return AV_OK;
     case OPT_SENTENCES: o->sentences = arg; return AV_OK;
     case OPT_CROSS: o->cross = arg; return AV_OK;
+    case OPT_MODEL: o->model_dir = arg; return AV_OK;
     case OPT_COLOR: return parse_color(o, arg);
     case OPT_PRESET:
         if (strcmp(arg, "designed") == 0)
@@ -262,11 +274,41 @@ static int join_operands(CliOptions *o, int argc, char **argv, int first)
 /* A path option given as "" is a usage error, not the current folder. */
 static int check_paths(CliOptions *o)
 {
-    const char *const names[] = {"--file", "--weights", "--dump", "--output", "--sentences"};
-    const char *const values[] = {o->file, o->weights_dir, o->dump_dir, o->output, o->sentences};
-    for (int k = 0; k < 5; k++)
+    const char *const names[] = {"--file", "--weights", "--dump", "--output", "--sentences",
+                                 "--model"};
+    const char *const values[] = {o->file, o->weights_dir, o->dump_dir, o->output, o->sentences,
+                                  o->model_dir};
+    for (int k = 0; k < 6; k++)
         if (values[k] && !*values[k])
             return fail(o, "%s needs a path, not an empty string", names[k]);
+    return AV_OK;
+}
+
+/* --model: the model fixes the sizes, preset, mask and weights; --head and
+ * --layer are checked against it once it is loaded (main.c). */
+static int check_model(CliOptions *o)
+{
+    if (!o->model_dir)
+        return o->generate || o->top_k ? fail(o, "--%s goes with --model DIR",
+                                              o->generate ? "generate" : "top-k") : AV_OK;
+    if (o->weights_dir || o->cfg.preset != PRESET_RANDOM)
+        return fail(o, "--model excludes --weights and --preset");
+    if (o->dims_given || o->cfg.layers != 1)
+        return fail(o, "--model fixes the heads, d_model and layers: leave out --heads, "
+                    "--d-model and --layers");
+    if (o->cross)
+        return fail(o, "--model is a causal decoder: it takes no --cross");
+    if (o->top_k && !o->generate)
+        return fail(o, "--top-k goes with --generate N");
+    if (o->text && o->file)
+        return fail(o, "give the text either as TEXT or with --file, not both");
+    if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)
+        return fail(o, "--export trace needs --token N (the query token, 1-based)");
+    if (o->output && !o->export_set)
+        return fail(o, "--output goes with --export");
+    o->export.head = o->head_1 - 1;
+    o->export.layer = o->layer_1 - 1; /* -1: the last, set when the model is loaded */
+    o->export.token = o->token_1 - 1;
     return AV_OK;
 }
 
@@ -274,6 +316,8 @@ static int check_paths(CliOptions *o)
 static int check_combination(CliOptions *o)
 {
     ModelConfig *c = &o->cfg;
+    if (o->model_dir || o->generate || o->top_k)
+        return check_model(o);
     if (c->preset == PRESET_DESIGNED && o->weights_dir)
         return fail(o, "--preset designed and --weights exclude each other");
     if (o->weights_dir)

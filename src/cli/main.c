@@ -28,6 +28,8 @@
 #include "ui/ui.h"
 #include "io/weights.h"
 #include "io/dump.h"
+#include "app/modelrun.h"
+#include "cli/model_cmd.h"
 
 typedef struct {
     CliOptions opt;
@@ -35,6 +37,8 @@ typedef struct {
     SentenceList sentences;
     ModelWeights weights;
     ModelResult result;
+    NetModel *net;       /* --model DIR, or NULL */
+    char *gen_text;      /* the text continued by --generate, or NULL */
 } App;
 
 static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -135,6 +139,8 @@ static int load_weights(App *a)
 
 static const char *the_text(const App *a)
 {
+    if (a->gen_text)
+        return a->gen_text;
     if (a->file_text)
         return a->file_text;
     return a->opt.text ? a->opt.text : a->sentences.items[0];
@@ -144,8 +150,14 @@ static const char *the_text(const App *a)
 static int run_model(App *a)
 {
     const char *text = the_text(a), *cross = a->opt.cross;
-    int err = model_run(&a->opt.cfg, &a->weights, text, strlen(text), cross,
-                        cross ? strlen(cross) : 0, &a->result);
+    ModelSource ms = {.w = &a->weights, .net = a->net};
+    int err = modelrun_run(&ms, &a->opt.cfg, text, strlen(text), cross,
+                           cross ? strlen(cross) : 0, &a->result);
+    if (a->net && err)
+        return model_cmd_error(&a->opt, err, ms.bad);
+    if (a->net && a->net->first)
+        say(0, "note: the text has %d tokens and the model's context is %d: the last %d "
+            "are shown", a->net->total, a->net->net.spec.context, a->result.tokens.n);
     const TokenList *t = a->result.tokens.bad_offset || !cross ? &a->result.tokens
                                                                : &a->result.cross_tokens;
     switch (err) {
@@ -270,13 +282,21 @@ int main(int argc, char **argv)
         bool lesson_batch = a.opt.lesson_set && (a.opt.export_set || !a.opt.lesson);
         if (!status && lesson_batch)
             status = lesson_cmd_batch(&a.opt, &a.sentences);
-        if (!status && !lesson_batch)
+        bool batch_run = a.opt.export_set || a.opt.dump_dir || a.opt.generate;
+        if (!status && !lesson_batch && a.opt.model_dir)
+            status = model_cmd_prepare(&a.opt, a.file_text ? a.file_text : a.opt.text,
+                                       batch_run, &a.net, &a.gen_text);
+        else if (!status && !lesson_batch)
             status = load_weights(&a);
         if (!status && !lesson_batch)
-            status = a.opt.export_set || a.opt.dump_dir ? batch(&a) : interactive(&a);
+            status = batch_run ? batch(&a) : interactive(&a);
     }
     model_result_free(&a.result);
     model_weights_free(&a.weights);
+    if (a.net)
+        netresult_close(a.net);
+    free(a.net);
+    free(a.gen_text);
     sentences_free(&a.sentences);
     free(a.file_text);
     cli_free(&a.opt);

@@ -1,0 +1,98 @@
+/* model_cmd.c - --model DIR and --generate N: the model folder opened (its
+ * errors one line naming the file), the options checked against its sizes,
+ * and the text continued by sampling, before the batch or interface runs.
+ */
+#include "cli/model_cmd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+
+static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int say(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("attnviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return status;
+}
+
+int model_cmd_error(const CliOptions *o, int err, const char *bad)
+{
+    switch (err) {
+    case AV_ERR_VOCAB:
+        return say(2, "'%s' is not in the model's vocabulary (%s)", bad, o->model_dir);
+    case AV_ERR_UTF8: return say(2, "the text is not valid UTF-8");
+    case AV_ERR_EMPTY: return say(2, "the text holds no token");
+    case AV_ERR_TOO_LARGE: return say(2, "the text is too long to dump every weight");
+    default: return say(av_exit_status(err), "%s: %s", o->model_dir, av_strerror(err));
+    }
+}
+
+/* --head and --layer within the model's sizes. */
+static int check_sizes(const CliOptions *o, const ModelConfig *c)
+{
+    if (o->head_1 > c->H)
+        return say(2, "--head %d is out of range: %s has %d head%s a layer", o->head_1,
+                   o->model_dir, c->H, c->H == 1 ? "" : "s");
+    if (o->layer_1 > c->layers)
+        return say(2, "--layer %d is out of range: %s has %d layer%s", o->layer_1,
+                   o->model_dir, c->layers, c->layers == 1 ? "" : "s");
+    return 0;
+}
+
+/* --generate: continue text, print the continuation, keep the whole sequence. */
+static int generate(const CliOptions *o, NetModel *nm, const char *text, bool batch,
+                    char **whole)
+{
+    char bad[64] = "";
+    size_t cont = 0;
+    int err = netresult_generate(nm, text, strlen(text), o->generate, o->cfg.temperature,
+                                 o->top_k, o->cfg.seed, whole, &cont, bad, sizeof bad);
+    for (char *p = bad; *p; p++)
+        *p = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+    if (err)
+        return model_cmd_error(o, err, bad);
+    if (batch && !(o->export_set && !o->output)) {
+        printf("%s\n", *whole + cont);
+        if (fflush(stdout) != 0)
+            return say(1, "cannot write to standard output");
+    }
+    return 0;
+}
+
+int model_cmd_prepare(CliOptions *o, const char *text, bool batch, NetModel **nm,
+                      char **whole)
+{
+    char why[512] = "";
+    *whole = NULL;
+    *nm = malloc(sizeof **nm);
+    if (!*nm)
+        return say(1, "out of memory");
+    int err = netresult_open(*nm, o->model_dir, why, sizeof why);
+    if (err)
+        return err == AV_ERR_MODEL ? say(2, "%s", why) : say(1, "%s: %s", o->model_dir,
+                                                            av_strerror(err));
+    int status = check_sizes(o, &(*nm)->cfg);
+    if (!status && !text && (batch || o->generate))
+        status = say(2, "--model needs a TEXT in the model's vocabulary (%s)", o->model_dir);
+    if (!status && o->generate && !netresult_generates(*nm))
+        status = say(2, "%s is a '%s' model: --generate continues text and grammar models",
+                     o->model_dir, (*nm)->net.spec.task);
+    if (!status && o->generate)
+        status = generate(o, *nm, text, batch, whole);
+    if (status)
+        return status;
+    ModelConfig c = (*nm)->cfg;
+    c.keep_scores = o->cfg.keep_scores, c.weights_budget = o->cfg.weights_budget;
+    o->cfg = c;
+    o->export.layer = (o->layer_1 ? o->layer_1 : c.layers) - 1;
+    return 0;
+}
