@@ -72,6 +72,7 @@ bool lesson_find_path(const Lesson *l, const char *path, char *out, size_t size)
     return false;
 }
 
+#ifndef LESSON_COMPILED
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -122,6 +123,7 @@ static int catalog_dir(LessonCatalog *c, const char *dir)
     }
     return err;
 }
+#endif
 
 int lesson_catalog(LessonCatalog *c)
 {
