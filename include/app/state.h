@@ -1,13 +1,13 @@
-/* uistate.h - the interface's state and its sentence editor, without curses.
+/* state.h - the interface's state and its sentence editor, without curses.
  *
  * The ncurses front end (src/ui/) turns keys and clicks into Actions and
  * hands them to app_apply, which changes the state and says what must be
  * recomputed; it never runs the model and never touches the terminal, so it
- * is unit-tested (tests/test_uistate.c). The editor keeps the sentence as
+ * is unit-tested (tests/app/test_state.c). The editor keeps the sentence as
  * valid UTF-8 with a cursor on a code point boundary.
  */
-#ifndef ATTNVIZ_UISTATE_H
-#define ATTNVIZ_UISTATE_H
+#ifndef ATTNVIZ_STATE_H
+#define ATTNVIZ_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,7 +46,7 @@ typedef enum {
     ACT_ROW_FIRST,
     ACT_ROW_LAST,
     ACT_ROW_SET,     /* arg: 0-based query token; clears the key selection */
-    ACT_CELL_SET,    /* arg: row * 65536 + column */
+    ACT_CELL_SET,    /* a cell: app_select_cell (row and column), not app_apply */
     ACT_COL_NEXT,    /* key token right */
     ACT_COL_PREV,
     ACT_MASK,
@@ -140,9 +140,14 @@ int app_init(AppState *s, const ModelConfig *cfg, const char *text,
              const SentenceList *sentences, bool fixed_weights);
 void app_free(AppState *s);
 
-/* Apply one action; arg is used by ACT_HEAD_SET, ACT_ROW_SET, ACT_CELL_SET.
- * Returns APP_* flags. */
+/* Apply one action; arg is used by ACT_HEAD_SET and ACT_ROW_SET (0-based).
+ * ACT_CELL_SET and unknown actions do nothing. Returns APP_* flags. */
 unsigned app_apply(AppState *s, Action a, int arg);
+
+/* Select query token row and key token col (0-based, clamped to the tokens
+ * of the last run): the cell whose weight and score are inspected. Returns
+ * APP_* flags (0: nothing to recompute). */
+unsigned app_select_cell(AppState *s, int row, int col);
 
 /* Insert typed or pasted text at the cursor (edit mode). Returns APP_RUN when
  * the text changed. */

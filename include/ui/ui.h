@@ -4,6 +4,8 @@
 #ifndef ATTNVIZ_UI_H
 #define ATTNVIZ_UI_H
 
+#include <stdbool.h>
+
 #include "core/model.h"
 #include "io/sentences.h"
 
@@ -18,8 +20,15 @@ typedef struct {
     ColorMode color;
 } UiOptions;
 
-/* Run the interface until the user quits. Returns the process exit status
- * (0, or 1 after a fatal error already reported on stderr). */
+/* Run the interface until the user quits. The caller has checked that
+ * standard input and output are terminals and set a UTF-8 locale (main.c).
+ * Returns the process exit status (0; a fatal error exits with 1 after
+ * restoring the terminal and saying why on stderr). */
 int ui_run(const UiOptions *o);
+
+/* Whether output in colour is wanted: --color always / never decide; auto
+ * means colour on a terminal (tty) unless NO_COLOR is set and not empty.
+ * The one place NO_COLOR is read, for the interface and the exports. */
+bool ui_color_wanted(ColorMode mode, bool tty);
 
 #endif

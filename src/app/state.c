@@ -1,4 +1,4 @@
-/* uistate.c - the interface's state, without curses.
+/* state.c - the interface's state, without curses.
  *
  * Pure bookkeeping: app_apply changes the state for an Action and returns what
  * the caller must redo (run the model, rebuild weights, export, quit); the
@@ -150,11 +150,11 @@ static unsigned act_row_set(AppState *s, int arg)
     return act_row(s, arg);
 }
 
-static unsigned act_cell_set(AppState *s, int arg)
+unsigned app_select_cell(AppState *s, int row, int col)
 {
-    act_row(s, arg / 65536);
+    act_row(s, row);
     if (s->n_k > 0)
-        s->sel_col = clampi(arg % 65536, 0, s->n_k - 1);
+        s->sel_col = clampi(col, 0, s->n_k - 1);
     return 0;
 }
 
@@ -474,7 +474,6 @@ static const ActEntry act_table[ACT_COUNT] = {
     [ACT_ROW_FIRST] = {act_row, 0},
     [ACT_ROW_LAST] = {act_row, 1 << 30},
     [ACT_ROW_SET] = {act_row_set, ARG_CALLER},
-    [ACT_CELL_SET] = {act_cell_set, ARG_CALLER},
     [ACT_COL_NEXT] = {act_col, 1},
     [ACT_COL_PREV] = {act_col, -1},
     [ACT_MASK] = {act_toggle, 0},

@@ -186,10 +186,7 @@ static int run_model(App *a)
 static int write_export(App *a)
 {
     ExportOptions eo = a->opt.export;
-    const char *no_color = getenv("NO_COLOR");
-    eo.color = a->opt.color == COLOR_ALWAYS ||
-               (a->opt.color == COLOR_AUTO && !a->opt.output && isatty(STDOUT_FILENO) &&
-                !(no_color && *no_color));
+    eo.color = ui_color_wanted(a->opt.color, !a->opt.output && isatty(STDOUT_FILENO));
     if (a->result.lazy && eo.format != EXPORT_TEXT && eo.format != EXPORT_TRACE)
         return say(2, "%d tokens are too many to export every weight: use --export text, "
                    "which pools them", a->result.tokens.n);

@@ -6,10 +6,10 @@
  * tinted by a coarse ramp) and monochrome (shade glyphs, bold and reverse),
  * the last for --color never, NO_COLOR or a terminal without colour.
  */
-#include <stdlib.h>
-#include <wchar.h>
+#include "color.h"
 
-#include "ui_int.h"
+#include <curses.h>
+#include <wchar.h>
 
 enum {
     PAIR_STYLE = 1,  /* + CellStyle */
@@ -88,13 +88,10 @@ static void init_pairs8(void)
     }
 }
 
-void ui_color_init(UiState *u)
+void color_init(UiState *u, bool allowed)
 {
-    const char *no_color = getenv("NO_COLOR");
-    bool never = u->opt.color == COLOR_NEVER ||
-                 (u->opt.color == COLOR_AUTO && no_color && *no_color);
     u->depth = DEPTH_MONO;
-    if (!never && has_colors()) {
+    if (allowed && has_colors()) {
         start_color();
         use_default_colors();
         if (COLORS >= 256 && COLOR_PAIRS >= PAIR_HALF_END)
@@ -123,9 +120,9 @@ static attr_t mono_attr(const Cell *c)
 static attr_t color_attr(const UiState *u, const Cell *c, short *pair)
 {
     attr_t a = 0;
-    if (c->flags & UI_CELL_HALF) {
-        int up = c->flags & UI_CELL_UP_MASKED ? GRID_LEVELS : c->level & 15;
-        int lo = c->flags & UI_CELL_LO_MASKED ? GRID_LEVELS : c->level >> 4;
+    if (c->flags & GRID_CELL_HALF) {
+        int up = c->flags & GRID_CELL_UP_MASKED ? GRID_LEVELS : grid_half_up(c->level);
+        int lo = c->flags & GRID_CELL_LO_MASKED ? GRID_LEVELS : grid_half_lo(c->level);
         *pair = (short)(PAIR_HALF + up * HALF_N + lo);
         return 0;
     }
@@ -158,7 +155,7 @@ static attr_t cell_attr(const UiState *u, const Cell *c, short *pair)
     return a;
 }
 
-void ui_paint(const UiState *u, const Grid *g)
+void color_paint(const UiState *u, const Grid *g)
 {
     int h = g->h < LINES ? g->h : LINES, w = g->w < COLS ? g->w : COLS;
     for (int y = 0; y < h; y++)

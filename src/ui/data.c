@@ -1,38 +1,29 @@
-/* ui_data.c - the numbers the views draw, beyond the model's result: rows
- * and pooled grids of a long text's weights computed on demand (pool.h), and
- * each head's entropy and largest weights. All cached and keyed by the
- * result's generation, so moving the selection recomputes nothing and a new
- * model run or another view recomputes only what is drawn.
+/* data.c - the numbers the views draw, asked of core and kept between
+ * frames: a head's row (model_head_row: the kept weights, or computed on
+ * demand for a long text), a head pooled to the screen (pool_head), each
+ * head's entropy and largest weights (stats_head). No maths of its own: the
+ * caches are keyed by the result's generation, so moving the selection
+ * recomputes nothing and a new run or another view only what is drawn.
  */
+#include "data.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/pool.h"
-#include "ui_int.h"
+#include "term.h"
 
-unsigned ui_gen(const UiState *u, const ModelResult *r)
+unsigned data_gen(const UiState *u, const ModelResult *r)
 {
     return r == &u->res2 ? u->gen2 : u->gen;
 }
 
-const float *ui_head_P(const UiState *u, const ModelResult *r, int layer, int h)
+const float *data_row(UiState *u, const ModelResult *r, int layer, int h, int i)
 {
-    (void)u;
-    const float *P = r->layer[layer].ab.P;
-    return P ? P + (size_t)h * r->shape.n_q * r->shape.n_k : NULL;
-}
-
-const float *ui_row(UiState *u, const ModelResult *r, int layer, int h, int i)
-{
-    const float *P = ui_head_P(u, r, layer, h);
     int n_k = r->shape.n_k;
-    if (P)
-        return P + (size_t)i * n_k;
-    if (n_k > u->row_cap)
-        u->row = ui_xrealloc(u->row, sizeof *u->row * (size_t)n_k), u->row_cap = n_k;
-    const AttnBuffers *ab = &r->layer[layer].ab;
-    pool_rows(&r->shape, h, ab->Q, ab->K, i, i + 1, u->row);
-    return u->row;
+    if (!model_head_P(r, layer, h) && n_k > u->row_cap)
+        u->row = term_xrealloc(u->row, sizeof *u->row * (size_t)n_k), u->row_cap = n_k;
+    return model_head_row(r, layer, h, i, u->row);
 }
 
 static bool slot_matches(const PoolSlot *p, const ModelResult *r, unsigned gen, int layer,
@@ -53,12 +44,12 @@ static PoolSlot *slot_oldest(UiState *u)
     return old;
 }
 
-const float *ui_pooled(UiState *u, const ModelResult *r, int layer, int h, const ViewAxis *ar,
-                       const ViewAxis *ac)
+const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
+                         const ViewAxis *ar, const ViewAxis *ac)
 {
     const int key[6] = {ar->first, ar->first + ar->span, ac->first, ac->first + ac->span,
                         ar->cells, ac->cells};
-    unsigned gen = ui_gen(u, r);
+    unsigned gen = data_gen(u, r);
     bool mean = u->app.pool_mean;
     for (int k = 0; k < UI_POOL_SLOTS; k++)
         if (slot_matches(&u->pool[k], r, gen, layer, h, key, mean)) {
@@ -68,43 +59,41 @@ const float *ui_pooled(UiState *u, const ModelResult *r, int layer, int h, const
     PoolSlot *p = slot_oldest(u);
     size_t need = (size_t)key[4] * key[5];
     if (need > p->cap)
-        p->buf = ui_xrealloc(p->buf, need * sizeof *p->buf), p->cap = need;
+        p->buf = term_xrealloc(p->buf, need * sizeof *p->buf), p->cap = need;
     const AttnBuffers *ab = &r->layer[layer].ab;
-    if (pool_head(&r->shape, h, ab->Q, ab->K, ui_head_P(u, r, layer, h), key[0], key[1], key[2],
-                  key[3], key[4], key[5], mean ? POOL_MEAN : POOL_MAX, p->buf) != AV_OK)
-        ui_die("out of memory");
+    if (pool_head(&r->shape, h, ab->Q, ab->K, model_head_P(r, layer, h), key[0], key[1],
+                  key[2], key[3], key[4], key[5], mean ? POOL_MEAN : POOL_MAX, p->buf) != AV_OK)
+        term_die("out of memory");
     *p = (PoolSlot){r, gen, layer, h, key[0], key[1], key[2], key[3], key[4], key[5], mean,
                     ++u->pool_clock, p->buf, p->cap};
     return p->buf;
 }
 
-const HeadStats *ui_stats(UiState *u, int which, int h)
+const HeadStats *data_stats(UiState *u, int which, int h)
 {
     StatsCache *c = &u->stats[which ? 1 : 0];
     const ModelResult *r = which ? &u->res2 : &u->res;
     int layer = u->app.layer, H = r->shape.H;
     if (h < 0 || h >= H || r->shape.n_q <= 0)
         return NULL;
-    if (c->res != r || c->gen != ui_gen(u, r) || c->layer != layer || c->H != H) {
+    if (c->res != r || c->gen != data_gen(u, r) || c->layer != layer || c->H != H) {
         if (H > c->cap)
-            c->st = ui_xrealloc(c->st, sizeof *c->st * (size_t)H), c->cap = H;
+            c->st = term_xrealloc(c->st, sizeof *c->st * (size_t)H), c->cap = H;
         for (int k = 0; k < H; k++)
             c->st[k].rows = -1; /* computed when first asked for */
-        c->res = r, c->gen = ui_gen(u, r), c->layer = layer, c->H = H;
+        c->res = r, c->gen = data_gen(u, r), c->layer = layer, c->H = H;
     }
     const AttnBuffers *ab = &r->layer[layer].ab;
-    if (c->st[h].rows < 0 && stats_head(&r->shape, h, ab->Q, ab->K,
-                                             ui_head_P(u, r, layer, h), UI_STATS_BUDGET,
-                                             &c->st[h]) != AV_OK)
-        ui_die("out of memory");
+    if (c->st[h].rows < 0 && stats_head(&r->shape, h, ab->Q, ab->K, model_head_P(r, layer, h),
+                                        UI_STATS_BUDGET, &c->st[h]) != AV_OK)
+        term_die("out of memory");
     return &c->st[h];
 }
 
-void ui_data_free(UiState *u)
+void data_free(UiState *u)
 {
     for (int k = 0; k < UI_POOL_SLOTS; k++)
         free(u->pool[k].buf);
     free(u->stats[0].st), free(u->stats[1].st);
     free(u->row);
-    free(u->panel), free(u->panel_lines);
 }

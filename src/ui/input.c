@@ -6,16 +6,22 @@
  * printable keys type into the sentence, Esc or Enter goes back. Function
  * keys, Ctrl keys, Tab and Up/Down work in both modes.
  */
+#include "input.h"
+
+#include <curses.h>
 #include <stdio.h>
 #include <string.h>
 #include <term.h>
 #include <wchar.h>
 
-#include "core/tokenize.h"
-#include "ui_int.h"
 #include "core/utf8.h"
+#include "mouse.h"
+#include "widgets.h"
 
 enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3 };
+
+/* Extra key codes above ncurses' own, for keys it reports in other ways. */
+enum { UIKEY_CTRL_LEFT = KEY_MAX + 1, UIKEY_CTRL_RIGHT, UIKEY_ALT_B, UIKEY_ALT_F };
 
 typedef struct {
     int key;
@@ -221,7 +227,7 @@ static void define_extra_keys(void)
             define_key(extra[k].seq, extra[k].code);
 }
 
-void ui_input_init(UiState *u)
+void input_init(UiState *u)
 {
     define_extra_keys();
     static const char *const caps[2] = {"kLFT5", "kRIT5"};
@@ -323,7 +329,7 @@ static bool typed(const UiState *u, wint_t ch, UiInput *in)
     return true;
 }
 
-bool ui_read_key(UiState *u, UiInput *in)
+bool input_read(UiState *u, UiInput *in)
 {
     wint_t ch;
     int r = read_input(&ch);
@@ -333,7 +339,7 @@ bool ui_read_key(UiState *u, UiInput *in)
     int key = (int)ch;
     if (r == KEY_CODE_YES) {
         if (key == KEY_MOUSE)
-            return ui_mouse(u, in), true;
+            return mouse_read(u, in), true;
         /* After a resize the terminal may not hold what curses thinks it
          * does (tmux keeps old cells when a pane grows): repaint it all. */
         if (key == KEY_RESIZE)
@@ -383,18 +389,6 @@ static void help_keys(const HelpLine *hl, char *buf, size_t size)
         len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? " " : " / ", nb[k]);
 }
 
-static void help_box(Grid *g, int x, int y, int w, int h)
-{
-    for (int r = y; r < y + h; r++)
-        for (int c = x; c < x + w; c++) {
-            bool edge_y = r == y || r == y + h - 1, edge_x = c == x || c == x + w - 1;
-            uint32_t cp = edge_y && edge_x ? (r == y ? (c == x ? 0x250C : 0x2510)
-                                                     : (c == x ? 0x2514 : 0x2518))
-                          : edge_y ? 0x2500 : edge_x ? 0x2502 : ' ';
-            grid_put(g, c, r, cp, STYLE_TITLE, 0);
-        }
-}
-
 /* The widest key list among lines first .. first+count-1. */
 static int keys_width(int first, int count)
 {
@@ -424,7 +418,7 @@ static void help_line(Grid *g, const HelpLine *hl, int x, int y, int col_w, int 
     }
 }
 
-void ui_help_draw(const UiState *u, Grid *g)
+void input_help_draw(const UiState *u, Grid *g)
 {
     (void)u;
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
@@ -434,7 +428,7 @@ void ui_help_draw(const UiState *u, Grid *g)
     per_col = (n + cols - 1) / cols;
     int col_w = (w - 2) / cols;
     int x0 = (g->w - w) / 2, y0 = 1;
-    help_box(g, x0, y0, w, per_col + 3 < h ? per_col + 3 : h);
+    widget_box(g, (Rect){x0, y0, w, per_col + 3 < h ? per_col + 3 : h});
     grid_puts(g, x0 + 2, y0, " attnviz keys - Esc, ? or F1 closes ", w - 4, STYLE_TITLE);
     for (int c = 0; c < cols; c++) {
         int first = c * per_col, count = n - first < per_col ? n - first : per_col;

@@ -2,7 +2,9 @@
  * frame (the same layouts the renderers returned): chips, the sentence, the
  * small heads, the focused heatmap's cells and labels, the PE matrices.
  */
-#include "ui_int.h"
+#include "mouse.h"
+
+#include <curses.h>
 
 static bool in_rect(Rect r, int x, int y)
 {
@@ -38,7 +40,7 @@ static bool click_long(UiState *u, int x, int y, UiInput *in)
     if (cx >= l->long_c.cells)
         return false;
     axis_cell_range(&l->long_c, cx, &c0, &t1);
-    in->action = ACT_CELL_SET, in->arg = t0 * 65536 + c0;
+    in->action = ACT_CELL_SET, in->arg = t0, in->col = c0;
     return true;
 }
 
@@ -68,11 +70,11 @@ static bool click_focus(UiState *u, int x, int y, UiInput *in)
     if (!u->lay.have_focus || !heatmap_hit(&u->lay.focus, x, y, &row, &col))
         return false;
     if (row >= 0 && col >= 0)
-        in->action = ACT_CELL_SET, in->arg = row * 65536 + col;
+        in->action = ACT_CELL_SET, in->arg = row, in->col = col;
     else if (row >= 0)
         in->action = ACT_ROW_SET, in->arg = row;
     else
-        in->action = ACT_CELL_SET, in->arg = (u->app.sel_row > 0 ? u->app.sel_row : 0) * 65536 + col;
+        in->action = ACT_CELL_SET, in->arg = u->app.sel_row > 0 ? u->app.sel_row : 0, in->col = col;
     return true;
 }
 
@@ -106,7 +108,7 @@ static bool wheel(const MEVENT *ev, UiInput *in)
     return false;
 }
 
-bool ui_mouse(UiState *u, UiInput *in)
+bool mouse_read(UiState *u, UiInput *in)
 {
     MEVENT ev;
     if (getmouse(&ev) != OK)

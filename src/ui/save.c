@@ -3,14 +3,15 @@
  * new file in the current folder. An existing file is never overwritten; the
  * outcome, good or bad, goes to the status line and the program goes on.
  */
+#include "save.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "render/export.h"
 #include "io/fileio.h"
-#include "ui_int.h"
+#include "render/export.h"
 
 /* attnviz-head2-YYYYMMDD-HHMMSS[-k].txt or attnviz-heads-...: try suffixes
  * until a name is free. Returns AV_OK with the name in path, or an error. */
@@ -33,7 +34,7 @@ static int save_new(const char *stem, const MemFile *m, char *path, size_t size)
     return AV_ERR_IO;
 }
 
-void ui_export(UiState *u, bool all_heads)
+void save_export(UiState *u, bool all_heads)
 {
     AppState *s = &u->app;
     if (u->run_err || s->n_q == 0) {

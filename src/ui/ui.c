@@ -1,117 +1,32 @@
-/* ui.c - the life cycle and the loop of the ncurses front end.
+/* ui.c - the loop of the ncurses front end, on top of its other files.
  *
- * Holds the program's only mutable global, `static UiState ui`. ui_begin and
- * ui_end start and restore the terminal (ui_end is idempotent, registered
- * with atexit and called by ui_die). The loop reads keys and mouse events,
- * hands them to app_apply (uistate.c), re-runs the model when asked, and
- * draws every frame in full from the state: erase, views into a Grid, paint,
- * one refresh. SIGINT/SIGTERM/SIGHUP only set a flag, checked here.
+ * Holds the program's only mutable global, `static UiState ui`. The loop
+ * reads keys and mouse events (input.c, mouse.c), hands them to app_apply
+ * (app/state.c), re-runs the model when asked, and draws every frame in full
+ * from the state: erase, the views into a Grid, paint (color.c), one
+ * refresh. The terminal's life cycle, signals and the fatal path are term.c.
  */
 #include "ui/ui.h"
 
-#include <langinfo.h>
-#include <locale.h>
-#include <signal.h>
-#include <stdarg.h>
+#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "ui_int.h"
+#include "color.h"
 #include "core/utf8.h"
+#include "data.h"
+#include "input.h"
+#include "save.h"
+#include "term.h"
+#include "uistate.h"
+#include "view_attn.h"
+#include "view_cmp.h"
+#include "view_panel.h"
+#include "view_pe.h"
+#include "view_top.h"
 
 static UiState ui;
-static volatile sig_atomic_t ui_signalled;
-
-static void on_signal(int sig)
-{
-    ui_signalled = sig;
-}
-
-static void ui_end(void)
-{
-    if (!ui.begun)
-        return;
-    ui.begun = false;
-    mousemask(0, NULL);
-    endwin();
-}
-
-void ui_die(const char *fmt, ...)
-{
-    va_list ap;
-    ui_end();
-    va_start(ap, fmt);
-    fputs("attnviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-void *ui_xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size ? size : 1);
-    if (!q)
-        ui_die("out of memory");
-    return q;
-}
-
-static void ui_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaction(SIGQUIT, &sa, NULL);
-}
-
-static void ui_mouse_on(void)
-{
-    mmask_t mask = BUTTON1_PRESSED | BUTTON1_CLICKED;
-#if NCURSES_MOUSE_VERSION > 1
-    mask |= BUTTON4_PRESSED | BUTTON5_PRESSED;
-#endif
-    mousemask(mask, NULL);
-    mouseinterval(0);
-}
-
-/* Start curses. The locale must give UTF-8 for the wide characters. */
-static void ui_begin(void)
-{
-    if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
-        setlocale(LC_ALL, "");
-    if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0)
-        setlocale(LC_CTYPE, "C.UTF-8");
-    set_escdelay(25);
-    if (!initscr()) {
-        fputs("attnviz: cannot start the terminal interface\n", stderr);
-        exit(1);
-    }
-    ui.begun = true;
-    atexit(ui_end);
-    raw(); /* no flow control (Ctrl-S froze the screen); Ctrl-C is a key: quit */
-    noecho();
-    nonl();
-    keypad(stdscr, TRUE);
-    curs_set(0);
-    timeout(100);
-    ui_color_init(&ui);
-    ui_mouse_on();
-    ui_input_init(&ui);
-}
-
-double ui_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Run the model on the sentence(s) into r with the mask as causal says. */
 static int run_one(UiState *u, ModelResult *r, bool causal)
@@ -123,25 +38,25 @@ static int run_one(UiState *u, ModelResult *r, bool causal)
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
     int err = model_run(&c, u->w, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0, r);
     if (err == AV_ERR_NOMEM)
-        ui_die("out of memory");
+        term_die("out of memory");
     return err;
 }
 
 /* Rebuild the toy weights and run the model; flags are app_apply's. */
-void ui_rerun(UiState *u, unsigned flags)
+static void ui_rerun(UiState *u, unsigned flags)
 {
     AppState *s = &u->app;
-    if ((flags & APP_WEIGHTS) && !u->opt.weights) {
+    if ((flags & APP_WEIGHTS) && u->w == &u->toy) {
         model_weights_free(&u->toy);
         if (model_weights_toy(&s->cfg, &u->toy) != AV_OK)
-            ui_die("out of memory");
+            term_die("out of memory");
     }
     /* A cursor move alone changes the selection, not the text: the result
      * stands (a long text's run costs tens of milliseconds). */
     if (flags & (APP_RUN | APP_WEIGHTS)) {
-        double t0 = ui_now_ms();
+        double t0 = term_now_ms();
         u->run_err = run_one(u, &u->res, s->cfg.causal);
-        u->run_ms = ui_now_ms() - t0;
+        u->run_ms = term_now_ms() - t0;
         u->gen = ++u->gen_clock;
         if (s->compare == CMP_MASK) {
             u->run_err2 = run_one(u, &u->res2, !s->cfg.causal);
@@ -152,13 +67,13 @@ void ui_rerun(UiState *u, unsigned flags)
     if (n_q > u->labels_cap || n_k > u->labels_cap) {
         u->labels_cap = (n_q > n_k ? n_q : n_k) + 16;
         size_t cap = (size_t)u->labels_cap;
-        u->labels_q = ui_xrealloc(u->labels_q, cap * sizeof *u->labels_q);
-        u->labels_k = ui_xrealloc(u->labels_k, cap * sizeof *u->labels_k);
-        u->initials_q = ui_xrealloc(u->initials_q, cap * sizeof *u->initials_q);
-        u->initials_k = ui_xrealloc(u->initials_k, cap * sizeof *u->initials_k);
-        u->ini_q = ui_xrealloc(u->ini_q, cap * sizeof *u->ini_q);
-        u->ini_k = ui_xrealloc(u->ini_k, cap * sizeof *u->ini_k);
-        u->chips = ui_xrealloc(u->chips, cap * sizeof *u->chips);
+        u->labels_q = term_xrealloc(u->labels_q, cap * sizeof *u->labels_q);
+        u->labels_k = term_xrealloc(u->labels_k, cap * sizeof *u->labels_k);
+        u->initials_q = term_xrealloc(u->initials_q, cap * sizeof *u->initials_q);
+        u->initials_k = term_xrealloc(u->initials_k, cap * sizeof *u->initials_k);
+        u->ini_q = term_xrealloc(u->ini_q, cap * sizeof *u->ini_q);
+        u->ini_k = term_xrealloc(u->ini_k, cap * sizeof *u->ini_k);
+        u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
     }
     app_set_tokens(s, n_q, n_k);
     if ((flags & APP_CURSOR) && s->mode == MODE_EDIT && n_q > 0) {
@@ -194,30 +109,30 @@ static void ui_frame(UiState *u)
 {
     Grid *g = &u->grid;
     if ((g->w != COLS || g->h != LINES) && grid_resize(g, COLS, LINES) != AV_OK)
-        ui_die("out of memory");
+        term_die("out of memory");
     grid_clear(g);
     memset(&u->lay, 0, sizeof u->lay);
     u->lay.chips = u->chips;
     if (COLS < UI_MIN_W || LINES < UI_MIN_H) {
-        ui_too_small_draw(g);
+        view_top_too_small(g);
     } else {
         ui_labels(u);
-        int top = ui_top_draw(u, g);
+        int top = view_top_draw(u, g);
         Rect mid = {0, top, COLS, LINES - top - 3};
         if (u->app.view == VIEW_PE)
-            ui_pe_draw(u, g, mid);
+            view_pe_draw(u, g, mid);
         else if (u->app.compare != CMP_NONE)
-            ui_cmp_draw(u, g, mid);
+            view_cmp_draw(u, g, mid);
         else
-            ui_attn_draw(u, g, mid);
+            view_attn_draw(u, g, mid);
         if (u->app.panel != PANEL_NONE)
-            ui_panel_draw(u, g, mid);
-        ui_bottom_draw(u, g);
+            view_panel_draw(u, g, mid);
+        view_top_bottom_draw(u, g);
         if (u->app.help)
-            ui_help_draw(u, g);
+            input_help_draw(u, g);
     }
     erase();
-    ui_paint(u, g);
+    color_paint(u, g);
     refresh();
 }
 
@@ -230,6 +145,8 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
     unsigned flags;
     if (in->action == ACT_NONE && in->text[0])
         flags = app_type(&u->app, in->text, strlen(in->text));
+    else if (in->action == ACT_CELL_SET)
+        flags = app_select_cell(&u->app, in->arg, in->col);
     else
         flags = app_apply(&u->app, in->action, in->arg);
     if (flags & APP_QUIT)
@@ -239,7 +156,7 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         if (*pending)
             ui_rerun(u, *pending);
         *pending = 0;
-        ui_export(u, (flags & APP_EXPORT_ALL) != 0);
+        save_export(u, (flags & APP_EXPORT_ALL) != 0);
     }
     return true;
 }
@@ -247,27 +164,27 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
 static void ui_loop(UiState *u)
 {
     bool running = true, dirty = true;
-    while (running && !ui_signalled) {
+    while (running && !term_signalled()) {
         if (dirty) {
-            u->frame_t0 = ui_now_ms(); /* the status line adds the drawing so far */
+            u->frame_t0 = term_now_ms(); /* the status line adds the drawing so far */
             ui_frame(u);
         }
         UiInput in;
         unsigned pending = 0;
         dirty = false;
-        if (!ui_read_key(u, &in))
+        if (!input_read(u, &in))
             continue;
-        double t0 = ui_now_ms();
+        double t0 = term_now_ms();
         /* Take every key already waiting (a paste) before drawing again. */
         timeout(0);
         do {
             dirty = true;
             running = ui_handle(u, &in, &pending);
-        } while (running && !ui_signalled && ui_read_key(u, &in));
+        } while (running && !term_signalled() && input_read(u, &in));
         if (running && pending)
             ui_rerun(u, pending);
         timeout(100);
-        u->frame_ms = ui_now_ms() - t0;
+        u->frame_ms = term_now_ms() - t0;
     }
 }
 
@@ -276,7 +193,8 @@ static void ui_free(UiState *u)
     app_free(&u->app);
     model_result_free(&u->res);
     model_result_free(&u->res2);
-    ui_data_free(u);
+    data_free(u);
+    view_panel_free(u);
     model_weights_free(&u->toy);
     grid_free(&u->grid);
     free(u->labels_q), free(u->labels_k);
@@ -288,12 +206,7 @@ static void ui_free(UiState *u)
 
 int ui_run(const UiOptions *o)
 {
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        fputs("attnviz: the interface needs a terminal\n", stderr);
-        return 1;
-    }
     memset(&ui, 0, sizeof ui);
-    ui.opt = *o;
     ui.w = o->weights ? o->weights : &ui.toy;
     if (app_init(&ui.app, &o->cfg, o->text, o->sentences, o->weights != NULL) != AV_OK) {
         fputs("attnviz: out of memory\n", stderr);
@@ -305,8 +218,10 @@ int ui_run(const UiOptions *o)
     }
     ui.app.max_layers = o->weights ? o->weights->L : AV_MAX_LAYERS;
     ui.budget = o->cfg.weights_budget; /* --budget: the on-demand path on a small text */
-    ui_signals();
-    ui_begin();
+    term_signals();
+    term_begin();
+    color_init(&ui, ui_color_wanted(o->color, true));
+    input_init(&ui);
     ui_rerun(&ui, APP_RUN | APP_WEIGHTS);
     if (ui.app.fixed_weights)
         snprintf(ui.app.msg, sizeof ui.app.msg,
@@ -315,7 +230,15 @@ int ui_run(const UiOptions *o)
         snprintf(ui.app.msg, sizeof ui.app.msg, "the text was cut to its first %d MiB",
                  EDIT_MAX_BYTES >> 20);
     ui_loop(&ui);
-    ui_end();
+    term_end();
     ui_free(&ui);
     return 0;
+}
+
+bool ui_color_wanted(ColorMode mode, bool tty)
+{
+    const char *no_color = getenv("NO_COLOR");
+    if (mode != COLOR_AUTO)
+        return mode == COLOR_ALWAYS;
+    return tty && !(no_color && *no_color);
 }

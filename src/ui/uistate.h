@@ -1,22 +1,23 @@
-/* ui_int.h - what the files of the ncurses front end share: the UiState
- * (one instance, `static UiState ui` in ui.c, handed to the views by
- * pointer), the frame layout kept for mouse hits, and the functions of each
- * file. Private to src/ui/.
+/* uistate.h - the types the files of the ncurses front end share: the
+ * UiState (one instance, `static UiState ui` in ui.c, handed to every file
+ * by pointer), the layout of the last frame kept for mouse hits, the caches
+ * of data.c, and one input as the loop hands it on. Types only: no file's
+ * functions are declared here, so every file may include it without a
+ * circle. Private to src/ui/; no curses types.
  */
-#ifndef ATTNVIZ_UI_INT_H
-#define ATTNVIZ_UI_INT_H
+#ifndef ATTNVIZ_UISTATE_H
+#define ATTNVIZ_UISTATE_H
 
-#include <curses.h>
 #include <stdbool.h>
+#include <stddef.h>
 
-#include "render/grid.h"
-#include "render/heatmap.h"
-#include "core/model.h"
-#include "render/plot.h"
-#include "ui/ui.h"
 #include "app/state.h"
+#include "core/model.h"
 #include "core/stats.h"
 #include "render/axis.h"
+#include "render/grid.h"
+#include "render/heatmap.h"
+#include "render/plot.h"
 
 #define UI_MIN_W 60 /* below this size the "too small" notice is shown */
 #define UI_MIN_H 18
@@ -24,16 +25,6 @@
 #define UI_PE_POSITIONS 64 /* positions plotted in the PE view (more for long sentences) */
 #define UI_POOL_SLOTS 24   /* pooled grids kept between frames */
 #define UI_STATS_BUDGET (1L << 18) /* weights read per head for its entropy (then sampled) */
-
-/* Cell flags of the UI's own, beside grid.h's: a half-block cell whose level
- * holds two levels, the upper cell's in bits 0-3 (foreground of ▀) and the
- * lower cell's in bits 4-7 (background); a masked half has its own flag. */
-#define UI_CELL_HALF 0x80u
-#define UI_CELL_UP_MASKED 0x40u
-#define UI_CELL_LO_MASKED 0x20u
-
-/* Extra key codes above ncurses' own, for keys it reports in other ways. */
-enum { UIKEY_CTRL_LEFT = KEY_MAX + 1, UIKEY_CTRL_RIGHT, UIKEY_ALT_B, UIKEY_ALT_F };
 
 typedef enum { DEPTH_MONO, DEPTH_8, DEPTH_256 } ColorDepth;
 
@@ -87,8 +78,6 @@ typedef struct {
 
 typedef struct {
     AppState app;
-    UiOptions opt;
-    bool begun;
     ColorDepth depth;
     HeatmapMode hmode;
     ModelWeights toy;          /* owned toy weights (when no --weights) */
@@ -129,71 +118,12 @@ typedef struct {
     double frame_t0;           /* when the drawing of this frame began */
 } UiState;
 
-/* ui.c */
-void ui_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-void *ui_xrealloc(void *p, size_t size);
-void ui_rerun(UiState *u, unsigned flags);
-double ui_now_ms(void); /* CLOCK_MONOTONIC in milliseconds */
-
-/* ui_data.c: the numbers the views draw, computed on demand and cached. */
-/* Head h's weights (n_q, n_k) when kept, else NULL (a long text). */
-const float *ui_head_P(const UiState *u, const ModelResult *r, int layer, int h);
-/* Row i of head h's weights (n_k): from P, or computed into a buffer. */
-const float *ui_row(UiState *u, const ModelResult *r, int layer, int h, int i);
-/* Head h pooled over the two axes (ar.cells x ac.cells), cached. */
-const float *ui_pooled(UiState *u, const ModelResult *r, int layer, int h, const ViewAxis *ar,
-                       const ViewAxis *ac);
-/* The statistics of head h of res (which 0) or res2 (1) at the shown layer. */
-const HeadStats *ui_stats(UiState *u, int which, int h);
-/* The generation of a result (res or res2). */
-unsigned ui_gen(const UiState *u, const ModelResult *r);
-void ui_data_free(UiState *u);
-
-/* color.c */
-void ui_color_init(UiState *u);
-void ui_paint(const UiState *u, const Grid *g);
-
-/* input.c */
+/* One input: an Action with its arguments, or typed text. */
 typedef struct {
     Action action;
-    int arg;
+    int arg;       /* ACT_HEAD_SET: the head; ACT_ROW_SET, ACT_CELL_SET: the row */
+    int col;       /* ACT_CELL_SET: the column */
     char text[8];  /* typed UTF-8 when action == ACT_NONE, "" otherwise */
 } UiInput;
-/* Read one key (waiting at most the current timeout); false when none. */
-bool ui_read_key(UiState *u, UiInput *in);
-/* Draw the help overlay from the key table. */
-void ui_help_draw(const UiState *u, Grid *g);
-void ui_input_init(UiState *u);
-
-/* mouse.c */
-bool ui_mouse(UiState *u, UiInput *in);
-
-/* view_top.c: title, sentence editor, chips, message and status lines. */
-int ui_top_draw(UiState *u, Grid *g);          /* returns the rows used at the top */
-void ui_bottom_draw(UiState *u, Grid *g);      /* the last two rows */
-void ui_too_small_draw(Grid *g);
-
-/* view_attn.c / view_pe.c: the middle of the screen. */
-void ui_attn_draw(UiState *u, Grid *g, Rect r);
-/* view_attn.c, shared with view_long.c and view_cmp.c */
-void ui_rect_clear(Grid *g, Rect r);
-int ui_stats_text(const HeadStats *st, bool wide, char *buf, size_t size);
-void ui_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h);
-void ui_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l);
-/* view_long.c: a long text pooled to the screen. */
-bool ui_long_wanted(const UiState *u, Rect r);
-void ui_long_draw(UiState *u, Grid *g, Rect r);
-/* Draw head h of res pooled into r (title, cells, labels, readout); keeps
- * the layout for clicks when main. */
-void ui_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *title,
-                  bool main);
-/* view_cmp.c: two heatmaps side by side. */
-void ui_cmp_draw(UiState *u, Grid *g, Rect r);
-/* view_panel.c: the calculation trace and how the heads were built. */
-void ui_panel_draw(UiState *u, Grid *g, Rect r);
-void ui_pe_draw(UiState *u, Grid *g, Rect r);
-
-/* save.c */
-void ui_export(UiState *u, bool all_heads);
 
 #endif

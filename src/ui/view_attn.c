@@ -3,12 +3,14 @@
  * selected cell's exact weight and raw score, and the selected token's
  * ranked bars. All drawing goes through heatmap.c, as the text export does.
  */
-#include <math.h>
+#include "view_attn.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "core/attention.h"
-#include "ui_int.h"
+#include "data.h"
+#include "view_long.h"
+#include "widgets.h"
 
 #define INFO_MIN 7   /* rows the right panel keeps for the cell line and bars */
 #define TILE_MIN 6   /* a small heatmap shows at least this many tokens */
@@ -23,14 +25,6 @@ typedef struct {
     int tile_w, tile_h, per_row, tile_rows;
 } AttnGeo;
 
-static int digits(int v)
-{
-    int d = 1;
-    while (v >= 10)
-        v /= 10, d++;
-    return d;
-}
-
 /* Row labels of the focused head: shorter on narrow screens. */
 static int label_limit(int screen_w)
 {
@@ -44,7 +38,7 @@ static int focus_label_w(const UiState *u, int screen_w)
         int lw = grid_text_width(u->labels_q[k]);
         w = lw > w ? lw : w;
     }
-    return digits(u->app.n_q) + 1 + (w < limit ? w : limit);
+    return widget_digits(u->app.n_q) + 1 + (w < limit ? w : limit);
 }
 
 /* Try a focused cell width with small heatmaps of T x Tk tokens, in at most
@@ -118,50 +112,13 @@ static void attn_geometry(const UiState *u, Rect r, AttnGeo *g)
     g->tile_rows = (r.h - INFO_MIN) / g->tile_h < 1 ? 1 : (r.h - INFO_MIN) / g->tile_h;
 }
 
-static const float *head_P(const UiState *u, int h)
-{
-    return ui_head_P(u, &u->res, u->app.layer, h);
-}
-
-int ui_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
-{
-    if (!st)
-        return snprintf(buf, size, "%s", "");
-    const char *approx = st->sampled ? "~" : "";
-    if (wide)
-        return snprintf(buf, size, "entropy %s%.2f bits, max %s%.2f", approx, st->entropy,
-                        approx, st->top);
-    char top[8];
-    snprintf(top, sizeof top, "%.2f", st->top);
-    return snprintf(buf, size, "%.2fb %s", st->entropy, top[0] == '0' ? top + 1 : top);
-}
-
 static HeatmapSpec spec_for(const UiState *u, int h)
 {
     return (HeatmapSpec){
-        .P = head_P(u, h), .n_q = u->app.n_q, .n_k = u->app.n_k,
+        .P = model_head_P(&u->res, u->app.layer, h), .n_q = u->app.n_q, .n_k = u->app.n_k,
         .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = u->res.shape.causal,
         .mode = u->hmode, .sel_row = u->app.sel_row, .sel_col = u->app.sel_col,
     };
-}
-
-/* 8 colours: tint the shade glyphs of the cells by their level. */
-void ui_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
-{
-    if (u->depth != DEPTH_8)
-        return;
-    for (int r = 0; r < l->rows; r++)
-        for (int c = 0; c < l->cols; c++) {
-            int i = l->first_row + r, j = l->first_col + c;
-            if (heatmap_masked(sp, i, j))
-                continue;
-            int level = heatmap_level(sp->P[(long)i * sp->n_k + j]);
-            for (int k = 0; k < l->cell_w; k++) {
-                Cell *cell = grid_at(g, l->cells_x + c * l->cell_w + k, l->cells_y + r);
-                if (cell && cell->style == STYLE_TEXT)
-                    cell->style = STYLE_HEAT, cell->level = (uint8_t)level;
-            }
-        }
 }
 
 /* A scroll offset that keeps sel within [first, first + shown). */
@@ -178,13 +135,6 @@ static int keep_visible(int first, int sel, int shown, int n)
     return first < 0 ? 0 : first;
 }
 
-void ui_rect_clear(Grid *g, Rect r)
-{
-    for (int y = r.y; y < r.y + r.h; y++)
-        for (int x = r.x; x < r.x + r.w; x++)
-            grid_put(g, x, y, ' ', STYLE_TEXT, 0);
-}
-
 /* The focused head: title, heatmap scrolled to the selection, legend. */
 static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
 {
@@ -195,7 +145,7 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
     HeatmapLayout *l = &u->lay.focus;
     for (int pass = 0; pass < 2; pass++) {
         sp.first_row = u->first_row, sp.first_col = u->first_col;
-        ui_rect_clear(g, (Rect){r.x, r.y + 1, r.w, max_h});
+        widget_rect_clear(g, (Rect){r.x, r.y + 1, r.w, max_h});
         heatmap_draw(g, r.x, r.y + 1, r.w, max_h, &sp, l);
         int cap_rows = max_h - (l->cells_y - l->y);
         int cap_cols = l->cell_w > 0 ? (r.w - (l->cells_x - r.x)) / l->cell_w : 0;
@@ -205,12 +155,12 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
             break;
     }
     u->lay.have_focus = true;
-    ui_tint_cells(u, g, &sp, l);
+    widget_tint_cells(u, g, &sp, l);
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Head %d of %d, layer %d of %d: %s",
                            s->head + 1, s->cfg.H, s->layer + 1, s->cfg.layers,
                            model_head_label(&s->cfg, s->layer, s->head));
     char stats[64];
-    int sw = ui_stats_text(ui_stats(u, 0, s->head), true, stats, sizeof stats);
+    int sw = widget_stats_text(data_stats(u, 0, s->head), true, stats, sizeof stats);
     bool in_title = used + 2 + sw <= r.w;
     if (in_title)
         used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
@@ -238,7 +188,7 @@ static void draw_tile(UiState *u, Grid *g, int x, int y, const AttnGeo *geo, int
     int k = u->lay.n_tiles++;
     HeatmapLayout *l = &u->lay.tile[k];
     heatmap_draw(g, x, y, geo->tile_w - 1, geo->tile_h - 1, &sp, l);
-    ui_tint_cells(u, g, &sp, l);
+    widget_tint_cells(u, g, &sp, l);
     /* Colour alone in the small heads: percentages two columns wide run together. */
     for (int r = 0; r < l->rows; r++)
         for (int c = 0; c < l->cols * l->cell_w; c++) {
@@ -249,7 +199,7 @@ static void draw_tile(UiState *u, Grid *g, int x, int y, const AttnGeo *geo, int
     u->lay.tile_head[k] = h;
     u->lay.tile_rect[k] = (Rect){x, y, geo->tile_w - 1, geo->tile_h};
     char stats[32];
-    ui_stats_text(ui_stats(u, 0, h), false, stats, sizeof stats);
+    widget_stats_text(data_stats(u, 0, h), false, stats, sizeof stats);
     grid_puts(g, x, y + geo->tile_h - 1, stats, geo->tile_w - 1, STYLE_DIM);
     /* The head number in the corner, which heatmap_draw leaves blank. */
     grid_printf(g, x, y, 2, h == s->head ? STYLE_LABEL_SEL : STYLE_TITLE, "%d", h + 1);
@@ -279,61 +229,19 @@ static int draw_tiles(UiState *u, Grid *g, Rect r, const AttnGeo *geo)
     return 1 + rows * geo->tile_h;
 }
 
-/* The selected cell: exact weight and raw score, from row P_row. */
-static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
-                           const ModelResult *res, int h, const float *P_row)
-{
-    const AppState *s = &u->app;
-    int i = s->sel_row, j = s->sel_col;
-    if (j < 0) {
-        grid_puts(g, x, y, "Left/Right or click a cell:", w, STYLE_DIM);
-        grid_puts(g, x, y + 1, "its exact weight and raw score", w, STYLE_DIM);
-        return;
-    }
-    const AttnBuffers *ab = &res->layer[s->layer].ab;
-    float score = attention_score(&res->shape, h, ab->Q, ab->K, i, j);
-    float wt = P_row[j];
-    int used = grid_printf(g, x, y, w, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
-    used += grid_puts(g, x + used, y, " \u2192 ", w - used, STYLE_TEXT);
-    used += grid_printf(g, x + used, y, w - used, STYLE_LABEL_SEL, "%s", u->labels_k[j]);
-    if (isinf(score)) {
-        grid_puts(g, x + used, y, ": masked", w - used, STYLE_TEXT);
-        grid_puts(g, x, y + 1, "score -inf before softmax, weight exactly 0", w, STYLE_DIM);
-        return;
-    }
-    grid_printf(g, x + used, y, w - used, STYLE_TEXT, ": weight %.6f = %.1f%%", (double)wt,
-                (double)wt * 100.0);
-    grid_printf(g, x, y + 1, w, STYLE_TEXT, "raw score %s = %.4f",
-                s->cfg.scale ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)score);
-}
-
-void ui_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h)
-{
-    const AppState *s = &u->app;
-    int i = s->sel_row;
-    if (r.h < 4 || i < 0 || i >= res->shape.n_q)
-        return;
-    int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Token %d ", i + 1);
-    used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
-    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (head %d):", h + 1);
-    const float *P_row = ui_row(u, res, s->layer, h, i);
-    draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
-    heatmap_bars(g, r.x, r.y + 3, r.w, r.h - 3, P_row, res->shape.n_k, u->labels_k,
-                 attention_visible_keys(&res->shape, i));
-}
-
-void ui_attn_draw(UiState *u, Grid *g, Rect r)
+void view_attn_draw(UiState *u, Grid *g, Rect r)
 {
     AppState *s = &u->app;
     if (u->run_err || s->n_q == 0) {
-        grid_puts(g, 2, r.y + 1, u->run_err == AV_ERR_EMPTY
-                                     ? "Nothing to show yet: press e (or Enter) and type a sentence."
-                                     : av_strerror(u->run_err), r.w - 4, STYLE_ACCENT);
+        const char *why = u->run_err == AV_ERR_EMPTY
+                              ? "Nothing to show yet: press e (or Enter) and type a sentence."
+                              : av_strerror(u->run_err);
+        grid_puts(g, 2, r.y + 1, why, r.w - 4, STYLE_ACCENT);
         return;
     }
     s->row_step = s->col_step = 1;
-    if (ui_long_wanted(u, r)) {
-        ui_long_draw(u, g, r);
+    if (view_long_wanted(u, r)) {
+        view_long_draw(u, g, r);
         return;
     }
     AttnGeo geo;
@@ -343,5 +251,6 @@ void ui_attn_draw(UiState *u, Grid *g, Rect r)
     draw_focus(u, g, left, geo.fcw);
     s->page = u->lay.focus.rows > 2 ? u->lay.focus.rows - 1 : 1;
     int used = draw_tiles(u, g, right, &geo);
-    ui_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res, s->head);
+    Rect below = {right.x, right.y + used, right.w, right.h - used};
+    widget_info_draw(u, g, below, &u->res, s->head);
 }

@@ -3,9 +3,13 @@
  * is the same model run with the mask flipped, ui.c), or the focused head
  * beside the next one. Long texts are drawn pooled as in view_long.c.
  */
+#include "view_cmp.h"
+
 #include <stdio.h>
 
-#include "ui_int.h"
+#include "data.h"
+#include "view_long.h"
+#include "widgets.h"
 
 /* One side: title with statistics, heatmap, legend; then the bars. */
 static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
@@ -18,15 +22,15 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
     int bars_h = s->n_k + 4 < r.h / 3 ? s->n_k + 4 : r.h / 3;
     bars_h = bars_h < 6 ? 6 : bars_h;
     Rect top = {r.x, r.y, r.w, r.h - bars_h};
-    if (ui_long_wanted(u, (Rect){r.x, r.y, r.w * 2, r.h})) {
-        ui_long_head(u, g, top, res, h, title, main);
+    if (view_long_wanted(u, (Rect){r.x, r.y, r.w * 2, r.h})) {
+        view_long_head(u, g, top, res, h, title, main);
     } else {
         char stats[64];
-        ui_stats_text(ui_stats(u, res == &u->res2, h), true, stats, sizeof stats);
+        widget_stats_text(data_stats(u, res == &u->res2, h), true, stats, sizeof stats);
         grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
         grid_puts(g, r.x, r.y + 1, stats, r.w, STYLE_ACCENT);
         HeatmapSpec sp = {
-            .P = ui_head_P(u, res, s->layer, h), .n_q = s->n_q, .n_k = s->n_k,
+            .P = model_head_P(res, s->layer, h), .n_q = s->n_q, .n_k = s->n_k,
             .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = res->shape.causal,
             .mode = u->hmode, .sel_row = s->sel_row, .sel_col = s->sel_col, .label_w = 8,
             .number_rows = true,
@@ -36,14 +40,14 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
         sp.first_row = s->sel_row >= shown ? s->sel_row - shown + 1 : 0;
         HeatmapLayout lay = {0}, *l = main ? &u->lay.focus : &lay;
         heatmap_draw(g, r.x, r.y + 2, r.w, max_h, &sp, l);
-        ui_tint_cells(u, g, &sp, l);
+        widget_tint_cells(u, g, &sp, l);
         heatmap_legend(g, r.x, l->y + l->h, r.w, u->hmode, sp.causal);
         u->lay.have_focus = u->lay.have_focus || main;
     }
-    ui_info_draw(u, g, (Rect){r.x, r.y + top.h, r.w, bars_h}, res, h);
+    widget_info_draw(u, g, (Rect){r.x, r.y + top.h, r.w, bars_h}, res, h);
 }
 
-void ui_cmp_draw(UiState *u, Grid *g, Rect r)
+void view_cmp_draw(UiState *u, Grid *g, Rect r)
 {
     AppState *s = &u->app;
     if (u->run_err || s->n_q == 0) {

@@ -6,15 +6,18 @@
  * tokens again; until then they are ranges ("129-192"). Every head is shown
  * small and pooled on the right, over the selected token's bars.
  */
+#include "view_long.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "ui_int.h"
+#include "data.h"
+#include "widgets.h"
 
 #define LONG_LABEL_W 12 /* "16321-16384" */
 #define HALF_BLOCK 0x2580u
 
-bool ui_long_wanted(const UiState *u, Rect r)
+bool view_long_wanted(const UiState *u, Rect r)
 {
     const AppState *s = &u->app;
     return u->res.lazy || s->n_q > 2 * (r.h - 4) || s->n_k > r.w - 40;
@@ -64,10 +67,10 @@ static void put_half(Grid *g, int x, int y, int up, int lo)
     Cell *c = grid_at(g, x, y);
     if (!c)
         return;
-    *c = (Cell){HALF_BLOCK, STYLE_HEAT, 0, UI_CELL_HALF};
-    c->level = (uint8_t)((up == GRID_LEVELS ? 0 : up) | (lo == GRID_LEVELS ? 0 : lo) << 4);
-    c->flags |= (up == GRID_LEVELS ? UI_CELL_UP_MASKED : 0) |
-                (lo == GRID_LEVELS ? UI_CELL_LO_MASKED : 0);
+    *c = (Cell){HALF_BLOCK, STYLE_HEAT, 0, GRID_CELL_HALF};
+    c->level = grid_half_level(up == GRID_LEVELS ? 0 : up, lo == GRID_LEVELS ? 0 : lo);
+    c->flags |= (up == GRID_LEVELS ? GRID_CELL_UP_MASKED : 0) |
+                (lo == GRID_LEVELS ? GRID_CELL_LO_MASKED : 0);
 }
 
 /* One cell in glyph mode (or colour at one cell a row): shade or mask. */
@@ -160,8 +163,8 @@ static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, int x, int y, i
                 rmax > 1 ? "s" : "", lg->half ? " (▀ 2 cells)" : "", cc);
 }
 
-void ui_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *title,
-                  bool main)
+void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *title,
+                    bool main)
 {
     AppState *s = &u->app;
     int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1;
@@ -171,11 +174,11 @@ void ui_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, co
     LongGeo lg = {.x = r.x + LONG_LABEL_W + 2, .y = r.y + 2};
     long_geo(u, rows, cols, &lg);
     char stats[64];
-    ui_stats_text(ui_stats(u, res == &u->res2, h), true, stats, sizeof stats);
+    widget_stats_text(data_stats(u, res == &u->res2, h), true, stats, sizeof stats);
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s", title);
     grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
     draw_col_ticks(u, g, &lg, r.y + 1);
-    draw_cells(u, g, &lg, ui_pooled(u, res, s->layer, h, &lg.ar, &lg.ac));
+    draw_cells(u, g, &lg, data_pooled(u, res, s->layer, h, &lg.ar, &lg.ac));
     draw_row_labels(u, g, &lg);
     draw_readout(u, g, &lg, r.x, lg.y + lg.rows, r.w);
     heatmap_legend(g, r.x, lg.y + lg.rows + 2, r.w, u->hmode, res->shape.causal);
@@ -206,10 +209,10 @@ static int long_tiles(UiState *u, Grid *g, Rect r)
         lg.ar = axis_view(u->app.n_q, half ? 2 * T : T, 0, 0, 0, false);
         lg.ac = axis_view(u->app.n_k, lg.cols, 0, 0, 0, false);
         lg.rows = half ? (lg.ar.cells + 1) / 2 : lg.ar.cells, lg.cols = lg.ac.cells;
-        draw_cells(u, g, &lg, ui_pooled(u, &u->res, u->app.layer, h, &lg.ar, &lg.ac));
+        draw_cells(u, g, &lg, data_pooled(u, &u->res, u->app.layer, h, &lg.ar, &lg.ac));
         grid_printf(g, x, y, 2, h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE, "%d", h + 1);
         char stats[32];
-        ui_stats_text(ui_stats(u, 0, h), false, stats, sizeof stats);
+        widget_stats_text(data_stats(u, 0, h), false, stats, sizeof stats);
         grid_puts(g, x, y + T, stats, tile_w - 1, STYLE_DIM);
         int k = u->lay.n_tiles++;
         u->lay.tile_head[k] = h;
@@ -218,7 +221,7 @@ static int long_tiles(UiState *u, Grid *g, Rect r)
     return 1 + tile_rows * (T + 2);
 }
 
-void ui_long_draw(UiState *u, Grid *g, Rect r)
+void view_long_draw(UiState *u, Grid *g, Rect r)
 {
     const AppState *s = &u->app;
     int R = r.w / 3 < 28 ? 28 : r.w / 3 > 48 ? 48 : r.w / 3;
@@ -227,8 +230,8 @@ void ui_long_draw(UiState *u, Grid *g, Rect r)
     snprintf(title, sizeof title, "Head %d of %d, layer %d of %d: %s, %d x %d tokens",
              s->head + 1, s->cfg.H, s->layer + 1, s->cfg.layers,
              model_head_label(&s->cfg, s->layer, s->head), s->n_q, s->n_k);
-    ui_long_head(u, g, left, &u->res, s->head, title, true);
+    view_long_head(u, g, left, &u->res, s->head, title, true);
     int used = long_tiles(u, g, right);
-    ui_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res,
+    widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res,
                  s->head);
 }

@@ -4,15 +4,17 @@
  * designed preset's help, or what random heads are). The text is made into a
  * memory file when what it shows changes, then scrolled with PgUp/PgDn.
  */
+#include "view_panel.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/designed.h"
-#include "render/export.h"
 #include "io/fileio.h"
-#include "ui_int.h"
 #include "render/trace.h"
+#include "term.h"
+#include "widgets.h"
 
 /* Words of text written to f in lines of at most width columns, indented. */
 static void wrap(FILE *f, const char *text, int width, const char *indent)
@@ -70,7 +72,7 @@ static void panel_lines(UiState *u)
     for (size_t p = 0; p < u->panel_len;) {
         if (u->panel_n >= u->panel_cap) {
             u->panel_cap = u->panel_cap ? 2 * u->panel_cap : 256;
-            u->panel_lines = ui_xrealloc(u->panel_lines, sizeof(int) * (size_t)u->panel_cap);
+            u->panel_lines = term_xrealloc(u->panel_lines, sizeof(int) * (size_t)u->panel_cap);
         }
         u->panel_lines[u->panel_n++] = (int)p;
         char *nl = memchr(u->panel + p, '\n', u->panel_len - p);
@@ -91,13 +93,13 @@ static void panel_make(UiState *u, int width)
         return;
     MemFile m;
     if (memfile_open(&m) != AV_OK)
-        ui_die("out of memory");
+        term_die("out of memory");
     if (s->panel == PANEL_TRACE)
         trace_write(m.f, &u->res, &s->cfg, s->layer, s->head, s->sel_row);
     else
         heads_text(u, m.f, width);
     if (memfile_close(&m) != AV_OK)
-        ui_die("out of memory");
+        term_die("out of memory");
     free(u->panel);
     u->panel = m.buf, u->panel_len = m.len;
     m.buf = NULL;
@@ -106,19 +108,14 @@ static void panel_make(UiState *u, int width)
     panel_lines(u);
 }
 
-static void panel_box(Grid *g, Rect r)
+void view_panel_free(UiState *u)
 {
-    for (int y = r.y; y < r.y + r.h; y++)
-        for (int x = r.x; x < r.x + r.w; x++) {
-            bool ey = y == r.y || y == r.y + r.h - 1, ex = x == r.x || x == r.x + r.w - 1;
-            uint32_t cp = ey && ex ? (y == r.y ? (x == r.x ? 0x250C : 0x2510)
-                                               : (x == r.x ? 0x2514 : 0x2518))
-                          : ey ? 0x2500 : ex ? 0x2502 : ' ';
-            grid_put(g, x, y, cp, STYLE_TITLE, 0);
-        }
+    free(u->panel), free(u->panel_lines);
+    u->panel = NULL, u->panel_lines = NULL;
+    u->panel_n = u->panel_cap = 0;
 }
 
-void ui_panel_draw(UiState *u, Grid *g, Rect r)
+void view_panel_draw(UiState *u, Grid *g, Rect r)
 {
     AppState *s = &u->app;
     if (r.h < 5 || r.w < 20)
@@ -129,7 +126,7 @@ void ui_panel_draw(UiState *u, Grid *g, Rect r)
         return;
     }
     panel_make(u, r.w - 6);
-    panel_box(g, r);
+    widget_box(g, r);
     int rows = r.h - 2, most = u->panel_n - rows > 0 ? u->panel_n - rows : 0;
     s->panel_scroll = s->panel_scroll > most ? most : s->panel_scroll;
     const char *what = s->panel == PANEL_TRACE

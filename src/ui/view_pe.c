@@ -3,10 +3,12 @@
  * chosen dimensions plotted against position and the cosine similarity of
  * the sentence's positions. The drawing is plot.c's; this file lays it out.
  */
+#include "view_pe.h"
+
 #include <stdio.h>
 
 #include "core/posenc.h"
-#include "ui_int.h"
+#include "term.h"
 
 static void diverge_legend(const UiState *u, Grid *g, int x, int y, int w)
 {
@@ -27,9 +29,9 @@ static int pe_compute(UiState *u, int n, int d)
     int P = n > UI_PE_POSITIONS ? n : UI_PE_POSITIONS;
     size_t need = (size_t)P * d, need_sim = (size_t)n * n;
     if (need > u->pe_cap)
-        u->PE = ui_xrealloc(u->PE, need * sizeof *u->PE), u->pe_cap = need;
+        u->PE = term_xrealloc(u->PE, need * sizeof *u->PE), u->pe_cap = need;
     if (need_sim > u->sim_cap)
-        u->sim = ui_xrealloc(u->sim, need_sim * sizeof *u->sim), u->sim_cap = need_sim;
+        u->sim = term_xrealloc(u->sim, need_sim * sizeof *u->sim), u->sim_cap = need_sim;
     posenc_fill(0, P, d, u->PE);
     posenc_similarity(u->PE, n, d, u->sim);
     return P;
@@ -75,7 +77,7 @@ static void draw_similarity(UiState *u, Grid *g, Rect r)
     u->lay.have_sim = true;
 }
 
-void ui_pe_draw(UiState *u, Grid *g, Rect r)
+void view_pe_draw(UiState *u, Grid *g, Rect r)
 {
     AppState *s = &u->app;
     int d = s->cfg.d_model, n = s->n_q;

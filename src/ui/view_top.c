@@ -2,11 +2,13 @@
  * editor, the numbered token chips, the message line, the status line, and
  * the notice shown when the terminal is too small.
  */
+#include "view_top.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "ui_int.h"
 #include "core/utf8.h"
+#include "term.h"
 
 static void draw_title(const UiState *u, Grid *g)
 {
@@ -108,7 +110,7 @@ static void draw_chips(UiState *u, Grid *g, int y, int rows)
     }
 }
 
-int ui_top_draw(UiState *u, Grid *g)
+int view_top_draw(UiState *u, Grid *g)
 {
     int chip_rows = g->h >= 30 ? 2 : 1, y = 2;
     draw_title(u, g);
@@ -172,7 +174,7 @@ static void draw_cost(const UiState *u, Grid *g, int y)
                 u->run_ms < 1 ? 3 : 1, u->run_ms, model_flops(&dbl) / model_flops(&sh));
 }
 
-void ui_bottom_draw(UiState *u, Grid *g)
+void view_top_bottom_draw(UiState *u, Grid *g)
 {
     const AppState *s = &u->app;
     const ModelConfig *c = &s->cfg;
@@ -197,10 +199,10 @@ void ui_bottom_draw(UiState *u, Grid *g)
         sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off", more);
     if (wide && used + 12 < g->w)
         grid_printf(g, g->w - 10, y, 10, STYLE_STATUS, "%6.2f ms",
-                    u->frame_ms + ui_now_ms() - u->frame_t0); /* the key's update + drawing */
+                    u->frame_ms + term_now_ms() - u->frame_t0); /* the key's update + drawing */
 }
 
-void ui_too_small_draw(Grid *g)
+void view_top_too_small(Grid *g)
 {
     char need[32], now[32];
     snprintf(need, sizeof need, "need %dx%d", UI_MIN_W, UI_MIN_H);

@@ -223,11 +223,17 @@ static void test_app_selection_clamps(void **state)
     assert_int_equal(s.sel_row, 5);
     app_apply(&s, ACT_ROW_NEXT, 0);
     assert_int_equal(s.sel_row, 5);
-    app_apply(&s, ACT_CELL_SET, 2 * 65536 + 4);
+    app_select_cell(&s, 2, 4);
     assert_int_equal(s.sel_row, 2);
     assert_int_equal(s.sel_col, 4);
     app_set_tokens(&s, 3, 3); /* the sentence got shorter */
     assert_int_equal(s.sel_col, 2);
+    /* row and column travel apart: a column past 65535 is not folded into the row */
+    app_set_tokens(&s, 70000, 70000);
+    app_select_cell(&s, 1, 66000);
+    assert_int_equal(s.sel_row, 1);
+    assert_int_equal(s.sel_col, 66000);
+    app_set_tokens(&s, 3, 3);
     app_apply(&s, ACT_HEAD_PREV, 0);
     assert_int_equal(s.head, 3); /* wraps to the last of 4 heads */
     app_free(&s);

@@ -1,0 +1,29 @@
+/* data.h - the numbers the views draw, asked of core and cached in the
+ * UiState between frames (data.c). Every pointer returned stays valid until
+ * the next call of the same function or the next model run.
+ */
+#ifndef ATTNVIZ_DATA_H
+#define ATTNVIZ_DATA_H
+
+#include "uistate.h"
+
+/* The generation of a result (res or res2): bumped by each of its runs. */
+unsigned data_gen(const UiState *u, const ModelResult *r);
+
+/* Row i of head h of layer `layer` (n_k weights, masked keys 0): into the
+ * kept weights, or computed on demand into u's row buffer (a lazy result). */
+const float *data_row(UiState *u, const ModelResult *r, int layer, int h, int i);
+
+/* Head h pooled over the two axes (ar->cells x ac->cells, row-major; max or
+ * mean as u->app.pool_mean says; masked cells negative), cached. */
+const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
+                         const ViewAxis *ar, const ViewAxis *ac);
+
+/* The statistics of head h of res (which 0) or res2 (which 1) at the shown
+ * layer, or NULL when there is no such head or no token. */
+const HeadStats *data_stats(UiState *u, int which, int h);
+
+/* Free the caches (the UiState itself is the caller's). */
+void data_free(UiState *u);
+
+#endif

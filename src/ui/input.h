@@ -1,0 +1,22 @@
+/* input.h - keys to Actions through one const table, and the help overlay
+ * made from that same table (input.c).
+ */
+#ifndef ATTNVIZ_INPUT_H
+#define ATTNVIZ_INPUT_H
+
+#include <stdbool.h>
+
+#include "uistate.h"
+
+/* After term_begin: extra key sequences and the codes of Ctrl-Left/Right. */
+void input_init(UiState *u);
+
+/* Read one key, mouse event or typed character (waiting at most the current
+ * timeout) into *in; false when none came. An unbound key gives ACT_NONE
+ * with no text (a redraw). */
+bool input_read(UiState *u, UiInput *in);
+
+/* Draw the help overlay over g. */
+void input_help_draw(const UiState *u, Grid *g);
+
+#endif

@@ -1,0 +1,101 @@
+/* term.c - the terminal's life cycle: curses started and restored, the
+ * signals that end the program (a flag the loop reads), and term_die, the
+ * one fatal path of the interface, which restores the terminal first
+ * (htop's CRT_fatalError). Holds no state of its own beyond curses' and the
+ * signal flag: term_end asks curses whether the screen is up.
+ */
+#include "term.h"
+
+#include <curses.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static volatile sig_atomic_t signalled;
+
+static void on_signal(int sig)
+{
+    signalled = sig;
+}
+
+void term_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
+}
+
+int term_signalled(void)
+{
+    return signalled;
+}
+
+void term_end(void)
+{
+    if (!stdscr || isendwin())
+        return;
+    mousemask(0, NULL);
+    endwin();
+}
+
+void term_die(const char *fmt, ...)
+{
+    va_list ap;
+    term_end();
+    va_start(ap, fmt);
+    fputs("attnviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+void *term_xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q)
+        term_die("out of memory");
+    return q;
+}
+
+static void mouse_on(void)
+{
+    mmask_t mask = BUTTON1_PRESSED | BUTTON1_CLICKED;
+#if NCURSES_MOUSE_VERSION > 1
+    mask |= BUTTON4_PRESSED | BUTTON5_PRESSED;
+#endif
+    mousemask(mask, NULL);
+    mouseinterval(0);
+}
+
+void term_begin(void)
+{
+    set_escdelay(25);
+    if (!initscr()) {
+        fputs("attnviz: cannot start the terminal interface\n", stderr);
+        exit(1);
+    }
+    atexit(term_end);
+    raw(); /* no flow control (Ctrl-S froze the screen); Ctrl-C is a key: quit */
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    timeout(100);
+    mouse_on();
+}
+
+double term_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}

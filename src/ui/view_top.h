@@ -1,0 +1,19 @@
+/* view_top.h - the frame around the views (view_top.c): the title line, the
+ * sentence editor, the token chips, the cost, message and status lines, and
+ * the notice of a terminal too small.
+ */
+#ifndef ATTNVIZ_VIEW_TOP_H
+#define ATTNVIZ_VIEW_TOP_H
+
+#include "uistate.h"
+
+/* The title, sentence(s) and chips; returns the rows used at the top. */
+int view_top_draw(UiState *u, Grid *g);
+
+/* The last three rows: cost, message or hint, status. */
+void view_top_bottom_draw(UiState *u, Grid *g);
+
+/* "terminal too small (need WxH)", over the whole grid. */
+void view_top_too_small(Grid *g);
+
+#endif

@@ -1,0 +1,111 @@
+/* widgets.c - the pieces the views share: a cleared rectangle, a box, a
+ * head's statistics as text, the 8-colour tint of a heatmap's shade glyphs,
+ * and the panel of the selected token (its cell's weight and raw score, its
+ * ranked bars). Each draws into the Grid only; numbers come from data.c.
+ */
+#include "widgets.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "core/attention.h"
+#include "data.h"
+
+void widget_rect_clear(Grid *g, Rect r)
+{
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++)
+            grid_put(g, x, y, ' ', STYLE_TEXT, 0);
+}
+
+void widget_box(Grid *g, Rect r)
+{
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++) {
+            bool ey = y == r.y || y == r.y + r.h - 1, ex = x == r.x || x == r.x + r.w - 1;
+            uint32_t cp = ey && ex ? (y == r.y ? (x == r.x ? 0x250C : 0x2510)
+                                               : (x == r.x ? 0x2514 : 0x2518))
+                          : ey ? 0x2500 : ex ? 0x2502 : ' ';
+            grid_put(g, x, y, cp, STYLE_TITLE, 0);
+        }
+}
+
+int widget_digits(int v)
+{
+    return snprintf(NULL, 0, "%d", v);
+}
+
+int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
+{
+    if (!st)
+        return snprintf(buf, size, "%s", "");
+    const char *approx = st->sampled ? "~" : "";
+    if (wide)
+        return snprintf(buf, size, "entropy %s%.2f bits, max %s%.2f", approx, st->entropy,
+                        approx, st->top);
+    char top[8];
+    snprintf(top, sizeof top, "%.2f", st->top);
+    return snprintf(buf, size, "%.2fb %s", st->entropy, top[0] == '0' ? top + 1 : top);
+}
+
+/* 8 colours: tint the shade glyphs of the cells by their level. */
+void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
+{
+    if (u->depth != DEPTH_8)
+        return;
+    for (int r = 0; r < l->rows; r++)
+        for (int c = 0; c < l->cols; c++) {
+            int i = l->first_row + r, j = l->first_col + c;
+            if (heatmap_masked(sp, i, j))
+                continue;
+            int level = heatmap_level(sp->P[(long)i * sp->n_k + j]);
+            for (int k = 0; k < l->cell_w; k++) {
+                Cell *cell = grid_at(g, l->cells_x + c * l->cell_w + k, l->cells_y + r);
+                if (cell && cell->style == STYLE_TEXT)
+                    cell->style = STYLE_HEAT, cell->level = (uint8_t)level;
+            }
+        }
+}
+
+/* The selected cell: exact weight and raw score, from row P_row. */
+static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
+                           const ModelResult *res, int h, const float *P_row)
+{
+    const AppState *s = &u->app;
+    int i = s->sel_row, j = s->sel_col;
+    if (j < 0) {
+        grid_puts(g, x, y, "Left/Right or click a cell:", w, STYLE_DIM);
+        grid_puts(g, x, y + 1, "its exact weight and raw score", w, STYLE_DIM);
+        return;
+    }
+    const AttnBuffers *ab = &res->layer[s->layer].ab;
+    float score = attention_score(&res->shape, h, ab->Q, ab->K, i, j);
+    float wt = P_row[j];
+    int used = grid_printf(g, x, y, w, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
+    used += grid_puts(g, x + used, y, " \u2192 ", w - used, STYLE_TEXT);
+    used += grid_printf(g, x + used, y, w - used, STYLE_LABEL_SEL, "%s", u->labels_k[j]);
+    if (isinf(score)) {
+        grid_puts(g, x + used, y, ": masked", w - used, STYLE_TEXT);
+        grid_puts(g, x, y + 1, "score -inf before softmax, weight exactly 0", w, STYLE_DIM);
+        return;
+    }
+    grid_printf(g, x + used, y, w - used, STYLE_TEXT, ": weight %.6f = %.1f%%", (double)wt,
+                (double)wt * 100.0);
+    grid_printf(g, x, y + 1, w, STYLE_TEXT, "raw score %s = %.4f",
+                s->cfg.scale ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)score);
+}
+
+void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h)
+{
+    const AppState *s = &u->app;
+    int i = s->sel_row;
+    if (r.h < 4 || i < 0 || i >= res->shape.n_q)
+        return;
+    int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Token %d ", i + 1);
+    used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
+    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (head %d):", h + 1);
+    const float *P_row = data_row(u, res, s->layer, h, i);
+    draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
+    heatmap_bars(g, r.x, r.y + 3, r.w, r.h - 3, P_row, res->shape.n_k, u->labels_k,
+                 attention_visible_keys(&res->shape, i));
+}

@@ -1,0 +1,34 @@
+/* widgets.h - drawing pieces shared by the views (widgets.c): each draws
+ * into the frame's Grid and nothing else.
+ */
+#ifndef ATTNVIZ_WIDGETS_H
+#define ATTNVIZ_WIDGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "uistate.h"
+
+/* Blank every cell of r (plain text style). */
+void widget_rect_clear(Grid *g, Rect r);
+
+/* A box-drawing frame around r, its inside blanked. */
+void widget_box(Grid *g, Rect r);
+
+/* The columns v takes in decimal (a minus sign included). */
+int widget_digits(int v);
+
+/* A head's statistics into buf: "entropy 1.58 bits, max 0.38" when wide,
+ * else "1.58b .38"; "~" marks values from sampled rows; "" for st NULL.
+ * Returns snprintf's count. */
+int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size);
+
+/* At 8 colours, tint the shade glyphs of the cells heatmap_draw laid out in
+ * *l by their level (masked cells keep their glyph); else nothing. */
+void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l);
+
+/* The selected token's panel in r for head h of res: a title, the selected
+ * cell's weight and raw score (or how to pick one), then its ranked bars. */
+void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h);
+
+#endif
