@@ -15,13 +15,17 @@
 
 #include "core/attention.h"
 #include "core/av.h"
+#include "core/combine.h"
 #include "core/embed.h"
+#include "core/pool.h"
+#include "core/stats.h"
 #include "core/tokenize.h"
 
 typedef enum {
     PRESET_RANDOM,   /* toy weights and embeddings from the seed */
     PRESET_DESIGNED, /* hand-built heads of known behaviour (designed.h) */
     PRESET_LOADED,   /* layer 1's weights read from --weights */
+    PRESET_IMPORTED, /* attention computed elsewhere (--attention): weights only */
     PRESET_TRAINED,  /* a saved trained model (--model DIR): the result is filled
                         outside the core (model_result_prepare); model_run refuses it */
 } ModelPreset;
@@ -80,6 +84,8 @@ typedef struct {
     float *out;             /* (n_q, d_model) the last layer's output */
     bool lazy;              /* weights too big to keep: ab.P and ab.S are NULL, and
                                pool.h computes rows and screen cells on demand */
+    const AttnSource *src;  /* imported attention (model_result_import): every weight
+                               comes from here, and Q, K, V, X and out are NULL */
     float *arena;
     size_t arena_cap;       /* floats; reused by the next model_run when big enough */
     float *pe;              /* (pe_n, pe_d) positional encodings kept between runs */
@@ -142,9 +148,48 @@ const TokenList *model_key_tokens(const ModelResult *r);
 const float *model_head_P(const ModelResult *r, int layer, int h);
 
 /* Row i of head h of layer l (n_k weights): a pointer into the kept weights,
- * or, for a lazy result, computed from Q and K into buf (n_k floats, the
- * caller's) and buf returned. Masked keys are exactly 0. */
+ * or, for a lazy result, computed from Q and K (or read from an import's
+ * AttnSource) into buf (n_k floats, the caller's) and buf returned. Masked keys are exactly 0. */
 const float *model_head_row(const ModelResult *r, int layer, int h, int i, float *buf);
+
+/* Head h of layer l pooled to (gh, gw) screen cells as pool_head does, its
+ * weights from wherever the result keeps them: model_head_P, Q and K of a
+ * lazy run, or the AttnSource of a lazy import. Returns AV_OK or AV_ERR_NOMEM. */
+int model_pool_head(const ModelResult *r, int layer, int h, int r0, int r1, int c0, int c1,
+                    int gh, int gw, PoolMode mode, float *out);
+
+/* stats_head of head h of layer l, likewise from wherever the weights are.
+ * Returns AV_OK or AV_ERR_NOMEM. */
+int model_stats_head(const ModelResult *r, int layer, int h, long budget, HeadStats *st);
+
+/* The result as an AttnSource (combine.h) of shape (L, H, n_q, n_k) whose rows
+ * are model_head_row's; its release is model_release_layer. Valid while r
+ * is unchanged. */
+void model_source(const ModelResult *r, AttnSource *src);
+
+/* The reader is done with layer l for now: an imported result lets the
+ * memory map drop its pages (l < 0: every layer). Nothing for other results. */
+void model_release_layer(const ModelResult *r, int l);
+
+/* A configuration describing imported attention: L layers of H heads,
+ * d_model = H (there are no vectors), no PE, no scaling, the causal flag of
+ * the file, preset PRESET_IMPORTED. */
+void model_config_import(ModelConfig *c, int L, int H, bool causal);
+
+/* Make r (zeroed, or a result to replace) a result of attention computed
+ * elsewhere, (L, H, n_q, n_k) from src with no vectors: X, Xk, out and each
+ * layer's Q, K, V, S, concat are NULL. layer_P, when not NULL, gives layer
+ * l's (H, n_q, n_k) float32 weights in place (e.g. a read-only memory map:
+ * never written through), so model_head_P costs no copy; with layer_P NULL
+ * the weights are copied into r's arena when they fit c->weights_budget
+ * (0: MODEL_BUDGET), else r->lazy and rows are read from src on demand.
+ * tokens (n_q) and key_tokens (n_k, or NULL for self-attention) are copied.
+ * src must outlive r. c from model_config_import with src's L and H. Returns
+ * AV_OK, AV_ERR_CONFIG (L, H or token counts not matching src, or beyond
+ * av.h's limits) or AV_ERR_NOMEM; on error r->shape.n_q is 0. */
+int model_result_import(ModelResult *r, const ModelConfig *c, const AttnSource *src,
+                        const float *const *layer_P, const TokenList *tokens,
+                        const TokenList *key_tokens);
 
 /* Bytes of the (L, H, n_q, n_k) weights of a run. */
 double model_weight_bytes(const ModelConfig *c, int n_q, int n_k);

@@ -9,6 +9,7 @@
 #define ATTNVIZ_POOL_H
 
 #include "core/attention.h"
+#include "core/combine.h"
 
 #define POOL_BLOCK 64     /* query rows computed at once */
 #define POOL_MASKED -1.0f /* a pooled cell whose every weight is masked */
@@ -27,6 +28,12 @@ void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0
  * weights is POOL_MASKED. Returns AV_OK or AV_ERR_NOMEM. */
 int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
               int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out);
+
+/* pool_head with head h of layer l's rows read from src (attention computed
+ * elsewhere, combine.h) instead; s gives n_q, n_k and the mask. Returns AV_OK
+ * or AV_ERR_NOMEM. */
+int pool_head_source(const AttnShape *s, const AttnSource *src, int l, int h, int r0, int r1,
+                     int c0, int c1, int gh, int gw, PoolMode mode, float *out);
 
 /* The forward pass of attention_forward with b->P and b->S NULL: each head's
  * weights exist one block of rows at a time. Returns AV_OK, AV_ERR_CONFIG or

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "core/attention.h"
+#include "core/combine.h"
 
 /* The entropy in bits of one row of weights: -sum p log2 p over p > 0 (a
  * masked weight is exactly 0 and takes no part). 0 for a one-hot row,
@@ -37,5 +38,11 @@ int stats_sample_stride(int n_q, int n_k, long budget);
  * Returns AV_OK or AV_ERR_NOMEM. */
 int stats_head(const AttnShape *s, int h, const float *Q, const float *K,
                     const float *P_h, long budget, HeadStats *st);
+
+/* stats_head with head h of layer l's rows read from src (attention computed
+ * elsewhere, combine.h); s gives n_q, n_k and the mask. Returns AV_OK or
+ * AV_ERR_NOMEM. */
+int stats_head_source(const AttnShape *s, const AttnSource *src, int l, int h, long budget,
+                      HeadStats *st);
 
 #endif

@@ -49,12 +49,21 @@ static void pool_finish(int gw, PoolMode mode, float *acc, const int *count)
         acc[x] = count[x] == 0 ? POOL_MASKED : mode == POOL_MEAN ? acc[x] / count[x] : acc[x];
 }
 
-int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
-              int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out)
+/* Where pool_grid's rows come from: kept weights, Q and K, or an AttnSource. */
+typedef struct {
+    const float *Q, *K, *P_h;
+    const AttnSource *src;
+    int l;
+} PoolRows;
+
+static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int r1, int c0,
+                     int c1, int gh, int gw, PoolMode mode, float *out)
 {
     const int R = r1 - r0, n_k = s->n_k;
+    const float *P_h = pr->P_h;
     assert(gh >= 1 && gw >= 1 && gh <= R && gw <= c1 - c0);
-    float *block = P_h ? NULL : malloc(sizeof *block * POOL_BLOCK * (size_t)n_k);
+    size_t block_rows = pr->src ? 1 : POOL_BLOCK;
+    float *block = P_h ? NULL : malloc(sizeof *block * block_rows * (size_t)n_k);
     int *count = malloc(sizeof *count * (size_t)gw);
     if ((!P_h && !block) || !count) {
         free(block), free(count);
@@ -67,10 +76,12 @@ int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const f
             acc[x] = 0.0f, count[x] = 0;
         for (int b0 = i0; b0 < i1; b0 += POOL_BLOCK) {
             int b1 = b0 + POOL_BLOCK < i1 ? b0 + POOL_BLOCK : i1;
-            if (!P_h)
-                pool_rows(s, h, Q, K, b0, b1, block);
+            if (!P_h && !pr->src)
+                pool_rows(s, h, pr->Q, pr->K, b0, b1, block);
             for (int i = b0; i < b1; i++) {
-                const float *row = P_h ? P_h + (size_t)i * n_k : block + (size_t)(i - b0) * n_k;
+                const float *row = P_h ? P_h + (size_t)i * n_k
+                                   : pr->src ? combine_row(pr->src, pr->l, h, i, block)
+                                             : block + (size_t)(i - b0) * n_k;
                 pool_row(s, i, row, c0, c1, gw, mode, acc, count);
             }
         }
@@ -79,6 +90,20 @@ int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const f
     free(block);
     free(count);
     return AV_OK;
+}
+
+int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
+              int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out)
+{
+    PoolRows pr = {.Q = Q, .K = K, .P_h = P_h};
+    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out);
+}
+
+int pool_head_source(const AttnShape *s, const AttnSource *src, int l, int h, int r0, int r1,
+                     int c0, int c1, int gh, int gw, PoolMode mode, float *out)
+{
+    PoolRows pr = {.src = src, .l = l};
+    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out);
 }
 
 int pool_forward(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,

@@ -64,3 +64,19 @@ int stats_head(const AttnShape *s, int h, const float *Q, const float *K,
     stats_finish(st);
     return AV_OK;
 }
+
+int stats_head_source(const AttnShape *s, const AttnSource *src, int l, int h, long budget,
+                      HeadStats *st)
+{
+    int stride = stats_sample_stride(s->n_q, s->n_k, budget);
+    float *buf = malloc(sizeof *buf * (size_t)s->n_k);
+    memset(st, 0, sizeof *st);
+    if (!buf)
+        return AV_ERR_NOMEM;
+    for (int i = 0; i < s->n_q; i += stride)
+        stats_add(st, combine_row(src, l, h, i, buf), attention_visible_keys(s, i));
+    free(buf);
+    st->sampled = stride > 1;
+    stats_finish(st);
+    return AV_OK;
+}

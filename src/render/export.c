@@ -43,6 +43,11 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
     int n = snprintf(buf, size, "Head %d of %d: %s", h + 1, c->H, model_head_label(c, layer, h));
     if (r->L > 1)
         n += snprintf(buf + n, size - n, ", layer %d of %d", layer + 1, r->L);
+    if (c->preset == PRESET_IMPORTED) { /* weights only: no d_model, seed, PE */
+        snprintf(buf + n, size - n, "  (%d queries x %d keys, mask %s)", r->shape.n_q,
+                 r->shape.n_k, c->causal ? "causal (detected)" : "off");
+        return;
+    }
     n += snprintf(buf + n, size - n, "  (d_model %d, d_k %d, seed %llu, mask %s, PE %s, %s",
                   c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
                   c->causal ? "causal" : "off", c->pe ? "on" : "off",
@@ -85,15 +90,13 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
                        int top)
 {
     const AttnShape *s = &r->shape;
-    const AttnBuffers *b = &r->layer[layer].ab;
     int gh = s->n_q < 200 ? s->n_q : 200, gw = width - 14 < s->n_k ? width - 14 : s->n_k;
     float *P = malloc(sizeof *P * (size_t)gh * gw);
     char *buf = malloc((size_t)24 * gh);
     const char **rows = malloc(sizeof *rows * (size_t)gh), **cols = calloc((size_t)gw, sizeof *cols);
     int err = P && buf && rows && cols ? AV_OK : AV_ERR_NOMEM;
     if (!err)
-        err = pool_head(s, h, b->Q, b->K, b->P ? model_head_P(r, layer, h) : NULL, 0, s->n_q,
-                        0, s->n_k, gh, gw, POOL_MAX, P);
+        err = model_pool_head(r, layer, h, 0, s->n_q, 0, s->n_k, gh, gw, POOL_MAX, P);
     if (!err) {
         range_labels(s->n_q, gh, buf, rows);
         for (int c = 0; c < gw; c++)
@@ -115,10 +118,9 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
 /* Entropy and largest weights of a head whose weights are kept: every row. */
 static HeadStats head_stats(const ModelResult *r, int layer, int h)
 {
-    const AttnBuffers *ab = &r->layer[layer].ab;
     HeadStats st;
     /* with the weights at hand nothing is allocated, so this cannot fail */
-    stats_head(&r->shape, h, ab->Q, ab->K, model_head_P(r, layer, h), LONG_MAX, &st);
+    model_stats_head(r, layer, h, LONG_MAX, &st);
     return st;
 }
 
@@ -249,11 +251,17 @@ static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int
     json_tokens(f, "tokens", &r->tokens);
     if (r->cross_tokens.n)
         json_tokens(f, "key_tokens", &r->cross_tokens);
-    fprintf(f, "  \"config\": {\"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"seed\": %llu, "
-               "\"causal\": %s, \"pe\": %s, \"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
-            c->H, c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
-            c->causal ? "true" : "false", c->pe ? "true" : "false",
-            c->scale ? "true" : "false", r->L, layer + 1);
+    if (c->preset == PRESET_IMPORTED) {
+        fprintf(f, "  \"config\": {\"imported\": true, \"heads\": %d, \"causal\": %s, "
+                   "\"layers\": %d, \"layer\": %d},\n", c->H, c->causal ? "true" : "false",
+                r->L, layer + 1);
+    } else {
+        fprintf(f, "  \"config\": {\"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"seed\": %llu, "
+                   "\"causal\": %s, \"pe\": %s, \"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
+                c->H, c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
+                c->causal ? "true" : "false", c->pe ? "true" : "false",
+                c->scale ? "true" : "false", r->L, layer + 1);
+    }
     if (c->temperature != 1.0f) /* before "heads": a key of the top-level object */
         fprintf(f, "  \"temperature\": %g,\n", (double)c->temperature);
     fputs("  \"heads\": [\n", f);
