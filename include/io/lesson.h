@@ -103,6 +103,8 @@ typedef struct {
     int d_model, H, layers;
     int layer;             /* 1-based; 0: the last */
     int head;              /* 1-based focused head */
+    const char *head_label; /* or the head whose label holds this text ("induction",
+                               "pronoun"), found when the page runs; else NULL */
     LessonTokenRef token;  /* the selected query token (index 0, text NULL: none) */
     LessonTokenRef key;    /* the inspected key (cell), or none */
     uint64_t seed;
@@ -154,6 +156,12 @@ void lesson_free(Lesson *l);
  * and takes heads, d_model, layers, seed, mask, PE, scaling, temperature and
  * the preset (PRESET_LOADED when weights are set). */
 void lesson_config(const LessonSettings *s, ModelConfig *c);
+
+/* The focused head (0-based) of settings s on a model of configuration c
+ * at layer (0-based): s->head, or the first head whose label (as
+ * model_head_label) holds s->head_label ignoring case; -1 when no label
+ * holds it. */
+int lesson_head_index(const LessonSettings *s, const ModelConfig *c, int layer);
 
 /* The 0-based index of ref among tokens t (text matched ignoring ASCII
  * case, the first match), or -1 when none or out of range. */

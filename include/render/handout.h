@@ -10,11 +10,14 @@
 
 #include "core/model.h"
 #include "io/lesson.h"
+#include "train/netresult.h"
 
 /* One page's model, run as the page sets it up. */
 typedef struct {
     ModelConfig cfg;
     ModelWeights w;
+    NetModel net;      /* the page's trained model (model: DIR), when have_net */
+    bool have_net;
     ModelResult r;
     int err;           /* AV_OK, or why the page could not run */
     char problem[256]; /* a sentence for the reader when err != AV_OK */

@@ -194,8 +194,14 @@ static int setting_numeric(Parser *p, const char *key, char *v, LessonSettings *
     if (!strcmp(key, "layer"))
         return !strcmp(v, "last") ? (s->layer = 0, AV_OK)
                                   : get_int(p, key, v, 1, AV_MAX_LAYERS, &s->layer);
-    if (!strcmp(key, "head"))
+    if (!strcmp(key, "head")) {
+        s->head_label = NULL;
+        if (strspn(v, "0123456789") != strlen(v)) { /* a head by its label */
+            s->head = 1, s->head_label = v;
+            return AV_OK;
+        }
         return get_int(p, key, v, 1, AV_MAX_HEADS, &s->head);
+    }
     if (!strcmp(key, "seed")) {
         char *end;
         errno = 0;
@@ -602,6 +608,18 @@ void lesson_free(Lesson *l)
     free((char *)l->name);
     free((char *)l->dir);
     memset(l, 0, sizeof *l);
+}
+
+int lesson_head_index(const LessonSettings *s, const ModelConfig *c, int layer)
+{
+    if (!s->head_label)
+        return s->head <= c->H ? s->head - 1 : c->H - 1;
+    size_t n = strlen(s->head_label);
+    for (int h = 0; h < c->H; h++)
+        for (const char *l = model_head_label(c, layer, h); *l; l++)
+            if (strncasecmp(l, s->head_label, n) == 0)
+                return h;
+    return -1;
 }
 
 int lesson_token_index(const LessonTokenRef *ref, const TokenList *t)

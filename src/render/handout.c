@@ -26,13 +26,20 @@ static int page_problem(HandoutRun *run, int err, const char *fmt, const char *w
 
 static int load(const Lesson *l, const LessonSettings *s, HandoutRun *run)
 {
-    char path[4096];
+    char path[4096], why[160];
     if (s->model && !lesson_find_path(l, s->model, path, sizeof path))
         return page_problem(run, AV_ERR_MODEL, "The trained model folder %s is missing: this "
                             "page needs it (the page says how to make it).", s->model);
-    if (s->model)
-        return page_problem(run, AV_ERR_MODEL, "The trained model %s is there, but this build "
-                            "cannot show trained models in a lesson yet.", s->model);
+    if (s->model) {
+        int err = netresult_open(&run->net, path, why, sizeof why);
+        if (err == AV_ERR_NOMEM)
+            return err;
+        if (err)
+            return page_problem(run, err, "The trained model could not be opened: %s.", why);
+        run->have_net = true;
+        run->cfg = run->net.cfg;
+        return AV_OK;
+    }
     if (!s->weights)
         return model_weights_toy(&run->cfg, &run->w);
     if (!lesson_find_path(l, s->weights, path, sizeof path))
@@ -52,15 +59,23 @@ int handout_run(const Lesson *l, int k, const char *const *sentences, HandoutRun
     memset(run, 0, sizeof *run);
     const LessonSettings *s = &l->pages[k].set;
     lesson_config(s, &run->cfg);
-    run->layer = (s->layer ? s->layer : s->layers) - 1;
-    run->head = s->head - 1;
     run->row = run->key = -1;
     int err = load(l, s, run);
     if (err || run->err)
         return err;
+    int layer = s->layer ? s->layer : run->cfg.layers;
+    run->layer = (layer < run->cfg.layers ? layer : run->cfg.layers) - 1;
+    run->head = lesson_head_index(s, &run->cfg, run->layer);
+    if (run->head < 0)
+        return page_problem(run, AV_ERR_CONFIG, "No head of this model is labelled \"%s\".",
+                            s->head_label);
     const char *text = s->sentence ? s->sentence : sentences ? sentences[0] : "";
-    err = model_run(&run->cfg, &run->w, text, strlen(text), s->cross,
-                    s->cross ? strlen(s->cross) : 0, &run->r);
+    char bad[64] = "";
+    if (run->have_net)
+        err = netresult_run(&run->net, &run->cfg, text, strlen(text), &run->r, bad, sizeof bad);
+    else
+        err = model_run(&run->cfg, &run->w, text, strlen(text), s->cross,
+                        s->cross ? strlen(s->cross) : 0, &run->r);
     if (err == AV_ERR_NOMEM)
         return err;
     if (err)
@@ -73,6 +88,7 @@ int handout_run(const Lesson *l, int k, const char *const *sentences, HandoutRun
 void handout_run_free(HandoutRun *run)
 {
     model_result_free(&run->r);
+    netresult_close(&run->net);
     model_weights_free(&run->w);
     memset(run, 0, sizeof *run);
 }
@@ -101,7 +117,7 @@ static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
     if (s->cross)
         fprintf(f, " with keys and values from \"%s\"", s->cross);
     fprintf(f, "; d_model %d, %d head%s (d_k %d), head %d", c->d_model, c->H,
-            c->H == 1 ? "" : "s", c->d_model / c->H, s->head);
+            c->H == 1 ? "" : "s", c->d_model / c->H, run->head + 1);
     if (c->layers > 1)
         fprintf(f, ", layer %d of %d", run->layer + 1, c->layers);
     if (run->row >= 0)
@@ -110,7 +126,9 @@ static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
             c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
     if (c->temperature != 1.0f)
         fprintf(f, ", temperature %g", (double)c->temperature);
-    if (s->weights)
+    if (s->model)
+        fprintf(f, "; the trained model %s", s->model);
+    else if (s->weights)
         fprintf(f, "; weights from %s", s->weights);
     else if (s->preset == PRESET_DESIGNED)
         fprintf(f, "; designed heads");

@@ -58,6 +58,23 @@ grep -q 'assets/models/induction is missing\|cannot show trained models' "$tmp/i
     pass "the induction lesson says plainly what its model needs" ||
     fail "induction handout" "no word on the missing model"
 
+# With a trained model beside it, the induction lesson runs it (the trainer
+# takes a few seconds) and the second "j" of fjqzwfjqzw attends to "q".
+mkdir -p "$tmp/ind/assets/models"
+if "$ATTNVIZ" train induction --layers 2 --heads 2 --save "$tmp/ind/assets/models/induction" \
+    >"$tmp/train.log" 2>&1; then
+    cp assets/lessons/*-induction.lesson "$tmp/ind/induction.lesson"
+    (cd "$tmp/ind" && "$ATTNVIZ" --lesson induction.lesson --export md >"$tmp/ind.md" 2>"$err")
+    got=$(grep '^\*\*Answer' "$tmp/ind.md" | sed -n 2p)
+    if [[ "$got" == *": q ("* ]] && grep -q 'induction' "$tmp/ind.md"; then
+        pass "induction lesson with a trained model: $got"
+    else
+        fail "induction lesson with a trained model" "answer '$got': $(err_text)"
+    fi
+else
+    fail "training the induction model" "$(tail -n 2 "$tmp/train.log" | tr '\n' '|')"
+fi
+
 # --- answers equal the model's numbers ------------------------------------------
 # answer FILE N : the N-th "**Answer**" of a handout, its number only.
 answer() { grep '^\*\*Answer' "$1" | sed -n "${2}p" | sed 's/.*: \([^ ,(]*\).*/\1/; s/%//; s/\.$//'; }

@@ -47,6 +47,7 @@ static const char good[] =
     "\n"
     "== Designed\n"
     "preset: designed\n"
+    "head: Pronoun\n"
     "temperature: 0.5\n";
 
 /* A lesson: pages, inherited settings, paragraphs, questions. */
@@ -101,6 +102,14 @@ static void test_lesson_parse_good(void **state)
     lesson_config(&p->set, &c);
     assert_int_equal(model_config_check(&c), AV_OK);
     assert_int_equal(c.preset, PRESET_DESIGNED);
+    /* a head by its label: the designed "pronoun -> noun" is head 5 */
+    assert_string_equal(p->set.head_label, "Pronoun");
+    assert_int_equal(lesson_head_index(&p->set, &c, 0), 4);
+    LessonSettings other = p->set;
+    other.head_label = "no such head";
+    assert_int_equal(lesson_head_index(&other, &c, 0), -1);
+    other.head_label = NULL, other.head = 2;
+    assert_int_equal(lesson_head_index(&other, &c, 0), 1);
     lesson_free(&l);
 }
 
