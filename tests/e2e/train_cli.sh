@@ -1,0 +1,100 @@
+#!/bin/bash
+# train_cli.sh - `attnviz train` from the command line: bad usage is one line
+# and exit 2, a run prints its progress lines and saves a model folder that
+# reads back, Ctrl-C saves what it has and says so, and a broken model
+# folder is one line naming the file.
+set -u
+A=${ATTNVIZ:-./attnviz}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass() { echo "ok - $1"; }
+fail() { echo "not ok - $1"; }
+
+usage_error() { # DESCRIPTION ARGS...: exit 2 and exactly one line on stderr
+    local what=$1; shift
+    "$A" train "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+        grep -q '^attnviz: ' "$tmp/err"; then
+        pass "train: $what -> exit 2, one line ($(cat "$tmp/err"))"
+    else
+        fail "train: $what -> exit $rc, stderr: $(head -3 "$tmp/err")"
+    fi
+}
+usage_error "no task" --save "$tmp/m"
+usage_error "unknown task" dance --save "$tmp/m"
+usage_error "no --save" induction
+usage_error "bad --steps" induction --steps -3 --save "$tmp/m"
+usage_error "bad --pe" induction --pe wavy --save "$tmp/m"
+usage_error "heads not dividing d_model" induction --heads 3 --save "$tmp/m"
+usage_error "unknown option" induction --frobnicate --save "$tmp/m"
+usage_error "text without FILE" text --save "$tmp/m"
+usage_error "a FILE for induction" induction extra.txt --save "$tmp/m"
+printf 'ab\xffcd' >"$tmp/bad.txt"
+usage_error "text not UTF-8" text "$tmp/bad.txt" --save "$tmp/m"
+printf 'noun king\n' >"$tmp/bad.grammar"
+usage_error "broken grammar" grammar "$tmp/bad.grammar" --save "$tmp/m"
+"$A" train text /nonexistent/file --save "$tmp/m" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && pass "train: unreadable FILE -> exit 1" ||
+    fail "train: unreadable FILE -> exit $rc"
+
+# a short run: progress lines, a folder, heads.txt
+if "$A" train induction --steps 60 --report 20 --seed 3 --save "$tmp/ind" >"$tmp/out" 2>"$tmp/err" &&
+    [ "$(grep -c '^step [0-9]* loss [0-9.]* acc [0-9.]*  L1H1 ' "$tmp/out")" -eq 3 ] &&
+    grep -q "^saved $tmp/ind (60 steps" "$tmp/out"; then
+    pass "train induction: three progress lines and saved"
+else
+    fail "train induction: $(cat "$tmp/out" "$tmp/err" | head -5)"
+fi
+for f in model.json embed.npy unembed.npy heads.txt layer1/Wq.npy layer2/Wo.npy; do
+    [ -s "$tmp/ind/$f" ] || fail "train induction: $f missing"
+done
+[ "$(wc -l <"$tmp/ind/heads.txt")" -eq 4 ] && grep -q '"steps": 60' "$tmp/ind/model.json" &&
+    pass "train induction: model.json and heads.txt (4 heads)" ||
+    fail "train induction: heads.txt or model.json wrong"
+# the same seed gives the same model, byte for byte
+"$A" train induction --steps 60 --report 0 --seed 3 --save "$tmp/ind2" >/dev/null 2>&1
+cmp -s "$tmp/ind/layer2/Wq.npy" "$tmp/ind2/layer2/Wq.npy" &&
+    cmp -s "$tmp/ind/heads.txt" "$tmp/ind2/heads.txt" &&
+    pass "train: the same seed gives the same weights" || fail "train: not deterministic"
+
+# every task runs and saves, with the options of the usage
+printf 'To be, or not to be, that is the question.\n' >"$tmp/t.txt"
+for args in "copy --mlp 32 --activation relu" "reverse-digits --pe learned" \
+    "sort --layernorm --layers 1" "text $tmp/t.txt --context 16 --d-model 16 --mlp 0" \
+    "grammar --pe none" "grammar assets/grammar/grammar.txt --batch 4 --lr 0.003"; do
+    # shellcheck disable=SC2086
+    if "$A" train $args --steps 5 --report 0 --save "$tmp/task" >"$tmp/out" 2>&1 &&
+        [ -s "$tmp/task/model.json" ]; then
+        pass "train $args"
+    else
+        fail "train $args: $(head -2 "$tmp/out")"
+    fi
+    rm -rf "$tmp/task"
+done
+grep -q '"tokenizer": "words"' <("$A" train grammar --steps 1 --save "$tmp/g" >/dev/null 2>&1;
+    cat "$tmp/g/model.json") && pass "train grammar: a words model" || fail "train grammar: tokenizer"
+
+# Ctrl-C: the model so far is saved and the message says so
+"$A" train induction --steps 1000000 --report 0 --save "$tmp/int" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid; rc=$?
+if [ $rc -eq 0 ] && grep -q "interrupted at step [0-9]* of 1000000: saved" "$tmp/err" &&
+    [ -s "$tmp/int/model.json" ] && ! grep -q '"steps": 0,' "$tmp/int/model.json"; then
+    pass "train: Ctrl-C saves the model so far ($(grep -o 'step [0-9]*' "$tmp/err"))"
+else
+    fail "train: Ctrl-C -> exit $rc, $(cat "$tmp/err")"
+fi
+
+# a broken model folder: one line naming the file, exit 2
+cp -r "$tmp/ind" "$tmp/broken"
+rm "$tmp/broken/layer2/Wv.npy"
+"$A" --model "$tmp/broken" --export text 'abcabc' >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'layer2/Wv.npy' "$tmp/err" &&
+    pass "--model: a missing tensor -> exit 2, $(cat "$tmp/err")" ||
+    fail "--model: a missing tensor -> exit $rc, $(head -2 "$tmp/err")"
+printf '{"format": "attnviz-model", "version": 1, "vocab": [' >"$tmp/broken/model.json"
+"$A" --model "$tmp/broken" --export text 'abcabc' >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'model.json' "$tmp/err" &&
+    pass "--model: a truncated model.json -> exit 2, one line" ||
+    fail "--model: a truncated model.json -> exit $rc, $(head -2 "$tmp/err")"
