@@ -64,7 +64,7 @@ static int ref_decode(const unsigned char *p, size_t len, unsigned *cp)
 static int ref_is_separator(unsigned cp)
 {
     return cp <= 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0xA0) ||
-           (cp >= 0x2000 && cp <= 0x200B) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
+           (cp >= 0x2000 && cp <= 0x200D) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
            cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
 }
 
