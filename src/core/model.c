@@ -395,8 +395,8 @@ const TokenList *model_key_tokens(const ModelResult *r)
 
 const float *model_head_P(const ModelResult *r, int layer, int h)
 {
-    const float *P = r->layer[layer].ab.P;
     assert(layer >= 0 && layer < r->L && h >= 0 && h < r->shape.H);
+    const float *P = r->layer[layer].ab.P;
     return P ? P + (size_t)h * r->shape.n_q * r->shape.n_k : NULL;
 }
 
