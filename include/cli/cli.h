@@ -21,6 +21,9 @@ typedef struct {
     const char *output;      /* -o PATH */
     const char *sentences;   /* --sentences FILE */
     const char *cross;       /* --cross TEXT */
+    const char *attention;   /* --attention FILE.npy: imported attention, or NULL */
+    const char *tokens_file; /* --tokens FILE: its (query) tokens */
+    const char *key_tokens_file; /* --key-tokens FILE: its key tokens (cross-attention) */
     const char *model_dir;   /* --model DIR: a saved trained model, or NULL */
     int generate;            /* --generate N: tokens to continue the text by (0: none) */
     int top_k;               /* --top-k K: sample among the K likeliest (0: all) */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "core/model.h"
+#include "io/attnfile.h"
 #include "io/sentences.h"
 
 typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
@@ -18,6 +19,8 @@ typedef struct {
     const SentenceList *sentences; /* examples cycled with a key (never empty) */
     const ModelWeights *weights;   /* from --weights, or NULL for toy weights */
     ColorMode color;
+    const AttnImport *import;  /* --attention: imported attention (weights only), or NULL;
+                                  cfg from model_config_import, text unused */
 } UiOptions;
 
 /* Run the interface until the user quits. The caller has checked that

@@ -21,7 +21,7 @@ enum {
     OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
     OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
     OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS, OPT_LESSON, OPT_MODEL,
-    OPT_GENERATE, OPT_TOP_K,
+    OPT_GENERATE, OPT_TOP_K, OPT_ATTENTION, OPT_TOKENS, OPT_KEY_TOKENS,
 };
 
 static const struct option long_opts[] = {
@@ -54,6 +54,9 @@ static const struct option long_opts[] = {
     {"generate", required_argument, NULL, OPT_GENERATE},
     {"top-k", required_argument, NULL, OPT_TOP_K},
     {"lesson", optional_argument, NULL, OPT_LESSON},
+    {"attention", required_argument, NULL, OPT_ATTENTION},
+    {"tokens", required_argument, NULL, OPT_TOKENS},
+    {"key-tokens", required_argument, NULL, OPT_KEY_TOKENS},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -96,6 +99,10 @@ static const char usage[] =
     "      --top-k K        with --generate: sample among the K likeliest tokens only\n"
     "      --lesson [NAME|FILE]  list the built-in lessons, or open one (with\n"
     "                       --export md: write it as a Markdown handout)\n"
+    "      --attention FILE.npy  open attention computed elsewhere: (L, H, n, n) or\n"
+    "                       (H, n, n), float32 or float64 (with --tokens FILE)\n"
+    "      --tokens FILE    the n tokens of --attention: one a line, or a JSON list\n"
+    "      --key-tokens FILE  the key tokens of a cross-attention --attention array\n"
     "  -h, --help / -V, --version\n";
 
 const char *cli_usage(void)
@@ -229,6 +236,9 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case OPT_SENTENCES: o->sentences = arg; return AV_OK;
     case OPT_CROSS: o->cross = arg; return AV_OK;
     case OPT_MODEL: o->model_dir = arg; return AV_OK;
+    case OPT_ATTENTION: o->attention = arg; return AV_OK;
+    case OPT_TOKENS: o->tokens_file = arg; return AV_OK;
+    case OPT_KEY_TOKENS: o->key_tokens_file = arg; return AV_OK;
     case OPT_COLOR: return parse_color(o, arg);
     case OPT_PRESET:
         if (strcmp(arg, "designed") == 0)
@@ -275,10 +285,11 @@ static int join_operands(CliOptions *o, int argc, char **argv, int first)
 static int check_paths(CliOptions *o)
 {
     const char *const names[] = {"--file", "--weights", "--dump", "--output", "--sentences",
-                                 "--model"};
+                                 "--model", "--attention", "--tokens", "--key-tokens"};
     const char *const values[] = {o->file, o->weights_dir, o->dump_dir, o->output, o->sentences,
-                                  o->model_dir};
-    for (int k = 0; k < 6; k++)
+                                  o->model_dir, o->attention, o->tokens_file,
+                                  o->key_tokens_file};
+    for (int k = 0; k < 9; k++)
         if (values[k] && !*values[k])
             return fail(o, "%s needs a path, not an empty string", names[k]);
     return AV_OK;
@@ -312,10 +323,40 @@ static int check_model(CliOptions *o)
     return AV_OK;
 }
 
+/* --attention: no model, so none of its settings; the head and layer are
+ * checked against the file (cli/import_cmd.c). */
+static int check_import(CliOptions *o)
+{
+    const ModelConfig *c = &o->cfg;
+    const char *clash = o->text ? "TEXT" : o->file ? "--file" : o->cross ? "--cross"
+                      : o->weights_dir ? "--weights" : o->model_dir ? "--model"
+                      : o->lesson_set ? "--lesson" : o->dims_given ? "--heads/--d-model"
+                      : c->layers != 1 ? "--layers" : c->preset != PRESET_RANDOM ? "--preset"
+                      : c->causal ? "--causal" : !c->pe ? "--no-pe" : !c->scale ? "--no-scale"
+                      : c->temperature != 1.0f ? "--temperature" : NULL;
+    if (!o->attention)
+        return fail(o, "%s goes with --attention FILE.npy",
+                    o->tokens_file ? "--tokens" : "--key-tokens");
+    if (clash)
+        return fail(o, "--attention opens attention computed elsewhere: leave out %s", clash);
+    if (o->export_set && (o->export.format == EXPORT_TRACE ||
+                          o->export.format == EXPORT_PIPELINE))
+        return fail(o, "--export %s needs a model's vectors (Q, K, V): imported attention has "
+                    "only weights", o->export.format == EXPORT_TRACE ? "trace" : "pipeline");
+    if (o->output && !o->export_set)
+        return fail(o, "--output goes with --export");
+    o->export.head = o->head_1 - 1;
+    o->export.layer = o->layer_1 - 1; /* -1: the last, once the file says how many */
+    o->export.token = o->token_1 - 1;
+    return AV_OK;
+}
+
 /* Checks that need every option: the head count divides d_model, ... */
 static int check_combination(CliOptions *o)
 {
     ModelConfig *c = &o->cfg;
+    if (o->attention || o->tokens_file || o->key_tokens_file)
+        return check_import(o);
     if (o->model_dir || o->generate || o->top_k)
         return check_model(o);
     if (c->preset == PRESET_DESIGNED && o->weights_dir)

@@ -30,6 +30,7 @@
 #include "io/dump.h"
 #include "app/modelrun.h"
 #include "cli/model_cmd.h"
+#include "cli/import_cmd.h"
 
 typedef struct {
     CliOptions opt;
@@ -261,6 +262,10 @@ int main(int argc, char **argv)
         }
         if (fflush(stdout) != 0 || ferror(stdout))
             status = say(1, "cannot write to standard output: %s", strerror(errno));
+    }
+    else if (!status && a.opt.attention) { /* imported attention: no model to run */
+        mat_set_threads(1);
+        status = import_cmd_main(&a.opt);
     }
     else if (!status) {
         a.opt.cfg.keep_scores = a.opt.dump_dir != NULL;

@@ -1,0 +1,152 @@
+/* import_cmd.c - imported attention on the command line: the file mapped and
+ * checked (io/attnfile.h), then one ModelResult backed by it
+ * (model_result_import) for the exports and the interface, and the dump of
+ * the file itself (dump_write_import).
+ *
+ * A float32 file's weights are read in place from the memory map; a float64
+ * file's are converted into memory when they fit the budget, else read a row
+ * at a time. Nothing of the file is read twice into memory.
+ */
+#include "cli/import_cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/av.h"
+#include "io/attnfile.h"
+#include "io/dump.h"
+#include "io/fileio.h"
+#include "render/export.h"
+#include "ui/ui.h"
+
+static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One line on standard error; returns status for `return say(...)`. */
+static int say(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("attnviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return status;
+}
+
+/* The head and layer asked for, against the file's; sets eo's 0-based ones. */
+static int check_selection(const CliOptions *o, const AttnFile *af, ExportOptions *eo)
+{
+    if (o->head_1 > af->H)
+        return say(2, "--head %d is out of range: %s has %d head%s", o->head_1, af->name,
+                   af->H, af->H == 1 ? "" : "s");
+    if (o->layer_1 > af->L)
+        return say(2, "--layer %d is out of range: %s has %d layer%s", o->layer_1, af->name,
+                   af->L, af->L == 1 ? "" : "s");
+    if (af->L > AV_MAX_LAYERS || af->H > AV_MAX_HEADS)
+        return say(2, "%s has %d layers of %d heads: attnviz shows at most %d layers of %d "
+                   "heads (slice the array, e.g. A[-%d:])", af->name, af->L, af->H,
+                   AV_MAX_LAYERS, AV_MAX_HEADS, AV_MAX_LAYERS);
+    eo->head = o->head_1 - 1;
+    eo->layer = (o->layer_1 ? o->layer_1 : af->L) - 1;
+    return 0;
+}
+
+/* The result the exports and the interface read: the file's float32 layers in
+ * place, or its float64 values converted (in memory when they fit). */
+static int build_result(const AttnImport *im, const ModelConfig *c, AttnSource *src,
+                        ModelResult *r)
+{
+    const float *layer_P[AV_MAX_LAYERS];
+    bool in_place = true;
+    attnfile_source(&im->a, src);
+    for (int l = 0; l < im->a.L; l++) {
+        layer_P[l] = attnfile_head_ptr(&im->a, l, 0);
+        in_place = in_place && layer_P[l];
+    }
+    int err = model_result_import(r, c, src, in_place ? layer_P : NULL, &im->tokens,
+                                  im->key_tokens.n ? &im->key_tokens : NULL);
+    return err ? say(av_exit_status(err), "%s: %s", im->a.name, av_strerror(err)) : 0;
+}
+
+static int write_export(const CliOptions *o, const ModelResult *r, const ModelConfig *c,
+                        ExportOptions *eo)
+{
+    const char *no_color = getenv("NO_COLOR");
+    eo->color = o->color == COLOR_ALWAYS || (o->color == COLOR_AUTO && !o->output &&
+                isatty(STDOUT_FILENO) && !(no_color && *no_color));
+    if (r->lazy && eo->format != EXPORT_TEXT)
+        return say(2, "%s is too large to export every weight (over the %.0f MiB budget as "
+                   "float32): use --export text, which pools them", o->attention,
+                   (c->weights_budget > 0 ? c->weights_budget : MODEL_BUDGET) / (1 << 20));
+    if (!o->output) {
+        int err = export_write(stdout, r, c, eo);
+        return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
+    }
+    MemFile m;
+    if (memfile_open(&m))
+        return say(1, "out of memory");
+    int err = export_write(m.f, r, c, eo);
+    if (!err)
+        err = memfile_close(&m);
+    if (!err)
+        err = file_write_atomic(o->output, m.buf, m.len, false);
+    memfile_free(&m);
+    return err ? say(1, "cannot write %s: %s", o->output, strerror(errno)) : 0;
+}
+
+static int batch(const CliOptions *o, const AttnImport *im, const ModelConfig *c,
+                 ExportOptions *eo)
+{
+    if (o->dump_dir) {
+        const char *which = NULL;
+        int err = dump_write_import(o->dump_dir, im, &which);
+        if (err && !which)
+            return say(1, "cannot make the folder %s: %s", o->dump_dir, strerror(errno));
+        if (err)
+            return say(av_exit_status(err), "cannot write %s in %s: %s", which, o->dump_dir,
+                       err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
+    }
+    if (!o->export_set)
+        return 0;
+    AttnSource src;
+    ModelResult r = {0};
+    int status = build_result(im, c, &src, &r);
+    if (!status)
+        status = write_export(o, &r, c, eo);
+    model_result_free(&r);
+    return status;
+}
+
+static int interactive(const CliOptions *o, const AttnImport *im, const ModelConfig *c)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return say(2, "not a terminal: use --export FMT or --dump DIR for batch output");
+    UiOptions u = {.cfg = *c, .color = o->color, .import = im};
+    return ui_run(&u);
+}
+
+int import_cmd_main(const CliOptions *o)
+{
+    AttnImport im = {0};
+    char msg[512];
+    int err = attnfile_import(o->attention, o->tokens_file, o->key_tokens_file, &im, msg,
+                              sizeof msg);
+    if (err)
+        return say(av_exit_status(err), "%s", msg);
+    ExportOptions eo = o->export;
+    int status = check_selection(o, &im.a, &eo);
+    bool batch_mode = o->export_set || o->dump_dir;
+    if (!status && im.a.warning[0] && batch_mode)
+        fprintf(stderr, "attnviz: warning: %s\n", im.a.warning);
+    ModelConfig c;
+    model_config_import(&c, im.a.L, im.a.H, im.a.causal);
+    c.weights_budget = o->cfg.weights_budget;
+    if (!status)
+        status = batch_mode ? batch(o, &im, &c, &eo) : interactive(o, &im, &c);
+    attnfile_import_free(&im);
+    return status;
+}
