@@ -15,14 +15,19 @@
  *   4 same word       identity codes match; a small PE term keeps a word
  *                     from choosing itself when it occurs elsewhere.
  *   5 pronoun -> noun a pronoun's agreement asks for nouns that agree
- *                     ("she" -> Anna, "it" -> dog); other tokens look at
- *                     themselves a little.
+ *                     ("she" -> Anna, "it" -> dog), and, when an adjective
+ *                     that wants a living subject follows it ("it was
+ *                     tired"), for animate nouns ("it" -> cat, not mat); a
+ *                     capitalised unknown word not at a sentence's start is
+ *                     a person; other tokens look at themselves a little.
  *   6 verb -> subject a verb looks for nouns and pronouns just before it.
  * Positions come from the encoding: with --no-pe heads 1, 2, 3 and 6 lose
  * their sense, which is itself a lesson.
  */
 #ifndef ATTNVIZ_DESIGNED_H
 #define ATTNVIZ_DESIGNED_H
+
+#include <stdbool.h>
 
 #include "core/tokenize.h"
 
@@ -44,5 +49,9 @@ void designed_embed(const TokenList *t, float *X);
 
 /* The lexicon class of a word ("noun", ...; "" when unknown). */
 const char *designed_word_class(const char *word);
+
+/* Whether the lexicon marks the word "animate": a noun naming something
+ * alive, or an adjective that wants a living subject ("tired"). */
+bool designed_word_animate(const char *word);
 
 #endif

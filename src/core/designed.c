@@ -29,6 +29,9 @@
 #define DIM_ID(m) (138 + 2 * (m))       /* even: 24 dimensions of identity code */
 #define DIM_CLASS(c) (129 + 2 * (c))    /* odd: word class, read by keys */
 #define DIM_NOUN_AGR(a) (145 + 2 * (a)) /* odd: a noun's agreement */
+#define DIM_NOUN_ANIM 153               /* odd: a noun names something alive */
+#define DIM_PRON_ANIM 186               /* even: a pronoun whose predicate wants life */
+#define ANIM_LOOKAHEAD 3                /* "it was too tired": the predicate's reach */
 #define DIM_ONE (D - 1)                 /* cos(pos * 10000^-(190/192)): 1 within 1e-3 */
 
 enum { CLASS_NOUN, CLASS_VERB, CLASS_PRONOUN, CLASS_DET, CLASS_PREP, CLASS_CONJ, CLASS_ADJ,
@@ -55,8 +58,12 @@ static const char *const helps[DESIGNED_HEADS] = {
     "Q and K copy a sparse identity code of the word; a small positional term makes a "
     "word prefer another occurrence over itself.",
     "Q holds a pronoun's agreement (she: female, it: thing), K a noun's, from the toy "
-    "lexicon; other tokens look at themselves a little. The lexicon cannot know which of "
-    "two agreeing nouns is meant: \"it\" splits between trophy and suitcase.",
+    "lexicon; other tokens look at themselves a little. When an adjective that wants a "
+    "living subject follows the pronoun (\"it was tired\"), Q also asks for nouns the "
+    "lexicon marks animate: \"it\" finds the cat, not the mat. A capitalised word the "
+    "lexicon does not know, not at a sentence's start, counts as a person (\"Priya\"). "
+    "What needs knowledge of the world stays open: in \"the trophy didn't fit in the "
+    "suitcase because it was too big\" \"it\" splits between trophy and suitcase.",
     "Q marks verbs, K marks nouns and pronouns, and a broad positional term prefers the "
     "tokens just before the verb.",
 };
@@ -126,6 +133,8 @@ static void heads_lexical(float *Wq, float *Wk)
         set(Wq, DIM_PRON_AGR(a), col(4, a), 40.0);
         set(Wk, DIM_NOUN_AGR(a), col(4, a), 1.0);
     }
+    set(Wq, DIM_PRON_ANIM, col(4, 20), 24.0); /* ... alive when the predicate wants it */
+    set(Wk, DIM_NOUN_ANIM, col(4, 20), 1.0);
     set(Wq, DIM_VERB_Q, col(5, 0), 30.0); /* verb -> noun or pronoun */
     set(Wk, DIM_CLASS(CLASS_NOUN), col(5, 0), 1.0);
     set(Wk, DIM_CLASS(CLASS_PRONOUN), col(5, 0), 1.0);
@@ -176,29 +185,85 @@ static int field_index(const char *s, const char *const *names, int count)
     return -1;
 }
 
-/* Class and agreement of a token's text (case-folded lookup). */
-static void word_features(const char *word, int *cls, int *agr)
+/* A word's lexicon features: class, agreement, and "animate" (a noun that
+ * names something alive, or an adjective that wants it of its subject). */
+typedef struct {
+    int cls, agr; /* -1 when not given */
+    bool animate;
+} WordFeatures;
+
+/* Whether the entry's fields (up to its line's end) hold the word w. */
+static bool entry_has(const char *entry, const char *w)
+{
+    size_t len = strlen(w);
+    for (const char *p = entry; *p && *p != '\n'; p++)
+        if ((p == entry || p[-1] == ' ') && strncmp(p, w, len) == 0 &&
+            (p[len] == ' ' || p[len] == '\n' || !p[len]))
+            return true;
+    return false;
+}
+
+/* The features of a token's text (case-folded lookup). */
+static WordFeatures word_features(const char *word)
 {
     char folded[AV_MAX_TOKEN_BYTES + 1];
     const char *entry;
     size_t len = strlen(word);
-    *cls = *agr = -1;
+    WordFeatures f = {-1, -1, false};
     if (len > AV_MAX_TOKEN_BYTES)
-        return;
+        return f;
     embed_casefold(word, len, folded);
     if (!lexicon_find(folded, &entry))
-        return;
-    *cls = field_index(entry, class_names, CLASS_COUNT);
+        return f;
+    f.cls = field_index(entry, class_names, CLASS_COUNT);
     const char *sp = strchr(entry, ' '), *nl = strchr(entry, '\n');
     if (sp && (!nl || sp < nl))
-        *agr = field_index(sp + 1, agr_names, 4);
+        f.agr = field_index(sp + 1, agr_names, 4);
+    f.animate = entry_has(entry, "animate");
+    return f;
 }
 
 const char *designed_word_class(const char *word)
 {
-    int cls, agr;
-    word_features(word, &cls, &agr);
-    return cls >= 0 ? class_names[cls] : "";
+    WordFeatures f = word_features(word);
+    return f.cls >= 0 ? class_names[f.cls] : "";
+}
+
+bool designed_word_animate(const char *word)
+{
+    return word_features(word).animate;
+}
+
+/* Does token i start a sentence (the first, or after . ! ?)? */
+static bool sentence_initial(const TokenList *t, int i)
+{
+    if (i == 0)
+        return true;
+    const char *p = t->tok[i - 1].str;
+    return strcmp(p, ".") == 0 || strcmp(p, "!") == 0 || strcmp(p, "?") == 0;
+}
+
+/* A word the lexicon does not know, capitalised (A-Z) and not at the start
+ * of a sentence: a name ("Priya"), so a person of either agreement. */
+static bool is_name(const TokenList *t, int i, const WordFeatures *f)
+{
+    const char *s = t->tok[i].str;
+    return f->cls < 0 && s[0] >= 'A' && s[0] <= 'Z' && !sentence_initial(t, i);
+}
+
+/* Does an adjective that wants a living subject follow pronoun i closely
+ * ("it was tired")? The predicate decides what "it" can be: work an earlier
+ * layer would do, here read off the lexicon. */
+static bool predicate_wants_life(const TokenList *t, int i)
+{
+    for (int k = i + 1; k < t->n && k <= i + ANIM_LOOKAHEAD; k++) {
+        WordFeatures f = word_features(t->tok[k].str);
+        if (f.cls == CLASS_ADJ)
+            return f.animate;
+        if (f.cls == CLASS_NOUN || f.cls == CLASS_PRONOUN || sentence_initial(t, k))
+            return false;
+    }
+    return false;
 }
 
 /* Two of the 24 identity dimensions, with signs, from the folded word's hash:
@@ -223,16 +288,23 @@ void designed_embed(const TokenList *t, float *X)
     memset(X, 0, (size_t)t->n * D * sizeof *X);
     for (int i = 0; i < t->n; i++) {
         float *row_i = X + (size_t)i * D;
-        int cls, agr;
-        word_features(t->tok[i].str, &cls, &agr);
-        if (cls >= 0)
-            row_i[DIM_CLASS(cls)] = 1.0f;
-        if (cls == CLASS_VERB)
+        WordFeatures f = word_features(t->tok[i].str);
+        if (is_name(t, i, &f)) {
+            row_i[DIM_NOUN_AGR(0)] = row_i[DIM_NOUN_AGR(1)] = 1.0f; /* she or he */
+            f = (WordFeatures){CLASS_NOUN, -1, true};
+        }
+        if (f.cls >= 0)
+            row_i[DIM_CLASS(f.cls)] = 1.0f;
+        if (f.cls == CLASS_VERB)
             row_i[DIM_VERB_Q] = 1.0f;
-        if (agr >= 0 && cls == CLASS_NOUN)
-            row_i[DIM_NOUN_AGR(agr)] = 1.0f;
-        if (agr >= 0 && cls == CLASS_PRONOUN)
-            row_i[DIM_PRON_AGR(agr)] = 1.0f;
+        if (f.agr >= 0 && f.cls == CLASS_NOUN)
+            row_i[DIM_NOUN_AGR(f.agr)] = 1.0f;
+        if (f.cls == CLASS_NOUN && f.animate)
+            row_i[DIM_NOUN_ANIM] = 1.0f;
+        if (f.agr >= 0 && f.cls == CLASS_PRONOUN)
+            row_i[DIM_PRON_AGR(f.agr)] = 1.0f;
+        if (f.cls == CLASS_PRONOUN && predicate_wants_life(t, i))
+            row_i[DIM_PRON_ANIM] = 1.0f;
         identity_code(t->tok[i].str, row_i);
     }
 }

@@ -107,6 +107,57 @@ static void test_designed_pronoun_head(void **state)
     model_result_free(&r);
 }
 
+static void test_designed_pronoun_animacy(void **state)
+{
+    (void)state;
+    /* Seed 000's sentence: "tired" wants something alive, so "it" is the cat
+     * (the article's answer), not the mat; and sentences of our own. */
+    ModelResult r = run_designed("The cat sat on the mat because it was tired.", true);
+    int it = find(&r, "it", 0), cat = find(&r, "cat", 0), mat = find(&r, "mat", 0);
+    assert_int_equal(argmax(&r, PRONOUN, it), cat);
+    assert_true(weight(&r, PRONOUN, it, cat) > 0.8f);
+    assert_true(weight(&r, PRONOUN, it, mat) < 0.1f);
+    model_result_free(&r);
+    r = run_designed("The bird slept in the box because it was very hungry", true);
+    assert_int_equal(argmax(&r, PRONOUN, find(&r, "it", 0)), find(&r, "bird", 0));
+    model_result_free(&r);
+    /* Without such a predicate agreement alone decides, as before: "it was
+     * heavy" does not ask for life, so the box (the nearer thing) keeps weight. */
+    r = run_designed("The horse carried the box because it was heavy", true);
+    it = find(&r, "it", 0);
+    assert_true(weight(&r, PRONOUN, it, find(&r, "box", 0)) > 0.3f);
+    model_result_free(&r);
+    /* World knowledge is not in the lexicon: "it" stays split between the
+     * trophy and the suitcase (the interface says so). */
+    r = run_designed("The trophy didn't fit in the suitcase because it was too big", true);
+    it = find(&r, "it", 0);
+    assert_true(weight(&r, PRONOUN, it, find(&r, "trophy", 0)) > 0.3f);
+    assert_true(weight(&r, PRONOUN, it, find(&r, "suitcase", 0)) > 0.3f);
+    model_result_free(&r);
+    assert_true(designed_word_animate("Cat"));
+    assert_true(designed_word_animate("tired"));
+    assert_false(designed_word_animate("mat"));
+}
+
+static void test_designed_unknown_names_are_people(void **state)
+{
+    (void)state;
+    /* Capitalised words the lexicon lacks, not at a sentence's start, are
+     * people of either agreement: "she" and "he" find them. */
+    ModelResult r = run_designed("Yesterday Priya met the dog and she fed it", true);
+    assert_int_equal(argmax(&r, PRONOUN, find(&r, "she", 0)), find(&r, "Priya", 0));
+    assert_int_equal(argmax(&r, PRONOUN, find(&r, "it", 0)), find(&r, "dog", 0));
+    model_result_free(&r);
+    r = run_designed("Then Maria and the car went home . Later he said she was sad", true);
+    assert_int_equal(argmax(&r, PRONOUN, find(&r, "she", 0)), find(&r, "Maria", 0));
+    assert_int_equal(argmax(&r, PRONOUN, find(&r, "he", 0)), find(&r, "Maria", 0));
+    model_result_free(&r);
+    /* A capitalised unknown word at a sentence's start is not taken for a name. */
+    r = run_designed("Quickly the girl ran . Slowly she sat", true);
+    assert_int_equal(argmax(&r, PRONOUN, find(&r, "she", 0)), find(&r, "girl", 0));
+    model_result_free(&r);
+}
+
 static void test_designed_same_word_and_verb_heads(void **state)
 {
     (void)state;
@@ -198,6 +249,8 @@ int main(void)
         cmocka_unit_test(test_designed_positional_heads),
         cmocka_unit_test(test_designed_previous_head_needs_positions),
         cmocka_unit_test(test_designed_pronoun_head),
+        cmocka_unit_test(test_designed_pronoun_animacy),
+        cmocka_unit_test(test_designed_unknown_names_are_people),
         cmocka_unit_test(test_designed_same_word_and_verb_heads),
         cmocka_unit_test(test_designed_labels),
         cmocka_unit_test(test_trace_reproduces_seed001),
