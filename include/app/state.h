@@ -92,6 +92,7 @@ typedef enum {
     ACT_DELETE,
     ACT_DEL_WORD,
     ACT_CLEAR,
+    ACT_GENERATE,    /* a trained model (--model): the next token (src/ui/trained.c) */
     ACT_COUNT
 } Action;
 

@@ -9,6 +9,7 @@
 #include "core/model.h"
 #include "io/attnfile.h"
 #include "io/sentences.h"
+#include "train/netresult.h"
 
 typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 
@@ -19,6 +20,7 @@ typedef struct {
     const SentenceList *sentences; /* examples cycled with a key (never empty) */
     const ModelWeights *weights;   /* from --weights, or NULL for toy weights */
     ColorMode color;
+    NetModel *model;           /* --model: a trained model runs instead (cfg is its), or NULL */
     const AttnImport *import;  /* --attention: imported attention (weights only), or NULL;
                                   cfg from model_config_import, text unused */
 } UiOptions;

@@ -240,6 +240,7 @@ static int interactive(App *a)
         .cfg = a->opt.cfg, .text = a->file_text ? a->file_text : a->opt.text,
         .cross = a->opt.cross, .sentences = &a->sentences,
         .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
+        .model = a->net,
     };
     return ui_run(&u);
 }

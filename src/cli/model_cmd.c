@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/av.h"
+#include "train/infer.h"
 
 static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -68,6 +69,23 @@ static int generate(const CliOptions *o, NetModel *nm, const char *text, bool ba
     return 0;
 }
 
+/* The interface without TEXT: the model's first few printable pieces. */
+static int default_text(const NetModel *nm, char **whole)
+{
+    const ModelSpec *s = &nm->net.spec;
+    int ids[8], n = 0;
+    for (int v = 0; v < s->V && n < 8; v++)
+        if ((unsigned char)s->vocab[v][0] > ' ' && s->vocab[v][0] != 0x7f)
+            ids[n++] = v;
+    char one[1];
+    size_t need = infer_decode(s, ids, n, one, sizeof one);
+    *whole = malloc(need + 1);
+    if (!*whole)
+        return say(1, "out of memory");
+    infer_decode(s, ids, n, *whole, need + 1);
+    return 0;
+}
+
 int model_cmd_prepare(CliOptions *o, const char *text, bool batch, NetModel **nm,
                       char **whole)
 {
@@ -88,6 +106,8 @@ int model_cmd_prepare(CliOptions *o, const char *text, bool batch, NetModel **nm
                      o->model_dir, (*nm)->net.spec.task);
     if (!status && o->generate)
         status = generate(o, *nm, text, batch, whole);
+    if (!status && !text)
+        status = default_text(*nm, whole);
     if (status)
         return status;
     ModelConfig c = (*nm)->cfg;

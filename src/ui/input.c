@@ -123,6 +123,7 @@ static const Binding bindings[] = {
     {'Z', IN_BROWSE, ACT_ZOOM_OUT, 0, "Z"},
     {'-', IN_BROWSE, ACT_ZOOM_OUT, 0, "-"},
     {'0', IN_BROWSE, ACT_ZOOM_ALL, 0, "0"},
+    {'g', IN_BROWSE, ACT_GENERATE, 0, "g"},
     /* editing: letters type */
     {'\r', IN_EDIT, ACT_EDIT_DONE, 0, "Enter"},
     {KEY_ENTER, IN_EDIT, ACT_EDIT_DONE, 0, NULL},

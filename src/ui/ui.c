@@ -19,6 +19,7 @@
 #include "input.h"
 #include "save.h"
 #include "term.h"
+#include "trained.h"
 #include "uistate.h"
 #include "view_attn.h"
 #include "view_cmp.h"
@@ -36,9 +37,12 @@ static int run_one(UiState *u, ModelResult *r, bool causal)
     c.causal = causal;
     c.weights_budget = u->budget;
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
-    int err = model_run(&c, u->w, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0, r);
+    int err = modelrun_run(&u->src, &c, s->text.s, s->text.len, x ? x->s : NULL,
+                           x ? x->len : 0, r);
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
+    if (err == AV_ERR_VOCAB)
+        snprintf(s->msg, sizeof s->msg, "'%s' is not in the model's vocabulary", u->src.bad);
     return err;
 }
 
@@ -143,6 +147,8 @@ static void ui_frame(UiState *u)
 static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
     unsigned flags;
+    if (u->src.net && trained_handle(u, in, pending))
+        return true;
     if (in->action == ACT_NONE && in->text[0])
         flags = app_type(&u->app, in->text, strlen(in->text));
     else if (in->action == ACT_CELL_SET)
@@ -208,6 +214,7 @@ int ui_run(const UiOptions *o)
 {
     memset(&ui, 0, sizeof ui);
     ui.w = o->weights ? o->weights : &ui.toy;
+    ui.src.w = ui.w, ui.src.net = o->model;
     if (app_init(&ui.app, &o->cfg, o->text, o->sentences, o->weights != NULL) != AV_OK) {
         fputs("attnviz: out of memory\n", stderr);
         return 1;
@@ -223,6 +230,8 @@ int ui_run(const UiOptions *o)
     color_init(&ui, ui_color_wanted(o->color, true));
     input_init(&ui);
     ui_rerun(&ui, APP_RUN | APP_WEIGHTS);
+    if (o->model)
+        trained_start(&ui);
     if (ui.app.fixed_weights)
         snprintf(ui.app.msg, sizeof ui.app.msg,
                  "weights from --weights: d_model and seed are fixed");

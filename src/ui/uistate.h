@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/modelrun.h"
 #include "app/state.h"
 #include "core/model.h"
 #include "core/stats.h"
@@ -82,6 +83,8 @@ typedef struct {
     HeatmapMode hmode;
     ModelWeights toy;          /* owned toy weights (when no --weights) */
     const ModelWeights *w;     /* the weights in use */
+    ModelSource src;           /* w, or a trained model (--model): what runs */
+    int generated;             /* tokens g has generated (each one's seed) */
     ModelResult res;
     int run_err;               /* AV_OK or the last model_run error */
     ModelResult res2;          /* side by side: the same with the mask flipped */
