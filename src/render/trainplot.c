@@ -1,0 +1,294 @@
+/* trainplot.c - line plots of training histories in Braille dots, and the
+ * layer x head grid of probe heatmaps, for the live training view. No
+ * terminal: the UI paints the Grid.
+ *
+ * A line is drawn dot to dot between consecutive samples (a straight run of
+ * dots, so a steep fall stays joined); when more samples than dot columns
+ * fall on one column they draw the range they span there.
+ */
+#include "render/trainplot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/plot.h"
+
+#define TITLE_MIN 10    /* a tile is at least this wide: "L2H1 ind" */
+#define HALF_BLOCK 0x2580u
+
+static bool is_braille(uint32_t cp)
+{
+    return cp >= 0x2800u && cp <= 0x28FFu;
+}
+
+int trainplot_dot_x(const TrainPlotSpec *sp, const TrainPlotLayout *lay, long s)
+{
+    int dx_max = 2 * lay->cols - 1;
+    long xm = sp->x_max > 0 ? sp->x_max : 1;
+    double f = (double)s / (double)xm;
+    int d = (int)lround(f * dx_max);
+    return d < 0 ? 0 : d > dx_max ? dx_max : d;
+}
+
+int trainplot_dot_y(const TrainPlotSpec *sp, const TrainPlotLayout *lay, float v)
+{
+    int dy_max = 4 * lay->rows - 1;
+    double range = (double)sp->y_max - (double)sp->y_min;
+    double f = range > 0 ? ((double)sp->y_max - (double)v) / range : 0.5;
+    if (!(f == f))
+        f = 1.0; /* NaN: the bottom */
+    int d = (int)lround(f * dy_max);
+    return d < 0 ? 0 : d > dy_max ? dy_max : d;
+}
+
+/* Set one dot, merged with the Braille already in its cell. */
+static void dot(Grid *g, const TrainPlotLayout *lay, int dx, int dy, int style, int level)
+{
+    Cell *c = grid_at(g, lay->dots_x + dx / 2, lay->dots_y + dy / 4);
+    if (!c || dx < 0 || dy < 0 || dx >= 2 * lay->cols || dy >= 4 * lay->rows)
+        return;
+    unsigned bits = is_braille(c->cp) ? c->cp - 0x2800u : 0;
+    bits |= plot_braille_bit(dx % 2, dy % 4);
+    *c = (Cell){plot_braille(bits), (uint8_t)style, (uint8_t)level, 0};
+}
+
+/* The dots from (x0, y0) to (x1, y1), x0 <= x1, one per step of the longer axis. */
+static void segment(Grid *g, const TrainPlotLayout *lay, int x0, int y0, int x1, int y1,
+                    const TrainSeries *s)
+{
+    int ax = x1 - x0, ay = y1 > y0 ? y1 - y0 : y0 - y1;
+    int n = ax > ay ? ax : ay;
+    for (int k = 0; k <= n; k++) {
+        double t = n ? (double)k / n : 0.0;
+        dot(g, lay, (int)lround(x0 + t * (x1 - x0)), (int)lround(y0 + t * (y1 - y0)),
+            s->style, s->level);
+    }
+}
+
+static void draw_series(Grid *g, const TrainPlotSpec *sp, const TrainPlotLayout *lay,
+                        const TrainSeries *s)
+{
+    int px = -1, py = 0;
+    for (int k = 0; k < sp->n; k++) {
+        int dx = trainplot_dot_x(sp, lay, sp->x[k]);
+        int dy = trainplot_dot_y(sp, lay, s->y[(long)k * s->stride]);
+        if (px < 0)
+            dot(g, lay, dx, dy, s->style, s->level);
+        else
+            segment(g, lay, px, py, dx, dy, s);
+        px = dx, py = dy;
+    }
+}
+
+/* "3.5", "0.5", "12", "0": short value labels. */
+static void value_label(char *buf, size_t cap, float v)
+{
+    float a = fabsf(v);
+    if (a == 0.0f)
+        snprintf(buf, cap, "0");
+    else if (a < 10.0f)
+        snprintf(buf, cap, "%.1f", (double)v);
+    else
+        snprintf(buf, cap, "%.0f", (double)v);
+}
+
+static void draw_axis_labels(Grid *g, int x, const TrainPlotSpec *sp, const TrainPlotLayout *lay)
+{
+    char buf[16];
+    int last = lay->dots_y + lay->rows - 1, thr = -1;
+    if (sp->threshold_on)
+        thr = lay->dots_y + trainplot_dot_y(sp, lay, sp->threshold) / 4;
+    value_label(buf, sizeof buf, sp->y_max);
+    grid_printf(g, x, lay->dots_y, TRAINPLOT_AXIS_W - 1, STYLE_DIM, "%*s", TRAINPLOT_AXIS_W - 1,
+                buf);
+    value_label(buf, sizeof buf, sp->y_min);
+    if (last > lay->dots_y)
+        grid_printf(g, x, last, TRAINPLOT_AXIS_W - 1, STYLE_DIM, "%*s", TRAINPLOT_AXIS_W - 1,
+                    buf);
+    value_label(buf, sizeof buf, sp->threshold);
+    if (thr > lay->dots_y && thr < last)
+        grid_printf(g, x, thr, TRAINPLOT_AXIS_W - 1, STYLE_DIM, "%*s", TRAINPLOT_AXIS_W - 1, buf);
+    for (int r = 0; r < lay->rows; r++)
+        grid_put(g, x + TRAINPLOT_AXIS_W - 1, lay->dots_y + r, 0x2502u, STYLE_DIM, 0); /* │ */
+}
+
+/* Each named series' name at the row of its last value, moved down (or up)
+ * past rows another name took. */
+static void draw_names(Grid *g, const TrainPlotSpec *sp, const TrainPlotLayout *lay, int name_w)
+{
+    bool taken[256] = {false};
+    for (int k = 0; k < sp->n_series && sp->n > 0; k++) {
+        const TrainSeries *s = &sp->series[k];
+        if (!s->name)
+            continue;
+        int r = trainplot_dot_y(sp, lay, s->y[(long)(sp->n - 1) * s->stride]) / 4, free_r = -1;
+        for (int d = 0; d < lay->rows && free_r < 0; d++) {
+            if (r + d < lay->rows && r + d < 256 && !taken[r + d])
+                free_r = r + d;
+            else if (r - d >= 0 && r - d < 256 && !taken[r - d])
+                free_r = r - d;
+        }
+        if (free_r < 0)
+            continue;
+        taken[free_r] = true;
+        grid_puts(g, lay->dots_x + lay->cols + 1, lay->dots_y + free_r, s->name, name_w - 1,
+                  s->style == STYLE_BAR ? STYLE_BAR : s->style);
+        Cell *c = grid_at(g, lay->dots_x + lay->cols + 1, lay->dots_y + free_r);
+        for (int i = 0; c && s->style == STYLE_BAR && i < name_w - 1; i++)
+            if (c[i].style == STYLE_BAR)
+                c[i].level = (uint8_t)s->level;
+    }
+}
+
+/* The axis row: 0 at the left, x_max at the right, ▲ and the step of each
+ * mark where it does not run into a label already written. */
+static void draw_x_axis(Grid *g, int row, const TrainPlotSpec *sp, const TrainPlotLayout *lay)
+{
+    char buf[24];
+    int right = lay->dots_x + lay->cols; /* first column past the dots */
+    grid_put(g, lay->dots_x, row, '0', STYLE_DIM, 0);
+    int len = snprintf(buf, sizeof buf, "%ld", sp->x_max);
+    int xr = right - len;
+    int used_to = lay->dots_x + 1; /* columns before it are written */
+    for (int k = 0; k < sp->n_marks; k++) {
+        int cx = lay->dots_x + trainplot_dot_x(sp, lay, sp->marks[k].step) / 2;
+        char mb[24];
+        int ml = snprintf(mb, sizeof mb, "%ld", sp->marks[k].step);
+        if (cx < used_to)
+            continue;
+        grid_put(g, cx, row, TRAINPLOT_TICK, STYLE_ACCENT, 0);
+        if (cx + 1 + ml < xr - 1) {
+            grid_puts(g, cx + 1, row, mb, ml, STYLE_ACCENT);
+            used_to = cx + 2 + ml;
+        } else {
+            used_to = cx + 1;
+        }
+    }
+    if (xr >= used_to)
+        grid_puts(g, xr, row, buf, len, STYLE_DIM);
+}
+
+int trainplot_lines(Grid *g, int x, int y, int w, int h, const TrainPlotSpec *sp,
+                    TrainPlotLayout *out)
+{
+    int top = sp->title ? 1 : 0, bottom = sp->x_axis ? 1 : 0, name_w = 0;
+    for (int k = 0; k < sp->n_series; k++)
+        if (sp->series[k].name) {
+            int nw = grid_text_width(sp->series[k].name) + 2;
+            name_w = nw > name_w ? nw : name_w;
+        }
+    if (name_w > w / 4)
+        name_w = w / 4;
+    TrainPlotLayout lay = {x + TRAINPLOT_AXIS_W, y + top, w - TRAINPLOT_AXIS_W - name_w,
+                           h - top - bottom};
+    if (out)
+        *out = lay;
+    if (lay.rows < 1 || lay.cols < 4)
+        return 0;
+    if (sp->title)
+        grid_puts(g, x, y, sp->title, w, STYLE_TITLE);
+    draw_axis_labels(g, x, sp, &lay);
+    if (sp->threshold_on) {
+        int ty = trainplot_dot_y(sp, &lay, sp->threshold);
+        for (int dx = 0; dx < 2 * lay.cols; dx += 3)
+            dot(g, &lay, dx, ty, STYLE_DIM, 0);
+    }
+    for (int k = 0; k < sp->n_series; k++)
+        draw_series(g, sp, &lay, &sp->series[k]);
+    for (int k = 0; k < sp->n_marks; k++) {
+        int cx = trainplot_dot_x(sp, &lay, sp->marks[k].step) / 2;
+        int cy = trainplot_dot_y(sp, &lay, sp->marks[k].y) / 4;
+        grid_put(g, lay.dots_x + cx, lay.dots_y + cy, TRAINPLOT_MARK, STYLE_ACCENT, 0);
+    }
+    if (name_w > 0)
+        draw_names(g, sp, &lay, name_w);
+    if (sp->x_axis)
+        draw_x_axis(g, lay.dots_y + lay.rows, sp, &lay);
+    return h;
+}
+
+/* One layout candidate: t tokens, half blocks or full tiles of cw columns. */
+static bool heads_try(int w, int h, const TrainHeadsSpec *sp, int t, bool half, int cw,
+                      TrainHeadsLayout *lay)
+{
+    int heat_w = half ? t : 2 + t * cw;
+    int rows = half ? (t + 1) / 2 : t;
+    lay->tokens = t, lay->half = half, lay->cell_w = half ? 1 : cw;
+    lay->tile_w = (heat_w > TITLE_MIN ? heat_w : TITLE_MIN) + 1;
+    lay->tile_h = 2 + rows + 1;
+    lay->w = sp->H * lay->tile_w - 1;
+    lay->h = sp->L * lay->tile_h - 1;
+    return lay->w <= w && lay->h <= h;
+}
+
+bool trainplot_heads_fit(int w, int h, const TrainHeadsSpec *sp, TrainHeadsLayout *lay)
+{
+    int least = sp->n < 4 ? sp->n : 4;
+    for (int t = sp->n; t >= least && t >= 1; t--) {
+        if (heads_try(w, h, sp, t, false, 2, lay))
+            return true;
+        if (sp->half_ok && sp->mode == HEATMAP_COLOR && heads_try(w, h, sp, t, true, 1, lay))
+            return true;
+        if (heads_try(w, h, sp, t, false, 1, lay))
+            return true;
+    }
+    return false;
+}
+
+/* Half blocks: the upper half query row 2r, the lower 2r + 1 (masked above
+ * the diagonal, and past the last token). */
+static void draw_half(Grid *g, int x, int y, const TrainHeadsSpec *sp, const float *P, int t)
+{
+    for (int j = 0; j < t; j++)
+        grid_puts(g, x + j, y, sp->labels[j], 1, STYLE_LABEL);
+    for (int r = 0; 2 * r < t; r++)
+        for (int j = 0; j < t; j++) {
+            int i0 = 2 * r, i1 = 2 * r + 1;
+            bool m0 = j > i0, m1 = i1 >= t || j > i1;
+            int l0 = m0 ? 0 : heatmap_level(P[(long)i0 * sp->n + j]);
+            int l1 = m1 ? 0 : heatmap_level(P[(long)i1 * sp->n + j]);
+            Cell *c = grid_at(g, x + j, y + 1 + r);
+            if (!c)
+                continue;
+            unsigned flags = GRID_CELL_HALF | (m0 ? GRID_CELL_UP_MASKED : 0) |
+                             (m1 ? GRID_CELL_LO_MASKED : 0);
+            *c = (Cell){HALF_BLOCK, STYLE_HEAT, grid_half_level(l0, l1), (uint8_t)flags};
+        }
+}
+
+static void draw_full(Grid *g, int x, int y, const TrainHeadsSpec *sp, const float *P,
+                      const TrainHeadsLayout *lay)
+{
+    const int t = lay->tokens;
+    HeatmapSpec hs = {.P = P, .n_q = sp->n, .n_k = sp->n, .row_labels = sp->labels,
+                      .col_labels = sp->labels, .causal = true, .mode = sp->mode,
+                      .sel_row = -1, .sel_col = -1, .cell_w = lay->cell_w, .label_w = 1};
+    HeatmapLayout hl;
+    heatmap_draw(g, x, y, 2 + t * lay->cell_w, 1 + t, &hs, &hl);
+    /* Colour alone in the tiles: percentages in 2 columns run together. */
+    for (int r = 0; sp->mode == HEATMAP_COLOR && r < hl.rows; r++)
+        for (int c = 0; c < hl.cols * hl.cell_w; c++) {
+            Cell *cell = grid_at(g, hl.cells_x + c, hl.cells_y + r);
+            if (cell && cell->style == STYLE_HEAT)
+                cell->cp = ' ';
+        }
+}
+
+int trainplot_heads(Grid *g, int x, int y, const TrainHeadsSpec *sp,
+                    const TrainHeadsLayout *lay)
+{
+    for (int l = 0; l < sp->L; l++)
+        for (int h = 0; h < sp->H; h++) {
+            int i = l * sp->H + h;
+            int tx = x + h * lay->tile_w, ty = y + l * lay->tile_h;
+            const float *P = sp->P + (long)i * sp->n * sp->n;
+            bool hot = sp->hot && sp->hot[i];
+            grid_puts(g, tx, ty, sp->titles[i], lay->tile_w - 1, hot ? STYLE_ACCENT : STYLE_TITLE);
+            if (lay->half)
+                draw_half(g, tx, ty + 1, sp, P, lay->tokens);
+            else
+                draw_full(g, tx, ty + 1, sp, P, lay);
+        }
+    return lay->h;
+}
