@@ -41,10 +41,11 @@ static unsigned generate(UiState *u)
         return 0;
     }
     edit_set(&s->text, out);
+    u->cached_rows = before, u->cached_len = s->text.len;
     s->sentence = -1;
     s->sel_row = before; /* the new query row (clamped after the run) */
-    snprintf(s->msg, sizeof s->msg, "+'%.24s': keys and values of tokens 1-%d were cached; "
-             "only row %d is new", out + cont, before, before + 1);
+    snprintf(s->msg, sizeof s->msg, "+'%.24s': keys and values of rows 1-%d (·) were "
+             "cached; only row %d (+) is new", out + cont, before, before + 1);
     free(out);
     return APP_RUN;
 }
@@ -82,4 +83,21 @@ bool trained_handle(UiState *u, const UiInput *in, unsigned *pending)
     }
     snprintf(s->msg, sizeof s->msg, "%s", why);
     return true;
+}
+
+void trained_overlay(UiState *u, Grid *g)
+{
+    const AppState *s = &u->app;
+    const HeatmapLayout *l = &u->lay.focus;
+    if (!u->src.net || !u->cached_rows || s->text.len != u->cached_len || u->run_err ||
+        s->n_q != u->cached_rows + 1 || !u->lay.have_focus || s->view != VIEW_ATTN ||
+        l->cells_x < 1)
+        return;
+    for (int k = 0; k < l->rows; k++) {
+        int r = l->first_row + k;
+        if (r < u->cached_rows)
+            grid_put(g, l->cells_x - 1, l->cells_y + k, 0x00b7, STYLE_DIM, 0);
+        else if (r == u->cached_rows)
+            grid_put(g, l->cells_x - 1, l->cells_y + k, '+', STYLE_ACCENT, 0);
+    }
 }

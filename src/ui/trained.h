@@ -20,4 +20,9 @@ void trained_start(UiState *u);
  * false to let app_apply have it. */
 bool trained_handle(UiState *u, const UiInput *in, unsigned *pending);
 
+/* After g, while the sentence is the one g made: mark the focused heatmap's
+ * rows whose keys and values were cached ('·', dim) and the new row ('+'),
+ * in the column before the cells. */
+void trained_overlay(UiState *u, Grid *g);
+
 #endif

@@ -129,6 +129,7 @@ static void ui_frame(UiState *u)
             view_cmp_draw(u, g, mid);
         else
             view_attn_draw(u, g, mid);
+        trained_overlay(u, g);
         if (u->app.panel != PANEL_NONE)
             view_panel_draw(u, g, mid);
         view_top_bottom_draw(u, g);

@@ -85,6 +85,8 @@ typedef struct {
     const ModelWeights *w;     /* the weights in use */
     ModelSource src;           /* w, or a trained model (--model): what runs */
     int generated;             /* tokens g has generated (each one's seed) */
+    int cached_rows;           /* rows before g's last token (keys, values cached) */
+    size_t cached_len;         /* the text's length then: the marks last while it is */
     ModelResult res;
     int run_err;               /* AV_OK or the last model_run error */
     ModelResult res2;          /* side by side: the same with the mask flipped */

@@ -160,6 +160,9 @@ if command -v tmux >/dev/null 2>&1; then
     check "g says the earlier keys and values were cached" wait_for 'cached'
     keys g
     check "g again: 8 tokens" wait_for ' tokens 8'
+    check "the new row 8 is marked +, the cached rows ·" \
+        bash -c "tmux -L '$SOCK' capture-pane -p -t s | grep -Eq '^8 [^ ]+ *\+' &&
+                 tmux -L '$SOCK' capture-pane -p -t s | grep -Eq '^7 [^ ]+ *·'"
     keys c
     check "the mask stays on: the model was trained causal" wait_for 'trained causal'
     keys q
