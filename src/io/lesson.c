@@ -68,15 +68,6 @@ void lesson_settings_default(LessonSettings *s)
     s->view = LESSON_VIEW_ATTN;
 }
 
-void lesson_config(const LessonSettings *s, ModelConfig *c)
-{
-    model_config_default(c);
-    c->H = s->H, c->d_model = s->d_model, c->layers = s->layers, c->seed = s->seed;
-    c->causal = s->causal, c->pe = s->pe, c->scale = s->scale;
-    c->temperature = s->temperature;
-    c->preset = s->weights ? PRESET_LOADED : s->preset;
-}
-
 static int perr(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int perr(Parser *p, const char *fmt, ...)
@@ -610,26 +601,3 @@ void lesson_free(Lesson *l)
     memset(l, 0, sizeof *l);
 }
 
-int lesson_head_index(const LessonSettings *s, const ModelConfig *c, int layer)
-{
-    if (!s->head_label)
-        return s->head <= c->H ? s->head - 1 : c->H - 1;
-    size_t n = strlen(s->head_label);
-    for (int h = 0; h < c->H; h++)
-        for (const char *l = model_head_label(c, layer, h); *l; l++)
-            if (strncasecmp(l, s->head_label, n) == 0)
-                return h;
-    return -1;
-}
-
-int lesson_token_index(const LessonTokenRef *ref, const TokenList *t)
-{
-    if (ref->index)
-        return ref->index <= t->n ? ref->index - 1 : -1;
-    if (!ref->text)
-        return -1;
-    for (int i = 0; i < t->n; i++)
-        if (strcasecmp(t->tok[i].str, ref->text) == 0)
-            return i;
-    return -1;
-}

@@ -1,7 +1,8 @@
 /* lesson_answer.c - a lesson question's answer, computed from the result on
  * screen: the lesson file says what to compute (the row's strongest key, a
  * weight, a score, ...), never the value, so the answer is right for any
- * sentence and any settings the student has.
+ * sentence and any settings the student has. Also what a page's settings
+ * mean at run time: the model configuration, the focused head, a token.
  */
 #include "io/lesson.h"
 
@@ -14,6 +15,43 @@
 
 #include "core/av.h"
 #include "core/posenc.h"
+
+/* ---- a page's settings at run time ---- */
+
+void lesson_config(const LessonSettings *s, ModelConfig *c)
+{
+    model_config_default(c);
+    c->H = s->H, c->d_model = s->d_model, c->layers = s->layers, c->seed = s->seed;
+    c->causal = s->causal, c->pe = s->pe, c->scale = s->scale;
+    c->temperature = s->temperature;
+    c->preset = s->weights ? PRESET_LOADED : s->preset;
+}
+
+int lesson_head_index(const LessonSettings *s, const ModelConfig *c, int layer)
+{
+    if (!s->head_label)
+        return s->head <= c->H ? s->head - 1 : c->H - 1;
+    size_t n = strlen(s->head_label);
+    for (int h = 0; h < c->H; h++)
+        for (const char *l = model_head_label(c, layer, h); *l; l++)
+            if (strncasecmp(l, s->head_label, n) == 0)
+                return h;
+    return -1;
+}
+
+int lesson_token_index(const LessonTokenRef *ref, const TokenList *t)
+{
+    if (ref->index)
+        return ref->index <= t->n ? ref->index - 1 : -1;
+    if (!ref->text)
+        return -1;
+    for (int i = 0; i < t->n; i++)
+        if (strcasecmp(t->tok[i].str, ref->text) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- answers ---- */
 
 /* The first number written in s ("about 38%" -> 38), or NAN. */
 static double first_number(const char *s)
