@@ -22,7 +22,7 @@ typedef struct {
     ColorMode color;
     NetModel *model;           /* --model: a trained model runs instead (cfg is its), or NULL */
     const AttnImport *import;  /* --attention: imported attention (weights only), or NULL;
-                                  cfg from model_config_import, text unused */
+                                  cfg from model_config_import, text its tokens' text */
 } UiOptions;
 
 /* Run the interface until the user quits. The caller has checked that

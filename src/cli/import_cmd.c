@@ -20,6 +20,7 @@
 #include "io/attnfile.h"
 #include "io/dump.h"
 #include "io/fileio.h"
+#include "io/sentences.h"
 #include "render/export.h"
 #include "ui/ui.h"
 
@@ -125,8 +126,14 @@ static int interactive(const CliOptions *o, const AttnImport *im, const ModelCon
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return say(2, "not a terminal: use --export FMT or --dump DIR for batch output");
-    UiOptions u = {.cfg = *c, .color = o->color, .import = im};
-    return ui_run(&u);
+    SentenceList examples = {0}; /* not shown: the text is the file's tokens */
+    if (sentences_builtin(&examples))
+        return say(1, "built-in sentences are broken");
+    UiOptions u = {.cfg = *c, .text = im->text, .sentences = &examples, .color = o->color,
+                   .import = im};
+    int status = ui_run(&u);
+    sentences_free(&examples);
+    return status;
 }
 
 int import_cmd_main(const CliOptions *o)

@@ -60,9 +60,8 @@ const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
     size_t need = (size_t)key[4] * key[5];
     if (need > p->cap)
         p->buf = term_xrealloc(p->buf, need * sizeof *p->buf), p->cap = need;
-    const AttnBuffers *ab = &r->layer[layer].ab;
-    if (pool_head(&r->shape, h, ab->Q, ab->K, model_head_P(r, layer, h), key[0], key[1],
-                  key[2], key[3], key[4], key[5], mean ? POOL_MEAN : POOL_MAX, p->buf) != AV_OK)
+    if (model_pool_head(r, layer, h, key[0], key[1], key[2], key[3], key[4], key[5],
+                        mean ? POOL_MEAN : POOL_MAX, p->buf) != AV_OK)
         term_die("out of memory");
     *p = (PoolSlot){r, gen, layer, h, key[0], key[1], key[2], key[3], key[4], key[5], mean,
                     ++u->pool_clock, p->buf, p->cap};
@@ -83,9 +82,8 @@ const HeadStats *data_stats(UiState *u, int which, int h)
             c->st[k].rows = -1; /* computed when first asked for */
         c->res = r, c->gen = data_gen(u, r), c->layer = layer, c->H = H;
     }
-    const AttnBuffers *ab = &r->layer[layer].ab;
-    if (c->st[h].rows < 0 && stats_head(&r->shape, h, ab->Q, ab->K, model_head_P(r, layer, h),
-                                        UI_STATS_BUDGET, &c->st[h]) != AV_OK)
+    if (c->st[h].rows < 0 &&
+        model_stats_head(r, layer, h, UI_STATS_BUDGET, &c->st[h]) != AV_OK)
         term_die("out of memory");
     return &c->st[h];
 }

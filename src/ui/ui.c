@@ -19,6 +19,7 @@
 #include "input.h"
 #include "save.h"
 #include "term.h"
+#include "imported.h"
 #include "trained.h"
 #include "uistate.h"
 #include "view_attn.h"
@@ -33,11 +34,14 @@ static UiState ui;
 static int run_one(UiState *u, ModelResult *r, bool causal)
 {
     AppState *s = &u->app;
+    int err;
+    if (imported_run(u, r, causal, &err)) /* imported attention, a combining view */
+        return err;
     ModelConfig c = s->cfg;
     c.causal = causal;
     c.weights_budget = u->budget;
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
-    int err = modelrun_run(&u->src, &c, s->text.s, s->text.len, x ? x->s : NULL,
+    err = modelrun_run(&u->src, &c, s->text.s, s->text.len, x ? x->s : NULL,
                            x ? x->len : 0, r);
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
@@ -150,6 +154,8 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
     unsigned flags;
     if (u->src.net && trained_handle(u, in, pending))
         return true;
+    if (imported_handle(u, in, pending))
+        return true;
     if (in->action == ACT_NONE && in->text[0])
         flags = app_type(&u->app, in->text, strlen(in->text));
     else if (in->action == ACT_CELL_SET)
@@ -197,6 +203,7 @@ static void ui_loop(UiState *u)
 
 static void ui_free(UiState *u)
 {
+    imported_free(u);
     app_free(&u->app);
     model_result_free(&u->res);
     model_result_free(&u->res2);
@@ -230,6 +237,7 @@ int ui_run(const UiOptions *o)
     term_begin();
     color_init(&ui, ui_color_wanted(o->color, true));
     input_init(&ui);
+    imported_start(&ui, o->import);
     ui_rerun(&ui, APP_RUN | APP_WEIGHTS);
     if (o->model)
         trained_start(&ui);

@@ -121,6 +121,7 @@ typedef struct {
     int key_ctrl_left, key_ctrl_right; /* ncurses codes of kLFT5 / kRIT5, or 0 */
     double frame_ms;           /* time of the last update (model runs included) */
     double frame_t0;           /* when the drawing of this frame began */
+    struct ImportedView *iv;   /* imported.c: imported attention, combining views */
 } UiState;
 
 /* One input: an Action with its arguments, or typed text. */

@@ -1,0 +1,376 @@
+/* imported.c - imported attention in the interface, and the combining views
+ * (heads combined, rollout, value-weighted norms, query rows summed).
+ *
+ * The weights come from a base AttnSource: the memory-mapped file, or the
+ * model's own run (model_source over iv->base). A combining view wraps the
+ * base in a source of combine.h and model_result_import makes u->res of it,
+ * kept in memory for a short text, read on demand for a long one. Nothing is
+ * computed here but what combine.h computes; the file's pages of a layer
+ * are dropped when the view leaves it.
+ */
+#include "imported.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/modelrun.h"
+#include "core/combine.h"
+#include "term.h"
+
+#define IV_DERIVED_BUDGET (16.0 * 1024 * 1024) /* derived weights kept, else on demand */
+#define IV_MAX_MULTI 64                          /* query rows summed together */
+
+typedef enum { IV_WEIGHTS, IV_MEAN, IV_MAX, IV_SUM, IV_ROLLOUT, IV_NORMS } IvMode;
+
+/* Rollout after layers 0..l as an (L, 1, n, n) source: one layer's (n, n)
+ * kept, recomputed when another is asked for. */
+typedef struct {
+    AttnSource src;
+    const AttnSource *in;
+    int layer; /* the one in buf, or -1 */
+    float *buf;
+} RolloutSource;
+
+struct ImportedView {
+    const AttnImport *im; /* NULL: attnviz's own model */
+    AttnSource file;      /* the file, when imported */
+    ModelResult base;     /* own model with a combining view on: the model's run */
+    AttnSource base_src;  /* the file, or model_source(&base) */
+    IvMode mode;
+    int saved_H, saved_head; /* the model's heads while a one-head view is shown */
+    const char *const *saved_labels;
+    CombinedHeads ch;
+    RolloutSource ro;
+    NormsSource ns;
+    float *fnorm; /* (L, H, n_k) */
+    char label_buf[AV_MAX_LAYERS][48];
+    const char *labels[AV_MAX_LAYERS * AV_MAX_HEADS];
+    int multi[IV_MAX_MULTI], n_multi;
+    int layer_seen;
+};
+
+static const char *const mode_names[] = {"the weights", "heads combined: mean",
+                                         "heads combined: max", "heads combined: sum",
+                                         "attention rollout", "value-weighted norms"};
+
+static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf)
+{
+    RolloutSource *ro = (RolloutSource *)(uintptr_t)ctx; /* its own cache: not const */
+    (void)h, (void)buf;
+    if (ro->layer != l) {
+        if (combine_rollout(ro->in, l, ro->buf) != AV_OK)
+            term_die("out of memory");
+        ro->layer = l;
+    }
+    return ro->buf + (size_t)i * ro->src.n_k;
+}
+
+static void rollout_init(RolloutSource *ro, const AttnSource *in)
+{
+    size_t n = (size_t)in->n_q;
+    ro->buf = term_xrealloc(ro->buf, sizeof *ro->buf * n * n);
+    ro->in = in, ro->layer = -1;
+    ro->src = (AttnSource){.L = in->L, .H = 1, .n_q = in->n_q, .n_k = in->n_k,
+                           .row = rollout_row, .ctx = ro};
+}
+
+/* One head per layer (heads combined, rollout) or the model's H. */
+static bool one_head(IvMode m)
+{
+    return m >= IV_MEAN && m <= IV_ROLLOUT;
+}
+
+/* Switch to mode m: app.cfg.H, the focused head and the labels follow. */
+static void set_mode(UiState *u, IvMode m)
+{
+    struct ImportedView *iv = u->iv;
+    AppState *s = &u->app;
+    if (one_head(m) && !one_head(iv->mode)) {
+        iv->saved_H = s->cfg.H, iv->saved_head = s->head;
+        s->cfg.H = 1, s->head = 0;
+    } else if (!one_head(m) && one_head(iv->mode)) {
+        s->cfg.H = iv->saved_H, s->head = iv->saved_head;
+    }
+    if (m != IV_WEIGHTS && iv->mode == IV_WEIGHTS)
+        iv->saved_labels = s->cfg.head_labels;
+    int L = s->cfg.layers, H = s->cfg.H;
+    for (int l = 0; l < L && m != IV_WEIGHTS; l++) {
+        if (m == IV_ROLLOUT)
+            snprintf(iv->label_buf[l], sizeof iv->label_buf[l], "rollout of layers 1-%d", l + 1);
+        else
+            snprintf(iv->label_buf[l], sizeof iv->label_buf[l], "%s", mode_names[m]);
+        for (int h = 0; h < H; h++)
+            iv->labels[l * H + h] = iv->label_buf[l];
+    }
+    s->cfg.head_labels = m == IV_WEIGHTS ? iv->saved_labels : iv->labels;
+    iv->mode = m;
+    iv->n_multi = 0;
+}
+
+void imported_start(UiState *u, const AttnImport *im)
+{
+    struct ImportedView *iv = calloc(1, sizeof *iv);
+    if (!iv)
+        term_die("out of memory");
+    u->iv = iv;
+    iv->im = im;
+    if (!im)
+        return;
+    attnfile_source(&im->a, &iv->file);
+    iv->base_src = iv->file;
+    if (im->a.warning[0])
+        snprintf(u->app.msg, sizeof u->app.msg, "warning: %.140s", im->a.warning);
+    else
+        snprintf(u->app.msg, sizeof u->app.msg, "%.60s: %d layer%s x %d heads, %d x %d tokens%s",
+                 im->a.name, im->a.L, im->a.L == 1 ? "" : "s", im->a.H, im->a.n_q, im->a.n_k,
+                 im->a.causal ? ", causal (detected)" : "");
+}
+
+/* Imported weights as they are: in place from the map (float32) or converted. */
+static int import_plain(UiState *u, ModelResult *r)
+{
+    const AttnImport *im = u->iv->im;
+    const float *layer_P[AV_MAX_LAYERS];
+    bool in_place = true;
+    for (int l = 0; l < im->a.L; l++) {
+        layer_P[l] = attnfile_head_ptr(&im->a, l, 0);
+        in_place = in_place && layer_P[l];
+    }
+    ModelConfig c;
+    model_config_import(&c, im->a.L, im->a.H, im->a.causal);
+    c.weights_budget = u->budget;
+    return model_result_import(r, &c, &u->iv->file, in_place ? layer_P : NULL, &im->tokens,
+                               im->key_tokens.n ? &im->key_tokens : NULL);
+}
+
+/* The model's own run into iv->base with its own number of heads. */
+static int run_base(UiState *u, bool causal)
+{
+    struct ImportedView *iv = u->iv;
+    AppState *s = &u->app;
+    ModelConfig c = s->cfg;
+    c.causal = causal;
+    c.weights_budget = u->budget;
+    c.head_labels = iv->saved_labels;
+    if (one_head(iv->mode))
+        c.H = iv->saved_H;
+    const EditBuf *x = s->cross_on ? &s->cross : NULL;
+    int err = modelrun_run(&u->src, &c, s->text.s, s->text.len, x ? x->s : NULL,
+                           x ? x->len : 0, &iv->base);
+    if (!err)
+        model_source(&iv->base, &iv->base_src);
+    return err;
+}
+
+/* The combining view's source over iv->base_src, or NULL with a message. */
+static const AttnSource *derived_source(UiState *u)
+{
+    struct ImportedView *iv = u->iv;
+    const AttnSource *b = &iv->base_src;
+    if (iv->mode == IV_ROLLOUT) {
+        if (b->n_q != b->n_k) {
+            snprintf(u->app.msg, sizeof u->app.msg,
+                     "rollout needs self-attention (as many queries as keys)");
+            return NULL;
+        }
+        rollout_init(&iv->ro, b);
+        return &iv->ro.src;
+    }
+    if (iv->mode == IV_NORMS) {
+        const ModelResult *m = &iv->base;
+        int L = m->L, H = m->shape.H, n_k = m->shape.n_k, d = m->shape.d_model;
+        iv->fnorm = term_xrealloc(iv->fnorm, sizeof *iv->fnorm * (size_t)L * H * n_k);
+        for (int l = 0; l < L; l++)
+            if (combine_value_norms(n_k, d, H, m->layer[l].ab.V, u->w->layer[l].Wo,
+                                    iv->fnorm + (size_t)l * H * n_k) != AV_OK)
+                term_die("out of memory");
+        combine_norms_init(&iv->ns, b, iv->fnorm);
+        return &iv->ns.src;
+    }
+    combine_heads_free(&iv->ch);
+    CombineMode cm = iv->mode == IV_MEAN ? COMBINE_MEAN : iv->mode == IV_MAX ? COMBINE_MAX
+                                                                             : COMBINE_SUM;
+    if (combine_heads_init(&iv->ch, b, cm) != AV_OK)
+        term_die("out of memory");
+    return &iv->ch.src;
+}
+
+bool imported_run(UiState *u, ModelResult *r, bool causal, int *err)
+{
+    struct ImportedView *iv = u->iv;
+    if (r != &u->res || (!iv->im && iv->mode == IV_WEIGHTS))
+        return false;
+    *err = iv->im ? AV_OK : run_base(u, causal);
+    if (!*err && iv->im && iv->mode == IV_WEIGHTS)
+        *err = import_plain(u, r);
+    if (*err || iv->mode == IV_WEIGHTS)
+        return true;
+    const AttnSource *src = derived_source(u);
+    if (!src) { /* back to the weights: the file's, or the plain run */
+        set_mode(u, IV_WEIGHTS);
+        if (!iv->im)
+            return false;
+        *err = import_plain(u, r);
+        return true;
+    }
+    const ModelResult *m = iv->im ? NULL : &iv->base;
+    const TokenList *tq = m ? &m->tokens : &iv->im->tokens;
+    const TokenList *tk = m ? &m->cross_tokens : &iv->im->key_tokens;
+    ModelConfig c;
+    model_config_import(&c, src->L, src->H, m ? m->shape.causal : iv->im->a.causal);
+    c.weights_budget = IV_DERIVED_BUDGET;
+    c.head_labels = u->app.cfg.head_labels;
+    *err = model_result_import(r, &c, src, NULL, tq, tk->n ? tk : NULL);
+    if (*err == AV_ERR_NOMEM)
+        term_die("out of memory");
+    return true;
+}
+
+/* Actions that change or need a model: refused on imported attention. */
+static bool needs_model(Action a, bool typed)
+{
+    switch (a) {
+    case ACT_EDIT: case ACT_EDIT_CROSS: case ACT_MASK: case ACT_PE: case ACT_SCALE:
+    case ACT_HEADS_DEC: case ACT_HEADS_INC: case ACT_DMODEL_DEC: case ACT_DMODEL_INC:
+    case ACT_SEED_DEC: case ACT_SEED_INC: case ACT_SENT_NEXT: case ACT_SENT_PREV:
+    case ACT_PRESET: case ACT_TEMP_DOWN: case ACT_TEMP_UP: case ACT_LAYERS_DEC:
+    case ACT_LAYERS_INC: case ACT_CROSS: case ACT_CMP_MASK: case ACT_GENERATE:
+    case ACT_TRACE: case ACT_VIEW: case ACT_HEADS_HELP: case ACT_DIMS_NEXT: case ACT_DIMS_PREV:
+        return true;
+    default:
+        return typed;
+    }
+}
+
+/* The message for a refused action on imported attention. */
+static void refuse(UiState *u, Action a)
+{
+    const char *what = a == ACT_TRACE ? "the trace" : a == ACT_VIEW ? "the PE view"
+                     : a == ACT_HEADS_HELP ? "how the heads were built" : NULL;
+    if (what)
+        snprintf(u->app.msg, sizeof u->app.msg, "%s needs a model's vectors (Q, K, V): "
+                 "imported attention has only weights", what);
+    else
+        snprintf(u->app.msg, sizeof u->app.msg,
+                 "imported attention: the weights are the file's, there is no model to change");
+}
+
+/* The rows of the multi-selection summed (combine_rows_sum over what is
+ * shown), its three largest keys on the status line. */
+static void multi_report(UiState *u)
+{
+    struct ImportedView *iv = u->iv;
+    const ModelResult *r = &u->res;
+    AppState *s = &u->app;
+    if (iv->n_multi == 0) {
+        snprintf(s->msg, sizeof s->msg, "no query token selected together (M adds one)");
+        return;
+    }
+    int n_k = r->shape.n_k, top[3] = {-1, -1, -1};
+    float *buf = term_xrealloc(NULL, sizeof *buf * (size_t)n_k * 2), *sum = buf + n_k;
+    AttnSource src;
+    model_source(r, &src);
+    combine_rows_sum(&src, s->layer, s->head, iv->multi, iv->n_multi, buf, sum);
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < n_k; j++)
+            if ((k == 0 || j != top[0]) && (k < 2 || j != top[1]) &&
+                (top[k] < 0 || sum[j] > sum[top[k]]))
+                top[k] = j;
+    const TokenList *keys = model_key_tokens(r);
+    int n = snprintf(s->msg, sizeof s->msg, "%d quer%s summed:", iv->n_multi,
+                     iv->n_multi == 1 ? "y" : "ies");
+    for (int k = 0; k < 3 && k < n_k && n < (int)sizeof s->msg; k++)
+        n += snprintf(s->msg + n, sizeof s->msg - n, " %.24s %.2f", keys->tok[top[k]].str,
+                      (double)sum[top[k]]);
+    free(buf);
+}
+
+/* M: the selected query token in or out of the multi-selection. */
+static void multi_toggle(UiState *u)
+{
+    struct ImportedView *iv = u->iv;
+    int row = u->app.sel_row, k = 0;
+    if (row < 0 || row >= u->app.n_q)
+        return;
+    while (k < iv->n_multi && iv->multi[k] != row)
+        k++;
+    if (k < iv->n_multi)
+        iv->multi[k] = iv->multi[--iv->n_multi];
+    else if (iv->n_multi < IV_MAX_MULTI)
+        iv->multi[iv->n_multi++] = row;
+    multi_report(u);
+}
+
+/* The combining keys: A cycles heads combined, O rollout, V norms. */
+static bool combine_key(UiState *u, Action a, unsigned *pending)
+{
+    struct ImportedView *iv = u->iv;
+    IvMode m = iv->mode;
+    if (a == ACT_COMBINE_HEADS)
+        m = m == IV_MEAN ? IV_MAX : m == IV_MAX ? IV_SUM : m == IV_SUM ? IV_WEIGHTS : IV_MEAN;
+    else if (a == ACT_ROLLOUT)
+        m = m == IV_ROLLOUT ? IV_WEIGHTS : IV_ROLLOUT;
+    else if (a == ACT_NORMS)
+        m = m == IV_NORMS ? IV_WEIGHTS : IV_NORMS;
+    else
+        return false;
+    if (m == IV_NORMS && (iv->im || u->src.net)) {
+        snprintf(u->app.msg, sizeof u->app.msg, "value-weighted norms need the model's V and "
+                 "W_O: %s", iv->im ? "imported attention has only weights"
+                                   : "not kept for a trained model");
+        return true;
+    }
+    if (m == IV_ROLLOUT && u->app.n_q != u->app.n_k) {
+        snprintf(u->app.msg, sizeof u->app.msg,
+                 "rollout needs self-attention (as many queries as keys)");
+        return true;
+    }
+    set_mode(u, m);
+    snprintf(u->app.msg, sizeof u->app.msg, "showing %s%s", mode_names[m],
+             m == IV_WEIGHTS ? "" : m == IV_NORMS ? " (V: back to the weights)"
+             : m == IV_ROLLOUT ? " (O: back to the weights)" : " (A: next)");
+    *pending |= APP_RUN;
+    return true;
+}
+
+bool imported_handle(UiState *u, const UiInput *in, unsigned *pending)
+{
+    struct ImportedView *iv = u->iv;
+    if (iv->im && u->app.layer != iv->layer_seen) { /* drop the pages of the layer left */
+        attnfile_release(&iv->im->a, iv->layer_seen);
+        iv->layer_seen = u->app.layer;
+    }
+    if (in->action == ACT_MULTI_ROW) {
+        multi_toggle(u);
+        return true;
+    }
+    if (combine_key(u, in->action, pending))
+        return true;
+    bool typed = in->action == ACT_NONE && in->text[0];
+    if (!needs_model(in->action, typed))
+        return false;
+    if (iv->im) {
+        refuse(u, in->action);
+        return true;
+    }
+    if (iv->mode != IV_WEIGHTS) { /* an own model: back to its weights first */
+        set_mode(u, IV_WEIGHTS);
+        *pending |= APP_RUN;
+    }
+    return false;
+}
+
+void imported_free(UiState *u)
+{
+    struct ImportedView *iv = u->iv;
+    if (!iv)
+        return;
+    model_result_free(&iv->base);
+    combine_heads_free(&iv->ch);
+    free(iv->ro.buf);
+    free(iv->fnorm);
+    free(iv);
+    u->iv = NULL;
+}

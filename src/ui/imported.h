@@ -1,0 +1,40 @@
+/* imported.h - the interface on imported attention (--attention FILE.npy)
+ * and the views that combine weights, for imported attention and attnviz's
+ * own models alike: heads combined (mean, max, sum), attention rollout across
+ * layers, value-weighted norms (own models: V and W_O are known) and several
+ * query tokens summed. Private to src/ui/.
+ *
+ * A combining view is a ModelResult of its own (model_result_import over an
+ * AttnSource of combine.h), put where the views read u->res, so every view
+ * that draws weights draws it unchanged; heads combined and rollout have one
+ * "head", so app.cfg.H is 1 while they are shown and the model's own H is
+ * kept here.
+ */
+#ifndef ATTNVIZ_UI_IMPORTED_H
+#define ATTNVIZ_UI_IMPORTED_H
+
+#include <stdbool.h>
+
+#include "io/attnfile.h"
+#include "uistate.h"
+
+/* Set up u->iv (always: the combining views serve own models too); im is the
+ * imported attention or NULL. Call after app_init, before the first run. */
+void imported_start(UiState *u, const AttnImport *im);
+
+/* Make u->res when it is ours to make: imported attention, or a combining
+ * view on. Returns true with *err set (AV_OK or the run's error) when it
+ * made it, false when the plain model run applies. */
+bool imported_run(UiState *u, ModelResult *r, bool causal, int *err);
+
+/* Handle in when it means something of its own: the combining keys; on
+ * imported attention the keys that would change a model (refused with a
+ * status line) and the views that need vectors (trace, PE: refused); on an
+ * own model with a combining view on, keys that need the plain weights
+ * leave the combining view first. Returns true when handled (flags added to
+ * *pending), false to let app_apply have it. */
+bool imported_handle(UiState *u, const UiInput *in, unsigned *pending);
+
+void imported_free(UiState *u);
+
+#endif
