@@ -1,0 +1,380 @@
+/* view_train.c - the live training view: a small transformer trains while
+ * the class watches its heads form.
+ *
+ * The view has its own loop, so training never waits for a key and a key
+ * never waits for training: between frames trainview_run makes at most the
+ * speed's steps, stopping after SLICE_MS; a key that arrives meanwhile is read
+ * as soon as the slice ends and answered by the next frame, before any more
+ * training. On screen: a header with the step, loss and speed; every layer x
+ * head as a heatmap of the probe sequence (left); the head scores against
+ * the step, one strip a score kind, with each head's first pass of 0.5
+ * marked, and the loss below them with those moments on its axis (right);
+ * the last event; the keys.
+ */
+#include "view_train.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "color.h"
+#include "render/trainplot.h"
+#include "term.h"
+#include "view_top.h"
+
+#define SLICE_MS 20.0   /* training a frame, at most (plus one step) */
+#define FRAME_MS 40.0   /* a frame every 40 ms while training: 25 a second */
+#define PLOT_MIN_W 36   /* the plots keep at least these columns */
+#define STRIP_MIN_H 4   /* a score strip: title and three rows of dots */
+#define STRIP_MAX_H 8
+#define MAX_LINES 16    /* heads drawn in one strip, at most (the best ones) */
+
+/* Each head's colour in the strips: the same head the same colour. */
+static const struct {
+    int style, level;
+} HEAD_STYLE[] = {
+    {STYLE_TITLE, 0}, {STYLE_BAR, 14}, {STYLE_LABEL, 0}, {STYLE_BAR, 9}, {STYLE_TEXT, 0},
+};
+#define N_HEAD_STYLES ((int)(sizeof HEAD_STYLE / sizeof HEAD_STYLE[0]))
+
+/* The score strips, most telling first. */
+static const ScoreKind STRIP_ORDER[SCORE_KINDS] = {SCORE_INDUCTION, SCORE_PREV,
+                                                   SCORE_ANTECEDENT, SCORE_FIRST, SCORE_SELF};
+
+typedef struct {
+    double rate;         /* steps a second, measured */
+    double rate_t0;
+    long rate_step0;
+} TrainLoop;
+
+static long axis_end(const TrainView *tv)
+{
+    long xm = tv->conf.steps > tv->tr.step ? tv->conf.steps : tv->tr.step;
+    return xm < 1 ? 1 : xm;
+}
+
+static void draw_header(const TrainView *tv, const TrainLoop *lp, Grid *g)
+{
+    const TrainViewConfig *c = &tv->conf;
+    grid_printf(g, 0, 0, g->w, STYLE_TITLE,
+                "Training %s: %d layers x %d heads, d_model %d, context %d, seed %llu", c->task,
+                c->layers, c->heads, c->d_model, c->context, (unsigned long long)c->cfg.seed);
+    int x = grid_printf(g, 0, 1, g->w, STYLE_TEXT, "step %ld", tv->tr.step);
+    if (c->steps > 0)
+        x += grid_printf(g, x, 1, g->w - x, STYLE_DIM, " of %ld", c->steps);
+    x += grid_printf(g, x, 1, g->w - x, STYLE_TEXT, "   loss %.3f   accuracy %.0f%%   ",
+                     tv->n ? (double)tv->hist_loss[tv->n - 1] : 0.0, 100.0 * tv->tr.accuracy);
+    if (tv->paused)
+        grid_puts(g, x, 1, "paused", g->w - x, STYLE_ACCENT);
+    else
+        grid_printf(g, x, 1, g->w - x, STYLE_LABEL, "training, %d steps a frame (%.0f steps/s)",
+                    trainview_steps_per_frame(tv), lp->rate);
+}
+
+/* "L2H1 induction 0.62" when it fits, else "L2H1 ind 0.62"; "L1H2 mixed
+ * (prev 0.31)" or "L1H2 mixed" for a head no score has named. */
+static void head_title(const TrainView *tv, int i, int width, char *buf, size_t cap)
+{
+    const HeadScore *hs = &tv->scores[i];
+    float v;
+    ScoreKind k = scores_best(hs, &v);
+    int n = snprintf(buf, cap, "L%dH%d ", i / tv->H + 1, i % tv->H + 1);
+    if (v > TV_THRESHOLD) {
+        int len = snprintf(buf + n, cap - (size_t)n, "%s %.2f", scores_name(k), (double)v);
+        if (n + len > width)
+            snprintf(buf + n, cap - (size_t)n, "%s %.2f", scores_short_name(k), (double)v);
+    } else {
+        int len = snprintf(buf + n, cap - (size_t)n, "mixed (%s %.2f)", scores_short_name(k),
+                           (double)v);
+        if (n + len > width)
+            snprintf(buf + n, cap - (size_t)n, "mixed");
+    }
+}
+
+/* Every head on the probe, at the left of r; returns the columns used. */
+static int draw_heads(const UiState *u, const TrainView *tv, Grid *g, Rect r)
+{
+    const int LH = tv->L * tv->H;
+    const char *labels[TV_PROBE_MAX];
+    char titles[MAX_LINES][40];
+    const char *tp[MAX_LINES];
+    bool hot[MAX_LINES];
+    for (int i = 0; i < tv->probe_n; i++)
+        labels[i] = tv->probe_label[i];
+    TrainHeadsSpec sp = {.P = tv->probe_P, .L = tv->L, .H = tv->H, .n = tv->probe_n,
+                         .labels = labels, .titles = tp, .hot = hot, .mode = u->hmode,
+                         .half_ok = u->depth == DEPTH_256};
+    int max_w = r.w - PLOT_MIN_W - 2;
+    TrainHeadsLayout lay;
+    if (LH > MAX_LINES || !trainplot_heads_fit(max_w, r.h - 1, &sp, &lay)) {
+        grid_puts(g, r.x, r.y, "(heads: too many for this screen)", max_w, STYLE_DIM);
+        return max_w > 0 ? max_w : 0;
+    }
+    for (int i = 0; i < LH; i++) {
+        float v;
+        scores_best(&tv->scores[i], &v);
+        hot[i] = v > TV_THRESHOLD;
+        head_title(tv, i, lay.tile_w - 1, titles[i], sizeof titles[i]);
+        tp[i] = titles[i];
+    }
+    grid_puts(g, r.x, r.y, lay.tokens < tv->probe_n ? "Each head on the probe (first tokens)"
+                                                    : "Each head on the probe sequence",
+              lay.w, STYLE_DIM);
+    trainplot_heads(g, r.x, r.y + 1, &sp, &lay);
+    return lay.w;
+}
+
+/* One score kind's strip: a line per head (the best MAX_LINES), the 0.5 line,
+ * each head's first pass marked. */
+static void draw_strip(const TrainView *tv, Grid *g, Rect r, ScoreKind k)
+{
+    TrainSeries s[MAX_LINES];
+    TrainMark m[MAX_LINES];
+    char names[MAX_LINES][12], title[160];
+    const int LH = tv->L * tv->H, per = LH * SCORE_KINDS;
+    int ns = 0, nm = 0;
+    for (int i = 0; i < LH && ns < MAX_LINES; i++, ns++) {
+        snprintf(names[ns], sizeof names[ns], "L%dH%d", i / tv->H + 1, i % tv->H + 1);
+        s[ns] = (TrainSeries){.y = tv->hist_score + (long)i * SCORE_KINDS + k, .stride = per,
+                              .style = HEAD_STYLE[i % N_HEAD_STYLES].style,
+                              .level = HEAD_STYLE[i % N_HEAD_STYLES].level, .name = names[ns]};
+    }
+    int len = snprintf(title, sizeof title, "%s score", scores_name(k));
+    for (int e = 0; e < tv->n_events && nm < MAX_LINES; e++) {
+        const TrainEvent *ev = &tv->events[e];
+        if (ev->kind != k)
+            continue;
+        m[nm++] = (TrainMark){ev->step, ev->value};
+        if (len < (int)sizeof title - 40)
+            len += snprintf(title + len, sizeof title - (size_t)len, "%s L%dH%d at step %ld",
+                            nm == 1 ? "  \xe2\x97\x86" : ",", ev->layer + 1, ev->head + 1,
+                            ev->step);
+    }
+    TrainPlotSpec sp = {.title = title, .x = tv->hist_step, .n = tv->n, .x_max = axis_end(tv),
+                        .y_min = 0, .y_max = 1, .threshold_on = true,
+                        .threshold = TV_THRESHOLD, .series = s, .n_series = ns, .marks = m,
+                        .n_marks = nm};
+    trainplot_lines(g, r.x, r.y, r.w, r.h, &sp, NULL);
+}
+
+/* The loss, with every event's step marked on the line and on the axis. */
+static void draw_loss(const TrainView *tv, Grid *g, Rect r)
+{
+    TrainSeries s = {.y = tv->hist_loss, .stride = 1, .style = STYLE_TEXT};
+    TrainMark m[MAX_LINES];
+    int nm = 0;
+    for (int e = 0; e < tv->n_events && nm < MAX_LINES; e++) {
+        long st = tv->events[e].step;
+        int k = 0;
+        while (k + 1 < tv->n && tv->hist_step[k] < st)
+            k++;
+        if (nm == 0 || m[nm - 1].step != st)
+            m[nm++] = (TrainMark){st, tv->hist_loss[k]};
+    }
+    char title[96];
+    snprintf(title, sizeof title, "loss (cross-entropy) %.3f%s",
+             tv->n ? (double)tv->hist_loss[tv->n - 1] : 0.0,
+             nm ? "   \xe2\x96\xb2 a head passed 0.5" : "");
+    float top = tv->loss_max > 0 ? tv->loss_max : 1.0f;
+    TrainPlotSpec sp = {.title = title, .x = tv->hist_step, .n = tv->n, .x_max = axis_end(tv),
+                        .y_min = 0, .y_max = (float)(int)(top + 0.999f), .series = &s,
+                        .n_series = 1, .marks = m, .n_marks = nm, .x_axis = true};
+    trainplot_lines(g, r.x, r.y, r.w, r.h, &sp, NULL);
+}
+
+/* The score strips that fit above the loss, most telling first; the loss
+ * as tall as a strip at least, with the step axis under it. */
+static void draw_plots(const TrainView *tv, Grid *g, Rect r)
+{
+    ScoreKind kinds[SCORE_KINDS];
+    int nk = 0;
+    for (int k = 0; k < SCORE_KINDS; k++)
+        if (tv->has_kind[STRIP_ORDER[k]])
+            kinds[nk++] = STRIP_ORDER[k];
+    while (nk > 0 && (r.h - 1) / (nk + 1) < STRIP_MIN_H)
+        nk--;
+    int strip_h = (r.h - 1) / (nk + 1);
+    strip_h = strip_h > STRIP_MAX_H ? STRIP_MAX_H : strip_h;
+    for (int k = 0; k < nk; k++)
+        draw_strip(tv, g, (Rect){r.x, r.y + k * strip_h, r.w, strip_h}, kinds[k]);
+    draw_loss(tv, g, (Rect){r.x, r.y + nk * strip_h, r.w, r.h - nk * strip_h});
+}
+
+static void draw_bottom(const TrainView *tv, Grid *g, bool top)
+{
+    int y = g->h - 2;
+    if (tv->msg[0])
+        grid_puts(g, 0, y, tv->msg, g->w, STYLE_ACCENT);
+    else
+        grid_puts(g, 0, y, "Every head starts as noise: watch for one that passes 0.5.", g->w,
+                  STYLE_DIM);
+    Cell *row = grid_at(g, 0, g->h - 1);
+    grid_fill_cells(row, g->w, ' ', STYLE_STATUS, 0);
+    grid_puts(g, 1, g->h - 1,
+              top ? "space pause/go  . one step  + - speed  r new seed  s save  q quit"
+                  : "space pause/go  . one step  + - speed  r new seed  s save  Esc back  q quit",
+              g->w - 2, STYLE_STATUS);
+}
+
+static void frame(UiState *u, const TrainView *tv, const TrainLoop *lp, bool top)
+{
+    Grid *g = &u->grid;
+    if ((g->w != COLS || g->h != LINES) && grid_resize(g, COLS, LINES) != AV_OK)
+        term_die("out of memory");
+    grid_clear(g);
+    if (COLS < UI_MIN_W || LINES < UI_MIN_H) {
+        view_top_too_small(g);
+    } else {
+        draw_header(tv, lp, g);
+        Rect body = {0, 3, g->w, g->h - 3 - 2};
+        int used = draw_heads(u, tv, g, body);
+        draw_plots(tv, g, (Rect){used + 2, body.y, g->w - used - 2, body.h});
+        draw_bottom(tv, g, top);
+    }
+    erase();
+    color_paint(u, g);
+    refresh();
+}
+
+/* Keys of the view: what each does. */
+typedef enum { K_NONE, K_PAUSE, K_STEP, K_FASTER, K_SLOWER, K_RESET, K_SAVE, K_BACK, K_QUIT } TrainKey;
+
+static const struct {
+    int key;
+    TrainKey what;
+} KEYS[] = {
+    {' ', K_PAUSE},  {'p', K_PAUSE},      {'.', K_STEP},
+    {'+', K_FASTER}, {'=', K_FASTER},     {'-', K_SLOWER},      {'_', K_SLOWER},
+    {'r', K_RESET},  {'s', K_SAVE},       {27, K_BACK},         {'q', K_QUIT},
+    {'Q', K_QUIT},   {KEY_F(10), K_QUIT}, {3 /* ^C */, K_QUIT}, {0x1c /* ^\ */, K_QUIT},
+};
+
+/* Esc alone, or the start of a sequence curses did not know (read and
+ * dropped, so that an unknown key never backs out). */
+static int escape_key(void)
+{
+    timeout(0);
+    int ch = getch();
+    if (ch == ERR)
+        return 27;
+    for (int k = 0; k < 16 && ch != ERR && ch != '~' && !(k > 0 && ch >= 'A' && ch <= 'z'); k++)
+        ch = getch();
+    return 0;
+}
+
+static TrainKey lookup(int ch)
+{
+    if (ch == 27)
+        ch = escape_key();
+    for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++)
+        if (KEYS[k].key == ch)
+            return KEYS[k].what;
+    if (ch == KEY_RESIZE)
+        clearok(curscr, TRUE); /* repaint all: the terminal may keep old cells */
+    else if (ch == KEY_MOUSE) {
+        MEVENT ev;
+        getmouse(&ev);
+    }
+    return K_NONE;
+}
+
+/* Apply one key; returns 1 to quit, -1 to back out, 0 to go on. */
+static int handle(TrainView *tv, int ch, bool top)
+{
+    char path[512];
+    switch (lookup(ch)) {
+    case K_PAUSE: trainview_toggle_pause(tv); break;
+    case K_STEP:
+        tv->paused = true;
+        if (trainview_step(tv) != AV_OK)
+            snprintf(tv->msg, sizeof tv->msg, "the step failed");
+        break;
+    case K_FASTER: trainview_speed(tv, 1); break;
+    case K_SLOWER: trainview_speed(tv, -1); break;
+    case K_RESET:
+        if (trainview_reset(tv, tv->conf.cfg.seed + 1) != AV_OK)
+            term_die("out of memory");
+        break;
+    case K_SAVE: trainview_save(tv, ".", time(NULL), path, sizeof path); break;
+    case K_BACK:
+        if (!top)
+            return -1;
+        snprintf(tv->msg, sizeof tv->msg, "q quits (Esc backs out of a view; this is the first)");
+        break;
+    case K_QUIT: return 1;
+    case K_NONE: break;
+    }
+    return 0;
+}
+
+/* The measured rate, over half a second at least. */
+static void rate_update(TrainLoop *lp, const TrainView *tv)
+{
+    double now = term_now_ms();
+    if (tv->paused || tv->tr.step < lp->rate_step0) {
+        lp->rate_t0 = now, lp->rate_step0 = tv->tr.step;
+        return;
+    }
+    if (now - lp->rate_t0 >= 500.0) {
+        lp->rate = (double)(tv->tr.step - lp->rate_step0) * 1000.0 / (now - lp->rate_t0);
+        lp->rate_t0 = now, lp->rate_step0 = tv->tr.step;
+    }
+}
+
+bool view_train_run(UiState *u, TrainView *tv, bool top)
+{
+    TrainLoop lp = {.rate_t0 = term_now_ms(), .rate_step0 = tv->tr.step};
+    double next = term_now_ms();
+    bool dirty = true;
+    int outcome = 0;
+    while (outcome == 0 && !term_signalled()) {
+        if (dirty)
+            frame(u, tv, &lp, top);
+        dirty = false;
+        double wait = tv->paused ? 100.0 : next - term_now_ms();
+        timeout(wait > 0 ? (int)wait : 0);
+        int ch = getch();
+        if (ch != ERR) {
+            /* Every key already waiting, then a frame before any training. */
+            for (timeout(0); ch != ERR && outcome == 0; ch = getch())
+                outcome = handle(tv, ch, top);
+            dirty = true;
+            continue;
+        }
+        if (!tv->paused && term_now_ms() >= next) {
+            double t0 = term_now_ms();
+            int want = trainview_steps_per_frame(tv);
+            int done = trainview_run(tv, want, SLICE_MS);
+            /* Cut short by the time box: the speed asks for more than a
+             * frame holds, so train on right after this frame. */
+            next = done >= 0 && done < want && !tv->paused ? t0 : t0 + FRAME_MS;
+            if (done < 0) {
+                tv->paused = true;
+                snprintf(tv->msg, sizeof tv->msg, "training stopped: %s", av_strerror(done));
+            }
+            dirty = true;
+        }
+        rate_update(&lp, tv);
+    }
+    timeout(100);
+    return outcome > 0 || term_signalled();
+}
+
+bool view_train_open(UiState *u, const char *task)
+{
+    TrainViewConfig c;
+    TrainView tv;
+    char why[160];
+    trainview_config(task, &c);
+    int err = trainview_init(&tv, &c, NULL, 0, why, sizeof why);
+    if (err == AV_ERR_NOMEM)
+        term_die("out of memory");
+    if (err) {
+        snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
+        return false;
+    }
+    bool quit = view_train_run(u, &tv, false);
+    trainview_free(&tv);
+    return quit;
+}
