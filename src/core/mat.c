@@ -95,42 +95,69 @@ static inline void chunk_store(float *c, Half lo, Half hi, int w, float alpha, f
         half_store(c + MAT_HALF, hi, w - MAT_HALF, alpha, beta);
 }
 
+/* Rows [i, i + 4) of C, one chunk of columns from column j: eight
+ * independent sums over k in order. Rows past M repeat row i: their sums are
+ * not stored. */
+static inline __attribute__((always_inline)) void
+four_rows(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+          float beta, float *C, int ldc, int i, int j)
+{
+    const float *a0 = A + (long)i * lda;
+    const float *a1 = i + 1 < M ? a0 + lda : a0;
+    const float *a2 = i + 2 < M ? a0 + 2L * lda : a0;
+    const float *a3 = i + 3 < M ? a0 + 3L * lda : a0;
+    Half s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, t0 = {0}, t1 = {0}, t2 = {0}, t3 = {0};
+    for (int k = 0; k < K; k++) {
+        Half lo, hi;
+        memcpy(&lo, B + (long)k * ldb + j, sizeof lo);
+        memcpy(&hi, B + (long)k * ldb + j + MAT_HALF, sizeof hi);
+        s0 += a0[k] * lo, t0 += a0[k] * hi;
+        s1 += a1[k] * lo, t1 += a1[k] * hi;
+        s2 += a2[k] * lo, t2 += a2[k] * hi;
+        s3 += a3[k] * lo, t3 += a3[k] * hi;
+    }
+    const int w = N - j < MAT_LANES ? N - j : MAT_LANES;
+    float *c = C + (long)i * ldc + j;
+    chunk_store(c, s0, t0, w, alpha, beta);
+    if (i + 1 < M)
+        chunk_store(c + ldc, s1, t1, w, alpha, beta);
+    if (i + 2 < M)
+        chunk_store(c + 2L * ldc, s2, t2, w, alpha, beta);
+    if (i + 3 < M)
+        chunk_store(c + 3L * ldc, s3, t3, w, alpha, beta);
+}
+
+/* Row i of C, one chunk of columns from column j, the same sums as four_rows. */
+static inline __attribute__((always_inline)) void
+one_row(int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+        float beta, float *C, int ldc, int i, int j)
+{
+    const float *a0 = A + (long)i * lda;
+    Half s0 = {0}, t0 = {0};
+    for (int k = 0; k < K; k++) {
+        Half lo, hi;
+        memcpy(&lo, B + (long)k * ldb + j, sizeof lo);
+        memcpy(&hi, B + (long)k * ldb + j + MAT_HALF, sizeof hi);
+        s0 += a0[k] * lo, t0 += a0[k] * hi;
+    }
+    chunk_store(C + (long)i * ldc + j, s0, t0, N - j < MAT_LANES ? N - j : MAT_LANES, alpha,
+                beta);
+}
+
 /* C (M, N) = alpha A (M, K) B (K, N) + beta C, where every row of B may be
- * read MAT_LANES columns at a time (ldb and the columns padded). Four rows of
- * C and one chunk of columns at a time: eight independent sums, over k in
- * order, so each element is the same sequence of float operations whatever
- * the vector width. */
+ * read MAT_LANES columns at a time (ldb and the columns padded): four rows
+ * at a time, the last one or two alone. Each element is the same sequence of
+ * float operations whatever the grouping and the vector width. */
 MAT_CLONES
 static void small_kernel(int M, int N, int K, float alpha, const float *A, int lda,
                          const float *B, int ldb, float beta, float *C, int ldc)
 {
-    for (int i = 0; i < M; i += 4) {
-        /* rows past M repeat row i; their sums are not stored */
-        const float *a0 = A + (long)i * lda;
-        const float *a1 = i + 1 < M ? a0 + lda : a0;
-        const float *a2 = i + 2 < M ? a0 + 2L * lda : a0;
-        const float *a3 = i + 3 < M ? a0 + 3L * lda : a0;
-        for (int j = 0; j < N; j += MAT_LANES) {
-            Half s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, t0 = {0}, t1 = {0}, t2 = {0}, t3 = {0};
-            for (int k = 0; k < K; k++) {
-                Half lo, hi;
-                memcpy(&lo, B + (long)k * ldb + j, sizeof lo);
-                memcpy(&hi, B + (long)k * ldb + j + MAT_HALF, sizeof hi);
-                s0 += a0[k] * lo, t0 += a0[k] * hi;
-                s1 += a1[k] * lo, t1 += a1[k] * hi;
-                s2 += a2[k] * lo, t2 += a2[k] * hi;
-                s3 += a3[k] * lo, t3 += a3[k] * hi;
-            }
-            int w = N - j < MAT_LANES ? N - j : MAT_LANES;
-            float *c = C + (long)i * ldc + j;
-            chunk_store(c, s0, t0, w, alpha, beta);
-            if (i + 1 < M)
-                chunk_store(c + ldc, s1, t1, w, alpha, beta);
-            if (i + 2 < M)
-                chunk_store(c + 2L * ldc, s2, t2, w, alpha, beta);
-            if (i + 3 < M)
-                chunk_store(c + 3L * ldc, s3, t3, w, alpha, beta);
-        }
+    const int full = M % 4 == 3 ? M + 1 : M - M % 4; /* rows in groups of four */
+    for (int j = 0; j < N; j += MAT_LANES) {
+        for (int i = 0; i < full; i += 4)
+            four_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, i, j);
+        for (int i = full; i < M; i++)
+            one_row(N, K, alpha, A, lda, B, ldb, beta, C, ldc, i, j);
     }
 }
 
