@@ -26,10 +26,11 @@
 int dump_write(const char *dir, const ModelResult *r, const ModelConfig *c, const char **which);
 
 /* norms.npy (L, H, n_q, n_k): value-weighted norms ||alpha_hij V_j,h W_O,h||
- * (combine.h) of every layer, from r's weights and V and w's W_O. For
- * attnviz's own models, after dump_write. Returns AV_OK, AV_ERR_IO or
- * AV_ERR_NOMEM (*which is "norms.npy"). */
-int dump_write_norms(const char *dir, const ModelResult *r, const ModelWeights *w,
+ * (combine.h) of every layer, from r's weights and V and Wo[l], layer l's
+ * W_O (d_model, d_model), for l < r->L (toy weights: w->layer[l].Wo; a
+ * trained model's own). For attnviz's own models, after dump_write.
+ * Returns AV_OK, AV_ERR_IO or AV_ERR_NOMEM (*which is "norms.npy"). */
+int dump_write_norms(const char *dir, const ModelResult *r, const float *const *Wo,
                      const char **which);
 
 /* dump_write, then dump_write_norms: --dump of attnviz's own models. */

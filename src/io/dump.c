@@ -285,7 +285,7 @@ int dump_write(const char *dir, const ModelResult *r, const ModelConfig *c, cons
     return rc;
 }
 
-int dump_write_norms(const char *dir, const ModelResult *r, const ModelWeights *w,
+int dump_write_norms(const char *dir, const ModelResult *r, const float *const *Wo,
                      const char **which)
 {
     const AttnShape *s = &r->shape;
@@ -296,7 +296,7 @@ int dump_write_norms(const char *dir, const ModelResult *r, const ModelWeights *
         return AV_ERR_NOMEM;
     int rc = AV_OK;
     for (int l = 0; l < r->L && rc == AV_OK; l++)
-        rc = combine_value_norms(s->n_k, s->d_model, s->H, r->layer[l].ab.V, w->layer[l].Wo,
+        rc = combine_value_norms(s->n_k, s->d_model, s->H, r->layer[l].ab.V, Wo[l],
                                  fnorm + (size_t)l * s->H * s->n_k);
     AttnSource weights = result_source(r);
     NormsSource ns;
@@ -314,8 +314,11 @@ int dump_write_norms(const char *dir, const ModelResult *r, const ModelWeights *
 int dump_write_model(const char *dir, const ModelResult *r, const ModelConfig *c,
                      const ModelWeights *w, const char **which)
 {
+    const float *Wo[AV_MAX_LAYERS];
+    for (int l = 0; l < r->L && l < AV_MAX_LAYERS; l++)
+        Wo[l] = w->layer[l].Wo;
     int rc = dump_write(dir, r, c, which);
-    return rc == AV_OK ? dump_write_norms(dir, r, w, which) : rc;
+    return rc == AV_OK ? dump_write_norms(dir, r, Wo, which) : rc;
 }
 
 int dump_write_import(const char *dir, const AttnImport *im, const char **which)
