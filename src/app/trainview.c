@@ -19,7 +19,7 @@
 #include "core/rng.h"
 #include "core/utf8.h"
 
-#define PROBE_PERIOD 6 /* the induction probe: 6 letters, repeated */
+#define PROBE_PERIOD 5 /* the induction probe: 5 letters, repeated */
 
 /* Steps a frame at each speed level. */
 static const int SPEEDS[TV_SPEEDS] = {1, 2, 3, 5, 8, 12, 20, 40, 80};
