@@ -111,6 +111,7 @@ typedef struct {
     bool causal, pe, scale;
     float temperature;
     LessonView view;
+    int stage;             /* the pipeline stage (1-8) whose page the view opens, 0: the first */
 } LessonSettings;
 
 typedef struct {

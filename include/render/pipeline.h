@@ -72,6 +72,10 @@ typedef struct {
  * the page drawn. */
 int pipeline_draw(Grid *g, int x, int y, int w, int h, const PipelineSpec *sp, int *page_out);
 
+/* The page (0-based) pipeline_draw would show stage on, for the same spec
+ * and rectangle: a lesson that talks about the scores opens their page. */
+int pipeline_page_of(const PipelineSpec *sp, int w, int h, PipelineStage stage);
+
 /* Head h of layer as text on one page of width columns (0 = 100): the
  * title, every stage, values where they fit; query row sel (0-based, or -1)
  * marked. With color, ANSI colour. Returns AV_OK, AV_ERR_IO, or an error of

@@ -28,7 +28,8 @@ static const char *const view_names[LESSON_VIEW_COUNT] = {
 
 static const char *const setting_names[] = {
     "sentence", "cross", "weights", "model", "preset", "d-model", "heads", "layers", "layer",
-    "head", "token", "key", "seed", "mask", "pe", "scaling", "temperature", "view", NULL,
+    "head", "token", "key", "seed", "mask", "pe", "scaling", "temperature", "view", "stage",
+    NULL,
 };
 
 static const char *const question_names[] = {"ask", "answer", "choice", "tolerance",
@@ -161,6 +162,20 @@ static int set_view(Parser *p, const char *v, LessonView *out)
                 "heads, not '%.40s'", v);
 }
 
+/* A pipeline stage: 1-8 or its name. */
+static int set_stage(Parser *p, const char *v, int *out)
+{
+    static const char *const names[] = {"q", "k", "v", "scores", "scaled", "masked", "weights",
+                                        "output"};
+    for (int k = 0; k < 8; k++)
+        if (!strcmp(v, names[k]) || (v[0] == '1' + k && !v[1])) {
+            *out = k + 1;
+            return AV_OK;
+        }
+    return perr(p, "stage takes 1-8 or q, k, v, scores, scaled, masked, weights, output, "
+                "not '%.30s'", v);
+}
+
 static int set_preset(Parser *p, const char *v, LessonSettings *s)
 {
     if (strcmp(v, "designed") == 0)
@@ -242,6 +257,8 @@ static int setting(Parser *p, const char *key, char *v)
         return get_onoff(p, key, v, &s->scale);
     if (!strcmp(key, "view"))
         return set_view(p, v, &s->view);
+    if (!strcmp(key, "stage"))
+        return set_stage(p, v, &s->stage);
     return setting_numeric(p, key, v, s);
 }
 

@@ -304,26 +304,43 @@ static int label_width(const PipelineSpec *sp)
     return 2 + (w < PIPE_LABEL_MAX ? w : PIPE_LABEL_MAX) + 1; /* marker, text, gap */
 }
 
-int pipeline_draw(Grid *g, int x, int y, int w, int h, const PipelineSpec *sp, int *page_out)
+/* The cell width (sp's, or the one giving the fewest pages, then the widest
+ * cells) and the boxes of the stages in a w x h rectangle. Returns the pages. */
+static int layout(const PipelineSpec *sp, int w, int h, Ctx *c, Box *box)
 {
     static const int widths[] = {6, 5, 4, 3, 2, 1};
-    Ctx c = {.sp = sp, .lw = label_width(sp)};
-    Box box[PIPE_STAGES];
-    int pages = 0;
+    *c = (Ctx){.sp = sp, .lw = label_width(sp)};
     if (sp->cell_w > 0) {
-        c.cw = sp->cell_w;
-        pages = flow(&c, w, h, box);
+        c->cw = sp->cell_w;
+        return flow(c, w, h, box);
     }
-    for (int k = 0; !sp->cell_w && k < 6; k++) {
-        Ctx t = c;
+    int pages = 0;
+    for (int k = 0; k < 6; k++) {
+        Ctx t = *c;
         Box b[PIPE_STAGES];
         t.cw = widths[k];
         int p = flow(&t, w, h, b);
         if (!pages || p < pages) {
-            pages = p, c = t;
-            memcpy(box, b, sizeof box);
+            pages = p, *c = t;
+            memcpy(box, b, sizeof b);
         }
     }
+    return pages;
+}
+
+int pipeline_page_of(const PipelineSpec *sp, int w, int h, PipelineStage stage)
+{
+    Ctx c;
+    Box box[PIPE_STAGES];
+    layout(sp, w, h, &c, box);
+    return stage >= 0 && stage < PIPE_STAGES ? box[stage].page : 0;
+}
+
+int pipeline_draw(Grid *g, int x, int y, int w, int h, const PipelineSpec *sp, int *page_out)
+{
+    Ctx c;
+    Box box[PIPE_STAGES];
+    int pages = layout(sp, w, h, &c, box);
     int page = sp->page < 0 ? 0 : sp->page >= pages ? pages - 1 : sp->page;
     for (int s = 0; s < PIPE_STAGES; s++)
         if (box[s].page == page)

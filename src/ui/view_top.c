@@ -191,6 +191,12 @@ void view_top_bottom_draw(UiState *u, Grid *g)
     char more[96];
     snprintf(more, sizeof more, "%stemp %g%slayer %d/%d%s%s", sep, (double)c->temperature, sep,
              s->layer + 1, c->layers, s->cross_on ? sep : "", s->cross_on ? "cross" : "");
+    if (c->preset == PRESET_IMPORTED) { /* weights only: no sizes, seed or PE to show */
+        grid_printf(g, 0, y, g->w, STYLE_STATUS, " imported attention%stokens %d x %d%sheads "
+                    "%d%smask %s%slayer %d/%d", sep, s->n_q, s->n_k, sep, c->H, sep,
+                    c->causal ? "causal (detected)" : "none", sep, s->layer + 1, c->layers);
+        return;
+    }
     int used = grid_printf(
         g, 0, y, g->w, STYLE_STATUS,
         " tokens %d%sd_model %d%s%sheads %d%sd_k %d%sseed %llu%smask %s%sPE %s%sscaling %s%s",

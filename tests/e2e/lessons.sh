@@ -54,9 +54,24 @@ for name in $names; do
         pass "handout $name: $got pages, $answers answers"
     fi
 done
-grep -q 'assets/models/induction is missing\|cannot show trained models' "$tmp/induction.md" &&
-    pass "the induction lesson says plainly what its model needs" ||
-    fail "induction handout" "no word on the missing model"
+if [ -d assets/models/induction ]; then
+    got=$(grep '^\*\*Answer' "$tmp/induction.md" | sed -n 2p)
+    [[ "$got" == *": q ("* ]] && pass "the induction lesson runs assets/models/induction: $got" ||
+        fail "induction handout" "answer '$got'"
+else
+    grep -q 'assets/models/induction is missing' "$tmp/induction.md" &&
+        pass "the induction lesson says plainly that its model is missing" ||
+        fail "induction handout" "no word on the missing model"
+fi
+# Without the model folder the page says so: a copy of the lesson and of the
+# binary alone (paths are also looked up beside the binary).
+mkdir -p "$tmp/alone" && cp assets/lessons/*-induction.lesson "$tmp/alone/induction.lesson"
+cp "$ATTNVIZ" "$tmp/alone/attnviz"
+(cd "$tmp/alone" && ./attnviz --lesson induction.lesson --export md >"$tmp/alone.md" 2>"$err")
+grep -q 'assets/models/induction is missing' "$tmp/alone.md" &&
+    grep -q 'Answer:\*\* not available' "$tmp/alone.md" &&
+    pass "without its model the induction lesson says plainly that it is missing" ||
+    fail "induction lesson without its model" "$(grep -m2 'missing\|Answer' "$tmp/alone.md" | tr '\n' '|')"
 
 # With a trained model beside it, the induction lesson runs it (the trainer
 # takes a few seconds) and the second "j" of fjqzwfjqzw attends to "q".

@@ -25,6 +25,7 @@ static const char good[] =
     "pe: off\n"
     "token: Cat\n"
     "view: pipeline\n"
+    "stage: scores\n"
     "\n"
     "Every token has three vectors.\n"
     "They are rows of Q, K and V.\n"
@@ -69,6 +70,7 @@ static void test_lesson_parse_good(void **state)
     assert_false(p->set.pe);
     assert_true(p->set.scale);
     assert_int_equal(p->set.view, LESSON_VIEW_PIPELINE);
+    assert_int_equal(p->set.stage, 4);
     assert_string_equal(p->set.token.text, "Cat");
     /* narration: two lines, a paragraph break, the escaped line */
     assert_int_equal(p->n_text, 4);
@@ -130,6 +132,7 @@ static void test_lesson_parse_bad(void **state)
         {"title: T\n== P\ntokn: 3\n", 3, "unknown setting 'tokn:'"},
         {"title: T\n== P\nmask: maybe\n", 3, "on or off"},
         {"title: T\n== P\nview: graph\n", 3, "view takes"},
+        {"title: T\n== P\nstage: 9\n", 3, "stage takes"},
         {"title: T\n== P\nSome text.\nmask: on\n", 4, "too late"},
         {"title: T\n== P\nask: Which?\n\n== Q\n", 3, "no answer"},
         {"title: T\n== P\nask: Which?\nanswer: biggest\n", 4, "answer takes"},

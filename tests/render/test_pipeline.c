@@ -150,6 +150,15 @@ static void test_pipeline_draw_pages(void **state)
     }
     for (int k = 0; k < 8; k++)
         assert_true(seen[k]);
+    /* the page a stage is on: drawing that page shows its title */
+    for (int k = 0; k < 8; k++) {
+        sp.page = pipeline_page_of(&sp, 80, 20, (PipelineStage)k);
+        grid_clear(&g);
+        pipeline_draw(&g, 0, 0, 80, 20, &sp, NULL);
+        assert_true(grid_has(&g, titles[k]));
+    }
+    assert_int_equal(pipeline_page_of(&sp, 80, 20, PIPE_Q), 0);
+    assert_int_equal(pipeline_page_of(&sp, 80, 20, PIPE_OUT), pages - 1);
     grid_free(&g);
     pipeline_free(&d);
     fixture_free(&f);
