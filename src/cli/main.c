@@ -217,7 +217,10 @@ static int batch(App *a)
                    a->result.tokens.n);
     if (a->opt.dump_dir) {
         const char *which = "";
-        int err = dump_write(a->opt.dump_dir, &a->result, &a->opt.cfg, &which);
+        /* attnviz's own weights: norms.npy too (a trained model's W_O is its own) */
+        int err = a->net ? dump_write(a->opt.dump_dir, &a->result, &a->opt.cfg, &which)
+                         : dump_write_model(a->opt.dump_dir, &a->result, &a->opt.cfg,
+                                            &a->weights, &which);
         if (err && !which)
             return say(1, "cannot make the folder %s: %s", a->opt.dump_dir, strerror(errno));
         if (err)

@@ -45,6 +45,15 @@ static void heads_text(const UiState *u, FILE *f, int width)
                 "keep toy weights from the seed.", width, "  ");
         return;
     }
+    if (c->preset == PRESET_TRAINED) {
+        fprintf(f, "The %d x %d heads were trained (--model)\n\n", c->layers, c->H);
+        wrap(f, "Each head is labelled by its best score on probe sequences when it passes "
+                "0.5 (heads.txt, written by attnviz train), else \"mixed\".", width, "  ");
+        for (int l = 0; l < c->layers; l++)
+            for (int h = 0; h < c->H; h++)
+                fprintf(f, "\nLayer %d head %d: %s\n", l + 1, h + 1, model_head_label(c, l, h));
+        return;
+    }
     if (c->preset != PRESET_DESIGNED) {
         fprintf(f, "The %d heads are random (seed %llu)\n\n", c->H, (unsigned long long)c->seed);
         wrap(f, "Their W_q, W_k and W_v have the spread the articles' MultiHeadAttention "
