@@ -22,24 +22,24 @@
 #include "train/task.h"
 #include "train/trainer.h"
 
-#define TV_THRESHOLD 0.5f  /* a score above it names the head (scores_label) */
-#define TV_HIST_CAP 2048   /* samples kept; past it every other one is dropped */
-#define TV_PROBE_MAX 24    /* tokens of the probe sequence, at most */
-#define TV_SPEEDS 9        /* steps-per-frame levels */
+#define TV_THRESHOLD 0.5f /* a score above it names the head (scores_label) */
+#define TV_HIST_CAP 2048  /* samples kept; past it every other one is dropped */
+#define TV_PROBE_MAX 24   /* tokens of the probe sequence, at most */
+#define TV_SPEEDS 9       /* steps-per-frame levels */
 
 /* The model and training settings of a live run. */
 typedef struct {
-    char task[32];       /* a name task_init knows */
+    char task[32]; /* a name task_init knows */
     int layers, heads, d_model, context, mlp;
     bool layernorm;
-    TrainConfig cfg;     /* batch, lr, decay, clip, seed */
-    long steps;          /* training pauses once there (0: never) */
+    TrainConfig cfg; /* batch, lr, decay, clip, seed */
+    long steps;      /* training pauses once there (0: never) */
 } TrainViewConfig;
 
 /* A head's score of one kind passed TV_THRESHOLD for the first time. */
 typedef struct {
-    long step;           /* steps done when it was measured */
-    int layer, head;     /* 0-based */
+    long step;       /* steps done when it was measured */
+    int layer, head; /* 0-based */
     ScoreKind kind;
     float value;
 } TrainEvent;
@@ -49,7 +49,7 @@ typedef struct {
     Task task;
     ModelSpec spec;
     Trainer tr;
-    int L, H;            /* layers, heads */
+    int L, H; /* layers, heads */
     /* History: n samples; sample k was taken after hist_step[k] steps, its
      * loss the mean over the steps since the previous sample, its scores
      * (L*H heads, SCORE_KINDS each, row-major) measured then. A sample is
@@ -58,25 +58,25 @@ typedef struct {
     long stride;
     long *hist_step;
     float *hist_loss;
-    float *hist_score;   /* (cap, L*H, SCORE_KINDS) */
-    double loss_sum;     /* of the steps since the last sample */
+    float *hist_score; /* (cap, L*H, SCORE_KINDS) */
+    double loss_sum;   /* of the steps since the last sample */
     long loss_count;
-    float loss_max;      /* the largest sampled loss (the plot's range) */
-    HeadScore *scores;   /* L*H, the last measurement */
+    float loss_max;             /* the largest sampled loss (the plot's range) */
+    HeadScore *scores;          /* L*H, the last measurement */
     bool has_kind[SCORE_KINDS]; /* the task measures this kind */
-    bool *passed;        /* L*H*SCORE_KINDS: already passed TV_THRESHOLD */
+    bool *passed;               /* L*H*SCORE_KINDS: already passed TV_THRESHOLD */
     TrainEvent *events;
     int n_events, cap_events;
     /* The probe: one fixed sequence of the task, and every head's weights on it. */
     int probe_n;
     int probe[TV_PROBE_MAX];
     char probe_label[TV_PROBE_MAX][8]; /* each token's first character, printable */
-    float *probe_P;      /* (L, H, probe_n, probe_n) */
+    float *probe_P;                    /* (L, H, probe_n, probe_n) */
     bool paused;
-    bool finished;       /* reached conf.steps once (it does not pause again) */
-    int speed;           /* 0 .. TV_SPEEDS-1 */
-    double steps_per_s;  /* measured over the last slices */
-    char msg[160];       /* the last event or outcome, "" when none */
+    bool finished;      /* reached conf.steps once (it does not pause again) */
+    int speed;          /* 0 .. TV_SPEEDS-1 */
+    double steps_per_s; /* measured over the last slices */
+    char msg[160];      /* the last event or outcome, "" when none */
 } TrainView;
 
 /* Each task's settings, the ones `attnviz train` uses by default: induction
@@ -88,8 +88,8 @@ void trainview_config(const char *task, TrainViewConfig *c);
  * "grammar" (NULL otherwise). Measures the scores at step 0 and fills the
  * probe. Returns AV_OK, AV_ERR_NOMEM, or what task_init / trainer_init
  * return with one line in why. On error tv is freed. */
-int trainview_init(TrainView *tv, const TrainViewConfig *c, const char *data, size_t len,
-                   char *why, size_t whylen);
+int trainview_init(TrainView *tv, const TrainViewConfig *c, const char *data, size_t len, char *why,
+                   size_t whylen);
 
 /* Free everything; accepts a zeroed or freed TrainView. */
 void trainview_free(TrainView *tv);

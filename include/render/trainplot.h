@@ -15,16 +15,16 @@
 #include "render/grid.h"
 #include "render/heatmap.h"
 
-#define TRAINPLOT_AXIS_W 5      /* columns of the value labels at the left */
-#define TRAINPLOT_MARK 0x25C6u  /* ◆ a marked moment on a line */
-#define TRAINPLOT_TICK 0x25B2u  /* ▲ its step on the axis */
+#define TRAINPLOT_AXIS_W 5     /* columns of the value labels at the left */
+#define TRAINPLOT_MARK 0x25C6u /* ◆ a marked moment on a line */
+#define TRAINPLOT_TICK 0x25B2u /* ▲ its step on the axis */
 
 /* One line: value y[k * stride] at step x[k] of the plot, k < n. */
 typedef struct {
     const float *y;
-    int stride;          /* >= 1 */
-    int style, level;    /* CellStyle (and level) of its dots */
-    const char *name;    /* written right of the plot at the line's end, or NULL */
+    int stride;       /* >= 1 */
+    int style, level; /* CellStyle (and level) of its dots */
+    const char *name; /* written right of the plot at the line's end, or NULL */
 } TrainSeries;
 
 /* A marked moment: a ◆ at (step, y) and a ▲ with the step on the axis. */
@@ -34,18 +34,18 @@ typedef struct {
 } TrainMark;
 
 typedef struct {
-    const char *title;   /* first row; NULL: none */
-    const long *x;       /* n steps, increasing */
+    const char *title; /* first row; NULL: none */
+    const long *x;     /* n steps, increasing */
     int n;
-    long x_max;          /* the axis's right end (> 0; >= x[n-1]) */
-    float y_min, y_max;  /* the value range (y_max > y_min); values outside are clamped */
-    bool threshold_on;   /* a dashed line at threshold */
+    long x_max;         /* the axis's right end (> 0; >= x[n-1]) */
+    float y_min, y_max; /* the value range (y_max > y_min); values outside are clamped */
+    bool threshold_on;  /* a dashed line at threshold */
     float threshold;
     const TrainSeries *series;
     int n_series;
     const TrainMark *marks;
     int n_marks;
-    bool x_axis;         /* a step axis on the last row (0, the marks' steps, x_max) */
+    bool x_axis; /* a step axis on the last row (0, the marks' steps, x_max) */
 } TrainPlotSpec;
 
 /* Where a plot's dots went: cell (cx, cy) of the dot area is grid cell
@@ -69,22 +69,22 @@ int trainplot_lines(Grid *g, int x, int y, int w, int h, const TrainPlotSpec *sp
 
 /* Every head's weights on one probe sequence. */
 typedef struct {
-    const float *P;              /* (L, H, n, n): head (l, h) at (l * H + h) * n * n */
+    const float *P; /* (L, H, n, n): head (l, h) at (l * H + h) * n * n */
     int L, H, n;
-    const char *const *labels;   /* n token labels, one column wide each */
-    const char *const *titles;   /* L * H head titles ("L2H1 induction 0.62") */
-    const bool *hot;             /* L * H: the title accented, or NULL */
+    const char *const *labels; /* n token labels, one column wide each */
+    const char *const *titles; /* L * H head titles ("L2H1 induction 0.62") */
+    const bool *hot;           /* L * H: the title accented, or NULL */
     HeatmapMode mode;
-    bool half_ok;                /* two rows a line in half blocks allowed (colour) */
+    bool half_ok; /* two rows a line in half blocks allowed (colour) */
 } TrainHeadsSpec;
 
 typedef struct {
-    int tokens;          /* probe tokens shown (the first ones: causal, so the
-                            same weights as the prefix alone) */
-    bool half;           /* half-block tiles */
-    int cell_w;          /* columns a token (full tiles) */
-    int tile_w, tile_h;  /* one head's tile, its gap included */
-    int w, h;            /* the whole grid of tiles */
+    int tokens;         /* probe tokens shown (the first ones: causal, so the
+                           same weights as the prefix alone) */
+    bool half;          /* half-block tiles */
+    int cell_w;         /* columns a token (full tiles) */
+    int tile_w, tile_h; /* one head's tile, its gap included */
+    int w, h;           /* the whole grid of tiles */
 } TrainHeadsLayout;
 
 /* The layout showing the most tokens (at least min(4, n)) in w x h: per
@@ -96,7 +96,6 @@ bool trainplot_heads_fit(int w, int h, const TrainHeadsSpec *sp, TrainHeadsLayou
  * trainplot_heads_fit: each a title and heatmap_draw's heatmap (or the half
  * blocks: column labels, then query rows 2r and 2r+1 in one line). Returns
  * the rows used. */
-int trainplot_heads(Grid *g, int x, int y, const TrainHeadsSpec *sp,
-                    const TrainHeadsLayout *lay);
+int trainplot_heads(Grid *g, int x, int y, const TrainHeadsSpec *sp, const TrainHeadsLayout *lay);
 
 #endif

@@ -231,8 +231,8 @@ static int start(TrainView *tv, char *why, size_t whylen)
     return err;
 }
 
-int trainview_init(TrainView *tv, const TrainViewConfig *c, const char *data, size_t len,
-                   char *why, size_t whylen)
+int trainview_init(TrainView *tv, const TrainViewConfig *c, const char *data, size_t len, char *why,
+                   size_t whylen)
 {
     memset(tv, 0, sizeof *tv);
     tv->conf = *c;
@@ -350,9 +350,9 @@ void trainview_toggle_pause(TrainView *tv)
 
 void trainview_event_text(const TrainEvent *e, char *buf, size_t cap)
 {
-    static const char *const what[SCORE_KINDS] = {
-        "a previous-token head", "an induction head", "a self head", "a first-token head",
-        "an antecedent head"};
+    static const char *const what[SCORE_KINDS] = {"a previous-token head", "an induction head",
+                                                  "a self head", "a first-token head",
+                                                  "an antecedent head"};
     snprintf(buf, cap, "step %ld: layer %d head %d became %s (%.2f)", e->step, e->layer + 1,
              e->head + 1, e->kind < SCORE_KINDS ? what[e->kind] : "?", (double)e->value);
 }

@@ -14,7 +14,7 @@
 
 #include "render/plot.h"
 
-#define TITLE_MIN 10    /* a tile is at least this wide: "L2H1 ind" */
+#define TITLE_MIN 10 /* a tile is at least this wide: "L2H1 ind" */
 #define HALF_BLOCK 0x2580u
 
 static bool is_braille(uint32_t cp)
@@ -61,8 +61,8 @@ static void segment(Grid *g, const TrainPlotLayout *lay, int x0, int y0, int x1,
     int n = ax > ay ? ax : ay;
     for (int k = 0; k <= n; k++) {
         double t = n ? (double)k / n : 0.0;
-        dot(g, lay, (int)lround(x0 + t * (x1 - x0)), (int)lround(y0 + t * (y1 - y0)),
-            s->style, s->level);
+        dot(g, lay, (int)lround(x0 + t * (x1 - x0)), (int)lround(y0 + t * (y1 - y0)), s->style,
+            s->level);
     }
 }
 
@@ -104,8 +104,7 @@ static void draw_axis_labels(Grid *g, int x, const TrainPlotSpec *sp, const Trai
                 buf);
     value_label(buf, sizeof buf, sp->y_min);
     if (last > lay->dots_y)
-        grid_printf(g, x, last, TRAINPLOT_AXIS_W - 1, STYLE_DIM, "%*s", TRAINPLOT_AXIS_W - 1,
-                    buf);
+        grid_printf(g, x, last, TRAINPLOT_AXIS_W - 1, STYLE_DIM, "%*s", TRAINPLOT_AXIS_W - 1, buf);
     value_label(buf, sizeof buf, sp->threshold);
     if (thr > lay->dots_y && thr < last)
         grid_printf(g, x, thr, TRAINPLOT_AXIS_W - 1, STYLE_DIM, "%*s", TRAINPLOT_AXIS_W - 1, buf);
@@ -251,8 +250,8 @@ static void draw_half(Grid *g, int x, int y, const TrainHeadsSpec *sp, const flo
             Cell *c = grid_at(g, x + j, y + 1 + r);
             if (!c)
                 continue;
-            unsigned flags = GRID_CELL_HALF | (m0 ? GRID_CELL_UP_MASKED : 0) |
-                             (m1 ? GRID_CELL_LO_MASKED : 0);
+            unsigned flags =
+                GRID_CELL_HALF | (m0 ? GRID_CELL_UP_MASKED : 0) | (m1 ? GRID_CELL_LO_MASKED : 0);
             *c = (Cell){HALF_BLOCK, STYLE_HEAT, grid_half_level(l0, l1), (uint8_t)flags};
         }
 }
@@ -261,9 +260,17 @@ static void draw_full(Grid *g, int x, int y, const TrainHeadsSpec *sp, const flo
                       const TrainHeadsLayout *lay)
 {
     const int t = lay->tokens;
-    HeatmapSpec hs = {.P = P, .n_q = sp->n, .n_k = sp->n, .row_labels = sp->labels,
-                      .col_labels = sp->labels, .causal = true, .mode = sp->mode,
-                      .sel_row = -1, .sel_col = -1, .cell_w = lay->cell_w, .label_w = 1};
+    HeatmapSpec hs = {.P = P,
+                      .n_q = sp->n,
+                      .n_k = sp->n,
+                      .row_labels = sp->labels,
+                      .col_labels = sp->labels,
+                      .causal = true,
+                      .mode = sp->mode,
+                      .sel_row = -1,
+                      .sel_col = -1,
+                      .cell_w = lay->cell_w,
+                      .label_w = 1};
     HeatmapLayout hl;
     heatmap_draw(g, x, y, 2 + t * lay->cell_w, 1 + t, &hs, &hl);
     /* Colour alone in the tiles: percentages in 2 columns run together. */
@@ -275,8 +282,7 @@ static void draw_full(Grid *g, int x, int y, const TrainHeadsSpec *sp, const flo
         }
 }
 
-int trainplot_heads(Grid *g, int x, int y, const TrainHeadsSpec *sp,
-                    const TrainHeadsLayout *lay)
+int trainplot_heads(Grid *g, int x, int y, const TrainHeadsSpec *sp, const TrainHeadsLayout *lay)
 {
     for (int l = 0; l < sp->L; l++)
         for (int h = 0; h < sp->H; h++) {

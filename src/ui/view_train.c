@@ -23,12 +23,12 @@
 #include "term.h"
 #include "view_top.h"
 
-#define SLICE_MS 20.0   /* training a frame, at most (plus one step) */
-#define FRAME_MS 40.0   /* a frame every 40 ms while training: 25 a second */
-#define PLOT_MIN_W 36   /* the plots keep at least these columns */
-#define STRIP_MIN_H 4   /* a score strip: title and three rows of dots */
+#define SLICE_MS 20.0 /* training a frame, at most (plus one step) */
+#define FRAME_MS 40.0 /* a frame every 40 ms while training: 25 a second */
+#define PLOT_MIN_W 36 /* the plots keep at least these columns */
+#define STRIP_MIN_H 4 /* a score strip: title and three rows of dots */
 #define STRIP_MAX_H 8
-#define MAX_LINES 16    /* heads drawn in one strip, at most (the best ones) */
+#define MAX_LINES 16 /* heads drawn in one strip and tiled, at most */
 
 /* Each head's colour in the strips: the same head the same colour. */
 static const struct {
@@ -39,11 +39,11 @@ static const struct {
 #define N_HEAD_STYLES ((int)(sizeof HEAD_STYLE / sizeof HEAD_STYLE[0]))
 
 /* The score strips, most telling first. */
-static const ScoreKind STRIP_ORDER[SCORE_KINDS] = {SCORE_INDUCTION, SCORE_PREV,
-                                                   SCORE_ANTECEDENT, SCORE_FIRST, SCORE_SELF};
+static const ScoreKind STRIP_ORDER[SCORE_KINDS] = {SCORE_INDUCTION, SCORE_PREV, SCORE_ANTECEDENT,
+                                                   SCORE_FIRST, SCORE_SELF};
 
 typedef struct {
-    double rate;         /* steps a second, measured */
+    double rate; /* steps a second, measured */
     double rate_t0;
     long rate_step0;
 } TrainLoop;
@@ -57,38 +57,41 @@ static long axis_end(const TrainView *tv)
 static void draw_header(const TrainView *tv, const TrainLoop *lp, Grid *g)
 {
     const TrainViewConfig *c = &tv->conf;
+    bool wide = g->w >= 100;
     grid_printf(g, 0, 0, g->w, STYLE_TITLE,
                 "Training %s: %d layers x %d heads, d_model %d, context %d, seed %llu", c->task,
                 c->layers, c->heads, c->d_model, c->context, (unsigned long long)c->cfg.seed);
     int x = grid_printf(g, 0, 1, g->w, STYLE_TEXT, "step %ld", tv->tr.step);
     if (c->steps > 0)
-        x += grid_printf(g, x, 1, g->w - x, STYLE_DIM, " of %ld", c->steps);
-    x += grid_printf(g, x, 1, g->w - x, STYLE_TEXT, "   loss %.3f   accuracy %.0f%%   ",
+        x += grid_printf(g, x, 1, g->w - x, STYLE_DIM, wide ? " of %ld" : "/%ld", c->steps);
+    x += grid_printf(g, x, 1, g->w - x, STYLE_TEXT,
+                     wide ? "   loss %.3f   accuracy %.0f%%   " : "  loss %.3f  acc. %.0f%%  ",
                      tv->n ? (double)tv->hist_loss[tv->n - 1] : 0.0, 100.0 * tv->tr.accuracy);
     if (tv->paused)
         grid_puts(g, x, 1, "paused", g->w - x, STYLE_ACCENT);
     else
-        grid_printf(g, x, 1, g->w - x, STYLE_LABEL, "training, %d steps a frame (%.0f steps/s)",
+        grid_printf(g, x, 1, g->w - x, STYLE_LABEL,
+                    wide ? "training, %d steps a frame (%.0f steps/s)" : "%d steps/frame, %.0f/s",
                     trainview_steps_per_frame(tv), lp->rate);
 }
 
-/* "L2H1 induction 0.62" when it fits, else "L2H1 ind 0.62"; "L1H2 mixed
- * (prev 0.31)" or "L1H2 mixed" for a head no score has named. */
+/* "L2H1 induction 0.62" when it fits, else "L2H1 ind 0.62" or "L2H1 ind
+ * .62"; "L1H2 mixed (prev 0.31)" or "L1H2 mixed" for a head no score names. */
 static void head_title(const TrainView *tv, int i, int width, char *buf, size_t cap)
 {
     const HeadScore *hs = &tv->scores[i];
     float v;
     ScoreKind k = scores_best(hs, &v);
     int n = snprintf(buf, cap, "L%dH%d ", i / tv->H + 1, i % tv->H + 1);
+    char *p = buf + n;
+    size_t left = cap - (size_t)n;
     if (v > TV_THRESHOLD) {
-        int len = snprintf(buf + n, cap - (size_t)n, "%s %.2f", scores_name(k), (double)v);
-        if (n + len > width)
-            snprintf(buf + n, cap - (size_t)n, "%s %.2f", scores_short_name(k), (double)v);
-    } else {
-        int len = snprintf(buf + n, cap - (size_t)n, "mixed (%s %.2f)", scores_short_name(k),
-                           (double)v);
-        if (n + len > width)
-            snprintf(buf + n, cap - (size_t)n, "mixed");
+        int cents = (int)(v * 100.0f + 0.5f);
+        if (n + snprintf(p, left, "%s %.2f", scores_name(k), (double)v) > width &&
+            n + snprintf(p, left, "%s %.2f", scores_short_name(k), (double)v) > width)
+            snprintf(p, left, "%s .%02d", scores_short_name(k), cents > 99 ? 99 : cents);
+    } else if (n + snprintf(p, left, "mixed (%s %.2f)", scores_short_name(k), (double)v) > width) {
+        snprintf(p, left, "mixed");
     }
 }
 
@@ -102,8 +105,14 @@ static int draw_heads(const UiState *u, const TrainView *tv, Grid *g, Rect r)
     bool hot[MAX_LINES];
     for (int i = 0; i < tv->probe_n; i++)
         labels[i] = tv->probe_label[i];
-    TrainHeadsSpec sp = {.P = tv->probe_P, .L = tv->L, .H = tv->H, .n = tv->probe_n,
-                         .labels = labels, .titles = tp, .hot = hot, .mode = u->hmode,
+    TrainHeadsSpec sp = {.P = tv->probe_P,
+                         .L = tv->L,
+                         .H = tv->H,
+                         .n = tv->probe_n,
+                         .labels = labels,
+                         .titles = tp,
+                         .hot = hot,
+                         .mode = u->hmode,
                          .half_ok = u->depth == DEPTH_256};
     int max_w = r.w - PLOT_MIN_W - 2;
     TrainHeadsLayout lay;
@@ -118,14 +127,18 @@ static int draw_heads(const UiState *u, const TrainView *tv, Grid *g, Rect r)
         head_title(tv, i, lay.tile_w - 1, titles[i], sizeof titles[i]);
         tp[i] = titles[i];
     }
-    grid_puts(g, r.x, r.y, lay.tokens < tv->probe_n ? "Each head on the probe (first tokens)"
-                                                    : "Each head on the probe sequence",
-              lay.w, STYLE_DIM);
+    static const char *const caption[] = {
+        "Each head on a probe sequence (rows: queries, columns: keys)",
+        "Each head on a probe sequence", "Heads on a probe", "Heads"};
+    int k = 0;
+    while (k < 3 && grid_text_width(caption[k]) > lay.w)
+        k++;
+    grid_puts(g, r.x, r.y, caption[k], lay.w, STYLE_DIM);
     trainplot_heads(g, r.x, r.y + 1, &sp, &lay);
     return lay.w;
 }
 
-/* One score kind's strip: a line per head (the best MAX_LINES), the 0.5 line,
+/* One score kind's strip: a line per head (the first MAX_LINES), the 0.5 line,
  * each head's first pass marked. */
 static void draw_strip(const TrainView *tv, Grid *g, Rect r, ScoreKind k)
 {
@@ -136,9 +149,11 @@ static void draw_strip(const TrainView *tv, Grid *g, Rect r, ScoreKind k)
     int ns = 0, nm = 0;
     for (int i = 0; i < LH && ns < MAX_LINES; i++, ns++) {
         snprintf(names[ns], sizeof names[ns], "L%dH%d", i / tv->H + 1, i % tv->H + 1);
-        s[ns] = (TrainSeries){.y = tv->hist_score + (long)i * SCORE_KINDS + k, .stride = per,
+        s[ns] = (TrainSeries){.y = tv->hist_score + (long)i * SCORE_KINDS + k,
+                              .stride = per,
                               .style = HEAD_STYLE[i % N_HEAD_STYLES].style,
-                              .level = HEAD_STYLE[i % N_HEAD_STYLES].level, .name = names[ns]};
+                              .level = HEAD_STYLE[i % N_HEAD_STYLES].level,
+                              .name = names[ns]};
     }
     int len = snprintf(title, sizeof title, "%s score", scores_name(k));
     for (int e = 0; e < tv->n_events && nm < MAX_LINES; e++) {
@@ -147,13 +162,21 @@ static void draw_strip(const TrainView *tv, Grid *g, Rect r, ScoreKind k)
             continue;
         m[nm++] = (TrainMark){ev->step, ev->value};
         if (len < (int)sizeof title - 40)
-            len += snprintf(title + len, sizeof title - (size_t)len, "%s L%dH%d at step %ld",
-                            nm == 1 ? "  \xe2\x97\x86" : ",", ev->layer + 1, ev->head + 1,
-                            ev->step);
+            len +=
+                snprintf(title + len, sizeof title - (size_t)len, "%s L%dH%d at step %ld",
+                         nm == 1 ? "  \xe2\x97\x86" : ",", ev->layer + 1, ev->head + 1, ev->step);
     }
-    TrainPlotSpec sp = {.title = title, .x = tv->hist_step, .n = tv->n, .x_max = axis_end(tv),
-                        .y_min = 0, .y_max = 1, .threshold_on = true,
-                        .threshold = TV_THRESHOLD, .series = s, .n_series = ns, .marks = m,
+    TrainPlotSpec sp = {.title = title,
+                        .x = tv->hist_step,
+                        .n = tv->n,
+                        .x_max = axis_end(tv),
+                        .y_min = 0,
+                        .y_max = 1,
+                        .threshold_on = true,
+                        .threshold = TV_THRESHOLD,
+                        .series = s,
+                        .n_series = ns,
+                        .marks = m,
                         .n_marks = nm};
     trainplot_lines(g, r.x, r.y, r.w, r.h, &sp, NULL);
 }
@@ -177,9 +200,17 @@ static void draw_loss(const TrainView *tv, Grid *g, Rect r)
              tv->n ? (double)tv->hist_loss[tv->n - 1] : 0.0,
              nm ? "   \xe2\x96\xb2 a head passed 0.5" : "");
     float top = tv->loss_max > 0 ? tv->loss_max : 1.0f;
-    TrainPlotSpec sp = {.title = title, .x = tv->hist_step, .n = tv->n, .x_max = axis_end(tv),
-                        .y_min = 0, .y_max = (float)(int)(top + 0.999f), .series = &s,
-                        .n_series = 1, .marks = m, .n_marks = nm, .x_axis = true};
+    TrainPlotSpec sp = {.title = title,
+                        .x = tv->hist_step,
+                        .n = tv->n,
+                        .x_max = axis_end(tv),
+                        .y_min = 0,
+                        .y_max = (float)(int)(top + 0.999f),
+                        .series = &s,
+                        .n_series = 1,
+                        .marks = m,
+                        .n_marks = nm,
+                        .x_axis = true};
     trainplot_lines(g, r.x, r.y, r.w, r.h, &sp, NULL);
 }
 
@@ -238,16 +269,26 @@ static void frame(UiState *u, const TrainView *tv, const TrainLoop *lp, bool top
 }
 
 /* Keys of the view: what each does. */
-typedef enum { K_NONE, K_PAUSE, K_STEP, K_FASTER, K_SLOWER, K_RESET, K_SAVE, K_BACK, K_QUIT } TrainKey;
+typedef enum {
+    K_NONE,
+    K_PAUSE,
+    K_STEP,
+    K_FASTER,
+    K_SLOWER,
+    K_RESET,
+    K_SAVE,
+    K_BACK,
+    K_QUIT
+} TrainKey;
 
 static const struct {
     int key;
     TrainKey what;
 } KEYS[] = {
-    {' ', K_PAUSE},  {'p', K_PAUSE},      {'.', K_STEP},
-    {'+', K_FASTER}, {'=', K_FASTER},     {'-', K_SLOWER},      {'_', K_SLOWER},
-    {'r', K_RESET},  {'s', K_SAVE},       {27, K_BACK},         {'q', K_QUIT},
-    {'Q', K_QUIT},   {KEY_F(10), K_QUIT}, {3 /* ^C */, K_QUIT}, {0x1c /* ^\ */, K_QUIT},
+    {' ', K_PAUSE},      {'p', K_PAUSE},       {'.', K_STEP},           {'+', K_FASTER},
+    {'=', K_FASTER},     {'-', K_SLOWER},      {'_', K_SLOWER},         {'r', K_RESET},
+    {'s', K_SAVE},       {27, K_BACK},         {'q', K_QUIT},           {'Q', K_QUIT},
+    {KEY_F(10), K_QUIT}, {3 /* ^C */, K_QUIT}, {0x1c /* ^\ */, K_QUIT},
 };
 
 /* Esc alone, or the start of a sequence curses did not know (read and

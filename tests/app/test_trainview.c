@@ -340,8 +340,13 @@ static void test_trainview_save_never_reuses_a_folder(void **state)
     TrainView tv;
     init_ok(&tv, &c);
     assert_int_equal(trainview_step(&tv), AV_OK);
-    struct tm tm = {.tm_year = 126, .tm_mon = 10, .tm_mday = 23, .tm_hour = 21, .tm_min = 5,
-                    .tm_sec = 9, .tm_isdst = -1};
+    struct tm tm = {.tm_year = 126,
+                    .tm_mon = 10,
+                    .tm_mday = 23,
+                    .tm_hour = 21,
+                    .tm_min = 5,
+                    .tm_sec = 9,
+                    .tm_isdst = -1};
     time_t t = mktime(&tm);
     assert_int_equal(trainview_save(&tv, dir, t, p1, sizeof p1), AV_OK);
     assert_non_null(strstr(p1, "/attnviz-model-20261123-210509"));

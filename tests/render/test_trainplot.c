@@ -74,8 +74,14 @@ static void test_trainplot_constant_line_is_one_unbroken_row(void **state)
     assert_int_equal(grid_init(&g, 50, 8), 0);
     const float y[5] = {0.25f, 0.25f, 0.25f, 0.25f, 0.25f};
     TrainSeries s = {.y = y, .stride = 1, .style = STYLE_BAR, .level = 9};
-    TrainPlotSpec sp = {.title = "loss", .x = STEPS, .n = 5, .x_max = 400, .y_min = 0,
-                        .y_max = 1, .series = &s, .n_series = 1};
+    TrainPlotSpec sp = {.title = "loss",
+                        .x = STEPS,
+                        .n = 5,
+                        .x_max = 400,
+                        .y_min = 0,
+                        .y_max = 1,
+                        .series = &s,
+                        .n_series = 1};
     TrainPlotLayout l;
     assert_int_equal(trainplot_lines(&g, 0, 0, 50, 8, &sp, &l), 8);
     assert_int_equal(l.dots_x, TRAINPLOT_AXIS_W);
@@ -107,8 +113,8 @@ static void test_trainplot_steep_fall_stays_joined(void **state)
     const long x[2] = {0, 10};
     const float y[2] = {1.0f, 0.0f};
     TrainSeries s = {.y = y, .stride = 1, .style = STYLE_TEXT};
-    TrainPlotSpec sp = {.x = x, .n = 2, .x_max = 400, .y_min = 0, .y_max = 1, .series = &s,
-                        .n_series = 1};
+    TrainPlotSpec sp = {
+        .x = x, .n = 2, .x_max = 400, .y_min = 0, .y_max = 1, .series = &s, .n_series = 1};
     TrainPlotLayout l;
     trainplot_lines(&g, 0, 0, 30, 6, &sp, &l);
     /* 24 dot rows crossed within the first dot columns: every row has a dot */
@@ -135,8 +141,8 @@ static void test_trainplot_lines_in_one_cell_merge(void **state)
     TrainSeries s[2] = {{.y = a, .stride = 1, .style = STYLE_DIM},
                         {.y = b, .stride = 1, .style = STYLE_ACCENT}};
     /* one cell row: value 0 is dot row 3, value 1 dot row 0, in the same cells */
-    TrainPlotSpec sp = {.x = STEPS, .n = 5, .x_max = 400, .y_min = 0, .y_max = 1, .series = s,
-                        .n_series = 2};
+    TrainPlotSpec sp = {
+        .x = STEPS, .n = 5, .x_max = 400, .y_min = 0, .y_max = 1, .series = s, .n_series = 2};
     TrainPlotLayout l;
     trainplot_lines(&g, 0, 0, 30, 1, &sp, &l);
     assert_int_equal(l.rows, 1);
@@ -158,9 +164,19 @@ static void test_trainplot_threshold_marks_axis_and_names(void **state)
     const float y[5] = {0.1f, 0.2f, 0.3f, 0.6f, 0.8f};
     TrainSeries s = {.y = y, .stride = 1, .style = STYLE_BAR, .level = 12, .name = "L2H1"};
     TrainMark m = {.step = 300, .y = 0.6f};
-    TrainPlotSpec sp = {.title = "induction", .x = STEPS, .n = 5, .x_max = 400, .y_min = 0,
-                        .y_max = 1, .threshold_on = true, .threshold = 0.5f, .series = &s,
-                        .n_series = 1, .marks = &m, .n_marks = 1, .x_axis = true};
+    TrainPlotSpec sp = {.title = "induction",
+                        .x = STEPS,
+                        .n = 5,
+                        .x_max = 400,
+                        .y_min = 0,
+                        .y_max = 1,
+                        .threshold_on = true,
+                        .threshold = 0.5f,
+                        .series = &s,
+                        .n_series = 1,
+                        .marks = &m,
+                        .n_marks = 1,
+                        .x_axis = true};
     TrainPlotLayout l;
     assert_int_equal(trainplot_lines(&g, 0, 0, 60, 10, &sp, &l), 10);
     assert_int_equal(l.rows, 8);
@@ -176,7 +192,8 @@ static void test_trainplot_threshold_marks_axis_and_names(void **state)
     assert_int_equal(grid_at(&g, l.dots_x + cx + 1, ay)->cp, '3');
     char buf[256];
     row_text(&g, ay, buf, sizeof buf);
-    assert_non_null(strstr(buf, "\xe2\x96\xb2" "300"));
+    assert_non_null(strstr(buf, "\xe2\x96\xb2"
+                                "300"));
     assert_non_null(strstr(buf, "400"));
     /* the threshold: dashed dim dots on its dot row, "0.5" beside it */
     int ty = trainplot_dot_y(&sp, &l, 0.5f);
@@ -202,8 +219,14 @@ static void test_trainplot_too_small_draws_nothing(void **state)
     assert_int_equal(grid_init(&g, 8, 3), 0);
     const float y[5] = {0};
     TrainSeries s = {.y = y, .stride = 1};
-    TrainPlotSpec sp = {.title = "t", .x = STEPS, .n = 5, .x_max = 400, .y_max = 1,
-                        .series = &s, .n_series = 1, .x_axis = true};
+    TrainPlotSpec sp = {.title = "t",
+                        .x = STEPS,
+                        .n = 5,
+                        .x_max = 400,
+                        .y_max = 1,
+                        .series = &s,
+                        .n_series = 1,
+                        .x_axis = true};
     assert_int_equal(trainplot_lines(&g, 0, 0, 8, 2, &sp, NULL), 0);
     for (int k = 0; k < 8 * 3; k++)
         assert_int_equal(g.cells[k].cp, ' ');
@@ -218,8 +241,13 @@ static const char *const TITLES[4] = {"L1H1 prev 0.91", "L1H2 mixed", "L2H1 indu
 static void test_trainplot_heads_layout_choice(void **state)
 {
     (void)state;
-    TrainHeadsSpec sp = {.L = 2, .H = 2, .n = 24, .labels = LABELS, .titles = TITLES,
-                         .mode = HEATMAP_COLOR, .half_ok = true};
+    TrainHeadsSpec sp = {.L = 2,
+                         .H = 2,
+                         .n = 24,
+                         .labels = LABELS,
+                         .titles = TITLES,
+                         .mode = HEATMAP_COLOR,
+                         .half_ok = true};
     TrainHeadsLayout l;
     /* 36 x 21: half blocks show 16 tokens (full tiles: 8) */
     assert_true(trainplot_heads_fit(36, 21, &sp, &l));
@@ -258,8 +286,14 @@ static void test_trainplot_heads_full_tiles(void **state)
     prev_token_P(P, N);
     prev_token_P(P + N * N, N);
     const bool hot[2] = {true, false};
-    TrainHeadsSpec sp = {.P = P, .L = 1, .H = 2, .n = N, .labels = LABELS, .titles = TITLES,
-                         .hot = hot, .mode = HEATMAP_GLYPH};
+    TrainHeadsSpec sp = {.P = P,
+                         .L = 1,
+                         .H = 2,
+                         .n = N,
+                         .labels = LABELS,
+                         .titles = TITLES,
+                         .hot = hot,
+                         .mode = HEATMAP_GLYPH};
     TrainHeadsLayout l;
     Grid g;
     assert_int_equal(grid_init(&g, 40, 12), 0);
@@ -295,8 +329,14 @@ static void test_trainplot_heads_half_blocks(void **state)
     enum { N = 5 };
     float P[N * N];
     prev_token_P(P, N);
-    TrainHeadsSpec sp = {.P = P, .L = 1, .H = 1, .n = N, .labels = LABELS, .titles = TITLES,
-                         .mode = HEATMAP_COLOR, .half_ok = true};
+    TrainHeadsSpec sp = {.P = P,
+                         .L = 1,
+                         .H = 1,
+                         .n = N,
+                         .labels = LABELS,
+                         .titles = TITLES,
+                         .mode = HEATMAP_COLOR,
+                         .half_ok = true};
     /* force the half blocks: tight height */
     TrainHeadsLayout l;
     Grid g;
