@@ -14,10 +14,38 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/av.h"
 #include "core/mat.h"
 
 #define LN_EPS 1e-5f
 #define GELU_C 0.7978845608028654f /* sqrt(2 / pi) */
+
+/* AVX-512 and AVX2 clones chosen at load time, as in core/mat.c: with
+ * -std=c11 (no contraction into FMA) each does the same operations in the
+ * same order, so the numbers do not depend on the machine. */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define OPS_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define OPS_CLONES
+#endif
+
+enum { CHUNK = 16 }; /* fixed-length inner loops, which gcc -O2 vectorises */
+
+/* The sum of x[0..n) in CHUNK partial sums added in a fixed order: it
+ * vectorises without -ffast-math and gives the same bits on every machine. */
+static inline float lane_sum(const float *x, int n)
+{
+    float acc[CHUNK] = {0}, s = 0.0f;
+    int i = 0;
+    for (; i + CHUNK <= n; i += CHUNK)
+        for (int c = 0; c < CHUNK; c++)
+            acc[c] += x[i + c];
+    for (int c = 0; i + c < n; c++)
+        acc[c] += x[i + c];
+    for (int c = 0; c < CHUNK; c++)
+        s += acc[c];
+    return s;
+}
 
 void ops_embed_forward(float *out, const int *tok, const float *embed, const float *pe,
                        int N, int T, int D)
@@ -45,19 +73,19 @@ void ops_embed_backward(float *dembed, float *dpe, const float *dout, const int 
     }
 }
 
+OPS_CLONES
 void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
                            const float *g, const float *b, int N, int D)
 {
     /* x, out (N, D); g, b (D); mean, rstd (N) */
+    float dev[AV_MAX_D_MODEL];
+    assert(D <= AV_MAX_D_MODEL);
     for (int r = 0; r < N; r++) {
         const float *x_r = x + (long)r * D;
-        float *o = out + (long)r * D, m = 0.0f, v = 0.0f;
+        float *o = out + (long)r * D, m = lane_sum(x_r, D) / (float)D;
         for (int c = 0; c < D; c++)
-            m += x_r[c];
-        m /= (float)D;
-        for (int c = 0; c < D; c++)
-            v += (x_r[c] - m) * (x_r[c] - m);
-        float s = 1.0f / sqrtf(v / (float)D + LN_EPS);
+            dev[c] = (x_r[c] - m) * (x_r[c] - m);
+        float s = 1.0f / sqrtf(lane_sum(dev, D) / (float)D + LN_EPS);
         for (int c = 0; c < D; c++)
             o[c] = (x_r[c] - m) * s * g[c] + b[c];
         mean[r] = m;
@@ -65,28 +93,27 @@ void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
     }
 }
 
+OPS_CLONES
 void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout,
                             const float *x, const float *g, const float *mean,
                             const float *rstd, int N, int D)
 {
+    float norm[AV_MAX_D_MODEL], dn[AV_MAX_D_MODEL], dnn[AV_MAX_D_MODEL];
+    assert(D <= AV_MAX_D_MODEL);
     for (int r = 0; r < N; r++) {
         const float *x_r = x + (long)r * D, *d_r = dout + (long)r * D;
         float *dx_r = dx + (long)r * D, m = mean[r], s = rstd[r];
         /* dnorm = dout * g; dx = s * (dnorm - mean(dnorm) - norm * mean(dnorm * norm)) */
-        float mean_d = 0.0f, mean_dn = 0.0f;
         for (int c = 0; c < D; c++) {
-            float norm = (x_r[c] - m) * s, dn = d_r[c] * g[c];
-            mean_d += dn;
-            mean_dn += dn * norm;
+            norm[c] = (x_r[c] - m) * s;
+            dn[c] = d_r[c] * g[c];
+            dnn[c] = dn[c] * norm[c];
             db[c] += d_r[c];
-            dg[c] += d_r[c] * norm;
+            dg[c] += d_r[c] * norm[c];
         }
-        mean_d /= (float)D;
-        mean_dn /= (float)D;
-        for (int c = 0; c < D; c++) {
-            float norm = (x_r[c] - m) * s, dn = d_r[c] * g[c];
-            dx_r[c] += s * (dn - mean_d - norm * mean_dn);
-        }
+        float mean_d = lane_sum(dn, D) / (float)D, mean_dn = lane_sum(dnn, D) / (float)D;
+        for (int c = 0; c < D; c++)
+            dx_r[c] += s * (dn[c] - mean_d - norm[c] * mean_dn);
     }
 }
 
@@ -124,16 +151,6 @@ void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout,
                 dbias[c] += dout[(long)r * C + c];
 }
 
-/* AVX-512 and AVX2 clones chosen at load time, as in core/mat.c: with
- * -std=c11 (no contraction into FMA) each does the same operations in the
- * same order, so the numbers do not depend on the machine. */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define OPS_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define OPS_CLONES
-#endif
-
-enum { CHUNK = 16 }; /* fixed-length inner loops, which gcc -O2 vectorises */
 
 /* t[i] = tanh(u[i]) for a chunk, through e^(-2|u|) = 2^k e^r with |r| <= ln2/2
  * and a degree-7 Taylor polynomial (about 1 ulp), so that the loops vectorise
@@ -268,8 +285,9 @@ void ops_attention_backward(float *dQ, float *dK, float *dV, const float *dconca
             float *d_i = dP + (long)i * T, dot = 0.0f;
             for (int j = 0; j <= i; j++)
                 dot += p_i[j] * d_i[j];
-            for (int j = 0; j < T; j++)
-                d_i[j] = j <= i ? scale * p_i[j] * (d_i[j] - dot) : 0.0f;
+            for (int j = 0; j <= i; j++)
+                d_i[j] = scale * p_i[j] * (d_i[j] - dot);
+            memset(d_i + i + 1, 0, (size_t)(T - i - 1) * sizeof *d_i);
         }
         /* dQ_h (T, d_k) = dS (T, T) K_h (T, d_k) */
         mat_sgemm(false, false, T, d_k, T, 1.0f,
