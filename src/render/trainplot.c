@@ -112,31 +112,52 @@ static void draw_axis_labels(Grid *g, int x, const TrainPlotSpec *sp, const Trai
         grid_put(g, x + TRAINPLOT_AXIS_W - 1, lay->dots_y + r, 0x2502u, STYLE_DIM, 0); /* │ */
 }
 
-/* Each named series' name at the row of its last value, moved down (or up)
- * past rows another name took. */
+/* The last value of series s. */
+static float last_value(const TrainPlotSpec *sp, const TrainSeries *s)
+{
+    return s->y[(long)(sp->n - 1) * s->stride];
+}
+
+/* The nearest row to r that no name took, or -1. */
+static int free_row(const bool *taken, int r, int rows)
+{
+    for (int d = 0; d < rows; d++) {
+        if (r + d < rows && !taken[r + d])
+            return r + d;
+        if (r - d >= 0 && !taken[r - d])
+            return r - d;
+    }
+    return -1;
+}
+
+/* Each named series' name at the row of its last value, highest values
+ * first (the lines that matter keep their own rows), moved to the nearest
+ * free row when another name took it; left out when no row is free. */
 static void draw_names(Grid *g, const TrainPlotSpec *sp, const TrainPlotLayout *lay, int name_w)
 {
-    bool taken[256] = {false};
-    for (int k = 0; k < sp->n_series && sp->n > 0; k++) {
+    bool taken[256] = {false}, done[64] = {false};
+    int rows = lay->rows < 256 ? lay->rows : 256, n = sp->n_series < 64 ? sp->n_series : 64;
+    for (int round = 0; round < n && sp->n > 0; round++) {
+        int k = -1;
+        for (int j = 0; j < n; j++)
+            if (!done[j] && sp->series[j].name &&
+                (k < 0 || last_value(sp, &sp->series[j]) > last_value(sp, &sp->series[k])))
+                k = j;
+        if (k < 0)
+            break;
+        done[k] = true;
         const TrainSeries *s = &sp->series[k];
-        if (!s->name)
+        int r = free_row(taken, trainplot_dot_y(sp, lay, last_value(sp, s)) / 4, rows);
+        if (r < 0)
             continue;
-        int r = trainplot_dot_y(sp, lay, s->y[(long)(sp->n - 1) * s->stride]) / 4, free_r = -1;
-        for (int d = 0; d < lay->rows && free_r < 0; d++) {
-            if (r + d < lay->rows && r + d < 256 && !taken[r + d])
-                free_r = r + d;
-            else if (r - d >= 0 && r - d < 256 && !taken[r - d])
-                free_r = r - d;
+        taken[r] = true;
+        int x = lay->dots_x + lay->cols + 1, y = lay->dots_y + r;
+        grid_puts(g, x, y, s->name, name_w - 1, s->style);
+        for (int i = 0; s->style == STYLE_BAR && i < name_w - 1; i++) {
+            Cell *c = grid_at(g, x + i, y);
+            if (c && c->style == STYLE_BAR)
+                c->level = (uint8_t)s->level;
         }
-        if (free_r < 0)
-            continue;
-        taken[free_r] = true;
-        grid_puts(g, lay->dots_x + lay->cols + 1, lay->dots_y + free_r, s->name, name_w - 1,
-                  s->style == STYLE_BAR ? STYLE_BAR : s->style);
-        Cell *c = grid_at(g, lay->dots_x + lay->cols + 1, lay->dots_y + free_r);
-        for (int i = 0; c && s->style == STYLE_BAR && i < name_w - 1; i++)
-            if (c[i].style == STYLE_BAR)
-                c[i].level = (uint8_t)s->level;
     }
 }
 

@@ -212,6 +212,29 @@ static void test_trainplot_threshold_marks_axis_and_names(void **state)
     grid_free(&g);
 }
 
+static void test_trainplot_names_highest_first(void **state)
+{
+    (void)state;
+    Grid g;
+    assert_int_equal(grid_init(&g, 40, 2), 0);
+    /* three lines ending on the same row of a 2-row plot: the highest
+     * keeps the row, the next moves to the other, the last is left out */
+    const float a[1] = {0.1f}, b[1] = {0.3f}, c[1] = {0.2f};
+    const long x[1] = {0};
+    TrainSeries s[3] = {{.y = a, .stride = 1, .name = "A"},
+                        {.y = b, .stride = 1, .name = "B"},
+                        {.y = c, .stride = 1, .name = "C"}};
+    TrainPlotSpec sp = {
+        .x = x, .n = 1, .x_max = 10, .y_min = 0, .y_max = 1, .series = s, .n_series = 3};
+    TrainPlotLayout l;
+    trainplot_lines(&g, 0, 0, 40, 2, &sp, &l);
+    int nx = l.dots_x + l.cols + 1;
+    assert_int_equal(trainplot_dot_y(&sp, &l, 0.3f) / 4, 1);
+    assert_int_equal(grid_at(&g, nx, 1)->cp, 'B');
+    assert_int_equal(grid_at(&g, nx, 0)->cp, 'C');
+    grid_free(&g);
+}
+
 static void test_trainplot_too_small_draws_nothing(void **state)
 {
     (void)state;
@@ -372,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_trainplot_steep_fall_stays_joined),
         cmocka_unit_test(test_trainplot_lines_in_one_cell_merge),
         cmocka_unit_test(test_trainplot_threshold_marks_axis_and_names),
+        cmocka_unit_test(test_trainplot_names_highest_first),
         cmocka_unit_test(test_trainplot_too_small_draws_nothing),
         cmocka_unit_test(test_trainplot_heads_layout_choice),
         cmocka_unit_test(test_trainplot_heads_full_tiles),
