@@ -192,6 +192,7 @@ static const HelpLine help_lines[] = {
     {ACT_CMP_HEADS, ACT_NONE, "side by side: next head"},
     {ACT_CROSS, ACT_NONE, "cross-attention on/off"},
     {ACT_EDIT_CROSS, ACT_NONE, "edit the 2nd sentence"},
+    {ACT_GENERATE, ACT_NONE, "--model: next token"},
     {ACT_NONE, ACT_COUNT, "title: entropy (bits, mean"},
     {ACT_NONE, ACT_COUNT, " of rows), max: mean top weight"},
     {ACT_NONE, ACT_NONE, "Combining (also imported)"},
