@@ -40,10 +40,15 @@ static void point_tensors(const ModelLayout *lay, float *arena, NetTensors *t)
             t->lnf_b = p;
         else if (strcmp(m->name, "unembed") == 0)
             t->unembed = p;
-        else if (sscanf(m->name, "layer%d/%23s", &l, field) == 2 && l >= 1 && l <= AV_MAX_LAYERS)
+        else if (sscanf(m->name, "layer%d/%23s", &l, field) == 2 && l >= 1 &&
+                 l <= AV_MAX_LAYERS) {
+            NetLayer *nl = &t->layer[l - 1];
+            float **fields[12] = {&nl->ln1_g, &nl->ln1_b, &nl->Wq, &nl->Wk, &nl->Wv, &nl->Wo,
+                                  &nl->ln2_g, &nl->ln2_b, &nl->W1, &nl->b1, &nl->W2, &nl->b2};
             for (int f = 0; f < 12; f++)
                 if (strcmp(field, names[f]) == 0)
-                    (&t->layer[l - 1].ln1_g)[f] = p;
+                    *fields[f] = p;
+        }
     }
 }
 
