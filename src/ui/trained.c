@@ -75,6 +75,12 @@ bool trained_handle(UiState *u, const UiInput *in, unsigned *pending)
     case ACT_CROSS: case ACT_EDIT_CROSS:
         why = "a trained decoder attends over its own tokens: no cross-attention";
         break;
+    case ACT_VIEW:
+        if (u->src.net->net.spec.pe != MODEL_PE_LEARNED || s->view != VIEW_ATTN)
+            return false;
+        why = "this model learned its positional encodings (pe.npy): the PE view draws "
+              "sinusoidal ones";
+        break;
     case ACT_SENT_NEXT: case ACT_SENT_PREV:
         why = "the examples are not in the model's vocabulary: type a text of it (e)";
         break;
