@@ -44,6 +44,7 @@ struct ImportedView {
     CombinedHeads ch;
     RolloutSource ro;
     NormsSource ns;
+    AttnSource shares; /* ns's rows divided by their sums: comparable with the weights */
     float *fnorm; /* (L, H, n_k) */
     char label_buf[AV_MAX_LAYERS][48];
     const char *labels[AV_MAX_LAYERS * AV_MAX_HEADS];
@@ -53,7 +54,7 @@ struct ImportedView {
 
 static const char *const mode_names[] = {"the weights", "heads combined: mean",
                                          "heads combined: max", "heads combined: sum",
-                                         "attention rollout", "value-weighted norms"};
+                                         "attention rollout", "value-weighted norms (row shares)"};
 
 static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf)
 {
@@ -74,6 +75,20 @@ static void rollout_init(RolloutSource *ro, const AttnSource *in)
     ro->in = in, ro->layer = -1;
     ro->src = (AttnSource){.L = in->L, .H = 1, .n_q = in->n_q, .n_k = in->n_k,
                            .row = rollout_row, .ctx = ro};
+}
+
+/* A row of value-weighted norms as shares of the row's sum, so that it reads
+ * on the weights' scale (0-100 %) beside them; --dump keeps the raw norms. */
+static const float *shares_row(const void *ctx, int l, int h, int i, float *buf)
+{
+    const NormsSource *ns = ctx;
+    const float *row = combine_row(&ns->src, l, h, i, buf);
+    double sum = 0;
+    for (int j = 0; j < ns->src.n_k; j++)
+        sum += row[j];
+    for (int j = 0; j < ns->src.n_k; j++)
+        buf[j] = sum > 0 ? (float)(row[j] / sum) : 0.0f;
+    return buf;
 }
 
 /* One head per layer (heads combined, rollout) or the model's H. */
@@ -187,7 +202,9 @@ static const AttnSource *derived_source(UiState *u)
                                     iv->fnorm + (size_t)l * H * n_k) != AV_OK)
                 term_die("out of memory");
         combine_norms_init(&iv->ns, b, iv->fnorm);
-        return &iv->ns.src;
+        iv->shares = iv->ns.src;
+        iv->shares.row = shares_row, iv->shares.release = NULL, iv->shares.ctx = &iv->ns;
+        return &iv->shares;
     }
     combine_heads_free(&iv->ch);
     CombineMode cm = iv->mode == IV_MEAN ? COMBINE_MEAN : iv->mode == IV_MAX ? COMBINE_MAX

@@ -25,7 +25,7 @@
 
 #define SLICE_MS 20.0 /* training a frame, at most (plus one step) */
 #define FRAME_MS 40.0 /* a frame every 40 ms while training: 25 a second */
-#define PLOT_MIN_W 36 /* the plots keep at least these columns */
+#define PLOT_MIN_W 32 /* the plots keep at least these columns */
 #define STRIP_MIN_H 4 /* a score strip: title and three rows of dots */
 #define STRIP_MAX_H 8
 #define MAX_LINES 16 /* heads drawn in one strip and tiled, at most */
@@ -115,9 +115,10 @@ static int draw_heads(const UiState *u, const TrainView *tv, Grid *g, Rect r)
                          .mode = u->hmode,
                          .half_ok = u->depth == DEPTH_256};
     int max_w = r.w - PLOT_MIN_W - 2;
+    max_w = max_w < r.w * 3 / 5 ? max_w : r.w * 3 / 5; /* the plots keep 2/5 at least */
     TrainHeadsLayout lay;
     if (LH > MAX_LINES || !trainplot_heads_fit(max_w, r.h - 1, &sp, &lay)) {
-        grid_puts(g, r.x, r.y, "(heads: too many for this screen)", max_w, STYLE_DIM);
+        grid_puts(g, r.x, r.y, "(a larger terminal shows the heads)", max_w, STYLE_DIM);
         return max_w > 0 ? max_w : 0;
     }
     for (int i = 0; i < LH; i++) {

@@ -9,7 +9,8 @@
 # with its peak RSS (VmHWM) under 800 MB and under a `ulimit -v` that leaves
 # no room for a second, read copy; and the interface under tmux at 80x24 and
 # 120x40 on a (2, 4, 12, 12) array: layer 2, rollout (row 1 against NumPy),
-# heads combined, the views that need a model refused.
+# heads combined, the views that need a model refused; on attnviz's own
+# model the norms, heads combined and rollout against its --dump.
 # Prints "ok - name" / "not ok - name"; exits 1 when any failed. Needs
 # /usr/bin/python3 with numpy (else one "skip" line). Run from the root.
 set -u
@@ -207,4 +208,37 @@ for size in "80 24" "120 40"; do
     keys q
     check "$1x$2: q quits with status 0" wait_for 'EXITED:0'
 done
+
+# 8. The combining views on attnviz's own model against its --dump (norms.npy,
+# attention.npy, rollout.npy): V shows row 1 of head 1's value-weighted norms
+# as shares of their sum, A the mean of the heads, O on layer 2 the rollout.
+S='The cat sat on the mat because it was tired.'
+A --dump "$T/own" --preset random --layers 2 "$S" 2>/dev/null
+"$PY" - "$T/own" >"$T/own_rows" <<'EOF2'
+import sys, numpy as np
+d = sys.argv[1]; pct = lambda r: ' '.join('%d' % round(100 * v) for v in r)
+n = np.load(d + '/norms.npy')[0, 0, 0].astype(np.float64)
+print(pct(n / n.sum()))
+print(pct(np.load(d + '/attention.npy')[0].astype(np.float64).mean(0)[0]))
+print(pct(np.load(d + '/rollout.npy')[0]))
+EOF2
+row1() { screen | grep -E '^ *1 The ' | head -1 | sed 's/^ *1 The//' | grep -oE '[0-9]+' |
+         head -11 | tr '\n' ' ' | sed 's/ $//'; }
+tui_start "TERM=xterm-256color" 120 40 --preset random --layers 2 "$S"
+check "own model: --dump wrote norms.npy (L, H, n, n)" test -s "$T/own/norms.npy"
+keys V
+wait_for 'value-weighted norms' >/dev/null; settle
+check "own model: V row 1 is norms.npy's row as shares" test "$(row1)" = "$(sed -n 1p "$T/own_rows")"
+keys V A
+wait_for 'heads combined: mean' >/dev/null; settle
+check "own model: A row 1 is the mean of the heads" test "$(row1)" = "$(sed -n 2p "$T/own_rows")"
+keys A A A O l
+wait_for 'rollout of layers 1-2' >/dev/null; settle
+check "own model: O on layer 2 row 1 is rollout.npy's" test "$(row1)" = "$(sed -n 3p "$T/own_rows")"
+keys w
+check "own model: w leaves the rollout for the trace" wait_for 'Calculation trace: head 1 of 4'
+keys Escape
+settle
+keys q
+check "own model: q quits with status 0" wait_for 'EXITED:0'
 exit $fail
