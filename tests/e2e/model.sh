@@ -165,6 +165,8 @@ if command -v tmux >/dev/null 2>&1; then
                  tmux -L '$SOCK' capture-pane -p -t s | grep -Eq '^7 [^ ]+ *·'"
     keys c
     check "the mask stays on: the model was trained causal" wait_for 'trained causal'
+    keys e X Enter
+    check "typing outside the vocabulary names the word" wait_for "'[a-z.]*X' is not in the model's vocabulary"
     keys q
     [ $fail -eq 0 ] || failures=$((failures + 1))
 else
