@@ -149,6 +149,75 @@ static void test_model_cross_attention_shape(void **state)
     model_weights_free(&w);
 }
 
+/* model_result_import: a result backed by an AttnSource gives the same rows,
+ * pooled cells and statistics whether its weights are in place, copied or
+ * read on demand; and a model run after it is a plain run again. */
+static void test_model_import_backs_results(void **state)
+{
+    (void)state;
+    ModelConfig c;
+    model_config_default(&c);
+    c.layers = 2, c.causal = true;
+    ModelWeights w = {0};
+    ModelResult own = {0}, imp[3];
+    memset(imp, 0, sizeof imp);
+    const char *text = "The cat sat on the mat because it was tired";
+    assert_int_equal(model_weights_toy(&c, &w), AV_OK);
+    assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &own), AV_OK);
+    AttnSource src;
+    model_source(&own, &src);
+    const int n = own.shape.n_q;
+    const float *layer_P[2] = {own.layer[0].ab.P, own.layer[1].ab.P};
+    ModelConfig ic;
+    model_config_import(&ic, 2, c.H, true);
+    for (int k = 0; k < 3; k++) { /* in place, copied, on demand */
+        ic.weights_budget = k == 2 ? 1.0 : 0.0;
+        assert_int_equal(model_result_import(&imp[k], &ic, &src, k == 0 ? layer_P : NULL,
+                                             &own.tokens, NULL), AV_OK);
+        assert_int_equal(imp[k].lazy, k == 2);
+        assert_ptr_equal(imp[k].src, &src);
+        assert_true(imp[k].shape.causal);
+        assert_int_equal(imp[k].tokens.n, n);
+        assert_string_equal(imp[k].tokens.tok[n - 1].str, "tired");
+        assert_true(model_key_tokens(&imp[k]) == &imp[k].tokens);
+    }
+    assert_ptr_equal(model_head_P(&imp[0], 1, 2), model_head_P(&own, 1, 2));
+    assert_true(model_head_P(&imp[1], 1, 2) != model_head_P(&own, 1, 2));
+    assert_null(model_head_P(&imp[2], 1, 2));
+    float buf[64], cells[2][3 * 4], *P = malloc(sizeof *P * n);
+    for (int l = 0; l < 2; l++)
+        for (int h = 0; h < c.H; h++)
+            for (int i = 0; i < n; i++) {
+                memcpy(P, model_head_row(&own, l, h, i, buf), sizeof *P * n);
+                for (int k = 0; k < 3; k++)
+                    assert_memory_equal(model_head_row(&imp[k], l, h, i, buf), P,
+                                        sizeof *P * n);
+            }
+    for (int m = 0; m < 2; m++) { /* pooled cells and statistics through the source */
+        PoolMode pm = m ? POOL_MEAN : POOL_MAX;
+        assert_int_equal(model_pool_head(&own, 1, 3, 1, n, 2, n, 3, 4, pm, cells[0]), AV_OK);
+        assert_int_equal(model_pool_head(&imp[2], 1, 3, 1, n, 2, n, 3, 4, pm, cells[1]), AV_OK);
+        assert_memory_equal(cells[0], cells[1], sizeof cells[0]);
+    }
+    HeadStats st[2];
+    assert_int_equal(model_stats_head(&own, 0, 1, 1L << 20, &st[0]), AV_OK);
+    assert_int_equal(model_stats_head(&imp[2], 0, 1, 1L << 20, &st[1]), AV_OK);
+    assert_true(st[0].entropy == st[1].entropy && st[0].top == st[1].top && st[1].rows == n);
+    ic.H = c.H + 1; /* the source's heads do not match: nothing half made */
+    assert_int_equal(model_result_import(&imp[1], &ic, &src, NULL, &own.tokens, NULL),
+                     AV_ERR_CONFIG);
+    assert_int_equal(imp[1].shape.n_q, 0);
+    assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &imp[0]), AV_OK);
+    assert_null(imp[0].src); /* a run replaces the import */
+    assert_memory_equal(model_head_P(&imp[0], 1, 0), model_head_P(&own, 1, 0),
+                        sizeof *P * n * n);
+    free(P);
+    for (int k = 0; k < 3; k++)
+        model_result_free(&imp[k]);
+    model_result_free(&own);
+    model_weights_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_model_errors),
         cmocka_unit_test(test_model_layers_normalise_rows),
         cmocka_unit_test(test_model_cross_attention_shape),
+        cmocka_unit_test(test_model_import_backs_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
