@@ -5,10 +5,11 @@
  * Intel family 6 model 207 with AVX-512 gets Prescott, SSE3: 31 GFLOP/s where
  * SkylakeX gives 147). Its kernel is fixed when the library loads, before
  * main, from OPENBLAS_CORETYPE when set. So main's first step asks
- * cpu_blas_choose and, on FORCE, sets OPENBLAS_CORETYPE and a private mark and
- * runs /proc/self/exe again with the same argv. The mark makes it happen once
- * (a re-executed process, and every process it starts, leaves things be); the
- * user's own OPENBLAS_CORETYPE is the decision table's first rule.
+ * cpu_blas_choose and, on FORCE, sets OPENBLAS_CORETYPE and a private mark
+ * and runs its own file (/proc/self/exe) again with the same argv. The mark
+ * makes it happen once (a re-executed process, and every process it starts,
+ * leaves things be); the user's own OPENBLAS_CORETYPE is the decision table's
+ * first rule. Under valgrind nothing is re-executed.
  */
 #include "cli/blaskern.h"
 
@@ -24,9 +25,18 @@
 
 #define CORETYPE "OPENBLAS_CORETYPE"
 
+/* Under valgrind the program is the tool's client: its cpuid hides AVX-512,
+ * and a re-execution would leave the tool behind (or follow it only with
+ * --trace-children). Valgrind preloads its vgpreload_*.so libraries. */
+static bool under_valgrind(void)
+{
+    const char *pre = getenv("LD_PRELOAD");
+    return pre && strstr(pre, "vgpreload");
+}
+
 void blaskern_ensure(char *const argv[])
 {
-    if (!argv || !argv[0] || getenv(BLASKERN_MARK))
+    if (!argv || !argv[0] || getenv(BLASKERN_MARK) || under_valgrind())
         return;
     const char *pretend = getenv(BLASKERN_PRETEND);
     const char *reported = pretend && *pretend ? pretend : mat_blas_kernel();
@@ -37,8 +47,14 @@ void blaskern_ensure(char *const argv[])
         return;
     char mark[80];
     snprintf(mark, sizeof mark, "%s:%s", c.coretype, reported);
+    /* the program's own file, as the kernel knows it */
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return;
+    self[len] = '\0';
     if (setenv(CORETYPE, c.coretype, 1) == 0 && setenv(BLASKERN_MARK, mark, 1) == 0)
-        execv("/proc/self/exe", argv);
+        execv(self, argv);
     /* no /proc, or no memory: run on with OpenBLAS's own kernel */
     unsetenv(CORETYPE);
     unsetenv(BLASKERN_MARK);

@@ -69,10 +69,14 @@ void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
     }
 }
 
+/* Inlined into each clone: a function taking vectors would be compiled for
+ * the default target. */
+#define MAT_INLINE static inline __attribute__((always_inline))
+
 /* w <= MAT_HALF columns of one row of C from its accumulator. */
-static inline void half_store(float *c, Half acc, int w, float alpha, float beta)
+MAT_INLINE void half_store(float *c, const Half *acc, int w, float alpha, float beta)
 {
-    Half v = alpha * acc;
+    Half v = alpha * *acc;
     if (w == MAT_HALF && beta == 0.0f) {
         memcpy(c, &v, sizeof v);
         return;
@@ -88,7 +92,8 @@ static inline void half_store(float *c, Half acc, int w, float alpha, float beta
 }
 
 /* w <= MAT_LANES columns of one row of C from the two halves of a chunk. */
-static inline void chunk_store(float *c, Half lo, Half hi, int w, float alpha, float beta)
+MAT_INLINE void chunk_store(float *c, const Half *lo, const Half *hi, int w, float alpha,
+                            float beta)
 {
     half_store(c, lo, w < MAT_HALF ? w : MAT_HALF, alpha, beta);
     if (w > MAT_HALF)
@@ -98,9 +103,8 @@ static inline void chunk_store(float *c, Half lo, Half hi, int w, float alpha, f
 /* Rows [i, i + 4) of C, one chunk of columns from column j: eight
  * independent sums over k in order. Rows past M repeat row i: their sums are
  * not stored. */
-static inline __attribute__((always_inline)) void
-four_rows(int M, int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
-          float beta, float *C, int ldc, int i, int j)
+MAT_INLINE void four_rows(int M, int N, int K, float alpha, const float *A, int lda,
+                          const float *B, int ldb, float beta, float *C, int ldc, int i, int j)
 {
     const float *a0 = A + (long)i * lda;
     const float *a1 = i + 1 < M ? a0 + lda : a0;
@@ -118,19 +122,18 @@ four_rows(int M, int N, int K, float alpha, const float *A, int lda, const float
     }
     const int w = N - j < MAT_LANES ? N - j : MAT_LANES;
     float *c = C + (long)i * ldc + j;
-    chunk_store(c, s0, t0, w, alpha, beta);
+    chunk_store(c, &s0, &t0, w, alpha, beta);
     if (i + 1 < M)
-        chunk_store(c + ldc, s1, t1, w, alpha, beta);
+        chunk_store(c + ldc, &s1, &t1, w, alpha, beta);
     if (i + 2 < M)
-        chunk_store(c + 2L * ldc, s2, t2, w, alpha, beta);
+        chunk_store(c + 2L * ldc, &s2, &t2, w, alpha, beta);
     if (i + 3 < M)
-        chunk_store(c + 3L * ldc, s3, t3, w, alpha, beta);
+        chunk_store(c + 3L * ldc, &s3, &t3, w, alpha, beta);
 }
 
 /* Row i of C, one chunk of columns from column j, the same sums as four_rows. */
-static inline __attribute__((always_inline)) void
-one_row(int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
-        float beta, float *C, int ldc, int i, int j)
+MAT_INLINE void one_row(int N, int K, float alpha, const float *A, int lda, const float *B,
+                        int ldb, float beta, float *C, int ldc, int i, int j)
 {
     const float *a0 = A + (long)i * lda;
     Half s0 = {0}, t0 = {0};
@@ -140,7 +143,7 @@ one_row(int N, int K, float alpha, const float *A, int lda, const float *B, int 
         memcpy(&hi, B + (long)k * ldb + j + MAT_HALF, sizeof hi);
         s0 += a0[k] * lo, t0 += a0[k] * hi;
     }
-    chunk_store(C + (long)i * ldc + j, s0, t0, N - j < MAT_LANES ? N - j : MAT_LANES, alpha,
+    chunk_store(C + (long)i * ldc + j, &s0, &t0, N - j < MAT_LANES ? N - j : MAT_LANES, alpha,
                 beta);
 }
 
