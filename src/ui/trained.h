@@ -16,8 +16,8 @@ void trained_start(UiState *u);
  * query row is selected and the status line says the earlier keys and
  * values were cached); the mask, sizes, seed, preset, PE, scaling,
  * temperature, cross-attention and English examples are fixed, with a
- * message saying why (and the PE view, for learned encodings). Returns true when handled (flags added to *pending),
- * false to let app_apply have it. */
+ * message saying why (and the PE view, for learned encodings). Returns true
+ * when handled (flags added to *pending), false to let app_apply have it. */
 bool trained_handle(UiState *u, const UiInput *in, unsigned *pending);
 
 /* After g, while the sentence is the one g made: mark the focused heatmap's

@@ -115,7 +115,8 @@ one_line "a missing tensor is named" 2 "layer2/Wk.npy"
 cp -r "$IND" "$tmp/broken2"; head -c 100 "$IND/embed.npy" >"$tmp/broken2/embed.npy"
 run --model "$tmp/broken2" -e text abc
 one_line "a truncated tensor is named" 2 "embed.npy"
-cp -r "$IND" "$tmp/broken3"; echo '{"format": "attnviz-model", "version": 1' >"$tmp/broken3/model.json"
+cp -r "$IND" "$tmp/broken3"
+echo '{"format": "attnviz-model", "version": 1' >"$tmp/broken3/model.json"
 run --model "$tmp/broken3" -e text abc
 one_line "a cut model.json is named" 2 "model.json"
 cp -r "$IND" "$tmp/broken4"; echo "layer 1 head 1: mixed" >"$tmp/broken4/heads.txt"
@@ -139,7 +140,8 @@ run --model "$GR" --generate 12 --seed 9 --top-k 1 "$P"; k2=$(cat "$tmp/out")
 check "--top-k 1 is the most likely word whatever the seed" test "$k1" = "$k2"
 run --model "$GR" --generate 4 --seed 5 -e csv "$P"
 check "--generate with -e: the export covers the 10 tokens" \
-    bash -c "[ $rc -eq 0 ] && [ \$(awk -F, 'NR > 1 { print \$2 }' '$tmp/out' | sort -u | wc -l) -eq 10 ]"
+    bash -c "[ $rc -eq 0 ] &&
+             [ \$(awk -F, 'NR > 1 { print \$2 }' '$tmp/out' | sort -u | wc -l) -eq 10 ]"
 run --model "$GR" --generate 4 --seed 5 --dump "$tmp/gdump" "$P"
 check "--generate with --dump: prints the continuation, dumps 10 tokens" \
     bash -c "[ $rc -eq 0 ] && [ \$(wc -w <'$tmp/out') -eq 4 ] &&
@@ -154,7 +156,8 @@ if command -v tmux >/dev/null 2>&1; then
     tui_init model
     tui_start "TERM=xterm-256color" 80 24 --model "$GR" "the king saw the queen ."
     check "interface opens the grammar model: 6 tokens" wait_for ' tokens 6'
-    check "interface shows the heads' labels" bash -c "screen() { tmux -L '$SOCK' capture-pane -p -t s; }; screen | grep -Eq 'mixed|antecedent|previous|trained|first|self|induction'"
+    labels='mixed|antecedent|previous|trained|first|self|induction'
+    check "interface shows the heads' labels" wait_for "layer 1 of 2: ($labels)"
     keys g
     check "g generates a token: 7 tokens" wait_for ' tokens 7'
     check "g says the earlier keys and values were cached" wait_for 'cached'
@@ -166,7 +169,8 @@ if command -v tmux >/dev/null 2>&1; then
     keys c
     check "the mask stays on: the model was trained causal" wait_for 'trained causal'
     keys e X Enter
-    check "typing outside the vocabulary names the word" wait_for "'[a-z.]*X' is not in the model's vocabulary"
+    check "typing outside the vocabulary names the word" \
+        wait_for "'[a-z.]*X' is not in the model's vocabulary"
     keys q
     [ $fail -eq 0 ] || failures=$((failures + 1))
 else
