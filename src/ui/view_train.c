@@ -62,7 +62,7 @@ static void draw_header(const TrainView *tv, const TrainLoop *lp, Grid *g)
                 "Training %s: %d layers x %d heads, d_model %d, context %d, seed %llu", c->task,
                 c->layers, c->heads, c->d_model, c->context, (unsigned long long)c->cfg.seed);
     int x = grid_printf(g, 0, 1, g->w, STYLE_TEXT, "step %ld", tv->tr.step);
-    if (c->steps > 0)
+    if (c->steps > 0 && tv->tr.step <= c->steps)
         x += grid_printf(g, x, 1, g->w - x, STYLE_DIM, wide ? " of %ld" : "/%ld", c->steps);
     x += grid_printf(g, x, 1, g->w - x, STYLE_TEXT,
                      wide ? "   loss %.3f   accuracy %.0f%%   " : "  loss %.3f  acc. %.0f%%  ",
