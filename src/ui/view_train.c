@@ -409,6 +409,7 @@ bool view_train_open(UiState *u, const char *task)
     TrainView tv;
     char why[160];
     trainview_config(task, &c);
+    c.cfg.seed = u->app.cfg.seed; /* the interface's seed, as --train takes --seed */
     int err = trainview_init(&tv, &c, NULL, 0, why, sizeof why);
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");

@@ -17,7 +17,8 @@
  * signal (returns true). Curses is started and u's colours are set. */
 bool view_train_run(UiState *u, TrainView *tv, bool top);
 
-/* From the interface: set up the task's view with its defaults, run it
+/* From the interface: set up the task's view with its defaults and the
+ * interface's seed, run it
  * (not top) and free it. A task that cannot start leaves a message in
  * u->app.msg. Returns true when the user quit. */
 bool view_train_open(UiState *u, const char *task);
