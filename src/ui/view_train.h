@@ -18,9 +18,8 @@
 bool view_train_run(UiState *u, TrainView *tv, bool top);
 
 /* From the interface: set up the task's view with its defaults and the
- * interface's seed, run it
- * (not top) and free it. A task that cannot start leaves a message in
- * u->app.msg. Returns true when the user quit. */
+ * interface's seed, run it (not top) and free it. A task that cannot start
+ * leaves a message in u->app.msg. Returns true when the user quit. */
 bool view_train_open(UiState *u, const char *task);
 
 #endif
