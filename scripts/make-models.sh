@@ -21,4 +21,8 @@ cat README.md attnviz.1 >"$tmp"
 "$A" train text "$tmp" --seed 1 --steps 2500 --report 250 --layers 4 --heads 4 \
     --d-model 64 --context 64 --mlp 256 --layernorm --lr 0.003 --save "$OUT/chars"
 
-du -sh "$OUT"/induction "$OUT"/grammar "$OUT"/chars
+for m in induction grammar chars; do # each at most 1 MiB
+    bytes=$(find "$OUT/$m" -type f -exec cat {} + | wc -c)
+    echo "$OUT/$m: $bytes bytes"
+    [ "$bytes" -le 1048576 ] || { echo "make-models.sh: $OUT/$m is over 1 MiB" >&2; exit 1; }
+done
