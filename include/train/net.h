@@ -62,6 +62,7 @@ typedef struct {
     float *mask;       /* (B*n) */
     int B, n;          /* the last forward's sizes */
     bool has_loss;
+    int threads;       /* 1 (the default) or 2: net_set_threads */
 } Net;
 
 /* Set up net for spec and at most batch sequences (of at most spec->context
@@ -70,6 +71,14 @@ typedef struct {
  * (net->params, net->layout.total floats). Returns AV_OK, AV_ERR_MODEL (spec
  * fails modelfile_check, or batch < 1) or AV_ERR_NOMEM. */
 int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable);
+
+/* Run the passes on threads (1, the default, or 2): with 2, the sequences'
+ * attention (forward and backward) is split over a second thread started for
+ * each layer's pass; the products of the whole batch stay on the calling
+ * thread. Each sequence is computed the same way by either thread into its
+ * own rows, so the numbers are the same bits. A win only on an idle second
+ * core (measured: none on this busy machine), hence not the default. */
+void net_set_threads(Net *net, int threads);
 
 /* Free everything; accepts a zeroed or half-made Net. */
 void net_free(Net *net);

@@ -21,6 +21,7 @@ typedef struct {
     float weight_decay;  /* AdamW decay of matrices (default 0) */
     float clip;          /* gradient norm limit, 0 = none (default 1) */
     uint64_t seed;       /* weights, batches and probes */
+    int threads;         /* 1 (default) or 2: net_set_threads */
 } TrainConfig;
 
 typedef struct {

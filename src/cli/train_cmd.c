@@ -50,6 +50,7 @@ const char *train_cmd_usage(void)
            "      --layernorm        pre-LayerNorm; --no-layernorm\n"
            "      --pe KIND          sinusoidal | learned | none\n"
            "      --report N         a progress line every N steps (0: at the end)\n"
+           "      --threads N        1 (default) or 2: sequences split over two cores\n"
            "      --save DIR         the model folder to write\n";
 }
 
@@ -99,7 +100,7 @@ static bool get_float(const char *s, double lo, double hi, float *v)
 }
 
 enum { O_STEPS = 256, O_LAYERS, O_HEADS, O_DMODEL, O_CONTEXT, O_BATCH, O_LR, O_SEED, O_MLP,
-       O_ACT, O_LN, O_NOLN, O_PE, O_REPORT, O_SAVE, O_WD, O_CLIP, O_DUMP };
+       O_ACT, O_LN, O_NOLN, O_PE, O_REPORT, O_SAVE, O_WD, O_CLIP, O_DUMP, O_THREADS };
 
 static const struct option LONG[] = {
     {"steps", 1, 0, O_STEPS}, {"layers", 1, 0, O_LAYERS}, {"heads", 1, 0, O_HEADS},
@@ -108,6 +109,7 @@ static const struct option LONG[] = {
     {"activation", 1, 0, O_ACT}, {"layernorm", 0, 0, O_LN}, {"no-layernorm", 0, 0, O_NOLN},
     {"pe", 1, 0, O_PE}, {"report", 1, 0, O_REPORT}, {"save", 1, 0, O_SAVE},
     {"weight-decay", 1, 0, O_WD}, {"clip", 1, 0, O_CLIP}, {"dump-grads", 1, 0, O_DUMP},
+    {"threads", 1, 0, O_THREADS},
     {"help", 0, 0, 'h'}, {0, 0, 0, 0},
 };
 
@@ -128,6 +130,7 @@ static bool set_option(TrainOptions *o, int c, const char *a)
     case O_SEED: return get_long(a, 0, 0x7fffffffL, &v) && (o->cfg.seed = (uint64_t)v, 1);
     case O_MLP: return get_long(a, 0, MODEL_MAX_MLP, &v) && (o->mlp = (int)v, 1);
     case O_REPORT: return get_long(a, 0, 100000000, &v) && (o->report = (int)v, 1);
+    case O_THREADS: return get_long(a, 1, 2, &v) && (o->cfg.threads = (int)v, 1);
     case O_ACT:
         if (strcmp(a, "gelu") && strcmp(a, "relu"))
             return false;

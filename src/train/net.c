@@ -10,11 +10,13 @@
 #include "train/net.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/attention.h"
+#include "core/mat.h"
 #include "core/posenc.h"
 #include "core/rng.h"
 #include "train/ops.h"
@@ -87,7 +89,7 @@ static size_t carve_acts(Net *net, float *base)
     if (train) {
         TAKE(net->dx, N * D), TAKE(net->dtmp, N * D), TAKE(net->dQ, N * D);
         TAKE(net->dK, N * D), TAKE(net->dV, N * D), TAKE(net->dcat, N * (D > V ? D : V));
-        TAKE(net->dh, 2 * N * W), TAKE(net->scratch, 3 * T * T);
+        TAKE(net->dh, 2 * N * W), TAKE(net->scratch, 2 * 3 * T * T);
     }
 #undef TAKE
     return off;
@@ -105,6 +107,7 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
         return err;
     modelfile_layout(spec, &net->layout);
     net->batch = batch;
+    net->threads = 1;
     const size_t P = net->layout.total, N = (size_t)batch * spec->context;
     net->params = calloc(P, sizeof(float));
     if (trainable) {
@@ -162,26 +165,61 @@ void net_init_weights(Net *net, uint64_t seed)
     }
 }
 
-/* Attention of every sequence of layer l, on buffers of the arena. */
-static int attention_all(Net *net, int l, int B, int n)
+/* Sequences [b0, b1) of layer l: attention_forward (backward false) on
+ * buffers of the arena, or the attention backward pass with scratch. */
+typedef struct {
+    Net *net;
+    int l, b0, b1;
+    bool backward;
+    float *scratch;
+    int err;
+} NetPart;
+
+static void *part_run(void *arg)
 {
-    const ModelSpec *s = &net->spec;
-    const int D = s->d_model, H = s->heads;
-    NetActs *a = &net->layer[l];
-    const NetLayer *w = &net->p.layer[l];
+    NetPart *pt = arg;
+    Net *net = pt->net;
+    const int D = net->spec.d_model, H = net->spec.heads, n = net->n;
+    NetActs *a = &net->layer[pt->l];
+    const NetLayer *w = &net->p.layer[pt->l];
     AttnShape sh = {.n_q = n, .n_k = n, .d_model = D, .H = H, .causal = true, .scale = true,
                     .temperature = 1.0f};
     AttnWeights aw = {.Wq = w->Wq, .Wk = w->Wk, .Wv = w->Wv, .Wo = w->Wo};
-    for (int b = 0; b < B; b++) {
+    for (int b = pt->b0; b < pt->b1 && !pt->err; b++) {
         const long o = (long)b * n * D;
-        AttnBuffers buf = {.Q = a->Q + o, .K = a->K + o, .V = a->V + o, .S = NULL,
-                           .P = a->P + (long)b * H * n * n, .concat = a->concat + o,
-                           .out = a->attn + o};
-        int err = attention_forward(&sh, a->a + o, a->a + o, &aw, &buf);
-        if (err)
-            return err;
+        float *P = a->P + (long)b * H * n * n;
+        if (pt->backward) {
+            ops_attention_backward(net->dQ + o, net->dK + o, net->dV + o, net->dcat + o,
+                                   a->Q + o, a->K + o, a->V + o, P, n, D, H, pt->scratch);
+            continue;
+        }
+        AttnBuffers buf = {.Q = a->Q + o, .K = a->K + o, .V = a->V + o, .S = NULL, .P = P,
+                           .concat = a->concat + o, .out = a->attn + o};
+        pt->err = attention_forward(&sh, a->a + o, a->a + o, &aw, &buf);
     }
-    return AV_OK;
+    return NULL;
+}
+
+/* Every sequence of layer l (forward or backward), split over net->threads:
+ * each sequence is computed the same way by either thread into its own rows,
+ * so the numbers do not depend on the threads. */
+static int parts_run(Net *net, int l, bool backward)
+{
+    const size_t tt = 3 * (size_t)net->spec.context * net->spec.context;
+    NetPart pt[2] = {{net, l, 0, net->B, backward, net->scratch, AV_OK},
+                     {net, l, net->B, net->B, backward, net->scratch + tt, AV_OK}};
+    pthread_t tid;
+    bool helper = false;
+    if (net->threads > 1 && net->B > 1) {
+        pt[0].b1 = pt[1].b0 = net->B / 2;
+        helper = pthread_create(&tid, NULL, part_run, &pt[1]) == 0;
+    }
+    part_run(&pt[0]);
+    if (helper)
+        pthread_join(tid, NULL);
+    else
+        part_run(&pt[1]);
+    return pt[0].err ? pt[0].err : pt[1].err;
 }
 
 /* One layer forward: a->x in, out (B*n, D) out. */
@@ -193,7 +231,7 @@ static int layer_forward(Net *net, int l, int B, int n, float *out)
     const NetLayer *w = &net->p.layer[l];
     if (s->layernorm)
         ops_layernorm_forward(a->a, a->ln1_mean, a->ln1_rstd, a->x, w->ln1_g, w->ln1_b, N, D);
-    int err = attention_all(net, l, B, n);
+    int err = parts_run(net, l, false);
     if (err)
         return err;
     for (long i = 0; i < (long)N * D; i++)
@@ -212,17 +250,29 @@ static int layer_forward(Net *net, int l, int B, int n, float *out)
     return AV_OK;
 }
 
+static int forward_layers(Net *net, const int *tok, const int *tgt, const float *mask,
+                          double *loss);
+
 int net_forward(Net *net, const int *tok, const int *tgt, const float *mask, int B, int n,
                 double *loss)
 {
     const ModelSpec *s = &net->spec;
-    const int N = B * n, D = s->d_model;
+    const int N = B * n;
     if (B < 1 || B > net->batch || n < 1 || n > s->context)
         return AV_ERR_CONFIG;
     for (int r = 0; r < N; r++)
         if (tok[r] < 0 || tok[r] >= s->V || (tgt && (tgt[r] < 0 || tgt[r] >= s->V)))
             return AV_ERR_CONFIG;
     net->B = B, net->n = n, net->has_loss = tgt && mask;
+    return forward_layers(net, tok, tgt, mask, loss);
+}
+
+/* net_forward's passes, its arguments checked. */
+static int forward_layers(Net *net, const int *tok, const int *tgt, const float *mask,
+                          double *loss)
+{
+    const ModelSpec *s = &net->spec;
+    const int B = net->B, n = net->n, N = B * n, D = s->d_model;
     memcpy(net->tok, tok, (size_t)N * sizeof *tok);
     const float *pe = s->pe == MODEL_PE_LEARNED ? net->p.pe : net->pe_fixed;
     ops_embed_forward(net->layer[0].x, tok, net->p.embed, pe, N, n, D);
@@ -257,19 +307,14 @@ void net_zero_grad(Net *net)
 static void attention_half_backward(Net *net, int l)
 {
     const ModelSpec *s = &net->spec;
-    const int B = net->B, n = net->n, N = B * n, D = s->d_model, H = s->heads;
+    const int N = net->B * net->n, D = s->d_model;
     NetActs *a = &net->layer[l];
     const NetLayer *w = &net->p.layer[l];
     NetLayer *gw = &net->g.layer[l];
     const size_t ND = (size_t)N * D * sizeof(float);
     memset(net->dcat, 0, ND);
     ops_linear_backward(net->dcat, gw->Wo, NULL, net->dx, a->concat, w->Wo, N, D, D);
-    for (int b = 0; b < B; b++) {
-        const long o = (long)b * n * D;
-        ops_attention_backward(net->dQ + o, net->dK + o, net->dV + o, net->dcat + o, a->Q + o,
-                               a->K + o, a->V + o, a->P + (long)b * H * n * n, n, D, H,
-                               net->scratch);
-    }
+    parts_run(net, l, true);
     float *da = s->layernorm ? net->dtmp : net->dx;
     if (s->layernorm)
         memset(da, 0, ND);
@@ -303,7 +348,20 @@ static void mlp_half_backward(Net *net, int l)
                                a->ln2_rstd, N, D);
 }
 
+static void backward_layers(Net *net);
+
 void net_backward(Net *net)
+{
+    backward_layers(net);
+}
+
+void net_set_threads(Net *net, int threads)
+{
+    net->threads = threads > 1 ? 2 : 1;
+}
+
+/* net_backward's passes. */
+static void backward_layers(Net *net)
 {
     const ModelSpec *s = &net->spec;
     const int N = net->B * net->n, D = s->d_model, V = s->V;

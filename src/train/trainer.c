@@ -14,7 +14,7 @@
 void trainer_config_default(TrainConfig *c)
 {
     *c = (TrainConfig){.batch = 16, .lr = 1e-2f, .weight_decay = 0.0f, .clip = 1.0f,
-                       .seed = 1};
+                       .seed = 1, .threads = 1};
 }
 
 int trainer_spec(const Task *task, int layers, int heads, int d_model, int context, int mlp,
@@ -48,6 +48,7 @@ int trainer_init(Trainer *tr, const Task *task, const ModelSpec *spec, const Tra
         return err;
     }
     tr->net.spec.seed = c->seed;
+    net_set_threads(&tr->net, c->threads);
     net_init_weights(&tr->net, rng_mix(c->seed ^ 0x5eedull));
     return AV_OK;
 }

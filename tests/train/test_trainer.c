@@ -97,6 +97,15 @@ static void test_trainer_deterministic(void **state)
     }
     assert_memory_equal(a.net.params, b.net.params, a.net.layout.total * sizeof(float));
     assert_int_equal(a.step, 5);
+    /* two threads: the same bits */
+    Trainer t2;
+    c.threads = 2;
+    assert_int_equal(trainer_init(&t2, &task, &s, &c), AV_OK);
+    for (int k = 0; k < 5; k++)
+        trainer_step(&t2);
+    assert_memory_equal(a.net.params, t2.net.params, a.net.layout.total * sizeof(float));
+    trainer_free(&t2);
+    c.threads = 1;
     assert_int_equal(a.net.spec.steps, 5);
     trainer_free(&a);
     trainer_free(&b);
