@@ -18,8 +18,6 @@
 #include "core/tokenize.h"
 
 #define APP_CROSS_DEFAULT "Le chat est assis sur le tapis" /* the second sentence */
-#define APP_TEMP_MIN 0.01f
-#define APP_TEMP_MAX 100.0f
 #define APP_ZOOM_MAX 14 /* 16384 tokens halved 14 times is one token */
 
 
@@ -118,6 +116,7 @@ typedef struct {
     AppMode mode;
     AppView view;
     bool help;
+    int help_scroll;     /* first line of each help column shown (a short screen) */
     bool fixed_weights;  /* --weights: d_model and seed cannot change */
     int head;            /* focused head, 0-based */
     int layer;           /* shown layer, 0-based */
@@ -136,7 +135,11 @@ typedef struct {
     int max_layers;      /* the most layers the weights have (--weights), else AV_MAX_LAYERS */
     const SentenceList *sentences;
     int sentence;        /* index of the example shown, or -1 after editing */
-    char msg[160];       /* one-line message for the status line, "" when none */
+    char example_weights[SENTENCES_NAME_MAX]; /* the shown example's own weights
+                                                 (assets/NAME), "" when none */
+    ModelConfig cfg_before; /* the configuration before those weights came */
+    char want_token[SENTENCES_NAME_MAX]; /* select this token after the next run */
+    char msg[320];       /* a message for the status line(s), "" when none */
 } AppState;
 
 /* Set up from a configuration and a starting text (NULL: the first example).
@@ -162,22 +165,20 @@ unsigned app_type(AppState *s, const char *bytes, size_t n);
  * selection. */
 void app_set_tokens(AppState *s, int n_q, int n_k);
 
-/* The next number of heads that divides d_model, above (dir > 0) or below H;
- * H itself when there is none. */
-int app_heads_step(int d_model, int H, int dir);
+/* After app_set_tokens: select the query token an example asked for (its
+ * text, the first occurrence), if any; then forget the wish. */
+void app_take_tokens(AppState *s, const TokenList *t);
 
-/* The next d_model of the ladder 8, 16, 24, 32, 48, 64, 96, 128, 192, 256,
- * 384, 512, 768, 1024 above (dir > 0) or below d; d when there is none. */
-int app_dmodel_step(int d, int dir);
-
-/* The largest divisor of d_model that is at most H (at least 1). */
-int app_heads_fit(int d_model, int H);
+/* Apply what an example needs (n / N): its preset, size, PE and mask, the
+ * head to focus and the token to select (after the run, app_take_tokens);
+ * its own weights (st->weights) set s->example_weights and a configuration
+ * of PRESET_LOADED, and are left again (the configuration before them
+ * restored) by an example without them. Under --weights only PE, mask, head
+ * and token apply. Returns APP_RUN, with APP_WEIGHTS when the weights must
+ * change. */
+unsigned app_example_setting(AppState *s, const SentenceSetting *st);
 
 /* The buffer typing goes to: the second sentence when editing it. */
 EditBuf *app_field(AppState *s);
-
-/* temperature * factor when it stays within [APP_TEMP_MIN, APP_TEMP_MAX],
- * else t unchanged. */
-float app_temp_step(float t, float factor);
 
 #endif

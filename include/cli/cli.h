@@ -35,6 +35,7 @@ typedef struct {
     ColorMode color;
     bool help, version;
     bool dims_given;         /* --heads or --d-model was given */
+    bool preset_given;       /* --preset was given */
     bool lesson_set;         /* --lesson was given */
     const char *lesson;      /* its NAME or FILE, or NULL: list the built-in lessons */
     char err[256];           /* the message when cli_parse fails */

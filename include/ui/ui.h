@@ -20,6 +20,8 @@ typedef struct {
     const SentenceList *sentences; /* examples cycled with a key (never empty) */
     const ModelWeights *weights;   /* from --weights, or NULL for toy weights */
     ColorMode color;
+    bool defaults;             /* no --preset, --heads or --d-model: the interface
+                                  chooses (the designed heads, on the first example) */
     NetModel *model;           /* --model: a trained model runs instead (cfg is its), or NULL */
     const AttnImport *import;  /* --attention: imported attention (weights only), or NULL;
                                   cfg from model_config_import, text its tokens' text */

@@ -10,44 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/ladder.h"
 #include "core/av.h"
 #include "render/grid.h"
-
-static const int dmodel_ladder[] = {8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024};
-#define LADDER_LEN ((int)(sizeof dmodel_ladder / sizeof dmodel_ladder[0]))
-
-/* ---- settings -------------------------------------------------------- */
-
-int app_heads_step(int d_model, int H, int dir)
-{
-    int limit = d_model < AV_MAX_HEADS ? d_model : AV_MAX_HEADS;
-    for (int h = H + (dir > 0 ? 1 : -1); h >= 1 && h <= limit; h += dir > 0 ? 1 : -1)
-        if (d_model % h == 0)
-            return h;
-    return H;
-}
-
-int app_heads_fit(int d_model, int H)
-{
-    int h = H < AV_MAX_HEADS ? H : AV_MAX_HEADS;
-    while (h > 1 && d_model % h != 0)
-        h--;
-    return h < 1 ? 1 : h;
-}
-
-int app_dmodel_step(int d, int dir)
-{
-    if (dir > 0) {
-        for (int k = 0; k < LADDER_LEN; k++)
-            if (dmodel_ladder[k] > d)
-                return dmodel_ladder[k];
-    } else {
-        for (int k = LADDER_LEN - 1; k >= 0; k--)
-            if (dmodel_ladder[k] < d)
-                return dmodel_ladder[k];
-    }
-    return d;
-}
 
 static void app_msg(AppState *s, const char *m)
 {
@@ -110,17 +75,28 @@ static unsigned act_edit_done(AppState *s, int arg)
     return 0;
 }
 
+/* One level back, never out of the program: help, a panel, the editor,
+ * side by side, the PE view, cross-attention, in that order. */
 static unsigned act_escape(AppState *s, int arg)
 {
     (void)arg;
-    if (s->help)
+    if (s->help) {
         s->help = false;
-    else if (s->panel != PANEL_NONE)
+    } else if (s->panel != PANEL_NONE) {
         s->panel = PANEL_NONE;
-    else if (s->mode == MODE_EDIT)
+    } else if (s->mode == MODE_EDIT) {
         s->mode = MODE_BROWSE;
-    else
-        return APP_QUIT;
+    } else if (s->compare != CMP_NONE) {
+        s->compare = CMP_NONE;
+    } else if (s->view != VIEW_ATTN) {
+        s->view = VIEW_ATTN;
+    } else if (s->cross_on) {
+        s->cross_on = false, s->field = 0, s->sel_col = -1;
+        app_msg(s, "self-attention: one sentence (C brings the second back)");
+        return APP_RUN;
+    } else {
+        app_msg(s, "Esc backs out of views, panels and the editor; q, F10 or Ctrl-C quits");
+    }
     return 0;
 }
 
@@ -135,6 +111,17 @@ static unsigned act_head(AppState *s, int arg)
 {
     s->head = ((arg % s->cfg.H) + s->cfg.H) % s->cfg.H;
     return 0;
+}
+
+/* A digit key or a click: that head, or a message when there is none. */
+static unsigned act_head_set(AppState *s, int arg)
+{
+    if (arg < 0 || arg >= s->cfg.H) {
+        snprintf(s->msg, sizeof s->msg, "no head %d: there %s %d (h/H change the count)",
+                 arg + 1, s->cfg.H == 1 ? "is" : "are", s->cfg.H);
+        return 0;
+    }
+    return act_head(s, arg);
 }
 
 static unsigned act_row(AppState *s, int arg)
@@ -190,7 +177,8 @@ static unsigned act_preset(AppState *s, int arg)
         ModelConfig d;
         model_config_default(&d);
         s->cfg.preset = PRESET_RANDOM, s->cfg.d_model = d.d_model, s->cfg.H = d.H;
-        app_msg(s, "random toy weights from the seed");
+        app_msg(s, "random heads: untrained toy weights from the seed, their patterns mean "
+                   "nothing yet (P: the designed heads)");
     } else {
         model_config_designed(&s->cfg);
         app_msg(s, "designed heads: previous token, self, first token, same word, "
@@ -205,7 +193,7 @@ static unsigned act_heads(AppState *s, int dir)
 {
     if (preset_fixed(s))
         return 0;
-    int H = app_heads_step(s->cfg.d_model, s->cfg.H, dir);
+    int H = ladder_heads_step(s->cfg.d_model, s->cfg.H, dir);
     if (H == s->cfg.H) {
         app_msg(s, dir > 0 ? "no more heads: H must divide d_model" : "at least one head");
         return 0;
@@ -224,13 +212,13 @@ static unsigned act_dmodel(AppState *s, int dir)
     }
     if (preset_fixed(s))
         return 0;
-    int d = app_dmodel_step(s->cfg.d_model, dir);
+    int d = ladder_dmodel_step(s->cfg.d_model, dir);
     if (d == s->cfg.d_model) {
         app_msg(s, dir > 0 ? "d_model is at its largest" : "d_model is at its smallest");
         return 0;
     }
     s->cfg.d_model = d;
-    s->cfg.H = app_heads_fit(d, s->cfg.H);
+    s->cfg.H = ladder_heads_fit(d, s->cfg.H);
     s->head = s->head < s->cfg.H ? s->head : s->cfg.H - 1;
     s->pe_dim = s->pe_dim < d ? s->pe_dim : 0;
     s->msg[0] = '\0';
@@ -271,24 +259,21 @@ static unsigned act_layers(AppState *s, int dir)
     }
     s->cfg.layers = L;
     s->layer = dir > 0 ? L - 1 : (s->layer < L ? s->layer : L - 1);
-    snprintf(s->msg, sizeof s->msg, "%d encoder layer%s (attention, residual, LayerNorm, FFN); "
-             "showing layer %d", L, L > 1 ? "s" : "", s->layer + 1);
+    if (L == 1)
+        app_msg(s, "one layer: plain multi-head attention (> adds encoder layers)");
+    else
+        snprintf(s->msg, sizeof s->msg, "%d encoder layers (attention, residual, LayerNorm, "
+                 "FFN); showing layer %d", L, s->layer + 1);
     return APP_RUN | (s->fixed_weights ? 0 : APP_WEIGHTS);
-}
-
-float app_temp_step(float t, float factor)
-{
-    float v = t * factor;
-    return v < APP_TEMP_MIN * 0.999f || v > APP_TEMP_MAX * 1.001f ? t : v;
 }
 
 /* dir < 0: x0.5 (sharper), dir > 0: x2 (flatter). */
 static unsigned act_temp(AppState *s, int dir)
 {
-    float t = app_temp_step(s->cfg.temperature, dir > 0 ? 2.0f : 0.5f);
+    float t = ladder_temp_step(s->cfg.temperature, dir > 0 ? 2.0f : 0.5f);
     if (t == s->cfg.temperature) {
         snprintf(s->msg, sizeof s->msg, "the temperature stays within %g .. %g",
-                 (double)APP_TEMP_MIN, (double)APP_TEMP_MAX);
+                 (double)LADDER_TEMP_MIN, (double)LADDER_TEMP_MAX);
         return 0;
     }
     s->cfg.temperature = t;
@@ -362,16 +347,79 @@ static unsigned act_zoom(AppState *s, int dir)
     return APP_VIEW;
 }
 
+/* An example's own weights (weights=): the configuration before them is
+ * kept, and comes back when an example without them is loaded. */
+static unsigned example_weights(AppState *s, const SentenceSetting *st)
+{
+    if (s->example_weights[0] && strcmp(s->example_weights, st->weights) != 0) {
+        s->cfg = s->cfg_before, s->example_weights[0] = '\0';
+        return APP_WEIGHTS;
+    }
+    if (!st->weights[0] || s->example_weights[0])
+        return 0;
+    if (s->fixed_weights) {
+        app_msg(s, "this example brings its own weights: not with --weights");
+        return 0;
+    }
+    s->cfg_before = s->cfg;
+    snprintf(s->example_weights, sizeof s->example_weights, "%s", st->weights);
+    s->cfg.preset = PRESET_LOADED, s->cfg.d_model = st->d_model, s->cfg.H = st->heads;
+    s->cfg.layers = 1;
+    return APP_WEIGHTS;
+}
+
+unsigned app_example_setting(AppState *s, const SentenceSetting *st)
+{
+    unsigned flags = APP_RUN | example_weights(s, st);
+    bool own = s->example_weights[0] != '\0';
+    if (!own && !s->fixed_weights && st->preset >= 0 &&
+        (st->preset == PRESET_DESIGNED) != (s->cfg.preset == PRESET_DESIGNED))
+        flags |= act_preset(s, 0);
+    if (!own && !s->fixed_weights && st->d_model && st->heads &&
+        s->cfg.preset != PRESET_DESIGNED && st->d_model % st->heads == 0) {
+        s->cfg.d_model = st->d_model, s->cfg.H = st->heads;
+        flags |= APP_WEIGHTS;
+    }
+    if (st->pe >= 0)
+        s->cfg.pe = st->pe;
+    if (st->causal >= 0)
+        s->cfg.causal = st->causal;
+    s->head = st->head > 0 && st->head <= s->cfg.H ? st->head - 1
+              : s->head < s->cfg.H ? s->head : 0;
+    snprintf(s->want_token, sizeof s->want_token, "%s", st->token);
+    return flags;
+}
+
 static unsigned act_sentence(AppState *s, int step)
 {
     if (!s->sentences || s->sentences->n <= 0)
         return 0;
-    int n = s->sentences->n;
-    s->sentence = s->sentence < 0 ? (step > 0 ? 0 : n - 1) : ((s->sentence + step) % n + n) % n;
-    edit_set(&s->text, s->sentences->items[s->sentence]);
+    int n = s->sentences->n, k;
+    k = s->sentence = s->sentence < 0 ? (step > 0 ? 0 : n - 1) : ((s->sentence + step) % n + n) % n;
+    edit_set(&s->text, s->sentences->items[k]);
     s->sel_row = s->sel_col = -1;
-    snprintf(s->msg, sizeof s->msg, "example %d of %d", s->sentence + 1, n);
-    return APP_RUN;
+    s->panel = PANEL_NONE, s->compare = CMP_NONE;
+    unsigned flags = APP_RUN;
+    if (s->sentences->settings)
+        flags = app_example_setting(s, &s->sentences->settings[k]);
+    const char *note = s->sentences->notes ? s->sentences->notes[k] : NULL;
+    if (note)
+        snprintf(s->msg, sizeof s->msg, "%d/%d: %s", k + 1, n, note);
+    else if (!(flags & APP_WEIGHTS) || !s->msg[0])
+        snprintf(s->msg, sizeof s->msg, "example %d of %d", k + 1, n);
+    return flags;
+}
+
+void app_take_tokens(AppState *s, const TokenList *t)
+{
+    if (!s->want_token[0])
+        return;
+    for (int i = 0; t && i < t->n && i < s->n_q; i++)
+        if (strcmp(t->tok[i].str, s->want_token) == 0) {
+            s->sel_row = i, s->sel_col = -1;
+            break;
+        }
+    s->want_token[0] = '\0';
 }
 
 static unsigned act_dims(AppState *s, int step)
@@ -442,6 +490,11 @@ static unsigned act_head_step(AppState *s, int step)
 static unsigned act_row_step(AppState *s, int step)
 {
     int page = s->page > 1 ? s->page : 1, one = s->row_step > 1 ? s->row_step : 1;
+    if (s->help) { /* Up/Down, PgUp/PgDn scroll the help on a short screen */
+        s->help_scroll += step == 2 ? 10 : step == -2 ? -10 : step;
+        s->help_scroll = s->help_scroll < 0 ? 0 : s->help_scroll;
+        return 0;
+    }
     if (s->panel != PANEL_NONE && (step == 2 || step == -2)) {
         s->panel_scroll += step * 10; /* PgUp/PgDn scroll the panel's text */
         s->panel_scroll = s->panel_scroll < 0 ? 0 : s->panel_scroll;
@@ -466,7 +519,7 @@ static const ActEntry act_table[ACT_COUNT] = {
     [ACT_VIEW] = {act_view, 0},
     [ACT_HEAD_NEXT] = {act_head_step, 1},
     [ACT_HEAD_PREV] = {act_head_step, -1},
-    [ACT_HEAD_SET] = {act_head, ARG_CALLER},
+    [ACT_HEAD_SET] = {act_head_set, ARG_CALLER},
     [ACT_ROW_NEXT] = {act_row_step, 1},
     [ACT_ROW_PREV] = {act_row_step, -1},
     [ACT_ROW_PGDN] = {act_row_step, 2},

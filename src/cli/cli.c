@@ -241,6 +241,7 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case OPT_KEY_TOKENS: o->key_tokens_file = arg; return AV_OK;
     case OPT_COLOR: return parse_color(o, arg);
     case OPT_PRESET:
+        o->preset_given = true;
         if (strcmp(arg, "designed") == 0)
             o->cfg.preset = PRESET_DESIGNED;
         else if (strcmp(arg, "random") == 0)

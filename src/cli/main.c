@@ -96,8 +96,8 @@ static int load_sentences(App *a)
     if (err == AV_ERR_EMPTY)
         return say(2, "%s: no sentence in the file", a->opt.sentences);
     if (err)
-        return say(av_exit_status(err), "%s:%d: %s", a->opt.sentences,
-                   a->sentences.bad_line, av_strerror(err));
+        return say(av_exit_status(err), "%s:%d: %s", a->opt.sentences, a->sentences.bad_line,
+                   a->sentences.err[0] ? a->sentences.err : av_strerror(err));
     return 0;
 }
 
@@ -245,7 +245,7 @@ static int interactive(App *a)
         .cfg = a->opt.cfg, .text = a->file_text ? a->file_text : a->opt.text,
         .cross = a->opt.cross, .sentences = &a->sentences,
         .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
-        .model = a->net,
+        .model = a->net, .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
     return ui_run(&u);
 }

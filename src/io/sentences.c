@@ -2,11 +2,13 @@
  *
  * The built-in list is assets/sentences.txt, turned into a string literal at
  * build time (scripts/gen-sentences.sh), so an installed attnviz needs no data
- * files. Both go through the same parser.
+ * files. Both go through the same parser, which also reads each example's
+ * setting ('@' lines) and note ('>' lines); applying them is the interface's.
  */
 #include "io/sentences.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,117 @@ static char *trim(char *line, size_t *len)
     return line;
 }
 
+static const SentenceSetting keep = {-1, "", 0, 0, -1, -1, 0, ""};
+
+/* "on" / "off" into *v; false when neither. */
+static bool on_off(const char *v, int *out)
+{
+    if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0) {
+        *out = v[1] == 'n';
+        return true;
+    }
+    return false;
+}
+
+/* A positive integer up to most into *out; false when not one. */
+static bool number(const char *v, int most, int *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || x < 1 || x > most)
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+/* One KEY=VALUE word into *out. */
+static bool setting_word(const char *key, const char *v, SentenceSetting *out)
+{
+    size_t vlen = strlen(v);
+    if (strcmp(key, "preset") == 0) {
+        out->preset = strcmp(v, "designed") == 0 ? PRESET_DESIGNED
+                      : strcmp(v, "random") == 0 ? PRESET_RANDOM : -2;
+        return out->preset != -2;
+    }
+    if (strcmp(key, "weights") == 0 || strcmp(key, "token") == 0) {
+        char *dst = key[0] == 'w' ? out->weights : out->token;
+        if (vlen == 0 || vlen >= SENTENCES_NAME_MAX || (key[0] == 'w' && strpbrk(v, "/\\.")))
+            return false;
+        memcpy(dst, v, vlen + 1);
+        return true;
+    }
+    if (strcmp(key, "d_model") == 0)
+        return number(v, AV_MAX_D_MODEL, &out->d_model);
+    if (strcmp(key, "heads") == 0)
+        return number(v, AV_MAX_HEADS, &out->heads);
+    if (strcmp(key, "head") == 0)
+        return number(v, AV_MAX_HEADS, &out->head);
+    if (strcmp(key, "pe") == 0)
+        return on_off(v, &out->pe);
+    if (strcmp(key, "mask") == 0)
+        return on_off(v, &out->causal);
+    return false;
+}
+
+int sentences_setting(const char *words, SentenceSetting *out, char *err, size_t errlen)
+{
+    *out = keep;
+    for (const char *p = words; *p;) {
+        p += strspn(p, " \t");
+        size_t len = strcspn(p, " \t");
+        if (!len)
+            break;
+        char word[64] = "";
+        const char *eq = memchr(p, '=', len);
+        bool good = eq && len < sizeof word;
+        if (good) {
+            memcpy(word, p, len);
+            word[eq - p] = '\0'; /* word: the key, word + (eq - p) + 1: the value */
+            good = setting_word(word, word + (eq - p) + 1, out);
+        }
+        if (!good) {
+            snprintf(err, errlen, "not a setting: '%.*s' (preset= weights= d_model= heads= "
+                     "pe= mask= head= token=)", (int)(len < 24 ? len : 24), p);
+            return AV_ERR_CONFIG;
+        }
+        p += len;
+    }
+    if (out->weights[0] && (!out->d_model || !out->heads)) {
+        snprintf(err, errlen, "weights= needs d_model= and heads= beside it");
+        return AV_ERR_CONFIG;
+    }
+    return AV_OK;
+}
+
+static int line_error(SentenceList *out, int line_no, int err, const char *why)
+{
+    out->bad_line = line_no;
+    if (why)
+        snprintf(out->err, sizeof out->err, "%s", why);
+    return err;
+}
+
+/* A setting ('@') or note ('>') line s for the last sentence. */
+static int attach(SentenceList *out, char *s, int line_no)
+{
+    int k = out->n - 1;
+    if (k < 0)
+        return line_error(out, line_no, AV_ERR_CONFIG, *s == '@' ? "a setting before any "
+                          "sentence" : "a note before any sentence");
+    if (*s == '>') {
+        s += 1 + strspn(s + 1, " \t");
+        if (out->notes[k] || !*s)
+            return line_error(out, line_no, AV_ERR_CONFIG, out->notes[k]
+                              ? "a second note for one sentence" : "an empty note");
+        out->notes[k] = s;
+        return AV_OK;
+    }
+    if (memcmp(&out->settings[k], &keep, sizeof keep) != 0)
+        return line_error(out, line_no, AV_ERR_CONFIG, "a second setting for one sentence");
+    int err = sentences_setting(s + 1, &out->settings[k], out->err, sizeof out->err);
+    return err ? line_error(out, line_no, err, NULL) : AV_OK;
+}
+
 /* Parse the lines of buf (NUL-terminated, owned by out) into out->items. */
 static int parse_lines(char *buf, size_t size, SentenceList *out)
 {
@@ -43,16 +156,23 @@ static int parse_lines(char *buf, size_t size, SentenceList *out)
         size_t len = nl ? (size_t)(nl - p) : (size_t)(buf + size - p);
         char *next = nl ? nl + 1 : buf + size;
         line_no++;
-        if (len > SENTENCES_MAX_LINE || utf8_valid_prefix(p, len) != len) {
-            out->bad_line = line_no;
-            return len > SENTENCES_MAX_LINE ? AV_ERR_TOO_LARGE : AV_ERR_UTF8;
-        }
+        if (len > SENTENCES_MAX_LINE)
+            return line_error(out, line_no, AV_ERR_TOO_LARGE, "longer than the 4096 bytes a "
+                              "line may have");
+        if (utf8_valid_prefix(p, len) != len)
+            return line_error(out, line_no, AV_ERR_UTF8, "not valid UTF-8");
         char *s = trim(p, &len);
-        if (len && *s != '#') {
-            if (out->n == SENTENCES_MAX || memchr(s, '\0', len)) {
-                out->bad_line = line_no;
-                return out->n == SENTENCES_MAX ? AV_ERR_TOO_LARGE : AV_ERR_UTF8;
-            }
+        if (memchr(s, '\0', len))
+            return line_error(out, line_no, AV_ERR_UTF8, "a NUL byte in the line");
+        if (len && (*s == '@' || *s == '>')) {
+            int err = attach(out, s, line_no);
+            if (err)
+                return err;
+        } else if (len && *s != '#') {
+            if (out->n == SENTENCES_MAX)
+                return line_error(out, line_no, AV_ERR_TOO_LARGE, "more than the 1000 "
+                                  "sentences a file may have");
+            out->settings[out->n] = keep;
             out->items[out->n++] = s;
         }
         p = next;
@@ -65,17 +185,22 @@ int sentences_parse(const char *data, size_t len, SentenceList *out)
     memset(out, 0, sizeof *out);
     out->buf = malloc(len + 1);
     out->items = malloc(SENTENCES_MAX * sizeof *out->items);
-    if (!out->buf || !out->items) {
+    out->notes = calloc(SENTENCES_MAX, sizeof *out->notes);
+    out->settings = malloc(SENTENCES_MAX * sizeof *out->settings);
+    if (!out->buf || !out->items || !out->notes || !out->settings) {
         sentences_free(out);
         return AV_ERR_NOMEM;
     }
     memcpy(out->buf, data, len);
     out->buf[len] = '\0';
-    int bad = 0, err = parse_lines(out->buf, len, out);
+    int err = parse_lines(out->buf, len, out);
     if (err) {
-        bad = out->bad_line;
+        int bad = out->bad_line;
+        char why[sizeof out->err];
+        memcpy(why, out->err, sizeof why);
         sentences_free(out);
         out->bad_line = bad;
+        memcpy(out->err, why, sizeof why);
     }
     return err;
 }
@@ -88,6 +213,8 @@ int sentences_builtin(SentenceList *out)
 void sentences_free(SentenceList *s)
 {
     free(s->items);
+    free(s->notes);
+    free(s->settings);
     free(s->buf);
     memset(s, 0, sizeof *s);
 }

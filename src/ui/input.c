@@ -162,7 +162,7 @@ typedef struct {
 static const HelpLine help_lines[] = {
     {ACT_NONE, ACT_NONE, "Commands (letters while browsing)"},
     {ACT_QUIT, ACT_NONE, "quit (also Ctrl-C)"},
-    {ACT_ESCAPE, ACT_NONE, "leave help/editor, quit"},
+    {ACT_ESCAPE, ACT_NONE, "back out one level (never quits)"},
     {ACT_HELP, ACT_NONE, "this help"},
     {ACT_EDIT, ACT_NONE, "edit the sentence"},
     {ACT_VIEW, ACT_NONE, "attention <-> PE view"},
@@ -429,23 +429,34 @@ static void help_line(Grid *g, const HelpLine *hl, int x, int y, int col_w, int 
     }
 }
 
-void input_help_draw(const UiState *u, Grid *g)
+/* Columns of at least HELP_COL_W, as many as the width allows and the lines
+ * need; a screen too short for them scrolls (Up/Down, PgUp/PgDn). */
+#define HELP_COL_W 38
+
+void input_help_draw(UiState *u, Grid *g)
 {
-    (void)u;
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
     int w = g->w - 2 > 120 ? 120 : g->w - 2, h = g->h - 2;
-    int per_col = h - 3, cols = (n + per_col - 1) / per_col;
+    int rows = h - 3, cols = (w - 2) / HELP_COL_W;
     cols = cols < 1 ? 1 : cols;
-    per_col = (n + cols - 1) / cols;
-    int col_w = (w - 2) / cols;
-    int x0 = (g->w - w) / 2, y0 = 1;
-    widget_box(g, (Rect){x0, y0, w, per_col + 3 < h ? per_col + 3 : h});
+    if (cols > (n + rows - 1) / rows)
+        cols = (n + rows - 1) / rows;
+    int per_col = (n + cols - 1) / cols, col_w = (w - 2) / cols;
+    int most = per_col - rows > 0 ? per_col - rows : 0, box_h = per_col + 3 < h ? per_col + 3 : h;
+    AppState *s = &u->app;
+    s->help_scroll = s->help_scroll > most ? most : s->help_scroll;
+    int x0 = (g->w - w) / 2, y0 = 1, top = s->help_scroll;
+    widget_box(g, (Rect){x0, y0, w, box_h});
+    if (most > 0)
+        grid_printf(g, x0 + w - 30, y0 + box_h - 1, 28, STYLE_DIM, " Up/Down: more (%d-%d of %d) ",
+                    top + 1, top + rows, per_col);
     grid_puts(g, x0 + 2, y0, " attnviz keys - Esc, ? or F1 closes ", w - 4, STYLE_TITLE);
     for (int c = 0; c < cols; c++) {
         int first = c * per_col, count = n - first < per_col ? n - first : per_col;
         int key_w = keys_width(first, count);
         key_w = key_w > col_w / 2 ? col_w / 2 : key_w;
-        for (int k = 0; k < count; k++)
-            help_line(g, &help_lines[first + k], x0 + 1 + c * col_w, y0 + 1 + k, col_w, key_w);
+        for (int k = top; k < count && k - top < rows; k++)
+            help_line(g, &help_lines[first + k], x0 + 1 + c * col_w, y0 + 1 + k - top, col_w,
+                      key_w);
     }
 }

@@ -17,6 +17,6 @@ void input_init(UiState *u);
 bool input_read(UiState *u, UiInput *in);
 
 /* Draw the help overlay over g. */
-void input_help_draw(const UiState *u, Grid *g);
+void input_help_draw(UiState *u, Grid *g);
 
 #endif

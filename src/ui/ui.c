@@ -16,6 +16,7 @@
 #include "color.h"
 #include "core/utf8.h"
 #include "data.h"
+#include "examples.h"
 #include "input.h"
 #include "save.h"
 #include "term.h"
@@ -54,10 +55,9 @@ static int run_one(UiState *u, ModelResult *r, bool causal)
 static void ui_rerun(UiState *u, unsigned flags)
 {
     AppState *s = &u->app;
-    if ((flags & APP_WEIGHTS) && u->w == &u->toy) {
-        model_weights_free(&u->toy);
-        if (model_weights_toy(&s->cfg, &u->toy) != AV_OK)
-            term_die("out of memory");
+    if (flags & APP_WEIGHTS) {
+        examples_weights(u);
+        u->src.w = u->w;
     }
     /* A cursor move alone changes the selection, not the text: the result
      * stands (a long text's run costs tens of milliseconds). */
@@ -77,40 +77,31 @@ static void ui_rerun(UiState *u, unsigned flags)
         size_t cap = (size_t)u->labels_cap;
         u->labels_q = term_xrealloc(u->labels_q, cap * sizeof *u->labels_q);
         u->labels_k = term_xrealloc(u->labels_k, cap * sizeof *u->labels_k);
-        u->initials_q = term_xrealloc(u->initials_q, cap * sizeof *u->initials_q);
-        u->initials_k = term_xrealloc(u->initials_k, cap * sizeof *u->initials_k);
-        u->ini_q = term_xrealloc(u->ini_q, cap * sizeof *u->ini_q);
-        u->ini_k = term_xrealloc(u->ini_k, cap * sizeof *u->ini_k);
+        u->abbr_k = term_xrealloc(u->abbr_k, cap * sizeof *u->abbr_k);
+        u->abbr_p = term_xrealloc(u->abbr_p, cap * sizeof *u->abbr_p);
         u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
     }
     app_set_tokens(s, n_q, n_k);
+    app_take_tokens(s, &u->res.tokens);
     if ((flags & APP_CURSOR) && s->mode == MODE_EDIT && n_q > 0) {
         int t = edit_token_at(&u->res.tokens, s->text.cur);
         s->sel_row = t >= 0 ? t : 0;
     }
 }
 
-/* Token labels and their first code points (the small heads' labels). */
-static void fill_labels(const TokenList *t, int n, const char **labels, char (*initials)[8],
-                        const char **ini)
+/* Token labels: the tokens' own text. */
+static void fill_labels(const TokenList *t, int n, const char **labels)
 {
-    for (int k = 0; k < n; k++) {
-        unsigned cp;
-        int len = utf8_decode(t->tok[k].str, strlen(t->tok[k].str), &cp);
-        len = len > 0 ? len : 0;
+    for (int k = 0; k < n; k++)
         labels[k] = t->tok[k].str;
-        memcpy(initials[k], t->tok[k].str, (size_t)len);
-        initials[k][len] = '\0';
-        ini[k] = initials[k];
-    }
 }
 
 static void ui_labels(UiState *u)
 {
     const TokenList *tq = &u->res.tokens;
     const TokenList *tk = u->res.cross_tokens.n ? &u->res.cross_tokens : tq;
-    fill_labels(tq, u->app.n_q, u->labels_q, u->initials_q, u->ini_q);
-    fill_labels(tk, u->app.n_k, u->labels_k, u->initials_k, u->ini_k);
+    fill_labels(tq, u->app.n_q, u->labels_q);
+    fill_labels(tk, u->app.n_k, u->labels_k);
 }
 
 static void ui_frame(UiState *u)
@@ -210,17 +201,39 @@ static void ui_free(UiState *u)
     data_free(u);
     view_panel_free(u);
     model_weights_free(&u->toy);
+    examples_free(u);
     grid_free(&u->grid);
     free(u->labels_q), free(u->labels_k);
-    free(u->initials_q), free(u->initials_k);
-    free(u->ini_q), free(u->ini_k);
+    free(u->abbr_k), free(u->abbr_p);
     free(u->chips), free(u->PE), free(u->sim);
     memset(u, 0, sizeof *u);
+}
+
+/* No --preset or sizes given: open on the designed heads (heads that mean
+ * something), on the first example with its setting and note when no text
+ * was given. */
+static void start_defaults(UiState *u, const UiOptions *o)
+{
+    AppState *s = &u->app;
+    const SentenceList *l = o->sentences;
+    if (!o->text && l && l->settings && s->sentence == 0) {
+        app_example_setting(s, &l->settings[0]);
+        if (l->notes && l->notes[0])
+            snprintf(s->msg, sizeof s->msg, "1/%d: %s", l->n, l->notes[0]);
+    }
+    if (s->cfg.preset != PRESET_DESIGNED && !s->example_weights[0]) {
+        char note[sizeof s->msg];
+        memcpy(note, s->msg, sizeof note);
+        app_apply(s, ACT_PRESET, 0);
+        if (note[0])
+            memcpy(s->msg, note, sizeof note);
+    }
 }
 
 int ui_run(const UiOptions *o)
 {
     memset(&ui, 0, sizeof ui);
+    ui.fixed = o->weights;
     ui.w = o->weights ? o->weights : &ui.toy;
     ui.src.w = ui.w, ui.src.net = o->model;
     if (app_init(&ui.app, &o->cfg, o->text, o->sentences, o->weights != NULL) != AV_OK) {
@@ -233,11 +246,15 @@ int ui_run(const UiOptions *o)
     }
     ui.app.max_layers = o->weights ? o->weights->L : AV_MAX_LAYERS;
     ui.budget = o->cfg.weights_budget; /* --budget: the on-demand path on a small text */
+    if (o->defaults && !o->weights && !o->model && !o->import)
+        start_defaults(&ui, o);
     term_signals();
     term_begin();
     color_init(&ui, ui_color_wanted(o->color, true));
     input_init(&ui);
     imported_start(&ui, o->import);
+    mvprintw(0, 0, "attnviz: running the model on %zu bytes of text ...", ui.app.text.len);
+    refresh(); /* a long text's first run takes seconds: say so, not a blank screen */
     ui_rerun(&ui, APP_RUN | APP_WEIGHTS);
     if (o->model)
         trained_start(&ui);

@@ -82,7 +82,10 @@ typedef struct {
     ColorDepth depth;
     HeatmapMode hmode;
     ModelWeights toy;          /* owned toy weights (when no --weights) */
-    const ModelWeights *w;     /* the weights in use */
+    ModelWeights example;      /* an example's own weights (examples.c), named: */
+    char example_name[SENTENCES_NAME_MAX];
+    const ModelWeights *fixed; /* --weights, or NULL */
+    const ModelWeights *w;     /* the weights in use: toy, example or fixed */
     ModelSource src;           /* w, or a trained model (--model): what runs */
     int generated;             /* tokens g has generated (each one's seed) */
     int cached_rows;           /* rows before g's last token (keys, values cached) */
@@ -105,12 +108,13 @@ typedef struct {
     int *panel_lines;          /* offsets of its lines */
     int panel_n, panel_cap;
     char panel_key[96];        /* what it was made for */
+    char err_text[128];        /* widget_run_error's line */
     int long_first_row, long_first_col; /* scroll of the pooled view */
     Grid grid;
     /* Labels of the last run, sized once per token count. */
     const char **labels_q, **labels_k;
-    char (*initials_q)[8], (*initials_k)[8]; /* first code point of each token */
-    const char **ini_q, **ini_k;              /* pointers to them */
+    char (*abbr_k)[24];        /* the focused head's key labels (view_attn.c) */
+    const char **abbr_p;       /* pointers to them */
     int labels_cap;
     Rect *chips;
     float *PE, *sim;           /* (n_pos, d_model) and (n, n) for the PE view */

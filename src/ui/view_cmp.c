@@ -11,6 +11,31 @@
 #include "view_long.h"
 #include "widgets.h"
 
+/* The short heatmap of one side in r: every row that fits shown (the key
+ * labels shortened to leave them room), scrolled only as the selection needs. */
+static void cmp_heatmap(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, bool main)
+{
+    const AppState *s = &u->app;
+    int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1, max_h = r.h - legend_h;
+    int label_w = r.w >= 40 ? 8 : 6, cw = (r.w - label_w - 4) / (s->n_k > 0 ? s->n_k : 1);
+    cw = cw > 4 ? 4 : cw < 1 ? 1 : cw;
+    int letters = max_h - s->n_q; /* rows left for the rotated key labels */
+    letters = letters > 5 ? 5 : letters < 3 ? 3 : letters; /* rotated from 3 rows on */
+    HeatmapSpec sp = {
+        .P = model_head_P(res, s->layer, h), .n_q = s->n_q, .n_k = s->n_k,
+        .row_labels = u->labels_q, .col_labels = widget_col_labels(u, cw, letters),
+        .causal = res->shape.causal, .mode = u->hmode, .sel_row = s->sel_row,
+        .sel_col = s->sel_col, .label_w = label_w, .number_rows = true, .cell_w = cw,
+    };
+    int shown = max_h - letters > 1 ? max_h - letters : 1;
+    sp.first_row = s->sel_row >= shown ? s->sel_row - shown + 1 : 0;
+    HeatmapLayout lay = {0}, *l = main ? &u->lay.focus : &lay;
+    heatmap_draw(g, r.x, r.y, r.w, max_h, &sp, l);
+    widget_tint_cells(u, g, &sp, l);
+    heatmap_legend(g, r.x, l->y + l->h, r.w, u->hmode, sp.causal);
+    u->lay.have_focus = u->lay.have_focus || main;
+}
+
 /* One side: title with statistics, heatmap, legend; then the bars. */
 static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
                      const char *what, bool main)
@@ -19,30 +44,16 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
     char title[128];
     snprintf(title, sizeof title, "Head %d%s: %s", h + 1, what,
              model_head_label(&s->cfg, s->layer, h));
-    int bars_h = s->n_k + 4 < r.h / 3 ? s->n_k + 4 : r.h / 3;
-    bars_h = bars_h < 6 ? 6 : bars_h;
+    int bars_h = r.h >= 24 ? r.h / 3 : 4;
     Rect top = {r.x, r.y, r.w, r.h - bars_h};
     if (view_long_wanted(u, (Rect){r.x, r.y, r.w * 2, r.h})) {
         view_long_head(u, g, top, res, h, title, main);
     } else {
         char stats[64];
-        widget_stats_text(data_stats(u, res == &u->res2, h), true, stats, sizeof stats);
-        grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
-        grid_puts(g, r.x, r.y + 1, stats, r.w, STYLE_ACCENT);
-        HeatmapSpec sp = {
-            .P = model_head_P(res, s->layer, h), .n_q = s->n_q, .n_k = s->n_k,
-            .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = res->shape.causal,
-            .mode = u->hmode, .sel_row = s->sel_row, .sel_col = s->sel_col, .label_w = 8,
-            .number_rows = true,
-        };
-        int max_h = top.h - 2 - (u->hmode == HEATMAP_COLOR ? 2 : 1);
-        int shown = max_h - 8 > 1 ? max_h - 8 : 1; /* rows left under rotated labels, at least */
-        sp.first_row = s->sel_row >= shown ? s->sel_row - shown + 1 : 0;
-        HeatmapLayout lay = {0}, *l = main ? &u->lay.focus : &lay;
-        heatmap_draw(g, r.x, r.y + 2, r.w, max_h, &sp, l);
-        widget_tint_cells(u, g, &sp, l);
-        heatmap_legend(g, r.x, l->y + l->h, r.w, u->hmode, sp.causal);
-        u->lay.have_focus = u->lay.have_focus || main;
+        widget_stats_text(data_stats(u, res == &u->res2, h), false, stats, sizeof stats);
+        int used = grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
+        grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
+        cmp_heatmap(u, g, (Rect){r.x, r.y + 1, r.w, top.h - 1}, res, h, main);
     }
     widget_info_draw(u, g, (Rect){r.x, r.y + top.h, r.w, bars_h}, res, h);
 }
@@ -51,7 +62,7 @@ void view_cmp_draw(UiState *u, Grid *g, Rect r)
 {
     AppState *s = &u->app;
     if (u->run_err || s->n_q == 0) {
-        grid_puts(g, 2, r.y + 1, av_strerror(u->run_err), r.w - 4, STYLE_ACCENT);
+        grid_puts(g, 2, r.y + 1, widget_run_error(u, u->run_err), r.w - 4, STYLE_ACCENT);
         return;
     }
     s->row_step = s->col_step = 1;
@@ -65,11 +76,11 @@ void view_cmp_draw(UiState *u, Grid *g, Rect r)
         return;
     }
     if (u->run_err2) {
-        grid_puts(g, right.x, r.y + 1, av_strerror(u->run_err2), right.w, STYLE_ACCENT);
+        grid_puts(g, right.x, r.y + 1, widget_run_error(u, u->run_err2), right.w, STYLE_ACCENT);
         return;
     }
     const ModelResult *off = s->cfg.causal ? &u->res2 : &u->res;
     const ModelResult *on = s->cfg.causal ? &u->res : &u->res2;
-    cmp_side(u, g, left, off, s->head, ", mask OFF (unmasked)", off == &u->res);
-    cmp_side(u, g, right, on, s->head, ", mask ON (masked, causal)", on == &u->res);
+    cmp_side(u, g, left, off, s->head, " mask off", off == &u->res);
+    cmp_side(u, g, right, on, s->head, " mask ON", on == &u->res);
 }

@@ -121,7 +121,8 @@ static void draw_row_labels(UiState *u, Grid *g, const LongGeo *lg)
         row_tokens(lg, y, &t0, &t1);
         bool mine = sel >= t0 && sel < t1;
         if (t1 - t0 == 1)
-            snprintf(lab, sizeof lab, "%d %s", t0 + 1, u->labels_q[t0]);
+            snprintf(lab, sizeof lab, "%*d %s", widget_digits(u->app.n_q), t0 + 1,
+                     u->labels_q[t0]); /* numbers right-aligned: no shift at 10 */
         else
             axis_range_label(t0, t1, lab, sizeof lab);
         grid_put(g, lg->x - LONG_LABEL_W - 2, sy, mine ? 0x25B6 : ' ', STYLE_ACCENT, 0);
@@ -191,32 +192,49 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
     u->lay.long_r = lg.ar, u->lay.long_c = lg.ac;
 }
 
-/* Every head small, pooled whole, its statistics underneath. Returns rows used. */
-static int long_tiles(UiState *u, Grid *g, Rect r)
+/* Geometry of one small head: cells (x, y) .. in rows x cols screen cells. */
+static void tile_geo(const UiState *u, int x, int y, int rows, int cols, LongGeo *lg)
 {
-    int H = u->app.cfg.H, per_row = r.w >= 44 && H > 2 ? 3 : 2;
+    bool half = u->hmode == HEATMAP_COLOR;
+    int n_q = u->app.n_q, n_k = u->app.n_k;
+    *lg = (LongGeo){.x = x, .y = y, .cw = 1, .half = half};
+    lg->ar = axis_view(n_q, half ? 2 * rows : rows, 0, 0, 0, false);
+    lg->ac = axis_view(n_k, cols, 0, 0, 0, false);
+    lg->rows = half ? (lg->ar.cells + 1) / 2 : lg->ar.cells, lg->cols = lg->ac.cells;
+    if (lg->ac.cells == n_k && n_k > 0)
+        lg->cw = cols / n_k > 2 ? 2 : cols / n_k; /* square-ish cells when they fit */
+}
+
+int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
+{
+    /* three across when "5 pronoun -> noun" fits each, else two */
+    int H = u->app.cfg.H, per_row = r.w / 3 >= 19 && H > 2 ? 3 : H > 1 && r.w >= 24 ? 2 : 1;
     per_row = H < per_row ? H : per_row;
     int tile_w = r.w / per_row, tile_rows = (H + per_row - 1) / per_row;
-    int T = (r.h / 2 - 1) / tile_rows - 2;
-    T = T > 8 ? 8 : T;
-    if (T < 2 || tile_w < 8)
-        return 0;
-    grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads, pooled (Tab, 1-9)", H);
     bool half = u->hmode == HEATMAP_COLOR;
-    for (int h = 0; h < H && h / per_row < tile_rows; h++) {
+    int want = half ? (u->app.n_q + 1) / 2 : u->app.n_q;
+    int T = (max_h - 1) / tile_rows - 2;
+    T = T > want ? want : T > 10 ? 10 : T;
+    if (T < 1 || tile_w < 8)
+        return 0;
+    bool whole = (half ? 2 * T : T) >= u->app.n_q && tile_w - 1 >= u->app.n_k;
+    grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H,
+                whole ? "" : ", each pooled whole");
+    for (int h = 0; h < H; h++) {
         int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
-        LongGeo lg = {.x = x + 2, .y = y, .rows = T, .cols = tile_w - 3, .cw = 1, .half = half};
-        lg.ar = axis_view(u->app.n_q, half ? 2 * T : T, 0, 0, 0, false);
-        lg.ac = axis_view(u->app.n_k, lg.cols, 0, 0, 0, false);
-        lg.rows = half ? (lg.ar.cells + 1) / 2 : lg.ar.cells, lg.cols = lg.ac.cells;
+        LongGeo lg;
+        tile_geo(u, x, y + 1, T, tile_w - 1, &lg);
         draw_cells(u, g, &lg, data_pooled(u, &u->res, u->app.layer, h, &lg.ar, &lg.ac));
-        grid_printf(g, x, y, 2, h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE, "%d", h + 1);
+        int st = h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE;
+        int used = grid_printf(g, x, y, tile_w - 1, st, "%d", h + 1);
+        grid_printf(g, x + used, y, tile_w - 1 - used, STYLE_LABEL, " %s",
+                    model_head_label(&u->app.cfg, u->app.layer, h));
         char stats[32];
         widget_stats_text(data_stats(u, 0, h), false, stats, sizeof stats);
-        grid_puts(g, x, y + T, stats, tile_w - 1, STYLE_DIM);
+        grid_puts(g, x, y + 1 + lg.rows, stats, tile_w - 1, STYLE_DIM);
         int k = u->lay.n_tiles++;
         u->lay.tile_head[k] = h;
-        u->lay.tile_rect[k] = (Rect){x, y, tile_w - 1, T + 1};
+        u->lay.tile_rect[k] = (Rect){x, y, tile_w - 1, T + 2};
     }
     return 1 + tile_rows * (T + 2);
 }
@@ -231,7 +249,7 @@ void view_long_draw(UiState *u, Grid *g, Rect r)
              s->head + 1, s->cfg.H, s->layer + 1, s->cfg.layers,
              model_head_label(&s->cfg, s->layer, s->head), s->n_q, s->n_k);
     view_long_head(u, g, left, &u->res, s->head, title, true);
-    int used = long_tiles(u, g, right);
+    int used = view_long_tiles(u, g, right, right.h / 2);
     widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res,
                  s->head);
 }

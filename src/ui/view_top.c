@@ -9,6 +9,7 @@
 
 #include "core/utf8.h"
 #include "term.h"
+#include "widgets.h"
 
 static void draw_title(const UiState *u, Grid *g)
 {
@@ -23,6 +24,19 @@ static void draw_title(const UiState *u, Grid *g)
                 view, other, mode);
 }
 
+/* Browsing a sentence wider than the line: the scroll that shows the
+ * selected token with some of its neighbours (a third of the line before). */
+static int token_scroll(const UiState *u, const EditBuf *e, int field, int w)
+{
+    const TokenList *t = field ? &u->res.cross_tokens : &u->res.tokens;
+    int sel = field ? u->app.sel_col : u->app.sel_row, total = edit_width(e, e->len);
+    if (total <= w || u->run_err || sel < 0 || sel >= t->n)
+        return 0;
+    int at = edit_width(e, t->tok[sel].start), scroll = at - w / 3;
+    scroll = scroll > total - w + 1 ? total - w + 1 : scroll;
+    return scroll < 0 ? 0 : scroll;
+}
+
 /* A sentence, scrolled to keep the cursor visible; the selected token and,
  * when editing it, the cursor are marked. field 0: the sentence (queries),
  * 1: the second sentence of cross-attention (keys and values). */
@@ -35,6 +49,8 @@ static void draw_editor(UiState *u, Grid *g, int y, int field)
     int x0 = grid_puts(g, 0, y, name, g->w, active ? STYLE_ACCENT : STYLE_DIM);
     int w = g->w - x0 - 1, cur = edit_width(e, e->cur);
     int scroll = cur >= w ? cur - w + 1 : 0;
+    if (!active)
+        scroll = token_scroll(u, e, field, w); /* browsing: the selection's neighbourhood */
     if (field) {
         u->lay.cross_line = (Rect){x0, y, w + 1, 1}, u->lay.cross_scroll = scroll;
     } else {
@@ -76,7 +92,7 @@ static void draw_chips(UiState *u, Grid *g, int y, int rows)
     const AppState *s = &u->app;
     if (u->run_err) {
         const char *why = u->run_err == AV_ERR_EMPTY ? "no tokens yet: type a sentence (e)"
-                                                     : av_strerror(u->run_err);
+                                                     : widget_run_error(u, u->run_err);
         grid_printf(g, 0, y, g->w, STYLE_ACCENT, "Tokens: %s", why);
         return;
     }
@@ -174,6 +190,25 @@ static void draw_cost(const UiState *u, Grid *g, int y)
                 u->run_ms < 1 ? 3 : 1, u->run_ms, model_flops(&dbl) / model_flops(&sh));
 }
 
+/* A message over rows y and y + 1, broken at a space. */
+static void draw_wrapped(Grid *g, int y, const char *msg)
+{
+    for (int x = 0; x < g->w; x++)
+        grid_put(g, x, y, ' ', STYLE_TEXT, 0);
+    int used = 0;
+    const char *cut = msg;
+    for (const char *p = msg; *p && used <= g->w; p++) {
+        if (*p == ' ')
+            cut = p;
+        if ((*p & 0xC0) != 0x80)
+            used++;
+    }
+    if (cut == msg)
+        cut = msg + strlen(msg);
+    grid_printf(g, 0, y, g->w, STYLE_ACCENT, "%.*s", (int)(cut - msg), msg);
+    grid_puts(g, 0, y + 1, *cut ? cut + 1 : cut, g->w, STYLE_ACCENT);
+}
+
 void view_top_bottom_draw(UiState *u, Grid *g)
 {
     const AppState *s = &u->app;
@@ -181,7 +216,9 @@ void view_top_bottom_draw(UiState *u, Grid *g)
     int y = g->h - 1;
     draw_cost(u, g, y - 2);
     bool wide = g->w >= 100;
-    if (s->msg[0])
+    if (s->msg[0] && grid_text_width(s->msg) > g->w) {
+        draw_wrapped(g, y - 2, s->msg); /* an example's note: two lines, over the cost */
+    } else if (s->msg[0])
         grid_puts(g, 0, y - 1, s->msg, g->w, STYLE_ACCENT);
     else
         grid_puts(g, 0, y - 1, hint(u), g->w, STYLE_DIM);

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/attention.h"
 #include "data.h"
@@ -28,6 +29,36 @@ void widget_box(Grid *g, Rect r)
                           : ey ? 0x2500 : ex ? 0x2502 : ' ';
             grid_put(g, x, y, cp, STYLE_TITLE, 0);
         }
+}
+
+const char *const *widget_col_labels(UiState *u, int cell_w, int letters)
+{
+    int every = cell_w >= 3 ? 1 : cell_w == 2 ? 2 : 3, sel = u->app.sel_col;
+    letters = letters < 1 ? 1 : letters > 5 ? 5 : letters;
+    for (int j = 0; j < u->app.n_k; j++) {
+        const char *t = u->labels_k[j];
+        char *out = u->abbr_k[j];
+        size_t len = 0;
+        for (int cps = 0; t[len] && cps < letters; cps++)
+            do
+                len++;
+            while ((t[len] & 0xC0) == 0x80);
+        bool show = j % every == 0 || j == sel;
+        memcpy(out, t, show ? len : 0);
+        out[show ? len : 0] = '\0';
+        u->abbr_p[j] = out;
+    }
+    return u->abbr_p;
+}
+
+const char *widget_run_error(UiState *u, int err)
+{
+    if (err == AV_ERR_NPY_SHAPE && u->w && u->w->X) {
+        snprintf(u->err_text, sizeof u->err_text, "X.npy has %d rows but the text has %d "
+                 "tokens: give it %d tokens", u->w->n_x, u->res.tokens.n, u->w->n_x);
+        return u->err_text;
+    }
+    return av_strerror(err);
 }
 
 int widget_digits(int v)
@@ -91,8 +122,11 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
     }
     grid_printf(g, x + used, y, w - used, STYLE_TEXT, ": weight %.6f = %.1f%%", (double)wt,
                 (double)wt * 100.0);
-    grid_printf(g, x, y + 1, w, STYLE_TEXT, "raw score %s = %.4f",
-                s->cfg.scale ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)score);
+    char how[48];
+    float t = s->cfg.temperature;
+    snprintf(how, sizeof how, t != 1.0f ? "%s/T (T = %g)" : "%s", s->cfg.scale
+             ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)t);
+    grid_printf(g, x, y + 1, w, STYLE_TEXT, "raw score %s = %.4f", how, (double)score);
 }
 
 void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h)

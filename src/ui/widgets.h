@@ -15,6 +15,17 @@ void widget_rect_clear(Grid *g, Rect r);
 /* A box-drawing frame around r, its inside blanked. */
 void widget_box(Grid *g, Rect r);
 
+/* Key labels for a heatmap whose cells are cell_w wide: at most `letters`
+ * code points each (1..5; rotated labels take that many rows), and with
+ * cells narrower than 3 columns only every 2nd or 3rd key (and the selected
+ * one) labelled, so that the letters of neighbours never run together.
+ * Points into u's label buffers (valid until the next call). */
+const char *const *widget_col_labels(UiState *u, int cell_w, int letters);
+
+/* A failed run's one line: the batch's words for X.npy's rows against the
+ * tokens (--weights, an example's weights), else av_strerror. */
+const char *widget_run_error(UiState *u, int err);
+
 /* The columns v takes in decimal (a minus sign included). */
 int widget_digits(int v);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/av.h"
+#include "app/ladder.h"
 #include "app/state.h"
 #include "core/utf8.h"
 
@@ -142,23 +143,23 @@ static void test_heads_step_divisors(void **state)
 {
     (void)state;
     /* divisors of 32: 1 2 4 8 16 32 */
-    assert_int_equal(app_heads_step(32, 4, 1), 8);
-    assert_int_equal(app_heads_step(32, 4, -1), 2);
-    assert_int_equal(app_heads_step(32, 1, -1), 1);
-    assert_int_equal(app_heads_step(32, 32, 1), 32);
-    assert_int_equal(app_heads_step(24, 4, 1), 6);
-    assert_int_equal(app_heads_fit(24, 16), 12);
-    assert_int_equal(app_heads_fit(8, 5), 4);
+    assert_int_equal(ladder_heads_step(32, 4, 1), 8);
+    assert_int_equal(ladder_heads_step(32, 4, -1), 2);
+    assert_int_equal(ladder_heads_step(32, 1, -1), 1);
+    assert_int_equal(ladder_heads_step(32, 32, 1), 32);
+    assert_int_equal(ladder_heads_step(24, 4, 1), 6);
+    assert_int_equal(ladder_heads_fit(24, 16), 12);
+    assert_int_equal(ladder_heads_fit(8, 5), 4);
 }
 
 static void test_dmodel_ladder(void **state)
 {
     (void)state;
-    assert_int_equal(app_dmodel_step(32, 1), 48);
-    assert_int_equal(app_dmodel_step(32, -1), 24);
-    assert_int_equal(app_dmodel_step(40, -1), 32); /* off the ladder */
-    assert_int_equal(app_dmodel_step(8, -1), 8);
-    assert_int_equal(app_dmodel_step(1024, 1), 1024);
+    assert_int_equal(ladder_dmodel_step(32, 1), 48);
+    assert_int_equal(ladder_dmodel_step(32, -1), 24);
+    assert_int_equal(ladder_dmodel_step(40, -1), 32); /* off the ladder */
+    assert_int_equal(ladder_dmodel_step(8, -1), 8);
+    assert_int_equal(ladder_dmodel_step(1024, 1), 1024);
 }
 
 static void setup_app(AppState *s, bool fixed)
@@ -250,8 +251,79 @@ static void test_app_escape_layers(void **state)
     assert_false(s.help);
     assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0); /* leaves the editor */
     assert_int_equal(s.mode, MODE_BROWSE);
-    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), APP_QUIT);
+    /* Esc never quits: side by side, the PE view, cross-attention, one level
+     * each, then only a message naming the keys that quit */
+    app_apply(&s, ACT_CROSS, 0);
+    app_apply(&s, ACT_VIEW, 0);
+    app_apply(&s, ACT_CMP_MASK, 0);
+    assert_false(app_apply(&s, ACT_ESCAPE, 0) & APP_QUIT);
+    assert_int_equal(s.compare, CMP_NONE);
+    assert_int_equal(s.view, VIEW_PE);
+    assert_false(app_apply(&s, ACT_ESCAPE, 0) & APP_QUIT);
+    assert_int_equal(s.view, VIEW_ATTN);
+    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), APP_RUN); /* one sentence again */
+    assert_false(s.cross_on);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0);
+    assert_non_null(strstr(s.msg, "q, F10 or Ctrl-C quits"));
+    assert_int_equal(app_apply(&s, ACT_QUIT, 0), APP_QUIT);
     app_free(&s);
+}
+
+static void test_app_head_digits_beyond_the_heads(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, false); /* 4 heads */
+    app_apply(&s, ACT_HEAD_SET, 2);
+    assert_int_equal(s.head, 2);
+    /* key 7: no head 7, said so; the focus stays (it wrapped to head 3 before) */
+    assert_int_equal(app_apply(&s, ACT_HEAD_SET, 6), 0);
+    assert_int_equal(s.head, 2);
+    assert_non_null(strstr(s.msg, "no head 7"));
+    app_free(&s);
+}
+
+static void test_app_example_settings(void **state)
+{
+    (void)state;
+    const char file[] = "Anna saw the dog\n@ preset=designed head=5 token=dog mask=on\n"
+                        "> look at head 5\nCat eats fish\n"
+                        "@ weights=seed001 d_model=4 heads=2 pe=off\nplain one\n";
+    SentenceList sl;
+    assert_int_equal(sentences_parse(file, sizeof file - 1, &sl), AV_OK);
+    assert_int_equal(sl.n, 3);
+    ModelConfig c;
+    model_config_default(&c);
+    AppState s;
+    assert_int_equal(app_init(&s, &c, NULL, &sl, false), AV_OK);
+    s.sentence = 2; /* n goes to the first: designed heads, head 5, mask on */
+    assert_true(app_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
+    assert_int_equal(s.cfg.preset, PRESET_DESIGNED);
+    assert_int_equal(s.head, 4);
+    assert_true(s.cfg.causal);
+    assert_string_equal(s.msg, "1/3: look at head 5");
+    TokenList t;
+    assert_int_equal(tokenize(s.text.s, s.text.len, 16, &t), AV_OK);
+    app_set_tokens(&s, t.n, t.n);
+    app_take_tokens(&s, &t);
+    assert_int_equal(s.sel_row, 3); /* token=dog */
+    tokenize_free(&t);
+    /* seed 001's own weights: d_model 4, 2 heads, PE off, loaded by the UI */
+    assert_true(app_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
+    assert_string_equal(s.example_weights, "seed001");
+    assert_int_equal(s.cfg.preset, PRESET_LOADED);
+    assert_int_equal(s.cfg.d_model, 4);
+    assert_int_equal(s.cfg.H, 2);
+    assert_false(s.cfg.pe);
+    /* leaving them brings back the configuration before (the designed heads) */
+    assert_true(app_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
+    assert_string_equal(s.example_weights, "");
+    assert_int_equal(s.cfg.preset, PRESET_DESIGNED);
+    assert_int_equal(s.cfg.d_model, 192);
+    assert_true(s.cfg.pe);
+    app_free(&s);
+    sentences_free(&sl);
 }
 
 static void test_app_typing_and_sentences(void **state)
@@ -298,6 +370,8 @@ int main(void)
         cmocka_unit_test(test_app_fixed_weights_refuse_dmodel_and_seed),
         cmocka_unit_test(test_app_selection_clamps),
         cmocka_unit_test(test_app_escape_layers),
+        cmocka_unit_test(test_app_head_digits_beyond_the_heads),
+        cmocka_unit_test(test_app_example_settings),
         cmocka_unit_test(test_app_typing_and_sentences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,9 +7,12 @@
 set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init interact
+# The mechanics below are checked on random heads (the batch default); the
+# interface's own default (designed heads) is tui_examples.sh's.
+RANDOM_HEADS="--preset random"
 start() { # W H ARGS...
     local w=$1 h=$2; shift 2
-    tui_start TERM=xterm-256color "$w" "$h" "$@"
+    tui_start TERM=xterm-256color "$w" "$h" $RANDOM_HEADS "$@"
 }
 # The selected token's bars as "label pct%" lines, sorted.
 bars() { screen | grep -oE '[^ ]+ +[0-9]+\.[0-9]%' | awk '{print $1, $2}' | sort; }
@@ -104,7 +107,7 @@ check "v opens the positional encodings" wait_for 'PE matrix: rows = positions'
 keys v
 check "v goes back to attention" wait_for 'Head [0-9]+ of 8'
 keys n
-check "n loads an example sentence" wait_for 'example [0-9]+ of [0-9]+'
+check "n loads an example sentence, with its note" wait_for '^[0-9]+/[0-9]+: Seed 00[0-9]'
 
 keys q
 check "q quits with status 0" wait_for 'EXITED:0'
