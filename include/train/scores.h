@@ -45,6 +45,12 @@ const char *scores_short_name(ScoreKind k);
  * overwritten. Returns AV_OK or AV_ERR_NOMEM. */
 int scores_measure(Net *net, const Task *task, uint64_t seed, HeadScore *out);
 
+/* The probe sequence the views draw: the first sequence of the task's probe
+ * batch (step -1 of seed), context tokens into tok (context ints), run
+ * forward alone (B = 1), so that net_weights(net, l, 0, h) is head h's
+ * (context, context) weights in layer l. AV_OK or AV_ERR_NOMEM. */
+int scores_probe_weights(Net *net, const Task *task, uint64_t seed, int *tok);
+
 /* The label of one head into buf: "induction 0.83" or "mixed". */
 void scores_label(const HeadScore *hs, char *buf, size_t cap);
 

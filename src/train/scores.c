@@ -125,6 +125,20 @@ int scores_measure(Net *net, const Task *task, uint64_t seed, HeadScore *out)
     return err;
 }
 
+int scores_probe_weights(Net *net, const Task *task, uint64_t seed, int *tok)
+{
+    Batch bt;
+    const int n = net->spec.context;
+    int err = task_batch_init(&bt, task, 1, n);
+    if (err)
+        return err;
+    task_batch(task, seed, -1, &bt);
+    memcpy(tok, bt.tok, (size_t)n * sizeof *tok);
+    err = net_forward(net, tok, NULL, NULL, 1, n, NULL);
+    task_batch_free(&bt);
+    return err;
+}
+
 ScoreKind scores_best(const HeadScore *hs, float *value)
 {
     ScoreKind best = SCORE_PREV;

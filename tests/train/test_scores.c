@@ -43,6 +43,15 @@ static void test_scores_uniform_attention(void **state)
     for (int t = T / 2; t < T; t++)
         ind += 1.0 / (t + 1);
     ind /= T / 2;
+    int tok[T]; /* the views' probe: the task's own sequence, weights uniform here */
+    assert_int_equal(scores_probe_weights(&net, &task, 5, tok), AV_OK);
+    assert_int_equal(net.n, T);
+    assert_float_equal(net_weights(&net, 1, 0, 1)[3 * T + 2], 0.25f, 1e-7);
+    Batch pb;
+    assert_int_equal(task_batch_init(&pb, &task, 1, T), AV_OK);
+    task_batch(&task, 5, -1, &pb);
+    assert_memory_equal(tok, pb.tok, sizeof tok);
+    task_batch_free(&pb);
     for (int k = 0; k < L * H; k++) {
         assert_float_equal(hs[k].s[SCORE_PREV], uni, 1e-6);
         assert_float_equal(hs[k].s[SCORE_SELF], uni, 1e-6);
