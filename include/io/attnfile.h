@@ -6,9 +6,11 @@
  * the header, attnfile_validate makes one streamed pass over the data (NaN,
  * Inf, negative weights, row sums, causal structure) that drops the pages it
  * has read from resident memory as it goes, and rows are then read from the
- * map on demand (float64 converted on the fly). Errors come back as an AV_ERR_* code and a
- * one-line message (without the "attnviz: " prefix) naming the file and what
- * is wrong with it; nothing here prints.
+ * map on demand (float64 converted on the fly). Where the address space is too
+ * small to map the file (ulimit -v below its size), it is read with pread
+ * instead, a row at a time: slower, but the same numbers. Errors come back
+ * as an AV_ERR_* code and a one-line message (without the "attnviz: "
+ * prefix) naming the file and what is wrong with it; nothing here prints.
  */
 #ifndef ATTNVIZ_ATTNFILE_H
 #define ATTNVIZ_ATTNFILE_H
@@ -38,13 +40,16 @@ typedef struct {
     double bad_sum;          /* and its sum */
     char warning[192];  /* "" or one line for the status line about those rows */
     /* the map (private) */
+    bool unmapped;      /* no room to map it (ulimit -v): rows are read with pread */
+    int fd;             /* the file, when unmapped */
     unsigned char *map;
     size_t map_len;
     size_t data_offset;
 } AttnFile;
 
-/* Map path read-only and parse its header. Accepts ndim 3 (H, n_q, n_k) and
- * 4 (L, H, n_q, n_k), every dimension at least 1, L and H at most
+/* Map path read-only (or, when mmap fails for want of address space, keep
+ * it open for pread: af->unmapped) and parse its header. Accepts ndim 3
+ * (H, n_q, n_k) and 4 (L, H, n_q, n_k), every dimension at least 1, L and H at most
  * ATTNFILE_MAX_*, n_q and n_k at most AV_MAX_TOKENS. Reads only the header.
  * Returns AV_OK, AV_ERR_IO (cannot open or map: errno set), AV_ERR_NPY_FORMAT,
  * AV_ERR_NPY_DTYPE, AV_ERR_NPY_SHAPE (wrong rank, an empty dimension, too many
@@ -73,12 +78,13 @@ int attnfile_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, co
 int attnfile_validate(AttnFile *af, char *msg, size_t msglen);
 
 /* Row i of head h of layer l (n_k weights): a pointer into the map for a
- * float32 file on this little-endian host, else the row converted into buf
- * (n_k floats, the caller's) and buf returned. Indices must be in range. */
+ * mapped float32 file on this little-endian host, else the row converted (or
+ * read with pread) into buf (n_k floats, the caller's) and buf returned.
+ * Indices must be in range. Safe from several threads. */
 const float *attnfile_row(const AttnFile *af, int l, int h, int i, float *buf);
 
 /* Head h of layer l as (n_q, n_k) float32 in the map (no copy), or NULL
- * when the file is float64 (use attnfile_head). */
+ * when the file is float64 or unmapped (use attnfile_head or rows). */
 const float *attnfile_head_ptr(const AttnFile *af, int l, int h);
 
 /* Head h of layer l copied into out (n_q, n_k) as float32. */
@@ -89,7 +95,8 @@ void attnfile_head(const AttnFile *af, int l, int h, float *out);
 void attnfile_source(const AttnFile *af, AttnSource *src);
 
 /* Drop layer l's pages (l < 0: the whole map) from resident memory; they are
- * read again from the page cache or the disk when next needed. */
+ * read again from the page cache or the disk when next needed. Nothing to do
+ * when unmapped. */
 void attnfile_release(const AttnFile *af, int l);
 
 /* Unmap; accepts a zeroed or closed AttnFile. Leaves it zeroed. */

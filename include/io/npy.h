@@ -43,13 +43,14 @@ typedef struct {
     size_t data_offset; /* byte offset of element 0 from the start of the file */
 } NpyInfo;
 
-/* Parse only the preamble and header dict of a .npy file whose bytes are
- * buf[0..len) (the whole file, typically a read-only memory map): the data
- * are neither read nor checked, only that count * itemsize bytes follow the
- * header. Returns AV_OK, AV_ERR_NPY_FORMAT (bad magic or header, or
- * truncated data), AV_ERR_NPY_DTYPE or AV_ERR_NPY_SHAPE (more than
- * NPY_MAX_DIMS dimensions), as npy_parse. On error *out is zeroed. */
-int npy_parse_header(const unsigned char *buf, size_t len, NpyInfo *out);
+/* Parse only the preamble and header dict of a .npy file of file_len bytes
+ * whose first len bytes are buf[0..len) (the whole file as a read-only
+ * memory map, or just its beginning): the data are neither read nor checked,
+ * only that count * itemsize bytes follow the header within file_len.
+ * Returns AV_OK, AV_ERR_NPY_FORMAT (bad magic or header, a header longer
+ * than len, or truncated data), AV_ERR_NPY_DTYPE or AV_ERR_NPY_SHAPE (more
+ * than NPY_MAX_DIMS dimensions), as npy_parse. On error *out is zeroed. */
+int npy_parse_header(const unsigned char *buf, size_t len, size_t file_len, NpyInfo *out);
 
 /* The preamble and header of a version 1.0 '<f4' C-order file of this shape,
  * padded as npy_write pads it (data at a multiple of 64 bytes), into

@@ -28,6 +28,7 @@
 #include "io/tokfile.h"
 
 #define ATTNFILE_RELEASE ((size_t)32 << 20) /* bytes validated between releases */
+#define ATTNFILE_HEADER_MAX 65536 /* header bytes read when the file is not mapped */
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ATTNFILE_LE 1
@@ -84,6 +85,38 @@ static int take_shape(AttnFile *af, const NpyInfo *info, const char *name, char 
     return AV_OK;
 }
 
+/* Map the file whole, or, when the address space is too small for that
+ * (ulimit -v), keep fd and read rows with pread; then parse the header.
+ * Closes fd unless it is kept. */
+static int map_or_read(AttnFile *af, int fd, const char *path, NpyInfo *info, char *msg,
+                       size_t msglen)
+{
+    void *map = mmap(NULL, af->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+    int rc;
+    if (map != MAP_FAILED) {
+        close(fd); /* the map keeps the file */
+        af->map = map;
+        rc = npy_parse_header(af->map, af->map_len, af->map_len, info);
+    } else if (errno == ENOMEM) {
+        af->unmapped = true;
+        af->fd = fd;
+        unsigned char head[ATTNFILE_HEADER_MAX];
+        size_t want = af->map_len < sizeof head ? af->map_len : sizeof head;
+        ssize_t got = pread(fd, head, want, 0);
+        if (got < 0)
+            return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path, strerror(errno));
+        rc = npy_parse_header(head, (size_t)got, af->map_len, info);
+    } else {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path, strerror(e));
+    }
+    if (rc != AV_OK)
+        fail_msg(rc, msg, msglen, "%s: %s", af->name, av_strerror(rc));
+    return rc;
+}
+
 int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen)
 {
     const char *name = base_name(path);
@@ -105,20 +138,10 @@ int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen)
         return fail_msg(AV_ERR_NPY_FORMAT, msg, msglen, "%s: %s", name, av_strerror(
                         AV_ERR_NPY_FORMAT));
     }
-    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    int e = errno;
-    close(fd); /* the map keeps the file */
-    if (map == MAP_FAILED) {
-        errno = e;
-        return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path, strerror(e));
-    }
-    af->map = map;
-    af->map_len = (size_t)st.st_size;
     snprintf(af->name, sizeof af->name, "%s", name);
-    int rc = npy_parse_header(af->map, af->map_len, &info);
-    if (rc != AV_OK)
-        fail_msg(rc, msg, msglen, "%s: %s", name, av_strerror(rc));
-    else
+    af->map_len = (size_t)st.st_size;
+    int rc = map_or_read(af, fd, path, &info, msg, msglen);
+    if (rc == AV_OK)
         rc = take_shape(af, &info, name, msg, msglen);
     if (rc != AV_OK)
         attnfile_close(af);
@@ -182,25 +205,79 @@ static void load_row(const unsigned char *p, int n, int itemsize, float *out)
     }
 }
 
+/* The value at p as a double, whatever the host's byte order. */
+static double load_value(const unsigned char *p, int itemsize)
+{
+    uint64_t b = 0;
+    for (int k = itemsize - 1; k >= 0; k--)
+        b = b << 8 | p[k];
+    if (itemsize == 8) {
+        double d;
+        memcpy(&d, &b, 8);
+        return d;
+    }
+    uint32_t b32 = (uint32_t)b;
+    float f;
+    memcpy(&f, &b32, 4);
+    return f;
+}
+
+/* n values from byte offset off of the file as floats into out: from the
+ * map, or by pread in chunks (a failed read gives zeros: the file was
+ * checked whole when opened, so only an I/O error or a file cut short since
+ * can do that). */
+static void read_values(const AttnFile *af, size_t off, size_t n, float *out)
+{
+    if (!af->unmapped) {
+        load_row(af->map + off, (int)n, af->itemsize, out);
+        return;
+    }
+    unsigned char chunk[4096];
+    size_t per = sizeof chunk / (size_t)af->itemsize;
+    for (size_t k = 0; k < n; k += per) {
+        size_t m = n - k < per ? n - k : per, bytes = m * (size_t)af->itemsize;
+        ssize_t got = pread(af->fd, chunk, bytes, (off_t)(off + k * (size_t)af->itemsize));
+        if (got != (ssize_t)bytes)
+            memset(chunk, 0, bytes);
+        load_row(chunk, (int)m, af->itemsize, out + k);
+    }
+}
+
+/* The value at byte offset off as a double, as stored (float32 or float64). */
+static double read_raw(const AttnFile *af, size_t off)
+{
+    unsigned char v[8] = {0};
+    if (!af->unmapped)
+        memcpy(v, af->map + off, (size_t)af->itemsize);
+    else if (pread(af->fd, v, (size_t)af->itemsize, (off_t)off) != af->itemsize)
+        memset(v, 0, sizeof v);
+    return load_value(v, af->itemsize);
+}
+
+static bool in_place(const AttnFile *af)
+{
+    return ATTNFILE_LE && !af->unmapped && af->itemsize == 4 &&
+           af->data_offset % sizeof(float) == 0;
+}
+
 const float *attnfile_row(const AttnFile *af, int l, int h, int i, float *buf)
 {
-    const unsigned char *p = af->map + row_offset(af, l, h, i);
-    if (ATTNFILE_LE && af->itemsize == 4 && af->data_offset % sizeof(float) == 0)
-        return (const float *)(const void *)p;
-    load_row(p, af->n_k, af->itemsize, buf);
+    if (in_place(af))
+        return (const float *)(const void *)(af->map + row_offset(af, l, h, i));
+    read_values(af, row_offset(af, l, h, i), (size_t)af->n_k, buf);
     return buf;
 }
 
 const float *attnfile_head_ptr(const AttnFile *af, int l, int h)
 {
-    if (!ATTNFILE_LE || af->itemsize != 4 || af->data_offset % sizeof(float) != 0)
+    if (!in_place(af))
         return NULL;
     return (const float *)(const void *)(af->map + row_offset(af, l, h, 0));
 }
 
 void attnfile_head(const AttnFile *af, int l, int h, float *out)
 {
-    load_row(af->map + row_offset(af, l, h, 0), af->n_q * af->n_k, af->itemsize, out);
+    read_values(af, row_offset(af, l, h, 0), (size_t)af->n_q * (size_t)af->n_k, out);
 }
 
 /* madvise over the pages wholly inside map[from, to). */
@@ -208,6 +285,8 @@ static void advise(const AttnFile *af, size_t from, size_t to, int advice)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     size_t a = (from + page - 1) / page * page, b = to / page * page;
+    if (!af->map)
+        return; /* read with pread: nothing mapped to advise */
     if (b > a)
         madvise(af->map + a, b - a, advice);
 }
@@ -244,6 +323,8 @@ void attnfile_close(AttnFile *af)
 {
     if (af->map)
         munmap(af->map, af->map_len);
+    if (af->unmapped)
+        close(af->fd);
     memset(af, 0, sizeof(*af));
 }
 
@@ -287,30 +368,13 @@ static int all_zero(const float *x, int from, int n)
     return any == 0;
 }
 
-/* The value at p as a double, whatever the host's byte order. */
-static double load_value(const unsigned char *p, int itemsize)
+/* Column of the first non-finite (as float32) or negative value of the row
+ * at byte offset off, or -1; *nonfinite tells which. Reads the file's own
+ * values: a float64 of -1e-300 is negative though it rounds to -0.0f. */
+static int first_bad(const AttnFile *af, size_t off, int *nonfinite)
 {
-    uint64_t b = 0;
-    for (int k = itemsize - 1; k >= 0; k--)
-        b = b << 8 | p[k];
-    if (itemsize == 8) {
-        double d;
-        memcpy(&d, &b, 8);
-        return d;
-    }
-    uint32_t b32 = (uint32_t)b;
-    float f;
-    memcpy(&f, &b32, 4);
-    return f;
-}
-
-/* Column of the first non-finite (as float32) or negative value of a row at
- * p, or -1; *nonfinite tells which. Reads the file's own values: a float64
- * of -1e-300 is negative even though it converts to -0.0f. */
-static int first_bad(const unsigned char *p, int n, int itemsize, int *nonfinite)
-{
-    for (int j = 0; j < n; j++) {
-        double v = load_value(p + (size_t)j * (size_t)itemsize, itemsize);
+    for (int j = 0; j < af->n_k; j++) {
+        double v = read_raw(af, off + (size_t)j * (size_t)af->itemsize);
         if (!isfinite((float)v)) {
             *nonfinite = 1;
             return j;
@@ -343,7 +407,7 @@ static int check_row(AttnFile *af, int l, int h, int i, float *buf, const char *
     const float *x = attnfile_row(af, l, h, i, buf);
     float sum = row_scan(x, af->n_k, &sign);
     if (sign || !isfinite(sum)) {
-        int j = first_bad(af->map + row_offset(af, l, h, i), af->n_k, af->itemsize, &nonfinite);
+        int j = first_bad(af, row_offset(af, l, h, i), &nonfinite);
         if (j >= 0) {
             snprintf(msg, msglen, "%s: %s at layer %d, head %d, row %d, column %d", name,
                      nonfinite ? "NaN or Inf" : "a negative weight", l + 1, h + 1, i + 1, j + 1);

@@ -278,7 +278,7 @@ int npy_parse(const unsigned char *buf, size_t len, NpyArray *out)
     return AV_OK;
 }
 
-int npy_parse_header(const unsigned char *buf, size_t len, NpyInfo *out)
+int npy_parse_header(const unsigned char *buf, size_t len, size_t file_len, NpyInfo *out)
 {
     size_t hstart, hlen, count, bytes;
     NpyHeader h;
@@ -288,7 +288,7 @@ int npy_parse_header(const unsigned char *buf, size_t len, NpyInfo *out)
         (rc = parse_dict((const char *)buf + hstart, hlen, &h)) != AV_OK ||
         (rc = data_size(&h, &count, &bytes)) != AV_OK)
         return rc;
-    if (bytes > len - hstart - hlen)
+    if (file_len < len || bytes > file_len - hstart - hlen)
         return AV_ERR_NPY_FORMAT; /* truncated */
     out->ndim = h.ndim;
     memcpy(out->shape, h.shape, sizeof(out->shape));

@@ -14,6 +14,8 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/av.h"
@@ -407,14 +409,18 @@ static void test_attnfile_header_only(void **state)
     size_t len = fread(buf, 1, sizeof buf, f);
     fclose(f);
     NpyInfo info;
-    assert_int_equal(npy_parse_header(buf, len, &info), AV_OK);
+    assert_int_equal(npy_parse_header(buf, len, len, &info), AV_OK);
     assert_int_equal(info.ndim, 2);
     assert_int_equal(info.shape[1], 4);
     assert_int_equal(info.count, 8);
     assert_int_equal(info.itemsize, 4);
     assert_int_equal(info.data_offset, len - sizeof z);
     assert_int_equal(info.data_offset % 64, 0);
-    assert_int_equal(npy_parse_header(buf, len - 1, &info), AV_ERR_NPY_FORMAT);
+    assert_int_equal(npy_parse_header(buf, len - 1, len - 1, &info), AV_ERR_NPY_FORMAT);
+    /* the header alone, the data elsewhere */
+    assert_int_equal(npy_parse_header(buf, len - sizeof z, len, &info), AV_OK);
+    assert_int_equal(info.count, 8);
+    assert_int_equal(npy_parse_header(buf, 40, len, &info), AV_ERR_NPY_FORMAT); /* cut header */
     assert_int_equal(info.ndim, 0);
     unsigned char h[257] = {0};
     size_t shape[4] = {12, 12, 2048, 2048};
@@ -480,6 +486,105 @@ static void test_attnfile_large_file_low_rss(void **state)
     expect_bad(t->path, AV_ERR_NPY_NONFINITE, "layer 2, head 4, row 4096, column 4096");
 }
 
+/* Make a sparse (L, H, 4096, 4096) file of the given dtype at path whose
+ * data are zeros but for the (offset, value) pairs given (values as doubles,
+ * stored in the file's dtype). */
+static void sparse_file(const char *path, const char *descr, int itemsize, int L, int H,
+                        const size_t *at, const double *val, int count)
+{
+    char dict[128];
+    snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d, "
+             "4096, 4096), }", descr, L, H);
+    write_raw(path, dict, NULL, 0);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long hl = ftell(f);
+    for (int k = 0; k < count; k++) {
+        float v32 = (float)val[k];
+        assert_int_equal(fseek(f, hl + (long)(at[k] * (size_t)itemsize), SEEK_SET), 0);
+        assert_int_equal(fwrite(itemsize == 4 ? (const void *)&v32 : (const void *)&val[k],
+                                (size_t)itemsize, 1, f), 1);
+    }
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(truncate(path, hl + (off_t)((size_t)L * H * 4096 * 4096 * itemsize)), 0);
+}
+
+/* In a child process whose address space is limited to its current size plus
+ * 256 MiB (as under ulimit -v), open path (which cannot be mapped), check
+ * it, and return an exit status: 0 when it was read unmapped and rc, the
+ * first row's value v0 at (l, h, i, 0) and the message agree. */
+static int child_unmapped(const char *path, int want_rc, int l, int h, int i, float v0,
+                          const char *part)
+{
+    long vm = -1;
+    char line[256];
+    FILE *st = fopen("/proc/self/status", "r");
+    while (st && fgets(line, sizeof line, st))
+        if (sscanf(line, "VmSize: %ld kB", &vm) == 1)
+            break;
+    if (st)
+        fclose(st);
+    struct rlimit lim = {(rlim_t)(vm + 256 * 1024) * 1024, (rlim_t)(vm + 256 * 1024) * 1024};
+    if (vm < 0 || setrlimit(RLIMIT_AS, &lim) != 0)
+        return 10;
+    AttnFile af;
+    float buf[4096];
+    int rc = open_validate(path, &af);
+    if (!af.unmapped && rc == AV_OK)
+        return 11;
+    if (rc != want_rc || !strstr(msg, part))
+        return 12;
+    if (rc == AV_OK && (attnfile_head_ptr(&af, l, h) != NULL ||
+                        attnfile_row(&af, l, h, i, buf)[0] != v0))
+        return 13;
+    attnfile_close(&af);
+    return 0;
+}
+
+static void test_attnfile_unmapped_under_address_limit(void **state)
+{
+    /* expect: under an address-space limit smaller than the file (ulimit -v), a
+       512 MiB float32 file and a 512 MiB float64 file are read with pread: the
+       same checks, the same numbers, faults placed as when mapped */
+    Tmp *t = *state;
+#if defined(__SANITIZE_ADDRESS__)
+    (void)t;
+    print_message("skipped: AddressSanitizer reserves more address space than any limit\n");
+    skip();
+#else
+    size_t last = (size_t)2 * 4 * 4096 * 4096 - 1, row_end = last - 4095;
+    size_t at32[2] = {row_end, 4096 * 7 + 2};
+    double val32[2] = {1.0, 0.5};
+    sparse_file(t->path, "<f4", 4, 2, 4, at32, val32, 2);
+    struct { size_t at; double v; int rc; int l, h, i; float v0; const char *part; } c[3] = {
+        {0, 0, AV_OK, 1, 3, 4095, 1.0f, ""},
+        {last, NAN, AV_ERR_NPY_NONFINITE, 0, 0, 0, 0, "layer 2, head 4, row 4096, column 4096"},
+        {0, 0, AV_ERR_NPY_NEGATIVE, 0, 0, 0, 0, "layer 1, head 4, row 2, column 3"},
+    };
+    for (int k = 0; k < 3; k++) {
+        if (k == 1)
+            sparse_file(t->path, "<f4", 4, 2, 4, &c[1].at, &c[1].v, 1);
+        if (k == 2) { /* float64, (1, 4, 4096, 4096): -1e-300 at head 4, row 2, column 3 */
+            size_t at[2] = {(size_t)3 * 4096 * 4096 + 4096 + 2, 7};
+            double v[2] = {-1e-300, 0.25};
+            sparse_file(t->path, "<f8", 8, 1, 4, at, v, 2);
+        }
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+            _exit(child_unmapped(t->path, c[k].rc, c[k].l, c[k].h, c[k].i, c[k].v0, c[k].part));
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        if (WEXITSTATUS(status) != 0)
+            print_error("case %d: child status %d\n", k, WEXITSTATUS(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +602,8 @@ int main(void)
         cmocka_unit_test(test_attnfile_import),
         cmocka_unit_test(test_attnfile_rollout_over_map),
         cmocka_unit_test_setup_teardown(test_attnfile_header_only, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_attnfile_unmapped_under_address_limit, tmp_setup,
+                                        tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
