@@ -54,7 +54,8 @@ typedef struct {
 const char *task_names(void);
 
 /* Set up task name. data[0..len) is the text for "text" (UTF-8) or the rules
- * for "grammar" (grammar.h's format); NULL for the others. Returns AV_OK,
+ * for "grammar" (grammar.h's format; NULL: the built-in task_grammar_rules);
+ * NULL for the others. Returns AV_OK,
  * AV_ERR_NOMEM, AV_ERR_CONFIG (unknown name: why says so), AV_ERR_UTF8 or
  * AV_ERR_EMPTY (text), AV_ERR_MODEL (bad grammar: why names the line). */
 int task_init(Task *t, const char *name, const char *data, size_t len, char *why,
@@ -74,6 +75,9 @@ void task_batch(const Task *t, uint64_t seed, long step, Batch *b);
 /* The fraction of metric positions whose most likely token is the target,
  * from probabilities probs (B*n, V). */
 double task_accuracy(const Batch *b, const float *probs, int V);
+
+/* The grammar task's built-in rules: the text of assets/grammar/grammar.txt. */
+const char *task_grammar_rules(void);
 
 /* Id of vocab entry str, or -1. */
 int task_token_id(const Task *t, const char *str);

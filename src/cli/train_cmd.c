@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,7 +25,6 @@
 #include "io/npy.h"
 #include "train/scores.h"
 
-#define GRAMMAR_DEFAULT "assets/grammar/grammar.txt"
 #define BAR_WIDTH 30
 
 static volatile sig_atomic_t interrupted;
@@ -218,7 +218,7 @@ static int load_task(const TrainOptions *o, Task *t)
     char *data = NULL, why[256] = "";
     size_t len = 0;
     bool is_text = strcmp(o->task, "text") == 0, is_grammar = strcmp(o->task, "grammar") == 0;
-    const char *path = is_grammar && !o->file ? GRAMMAR_DEFAULT : o->file;
+    const char *path = o->file; /* grammar without FILE: its built-in rules */
     if (is_text && !o->file)
         return say(2, "train text: a FILE to learn is required");
     if (o->file && !is_text && !is_grammar)
@@ -292,9 +292,22 @@ static int save(Trainer *tr, const char *dir, const HeadScore *hs)
     int err = trainer_save(tr, dir, hs, which, sizeof which);
     if (err == AV_ERR_NOMEM)
         return say(1, "out of memory");
+    if (err && !which[0])
+        return say(1, "cannot make the folder %s: %s", dir, strerror(errno));
     if (err)
         return say(1, "cannot write %s/%s: %s", dir, which,
                    err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
+    return 0;
+}
+
+/* The folder to save in, made before training rather than found missing after. */
+static int make_save_dir(const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return say(1, "cannot make the folder %s: %s", dir, strerror(errno));
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return say(1, "cannot save in %s: not a folder", dir);
     return 0;
 }
 
@@ -384,7 +397,10 @@ int train_cmd_main(int argc, char **argv)
         return fflush(stdout) ? 1 : 0;
     }
     Task task;
-    int status = load_task(&o, &task);
+    int status = o.save ? make_save_dir(o.save) : 0;
+    if (status)
+        return status;
+    status = load_task(&o, &task);
     if (status)
         return status;
     ModelSpec spec;

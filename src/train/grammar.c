@@ -14,6 +14,27 @@
 
 #include "core/av.h"
 
+const char *grammar_builtin_rules(void)
+{
+    return
+        "# The toy language of `attnviz train grammar` (see README.md beside this file).\n"
+        "# noun SINGULAR PLURAL GENDER ACTION-SINGULAR ACTION-PLURAL\n"
+        "noun king kings m rules rule\n"
+        "noun boy boys m runs run\n"
+        "noun man men m works work\n"
+        "noun father fathers m cooks cook\n"
+        "noun queen queens f reigns reign\n"
+        "noun girl girls f sings sing\n"
+        "noun woman women f writes write\n"
+        "noun mother mothers f reads read\n"
+        "# transitive verbs between the two nouns\n"
+        "verb saw met helped followed\n"
+        "# pronoun WORD GENDER(m, f or * for either) NUMBER(s or p)\n"
+        "pronoun he m s\n"
+        "pronoun she f s\n"
+        "pronoun they * p\n";
+}
+
 /* Id of word w, added to the vocabulary when new; -1 when out of memory. */
 static int word_id(Grammar *g, const char *w)
 {

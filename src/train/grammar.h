@@ -36,6 +36,10 @@ typedef struct Grammar {
     int the, stop;       /* "the" and "." */
 } Grammar;
 
+/* The rules of assets/grammar/grammar.txt, built in (test_task checks that
+ * the two are the same text), for `attnviz train grammar` without a FILE. */
+const char *grammar_builtin_rules(void);
+
 /* Parse rules text[0..len) into *g. AV_OK, AV_ERR_NOMEM or AV_ERR_MODEL with
  * why naming the line. */
 int grammar_parse(Grammar *g, const char *text, size_t len, char *why, size_t whylen);

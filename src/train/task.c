@@ -112,7 +112,11 @@ static int init_grammar(Task *t, const char *data, size_t len, char *why, size_t
     t->grammar = malloc(sizeof *t->grammar);
     if (!t->grammar)
         return AV_ERR_NOMEM;
-    int err = grammar_parse(t->grammar, data ? data : "", data ? len : 0, why, whylen);
+    if (!data) {
+        data = grammar_builtin_rules();
+        len = strlen(data);
+    }
+    int err = grammar_parse(t->grammar, data, len, why, whylen);
     if (err) {
         free(t->grammar);
         t->grammar = NULL;
@@ -323,6 +327,11 @@ double task_accuracy(const Batch *b, const float *probs, int V)
         count += 1.0;
     }
     return count > 0.0 ? hit / count : 0.0;
+}
+
+const char *task_grammar_rules(void)
+{
+    return grammar_builtin_rules();
 }
 
 int task_token_id(const Task *t, const char *str)

@@ -75,6 +75,15 @@ done
 grep -q '"tokenizer": "words"' "$tmp/g/model.json" && pass "train grammar: a words model" ||
     fail "train grammar: tokenizer"
 
+# grammar's rules are built in: it runs from any folder
+(cd "$tmp" && "$A" train grammar --steps 2 --report 0 --save g2 >/dev/null 2>&1) &&
+    [ -s "$tmp/g2/model.json" ] && pass "train grammar: runs outside the source tree" ||
+    fail "train grammar: needs the source tree"
+# the folder is checked before training, not after
+"$A" train induction --steps 100000 --save /nonexistent/x >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && grep -q "cannot make the folder /nonexistent/x" "$tmp/err" &&
+    pass "train: an impossible --save fails at once, exit 1" || fail "train: --save /nonexistent/x"
+
 # Ctrl-C: the model so far is saved and the message says so
 "$A" train induction --steps 1000000 --report 0 --save "$tmp/int" >"$tmp/out" 2>"$tmp/err" &
 pid=$!

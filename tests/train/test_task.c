@@ -168,6 +168,7 @@ static void test_task_grammar(void **state)
     char *rules;
     size_t len;
     assert_int_equal(file_read_all("assets/grammar/grammar.txt", 1 << 20, &rules, &len), 0);
+    assert_string_equal(task_grammar_rules(), rules); /* the built-in copy is the file */
     Task t = make("grammar", rules);
     free(rules);
     assert_int_equal(t.tokenizer, MODEL_TOK_WORDS);
