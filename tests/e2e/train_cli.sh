@@ -5,6 +5,7 @@
 # folder is one line naming the file.
 set -u
 A=${ATTNVIZ:-./attnviz}
+case $A in /*) ;; */*) A="$(cd "$(dirname "$A")" && pwd)/$(basename "$A")" ;; esac
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass() { echo "ok - $1"; }
 fail() { echo "not ok - $1"; }
