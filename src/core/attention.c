@@ -4,16 +4,17 @@
  * dimensions (no copies), and each head's output lands directly in its columns
  * of the concatenation, so concat W_o needs no reshuffle. Allocates nothing.
  *
- * The heads run in blocks of query rows: a block's scores are small enough to
- * stay in the L2 cache while they are masked, softmaxed and multiplied by V_h,
- * and under the causal mask a block [i0, i1) computes only keys [0, i1), so
- * the masked upper triangle costs no arithmetic beyond the diagonal blocks.
- * Large problems use OpenBLAS's threads for the projections, and for the
- * heads a helper thread that softmaxes block k while the main thread makes
- * the products of the next blocks (OpenBLAS runs concurrent calls one at a
- * time, so the products stay on one thread). Every block is computed the same
- * way by whichever thread, so the numbers do not depend on the threads. The
- * helper is the one thread this module starts; nothing else allocates.
+ * The heads run in blocks of query rows: a block's scores are still in cache
+ * while they are masked, softmaxed and multiplied by V_h, and under the
+ * causal mask a block [i0, i1) computes only keys [0, i1), so the masked
+ * upper triangle costs no arithmetic beyond the diagonal blocks. Large
+ * problems use OpenBLAS's threads for the projections and, for the heads,
+ * two threads that take whole blocks in turn (scores, mask, softmax, P_h V_h):
+ * concurrent single-thread cblas_sgemm calls run in parallel, so both cores
+ * make products (only calls that use OpenBLAS's own threads wait for each
+ * other). Every block is computed the same way by whichever thread, so the
+ * numbers do not depend on the threads. The second thread is the one this
+ * module starts; nothing else allocates.
  *
  * A sentence's heads (at most SOFTMAX_LANES keys) take short_group instead:
  * scores, mask, softmax and P_h V_h of 16 query rows at a time across the
@@ -24,7 +25,6 @@
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -33,10 +33,6 @@
 #include "attn_kernels.h"
 #include "core/av.h"
 #include "core/mat.h"
-
-/* Blocks whose scores the main thread computes ahead of their P_h V_h, so
- * that it seldom waits for the helper's softmax. */
-#define HEADS_LOOKAHEAD 2
 
 /* Problems above this many floating-point operations use several threads. */
 #define ATTN_THREADS_MIN_FLOPS 2e8
@@ -122,9 +118,10 @@ void attention_softmax_row(float *row, int len)
 }
 
 /* The work of the heads: item k is row block k % blocks of head h0 + k / blocks.
- * OpenBLAS runs concurrent calls from several threads one at a time, so one
- * thread makes every product while a second one (when there is one) masks and
- * softmaxes block k while the first computes the scores of block k + 1. */
+ * Each item is made whole (scores, mask, softmax, P_h V_h) by whichever
+ * thread takes it; concurrent single-thread cblas_sgemm calls run in
+ * parallel (OpenBLAS 0.3.21 serialises only calls that use its own threads),
+ * so two threads make both the products and the softmax on both cores. */
 typedef struct {
     const AttnShape *s;
     const float *Q, *K, *V;
@@ -133,19 +130,17 @@ typedef struct {
     int rows, blocks;      /* rows per block, blocks per head */
     bool gemm_only;        /* the bench's baseline: the products alone */
     bool short_rows;       /* n_k <= SOFTMAX_LANES: items run short_group */
-    atomic_int scored;     /* items whose scores are computed */
-    atomic_int claimed;    /* items whose softmax a thread has taken on */
-    atomic_int helped;     /* 1 + the last item the helper finished */
-    atomic_bool quit;      /* the helper stops */
+    atomic_int next;       /* the next item a thread takes */
 } HeadJob;
 
 int attention_block_rows(const AttnShape *s)
 {
-    /* A block's scores (rows, n_k) take about 512 KiB, half a 1 MiB L2, so
-     * they are still in cache for the softmax and for P_h V_h; at least 16
-     * rows so sgemm keeps its speed; at most 128 where rows are short. */
-    int rows = (1 << 17) / (s->n_k > 0 ? s->n_k : 1);
-    rows = rows < 16 ? 16 : rows > 128 ? 128 : rows;
+    /* 128 rows: thin products lose their speed in OpenBLAS, which packs all
+     * of K_h and V_h again for every call (measured on Zen 3 at n = 4,096, one
+     * thread: 22 / 29 GFLOP/s for scores / values in blocks of 32 rows, 39 /
+     * 47 in 128, 45 / 50 in 256); past 2,048 keys 256, whose 4 MiB of scores
+     * a thread still finds in L3 for the softmax and P_h V_h. */
+    int rows = s->n_k > 2048 ? 256 : 128;
     return rows < s->n_q ? rows : s->n_q;
 }
 
@@ -179,7 +174,10 @@ typedef struct {
 static Item item_at(const HeadJob *jb, int k)
 {
     const long nn = (long)jb->s->n_q * jb->s->n_k;
-    Item it = {.h = jb->h0 + k / jb->blocks, .i0 = k % jb->blocks * jb->rows};
+    /* under the mask the last blocks see the most keys: they go first, so
+     * that the threads finish together */
+    int b = jb->s->causal ? jb->blocks - 1 - k % jb->blocks : k % jb->blocks;
+    Item it = {.h = jb->h0 + k / jb->blocks, .i0 = b * jb->rows};
     it.i1 = it.i0 + jb->rows < jb->s->n_q ? it.i0 + jb->rows : jb->s->n_q;
     it.P_h = jb->P + (it.h - jb->h0) * nn;
     it.S_h = jb->S && !jb->gemm_only ? jb->S + (it.h - jb->h0) * nn : NULL;
@@ -219,7 +217,7 @@ static void item_scores(const HeadJob *jb, int k)
               0.0f, T, n_k);
 }
 
-static void item_softmax(HeadJob *jb, int k)
+static void item_softmax(const HeadJob *jb, int k)
 {
     Item it = item_at(jb, k);
     if (!jb->gemm_only && !jb->short_rows)
@@ -242,80 +240,31 @@ static void item_values(const HeadJob *jb, int k)
               0.0f, jb->concat + (long)it.i0 * d + it.h * d_k, d);
 }
 
-/* Take item k's softmax when nobody has: true when the caller now owns it. */
-static bool claim(HeadJob *jb, int k)
-{
-    int expect = k;
-    return atomic_compare_exchange_strong(&jb->claimed, &expect, k + 1);
-}
-
-/* The helper softmaxes scored items in order, as long as it gets to them
- * before the main thread needs them. */
-static void *softmax_helper(void *arg)
+/* Take items until none is left, each one whole. */
+static void *heads_worker(void *arg)
 {
     HeadJob *jb = arg;
-    for (int idle = 0; !atomic_load(&jb->quit);) {
-        int k = atomic_load(&jb->claimed);
-        if (k < atomic_load(&jb->scored) && claim(jb, k)) {
-            item_softmax(jb, k);
-            atomic_store(&jb->helped, k + 1);
-            idle = 0;
-        } else if (++idle > 2000) {
-            sched_yield();
-        }
+    const int items = jb->H * jb->blocks;
+    for (int k; (k = atomic_fetch_add(&jb->next, 1)) < items;) {
+        item_scores(jb, k);
+        item_softmax(jb, k);
+        item_values(jb, k);
     }
     return NULL;
 }
 
-/* Wait until *counter > k: a short spin, then yielding the core. */
-static void wait_past(atomic_int *counter, int k)
-{
-    for (int spin = 0; atomic_load(counter) <= k; spin++)
-        if (spin > 2000)
-            sched_yield();
-}
-
-/* Make sure item k is softmaxed: do it now, or wait for the helper that
- * took it. The wait is at most one block's softmax. */
-static void ensure_softmax(HeadJob *jb, int k)
-{
-    if (claim(jb, k))
-        item_softmax(jb, k);
-    else
-        wait_past(&jb->helped, k);
-}
-
-/* Every item of jb: scores, softmax, values, one thread making all the
- * products (OpenBLAS runs concurrent calls one at a time anyway). With a
- * helper thread the softmax of block k overlaps the scores of block k + 1;
- * when the helper is slow or busy, the main thread does the softmax itself.
- * Each block is computed the same way by either thread, so the numbers do
- * not depend on the threads. */
+/* Every item of jb, on this thread and (threads > 1) one more, which take
+ * the items in turn. Each item is computed the same way by either thread,
+ * so the numbers do not depend on the threads. */
 static void heads_run(HeadJob *jb, int threads)
 {
-    const int items = jb->H * jb->blocks;
     pthread_t tid;
-    atomic_init(&jb->scored, 0);
-    atomic_init(&jb->claimed, 0);
-    atomic_init(&jb->helped, 0);
-    atomic_init(&jb->quit, false);
-    bool helper = threads > 1 && !jb->gemm_only && items > 1 &&
-                  pthread_create(&tid, NULL, softmax_helper, jb) == 0;
-    const int lag = helper ? HEADS_LOOKAHEAD : 0;
-    for (int k = 0; k < items + lag; k++) {
-        if (k < items) {
-            item_scores(jb, k);
-            atomic_store(&jb->scored, k + 1);
-        }
-        if (k >= lag) {
-            ensure_softmax(jb, k - lag);
-            item_values(jb, k - lag);
-        }
-    }
-    if (helper) {
-        atomic_store(&jb->quit, true);
+    atomic_init(&jb->next, 0);
+    bool second = threads > 1 && jb->H * jb->blocks > 1 &&
+                  pthread_create(&tid, NULL, heads_worker, jb) == 0;
+    heads_worker(jb);
+    if (second)
         pthread_join(tid, NULL);
-    }
 }
 
 int attention_threads(const AttnShape *s)
@@ -377,8 +326,9 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     project(n_k, d, Xkv, w->Wk, b->K);
     project(n_k, d, Xkv, w->Wv, b->V);
     /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
-     * concat. Its thin products gain nothing from OpenBLAS's threads; the
-     * second core does the softmax instead. */
+     * concat, on two threads each making single-thread calls: thin products
+     * gain little from OpenBLAS's threads, and its threaded calls would wait
+     * for each other. */
     if (threads > 1)
         mat_set_threads(1);
     HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
