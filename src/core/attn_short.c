@@ -15,7 +15,18 @@
 
 #include "attn_kernels.h"
 
-enum { L = SOFTMAX_LANES, DK_CHUNK = 64 };
+enum { L = SOFTMAX_LANES, DK_CHUNK = 64, HALF = SOFTMAX_LANES / 2 };
+
+/* The two products keep their L sums in two vectors of HALF floats (a ymm
+ * register each with AVX): as float[L] arrays, gcc's AVX2 clone kept them on
+ * the stack and spent most of a sentence's time there. Each lane still adds
+ * the same terms in the same order. */
+typedef float Half __attribute__((vector_size(HALF * sizeof(float))));
+typedef int HalfI __attribute__((vector_size(HALF * sizeof(int))));
+
+/* keep ? a : b lane by lane, keep being 0 or -1 in each lane (a macro: a
+ * function returning a vector would be compiled for the default target) */
+#define HALF_SELECT(keep, a, b) ((Half)(((HalfI)(a) & (keep)) | ((HalfI)(b) & ~(keep))))
 
 /* The steps are inlined into each clone of attn_short_group, so that each is
  * compiled for that clone's vector width (called, they ran as SSE2 code). */
@@ -36,12 +47,19 @@ STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L
             for (int c = 0; c < cn; c++)
                 qv[c][r] = Q_h[(long)r * d + c0 + c];
         for (int j = 0; j < jend; j++) {
-            float acc[L];
-            memcpy(acc, t[j], sizeof acc);
-            for (int c = 0; c < cn; c++)
-                for (int r = 0; r < L; r++)
-                    acc[r] += sh->K_h[(long)j * d + c0 + c] * qv[c][r];
-            memcpy(t[j], acc, sizeof acc);
+            const float *k_j = sh->K_h + (long)j * d + c0;
+            Half lo, hi;
+            memcpy(&lo, t[j], sizeof lo);
+            memcpy(&hi, t[j] + HALF, sizeof hi);
+            for (int c = 0; c < cn; c++) {
+                Half q_lo, q_hi;
+                memcpy(&q_lo, qv[c], sizeof q_lo);
+                memcpy(&q_hi, qv[c] + HALF, sizeof q_hi);
+                lo += k_j[c] * q_lo;
+                hi += k_j[c] * q_hi;
+            }
+            memcpy(t[j], &lo, sizeof lo);
+            memcpy(t[j] + HALF, &hi, sizeof hi);
         }
     }
 }
@@ -60,9 +78,21 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
         vis[r] = r < m ? vis_m[r] : jend;
         max[r] = -INFINITY;
     }
-    for (int j = 0; j < jend; j++)
-        for (int r = 0; r < L; r++)
-            t[j][r] = j < vis[r] ? t[j][r] * scale : -INFINITY;
+    /* t[j][r] = j < vis[r] ? t[j][r] * scale : -inf, a whole half at a time
+     * (as a loop over r gcc left it scalar: a fifth of a sentence's heads) */
+    HalfI vis_lo, vis_hi;
+    memcpy(&vis_lo, vis, sizeof vis_lo);
+    memcpy(&vis_hi, vis + HALF, sizeof vis_hi);
+    const Half ninf = (Half){0} - INFINITY;
+    for (int j = 0; j < jend; j++) {
+        Half lo, hi;
+        memcpy(&lo, t[j], sizeof lo);
+        memcpy(&hi, t[j] + HALF, sizeof hi);
+        lo = HALF_SELECT(j < vis_lo, lo * scale, ninf);
+        hi = HALF_SELECT(j < vis_hi, hi * scale, ninf);
+        memcpy(t[j], &lo, sizeof lo);
+        memcpy(t[j] + HALF, &hi, sizeof hi);
+    }
     for (int r = 0; r < m && S_h; r++)
         for (int j = 0; j < n_k; j++)
             S_h[(long)r * n_k + j] = j < vis[r] ? t[j][r] : -INFINITY;
@@ -102,11 +132,17 @@ STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L
     for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
         const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
         for (int c = 0; c < cn; c++) {
-            float acc[L] = {0};
-            for (int j = 0; j < jend; j++)
-                for (int r = 0; r < L; r++)
-                    acc[r] += sh->V_h[(long)j * d + c0 + c] * t[j][r];
-            memcpy(ov[c], acc, sizeof acc);
+            Half lo = {0}, hi = {0};
+            for (int j = 0; j < jend; j++) {
+                const float v = sh->V_h[(long)j * d + c0 + c];
+                Half t_lo, t_hi;
+                memcpy(&t_lo, t[j], sizeof t_lo);
+                memcpy(&t_hi, t[j] + HALF, sizeof t_hi);
+                lo += v * t_lo;
+                hi += v * t_hi;
+            }
+            memcpy(ov[c], &lo, sizeof lo);
+            memcpy(ov[c] + HALF, &hi, sizeof hi);
         }
         float *out = sh->out + (long)g0 * d + c0;
         for (int r = 0; r < m; r++)
