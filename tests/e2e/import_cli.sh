@@ -4,7 +4,8 @@
 # summing to 1 open; exports of an imported array agree with the array;
 # causal arrays are drawn masked; dump -> import -> dump is bit for bit, for
 # an imported array and for attnviz's own run; a sparse 2.4 GB
-# (12, 12, 2048, 2048) file opens with peak RSS under 800 MB.
+# (12, 12, 2048, 2048) file opens with peak RSS under 800 MB, and also under
+# an 800 MB address-space limit (ulimit -v), where it cannot be mapped.
 # Prints "ok - name" / "not ok - name (why)". Needs /usr/bin/python3 with numpy
 # (else one "skip" line). Run from the repository root; $ATTNVIZ is the binary.
 set -u
@@ -185,6 +186,20 @@ report(rc == 0, "a 2.4 GB array opens (its zero rows are only a warning)",
        "status %d %r" % (rc, err[:200]))
 report(peak < 800 * 1024, "peak RSS opening 2.4 GB under 800 MB", "%d KiB" % peak)
 print("#   peak RSS of the 2.4 GB run: %d KiB" % peak)
+# the same file under an 800 MB address-space limit (ulimit -v): too small to
+# map it, so it is read with pread; the export must be the same
+if os.environ.get("ATTNVIZ_SANITIZED"):
+    print("skip - an address-space limit is not for a sanitized build")
+else:
+    lim = 800 * 1024 * 1024
+    p = subprocess.run([attnviz, "--attention", big, "--export", "text", "--layer", "12",
+                        "--head", "12", "--width", "80", "-o", path("big-v.txt")],
+                       capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (lim, lim)))
+    same = p.returncode == 0 and open(path("big.txt"), "rb").read() == \
+        open(path("big-v.txt"), "rb").read()
+    report(same, "under ulimit -v 800 MB the 2.4 GB array opens, the same export",
+           "status %d %r" % (p.returncode, p.stderr[:200]))
 os.unlink(big)
 sys.exit(1 if failed else 0)
 PYEOF
