@@ -288,7 +288,7 @@ static int settings_done(Parser *p)
     }
     if (s->head > s->H)
         return perr(p, "head %d is out of range: the page has %d heads", s->head, s->H);
-    if (s->layer > s->layers)
+    if (s->layer > s->layers && !s->model) /* a trained model brings its own layers */
         return perr(p, "layer %d is out of range: the page has %d layers", s->layer, s->layers);
     p->set_dims_line = 0, p->set_preset = p->set_weights = false;
     p->line = at;
