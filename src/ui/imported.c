@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/modelrun.h"
 #include "core/combine.h"
+#include "core/mat.h"
 #include "term.h"
 
 #define IV_DERIVED_BUDGET (16.0 * 1024 * 1024) /* derived weights kept, else on demand */
@@ -61,18 +63,31 @@ static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf
     RolloutSource *ro = (RolloutSource *)(uintptr_t)ctx; /* its own cache: not const */
     (void)h, (void)buf;
     if (ro->layer != l) {
-        if (combine_rollout(ro->in, l, ro->buf) != AV_OK)
+        /* a long text's products of (n, n) matrices on two BLAS threads, as
+         * attention.c does for its large products; back to one after */
+        bool big = ro->src.n_q >= 512 && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+        if (big)
+            mat_set_threads(2);
+        int err = combine_rollout(ro->in, l, ro->buf);
+        if (big)
+            mat_set_threads(1);
+        if (err != AV_OK)
             term_die("out of memory");
         ro->layer = l;
     }
     return ro->buf + (size_t)i * ro->src.n_k;
 }
 
-static void rollout_init(RolloutSource *ro, const AttnSource *in)
+/* keep: the source is the same file as before, so the layer computed stands
+ * (a long text's rollout takes seconds). */
+static void rollout_init(RolloutSource *ro, const AttnSource *in, bool keep)
 {
     size_t n = (size_t)in->n_q;
-    ro->buf = term_xrealloc(ro->buf, sizeof *ro->buf * n * n);
-    ro->in = in, ro->layer = -1;
+    if (!keep || !ro->buf || ro->src.n_q != in->n_q) {
+        ro->buf = term_xrealloc(ro->buf, sizeof *ro->buf * n * n);
+        ro->layer = -1;
+    }
+    ro->in = in;
     ro->src = (AttnSource){.L = in->L, .H = 1, .n_q = in->n_q, .n_k = in->n_k,
                            .row = rollout_row, .ctx = ro};
 }
@@ -190,7 +205,7 @@ static const AttnSource *derived_source(UiState *u)
                      "rollout needs self-attention (as many queries as keys)");
             return NULL;
         }
-        rollout_init(&iv->ro, b);
+        rollout_init(&iv->ro, b, iv->im != NULL);
         return &iv->ro.src;
     }
     if (iv->mode == IV_NORMS) {
