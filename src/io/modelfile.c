@@ -444,8 +444,17 @@ static int get_field(Json *j, const char *key, ModelSpec *s, unsigned *seen)
                ? jfail(j, "\"layernorm\" is neither false nor \"pre\"") : (s->layernorm = true, 0);
     case 12: return get_int(j, key, &s->mlp);
     case 13: return get_enum(j, key, acts, 2, &v) ? j->err : (s->activation = (ModelAct)v, 0);
-    case 14: return get_number(j, key, &num) ? j->err : (s->steps = (long)num, 0);
-    case 15: return get_number(j, key, &num) ? j->err : (s->seed = (uint64_t)num, 0);
+    case 14:
+    case 15: /* whole numbers the integer types hold (a cast out of range is undefined) */
+        if (get_number(j, key, &num))
+            return j->err;
+        if (num < 0 || num >= (k == 14 ? 9.2e18 : 1.8e19) || num != floor(num))
+            return jfail(j, "\"%s\" is not a whole number in range", key);
+        if (k == 14)
+            s->steps = (long)num;
+        else
+            s->seed = (uint64_t)num;
+        return AV_OK;
     default: return skip_value(j, 0);
     }
 }

@@ -127,6 +127,11 @@ static void test_modelfile_json_reader(void **state)
         " 0, \"steps\": 0, \"seed\": 7}",
         "{\"vocab\": [\"\\ud800\"]}", "{\"d_model\": 4.5}", "{\"task\": \"unterminated}",
     };
+    /* the valid text above with a seed out of range is refused, with the key named */
+    char big[1024];
+    snprintf(big, sizeof big, "%.*s1e30 }", (int)(strstr(j, "7 }") - j), j);
+    assert_int_equal(modelfile_parse_json(big, strlen(big), &s, why, sizeof why), AV_ERR_MODEL);
+    assert_non_null(strstr(why, "seed"));
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         why[0] = 0;
         assert_int_equal(modelfile_parse_json(bad[k], strlen(bad[k]), &s, why, sizeof why),
