@@ -110,7 +110,10 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
         return;
     }
     const AttnBuffers *ab = &res->layer[s->layer].ab;
-    float score = attention_score(&res->shape, h, ab->Q, ab->K, i, j);
+    /* imported or combined weights come without vectors: no score; the mask
+     * from the shape */
+    float score = ab->Q ? attention_score(&res->shape, h, ab->Q, ab->K, i, j)
+                : j < attention_visible_keys(&res->shape, i) ? 0.0f : -INFINITY;
     float wt = P_row[j];
     int used = grid_printf(g, x, y, w, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
     used += grid_puts(g, x + used, y, " \u2192 ", w - used, STYLE_TEXT);
@@ -122,6 +125,10 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
     }
     grid_printf(g, x + used, y, w - used, STYLE_TEXT, ": weight %.6f = %.1f%%", (double)wt,
                 (double)wt * 100.0);
+    if (!ab->Q) {
+        grid_puts(g, x, y + 1, "no raw score: these weights come without Q and K", w, STYLE_DIM);
+        return;
+    }
     char how[48];
     float t = s->cfg.temperature;
     snprintf(how, sizeof how, t != 1.0f ? "%s/T (T = %g)" : "%s", s->cfg.scale
