@@ -9,7 +9,7 @@
 #   scripts/screenshots.sh NAME...    only these
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BIN=$PWD/attnviz
+BIN=${ATTNVIZ:-$PWD/attnviz}
 OUT=$PWD/screenshots
 SOCK=attnviz-shots-$$
 DISP=:$((90 + $$ % 9))
@@ -40,6 +40,10 @@ shot() {
     tmux -L "$SOCK" -f /dev/null new-session -d -s s -x "$cols" -y "$rows" \
         "env TERM=xterm-256color LC_ALL=C.UTF-8 $BIN $args; sleep 60"
     tmux -L "$SOCK" set -g status off
+    for _ in $(seq 200); do # the first run of a long text takes seconds
+        tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null | grep -q ' tokens [0-9]' && break
+        sleep 0.1
+    done
     settle
     for k in "$@"; do
         case $k in
@@ -63,18 +67,25 @@ want() { [ $# -eq 0 ] || [[ " $* " == *" $1 "* ]]; }
 run() { local name=$1; shift; if [ ${#SEL[@]} -eq 0 ] || [[ " ${SEL[*]} " == *" $name "* ]]; then shot "$name" "$@"; fi; }
 SEL=("$@")
 
-run heatmap 120 40 "'The cat sat on the mat because it was tired.'" Down Down Down Down Down Down Down
-run cell 120 40 "'The trophy didn'\''t fit in the suitcase because it was too big'" Down Down Down Down Down Down Down Down Right Right
+# The first screen, as ./attnviz opens: the designed heads on seed 000's sentence.
+run heatmap 120 40 ""
+run first100 100 30 ""
+run small 80 24 ""
+run cell 120 40 "" n n n Right Right
+run examples 120 40 "" n n n n
 run causal 120 40 "-c 'Anna saw the dog and she petted it.'" Down Down Down Down Down
-run designed 120 40 "--preset designed 'Anna saw the dog and she petted it.'" Down Down Down Down Down Tab Tab Tab Tab
+run designed 120 40 "'Anna saw the dog and she petted it.'" 5 Down Down Down Down Down
+run random 120 40 "'The cat sat on the mat because it was tired.'" P Down Down Down Down Down Down Down
 run positional 120 40 "'The bank by the river was old.'" F2
 run help 120 40 "'Cat eats fish'" F1
-run small 80 24 "'The cat sat on the mat because it was tired.'" Down Down
-run mono 100 32 "--color never 'Anna saw the dog and she petted it.'" Down Down Down Down Down Down
+run help80 80 24 "'Cat eats fish'" F1
+run mono 100 32 "--color never 'Anna saw the dog and she petted it.'" 5 Down Down Down Down Down
 run trace 120 40 "--weights assets/seed001 -d 4 -H 2 --no-pe 'Cat eats fish'" w
-run sidebyside 120 40 "'The cat sat on the mat because it was tired.'" Down Down Down Down Down Down Down b
-run cross 120 40 "--cross 'Le chat est assis sur le tapis' 'The cat sat on the mat'" Down
+run sidebyside 120 40 "" b
+run sidebyside80 80 24 "" b
+run cross 120 40 "--preset random --cross 'Le chat est assis sur le tapis' 'The cat sat on the mat'" Down
+run sentence38 100 30 "'When the old fisherman finally came back from the sea after three long weeks the whole village gathered at the harbour and everyone wanted to hear what he had seen'" End
 LONG=$(mktemp)
-for _ in $(seq 60); do grep -v '^#' assets/sentences.txt; done >"$LONG"
+for _ in $(seq 60); do grep -v '^[#@>]' assets/sentences.txt; done >"$LONG"
 run long 120 40 "--max-tokens 16384 -f $LONG" Down Down Down Down Down Down
 rm -f "$LONG"

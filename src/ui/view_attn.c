@@ -12,7 +12,7 @@
 #include "view_long.h"
 #include "widgets.h"
 
-#define INFO_MIN 8    /* rows the right panel keeps for the cell lines and bars */
+#define INFO_MIN 6    /* rows the right panel keeps for the cell lines and bars */
 #define FOCUS_LABEL_W 10
 #define COL_LABEL_MAX 5 /* a key label's letters: rotated, so this many rows */
 
@@ -78,7 +78,7 @@ static void draw_title(UiState *u, Grid *g, Rect r)
         used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, ", layer %d of %d",
                             s->layer + 1, s->cfg.layers);
     used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, ": %s%s",
-                        model_head_label(&s->cfg, s->layer, s->head),
+                        widget_head_label(u, s->head),
                         s->cfg.preset == PRESET_RANDOM ? " (untrained, P: designed)" : "");
     char stats[64];
     widget_stats_text(data_stats(u, 0, s->head), true, stats, sizeof stats);

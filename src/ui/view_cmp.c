@@ -40,10 +40,8 @@ static void cmp_heatmap(UiState *u, Grid *g, Rect r, const ModelResult *res, int
 static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
                      const char *what, bool main)
 {
-    const AppState *s = &u->app;
     char title[128];
-    snprintf(title, sizeof title, "Head %d%s: %s", h + 1, what,
-             model_head_label(&s->cfg, s->layer, h));
+    snprintf(title, sizeof title, "Head %d%s: %s", h + 1, what, widget_head_label(u, h));
     int bars_h = r.h >= 24 ? r.h / 3 : 4;
     Rect top = {r.x, r.y, r.w, r.h - bars_h};
     if (view_long_wanted(u, (Rect){r.x, r.y, r.w * 2, r.h})) {

@@ -195,8 +195,8 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
 /* Geometry of one small head: cells (x, y) .. in rows x cols screen cells. */
 static void tile_geo(const UiState *u, int x, int y, int rows, int cols, LongGeo *lg)
 {
-    bool half = u->hmode == HEATMAP_COLOR;
     int n_q = u->app.n_q, n_k = u->app.n_k;
+    bool half = u->hmode == HEATMAP_COLOR && n_q > rows; /* two cells a row only if needed */
     *lg = (LongGeo){.x = x, .y = y, .cw = 1, .half = half};
     lg->ar = axis_view(n_q, half ? 2 * rows : rows, 0, 0, 0, false);
     lg->ac = axis_view(n_k, cols, 0, 0, 0, false);
@@ -207,13 +207,19 @@ static void tile_geo(const UiState *u, int x, int y, int rows, int cols, LongGeo
 
 int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
 {
-    /* three across when "5 pronoun -> noun" fits each, else two */
+    /* three across when "5 pronoun -> noun" fits each, else two; more
+     * across (labels cut) when the height leaves too few rows for that */
     int H = u->app.cfg.H, per_row = r.w / 3 >= 19 && H > 2 ? 3 : H > 1 && r.w >= 24 ? 2 : 1;
+    while (per_row < H && r.w / (per_row + 1) >= 9 &&
+           (max_h - 1) / ((H + per_row - 1) / per_row) - 2 < 2)
+        per_row++;
     per_row = H < per_row ? H : per_row;
     int tile_w = r.w / per_row, tile_rows = (H + per_row - 1) / per_row;
     bool half = u->hmode == HEATMAP_COLOR;
     int want = half ? (u->app.n_q + 1) / 2 : u->app.n_q;
     int T = (max_h - 1) / tile_rows - 2;
+    if (half && T >= u->app.n_q)
+        want = u->app.n_q; /* one cell a row fits: no half blocks */
     T = T > want ? want : T > 10 ? 10 : T;
     if (T < 1 || tile_w < 8)
         return 0;
@@ -228,7 +234,7 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
         int st = h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE;
         int used = grid_printf(g, x, y, tile_w - 1, st, "%d", h + 1);
         grid_printf(g, x + used, y, tile_w - 1 - used, STYLE_LABEL, " %s",
-                    model_head_label(&u->app.cfg, u->app.layer, h));
+                    widget_head_label(u, h));
         char stats[32];
         widget_stats_text(data_stats(u, 0, h), false, stats, sizeof stats);
         grid_puts(g, x, y + 1 + lg.rows, stats, tile_w - 1, STYLE_DIM);
@@ -247,7 +253,7 @@ void view_long_draw(UiState *u, Grid *g, Rect r)
     char title[96];
     snprintf(title, sizeof title, "Head %d of %d, layer %d of %d: %s, %d x %d tokens",
              s->head + 1, s->cfg.H, s->layer + 1, s->cfg.layers,
-             model_head_label(&s->cfg, s->layer, s->head), s->n_q, s->n_k);
+             widget_head_label(u, s->head), s->n_q, s->n_k);
     view_long_head(u, g, left, &u->res, s->head, title, true);
     int used = view_long_tiles(u, g, right, right.h / 2);
     widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res,

@@ -61,6 +61,17 @@ const char *widget_run_error(UiState *u, int err)
     return av_strerror(err);
 }
 
+const char *widget_head_label(UiState *u, int h)
+{
+    const AppState *s = &u->app;
+    if (s->example_weights[0] && s->layer == 0) {
+        snprintf(u->label_text, sizeof u->label_text, "the example's weights (assets/%s)",
+                 s->example_weights);
+        return u->label_text;
+    }
+    return model_head_label(&s->cfg, s->layer, h);
+}
+
 int widget_digits(int v)
 {
     return snprintf(NULL, 0, "%d", v);
@@ -146,7 +157,11 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
     used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
     grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (head %d):", h + 1);
     const float *P_row = data_row(u, res, s->layer, h, i);
-    draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
-    heatmap_bars(g, r.x, r.y + 3, r.w, r.h - 3, P_row, res->shape.n_k, u->labels_k,
+    int top = 3; /* a short panel skips the hint on picking a cell: the bars come first */
+    if (s->sel_col >= 0 || r.h >= 8)
+        draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
+    else
+        top = 1;
+    heatmap_bars(g, r.x, r.y + top, r.w, r.h - top, P_row, res->shape.n_k, u->labels_k,
                  attention_visible_keys(&res->shape, i));
 }

@@ -26,6 +26,10 @@ const char *const *widget_col_labels(UiState *u, int cell_w, int letters);
  * tokens (--weights, an example's weights), else av_strerror. */
 const char *widget_run_error(UiState *u, int err);
 
+/* Head h's label at the shown layer: model_head_label's, or for an
+ * example's own weights, where they come from. */
+const char *widget_head_label(UiState *u, int h);
+
 /* The columns v takes in decimal (a minus sign included). */
 int widget_digits(int v);
 
