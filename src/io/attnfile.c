@@ -28,6 +28,7 @@
 #include "io/tokfile.h"
 
 #define ATTNFILE_RELEASE ((size_t)32 << 20) /* bytes validated between releases */
+#define ATTNFILE_BLOCK ((size_t)1 << 20) /* bytes of rows read at once, unmapped */
 #define ATTNFILE_HEADER_MAX 65536 /* header bytes read when the file is not mapped */
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -232,6 +233,18 @@ static void read_values(const AttnFile *af, size_t off, size_t n, float *out)
         load_row(af->map + off, (int)n, af->itemsize, out);
         return;
     }
+    if (ATTNFILE_LE && af->itemsize == 4) { /* straight into out */
+        size_t bytes = n * 4, got = 0;
+        while (got < bytes) {
+            ssize_t r = pread(af->fd, (char *)out + got, bytes - got, (off_t)(off + got));
+            if (r <= 0 && !(r < 0 && errno == EINTR))
+                break;
+            got += r > 0 ? (size_t)r : 0;
+        }
+        if (got < bytes)
+            memset((char *)out + got, 0, bytes - got);
+        return;
+    }
     unsigned char chunk[4096];
     size_t per = sizeof chunk / (size_t)af->itemsize;
     for (size_t k = 0; k < n; k += per) {
@@ -400,11 +413,10 @@ static void note_sum(AttnFile *af, int l, int h, int i, double sum)
 }
 
 /* Check one row; AV_OK or an error with its message. */
-static int check_row(AttnFile *af, int l, int h, int i, float *buf, const char *name, char *msg,
-                     size_t msglen)
+static int check_row(AttnFile *af, int l, int h, int i, const float *x, const char *name,
+                     char *msg, size_t msglen)
 {
     int sign, nonfinite = 0;
-    const float *x = attnfile_row(af, l, h, i, buf);
     float sum = row_scan(x, af->n_k, &sign);
     if (sign || !isfinite(sum)) {
         int j = first_bad(af, row_offset(af, l, h, i), &nonfinite);
@@ -435,7 +447,10 @@ static void make_warning(AttnFile *af)
 int attnfile_validate(AttnFile *af, char *msg, size_t msglen)
 {
     const char *name = af->name;
-    float *buf = malloc((size_t)af->n_k * sizeof(float));
+    /* unmapped, rows are read ATTNFILE_BLOCK bytes at a time, not one by one */
+    int block = af->unmapped ? (int)(ATTNFILE_BLOCK / ((size_t)af->n_k * sizeof(float))) : 1;
+    block = block < 1 ? 1 : block > af->n_q ? af->n_q : block;
+    float *buf = malloc((size_t)block * (size_t)af->n_k * sizeof(float));
     if (!buf)
         return fail_msg(AV_ERR_NOMEM, msg, msglen, "%s: %s", name, av_strerror(AV_ERR_NOMEM));
     af->bad_rows = 0;
@@ -446,8 +461,18 @@ int attnfile_validate(AttnFile *af, char *msg, size_t msglen)
     int rc = AV_OK;
     for (int l = 0; l < af->L && rc == AV_OK; l++) {
         for (int h = 0; h < af->H && rc == AV_OK; h++) {
-            for (int i = 0; i < af->n_q && rc == AV_OK; i++)
-                rc = check_row(af, l, h, i, buf, name, msg, msglen);
+            for (int i = 0; i < af->n_q && rc == AV_OK; i++) {
+                const float *x;
+                if (block > 1) {
+                    int k = i % block, rows = af->n_q - (i - k) < block ? af->n_q - (i - k) : block;
+                    if (k == 0)
+                        read_values(af, row_offset(af, l, h, i), (size_t)rows * af->n_k, buf);
+                    x = buf + (size_t)k * af->n_k;
+                } else {
+                    x = attnfile_row(af, l, h, i, buf);
+                }
+                rc = check_row(af, l, h, i, x, name, msg, msglen);
+            }
             size_t done = row_offset(af, l, h, af->n_q - 1) + (size_t)af->n_k * af->itemsize;
             if (done - released >= ATTNFILE_RELEASE) {
                 advise(af, released, done, MADV_DONTNEED);

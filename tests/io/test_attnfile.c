@@ -486,6 +486,7 @@ static void test_attnfile_large_file_low_rss(void **state)
     expect_bad(t->path, AV_ERR_NPY_NONFINITE, "layer 2, head 4, row 4096, column 4096");
 }
 
+#if !defined(__SANITIZE_ADDRESS__)
 /* Make a sparse (L, H, 4096, 4096) file of the given dtype at path whose
  * data are zeros but for the (offset, value) pairs given (values as doubles,
  * stored in the file's dtype). */
@@ -541,6 +542,8 @@ static int child_unmapped(const char *path, int want_rc, int l, int h, int i, fl
     attnfile_close(&af);
     return 0;
 }
+
+#endif
 
 static void test_attnfile_unmapped_under_address_limit(void **state)
 {
