@@ -25,6 +25,9 @@ tui_init import
 T=$WORK
 unset NO_COLOR
 A() { "$BIN" "$@"; }
+# A fresh tmux server for each session: a new session on a server whose last
+# session is being killed can find it gone.
+start() { tmux -L "$SOCK" kill-server 2>/dev/null; sleep 0.2; tui_start "$@"; }
 
 # The data: a random (2, 3, 7, 7) float32 array, a causal (2, 2, 5, 5) one, a
 # float64 cross (3, 4, 6) one, a (2, 4, 12, 12) one for the interface, bad files.
@@ -40,6 +43,7 @@ x = norm(rng.random((3, 4, 6))); np.save(d + '/cross.npy', x)
 open(d + '/q4.txt', 'w').write('w\nx\ny\nz\n')
 open(d + '/k6.txt', 'w').write('k1\nk2\nk3\nk4\nk5\nk6\n')
 u = norm(rng.random((2, 4, 12, 12)) ** 4).astype(np.float32); np.save(d + '/ui.npy', u)
+np.save(d + '/uic.npy', norm(np.tril(u + 0.01)).astype(np.float32))
 words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima'.split()
 open(d + '/tok12.txt', 'w').write('\n'.join(words) + '\n')
 # rollout after both layers (DESIGN.md): 0.5 mean_h(A) + 0.5 I, rows renormalised
@@ -189,7 +193,7 @@ rm -f "$T/big.npy"
 want=$(cat "$T/rollout_row1.txt")
 for size in "80 24" "120 40"; do
     set -- $size
-    tui_start "TERM=xterm-256color" "$1" "$2" --attention "$T/ui.npy" --tokens "$T/tok12.txt"
+    start "TERM=xterm-256color" "$1" "$2" --attention "$T/ui.npy" --tokens "$T/tok12.txt"
     check "$1x$2: opens on layer 1 of the imported heads" wait_for 'layer 1 of 2: imported'
     check "$1x$2: the status line names the file" wait_for 'ui.npy: 2 layers x 4 heads'
     keys l
@@ -211,9 +215,23 @@ for size in "80 24" "120 40"; do
     check "$1x$2: the PE view needs a model" wait_for "PE view needs a model's vectors"
     keys M
     check "$1x$2: M sums the selected query row" wait_for '1 query summed:'
+    keys Right
+    check "$1x$2: the cell inspector: weight, no raw score" wait_for 'no raw score: these weights'
+    keys B
+    check "$1x$2: B shows two heads side by side" wait_for 'Head 2: imported'
+    keys B x
+    check "$1x$2: x exports the focused head" wait_for 'wrote attnviz-head1-'
     keys q
     check "$1x$2: q quits with status 0" wait_for 'EXITED:0'
 done
+
+# A causal file is drawn masked on the screen too.
+start "TERM=xterm-256color" 120 40 --attention "$T/uic.npy" --tokens "$T/tok12.txt"
+check "causal import: the status line says the mask was detected" \
+    wait_for 'mask causal \(detected\)'
+check "causal import: row 1 draws 11 masked cells" \
+    test "$(screen | grep -E '^ *1 alpha ' | head -1 | grep -o '╳' | wc -l)" = 11
+keys q
 
 # 8. The combining views on attnviz's own model against its --dump (norms.npy,
 # attention.npy, rollout.npy): V shows row 1 of head 1's value-weighted norms
@@ -230,7 +248,7 @@ print(pct(np.load(d + '/rollout.npy')[0]))
 EOF2
 row1() { screen | grep -E '^ *1 The ' | head -1 | sed 's/^ *1 The//' | grep -oE '[0-9]+' |
          head -11 | tr '\n' ' ' | sed 's/ $//'; }
-tui_start "TERM=xterm-256color" 120 40 --preset random --layers 2 "$S"
+start "TERM=xterm-256color" 120 40 --preset random --layers 2 "$S"
 check "own model: --dump wrote norms.npy (L, H, n, n)" test -s "$T/own/norms.npy"
 keys V
 wait_for 'value-weighted norms' >/dev/null; settle
