@@ -158,8 +158,9 @@ static void draw_cell(Grid *g, const Ctx *c, int x, int y, float v, bool weights
                       bool masked)
 {
     int cw = c->cw, fill = cw >= 3 ? cw - 1 : cw;
-    char num[32];
-    fmt_value(v, cw - 1, num);
+    char num[32] = "";
+    if (cw - 1 >= 4) /* "0.52", "-.52": fewer columns would round a value past reading */
+        fmt_value(v, cw - 1, num);
     if (masked) {
         for (int k = 0; k < cw; k++)
             grid_put(g, x + k, y, ' ', STYLE_TEXT, 0);
