@@ -196,7 +196,7 @@ static const HelpLine help_lines[] = {
     {ACT_NONE, ACT_COUNT, "title: entropy (bits, mean"},
     {ACT_NONE, ACT_COUNT, " of rows), max: mean top weight"},
     {ACT_NONE, ACT_NONE, "Combining (also imported)"},
-    {ACT_COMBINE_HEADS, ACT_NONE, "heads: mean/max/sum/off"},
+    {ACT_COMBINE_HEADS, ACT_NONE, "heads mean/max/sum"},
     {ACT_ROLLOUT, ACT_NONE, "rollout across layers"},
     {ACT_NORMS, ACT_NONE, "value-weighted norms"},
     {ACT_MULTI_ROW, ACT_NONE, "query +/- rows summed"},
