@@ -3,7 +3,8 @@
 # line on stderr and exit 2 (1 for a file that cannot be read); rows not
 # summing to 1 open; exports of an imported array agree with the array;
 # causal arrays are drawn masked; dump -> import -> dump is bit for bit, for
-# an imported array and for attnviz's own run; a sparse 2.4 GB
+# an imported array and for attnviz's own run; attnviz's own --dump writes
+# norms.npy equal to NumPy's ||alpha V_j,h W_O,h||; a sparse 2.4 GB
 # (12, 12, 2048, 2048) file opens with peak RSS under 800 MB, and also under
 # an 800 MB address-space limit (ulimit -v), where it cannot be mapped.
 # Prints "ok - name" / "not ok - name (why)". Needs /usr/bin/python3 with numpy
@@ -169,6 +170,25 @@ rc2, _, err2 = run(["--attention", path("own/attention.npy"), "--tokens",
 report(rc == 0 and rc2 == 0 and open(path("own/attention.npy"), "rb").read()
        == open(path("own2/attention.npy"), "rb").read(),
        "attnviz's own dump -> import -> dump is byte-identical", (err + err2)[:200])
+
+# --- norms.npy of attnviz's own model against NumPy (weights from tests/data/ref)
+ref = os.path.join(data, "ref")
+rc, _, err = run(["--weights", ref, "-H", "4", "-d", "16", "--dump", path("n"),
+                  "a b c d e f"])
+try:
+    N = np.load(path("n/norms.npy"))
+    P = np.load(path("n/attention.npy")).astype(np.float64)
+    V = np.load(path("n/V.npy")).astype(np.float64)
+    Wo = np.load(os.path.join(ref, "Wo.npy")).astype(np.float64)
+    H, dk = 4, 4
+    want = np.zeros_like(P)
+    for h in range(H):
+        f = V[:, h * dk:(h + 1) * dk] @ Wo[h * dk:(h + 1) * dk, :]
+        want[0, h] = P[0, h] * np.linalg.norm(f, axis=1)[None, :]
+    report(np.abs(N - want).max() < 1e-5, "norms.npy equals NumPy's ||alpha V_j,h W_O,h||",
+           "max diff %.3g" % np.abs(N - want).max())
+except Exception as e:
+    report(False, "norms.npy equals NumPy's ||alpha V_j,h W_O,h||", "%s; %s" % (e, err[:200]))
 
 # --- a sparse 2.4 GB file: opens with peak RSS under 800 MB
 big = path("big.npy")
