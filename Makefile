@@ -50,11 +50,12 @@ MAIN_OBJ := $(MAIN_SRC:%.c=$(B)/%.o)
 TEST_SRC := $(foreach l,$(LAYERS),$(wildcard tests/$(l)/test_*.c))
 TESTS := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
 BENCH := $(B)/bench/bench
+TRAIN_BENCH := $(B)/bench/train_bench
 
 ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
 
 .PHONY: all run test check asan asan-check bench bench-ref install uninstall clean lint \
-	format format-check deps deps-test screenshots fuzz
+	format format-check deps deps-test screenshots fuzz models
 
 all: $(BIN)
 
@@ -136,15 +137,26 @@ asan-check: $(BIN) $(TESTS)
 	@ATTNVIZ_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run.sh ./$(BIN) $(TESTS)
 
+$(TRAIN_BENCH): bench/train_bench.c $(call LIBS_OF,train)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ bench/train_bench.c \
+		$(call LIBS_OF,train) $(BLAS_LIBS) -lm -pthread
+
 bench:
 	@./scripts/deps.sh run
-	@$(MAKE) --no-print-directory $(BENCH)
+	@$(MAKE) --no-print-directory $(BENCH) $(TRAIN_BENCH)
 	./$(BENCH) ./attnviz
+	./$(TRAIN_BENCH)
 
 # The articles' NumPy code (and PyTorch, when installed) at the same sizes:
 # Debian's python3-numpy and python3-torch, for /usr/bin/python3.
 bench-ref:
 	/usr/bin/python3 bench/reference.py
+	/usr/bin/python3 bench/train_reference.py
+
+# The small trained models of assets/models/, from fixed seeds (assets/models/README.md).
+models: $(BIN)
+	./scripts/make-models.sh ./$(BIN)
 
 fuzz:
 	@./scripts/deps.sh test

@@ -103,7 +103,10 @@ static const char usage[] =
     "                       (H, n, n), float32 or float64 (with --tokens FILE)\n"
     "      --tokens FILE    the n tokens of --attention: one a line, or a JSON list\n"
     "      --key-tokens FILE  the key tokens of a cross-attention --attention array\n"
-    "  -h, --help / -V, --version\n";
+    "  -h, --help / -V, --version\n"
+    "\n"
+    "attnviz train TASK [FILE] [OPTIONS] --save DIR   train a small transformer\n"
+    "                       (induction copy reverse sort text grammar: attnviz train --help)\n";
 
 const char *cli_usage(void)
 {
