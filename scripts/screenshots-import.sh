@@ -14,13 +14,19 @@ OUT=$PWD/screenshots
 SOCK=attnviz-shots-import-$$
 DISP=:$((80 + $$ % 9))
 for tool in Xvfb xterm import tmux; do
-    command -v $tool >/dev/null ||
-        { echo "screenshots-import: $tool is missing (apt-get install xvfb xterm imagemagick tmux)" >&2; exit 1; }
+    command -v $tool >/dev/null || {
+        echo "screenshots-import: $tool is missing (apt-get install xvfb xterm imagemagick)" >&2
+        exit 1
+    }
 done
 WORK=$(mktemp -d)
 mkdir -p "$OUT"
 Xvfb "$DISP" -screen 0 1600x1000x24 >/dev/null 2>&1 & xpid=$!
-cleanup() { tmux -L "$SOCK" kill-server 2>/dev/null || true; kill $xpid 2>/dev/null || true; rm -rf "$WORK"; }
+cleanup() {
+    tmux -L "$SOCK" kill-server 2>/dev/null || true
+    kill $xpid 2>/dev/null || true
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
 sleep 1
 
@@ -38,7 +44,8 @@ settle() {
 
 name=import-rollout cols=120 rows=40
 tmux -L "$SOCK" -f /dev/null new-session -d -s s -x $cols -y $rows -c "$WORK" \
-    "env TERM=xterm-256color LC_ALL=C.UTF-8 $BIN --attention run/attention.npy --tokens run/tokens.txt; sleep 60"
+    "env TERM=xterm-256color LC_ALL=C.UTF-8 $BIN --attention run/attention.npy \
+     --tokens run/tokens.txt; sleep 60"
 tmux -L "$SOCK" set -g status off
 settle
 for k in l l O Down Down Down Down Down; do # layer 3, the rollout, token 6 "she"

@@ -127,7 +127,8 @@ x = np.load('$T/cross.npy'); r = list(csv.DictReader(open('$T/x.csv')))
 sys.exit(0 if all(np.float32(e['weight']) == np.float32(x[int(e['head']) - 1,
     int(e['query_index']), int(e['key_index'])]) for e in r) else 1)"
 check "cross: float64 weights exported as their float32 rounding" test $? -eq 0
-A --attention "$T/cross.npy" --tokens "$T/q4.txt" --key-tokens "$T/k6.txt" --dump "$T/dx" 2>/dev/null
+A --attention "$T/cross.npy" --tokens "$T/q4.txt" --key-tokens "$T/k6.txt" --dump "$T/dx" \
+    2>/dev/null
 check "cross: --dump writes no rollout (not square)" test -f "$T/dx/attention.npy" -a \
     ! -e "$T/dx/rollout.npy"
 
@@ -152,8 +153,8 @@ A --attention "$T/unnorm.npy" --tokens "$T/tok7.txt" -e csv >"$T/u.csv" 2>"$T/er
 rc=$?
 check "unnormalised rows: exit 0, one line 'attnviz: warning: '" test $rc -eq 0 -a \
     "$(wc -l <"$T/err")" -eq 1 -a "$(grep -c '^attnviz: warning: .*do not sum to 1' "$T/err")" -eq 1
-check "unnormalised rows: exported as they are" grep -q "$(sed -n 2p "$T/l2.csv" | cut -d, -f1-5)" \
-    "$T/u.csv"
+first=$(sed -n 2p "$T/l2.csv" | cut -d, -f1-5)
+check "unnormalised rows: exported as they are" grep -q "$first" "$T/u.csv"
 for f in trace pipeline; do
     A --attention "$T/rand.npy" --tokens "$T/tok7.txt" -e $f --token 1 >/dev/null 2>"$T/err"
     check "-e $f: needs a model's vectors, exit 2" test $? -eq 2 -a "$(grep -c \
@@ -252,7 +253,8 @@ start "TERM=xterm-256color" 120 40 --preset random --layers 2 "$S"
 check "own model: --dump wrote norms.npy (L, H, n, n)" test -s "$T/own/norms.npy"
 keys V
 wait_for 'value-weighted norms' >/dev/null; settle
-check "own model: V row 1 is norms.npy's row as shares" test "$(row1)" = "$(sed -n 1p "$T/own_rows")"
+check "own model: V row 1 is norms.npy's row as shares" \
+    test "$(row1)" = "$(sed -n 1p "$T/own_rows")"
 keys V A
 wait_for 'heads combined: mean' >/dev/null; settle
 check "own model: A row 1 is the mean of the heads" test "$(row1)" = "$(sed -n 2p "$T/own_rows")"
