@@ -51,6 +51,8 @@ struct ImportedView {
     char label_buf[AV_MAX_LAYERS][48];
     const char *labels[AV_MAX_LAYERS * AV_MAX_HEADS];
     int multi[IV_MAX_MULTI], n_multi;
+    float *multi_buf; /* (2, n_k): the summed row and scratch */
+    int multi_cap;
     int layer_seen;
 };
 
@@ -403,6 +405,27 @@ void imported_free(UiState *u)
     combine_heads_free(&iv->ch);
     free(iv->ro.buf);
     free(iv->fnorm);
+    free(iv->multi_buf);
     free(iv);
     u->iv = NULL;
+}
+
+const float *imported_multi_row(UiState *u, const ModelResult *res, int h, int *n_rows)
+{
+    struct ImportedView *iv = u->iv;
+    int rows[IV_MAX_MULTI], n = 0, n_k = res->shape.n_k;
+    for (int k = 0; iv && k < iv->n_multi; k++)
+        if (iv->multi[k] < res->shape.n_q) /* rows of an earlier, longer text drop out */
+            rows[n++] = iv->multi[k];
+    *n_rows = n;
+    if (n == 0 || h >= res->shape.H)
+        return NULL;
+    if (2 * n_k > iv->multi_cap) {
+        iv->multi_cap = 2 * n_k;
+        iv->multi_buf = term_xrealloc(iv->multi_buf, sizeof *iv->multi_buf * iv->multi_cap);
+    }
+    AttnSource src;
+    model_source(res, &src);
+    combine_rows_sum(&src, u->app.layer, h, rows, n, iv->multi_buf + n_k, iv->multi_buf);
+    return iv->multi_buf;
 }

@@ -35,6 +35,11 @@ bool imported_run(UiState *u, ModelResult *r, bool causal, int *err);
  * *pending), false to let app_apply have it. */
 bool imported_handle(UiState *u, const UiInput *in, unsigned *pending);
 
+/* The query rows selected together (M) summed, for head h of the shown layer
+ * of res: n_k weights (the interface's buffer, valid until the next call),
+ * or NULL when none is selected; *n_rows gets their number. */
+const float *imported_multi_row(UiState *u, const ModelResult *res, int h, int *n_rows);
+
 void imported_free(UiState *u);
 
 #endif

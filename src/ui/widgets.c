@@ -11,6 +11,7 @@
 
 #include "core/attention.h"
 #include "data.h"
+#include "imported.h"
 
 void widget_rect_clear(Grid *g, Rect r)
 {
@@ -153,6 +154,15 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
     int i = s->sel_row;
     if (r.h < 4 || i < 0 || i >= res->shape.n_q)
         return;
+    int n_multi;
+    const float *sum = imported_multi_row(u, res, h, &n_multi);
+    if (sum) { /* query tokens selected together (M): their rows summed */
+        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%d quer%s summed (M, head %d):", n_multi,
+                    n_multi == 1 ? "y" : "ies", h + 1);
+        heatmap_bars(g, r.x, r.y + 1, r.w, r.h - 1, sum, res->shape.n_k, u->labels_k,
+                     res->shape.n_k);
+        return;
+    }
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Token %d ", i + 1);
     used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
     grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (head %d):", h + 1);
