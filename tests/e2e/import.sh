@@ -52,6 +52,8 @@ def hat(l):
     return m / m.sum(-1, keepdims=True)
 r = hat(1) @ hat(0)
 open(d + '/rollout_row1.txt', 'w').write(' '.join('%d' % round(100 * v) for v in r[0]))
+m = u[1, 0, 0].astype(np.float64) + u[1, 0, 2]  # layer 2, head 1, queries 1 and 3 summed
+open(d + '/multi_top.txt', 'w').write('%s +%.1f%%' % (words[int(m.argmax())], 100 * m.max()))
 np.save(d + '/bad_rank.npy', np.ones((7, 7), np.float32) / 7)
 b = a.copy(); b[1, 2, 3, 4] = np.nan; np.save(d + '/bad_nan.npy', b)
 b = a.copy(); b[0, 0, 0, 0] = np.inf; np.save(d + '/bad_inf.npy', b)
@@ -216,6 +218,12 @@ for size in "80 24" "120 40"; do
     check "$1x$2: the PE view needs a model" wait_for "PE view needs a model's vectors"
     keys M
     check "$1x$2: M sums the selected query row" wait_for '1 query summed:'
+    keys j j M
+    check "$1x$2: M again, 2 queries: their rows summed in the bars" \
+        wait_for '2 queries summed \(M, head 1\):'
+    check "$1x$2: the largest summed weight is NumPy's ($(cat "$T/multi_top.txt"))" \
+        wait_for "$(cat "$T/multi_top.txt")"
+    keys M k k M
     keys Right
     check "$1x$2: the cell inspector: weight, no raw score" wait_for 'no raw score: these weights'
     keys B
