@@ -95,6 +95,7 @@ typedef enum {
     ACT_ROLLOUT,     /* attention rollout across layers on/off */
     ACT_NORMS,       /* value-weighted norms beside the weights on/off (own models) */
     ACT_MULTI_ROW,   /* the selected query token in/out of the rows summed together */
+    ACT_TRAIN,       /* the live training view (src/ui/view_train.c); Esc comes back */
     ACT_COUNT
 } Action;
 
@@ -106,6 +107,7 @@ typedef enum {
 #define APP_EXPORT_ALL 16u
 #define APP_CURSOR 32u      /* the editor's cursor moved: the selection may follow it */
 #define APP_VIEW 64u        /* the pooled view changed (zoom, pooling): redraw the cells */
+#define APP_TRAIN 128u      /* open the live training view */
 
 typedef struct {
     ModelConfig cfg;

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 
+#include "app/trainview.h"
 #include "core/model.h"
 #include "io/attnfile.h"
 #include "io/sentences.h"
@@ -25,6 +26,8 @@ typedef struct {
     NetModel *model;           /* --model: a trained model runs instead (cfg is its), or NULL */
     const AttnImport *import;  /* --attention: imported attention (weights only), or NULL;
                                   cfg from model_config_import, text its tokens' text */
+    TrainView *train;          /* --train: the live training view first (set up by the
+                                  caller, who frees it), or NULL */
 } UiOptions;
 
 /* Run the interface until the user quits. The caller has checked that

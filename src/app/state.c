@@ -543,6 +543,7 @@ static const ActEntry act_table[ACT_COUNT] = {
     [ACT_SENT_PREV] = {act_sentence, -1},
     [ACT_EXPORT_HEAD] = {act_flags, APP_EXPORT_HEAD},
     [ACT_EXPORT_ALL] = {act_flags, APP_EXPORT_ALL},
+    [ACT_TRAIN] = {act_flags, APP_TRAIN},
     [ACT_DIMS_NEXT] = {act_dims, 2},
     [ACT_DIMS_PREV] = {act_dims, -2},
     [ACT_PRESET] = {act_preset, 0},

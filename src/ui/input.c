@@ -128,6 +128,7 @@ static const Binding bindings[] = {
     {'O', IN_BROWSE, ACT_ROLLOUT, 0, "O"},
     {'V', IN_BROWSE, ACT_NORMS, 0, "V"},
     {'M', IN_BROWSE, ACT_MULTI_ROW, 0, "M"},
+    {'W', IN_BROWSE, ACT_TRAIN, 0, "W"},
     /* editing: letters type */
     {'\r', IN_EDIT, ACT_EDIT_DONE, 0, "Enter"},
     {KEY_ENTER, IN_EDIT, ACT_EDIT_DONE, 0, NULL},
@@ -193,6 +194,7 @@ static const HelpLine help_lines[] = {
     {ACT_CROSS, ACT_NONE, "cross-attention on/off"},
     {ACT_EDIT_CROSS, ACT_NONE, "edit the 2nd sentence"},
     {ACT_GENERATE, ACT_NONE, "--model: next token"},
+    {ACT_TRAIN, ACT_NONE, "watch a model train"},
     {ACT_NONE, ACT_COUNT, "title: entropy (bits, mean"},
     {ACT_NONE, ACT_COUNT, " of rows), max: mean top weight"},
     {ACT_NONE, ACT_NONE, "Combining (also imported)"},

@@ -28,6 +28,7 @@
 #include "view_panel.h"
 #include "view_pe.h"
 #include "view_top.h"
+#include "view_train.h"
 
 static UiState ui;
 
@@ -155,6 +156,8 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         flags = app_apply(&u->app, in->action, in->arg);
     if (flags & APP_QUIT)
         return false;
+    if ((flags & APP_TRAIN) && view_train_open(u, "induction"))
+        return false; /* quit from the live view */
     *pending |= flags & (APP_RUN | APP_CURSOR | APP_WEIGHTS);
     if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL)) {
         if (*pending)
@@ -264,7 +267,10 @@ int ui_run(const UiOptions *o)
     if (o->text && strlen(o->text) > EDIT_MAX_BYTES)
         snprintf(ui.app.msg, sizeof ui.app.msg, "the text was cut to its first %d MiB",
                  EDIT_MAX_BYTES >> 20);
-    ui_loop(&ui);
+    if (o->train)
+        view_train_run(&ui, o->train, true); /* --train: the live view first */
+    else
+        ui_loop(&ui);
     term_end();
     ui_free(&ui);
     return 0;
