@@ -84,7 +84,7 @@ run trace 120 40 "--weights assets/seed001 -d 4 -H 2 --no-pe 'Cat eats fish'" w
 run sidebyside 120 40 "" b
 run sidebyside80 80 24 "" b
 run cross 120 40 "--preset random --cross 'Le chat est assis sur le tapis' 'The cat sat on the mat'" Down
-run sentence38 100 30 "'When the old fisherman finally came back from the sea after three long weeks the whole village gathered at the harbour and everyone wanted to hear what he had seen'" End
+run sentence38 100 30 "'When the old fisherman finally came back from the sea after three long weeks , the whole village gathered at the harbour and everyone wanted to hear what he had seen out there , away at sea .'" End
 LONG=$(mktemp)
 for _ in $(seq 60); do grep -v '^[#@>]' assets/sentences.txt; done >"$LONG"
 run long 120 40 "--max-tokens 16384 -f $LONG" Down Down Down Down Down Down

@@ -251,9 +251,11 @@ void view_long_draw(UiState *u, Grid *g, Rect r)
     int R = r.w / 3 < 28 ? 28 : r.w / 3 > 48 ? 48 : r.w / 3;
     Rect left = {r.x, r.y, r.w - R - 1, r.h}, right = {r.x + r.w - R, r.y, R, r.h};
     char title[96];
-    snprintf(title, sizeof title, "Head %d of %d, layer %d of %d: %s, %d x %d tokens",
-             s->head + 1, s->cfg.H, s->layer + 1, s->cfg.layers,
-             widget_head_label(u, s->head), s->n_q, s->n_k);
+    char layer[48] = "";
+    if (s->cfg.layers > 1)
+        snprintf(layer, sizeof layer, ", layer %d of %d", s->layer + 1, s->cfg.layers);
+    snprintf(title, sizeof title, "Head %d of %d%s: %s, %d x %d tokens", s->head + 1, s->cfg.H,
+             layer, widget_head_label(u, s->head), s->n_q, s->n_k);
     view_long_head(u, g, left, &u->res, s->head, title, true);
     int used = view_long_tiles(u, g, right, right.h / 2);
     widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res,

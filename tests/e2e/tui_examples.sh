@@ -36,6 +36,11 @@ check "100x30: every head appears, labelled" \
 check "100x30: the focused head writes its numbers (row 8: it -> cat 97)" \
     wait_for '^ *8 it +0 +97 '
 check "100x30: the small heads have no token initials for labels" not_shown 'Tcsotmbiwt'
+start 100 30
+keys n n n
+check "100x30, 12 tokens: the focused head writes its numbers (it -> trophy 52)" \
+    wait_for '^ *9 it +0 +52 '
+start 100 30
 keys P
 check "P: random heads say plainly they are untrained" \
     wait_for 'random \(untrained, P: designed\)'
@@ -99,14 +104,16 @@ check "80x24 side by side: key labels are letters, not '…'" not_shown '… +�
 
 # 8. A long sentence: readable key labels, the sentence line follows the
 # selection, small heads labelled by head.
-LONG='When the old fisherman finally came back from the sea after three long weeks the whole village gathered at the harbour and everyone wanted to hear what he had seen'
+LONG='When the old fisherman finally came back from the sea after three long weeks , the whole village gathered at the harbour and everyone wanted to hear what he had seen out there , away at sea .'
 start 100 30 "$LONG"
-check "38 tokens: small heads labelled by head" wait_for '1 previous token'
+check "38 tokens: small heads labelled by head" wait_for '1 previou'
+check "38 tokens: the key axis is a ruler of token numbers" wait_for '^ +1 +11 +21 +31 '
 check "38 tokens: key labels spaced (no run of 20 letters in a label row)" \
     not_shown '^ {8,}[A-Za-z]{20}'
 keys End
 check "End: the sentence line shows the last token's neighbourhood" \
-    wait_for '^Sentence: .*what he had seen'
+    wait_for '^Sentence: .*away at sea \.'
+check "38 tokens: token 38 selected" wait_for 'Token 38 '
 
 # 10. Smaller defects.
 start 120 40

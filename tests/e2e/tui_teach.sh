@@ -92,7 +92,7 @@ settle # Esc then a key at once would read as Alt-key
 
 # 4. Layers: add one, step through, remove it.
 keys P
-wait_for 'Head [0-9] of 4, layer 1 of 1: random' && settle
+wait_for 'Head [0-9] of 4: random' && settle
 keys '>'
 check "> adds a layer and shows it" wait_for 'layer 2 of 2'
 check "the status line says layer 2/2" wait_for 'layer 2/2'
