@@ -21,7 +21,7 @@ enum {
     OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
     OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
     OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS, OPT_LESSON, OPT_MODEL,
-    OPT_GENERATE, OPT_TOP_K, OPT_ATTENTION, OPT_TOKENS, OPT_KEY_TOKENS,
+    OPT_GENERATE, OPT_TOP_K, OPT_ATTENTION, OPT_TOKENS, OPT_KEY_TOKENS, OPT_TRAIN,
 };
 
 static const struct option long_opts[] = {
@@ -57,6 +57,7 @@ static const struct option long_opts[] = {
     {"attention", required_argument, NULL, OPT_ATTENTION},
     {"tokens", required_argument, NULL, OPT_TOKENS},
     {"key-tokens", required_argument, NULL, OPT_KEY_TOKENS},
+    {"train", required_argument, NULL, OPT_TRAIN},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -103,6 +104,8 @@ static const char usage[] =
     "                       (H, n, n), float32 or float64 (with --tokens FILE)\n"
     "      --tokens FILE    the n tokens of --attention: one a line, or a JSON list\n"
     "      --key-tokens FILE  the key tokens of a cross-attention --attention array\n"
+    "      --train TASK     watch a small transformer train live (induction, copy,\n"
+    "                       reverse, sort, grammar; text with -f FILE)\n"
     "  -h, --help / -V, --version\n"
     "\n"
     "attnviz train TASK [FILE] [OPTIONS] --save DIR   train a small transformer\n"
@@ -239,6 +242,7 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case OPT_SENTENCES: o->sentences = arg; return AV_OK;
     case OPT_CROSS: o->cross = arg; return AV_OK;
     case OPT_MODEL: o->model_dir = arg; return AV_OK;
+    case OPT_TRAIN: o->train = arg; return AV_OK;
     case OPT_ATTENTION: o->attention = arg; return AV_OK;
     case OPT_TOKENS: o->tokens_file = arg; return AV_OK;
     case OPT_KEY_TOKENS: o->key_tokens_file = arg; return AV_OK;

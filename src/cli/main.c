@@ -31,6 +31,7 @@
 #include "app/modelrun.h"
 #include "cli/model_cmd.h"
 #include "cli/import_cmd.h"
+#include "cli/live_cmd.h"
 
 typedef struct {
     CliOptions opt;
@@ -272,6 +273,14 @@ int main(int argc, char **argv)
     else if (!status && a.opt.attention) { /* imported attention: no model to run */
         mat_set_threads(1);
         status = import_cmd_main(&a.opt);
+    }
+    else if (!status && a.opt.train) { /* the live training view */
+        mat_set_threads(1);
+        status = load_text(&a);
+        if (!status)
+            status = load_sentences(&a);
+        if (!status)
+            status = live_cmd_main(&a.opt, a.file_text, &a.sentences);
     }
     else if (!status) {
         a.opt.cfg.keep_scores = a.opt.dump_dir != NULL;
