@@ -21,7 +21,7 @@
 #define APP_ZOOM_MAX 14 /* 16384 tokens halved 14 times is one token */
 
 
-typedef enum { VIEW_ATTN, VIEW_PE, VIEW_COUNT } AppView;
+typedef enum { VIEW_ATTN, VIEW_PE, VIEW_PIPELINE, VIEW_COUNT } AppView;
 typedef enum { MODE_BROWSE, MODE_EDIT } AppMode;
 typedef enum { PANEL_NONE, PANEL_TRACE, PANEL_HEADS } AppPanel; /* text over the view */
 typedef enum { CMP_NONE, CMP_MASK, CMP_HEADS } AppCompare;      /* side by side */
@@ -96,6 +96,8 @@ typedef enum {
     ACT_NORMS,       /* value-weighted norms beside the weights on/off (own models) */
     ACT_MULTI_ROW,   /* the selected query token in/out of the rows summed together */
     ACT_TRAIN,       /* the live training view (src/ui/view_train.c); Esc comes back */
+    ACT_PIPELINE,    /* the pipeline view of the focused head on / off */
+    ACT_LESSONS,     /* open the list of lessons (APP_LESSONS) */
     ACT_COUNT
 } Action;
 
@@ -106,6 +108,7 @@ typedef enum {
 #define APP_EXPORT_HEAD 8u
 #define APP_EXPORT_ALL 16u
 #define APP_CURSOR 32u      /* the editor's cursor moved: the selection may follow it */
+#define APP_LESSONS 256u    /* open the list of lessons (the interface holds them) */
 #define APP_VIEW 64u        /* the pooled view changed (zoom, pooling): redraw the cells */
 #define APP_TRAIN 128u      /* open the live training view */
 
@@ -126,6 +129,7 @@ typedef struct {
     int sel_col;         /* selected key token (the inspected cell), or -1 */
     int n_q, n_k;        /* tokens of the last model run (0 after an error) */
     int page;            /* rows of a page for PgUp/PgDn */
+    int pipe_page;       /* the page of the pipeline view shown (clamped when drawn) */
     int pe_dim;          /* first plotted dimension of the PE view (even) */
     AppPanel panel;      /* a text panel over the view, or PANEL_NONE */
     int panel_scroll;    /* first line of the panel shown */

@@ -9,6 +9,7 @@
 #include "app/trainview.h"
 #include "core/model.h"
 #include "io/attnfile.h"
+#include "io/lesson.h"
 #include "io/sentences.h"
 #include "train/netresult.h"
 
@@ -28,6 +29,8 @@ typedef struct {
                                   cfg from model_config_import, text its tokens' text */
     TrainView *train;          /* --train: the live training view first (set up by the
                                   caller, who frees it), or NULL */
+    Lesson *lesson;            /* --lesson NAME: opened at its first page (taken over:
+                                  *lesson is left empty), or NULL */
 } UiOptions;
 
 /* Run the interface until the user quits. The caller has checked that

@@ -100,6 +100,20 @@ static unsigned act_escape(AppState *s, int arg)
     return 0;
 }
 
+static unsigned act_pipeline(AppState *s, int arg)
+{
+    (void)arg;
+    s->view = s->view == VIEW_PIPELINE ? VIEW_ATTN : VIEW_PIPELINE;
+    s->pipe_page = 0;
+    return 0;
+}
+
+static unsigned act_lessons(AppState *s, int arg)
+{
+    (void)s, (void)arg;
+    return APP_LESSONS;
+}
+
 static unsigned act_view(AppState *s, int arg)
 {
     (void)arg;
@@ -424,6 +438,10 @@ void app_take_tokens(AppState *s, const TokenList *t)
 
 static unsigned act_dims(AppState *s, int step)
 {
+    if (s->view == VIEW_PIPELINE) { /* [ and ] turn the pipeline's pages */
+        s->pipe_page = s->pipe_page + step < 0 ? 0 : s->pipe_page + step;
+        return 0;
+    }
     int d = s->cfg.d_model - s->cfg.d_model % 2;
     if (d >= 2)
         s->pe_dim = ((s->pe_dim + step) % d + d) % d;
@@ -517,6 +535,8 @@ static const ActEntry act_table[ACT_COUNT] = {
     [ACT_EDIT_DONE] = {act_edit_done, 0},
     [ACT_ESCAPE] = {act_escape, 0},
     [ACT_VIEW] = {act_view, 0},
+    [ACT_PIPELINE] = {act_pipeline, 0},
+    [ACT_LESSONS] = {act_lessons, 0},
     [ACT_HEAD_NEXT] = {act_head_step, 1},
     [ACT_HEAD_PREV] = {act_head_step, -1},
     [ACT_HEAD_SET] = {act_head_set, ARG_CALLER},

@@ -16,6 +16,7 @@
 
 #include "core/utf8.h"
 #include "mouse.h"
+#include "view_lesson.h"
 #include "widgets.h"
 
 enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3 };
@@ -105,6 +106,8 @@ static const Binding bindings[] = {
     {'[', IN_BROWSE, ACT_DIMS_PREV, 0, "["},
     {']', IN_BROWSE, ACT_DIMS_NEXT, 0, "]"},
     {'w', IN_BROWSE, ACT_TRACE, 0, "w"},
+    {'S', IN_BROWSE, ACT_PIPELINE, 0, "S"},
+    {'o', IN_BROWSE, ACT_LESSONS, 0, "o"},
     {KEY_F(11), IN_BOTH, ACT_TRACE, 0, "F11"},
     {'I', IN_BROWSE, ACT_HEADS_HELP, 0, "I"},
     {'t', IN_BROWSE, ACT_TEMP_DOWN, 0, "t"},
@@ -187,6 +190,8 @@ static const HelpLine help_lines[] = {
     {ACT_LAYERS_DEC, ACT_LAYERS_INC, "fewer / more layers"},
     {ACT_NONE, ACT_NONE, "Teaching"},
     {ACT_TRACE, ACT_NONE, "calculation trace"},
+    {ACT_PIPELINE, ACT_NONE, "pipeline: every stage"},
+    {ACT_LESSONS, ACT_NONE, "lessons (n/p pages, Esc)"},
     {ACT_HEADS_HELP, ACT_NONE, "how the heads were built"},
     {ACT_TEMP_DOWN, ACT_TEMP_UP, "temperature x0.5 / x2"},
     {ACT_CMP_MASK, ACT_NONE, "side by side: mask off/on"},
@@ -366,6 +371,7 @@ bool input_read(UiState *u, UiInput *in)
     } else if (typed(u, ch, in)) {
         return true;
     }
+    view_lesson_key(u, key, r == KEY_CODE_YES, in);
     lookup(u, key, in);
     return true; /* an unbound key (or KEY_RESIZE) just redraws */
 }

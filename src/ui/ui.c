@@ -26,7 +26,9 @@
 #include "view_attn.h"
 #include "view_cmp.h"
 #include "view_panel.h"
+#include "view_lesson.h"
 #include "view_pe.h"
+#include "view_pipeline.h"
 #include "view_top.h"
 #include "view_train.h"
 
@@ -52,12 +54,34 @@ static int run_one(UiState *u, ModelResult *r, bool causal)
     return err;
 }
 
+/* A lesson's page decides the weights: its trained model or its folder's,
+ * else toy ones for its settings (whatever the command line or an example
+ * set). */
+static void lesson_weights(UiState *u)
+{
+    const ModelWeights *lw = lesson_state_weights(&u->lesson);
+    if (!u->lesson.active)
+        return;
+    u->src.net = lesson_state_net(&u->lesson); /* its trained model, or none */
+    if (u->w == lw)
+        return;
+    if (lw) {
+        u->w = lw;
+        return;
+    }
+    model_weights_free(&u->toy);
+    if (model_weights_toy(&u->app.cfg, &u->toy) != AV_OK)
+        term_die("out of memory");
+    u->w = &u->toy;
+}
+
 /* Rebuild the toy weights and run the model; flags are app_apply's. */
 static void ui_rerun(UiState *u, unsigned flags)
 {
     AppState *s = &u->app;
     if (flags & APP_WEIGHTS) {
         examples_weights(u);
+        lesson_weights(u);
         u->src.w = u->w;
     }
     /* A cursor move alone changes the selection, not the text: the result
@@ -83,6 +107,7 @@ static void ui_rerun(UiState *u, unsigned flags)
         u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
     }
     app_set_tokens(s, n_q, n_k);
+    lesson_state_after_run(&u->lesson, s, &u->res);
     app_take_tokens(s, &u->res.tokens);
     if ((flags & APP_CURSOR) && s->mode == MODE_EDIT && n_q > 0) {
         int t = edit_token_at(&u->res.tokens, s->text.cur);
@@ -118,8 +143,11 @@ static void ui_frame(UiState *u)
     } else {
         ui_labels(u);
         int top = view_top_draw(u, g);
-        Rect mid = {0, top, COLS, LINES - top - 3};
-        if (u->app.view == VIEW_PE)
+        Rect mid = {0, top, COLS, LINES - top - 3}, page;
+        view_lesson_split(u, &mid, &page);
+        if (u->app.view == VIEW_PIPELINE)
+            view_pipeline_draw(u, g, mid);
+        else if (u->app.view == VIEW_PE)
             view_pe_draw(u, g, mid);
         else if (u->app.compare != CMP_NONE)
             view_cmp_draw(u, g, mid);
@@ -128,7 +156,9 @@ static void ui_frame(UiState *u)
         trained_overlay(u, g);
         if (u->app.panel != PANEL_NONE)
             view_panel_draw(u, g, mid);
+        view_lesson_draw(u, g, page);
         view_top_bottom_draw(u, g);
+        view_lesson_list_draw(u, g);
         if (u->app.help)
             input_help_draw(u, g);
     }
@@ -144,6 +174,11 @@ static void ui_frame(UiState *u)
 static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
     unsigned flags;
+    if (in->lesson_in && lesson_state_input(&u->lesson, &u->app, &u->res, in->lesson_in - 1,
+                                            in->lesson_arg, &flags)) {
+        *pending |= flags & (APP_RUN | APP_WEIGHTS);
+        return true;
+    }
     if (u->src.net && trained_handle(u, in, pending))
         return true;
     if (imported_handle(u, in, pending))
@@ -156,6 +191,8 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         flags = app_apply(&u->app, in->action, in->arg);
     if (flags & APP_QUIT)
         return false;
+    if ((flags & APP_LESSONS) && lesson_state_list_open(&u->lesson, &u->app) != AV_OK)
+        term_die("out of memory");
     if ((flags & APP_TRAIN) && view_train_open(u, "induction"))
         return false; /* quit from the live view */
     *pending |= flags & (APP_RUN | APP_CURSOR | APP_WEIGHTS);
@@ -199,6 +236,7 @@ static void ui_free(UiState *u)
 {
     imported_free(u);
     app_free(&u->app);
+    lesson_state_free(&u->lesson);
     model_result_free(&u->res);
     model_result_free(&u->res2);
     data_free(u);
@@ -251,6 +289,8 @@ int ui_run(const UiOptions *o)
     ui.budget = o->cfg.weights_budget; /* --budget: the on-demand path on a small text */
     if (o->defaults && !o->weights && !o->model && !o->import)
         start_defaults(&ui, o);
+    if (o->lesson) /* the lesson's first page sets the screen up */
+        lesson_state_start(&ui.lesson, o->lesson, &ui.app);
     term_signals();
     term_begin();
     color_init(&ui, ui_color_wanted(o->color, true));

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "app/modelrun.h"
+#include "app/lesson.h"
 #include "app/state.h"
 #include "core/model.h"
 #include "core/stats.h"
@@ -126,6 +127,7 @@ typedef struct {
     int key_ctrl_left, key_ctrl_right; /* ncurses codes of kLFT5 / kRIT5, or 0 */
     double frame_ms;           /* time of the last update (model runs included) */
     double frame_t0;           /* when the drawing of this frame began */
+    LessonState lesson;        /* the lesson shown, and the list of lessons */
     struct ImportedView *iv;   /* imported.c: imported attention, combining views */
 } UiState;
 
@@ -135,6 +137,8 @@ typedef struct {
     int arg;       /* ACT_HEAD_SET: the head; ACT_ROW_SET, ACT_CELL_SET: the row */
     int col;       /* ACT_CELL_SET: the column */
     char text[8];  /* typed UTF-8 when action == ACT_NONE, "" otherwise */
+    int lesson_in; /* with a lesson shown: LessonInput + 1 for the key, else 0 */
+    int lesson_arg; /* its character, for LESSON_IN_CHAR */
 } UiInput;
 
 #endif

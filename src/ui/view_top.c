@@ -16,8 +16,10 @@ static void draw_title(const UiState *u, Grid *g)
     const AppState *s = &u->app;
     for (int x = 0; x < g->w; x++)
         grid_put(g, x, 0, ' ', STYLE_STATUS, 0);
-    const char *view = s->view == VIEW_PE ? "Positional encodings" : "Attention";
-    const char *other = s->view == VIEW_PE ? "attention" : "positional encodings";
+    const char *view = s->view == VIEW_PE ? "Positional encodings"
+                       : s->view == VIEW_PIPELINE ? "Pipeline" : "Attention";
+    const char *other = s->view == VIEW_PE ? "pipeline"
+                        : s->view == VIEW_PIPELINE ? "attention" : "positional encodings";
     const char *mode = s->mode == MODE_EDIT ? "EDITING: type, Enter/Esc when done"
                                             : "e: edit the sentence";
     grid_printf(g, 0, 0, g->w, STYLE_STATUS, " attnviz | %s (F2/v: %s) | %s | ?/F1: help",
@@ -142,6 +144,9 @@ static const char *hint(const UiState *u)
     if (u->app.mode == MODE_EDIT)
         return "typing edits the sentence | Enter/Esc: done | Up/Down: token | Tab: head | "
                "^K mask | ^P PE | ^T scaling | ^O export | F1 help";
+    if (u->app.view == VIEW_PIPELINE)
+        return "Up/Down: query | Left/Right: key | Tab: head | [ ]: pages | S: leave | "
+               "m: mask | s: scaling | t/T temp | o: lessons | ? help | q quit";
     if (u->app.view == VIEW_PE)
         return "Up/Down: position | [ ]: plotted dims | p: PE on/off | d/D: d_model | "
                "v: attention view | e: edit | ? help | q quit";

@@ -1,0 +1,105 @@
+/* lesson.h - a lesson running in the interface: the current page, its
+ * settings applied to the AppState, the question asked, the student's
+ * prediction and the answer revealed beside it, computed from the result on
+ * screen (io/lesson.h's lesson_answer), never read from the lesson; and the
+ * list of built-in lessons to open one from. No curses: src/ui/ turns keys
+ * into LessonInput and draws (view_lesson.c).
+ */
+#ifndef ATTNVIZ_APP_LESSON_H
+#define ATTNVIZ_APP_LESSON_H
+
+#include <stdbool.h>
+
+#include "app/state.h"
+#include "core/model.h"
+#include "io/lesson.h"
+#include "train/netresult.h"
+
+typedef enum {
+    LESSON_IN_NEXT,      /* the next page (PgDn, n) */
+    LESSON_IN_PREV,      /* the previous page (PgUp, p) */
+    LESSON_IN_LEAVE,     /* Esc: leave the lesson (or the list), keep the screen */
+    LESSON_IN_ENTER,     /* commit the prediction; once revealed, the next page */
+    LESSON_IN_LEFT,      /* move the picked token or choice */
+    LESSON_IN_RIGHT,
+    LESSON_IN_UP,        /* the list: move; a choice question: move */
+    LESSON_IN_DOWN,
+    LESSON_IN_BACKSPACE, /* a number question: delete the last character */
+    LESSON_IN_CHAR,      /* arg: a printable ASCII character typed */
+} LessonInput;
+
+#define LESSON_TYPED_MAX 16
+
+typedef struct {
+    bool active;          /* a lesson is open (its page shown over the view) */
+    Lesson lesson;
+    int page;
+    bool resolve;         /* the page's token and key wait for the next run's tokens */
+    /* the question of the page */
+    bool revealed;
+    bool predicted;       /* the student committed a prediction before the reveal */
+    int pick;             /* token question: key token; choice: choice index; -1 none */
+    char typed[LESSON_TYPED_MAX + 1]; /* number question */
+    bool have_answer;     /* the answer could be computed on this result */
+    LessonAnswer answer;
+    char answer_text[96];
+    bool correct;
+    char problem[256];    /* why the page cannot show what it should, or "" */
+    /* weights the page loaded from a folder */
+    ModelWeights weights;
+    bool have_weights;
+    char weights_dir[4096];
+    /* the trained model the page opened (model: DIR) */
+    NetModel net;
+    bool have_net;
+    char net_dir[4096];
+    int want_stage;       /* the pipeline stage (1-8) whose page to open, 0 when done */
+    /* the list of built-in lessons */
+    bool list;
+    int list_sel, list_n;
+    char list_name[LESSON_MAX_BUILTIN][48];
+    char list_title[LESSON_MAX_BUILTIN][96];
+} LessonState;
+
+/* Zero *ls; lesson_state_free releases what it holds (either way). */
+void lesson_state_init(LessonState *ls);
+void lesson_state_free(LessonState *ls);
+
+/* Start lesson *l (taken over: *l is zeroed) at its first page: its
+ * settings go into s. Returns app_apply's flags (APP_RUN | APP_WEIGHTS). */
+unsigned lesson_state_start(LessonState *ls, Lesson *l, AppState *s);
+
+/* Show page k (clamped): apply its settings to s, load its weights or
+ * trained model folder (a missing one is a problem said on the page, toy
+ * weights run instead), forget the prediction. Returns APP_RUN | APP_WEIGHTS. */
+unsigned lesson_state_goto(LessonState *ls, AppState *s, int k);
+
+/* The weights the page runs with, or NULL for the toy ones. */
+const ModelWeights *lesson_state_weights(const LessonState *ls);
+
+/* The trained model the page runs (its cfg is the AppState's), or NULL. */
+NetModel *lesson_state_net(LessonState *ls);
+
+/* After each model run: the page's token and key by name become the
+ * selection (once per page), and a revealed answer is computed again from
+ * r, so it is always the screen's. r may hold no tokens (an error). */
+void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r);
+
+/* Apply an input; true when the lesson (or its list) took it, with the
+ * flags for the caller in *flags. r is the result on screen (the reveal
+ * computes from it). Inputs the lesson does not take go to app_apply. */
+bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in,
+                        int arg, unsigned *flags);
+
+/* Open the list of built-in lessons (names and titles). Returns AV_OK or
+ * AV_ERR_NOMEM; with no lesson found the list is empty and s->msg says so. */
+int lesson_state_list_open(LessonState *ls, AppState *s);
+
+/* The page shown, or NULL when no lesson is active. */
+const LessonPage *lesson_state_page(const LessonState *ls);
+
+/* The question's prompt line for the student: "Pick a token with Left/Right,
+ * then Enter", "Type a number, then Enter", ... */
+const char *lesson_state_hint(const LessonState *ls);
+
+#endif

@@ -1,0 +1,360 @@
+/* lesson.c - a lesson running in the interface (app/lesson.h): pages
+ * applied to the AppState, predictions, reveals computed from the result on
+ * screen, and the list of built-in lessons. No curses and no model runs:
+ * the caller runs the model when the flags say so and reports back with
+ * lesson_state_after_run.
+ */
+#include "app/lesson.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "io/weights.h"
+
+void lesson_state_init(LessonState *ls)
+{
+    memset(ls, 0, sizeof *ls);
+    ls->pick = -1;
+}
+
+void lesson_state_free(LessonState *ls)
+{
+    lesson_free(&ls->lesson);
+    model_weights_free(&ls->weights);
+    netresult_close(&ls->net);
+    lesson_state_init(ls);
+}
+
+const LessonPage *lesson_state_page(const LessonState *ls)
+{
+    return ls->active && ls->page < ls->lesson.n_pages ? &ls->lesson.pages[ls->page] : NULL;
+}
+
+const ModelWeights *lesson_state_weights(const LessonState *ls)
+{
+    return ls->have_weights ? &ls->weights : NULL;
+}
+
+NetModel *lesson_state_net(LessonState *ls)
+{
+    return ls->have_net ? &ls->net : NULL;
+}
+
+/* The page's trained model folder, opened unless it is open already. */
+static void load_net(LessonState *ls, const LessonSettings *set)
+{
+    char path[4096], why[160];
+    bool there = set->model && lesson_find_path(&ls->lesson, set->model, path, sizeof path);
+    if (ls->have_net && there && !strcmp(path, ls->net_dir))
+        return;
+    if (ls->have_net)
+        netresult_close(&ls->net);
+    ls->have_net = false, ls->net_dir[0] = '\0';
+    if (!set->model)
+        return;
+    if (!there) {
+        snprintf(ls->problem, sizeof ls->problem, "The trained model folder %.120s is missing: "
+                 "make it as the page says. Toy weights run meanwhile.", set->model);
+        return;
+    }
+    if (netresult_open(&ls->net, path, why, sizeof why) != AV_OK) {
+        netresult_close(&ls->net);
+        snprintf(ls->problem, sizeof ls->problem, "The trained model could not be opened: %s",
+                 why);
+        return;
+    }
+    ls->have_net = true;
+    snprintf(ls->net_dir, sizeof ls->net_dir, "%s", path);
+}
+
+/* The page's weights folder, loaded unless it is the one loaded already. */
+static void load_weights(LessonState *ls, const LessonSettings *set, const ModelConfig *c)
+{
+    char path[4096];
+    if (!set->weights) {
+        if (ls->have_weights)
+            model_weights_free(&ls->weights);
+        ls->have_weights = false, ls->weights_dir[0] = '\0';
+        return;
+    }
+    bool found = lesson_find_path(&ls->lesson, set->weights, path, sizeof path);
+    if (ls->have_weights && !strcmp(path, ls->weights_dir) && ls->weights.d_model == c->d_model)
+        return;
+    model_weights_free(&ls->weights);
+    ls->have_weights = false, ls->weights_dir[0] = '\0';
+    const char *which = "";
+    if (!found || weights_load(c, path, &ls->weights, &which) != AV_OK) {
+        model_weights_free(&ls->weights);
+        snprintf(ls->problem, sizeof ls->problem, "The weights folder %s %s: the screen shows "
+                 "toy weights instead, and the answers are not the article's.", set->weights,
+                 found ? "could not be read" : "was not found");
+        return;
+    }
+    ls->have_weights = true;
+    snprintf(ls->weights_dir, sizeof ls->weights_dir, "%s", path);
+}
+
+/* The view, panel and side-by-side of a lesson view. */
+static void apply_view(AppState *s, LessonView v)
+{
+    s->view = v == LESSON_VIEW_PE ? VIEW_PE : v == LESSON_VIEW_PIPELINE ? VIEW_PIPELINE : VIEW_ATTN;
+    s->panel = v == LESSON_VIEW_TRACE ? PANEL_TRACE : PANEL_NONE;
+    s->compare = v == LESSON_VIEW_CMP_MASK ? CMP_MASK : v == LESSON_VIEW_CMP_HEADS ? CMP_HEADS
+                                                                                : CMP_NONE;
+    s->panel_scroll = 0;
+}
+
+unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
+{
+    const Lesson *l = &ls->lesson;
+    k = k < 0 ? 0 : k >= l->n_pages ? l->n_pages - 1 : k;
+    ls->page = k;
+    const LessonSettings *set = &l->pages[k].set;
+    ModelConfig c;
+    lesson_config(set, &c);
+    c.max_tokens = s->cfg.max_tokens, c.weights_budget = s->cfg.weights_budget;
+    c.keep_scores = s->cfg.keep_scores;
+    ls->problem[0] = '\0';
+    load_weights(ls, set, &c);
+    load_net(ls, set);
+    if (set->weights && !ls->have_weights)
+        c.preset = PRESET_RANDOM;
+    if (ls->have_net) /* a trained model brings its own sizes */
+        c = ls->net.cfg, c.max_tokens = s->cfg.max_tokens;
+    s->cfg = c;
+    const char *text = set->sentence ? set->sentence
+                       : s->sentences && s->sentences->n ? s->sentences->items[0] : "";
+    edit_set(&s->text, text);
+    s->cross_on = set->cross != NULL;
+    if (set->cross)
+        edit_set(&s->cross, set->cross);
+    s->field = 0, s->mode = MODE_BROWSE, s->help = false, s->sentence = -1;
+    int layer = set->layer ? set->layer : set->layers;
+    s->layer = (layer < c.layers ? layer : c.layers) - 1;
+    int h = lesson_head_index(set, &c, s->layer);
+    if (h < 0 && !ls->problem[0])
+        snprintf(ls->problem, sizeof ls->problem, "No head of this model is labelled \"%.60s\": "
+                 "head 1 is shown.", set->head_label);
+    s->head = h < 0 ? 0 : h;
+    s->fixed_weights = ls->have_weights || ls->have_net;
+    s->max_layers = ls->have_weights ? ls->weights.L : ls->have_net ? c.layers : AV_MAX_LAYERS;
+    ls->want_stage = set->stage;
+    s->zoom = 0;
+    apply_view(s, set->view);
+    s->sel_row = set->token.index ? set->token.index - 1 : -1;
+    s->sel_col = set->key.index ? set->key.index - 1 : -1;
+    ls->resolve = true;
+    ls->revealed = ls->predicted = ls->have_answer = ls->correct = false;
+    ls->pick = -1, ls->typed[0] = '\0', ls->answer_text[0] = '\0';
+    s->msg[0] = '\0';
+    return APP_RUN | APP_WEIGHTS;
+}
+
+unsigned lesson_state_start(LessonState *ls, Lesson *l, AppState *s)
+{
+    lesson_free(&ls->lesson);
+    ls->lesson = *l;
+    memset(l, 0, sizeof *l);
+    ls->active = true, ls->list = false;
+    return lesson_state_goto(ls, s, 0);
+}
+
+/* The answer, computed from the result on screen; and whether the
+ * prediction was right. */
+static void compute_answer(LessonState *ls, const AppState *s, const ModelResult *r)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    ls->have_answer = false;
+    if (!p || p->q.kind == LESSON_ASK_NONE || !r || r->shape.n_q == 0)
+        return;
+    int row = s->sel_row >= 0 ? s->sel_row : 0;
+    if (lesson_answer(&p->q, r, &s->cfg, s->layer, s->head, row, &ls->answer) != AV_OK) {
+        snprintf(ls->answer_text, sizeof ls->answer_text, "(not computable on this sentence)");
+        return;
+    }
+    ls->have_answer = true;
+    lesson_answer_text(&ls->answer, r, ls->answer_text, sizeof ls->answer_text);
+    const LessonAnswer *a = &ls->answer;
+    if (!ls->predicted)
+        ls->correct = false;
+    else if (p->q.kind == LESSON_ASK_CHOICE)
+        ls->correct = ls->pick == a->choice;
+    else if (p->q.kind == LESSON_ASK_TOKEN)
+        ls->correct = ls->pick == a->token;
+    else
+        ls->correct = fabs(strtod(ls->typed, NULL) - a->value) <= lesson_tolerance(&p->q, a);
+}
+
+void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    if (!p || !r)
+        return;
+    if (ls->resolve && r->shape.n_q > 0) {
+        int i = lesson_token_index(&p->set.token, &r->tokens);
+        int j = lesson_token_index(&p->set.key, model_key_tokens(r));
+        s->sel_row = i >= 0 ? i : s->sel_row >= 0 && s->sel_row < r->shape.n_q ? s->sel_row : 0;
+        s->sel_col = j;
+        ls->resolve = false;
+    }
+    if (ls->revealed)
+        compute_answer(ls, s, r);
+}
+
+static void reveal(LessonState *ls, AppState *s, const ModelResult *r)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    ls->predicted = p->q.kind == LESSON_ASK_NUMBER ? ls->typed[0] != '\0' : ls->pick >= 0;
+    ls->revealed = true;
+    compute_answer(ls, s, r);
+}
+
+/* A question waiting for its prediction takes these inputs. */
+static bool question_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in,
+                           int arg)
+{
+    const LessonQuestion *q = &lesson_state_page(ls)->q;
+    int n = q->kind == LESSON_ASK_CHOICE ? q->n_choices
+            : q->kind == LESSON_ASK_TOKEN && r ? r->shape.n_k : 0;
+    bool back = in == LESSON_IN_LEFT || in == LESSON_IN_UP;
+    switch (in) {
+    case LESSON_IN_ENTER: reveal(ls, s, r); return true;
+    case LESSON_IN_LEFT:
+    case LESSON_IN_RIGHT:
+    case LESSON_IN_UP:
+    case LESSON_IN_DOWN:
+        if (n == 0)
+            return false;
+        ls->pick = ls->pick < 0 ? (back ? n - 1 : 0) : (ls->pick + (back ? n - 1 : 1)) % n;
+        if (q->kind == LESSON_ASK_TOKEN)
+            s->sel_col = ls->pick; /* the picked key is the inspected cell */
+        return true;
+    case LESSON_IN_BACKSPACE: {
+        size_t len = strlen(ls->typed);
+        if (q->kind != LESSON_ASK_NUMBER || !len)
+            return q->kind == LESSON_ASK_NUMBER;
+        ls->typed[len - 1] = '\0';
+        return true;
+    }
+    case LESSON_IN_CHAR:
+        if (q->kind == LESSON_ASK_CHOICE && arg >= 'a' && arg < 'a' + n) {
+            ls->pick = arg - 'a';
+            return true;
+        }
+        if (q->kind == LESSON_ASK_NUMBER && (isdigit(arg) || arg == '.' || arg == '-')) {
+            size_t len = strlen(ls->typed);
+            if (len < LESSON_TYPED_MAX)
+                ls->typed[len] = (char)arg, ls->typed[len + 1] = '\0';
+            return true;
+        }
+        return false;
+    default: return false;
+    }
+}
+
+static bool list_input(LessonState *ls, AppState *s, LessonInput in, int arg, unsigned *flags)
+{
+    if (in == LESSON_IN_CHAR && arg == 'q')
+        return false; /* q quits, as everywhere */
+    if (in == LESSON_IN_UP || in == LESSON_IN_LEFT || in == LESSON_IN_PREV)
+        ls->list_sel = ls->list_sel > 0 ? ls->list_sel - 1 : 0;
+    else if (in == LESSON_IN_DOWN || in == LESSON_IN_RIGHT || in == LESSON_IN_NEXT)
+        ls->list_sel = ls->list_sel + 1 < ls->list_n ? ls->list_sel + 1 : ls->list_sel;
+    else if (in == LESSON_IN_LEAVE)
+        ls->list = false;
+    else if (in == LESSON_IN_ENTER && ls->list_n > 0) {
+        Lesson l;
+        LessonError e;
+        int err = lesson_open(ls->list_name[ls->list_sel], &l, &e);
+        ls->list = false;
+        if (err)
+            snprintf(s->msg, sizeof s->msg, "lesson %.40s: line %d: %.100s",
+                     ls->list_name[ls->list_sel], e.line,
+                     err == AV_ERR_LESSON ? e.msg : av_strerror(err));
+        else
+            *flags |= lesson_state_start(ls, &l, s);
+    }
+    return true; /* the list takes every other key it is given while it is open */
+}
+
+bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in,
+                        int arg, unsigned *flags)
+{
+    *flags = 0;
+    if (ls->list)
+        return list_input(ls, s, in, arg, flags);
+    const LessonPage *p = lesson_state_page(ls);
+    if (!p)
+        return false;
+    bool asking = p->q.kind != LESSON_ASK_NONE && !ls->revealed;
+    if (asking && question_input(ls, s, r, in, arg))
+        return true;
+    int last = ls->lesson.n_pages - 1;
+    switch (in) {
+    case LESSON_IN_LEAVE:
+        ls->active = false;
+        snprintf(s->msg, sizeof s->msg, "left the lesson: free exploration of the same screen");
+        return true;
+    case LESSON_IN_ENTER:
+    case LESSON_IN_NEXT:
+        if (ls->page == last) {
+            snprintf(s->msg, sizeof s->msg, "the last page: Esc leaves the lesson");
+            return true;
+        }
+        *flags = lesson_state_goto(ls, s, ls->page + 1);
+        return true;
+    case LESSON_IN_PREV:
+        if (ls->page > 0)
+            *flags = lesson_state_goto(ls, s, ls->page - 1);
+        return true;
+    case LESSON_IN_CHAR:
+        if (arg == 'n' || arg == 'p') /* n / p page, as PgDn / PgUp */
+            return lesson_state_input(ls, s, r, arg == 'n' ? LESSON_IN_NEXT : LESSON_IN_PREV, 0,
+                                      flags);
+        return false;
+    default: return false;
+    }
+}
+
+int lesson_state_list_open(LessonState *ls, AppState *s)
+{
+    LessonCatalog cat;
+    if (lesson_catalog(&cat) != AV_OK)
+        return AV_ERR_NOMEM;
+    ls->list_n = 0;
+    for (int k = 0; k < cat.n && k < LESSON_MAX_BUILTIN; k++) {
+        Lesson l;
+        LessonError e;
+        int err = lesson_parse(cat.text[k], cat.len[k], cat.name[k], "", &l, &e);
+        snprintf(ls->list_name[ls->list_n], sizeof ls->list_name[0], "%s", cat.name[k]);
+        snprintf(ls->list_title[ls->list_n], sizeof ls->list_title[0], "%s",
+                 err ? "(malformed)" : l.title);
+        ls->list_n++;
+        lesson_free(&l);
+    }
+    lesson_catalog_free(&cat);
+    ls->list = true;
+    ls->list_sel = 0;
+    if (!ls->list_n)
+        snprintf(s->msg, sizeof s->msg, "no built-in lessons: assets/lessons was not found");
+    return AV_OK;
+}
+
+const char *lesson_state_hint(const LessonState *ls)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    if (!p)
+        return "";
+    if (p->q.kind == LESSON_ASK_NONE || ls->revealed)
+        return ls->page + 1 < ls->lesson.n_pages ? "n/PgDn: next  p/PgUp: back  Esc: leave"
+                                                  : "last page  p/PgUp: back  Esc: leave";
+    switch (p->q.kind) {
+    case LESSON_ASK_TOKEN: return "Left/Right: pick a key; Enter: reveal";
+    case LESSON_ASK_CHOICE: return "a-i or Up/Down: choose; Enter: reveal";
+    default: return "type a number; Enter: reveal";
+    }
+}

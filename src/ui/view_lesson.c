@@ -1,0 +1,214 @@
+/* view_lesson.c - a lesson on the screen: the page's title, narration,
+ * question, the student's prediction and the revealed answer beside or
+ * below the view it set up, and the list of lessons. Everything it shows
+ * comes from app/lesson.h's LessonState; it only lays text out.
+ */
+#include "view_lesson.h"
+
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/lesson.h"
+#include "widgets.h"
+
+#define LESSON_SIDE_MIN 110 /* screens this wide get the page at the right */
+#define LESSON_SIDE_W 44
+#define LESSON_LINES 64     /* wrapped lines of a part of a page, at most */
+
+void view_lesson_key(const UiState *u, int key, bool code, UiInput *in)
+{
+    const LessonState *ls = &u->lesson;
+    in->lesson_in = 0;
+    if ((!ls->active && !ls->list) || u->app.mode == MODE_EDIT || u->app.help)
+        return;
+    int li = -1;
+    if (code && key == KEY_NPAGE)
+        li = LESSON_IN_NEXT;
+    else if (code && key == KEY_PPAGE)
+        li = LESSON_IN_PREV;
+    else if (code && (key == KEY_LEFT || key == KEY_RIGHT || key == KEY_UP || key == KEY_DOWN))
+        li = key == KEY_LEFT ? LESSON_IN_LEFT : key == KEY_RIGHT ? LESSON_IN_RIGHT
+             : key == KEY_UP ? LESSON_IN_UP : LESSON_IN_DOWN;
+    else if (code && key == KEY_ENTER)
+        li = LESSON_IN_ENTER;
+    else if (code && key == KEY_BACKSPACE)
+        li = LESSON_IN_BACKSPACE;
+    else if (!code && key == 27)
+        li = LESSON_IN_LEAVE;
+    else if (!code && (key == '\r' || key == '\n'))
+        li = LESSON_IN_ENTER;
+    else if (!code && (key == 127 || key == 8))
+        li = LESSON_IN_BACKSPACE;
+    else if (!code && key > 0x20 && key < 0x7f)
+        li = LESSON_IN_CHAR, in->lesson_arg = key;
+    in->lesson_in = li + 1;
+}
+
+typedef struct {
+    char text[200];
+    int style;
+    int indent;
+} Line;
+
+typedef struct {
+    Line line[LESSON_LINES];
+    int n, w;
+} Lines;
+
+/* Append s wrapped to the width at the words, each piece a line. */
+static void add(Lines *L, const char *s, int style, int indent)
+{
+    int w = L->w - indent;
+    do {
+        char piece[200];
+        size_t len = strlen(s), cut = len, best = 0;
+        for (size_t k = 1; k <= len && k < sizeof piece; k++) {
+            if (k < len && s[k] != ' ')
+                continue;
+            memcpy(piece, s, k), piece[k] = '\0';
+            if (grid_text_width(piece) > w)
+                break;
+            best = k;
+        }
+        cut = best ? best : (len < sizeof piece - 1 ? len : sizeof piece - 1);
+        if (L->n == LESSON_LINES)
+            return;
+        Line *l = &L->line[L->n++];
+        snprintf(l->text, sizeof l->text, "%.*s", (int)cut, s);
+        l->style = style, l->indent = indent;
+        s += cut;
+        while (*s == ' ')
+            s++;
+    } while (*s);
+}
+
+/* The question, the prediction and, once revealed, the answer. */
+static void question_lines(const UiState *u, const LessonPage *p, Lines *L)
+{
+    const LessonState *ls = &u->lesson;
+    const LessonQuestion *q = &p->q;
+    char buf[256];
+    add(L, q->text, STYLE_TITLE, 0);
+    for (int k = 0; k < q->n_choices; k++) {
+        bool right = ls->revealed && ls->have_answer && k == ls->answer.choice;
+        snprintf(buf, sizeof buf, "%s(%c) %s%s", k == ls->pick ? ">" : " ", 'a' + k,
+                 q->choices[k], right ? "  <- the answer" : "");
+        add(L, buf, k == ls->pick ? STYLE_LABEL_SEL : right ? STYLE_ACCENT : STYLE_TEXT, 1);
+    }
+    const char *pred = "";
+    if (q->kind == LESSON_ASK_TOKEN && ls->pick >= 0 && ls->pick < u->app.n_k)
+        pred = u->labels_k[ls->pick];
+    else if (q->kind == LESSON_ASK_CHOICE && ls->pick >= 0)
+        pred = q->choices[ls->pick];
+    else if (q->kind == LESSON_ASK_NUMBER)
+        pred = ls->typed;
+    snprintf(buf, sizeof buf, "your prediction: %s%s", pred,
+             !ls->revealed && q->kind == LESSON_ASK_NUMBER ? "_" : "");
+    add(L, buf, STYLE_LABEL, 0);
+    if (!ls->revealed)
+        return;
+    snprintf(buf, sizeof buf, "answer: %s%s", ls->answer_text,
+             !ls->have_answer ? "" : !ls->predicted ? "  (no prediction)"
+             : ls->correct ? "  - right" : "  - not this time");
+    add(L, buf, STYLE_ACCENT, 0);
+    for (int k = 0; k < q->n_explain; k++)
+        add(L, ls->lesson.lines[q->explain_first + k], STYLE_TEXT, 0);
+}
+
+/* The page's lines at width w: the header, the narration, the question. */
+static void page_lines(const UiState *u, const LessonPage *p, int w, Lines *head, Lines *text,
+                       Lines *q)
+{
+    const LessonState *ls = &u->lesson;
+    char buf[256];
+    head->n = text->n = q->n = 0;
+    head->w = text->w = q->w = w;
+    snprintf(buf, sizeof buf, "Lesson %d/%d: %s", ls->page + 1, ls->lesson.n_pages,
+             ls->lesson.title);
+    add(head, buf, STYLE_DIM, 0);
+    add(head, p->title, STYLE_TITLE, 0);
+    if (ls->problem[0])
+        add(head, ls->problem, STYLE_ACCENT, 0);
+    for (int k = 0; k < p->n_text; k++)
+        add(text, ls->lesson.lines[p->text_first + k], STYLE_TEXT, 0);
+    if (p->q.kind != LESSON_ASK_NONE)
+        question_lines(u, p, q);
+}
+
+void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
+{
+    const LessonPage *p = lesson_state_page(&u->lesson);
+    *panel = (Rect){0, 0, 0, 0};
+    if (!p)
+        return;
+    if (mid->w >= LESSON_SIDE_MIN) {
+        *panel = (Rect){mid->x + mid->w - LESSON_SIDE_W, mid->y, LESSON_SIDE_W, mid->h};
+        mid->w -= LESSON_SIDE_W + 1;
+        return;
+    }
+    /* below the view, as tall as the page needs, leaving the view 5 rows */
+    Lines head, text, q;
+    page_lines(u, p, mid->w, &head, &text, &q);
+    int h = head.n + text.n + q.n + (q.n ? 1 : 0) + 1;
+    h = h < 8 ? 8 : h > mid->h - 6 ? mid->h - 6 : h;
+    *panel = (Rect){mid->x, mid->y + mid->h - h, mid->w, h};
+    mid->h -= h + 1;
+}
+
+static void put_lines(Grid *g, const Lines *L, int first, int n, int x, int y)
+{
+    for (int k = 0; k < n; k++) {
+        const Line *l = &L->line[first + k];
+        grid_puts(g, x + l->indent, y + k, l->text, L->w - l->indent, l->style);
+    }
+}
+
+void view_lesson_draw(UiState *u, Grid *g, Rect r)
+{
+    const LessonState *ls = &u->lesson;
+    const LessonPage *p = lesson_state_page(ls);
+    if (!p || r.w < 10 || r.h < 4)
+        return;
+    widget_rect_clear(g, r);
+    bool side = r.x > 0; /* at the right: a rule on its left; else one above */
+    for (int k = 0; k < (side ? r.h : r.w); k++)
+        grid_put(g, side ? r.x - 1 : r.x + k, side ? r.y + k : r.y - 1, side ? 0x2502 : 0x2500,
+                 STYLE_DIM, 0);
+    Lines head, text, q;
+    page_lines(u, p, r.w, &head, &text, &q);
+    int room = r.h - 1; /* the hint takes the last row */
+    int nh = head.n < room ? head.n : room;
+    put_lines(g, &head, 0, nh, r.x, r.y);
+    int nq = q.n < room - nh ? q.n : room - nh;
+    int nt = room - nh - nq - (nq ? 1 : 0);
+    nt = nt < 0 ? 0 : nt > text.n ? text.n : nt;
+    put_lines(g, &text, 0, nt, r.x, r.y + nh);
+    if (nt < text.n && nt > 0)
+        grid_puts(g, r.x + r.w - 1, r.y + nh + nt - 1, "\u2026", 1, STYLE_DIM);
+    put_lines(g, &q, 0, nq, r.x, r.y + room - nq);
+    grid_puts(g, r.x, r.y + r.h - 1, lesson_state_hint(ls), r.w, STYLE_DIM);
+}
+
+void view_lesson_list_draw(const UiState *u, Grid *g)
+{
+    const LessonState *ls = &u->lesson;
+    if (!ls->list)
+        return;
+    int w = g->w - 8 < 76 ? g->w - 8 : 76, rows = g->h - 6;
+    rows = rows > ls->list_n ? ls->list_n : rows;
+    Rect r = {(g->w - w) / 2, (g->h - rows - 4) / 2, w, rows + 4};
+    widget_box(g, r);
+    grid_puts(g, r.x + 2, r.y + 1, "Lessons: Up/Down, Enter opens, Esc closes", w - 4,
+              STYLE_TITLE);
+    int first = ls->list_sel >= rows ? ls->list_sel - rows + 1 : 0;
+    for (int k = 0; k < rows; k++) {
+        int i = first + k;
+        char buf[160];
+        snprintf(buf, sizeof buf, "%2d %-15s %s", i + 1, ls->list_name[i], ls->list_title[i]);
+        grid_puts(g, r.x + 2, r.y + 2 + k, buf, w - 4,
+                  i == ls->list_sel ? STYLE_LABEL_SEL : STYLE_TEXT);
+    }
+    if (!ls->list_n)
+        grid_puts(g, r.x + 2, r.y + 2, "no lessons found", w - 4, STYLE_DIM);
+}

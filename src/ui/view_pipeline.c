@@ -1,0 +1,59 @@
+/* view_pipeline.c - the pipeline view: Q_h, K_h, V_h, the raw, scaled and
+ * masked scores, the weights and the output of the focused head, each a
+ * labelled heatmap (render/pipeline.c draws them; this file only asks for
+ * them and adds the title line with the page).
+ */
+#include "view_pipeline.h"
+
+#include <stdio.h>
+
+#include "core/av.h"
+#include "render/pipeline.h"
+#include "term.h"
+
+static void say(Grid *g, Rect r, const char *msg)
+{
+    grid_puts(g, r.x, r.y + 1, msg, r.w, STYLE_DIM);
+}
+
+void view_pipeline_draw(UiState *u, Grid *g, Rect r)
+{
+    AppState *s = &u->app;
+    if (u->run_err || s->n_q == 0) {
+        say(g, r, "the pipeline view needs a sentence with tokens");
+        return;
+    }
+    if ((long)s->n_q * s->n_k > VIEW_PIPELINE_MAX_CELLS) {
+        say(g, r, "the pipeline view draws texts of up to 256 tokens: shorten the text");
+        return;
+    }
+    PipelineData d;
+    int err = pipeline_compute(&u->res, s->layer, s->head, &d);
+    if (err == AV_ERR_NOMEM)
+        term_die("out of memory");
+    if (err) {
+        say(g, r, "the pipeline view needs the weights kept (a shorter text)");
+        return;
+    }
+    PipelineSpec sp = {
+        .d = &d, .row_labels = u->labels_q, .col_labels = u->labels_k, .sel_row = s->sel_row,
+        .sel_col = s->sel_col, .glyphs = u->depth == DEPTH_MONO, .page = s->pipe_page,
+    };
+    if (u->lesson.active && u->lesson.want_stage) { /* the page the lesson talks about */
+        sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->lesson.want_stage - 1));
+        u->lesson.want_stage = 0;
+    }
+    int page = 0, pages = pipeline_draw(g, r.x, r.y + 1, r.w, r.h - 1, &sp, &page);
+    s->pipe_page = page;
+    char title[160];
+    int n = snprintf(title, sizeof title, "Pipeline of head %d of %d (%s)", s->head + 1,
+                     s->cfg.H, model_head_label(&s->cfg, s->layer, s->head));
+    if (u->res.L > 1)
+        n += snprintf(title + n, sizeof title - n, ", layer %d", s->layer + 1);
+    if (s->sel_row >= 0 && s->sel_row < s->n_q)
+        n += snprintf(title + n, sizeof title - n, ": query %s", u->labels_q[s->sel_row]);
+    if (pages > 1)
+        snprintf(title + n, sizeof title - n, "   page %d of %d ([ ])", page + 1, pages);
+    grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
+    pipeline_free(&d);
+}

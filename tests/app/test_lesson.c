@@ -1,0 +1,314 @@
+/* test_lesson.c - a lesson running in the interface's state: a page's
+ * settings applied (sentence, sizes, weights folder, view, head, token by
+ * name), predictions of the three kinds judged against the answer computed
+ * from a real run (seed 001's numbers), paging, leaving with the screen
+ * kept, a missing folder said on the page, and the list of lessons.
+ */
+#include "test_common.h"
+
+#include <string.h>
+
+#include "app/lesson.h"
+#include "core/av.h"
+
+static const char text[] =
+    "title: Test\n"
+    "== One\n"
+    "sentence: Cat eats fish\n"
+    "weights: assets/seed001\n"
+    "d-model: 4\n"
+    "heads: 2\n"
+    "pe: off\n"
+    "token: eats\n"
+    "view: pipeline\n"
+    "Narration.\n"
+    "ask: Which key does eats attend to most?\n"
+    "answer: top\n"
+    "== Two\n"
+    "token: Cat\n"
+    "view: trace\n"
+    "ask: How much does Cat give fish?\n"
+    "answer: weight fish\n"
+    "== Three\n"
+    "view: compare-mask\n"
+    "ask: Which?\n"
+    "answer: top\n"
+    "choice: fish\n"
+    "choice: Cat\n"
+    "== Four\n"
+    "weights: no/such/folder\n"
+    "view: pe\n";
+
+typedef struct {
+    AppState s;
+    LessonState ls;
+    ModelWeights toy;
+    ModelResult r;
+    SentenceList sent;
+} Fix;
+
+static void setup(Fix *f)
+{
+    memset(f, 0, sizeof *f);
+    ModelConfig c;
+    model_config_default(&c);
+    assert_int_equal(sentences_builtin(&f->sent), AV_OK);
+    assert_int_equal(app_init(&f->s, &c, "some text", &f->sent, false), AV_OK);
+    lesson_state_init(&f->ls);
+}
+
+static void teardown(Fix *f)
+{
+    lesson_state_free(&f->ls);
+    app_free(&f->s);
+    model_result_free(&f->r);
+    model_weights_free(&f->toy);
+    sentences_free(&f->sent);
+}
+
+/* Run the model as the interface would, with the page's weights. */
+static void run(Fix *f)
+{
+    const ModelWeights *w = lesson_state_weights(&f->ls);
+    if (!w) {
+        model_weights_free(&f->toy);
+        assert_int_equal(model_weights_toy(&f->s.cfg, &f->toy), AV_OK);
+        w = &f->toy;
+    }
+    assert_int_equal(model_run(&f->s.cfg, w, f->s.text.s, f->s.text.len, NULL, 0, &f->r), AV_OK);
+    app_set_tokens(&f->s, f->r.shape.n_q, f->r.shape.n_k);
+    lesson_state_after_run(&f->ls, &f->s, &f->r);
+}
+
+static bool input(Fix *f, LessonInput in, int arg, unsigned *flags)
+{
+    bool took = lesson_state_input(&f->ls, &f->s, &f->r, in, arg, flags);
+    if (*flags & (APP_RUN | APP_WEIGHTS))
+        run(f);
+    return took;
+}
+
+static void start(Fix *f)
+{
+    Lesson l;
+    LessonError e;
+    assert_int_equal(lesson_parse(text, strlen(text), "t", "", &l, &e), AV_OK);
+    unsigned flags = lesson_state_start(&f->ls, &l, &f->s);
+    assert_true(flags & APP_RUN);
+    assert_true(flags & APP_WEIGHTS);
+    assert_int_equal(l.n_pages, 0); /* taken over */
+    run(f);
+}
+
+/* The first page's settings reach the state; its token by name becomes the
+ * selection after the run. */
+static void test_lesson_state_apply(void **state)
+{
+    (void)state;
+    Fix f;
+    setup(&f);
+    start(&f);
+    assert_true(f.ls.active);
+    assert_string_equal(f.s.text.s, "Cat eats fish");
+    assert_int_equal(f.s.cfg.d_model, 4);
+    assert_int_equal(f.s.cfg.H, 2);
+    assert_false(f.s.cfg.pe);
+    assert_int_equal(f.s.cfg.preset, PRESET_LOADED);
+    assert_non_null(lesson_state_weights(&f.ls));
+    assert_true(f.s.fixed_weights);
+    assert_int_equal(f.s.view, VIEW_PIPELINE);
+    assert_int_equal(f.s.head, 0);
+    assert_int_equal(f.s.sel_row, 1); /* eats */
+    assert_string_equal(f.ls.problem, "");
+    teardown(&f);
+}
+
+/* A token question: Right picks keys (the picked one is the inspected
+ * cell), Enter reveals; the answer is the model's (eats -> fish 37%). */
+static void test_lesson_state_token_question(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    start(&f);
+    assert_false(input(&f, LESSON_IN_CHAR, 'm', &flags)); /* not the lesson's: the app's */
+    assert_true(input(&f, LESSON_IN_RIGHT, 0, &flags));
+    assert_true(input(&f, LESSON_IN_RIGHT, 0, &flags));
+    assert_int_equal(f.ls.pick, 1);
+    assert_int_equal(f.s.sel_col, 1);
+    assert_true(input(&f, LESSON_IN_RIGHT, 0, &flags));
+    assert_int_equal(f.ls.pick, 2);
+    assert_true(input(&f, LESSON_IN_ENTER, 0, &flags));
+    assert_true(f.ls.revealed);
+    assert_true(f.ls.predicted);
+    assert_true(f.ls.have_answer);
+    assert_int_equal(f.ls.answer.token, 2); /* eats gives fish the most: 30 33 37% */
+    assert_true(f.ls.correct);
+    assert_non_null(strstr(f.ls.answer_text, "fish"));
+    /* Enter again: the next page */
+    assert_true(input(&f, LESSON_IN_ENTER, 0, &flags));
+    assert_int_equal(f.ls.page, 1);
+    assert_false(f.ls.revealed);
+    assert_int_equal(f.s.view, VIEW_ATTN);
+    assert_int_equal(f.s.panel, PANEL_TRACE);
+    assert_int_equal(f.s.sel_row, 0); /* Cat */
+    teardown(&f);
+}
+
+/* A number question: typed, corrected, judged with the tolerance. */
+static void test_lesson_state_number_question(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    start(&f);
+    input(&f, LESSON_IN_NEXT, 0, &flags);
+    assert_int_equal(f.ls.page, 1);
+    input(&f, LESSON_IN_CHAR, '3', &flags);
+    input(&f, LESSON_IN_CHAR, '9', &flags);
+    input(&f, LESSON_IN_BACKSPACE, 0, &flags);
+    input(&f, LESSON_IN_CHAR, '1', &flags);
+    assert_string_equal(f.ls.typed, "31");
+    assert_true(input(&f, LESSON_IN_ENTER, 0, &flags));
+    assert_float_equal(f.ls.answer.value, 32.2, 0.05); /* the article's 32% */
+    assert_true(f.ls.correct);                          /* within 2 points */
+    /* back and again, wrongly */
+    input(&f, LESSON_IN_PREV, 0, &flags);
+    input(&f, LESSON_IN_CHAR, 'n', &flags); /* n: the next page */
+    assert_int_equal(f.ls.page, 1);
+    input(&f, LESSON_IN_CHAR, '5', &flags);
+    input(&f, LESSON_IN_CHAR, '0', &flags);
+    input(&f, LESSON_IN_ENTER, 0, &flags);
+    assert_true(f.ls.predicted);
+    assert_false(f.ls.correct);
+    teardown(&f);
+}
+
+/* A choice question; Enter without a prediction reveals anyway. */
+static void test_lesson_state_choice_question(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    start(&f);
+    input(&f, LESSON_IN_NEXT, 0, &flags);
+    input(&f, LESSON_IN_NEXT, 0, &flags);
+    assert_int_equal(f.ls.page, 2);
+    assert_int_equal(f.s.compare, CMP_MASK);
+    input(&f, LESSON_IN_CHAR, 'b', &flags);
+    assert_int_equal(f.ls.pick, 1);
+    input(&f, LESSON_IN_ENTER, 0, &flags);
+    assert_int_equal(f.ls.answer.choice, 1); /* Cat -> Cat 38% */
+    assert_true(f.ls.correct);
+    input(&f, LESSON_IN_PREV, 0, &flags);
+    input(&f, LESSON_IN_NEXT, 0, &flags);
+    input(&f, LESSON_IN_ENTER, 0, &flags);
+    assert_true(f.ls.revealed);
+    assert_false(f.ls.predicted);
+    assert_false(f.ls.correct);
+    teardown(&f);
+}
+
+/* A missing folder is said on the page, the toy weights run; the last page
+ * stays; Esc leaves the lesson and keeps the screen. */
+static void test_lesson_state_missing_and_leave(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    start(&f);
+    for (int k = 0; k < 3; k++)
+        input(&f, LESSON_IN_NEXT, 0, &flags);
+    assert_int_equal(f.ls.page, 3);
+    assert_non_null(strstr(f.ls.problem, "no/such/folder"));
+    assert_null(lesson_state_weights(&f.ls));
+    assert_int_equal(f.s.cfg.preset, PRESET_RANDOM);
+    assert_int_equal(f.s.view, VIEW_PE);
+    assert_true(input(&f, LESSON_IN_NEXT, 0, &flags));
+    assert_int_equal(f.ls.page, 3);
+    assert_int_equal(flags, 0);
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_false(f.ls.active);
+    assert_null(lesson_state_page(&f.ls));
+    assert_string_equal(f.s.text.s, "Cat eats fish");
+    assert_int_equal(f.s.view, VIEW_PE);
+    assert_false(input(&f, LESSON_IN_NEXT, 0, &flags)); /* no lesson: the app's keys again */
+    teardown(&f);
+}
+
+/* The list: every built-in lesson, Down and Enter open the second. */
+static void test_lesson_state_list(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    assert_int_equal(lesson_state_list_open(&f.ls, &f.s), AV_OK);
+    assert_true(f.ls.list);
+    assert_true(f.ls.list_n >= 15);
+    assert_string_equal(f.ls.list_name[0], "qkv");
+    assert_true(input(&f, LESSON_IN_DOWN, 0, &flags));
+    assert_true(input(&f, LESSON_IN_CHAR, 'x', &flags)); /* the list takes the keys */
+    assert_false(input(&f, LESSON_IN_CHAR, 'q', &flags)); /* but q quits */
+    assert_true(input(&f, LESSON_IN_ENTER, 0, &flags));
+    assert_false(f.ls.list);
+    assert_true(f.ls.active);
+    assert_string_equal(f.ls.lesson.name, f.ls.list_name[1]);
+    assert_true(flags & APP_RUN);
+    assert_int_equal(lesson_state_list_open(&f.ls, &f.s), AV_OK);
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_false(f.ls.list);
+    assert_true(f.ls.active); /* closing the list keeps the lesson */
+    teardown(&f);
+}
+
+/* A page with a trained model: its sizes, the head named by its label;
+ * a missing folder is said on the page. Needs assets/models/induction
+ * (attnviz train induction --layers 2 --heads 2 --save assets/models/induction). */
+static void test_lesson_state_trained_model(void **state)
+{
+    (void)state;
+    static const char t[] =
+        "title: T\n== P\nmodel: assets/models/induction\nsentence: fjqzwfjqzw\n"
+        "layer: 2\nhead: induction\ntoken: 7\n"
+        "== Q\nmodel: no/such/model\n";
+    Fix f;
+    Lesson l;
+    LessonError e;
+    setup(&f);
+    assert_int_equal(lesson_parse(t, strlen(t), "t", "", &l, &e), AV_OK);
+    lesson_state_start(&f.ls, &l, &f.s);
+    NetModel *m = lesson_state_net(&f.ls);
+    if (!m) {
+        teardown(&f);
+        skip();
+    }
+    assert_int_equal(f.s.cfg.preset, PRESET_TRAINED);
+    assert_int_equal(f.s.cfg.d_model, m->cfg.d_model);
+    assert_int_equal(f.s.layer, 1);
+    assert_non_null(strstr(model_head_label(&f.s.cfg, 1, f.s.head), "induction"));
+    assert_true(f.s.fixed_weights);
+    unsigned flags;
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
+    assert_null(lesson_state_net(&f.ls));
+    assert_non_null(strstr(f.ls.problem, "no/such/model is missing"));
+    teardown(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lesson_state_apply),
+        cmocka_unit_test(test_lesson_state_token_question),
+        cmocka_unit_test(test_lesson_state_number_question),
+        cmocka_unit_test(test_lesson_state_choice_question),
+        cmocka_unit_test(test_lesson_state_missing_and_leave),
+        cmocka_unit_test(test_lesson_state_list),
+        cmocka_unit_test(test_lesson_state_trained_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
