@@ -41,6 +41,7 @@ typedef struct {
     ModelResult result;
     NetModel *net;       /* --model DIR, or NULL */
     char *gen_text;      /* the text continued by --generate, or NULL */
+    Lesson lesson;       /* --lesson NAME for the interface */
 } App;
 
 static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -235,6 +236,11 @@ static int batch(App *a)
 
 static int interactive(App *a)
 {
+    if (a->opt.lesson_set) { /* a malformed lesson is said before curses starts */
+        int status = lesson_cmd_open(a->opt.lesson, &a->lesson);
+        if (status)
+            return status;
+    }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return say(2, "not a terminal: use --export FMT or --dump DIR for batch output");
     if (a->opt.text || a->file_text) {
@@ -248,6 +254,7 @@ static int interactive(App *a)
         .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
         .model = a->net, .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
+    u.lesson = a->opt.lesson_set ? &a->lesson : NULL;
     return ui_run(&u);
 }
 
@@ -309,6 +316,7 @@ int main(int argc, char **argv)
             status = batch_run ? batch(&a) : interactive(&a);
     }
     model_result_free(&a.result);
+    lesson_free(&a.lesson);
     model_weights_free(&a.weights);
     if (a.net)
         netresult_close(a.net);
