@@ -96,10 +96,13 @@ static void draw_cells(const UiState *u, Grid *g, const LongGeo *lg, const float
                     put_cell(u, g, sx, sy, M[(size_t)y * gw + x]);
                     continue;
                 }
+                if (2 * y + 1 >= lg->ar.cells) { /* an odd last row: a whole cell, not a
+                                                     half that would look masked */
+                    put_cell(u, g, sx, sy, M[(size_t)(2 * y) * gw + x]);
+                    continue;
+                }
                 int up = cell_level(M[(size_t)(2 * y) * gw + x]);
-                int lo = 2 * y + 1 < lg->ar.cells ? cell_level(M[(size_t)(2 * y + 1) * gw + x])
-                                                  : GRID_LEVELS;
-                put_half(g, sx, sy, up, lo);
+                put_half(g, sx, sy, up, cell_level(M[(size_t)(2 * y + 1) * gw + x]));
             }
 }
 
