@@ -1,0 +1,99 @@
+#!/bin/bash
+# tui_lessons.sh - the lessons in the interface under tmux: every built-in
+# lesson opens and every page renders at 80x24 and at 120x40 with its title
+# and page number and no error; each question is revealed with an answer
+# line; predictions judged right and wrong (seed 001's 32% for Cat -> fish);
+# the pipeline view's stages; Esc leaves the lesson keeping the screen and
+# never quits; the list of lessons opens with o and opens a lesson.
+. "$(dirname "$0")/lib/tui.sh"
+tui_init lessons
+export LC_ALL=C.UTF-8
+
+ROOT=$PWD
+# A fresh session name for each start: killing a session and starting one
+# at once can meet the dying server ("server exited unexpectedly").
+SESS=s0
+screen() { tmux -L "$SOCK" capture-pane -p -t "$SESS" 2>/dev/null; }
+keys() { tmux -L "$SOCK" send-keys -t "$SESS" "$@"; }
+# lesson_start W H ARGS...: as tui_start, in the repository's folder (the
+# lessons' weights are found from there when the binary is elsewhere).
+lesson_start() {
+    local w=$1 h=$2; shift 2
+    local old=$SESS
+    SESS=s$((${SESS#s} + 1))
+    tmux -L "$SOCK" new-session -d -s "$SESS" -x "$w" -y "$h" -c "$ROOT" \
+        "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
+    tmux -L "$SOCK" kill-session -t "$old" 2>/dev/null
+    wait_for ' tokens [0-9]' && settle
+}
+
+# walk NAME W H: open lesson NAME at W x H and page through it; every page
+# must show its number, questions must reveal an answer, nothing may say
+# "error" or "not computable", and Esc then q must leave with status 0.
+walk() {
+    local name=$1 w=$2 h=$3 pages k bad=""
+    pages=$("$BIN" --lesson "$name" --export md | grep -c '^## [0-9]*\. ')
+    lesson_start "$w" "$h" --lesson "$name"
+    for k in $(seq 1 "$pages"); do
+        wait_for "Lesson $k/$pages: " || { bad="page $k of $pages not shown"; break; }
+        if screen | grep -q 'Enter: reveal'; then
+            keys Enter
+            wait_for 'answer: ' || { bad="page $k: no answer after Enter"; break; }
+        fi
+        if screen | grep -Eiq 'error|not computable|too small'; then
+            bad="page $k: $(screen | grep -Ei -m1 'error|not computable|too small')"
+            break
+        fi
+        [ "$k" -lt "$pages" ] && keys n
+    done
+    keys Escape
+    wait_for 'left the lesson' || bad=${bad:-"Esc did not leave the lesson"}
+    keys q
+    wait_for 'EXITED:0' || bad=${bad:-"q did not quit with status 0"}
+    if [ -z "$bad" ]; then ok "lesson $name at ${w}x$h: $pages pages"; else
+        notok "lesson $name at ${w}x$h: $bad"; screen | sed 's/^/#   /' | head -n 30; fi
+}
+
+for name in $("$BIN" --lesson | cut -f1); do
+    walk "$name" 80 24
+    walk "$name" 120 40
+done
+
+# Predictions: right and wrong, judged against the model's 32.2%.
+lesson_start 120 40 --lesson cat-eats-fish
+for _ in 1 2 3 4; do keys n; sleep 0.1; done
+wait_for 'Lesson 5/7: '
+keys -l '32'; keys Enter
+check "a typed prediction within the tolerance is right" wait_for 'answer: 32.2% +- right'
+keys p; wait_for 'Lesson 4/7: '; keys n; wait_for 'Lesson 5/7: '
+keys -l '60'; keys Enter
+check "a wrong prediction is said so, beside the answer" wait_for 'answer: 32.2% +- not this time'
+check "the pipeline view shows the stages with seed 001's weights" \
+    wait_for '7 softmax: rows sum to 1'
+check "the weights row of Cat: 0.38 0.30 0.32" wait_for '>Cat +0.38 +0.30 +0.32'
+keys Escape
+check "Esc leaves the lesson" wait_for 'left the lesson'
+check "the screen stays: still the pipeline of Cat eats fish" wait_for 'Pipeline of head 1'
+keys Escape; sleep 0.3
+check "Esc again does not quit" bash -c \
+    "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -q 'tokens 3' &&
+     ! tmux -L '$SOCK' capture-pane -p -t $SESS | grep -q EXITED"
+
+# The list: o opens it, Down Enter opens the second lesson.
+keys o
+check "o opens the list of lessons" wait_for 'Lessons: Up/Down, Enter opens'
+keys Down Enter
+check "Enter opens the lesson picked" wait_for 'Lesson 1/[0-9]*: The dot product'
+keys q
+check "q quits from a lesson" wait_for 'EXITED:0'
+
+# A malformed lesson is refused before the interface starts.
+printf 'title: T\n== P\nheads: 5\n' >"$WORK/bad.lesson"
+SESS=bad
+tmux -L "$SOCK" new-session -d -s bad -x 80 -y 24 -c "$WORK" \
+    "env LC_ALL=C.UTF-8 $(printf '%q ' "$BIN") --lesson bad.lesson; echo EXITED:\$?; sleep 30"
+check "a malformed lesson: one line naming file and line, exit 2" \
+    wait_for 'bad.lesson:3: d-model 32 is not divisible by heads 5'
+check "... and status 2" wait_for 'EXITED:2'
+
+exit $fail
