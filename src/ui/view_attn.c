@@ -29,7 +29,7 @@ static int focus_label_w(const UiState *u, int screen_w)
         int lw = grid_text_width(u->labels_q[k]);
         w = lw > w ? lw : w;
     }
-    return widget_digits(u->app.n_q) + 1 + (w < limit ? w : limit);
+    return grid_digits(u->app.n_q) + 1 + (w < limit ? w : limit);
 }
 
 /* The focused head's cell width and columns: as wide as leaves the small

@@ -123,9 +123,9 @@ static void draw_row_labels(UiState *u, Grid *g, const LongGeo *lg)
         char lab[48];
         row_tokens(lg, y, &t0, &t1);
         bool mine = sel >= t0 && sel < t1;
-        if (t1 - t0 == 1)
-            snprintf(lab, sizeof lab, "%*d %s", widget_digits(u->app.n_q), t0 + 1,
-                     u->labels_q[t0]); /* numbers right-aligned: no shift at 10 */
+        int nw = grid_digits(u->app.n_q) & 7; /* at most 5 digits (16384 tokens) */
+        if (t1 - t0 == 1) /* numbers right-aligned: no shift at token 10 */
+            snprintf(lab, sizeof lab, "%*d %.24s", nw, t0 + 1, u->labels_q[t0]);
         else
             axis_range_label(t0, t1, lab, sizeof lab);
         grid_put(g, lg->x - LONG_LABEL_W - 2, sy, mine ? 0x25B6 : ' ', STYLE_ACCENT, 0);

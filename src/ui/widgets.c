@@ -73,11 +73,6 @@ const char *widget_head_label(UiState *u, int h)
     return model_head_label(&s->cfg, s->layer, h);
 }
 
-int widget_digits(int v)
-{
-    return snprintf(NULL, 0, "%d", v);
-}
-
 int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
 {
     if (!st)

@@ -30,9 +30,6 @@ const char *widget_run_error(UiState *u, int err);
  * example's own weights, where they come from. */
 const char *widget_head_label(UiState *u, int h);
 
-/* The columns v takes in decimal (a minus sign included). */
-int widget_digits(int v);
-
 /* A head's statistics into buf: "entropy 1.58 bits, max 0.38" when wide,
  * else "1.58b .38"; "~" marks values from sampled rows; "" for st NULL.
  * Returns snprintf's count. */

@@ -116,6 +116,14 @@ check "End: the sentence line shows the last token's neighbourhood" \
 check "38 tokens: token 38 selected" wait_for 'Token 38 '
 
 # 10. Smaller defects.
+for _ in $(seq 40); do echo 'The cat sat on the mat because it was tired .'; done > "$WORK/long.txt"
+start 120 40 --preset random -f "$WORK/long.txt"
+keys z z z z z z
+wait_for '^ +10 tired' && settle
+c9=$(screen | grep -E '^.? +9 was' | head -1 | awk '{print index($0, "was")}')
+c10=$(screen | grep -E '^.? +10 tired' | head -1 | awk '{print index($0, "tired")}')
+check "long text: row labels do not shift a column at token 10 ($c9 = $c10)" \
+    test -n "$c9" -a "$c9" = "$c10"
 start 120 40
 keys 7
 check "7 with 6 heads: no head 7" wait_for 'no head 7: there are 6'
