@@ -116,8 +116,8 @@ static unsigned act_lessons(AppState *s, int arg)
 
 static unsigned act_view(AppState *s, int arg)
 {
-    (void)arg;
-    s->view = (AppView)((s->view + 1) % VIEW_COUNT);
+    (void)arg; /* v / F2: attention <-> positional encodings (the pipeline has S) */
+    s->view = s->view == VIEW_ATTN ? VIEW_PE : VIEW_ATTN;
     return 0;
 }
 

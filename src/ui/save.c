@@ -41,8 +41,11 @@ void save_export(UiState *u, bool all_heads)
         snprintf(s->msg, sizeof s->msg, "nothing to export: the sentence has no tokens");
         return;
     }
+    /* What was shown: the sentence(s) first, the percentages when the screen
+     * wrote them (colour), the settings in each head's title. */
     ExportOptions eo = {.format = EXPORT_TEXT, .head = all_heads ? -1 : s->head,
-                        .layer = s->layer, .token = 0, .color = false, .width = 0};
+                        .layer = s->layer, .token = 0, .color = false, .width = 0,
+                        .numbers = u->hmode == HEATMAP_COLOR, .sentence = true};
     MemFile m;
     char stem[48], path[96];
     if (memfile_open(&m) != AV_OK) {
