@@ -17,6 +17,7 @@
 
 #include "core/av.h"
 #include "core/mat.h"
+#include "core/utf8.h"
 #include "render/heatmap.h"
 #include "render/plot.h"
 
@@ -221,10 +222,16 @@ static void draw_labels(Grid *g, const Ctx *c, PipelineStage s, int x, int y, in
     for (int j = 0; j < cols && j < shown; j++) {
         char num[16];
         const char *lab = num;
-        if (token_cols(s))
+        if (token_cols(s) && c->cw <= 2) { /* one column: the token's first character */
+            unsigned cp;
+            const char *t = sp->col_labels[j];
+            int n = utf8_decode(t, strlen(t), &cp);
+            snprintf(num, sizeof num, "%.*s", n > 0 ? n : 1, t);
+        } else if (token_cols(s)) {
             lab = sp->col_labels[j];
-        else
-            snprintf(num, sizeof num, "%d", c->cw >= 2 || cols <= 10 ? j : j % 10);
+        } else {
+            snprintf(num, sizeof num, "%d", c->cw >= 3 || cols <= 10 ? j : j % 10);
+        }
         int style = token_cols(s) && j == sp->sel_col ? STYLE_LABEL_SEL : STYLE_DIM;
         int lw = grid_text_width(lab), room = c->cw > 1 ? c->cw - 1 : 1;
         int pad = lw < room ? room - lw : 0; /* right-aligned over the values */
@@ -305,28 +312,32 @@ static int label_width(const PipelineSpec *sp)
     return 2 + (w < PIPE_LABEL_MAX ? w : PIPE_LABEL_MAX) + 1; /* marker, text, gap */
 }
 
-/* The cell width (sp's, or the one giving the fewest pages, then the widest
- * cells) and the boxes of the stages in a w x h rectangle. Returns the pages. */
+/* The cell width (sp's, or chosen from the pages each would take) and the
+ * boxes of the stages in a w x h rectangle. Returns the pages. */
 static int layout(const PipelineSpec *sp, int w, int h, Ctx *c, Box *box)
 {
-    static const int widths[] = {6, 5, 4, 3, 2, 1};
+    static const int widths[] = {6, 5, 3, 2, 1, 1}; /* 4 would show no value */
     *c = (Ctx){.sp = sp, .lw = label_width(sp)};
     if (sp->cell_w > 0) {
         c->cw = sp->cell_w;
         return flow(c, w, h, box);
     }
-    int pages = 0;
+    /* the widest cells whose pages are at most one more than the fewest: a
+     * page more is worth the values written in the cells */
+    int pages[6], best = 0;
+    Box b[6][PIPE_STAGES];
     for (int k = 0; k < 6; k++) {
         Ctx t = *c;
-        Box b[PIPE_STAGES];
         t.cw = widths[k];
-        int p = flow(&t, w, h, b);
-        if (!pages || p < pages) {
-            pages = p, *c = t;
-            memcpy(box, b, sizeof b);
-        }
+        pages[k] = flow(&t, w, h, b[k]);
+        best = pages[k] < pages[best] ? k : best;
     }
-    return pages;
+    int k = 0;
+    while (pages[k] > pages[best] + 1)
+        k++;
+    c->cw = widths[k];
+    memcpy(box, b[k], sizeof b[k]);
+    return pages[k];
 }
 
 int pipeline_page_of(const PipelineSpec *sp, int w, int h, PipelineStage stage)
