@@ -37,6 +37,12 @@
 /* Problems above this many floating-point operations use several threads. */
 #define ATTN_THREADS_MIN_FLOPS 2e8
 
+/* Projections of at least this many floating-point operations use OpenBLAS's
+ * threads. After a threaded call its idle workers spin (sched_yield) for
+ * about 0.1 s on the cores the heads need, so a wide model's projections
+ * (d_model 512, n >= 256) earn it and a narrow one's (d_model 32) do not. */
+#define ATTN_BLAS_THREADS_MIN_FLOPS 1e8
+
 float attention_scale(const AttnShape *s)
 {
     int d_k = s->d_model / s->H;
@@ -317,10 +323,12 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     if (err)
         return err;
     const int d = s->d_model, n_q = s->n_q, n_k = s->n_k, threads = attention_threads(s);
-    /* The projections are big square-ish products that OpenBLAS's threads
-     * speed up; small problems never change the setting (1, from main). */
-    if (threads > 1)
-        mat_set_threads(threads);
+    /* The projections of a wide model are big square-ish products that
+     * OpenBLAS's threads speed up; small problems never change the setting
+     * (1, from main). */
+    const int blas = threads > 1 && 2.0 * n_q * d * d >= ATTN_BLAS_THREADS_MIN_FLOPS ? threads : 1;
+    if (blas > 1)
+        mat_set_threads(blas);
     /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
     project(n_q, d, Xq, w->Wq, b->Q);
     project(n_k, d, Xkv, w->Wk, b->K);
@@ -329,7 +337,7 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
      * concat, on two threads each making single-thread calls: thin products
      * gain little from OpenBLAS's threads, and its threaded calls would wait
      * for each other. */
-    if (threads > 1)
+    if (blas > 1)
         mat_set_threads(1);
     HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
                   .concat = b->concat, .h0 = 0, .H = s->H, .rows = attention_block_rows(s),
@@ -337,10 +345,10 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     jb.blocks = (n_q + jb.rows - 1) / jb.rows;
     heads_run(&jb, threads);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
-    if (threads > 1)
-        mat_set_threads(threads);
+    if (blas > 1)
+        mat_set_threads(blas);
     project(n_q, d, b->concat, w->Wo, b->out);
-    if (threads > 1)
+    if (blas > 1)
         mat_set_threads(1);
     return AV_OK;
 }
