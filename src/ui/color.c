@@ -61,6 +61,10 @@ static void diverge8(int level, short *fg, short *bg)
 
 static void init_pairs256(void)
 {
+    /* The last pair first: ncurses 6.4 grows its pair table as pairs are
+     * made, and a growth while its search tree points into the old table is
+     * a read of freed memory (valgrind); at full size from the start, none. */
+    init_pair((short)(PAIR_HALF_END - 1), MASKED_COLOR, MASKED_COLOR);
     for (int s = 0; s < STYLE_COUNT; s++)
         init_pair((short)(PAIR_STYLE + s), style256[s][0], style256[s][1]);
     for (int k = 0; k < GRID_LEVELS; k++) {
