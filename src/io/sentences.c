@@ -162,7 +162,7 @@ static int parse_lines(char *buf, size_t size, SentenceList *out)
         if (utf8_valid_prefix(p, len) != len)
             return line_error(out, line_no, AV_ERR_UTF8, "not valid UTF-8");
         char *s = trim(p, &len);
-        if (memchr(s, '\0', len))
+        if (len && *s != '#' && memchr(s, '\0', len)) /* a comment may hold anything */
             return line_error(out, line_no, AV_ERR_UTF8, "a NUL byte in the line");
         if (len && (*s == '@' || *s == '>')) {
             int err = attach(out, s, line_no);
