@@ -12,6 +12,7 @@
  *   sentence: Cat eats fish                  (settings: "name: value")
  *   weights: assets/seed001
  *   d-model: 4
+ *   view: pipeline                           (... and stage: scores for its page)
  *   ...
  *   Narration is every other line; a blank line ends a paragraph.
  *   ask: Which key will "Cat" attend to most? (the question)
@@ -49,7 +50,7 @@ typedef enum {
     LESSON_VIEW_PE,        /* positional encodings */
     LESSON_VIEW_CMP_MASK,  /* the focused head with the mask off and on */
     LESSON_VIEW_CMP_HEADS, /* the focused head and the next */
-    LESSON_VIEW_HEADS,     /* how each head was built */
+    LESSON_VIEW_HEADS,     /* every head (the handout draws each one) */
     LESSON_VIEW_COUNT
 } LessonView;
 

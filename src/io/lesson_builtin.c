@@ -96,7 +96,7 @@ static int catalog_dir(LessonCatalog *c, const char *dir)
     DIR *d = opendir(dir);
     if (!d)
         return AV_OK;
-    char *files[LESSON_MAX_BUILTIN];
+    char *files[LESSON_MAX_BUILTIN] = {0};
     int n = 0, err = AV_OK;
     struct dirent *e;
     while (n < LESSON_MAX_BUILTIN && (e = readdir(d)) != NULL) {
