@@ -37,6 +37,7 @@ wait_for() {
 
 start() {
     tmux -L "$SOCK" kill-server 2>/dev/null || true
+    SOCK=attnviz-train-shots-$$-$1 # a fresh server for each picture
     tmux -L "$SOCK" -f /dev/null new-session -d -s s -x 120 -y 40 -c "$WORK" \
         "env TERM=xterm-256color LC_ALL=C.UTF-8 $BIN --train induction; sleep 120"
     tmux -L "$SOCK" set -g status off
@@ -59,21 +60,21 @@ want() { [ ${#SEL[@]} -eq 0 ] || [[ " ${SEL[*]} " == *" $1 "* ]]; }
 SEL=("$@")
 
 if want train-start; then
-    start
+    start train-start
     wait_for '^step ([3-9][0-9]|1[0-9][0-9]) ' 20 # a few dozen steps: the loss falls, heads are noise
     tmux -L "$SOCK" send-keys -t s Space
     wait_for '  paused$'
     photo train-start
 fi
 if want train-formed; then
-    start
+    start train-formed
     wait_for 'became an induction head' 120
     tmux -L "$SOCK" send-keys -t s Space
     wait_for '  paused$'
     photo train-formed
 fi
 if want train-end; then
-    start
+    start train-end
     tmux -L "$SOCK" send-keys -t s + + + # 8 steps a frame: the end sooner
     wait_for '400 steps done' 180
     photo train-end
