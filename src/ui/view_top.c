@@ -88,6 +88,23 @@ static int chip_width(const UiState *u, int k)
     return snprintf(num, sizeof num, "%d ", k + 1) + grid_text_width(u->labels_q[k]) + 2;
 }
 
+/* Whether chips first..last fit on `rows` rows from column x0 (the "… "
+ * mark before them, wrapping as draw_chips does). */
+static bool chips_fit(const UiState *u, int first, int last, int x0, int w, int rows)
+{
+    int x = x0 + (first > 0 ? 2 : 0), row = 0;
+    for (int k = first; k <= last; k++) {
+        int cw = chip_width(u, k);
+        if (x + cw > w - 1) {
+            if (++row >= rows)
+                return false;
+            x = x0;
+        }
+        x += cw;
+    }
+    return true;
+}
+
 /* Numbered chips on `rows` rows, starting late enough to show the selection. */
 static void draw_chips(UiState *u, Grid *g, int y, int rows)
 {
@@ -98,13 +115,10 @@ static void draw_chips(UiState *u, Grid *g, int y, int rows)
         grid_printf(g, 0, y, g->w, STYLE_ACCENT, "Tokens: %s", why);
         return;
     }
-    int x0 = grid_puts(g, 0, y, "Tokens:   ", g->w, STYLE_DIM), avail = (g->w - x0 - 2) * rows;
-    int first = 0, span = 0;
-    for (int k = 0; k <= s->sel_row && k < s->n_q; k++) {
-        span += chip_width(u, k);
-        while (span > avail && first < k)
-            span -= chip_width(u, first++);
-    }
+    int x0 = grid_puts(g, 0, y, "Tokens:   ", g->w, STYLE_DIM);
+    int first = 0;
+    while (first < s->sel_row && !chips_fit(u, first, s->sel_row, x0, g->w, rows))
+        first++;
     u->lay.n_chips = s->n_q;
     for (int k = 0; k < s->n_q; k++)
         u->lay.chips[k] = (Rect){0, 0, 0, 0};

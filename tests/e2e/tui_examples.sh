@@ -114,6 +114,11 @@ keys End
 check "End: the sentence line shows the last token's neighbourhood" \
     wait_for '^Sentence: .*away at sea \.'
 check "38 tokens: token 38 selected" wait_for 'Token 38 '
+check "38 tokens: its chip is shown, not cut away" wait_for '^ .* 38 \.'
+start 80 24 "$LONG"
+keys End
+check "80x24, 38 tokens: the chip of the selection is shown" wait_for '^Tokens: .* 38 \.'
+
 
 # 10. Smaller defects.
 for _ in $(seq 40); do echo 'The cat sat on the mat because it was tired .'; done > "$WORK/long.txt"
