@@ -93,16 +93,19 @@ void handout_run_free(HandoutRun *run)
     memset(run, 0, sizeof *run);
 }
 
-/* A line of narration, kept as a line: two trailing spaces are Markdown's
- * line break. */
+/* Narration as Markdown: consecutive lines are one paragraph; a line that
+ * starts with a space (a formula, a table row) is a line of its own, kept
+ * by Markdown's line break (two spaces) on the line before it and its own. */
 static void md_lines(FILE *f, const Lesson *l, int first, int n)
 {
     for (int k = 0; k < n; k++) {
-        const char *s = l->lines[first + k];
+        const char *s = l->lines[first + k], *next = k + 1 < n ? l->lines[first + k + 1] : "";
+        bool own = s[0] == ' ', next_own = next[0] == ' ';
         if (!*s)
             fputs("\n", f);
         else
-            fprintf(f, "%s%s\n", s, k + 1 < n && *l->lines[first + k + 1] ? "  " : "");
+            fprintf(f, "%s%s\n", own ? s + strspn(s, " ") : s,
+                    (own || next_own) && *next ? "  " : "");
     }
     if (n)
         fputc('\n', f);

@@ -83,6 +83,31 @@ static void add(Lines *L, const char *s, int style, int indent)
     } while (*s);
 }
 
+/* Lines first .. first+n of the lesson as paragraphs: consecutive lines
+ * join and wrap to the width; a line that starts with a space (a formula, a
+ * table row) stays a line of its own; an empty line is an empty line. */
+static void add_paragraphs(Lines *L, const Lesson *l, int first, int n, int style)
+{
+    char para[600];
+    size_t len = 0;
+    for (int k = 0; k <= n; k++) {
+        const char *s = k < n ? l->lines[first + k] : "";
+        bool own = s[0] == ' ' || !s[0];
+        if (len && (own || k == n))
+            add(L, para, style, 0), len = 0;
+        if (k == n)
+            break;
+        if (!s[0]) {
+            add(L, "", style, 0);
+        } else if (own) {
+            add(L, s + strspn(s, " "), style, 2);
+        } else {
+            int m = snprintf(para + len, sizeof para - len, "%s%s", len ? " " : "", s);
+            len = m < 0 ? len : len + (size_t)m < sizeof para ? len + (size_t)m : sizeof para - 1;
+        }
+    }
+}
+
 /* The question, the prediction and, once revealed, the answer. */
 static void question_lines(const UiState *u, const LessonPage *p, Lines *L)
 {
@@ -112,8 +137,7 @@ static void question_lines(const UiState *u, const LessonPage *p, Lines *L)
              !ls->have_answer ? "" : !ls->predicted ? "  (no prediction)"
              : ls->correct ? "  - right" : "  - not this time");
     add(L, buf, STYLE_ACCENT, 0);
-    for (int k = 0; k < q->n_explain; k++)
-        add(L, ls->lesson.lines[q->explain_first + k], STYLE_TEXT, 0);
+    add_paragraphs(L, &ls->lesson, q->explain_first, q->n_explain, STYLE_TEXT);
 }
 
 /* The page's lines at width w: the header, the narration, the question. */
@@ -130,8 +154,7 @@ static void page_lines(const UiState *u, const LessonPage *p, int w, Lines *head
     add(head, p->title, STYLE_TITLE, 0);
     if (ls->problem[0])
         add(head, ls->problem, STYLE_ACCENT, 0);
-    for (int k = 0; k < p->n_text; k++)
-        add(text, ls->lesson.lines[p->text_first + k], STYLE_TEXT, 0);
+    add_paragraphs(text, &ls->lesson, p->text_first, p->n_text, STYLE_TEXT);
     if (p->q.kind != LESSON_ASK_NONE)
         question_lines(u, p, q);
 }
