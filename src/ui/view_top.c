@@ -18,8 +18,7 @@ static void draw_title(const UiState *u, Grid *g)
         grid_put(g, x, 0, ' ', STYLE_STATUS, 0);
     const char *view = s->view == VIEW_PE ? "Positional encodings"
                        : s->view == VIEW_PIPELINE ? "Pipeline" : "Attention";
-    const char *other = s->view == VIEW_PE ? "pipeline"
-                        : s->view == VIEW_PIPELINE ? "attention" : "positional encodings";
+    const char *other = s->view == VIEW_ATTN ? "positional encodings" : "attention";
     const char *mode = s->mode == MODE_EDIT ? "EDITING: type, Enter/Esc when done"
                                             : "e: edit the sentence";
     grid_printf(g, 0, 0, g->w, STYLE_STATUS, " attnviz | %s (F2/v: %s) | %s | ?/F1: help",
