@@ -258,7 +258,9 @@ static void start_defaults(UiState *u, const UiOptions *o)
     AppState *s = &u->app;
     const SentenceList *l = o->sentences;
     if (!o->text && l && l->settings && s->sentence == 0) {
-        app_example_setting(s, &l->settings[0]);
+        SentenceSetting st = l->settings[0];
+        st.pe = st.causal = -1; /* -c and --no-pe on the command line stand */
+        app_example_setting(s, &st);
         if (l->notes && l->notes[0])
             snprintf(s->msg, sizeof s->msg, "1/%d: %s", l->n, l->notes[0]);
     }

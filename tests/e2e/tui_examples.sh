@@ -29,6 +29,9 @@ for size in "120 40" "100 30" "80 24"; do
     check "$1x$2: the example's note says what to look at" wait_for 'Seed 000: which word is'
     check "$1x$2: status line: d_model 192, 6 heads" wait_for 'd_model 192.*heads 6'
 done
+start 100 30 -c
+check "-c without a text: the first example under the causal mask" \
+    eval "wait_for 'mask on' && wait_for '^ *1 The +100 +╳|^ *1 The +100 '"
 start 100 30
 check "100x30: every head appears, labelled" \
     eval "wait_for '1 previous token' && wait_for '6 verb -> subject' &&
