@@ -165,7 +165,7 @@ def run_bench(path):
             got["machine"] = "%s, %s kernel %s (chosen by %s)" % (
                 kv.get("cpu", "?").strip('"'), kv.get("blas", "?").strip('"'),
                 kv.get("kernel", "?"), kv.get("chosen_by", "?"))
-        elif line.startswith("bench peak") and "gflops" in kv:
+        elif line.startswith("bench peak_used") and "gflops" in kv:
             got["peak"] = "2-thread sgemm peak %s GFLOP/s" % kv["gflops"]
         elif line.startswith("bench pipeline") and "us" in kv:
             got["pipeline"] = float(kv["us"])
