@@ -23,7 +23,7 @@
 #include "term.h"
 #include "view_top.h"
 
-#define SLICE_MS 20.0 /* training a frame, at most (plus one step) */
+#define SLICE_MS 15.0 /* training a frame, at most (plus one step) */
 #define FRAME_MS 40.0 /* a frame every 40 ms while training: 25 a second */
 #define PLOT_MIN_W 32 /* the plots keep at least these columns */
 #define STRIP_MIN_H 4 /* a score strip: title and three rows of dots */
