@@ -145,7 +145,7 @@ static void draw_strip(const TrainView *tv, Grid *g, Rect r, ScoreKind k)
 {
     TrainSeries s[MAX_LINES];
     TrainMark m[MAX_LINES];
-    char names[MAX_LINES][12], title[160];
+    char names[MAX_LINES][24], title[160];
     const int LH = tv->L * tv->H, per = LH * SCORE_KINDS;
     int ns = 0, nm = 0;
     for (int i = 0; i < LH && ns < MAX_LINES; i++, ns++) {
