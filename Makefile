@@ -92,6 +92,17 @@ $(B)/gen/lexicon.inc: assets/lexicon.txt scripts/gen-sentences.sh
 	@mkdir -p $(@D)
 	./scripts/gen-sentences.sh $< $@
 
+# The built-in lessons, compiled from assets/lessons/*.lesson (read from that
+# folder at run time only by a build without the generated include).
+LESSON_FILES := $(sort $(wildcard assets/lessons/*.lesson))
+$(B)/gen/lessons.inc: $(LESSON_FILES) scripts/gen-lessons.sh
+	@mkdir -p $(@D)
+	./scripts/gen-lessons.sh $@ $(LESSON_FILES)
+
+$(B)/src/io/lesson_builtin.o: src/io/lesson_builtin.c $(B)/gen/lessons.inc
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
 $(B)/src/io/sentences.o: src/io/sentences.c $(B)/gen/sentences.inc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
@@ -173,7 +184,7 @@ install: attnviz
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/attnviz $(DESTDIR)$(MANPREFIX)/man1/attnviz.1
 
-lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc
+lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc $(B)/gen/lessons.inc
 	@./scripts/layers.py $(LAYERS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability -Iinclude -I$(B)/gen src
 	@echo "lint: ok"
