@@ -146,4 +146,10 @@ int grid_write(const Grid *g, FILE *f, bool color);
 int grid_ramp_color(int level);
 int grid_diverge_color(int level);
 
+/* The 256-colour index of text written on a cell of that level: white on the
+ * dark end of the ramp, black on the light part; for the diverging ramp white
+ * on both dark ends (strong negatives and positives), black near zero. */
+int grid_ramp_text_color(int level);
+int grid_diverge_text_color(int level);
+
 #endif

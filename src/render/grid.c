@@ -26,6 +26,16 @@ static const unsigned char diverge256[GRID_LEVELS] = {
     19, 20, 26, 32, 68, 110, 153, 189, 224, 217, 210, 203, 196, 160, 124, 88,
 };
 
+int grid_ramp_text_color(int level)
+{
+    return level >= 11 ? 16 : 231;
+}
+
+int grid_diverge_text_color(int level)
+{
+    return level <= 3 || level >= GRID_LEVELS - 4 ? 231 : 16;
+}
+
 int grid_ramp_color(int level)
 {
     return ramp256[level < 0 ? 0 : level >= GRID_LEVELS ? GRID_LEVELS - 1 : level];
@@ -186,11 +196,12 @@ static void cell_sgr(const Cell *c, char *buf, size_t size)
     case STYLE_LABEL: n += snprintf(buf + n, size - n, ";36"); break;
     case STYLE_LABEL_SEL: n += snprintf(buf + n, size - n, ";1;7"); break;
     case STYLE_HEAT:
-        n += snprintf(buf + n, size - n, ";38;5;%d;48;5;%d", c->level >= 11 ? 16 : 231,
+        n += snprintf(buf + n, size - n, ";38;5;%d;48;5;%d", grid_ramp_text_color(c->level),
                       grid_ramp_color(c->level));
         break;
     case STYLE_DIVERGE:
-        n += snprintf(buf + n, size - n, ";38;5;16;48;5;%d", grid_diverge_color(c->level));
+        n += snprintf(buf + n, size - n, ";38;5;%d;48;5;%d", grid_diverge_text_color(c->level),
+                      grid_diverge_color(c->level));
         break;
     case STYLE_BAR: n += snprintf(buf + n, size - n, ";38;5;%d", grid_ramp_color(c->level)); break;
     case STYLE_MASKED: n += snprintf(buf + n, size - n, ";38;5;240"); break;

@@ -68,8 +68,10 @@ static void init_pairs256(void)
     for (int s = 0; s < STYLE_COUNT; s++)
         init_pair((short)(PAIR_STYLE + s), style256[s][0], style256[s][1]);
     for (int k = 0; k < GRID_LEVELS; k++) {
-        init_pair((short)(PAIR_HEAT + k), k >= 11 ? 16 : 231, (short)grid_ramp_color(k));
-        init_pair((short)(PAIR_DIV + k), 16, (short)grid_diverge_color(k));
+        init_pair((short)(PAIR_HEAT + k), (short)grid_ramp_text_color(k),
+                  (short)grid_ramp_color(k));
+        init_pair((short)(PAIR_DIV + k), (short)grid_diverge_text_color(k),
+                  (short)grid_diverge_color(k));
         init_pair((short)(PAIR_BAR + k), (short)grid_ramp_color(k < 5 ? 5 : k), -1);
     }
     for (int up = 0; up < HALF_N; up++)
