@@ -75,6 +75,7 @@ typedef struct {
     bool paused;
     bool finished;      /* reached conf.steps once (it does not pause again) */
     int speed;          /* 0 .. TV_SPEEDS-1 */
+    double step_ms;     /* a step's time with its sample: a moving average */
     double steps_per_s; /* measured over the last slices */
     char msg[160];      /* the last event or outcome, "" when none */
 } TrainView;
@@ -98,8 +99,9 @@ void trainview_free(TrainView *tv);
  * probe's weights. Returns AV_OK or an AV_ERR_* (nothing is changed then). */
 int trainview_step(TrainView *tv);
 
-/* Train while not paused: at most max_steps steps, stopping early once
- * budget_ms milliseconds have passed (<= 0: no limit) or at conf.steps
+/* Train while not paused: at most max_steps steps, not starting one that
+ * would end (by step_ms) more than budget_ms milliseconds after the call
+ * (<= 0: no limit; the first step always runs), and stopping at conf.steps
  * (then paused, finished, and msg says so). Returns the steps done, or a
  * negative AV_ERR_*. */
 int trainview_run(TrainView *tv, int max_steps, double budget_ms);
