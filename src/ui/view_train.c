@@ -9,7 +9,8 @@
  * head as a heatmap of the probe sequence (left); the head scores against
  * the step, one strip a score kind, with each head's first pass of 0.5
  * marked, and the loss below them with those moments on its axis (right);
- * the last event; the keys.
+ * the last event; the keys. Opened from the interface, Esc or any key the
+ * view does not use goes back (the key then acts there).
  */
 #include "view_train.h"
 
@@ -307,8 +308,6 @@ static int escape_key(void)
 
 static TrainKey lookup(int ch)
 {
-    if (ch == 27)
-        ch = escape_key();
     for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++)
         if (KEYS[k].key == ch)
             return KEYS[k].what;
@@ -325,7 +324,8 @@ static TrainKey lookup(int ch)
 static int handle(TrainView *tv, int ch, bool top)
 {
     char path[512];
-    switch (lookup(ch)) {
+    int key = ch == 27 ? escape_key() : ch;
+    switch (lookup(key)) {
     case K_PAUSE: trainview_toggle_pause(tv); break;
     case K_STEP:
         tv->paused = true;
@@ -345,7 +345,14 @@ static int handle(TrainView *tv, int ch, bool top)
         snprintf(tv->msg, sizeof tv->msg, "q quits (Esc backs out of a view; this is the first)");
         break;
     case K_QUIT: return 1;
-    case K_NONE: break;
+    case K_NONE:
+        /* Opened from the interface, any key of its own goes back and does
+         * there what it does (F9 toggles the mask ...). */
+        if (!top && key > 0 && key != KEY_RESIZE && key != KEY_MOUSE) {
+            ungetch(key);
+            return -1;
+        }
+        break;
     }
     return 0;
 }
@@ -379,8 +386,9 @@ bool view_train_run(UiState *u, TrainView *tv, bool top)
         int ch = getch();
         if (ch != ERR) {
             /* Every key already waiting, then a frame before any training. */
-            for (timeout(0); ch != ERR && outcome == 0; ch = getch())
-                outcome = handle(tv, ch, top);
+            timeout(0);
+            while ((outcome = handle(tv, ch, top)) == 0 && (ch = getch()) != ERR)
+                continue; /* never read past a key pushed back for the caller */
             dirty = true;
             continue;
         }

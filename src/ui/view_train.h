@@ -12,9 +12,11 @@
 #include "uistate.h"
 
 /* Run the view on tv (set up by the caller, who frees it) until the user
- * backs out with Esc (returns false; not when top, the program's first
- * view: there Esc only says how to quit) or quits with q, F10, Ctrl-C or a
- * signal (returns true). Curses is started and u's colours are set. */
+ * backs out with Esc or a key the view does not use, pushed back for the
+ * caller to read (returns false; not when top, the program's first view:
+ * there Esc only says how to quit and other keys do nothing) or quits with
+ * q, F10, Ctrl-C or a signal (returns true). Curses is started and u's
+ * colours are set. */
 bool view_train_run(UiState *u, TrainView *tv, bool top);
 
 /* From the interface: set up the task's view with its defaults and the

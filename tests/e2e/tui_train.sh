@@ -138,6 +138,14 @@ check "its key line offers Esc back" wait_for "Esc back"
 keys Escape
 check "Esc backs out to the attention view" wait_for ' tokens [0-9]'
 check "the interface is still running" sh -c '! printf "%s" "$1" | grep -q EXITED' _ "$(screen)"
+mask=$(screen | grep -o "mask o[nf]*" | tail -1)
+keys W
+wait_for "^Training induction" >/dev/null
+keys F9
+check "a key of the interface (F9) goes back" wait_for ' tokens [0-9]'
+sleep 0.3
+check "and acts there: the mask toggled (was '$mask')" \
+    sh -c 'printf "%s" "$1" | grep -q "mask o" && ! printf "%s" "$1" | grep -q "$2 "' _ "$(screen)" "$mask"
 keys W
 wait_for "^Training induction" >/dev/null
 keys C-c
