@@ -25,13 +25,20 @@ elif command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man -l attnviz.1 2>&1 >/dev/null | grep -q . &&
         { echo "not ok - man -l attnviz.1 warns"; fail=1; } || echo "ok - man -l attnviz.1 renders"
 fi
-# README's examples with their output, run again and compared line by line.
+# README's examples with their output, run again and compared line by line,
+# in a scratch folder (examples may save files) that sees the repository's
+# assets; times ("1.2 s)") vary from run to run and are compared as "N s)".
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-docs.XXXXXX") || exit 1
+trap 'rm -rf "$scratch"' EXIT
+ln -s "$PWD/assets" "$scratch/assets"
+times() { sed -E 's/[0-9]+(\.[0-9]+)? s\)/N s)/g'; }
 n=0
 while IFS= read -r -d '' block; do
     cmd=${block%%$'\n'*}
     want=${block#*$'\n'}
     n=$((n + 1))
-    got=$(cd "$PWD" && eval "\"$BIN\" ${cmd#\$ attnviz }" 2>&1)
+    got=$(cd "$scratch" && eval "\"$BIN\" ${cmd#\$ attnviz }" 2>&1 | times)
+    want=$(echo "$want" | times)
     if [ "$got" = "$want" ]; then
         echo "ok - README example $n runs as shown: ${cmd:0:60}"
     else
