@@ -187,6 +187,11 @@ probe() {
     probes=$((probes + 1))
     sync_check || return 1
     settle
+    local k
+    for k in 1 2 3; do # a view of its own (W: the live training view): Esc backs
+        title_ok && break # out one level and never quits
+        t send-keys -t s Escape; sleep 0.3; settle
+    done
     if ! title_ok || ! status_ok; then
         sleep 2; settle
         if ! title_ok || ! status_ok; then
