@@ -71,9 +71,16 @@ static void check_result(int rc, const CliOptions *o)
         return;
     }
     check(model_config_check(&o->cfg) == AV_OK, "cli_parse accepted a bad configuration");
+    /* a trained model's or an imported file's heads and layers are known only
+     * once it is read (layer -1: its last): main.c checks them then */
+    if (o->model_dir || o->attention) {
+        check(o->export.head >= -1 && o->export.layer >= -1, "export head or layer below -1");
+        return;
+    }
+    check(o->export.head >= -1 && o->export.layer >= 0, "negative export head or layer");
     check(o->head_1 >= 0 && o->head_1 <= o->cfg.H, "--head out of range accepted");
-    check(o->export.head >= -1 && o->export.head < o->cfg.H, "export head out of range");
-    check(o->export.layer >= 0 && o->export.layer < o->cfg.layers, "export layer out of range");
+    check(o->export.head < o->cfg.H, "export head out of range");
+    check(o->export.layer < o->cfg.layers, "export layer out of range");
     check(!(o->text && o->file), "both TEXT and --file accepted");
 }
 
