@@ -98,6 +98,19 @@ int lesson_state_list_open(LessonState *ls, AppState *s);
 /* The page shown, or NULL when no lesson is active. */
 const LessonPage *lesson_state_page(const LessonState *ls);
 
+/* Predict, then see: while the page's question waits for its reveal, the
+ * numbers that answer it are hidden. Whether the screen must hide them now
+ * (a lesson active, its page asking, not yet revealed, and an answer that the
+ * screen would show: a weight, score, dot product, output or PE value; not a
+ * count such as visible keys or d_k). */
+bool lesson_state_veiled(const LessonState *ls);
+
+/* With lesson_state_veiled: 1 + the first pipeline stage (PipelineStage)
+ * that holds the answer (the raw scores for a dot product, the scaled ones
+ * for a score, the weights, the output), for the pipeline view's veil; 0
+ * when nothing is to be hidden. */
+int lesson_state_veil_stage(const LessonState *ls);
+
 /* The question's prompt line for the student: "Pick a token with Left/Right,
  * then Enter", "Type a number, then Enter", ... */
 const char *lesson_state_hint(const LessonState *ls);

@@ -65,6 +65,8 @@ typedef struct {
     bool glyphs;       /* monochrome: glyphs and numbers, no colour levels */
     int page;          /* 0-based page to draw (clamped) */
     int cell_w;        /* columns per cell, 0: chosen (fewest pages, then widest) */
+    int veil;          /* 1 + the first stage drawn without its values (a question
+                          waits for the student's prediction), 0: every stage shown */
 } PipelineSpec;
 
 /* Draw page sp->page of the stages into g at (x, y), at most w x h.

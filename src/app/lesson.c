@@ -14,6 +14,7 @@
 
 #include "core/av.h"
 #include "io/weights.h"
+#include "render/pipeline.h"
 
 void lesson_state_init(LessonState *ls)
 {
@@ -344,6 +345,32 @@ int lesson_state_list_open(LessonState *ls, AppState *s)
     return AV_OK;
 }
 
+bool lesson_state_veiled(const LessonState *ls)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    if (!p || p->q.kind == LESSON_ASK_NONE || ls->revealed)
+        return false;
+    switch (p->q.answer) {
+    case LESSON_ANS_VISIBLE: case LESSON_ANS_CELLS: case LESSON_ANS_TOKENS: case LESSON_ANS_DK:
+        return false; /* counted from the screen's shape: nothing to hide */
+    default:
+        return true;
+    }
+}
+
+int lesson_state_veil_stage(const LessonState *ls)
+{
+    if (!lesson_state_veiled(ls))
+        return 0;
+    switch (lesson_state_page(ls)->q.answer) {
+    case LESSON_ANS_DOT: return 1 + PIPE_RAW;
+    case LESSON_ANS_SCORE: return 1 + PIPE_SCALED;
+    case LESSON_ANS_OUTPUT: return 1 + PIPE_OUT;
+    case LESSON_ANS_PE: return 0; /* the pipeline shows no positional encoding */
+    default: return 1 + PIPE_WEIGHTS;
+    }
+}
+
 const char *lesson_state_hint(const LessonState *ls)
 {
     const LessonPage *p = lesson_state_page(ls);
@@ -352,6 +379,13 @@ const char *lesson_state_hint(const LessonState *ls)
     if (p->q.kind == LESSON_ASK_NONE || ls->revealed)
         return ls->page + 1 < ls->lesson.n_pages ? "n/PgDn: next  p/PgUp: back  Esc: leave"
                                                   : "last page  p/PgUp: back  Esc: leave";
+    if (lesson_state_veiled(ls)) {
+        switch (p->q.kind) {
+        case LESSON_ASK_TOKEN: return "numbers hidden: Left/Right: pick a key; Enter: reveal";
+        case LESSON_ASK_CHOICE: return "numbers hidden: a-i or Up/Down: choose; Enter: reveal";
+        default: return "numbers hidden: type a number; Enter: reveal";
+        }
+    }
     switch (p->q.kind) {
     case LESSON_ASK_TOKEN: return "Left/Right: pick a key; Enter: reveal";
     case LESSON_ASK_CHOICE: return "a-i or Up/Down: choose; Enter: reveal";

@@ -247,6 +247,7 @@ static void draw_stage(Grid *g, const Ctx *c, PipelineStage s, int x, int y, int
     const PipelineData *d = sp->d;
     int rows, cols, first, shown;
     const float *m = pipeline_stage(d, s, &rows, &cols);
+    const bool veiled = sp->veil && (int)s >= sp->veil - 1;
     char title[96];
     pipeline_stage_title(d, s, title, sizeof title);
     grid_puts(g, x, y, title, bw, STYLE_TITLE);
@@ -267,7 +268,10 @@ static void draw_stage(Grid *g, const Ctx *c, PipelineStage s, int x, int y, int
             size_t k = (size_t)i * cols + j;
             bool masked = token_cols(s) && s != PIPE_RAW && s != PIPE_SCALED &&
                           isinf(d->masked[(size_t)i * d->n_k + j]);
-            draw_cell(g, c, x + c->lw + j * c->cw, yy, m[k], weights, range, masked);
+            if (veiled) /* predict first: the values come with the reveal */
+                grid_puts(g, x + c->lw + j * c->cw + (c->cw - 1) / 2, yy, "?", 1, STYLE_DIM);
+            else
+                draw_cell(g, c, x + c->lw + j * c->cw, yy, m[k], weights, range, masked);
         }
         if (is_sel)
             grid_flag_rect(g, x + c->lw, yy, ncols * c->cw, 1, CELL_SELECTED);

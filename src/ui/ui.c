@@ -156,6 +156,7 @@ static void ui_frame(UiState *u)
         trained_overlay(u, g);
         if (u->app.panel != PANEL_NONE)
             view_panel_draw(u, g, mid);
+        view_lesson_veil(u, g, mid);
         view_lesson_draw(u, g, page);
         view_top_bottom_draw(u, g);
         view_lesson_list_draw(u, g);

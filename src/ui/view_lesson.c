@@ -140,6 +140,81 @@ static void question_lines(const UiState *u, const LessonPage *p, Lines *L)
     add_paragraphs(L, &ls->lesson, q->explain_first, q->n_explain, STYLE_TEXT);
 }
 
+/* A number or a shade of a weight, in a cell that is not a label. */
+static bool veils(const Cell *c)
+{
+    bool digit = c->cp >= '0' && c->cp <= '9';
+    bool shade = (c->cp >= 0x2580 && c->cp <= 0x259F) || c->cp == 0x00B7;
+    return c->style == STYLE_TEXT && (digit || shade);
+}
+
+/* Blank a ranked bar's label, left of its first bar cell x0: back over its
+ * two words, the percentage and the token (tokens hold no space). */
+static void veil_bar_label(Grid *g, Rect r, int y, int x0)
+{
+    int words = 0;
+    bool in_word = false;
+    for (int x = x0 - 1; x >= r.x; x--) {
+        Cell *c = grid_at(g, x, y);
+        if (!c)
+            break;
+        if (c->cp != ' ')
+            in_word = true;
+        else if (in_word && ++words == 2)
+            break;
+        else
+            in_word = false;
+        c->cp = ' ', c->style = STYLE_TEXT, c->level = 0, c->flags = 0;
+    }
+}
+
+/* Decimal numbers (a run of digits and points holding a point) in any text
+ * but labels: a head's entropy and largest weight, a weight in per cent. */
+static void veil_decimals(Grid *g, Rect r, int y)
+{
+    for (int x = r.x; x < r.x + r.w;) {
+        int end = x, dot = 0;
+        for (Cell *c; (c = grid_at(g, end, y)) && end < r.x + r.w &&
+                      ((c->cp >= '0' && c->cp <= '9') || c->cp == '.' || c->cp == '?');
+             end++)
+            dot |= c->cp == '.';
+        for (int k = x; dot && k < end; k++) {
+            Cell *c = grid_at(g, k, y);
+            if (c->style != STYLE_LABEL && c->style != STYLE_LABEL_SEL && c->cp != '.')
+                c->cp = '?';
+        }
+        x = end > x ? end : x + 1;
+    }
+}
+
+void view_lesson_veil(const UiState *u, Grid *g, Rect r)
+{
+    if (!lesson_state_veiled(&u->lesson) || u->app.view == VIEW_PIPELINE ||
+        u->app.panel != PANEL_NONE)
+        return;
+    for (int y = r.y; y < r.y + r.h; y++) {
+        int first_bar = -1;
+        for (int x = r.x; x < r.x + r.w; x++) {
+            Cell *c = grid_at(g, x, y);
+            if (!c)
+                break;
+            if (c->style == STYLE_HEAT || c->style == STYLE_DIVERGE) {
+                bool digit = (c->cp >= '0' && c->cp <= '9') || c->cp == '.';
+                c->cp = digit ? '?' : ' ', c->style = STYLE_DIM, c->level = 0;
+            } else if (c->style == STYLE_BAR) {
+                first_bar = first_bar < 0 ? x : first_bar;
+                c->cp = ' ', c->style = STYLE_TEXT, c->level = 0;
+            } else if (veils(c)) {
+                c->cp = c->cp >= '0' && c->cp <= '9' ? '?' : ' ';
+            }
+            c->flags &= (uint8_t)~(GRID_CELL_HALF | GRID_CELL_UP_MASKED | GRID_CELL_LO_MASKED);
+        }
+        veil_decimals(g, r, y);
+        if (first_bar >= 0)
+            veil_bar_label(g, r, y, first_bar);
+    }
+}
+
 /* The page's lines at width w: the header, the narration, the question. */
 static void page_lines(const UiState *u, const LessonPage *p, int w, Lines *head, Lines *text,
                        Lines *q)

@@ -19,6 +19,13 @@ void view_lesson_key(const UiState *u, int key, bool code, UiInput *in);
  * and *mid keeps the rest for the view. Without a lesson *panel is empty. */
 void view_lesson_split(const UiState *u, Rect *mid, Rect *panel);
 
+/* Predict, then see: while the lesson's question waits (lesson_state_veiled)
+ * hide what would answer it in the view drawn in r: weight cells, their
+ * numbers and shades, the ranked bars with their labels, the inspected
+ * cell's weight. The pipeline view hides its own stages (PipelineSpec.veil)
+ * and the trace is left whole (its inputs are what a student computes from). */
+void view_lesson_veil(const UiState *u, Grid *g, Rect r);
+
 /* The page of the active lesson in r. */
 void view_lesson_draw(UiState *u, Grid *g, Rect r);
 

@@ -38,6 +38,7 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     PipelineSpec sp = {
         .d = &d, .row_labels = u->labels_q, .col_labels = u->labels_k, .sel_row = s->sel_row,
         .sel_col = s->sel_col, .glyphs = u->depth == DEPTH_MONO, .page = s->pipe_page,
+        .veil = lesson_state_veil_stage(&u->lesson),
     };
     if (u->lesson.active && u->lesson.want_stage) { /* the page the lesson talks about */
         sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->lesson.want_stage - 1));
