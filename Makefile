@@ -122,10 +122,12 @@ $(B)/tests/$(1)/%: tests/$(1)/%.c $(call LIBS_OF,$(1)) tests/test_common.h
 endef
 $(foreach l,$(LAYERS),$(eval $(call TEST_RULE,$(l))))
 
-$(BENCH): bench/bench.c $(call LIBS_OF,render) $(BIN)
+# The bench takes the start-up kernel check (cli/blaskern.c) from the cli
+# archive; nothing of the interface is linked.
+$(BENCH): bench/bench.c $(call LIBS_OF,render) $(call layer_lib,cli) $(BIN)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -o $@ bench/bench.c \
-		$(call LIBS_OF,render) $(BLAS_LIBS) -lm -lutil -pthread
+		$(call layer_lib,cli) $(call LIBS_OF,render) $(BLAS_LIBS) -lm -lutil -pthread
 
 run:
 	@./scripts/deps.sh run
@@ -162,7 +164,9 @@ bench:
 # The articles' NumPy code (and PyTorch, when installed) at the same sizes:
 # Debian's python3-numpy and python3-torch, for /usr/bin/python3.
 bench-ref:
-	/usr/bin/python3 bench/reference.py
+	@./scripts/deps.sh run
+	@$(MAKE) --no-print-directory $(BENCH)
+	/usr/bin/python3 bench/reference.py --bench ./$(BENCH)
 	/usr/bin/python3 bench/train_reference.py
 
 # The small trained models of assets/models/, from fixed seeds (assets/models/README.md).
