@@ -258,6 +258,76 @@ static int interactive(App *a)
     return ui_run(&u);
 }
 
+/* --help and --version: the usage, or the version with the BLAS kernel in
+ * use and who chose it (blaskern.h). */
+static int help_or_version(const App *a)
+{
+    if (a->opt.help) {
+        fputs(cli_usage(), stdout);
+    } else {
+        char blas[192];
+        blaskern_describe(blas, sizeof blas);
+        printf("attnviz %s (%s)\n", AV_VERSION, blas);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return say(1, "cannot write to standard output: %s", strerror(errno));
+    return 0;
+}
+
+/* The live training view (--train TASK). */
+static int live(App *a)
+{
+    int status = load_text(a);
+    if (!status)
+        status = load_sentences(a);
+    return status ? status : live_cmd_main(&a->opt, a->file_text, &a->sentences);
+}
+
+/* A sentence through the toy pipeline, a trained model or a lesson: batch
+ * exports, a handout, or the interface. */
+static int run(App *a)
+{
+    a->opt.cfg.keep_scores = a->opt.dump_dir != NULL;
+    /* A text or trace export of a long text needs the weights one block at a
+     * time: computing them on demand spares the first touch of hundreds of
+     * MiB (seconds here) that keeping them would cost. */
+    bool drawn = a->opt.export_set && (a->opt.export.format == EXPORT_TEXT ||
+                                       a->opt.export.format == EXPORT_TRACE);
+    if (drawn && !a->opt.dump_dir && a->opt.cfg.weights_budget == 0)
+        a->opt.cfg.weights_budget = 64.0 * 1024 * 1024;
+    int status = load_text(a);
+    if (!status)
+        status = load_sentences(a);
+    if (status)
+        return status;
+    /* --lesson alone lists the lessons; with --export md it writes a handout */
+    if (a->opt.lesson_set && (a->opt.export_set || !a->opt.lesson))
+        return lesson_cmd_batch(&a->opt, &a->sentences);
+    bool batch_run = a->opt.export_set || a->opt.dump_dir || a->opt.generate;
+    if (a->opt.model_dir)
+        status = model_cmd_prepare(&a->opt, a->file_text ? a->file_text : a->opt.text,
+                                   batch_run, &a->net, &a->gen_text);
+    else
+        status = load_weights(a);
+    if (status)
+        return status;
+    return batch_run ? batch(a) : interactive(a);
+}
+
+static void app_free(App *a)
+{
+    model_result_free(&a->result);
+    lesson_free(&a->lesson);
+    model_weights_free(&a->weights);
+    if (a->net)
+        netresult_close(a->net);
+    free(a->net);
+    free(a->gen_text);
+    sentences_free(&a->sentences);
+    free(a->file_text);
+    cli_free(&a->opt);
+}
+
 int main(int argc, char **argv)
 {
     blaskern_ensure(argv); /* OpenBLAS on the processor's own kernel: may re-execute once */
@@ -266,64 +336,15 @@ int main(int argc, char **argv)
     App a = {0};
     set_locale();
     int status = cli_parse(argc, argv, &a.opt) ? say(2, "%s", a.opt.err) : 0;
-    if (!status && (a.opt.help || a.opt.version)) {
-        char blas[192];
-        if (a.opt.help) {
-            fputs(cli_usage(), stdout);
-        } else { /* the BLAS kernel in use and who chose it (blaskern.h) */
-            blaskern_describe(blas, sizeof blas);
-            printf("attnviz %s (%s)\n", AV_VERSION, blas);
-        }
-        if (fflush(stdout) != 0 || ferror(stdout))
-            status = say(1, "cannot write to standard output: %s", strerror(errno));
-    }
-    else if (!status && a.opt.attention) { /* imported attention: no model to run */
-        mat_set_threads(1);
+    mat_set_threads(1);
+    if (!status && (a.opt.help || a.opt.version))
+        status = help_or_version(&a);
+    else if (!status && a.opt.attention) /* imported attention: no model to run */
         status = import_cmd_main(&a.opt);
-    }
-    else if (!status && a.opt.train) { /* the live training view */
-        mat_set_threads(1);
-        status = load_text(&a);
-        if (!status)
-            status = load_sentences(&a);
-        if (!status)
-            status = live_cmd_main(&a.opt, a.file_text, &a.sentences);
-    }
-    else if (!status) {
-        a.opt.cfg.keep_scores = a.opt.dump_dir != NULL;
-        /* A text or trace export of a long text needs the weights one block
-         * at a time: computing them on demand spares the first touch of
-         * hundreds of MiB (seconds here) that keeping them would cost. */
-        bool drawn = a.opt.export_set && (a.opt.export.format == EXPORT_TEXT ||
-                                          a.opt.export.format == EXPORT_TRACE);
-        if (drawn && !a.opt.dump_dir && a.opt.cfg.weights_budget == 0)
-            a.opt.cfg.weights_budget = 64.0 * 1024 * 1024;
-        mat_set_threads(1);
-        status = load_text(&a);
-        if (!status)
-            status = load_sentences(&a);
-        /* --lesson alone lists the lessons; with --export md it writes a handout */
-        bool lesson_batch = a.opt.lesson_set && (a.opt.export_set || !a.opt.lesson);
-        if (!status && lesson_batch)
-            status = lesson_cmd_batch(&a.opt, &a.sentences);
-        bool batch_run = a.opt.export_set || a.opt.dump_dir || a.opt.generate;
-        if (!status && !lesson_batch && a.opt.model_dir)
-            status = model_cmd_prepare(&a.opt, a.file_text ? a.file_text : a.opt.text,
-                                       batch_run, &a.net, &a.gen_text);
-        else if (!status && !lesson_batch)
-            status = load_weights(&a);
-        if (!status && !lesson_batch)
-            status = batch_run ? batch(&a) : interactive(&a);
-    }
-    model_result_free(&a.result);
-    lesson_free(&a.lesson);
-    model_weights_free(&a.weights);
-    if (a.net)
-        netresult_close(a.net);
-    free(a.net);
-    free(a.gen_text);
-    sentences_free(&a.sentences);
-    free(a.file_text);
-    cli_free(&a.opt);
+    else if (!status && a.opt.train)
+        status = live(&a);
+    else if (!status)
+        status = run(&a);
+    app_free(&a);
     return status;
 }
