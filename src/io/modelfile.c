@@ -1,8 +1,7 @@
 /* modelfile.c - trained model folders: the layout table, model.json written
  * and read, and the tensors saved and loaded as .npy.
  *
- * The JSON reader knows only what model.json needs: one object whose values
- * are strings (with every JSON escape, \uXXXX surrogate pairs included),
+ * model.json is read with io/json.h: one object whose values are strings,
  * numbers, true/false/null and arrays of strings. Unknown keys are skipped,
  * so later versions may add fields. Every failure is AV_ERR_MODEL with one
  * line naming the file and the fault; nothing here prints.
@@ -19,6 +18,7 @@
 
 #include "core/av.h"
 #include "io/fileio.h"
+#include "io/json.h"
 #include "io/npy.h"
 
 #define JSON_MAX_BYTES (8 << 20)
@@ -115,7 +115,7 @@ int modelfile_check(const ModelSpec *s)
 
 /* ---- model.json out ---- */
 
-static void json_string(FILE *f, const char *str)
+static void put_string(FILE *f, const char *str)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
@@ -142,11 +142,11 @@ char *modelfile_json(const ModelSpec *s)
         return NULL;
     FILE *f = m.f;
     fputs("{\"format\": \"attnviz-model\", \"version\": 1, \"task\": ", f);
-    json_string(f, s->task);
+    put_string(f, s->task);
     fputs(",\n \"vocab\": [", f);
     for (int i = 0; i < s->V; i++) {
         fputs(i ? (i % 16 ? ", " : ",\n   ") : "", f);
-        json_string(f, s->vocab[i]);
+        put_string(f, s->vocab[i]);
     }
     fprintf(f, "],\n \"tokenizer\": \"%s\", \"d_model\": %d, \"heads\": %d, \"layers\": %d,"
             " \"context\": %d, \"causal\": true,\n \"pe\": \"%s\", \"layernorm\": %s,"
@@ -163,227 +163,27 @@ char *modelfile_json(const ModelSpec *s)
     return m.buf;
 }
 
-/* ---- model.json in ---- */
-
-typedef struct {
-    const char *p, *end;
-    char *why;
-    size_t whylen;
-    int err;
-} Json;
-
-static int jfail(Json *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int jfail(Json *j, const char *fmt, ...)
-{
-    if (!j->err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(j->why, j->whylen, fmt, ap);
-        va_end(ap);
-        j->err = AV_ERR_MODEL;
-    }
-    return j->err;
-}
-
-static void skip_ws(Json *j)
-{
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
-        j->p++;
-}
-
-static bool eat(Json *j, char c)
-{
-    skip_ws(j);
-    if (j->p < j->end && *j->p == c) {
-        j->p++;
-        return true;
-    }
-    return false;
-}
-
-static int hex4(Json *j, unsigned *u)
-{
-    *u = 0;
-    if (j->end - j->p < 4)
-        return jfail(j, "a \\u escape is cut short");
-    for (int k = 0; k < 4; k++) {
-        char c = *j->p++;
-        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (v < 0)
-            return jfail(j, "a \\u escape has a non-hex digit");
-        *u = *u * 16 + (unsigned)v;
-    }
-    return AV_OK;
-}
-
-static size_t put_utf8(char *o, unsigned u)
-{
-    if (u < 0x80)
-        return o[0] = (char)u, 1;
-    if (u < 0x800)
-        return o[0] = (char)(0xc0 | u >> 6), o[1] = (char)(0x80 | (u & 0x3f)), 2;
-    if (u < 0x10000) {
-        o[0] = (char)(0xe0 | u >> 12), o[1] = (char)(0x80 | (u >> 6 & 0x3f));
-        return o[2] = (char)(0x80 | (u & 0x3f)), 3;
-    }
-    o[0] = (char)(0xf0 | u >> 18), o[1] = (char)(0x80 | (u >> 12 & 0x3f));
-    return o[2] = (char)(0x80 | (u >> 6 & 0x3f)), o[3] = (char)(0x80 | (u & 0x3f)), 4;
-}
-
-/* One \-escape after the backslash, appended to o; returns bytes written. */
-static size_t escape(Json *j, char *o)
-{
-    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-    char c = j->p < j->end ? *j->p++ : 0;
-    const char *k = c ? strchr(from, c) : NULL;
-    if (k)
-        return o[0] = to[k - from], 1;
-    if (c != 'u')
-        return jfail(j, "a string has a bad escape"), 0;
-    unsigned u, lo;
-    if (hex4(j, &u))
-        return 0;
-    if (u >= 0xd800 && u < 0xdc00) {
-        if (j->end - j->p < 2 || j->p[0] != '\\' || j->p[1] != 'u')
-            return jfail(j, "a string has a lone surrogate"), 0;
-        j->p += 2;
-        if (hex4(j, &lo))
-            return 0;
-        if (lo < 0xdc00 || lo > 0xdfff)
-            return jfail(j, "a string has a lone surrogate"), 0;
-        u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-    } else if (u >= 0xdc00 && u < 0xe000) {
-        return jfail(j, "a string has a lone surrogate"), 0;
-    }
-    if (u == 0)
-        return jfail(j, "a string holds a NUL character"), 0;
-    return put_utf8(o, u);
-}
-
-/* A string value, malloc'd into *out. */
-static int get_string(Json *j, char **out)
-{
-    *out = NULL;
-    if (!eat(j, '"'))
-        return jfail(j, "a string was expected");
-    const char *start = j->p;
-    while (j->p < j->end && *j->p != '"')
-        j->p += *j->p == '\\' && j->p + 1 < j->end ? 2 : 1;
-    if (j->p >= j->end)
-        return jfail(j, "a string is not closed");
-    size_t cap = (size_t)(j->p - start) + 1;
-    const char *stop = j->p;
-    char *o = malloc(cap), *w = o;
-    if (!o)
-        return j->err = AV_ERR_NOMEM;
-    for (j->p = start; j->p < stop && !j->err;) {
-        unsigned char c = (unsigned char)*j->p++;
-        if (c == '\\')
-            w += escape(j, w);
-        else if (c < 0x20)
-            jfail(j, "a string holds a control character");
-        else
-            *w++ = (char)c;
-    }
-    j->p = stop + 1;
-    *w = 0;
-    if (j->err)
-        free(o);
-    else
-        *out = o;
-    return j->err;
-}
-
-/* Any value, skipped (for unknown keys). */
-static int skip_value(Json *j, int depth)
-{
-    skip_ws(j);
-    if (depth > 32)
-        return jfail(j, "nested too deeply");
-    if (j->p < j->end && *j->p == '"') {
-        char *s;
-        get_string(j, &s);
-        free(s);
-        return j->err;
-    }
-    if (eat(j, '[') || eat(j, '{')) {
-        char close = j->p[-1] == '[' ? ']' : '}';
-        if (eat(j, close))
-            return AV_OK;
-        do {
-            if (close == '}' && (skip_value(j, depth + 1) || !eat(j, ':')))
-                return jfail(j, "an object is malformed");
-            if (skip_value(j, depth + 1))
-                return j->err;
-        } while (eat(j, ','));
-        return eat(j, close) ? AV_OK : jfail(j, "an array or object is not closed");
-    }
-    const char *start = j->p;
-    while (j->p < j->end && strchr("+-.0123456789eEtruefalsn", *j->p))
-        j->p++;
-    return j->p > start ? AV_OK : jfail(j, "a value was expected");
-}
-
-static int get_number(Json *j, const char *key, double *v)
-{
-    skip_ws(j);
-    char buf[64];
-    size_t n = 0;
-    while (j->p < j->end && n + 1 < sizeof buf && strchr("+-.0123456789eE", *j->p))
-        buf[n++] = *j->p++;
-    buf[n] = 0;
-    char *e;
-    *v = strtod(buf, &e);
-    if (!n || *e || !isfinite(*v))
-        return jfail(j, "\"%s\" is not a number", key);
-    return AV_OK;
-}
-
-static int get_int(Json *j, const char *key, int *out)
-{
-    double v;
-    if (get_number(j, key, &v))
-        return j->err;
-    if (v != floor(v) || v < 0 || v > 1e9)
-        return jfail(j, "\"%s\" is not a whole number", key);
-    *out = (int)v;
-    return AV_OK;
-}
-
-static bool word(Json *j, const char *w)
-{
-    size_t n = strlen(w);
-    skip_ws(j);
-    if ((size_t)(j->end - j->p) >= n && memcmp(j->p, w, n) == 0) {
-        j->p += n;
-        return true;
-    }
-    return false;
-}
-
 static int get_vocab(Json *j, ModelSpec *s)
 {
     int cap = 0;
-    if (!eat(j, '['))
-        return jfail(j, "\"vocab\" is not an array");
-    if (eat(j, ']'))
-        return jfail(j, "\"vocab\" is empty");
+    if (!json_eat(j, '['))
+        return json_fail(j, "\"vocab\" is not an array");
+    if (json_eat(j, ']'))
+        return json_fail(j, "\"vocab\" is empty");
     do {
         if (s->V == cap) {
             cap = cap ? 2 * cap : 64;
             char **v = cap <= MODEL_MAX_VOCAB ? realloc(s->vocab, (size_t)cap * sizeof *v) : NULL;
             if (!v)
-                return cap > MODEL_MAX_VOCAB ? jfail(j, "\"vocab\" is too long")
+                return cap > MODEL_MAX_VOCAB ? json_fail(j, "\"vocab\" is too long")
                                              : (j->err = AV_ERR_NOMEM);
             s->vocab = v;
         }
-        if (get_string(j, &s->vocab[s->V]))
+        if (json_string(j, &s->vocab[s->V]))
             return j->err;
         s->V++;
-    } while (eat(j, ','));
-    return eat(j, ']') ? AV_OK : jfail(j, "\"vocab\" is not closed");
+    } while (json_eat(j, ','));
+    return json_eat(j, ']') ? AV_OK : json_fail(j, "\"vocab\" is not closed");
 }
 
 /* Index of str in names (n of them), or -1. */
@@ -398,11 +198,11 @@ static int pick(const char *str, const char *const *names, int n)
 static int get_enum(Json *j, const char *key, const char *const *names, int n, int *out)
 {
     char *str;
-    if (get_string(j, &str))
+    if (json_string(j, &str))
         return j->err;
     *out = pick(str, names, n);
     free(str);
-    return *out < 0 ? jfail(j, "\"%s\" has an unknown value", key) : AV_OK;
+    return *out < 0 ? json_fail(j, "\"%s\" has an unknown value", key) : AV_OK;
 }
 
 /* One key's value into s; seen collects which keys were present. */
@@ -419,43 +219,43 @@ static int get_field(Json *j, const char *key, ModelSpec *s, unsigned *seen)
         *seen |= 1u << k;
     switch (k) {
     case 0:
-        if (get_string(j, &str) == AV_OK && strcmp(str, "attnviz-model") != 0)
-            jfail(j, "\"format\" is not \"attnviz-model\"");
+        if (json_string(j, &str) == AV_OK && strcmp(str, "attnviz-model") != 0)
+            json_fail(j, "\"format\" is not \"attnviz-model\"");
         free(str);
         return j->err;
-    case 1: return get_int(j, key, &v) ? j->err : v != 1 ? jfail(j, "version %d unknown", v) : 0;
+    case 1: return json_int(j, key, &v) ? j->err : v != 1 ? json_fail(j, "version %d unknown", v) : 0;
     case 2:
-        if (get_string(j, &str) == AV_OK)
+        if (json_string(j, &str) == AV_OK)
             snprintf(s->task, sizeof s->task, "%s", str);
         free(str);
         return j->err;
     case 3: return get_vocab(j, s);
     case 4: return get_enum(j, key, toks, 2, &v) ? j->err : (s->tokenizer = (ModelTok)v, 0);
-    case 5: return get_int(j, key, &s->d_model);
-    case 6: return get_int(j, key, &s->heads);
-    case 7: return get_int(j, key, &s->layers);
-    case 8: return get_int(j, key, &s->context);
-    case 9: return word(j, "true") ? AV_OK : jfail(j, "only \"causal\": true is supported");
+    case 5: return json_int(j, key, &s->d_model);
+    case 6: return json_int(j, key, &s->heads);
+    case 7: return json_int(j, key, &s->layers);
+    case 8: return json_int(j, key, &s->context);
+    case 9: return json_word(j, "true") ? AV_OK : json_fail(j, "only \"causal\": true is supported");
     case 10: return get_enum(j, key, PE_NAMES, 3, &v) ? j->err : (s->pe = (ModelPe)v, 0);
     case 11:
-        if (word(j, "false"))
+        if (json_word(j, "false"))
             return s->layernorm = false, AV_OK;
-        return get_string(j, &str) ? j->err : (v = strcmp(str, "pre"), free(str), v)
-               ? jfail(j, "\"layernorm\" is neither false nor \"pre\"") : (s->layernorm = true, 0);
-    case 12: return get_int(j, key, &s->mlp);
+        return json_string(j, &str) ? j->err : (v = strcmp(str, "pre"), free(str), v)
+               ? json_fail(j, "\"layernorm\" is neither false nor \"pre\"") : (s->layernorm = true, 0);
+    case 12: return json_int(j, key, &s->mlp);
     case 13: return get_enum(j, key, acts, 2, &v) ? j->err : (s->activation = (ModelAct)v, 0);
     case 14:
     case 15: /* whole numbers the integer types hold (a cast out of range is undefined) */
-        if (get_number(j, key, &num))
+        if (json_number(j, key, &num))
             return j->err;
         if (num < 0 || num >= (k == 14 ? 9.2e18 : 1.8e19) || num != floor(num))
-            return jfail(j, "\"%s\" is not a whole number in range", key);
+            return json_fail(j, "\"%s\" is not a whole number in range", key);
         if (k == 14)
             s->steps = (long)num;
         else
             s->seed = (uint64_t)num;
         return AV_OK;
-    default: return skip_value(j, 0);
+    default: return json_skip_value(j, 0);
     }
 }
 
@@ -465,30 +265,30 @@ int modelfile_parse_json(const char *text, size_t len, ModelSpec *s, char *why,
     Json j = {.p = text, .end = text + len, .why = why, .whylen = whylen};
     unsigned seen = 0;
     memset(s, 0, sizeof *s);
-    if (!eat(&j, '{'))
-        jfail(&j, "not a JSON object");
-    if (!j.err && !eat(&j, '}')) {
+    if (!json_eat(&j, '{'))
+        json_fail(&j, "not a JSON object");
+    if (!j.err && !json_eat(&j, '}')) {
         do {
             char *key;
-            if (get_string(&j, &key))
+            if (json_string(&j, &key))
                 break;
-            if (!eat(&j, ':'))
-                jfail(&j, "':' expected after \"%s\"", key);
+            if (!json_eat(&j, ':'))
+                json_fail(&j, "':' expected after \"%s\"", key);
             else
                 get_field(&j, key, s, &seen);
             free(key);
-        } while (!j.err && eat(&j, ','));
-        if (!j.err && !eat(&j, '}'))
-            jfail(&j, "'}' or ',' expected at byte %ld", (long)(j.p - text));
+        } while (!j.err && json_eat(&j, ','));
+        if (!j.err && !json_eat(&j, '}'))
+            json_fail(&j, "'}' or ',' expected at byte %ld", (long)(j.p - text));
     }
     /* every key but "activation" must be there; "activation" too with an MLP */
     const unsigned need = 0xffffu & ~(1u << 13);
     if (!j.err && (seen & need) != need)
-        jfail(&j, "a required field is missing");
+        json_fail(&j, "a required field is missing");
     if (!j.err && s->mlp && !(seen & (1u << 13)))
-        jfail(&j, "\"activation\" is missing (\"mlp\" is not 0)");
+        json_fail(&j, "\"activation\" is missing (\"mlp\" is not 0)");
     if (!j.err && modelfile_check(s))
-        jfail(&j, "the settings are inconsistent (sizes, limits or a repeated vocab entry)");
+        json_fail(&j, "the settings are inconsistent (sizes, limits or a repeated vocab entry)");
     if (j.err)
         modelfile_spec_free(s);
     return j.err;

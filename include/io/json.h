@@ -1,0 +1,46 @@
+/* json.h - a small JSON reader over a byte range (json.c).
+ *
+ * A Json cursor walks text[p, end); the first failure sets err (AV_ERR_MODEL,
+ * or AV_ERR_NOMEM) and a one-line reason in why[0..whylen), and every later
+ * call keeps the first reason. Single-threaded per cursor; no global state.
+ */
+#ifndef ATTNVIZ_JSON_H
+#define ATTNVIZ_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    const char *p, *end; /* the text still to read */
+    char *why;           /* the caller's buffer for the reason */
+    size_t whylen;
+    int err;             /* AV_OK, or the first failure */
+} Json;
+
+/* Record a failure (the first one only); returns j->err. */
+int json_fail(Json *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Skip white space. */
+void json_skip_ws(Json *j);
+
+/* After white space, take character c when it is next; whether it was. */
+bool json_eat(Json *j, char c);
+
+/* After white space, take the literal w (true, false, null) when it is next. */
+bool json_word(Json *j, const char *w);
+
+/* A string value into *out (malloc'd, NUL-terminated UTF-8; NULL on error).
+ * Refuses control characters, bad escapes, lone surrogates and NUL. Returns
+ * AV_OK, AV_ERR_MODEL or AV_ERR_NOMEM. */
+int json_string(Json *j, char **out);
+
+/* Skip any value (nested at most 32 deep). Returns AV_OK or j->err. */
+int json_skip_value(Json *j, int depth);
+
+/* A finite number; key names it in the reason. Returns AV_OK or j->err. */
+int json_number(Json *j, const char *key, double *v);
+
+/* A whole number from 0 to 1e9; key names it in the reason. */
+int json_int(Json *j, const char *key, int *out);
+
+#endif
