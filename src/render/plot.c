@@ -87,9 +87,11 @@ static void matrix_row_label(Grid *g, const PlotMatrixSpec *sp, const PlotLayout
 {
     bool mine = i < sp->n_labeled;
     int style = i == sp->sel_row ? STYLE_LABEL_SEL : mine ? STYLE_LABEL : STYLE_DIM;
-    int nw = grid_digits(sp->n_rows > 0 ? sp->n_rows - 1 : 0);
+    /* rows are numbered from 1, as the tokens everywhere on screen: row k is
+     * the position pos = k - 1 of the formula */
+    int nw = grid_digits(sp->n_rows);
     grid_put(g, l->x, y, mine ? 0x2022 : ' ', STYLE_ACCENT, 0); /* • the sentence's rows */
-    int used = 1 + grid_printf(g, l->x + 1, y, nw + 1, STYLE_DIM, "%*d ", nw, i);
+    int used = 1 + grid_printf(g, l->x + 1, y, nw + 1, STYLE_DIM, "%*d ", nw, i + 1);
     if (mine && sp->row_labels)
         grid_puts(g, l->x + used, y, sp->row_labels[i], l->cells_x - 1 - l->x - used, style);
     else if (i == sp->sel_row)
@@ -121,7 +123,7 @@ static void matrix_cell(Grid *g, const PlotMatrixSpec *sp, int x, int y, int cw,
 static void matrix_layout(const PlotMatrixSpec *sp, int x, int y, int max_w, int max_h,
                           PlotLayout *l)
 {
-    int nw = grid_digits(sp->n_rows > 0 ? sp->n_rows - 1 : 0);
+    int nw = grid_digits(sp->n_rows);
     int lw = labels_width(sp);
     int label_w = 1 + nw + (lw ? 1 + lw : 0);
     int cw = sp->cell_w > 0 ? sp->cell_w : 1;

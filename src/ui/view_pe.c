@@ -40,7 +40,7 @@ static int pe_compute(UiState *u, int n, int d)
 static void draw_matrix(UiState *u, Grid *g, Rect r, int P, int d)
 {
     const AppState *s = &u->app;
-    grid_puts(g, r.x, r.y, "PE matrix: rows = positions, columns = dimensions", r.w,
+    grid_puts(g, r.x, r.y, "PE matrix: row k = token k (pos k-1)", r.w,
               STYLE_TITLE);
     diverge_legend(u, g, r.x, r.y + 1, r.w);
     PlotMatrixSpec sp = {
@@ -63,7 +63,7 @@ static void draw_similarity(UiState *u, Grid *g, Rect r)
 {
     const AppState *s = &u->app;
     int n = s->n_q;
-    grid_puts(g, r.x, r.y, "Similarity of positions: cos(PE(i), PE(j))", r.w, STYLE_TITLE);
+    grid_puts(g, r.x, r.y, "Similarity of the tokens' positions: cos(PE(i), PE(j))", r.w, STYLE_TITLE);
     int cw = (r.w - 16) / (n > 0 ? n : 1);
     cw = cw > 6 ? 6 : cw < 1 ? 1 : cw;
     PlotMatrixSpec sp = {

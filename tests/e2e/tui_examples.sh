@@ -84,7 +84,8 @@ check "b: side by side" wait_for 'mask off: .*│.*mask ON: '
 keys Escape
 check "Esc leaves side by side" wait_for '^Head 5 of 6: pronoun'
 keys v
-check "v: the PE view" wait_for 'PE matrix: rows = positions'
+check "v: the PE view" wait_for 'PE matrix: row k = token k'
+check "the PE view numbers tokens from 1, as the attention view" wait_for '^• +1 [A-Za-z]'
 keys Escape
 check "Esc leaves the PE view" wait_for '^Head 5 of 6: pronoun'
 keys C

@@ -106,7 +106,7 @@ check "? opens the help" wait_for 'attnviz keys'
 keys Escape
 check "Esc closes the help" bash -c "sleep 0.3; ! tmux -L $SOCK capture-pane -p -t s | grep -q 'attnviz keys'"
 keys v
-check "v opens the positional encodings" wait_for 'PE matrix: rows = positions'
+check "v opens the positional encodings" wait_for 'PE matrix: row k = token k'
 keys v
 check "v goes back to attention" wait_for 'Head [0-9]+ of 8'
 keys n
