@@ -379,13 +379,6 @@ const char *lesson_state_hint(const LessonState *ls)
     if (p->q.kind == LESSON_ASK_NONE || ls->revealed)
         return ls->page + 1 < ls->lesson.n_pages ? "n/PgDn: next  p/PgUp: back  Esc: leave"
                                                   : "last page  p/PgUp: back  Esc: leave";
-    if (lesson_state_veiled(ls)) {
-        switch (p->q.kind) {
-        case LESSON_ASK_TOKEN: return "numbers hidden: Left/Right: pick a key; Enter: reveal";
-        case LESSON_ASK_CHOICE: return "numbers hidden: a-i or Up/Down: choose; Enter: reveal";
-        default: return "numbers hidden: type a number; Enter: reveal";
-        }
-    }
     switch (p->q.kind) {
     case LESSON_ASK_TOKEN: return "Left/Right: pick a key; Enter: reveal";
     case LESSON_ASK_CHOICE: return "a-i or Up/Down: choose; Enter: reveal";

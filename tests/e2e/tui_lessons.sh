@@ -63,7 +63,7 @@ done
 # are hidden (the weights, the ranked bars and their order, the head's
 # largest weight), after it they are there.
 lesson_start 120 40 --lesson cat-eats-fish
-wait_for 'numbers hidden'
+wait_for 'Enter: reveal'
 check "before the reveal the weights are hidden" bash -c \
     "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '^1 Cat +\\?\\? +\\?\\? +\\?\\?' &&
      ! tmux -L '$SOCK' capture-pane -p -t $SESS | grep -v '^Cost' | grep -Eq '38|29\\.6|max 0\\.'"
