@@ -7,7 +7,8 @@ include/ or tests/; a project include names its layer ("core/mat.h"), or is a
 private header beside the including file ("ui_int.h"). Fails, with one line a
 fault, on:
   - an include of a higher layer;
-  - a circle of includes between modules (a module is a file stem: x.h + x.c);
+  - a circle of includes between modules (a module is a layer's file stem:
+    include/core/x.h and src/core/x.c are core/x);
   - <curses.h> / <ncurses.h> outside src/ui/, <cblas.h> outside src/core/mat.c;
   - a .c or .h file directly in src/ or include/.
 Exit status 0 when clean, 1 otherwise.
@@ -36,6 +37,14 @@ def layer_of(path, rank):
     if len(parts) > 2 and parts[1] in rank:
         return parts[1]
     return None
+
+
+def module_of(path):
+    """A module is a layer's file stem: include/core/x.h and src/core/x.c
+    are core/x (app/lesson and io/lesson are two modules)."""
+    parts = path.split("/")
+    layer = parts[1] if len(parts) > 2 else parts[0]
+    return layer + "/" + os.path.splitext(parts[-1])[0]
 
 
 def main(layers):
@@ -69,8 +78,8 @@ def main(layers):
                     faults.append(f'{path}: includes "{name}": layer {theirs} is above {mine}')
             else:
                 target = os.path.join(os.path.dirname(path), name)
-            src_mod = os.path.splitext(os.path.basename(path))[0]
-            dst_mod = os.path.splitext(os.path.basename(target))[0]
+            src_mod = module_of(path)
+            dst_mod = module_of(target)
             if src_mod != dst_mod and not path.startswith(("tests/", "bench/")):
                 edges.setdefault(src_mod, set()).add(dst_mod)
     faults += cycles(edges)

@@ -14,6 +14,8 @@
 #include "core/model.h"
 #include "io/lesson.h"
 #include "train/netresult.h"
+#include "io/lesson_answer.h"
+#include "io/lesson_builtin.h"
 
 typedef enum {
     LESSON_IN_NEXT,      /* the next page (PgDn, n) */
@@ -66,7 +68,7 @@ void lesson_state_init(LessonState *ls);
 void lesson_state_free(LessonState *ls);
 
 /* Start lesson *l (taken over: *l is zeroed) at its first page: its
- * settings go into s. Returns app_apply's flags (APP_RUN | APP_WEIGHTS). */
+ * settings go into s. Returns action_apply's flags (APP_RUN | APP_WEIGHTS). */
 unsigned lesson_state_start(LessonState *ls, Lesson *l, AppState *s);
 
 /* Show page k (clamped): apply its settings to s, load its weights or
@@ -87,7 +89,7 @@ void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r);
 
 /* Apply an input; true when the lesson (or its list) took it, with the
  * flags for the caller in *flags. r is the result on screen (the reveal
- * computes from it). Inputs the lesson does not take go to app_apply. */
+ * computes from it). Inputs the lesson does not take go to action_apply. */
 bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in,
                         int arg, unsigned *flags);
 

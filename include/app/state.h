@@ -1,7 +1,7 @@
 /* state.h - the interface's state and its sentence editor, without curses.
  *
  * The ncurses front end (src/ui/) turns keys and clicks into Actions and
- * hands them to app_apply, which changes the state and says what must be
+ * hands them to action_apply, which changes the state and says what must be
  * recomputed; it never runs the model and never touches the terminal, so it
  * is unit-tested (tests/app/test_state.c). The editor keeps the sentence as
  * valid UTF-8 with a cursor on a code point boundary.
@@ -44,7 +44,7 @@ typedef enum {
     ACT_ROW_FIRST,
     ACT_ROW_LAST,
     ACT_ROW_SET,     /* arg: 0-based query token; clears the key selection */
-    ACT_CELL_SET,    /* a cell: app_select_cell (row and column), not app_apply */
+    ACT_CELL_SET,    /* a cell: action_select_cell (row and column), not action_apply */
     ACT_COL_NEXT,    /* key token right */
     ACT_COL_PREV,
     ACT_MASK,
@@ -101,7 +101,7 @@ typedef enum {
     ACT_COUNT
 } Action;
 
-/* What app_apply asks of the caller. */
+/* What action_apply asks of the caller. */
 #define APP_RUN 1u          /* re-run the model (text or settings changed) */
 #define APP_WEIGHTS 2u      /* rebuild the toy weights first (seed or d_model changed) */
 #define APP_QUIT 4u
@@ -154,15 +154,6 @@ int app_init(AppState *s, const ModelConfig *cfg, const char *text,
              const SentenceList *sentences, bool fixed_weights);
 void app_free(AppState *s);
 
-/* Apply one action; arg is used by ACT_HEAD_SET and ACT_ROW_SET (0-based).
- * ACT_CELL_SET and unknown actions do nothing. Returns APP_* flags. */
-unsigned app_apply(AppState *s, Action a, int arg);
-
-/* Select query token row and key token col (0-based, clamped to the tokens
- * of the last run): the cell whose weight and score are inspected. Returns
- * APP_* flags (0: nothing to recompute). */
-unsigned app_select_cell(AppState *s, int row, int col);
-
 /* Insert typed or pasted text at the cursor (edit mode). Returns APP_RUN when
  * the text changed. */
 unsigned app_type(AppState *s, const char *bytes, size_t n);
@@ -170,19 +161,6 @@ unsigned app_type(AppState *s, const char *bytes, size_t n);
 /* After a model run: the token counts (0, 0 after an error); clamps the
  * selection. */
 void app_set_tokens(AppState *s, int n_q, int n_k);
-
-/* After app_set_tokens: select the query token an example asked for (its
- * text, the first occurrence), if any; then forget the wish. */
-void app_take_tokens(AppState *s, const TokenList *t);
-
-/* Apply what an example needs (n / N): its preset, size, PE and mask, the
- * head to focus and the token to select (after the run, app_take_tokens);
- * its own weights (st->weights) set s->example_weights and a configuration
- * of PRESET_LOADED, and are left again (the configuration before them
- * restored) by an example without them. Under --weights only PE, mask, head
- * and token apply. Returns APP_RUN, with APP_WEIGHTS when the weights must
- * change. */
-unsigned app_example_setting(AppState *s, const SentenceSetting *st);
 
 /* The buffer typing goes to: the second sentence when editing it. */
 EditBuf *app_field(AppState *s);

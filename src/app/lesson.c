@@ -15,6 +15,8 @@
 #include "core/av.h"
 #include "io/weights.h"
 #include "render/pipeline.h"
+#include "io/lesson_answer.h"
+#include "io/lesson_builtin.h"
 
 void lesson_state_init(LessonState *ls)
 {

@@ -13,6 +13,7 @@
 #include "core/av.h"
 #include "io/fileio.h"
 #include "render/handout.h"
+#include "io/lesson_builtin.h"
 
 static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

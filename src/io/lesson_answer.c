@@ -4,7 +4,7 @@
  * sentence and any settings the student has. Also what a page's settings
  * mean at run time: the model configuration, the focused head, a token.
  */
-#include "io/lesson.h"
+#include "io/lesson_answer.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -6,7 +6,7 @@
  * lessons.inc is not on the include path) the same files are read at run
  * time from assets/lessons/ in the working folder or beside the binary.
  */
-#include "io/lesson.h"
+#include "io/lesson_builtin.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -14,6 +14,8 @@
 #include "render/export.h"
 #include "render/pipeline.h"
 #include "render/trace.h"
+#include "io/lesson_answer.h"
+#include "io/lesson_builtin.h"
 
 #define HANDOUT_WIDTH 100
 

@@ -32,7 +32,7 @@ bool imported_run(UiState *u, ModelResult *r, bool causal, int *err);
  * status line) and the views that need vectors (trace, PE: refused); on an
  * own model with a combining view on, keys that need the plain weights
  * leave the combining view first. Returns true when handled (flags added to
- * *pending), false to let app_apply have it. */
+ * *pending), false to let action_apply have it. */
 bool imported_handle(UiState *u, const UiInput *in, unsigned *pending);
 
 /* The query rows selected together (M) summed, for head h of the shown layer

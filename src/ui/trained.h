@@ -17,7 +17,7 @@ void trained_start(UiState *u);
  * values were cached); the mask, sizes, seed, preset, PE, scaling,
  * temperature, cross-attention and English examples are fixed, with a
  * message saying why (and the PE view, for learned encodings). Returns true
- * when handled (flags added to *pending), false to let app_apply have it. */
+ * when handled (flags added to *pending), false to let action_apply have it. */
 bool trained_handle(UiState *u, const UiInput *in, unsigned *pending);
 
 /* After g, while the sentence is the one g made: mark the focused heatmap's

@@ -1,7 +1,7 @@
 /* ui.c - the loop of the ncurses front end, on top of its other files.
  *
  * Holds the program's only mutable global, `static UiState ui`. The loop
- * reads keys and mouse events (input.c, mouse.c), hands them to app_apply
+ * reads keys and mouse events (input.c, mouse.c), hands them to action_apply
  * (app/state.c), re-runs the model when asked, and draws every frame in full
  * from the state: erase, the views into a Grid, paint (color.c), one
  * refresh. The terminal's life cycle, signals and the fatal path are term.c.
@@ -31,6 +31,7 @@
 #include "view_pipeline.h"
 #include "view_top.h"
 #include "view_train.h"
+#include "app/action.h"
 
 static UiState ui;
 
@@ -75,7 +76,7 @@ static void lesson_weights(UiState *u)
     u->w = &u->toy;
 }
 
-/* Rebuild the toy weights and run the model; flags are app_apply's. */
+/* Rebuild the toy weights and run the model; flags are action_apply's. */
 static void ui_rerun(UiState *u, unsigned flags)
 {
     AppState *s = &u->app;
@@ -108,7 +109,7 @@ static void ui_rerun(UiState *u, unsigned flags)
     }
     app_set_tokens(s, n_q, n_k);
     lesson_state_after_run(&u->lesson, s, &u->res);
-    app_take_tokens(s, &u->res.tokens);
+    action_take_tokens(s, &u->res.tokens);
     if ((flags & APP_CURSOR) && s->mode == MODE_EDIT && n_q > 0) {
         int t = edit_token_at(&u->res.tokens, s->text.cur);
         s->sel_row = t >= 0 ? t : 0;
@@ -187,9 +188,9 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
     if (in->action == ACT_NONE && in->text[0])
         flags = app_type(&u->app, in->text, strlen(in->text));
     else if (in->action == ACT_CELL_SET)
-        flags = app_select_cell(&u->app, in->arg, in->col);
+        flags = action_select_cell(&u->app, in->arg, in->col);
     else
-        flags = app_apply(&u->app, in->action, in->arg);
+        flags = action_apply(&u->app, in->action, in->arg);
     if (flags & APP_QUIT)
         return false;
     if ((flags & APP_LESSONS) && lesson_state_list_open(&u->lesson, &u->app) != AV_OK)
@@ -261,14 +262,14 @@ static void start_defaults(UiState *u, const UiOptions *o)
     if (!o->text && l && l->settings && s->sentence == 0) {
         SentenceSetting st = l->settings[0];
         st.pe = st.causal = -1; /* -c and --no-pe on the command line stand */
-        app_example_setting(s, &st);
+        action_example_setting(s, &st);
         if (l->notes && l->notes[0])
             snprintf(s->msg, sizeof s->msg, "1/%d: %s", l->n, l->notes[0]);
     }
     if (s->cfg.preset != PRESET_DESIGNED && !s->example_weights[0]) {
         char note[sizeof s->msg];
         memcpy(note, s->msg, sizeof note);
-        app_apply(s, ACT_PRESET, 0);
+        action_apply(s, ACT_PRESET, 0);
         if (note[0])
             memcpy(s->msg, note, sizeof note);
     }

@@ -1,5 +1,5 @@
 /* test_uistate.c - the interface's state and sentence editor, without curses:
- * UTF-8 editing, word jumps, the settings ladders and app_apply. */
+ * UTF-8 editing, word jumps, the settings ladders and action_apply. */
 #include "test_common.h"
 
 #include <locale.h>
@@ -10,6 +10,7 @@
 #include "app/ladder.h"
 #include "app/state.h"
 #include "core/utf8.h"
+#include "app/action.h"
 
 static void test_edit_insert_utf8_keeps_boundaries(void **state)
 {
@@ -176,13 +177,13 @@ static void test_app_toggles_ask_for_a_run(void **state)
     AppState s;
     setup_app(&s, false);
     assert_false(s.cfg.causal);
-    assert_int_equal(app_apply(&s, ACT_MASK, 0), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_MASK, 0), APP_RUN);
     assert_true(s.cfg.causal);
-    assert_int_equal(app_apply(&s, ACT_PE, 0), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_PE, 0), APP_RUN);
     assert_false(s.cfg.pe);
-    assert_int_equal(app_apply(&s, ACT_SCALE, 0), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_SCALE, 0), APP_RUN);
     assert_false(s.cfg.scale);
-    assert_int_equal(app_apply(&s, ACT_SEED_INC, 0), APP_RUN | APP_WEIGHTS);
+    assert_int_equal(action_apply(&s, ACT_SEED_INC, 0), APP_RUN | APP_WEIGHTS);
     assert_true(s.cfg.seed == 43);
     app_free(&s);
 }
@@ -193,7 +194,7 @@ static void test_app_dmodel_keeps_heads_dividing(void **state)
     AppState s;
     setup_app(&s, false);
     s.cfg.H = 16, s.head = 15;
-    assert_int_equal(app_apply(&s, ACT_DMODEL_DEC, 0), APP_RUN | APP_WEIGHTS);
+    assert_int_equal(action_apply(&s, ACT_DMODEL_DEC, 0), APP_RUN | APP_WEIGHTS);
     assert_int_equal(s.cfg.d_model, 24);
     assert_int_equal(s.cfg.H, 12);
     assert_int_equal(s.head, 11);
@@ -205,12 +206,12 @@ static void test_app_fixed_weights_refuse_dmodel_and_seed(void **state)
     (void)state;
     AppState s;
     setup_app(&s, true);
-    assert_int_equal(app_apply(&s, ACT_DMODEL_INC, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_DMODEL_INC, 0), 0);
     assert_int_equal(s.cfg.d_model, 32);
-    assert_int_equal(app_apply(&s, ACT_SEED_INC, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_SEED_INC, 0), 0);
     assert_true(s.cfg.seed == 42);
     assert_non_null(strstr(s.msg, "--weights"));
-    assert_int_equal(app_apply(&s, ACT_HEADS_INC, 0), APP_RUN); /* heads still change */
+    assert_int_equal(action_apply(&s, ACT_HEADS_INC, 0), APP_RUN); /* heads still change */
     assert_int_equal(s.cfg.H, 8);
     app_free(&s);
 }
@@ -220,22 +221,22 @@ static void test_app_selection_clamps(void **state)
     (void)state;
     AppState s;
     setup_app(&s, false);
-    app_apply(&s, ACT_ROW_LAST, 0);
+    action_apply(&s, ACT_ROW_LAST, 0);
     assert_int_equal(s.sel_row, 5);
-    app_apply(&s, ACT_ROW_NEXT, 0);
+    action_apply(&s, ACT_ROW_NEXT, 0);
     assert_int_equal(s.sel_row, 5);
-    app_select_cell(&s, 2, 4);
+    action_select_cell(&s, 2, 4);
     assert_int_equal(s.sel_row, 2);
     assert_int_equal(s.sel_col, 4);
     app_set_tokens(&s, 3, 3); /* the sentence got shorter */
     assert_int_equal(s.sel_col, 2);
     /* row and column travel apart: a column past 65535 is not folded into the row */
     app_set_tokens(&s, 70000, 70000);
-    app_select_cell(&s, 1, 66000);
+    action_select_cell(&s, 1, 66000);
     assert_int_equal(s.sel_row, 1);
     assert_int_equal(s.sel_col, 66000);
     app_set_tokens(&s, 3, 3);
-    app_apply(&s, ACT_HEAD_PREV, 0);
+    action_apply(&s, ACT_HEAD_PREV, 0);
     assert_int_equal(s.head, 3); /* wraps to the last of 4 heads */
     app_free(&s);
 }
@@ -245,28 +246,28 @@ static void test_app_escape_layers(void **state)
     (void)state;
     AppState s;
     setup_app(&s, false);
-    app_apply(&s, ACT_EDIT, 0);
-    app_apply(&s, ACT_HELP, 0);
-    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0); /* closes help */
+    action_apply(&s, ACT_EDIT, 0);
+    action_apply(&s, ACT_HELP, 0);
+    assert_int_equal(action_apply(&s, ACT_ESCAPE, 0), 0); /* closes help */
     assert_false(s.help);
-    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0); /* leaves the editor */
+    assert_int_equal(action_apply(&s, ACT_ESCAPE, 0), 0); /* leaves the editor */
     assert_int_equal(s.mode, MODE_BROWSE);
     /* Esc never quits: side by side, the PE view, cross-attention, one level
      * each, then only a message naming the keys that quit */
-    app_apply(&s, ACT_CROSS, 0);
-    app_apply(&s, ACT_VIEW, 0);
-    app_apply(&s, ACT_CMP_MASK, 0);
-    assert_false(app_apply(&s, ACT_ESCAPE, 0) & APP_QUIT);
+    action_apply(&s, ACT_CROSS, 0);
+    action_apply(&s, ACT_VIEW, 0);
+    action_apply(&s, ACT_CMP_MASK, 0);
+    assert_false(action_apply(&s, ACT_ESCAPE, 0) & APP_QUIT);
     assert_int_equal(s.compare, CMP_NONE);
     assert_int_equal(s.view, VIEW_PE);
-    assert_false(app_apply(&s, ACT_ESCAPE, 0) & APP_QUIT);
+    assert_false(action_apply(&s, ACT_ESCAPE, 0) & APP_QUIT);
     assert_int_equal(s.view, VIEW_ATTN);
-    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), APP_RUN); /* one sentence again */
+    assert_int_equal(action_apply(&s, ACT_ESCAPE, 0), APP_RUN); /* one sentence again */
     assert_false(s.cross_on);
     for (int k = 0; k < 3; k++)
-        assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0);
+        assert_int_equal(action_apply(&s, ACT_ESCAPE, 0), 0);
     assert_non_null(strstr(s.msg, "q, F10 or Ctrl-C quits"));
-    assert_int_equal(app_apply(&s, ACT_QUIT, 0), APP_QUIT);
+    assert_int_equal(action_apply(&s, ACT_QUIT, 0), APP_QUIT);
     app_free(&s);
 }
 
@@ -275,10 +276,10 @@ static void test_app_head_digits_beyond_the_heads(void **state)
     (void)state;
     AppState s;
     setup_app(&s, false); /* 4 heads */
-    app_apply(&s, ACT_HEAD_SET, 2);
+    action_apply(&s, ACT_HEAD_SET, 2);
     assert_int_equal(s.head, 2);
     /* key 7: no head 7, said so; the focus stays (it wrapped to head 3 before) */
-    assert_int_equal(app_apply(&s, ACT_HEAD_SET, 6), 0);
+    assert_int_equal(action_apply(&s, ACT_HEAD_SET, 6), 0);
     assert_int_equal(s.head, 2);
     assert_non_null(strstr(s.msg, "no head 7"));
     app_free(&s);
@@ -298,7 +299,7 @@ static void test_app_example_settings(void **state)
     AppState s;
     assert_int_equal(app_init(&s, &c, NULL, &sl, false), AV_OK);
     s.sentence = 2; /* n goes to the first: designed heads, head 5, mask on */
-    assert_true(app_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
+    assert_true(action_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
     assert_int_equal(s.cfg.preset, PRESET_DESIGNED);
     assert_int_equal(s.head, 4);
     assert_true(s.cfg.causal);
@@ -306,18 +307,18 @@ static void test_app_example_settings(void **state)
     TokenList t;
     assert_int_equal(tokenize(s.text.s, s.text.len, 16, &t), AV_OK);
     app_set_tokens(&s, t.n, t.n);
-    app_take_tokens(&s, &t);
+    action_take_tokens(&s, &t);
     assert_int_equal(s.sel_row, 3); /* token=dog */
     tokenize_free(&t);
     /* seed 001's own weights: d_model 4, 2 heads, PE off, loaded by the UI */
-    assert_true(app_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
+    assert_true(action_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
     assert_string_equal(s.example_weights, "seed001");
     assert_int_equal(s.cfg.preset, PRESET_LOADED);
     assert_int_equal(s.cfg.d_model, 4);
     assert_int_equal(s.cfg.H, 2);
     assert_false(s.cfg.pe);
     /* leaving them brings back the configuration before (the designed heads) */
-    assert_true(app_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
+    assert_true(action_apply(&s, ACT_SENT_NEXT, 0) & APP_WEIGHTS);
     assert_string_equal(s.example_weights, "");
     assert_int_equal(s.cfg.preset, PRESET_DESIGNED);
     assert_int_equal(s.cfg.d_model, 192);
@@ -336,15 +337,15 @@ static void test_app_typing_and_sentences(void **state)
     AppState s;
     assert_int_equal(app_init(&s, &c, NULL, &sl, false), AV_OK);
     assert_string_equal(s.text.s, "one two");
-    assert_int_equal(app_apply(&s, ACT_SENT_NEXT, 0), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_SENT_NEXT, 0), APP_RUN);
     assert_string_equal(s.text.s, "three");
-    assert_int_equal(app_apply(&s, ACT_SENT_NEXT, 0), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_SENT_NEXT, 0), APP_RUN);
     assert_string_equal(s.text.s, "one two");
     assert_int_equal(app_type(&s, "!", 1), APP_RUN | APP_CURSOR);
     assert_string_equal(s.text.s, "one two!");
     assert_int_equal(s.sentence, -1);
-    assert_int_equal(app_apply(&s, ACT_BACKSPACE, 0), APP_RUN | APP_CURSOR);
-    assert_int_equal(app_apply(&s, ACT_CUR_LEFT, 0), APP_CURSOR);
+    assert_int_equal(action_apply(&s, ACT_BACKSPACE, 0), APP_RUN | APP_CURSOR);
+    assert_int_equal(action_apply(&s, ACT_CUR_LEFT, 0), APP_CURSOR);
     app_free(&s);
     sentences_free(&sl);
 }

@@ -12,6 +12,8 @@
 #include "core/model.h"
 #include "io/lesson.h"
 #include "io/weights.h"
+#include "io/lesson_answer.h"
+#include "io/lesson_builtin.h"
 
 static const char good[] =
     "# a comment\n"

@@ -1,4 +1,4 @@
-/* test_view.c - the teaching actions of the interface's state, without
+/* test_action.c - the teaching actions of the interface's state, without
  * curses: temperature, layers, cross-attention, side by side, zoom. */
 #include "test_common.h"
 
@@ -8,6 +8,7 @@
 #include "core/av.h"
 #include "app/ladder.h"
 #include "app/state.h"
+#include "app/action.h"
 
 static void setup(AppState *s)
 {
@@ -23,14 +24,14 @@ static void test_temperature_steps_within_limits(void **state)
     AppState s;
     setup(&s);
     /* t halves, T doubles, each asking for a run; never below 0.01 or above 100 */
-    assert_int_equal(app_apply(&s, ACT_TEMP_DOWN, 0), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_TEMP_DOWN, 0), APP_RUN);
     assert_float_equal(s.cfg.temperature, 0.5f, 1e-6f);
     for (int k = 0; k < 20; k++)
-        app_apply(&s, ACT_TEMP_DOWN, 0);
+        action_apply(&s, ACT_TEMP_DOWN, 0);
     assert_float_equal(s.cfg.temperature, 1.0f / 64, 1e-7f);
-    assert_int_equal(app_apply(&s, ACT_TEMP_DOWN, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_TEMP_DOWN, 0), 0);
     for (int k = 0; k < 40; k++)
-        app_apply(&s, ACT_TEMP_UP, 0);
+        action_apply(&s, ACT_TEMP_UP, 0);
     assert_float_equal(s.cfg.temperature, 64.0f, 1e-4f);
     assert_float_equal(ladder_temp_step(80.0f, 2.0f), 80.0f, 0.0f);
     app_free(&s);
@@ -42,18 +43,18 @@ static void test_layers_change_and_select(void **state)
     AppState s;
     setup(&s);
     /* > adds a layer (new weights) and shows it; l and L cycle; < removes */
-    assert_int_equal(app_apply(&s, ACT_LAYERS_INC, 0), APP_RUN | APP_WEIGHTS);
+    assert_int_equal(action_apply(&s, ACT_LAYERS_INC, 0), APP_RUN | APP_WEIGHTS);
     assert_int_equal(s.cfg.layers, 2);
     assert_int_equal(s.layer, 1);
-    app_apply(&s, ACT_LAYER_NEXT, 0);
+    action_apply(&s, ACT_LAYER_NEXT, 0);
     assert_int_equal(s.layer, 0);
-    app_apply(&s, ACT_LAYER_PREV, 0);
+    action_apply(&s, ACT_LAYER_PREV, 0);
     assert_int_equal(s.layer, 1);
-    assert_int_equal(app_apply(&s, ACT_LAYERS_DEC, 0), APP_RUN | APP_WEIGHTS);
+    assert_int_equal(action_apply(&s, ACT_LAYERS_DEC, 0), APP_RUN | APP_WEIGHTS);
     assert_int_equal(s.layer, 0);
-    assert_int_equal(app_apply(&s, ACT_LAYERS_DEC, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_LAYERS_DEC, 0), 0);
     s.max_layers = 1; /* --weights with one layer */
-    assert_int_equal(app_apply(&s, ACT_LAYERS_INC, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_LAYERS_INC, 0), 0);
     app_free(&s);
 }
 
@@ -63,25 +64,25 @@ static void test_cross_sentence_is_edited_with_tab(void **state)
     AppState s;
     setup(&s);
     assert_string_equal(s.cross.s, APP_CROSS_DEFAULT);
-    assert_int_equal(app_apply(&s, ACT_CROSS, 0), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_CROSS, 0), APP_RUN);
     assert_true(s.cross_on);
-    app_apply(&s, ACT_EDIT, 0);
+    action_apply(&s, ACT_EDIT, 0);
     /* Tab in the editor goes to the second sentence; typing goes there */
-    assert_int_equal(app_apply(&s, ACT_FIELD_NEXT, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_FIELD_NEXT, 0), 0);
     assert_int_equal(s.field, 1);
     assert_int_equal(app_type(&s, "!", 1), APP_RUN);
     assert_string_equal(s.cross.s, APP_CROSS_DEFAULT "!");
     assert_string_equal(s.text.s, "The cat sat");
-    app_apply(&s, ACT_FIELD_NEXT, 0);
+    action_apply(&s, ACT_FIELD_NEXT, 0);
     assert_int_equal(app_type(&s, "?", 1), APP_RUN | APP_CURSOR);
     assert_string_equal(s.text.s, "The cat sat?");
     /* without cross-attention Tab is the next head again */
-    app_apply(&s, ACT_EDIT_DONE, 0);
-    app_apply(&s, ACT_CROSS, 0);
-    app_apply(&s, ACT_FIELD_NEXT, 0);
+    action_apply(&s, ACT_EDIT_DONE, 0);
+    action_apply(&s, ACT_CROSS, 0);
+    action_apply(&s, ACT_FIELD_NEXT, 0);
     assert_int_equal(s.head, 1);
     /* E edits the second sentence, turning cross-attention on */
-    assert_int_equal(app_apply(&s, ACT_EDIT_CROSS, 1), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_EDIT_CROSS, 1), APP_RUN);
     assert_true(s.cross_on);
     assert_int_equal(s.field, 1);
     app_free(&s);
@@ -93,20 +94,20 @@ static void test_compare_panels_and_escape(void **state)
     AppState s;
     setup(&s);
     /* the mask comparison needs a second run; the heads one does not */
-    assert_int_equal(app_apply(&s, ACT_CMP_MASK, 0), APP_RUN);
+    assert_int_equal(action_apply(&s, ACT_CMP_MASK, 0), APP_RUN);
     assert_int_equal(s.compare, CMP_MASK);
-    assert_int_equal(app_apply(&s, ACT_CMP_HEADS, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_CMP_HEADS, 0), 0);
     assert_int_equal(s.compare, CMP_HEADS);
-    app_apply(&s, ACT_CMP_HEADS, 0);
+    action_apply(&s, ACT_CMP_HEADS, 0);
     assert_int_equal(s.compare, CMP_NONE);
-    app_apply(&s, ACT_TRACE, 0);
+    action_apply(&s, ACT_TRACE, 0);
     assert_int_equal(s.panel, PANEL_TRACE);
-    app_apply(&s, ACT_ROW_PGDN, 0); /* PgDn scrolls the panel, not the token */
+    action_apply(&s, ACT_ROW_PGDN, 0); /* PgDn scrolls the panel, not the token */
     assert_int_equal(s.panel_scroll, 20);
     assert_int_equal(s.sel_row, 0);
-    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_ESCAPE, 0), 0);
     assert_int_equal(s.panel, PANEL_NONE);
-    assert_int_equal(app_apply(&s, ACT_ESCAPE, 0), 0); /* Esc never quits */
+    assert_int_equal(action_apply(&s, ACT_ESCAPE, 0), 0); /* Esc never quits */
     app_free(&s);
 }
 
@@ -117,18 +118,18 @@ static void test_zoom_and_row_steps(void **state)
     setup(&s);
     app_set_tokens(&s, 2000, 2000);
     /* zoom asks for a redraw centred on the selection; 0 shows all again */
-    assert_int_equal(app_apply(&s, ACT_ZOOM_IN, 0), APP_VIEW);
+    assert_int_equal(action_apply(&s, ACT_ZOOM_IN, 0), APP_VIEW);
     assert_int_equal(s.zoom, 1);
     assert_true(s.recentre);
-    app_apply(&s, ACT_ZOOM_IN, 0);
-    assert_int_equal(app_apply(&s, ACT_ZOOM_ALL, 0), APP_VIEW);
+    action_apply(&s, ACT_ZOOM_IN, 0);
+    assert_int_equal(action_apply(&s, ACT_ZOOM_ALL, 0), APP_VIEW);
     assert_int_equal(s.zoom, 0);
-    assert_int_equal(app_apply(&s, ACT_ZOOM_OUT, 0), 0);
+    assert_int_equal(action_apply(&s, ACT_ZOOM_OUT, 0), 0);
     /* Down moves a screen row's worth of tokens in a pooled view */
     s.row_step = 64;
-    app_apply(&s, ACT_ROW_NEXT, 0);
+    action_apply(&s, ACT_ROW_NEXT, 0);
     assert_int_equal(s.sel_row, 64);
-    assert_int_equal(app_apply(&s, ACT_POOL, 0), APP_VIEW);
+    assert_int_equal(action_apply(&s, ACT_POOL, 0), APP_VIEW);
     assert_true(s.pool_mean);
     app_free(&s);
 }
