@@ -23,20 +23,7 @@
 #include "io/sentences.h"
 #include "render/export.h"
 #include "ui/ui.h"
-
-static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* One line on standard error; returns status for `return say(...)`. */
-static int say(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("attnviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return status;
-}
+#include "cli/say.h"
 
 /* The head and layer asked for, against the file's; sets eo's 0-based ones. */
 static int check_selection(const CliOptions *o, const AttnFile *af, ExportOptions *eo)

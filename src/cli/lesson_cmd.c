@@ -14,19 +14,7 @@
 #include "io/fileio.h"
 #include "render/handout.h"
 #include "io/lesson_builtin.h"
-
-static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int say(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("attnviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return status;
-}
+#include "cli/say.h"
 
 int lesson_cmd_open(const char *name, Lesson *l)
 {

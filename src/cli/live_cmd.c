@@ -15,22 +15,9 @@
 #include "core/av.h"
 #include "io/fileio.h"
 #include "ui/ui.h"
+#include "cli/say.h"
 
 #define GRAMMAR_RULES "assets/grammar/grammar.txt" /* as `attnviz train grammar` */
-
-static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* One line on standard error; returns status. */
-static int say(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("attnviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return status;
-}
 
 /* The data of the task: the -f text for "text", the rules for "grammar"
  * (-f, or the project's own), nothing for the others. */

@@ -32,6 +32,7 @@
 #include "cli/model_cmd.h"
 #include "cli/import_cmd.h"
 #include "cli/live_cmd.h"
+#include "cli/say.h"
 
 typedef struct {
     CliOptions opt;
@@ -43,20 +44,6 @@ typedef struct {
     char *gen_text;      /* the text continued by --generate, or NULL */
     Lesson lesson;       /* --lesson NAME for the interface */
 } App;
-
-static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* One line on standard error; returns status for `return say(...)`. */
-static int say(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("attnviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return status;
-}
 
 /* Make wcwidth and ncursesw see UTF-8 even under a plain "C" locale. */
 static void set_locale(void)

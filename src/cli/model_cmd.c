@@ -11,19 +11,7 @@
 
 #include "core/av.h"
 #include "train/infer.h"
-
-static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int say(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("attnviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return status;
-}
+#include "cli/say.h"
 
 int model_cmd_error(const CliOptions *o, int err, const char *bad)
 {

@@ -24,6 +24,7 @@
 #include "io/fileio.h"
 #include "io/npy.h"
 #include "train/scores.h"
+#include "cli/say.h"
 
 #define BAR_WIDTH 30
 
@@ -196,20 +197,6 @@ int train_cmd_parse(int argc, char **argv, TrainOptions *o)
     if (!o->save && !o->dump_grads)
         return bad(o, "%s", "train: --save DIR is required");
     return 0;
-}
-
-static int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* One line on standard error; returns status. */
-static int say(int status, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("attnviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return status;
 }
 
 /* The task with its file, or an exit status. */
