@@ -16,7 +16,7 @@
 
 /* Write tokens.txt, X.npy (after PE), Q.npy, K.npy, V.npy, scores.npy
  * (H, n, n), weights.npy (H, n, n), output.npy (n, d_model), heads.txt; with
- * L > 1 also layerN/ with each layer's files; then attention.npy (L, H, n_q,
+ * L > 1 also layerN/ with each layer's files and its heads.txt; then attention.npy (L, H, n_q,
  * n_k: every layer's weights, bit for bit) and, for self-attention,
  * rollout.npy (n, n) after all layers. The folder is created when missing.
  * Returns AV_OK, AV_ERR_IO (*which names the file at fault, or is NULL when

@@ -49,9 +49,9 @@ static int write_npy(const char *dir, const char *name, int ndim, size_t d0, siz
     return npy_write(path, ndim, shape, data);
 }
 
-/* The tokens one a line, or with t NULL the label of each head. */
+/* The tokens one a line, or with t NULL the label of each head of layer l. */
 static int write_lines(const char *dir, const char *name, const TokenList *t,
-                       const ModelConfig *c, const char **which)
+                       const ModelConfig *c, int l, const char **which)
 {
     char path[4096];
     MemFile m;
@@ -61,7 +61,7 @@ static int write_lines(const char *dir, const char *name, const TokenList *t,
         return AV_ERR_NOMEM;
     int count = t ? t->n : c->H;
     for (int k = 0; k < count; k++)
-        fprintf(m.f, "%s\n", t ? t->tok[k].str : model_head_label(c, 0, k));
+        fprintf(m.f, "%s\n", t ? t->tok[k].str : model_head_label(c, l, k));
     int err = memfile_close(&m);
     if (!err)
         err = file_write_atomic(path, m.buf, m.len, false);
@@ -96,11 +96,11 @@ static int dump_tensors(const char *dir, const ModelResult *r, const ModelConfig
     *which = NULL; /* the folder itself */
     int err = make_dir(dir);
     if (!err)
-        err = write_lines(dir, "tokens.txt", &r->tokens, c, which);
+        err = write_lines(dir, "tokens.txt", &r->tokens, c, 0, which);
     if (!err && r->cross_tokens.n)
-        err = write_lines(dir, "key_tokens.txt", &r->cross_tokens, c, which);
+        err = write_lines(dir, "key_tokens.txt", &r->cross_tokens, c, 0, which);
     if (!err)
-        err = write_lines(dir, "heads.txt", NULL, c, which);
+        err = write_lines(dir, "heads.txt", NULL, c, 0, which);
     if (!err)
         err = write_npy(dir, "X.npy", 2, (size_t)s->n_q, (size_t)s->d_model, 0, r->X, which);
     if (!err)
@@ -115,6 +115,8 @@ static int dump_tensors(const char *dir, const ModelResult *r, const ModelConfig
         err = make_dir(sub);
         if (!err)
             err = dump_layer(sub, r, l, which);
+        if (!err) /* each layer's own labels: a trained model's heads differ by layer */
+            err = write_lines(sub, "heads.txt", NULL, c, l, which);
     }
     return err;
 }
@@ -327,9 +329,9 @@ int dump_write_import(const char *dir, const AttnImport *im, const char **which)
     *which = NULL;
     int rc = make_dir(dir);
     if (rc == AV_OK)
-        rc = write_lines(dir, "tokens.txt", &im->tokens, NULL, which);
+        rc = write_lines(dir, "tokens.txt", &im->tokens, NULL, 0, which);
     if (rc == AV_OK && im->key_tokens.n)
-        rc = write_lines(dir, "key_tokens.txt", &im->key_tokens, NULL, which);
+        rc = write_lines(dir, "key_tokens.txt", &im->key_tokens, NULL, 0, which);
     attnfile_source(&im->a, &src);
     return rc == AV_OK ? dump_combined(dir, &src, which) : rc;
 }

@@ -396,5 +396,12 @@ run -e text 'Cat eats fish'
 grep -q temperature "$out" && fail "temperature 1 is not mentioned" "$(head -2 "$out" | tr '\n' '|')" \
     || pass "temperature 1 is not mentioned"
 
+# Each layer's folder names its own heads (a trained model's differ by layer).
+rm -rf "$tmp/dl" && run --dump "$tmp/dl" --layers 3 --preset designed 'she saw him'
+{ [ "$rc" -eq 0 ] && [ "$(sed -n 5p "$tmp/dl/layer1/heads.txt")" = "pronoun -> noun" ] &&
+  [ "$(wc -l <"$tmp/dl/layer3/heads.txt")" -eq 6 ] && cmp -s "$tmp/dl/heads.txt" "$tmp/dl/layer1/heads.txt"; } \
+    && pass "--dump: layerN/heads.txt with each layer's labels" \
+    || fail "--dump: layerN/heads.txt with each layer's labels" "$(cat "$tmp/dl/layer1/heads.txt" 2>&1 | tr '\n' '|')"
+
 echo "# $failures failed"
 [ "$failures" -eq 0 ]
