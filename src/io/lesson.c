@@ -21,6 +21,7 @@
 #include "core/av.h"
 #include "core/designed.h"
 #include "core/utf8.h"
+#include "io/lesson_value.h"
 
 static const char *const view_names[LESSON_VIEW_COUNT] = {
     "attention", "pipeline", "trace", "pe", "compare-mask", "compare-heads", "heads",
@@ -92,57 +93,43 @@ static bool in_list(const char *const *list, const char *s)
     return false;
 }
 
-/* A whole number in [lo, hi]. */
+/* The value readers of lesson_value.h, their message turned into the
+ * parse error of this line. */
+static int val(Parser *p, int err, const char *msg)
+{
+    return err ? perr(p, "%s", msg) : AV_OK;
+}
+
 static int get_int(Parser *p, const char *name, const char *v, long lo, long hi, int *out)
 {
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (!*v || *end || errno || x < lo || x > hi)
-        return perr(p, "%s takes a whole number from %ld to %ld, not '%.40s'", name, lo, hi, v);
-    *out = (int)x;
-    return AV_OK;
+    char m[160];
+    return val(p, lesson_value_int(name, v, lo, hi, out, m, sizeof m), m);
 }
 
 static int get_number(Parser *p, const char *name, const char *v, double lo, double hi,
                       double *out)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(v, &end);
-    if (!*v || *end || errno || !(x >= lo && x <= hi))
-        return perr(p, "%s takes a number from %g to %g, not '%.40s'", name, lo, hi, v);
-    *out = x;
-    return AV_OK;
+    char m[160];
+    return val(p, lesson_value_number(name, v, lo, hi, out, m, sizeof m), m);
 }
 
 static int get_onoff(Parser *p, const char *name, const char *v, bool *out)
 {
-    if (!strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "causal"))
-        *out = true;
-    else if (!strcmp(v, "off") || !strcmp(v, "no") || !strcmp(v, "none"))
-        *out = false;
-    else
-        return perr(p, "%s takes on or off, not '%.40s'", name, v);
-    return AV_OK;
+    char m[160];
+    return val(p, lesson_value_onoff(name, v, out, m, sizeof m), m);
 }
 
-/* "3" (1-based index), "none", a quoted "text" or a token's text. */
 static int get_token(Parser *p, const char *name, char *v, LessonTokenRef *ref)
 {
-    size_t n = strlen(v);
+    char m[160];
     memset(ref, 0, sizeof *ref);
-    if (!strcmp(v, "none"))
-        return AV_OK;
-    if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
-        v[n - 1] = '\0';
-        ref->text = v + 1;
-        return *ref->text ? AV_OK : perr(p, "%s names an empty token", name);
-    }
-    if (strspn(v, "0123456789") == n)
-        return get_int(p, name, v, 1, AV_MAX_TOKENS, &ref->index);
-    ref->text = v;
-    return AV_OK;
+    return val(p, lesson_value_token(name, v, &ref->index, &ref->text, m, sizeof m), m);
+}
+
+static int set_stage(Parser *p, const char *v, int *out)
+{
+    char m[160];
+    return val(p, lesson_value_stage(v, out, m, sizeof m), m);
 }
 
 /* A path or "none". */
@@ -160,20 +147,6 @@ static int set_view(Parser *p, const char *v, LessonView *out)
         }
     return perr(p, "view takes attention, pipeline, trace, pe, compare-mask, compare-heads or "
                 "heads, not '%.40s'", v);
-}
-
-/* A pipeline stage: 1-8 or its name. */
-static int set_stage(Parser *p, const char *v, int *out)
-{
-    static const char *const names[] = {"q", "k", "v", "scores", "scaled", "masked", "weights",
-                                        "output"};
-    for (int k = 0; k < 8; k++)
-        if (!strcmp(v, names[k]) || (v[0] == '1' + k && !v[1])) {
-            *out = k + 1;
-            return AV_OK;
-        }
-    return perr(p, "stage takes 1-8 or q, k, v, scores, scaled, masked, weights, output, "
-                "not '%.30s'", v);
 }
 
 static int set_preset(Parser *p, const char *v, LessonSettings *s)
