@@ -72,8 +72,7 @@ start xterm-256color 100 30 --color never 'The cat sat'
 check "--color never: shade glyphs" wait_for '^ *1 The +[·░▒▓█]'
 keys q
 check "q exits 0 with the terminal restored" restored
-tmux -L "$SOCK" kill-session -t s 2>/dev/null
-tmux -L "$SOCK" new-session -d -s s -x 100 -y 30 -c "$WORK" \
+tui_session 100 30 \
     "env NO_COLOR=1 TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" 'The cat sat'); $AFTER"
 check "NO_COLOR: shade glyphs" wait_for '^ *1 The +[·░▒▓█]'
 start xterm 100 30 'The cat sat'

@@ -15,8 +15,7 @@ step_now() { screen | sed -n 's/^step \([0-9][0-9]*\).*/\1/p' | head -1; }
 
 start_train() {
     local env=$1 w=$2 h=$3; shift 3
-    tmux -L "$SOCK" kill-session -t s 2>/dev/null
-    tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" \
+    tui_session "$w" "$h" \
         "env $env LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
     wait_for '^Training ' && wait_for '^step [0-9]'
 }
@@ -128,8 +127,7 @@ keys F10
 check "F10 quits" wait_for "EXITED:0"
 
 # --- from the interface: W opens it, Esc backs out to the attention view
-tmux -L "$SOCK" kill-session -t s 2>/dev/null
-tmux -L "$SOCK" new-session -d -s s -x 120 -y 40 -c "$WORK" \
+tui_session 120 40 \
     "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN") 'Cat eats fish'; echo EXITED:\$?; sleep 60"
 wait_for ' tokens [0-9]' && settle
 keys W

@@ -7,6 +7,9 @@
 #                      with ENV (e.g. "TERM=xterm-256color") in its environment;
 #                      then $AFTER (default: print EXITED:status and wait) runs in
 #                      the pane; waits for the status line
+#   tui_session W H CMD
+#                      a new session "s" of W x H running CMD in a fresh tmux
+#                      server (the old one stopped and gone first)
 #   screen, keys       the pane's text; send-keys to it
 #   settle             wait until the screen stops changing (~3 s at most)
 #   wait_for RE        wait until the screen matches RE (WAIT_TICKS x 50 ms)
@@ -45,10 +48,26 @@ wait_for() {
     return 1
 }
 
+# Killing the last session stops the server, and a new session started at
+# that moment can reach the dying server ("server exited unexpectedly"): stop
+# it, wait until its socket is gone, and start afresh (retried, as that wait
+# is a poll).
+tui_session() {
+    local w=$1 h=$2 cmd=$3 sock
+    sock="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$SOCK"
+    for _ in 1 2 3; do
+        tmux -L "$SOCK" kill-server 2>/dev/null
+        for _ in $(seq 1 40); do [ -e "$sock" ] || break; sleep 0.05; done
+        tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" "$cmd" 2>/dev/null &&
+            return 0
+        sleep 0.2
+    done
+    return 1
+}
+
 tui_start() {
     local env=$1 w=$2 h=$3; shift 3
-    tmux -L "$SOCK" kill-session -t s 2>/dev/null
-    tmux -L "$SOCK" new-session -d -s s -x "$w" -y "$h" -c "$WORK" \
+    tui_session "$w" "$h" \
         "env $env LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); ${AFTER:-echo EXITED:\$?; sleep 60}"
     wait_for ' tokens [0-9]' && settle
 }
