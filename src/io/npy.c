@@ -250,22 +250,17 @@ static int data_size(const NpyHeader *h, size_t *count, size_t *bytes)
 
 int npy_parse(const unsigned char *buf, size_t len, NpyArray *out)
 {
-    size_t hstart, hlen, count, bytes;
-    NpyHeader h;
-    int rc;
+    NpyInfo h;
     memset(out, 0, sizeof(*out));
-    if ((rc = parse_preamble(buf, len, &hstart, &hlen)) != AV_OK ||
-        (rc = parse_dict((const char *)buf + hstart, hlen, &h)) != AV_OK ||
-        (rc = data_size(&h, &count, &bytes)) != AV_OK)
+    int rc = npy_parse_header(buf, len, len, &h); /* the data within len, or truncated */
+    if (rc != AV_OK)
         return rc;
-    const unsigned char *data = buf + hstart + hlen;
-    if (bytes > len - hstart - hlen)
-        return AV_ERR_NPY_FORMAT; /* truncated */
+    const unsigned char *data = buf + h.data_offset;
     /* at least one float, so a successful read never has data == NULL */
-    float *dst = malloc(count ? count * sizeof(float) : sizeof(float));
+    float *dst = malloc(h.count ? h.count * sizeof(float) : sizeof(float));
     if (!dst)
         return AV_ERR_NOMEM;
-    for (size_t k = 0; k < count; k++) {
+    for (size_t k = 0; k < h.count; k++) {
         if (!load_value(data + k * (size_t)h.itemsize, h.itemsize, &dst[k])) {
             free(dst);
             return AV_ERR_NPY_NONFINITE;
@@ -273,7 +268,7 @@ int npy_parse(const unsigned char *buf, size_t len, NpyArray *out)
     }
     out->ndim = h.ndim;
     memcpy(out->shape, h.shape, sizeof(out->shape));
-    out->count = count;
+    out->count = h.count;
     out->data = dst;
     return AV_OK;
 }
