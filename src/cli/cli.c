@@ -303,6 +303,17 @@ static int check_paths(CliOptions *o)
     return AV_OK;
 }
 
+/* The export's head, layer and query token, 0-based, from the 1-based
+ * options; last is the layer meant when --layer is not given (-1: the last,
+ * known only once a model or a file is read). Returns AV_OK. */
+static int export_targets(CliOptions *o, int last)
+{
+    o->export.head = o->head_1 - 1;
+    o->export.layer = o->layer_1 ? o->layer_1 - 1 : last;
+    o->export.token = o->token_1 - 1;
+    return AV_OK;
+}
+
 /* --model: the model fixes the sizes, preset, mask and weights; --head and
  * --layer are checked against it once it is loaded (main.c). */
 static int check_model(CliOptions *o)
@@ -325,10 +336,7 @@ static int check_model(CliOptions *o)
         return fail(o, "--export trace needs --token N (the query token, 1-based)");
     if (o->output && !o->export_set)
         return fail(o, "--output goes with --export");
-    o->export.head = o->head_1 - 1;
-    o->export.layer = o->layer_1 - 1; /* -1: the last, set when the model is loaded */
-    o->export.token = o->token_1 - 1;
-    return AV_OK;
+    return export_targets(o, -1); /* the last layer: known when the model is loaded */
 }
 
 /* --attention: no model, so none of its settings; the head and layer are
@@ -353,10 +361,7 @@ static int check_import(CliOptions *o)
                     "only weights", o->export.format == EXPORT_TRACE ? "trace" : "pipeline");
     if (o->output && !o->export_set)
         return fail(o, "--output goes with --export");
-    o->export.head = o->head_1 - 1;
-    o->export.layer = o->layer_1 - 1; /* -1: the last, once the file says how many */
-    o->export.token = o->token_1 - 1;
-    return AV_OK;
+    return export_targets(o, -1); /* the last layer: known once the file is read */
 }
 
 /* Checks that need every option: the head count divides d_model, ... */
@@ -395,10 +400,7 @@ static int check_combination(CliOptions *o)
         return fail(o, "--lesson sets its own sentences: leave out TEXT, --file and --dump");
     if (o->lesson_set && o->export_set && (o->export.format != EXPORT_MD || !o->lesson))
         return fail(o, "--lesson goes with --export md and a lesson name (the handout)");
-    o->export.head = o->head_1 - 1;
-    o->export.layer = (o->layer_1 ? o->layer_1 : c->layers) - 1;
-    o->export.token = o->token_1 - 1;
-    return AV_OK;
+    return export_targets(o, c->layers - 1);
 }
 
 int cli_parse(int argc, char **argv, CliOptions *o)
