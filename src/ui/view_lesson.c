@@ -140,10 +140,15 @@ static void question_lines(const UiState *u, const LessonPage *p, Lines *L)
     add_paragraphs(L, &ls->lesson, q->explain_first, q->n_explain, STYLE_TEXT);
 }
 
+static bool is_digit(const Cell *c)
+{
+    return c->cp >= '0' && c->cp <= '9';
+}
+
 /* A number or a shade of a weight, in a cell that is not a label. */
 static bool veils(const Cell *c)
 {
-    bool digit = c->cp >= '0' && c->cp <= '9';
+    bool digit = is_digit(c);
     bool shade = (c->cp >= 0x2580 && c->cp <= 0x259F) || c->cp == 0x00B7;
     return c->style == STYLE_TEXT && (digit || shade);
 }
@@ -175,7 +180,7 @@ static void veil_decimals(Grid *g, Rect r, int y)
     for (int x = r.x; x < r.x + r.w;) {
         int end = x, dot = 0;
         for (Cell *c; (c = grid_at(g, end, y)) && end < r.x + r.w &&
-                      ((c->cp >= '0' && c->cp <= '9') || c->cp == '.' || c->cp == '?');
+                      (is_digit(c) || c->cp == '.' || c->cp == '?');
              end++)
             dot |= c->cp == '.';
         for (int k = x; dot && k < end; k++) {
@@ -199,13 +204,13 @@ void view_lesson_veil(const UiState *u, Grid *g, Rect r)
             if (!c)
                 break;
             if (c->style == STYLE_HEAT || c->style == STYLE_DIVERGE) {
-                bool digit = (c->cp >= '0' && c->cp <= '9') || c->cp == '.';
+                bool digit = is_digit(c) || c->cp == '.';
                 c->cp = digit ? '?' : ' ', c->style = STYLE_DIM, c->level = 0;
             } else if (c->style == STYLE_BAR) {
                 first_bar = first_bar < 0 ? x : first_bar;
                 c->cp = ' ', c->style = STYLE_TEXT, c->level = 0;
             } else if (veils(c)) {
-                c->cp = c->cp >= '0' && c->cp <= '9' ? '?' : ' ';
+                c->cp = is_digit(c) ? '?' : ' ';
             }
             c->flags &= (uint8_t)~(GRID_CELL_HALF | GRID_CELL_UP_MASKED | GRID_CELL_LO_MASKED);
         }
