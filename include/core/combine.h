@@ -82,6 +82,14 @@ void combine_rows_sum(const AttnSource *s, int l, int h, const int *rows, int n_
  * out sum to 1 (to rounding) when the weights are non-negative. */
 int combine_rollout(const AttnSource *s, int last, float *out);
 
+/* One layer of the rollout, for a rollout built a layer at a time (each
+ * R_l kept, the next from it): out (n, n) = A_hat_l @ prev, or A_hat_l when
+ * prev is NULL (l = 0). hat (n, n) is scratch (unused when prev is NULL);
+ * out, prev and hat distinct. Reads layer l once and then releases it. Gives
+ * the numbers combine_rollout gives (it is made of these steps). Returns
+ * AV_OK, AV_ERR_NPY_SHAPE, AV_ERR_CONFIG (l out of range) or AV_ERR_NOMEM. */
+int combine_rollout_step(const AttnSource *s, int l, const float *prev, float *hat, float *out);
+
 /* Bytes combine_rollout allocates for n tokens (two n x n float matrices). */
 double combine_rollout_bytes(int n);
 

@@ -35,6 +35,24 @@ int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const f
 int pool_head_source(const AttnShape *s, const AttnSource *src, int l, int h, int r0, int r1,
                      int c0, int c1, int gh, int gw, PoolMode mode, float *out);
 
+/* How many query rows of a cell pool_head_sampled reads when R rows and C
+ * columns go into gh cell rows with budget weights to read: budget / (gh *
+ * C), at least 1, at most the rows of the tallest cell (ceil(R / gh): then
+ * every weight is read and the pool is exact). */
+int pool_sample_rows(int R, int C, int gh, long budget);
+
+/* pool_head_source (or pool_head on kept weights P_h, when P_h is not NULL;
+ * else src, layer l) reading at most about budget weights: in a cell of more
+ * query rows than pool_sample_rows gives (k), only k of them are read, the
+ * middles of k equal parts of the cell's rows, with every column of the
+ * cell. The cell then shows the max (or mean) over those rows' weights in its
+ * columns, not over all of its rows; where a cell covers at most k rows (one
+ * token a cell row: zoomed in) it is exactly pool_head's. *sampled (may be
+ * NULL) says whether any row was left out. Returns AV_OK or AV_ERR_NOMEM. */
+int pool_head_sampled(const AttnShape *s, const float *P_h, const AttnSource *src, int l, int h,
+                      int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode,
+                      long budget, float *out, bool *sampled);
+
 /* The forward pass of attention_forward with b->P and b->S NULL: each head's
  * weights exist one block of rows at a time. Returns AV_OK, AV_ERR_CONFIG or
  * AV_ERR_NOMEM. */

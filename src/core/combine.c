@@ -139,45 +139,55 @@ double combine_rollout_bytes(int n)
     return 2.0 * (double)n * (double)n * sizeof(float);
 }
 
+int combine_rollout_step(const AttnSource *s, int l, const float *prev, float *hat, float *out)
+{
+    int rc = rollout_check(s, l);
+    if (rc != AV_OK)
+        return rc;
+    int n = s->n_q;
+    float *buf = malloc((size_t)n * sizeof(float));
+    if (!buf)
+        return AV_ERR_NOMEM;
+    float *dst = prev ? hat : out;
+    for (int i = 0; i < n; i++)
+        rollout_hat_row(s, l, i, buf, dst + (size_t)i * n);
+    free(buf);
+    if (s->release)
+        s->release(s->ctx, l);
+    if (prev) {
+        /* out (n, n) = A_hat_l (n, n) @ prev (n, n) */
+        mat_sgemm(false, false, n, n, n, 1.0f,
+                  hat, n,
+                  prev, n, 0.0f,
+                  out, n);
+    }
+    return AV_OK;
+}
+
 int combine_rollout(const AttnSource *s, int last, float *out)
 {
     int rc = rollout_check(s, last);
     if (rc != AV_OK)
         return rc;
-    int n = s->n_q;
-    size_t nn = (size_t)n * (size_t)n;
+    size_t nn = (size_t)s->n_q * (size_t)s->n_q;
     float *hat = malloc(nn * sizeof(float));
     float *tmp = malloc(nn * sizeof(float));
-    float *buf = malloc((size_t)n * sizeof(float));
-    if (!hat || !tmp || !buf) {
-        rc = AV_ERR_NOMEM;
-        goto done;
+    if (!hat || !tmp) {
+        free(hat);
+        free(tmp);
+        return AV_ERR_NOMEM;
     }
-    /* R_0 = A_hat_0 in out; R_l = A_hat_l R_{l-1}, ping-ponging out and tmp */
-    float *R = out, *T = tmp;
-    for (int l = 0; l <= last; l++) {
-        float *dst = l == 0 ? R : hat;
-        for (int i = 0; i < n; i++)
-            rollout_hat_row(s, l, i, buf, dst + (size_t)i * n);
-        if (s->release)
-            s->release(s->ctx, l);
-        if (l == 0)
-            continue;
-        /* T (n, n) = A_hat_l (n, n) @ R (n, n) */
-        mat_sgemm(false, false, n, n, n, 1.0f,
-                  hat, n,
-                  R, n, 0.0f,
-                  T, n);
+    /* R_0 = A_hat_0; R_l = A_hat_l R_{l-1}, ping-ponging out and tmp so
+     * that R_last lands in out */
+    float *R = (last % 2 == 0) ? out : tmp, *T = (last % 2 == 0) ? tmp : out;
+    for (int l = 0; l <= last && rc == AV_OK; l++) {
+        rc = combine_rollout_step(s, l, l == 0 ? NULL : T, hat, R);
         float *swap = R;
         R = T;
         T = swap;
     }
-    if (R != out)
-        memcpy(out, R, nn * sizeof(float));
-done:
     free(hat);
     free(tmp);
-    free(buf);
     return rc;
 }
 

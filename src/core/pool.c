@@ -1,5 +1,11 @@
 /* pool.c - attention weights in row blocks, pooled for the screen, and a
  * forward pass whose memory does not grow with n^2.
+ *
+ * Pooling reads every weight of the cells, except in pool_head_sampled,
+ * which bounds the weights read by taking, in a cell that covers more query
+ * rows than its share of the budget, that many rows spread evenly over the
+ * cell (all of their columns): what the interface draws of a large imported
+ * array, where a layer of every weight is 200 MB.
  */
 #include "core/pool.h"
 
@@ -49,12 +55,35 @@ static void pool_finish(int gw, PoolMode mode, float *acc, const int *count)
         acc[x] = count[x] == 0 ? POOL_MASKED : mode == POOL_MEAN ? acc[x] / count[x] : acc[x];
 }
 
-/* Where pool_grid's rows come from: kept weights, Q and K, or an AttnSource. */
+/* Where pool_grid's rows come from: kept weights, Q and K, or an AttnSource;
+ * per_cell > 0: at most that many rows of a cell are read (P_h or src only). */
 typedef struct {
     const float *Q, *K, *P_h;
     const AttnSource *src;
     int l;
+    int per_cell;
 } PoolRows;
+
+/* The k-th of the `take` rows read of a cell of rows [i0, i1): the middles of
+ * `take` equal parts. */
+static int sample_row(int i0, int i1, int k, int take)
+{
+    return i0 + (int)(((2L * k + 1) * (i1 - i0)) / (2L * take));
+}
+
+/* One cell row of a sampled pool: `take` rows of [i0, i1) folded into acc. */
+static void pool_sampled_rows(const AttnShape *s, int h, const PoolRows *pr, int i0, int i1,
+                              int c0, int c1, int gw, PoolMode mode, float *acc, int *count,
+                              float *buf)
+{
+    int take = i1 - i0 < pr->per_cell ? i1 - i0 : pr->per_cell;
+    for (int k = 0; k < take; k++) {
+        int i = take == i1 - i0 ? i0 + k : sample_row(i0, i1, k, take);
+        const float *row = pr->P_h ? pr->P_h + (size_t)i * s->n_k
+                                   : combine_row(pr->src, pr->l, h, i, buf);
+        pool_row(s, i, row, c0, c1, gw, mode, acc, count);
+    }
+}
 
 static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int r1, int c0,
                      int c1, int gh, int gw, PoolMode mode, float *out)
@@ -74,7 +103,9 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
         float *acc = out + (size_t)y * gw;
         for (int x = 0; x < gw; x++)
             acc[x] = 0.0f, count[x] = 0;
-        for (int b0 = i0; b0 < i1; b0 += POOL_BLOCK) {
+        if (pr->per_cell > 0)
+            pool_sampled_rows(s, h, pr, i0, i1, c0, c1, gw, mode, acc, count, block);
+        for (int b0 = i0; b0 < i1 && pr->per_cell <= 0; b0 += POOL_BLOCK) {
             int b1 = b0 + POOL_BLOCK < i1 ? b0 + POOL_BLOCK : i1;
             if (!P_h && !pr->src)
                 pool_rows(s, h, pr->Q, pr->K, b0, b1, block);
@@ -103,6 +134,25 @@ int pool_head_source(const AttnShape *s, const AttnSource *src, int l, int h, in
                      int c0, int c1, int gh, int gw, PoolMode mode, float *out)
 {
     PoolRows pr = {.src = src, .l = l};
+    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out);
+}
+
+int pool_sample_rows(int R, int C, int gh, long budget)
+{
+    long per = budget / ((long)gh * (C > 0 ? C : 1));
+    int most = (R + gh - 1) / gh; /* the rows of the tallest cell */
+    return per >= most ? most : per < 1 ? 1 : (int)per;
+}
+
+int pool_head_sampled(const AttnShape *s, const float *P_h, const AttnSource *src, int l, int h,
+                      int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode,
+                      long budget, float *out, bool *sampled)
+{
+    int per = pool_sample_rows(r1 - r0, c1 - c0, gh, budget);
+    PoolRows pr = {.P_h = P_h, .src = P_h ? NULL : src, .l = l, .per_cell = per};
+    assert(P_h || src);
+    if (sampled)
+        *sampled = per < (r1 - r0 + gh - 1) / gh;
     return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out);
 }
 

@@ -13,6 +13,8 @@
 #include "core/pool.h"
 #include "term.h"
 
+#define DATA_POOL_BUDGET (1L << 18) /* weights read to pool an imported head */
+
 unsigned data_gen(const UiState *u, const ModelResult *r)
 {
     return r == &u->res2 ? u->gen2 : u->gen;
@@ -60,8 +62,14 @@ const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
     size_t need = (size_t)key[4] * key[5];
     if (need > p->cap)
         p->buf = term_xrealloc(p->buf, need * sizeof *p->buf), p->cap = need;
-    if (model_pool_head(r, layer, h, key[0], key[1], key[2], key[3], key[4], key[5],
-                        mean ? POOL_MEAN : POOL_MAX, p->buf) != AV_OK)
+    /* imported attention (a 2.4 GB file: 200 MB a layer) reads a sample of rows */
+    int err = r->src ? pool_head_sampled(&r->shape, model_head_P(r, layer, h), r->src, layer, h,
+                                         key[0], key[1], key[2], key[3], key[4], key[5],
+                                         mean ? POOL_MEAN : POOL_MAX, DATA_POOL_BUDGET,
+                                         p->buf, NULL)
+                     : model_pool_head(r, layer, h, key[0], key[1], key[2], key[3], key[4],
+                                       key[5], mean ? POOL_MEAN : POOL_MAX, p->buf);
+    if (err != AV_OK)
         term_die("out of memory");
     *p = (PoolSlot){r, gen, layer, h, key[0], key[1], key[2], key[3], key[4], key[5], mean,
                     ++u->pool_clock, p->buf, p->cap};

@@ -188,6 +188,31 @@ static void test_combine_rollout_numpy(void **state)
     free(A);
 }
 
+static void test_combine_rollout_steps(void **state)
+{
+    /* expect: the rollout built a layer at a time (each R_l from R_{l-1}, as
+       the interface does) is bit for bit combine_rollout's after every layer,
+       and NumPy's after 2 and 3 layers */
+    (void)state;
+    float *A = load("attn_l3h2n7.npy", 3 * 2 * 49);
+    float *want3 = load("rollout_l3h2n7.npy", 49), *want2 = load("rollout_l3h2n7_after2.npy", 49);
+    ArrCtx c = {A, 1, {0}, 0, 0, 0};
+    AttnSource s = arr_source(&c, 3, 2, 7, 7);
+    float R[3][49], hat[49], whole[49];
+    for (int l = 0; l < 3; l++) {
+        assert_int_equal(combine_rollout_step(&s, l, l ? R[l - 1] : NULL, hat, R[l]), AV_OK);
+        assert_int_equal(combine_rollout(&s, l, whole), AV_OK);
+        assert_memory_equal(R[l], whole, sizeof whole);
+        assert_rows_sum_one(R[l], 7, 1e-5);
+    }
+    assert_floats_near(R[1], want2, 49, 2e-6);
+    assert_floats_near(R[2], want3, 49, 2e-6);
+    assert_int_equal(combine_rollout_step(&s, 3, R[2], hat, whole), AV_ERR_CONFIG);
+    free(want2);
+    free(want3);
+    free(A);
+}
+
 static void test_combine_rollout_one_layer(void **state)
 {
     /* expect: the rollout after layer 1 alone is A_hat_1 = (0.5 mean_h A + 0.5 I)
@@ -374,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_combine_rollout_numpy),
         cmocka_unit_test(test_combine_rollout_one_layer),
         cmocka_unit_test(test_combine_rollout_row_matches),
+        cmocka_unit_test(test_combine_rollout_steps),
         cmocka_unit_test(test_combine_rollout_causal),
         cmocka_unit_test(test_combine_rollout_identity),
         cmocka_unit_test(test_combine_rollout_uniform),

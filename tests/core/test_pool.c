@@ -149,12 +149,72 @@ static void test_pool_head_cells_are_block_means(void **state)
     run_free(&t);
 }
 
+/* Head h of layer 0 of a (1, H, n, n) array as an AttnSource, for pooling. */
+static const float *run_row(const void *ctx, int l, int h, int i, float *buf)
+{
+    const Run *t = ctx;
+    (void)l;
+    memcpy(buf, t->P + ((size_t)h * t->s.n_q + i) * t->s.n_k, sizeof *buf * t->s.n_k);
+    return buf;
+}
+
+static void test_pool_head_sampled(void **state)
+{
+    /* expect: with room for every weight the sampled pool is pool_head's, bit
+       for bit, from kept weights and from a source; with room for one row a
+       cell, each cell is the max (mean) of its middle row's visible weights in
+       its columns, and *sampled says rows were left out */
+    (void)state;
+    Run t = {0};
+    run_init(&t, 100, true, 9);
+    const int gh = 6, gw = 8, n = t.s.n_q, r0 = 4, r1 = 100, c0 = 0, c1 = 96;
+    AttnSource src = {1, t.s.H, n, n, run_row, NULL, &t};
+    float exact[6 * 8], got[6 * 8];
+    bool sampled = true;
+    assert_int_equal(pool_sample_rows(r1 - r0, c1 - c0, gh, 1L << 30), 16);
+    assert_int_equal(pool_sample_rows(r1 - r0, c1 - c0, gh, 10), 1);
+    assert_int_equal(pool_sample_rows(r1 - r0, c1 - c0, gh, 3 * 6 * 96), 3);
+    for (int h = 0; h < t.s.H; h++) {
+        const float *P_h = t.P + (size_t)h * n * n;
+        for (int m = 0; m < 2; m++) {
+            PoolMode mode = m ? POOL_MEAN : POOL_MAX;
+            assert_int_equal(pool_head(&t.s, h, NULL, NULL, P_h, r0, r1, c0, c1, gh, gw, mode,
+                                       exact), AV_OK);
+            assert_int_equal(pool_head_sampled(&t.s, P_h, NULL, 0, h, r0, r1, c0, c1, gh, gw,
+                                               mode, 1L << 30, got, &sampled), AV_OK);
+            assert_false(sampled);
+            assert_memory_equal(got, exact, sizeof got);
+            assert_int_equal(pool_head_sampled(&t.s, NULL, &src, 0, h, r0, r1, c0, c1, gh, gw,
+                                               mode, 1L << 30, got, NULL), AV_OK);
+            assert_memory_equal(got, exact, sizeof got);
+            assert_int_equal(pool_head_sampled(&t.s, NULL, &src, 0, h, r0, r1, c0, c1, gh, gw,
+                                               mode, 1, got, &sampled), AV_OK);
+            assert_true(sampled);
+            for (int y = 0; y < gh; y++) {
+                int ya = r0 + y * (r1 - r0) / gh, yb = r0 + (y + 1) * (r1 - r0) / gh;
+                int i = ya + (yb - ya) / 2; /* the middle row, the one read */
+                for (int x = 0; x < gw; x++) {
+                    int xa = c0 + x * (c1 - c0) / gw, xb = c0 + (x + 1) * (c1 - c0) / gw;
+                    float want = m ? block_mean(&t, h, i, i + 1, xa, xb) : POOL_MASKED;
+                    for (int j = xa; !m && j < xb && j < attention_visible_keys(&t.s, i); j++) {
+                        float w = P_h[(size_t)i * n + j];
+                        want = want > w ? want : w;
+                    }
+                    assert_float_equal(got[y * gw + x], want, 1e-6);
+                }
+            }
+        }
+    }
+    run_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pool_forward_matches_attention_forward),
         cmocka_unit_test(test_pool_rows_match_kept_weights),
         cmocka_unit_test(test_pool_head_cells_are_block_means),
+        cmocka_unit_test(test_pool_head_sampled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
