@@ -127,7 +127,10 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
     used += grid_printf(g, x + used, y, w - used, STYLE_LABEL_SEL, "%s", u->labels_k[j]);
     if (isinf(score)) {
         grid_puts(g, x + used, y, ": masked", w - used, STYLE_TEXT);
-        grid_puts(g, x, y + 1, "score -inf before softmax, weight exactly 0", w, STYLE_DIM);
+        /* imported weights have no scores: their mask is the file's zero triangle */
+        grid_puts(g, x, y + 1, ab->Q ? "score -inf before softmax, weight exactly 0"
+                                     : "a causal file: weight exactly 0 above the diagonal",
+                  w, STYLE_DIM);
         return;
     }
     grid_printf(g, x + used, y, w - used, STYLE_TEXT, ": weight %.6f = %.1f%%", (double)wt,
