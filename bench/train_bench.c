@@ -69,8 +69,9 @@ static void steps_per_second(const char *name, const Task *task, const Arch *a, 
         trainer_step(&tr);
     double w = wall() - w0, c = cpu() - c0;
     printf("train %-10s %8.1f steps/s wall  %8.1f steps/s cpu  (%d steps, %zu parameters, "
-           "batch %d x %d)\n", name, steps / w, steps / c, steps, tr.net.layout.total,
-           a->batch, a->context);
+           "batch %d x %d, %d thread%s)\n", name, steps / w, steps / c, steps,
+           tr.net.layout.total, a->batch, a->context, tr.cfg.threads,
+           tr.cfg.threads > 1 ? "s" : "");
     trainer_free(&tr);
     modelfile_spec_free(&s);
 }

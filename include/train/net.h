@@ -50,7 +50,8 @@ typedef struct {
     ModelLayout layout;
     int batch;         /* largest B the activations hold */
     float *params, *grads, *m, *v; /* layout.total floats each (grads, m, v may be NULL) */
-    NetTensors p, g;
+    float *grads2;     /* layout.total: the second part's weight gradients (with grads) */
+    NetTensors p, g, g2;
     float *pe_fixed;   /* (context, D) sinusoidal PE, or NULL */
     float *acts;       /* the activation arena */
     NetActs layer[AV_MAX_LAYERS];
@@ -72,12 +73,12 @@ typedef struct {
  * fails modelfile_check, or batch < 1) or AV_ERR_NOMEM. */
 int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable);
 
-/* Run the passes on threads (1, the default, or 2): with 2, the sequences'
- * attention (forward and backward) is split over a second thread started for
- * each layer's pass; the products of the whole batch stay on the calling
- * thread. Each sequence is computed the same way by either thread into its
- * own rows, so the numbers are the same bits. A win only on an idle second
- * core (measured: none on this busy machine), hence not the default. */
+/* Run the passes on threads (1, the default, or 2). The batch is always cut
+ * the same way, in two parts of whole sequences when B >= 2, each part doing
+ * the whole forward and backward pass on its own rows (part 1's weight
+ * gradients in grads2, added to grads after); with 2 threads part 1 runs on
+ * a second thread started for each pass. The cut depends on B alone, so the
+ * numbers are the same bits whatever the threads. */
 void net_set_threads(Net *net, int threads);
 
 /* Free everything; accepts a zeroed or half-made Net. */
@@ -98,7 +99,8 @@ int net_forward(Net *net, const int *tok, const int *tgt, const float *mask, int
 void net_zero_grad(Net *net);
 
 /* Backward pass of the last forward (which had targets): gradients are
- * ADDED to net->grads. */
+ * ADDED to net->grads (B >= 2: each part's sum of its rows, part 0's first;
+ * grads2 is overwritten). */
 void net_backward(Net *net);
 
 /* Global L2 norm of the gradients; when above max_norm (> 0), they are

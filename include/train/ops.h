@@ -52,8 +52,10 @@ void ops_attention_backward(float *dQ, float *dK, float *dV, const float *dconca
  * is all zero); losses (N) gets each row's loss (may be NULL). */
 double ops_crossentropy_forward(float *probs, const float *logits, const int *target,
                             const float *mask, float *losses, int N, int V);
-/* dlogits (N, V) += (probs - onehot(target)) * mask[r] / sum mask. */
+/* dlogits (N, V) += (probs - onehot(target)) * mask[r] / count, where count
+ * is the sum of the mask over the whole batch the loss is the mean of (these
+ * N rows may be a part of it); nothing when count <= 0. */
 void ops_crossentropy_backward(float *dlogits, const float *probs, const int *target,
-                           const float *mask, int N, int V);
+                               const float *mask, int N, int V, double count);
 
 #endif

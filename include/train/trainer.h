@@ -21,7 +21,8 @@ typedef struct {
     float weight_decay;  /* AdamW decay of matrices (default 0) */
     float clip;          /* gradient norm limit, 0 = none (default 1) */
     uint64_t seed;       /* weights, batches and probes */
-    int threads;         /* 1 (default) or 2: net_set_threads */
+    int threads;         /* 1 or 2 (net_set_threads; the same bits either way);
+                          * default trainer_threads_default() */
 } TrainConfig;
 
 typedef struct {
@@ -34,6 +35,9 @@ typedef struct {
     double accuracy;     /* the task's metric on the last step's batch, before the update */
     double grad_norm;    /* before clipping */
 } Trainer;
+
+/* 2 when the machine has two processors or more online, else 1. */
+int trainer_threads_default(void);
 
 /* The defaults above into *c. */
 void trainer_config_default(TrainConfig *c);

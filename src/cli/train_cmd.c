@@ -51,7 +51,8 @@ const char *train_cmd_usage(void)
            "      --layernorm        pre-LayerNorm; --no-layernorm\n"
            "      --pe KIND          sinusoidal | learned | none\n"
            "      --report N         a progress line every N steps (0: at the end)\n"
-           "      --threads N        1 (default) or 2: sequences split over two cores\n"
+           "      --threads N        1 or 2 (default: 2 on a machine of 2 cores or more):\n"
+           "                         the batch's halves on two cores, the same bits\n"
            "      --save DIR         the model folder to write\n";
 }
 

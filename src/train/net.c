@@ -112,6 +112,7 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
     net->params = calloc(P, sizeof(float));
     if (trainable) {
         net->grads = calloc(P, sizeof(float));
+        net->grads2 = calloc(P, sizeof(float));
         net->m = calloc(P, sizeof(float));
         net->v = calloc(P, sizeof(float));
     }
@@ -121,7 +122,7 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
     net->tgt = malloc(N * sizeof(int));
     size_t count = carve_acts(net, NULL);
     net->acts = calloc(count, sizeof(float));
-    if (!net->params || (trainable && (!net->grads || !net->m || !net->v)) || !net->tok ||
+    if (!net->params || (trainable && (!net->grads || !net->grads2 || !net->m || !net->v)) || !net->tok ||
         !net->tgt || !net->acts || (spec->pe == MODEL_PE_SINUSOIDAL && !net->pe_fixed)) {
         net_free(net);
         return AV_ERR_NOMEM;
@@ -129,6 +130,7 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
     carve_acts(net, net->acts);
     point_tensors(&net->layout, net->params, &net->p);
     point_tensors(&net->layout, net->grads, &net->g);
+    point_tensors(&net->layout, net->grads2, &net->g2);
     if (net->pe_fixed)
         posenc_fill(0, spec->context, spec->d_model, net->pe_fixed);
     return AV_OK;
@@ -139,6 +141,7 @@ void net_free(Net *net)
     modelfile_spec_free(&net->spec);
     free(net->params);
     free(net->grads);
+    free(net->grads2);
     free(net->m);
     free(net->v);
     free(net->pe_fixed);
@@ -165,75 +168,98 @@ void net_init_weights(Net *net, uint64_t seed)
     }
 }
 
-/* Sequences [b0, b1) of layer l: attention_forward (backward false) on
- * buffers of the arena, or the attention backward pass with scratch. */
+/* The batch is cut into parts of whole sequences, two when B >= 2 (sequences
+ * [0, B/2) and [B/2, B)), one otherwise. Each part runs the whole forward and
+ * backward pass on its own rows of the arenas, with no lock: only the weight
+ * gradients are shared, so part 0 adds its own to net->grads and part 1
+ * writes its own into net->grads2, added after in that order. The cut
+ * depends on B alone, never on the threads, so one thread or two give the
+ * same bits. */
+enum { NET_PARTS = 2 };
+
 typedef struct {
     Net *net;
-    int l, b0, b1;
+    int b0, B, N;              /* sequences [b0, b0 + B), N = B * n rows */
+    NetActs L[AV_MAX_LAYERS];  /* each layer's activations at the part's rows */
+    float *x_out, *xf, *lnf_mean, *lnf_rstd, *logits, *losses, *mask;
+    int *tok, *tgt;
+    float *dx, *dtmp, *dQ, *dK, *dV, *dcat, *dh, *scratch;
+    const NetTensors *g;       /* where its weight gradients go */
+    float *garena;             /* that arena when it must be zeroed first (part 1) */
+    double count;              /* the whole batch's mask sum, for the backward pass */
     bool backward;
-    float *scratch;
     int err;
-} NetPart;
+} Part;
 
-static void *part_run(void *arg)
+#define AT(p, k) ((p) ? (p) + (k) : NULL)
+
+/* Layer activations a at the rows from r0 (sequence b0) into v. */
+static void acts_at(const NetActs *a, NetActs *v, long r0, long b0, long D, long W, long HNN)
 {
-    NetPart *pt = arg;
-    Net *net = pt->net;
-    const int D = net->spec.d_model, H = net->spec.heads, n = net->n;
-    NetActs *a = &net->layer[pt->l];
-    const NetLayer *w = &net->p.layer[pt->l];
-    AttnShape sh = {.n_q = n, .n_k = n, .d_model = D, .H = H, .causal = true, .scale = true,
-                    .temperature = 1.0f};
-    AttnWeights aw = {.Wq = w->Wq, .Wk = w->Wk, .Wv = w->Wv, .Wo = w->Wo};
-    for (int b = pt->b0; b < pt->b1 && !pt->err; b++) {
-        const long o = (long)b * n * D;
-        float *P = a->P + (long)b * H * n * n;
-        if (pt->backward) {
-            ops_attention_backward(net->dQ + o, net->dK + o, net->dV + o, net->dcat + o,
-                                   a->Q + o, a->K + o, a->V + o, P, n, D, H, pt->scratch);
-            continue;
-        }
-        AttnBuffers buf = {.Q = a->Q + o, .K = a->K + o, .V = a->V + o, .S = NULL, .P = P,
-                           .concat = a->concat + o, .out = a->attn + o};
-        pt->err = attention_forward(&sh, a->a + o, a->a + o, &aw, &buf);
-    }
-    return NULL;
+    *v = (NetActs){.x = AT(a->x, r0 * D), .a = AT(a->a, r0 * D),
+                   .ln1_mean = AT(a->ln1_mean, r0), .ln1_rstd = AT(a->ln1_rstd, r0),
+                   .Q = AT(a->Q, r0 * D), .K = AT(a->K, r0 * D), .V = AT(a->V, r0 * D),
+                   .concat = AT(a->concat, r0 * D), .attn = AT(a->attn, r0 * D),
+                   .P = AT(a->P, b0 * HNN), .mid = AT(a->mid, r0 * D), .m = AT(a->m, r0 * D),
+                   .ln2_mean = AT(a->ln2_mean, r0), .ln2_rstd = AT(a->ln2_rstd, r0),
+                   .h = AT(a->h, r0 * W), .g = AT(a->g, r0 * W)};
 }
 
-/* Every sequence of layer l (forward or backward), split over net->threads:
- * each sequence is computed the same way by either thread into its own rows,
- * so the numbers do not depend on the threads. */
-static int parts_run(Net *net, int l, bool backward)
-{
-    const size_t tt = 3 * (size_t)net->spec.context * net->spec.context;
-    NetPart pt[2] = {{net, l, 0, net->B, backward, net->scratch, AV_OK},
-                     {net, l, net->B, net->B, backward, net->scratch + tt, AV_OK}};
-    pthread_t tid;
-    bool helper = false;
-    if (net->threads > 1 && net->B > 1) {
-        pt[0].b1 = pt[1].b0 = net->B / 2;
-        helper = pthread_create(&tid, NULL, part_run, &pt[1]) == 0;
-    }
-    part_run(&pt[0]);
-    if (helper)
-        pthread_join(tid, NULL);
-    else
-        part_run(&pt[1]);
-    return pt[0].err ? pt[0].err : pt[1].err;
-}
-
-/* One layer forward: a->x in, out (B*n, D) out. */
-static int layer_forward(Net *net, int l, int B, int n, float *out)
+/* Part k of parts of the last forward's batch into *pt. */
+static void part_make(Net *net, int k, int parts, Part *pt)
 {
     const ModelSpec *s = &net->spec;
-    const int N = B * n, D = s->d_model, W = s->mlp;
-    NetActs *a = &net->layer[l];
+    const long n = net->n, D = s->d_model, W = s->mlp, V = s->V, DV = D > V ? D : V;
+    memset(pt, 0, sizeof *pt);
+    pt->net = net;
+    pt->b0 = k == 0 ? 0 : net->B / 2;
+    pt->B = parts == 1 ? net->B : k == 0 ? net->B / 2 : net->B - net->B / 2;
+    pt->N = pt->B * net->n;
+    const long r0 = pt->b0 * n;
+    for (int l = 0; l < s->layers; l++)
+        acts_at(&net->layer[l], &pt->L[l], r0, pt->b0, D, W, s->heads * n * n);
+    pt->x_out = net->x_out + r0 * D, pt->xf = net->xf + r0 * D;
+    pt->lnf_mean = net->lnf_mean + r0, pt->lnf_rstd = net->lnf_rstd + r0;
+    pt->logits = net->logits + r0 * V, pt->losses = net->losses + r0, pt->mask = net->mask + r0;
+    pt->tok = net->tok + r0, pt->tgt = net->tgt + r0;
+    if (!net->grads)
+        return;
+    pt->dx = net->dx + r0 * D, pt->dtmp = net->dtmp + r0 * D, pt->dQ = net->dQ + r0 * D;
+    pt->dK = net->dK + r0 * D, pt->dV = net->dV + r0 * D, pt->dcat = net->dcat + r0 * DV;
+    pt->dh = AT(net->dh, 2 * r0 * W);
+    pt->scratch = net->scratch + k * 3L * s->context * s->context;
+    pt->g = k == 0 ? &net->g : &net->g2;
+    pt->garena = k == 0 ? NULL : net->grads2;
+}
+
+/* The shape of one sequence's attention in the last forward. */
+static AttnShape seq_shape(const Net *net)
+{
+    return (AttnShape){.n_q = net->n, .n_k = net->n, .d_model = net->spec.d_model,
+                       .H = net->spec.heads, .causal = true, .scale = true, .temperature = 1.0f};
+}
+
+/* One layer forward on pt's rows: a->x in, out (N, D) out. */
+static int layer_forward(Part *pt, int l, float *out)
+{
+    const Net *net = pt->net;
+    const ModelSpec *s = &net->spec;
+    const int N = pt->N, n = net->n, D = s->d_model, W = s->mlp, H = s->heads;
+    NetActs *a = &pt->L[l];
     const NetLayer *w = &net->p.layer[l];
     if (s->layernorm)
         ops_layernorm_forward(a->a, a->ln1_mean, a->ln1_rstd, a->x, w->ln1_g, w->ln1_b, N, D);
-    int err = parts_run(net, l, false);
-    if (err)
-        return err;
+    const AttnShape sh = seq_shape(net);
+    const AttnWeights aw = {.Wq = w->Wq, .Wk = w->Wk, .Wv = w->Wv, .Wo = w->Wo};
+    for (int b = 0; b < pt->B; b++) {
+        const long o = (long)b * n * D;
+        AttnBuffers buf = {.Q = a->Q + o, .K = a->K + o, .V = a->V + o, .S = NULL,
+                           .P = a->P + (long)b * H * n * n, .concat = a->concat + o,
+                           .out = a->attn + o};
+        int err = attention_forward(&sh, a->a + o, a->a + o, &aw, &buf);
+        if (err)
+            return err;
+    }
     for (long i = 0; i < (long)N * D; i++)
         a->mid[i] = a->x[i] + a->attn[i];
     if (!W) {
@@ -248,6 +274,68 @@ static int layer_forward(Net *net, int l, int B, int n, float *out)
     for (long i = 0; i < (long)N * D; i++)
         out[i] += a->mid[i];
     return AV_OK;
+}
+
+/* The forward pass of pt's rows, from its tokens to its logits (and, with
+ * targets, probabilities and per-row losses). */
+static void part_forward(Part *pt)
+{
+    const Net *net = pt->net;
+    const ModelSpec *s = &net->spec;
+    const int N = pt->N, D = s->d_model;
+    const float *pe = s->pe == MODEL_PE_LEARNED ? net->p.pe : net->pe_fixed;
+    ops_embed_forward(pt->L[0].x, pt->tok, net->p.embed, pe, N, net->n, D);
+    for (int l = 0; l < s->layers; l++) {
+        float *out = l + 1 < s->layers ? pt->L[l + 1].x : pt->x_out;
+        if ((pt->err = layer_forward(pt, l, out)))
+            return;
+    }
+    if (s->layernorm)
+        ops_layernorm_forward(pt->xf, pt->lnf_mean, pt->lnf_rstd, pt->x_out, net->p.lnf_g,
+                              net->p.lnf_b, N, D);
+    ops_linear_forward(pt->logits, pt->xf, net->p.unembed, NULL, N, D, s->V);
+    if (net->has_loss)
+        ops_crossentropy_forward(pt->logits, pt->logits, pt->tgt, pt->mask, pt->losses, N,
+                                 s->V);
+}
+
+static void part_backward(Part *pt);
+
+static void *part_run(void *arg)
+{
+    Part *pt = arg;
+    if (pt->backward)
+        part_backward(pt);
+    else
+        part_forward(pt);
+    return NULL;
+}
+
+/* The last forward's batch (forward or backward) in its parts, part 1 on a
+ * second thread when net->threads > 1 and the attention keeps to one thread
+ * (attention_threads: only wide models do not, whose OpenBLAS calls must not
+ * run beside others). */
+static int parts_run(Net *net, bool backward)
+{
+    const int parts = net->B >= 2 ? NET_PARTS : 1;
+    Part pt[NET_PARTS];
+    double count = 0.0;
+    for (int r = 0; backward && r < net->B * net->n; r++)
+        count += net->mask[r];
+    for (int k = 0; k < parts; k++) {
+        part_make(net, k, parts, &pt[k]);
+        pt[k].backward = backward, pt[k].count = count;
+    }
+    const AttnShape sh = seq_shape(net);
+    pthread_t tid;
+    bool helper = parts > 1 && net->threads > 1 && attention_threads(&sh) == 1 &&
+                  pthread_create(&tid, NULL, part_run, &pt[1]) == 0;
+    part_run(&pt[0]);
+    if (helper)
+        pthread_join(tid, NULL);
+    else if (parts > 1)
+        part_run(&pt[1]);
+    return pt[0].err ? pt[0].err : parts > 1 ? pt[1].err : AV_OK;
 }
 
 static int forward_layers(Net *net, const int *tok, const int *tgt, const float *mask,
@@ -271,29 +359,23 @@ int net_forward(Net *net, const int *tok, const int *tgt, const float *mask, int
 static int forward_layers(Net *net, const int *tok, const int *tgt, const float *mask,
                           double *loss)
 {
-    const ModelSpec *s = &net->spec;
-    const int B = net->B, n = net->n, N = B * n, D = s->d_model;
+    const int N = net->B * net->n;
     memcpy(net->tok, tok, (size_t)N * sizeof *tok);
-    const float *pe = s->pe == MODEL_PE_LEARNED ? net->p.pe : net->pe_fixed;
-    ops_embed_forward(net->layer[0].x, tok, net->p.embed, pe, N, n, D);
-    for (int l = 0; l < s->layers; l++) {
-        float *out = l + 1 < s->layers ? net->layer[l + 1].x : net->x_out;
-        int err = layer_forward(net, l, B, n, out);
-        if (err)
-            return err;
-    }
-    if (s->layernorm)
-        ops_layernorm_forward(net->xf, net->lnf_mean, net->lnf_rstd, net->x_out, net->p.lnf_g,
-                              net->p.lnf_b, N, D);
-    ops_linear_forward(net->logits, net->xf, net->p.unembed, NULL, N, D, s->V);
     if (net->has_loss) {
         memcpy(net->tgt, tgt, (size_t)N * sizeof *tgt);
         memcpy(net->mask, mask, (size_t)N * sizeof *mask);
-        double l = ops_crossentropy_forward(net->logits, net->logits, tgt, mask, net->losses,
-                                            N, s->V);
-        if (loss)
-            *loss = l;
     }
+    int err = parts_run(net, false);
+    if (err || !net->has_loss)
+        return err;
+    /* the masked mean of the rows' losses, summed in row order */
+    double total = 0.0, count = 0.0;
+    for (int r = 0; r < N; r++) {
+        total += (double)net->mask[r] * net->losses[r];
+        count += net->mask[r];
+    }
+    if (loss)
+        *loss = count > 0.0 ? total / count : 0.0;
     return AV_OK;
 }
 
@@ -302,88 +384,97 @@ void net_zero_grad(Net *net)
     memset(net->grads, 0, net->layout.total * sizeof *net->grads);
 }
 
-/* Backward of layer l's attention half: dx holds d(loss)/d(mid) and gets
- * d(loss)/d(x) added. */
-static void attention_half_backward(Net *net, int l)
+/* Backward of layer l's attention half on pt's rows: dx holds
+ * d(loss)/d(mid) and gets d(loss)/d(x) added. */
+static void attention_half_backward(Part *pt, int l)
 {
+    const Net *net = pt->net;
     const ModelSpec *s = &net->spec;
-    const int N = net->B * net->n, D = s->d_model;
-    NetActs *a = &net->layer[l];
-    const NetLayer *w = &net->p.layer[l];
-    NetLayer *gw = &net->g.layer[l];
+    const int N = pt->N, n = net->n, D = s->d_model, H = s->heads;
+    const NetActs *a = &pt->L[l];
+    const NetLayer *w = &net->p.layer[l], *gw = &pt->g->layer[l];
     const size_t ND = (size_t)N * D * sizeof(float);
-    memset(net->dcat, 0, ND);
-    ops_linear_backward(net->dcat, gw->Wo, NULL, net->dx, a->concat, w->Wo, N, D, D);
-    parts_run(net, l, true);
-    float *da = s->layernorm ? net->dtmp : net->dx;
+    memset(pt->dcat, 0, ND);
+    ops_linear_backward(pt->dcat, gw->Wo, NULL, pt->dx, a->concat, w->Wo, N, D, D);
+    for (int b = 0; b < pt->B; b++) {
+        const long o = (long)b * n * D;
+        ops_attention_backward(pt->dQ + o, pt->dK + o, pt->dV + o, pt->dcat + o, a->Q + o,
+                               a->K + o, a->V + o, a->P + (long)b * H * n * n, n, D, H,
+                               pt->scratch);
+    }
+    float *da = s->layernorm ? pt->dtmp : pt->dx;
     if (s->layernorm)
         memset(da, 0, ND);
-    ops_linear_backward(da, gw->Wq, NULL, net->dQ, a->a, w->Wq, N, D, D);
-    ops_linear_backward(da, gw->Wk, NULL, net->dK, a->a, w->Wk, N, D, D);
-    ops_linear_backward(da, gw->Wv, NULL, net->dV, a->a, w->Wv, N, D, D);
+    ops_linear_backward(da, gw->Wq, NULL, pt->dQ, a->a, w->Wq, N, D, D);
+    ops_linear_backward(da, gw->Wk, NULL, pt->dK, a->a, w->Wk, N, D, D);
+    ops_linear_backward(da, gw->Wv, NULL, pt->dV, a->a, w->Wv, N, D, D);
     if (s->layernorm)
-        ops_layernorm_backward(net->dx, gw->ln1_g, gw->ln1_b, da, a->x, w->ln1_g, a->ln1_mean,
+        ops_layernorm_backward(pt->dx, gw->ln1_g, gw->ln1_b, da, a->x, w->ln1_g, a->ln1_mean,
                                a->ln1_rstd, N, D);
 }
 
-/* Backward of layer l's MLP half: dx holds d(loss)/d(out) and gets
- * d(loss)/d(mid) added. */
-static void mlp_half_backward(Net *net, int l)
+/* Backward of layer l's MLP half on pt's rows: dx holds d(loss)/d(out) and
+ * gets d(loss)/d(mid) added. */
+static void mlp_half_backward(Part *pt, int l)
 {
+    const Net *net = pt->net;
     const ModelSpec *s = &net->spec;
-    const int N = net->B * net->n, D = s->d_model, W = s->mlp;
-    NetActs *a = &net->layer[l];
-    const NetLayer *w = &net->p.layer[l];
-    NetLayer *gw = &net->g.layer[l];
-    float *dg = net->dh, *dh = net->dh + (size_t)N * W;
-    memset(net->dh, 0, 2 * (size_t)N * W * sizeof(float));
-    ops_linear_backward(dg, gw->W2, gw->b2, net->dx, a->g, w->W2, N, W, D);
+    const int N = pt->N, D = s->d_model, W = s->mlp;
+    const NetActs *a = &pt->L[l];
+    const NetLayer *w = &net->p.layer[l], *gw = &pt->g->layer[l];
+    float *dg = pt->dh, *dh = pt->dh + (size_t)N * W;
+    memset(pt->dh, 0, 2 * (size_t)N * W * sizeof(float));
+    ops_linear_backward(dg, gw->W2, gw->b2, pt->dx, a->g, w->W2, N, W, D);
     ops_act_backward(dh, a->h, dg, (long)N * W, s->activation == MODEL_ACT_RELU);
-    float *dm = s->layernorm ? net->dtmp : net->dx;
+    float *dm = s->layernorm ? pt->dtmp : pt->dx;
     if (s->layernorm)
         memset(dm, 0, (size_t)N * D * sizeof(float));
     ops_linear_backward(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W);
     if (s->layernorm)
-        ops_layernorm_backward(net->dx, gw->ln2_g, gw->ln2_b, dm, a->mid, w->ln2_g, a->ln2_mean,
+        ops_layernorm_backward(pt->dx, gw->ln2_g, gw->ln2_b, dm, a->mid, w->ln2_g, a->ln2_mean,
                                a->ln2_rstd, N, D);
 }
 
-static void backward_layers(Net *net);
+/* The backward pass of pt's rows, its weight gradients added to pt->g. */
+static void part_backward(Part *pt)
+{
+    const Net *net = pt->net;
+    const ModelSpec *s = &net->spec;
+    const int N = pt->N, D = s->d_model, V = s->V;
+    const size_t ND = (size_t)N * D * sizeof(float);
+    if (pt->garena)
+        memset(pt->garena, 0, net->layout.total * sizeof *pt->garena);
+    float *dlogits = pt->dcat; /* free until the layers start */
+    memset(dlogits, 0, (size_t)N * V * sizeof(float));
+    ops_crossentropy_backward(dlogits, pt->logits, pt->tgt, pt->mask, N, V, pt->count);
+    float *dxf = s->layernorm ? pt->dtmp : pt->dx;
+    memset(dxf, 0, ND);
+    ops_linear_backward(dxf, pt->g->unembed, NULL, dlogits, pt->xf, net->p.unembed, N, D, V);
+    if (s->layernorm) {
+        memset(pt->dx, 0, ND);
+        ops_layernorm_backward(pt->dx, pt->g->lnf_g, pt->g->lnf_b, dxf, pt->x_out,
+                               net->p.lnf_g, pt->lnf_mean, pt->lnf_rstd, N, D);
+    }
+    for (int l = s->layers - 1; l >= 0; l--) {
+        if (s->mlp)
+            mlp_half_backward(pt, l);
+        attention_half_backward(pt, l);
+    }
+    ops_embed_backward(pt->g->embed, s->pe == MODEL_PE_LEARNED ? pt->g->pe : NULL, pt->dx,
+                       pt->tok, N, net->n, D);
+}
 
 void net_backward(Net *net)
 {
-    backward_layers(net);
+    parts_run(net, true);
+    if (net->B >= 2)
+        for (size_t i = 0; i < net->layout.total; i++)
+            net->grads[i] += net->grads2[i];
 }
 
 void net_set_threads(Net *net, int threads)
 {
     net->threads = threads > 1 ? 2 : 1;
-}
-
-/* net_backward's passes. */
-static void backward_layers(Net *net)
-{
-    const ModelSpec *s = &net->spec;
-    const int N = net->B * net->n, D = s->d_model, V = s->V;
-    const size_t ND = (size_t)N * D * sizeof(float);
-    float *dlogits = net->dcat; /* free until the layers start */
-    memset(dlogits, 0, (size_t)N * V * sizeof(float));
-    ops_crossentropy_backward(dlogits, net->logits, net->tgt, net->mask, N, V);
-    float *dxf = s->layernorm ? net->dtmp : net->dx;
-    memset(dxf, 0, ND);
-    ops_linear_backward(dxf, net->g.unembed, NULL, dlogits, net->xf, net->p.unembed, N, D, V);
-    if (s->layernorm) {
-        memset(net->dx, 0, ND);
-        ops_layernorm_backward(net->dx, net->g.lnf_g, net->g.lnf_b, dxf, net->x_out,
-                               net->p.lnf_g, net->lnf_mean, net->lnf_rstd, N, D);
-    }
-    for (int l = s->layers - 1; l >= 0; l--) {
-        if (s->mlp)
-            mlp_half_backward(net, l);
-        attention_half_backward(net, l);
-    }
-    ops_embed_backward(net->g.embed, s->pe == MODEL_PE_LEARNED ? net->g.pe : NULL, net->dx,
-                       net->tok, N, net->n, D);
 }
 
 double net_clip_grad(Net *net, double max_norm)

@@ -328,11 +328,8 @@ double ops_crossentropy_forward(float *probs, const float *logits, const int *ta
 }
 
 void ops_crossentropy_backward(float *dlogits, const float *probs, const int *target,
-                               const float *mask, int N, int V)
+                               const float *mask, int N, int V, double count)
 {
-    double count = 0.0;
-    for (int r = 0; r < N; r++)
-        count += mask[r];
     if (count <= 0.0)
         return;
     for (int r = 0; r < N; r++) {

@@ -7,14 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/av.h"
 #include "core/rng.h"
 
+int trainer_threads_default(void)
+{
+    return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+}
+
 void trainer_config_default(TrainConfig *c)
 {
     *c = (TrainConfig){.batch = 16, .lr = 1e-2f, .weight_decay = 0.0f, .clip = 1.0f,
-                       .seed = 1, .threads = 1};
+                       .seed = 1, .threads = trainer_threads_default()};
 }
 
 int trainer_spec(const Task *task, int layers, int heads, int d_model, int context, int mlp,

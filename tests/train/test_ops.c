@@ -242,8 +242,13 @@ static void test_ops_crossentropy(void **state)
     }
     assert_float_equal(l, want / 3, 1e-5);
     float d[N * C] = {0};
-    ops_crossentropy_backward(d, c.probs, c.tgt, c.mask, N, C);
+    ops_crossentropy_backward(d, c.probs, c.tgt, c.mask, N, C, 3.0);
     assert_true(fd_error(ce_loss, &c, c.logits, d, N * C, "cross-entropy dlogits") < TOL);
+    /* the rows in two parts, each with the whole batch's count: the same bits */
+    float e[N * C] = {0};
+    ops_crossentropy_backward(e, c.probs, c.tgt, c.mask, 2, C, 3.0);
+    ops_crossentropy_backward(e + 2 * C, c.probs + 2 * C, c.tgt + 2, c.mask + 2, N - 2, C, 3.0);
+    assert_memory_equal(d, e, sizeof d);
 }
 
 /* ---- embedding ---- */

@@ -85,7 +85,7 @@ static void test_trainer_deterministic(void **state)
     Trainer a, b;
     TrainConfig c;
     trainer_config_default(&c);
-    c.batch = 4;
+    c.batch = 4, c.threads = 1;
     assert_int_equal(task_init(&task, "copy", NULL, 0, why, sizeof why), AV_OK);
     assert_int_equal(trainer_spec(&task, 2, 2, 16, 16, 24, true, MODEL_PE_LEARNED,
                                   MODEL_ACT_GELU, &s), AV_OK);
