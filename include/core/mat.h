@@ -9,6 +9,7 @@
 #define ATTNVIZ_MAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Products of at most this many multiply-adds, A not transposed, run
  * mat_sgemm_small instead of cblas_sgemm, whose fixed cost is larger there. */
@@ -28,6 +29,27 @@ bool mat_small_fits(bool trans_a, int M, int N, int K);
  * the machine's vector width. */
 void mat_sgemm_small(bool trans_b, int M, int N, int K, float alpha, const float *A, int lda,
                      const float *B, int ldb, float beta, float *C, int ldc);
+
+/* Thin products against a right operand packed once: a head's K_h^T or V_h,
+ * reused by every block of query rows. Runs a register-tiled AVX2+FMA kernel
+ * (src/core/thin.c), so it exists only where mat_packed_available says so;
+ * elsewhere (no AVX2 and FMA, or NO_BLAS) callers keep mat_sgemm. */
+bool mat_packed_available(void);
+
+/* Floats mat_pack needs for op(B) of K rows and N columns. */
+size_t mat_packed_floats(int K, int N);
+
+/* Copy op(B) (K, N) into Bp (mat_packed_floats(K, N) floats, the caller's):
+ * trans_b: B is (N, K) with leading dimension ldb, else (K, N). */
+void mat_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp);
+
+/* C (M, N) = alpha A (M, K) op(B) (K, N) + 0 C, op(B) being the first K rows
+ * and N columns of Bp = mat_pack(.., kp, N', ..) with K <= kp and N <= N'.
+ * Needs mat_packed_available(). Each element sums its K products in order
+ * with fused multiply-adds (so its bits do not depend on M, on the row
+ * block, or on the thread). */
+void mat_sgemm_packed(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
+                      int kp, float *C, int ldc);
 
 /* The same product by three plain loops in double: the test oracle. */
 void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha,

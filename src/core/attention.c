@@ -1,8 +1,12 @@
 /* attention.c - multi-head scaled dot-product attention on caller buffers.
  *
  * Heads are column slices of Q, K and V addressed in place through leading
- * dimensions (no copies), and each head's output lands directly in its columns
- * of the concatenation, so concat W_o needs no reshuffle. Allocates nothing.
+ * dimensions, and each head's output lands directly in its columns of the
+ * concatenation, so concat W_o needs no reshuffle. On a processor with AVX2
+ * and FMA the heads' products past mat_sgemm_small take mat_sgemm_packed:
+ * each thread packs a head's K_h^T and V_h once (its only allocation) and
+ * multiplies every row block it takes of that head against them, where
+ * cblas_sgemm packed all of K_h or V_h again for every block.
  *
  * The heads run in blocks of query rows: a block's scores are still in cache
  * while they are masked, softmaxed and multiplied by V_h, and under the
@@ -14,7 +18,7 @@
  * make products (only calls that use OpenBLAS's own threads wait for each
  * other). Every block is computed the same way by whichever thread, so the
  * numbers do not depend on the threads. The second thread is the one this
- * module starts; nothing else allocates.
+ * module starts.
  *
  * A sentence's heads (at most SOFTMAX_LANES keys) take short_group instead:
  * scores, mask, softmax and P_h V_h of 16 query rows at a time across the
@@ -27,6 +31,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -136,8 +141,18 @@ typedef struct {
     int rows, blocks;      /* rows per block, blocks per head */
     bool gemm_only;        /* the bench's baseline: the products alone */
     bool short_rows;       /* n_k <= SOFTMAX_LANES: items run short_group */
+    bool packed;           /* products past mat_sgemm_small run mat_sgemm_packed */
     atomic_int next;       /* the next item a thread takes */
 } HeadJob;
+
+/* One thread's view of the job: its own copies of the current head's K_h^T
+ * and V_h in mat_pack's panels (NULL: not packed), made when the thread first
+ * takes an item of that head and used by all its items of the head. */
+typedef struct {
+    HeadJob *jb;
+    float *Kp, *Vp;
+    int k_head, v_head; /* the heads Kp and Vp hold, -1: none yet */
+} HeadWorker;
 
 int attention_block_rows(const AttnShape *s)
 {
@@ -192,8 +207,9 @@ static Item item_at(const HeadJob *jb, int k)
 
 /* Scores of item k into S_h (when kept) or P_h. Under the mask, rows < i1
  * see keys < i1 only: the keys beyond are never multiplied. */
-static void item_scores(const HeadJob *jb, int k)
+static void item_scores(HeadWorker *wk, int k)
 {
+    const HeadJob *jb = wk->jb;
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     Item it = item_at(jb, k);
@@ -216,9 +232,17 @@ static void item_scores(const HeadJob *jb, int k)
     float *T = (it.S_h ? it.S_h : it.P_h) + (long)it.i0 * n_k;
     assert(it.h < s->H && 0 <= it.i0 && it.i0 < it.i1 && it.i1 <= s->n_q);
     assert(kend >= 1 && kend <= n_k);
+    const float *Q_i = jb->Q + (long)it.i0 * d + it.h * d_k;
+    if (wk->Kp && !mat_small_fits(false, m, kend, d_k)) {
+        if (wk->k_head != it.h) /* K_h^T (d_k, n_k), once per head and thread */
+            mat_pack(true, d_k, n_k, jb->K + it.h * d_k, d, wk->Kp), wk->k_head = it.h;
+        /* T (m, kend) = scale * Q_h[i0..i1) (m, d_k) K_h[0..kend)^T (d_k, kend) */
+        mat_sgemm_packed(m, kend, d_k, attention_scale(s), Q_i, d, wk->Kp, d_k, T, n_k);
+        return;
+    }
     /* T (m, kend) = scale * Q_h[i0..i1) (m, d_k) K_h[0..kend)^T (d_k, kend) */
     mat_sgemm(false, true, m, kend, d_k, attention_scale(s),
-              jb->Q + (long)it.i0 * d + it.h * d_k, d,
+              Q_i, d,
               jb->K + it.h * d_k, d,
               0.0f, T, n_k);
 }
@@ -231,32 +255,71 @@ static void item_softmax(const HeadJob *jb, int k)
 }
 
 /* concat rows of item k from its final weights, when concat is wanted. */
-static void item_values(const HeadJob *jb, int k)
+static void item_values(HeadWorker *wk, int k)
 {
+    const HeadJob *jb = wk->jb;
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     Item it = item_at(jb, k);
     const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
     if (!jb->concat || jb->short_rows)
         return;
+    const float *P_i = it.P_h + (long)it.i0 * n_k;
+    float *out = jb->concat + (long)it.i0 * d + it.h * d_k;
+    if (wk->Vp && !mat_small_fits(false, m, d_k, kend)) {
+        if (wk->v_head != it.h) /* V_h (n_k, d_k), once per head and thread */
+            mat_pack(false, n_k, d_k, jb->V + it.h * d_k, d, wk->Vp), wk->v_head = it.h;
+        /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
+        mat_sgemm_packed(m, d_k, kend, 1.0f, P_i, n_k, wk->Vp, n_k, out, d);
+        return;
+    }
     /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
     mat_sgemm(false, false, m, d_k, kend, 1.0f,
-              it.P_h + (long)it.i0 * n_k, n_k,
+              P_i, n_k,
               jb->V + it.h * d_k, d,
-              0.0f, jb->concat + (long)it.i0 * d + it.h * d_k, d);
+              0.0f, out, d);
 }
 
 /* Take items until none is left, each one whole. */
 static void *heads_worker(void *arg)
 {
-    HeadJob *jb = arg;
+    HeadWorker *wk = arg;
+    HeadJob *jb = wk->jb;
     const int items = jb->H * jb->blocks;
     for (int k; (k = atomic_fetch_add(&jb->next, 1)) < items;) {
-        item_scores(jb, k);
+        item_scores(wk, k);
         item_softmax(jb, k);
-        item_values(jb, k);
+        item_values(wk, k);
     }
     return NULL;
+}
+
+/* 64-byte aligned room for `floats` floats, or NULL. */
+static float *panels_new(size_t floats)
+{
+    size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
+    return aligned_alloc(64, bytes ? bytes : 64);
+}
+
+/* Room for the packed K_h^T and V_h of every worker, or none at all (then
+ * every worker takes mat_sgemm): either way each item is computed the same
+ * way by whichever thread takes it. */
+static void workers_init(HeadWorker *wk, int threads, HeadJob *jb)
+{
+    const int d_k = jb->s->d_model / jb->s->H, n_k = jb->s->n_k;
+    bool ok = true;
+    for (int t = 0; t < threads; t++) {
+        wk[t] = (HeadWorker){.jb = jb, .k_head = -1, .v_head = -1};
+        if (jb->packed) {
+            wk[t].Kp = panels_new(mat_packed_floats(d_k, n_k));
+            wk[t].Vp = jb->concat ? panels_new(mat_packed_floats(n_k, d_k)) : NULL;
+            ok = ok && wk[t].Kp && (wk[t].Vp || !jb->concat);
+        }
+    }
+    for (int t = 0; t < threads && !ok; t++) {
+        free(wk[t].Kp), free(wk[t].Vp);
+        wk[t].Kp = wk[t].Vp = NULL;
+    }
 }
 
 /* Every item of jb, on this thread and (threads > 1) one more, which take
@@ -265,12 +328,27 @@ static void *heads_worker(void *arg)
 static void heads_run(HeadJob *jb, int threads)
 {
     pthread_t tid;
+    HeadWorker wk[2];
+    threads = threads > 1 && jb->H * jb->blocks > 1 ? 2 : 1;
+    workers_init(wk, threads, jb);
     atomic_init(&jb->next, 0);
-    bool second = threads > 1 && jb->H * jb->blocks > 1 &&
-                  pthread_create(&tid, NULL, heads_worker, jb) == 0;
-    heads_worker(jb);
+    bool second = threads > 1 && pthread_create(&tid, NULL, heads_worker, &wk[1]) == 0;
+    heads_worker(&wk[0]);
     if (second)
         pthread_join(tid, NULL);
+    for (int t = 0; t < threads; t++)
+        free(wk[t].Kp), free(wk[t].Vp);
+}
+
+/* Whether the heads' products take mat_sgemm_packed: on a processor that
+ * runs it, for blocks whose products are past mat_sgemm_small (which the
+ * interface's short texts keep, with their bits, and allocating nothing). */
+static bool packed_pays(const AttnShape *s, int rows)
+{
+    const int d_k = s->d_model / s->H, n_k = s->n_k;
+    if (n_k <= SOFTMAX_LANES || !mat_packed_available())
+        return false;
+    return !mat_small_fits(false, rows, n_k, d_k) || !mat_small_fits(false, rows, d_k, n_k);
 }
 
 int attention_threads(const AttnShape *s)
@@ -289,6 +367,7 @@ void attention_head_weights(const AttnShape *s, int h, const float *Q, const flo
     /* Q_h is (n_q, d_k), K_h is (n_k, d_k): columns h*d_k .. h*d_k+d_k-1 of Q, K */
     HeadJob jb = {.s = s, .Q = Q, .K = K, .S = S_h, .P = P_h, .h0 = h, .H = 1,
                   .rows = attention_block_rows(s), .short_rows = s->n_k <= SOFTMAX_LANES};
+    jb.packed = packed_pays(s, jb.rows);
     assert(h >= 0 && h < s->H);
     jb.blocks = (s->n_q + jb.rows - 1) / jb.rows;
     heads_run(&jb, 1);
@@ -342,6 +421,7 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
                   .concat = b->concat, .h0 = 0, .H = s->H, .rows = attention_block_rows(s),
                   .gemm_only = gemm_only, .short_rows = n_k <= SOFTMAX_LANES};
+    jb.packed = packed_pays(s, jb.rows);
     jb.blocks = (n_q + jb.rows - 1) / jb.rows;
     heads_run(&jb, threads);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */

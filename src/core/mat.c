@@ -8,13 +8,16 @@
  * more on dispatch, locking and packing than on the arithmetic there (423 ns
  * against 206 ns for 10 x 32 x 32 on the bench machine, 136 against 70 for a
  * head's scores). Larger ones, everything the forward benchmark times, go to
- * cblas_sgemm. The reference accumulates in double: it is the oracle the
- * tests hold both fast paths to.
+ * cblas_sgemm. The heads' thin products against a packed K_h^T or V_h
+ * (mat_sgemm_packed) go to thin.c's AVX2+FMA kernel. The reference
+ * accumulates in double: it is the oracle the tests hold the fast paths to.
  */
 #include "core/mat.h"
 
 #include <assert.h>
 #include <string.h>
+
+#include "thin.h"
 
 #ifndef NO_BLAS
 #include <cblas.h>
@@ -215,6 +218,36 @@ void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                 B, ldb,
                 beta, C, ldc);
 #endif
+}
+
+bool mat_packed_available(void)
+{
+#ifdef NO_BLAS
+    return false;
+#else
+    return thin_available();
+#endif
+}
+
+size_t mat_packed_floats(int K, int N)
+{
+    return thin_packed_floats(K, N);
+}
+
+void mat_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp)
+{
+    assert(K >= 0 && N >= 0 && ldb >= (trans_b ? K : N) && ldb >= 1);
+    thin_pack(trans_b, K, N, B, ldb, Bp);
+}
+
+void mat_sgemm_packed(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
+                      int kp, float *C, int ldc)
+{
+    assert(mat_packed_available());
+    assert(M >= 0 && N >= 0 && K >= 0 && K <= kp && lda >= K && lda >= 1 && ldc >= N);
+    if (M == 0 || N == 0)
+        return;
+    thin_gemm(M, N, K, alpha, A, lda, Bp, kp, C, ldc);
 }
 
 void mat_set_threads(int n)

@@ -1,0 +1,38 @@
+/* thin.h - the AVX2+FMA kernel for the heads' thin products, private to
+ * src/core/ (mat.c dispatches to it; include/core/mat.h is the interface).
+ *
+ * op(B) (K, N) is copied once into panels of THIN_NR columns (thin_pack),
+ * zero past N; products with many row blocks of A then reuse the panels
+ * (thin_gemm). Both need thin_available(): on a processor without AVX2 and
+ * FMA, or a compiler without x86 target attributes, the callers keep their
+ * other path.
+ */
+#ifndef ATTNVIZ_THIN_H
+#define ATTNVIZ_THIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Columns per panel (two ymm registers) and rows per register tile. */
+enum { THIN_NR = 16, THIN_MR = 6 };
+
+/* Whether this processor (and build) runs the kernel: AVX2 and FMA. */
+bool thin_available(void);
+
+/* Floats a packed op(B) of K rows and N columns takes. */
+size_t thin_packed_floats(int K, int N);
+
+/* Pack op(B) (K, N) into Bp (thin_packed_floats(K, N) floats): panel p holds
+ * rows k = 0 .. K-1 of columns p*THIN_NR .. p*THIN_NR+THIN_NR-1, zero past N.
+ * trans_b: B is (N, K) with leading dimension ldb, else (K, N). */
+void thin_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp);
+
+/* C (M, N) = alpha A (M, K) op(B) (K, N), where Bp holds op(B)'s first
+ * kp >= K rows and at least N columns as thin_pack(.., kp, N', ..) packed
+ * them (N' >= N): C reads the first K rows and N columns of it. C is only
+ * written (beta 0). Each element sums its K terms in order with fused
+ * multiply-adds, whatever M, N and the tile it falls in. */
+void thin_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
+               int kp, float *C, int ldc);
+
+#endif
