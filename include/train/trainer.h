@@ -42,6 +42,27 @@ int trainer_threads_default(void);
 /* The defaults above into *c. */
 void trainer_config_default(TrainConfig *c);
 
+/* A task's default model and training: what `attnviz train TASK` and the
+ * live view (`--train TASK`) start from before their options. */
+typedef struct {
+    int layers, heads, d_model, context, mlp;
+    bool layernorm;
+    ModelPe pe;
+    ModelAct activation;
+    long steps;          /* steps of a run */
+    int report;          /* steps between the batch trainer's progress lines */
+    TrainConfig cfg;     /* trainer_config_default's, with the task's lr */
+} TrainDefaults;
+
+/* The defaults of task (a name task_init knows; NULL or an unknown name gets
+ * induction's) into *d: induction the issue's model, 2 layers x 2 heads,
+ * d_model 32, context 32, lr 1e-2, 400 steps; text 4 layers x 4 heads,
+ * d_model 64, context 64, MLP 256, LayerNorm, lr 3e-3, 3000 steps; grammar
+ * induction's with context 36, 600 steps; copy, reverse, sort (and -digits)
+ * 4 heads, d_model 64, MLP 128, LayerNorm, lr 3e-3, 1500 steps. Sinusoidal
+ * PE, GELU, batch 16 throughout. */
+void trainer_defaults(const char *task, TrainDefaults *d);
+
 /* The architecture of a model for task with the given sizes, into *spec
  * (vocab copied from task; free with modelfile_spec_free). AV_OK or
  * AV_ERR_NOMEM. */

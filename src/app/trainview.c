@@ -27,21 +27,17 @@ static const int SPEEDS[TV_SPEEDS] = {1, 2, 3, 5, 8, 12, 20, 40, 80};
 
 void trainview_config(const char *task, TrainViewConfig *c)
 {
+    TrainDefaults d;
     memset(c, 0, sizeof *c);
     snprintf(c->task, sizeof c->task, "%s", task ? task : "induction");
-    trainer_config_default(&c->cfg);
-    c->layers = 2, c->heads = 2, c->d_model = 32, c->context = 32, c->mlp = 0;
-    c->layernorm = false, c->steps = 400;
+    trainer_defaults(c->task, &d);
+    c->layers = d.layers, c->heads = d.heads, c->d_model = d.d_model, c->context = d.context;
+    c->mlp = d.mlp, c->layernorm = d.layernorm, c->steps = d.steps, c->cfg = d.cfg;
     if (strcmp(c->task, "text") == 0) {
         /* Smaller than `attnviz train text` (4 layers, d_model 64, context
-         * 64, MLP 256: a step of 57 ms here): a step must fit a frame. */
+         * 64, MLP 256): a step must fit a frame. */
         c->layers = 2, c->heads = 4, c->d_model = 64, c->context = 32, c->mlp = 128;
-        c->layernorm = true, c->steps = 3000, c->cfg.lr = 3e-3f, c->cfg.batch = 8;
-    } else if (strcmp(c->task, "grammar") == 0) {
-        c->context = 36, c->steps = 600;
-    } else if (strcmp(c->task, "induction") != 0) {
-        c->heads = 4, c->d_model = 64, c->mlp = 128, c->layernorm = true;
-        c->steps = 1500, c->cfg.lr = 3e-3f;
+        c->cfg.batch = 8;
     }
 }
 

@@ -56,23 +56,14 @@ const char *train_cmd_usage(void)
            "      --save DIR         the model folder to write\n";
 }
 
-/* Each task's defaults: induction as the issue measured; the others larger. */
+/* The task's defaults (trainer_defaults), before the options. */
 static void task_defaults(TrainOptions *o)
 {
-    const char *t = o->task ? o->task : "induction";
-    o->layers = 2, o->heads = 2, o->d_model = 32, o->context = 32, o->mlp = 0;
-    o->layernorm = false, o->pe = MODEL_PE_SINUSOIDAL, o->activation = MODEL_ACT_GELU;
-    o->steps = 400, o->report = 50;
-    trainer_config_default(&o->cfg);
-    if (strcmp(t, "text") == 0) {
-        o->layers = 4, o->heads = 4, o->d_model = 64, o->context = 64, o->mlp = 256;
-        o->layernorm = true, o->steps = 3000, o->report = 250, o->cfg.lr = 3e-3f;
-    } else if (strcmp(t, "grammar") == 0) {
-        o->context = 36, o->steps = 600;
-    } else if (strcmp(t, "induction") != 0) {
-        o->heads = 4, o->d_model = 64, o->mlp = 128, o->layernorm = true;
-        o->steps = 1500, o->report = 100, o->cfg.lr = 3e-3f;
-    }
+    TrainDefaults d;
+    trainer_defaults(o->task, &d);
+    o->layers = d.layers, o->heads = d.heads, o->d_model = d.d_model, o->context = d.context;
+    o->mlp = d.mlp, o->layernorm = d.layernorm, o->pe = d.pe, o->activation = d.activation;
+    o->steps = d.steps, o->report = d.report, o->cfg = d.cfg;
 }
 
 static int bad(TrainOptions *o, const char *fmt, const char *arg)

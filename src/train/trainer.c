@@ -23,6 +23,24 @@ void trainer_config_default(TrainConfig *c)
                        .seed = 1, .threads = trainer_threads_default()};
 }
 
+void trainer_defaults(const char *task, TrainDefaults *d)
+{
+    const char *t = task ? task : "induction";
+    *d = (TrainDefaults){.layers = 2, .heads = 2, .d_model = 32, .context = 32, .mlp = 0,
+                         .layernorm = false, .pe = MODEL_PE_SINUSOIDAL,
+                         .activation = MODEL_ACT_GELU, .steps = 400, .report = 50};
+    trainer_config_default(&d->cfg);
+    if (strcmp(t, "text") == 0) {
+        d->layers = 4, d->heads = 4, d->d_model = 64, d->context = 64, d->mlp = 256;
+        d->layernorm = true, d->steps = 3000, d->report = 250, d->cfg.lr = 3e-3f;
+    } else if (strcmp(t, "grammar") == 0) {
+        d->context = 36, d->steps = 600;
+    } else if (strcmp(t, "induction") != 0) {
+        d->heads = 4, d->d_model = 64, d->mlp = 128, d->layernorm = true;
+        d->steps = 1500, d->report = 100, d->cfg.lr = 3e-3f;
+    }
+}
+
 int trainer_spec(const Task *task, int layers, int heads, int d_model, int context, int mlp,
                  bool layernorm, ModelPe pe, ModelAct act, ModelSpec *spec)
 {

@@ -118,12 +118,40 @@ static void test_trainer_deterministic(void **state)
     task_free(&task);
 }
 
+static void test_trainer_defaults_per_task(void **state)
+{
+    (void)state;
+    TrainDefaults d;
+    trainer_defaults("induction", &d); /* the model */
+    assert_int_equal(d.layers, 2), assert_int_equal(d.heads, 2);
+    assert_int_equal(d.d_model, 32), assert_int_equal(d.context, 32);
+    assert_int_equal(d.mlp, 0), assert_false(d.layernorm);
+    assert_int_equal(d.cfg.batch, 16), assert_float_equal(d.cfg.lr, 1e-2f, 1e-9f);
+    assert_int_equal(d.steps, 400), assert_int_equal(d.report, 50);
+    assert_int_equal(d.cfg.threads, trainer_threads_default());
+    trainer_defaults("text", &d); /* the character model of the bench */
+    assert_int_equal(d.layers, 4), assert_int_equal(d.heads, 4);
+    assert_int_equal(d.d_model, 64), assert_int_equal(d.context, 64);
+    assert_int_equal(d.mlp, 256), assert_true(d.layernorm);
+    assert_int_equal(d.activation, MODEL_ACT_GELU), assert_int_equal(d.pe, MODEL_PE_SINUSOIDAL);
+    assert_float_equal(d.cfg.lr, 3e-3f, 1e-9f), assert_int_equal(d.steps, 3000);
+    trainer_defaults("grammar", &d);
+    assert_int_equal(d.context, 36), assert_int_equal(d.steps, 600);
+    assert_int_equal(d.layers, 2), assert_int_equal(d.mlp, 0);
+    trainer_defaults("sort-digits", &d);
+    assert_int_equal(d.d_model, 64), assert_int_equal(d.mlp, 128);
+    assert_int_equal(d.steps, 1500), assert_int_equal(d.report, 100);
+    trainer_defaults(NULL, &d);
+    assert_int_equal(d.d_model, 32), assert_int_equal(d.steps, 400);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trainer_induction_head_forms),
         cmocka_unit_test(test_trainer_one_layer_control),
         cmocka_unit_test(test_trainer_deterministic),
+        cmocka_unit_test(test_trainer_defaults_per_task),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
