@@ -38,10 +38,12 @@ typedef struct {
     const char *label_ptr[AV_MAX_LAYERS * AV_MAX_HEADS];
     int total;         /* tokens of the last text given to netresult_run */
     int first;         /* the first of them the result shows (total - context, or 0) */
+    float sample_temperature; /* the interface's generation (g): --temperature (1 when */
+    int sample_top_k;         /* opened) and --top-k (0: all), netresult_generate's */
 } NetModel;
 
 /* Load the model folder dir into *m (which may be uninitialised): the Net, the
- * labels, m->cfg. Returns AV_OK, AV_ERR_NOMEM, or AV_ERR_MODEL with one line
+ * labels, m->cfg, sample_temperature 1 and sample_top_k 0. Returns AV_OK, AV_ERR_NOMEM, or AV_ERR_MODEL with one line
  * in why naming the file at fault (a heads.txt that is unreadable or does not
  * list every head is an error; a missing one is measured). */
 int netresult_open(NetModel *m, const char *dir, char *why, size_t whylen);

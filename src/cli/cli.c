@@ -96,8 +96,10 @@ static const char usage[] =
     "      --model DIR      a trained model (attnviz train ... --save DIR) on TEXT of\n"
     "                       its vocabulary, instead of the toy pipeline\n"
     "      --generate N     with --model: continue TEXT by N tokens and print them\n"
-    "                       (sampled with --temperature and --seed)\n"
-    "      --top-k K        with --generate: sample among the K likeliest tokens only\n"
+    "                       (sampled with --temperature and --seed; so is g's token\n"
+    "                       in the interface)\n"
+    "      --top-k K        with --generate (or g in the interface): sample among the\n"
+    "                       K likeliest tokens only\n"
     "      --lesson [NAME|FILE]  list the built-in lessons, or open one (with\n"
     "                       --export md: write it as a Markdown handout)\n"
     "      --attention FILE.npy  open attention computed elsewhere: (L, H, n, n) or\n"
@@ -328,8 +330,8 @@ static int check_model(CliOptions *o)
                     "--d-model and --layers");
     if (o->cross)
         return fail(o, "--model is a causal decoder: it takes no --cross");
-    if (o->top_k && !o->generate)
-        return fail(o, "--top-k goes with --generate N");
+    if (o->top_k && !o->generate && (o->export_set || o->dump_dir))
+        return fail(o, "--top-k goes with --generate N (or g in the interface)");
     if (o->text && o->file)
         return fail(o, "give the text either as TEXT or with --file, not both");
     if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)

@@ -291,11 +291,15 @@ static int run(App *a)
     if (a->opt.lesson_set && (a->opt.export_set || !a->opt.lesson))
         return lesson_cmd_batch(&a->opt, &a->sentences);
     bool batch_run = a->opt.export_set || a->opt.dump_dir || a->opt.generate;
-    if (a->opt.model_dir)
+    if (a->opt.model_dir) {
+        float temperature = a->opt.cfg.temperature; /* cfg becomes the model's */
         status = model_cmd_prepare(&a->opt, a->file_text ? a->file_text : a->opt.text,
                                    batch_run, &a->net, &a->gen_text);
-    else
+        if (!status) /* what g samples with in the interface, as --generate does */
+            a->net->sample_temperature = temperature, a->net->sample_top_k = a->opt.top_k;
+    } else {
         status = load_weights(a);
+    }
     if (status)
         return status;
     return batch_run ? batch(a) : interactive(a);

@@ -96,6 +96,7 @@ static int labels_load(NetModel *m, const char *dir, char *why, size_t whylen)
 int netresult_open(NetModel *m, const char *dir, char *why, size_t whylen)
 {
     memset(m, 0, sizeof *m);
+    m->sample_temperature = 1.0f;
     int err = infer_load(&m->net, dir, why, whylen);
     if (!err)
         err = labels_load(m, dir, why, whylen);

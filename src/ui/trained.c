@@ -28,7 +28,9 @@ static unsigned generate(UiState *u)
     size_t cont;
     int before = u->run_err ? 0 : s->n_q;
     uint64_t seed = s->cfg.seed * 1000003u + (uint64_t)++u->generated;
-    int err = modelrun_next(&u->src, s->text.s, s->text.len, 1.0f, 0, seed, &out, &cont);
+    const NetModel *m = u->src.net;
+    int err = modelrun_next(&u->src, s->text.s, s->text.len, m->sample_temperature,
+                            m->sample_top_k, seed, &out, &cont);
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
     if (err == AV_ERR_VOCAB) {
