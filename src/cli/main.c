@@ -230,13 +230,16 @@ static int interactive(App *a)
     }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return say(2, "not a terminal: use --export FMT or --dump DIR for batch output");
-    if (a->opt.text || a->file_text) {
+    if (a->opt.text || a->file_text || a->gen_text) {
         int status = run_model(a);
         if (status)
             return status;
     }
+    /* a model opened without TEXT starts on text of its own vocabulary
+     * (model_cmd_prepare), not on a sentence it cannot read */
     UiOptions u = {
-        .cfg = a->opt.cfg, .text = a->file_text ? a->file_text : a->opt.text,
+        .cfg = a->opt.cfg, .text = a->gen_text ? a->gen_text
+                                   : a->file_text ? a->file_text : a->opt.text,
         .cross = a->opt.cross, .sentences = &a->sentences,
         .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
         .model = a->net, .defaults = !a->opt.dims_given && !a->opt.preset_given,

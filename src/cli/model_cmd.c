@@ -11,6 +11,7 @@
 
 #include "core/av.h"
 #include "train/infer.h"
+#include "train/task.h"
 #include "cli/say.h"
 
 int model_cmd_error(const CliOptions *o, int err, const char *bad)
@@ -57,14 +58,70 @@ static int generate(const CliOptions *o, NetModel *nm, const char *text, bool ba
     return 0;
 }
 
-/* The interface without TEXT: the model's first few printable pieces. */
+/* ids[0..n) cut to whole sentences: from after the first "." to the last
+ * (a grammar batch is a window that starts and ends mid-sentence). */
+static int whole_sentences(const ModelSpec *s, int *ids, int n)
+{
+    int first = -1, last = -1;
+    for (int k = 0; k < n; k++)
+        if (strcmp(s->vocab[ids[k]], ".") == 0)
+            first = first < 0 ? k : first, last = k;
+    if (first < 0 || last - first < 4)
+        return n;
+    memmove(ids, ids + first + 1, sizeof *ids * (size_t)(last - first));
+    return last - first;
+}
+
+/* A sequence of the model's own task (task.h): a segment repeated for an
+ * induction model, sentences of the toy language for a grammar model, a
+ * string and its copy for copy, reverse and sort. 0 when the task needs a
+ * file (text) or one of its pieces is outside the model's vocabulary (a
+ * grammar of the user's own). */
+static int task_ids(const ModelSpec *s, int *ids, int max)
+{
+    Task t;
+    Batch b;
+    char why[256];
+    int n = 0;
+    if (task_init(&t, s->task, NULL, 0, why, sizeof why) != AV_OK)
+        return 0;
+    int len = s->context < max ? s->context : max;
+    if (task_batch_init(&b, &t, 1, len) == AV_OK) {
+        task_batch(&t, s->seed, 0, &b);
+        for (n = 0; n < len; n++) {
+            const char *piece = t.vocab[b.tok[n]];
+            int v = 0;
+            while (v < s->V && strcmp(s->vocab[v], piece) != 0)
+                v++;
+            if (v == s->V)
+                break;
+            ids[n] = v;
+        }
+        n = n == len ? n : 0;
+        if (n && t.kind == TASK_GRAMMAR)
+            n = whole_sentences(s, ids, n);
+        task_batch_free(&b);
+    }
+    task_free(&t);
+    return n;
+}
+
+/* The interface without TEXT: text the model can read and was made for
+ * (task_ids), else the articles' sentence when its vocabulary has it (a
+ * character model of English), else its first few printable pieces. */
 static int default_text(const NetModel *nm, char **whole)
 {
+    static const char sentence[] = "the cat sat on the mat";
     const ModelSpec *s = &nm->net.spec;
-    int ids[8], n = 0;
-    for (int v = 0; v < s->V && n < 8; v++)
-        if ((unsigned char)s->vocab[v][0] > ' ' && s->vocab[v][0] != 0x7f)
-            ids[n++] = v;
+    int ids[64], n = task_ids(s, ids, 64);
+    char bad[8];
+    if (n == 0 && infer_encode(s, sentence, sizeof sentence - 1, ids, 64, &n, bad,
+                               sizeof bad) != AV_OK)
+        n = 0;
+    if (n == 0)
+        for (int v = 0; v < s->V && n < 8; v++)
+            if ((unsigned char)s->vocab[v][0] > ' ' && s->vocab[v][0] != 0x7f)
+                ids[n++] = v;
     char one[1];
     size_t need = infer_decode(s, ids, n, one, sizeof one);
     *whole = malloc(need + 1);
