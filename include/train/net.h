@@ -45,6 +45,8 @@ typedef struct {
     float *h, *g;      /* (B*n, W) W1 product + b1, and its activation */
 } NetActs;
 
+typedef struct NetWorker NetWorker; /* net.c's second thread */
+
 typedef struct {
     ModelSpec spec;    /* owned copy */
     ModelLayout layout;
@@ -64,6 +66,7 @@ typedef struct {
     int B, n;          /* the last forward's sizes */
     bool has_loss;
     int threads;       /* 1 (the default) or 2: net_set_threads */
+    NetWorker *worker; /* with 2: the second thread, started at the first pass */
 } Net;
 
 /* Set up net for spec and at most batch sequences (of at most spec->context
@@ -77,7 +80,8 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable);
  * the same way, in two parts of whole sequences when B >= 2, each part doing
  * the whole forward and backward pass on its own rows (part 1's weight
  * gradients in grads2, added to grads after); with 2 threads part 1 runs on
- * a second thread started for each pass. The cut depends on B alone, so the
+ * a second thread, started at the first pass and kept until net_free (a Net
+ * is then used by one thread at a time, and not copied). The cut depends on B alone, so the
  * numbers are the same bits whatever the threads. */
 void net_set_threads(Net *net, int threads);
 

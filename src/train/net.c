@@ -136,8 +136,11 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
     return AV_OK;
 }
 
+static void worker_stop(NetWorker *w);
+
 void net_free(Net *net)
 {
+    worker_stop(net->worker);
     modelfile_spec_free(&net->spec);
     free(net->params);
     free(net->grads);
@@ -301,17 +304,95 @@ static void part_forward(Part *pt)
 
 static void part_backward(Part *pt);
 
-static void *part_run(void *arg)
+static void part_run(Part *pt)
 {
-    Part *pt = arg;
     if (pt->backward)
         part_backward(pt);
     else
         part_forward(pt);
+}
+
+/* The second thread, started once and kept: a thread started for every
+ * pass cost more than the pass of a small model (OpenBLAS sets up buffers
+ * for each new thread that calls it). It waits for a part, runs it, says so. */
+struct NetWorker {
+    pthread_t tid;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    Part *job;       /* the part to run, NULL when none */
+    bool done, quit;
+};
+
+static void *worker_main(void *arg)
+{
+    NetWorker *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->job && !w->quit)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->job)
+            break;
+        Part *pt = w->job;
+        pthread_mutex_unlock(&w->mu);
+        part_run(pt);
+        pthread_mutex_lock(&w->mu);
+        w->job = NULL, w->done = true;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
     return NULL;
 }
 
-/* The last forward's batch (forward or backward) in its parts, part 1 on a
+/* net's worker, started when there is none; NULL when it cannot be. */
+static NetWorker *worker_get(Net *net)
+{
+    if (net->worker)
+        return net->worker;
+    NetWorker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
+        pthread_mutex_destroy(&w->mu);
+        pthread_cond_destroy(&w->cv);
+        free(w);
+        return NULL;
+    }
+    return net->worker = w;
+}
+
+static void worker_stop(NetWorker *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->quit = true;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->tid, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    free(w);
+}
+
+static void worker_post(NetWorker *w, Part *pt)
+{
+    pthread_mutex_lock(&w->mu);
+    w->job = pt, w->done = false;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void worker_wait(NetWorker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    while (!w->done)
+        pthread_cond_wait(&w->cv, &w->mu);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* The last forward's batch (forward or backward) in its parts, part 1 on the
  * second thread when net->threads > 1 and the attention keeps to one thread
  * (attention_threads: only wide models do not, whose OpenBLAS calls must not
  * run beside others). */
@@ -327,12 +408,13 @@ static int parts_run(Net *net, bool backward)
         pt[k].backward = backward, pt[k].count = count;
     }
     const AttnShape sh = seq_shape(net);
-    pthread_t tid;
-    bool helper = parts > 1 && net->threads > 1 && attention_threads(&sh) == 1 &&
-                  pthread_create(&tid, NULL, part_run, &pt[1]) == 0;
+    NetWorker *w = parts > 1 && net->threads > 1 && attention_threads(&sh) == 1
+                       ? worker_get(net) : NULL;
+    if (w)
+        worker_post(w, &pt[1]);
     part_run(&pt[0]);
-    if (helper)
-        pthread_join(tid, NULL);
+    if (w)
+        worker_wait(w);
     else if (parts > 1)
         part_run(&pt[1]);
     return pt[0].err ? pt[0].err : parts > 1 ? pt[1].err : AV_OK;
