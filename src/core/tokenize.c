@@ -55,13 +55,30 @@ static int classify(unsigned cp)
     return is_unicode_punct(cp) ? CLS_PUNCT : CLS_LETTER;
 }
 
+/* classify() of every ASCII byte: read on every byte of most texts. */
+static const unsigned char ascii_class[128] = {
+#define C4(c) c, c, c, c
+#define C16(c) C4(c), C4(c), C4(c), C4(c)
+    /* 0x00-0x20 controls and space */ C16(CLS_SPACE), C16(CLS_SPACE), CLS_SPACE,
+    /* !"#$%&'()*+,-./ */ C4(CLS_PUNCT), C4(CLS_PUNCT), C4(CLS_PUNCT), CLS_PUNCT, CLS_PUNCT,
+    CLS_PUNCT,
+    /* 0-9 */ C4(CLS_DIGIT), C4(CLS_DIGIT), CLS_DIGIT, CLS_DIGIT,
+    /* :;<=>?@ */ C4(CLS_PUNCT), CLS_PUNCT, CLS_PUNCT, CLS_PUNCT,
+    /* A-Z */ C16(CLS_LETTER), C4(CLS_LETTER), C4(CLS_LETTER), CLS_LETTER, CLS_LETTER,
+    /* [\]^_` */ C4(CLS_PUNCT), CLS_PUNCT, CLS_PUNCT,
+    /* a-z */ C16(CLS_LETTER), C4(CLS_LETTER), C4(CLS_LETTER), CLS_LETTER, CLS_LETTER,
+    /* {|}~ DEL */ C4(CLS_PUNCT), CLS_SPACE,
+#undef C16
+#undef C4
+};
+
 /* Class of the code point at s[pos]; *n gets its length (0 at the end).
  * ASCII, nearly every byte of most texts, skips the decoder. */
 static int class_at(const char *s, size_t len, size_t pos, int *n)
 {
     if (pos < len && (unsigned char)s[pos] < 0x80) {
         *n = 1;
-        return classify((unsigned char)s[pos]);
+        return ascii_class[(unsigned char)s[pos]];
     }
     unsigned cp = 0;
     *n = pos < len ? utf8_decode(s + pos, len - pos, &cp) : 0;

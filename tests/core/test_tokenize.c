@@ -171,6 +171,34 @@ static void test_tokenize_punctuation_each_own_token(void **state)
     tokenize_free(&tl);
 }
 
+static void test_tokenize_every_ascii_byte(void **state)
+{
+    /* expect: every ASCII byte c between two letters gives what the rule of
+     * tokenize.h says of its class: a letter or digit joins them (1 token),
+     * the apostrophe joins letters (1), punctuation stands alone (3), a
+     * space or control separates them (2); between two digits '.' and ','
+     * join too */
+    (void)state;
+    for (int c = 1; c < 128; c++) {
+        char text[4] = {'a', (char)c, 'b', 0}, num[4] = {'1', (char)c, '2', 0};
+        TokenList tl;
+        int want = c <= 0x20 || c == 0x7F                 ? 2
+                   : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                           (c >= '0' && c <= '9') || c == '\''
+                       ? 1
+                       : 3;
+        assert_int_equal(tokenize(text, 3, 16, &tl), AV_OK);
+        if (tl.n != want)
+            fail_msg("byte 0x%02x between letters: %d tokens, want %d", c, tl.n, want);
+        tokenize_free(&tl);
+        int want_num = c == '.' || c == ',' ? 1 : c == '\'' ? 3 : want;
+        assert_int_equal(tokenize(num, 3, 16, &tl), AV_OK);
+        if (tl.n != want_num)
+            fail_msg("byte 0x%02x between digits: %d tokens, want %d", c, tl.n, want_num);
+        tokenize_free(&tl);
+    }
+}
+
 static void test_tokenize_empty_text(void **state)
 {
     /* expect: empty and all-space texts give AV_OK with no tokens */
@@ -284,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_tokenize_unicode_spaces_separate),
         cmocka_unit_test(test_tokenize_controls_separate),
         cmocka_unit_test(test_tokenize_punctuation_each_own_token),
+        cmocka_unit_test(test_tokenize_every_ascii_byte),
         cmocka_unit_test(test_tokenize_empty_text),
         cmocka_unit_test(test_tokenize_invalid_utf8_offsets),
         cmocka_unit_test(test_tokenize_limit_exact_and_over),
