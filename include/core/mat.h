@@ -51,6 +51,13 @@ void mat_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp);
 void mat_sgemm_packed(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
                       int kp, float *C, int ldc);
 
+/* mat_sgemm_packed under a causal mask, for row i of the call: tri_n > 0:
+ * only columns below i + tri_n are wanted (the others may keep what they
+ * held or get anything); tri_k > 0: A's row i is zero from column i + tri_k
+ * on and those terms are skipped (the same bits). 0: no limit. */
+void mat_sgemm_packed_tri(int M, int N, int K, float alpha, const float *A, int lda,
+                          const float *Bp, int kp, float *C, int ldc, int tri_n, int tri_k);
+
 /* The same product by three plain loops in double: the test oracle. */
 void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                    const float *A, int lda, const float *B, int ldb, float beta,

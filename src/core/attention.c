@@ -42,11 +42,10 @@
 /* Problems above this many floating-point operations use several threads. */
 #define ATTN_THREADS_MIN_FLOPS 2e8
 
-/* Projections of at least this many floating-point operations use OpenBLAS's
- * threads. After a threaded call its idle workers spin (sched_yield) for
- * about 0.1 s on the cores the heads need, so a wide model's projections
- * (d_model 512, n >= 256) earn it and a narrow one's (d_model 32) do not. */
-#define ATTN_BLAS_THREADS_MIN_FLOPS 1e8
+/* Rows of one projection item on two threads: a quarter of the rows, a
+ * multiple of 16, from 64 to 256 (single-thread cblas_sgemm keeps its speed
+ * down to 128 rows of d_model 512 and packs W once per item). */
+enum { PROJ_ROWS_MIN = 64, PROJ_ROWS_MAX = 256 };
 
 float attention_scale(const AttnShape *s)
 {
@@ -237,7 +236,9 @@ static void item_scores(HeadWorker *wk, int k)
         if (wk->k_head != it.h) /* K_h^T (d_k, n_k), once per head and thread */
             mat_pack(true, d_k, n_k, jb->K + it.h * d_k, d, wk->Kp), wk->k_head = it.h;
         /* T (m, kend) = scale * Q_h[i0..i1) (m, d_k) K_h[0..kend)^T (d_k, kend) */
-        mat_sgemm_packed(m, kend, d_k, attention_scale(s), Q_i, d, wk->Kp, d_k, T, n_k);
+        /* under the mask row i0 + r wants keys below i0 + r + 1 only */
+        mat_sgemm_packed_tri(m, kend, d_k, attention_scale(s), Q_i, d, wk->Kp, d_k, T, n_k,
+                             s->causal ? it.i0 + 1 : 0, 0);
         return;
     }
     /* T (m, kend) = scale * Q_h[i0..i1) (m, d_k) K_h[0..kend)^T (d_k, kend) */
@@ -270,7 +271,9 @@ static void item_values(HeadWorker *wk, int k)
         if (wk->v_head != it.h) /* V_h (n_k, d_k), once per head and thread */
             mat_pack(false, n_k, d_k, jb->V + it.h * d_k, d, wk->Vp), wk->v_head = it.h;
         /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
-        mat_sgemm_packed(m, d_k, kend, 1.0f, P_i, n_k, wk->Vp, n_k, out, d);
+        /* under the mask row i0 + r of P_h is zero from key i0 + r + 1 on */
+        mat_sgemm_packed_tri(m, d_k, kend, 1.0f, P_i, n_k, wk->Vp, n_k, out, d, 0,
+                             s->causal ? it.i0 + 1 : 0);
         return;
     }
     /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
@@ -322,20 +325,26 @@ static void workers_init(HeadWorker *wk, int threads, HeadJob *jb)
     }
 }
 
+/* fn(arg0) on this thread and, when two, fn(arg1) on one more, joined. */
+static void run_pair(void *(*fn)(void *), void *arg0, void *arg1, bool two)
+{
+    pthread_t tid;
+    bool second = two && pthread_create(&tid, NULL, fn, arg1) == 0;
+    fn(arg0);
+    if (second)
+        pthread_join(tid, NULL);
+}
+
 /* Every item of jb, on this thread and (threads > 1) one more, which take
  * the items in turn. Each item is computed the same way by either thread,
  * so the numbers do not depend on the threads. */
 static void heads_run(HeadJob *jb, int threads)
 {
-    pthread_t tid;
     HeadWorker wk[2];
     threads = threads > 1 && jb->H * jb->blocks > 1 ? 2 : 1;
     workers_init(wk, threads, jb);
     atomic_init(&jb->next, 0);
-    bool second = threads > 1 && pthread_create(&tid, NULL, heads_worker, &wk[1]) == 0;
-    heads_worker(&wk[0]);
-    if (second)
-        pthread_join(tid, NULL);
+    run_pair(heads_worker, &wk[0], &wk[1], threads > 1);
     for (int t = 0; t < threads; t++)
         free(wk[t].Kp), free(wk[t].Vp);
 }
@@ -385,14 +394,52 @@ float attention_score(const AttnShape *s, int h, const float *Q, const float *K,
     return acc * attention_scale(s);
 }
 
-/* C (n, d) = X (n, d) W (d, d) */
-static void project(int n, int d, const float *X, const float *W, float *C)
+/* The projections of one pass: C_p (n_p, d) = X_p (n_p, d) W_p (d, d) for
+ * p < count, in items of rows rows taken in turn by one or two threads
+ * (single-thread cblas_sgemm calls, which OpenBLAS runs in parallel: its own
+ * threads would wait for each other and then spin on the cores the heads
+ * need). A row of C sums its terms the same way in any item. */
+typedef struct {
+    int count, d, rows;
+    int n[3];
+    const float *X[3], *W[3];
+    float *C[3];
+    atomic_int next;
+} ProjJob;
+
+static int proj_items(const ProjJob *pj, int p)
 {
-    /* C (n, d) = X (n, d) W (d, d) */
-    mat_sgemm(false, false, n, d, d, 1.0f,
-              X, d,
-              W, d,
-              0.0f, C, d);
+    return (pj->n[p] + pj->rows - 1) / pj->rows;
+}
+
+static void *proj_worker(void *arg)
+{
+    ProjJob *pj = arg;
+    const int d = pj->d;
+    int items = 0;
+    for (int p = 0; p < pj->count; p++)
+        items += proj_items(pj, p);
+    for (int k; (k = atomic_fetch_add(&pj->next, 1)) < items;) {
+        int p = 0;
+        while (k >= proj_items(pj, p))
+            k -= proj_items(pj, p++);
+        const int i0 = k * pj->rows, m = pj->n[p] - i0 < pj->rows ? pj->n[p] - i0 : pj->rows;
+        /* C_p[i0..i0+m) (m, d) = X_p[i0..i0+m) (m, d) W_p (d, d) */
+        mat_sgemm(false, false, m, d, d, 1.0f,
+                  pj->X[p] + (long)i0 * d, d,
+                  pj->W[p], d,
+                  0.0f, pj->C[p] + (long)i0 * d, d);
+    }
+    return NULL;
+}
+
+static void project(ProjJob *pj, int threads)
+{
+    int n = pj->n[0], rows = (n / 4 + 15) / 16 * 16;
+    pj->rows = threads < 2 ? n : rows < PROJ_ROWS_MIN ? PROJ_ROWS_MIN
+                                 : rows > PROJ_ROWS_MAX ? PROJ_ROWS_MAX : rows;
+    atomic_init(&pj->next, 0);
+    run_pair(proj_worker, pj, pj, threads > 1);
 }
 
 static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
@@ -402,22 +449,12 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     if (err)
         return err;
     const int d = s->d_model, n_q = s->n_q, n_k = s->n_k, threads = attention_threads(s);
-    /* The projections of a wide model are big square-ish products that
-     * OpenBLAS's threads speed up; small problems never change the setting
-     * (1, from main). */
-    const int blas = threads > 1 && 2.0 * n_q * d * d >= ATTN_BLAS_THREADS_MIN_FLOPS ? threads : 1;
-    if (blas > 1)
-        mat_set_threads(blas);
     /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
-    project(n_q, d, Xq, w->Wq, b->Q);
-    project(n_k, d, Xkv, w->Wk, b->K);
-    project(n_k, d, Xkv, w->Wv, b->V);
+    ProjJob pj = {.count = 3, .d = d, .n = {n_q, n_k, n_k}, .X = {Xq, Xkv, Xkv},
+                  .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V}};
+    project(&pj, threads);
     /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
-     * concat, on two threads each making single-thread calls: thin products
-     * gain little from OpenBLAS's threads, and its threaded calls would wait
-     * for each other. */
-    if (blas > 1)
-        mat_set_threads(1);
+     * concat, on two threads each making single-thread calls. */
     HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
                   .concat = b->concat, .h0 = 0, .H = s->H, .rows = attention_block_rows(s),
                   .gemm_only = gemm_only, .short_rows = n_k <= SOFTMAX_LANES};
@@ -425,11 +462,9 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     jb.blocks = (n_q + jb.rows - 1) / jb.rows;
     heads_run(&jb, threads);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
-    if (blas > 1)
-        mat_set_threads(blas);
-    project(n_q, d, b->concat, w->Wo, b->out);
-    if (blas > 1)
-        mat_set_threads(1);
+    ProjJob po = {.count = 1, .d = d, .n = {n_q}, .X = {b->concat}, .W = {w->Wo},
+                  .C = {b->out}};
+    project(&po, threads);
     return AV_OK;
 }
 

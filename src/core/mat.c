@@ -240,14 +240,21 @@ void mat_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp)
     thin_pack(trans_b, K, N, B, ldb, Bp);
 }
 
-void mat_sgemm_packed(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
-                      int kp, float *C, int ldc)
+void mat_sgemm_packed_tri(int M, int N, int K, float alpha, const float *A, int lda,
+                          const float *Bp, int kp, float *C, int ldc, int tri_n, int tri_k)
 {
+    const ThinTri tri = {tri_n > 0 ? tri_n : 0, tri_k > 0 ? tri_k : 0};
     assert(mat_packed_available());
     assert(M >= 0 && N >= 0 && K >= 0 && K <= kp && lda >= K && lda >= 1 && ldc >= N);
     if (M == 0 || N == 0)
         return;
-    thin_gemm(M, N, K, alpha, A, lda, Bp, kp, C, ldc);
+    thin_gemm(M, N, K, alpha, A, lda, Bp, kp, C, ldc, &tri);
+}
+
+void mat_sgemm_packed(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
+                      int kp, float *C, int ldc)
+{
+    mat_sgemm_packed_tri(M, N, K, alpha, A, lda, Bp, kp, C, ldc, 0, 0);
 }
 
 void mat_set_threads(int n)

@@ -51,6 +51,51 @@ size_t thin_packed_floats(int K, int N)
     return panels * THIN_NR * (size_t)(K > 0 ? K : 0);
 }
 
+#if THIN_X86
+/* Rows k0 .. k0+7 of a panel, columns c0 .. c0+7, from 8 rows of B (keys
+ * c0 .. c0+7 of the panel, terms k0 .. k0+7): one 8 x 8 transpose in registers. */
+THIN_TARGET static void pack_8x8(const float *B, long ldb, float *dst)
+{
+    __m256 r[8], t[8], u[8];
+    for (int q = 0; q < 8; q++)
+        r[q] = _mm256_loadu_ps(B + q * ldb);
+    for (int q = 0; q < 8; q += 2) {
+        t[q] = _mm256_unpacklo_ps(r[q], r[q + 1]);
+        t[q + 1] = _mm256_unpackhi_ps(r[q], r[q + 1]);
+    }
+    for (int q = 0; q < 8; q += 4) {
+        u[q] = _mm256_shuffle_ps(t[q], t[q + 2], 0x44);
+        u[q + 1] = _mm256_shuffle_ps(t[q], t[q + 2], 0xee);
+        u[q + 2] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0x44);
+        u[q + 3] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0xee);
+    }
+    for (int q = 0; q < 4; q++) {
+        _mm256_storeu_ps(dst + q * THIN_NR, _mm256_permute2f128_ps(u[q], u[q + 4], 0x20));
+        _mm256_storeu_ps(dst + (q + 4) * THIN_NR, _mm256_permute2f128_ps(u[q], u[q + 4], 0x31));
+    }
+}
+#endif
+
+/* Columns j .. j+w-1 of op(B) = B^T into one panel: whole 8 x 8 squares by
+ * transposes in registers, the rest one float at a time. */
+static void pack_trans(int K, int w, const float *B, int ldb, float *panel)
+{
+    int k8 = 0;
+#if THIN_X86
+    if (w == THIN_NR) {
+        k8 = K - K % 8;
+        for (int k0 = 0; k0 < k8; k0 += 8)
+            for (int c0 = 0; c0 < THIN_NR; c0 += 8)
+                pack_8x8(B + (long)c0 * ldb + k0, ldb, panel + (long)k0 * THIN_NR + c0);
+    }
+#endif
+    for (int c = 0; c < w; c++) {
+        const float *row = B + (long)c * ldb;
+        for (int k = k8; k < K; k++)
+            panel[(long)k * THIN_NR + c] = row[k];
+    }
+}
+
 void thin_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp)
 {
     assert(K >= 0 && N >= 0);
@@ -60,11 +105,7 @@ void thin_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp)
         if (w < THIN_NR)
             memset(panel, 0, (size_t)K * THIN_NR * sizeof *panel);
         if (trans_b) /* column j + c of op(B) is row j + c of B */
-            for (int c = 0; c < w; c++) {
-                const float *row = B + (long)(j + c) * ldb;
-                for (int k = 0; k < K; k++)
-                    panel[(long)k * THIN_NR + c] = row[k];
-            }
+            pack_trans(K, w, B + (long)j * ldb, ldb, panel);
         else
             for (int k = 0; k < K; k++)
                 memcpy(panel + (long)k * THIN_NR, B + (long)k * ldb + j, (size_t)w * sizeof *B);
@@ -128,29 +169,40 @@ THIN_INLINE void tile(const int mr, int K, const float *A, long lda, const float
         row_store(C + 5 * ldc, c50, c51, al, w);
 }
 
-/* Rows [0, M) against one panel: whole tiles, then the last rows in one. */
+/* One tile of mr rows (a constant in each case) from row i of the call. */
+#define THIN_TILE(mr) tile(mr, kt, A + i * lda, lda, panel, C + i * ldc, ldc, w, alpha)
+
+/* Rows [0, M) of a chunk against the panel of columns [j, j + w): whole
+ * tiles, then the last rows in one. Row g0 + i of the call needs columns
+ * below g0 + i + tri->n only and A's terms below g0 + i + tri->k only (a
+ * limit of 0: all): a tile whose rows need none of the panel is skipped, and
+ * a tile's sum stops after its last row's terms. */
 THIN_TARGET static void panel_rows(int M, int K, const float *A, long lda, const float *panel,
-                                   float *C, long ldc, int w, float alpha)
+                                   float *C, long ldc, int j, int w, float alpha,
+                                   const ThinTri *tri, int g0)
 {
-    int i = 0;
-    for (; i + THIN_MR <= M; i += THIN_MR)
-        tile(THIN_MR, K, A + i * lda, lda, panel, C + i * ldc, ldc, w, alpha);
-    const float *Ai = A + i * lda;
-    float *Ci = C + i * ldc;
-    switch (M - i) {
-    case 5: tile(5, K, Ai, lda, panel, Ci, ldc, w, alpha); break;
-    case 4: tile(4, K, Ai, lda, panel, Ci, ldc, w, alpha); break;
-    case 3: tile(3, K, Ai, lda, panel, Ci, ldc, w, alpha); break;
-    case 2: tile(2, K, Ai, lda, panel, Ci, ldc, w, alpha); break;
-    case 1: tile(1, K, Ai, lda, panel, Ci, ldc, w, alpha); break;
-    default: break;
+    for (int i = 0; i < M; i += THIN_MR) {
+        const int mr = M - i < THIN_MR ? M - i : THIN_MR, last = g0 + i + mr - 1;
+        if (tri->n > 0 && j >= last + tri->n)
+            continue;
+        const int kt = tri->k > 0 && last + tri->k < K ? last + tri->k : K;
+        switch (mr) {
+        case 6: THIN_TILE(6); break;
+        case 5: THIN_TILE(5); break;
+        case 4: THIN_TILE(4); break;
+        case 3: THIN_TILE(3); break;
+        case 2: THIN_TILE(2); break;
+        default: THIN_TILE(1); break;
+        }
     }
 }
 
 THIN_TARGET void thin_gemm(int M, int N, int K, float alpha, const float *A, int lda,
-                           const float *Bp, int kp, float *C, int ldc)
+                           const float *Bp, int kp, float *C, int ldc, const ThinTri *tri)
 {
+    static const ThinTri none = {0, 0};
     assert(M >= 0 && N >= 0 && K >= 0 && K <= kp && lda >= K && ldc >= N);
+    tri = tri ? tri : &none;
     /* A short A (the scores' d_k terms) is copied a chunk of rows at a time
      * into a buffer that stays in L1 while every panel passes; its rows in
      * place lie a whole row of Q apart and crowd a few cache sets. */
@@ -167,7 +219,8 @@ THIN_TARGET void thin_gemm(int M, int N, int K, float alpha, const float *A, int
         }
         for (int j = 0; j < N; j += THIN_NR) {
             const int w = N - j < THIN_NR ? N - j : THIN_NR;
-            panel_rows(m, K, Ai, ld, Bp + (size_t)j * kp, C + (long)i0 * ldc + j, ldc, w, alpha);
+            panel_rows(m, K, Ai, ld, Bp + (size_t)j * kp, C + (long)i0 * ldc + j, ldc, j, w,
+                       alpha, tri, i0);
         }
     }
 }
@@ -175,8 +228,9 @@ THIN_TARGET void thin_gemm(int M, int N, int K, float alpha, const float *A, int
 #else
 
 void thin_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
-               int kp, float *C, int ldc)
+               int kp, float *C, int ldc, const ThinTri *tri)
 {
+    (void)tri; /* every column, every term: what the limits leave out is exact */
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             const float *panel = Bp + (size_t)(j / THIN_NR) * THIN_NR * kp;

@@ -27,12 +27,21 @@ size_t thin_packed_floats(int K, int N);
  * trans_b: B is (N, K) with leading dimension ldb, else (K, N). */
 void thin_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp);
 
+/* Limits of a product under a causal mask, for row i of C (0-based in the
+ * call): n > 0: only its columns below i + n are wanted (the others may be
+ * left as they were or hold anything); k > 0: A's row i is zero from column
+ * i + k on, so those terms are not added (the sums are the same bits:
+ * adding an exact zero product changes nothing). 0: no limit. */
+typedef struct {
+    int n, k;
+} ThinTri;
+
 /* C (M, N) = alpha A (M, K) op(B) (K, N), where Bp holds op(B)'s first
  * kp >= K rows and at least N columns as thin_pack(.., kp, N', ..) packed
  * them (N' >= N): C reads the first K rows and N columns of it. C is only
  * written (beta 0). Each element sums its K terms in order with fused
- * multiply-adds, whatever M, N and the tile it falls in. */
+ * multiply-adds, whatever M, N and the tile it falls in. tri may be NULL. */
 void thin_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
-               int kp, float *C, int ldc);
+               int kp, float *C, int ldc, const ThinTri *tri);
 
 #endif
