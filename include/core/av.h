@@ -36,7 +36,7 @@ enum {
 #define AV_MAX_TOKEN_BYTES 256      /* longer words are split into pieces of this size */
 #define AV_MAX_HEADS 64
 #define AV_MAX_D_MODEL 1024
-#define AV_MAX_LAYERS 12
+#define AV_MAX_LAYERS 48 /* GPT-2 XL and the deepest models one imports; 12 capped BERT-large */
 
 /* One line, no trailing newline, for an AV_ERR_* code. */
 const char *av_strerror(int err);

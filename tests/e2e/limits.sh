@@ -31,8 +31,8 @@ accept "64 heads" -H 64 -d 64 --export csv "a b c"
 refuse "65 heads" "from 1 to 64" -H 65 -d 65 --export csv "a b c"
 accept "d_model 1024" -d 1024 --export csv "a b c"
 refuse "d_model 1025" "from 1 to 1024" -d 1025 --export csv "a b c"
-accept "12 layers" --layers 12 --export csv "a b c"
-refuse "13 layers" "from 1 to 12" --layers 13 --export csv "a b c"
+accept "48 layers" --layers 48 -d 8 -H 1 --export csv "a b c"
+refuse "49 layers" "from 1 to 48" --layers 49 --export csv "a b c"
 words 4096 >"$WORK/t4096"; words 4097 >"$WORK/t4097"
 accept "4096 tokens by default" -f "$WORK/t4096" -H 1 -d 8 --export text
 refuse "4097 tokens by default" "more than 4096 tokens" -f "$WORK/t4097" -H 1 -d 8 --export text
