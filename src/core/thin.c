@@ -82,7 +82,7 @@ static void pack_trans(int K, int w, const float *B, int ldb, float *panel)
 {
     int k8 = 0;
 #if THIN_X86
-    if (w == THIN_NR) {
+    if (w == THIN_NR && thin_available()) { /* packing runs anywhere */
         k8 = K - K % 8;
         for (int k0 = 0; k0 < k8; k0 += 8)
             for (int c0 = 0; c0 < THIN_NR; c0 += 8)

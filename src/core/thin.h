@@ -3,9 +3,9 @@
  *
  * op(B) (K, N) is copied once into panels of THIN_NR columns (thin_pack),
  * zero past N; products with many row blocks of A then reuse the panels
- * (thin_gemm). Both need thin_available(): on a processor without AVX2 and
- * FMA, or a compiler without x86 target attributes, the callers keep their
- * other path.
+ * (thin_gemm), which needs thin_available(): on a processor without AVX2
+ * and FMA, or a compiler without x86 target attributes, the callers keep
+ * their other path.
  */
 #ifndef ATTNVIZ_THIN_H
 #define ATTNVIZ_THIN_H
@@ -22,7 +22,7 @@ bool thin_available(void);
 /* Floats a packed op(B) of K rows and N columns takes. */
 size_t thin_packed_floats(int K, int N);
 
-/* Pack op(B) (K, N) into Bp (thin_packed_floats(K, N) floats): panel p holds
+/* Pack op(B) (K, N) (on any processor) into Bp (thin_packed_floats(K, N) floats): panel p holds
  * rows k = 0 .. K-1 of columns p*THIN_NR .. p*THIN_NR+THIN_NR-1, zero past N.
  * trans_b: B is (N, K) with leading dimension ldb, else (K, N). */
 void thin_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp);

@@ -1,0 +1,213 @@
+/* test_mat.c - the packed thin-product kernel (mat_pack, mat_sgemm_packed,
+ * mat_sgemm_packed_tri) held to mat_sgemm_ref, the double-precision loops.
+ *
+ * Odd shapes around the kernel's tile (6 rows, 16 columns) and its copy of a
+ * short A (K up to 682 per chunk), padded leading dimensions, alpha, a pack
+ * longer and wider than the product reads, the causal limits, and the
+ * property attention.c relies on: a row's bits do not depend on the rows
+ * around it in the call. On a processor without AVX2 and FMA the kernel does
+ * not run and these tests are skipped.
+ */
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mat.h"
+#include "core/rng.h"
+
+enum { PAD = 3 };
+
+static float *filled(Rng *r, size_t n)
+{
+    float *x = malloc(n * sizeof *x);
+    assert_non_null(x);
+    for (size_t k = 0; k < n; k++)
+        x[k] = rng_symmetric(r, 1.0f);
+    return x;
+}
+
+/* op(B) (K, N) packed with kp >= K rows and np >= N columns, B's leading
+ * dimension padded; the caller frees *B and the result. */
+static float *packed_new(Rng *r, bool trans_b, int kp, int np, float **B, int *ldb)
+{
+    *ldb = (trans_b ? kp : np) + PAD;
+    *B = filled(r, (size_t)(trans_b ? np : kp) * *ldb);
+    float *Bp = malloc(mat_packed_floats(kp, np) * sizeof *Bp);
+    assert_non_null(Bp);
+    mat_pack(trans_b, kp, np, *B, *ldb, Bp);
+    return Bp;
+}
+
+/* |C - ref| within 1e-5 of the sum of |a_ik b_kj| (float sums of K terms). */
+static void check_product(bool trans_b, int M, int N, int K, float alpha, const float *A, int lda,
+                          const float *B, int ldb, const float *C, int ldc)
+{
+    float *ref = malloc((size_t)M * N * sizeof *ref), *mag = malloc((size_t)M * N * sizeof *mag);
+    float *absA = malloc((size_t)M * lda * sizeof *absA);
+    float *absB = malloc((size_t)(trans_b ? N : K) * ldb * sizeof *absB);
+    assert_true(ref && mag && absA && absB);
+    for (long k = 0; k < (long)M * lda; k++)
+        absA[k] = fabsf(A[k]);
+    for (long k = 0; k < (long)(trans_b ? N : K) * ldb; k++)
+        absB[k] = fabsf(B[k]);
+    mat_sgemm_ref(false, trans_b, M, N, K, alpha, A, lda, B, ldb, 0.0f, ref, N);
+    mat_sgemm_ref(false, trans_b, M, N, K, fabsf(alpha), absA, lda, absB, ldb, 0.0f, mag, N);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double got = C[(long)i * ldc + j], want = ref[(long)i * N + j];
+            double tol = 1e-5 * mag[(long)i * N + j] + 1e-30;
+            if (!(fabs(got - want) <= tol))
+                fail_msg("trans_b %d M %d N %d K %d: C[%d][%d] = %.9g, reference %.9g", trans_b,
+                         M, N, K, i, j, got, want);
+        }
+    free(ref), free(mag), free(absA), free(absB);
+}
+
+static void test_mat_packed_matches_reference(void **state)
+{
+    (void)state;
+    if (!mat_packed_available())
+        skip();
+    static const int Ms[] = {1, 2, 5, 6, 7, 13, 61};
+    static const int Ns[] = {1, 7, 16, 17, 33, 64};
+    static const int Ks[] = {1, 3, 8, 9, 64, 65, 700};
+    static const float alphas[] = {1.0f, 0.125f, -2.5f};
+    Rng r;
+    rng_seed(&r, 11);
+    int cases = 0;
+    for (int tb = 0; tb < 2; tb++)
+        for (size_t a = 0; a < sizeof Ms / sizeof *Ms; a++)
+            for (size_t b = 0; b < sizeof Ns / sizeof *Ns; b++)
+                for (size_t c = 0; c < sizeof Ks / sizeof *Ks; c++) {
+                    const int M = Ms[a], N = Ns[b], K = Ks[c], lda = K + PAD, ldc = N + PAD;
+                    const float alpha = alphas[cases++ % 3];
+                    /* a pack longer and wider than the product reads */
+                    const int kp = K + (cases % 2) * 5, np = N + (cases % 3) * 7;
+                    float *B, *A = filled(&r, (size_t)M * lda);
+                    int ldb;
+                    float *Bp = packed_new(&r, tb, kp, np, &B, &ldb);
+                    float *C = malloc((size_t)M * ldc * sizeof *C);
+                    assert_non_null(C);
+                    for (long k = 0; k < (long)M * ldc; k++)
+                        C[k] = k % ldc < N ? NAN : 7.0f; /* beta 0: NaN is overwritten */
+                    mat_sgemm_packed(M, N, K, alpha, A, lda, Bp, kp, C, ldc);
+                    check_product(tb, M, N, K, alpha, A, lda, B, ldb, C, ldc);
+                    for (int i = 0; i < M; i++) /* columns past N untouched */
+                        for (int j = N; j < ldc; j++)
+                            assert_true(C[(long)i * ldc + j] == 7.0f);
+                    free(A), free(B), free(Bp), free(C);
+                }
+}
+
+static void test_mat_pack_layout(void **state)
+{
+    (void)state;
+    /* Panel p holds rows k of columns 16p .. 16p+15 at [k][c], zero past N,
+     * from B or B^T alike (the 8 x 8 transposes and the single floats). */
+    static const int shapes[][2] = {{8, 16}, {64, 48}, {13, 21}, {3, 5}, {17, 40}};
+    Rng r;
+    rng_seed(&r, 12);
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        for (int tb = 0; tb < 2; tb++) {
+            const int K = shapes[s][0], N = shapes[s][1];
+            float *B;
+            int ldb;
+            float *Bp = packed_new(&r, tb, K, N, &B, &ldb);
+            const int panels = (N + 15) / 16;
+            assert_int_equal(mat_packed_floats(K, N), (size_t)panels * 16 * K);
+            for (int p = 0; p < panels; p++)
+                for (int k = 0; k < K; k++)
+                    for (int c = 0; c < 16; c++) {
+                        const int j = 16 * p + c;
+                        float want = j >= N ? 0.0f : tb ? B[(long)j * ldb + k] : B[(long)k * ldb + j];
+                        assert_true(Bp[((long)p * K + k) * 16 + c] == want);
+                    }
+            free(B), free(Bp);
+        }
+}
+
+static void test_mat_packed_rows_independent(void **state)
+{
+    (void)state;
+    /* Rows [i0, i1) multiplied alone give bit for bit the rows of the whole
+     * product: a row's sum does not depend on its tile or chunk (what makes
+     * attention's numbers independent of its row blocks and threads). */
+    if (!mat_packed_available())
+        skip();
+    static const int Ks[] = {64, 700};
+    Rng r;
+    rng_seed(&r, 13);
+    for (size_t c = 0; c < 2; c++) {
+        const int M = 100, N = 45, K = Ks[c];
+        float *B, *A = filled(&r, (size_t)M * K);
+        int ldb;
+        float *Bp = packed_new(&r, true, K, N, &B, &ldb);
+        float *C = malloc(sizeof(float) * M * N), *C2 = malloc(sizeof(float) * M * N);
+        assert_true(C && C2);
+        mat_sgemm_packed(M, N, K, 0.5f, A, K, Bp, K, C, N);
+        for (int i0 = 0; i0 < M;) {
+            int i1 = i0 + 1 + (i0 * 7) % 23;
+            i1 = i1 < M ? i1 : M;
+            mat_sgemm_packed(i1 - i0, N, K, 0.5f, A + (long)i0 * K, K, Bp, K, C2 + (long)i0 * N,
+                             N);
+            i0 = i1;
+        }
+        assert_memory_equal(C, C2, sizeof(float) * M * N);
+        free(A), free(B), free(Bp), free(C), free(C2);
+    }
+}
+
+static void test_mat_packed_tri(void **state)
+{
+    (void)state;
+    /* The causal limits: with tri_n, each row's wanted columns (below
+     * i + tri_n) are the whole product's bits; with tri_k and A zero from
+     * column i + tri_k on, every element is the whole product's bits. Edges
+     * of tiles and panels fall inside the triangle. */
+    if (!mat_packed_available())
+        skip();
+    Rng r;
+    rng_seed(&r, 14);
+    static const int offsets[] = {1, 5, 40};
+    for (size_t o = 0; o < 3; o++) {
+        const int M = 53, N = 97, K = 64, off = offsets[o];
+        float *B, *A = filled(&r, (size_t)M * K);
+        int ldb;
+        float *Bp = packed_new(&r, true, K, N, &B, &ldb);
+        float *C = malloc(sizeof(float) * M * N), *C2 = malloc(sizeof(float) * M * N);
+        assert_true(C && C2);
+        mat_sgemm_packed(M, N, K, 1.0f, A, K, Bp, K, C, N);
+        mat_sgemm_packed_tri(M, N, K, 1.0f, A, K, Bp, K, C2, N, off, 0);
+        for (int i = 0; i < M; i++) {
+            int want = i + off < N ? i + off : N;
+            assert_memory_equal(C + (long)i * N, C2 + (long)i * N, sizeof(float) * want);
+        }
+        free(B), free(Bp);
+        /* values: A (M, Kv) zero past i + off, B (Kv, 64) */
+        const int Kv = 120, Nv = 64;
+        float *Av = filled(&r, (size_t)M * Kv);
+        for (int i = 0; i < M; i++)
+            for (int k = i + off; k < Kv; k++)
+                Av[(long)i * Kv + k] = 0.0f;
+        Bp = packed_new(&r, false, Kv, Nv, &B, &ldb);
+        float *D = malloc(sizeof(float) * M * Nv), *D2 = malloc(sizeof(float) * M * Nv);
+        assert_true(D && D2);
+        mat_sgemm_packed(M, Nv, Kv, 1.0f, Av, Kv, Bp, Kv, D, Nv);
+        mat_sgemm_packed_tri(M, Nv, Kv, 1.0f, Av, Kv, Bp, Kv, D2, Nv, 0, off);
+        assert_memory_equal(D, D2, sizeof(float) * M * Nv);
+        check_product(false, M, Nv, Kv, 1.0f, Av, Kv, B, ldb, D2, Nv);
+        free(A), free(Av), free(B), free(Bp), free(C), free(C2), free(D), free(D2);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mat_packed_matches_reference),
+        cmocka_unit_test(test_mat_pack_layout),
+        cmocka_unit_test(test_mat_packed_rows_independent),
+        cmocka_unit_test(test_mat_packed_tri),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
