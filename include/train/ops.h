@@ -11,6 +11,7 @@
 #define ATTNVIZ_TRAIN_OPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* out (N, D) = embed[tok[r]] + pe[r % T] (pe (T, D), may be NULL). */
 void ops_embed_forward(float *out, const int *tok, const float *embed, const float *pe,
@@ -42,10 +43,14 @@ void ops_act_backward(float *dx, const float *x, const float *dout, long n, bool
 /* The backward of one sequence's causal self-attention (after attention_forward
  * of core/attention.h, whose Q, K, V, P (H, T, T) and concat it reads), from
  * dconcat (T, D), the gradient of the heads' concatenation. Writes (=, not +=)
- * dQ, dK, dV (T, D). scratch holds 3 T*T floats. */
+ * dQ, dK, dV (T, D). scratch holds ops_attention_backward_scratch(T, D, H)
+ * floats. With mat_packed_available, the products run mat_sgemm_packed and
+ * skip the causal zeros; else mat_sgemm on whole heads. */
 void ops_attention_backward(float *dQ, float *dK, float *dV, const float *dconcat,
                         const float *Q, const float *K, const float *V, const float *P,
                         int T, int D, int H, float *scratch);
+/* Floats of scratch ops_attention_backward needs for T tokens, D, H heads. */
+size_t ops_attention_backward_scratch(int T, int D, int H);
 
 /* Softmax cross-entropy: probs (N, V) = softmax(logits) (in place allowed);
  * returns sum_r mask[r] * -log probs[r, target[r]] / sum mask (0 when the mask

@@ -89,7 +89,7 @@ static size_t carve_acts(Net *net, float *base)
     if (train) {
         TAKE(net->dx, N * D), TAKE(net->dtmp, N * D), TAKE(net->dQ, N * D);
         TAKE(net->dK, N * D), TAKE(net->dV, N * D), TAKE(net->dcat, N * (D > V ? D : V));
-        TAKE(net->dh, 2 * N * W), TAKE(net->scratch, 2 * 3 * T * T);
+        TAKE(net->dh, 2 * N * W), TAKE(net->scratch, 2 * ops_attention_backward_scratch(T, D, H));
     }
 #undef TAKE
     return off;
@@ -230,7 +230,7 @@ static void part_make(Net *net, int k, int parts, Part *pt)
     pt->dx = net->dx + r0 * D, pt->dtmp = net->dtmp + r0 * D, pt->dQ = net->dQ + r0 * D;
     pt->dK = net->dK + r0 * D, pt->dV = net->dV + r0 * D, pt->dcat = net->dcat + r0 * DV;
     pt->dh = AT(net->dh, 2 * r0 * W);
-    pt->scratch = net->scratch + k * 3L * s->context * s->context;
+    pt->scratch = net->scratch + k * ops_attention_backward_scratch(s->context, D, s->heads);
     pt->g = k == 0 ? &net->g : &net->g2;
     pt->garena = k == 0 ? NULL : net->grads2;
 }

@@ -198,7 +198,8 @@ static void test_ops_attention(void **state)
     fill(c.Wq, AD * AD, &r, 0.5f), fill(c.Wk, AD * AD, &r, 0.5f), fill(c.Wv, AD * AD, &r, 0.5f);
     fill(c.Wo, AD * AD, &r, 0.5f);
     att_loss(&c);
-    float dQ[T * AD], dK[T * AD], dV[T * AD], scratch[3 * T * T];
+    float dQ[T * AD], dK[T * AD], dV[T * AD], scratch[4096];
+    assert_true(ops_attention_backward_scratch(T, AD, AH) <= 4096);
     float dX[T * AD] = {0}, dWq[AD * AD] = {0}, dWk[AD * AD] = {0}, dWv[AD * AD] = {0};
     ops_attention_backward(dQ, dK, dV, c.r, c.Q, c.Kb, c.V, c.P, T, AD, AH, scratch);
     ops_linear_backward(dX, dWq, NULL, dQ, c.X, c.Wq, T, AD, AD);
@@ -251,6 +252,74 @@ static void test_ops_crossentropy(void **state)
     assert_memory_equal(d, e, sizeof d);
 }
 
+/* The attention backward on a longer sequence (several blocks of query rows,
+ * one cut short) against its formulas computed here in double:
+ * dV = P^T dcat, dS = scale P (dcat V^T - rowsum), dQ = dS K, dK = dS^T Q. */
+static void check_attention_long(int T_, int D_, int H_)
+{
+    const int d_k = D_ / H_;
+    const size_t td = (size_t)T_ * D_;
+    float *Q = malloc(td * sizeof *Q), *Kx = malloc(td * sizeof *Kx), *V = malloc(td * sizeof *V);
+    float *dc = malloc(td * sizeof *dc), *P = calloc((size_t)H_ * T_ * T_, sizeof *P);
+    float *dQ = malloc(td * sizeof *dQ), *dK = malloc(td * sizeof *dK);
+    float *dV = malloc(td * sizeof *dV);
+    float *scratch = malloc(ops_attention_backward_scratch(T_, D_, H_) * sizeof *scratch);
+    double *dS = malloc((size_t)T_ * T_ * sizeof *dS);
+    Rng r;
+    rng_seed(&r, 11);
+    fill(Q, (int)td, &r, 1.0f), fill(Kx, (int)td, &r, 1.0f), fill(V, (int)td, &r, 1.0f);
+    fill(dc, (int)td, &r, 1.0f);
+    for (int h = 0; h < H_; h++) /* causal rows of positive weights summing to 1 */
+        for (int i = 0; i < T_; i++) {
+            float *p = P + ((long)h * T_ + i) * T_, sum = 0;
+            for (int j = 0; j <= i; j++)
+                sum += p[j] = 0.1f + (float)(rng_next(&r) % 1000) / 1000.0f;
+            for (int j = 0; j <= i; j++)
+                p[j] /= sum;
+        }
+    ops_attention_backward(dQ, dK, dV, dc, Q, Kx, V, P, T_, D_, H_, scratch);
+    double worst = 0;
+    for (int h = 0; h < H_; h++) {
+        const float *Ph = P + (long)h * T_ * T_;
+        const int c0 = h * d_k;
+        for (int i = 0; i < T_; i++) {
+            double dot = 0, dp[T_];
+            for (int j = 0; j < T_; j++) {
+                dp[j] = 0;
+                for (int c = 0; c < d_k; c++)
+                    dp[j] += (double)dc[i * D_ + c0 + c] * V[j * D_ + c0 + c];
+                dot += Ph[i * T_ + j] * dp[j];
+            }
+            for (int j = 0; j < T_; j++)
+                dS[i * T_ + j] = Ph[i * T_ + j] * (dp[j] - dot) / sqrt((double)d_k);
+        }
+        for (int i = 0; i < T_; i++)
+            for (int c = 0; c < d_k; c++) {
+                double q = 0, k = 0, v = 0;
+                for (int j = 0; j < T_; j++) {
+                    q += dS[i * T_ + j] * Kx[j * D_ + c0 + c];
+                    k += dS[j * T_ + i] * Q[j * D_ + c0 + c];
+                    v += (double)Ph[j * T_ + i] * dc[j * D_ + c0 + c];
+                }
+                const long o = (long)i * D_ + c0 + c;
+                double e = fabs(dQ[o] - q) + fabs(dK[o] - k) + fabs(dV[o] - v);
+                worst = e > worst ? e : worst;
+            }
+    }
+    print_message("attention backward T %d D %d H %d: largest error %.2g\n", T_, D_, H_, worst);
+    assert_true(worst < 1e-4);
+    free(Q), free(Kx), free(V), free(dc), free(P), free(dQ), free(dK), free(dV);
+    free(scratch), free(dS);
+}
+
+static void test_ops_attention_long(void **state)
+{
+    (void)state;
+    check_attention_long(37, 32, 2); /* d_k 16, blocks of 16, 16, 5 rows */
+    check_attention_long(64, 64, 8); /* d_k 8 */
+    check_attention_long(1, 8, 1);
+}
+
 /* ---- embedding ---- */
 enum { EV = 5, ET = 3 };
 
@@ -289,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_ops_gelu),
         cmocka_unit_test(test_ops_relu),
         cmocka_unit_test(test_ops_attention),
+        cmocka_unit_test(test_ops_attention_long),
         cmocka_unit_test(test_ops_crossentropy),
         cmocka_unit_test(test_ops_embed),
     };
