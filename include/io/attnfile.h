@@ -77,6 +77,37 @@ int attnfile_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, co
  * of RSS. Returns AV_OK or one of the two errors; af->validated on AV_OK. */
 int attnfile_validate(AttnFile *af, char *msg, size_t msglen);
 
+/* The check of a large file while the interface is up: layer 0 at once
+ * (what the first frame shows), the other layers on a thread of their own. */
+typedef struct AttnCheck AttnCheck;
+
+#define ATTNFILE_CHECKING 1 /* attnfile_check_poll: the thread is still going */
+#define ATTNFILE_BACKGROUND_BYTES ((size_t)256 << 20) /* larger files are checked so */
+
+/* attnfile_validate's pass over layer 0 of af now, then over layers 1..L-1
+ * on a thread, which reads af's map through a copy of af (af must stay
+ * open, and its map and shape unchanged, until attnfile_check_free). Returns
+ * layer 0's error (AV_ERR_NPY_NONFINITE, AV_ERR_NPY_NEGATIVE, AV_ERR_NOMEM,
+ * msg set; *out NULL) or AV_OK: af->causal then says layer 0's causal
+ * structure, and *out is the running check, or NULL when there is nothing
+ * left (one layer; or no thread could start, and the rest was checked here:
+ * af->validated either way). */
+int attnfile_check_start(AttnFile *af, AttnCheck **out, char *msg, size_t msglen);
+
+/* ATTNFILE_CHECKING while the thread runs; then, every time, the pass's
+ * result: AV_OK with af->validated, af->causal (every layer), af->bad_rows and
+ * af->warning set as attnfile_validate sets them, or its error with msg set
+ * (the first bad value in file order after layer 0). c NULL: AV_OK. Never
+ * blocks. */
+int attnfile_check_poll(AttnCheck *c, AttnFile *af, char *msg, size_t msglen);
+
+/* Layers checked so far (1..L; 0 for NULL), for a progress line. */
+int attnfile_check_layers(const AttnCheck *c);
+
+/* Stop the thread (it notices within a head's rows), wait for it, free c.
+ * Accepts NULL. */
+void attnfile_check_free(AttnCheck *c);
+
 /* Row i of head h of layer l (n_k weights): a pointer into the map for a
  * mapped float32 file on this little-endian host, else the row converted (or
  * read with pread) into buf (n_k floats, the caller's) and buf returned.
@@ -123,6 +154,13 @@ typedef struct {
  * hold a warning for the status line. im must be zeroed. */
 int attnfile_import(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
                     AttnImport *im, char *msg, size_t msglen);
+
+/* attnfile_import without the pass over the data (attnfile_validate or
+ * attnfile_check_start, still to do: im->a.validated is false), for the
+ * interface on a large file. Returns AV_OK or the first error, with msg set;
+ * on error *im is freed. im must be zeroed. */
+int attnfile_import_open(const char *npy_path, const char *tokens_path,
+                         const char *key_tokens_path, AttnImport *im, char *msg, size_t msglen);
 
 /* Free everything; accepts a zeroed or freed AttnImport. */
 void attnfile_import_free(AttnImport *im);

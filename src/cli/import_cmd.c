@@ -5,7 +5,10 @@
  *
  * A float32 file's weights are read in place from the memory map; a float64
  * file's are converted into memory when they fit the budget, else read a row
- * at a time. Nothing of the file is read twice into memory.
+ * at a time. Nothing of the file is read twice into memory. Every value is
+ * checked before an export or a dump writes anything; the interface on a file
+ * over ATTNFILE_BACKGROUND_BYTES starts with its first layer checked and
+ * checks the others while it is up (ui/imported.c).
  */
 #include "cli/import_cmd.h"
 
@@ -127,13 +130,19 @@ int import_cmd_main(const CliOptions *o)
 {
     AttnImport im = {0};
     char msg[512];
-    int err = attnfile_import(o->attention, o->tokens_file, o->key_tokens_file, &im, msg,
-                              sizeof msg);
+    bool batch_mode = o->export_set || o->dump_dir;
+    int err = attnfile_import_open(o->attention, o->tokens_file, o->key_tokens_file, &im, msg,
+                                   sizeof msg);
+    /* every value is checked before anything is written; the interface on a
+     * large file checks layer 0 and draws, the rest on a thread (imported.c) */
+    bool later = !batch_mode && im.a.map_len > ATTNFILE_BACKGROUND_BYTES &&
+                 isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    if (!err && !later && (err = attnfile_validate(&im.a, msg, sizeof msg)) != AV_OK)
+        attnfile_import_free(&im);
     if (err)
         return say(av_exit_status(err), "%s", msg);
     ExportOptions eo = o->export;
     int status = check_selection(o, &im.a, &eo);
-    bool batch_mode = o->export_set || o->dump_dir;
     if (!status && im.a.warning[0] && batch_mode)
         fprintf(stderr, "attnviz: warning: %s\n", im.a.warning);
     ModelConfig c;

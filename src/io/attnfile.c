@@ -16,6 +16,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,23 +446,31 @@ static void make_warning(AttnFile *af)
     af->warning[sizeof af->warning - 1] = '\0';
 }
 
-int attnfile_validate(AttnFile *af, char *msg, size_t msglen)
+/* Start a pass: no row counted yet, causal until a row says otherwise. */
+static void validate_begin(AttnFile *af)
 {
-    const char *name = af->name;
+    af->bad_rows = 0;
+    af->causal = af->n_q == af->n_k && af->n_q >= 2;
+    af->validated = false;
+}
+
+/* Check layers [l0, l1) in file order; stops early (AV_OK, *stopped) when
+ * stop is set. Returns AV_OK or the first bad value's error with msg. */
+static int validate_layers(AttnFile *af, int l0, int l1, const atomic_int *stop,
+                           atomic_int *layers_done, char *msg, size_t msglen)
+{
     /* unmapped, rows are read ATTNFILE_BLOCK bytes at a time, not one by one */
     int block = af->unmapped ? (int)(ATTNFILE_BLOCK / ((size_t)af->n_k * sizeof(float))) : 1;
     block = block < 1 ? 1 : block > af->n_q ? af->n_q : block;
     float *buf = malloc((size_t)block * (size_t)af->n_k * sizeof(float));
     if (!buf)
-        return fail_msg(AV_ERR_NOMEM, msg, msglen, "%s: %s", name, av_strerror(AV_ERR_NOMEM));
-    af->bad_rows = 0;
-    af->causal = af->n_q == af->n_k && af->n_q >= 2;
-    af->validated = false;
-    advise(af, 0, af->map_len, MADV_SEQUENTIAL);
-    size_t released = 0;
+        return fail_msg(AV_ERR_NOMEM, msg, msglen, "%s: %s", af->name, av_strerror(AV_ERR_NOMEM));
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), from = row_offset(af, l0, 0, 0);
+    size_t released = from / page * page;
+    advise(af, from, row_offset(af, l1 - 1, af->H - 1, af->n_q - 1), MADV_SEQUENTIAL);
     int rc = AV_OK;
-    for (int l = 0; l < af->L && rc == AV_OK; l++) {
-        for (int h = 0; h < af->H && rc == AV_OK; h++) {
+    for (int l = l0; l < l1 && rc == AV_OK; l++) {
+        for (int h = 0; h < af->H && rc == AV_OK && !(stop && atomic_load(stop)); h++) {
             for (int i = 0; i < af->n_q && rc == AV_OK; i++) {
                 const float *x;
                 if (block > 1) {
@@ -471,19 +481,27 @@ int attnfile_validate(AttnFile *af, char *msg, size_t msglen)
                 } else {
                     x = attnfile_row(af, l, h, i, buf);
                 }
-                rc = check_row(af, l, h, i, x, name, msg, msglen);
+                rc = check_row(af, l, h, i, x, af->name, msg, msglen);
             }
             size_t done = row_offset(af, l, h, af->n_q - 1) + (size_t)af->n_k * af->itemsize;
             if (done - released >= ATTNFILE_RELEASE) {
                 advise(af, released, done, MADV_DONTNEED);
-                released = done / (size_t)sysconf(_SC_PAGESIZE) *
-                           (size_t)sysconf(_SC_PAGESIZE);
+                released = done / page * page;
             }
         }
+        if (layers_done && rc == AV_OK && !(stop && atomic_load(stop)))
+            atomic_store(layers_done, l + 1);
     }
-    advise(af, 0, af->map_len, MADV_DONTNEED);
+    advise(af, from, row_offset(af, l1 - 1, af->H - 1, af->n_q - 1) +
+           (size_t)af->n_k * af->itemsize, MADV_DONTNEED);
     advise(af, 0, af->map_len, MADV_NORMAL);
     free(buf);
+    return rc;
+}
+
+/* End a pass: the warning, or no causal claim after an error. */
+static int validate_end(AttnFile *af, int rc)
+{
     if (rc != AV_OK) {
         af->causal = false;
         return rc;
@@ -493,10 +511,89 @@ int attnfile_validate(AttnFile *af, char *msg, size_t msglen)
     return AV_OK;
 }
 
+int attnfile_validate(AttnFile *af, char *msg, size_t msglen)
+{
+    validate_begin(af);
+    return validate_end(af, validate_layers(af, 0, af->L, NULL, NULL, msg, msglen));
+}
+
+/* ---- the pass on a thread, for the interface ---- */
+
+struct AttnCheck {
+    pthread_t thread;
+    AttnFile af;           /* the thread's copy: its counters, the same map */
+    atomic_int stop;       /* set by attnfile_check_free */
+    atomic_int finished;   /* the thread is done: rc and msg are its */
+    atomic_int layers;     /* layers checked, 0..L */
+    int rc;
+    char msg[512];
+};
+
+static void *check_main(void *arg)
+{
+    AttnCheck *c = arg;
+    c->rc = validate_layers(&c->af, 1, c->af.L, &c->stop, &c->layers, c->msg, sizeof c->msg);
+    atomic_store(&c->finished, 1);
+    return NULL;
+}
+
+int attnfile_check_start(AttnFile *af, AttnCheck **out, char *msg, size_t msglen)
+{
+    *out = NULL;
+    validate_begin(af);
+    int rc = validate_layers(af, 0, af->L < 1 ? af->L : 1, NULL, NULL, msg, msglen);
+    if (rc != AV_OK || af->L == 1)
+        return validate_end(af, rc);
+    AttnCheck *c = calloc(1, sizeof *c);
+    if (c) {
+        c->af = *af;
+        atomic_init(&c->stop, 0);
+        atomic_init(&c->finished, 0);
+        atomic_init(&c->layers, 1);
+    }
+    if (!c || pthread_create(&c->thread, NULL, check_main, c) != 0) {
+        free(c); /* no thread: the rest now */
+        return validate_end(af, validate_layers(af, 1, af->L, NULL, NULL, msg, msglen));
+    }
+    *out = c;
+    return AV_OK;
+}
+
+int attnfile_check_layers(const AttnCheck *c)
+{
+    return c ? atomic_load(&((AttnCheck *)(uintptr_t)c)->layers) : 0;
+}
+
+int attnfile_check_poll(AttnCheck *c, AttnFile *af, char *msg, size_t msglen)
+{
+    if (!c)
+        return AV_OK;
+    if (!atomic_load(&c->finished))
+        return ATTNFILE_CHECKING;
+    if (c->rc != AV_OK) {
+        snprintf(msg, msglen, "%s", c->msg);
+        return c->rc;
+    }
+    af->bad_rows = c->af.bad_rows;
+    af->bad_l = c->af.bad_l, af->bad_h = c->af.bad_h, af->bad_i = c->af.bad_i;
+    af->bad_sum = c->af.bad_sum;
+    af->causal = c->af.causal;
+    return validate_end(af, AV_OK);
+}
+
+void attnfile_check_free(AttnCheck *c)
+{
+    if (!c)
+        return;
+    atomic_store(&c->stop, 1);
+    pthread_join(c->thread, NULL);
+    free(c);
+}
+
 /* ---- the whole import ---- */
 
-int attnfile_import(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
-                    AttnImport *im, char *msg, size_t msglen)
+int attnfile_import_open(const char *npy_path, const char *tokens_path,
+                         const char *key_tokens_path, AttnImport *im, char *msg, size_t msglen)
 {
     memset(im, 0, sizeof(*im));
     int rc = attnfile_open(npy_path, &im->a, msg, msglen);
@@ -515,6 +612,15 @@ int attnfile_import(const char *npy_path, const char *tokens_path, const char *k
         rc = tokfile_text(&im->key_tokens, &im->key_text, &im->key_text_len);
     if (rc == AV_ERR_NOMEM)
         snprintf(msg, msglen, "%s", av_strerror(rc));
+    if (rc != AV_OK)
+        attnfile_import_free(im);
+    return rc;
+}
+
+int attnfile_import(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
+                    AttnImport *im, char *msg, size_t msglen)
+{
+    int rc = attnfile_import_open(npy_path, tokens_path, key_tokens_path, im, msg, msglen);
     if (rc == AV_OK)
         rc = attnfile_validate(&im->a, msg, msglen);
     if (rc != AV_OK)

@@ -13,7 +13,8 @@
 #include "core/pool.h"
 #include "term.h"
 
-#define DATA_POOL_BUDGET (1L << 18) /* weights read to pool an imported head */
+#define DATA_POOL_BUDGET (1L << 18)  /* weights read to pool an imported head */
+#define DATA_STATS_BUDGET (1L << 16) /* and for its entropy (12 heads a layer: 12 ms) */
 
 unsigned data_gen(const UiState *u, const ModelResult *r)
 {
@@ -91,7 +92,8 @@ const HeadStats *data_stats(UiState *u, int which, int h)
         c->res = r, c->gen = data_gen(u, r), c->layer = layer, c->H = H;
     }
     if (c->st[h].rows < 0 &&
-        model_stats_head(r, layer, h, UI_STATS_BUDGET, &c->st[h]) != AV_OK)
+        model_stats_head(r, layer, h, r->src ? DATA_STATS_BUDGET : UI_STATS_BUDGET,
+                         &c->st[h]) != AV_OK)
         term_die("out of memory");
     return &c->st[h];
 }

@@ -10,6 +10,8 @@
  */
 #include "imported.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,20 +25,34 @@
 
 #define IV_DERIVED_BUDGET (16.0 * 1024 * 1024) /* derived weights kept, else on demand */
 #define IV_MAX_MULTI 64                          /* query rows summed together */
+#define IV_ROLLOUT_KEEP (512.0 * 1024 * 1024)    /* every layer's rollout kept up to this */
 
 typedef enum { IV_WEIGHTS, IV_MEAN, IV_MAX, IV_SUM, IV_ROLLOUT, IV_NORMS } IvMode;
 
-/* Rollout after layers 0..l as an (L, 1, n, n) source: one layer's (n, n)
- * kept, recomputed when another is asked for. */
+/* Rollout after layers 0..l as an (L, 1, n, n) source, built a layer at a
+ * time (combine_rollout_step: R_l = A_hat_l R_{l-1}) and every R_l kept, so
+ * that moving up a layer costs one step and moving down nothing. On a large
+ * imported file (async) the steps run on a thread of their own: a layer not
+ * there yet reads as zeros (`missing` says which was asked for) and
+ * imported_poll redraws when it comes. Else they run when a row is asked for. */
 typedef struct {
     AttnSource src;
     const AttnSource *in;
-    int layer; /* the one in buf, or -1 */
-    float *buf;
+    float *R[AV_MAX_LAYERS]; /* R_0 .. R_{done-1} */
+    float *hat;              /* the step's scratch */
+    atomic_int done;         /* layers whose R is complete */
+    atomic_int want;         /* the thread computes up to this layer */
+    atomic_int stop, running, failed;
+    bool async, thread_on;
+    int missing;             /* a layer asked for and not there, or -1 */
+    int seen;                /* `done` when imported_poll last looked */
+    pthread_t thread;
 } RolloutSource;
 
 struct ImportedView {
     const AttnImport *im; /* NULL: attnviz's own model */
+    AttnFile af;          /* im->a with what its check found (causal, warning) */
+    AttnCheck *check;     /* the check of a large file's other layers, running */
     AttnSource file;      /* the file, when imported */
     ModelResult base;     /* own model with a combining view on: the model's run */
     AttnSource base_src;  /* the file, or model_source(&base) */
@@ -60,36 +76,110 @@ static const char *const mode_names[] = {"the weights", "heads combined: mean",
                                          "heads combined: max", "heads combined: sum",
                                          "attention rollout", "value-weighted norms (row shares)"};
 
+/* R_l from R_{l-1} (or A_hat_0) into a new matrix; AV_OK or AV_ERR_NOMEM. */
+static int rollout_next(RolloutSource *ro, int l)
+{
+    size_t nn = (size_t)ro->src.n_q * ro->src.n_k;
+    if (!ro->hat && l > 0 && !(ro->hat = malloc(sizeof *ro->hat * nn)))
+        return AV_ERR_NOMEM;
+    float *R = malloc(sizeof *R * nn);
+    int err = R ? combine_rollout_step(ro->in, l, l ? ro->R[l - 1] : NULL, ro->hat, R)
+                : AV_ERR_NOMEM;
+    if (err != AV_OK) {
+        free(R);
+        return err;
+    }
+    ro->R[l] = R;
+    atomic_store(&ro->done, l + 1); /* R[l] complete before it is seen */
+    return AV_OK;
+}
+
+/* The thread: steps up to `want`, one BLAS thread (the other core draws). */
+static void *rollout_main(void *arg)
+{
+    RolloutSource *ro = arg;
+    int l;
+    while (!atomic_load(&ro->stop) && (l = atomic_load(&ro->done)) <= atomic_load(&ro->want))
+        if (rollout_next(ro, l) != AV_OK) {
+            atomic_store(&ro->failed, 1);
+            break;
+        }
+    atomic_store(&ro->running, 0);
+    return NULL;
+}
+
+/* Make sure the thread is at work when a layer is wanted that is not done. */
+static void rollout_kick(RolloutSource *ro)
+{
+    if (atomic_load(&ro->running) || atomic_load(&ro->failed) ||
+        atomic_load(&ro->done) > atomic_load(&ro->want))
+        return;
+    if (ro->thread_on)
+        pthread_join(ro->thread, NULL);
+    atomic_store(&ro->running, 1);
+    ro->thread_on = pthread_create(&ro->thread, NULL, rollout_main, ro) == 0;
+    if (!ro->thread_on)
+        term_die("cannot start a thread: %s", "out of resources");
+}
+
+static void rollout_stop(RolloutSource *ro)
+{
+    if (!ro->thread_on)
+        return;
+    atomic_store(&ro->stop, 1);
+    pthread_join(ro->thread, NULL);
+    ro->thread_on = false;
+    atomic_store(&ro->stop, 0);
+}
+
+static void rollout_clear(RolloutSource *ro)
+{
+    rollout_stop(ro);
+    for (int l = 0; l < AV_MAX_LAYERS; l++)
+        free(ro->R[l]), ro->R[l] = NULL;
+    free(ro->hat), ro->hat = NULL;
+    atomic_store(&ro->done, 0);
+    atomic_store(&ro->want, -1);
+    atomic_store(&ro->failed, 0);
+    ro->missing = -1;
+    ro->seen = 0;
+}
+
 static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf)
 {
     RolloutSource *ro = (RolloutSource *)(uintptr_t)ctx; /* its own cache: not const */
-    (void)h, (void)buf;
-    if (ro->layer != l) {
+    (void)h;
+    if (ro->async && atomic_load(&ro->done) <= l) {
+        if (atomic_load(&ro->want) < l)
+            atomic_store(&ro->want, l);
+        rollout_kick(ro);
+        ro->missing = l;
+        memset(buf, 0, sizeof *buf * (size_t)ro->src.n_k); /* drawn blank meanwhile */
+        return buf;
+    }
+    while (atomic_load(&ro->done) <= l) {
         /* a long text's products of (n, n) matrices on two BLAS threads, as
          * attention.c does for its large products; back to one after */
         bool big = ro->src.n_q >= 512 && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
         if (big)
             mat_set_threads(2);
-        int err = combine_rollout(ro->in, l, ro->buf);
+        int err = rollout_next(ro, atomic_load(&ro->done));
         if (big)
             mat_set_threads(1);
         if (err != AV_OK)
             term_die("out of memory");
-        ro->layer = l;
     }
-    return ro->buf + (size_t)i * ro->src.n_k;
+    return ro->R[l] + (size_t)i * ro->src.n_k;
 }
 
-/* keep: the source is the same file as before, so the layer computed stands
- * (a long text's rollout takes seconds). */
-static void rollout_init(RolloutSource *ro, const AttnSource *in, bool keep)
+/* keep: the source is the same file as before, so the layers computed stand
+ * (a long text's rollout takes seconds). async: steps on a thread. */
+static void rollout_init(RolloutSource *ro, const AttnSource *in, bool keep, bool async)
 {
-    size_t n = (size_t)in->n_q;
-    if (!keep || !ro->buf || ro->src.n_q != in->n_q) {
-        ro->buf = term_xrealloc(ro->buf, sizeof *ro->buf * n * n);
-        ro->layer = -1;
-    }
+    if (!keep || ro->src.n_q != in->n_q || ro->in != in || ro->async != async)
+        rollout_clear(ro);
     ro->in = in;
+    ro->async = async;
     ro->src = (AttnSource){.L = in->L, .H = 1, .n_q = in->n_q, .n_k = in->n_k,
                            .row = rollout_row, .ctx = ro};
 }
@@ -141,6 +231,28 @@ static void set_mode(UiState *u, IvMode m)
     iv->n_multi = 0;
 }
 
+/* A bad value found by the check while the interface is up: the terminal
+ * restored, one line, the exit status of a bad file. */
+static void bad_file(UiState *u, int err, const char *msg)
+{
+    rollout_stop(&u->iv->ro);
+    term_end();
+    fprintf(stderr, "attnviz: %s\n", msg);
+    exit(av_exit_status(err));
+}
+
+/* The status line on opening, or when the check ends: the warning, else the file. */
+static void file_status(UiState *u)
+{
+    const AttnFile *af = &u->iv->af;
+    if (af->warning[0])
+        snprintf(u->app.msg, sizeof u->app.msg, "warning: %.140s", af->warning);
+    else
+        snprintf(u->app.msg, sizeof u->app.msg, "%.60s: %d layer%s x %d heads, %d x %d tokens%s",
+                 af->name, af->L, af->L == 1 ? "" : "s", af->H, af->n_q, af->n_k,
+                 af->causal ? ", causal (detected)" : "");
+}
+
 void imported_start(UiState *u, const AttnImport *im)
 {
     struct ImportedView *iv = calloc(1, sizeof *iv);
@@ -148,16 +260,67 @@ void imported_start(UiState *u, const AttnImport *im)
         term_die("out of memory");
     u->iv = iv;
     iv->im = im;
+    iv->ro.missing = -1;
     if (!im)
         return;
     attnfile_source(&im->a, &iv->file);
     iv->base_src = iv->file;
-    if (im->a.warning[0])
-        snprintf(u->app.msg, sizeof u->app.msg, "warning: %.140s", im->a.warning);
-    else
-        snprintf(u->app.msg, sizeof u->app.msg, "%.60s: %d layer%s x %d heads, %d x %d tokens%s",
-                 im->a.name, im->a.L, im->a.L == 1 ? "" : "s", im->a.H, im->a.n_q, im->a.n_k,
-                 im->a.causal ? ", causal (detected)" : "");
+    iv->af = im->a;
+    if (!iv->af.validated) { /* a large file: layer 0 now, the rest on a thread */
+        char msg[512];
+        int err = attnfile_check_start(&iv->af, &iv->check, msg, sizeof msg);
+        if (err != AV_OK)
+            bad_file(u, err, msg);
+        u->app.cfg.causal = iv->af.causal; /* layer 0's until the check ends */
+    }
+    file_status(u);
+    if (iv->check)
+        snprintf(u->app.msg + strlen(u->app.msg), sizeof u->app.msg - strlen(u->app.msg),
+                 " (checking layers 2-%d)", iv->af.L);
+}
+
+bool imported_poll(UiState *u, unsigned *pending)
+{
+    struct ImportedView *iv = u->iv;
+    bool redraw = false;
+    if (!iv)
+        return false;
+    if (iv->check) {
+        char msg[512];
+        int err = attnfile_check_poll(iv->check, &iv->af, msg, sizeof msg);
+        if (err != ATTNFILE_CHECKING && err != AV_OK)
+            bad_file(u, err, msg);
+        if (err == AV_OK) {
+            attnfile_check_free(iv->check);
+            iv->check = NULL;
+            if (iv->af.causal != u->app.cfg.causal) { /* every layer's, now */
+                u->app.cfg.causal = iv->af.causal;
+                *pending |= APP_RUN;
+            }
+            file_status(u);
+            redraw = true;
+        }
+    }
+    RolloutSource *ro = &iv->ro;
+    if (atomic_load(&ro->failed))
+        term_die("out of memory");
+    if (ro->async && ro->missing >= 0) {
+        rollout_kick(ro); /* a layer wanted while the thread was finishing */
+        int done = atomic_load(&ro->done);
+        if (done != ro->seen) /* layers drawn blank may be there: a new generation */
+            ro->seen = done, *pending |= APP_RUN;
+        if (done > ro->missing) {
+            ro->missing = -1;
+            snprintf(u->app.msg, sizeof u->app.msg, "showing the rollout of layers 1-%d",
+                     u->app.layer + 1);
+        } else {
+            snprintf(u->app.msg, sizeof u->app.msg, "computing the rollout of layers 1-%d: "
+                     "%d of %d layers done (O: back to the weights)", ro->missing + 1, done,
+                     ro->missing + 1);
+        }
+        redraw = true;
+    }
+    return redraw;
 }
 
 /* Imported weights as they are: in place from the map (float32) or converted. */
@@ -171,7 +334,7 @@ static int import_plain(UiState *u, ModelResult *r)
         in_place = in_place && layer_P[l];
     }
     ModelConfig c;
-    model_config_import(&c, im->a.L, im->a.H, im->a.causal);
+    model_config_import(&c, im->a.L, im->a.H, u->iv->af.causal);
     c.weights_budget = u->budget;
     return model_result_import(r, &c, &u->iv->file, in_place ? layer_P : NULL, &im->tokens,
                                im->key_tokens.n ? &im->key_tokens : NULL);
@@ -207,7 +370,11 @@ static const AttnSource *derived_source(UiState *u)
                      "rollout needs self-attention (as many queries as keys)");
             return NULL;
         }
-        rollout_init(&iv->ro, b, iv->im != NULL);
+        /* a large file's rollout is never copied whole (IV_DERIVED_BUDGET): it
+         * is read a row at a time, and built on a thread */
+        bool big = (double)b->L * b->n_q * b->n_k * sizeof(float) > IV_DERIVED_BUDGET &&
+                   (double)b->L * b->n_q * b->n_k * sizeof(float) <= IV_ROLLOUT_KEEP;
+        rollout_init(&iv->ro, b, iv->im != NULL, iv->im && big);
         return &iv->ro.src;
     }
     if (iv->mode == IV_NORMS) {
@@ -253,7 +420,7 @@ bool imported_run(UiState *u, ModelResult *r, bool causal, int *err)
     const TokenList *tq = m ? &m->tokens : &iv->im->tokens;
     const TokenList *tk = m ? &m->cross_tokens : &iv->im->key_tokens;
     ModelConfig c;
-    model_config_import(&c, src->L, src->H, m ? m->shape.causal : iv->im->a.causal);
+    model_config_import(&c, src->L, src->H, m ? m->shape.causal : iv->af.causal);
     c.weights_budget = IV_DERIVED_BUDGET;
     c.head_labels = u->app.cfg.head_labels;
     *err = model_result_import(r, &c, src, NULL, tq, tk->n ? tk : NULL);
@@ -403,7 +570,8 @@ void imported_free(UiState *u)
         return;
     model_result_free(&iv->base);
     combine_heads_free(&iv->ch);
-    free(iv->ro.buf);
+    attnfile_check_free(iv->check);
+    rollout_clear(&iv->ro);
     free(iv->fnorm);
     free(iv->multi_buf);
     free(iv);

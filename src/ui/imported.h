@@ -40,6 +40,14 @@ bool imported_handle(UiState *u, const UiInput *in, unsigned *pending);
  * or NULL when none is selected; *n_rows gets their number. */
 const float *imported_multi_row(UiState *u, const ModelResult *res, int h, int *n_rows);
 
+/* Work done meanwhile by the threads of a large file: its check (a bad value
+ * ends the program here: terminal restored, one line, exit status 2; the
+ * end of the check may change the causal flag: APP_RUN added to *pending),
+ * the rollout's layers (APP_RUN when the one shown is ready; a progress line
+ * until then). Call when no key came for a while (the loop's timeout).
+ * Returns true when the screen should be drawn again. */
+bool imported_poll(UiState *u, unsigned *pending);
+
 void imported_free(UiState *u);
 
 #endif

@@ -218,8 +218,11 @@ static void ui_loop(UiState *u)
         UiInput in;
         unsigned pending = 0;
         dirty = false;
-        if (!input_read(u, &in))
+        if (!input_read(u, &in)) { /* no key: what threads have done meanwhile */
+            if (imported_poll(u, &pending) && (dirty = true) && pending)
+                ui_rerun(u, pending);
             continue;
+        }
         double t0 = term_now_ms();
         /* Take every key already waiting (a paste) before drawing again. */
         timeout(0);

@@ -314,6 +314,83 @@ static void test_attnfile_causal_detection(void **state)
     free(a);
 }
 
+/* attnfile_check_start and its thread to the end: the poll's result. */
+static int check_to_end(const char *path, AttnFile *af, int *start_rc)
+{
+    AttnCheck *c = NULL;
+    msg[0] = '\0';
+    assert_int_equal(attnfile_open(path, af, msg, sizeof msg), AV_OK);
+    *start_rc = attnfile_check_start(af, &c, msg, sizeof msg);
+    if (*start_rc != AV_OK) {
+        assert_null(c);
+        return *start_rc;
+    }
+    int rc;
+    while ((rc = attnfile_check_poll(c, af, msg, sizeof msg)) == ATTNFILE_CHECKING)
+        usleep(1000);
+    assert_int_equal(attnfile_check_layers(c), c ? (rc == AV_OK ? af->L : 1) : 0);
+    attnfile_check_free(c);
+    return rc;
+}
+
+static void test_attnfile_check_on_thread(void **state)
+{
+    /* expect: layer 0 checked at once, the rest on a thread, give what
+       attnfile_validate gives: the same warning and causal flag (layer 0's
+       until the end), a bad value in layer 1 refused by the start, one in
+       layer 2 by the poll, each message placing it */
+    Tmp *t = *state;
+    size_t shape[4] = {2, 3, 4, 4};
+    AttnFile af;
+    int start;
+    float *a = uniform();
+    a[(0 * 3 + 1) * 16 + 4] = 2.0f;
+    for (int j = 0; j < 4; j++)
+        a[(1 * 3 + 2) * 16 + 12 + j] = 0.0f;
+    assert_int_equal(npy_write(t->path, 4, shape, a), AV_OK);
+    assert_int_equal(check_to_end(t->path, &af, &start), AV_OK);
+    assert_true(af.validated);
+    assert_int_equal(af.bad_rows, 2);
+    assert_string_equal(af.warning, "a.npy: 2 of 24 rows do not sum to 1 (first: layer 1, "
+                        "head 2, row 2 sums to 2.75)");
+    attnfile_close(&af);
+    for (int layer = 0; layer < 2; layer++) {
+        float *b = uniform();
+        b[(layer * 3 + 2) * 16 + 2 * 4 + 3] = NAN;
+        assert_int_equal(npy_write(t->path, 4, shape, b), AV_OK);
+        assert_int_equal(check_to_end(t->path, &af, &start), AV_ERR_NPY_NONFINITE);
+        assert_int_equal(start, layer == 0 ? AV_ERR_NPY_NONFINITE : AV_OK);
+        assert_non_null(strstr(msg, layer == 0 ? "layer 1, head 3, row 3, column 4"
+                                               : "layer 2, head 3, row 3, column 4"));
+        assert_false(af.validated);
+        attnfile_close(&af);
+        free(b);
+    }
+    float *c = calloc(96, sizeof(float)); /* causal in both layers, then not in layer 2 */
+    for (int m = 0; m < 6; m++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j <= i; j++)
+                c[m * 16 + i * 4 + j] = 1.0f / (float)(i + 1);
+    for (int k = 0; k < 2; k++) {
+        AttnCheck *ck = NULL;
+        assert_int_equal(npy_write(t->path, 4, shape, c), AV_OK);
+        assert_int_equal(attnfile_open(t->path, &af, msg, sizeof msg), AV_OK);
+        assert_int_equal(attnfile_check_start(&af, &ck, msg, sizeof msg), AV_OK);
+        assert_true(af.causal); /* layer 0's */
+        assert_false(af.validated);
+        int rc;
+        while ((rc = attnfile_check_poll(ck, &af, msg, sizeof msg)) == ATTNFILE_CHECKING)
+            usleep(1000);
+        assert_int_equal(rc, AV_OK);
+        assert_true(af.causal == (k == 0));
+        attnfile_check_free(ck);
+        attnfile_close(&af);
+        c[5 * 16 + 2 * 4 + 3] = 1e-30f;
+    }
+    free(c);
+    free(a);
+}
+
 static void test_attnfile_check_tokens(void **state)
 {
     /* expect: rows against tokens and columns against key tokens, each mismatch
@@ -603,6 +680,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_attnfile_causal_detection, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_attnfile_check_tokens),
         cmocka_unit_test(test_attnfile_import),
+        cmocka_unit_test_setup_teardown(test_attnfile_check_on_thread, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_attnfile_rollout_over_map),
         cmocka_unit_test_setup_teardown(test_attnfile_header_only, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_attnfile_unmapped_under_address_limit, tmp_setup,
