@@ -43,9 +43,10 @@ typedef struct {
 } NetModel;
 
 /* Load the model folder dir into *m (which may be uninitialised): the Net, the
- * labels, m->cfg, sample_temperature 1 and sample_top_k 0. Returns AV_OK, AV_ERR_NOMEM, or AV_ERR_MODEL with one line
- * in why naming the file at fault (a heads.txt that is unreadable or does not
- * list every head is an error; a missing one is measured). */
+ * labels, m->cfg, sample_temperature 1 and sample_top_k 0. Returns AV_OK,
+ * AV_ERR_NOMEM, or AV_ERR_MODEL with one line in why naming the file at
+ * fault (a heads.txt that is unreadable or does not list every head is an
+ * error; a missing one is measured). */
 int netresult_open(NetModel *m, const char *dir, char *why, size_t whylen);
 
 /* Free what netresult_open made; accepts a zeroed NetModel. */

@@ -10,7 +10,6 @@
 #include "train/net.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "core/posenc.h"
 #include "core/rng.h"
 #include "train/ops.h"
+#include "netpair.h"
 
 /* Point t's fields at the tensors of arena (which follows net->layout). */
 static void point_tensors(const ModelLayout *lay, float *arena, NetTensors *t)
@@ -122,8 +122,9 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
     net->tgt = malloc(N * sizeof(int));
     size_t count = carve_acts(net, NULL);
     net->acts = calloc(count, sizeof(float));
-    if (!net->params || (trainable && (!net->grads || !net->grads2 || !net->m || !net->v)) || !net->tok ||
-        !net->tgt || !net->acts || (spec->pe == MODEL_PE_SINUSOIDAL && !net->pe_fixed)) {
+    if (!net->params || (trainable && (!net->grads || !net->grads2 || !net->m || !net->v)) ||
+        !net->tok || !net->tgt || !net->acts ||
+        (spec->pe == MODEL_PE_SINUSOIDAL && !net->pe_fixed)) {
         net_free(net);
         return AV_ERR_NOMEM;
     }
@@ -136,11 +137,9 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
     return AV_OK;
 }
 
-static void worker_stop(NetWorker *w);
-
 void net_free(Net *net)
 {
-    worker_stop(net->worker);
+    net_pair_stop(net->worker);
     modelfile_spec_free(&net->spec);
     free(net->params);
     free(net->grads);
@@ -304,92 +303,13 @@ static void part_forward(Part *pt)
 
 static void part_backward(Part *pt);
 
-static void part_run(Part *pt)
+static void part_run(void *arg)
 {
+    Part *pt = arg;
     if (pt->backward)
         part_backward(pt);
     else
         part_forward(pt);
-}
-
-/* The second thread, started once and kept: a thread started for every
- * pass cost more than the pass of a small model (OpenBLAS sets up buffers
- * for each new thread that calls it). It waits for a part, runs it, says so. */
-struct NetWorker {
-    pthread_t tid;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    Part *job;       /* the part to run, NULL when none */
-    bool done, quit;
-};
-
-static void *worker_main(void *arg)
-{
-    NetWorker *w = arg;
-    pthread_mutex_lock(&w->mu);
-    for (;;) {
-        while (!w->job && !w->quit)
-            pthread_cond_wait(&w->cv, &w->mu);
-        if (!w->job)
-            break;
-        Part *pt = w->job;
-        pthread_mutex_unlock(&w->mu);
-        part_run(pt);
-        pthread_mutex_lock(&w->mu);
-        w->job = NULL, w->done = true;
-        pthread_cond_broadcast(&w->cv);
-    }
-    pthread_mutex_unlock(&w->mu);
-    return NULL;
-}
-
-/* net's worker, started when there is none; NULL when it cannot be. */
-static NetWorker *worker_get(Net *net)
-{
-    if (net->worker)
-        return net->worker;
-    NetWorker *w = calloc(1, sizeof *w);
-    if (!w)
-        return NULL;
-    pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->cv, NULL);
-    if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
-        pthread_mutex_destroy(&w->mu);
-        pthread_cond_destroy(&w->cv);
-        free(w);
-        return NULL;
-    }
-    return net->worker = w;
-}
-
-static void worker_stop(NetWorker *w)
-{
-    if (!w)
-        return;
-    pthread_mutex_lock(&w->mu);
-    w->quit = true;
-    pthread_cond_broadcast(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-    pthread_join(w->tid, NULL);
-    pthread_mutex_destroy(&w->mu);
-    pthread_cond_destroy(&w->cv);
-    free(w);
-}
-
-static void worker_post(NetWorker *w, Part *pt)
-{
-    pthread_mutex_lock(&w->mu);
-    w->job = pt, w->done = false;
-    pthread_cond_broadcast(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-}
-
-static void worker_wait(NetWorker *w)
-{
-    pthread_mutex_lock(&w->mu);
-    while (!w->done)
-        pthread_cond_wait(&w->cv, &w->mu);
-    pthread_mutex_unlock(&w->mu);
 }
 
 /* The last forward's batch (forward or backward) in its parts, part 1 on the
@@ -408,15 +328,8 @@ static int parts_run(Net *net, bool backward)
         pt[k].backward = backward, pt[k].count = count;
     }
     const AttnShape sh = seq_shape(net);
-    NetWorker *w = parts > 1 && net->threads > 1 && attention_threads(&sh) == 1
-                       ? worker_get(net) : NULL;
-    if (w)
-        worker_post(w, &pt[1]);
-    part_run(&pt[0]);
-    if (w)
-        worker_wait(w);
-    else if (parts > 1)
-        part_run(&pt[1]);
+    net_pair_run(&net->worker, net->threads, part_run, &pt[0], parts > 1 ? &pt[1] : NULL,
+                 attention_threads(&sh) == 1);
     return pt[0].err ? pt[0].err : parts > 1 ? pt[1].err : AV_OK;
 }
 
@@ -517,6 +430,15 @@ static void mlp_half_backward(Part *pt, int l)
                                a->ln2_rstd, N, D);
 }
 
+/* grads += grads2 over [i0, i1). */
+static void add_parts(void *ctx, size_t i0, size_t i1, void *unused)
+{
+    Net *net = ctx;
+    (void)unused;
+    for (size_t i = i0; i < i1; i++)
+        net->grads[i] += net->grads2[i];
+}
+
 /* The backward pass of pt's rows, its weight gradients added to pt->g. */
 static void part_backward(Part *pt)
 {
@@ -550,44 +472,13 @@ void net_backward(Net *net)
 {
     parts_run(net, true);
     if (net->B >= 2)
-        for (size_t i = 0; i < net->layout.total; i++)
-            net->grads[i] += net->grads2[i];
+        net_pair_halves(&net->worker, net->threads, net->layout.total, add_parts, net, NULL,
+                        NULL);
 }
 
 void net_set_threads(Net *net, int threads)
 {
     net->threads = threads > 1 ? 2 : 1;
-}
-
-double net_clip_grad(Net *net, double max_norm)
-{
-    double sum = 0.0;
-    for (size_t i = 0; i < net->layout.total; i++)
-        sum += (double)net->grads[i] * net->grads[i];
-    double norm = sqrt(sum);
-    if (max_norm > 0.0 && norm > max_norm) {
-        float f = (float)(max_norm / norm);
-        for (size_t i = 0; i < net->layout.total; i++)
-            net->grads[i] *= f;
-    }
-    return norm;
-}
-
-void net_adamw(Net *net, const NetAdam *o, long t)
-{
-    const float c1 = 1.0f - powf(o->beta1, (float)t), c2 = 1.0f - powf(o->beta2, (float)t);
-    for (int k = 0; k < net->layout.n; k++) {
-        const ModelTensor *mt = &net->layout.t[k];
-        const float decay = mt->ndim == 2 ? 1.0f - o->lr * o->weight_decay : 1.0f;
-        float *p = net->params + mt->offset, *g = net->grads + mt->offset;
-        float *m = net->m + mt->offset, *v = net->v + mt->offset;
-        for (size_t i = 0; i < mt->count; i++) {
-            m[i] = o->beta1 * m[i] + (1.0f - o->beta1) * g[i];
-            v[i] = o->beta2 * v[i] + (1.0f - o->beta2) * g[i] * g[i];
-            float mhat = m[i] / c1, vhat = v[i] / c2;
-            p[i] = p[i] * decay - o->lr * mhat / (sqrtf(vhat) + o->eps);
-        }
-    }
 }
 
 const float *net_weights(const Net *net, int l, int b, int h)

@@ -118,6 +118,37 @@ static void test_trainer_deterministic(void **state)
     task_free(&task);
 }
 
+/* A model past the size where the optimiser's loops take two threads too
+ * (about 100k parameters): one thread or two, the same bits. */
+static void test_trainer_threads_same_bits_large(void **state)
+{
+    (void)state;
+    const char *text = "the cat sat on the mat. the dog ate the fish. a bird sang.\n";
+    Task task;
+    char why[128];
+    ModelSpec s;
+    TrainConfig c;
+    Trainer t[2];
+    assert_int_equal(task_init(&task, "text", text, strlen(text), why, sizeof why), AV_OK);
+    assert_int_equal(trainer_spec(&task, 2, 4, 64, 16, 256, true, MODEL_PE_SINUSOIDAL,
+                                  MODEL_ACT_GELU, &s), AV_OK);
+    for (int k = 0; k < 2; k++) {
+        trainer_config_default(&c);
+        c.batch = 5, c.lr = 3e-3f, c.threads = k + 1, c.seed = 3;
+        assert_int_equal(trainer_init(&t[k], &task, &s, &c), AV_OK);
+        for (int step = 0; step < 3; step++)
+            assert_int_equal(trainer_step(&t[k]), AV_OK);
+    }
+    assert_true(t[0].net.layout.total >= 65536);
+    assert_true(t[0].loss == t[1].loss && t[0].grad_norm == t[1].grad_norm);
+    assert_memory_equal(t[0].net.params, t[1].net.params,
+                        t[0].net.layout.total * sizeof(float));
+    assert_memory_equal(t[0].net.v, t[1].net.v, t[0].net.layout.total * sizeof(float));
+    trainer_free(&t[0]), trainer_free(&t[1]);
+    modelfile_spec_free(&s);
+    task_free(&task);
+}
+
 static void test_trainer_defaults_per_task(void **state)
 {
     (void)state;
@@ -152,6 +183,7 @@ int main(void)
         cmocka_unit_test(test_trainer_one_layer_control),
         cmocka_unit_test(test_trainer_deterministic),
         cmocka_unit_test(test_trainer_defaults_per_task),
+        cmocka_unit_test(test_trainer_threads_same_bits_large),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
