@@ -73,20 +73,30 @@ static inline void max_chunk(const float *restrict row, float *restrict m)
         m[c] = row[c] > m[c] ? row[c] : m[c];
 }
 
-/* row[c] = e^(row[c] - max); acc[c] += row[c]. The clamp is its own loop: in
- * one loop with the polynomial gcc folds the clamped constant through it and
- * leaves branches behind, which stops vectorisation. */
-static inline void exp_chunk(float *restrict row, float max, float *restrict acc)
+/* Eight lanes of the row sums (a ymm register with AVX): as a float array
+ * the sums went through the stack on every chunk. Each lane still adds the
+ * same terms in the same order, so the bits are those of any vector width. */
+typedef float SumHalf __attribute__((vector_size(8 * sizeof(float))));
+
+/* row[c] = e^(row[c] - max); lo, hi (lanes 0-7, 8-15) += row[c]. The clamp
+ * is its own loop: in one loop with the polynomial gcc folds the clamped
+ * constant through it and leaves branches behind, which stops vectorisation.
+ * Inlined into each clone (a function taking vectors would be compiled for
+ * the default target). */
+static inline __attribute__((always_inline)) void exp_chunk(float *restrict row, float max,
+                                                            SumHalf *lo, SumHalf *hi)
 {
     float x[SOFTMAX_LANES];
     for (int c = 0; c < SOFTMAX_LANES; c++) {
         float v = row[c] - max;
         x[c] = v > EXP_CLAMP ? v : EXP_CLAMP;
     }
-    for (int c = 0; c < SOFTMAX_LANES; c++) {
+    for (int c = 0; c < SOFTMAX_LANES; c++)
         row[c] = exp_nonpositive(x[c]);
-        acc[c] += row[c];
-    }
+    SumHalf a, b;
+    memcpy(&a, row, sizeof a);
+    memcpy(&b, row + 8, sizeof b);
+    *lo += a, *hi += b;
 }
 
 static inline void scale_chunk(float *restrict row, float f)
@@ -99,7 +109,8 @@ SOFTMAX_CLONES
 void attention_softmax_row(float *row, int len)
 {
     const int L = SOFTMAX_LANES, full = len - len % L;
-    float m[SOFTMAX_LANES], acc[SOFTMAX_LANES] = {0}, tail[SOFTMAX_LANES];
+    float m[SOFTMAX_LANES], acc[SOFTMAX_LANES], tail[SOFTMAX_LANES];
+    SumHalf lo = {0}, hi = {0};
     assert(len >= 1);
     /* The tail is padded to a whole chunk: -inf pads weigh exactly 0. */
     for (int c = 0; c < L; c++) {
@@ -115,8 +126,10 @@ void attention_softmax_row(float *row, int len)
     assert(isfinite(max));
     /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. */
     for (int j = 0; j < full; j += L)
-        exp_chunk(row + j, max, acc);
-    exp_chunk(tail, max, acc);
+        exp_chunk(row + j, max, &lo, &hi);
+    exp_chunk(tail, max, &lo, &hi);
+    memcpy(acc, &lo, sizeof lo);
+    memcpy(acc + 8, &hi, sizeof hi);
     float sum = 0.0f;
     for (int c = 0; c < L; c++)
         sum += acc[c];
