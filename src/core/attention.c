@@ -112,6 +112,10 @@ void attention_softmax_row(float *row, int len)
     float m[SOFTMAX_LANES], acc[SOFTMAX_LANES], tail[SOFTMAX_LANES];
     SumHalf lo = {0}, hi = {0};
     assert(len >= 1);
+    if (softmax_x86_available()) { /* the same operations, in registers */
+        softmax_x86_row(row, len);
+        return;
+    }
     /* The tail is padded to a whole chunk: -inf pads weigh exactly 0. */
     for (int c = 0; c < L; c++) {
         m[c] = -INFINITY;

@@ -9,6 +9,7 @@
 #ifndef ATTNVIZ_ATTN_KERNELS_H
 #define ATTNVIZ_ATTN_KERNELS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -55,6 +56,12 @@ static inline float exp_nonpositive(float x)
     memcpy(&two_k, &bits, sizeof two_k);
     return p * two_k;
 }
+
+/* attention_softmax_row in AVX2 intrinsics (softmax_x86.c): the same
+ * operations in the same order, so the same bits, for the processors where
+ * softmax_x86_available says yes; it is never called elsewhere. */
+bool softmax_x86_available(void);
+void softmax_x86_row(float *row, int len);
 
 /* One head of a sentence (n_k <= SOFTMAX_LANES keys). Pointers are the head's
  * own: Q_h, K_h, V_h and out are its columns of Q, K, V and the concatenation

@@ -1,0 +1,136 @@
+/* softmax_x86.c - attention_softmax_row's arithmetic in AVX2 intrinsics.
+ *
+ * The same IEEE operations in the same order as the portable code in
+ * attention.c (attn_kernels.h's exp_nonpositive, SOFTMAX_LANES partial sums
+ * added in lane order), so the bits are the same; no fused multiply-add.
+ * What changes is where the numbers live: gcc's vectorised version of the
+ * portable loops kept the clamped chunk and some constants on the stack and
+ * ran the polynomial as a two-step inner loop; here every step of a chunk is
+ * in ymm registers. Built with a target attribute, so it is only called
+ * where softmax_x86_available says the processor has AVX2.
+ */
+#include "attn_kernels.h"
+
+#include <assert.h>
+#include <math.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define SX_TARGET __attribute__((target("avx2")))
+#define SX_INLINE static inline __attribute__((always_inline)) SX_TARGET
+
+bool softmax_x86_available(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+
+/* exp_nonpositive on 8 lanes, operation for operation. */
+SX_INLINE __m256 exp8(__m256 x)
+{
+    const __m256 shift = _mm256_set1_ps(0x1.8p23f);
+    __m256 kf = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504f)), shift),
+                              shift);
+    __m256 r = _mm256_sub_ps(x, _mm256_mul_ps(kf, _mm256_set1_ps(0.693359375f)));
+    r = _mm256_sub_ps(r, _mm256_mul_ps(kf, _mm256_set1_ps(-2.12194440e-4f)));
+    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.3981999507e-3f));
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(8.3334519073e-3f));
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(4.1665795894e-2f));
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.6666665459e-1f));
+    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(5.0000001201e-1f));
+    p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(p, r), r), r),
+                      _mm256_set1_ps(1.0f));
+    __m256i bits = _mm256_slli_epi32(
+        _mm256_add_epi32(_mm256_cvttps_epi32(kf), _mm256_set1_epi32(127)), 23);
+    __m256 keep = _mm256_cmp_ps(kf, _mm256_set1_ps(EXP_KMIN), _CMP_GT_OQ);
+    return _mm256_mul_ps(p, _mm256_and_ps(_mm256_castsi256_ps(bits), keep));
+}
+
+/* row[c] = e^(max(row[c] - max, EXP_CLAMP)) for 16 floats; sums lane by lane. */
+SX_INLINE void exp16(float *row, __m256 max, __m256 *lo, __m256 *hi)
+{
+    const __m256 clamp = _mm256_set1_ps(EXP_CLAMP);
+    __m256 a = exp8(_mm256_max_ps(_mm256_sub_ps(_mm256_loadu_ps(row), max), clamp));
+    __m256 b = exp8(_mm256_max_ps(_mm256_sub_ps(_mm256_loadu_ps(row + 8), max), clamp));
+    _mm256_storeu_ps(row, a);
+    _mm256_storeu_ps(row + 8, b);
+    *lo = _mm256_add_ps(*lo, a);
+    *hi = _mm256_add_ps(*hi, b);
+}
+
+/* Two chunks at once: four independent polynomials in flight (one is a
+ * chain of some twenty dependent operations), their sums added chunk by
+ * chunk in order, as exp16 twice would. */
+SX_INLINE void exp32(float *row, __m256 max, __m256 *lo, __m256 *hi)
+{
+    const __m256 clamp = _mm256_set1_ps(EXP_CLAMP);
+    __m256 e[4];
+    for (int q = 0; q < 4; q++)
+        e[q] = exp8(_mm256_max_ps(_mm256_sub_ps(_mm256_loadu_ps(row + 8 * q), max), clamp));
+    for (int q = 0; q < 4; q++)
+        _mm256_storeu_ps(row + 8 * q, e[q]);
+    *lo = _mm256_add_ps(*lo, e[0]);
+    *hi = _mm256_add_ps(*hi, e[1]);
+    *lo = _mm256_add_ps(*lo, e[2]);
+    *hi = _mm256_add_ps(*hi, e[3]);
+}
+
+SX_TARGET void softmax_x86_row(float *row, int len)
+{
+    enum { L = SOFTMAX_LANES };
+    const int full = len - len % L;
+    float tail[L], m[L], acc[L];
+    assert(len >= 1 && L == 16);
+    for (int c = 0; c < L; c++)
+        tail[c] = full + c < len ? row[full + c] : -INFINITY;
+    /* max_chunk: m[c] = row[c] > m[c] ? row[c] : m[c], which is maxps(row, m) */
+    __m256 m0 = _mm256_set1_ps(-INFINITY), m1 = m0;
+    for (int j = 0; j < full; j += L) {
+        m0 = _mm256_max_ps(_mm256_loadu_ps(row + j), m0);
+        m1 = _mm256_max_ps(_mm256_loadu_ps(row + j + 8), m1);
+    }
+    m0 = _mm256_max_ps(_mm256_loadu_ps(tail), m0);
+    m1 = _mm256_max_ps(_mm256_loadu_ps(tail + 8), m1);
+    _mm256_storeu_ps(m, m0);
+    _mm256_storeu_ps(m + 8, m1);
+    float max = m[0];
+    for (int c = 1; c < L; c++)
+        max = m[c] > max ? m[c] : max;
+    assert(isfinite(max));
+    const __m256 vmax = _mm256_set1_ps(max);
+    __m256 lo = _mm256_setzero_ps(), hi = lo;
+    int j = 0;
+    for (; j + 2 * L <= full; j += 2 * L)
+        exp32(row + j, vmax, &lo, &hi);
+    for (; j < full; j += L)
+        exp16(row + j, vmax, &lo, &hi);
+    exp16(tail, vmax, &lo, &hi);
+    _mm256_storeu_ps(acc, lo);
+    _mm256_storeu_ps(acc + 8, hi);
+    float sum = 0.0f;
+    for (int c = 0; c < L; c++)
+        sum += acc[c];
+    const float inv = 1.0f / sum;
+    const __m256 vinv = _mm256_set1_ps(inv);
+    for (int k = 0; k < full; k += 8)
+        _mm256_storeu_ps(row + k, _mm256_mul_ps(_mm256_loadu_ps(row + k), vinv));
+    for (int c = 0; c < len - full; c++)
+        row[full + c] = tail[c] * inv;
+}
+
+#else
+
+bool softmax_x86_available(void)
+{
+    return false;
+}
+
+void softmax_x86_row(float *row, int len)
+{
+    (void)row, (void)len;
+    assert(!"softmax_x86_row without x86");
+}
+
+#endif
