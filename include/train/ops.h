@@ -27,6 +27,11 @@ void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
 void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout, const float *x,
                         const float *g, const float *mean, const float *rstd, int N, int D);
 
+/* out (n) = a + b; out overlaps neither. */
+void ops_add(float *out, const float *a, const float *b, long n);
+/* out (n) += a; they do not overlap. */
+void ops_add_to(float *out, const float *a, long n);
+
 /* out (N, C) = x (N, K) w (K, C) + bias (C, may be NULL). */
 void ops_linear_forward(float *out, const float *x, const float *w, const float *bias,
                     int N, int K, int C);

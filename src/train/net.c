@@ -262,8 +262,7 @@ static int layer_forward(Part *pt, int l, float *out)
         if (err)
             return err;
     }
-    for (long i = 0; i < (long)N * D; i++)
-        a->mid[i] = a->x[i] + a->attn[i];
+    ops_add(a->mid, a->x, a->attn, (long)N * D);
     if (!W) {
         memcpy(out, a->mid, (size_t)N * D * sizeof *out);
         return AV_OK;
@@ -273,8 +272,7 @@ static int layer_forward(Part *pt, int l, float *out)
     ops_linear_forward(a->h, a->m, w->W1, w->b1, N, D, W);
     ops_act_forward(a->g, a->h, (long)N * W, s->activation == MODEL_ACT_RELU);
     ops_linear_forward(out, a->g, w->W2, w->b2, N, W, D);
-    for (long i = 0; i < (long)N * D; i++)
-        out[i] += a->mid[i];
+    ops_add_to(out, a->mid, (long)N * D);
     return AV_OK;
 }
 
@@ -435,8 +433,7 @@ static void add_parts(void *ctx, size_t i0, size_t i1, void *unused)
 {
     Net *net = ctx;
     (void)unused;
-    for (size_t i = i0; i < i1; i++)
-        net->grads[i] += net->grads2[i];
+    ops_add_to(net->grads + i0, net->grads2 + i0, (long)(i1 - i0));
 }
 
 /* The backward pass of pt's rows, its weight gradients added to pt->g. */

@@ -73,6 +73,54 @@ void ops_embed_backward(float *dembed, float *dpe, const float *dout, const int 
     }
 }
 
+/* LayerNorm's per-element steps, a chunk of CHUNK columns at a time (with
+ * restrict and a fixed length, so gcc -O2 vectorises them), the last
+ * columns alone; the same operations either way. */
+static inline void ln_dev(float *restrict dev, const float *restrict x, float m, int n)
+{
+    for (int c = 0; c < n; c++)
+        dev[c] = (x[c] - m) * (x[c] - m);
+}
+
+static inline void ln_out(float *restrict o, const float *restrict x, const float *restrict g,
+                          const float *restrict b, float m, float s, int n)
+{
+    for (int c = 0; c < n; c++)
+        o[c] = (x[c] - m) * s * g[c] + b[c];
+}
+
+/* norm, dnorm = dout * g, dnorm * norm; db += dout, dg += dout * norm. */
+static inline void ln_back1(float *restrict norm, float *restrict dn, float *restrict dnn,
+                            float *restrict dg, float *restrict db, const float *restrict x,
+                            const float *restrict d, const float *restrict g, float m, float s,
+                            int n)
+{
+    for (int c = 0; c < n; c++) {
+        norm[c] = (x[c] - m) * s;
+        dn[c] = d[c] * g[c];
+        dnn[c] = dn[c] * norm[c];
+        db[c] += d[c];
+        dg[c] += d[c] * norm[c];
+    }
+}
+
+static inline void ln_back2(float *restrict dx, const float *restrict norm,
+                            const float *restrict dn, float s, float mean_d, float mean_dn, int n)
+{
+    for (int c = 0; c < n; c++)
+        dx[c] += s * (dn[c] - mean_d - norm[c] * mean_dn);
+}
+
+/* f(.., CHUNK) over whole chunks of [0, D), then f(.., rest) once. */
+#define BY_CHUNKS(D, c, call_chunk, call_rest)                                                   \
+    do {                                                                                         \
+        int c = 0;                                                                               \
+        for (; c + CHUNK <= (D); c += CHUNK)                                                     \
+            call_chunk;                                                                          \
+        if (c < (D))                                                                             \
+            call_rest;                                                                           \
+    } while (0)
+
 OPS_CLONES
 void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
                            const float *g, const float *b, int N, int D)
@@ -83,11 +131,10 @@ void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
     for (int r = 0; r < N; r++) {
         const float *x_r = x + (long)r * D;
         float *o = out + (long)r * D, m = lane_sum(x_r, D) / (float)D;
-        for (int c = 0; c < D; c++)
-            dev[c] = (x_r[c] - m) * (x_r[c] - m);
+        BY_CHUNKS(D, c, ln_dev(dev + c, x_r + c, m, CHUNK), ln_dev(dev + c, x_r + c, m, D - c));
         float s = 1.0f / sqrtf(lane_sum(dev, D) / (float)D + LN_EPS);
-        for (int c = 0; c < D; c++)
-            o[c] = (x_r[c] - m) * s * g[c] + b[c];
+        BY_CHUNKS(D, c, ln_out(o + c, x_r + c, g + c, b + c, m, s, CHUNK),
+                  ln_out(o + c, x_r + c, g + c, b + c, m, s, D - c));
         mean[r] = m;
         rstd[r] = s;
     }
@@ -104,19 +151,50 @@ void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout,
         const float *x_r = x + (long)r * D, *d_r = dout + (long)r * D;
         float *dx_r = dx + (long)r * D, m = mean[r], s = rstd[r];
         /* dnorm = dout * g; dx = s * (dnorm - mean(dnorm) - norm * mean(dnorm * norm)) */
-        for (int c = 0; c < D; c++) {
-            norm[c] = (x_r[c] - m) * s;
-            dn[c] = d_r[c] * g[c];
-            dnn[c] = dn[c] * norm[c];
-            db[c] += d_r[c];
-            dg[c] += d_r[c] * norm[c];
-        }
+        BY_CHUNKS(D, c, ln_back1(norm + c, dn + c, dnn + c, dg + c, db + c, x_r + c, d_r + c,
+                                 g + c, m, s, CHUNK),
+                  ln_back1(norm + c, dn + c, dnn + c, dg + c, db + c, x_r + c, d_r + c, g + c,
+                           m, s, D - c));
         float mean_d = lane_sum(dn, D) / (float)D, mean_dn = lane_sum(dnn, D) / (float)D;
-        for (int c = 0; c < D; c++)
-            dx_r[c] += s * (dn[c] - mean_d - norm[c] * mean_dn);
+        BY_CHUNKS(D, c, ln_back2(dx_r + c, norm + c, dn + c, s, mean_d, mean_dn, CHUNK),
+                  ln_back2(dx_r + c, norm + c, dn + c, s, mean_d, mean_dn, D - c));
     }
 }
 
+static inline void add_to(float *restrict o, const float *restrict a, int n)
+{
+    for (int c = 0; c < n; c++)
+        o[c] += a[c];
+}
+
+static inline void sum_into(float *restrict o, const float *restrict a, const float *restrict b,
+                            int n)
+{
+    for (int c = 0; c < n; c++)
+        o[c] = a[c] + b[c];
+}
+
+OPS_CLONES
+void ops_add(float *out, const float *a, const float *b, long n)
+{
+    long i = 0;
+    for (; i + CHUNK <= n; i += CHUNK)
+        sum_into(out + i, a + i, b + i, CHUNK);
+    if (i < n)
+        sum_into(out + i, a + i, b + i, (int)(n - i));
+}
+
+OPS_CLONES
+void ops_add_to(float *out, const float *a, long n)
+{
+    long i = 0;
+    for (; i + CHUNK <= n; i += CHUNK)
+        add_to(out + i, a + i, CHUNK);
+    if (i < n)
+        add_to(out + i, a + i, (int)(n - i));
+}
+
+OPS_CLONES
 void ops_linear_forward(float *out, const float *x, const float *w, const float *bias,
                         int N, int K, int C)
 {
@@ -126,11 +204,13 @@ void ops_linear_forward(float *out, const float *x, const float *w, const float 
               w, C,
               0.0f, out, C);
     if (bias)
-        for (int r = 0; r < N; r++)
-            for (int c = 0; c < C; c++)
-                out[(long)r * C + c] += bias[c];
+        for (int r = 0; r < N; r++) {
+            float *o = out + (long)r * C;
+            BY_CHUNKS(C, c, add_to(o + c, bias + c, CHUNK), add_to(o + c, bias + c, C - c));
+        }
 }
 
+OPS_CLONES
 void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout,
                          const float *x, const float *w, int N, int K, int C)
 {
@@ -146,9 +226,10 @@ void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout,
               dout, C,
               1.0f, dw, C);
     if (dbias)
-        for (int r = 0; r < N; r++)
-            for (int c = 0; c < C; c++)
-                dbias[c] += dout[(long)r * C + c];
+        for (int r = 0; r < N; r++) {
+            const float *d = dout + (long)r * C;
+            BY_CHUNKS(C, c, add_to(dbias + c, d + c, CHUNK), add_to(dbias + c, d + c, C - c));
+        }
 }
 
 
@@ -254,6 +335,13 @@ static void transpose(float *B, const float *A, int T)
             B[(long)j * T + i] = A[(long)i * T + j];
 }
 
+static inline void soft_back(float *restrict d, const float *restrict p, float scale,
+                             float dot, int n)
+{
+    for (int c = 0; c < n; c++)
+        d[c] = scale * p[c] * (d[c] - dot);
+}
+
 /* Softmax backward of rows [i0, i1) of a causal head, the scale folded in:
  * dS = scale * P (dP - sum_j P dP), in place over dP (T, T); masked keys have
  * P exactly 0, so their dS is 0 too, and the row beyond i is zeroed. */
@@ -272,8 +360,8 @@ static void softmax_backward_rows(float *dP, const float *P_h, int T, int i0, in
             acc[c] += p_i[j + c] * d_i[j + c];
         for (int c = 0; c < CHUNK; c++)
             dot += acc[c];
-        for (j = 0; j <= i; j++)
-            d_i[j] = scale * p_i[j] * (d_i[j] - dot);
+        BY_CHUNKS(i + 1, c, soft_back(d_i + c, p_i + c, scale, dot, CHUNK),
+                  soft_back(d_i + c, p_i + c, scale, dot, i + 1 - c));
         memset(d_i + i + 1, 0, (size_t)(T - i - 1) * sizeof *d_i);
     }
 }
