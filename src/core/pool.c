@@ -34,18 +34,27 @@ void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0
     }
 }
 
-/* Fold one weight row into the pooled row acc (gw cells). */
+/* Fold one weight row into the pooled row acc (gw cells): each cell's
+ * visible weights in one pass (a loop the compiler vectorises). */
 static void pool_row(const AttnShape *s, int i, const float *row, int c0, int c1, int gw,
                      PoolMode mode, float *acc, int *count)
 {
-    const int C = c1 - c0;
+    const int C = c1 - c0, vis = attention_visible_keys(s, i);
     for (int x = 0; x < gw; x++) {
         int j0 = c0 + (int)((long)x * C / gw), j1 = c0 + (int)((long)(x + 1) * C / gw);
-        int vis = attention_visible_keys(s, i), vis_end = vis < j1 ? vis : j1;
-        for (int j = j0; j < vis_end; j++) {
-            acc[x] = mode == POOL_MAX ? (row[j] > acc[x] ? row[j] : acc[x]) : acc[x] + row[j];
-            count[x]++;
+        int end = vis < j1 ? vis : j1;
+        if (end <= j0)
+            continue;
+        float a = acc[x];
+        if (mode == POOL_MAX) {
+            for (int j = j0; j < end; j++)
+                a = row[j] > a ? row[j] : a;
+        } else {
+            for (int j = j0; j < end; j++)
+                a += row[j];
         }
+        acc[x] = a;
+        count[x] += end - j0;
     }
 }
 
