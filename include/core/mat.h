@@ -43,6 +43,13 @@ size_t mat_packed_floats(int K, int N);
  * trans_b: B is (N, K) with leading dimension ldb, else (K, N). */
 void mat_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp);
 
+/* mat_pack of a part: op(B) (K, N) becomes rows [k0, k0 + K) and columns
+ * [j0, j0 + N) of Bp, a pack of kp rows (mat_pack(.., kp, N', ..)), j0 a
+ * multiple of 16 (a panel's first column). Parts that tile op(B) give the
+ * pack mat_pack gives, so two threads can pack the rows they computed. */
+void mat_pack_part(bool trans_b, int K, int N, const float *B, int ldb, float *Bp, int kp,
+                   int k0, int j0);
+
 /* C (M, N) = alpha A (M, K) op(B) (K, N) + 0 C, op(B) being the first K rows
  * and N columns of Bp = mat_pack(.., kp, N', ..) with K <= kp and N <= N'.
  * Needs mat_packed_available(). Each element sums its K products in order

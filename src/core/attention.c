@@ -158,8 +158,21 @@ typedef struct {
     bool gemm_only;        /* the bench's baseline: the products alone */
     bool short_rows;       /* n_k <= SOFTMAX_LANES: items run short_group */
     bool packed;           /* products past mat_sgemm_small run mat_sgemm_packed */
+    const float *Kall;     /* every head's K_h^T packed by the projections, or NULL */
+    const float *Vall;     /* every head's V_h packed, or NULL */
     atomic_int next;       /* the next item a thread takes */
 } HeadJob;
+
+/* Floats of one head's packed K_h^T and V_h. */
+static size_t k_pack_floats(const AttnShape *s)
+{
+    return mat_packed_floats(s->d_model / s->H, s->n_k);
+}
+
+static size_t v_pack_floats(const AttnShape *s)
+{
+    return mat_packed_floats(s->n_k, s->d_model / s->H);
+}
 
 /* One thread's view of the job: its own copies of the current head's K_h^T
  * and V_h in mat_pack's panels (NULL: not packed), made when the thread first
@@ -248,13 +261,20 @@ static void item_scores(HeadWorker *wk, int k)
     float *T = (it.S_h ? it.S_h : it.P_h) + (long)it.i0 * n_k;
     assert(it.h < s->H && 0 <= it.i0 && it.i0 < it.i1 && it.i1 <= s->n_q);
     assert(kend >= 1 && kend <= n_k);
-    const float *Q_i = jb->Q + (long)it.i0 * d + it.h * d_k;
-    if (wk->Kp && !mat_small_fits(false, m, kend, d_k)) {
-        if (wk->k_head != it.h) /* K_h^T (d_k, n_k), once per head and thread */
-            mat_pack(true, d_k, n_k, jb->K + it.h * d_k, d, wk->Kp), wk->k_head = it.h;
+    const float *Q_i = jb->Q + (long)it.i0 * d + it.h * d_k, *Kp = NULL;
+    if (jb->packed && !mat_small_fits(false, m, kend, d_k)) {
+        if (jb->Kall) {
+            Kp = jb->Kall + it.h * k_pack_floats(s);
+        } else if (wk->Kp) {
+            if (wk->k_head != it.h) /* K_h^T (d_k, n_k), once per head and thread */
+                mat_pack(true, d_k, n_k, jb->K + it.h * d_k, d, wk->Kp), wk->k_head = it.h;
+            Kp = wk->Kp;
+        }
+    }
+    if (Kp) {
         /* T (m, kend) = scale * Q_h[i0..i1) (m, d_k) K_h[0..kend)^T (d_k, kend) */
         /* under the mask row i0 + r wants keys below i0 + r + 1 only */
-        mat_sgemm_packed_tri(m, kend, d_k, attention_scale(s), Q_i, d, wk->Kp, d_k, T, n_k,
+        mat_sgemm_packed_tri(m, kend, d_k, attention_scale(s), Q_i, d, Kp, d_k, T, n_k,
                              s->causal ? it.i0 + 1 : 0, 0);
         return;
     }
@@ -284,12 +304,20 @@ static void item_values(HeadWorker *wk, int k)
         return;
     const float *P_i = it.P_h + (long)it.i0 * n_k;
     float *out = jb->concat + (long)it.i0 * d + it.h * d_k;
-    if (wk->Vp && !mat_small_fits(false, m, d_k, kend)) {
-        if (wk->v_head != it.h) /* V_h (n_k, d_k), once per head and thread */
-            mat_pack(false, n_k, d_k, jb->V + it.h * d_k, d, wk->Vp), wk->v_head = it.h;
+    const float *Vp = NULL;
+    if (jb->packed && !mat_small_fits(false, m, d_k, kend)) {
+        if (jb->Vall) {
+            Vp = jb->Vall + it.h * v_pack_floats(s);
+        } else if (wk->Vp) {
+            if (wk->v_head != it.h) /* V_h (n_k, d_k), once per head and thread */
+                mat_pack(false, n_k, d_k, jb->V + it.h * d_k, d, wk->Vp), wk->v_head = it.h;
+            Vp = wk->Vp;
+        }
+    }
+    if (Vp) {
         /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
         /* under the mask row i0 + r of P_h is zero from key i0 + r + 1 on */
-        mat_sgemm_packed_tri(m, d_k, kend, 1.0f, P_i, n_k, wk->Vp, n_k, out, d, 0,
+        mat_sgemm_packed_tri(m, d_k, kend, 1.0f, P_i, n_k, Vp, n_k, out, d, 0,
                              s->causal ? it.i0 + 1 : 0);
         return;
     }
@@ -326,13 +354,12 @@ static float *panels_new(size_t floats)
  * way by whichever thread takes it. */
 static void workers_init(HeadWorker *wk, int threads, HeadJob *jb)
 {
-    const int d_k = jb->s->d_model / jb->s->H, n_k = jb->s->n_k;
     bool ok = true;
     for (int t = 0; t < threads; t++) {
         wk[t] = (HeadWorker){.jb = jb, .k_head = -1, .v_head = -1};
-        if (jb->packed) {
-            wk[t].Kp = panels_new(mat_packed_floats(d_k, n_k));
-            wk[t].Vp = jb->concat ? panels_new(mat_packed_floats(n_k, d_k)) : NULL;
+        if (jb->packed && !jb->Kall) {
+            wk[t].Kp = panels_new(k_pack_floats(jb->s));
+            wk[t].Vp = jb->concat ? panels_new(v_pack_floats(jb->s)) : NULL;
             ok = ok && wk[t].Kp && (wk[t].Vp || !jb->concat);
         }
     }
@@ -421,8 +448,28 @@ typedef struct {
     int n[3];
     const float *X[3], *W[3];
     float *C[3];
+    const AttnShape *s;  /* with Kall, Vall: C[1] is K and C[2] V, packed per head */
+    float *Kall, *Vall;  /* as each item's rows are made, while they are in cache */
     atomic_int next;
 } ProjJob;
+
+/* Rows [i0, i0 + m) of K (p 1) or V (p 2) into every head's pack. */
+static void proj_pack(const ProjJob *pj, int p, int i0, int m)
+{
+    const AttnShape *s = pj->s;
+    if (!s || !(p == 1 ? pj->Kall : p == 2 ? pj->Vall : NULL))
+        return;
+    const int d = s->d_model, d_k = d / s->H;
+    const float *rows = pj->C[p] + (long)i0 * d;
+    for (int h = 0; h < s->H; h++) {
+        if (p == 1 && pj->Kall) /* columns [i0, i0 + m) of K_h^T (d_k, n_k) */
+            mat_pack_part(true, d_k, m, rows + h * d_k, d, pj->Kall + h * k_pack_floats(s), d_k,
+                          0, i0);
+        if (p == 2 && pj->Vall) /* rows [i0, i0 + m) of V_h (n_k, d_k) */
+            mat_pack_part(false, m, d_k, rows + h * d_k, d, pj->Vall + h * v_pack_floats(s),
+                          s->n_k, i0, 0);
+    }
+}
 
 static int proj_items(const ProjJob *pj, int p)
 {
@@ -446,15 +493,20 @@ static void *proj_worker(void *arg)
                   pj->X[p] + (long)i0 * d, d,
                   pj->W[p], d,
                   0.0f, pj->C[p] + (long)i0 * d, d);
+        proj_pack(pj, p, i0, m);
     }
     return NULL;
 }
 
 static void project(ProjJob *pj, int threads)
 {
-    int n = pj->n[0], rows = (n / 4 + 15) / 16 * 16;
-    pj->rows = threads < 2 ? n : rows < PROJ_ROWS_MIN ? PROJ_ROWS_MIN
-                                 : rows > PROJ_ROWS_MAX ? PROJ_ROWS_MAX : rows;
+    /* a multiple of 16 rows: a part of K_h^T starts a panel of mat_pack */
+    int n = pj->n[0], rows = (n / 4 + 15) / 16 * 16, most = n;
+    for (int p = 1; p < pj->count; p++)
+        most = pj->n[p] > most ? pj->n[p] : most;
+    pj->rows = threads < 2 ? (most + 15) / 16 * 16
+               : rows < PROJ_ROWS_MIN ? PROJ_ROWS_MIN
+               : rows > PROJ_ROWS_MAX ? PROJ_ROWS_MAX : rows;
     atomic_init(&pj->next, 0);
     run_pair(proj_worker, pj, pj, threads > 1);
 }
@@ -466,18 +518,27 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     if (err)
         return err;
     const int d = s->d_model, n_q = s->n_q, n_k = s->n_k, threads = attention_threads(s);
-    /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
-    ProjJob pj = {.count = 3, .d = d, .n = {n_q, n_k, n_k}, .X = {Xq, Xkv, Xkv},
-                  .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V}};
-    project(&pj, threads);
-    /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
-     * concat, on two threads each making single-thread calls. */
     HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
                   .concat = b->concat, .h0 = 0, .H = s->H, .rows = attention_block_rows(s),
                   .gemm_only = gemm_only, .short_rows = n_k <= SOFTMAX_LANES};
     jb.packed = packed_pays(s, jb.rows);
     jb.blocks = (n_q + jb.rows - 1) / jb.rows;
+    /* Every head's K_h^T and V_h packed once, by the projections (without
+     * the room, each head thread packs its own copies) */
+    float *Kall = jb.packed ? panels_new(s->H * k_pack_floats(s)) : NULL;
+    float *Vall = Kall && b->concat ? panels_new(s->H * v_pack_floats(s)) : NULL;
+    if (Kall && b->concat && !Vall)
+        free(Kall), Kall = NULL;
+    /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
+    ProjJob pj = {.count = 3, .d = d, .n = {n_q, n_k, n_k}, .X = {Xq, Xkv, Xkv},
+                  .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V}, .s = s,
+                  .Kall = Kall, .Vall = Vall};
+    project(&pj, threads);
+    /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
+     * concat, on two threads each making single-thread calls. */
+    jb.Kall = Kall, jb.Vall = Vall;
     heads_run(&jb, threads);
+    free(Kall), free(Vall);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
     ProjJob po = {.count = 1, .d = d, .n = {n_q}, .X = {b->concat}, .W = {w->Wo},
                   .C = {b->out}};

@@ -240,6 +240,14 @@ void mat_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp)
     thin_pack(trans_b, K, N, B, ldb, Bp);
 }
 
+void mat_pack_part(bool trans_b, int K, int N, const float *B, int ldb, float *Bp, int kp,
+                   int k0, int j0)
+{
+    assert(K >= 0 && N >= 0 && k0 >= 0 && k0 + K <= kp && j0 >= 0 && j0 % THIN_NR == 0);
+    assert(ldb >= (trans_b ? K : N) && ldb >= 1);
+    thin_pack_into(trans_b, K, N, B, ldb, Bp + (size_t)k0 * THIN_NR + (size_t)j0 * kp, kp);
+}
+
 void mat_sgemm_packed_tri(int M, int N, int K, float alpha, const float *A, int lda,
                           const float *Bp, int kp, float *C, int ldc, int tri_n, int tri_k)
 {

@@ -98,10 +98,15 @@ static void pack_trans(int K, int w, const float *B, int ldb, float *panel)
 
 void thin_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp)
 {
-    assert(K >= 0 && N >= 0);
+    thin_pack_into(trans_b, K, N, B, ldb, Bp, K);
+}
+
+void thin_pack_into(bool trans_b, int K, int N, const float *B, int ldb, float *Bp, int kp)
+{
+    assert(K >= 0 && N >= 0 && kp >= K);
     for (int j = 0; j < N; j += THIN_NR) {
         const int w = N - j < THIN_NR ? N - j : THIN_NR;
-        float *panel = Bp + (size_t)j * K;
+        float *panel = Bp + (size_t)j * kp;
         if (w < THIN_NR)
             memset(panel, 0, (size_t)K * THIN_NR * sizeof *panel);
         if (trans_b) /* column j + c of op(B) is row j + c of B */

@@ -27,6 +27,12 @@ size_t thin_packed_floats(int K, int N);
  * trans_b: B is (N, K) with leading dimension ldb, else (K, N). */
 void thin_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp);
 
+/* thin_pack into part of a pack of kp >= K rows: Bp is where row 0 of the
+ * part's first panel goes (the pack's start + k0 * THIN_NR + j0 * kp for
+ * rows from k0 and columns from j0, j0 a multiple of THIN_NR); panels are
+ * kp * THIN_NR floats apart. */
+void thin_pack_into(bool trans_b, int K, int N, const float *B, int ldb, float *Bp, int kp);
+
 /* Limits of a product under a causal mask, for row i of C (0-based in the
  * call): n > 0: only its columns below i + n are wanted (the others may be
  * left as they were or hold anything); k > 0: A's row i is zero from column

@@ -127,6 +127,34 @@ static void test_mat_pack_layout(void **state)
         }
 }
 
+static void test_mat_pack_parts(void **state)
+{
+    (void)state;
+    /* Parts that tile op(B) (rows of V_h from k0, columns of K_h^T from a
+     * multiple of 16) give exactly mat_pack's pack of the whole. */
+    Rng r;
+    rng_seed(&r, 15);
+    for (int tb = 0; tb < 2; tb++) {
+        const int K = tb ? 24 : 150, N = tb ? 150 : 24, step = tb ? 48 : 37;
+        const int ldb = (tb ? K : N) + PAD;
+        float *B = filled(&r, (size_t)(tb ? N : K) * ldb);
+        float *whole = malloc(mat_packed_floats(K, N) * sizeof(float));
+        float *parts = malloc(mat_packed_floats(K, N) * sizeof(float));
+        assert_true(whole && parts);
+        mat_pack(tb, K, N, B, ldb, whole);
+        memset(parts, 0xff, mat_packed_floats(K, N) * sizeof(float));
+        for (int a = 0; a < (tb ? N : K); a += step) {
+            const int len = (tb ? N : K) - a < step ? (tb ? N : K) - a : step;
+            if (tb) /* columns [a, a + len) of B^T: rows a.. of B */
+                mat_pack_part(true, K, len, B + (long)a * ldb, ldb, parts, K, 0, a);
+            else
+                mat_pack_part(false, len, N, B + (long)a * ldb, ldb, parts, K, a, 0);
+        }
+        assert_memory_equal(whole, parts, mat_packed_floats(K, N) * sizeof(float));
+        free(B), free(whole), free(parts);
+    }
+}
+
 static void test_mat_packed_rows_independent(void **state)
 {
     (void)state;
@@ -206,6 +234,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mat_packed_matches_reference),
         cmocka_unit_test(test_mat_pack_layout),
+        cmocka_unit_test(test_mat_pack_parts),
         cmocka_unit_test(test_mat_packed_rows_independent),
         cmocka_unit_test(test_mat_packed_tri),
     };
