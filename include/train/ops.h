@@ -39,6 +39,9 @@ void ops_linear_forward(float *out, const float *x, const float *w, const float 
  * dbias (C) += column sums of dout (dbias may be NULL). */
 void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout, const float *x,
                      const float *w, int N, int K, int C);
+/* The same with dx (not NULL) written, not added to: dx = dout w^T. */
+void ops_linear_backward_set(float *dx, float *dw, float *dbias, const float *dout,
+                             const float *x, const float *w, int N, int K, int C);
 
 /* out (n) = act(x): GELU (tanh form) or ReLU. */
 void ops_act_forward(float *out, const float *x, long n, bool relu);

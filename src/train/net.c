@@ -386,9 +386,7 @@ static void attention_half_backward(Part *pt, int l)
     const int N = pt->N, n = net->n, D = s->d_model, H = s->heads;
     const NetActs *a = &pt->L[l];
     const NetLayer *w = &net->p.layer[l], *gw = &pt->g->layer[l];
-    const size_t ND = (size_t)N * D * sizeof(float);
-    memset(pt->dcat, 0, ND);
-    ops_linear_backward(pt->dcat, gw->Wo, NULL, pt->dx, a->concat, w->Wo, N, D, D);
+    ops_linear_backward_set(pt->dcat, gw->Wo, NULL, pt->dx, a->concat, w->Wo, N, D, D);
     for (int b = 0; b < pt->B; b++) {
         const long o = (long)b * n * D;
         ops_attention_backward(pt->dQ + o, pt->dK + o, pt->dV + o, pt->dcat + o, a->Q + o,
@@ -396,9 +394,10 @@ static void attention_half_backward(Part *pt, int l)
                                pt->scratch);
     }
     float *da = s->layernorm ? pt->dtmp : pt->dx;
-    if (s->layernorm)
-        memset(da, 0, ND);
-    ops_linear_backward(da, gw->Wq, NULL, pt->dQ, a->a, w->Wq, N, D, D);
+    if (s->layernorm) /* da = dQ Wq^T + dK Wk^T + dV Wv^T */
+        ops_linear_backward_set(da, gw->Wq, NULL, pt->dQ, a->a, w->Wq, N, D, D);
+    else
+        ops_linear_backward(da, gw->Wq, NULL, pt->dQ, a->a, w->Wq, N, D, D);
     ops_linear_backward(da, gw->Wk, NULL, pt->dK, a->a, w->Wk, N, D, D);
     ops_linear_backward(da, gw->Wv, NULL, pt->dV, a->a, w->Wv, N, D, D);
     if (s->layernorm)
@@ -416,13 +415,14 @@ static void mlp_half_backward(Part *pt, int l)
     const NetActs *a = &pt->L[l];
     const NetLayer *w = &net->p.layer[l], *gw = &pt->g->layer[l];
     float *dg = pt->dh, *dh = pt->dh + (size_t)N * W;
-    memset(pt->dh, 0, 2 * (size_t)N * W * sizeof(float));
-    ops_linear_backward(dg, gw->W2, gw->b2, pt->dx, a->g, w->W2, N, W, D);
+    memset(dh, 0, (size_t)N * W * sizeof(float));
+    ops_linear_backward_set(dg, gw->W2, gw->b2, pt->dx, a->g, w->W2, N, W, D);
     ops_act_backward(dh, a->h, dg, (long)N * W, s->activation == MODEL_ACT_RELU);
     float *dm = s->layernorm ? pt->dtmp : pt->dx;
     if (s->layernorm)
-        memset(dm, 0, (size_t)N * D * sizeof(float));
-    ops_linear_backward(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W);
+        ops_linear_backward_set(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W);
+    else
+        ops_linear_backward(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W);
     if (s->layernorm)
         ops_layernorm_backward(pt->dx, gw->ln2_g, gw->ln2_b, dm, a->mid, w->ln2_g, a->ln2_mean,
                                a->ln2_rstd, N, D);
@@ -449,8 +449,8 @@ static void part_backward(Part *pt)
     memset(dlogits, 0, (size_t)N * V * sizeof(float));
     ops_crossentropy_backward(dlogits, pt->logits, pt->tgt, pt->mask, N, V, pt->count);
     float *dxf = s->layernorm ? pt->dtmp : pt->dx;
-    memset(dxf, 0, ND);
-    ops_linear_backward(dxf, pt->g->unembed, NULL, dlogits, pt->xf, net->p.unembed, N, D, V);
+    ops_linear_backward_set(dxf, pt->g->unembed, NULL, dlogits, pt->xf, net->p.unembed, N, D,
+                            V);
     if (s->layernorm) {
         memset(pt->dx, 0, ND);
         ops_layernorm_backward(pt->dx, pt->g->lnf_g, pt->g->lnf_b, dxf, pt->x_out,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/attention.h"
+#include "core/mat.h"
 #include "core/rng.h"
 #include "train/ops.h"
 
@@ -320,6 +321,36 @@ static void test_ops_attention_long(void **state)
     check_attention_long(1, 8, 1);
 }
 
+/* A linear layer past mat_sgemm_small (the packed kernel where it runs)
+ * against mat_sgemm_ref: out = x w + b; dx = dout w^T (set and added). */
+static void test_ops_linear_large(void **state)
+{
+    (void)state;
+    enum { LN = 100, LK = 64, LC = 48 };
+    static float x[LN * LK], w[LK * LC], b[LC], out[LN * LC], want[LN * LC];
+    static float dout[LN * LC], dx[LN * LK], dx2[LN * LK], dxw[LN * LK], dw[LK * LC];
+    Rng r;
+    rng_seed(&r, 21);
+    fill(x, LN * LK, &r, 1.0f), fill(w, LK * LC, &r, 0.5f), fill(b, LC, &r, 0.5f);
+    fill(dout, LN * LC, &r, 1.0f), fill(dx2, LN * LK, &r, 1.0f);
+    ops_linear_forward(out, x, w, b, LN, LK, LC);
+    mat_sgemm_ref(false, false, LN, LC, LK, 1.0f, x, LK, w, LC, 0.0f, want, LC);
+    double worst = 0;
+    for (int i = 0; i < LN * LC; i++)
+        worst = fmax(worst, fabs(out[i] - (want[i] + b[i % LC])));
+    mat_sgemm_ref(false, true, LN, LK, LC, 1.0f, dout, LC, w, LC, 0.0f, dxw, LK);
+    ops_linear_backward_set(dx, dw, NULL, dout, x, w, LN, LK, LC);
+    for (int i = 0; i < LN * LK; i++)
+        worst = fmax(worst, fabs(dx[i] - dxw[i]));
+    float keep[LN * LK];
+    memcpy(keep, dx2, sizeof keep);
+    ops_linear_backward(dx2, dw, NULL, dout, x, w, LN, LK, LC);
+    for (int i = 0; i < LN * LK; i++)
+        worst = fmax(worst, fabs(dx2[i] - (keep[i] + dxw[i])));
+    print_message("linear 100 x 64 x 48: largest error %.2g\n", worst);
+    assert_true(worst < 1e-4);
+}
+
 /* ---- embedding ---- */
 enum { EV = 5, ET = 3 };
 
@@ -359,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_ops_relu),
         cmocka_unit_test(test_ops_attention),
         cmocka_unit_test(test_ops_attention_long),
+        cmocka_unit_test(test_ops_linear_large),
         cmocka_unit_test(test_ops_crossentropy),
         cmocka_unit_test(test_ops_embed),
     };
