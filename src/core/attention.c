@@ -43,9 +43,9 @@
 #define ATTN_THREADS_MIN_FLOPS 2e8
 
 /* Rows of one projection item on two threads: a quarter of the rows, a
- * multiple of 16, from 64 to 256 (single-thread cblas_sgemm keeps its speed
+ * multiple of 16, from 128 to 256 (single-thread cblas_sgemm keeps its speed
  * down to 128 rows of d_model 512 and packs W once per item). */
-enum { PROJ_ROWS_MIN = 64, PROJ_ROWS_MAX = 256 };
+enum { PROJ_ROWS_MIN = 128, PROJ_ROWS_MAX = 256 };
 
 float attention_scale(const AttnShape *s)
 {
