@@ -43,6 +43,7 @@ typedef struct {
     float *m;          /* (B*n, D) MLP input: LN2(mid), or mid */
     float *ln2_mean, *ln2_rstd; /* (B*n) */
     float *h, *g;      /* (B*n, W) W1 product + b1, and its activation */
+    float *t;          /* (B*n, W) with GELU: the tanh inside it, for the backward */
 } NetActs;
 
 typedef struct NetWorker NetWorker; /* net.c's second thread */

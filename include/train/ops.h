@@ -48,6 +48,14 @@ void ops_act_forward(float *out, const float *x, long n, bool relu);
 /* dx += act'(x) * dout. */
 void ops_act_backward(float *dx, const float *x, const float *dout, long n, bool relu);
 
+/* The MLP's first activation in one pass over h (N, W), the product x W1:
+ * h += bias (W, may be NULL), g = GELU(h) as ops_act_forward, and t (N, W)
+ * the tanh inside it, kept for the backward pass. */
+void ops_bias_gelu_forward(float *g, float *t, float *h, const float *bias, int N, int W);
+/* dh (n) = GELU'(h) * dg, written (not added), from ops_bias_gelu_forward's
+ * h and t: the same numbers as ops_act_backward into zeros, without the tanh. */
+void ops_gelu_backward_saved(float *dh, const float *h, const float *t, const float *dg, long n);
+
 /* The backward of one sequence's causal self-attention (after attention_forward
  * of core/attention.h, whose Q, K, V, P (H, T, T) and concat it reads), from
  * dconcat (T, D), the gradient of the heads' concatenation. Writes (=, not +=)

@@ -76,6 +76,8 @@ static size_t carve_acts(Net *net, float *base)
             TAKE(a->m, N * D), TAKE(a->ln2_mean, N), TAKE(a->ln2_rstd, N);
         if (W)
             TAKE(a->h, N * W), TAKE(a->g, N * W);
+        if (W && s->activation == MODEL_ACT_GELU)
+            TAKE(a->t, N * W);
         if (!ln)
             a->a = a->x;
         if (!(ln && W))
@@ -204,7 +206,7 @@ static void acts_at(const NetActs *a, NetActs *v, long r0, long b0, long D, long
                    .concat = AT(a->concat, r0 * D), .attn = AT(a->attn, r0 * D),
                    .P = AT(a->P, b0 * HNN), .mid = AT(a->mid, r0 * D), .m = AT(a->m, r0 * D),
                    .ln2_mean = AT(a->ln2_mean, r0), .ln2_rstd = AT(a->ln2_rstd, r0),
-                   .h = AT(a->h, r0 * W), .g = AT(a->g, r0 * W)};
+                   .h = AT(a->h, r0 * W), .g = AT(a->g, r0 * W), .t = AT(a->t, r0 * W)};
 }
 
 /* Part k of parts of the last forward's batch into *pt. */
@@ -269,8 +271,13 @@ static int layer_forward(Part *pt, int l, float *out)
     }
     if (s->layernorm)
         ops_layernorm_forward(a->m, a->ln2_mean, a->ln2_rstd, a->mid, w->ln2_g, w->ln2_b, N, D);
-    ops_linear_forward(a->h, a->m, w->W1, w->b1, N, D, W);
-    ops_act_forward(a->g, a->h, (long)N * W, s->activation == MODEL_ACT_RELU);
+    if (a->t) { /* GELU: the bias added in the same pass, the tanh kept */
+        ops_linear_forward(a->h, a->m, w->W1, NULL, N, D, W);
+        ops_bias_gelu_forward(a->g, a->t, a->h, w->b1, N, W);
+    } else {
+        ops_linear_forward(a->h, a->m, w->W1, w->b1, N, D, W);
+        ops_act_forward(a->g, a->h, (long)N * W, s->activation == MODEL_ACT_RELU);
+    }
     ops_linear_forward(out, a->g, w->W2, w->b2, N, W, D);
     ops_add_to(out, a->mid, (long)N * D);
     return AV_OK;
@@ -415,9 +422,13 @@ static void mlp_half_backward(Part *pt, int l)
     const NetActs *a = &pt->L[l];
     const NetLayer *w = &net->p.layer[l], *gw = &pt->g->layer[l];
     float *dg = pt->dh, *dh = pt->dh + (size_t)N * W;
-    memset(dh, 0, (size_t)N * W * sizeof(float));
     ops_linear_backward_set(dg, gw->W2, gw->b2, pt->dx, a->g, w->W2, N, W, D);
-    ops_act_backward(dh, a->h, dg, (long)N * W, s->activation == MODEL_ACT_RELU);
+    if (a->t) {
+        ops_gelu_backward_saved(dh, a->h, a->t, dg, (long)N * W);
+    } else {
+        memset(dh, 0, (size_t)N * W * sizeof(float));
+        ops_act_backward(dh, a->h, dg, (long)N * W, s->activation == MODEL_ACT_RELU);
+    }
     float *dm = s->layernorm ? pt->dtmp : pt->dx;
     if (s->layernorm)
         ops_linear_backward_set(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W);

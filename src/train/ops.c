@@ -320,6 +320,67 @@ static inline void gelu_back_chunk(float *restrict dx, const float *restrict x,
     }
 }
 
+/* A chunk of h += bias, t = tanh(GELU's argument of h), g = GELU(h). */
+static inline void bias_gelu_chunk(float *restrict g, float *restrict t, float *restrict h,
+                                   const float *restrict bias)
+{
+    float u[CHUNK];
+    for (int i = 0; i < CHUNK; i++)
+        h[i] += bias[i];
+    gelu_arg(u, h);
+    tanh_chunk(t, u);
+    for (int i = 0; i < CHUNK; i++)
+        g[i] = 0.5f * h[i] * (1.0f + t[i]);
+}
+
+/* A chunk of dh = GELU'(h) * dg from t = tanh(GELU's argument of h). */
+static inline void gelu_back_saved_chunk(float *restrict dh, const float *restrict h,
+                                         const float *restrict t, const float *restrict dg)
+{
+    for (int i = 0; i < CHUNK; i++) {
+        float v = h[i], du = GELU_C * (1.0f + 3.0f * 0.044715f * v * v);
+        dh[i] = (0.5f * (1.0f + t[i]) + 0.5f * v * (1.0f - t[i] * t[i]) * du) * dg[i];
+    }
+}
+
+OPS_CLONES
+void ops_bias_gelu_forward(float *g, float *t, float *h, const float *bias, int N, int W)
+{
+    float zero[CHUNK] = {0};
+    for (int r = 0; r < N; r++) {
+        float *h_r = h + (long)r * W, *g_r = g + (long)r * W, *t_r = t + (long)r * W;
+        int c = 0;
+        for (; c + CHUNK <= W; c += CHUNK)
+            bias_gelu_chunk(g_r + c, t_r + c, h_r + c, bias ? bias + c : zero);
+        if (c < W) { /* the tail, padded to a chunk */
+            float ht[CHUNK] = {0}, gt[CHUNK], tt[CHUNK], bt[CHUNK] = {0};
+            memcpy(ht, h_r + c, (size_t)(W - c) * sizeof *ht);
+            if (bias)
+                memcpy(bt, bias + c, (size_t)(W - c) * sizeof *bt);
+            bias_gelu_chunk(gt, tt, ht, bt);
+            memcpy(h_r + c, ht, (size_t)(W - c) * sizeof *ht);
+            memcpy(g_r + c, gt, (size_t)(W - c) * sizeof *gt);
+            memcpy(t_r + c, tt, (size_t)(W - c) * sizeof *tt);
+        }
+    }
+}
+
+OPS_CLONES
+void ops_gelu_backward_saved(float *dh, const float *h, const float *t, const float *dg, long n)
+{
+    long i = 0;
+    for (; i + CHUNK <= n; i += CHUNK)
+        gelu_back_saved_chunk(dh + i, h + i, t + i, dg + i);
+    if (i < n) {
+        float ht[CHUNK] = {0}, tt[CHUNK] = {0}, gt[CHUNK] = {0}, out[CHUNK];
+        memcpy(ht, h + i, (size_t)(n - i) * sizeof *ht);
+        memcpy(tt, t + i, (size_t)(n - i) * sizeof *tt);
+        memcpy(gt, dg + i, (size_t)(n - i) * sizeof *gt);
+        gelu_back_saved_chunk(out, ht, tt, gt);
+        memcpy(dh + i, out, (size_t)(n - i) * sizeof *out);
+    }
+}
+
 OPS_CLONES
 void ops_act_forward(float *out, const float *x, long n, bool relu)
 {

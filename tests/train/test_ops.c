@@ -169,6 +169,30 @@ static void test_ops_relu(void **state)
     check_act(true, "relu dx");
 }
 
+/* The fused bias + GELU and its backward from the kept tanh: the same
+ * numbers as the bias added, ops_act_forward and ops_act_backward into zeros
+ * (rows of 40: two chunks and a tail). */
+static void test_ops_bias_gelu_fused(void **state)
+{
+    (void)state;
+    enum { GN = 3, GW = 40 };
+    float h[GN * GW], h2[GN * GW], bias[GW], g[GN * GW], g2[GN * GW], t[GN * GW];
+    float dg[GN * GW], dh[GN * GW], dh2[GN * GW] = {0};
+    Rng r;
+    rng_seed(&r, 8);
+    fill(h, GN * GW, &r, 3.0f), fill(bias, GW, &r, 1.0f), fill(dg, GN * GW, &r, 1.0f);
+    for (int i = 0; i < GN * GW; i++)
+        h2[i] = h[i] + bias[i % GW];
+    ops_bias_gelu_forward(g, t, h, bias, GN, GW);
+    ops_act_forward(g2, h2, GN * GW, false);
+    assert_memory_equal(h, h2, sizeof h);
+    assert_memory_equal(g, g2, sizeof g);
+    ops_gelu_backward_saved(dh, h, t, dg, GN * GW);
+    ops_act_backward(dh2, h2, dg, GN * GW, false);
+    for (int i = 0; i < GN * GW; i++) /* equal (0 + -0 is +0 there) */
+        assert_true(dh[i] == dh2[i]);
+}
+
 /* ---- attention (core's forward, train's backward) ---- */
 enum { T = 6, AD = 8, AH = 2 };
 
@@ -391,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_ops_attention),
         cmocka_unit_test(test_ops_attention_long),
         cmocka_unit_test(test_ops_linear_large),
+        cmocka_unit_test(test_ops_bias_gelu_fused),
         cmocka_unit_test(test_ops_crossentropy),
         cmocka_unit_test(test_ops_embed),
     };
