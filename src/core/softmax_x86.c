@@ -66,15 +66,19 @@ SX_INLINE void exp16(float *row, __m256 max, __m256 *lo, __m256 *hi)
 SX_INLINE void exp32(float *row, __m256 max, __m256 *lo, __m256 *hi)
 {
     const __m256 clamp = _mm256_set1_ps(EXP_CLAMP);
-    __m256 e[4];
-    for (int q = 0; q < 4; q++)
-        e[q] = exp8(_mm256_max_ps(_mm256_sub_ps(_mm256_loadu_ps(row + 8 * q), max), clamp));
-    for (int q = 0; q < 4; q++)
-        _mm256_storeu_ps(row + 8 * q, e[q]);
-    *lo = _mm256_add_ps(*lo, e[0]);
-    *hi = _mm256_add_ps(*hi, e[1]);
-    *lo = _mm256_add_ps(*lo, e[2]);
-    *hi = _mm256_add_ps(*hi, e[3]);
+    /* four named values: as an array gcc kept them on the stack */
+    __m256 e0 = exp8(_mm256_max_ps(_mm256_sub_ps(_mm256_loadu_ps(row), max), clamp));
+    __m256 e1 = exp8(_mm256_max_ps(_mm256_sub_ps(_mm256_loadu_ps(row + 8), max), clamp));
+    __m256 e2 = exp8(_mm256_max_ps(_mm256_sub_ps(_mm256_loadu_ps(row + 16), max), clamp));
+    __m256 e3 = exp8(_mm256_max_ps(_mm256_sub_ps(_mm256_loadu_ps(row + 24), max), clamp));
+    _mm256_storeu_ps(row, e0);
+    _mm256_storeu_ps(row + 8, e1);
+    _mm256_storeu_ps(row + 16, e2);
+    _mm256_storeu_ps(row + 24, e3);
+    *lo = _mm256_add_ps(*lo, e0);
+    *hi = _mm256_add_ps(*hi, e1);
+    *lo = _mm256_add_ps(*lo, e2);
+    *hi = _mm256_add_ps(*hi, e3);
 }
 
 SX_TARGET void softmax_x86_row(float *row, int len)
