@@ -9,8 +9,11 @@
  *                    and after the forward passes; peak_used is the better one
  *   bench forward    attention_forward (d_model 512, 8 heads, weights kept) beside
  *                    its own matrix products alone (attention_forward_gemm_only):
- *                    cblas_sgemm calls from n = 256 on; at n = 64 the head
- *                    products are small enough for mat.c's own kernel. roof_ms is
+ *                    the projections are single-thread cblas_sgemm calls on the
+ *                    forward's two threads, the heads' products from n = 256 on
+ *                    mat_sgemm_packed (thin.c's AVX2+FMA kernel; cblas_sgemm on
+ *                    a processor without it); at n = 64 the head products are
+ *                    small enough for mat.c's small kernel. roof_ms is
  *                    its floating-point operations at the peak's speed (under the
  *                    mask only the visible triangle's scores and weighted sums
  *                    count) and roof_ratio = ms / roof_ms
@@ -238,7 +241,8 @@ static void time_forward(Problem *p, const AttnShape *s, int reps, double *ms, d
 }
 
 /* Flops of the products the forward makes: under the mask a block of rows
- * [i0, i1) multiplies by keys [0, i1) only. */
+ * [i0, i1) multiplies by keys [0, i1) only (an upper bound where the packed
+ * kernel also skips the tiles past the diagonal inside the block). */
 static double forward_gemm_flops(const AttnShape *s)
 {
     double d = s->d_model, n = s->n_q, keys = 0;
