@@ -44,6 +44,7 @@ typedef struct {
     atomic_int want;         /* the thread computes up to this layer */
     atomic_int stop, running, failed;
     bool async, thread_on;
+    bool keep_all;           /* every R_l kept; else only the last (a huge file) */
     int missing;             /* a layer asked for and not there, or -1 */
     int seen;                /* `done` when imported_poll last looked */
     pthread_t thread;
@@ -90,6 +91,8 @@ static int rollout_next(RolloutSource *ro, int l)
         return err;
     }
     ro->R[l] = R;
+    if (!ro->keep_all && l > 0) /* never on the thread: async keeps them all */
+        free(ro->R[l - 1]), ro->R[l - 1] = NULL;
     atomic_store(&ro->done, l + 1); /* R[l] complete before it is seen */
     return AV_OK;
 }
@@ -157,6 +160,8 @@ static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf
         memset(buf, 0, sizeof *buf * (size_t)ro->src.n_k); /* drawn blank meanwhile */
         return buf;
     }
+    if (!ro->R[l] && atomic_load(&ro->done) > l)
+        rollout_clear(ro); /* a lower layer, dropped to save memory: again from layer 0 */
     while (atomic_load(&ro->done) <= l) {
         /* a long text's products of (n, n) matrices on two BLAS threads, as
          * attention.c does for its large products; back to one after */
@@ -173,13 +178,15 @@ static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf
 }
 
 /* keep: the source is the same file as before, so the layers computed stand
- * (a long text's rollout takes seconds). async: steps on a thread. */
+ * (a long text's rollout takes seconds). async: steps on a thread (only
+ * where every layer's R fits IV_ROLLOUT_KEEP). */
 static void rollout_init(RolloutSource *ro, const AttnSource *in, bool keep, bool async)
 {
     if (!keep || ro->src.n_q != in->n_q || ro->in != in || ro->async != async)
         rollout_clear(ro);
     ro->in = in;
     ro->async = async;
+    ro->keep_all = (double)in->L * in->n_q * in->n_k * sizeof(float) <= IV_ROLLOUT_KEEP;
     ro->src = (AttnSource){.L = in->L, .H = 1, .n_q = in->n_q, .n_k = in->n_k,
                            .row = rollout_row, .ctx = ro};
 }
