@@ -4,9 +4,11 @@
  * dimensions, and each head's output lands directly in its columns of the
  * concatenation, so concat W_o needs no reshuffle. On a processor with AVX2
  * and FMA the heads' products past mat_sgemm_small take mat_sgemm_packed:
- * each thread packs a head's K_h^T and V_h once (its only allocation) and
- * multiplies every row block it takes of that head against them, where
- * cblas_sgemm packed all of K_h or V_h again for every block.
+ * every head's K_h^T and V_h are packed once (the projection items pack the
+ * rows they made; this and a fallback copy per thread are the only
+ * allocations) and every row block is multiplied against them, where
+ * cblas_sgemm packed all of K_h or V_h again for every block; a block is
+ * made in parts whose weights stay in L2 from the scores to P_h V_h.
  *
  * The heads run in blocks of query rows: a block's scores are still in cache
  * while they are masked, softmaxed and multiplied by V_h, and under the
@@ -46,6 +48,9 @@
  * multiple of 16, from 128 to 256 (single-thread cblas_sgemm keeps its speed
  * down to 128 rows of d_model 512 and packs W once per item). */
 enum { PROJ_ROWS_MIN = 128, PROJ_ROWS_MAX = 256 };
+
+/* Bytes of weights a part of a block takes at a time on the packed path. */
+#define SUB_BYTES (256L << 10)
 
 float attention_scale(const AttnShape *s)
 {
@@ -236,12 +241,11 @@ static Item item_at(const HeadJob *jb, int k)
 
 /* Scores of item k into S_h (when kept) or P_h. Under the mask, rows < i1
  * see keys < i1 only: the keys beyond are never multiplied. */
-static void item_scores(HeadWorker *wk, int k)
+static void item_scores(HeadWorker *wk, Item it)
 {
     const HeadJob *jb = wk->jb;
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
-    Item it = item_at(jb, k);
     if (jb->short_rows) { /* the whole item, softmax and values too */
         AttnShortHead sh = {
             .n_k = n_k, .d_model = d, .d_k = d_k, .scale = attention_scale(s),
@@ -262,7 +266,7 @@ static void item_scores(HeadWorker *wk, int k)
     assert(it.h < s->H && 0 <= it.i0 && it.i0 < it.i1 && it.i1 <= s->n_q);
     assert(kend >= 1 && kend <= n_k);
     const float *Q_i = jb->Q + (long)it.i0 * d + it.h * d_k, *Kp = NULL;
-    if (jb->packed && !mat_small_fits(false, m, kend, d_k)) {
+    if (jb->packed) {
         if (jb->Kall) {
             Kp = jb->Kall + it.h * k_pack_floats(s);
         } else if (wk->Kp) {
@@ -285,27 +289,25 @@ static void item_scores(HeadWorker *wk, int k)
               0.0f, T, n_k);
 }
 
-static void item_softmax(const HeadJob *jb, int k)
+static void item_softmax(const HeadJob *jb, Item it)
 {
-    Item it = item_at(jb, k);
     if (!jb->gemm_only && !jb->short_rows)
         block_softmax(jb->s, it.S_h, it.P_h, it.i0, it.i1);
 }
 
 /* concat rows of item k from its final weights, when concat is wanted. */
-static void item_values(HeadWorker *wk, int k)
+static void item_values(HeadWorker *wk, Item it)
 {
     const HeadJob *jb = wk->jb;
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
-    Item it = item_at(jb, k);
     const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
     if (!jb->concat || jb->short_rows)
         return;
     const float *P_i = it.P_h + (long)it.i0 * n_k;
     float *out = jb->concat + (long)it.i0 * d + it.h * d_k;
     const float *Vp = NULL;
-    if (jb->packed && !mat_small_fits(false, m, d_k, kend)) {
+    if (jb->packed) {
         if (jb->Vall) {
             Vp = jb->Vall + it.h * v_pack_floats(s);
         } else if (wk->Vp) {
@@ -328,6 +330,17 @@ static void item_values(HeadWorker *wk, int k)
               0.0f, out, d);
 }
 
+/* Rows the packed path takes at a time inside an item of m rows: scores,
+ * softmax and P_h V_h of a part whose weights (SUB_BYTES of them) stay in
+ * L2 between the three, a multiple of the kernel's 6-row tile. A row's
+ * numbers are the same in any part (the packed kernel's sums do not depend
+ * on the rows around them; past the diagonal it only adds exact zeros). */
+static int sub_rows(const AttnShape *s, int m)
+{
+    long fit = SUB_BYTES / ((long)s->n_k * (long)sizeof(float)) / 6 * 6;
+    return fit < 6 ? 6 : fit < m ? (int)fit : m;
+}
+
 /* Take items until none is left, each one whole. */
 static void *heads_worker(void *arg)
 {
@@ -335,9 +348,15 @@ static void *heads_worker(void *arg)
     HeadJob *jb = wk->jb;
     const int items = jb->H * jb->blocks;
     for (int k; (k = atomic_fetch_add(&jb->next, 1)) < items;) {
-        item_scores(wk, k);
-        item_softmax(jb, k);
-        item_values(wk, k);
+        const Item it = item_at(jb, k);
+        const int sub = jb->packed ? sub_rows(jb->s, it.i1 - it.i0) : it.i1 - it.i0;
+        for (int a = it.i0; a < it.i1; a += sub) {
+            Item part = it;
+            part.i0 = a, part.i1 = it.i1 - a < sub ? it.i1 : a + sub;
+            item_scores(wk, part);
+            item_softmax(jb, part);
+            item_values(wk, part);
+        }
     }
     return NULL;
 }
