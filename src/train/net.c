@@ -401,12 +401,18 @@ static void attention_half_backward(Part *pt, int l)
                                pt->scratch);
     }
     float *da = s->layernorm ? pt->dtmp : pt->dx;
-    if (s->layernorm) /* da = dQ Wq^T + dK Wk^T + dV Wv^T */
-        ops_linear_backward_set(da, gw->Wq, NULL, pt->dQ, a->a, w->Wq, N, D, D);
-    else
-        ops_linear_backward(da, gw->Wq, NULL, pt->dQ, a->a, w->Wq, N, D, D);
-    ops_linear_backward(da, gw->Wk, NULL, pt->dK, a->a, w->Wk, N, D, D);
-    ops_linear_backward(da, gw->Wv, NULL, pt->dV, a->a, w->Wv, N, D, D);
+    /* da (+)= dQ Wq^T + dK Wk^T + dV Wv^T: each product written into dcat
+     * (free again) and added, the written products being the faster kind */
+    const float *dY[3] = {pt->dQ, pt->dK, pt->dV};
+    const float *Wt[3] = {w->Wq, w->Wk, w->Wv};
+    float *gW[3] = {gw->Wq, gw->Wk, gw->Wv};
+    for (int k = 0; k < 3; k++) {
+        bool first = k == 0 && s->layernorm; /* da is dtmp: written, not added to */
+        ops_linear_backward_set(first ? da : pt->dcat, gW[k], NULL, dY[k], a->a, Wt[k], N, D,
+                                D);
+        if (!first)
+            ops_add_to(da, pt->dcat, (long)N * D);
+    }
     if (s->layernorm)
         ops_layernorm_backward(pt->dx, gw->ln1_g, gw->ln1_b, da, a->x, w->ln1_g, a->ln1_mean,
                                a->ln1_rstd, N, D);
