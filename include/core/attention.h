@@ -55,12 +55,13 @@ int attention_check(const AttnShape *s);
 /* The whole forward pass into b. Xq is (n_q, d_model), Xkv (n_k, d_model).
  * Returns AV_OK or AV_ERR_CONFIG. Where the heads' products run the packed
  * kernel (mat_sgemm_packed: AVX2 and FMA, products past mat_sgemm_small) it
- * allocates, per thread, one packed copy of a head's K_h and V_h (about
- * n_k * d_k floats each) and frees them before returning; without that room
- * it takes mat_sgemm instead. For large problems (attention_threads > 1) it
- * starts one helper thread for the heads and joins it before returning (when
- * the thread cannot be started, the calling thread does all the work).
- * Reentrant: no global state. */
+ * allocates every head's K_h and V_h packed (2 n_k d_model floats, rounded
+ * up to whole panels; without that room, one head's copies per thread) and
+ * frees them before returning; without any room it takes mat_sgemm instead.
+ * For large problems (attention_threads > 1) it starts one helper thread,
+ * which takes items of the projections and heads beside the calling thread,
+ * and joins it before returning (when the thread cannot be started, the
+ * calling thread does all the work). Reentrant: no global state. */
 int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
                       const AttnWeights *w, AttnBuffers *b);
 

@@ -517,7 +517,8 @@ static void *proj_worker(void *arg)
     return NULL;
 }
 
-static void project(ProjJob *pj, int threads)
+/* Rows per item of pj for a forward on threads threads, and its first item. */
+static void proj_setup(ProjJob *pj, int threads)
 {
     /* a multiple of 16 rows: a part of K_h^T starts a panel of mat_pack */
     int n = pj->n[0], rows = (n / 4 + 15) / 16 * 16, most = n;
@@ -527,7 +528,52 @@ static void project(ProjJob *pj, int threads)
                : rows < PROJ_ROWS_MIN ? PROJ_ROWS_MIN
                : rows > PROJ_ROWS_MAX ? PROJ_ROWS_MAX : rows;
     atomic_init(&pj->next, 0);
-    run_pair(proj_worker, pj, pj, threads > 1);
+}
+
+/* The three passes of a forward on this thread and, when two, one more
+ * (started once: a thread started per pass cost its stack's pages each
+ * time); both take the items of a pass in turn and wait for each other
+ * before the next pass. */
+typedef struct {
+    ProjJob *pj, *po;
+    HeadWorker *wk;
+    bool two;
+    pthread_barrier_t bar;
+} ForwardRun;
+
+typedef struct {
+    ForwardRun *fr;
+    int t; /* 0: the calling thread, 1: the helper */
+} ForwardArg;
+
+static void *forward_worker(void *arg)
+{
+    ForwardArg *a = arg;
+    ForwardRun *fr = a->fr;
+    proj_worker(fr->pj);
+    if (fr->two)
+        pthread_barrier_wait(&fr->bar);
+    heads_worker(&fr->wk[a->t]);
+    if (fr->two)
+        pthread_barrier_wait(&fr->bar);
+    proj_worker(fr->po);
+    return NULL;
+}
+
+static void forward_run(ForwardRun *fr, int threads)
+{
+    pthread_t tid;
+    ForwardArg a0 = {fr, 0}, a1 = {fr, 1};
+    fr->two = threads > 1 && pthread_barrier_init(&fr->bar, NULL, 2) == 0;
+    if (fr->two && pthread_create(&tid, NULL, forward_worker, &a1) != 0) {
+        pthread_barrier_destroy(&fr->bar);
+        fr->two = false;
+    }
+    forward_worker(&a0);
+    if (fr->two) {
+        pthread_join(tid, NULL);
+        pthread_barrier_destroy(&fr->bar);
+    }
 }
 
 static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
@@ -542,26 +588,30 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
                   .gemm_only = gemm_only, .short_rows = n_k <= SOFTMAX_LANES};
     jb.packed = packed_pays(s, jb.rows);
     jb.blocks = (n_q + jb.rows - 1) / jb.rows;
-    /* Every head's K_h^T and V_h packed once, by the projections (without
-     * the room, each head thread packs its own copies) */
-    float *Kall = jb.packed ? panels_new(s->H * k_pack_floats(s)) : NULL;
-    float *Vall = Kall && b->concat ? panels_new(s->H * v_pack_floats(s)) : NULL;
-    if (Kall && b->concat && !Vall)
-        free(Kall), Kall = NULL;
+    /* Every head's K_h^T and V_h packed once, by the projections, in one
+     * allocation (without the room, each head thread packs its own copies) */
+    const size_t kf = s->H * k_pack_floats(s), vf = b->concat ? s->H * v_pack_floats(s) : 0;
+    float *packs = jb.packed ? panels_new(kf + vf) : NULL;
+    jb.Kall = packs, jb.Vall = packs && vf ? packs + kf : NULL;
     /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
     ProjJob pj = {.count = 3, .d = d, .n = {n_q, n_k, n_k}, .X = {Xq, Xkv, Xkv},
                   .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V}, .s = s,
-                  .Kall = Kall, .Vall = Vall};
-    project(&pj, threads);
+                  .Kall = packs, .Vall = packs && vf ? packs + kf : NULL};
+    proj_setup(&pj, threads);
     /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
-     * concat, on two threads each making single-thread calls. */
-    jb.Kall = Kall, jb.Vall = Vall;
-    heads_run(&jb, threads);
-    free(Kall), free(Vall);
+     * concat, each thread making single-thread calls. */
+    HeadWorker wk[2];
+    workers_init(wk, threads > 1 ? 2 : 1, &jb);
+    atomic_init(&jb.next, 0);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
     ProjJob po = {.count = 1, .d = d, .n = {n_q}, .X = {b->concat}, .W = {w->Wo},
                   .C = {b->out}};
-    project(&po, threads);
+    proj_setup(&po, threads);
+    ForwardRun fr = {.pj = &pj, .po = &po, .wk = wk};
+    forward_run(&fr, threads);
+    for (int t = 0; t < (threads > 1 ? 2 : 1); t++)
+        free(wk[t].Kp), free(wk[t].Vp);
+    free(packs);
     return AV_OK;
 }
 
