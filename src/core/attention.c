@@ -13,14 +13,16 @@
  * The heads run in blocks of query rows: a block's scores are still in cache
  * while they are masked, softmaxed and multiplied by V_h, and under the
  * causal mask a block [i0, i1) computes only keys [0, i1), so the masked
- * upper triangle costs no arithmetic beyond the diagonal blocks. Large
- * problems use OpenBLAS's threads for the projections and, for the heads,
- * two threads that take whole blocks in turn (scores, mask, softmax, P_h V_h):
- * concurrent single-thread cblas_sgemm calls run in parallel, so both cores
- * make products (only calls that use OpenBLAS's own threads wait for each
- * other). Every block is computed the same way by whichever thread, so the
- * numbers do not depend on the threads. The second thread is the one this
- * module starts.
+ * upper triangle costs no arithmetic beyond the diagonal blocks (the packed
+ * kernel skips even the tiles past the diagonal inside them). Large
+ * problems run on two threads, the caller's and one this module starts once
+ * a forward: both take items of each pass in turn and meet between passes,
+ * the projections in items of rows (attn_proj.c), the heads in whole blocks
+ * (scores, mask, softmax, P_h V_h). Concurrent single-thread cblas_sgemm
+ * calls run in parallel (only calls that use OpenBLAS's own threads wait for
+ * each other), so both cores make products. Every block is computed the
+ * same way by whichever thread, so the heads' numbers do not depend on the
+ * threads.
  *
  * A sentence's heads (at most SOFTMAX_LANES keys) take short_group instead:
  * scores, mask, softmax and P_h V_h of 16 query rows at a time across the
@@ -43,11 +45,6 @@
 
 /* Problems above this many floating-point operations use several threads. */
 #define ATTN_THREADS_MIN_FLOPS 2e8
-
-/* Rows of one projection item on two threads: a quarter of the rows, a
- * multiple of 16, from 128 to 256 (single-thread cblas_sgemm keeps its speed
- * down to 128 rows of d_model 512 and packs W once per item). */
-enum { PROJ_ROWS_MIN = 128, PROJ_ROWS_MAX = 256 };
 
 /* Bytes of weights a part of a block takes at a time on the packed path. */
 #define SUB_BYTES (256L << 10)
@@ -457,85 +454,12 @@ float attention_score(const AttnShape *s, int h, const float *Q, const float *K,
     return acc * attention_scale(s);
 }
 
-/* The projections of one pass: C_p (n_p, d) = X_p (n_p, d) W_p (d, d) for
- * p < count, in items of rows rows taken in turn by one or two threads
- * (single-thread cblas_sgemm calls, which OpenBLAS runs in parallel: its own
- * threads would wait for each other and then spin on the cores the heads
- * need). A row of C sums its terms the same way in any item. */
-typedef struct {
-    int count, d, rows;
-    int n[3];
-    const float *X[3], *W[3];
-    float *C[3];
-    const AttnShape *s;  /* with Kall, Vall: C[1] is K and C[2] V, packed per head */
-    float *Kall, *Vall;  /* as each item's rows are made, while they are in cache */
-    atomic_int next;
-} ProjJob;
-
-/* Rows [i0, i0 + m) of K (p 1) or V (p 2) into every head's pack. */
-static void proj_pack(const ProjJob *pj, int p, int i0, int m)
-{
-    const AttnShape *s = pj->s;
-    if (!s || !(p == 1 ? pj->Kall : p == 2 ? pj->Vall : NULL))
-        return;
-    const int d = s->d_model, d_k = d / s->H;
-    const float *rows = pj->C[p] + (long)i0 * d;
-    for (int h = 0; h < s->H; h++) {
-        if (p == 1 && pj->Kall) /* columns [i0, i0 + m) of K_h^T (d_k, n_k) */
-            mat_pack_part(true, d_k, m, rows + h * d_k, d, pj->Kall + h * k_pack_floats(s), d_k,
-                          0, i0);
-        if (p == 2 && pj->Vall) /* rows [i0, i0 + m) of V_h (n_k, d_k) */
-            mat_pack_part(false, m, d_k, rows + h * d_k, d, pj->Vall + h * v_pack_floats(s),
-                          s->n_k, i0, 0);
-    }
-}
-
-static int proj_items(const ProjJob *pj, int p)
-{
-    return (pj->n[p] + pj->rows - 1) / pj->rows;
-}
-
-static void *proj_worker(void *arg)
-{
-    ProjJob *pj = arg;
-    const int d = pj->d;
-    int items = 0;
-    for (int p = 0; p < pj->count; p++)
-        items += proj_items(pj, p);
-    for (int k; (k = atomic_fetch_add(&pj->next, 1)) < items;) {
-        int p = 0;
-        while (k >= proj_items(pj, p))
-            k -= proj_items(pj, p++);
-        const int i0 = k * pj->rows, m = pj->n[p] - i0 < pj->rows ? pj->n[p] - i0 : pj->rows;
-        /* C_p[i0..i0+m) (m, d) = X_p[i0..i0+m) (m, d) W_p (d, d) */
-        mat_sgemm(false, false, m, d, d, 1.0f,
-                  pj->X[p] + (long)i0 * d, d,
-                  pj->W[p], d,
-                  0.0f, pj->C[p] + (long)i0 * d, d);
-        proj_pack(pj, p, i0, m);
-    }
-    return NULL;
-}
-
-/* Rows per item of pj for a forward on threads threads, and its first item. */
-static void proj_setup(ProjJob *pj, int threads)
-{
-    /* a multiple of 16 rows: a part of K_h^T starts a panel of mat_pack */
-    int n = pj->n[0], rows = (n / 4 + 15) / 16 * 16, most = n;
-    for (int p = 1; p < pj->count; p++)
-        most = pj->n[p] > most ? pj->n[p] : most;
-    pj->rows = threads < 2 ? (most + 15) / 16 * 16
-               : rows < PROJ_ROWS_MIN ? PROJ_ROWS_MIN
-               : rows > PROJ_ROWS_MAX ? PROJ_ROWS_MAX : rows;
-    atomic_init(&pj->next, 0);
-}
-
 /* The three passes of a forward on this thread and, when two, one more
  * (started once: a thread started per pass cost its stack's pages each
  * time); both take the items of a pass in turn and wait for each other
  * before the next pass. */
 typedef struct {
-    ProjJob *pj, *po;
+    AttnProjJob *pj, *po;
     HeadWorker *wk;
     bool two;
     pthread_barrier_t bar;
@@ -550,13 +474,13 @@ static void *forward_worker(void *arg)
 {
     ForwardArg *a = arg;
     ForwardRun *fr = a->fr;
-    proj_worker(fr->pj);
+    attn_proj_work(fr->pj);
     if (fr->two)
         pthread_barrier_wait(&fr->bar);
     heads_worker(&fr->wk[a->t]);
     if (fr->two)
         pthread_barrier_wait(&fr->bar);
-    proj_worker(fr->po);
+    attn_proj_work(fr->po);
     return NULL;
 }
 
@@ -594,19 +518,20 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     float *packs = jb.packed ? panels_new(kf + vf) : NULL;
     jb.Kall = packs, jb.Vall = packs && vf ? packs + kf : NULL;
     /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
-    ProjJob pj = {.count = 3, .d = d, .n = {n_q, n_k, n_k}, .X = {Xq, Xkv, Xkv},
-                  .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V}, .s = s,
-                  .Kall = packs, .Vall = packs && vf ? packs + kf : NULL};
-    proj_setup(&pj, threads);
+    AttnProjJob pj = {.count = 3, .d = d, .H = s->H, .n = {n_q, n_k, n_k},
+                      .X = {Xq, Xkv, Xkv}, .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V},
+                      .Kall = packs, .Vall = packs && vf ? packs + kf : NULL,
+                      .k_head = k_pack_floats(s), .v_head = v_pack_floats(s)};
+    attn_proj_setup(&pj, threads);
     /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
      * concat, each thread making single-thread calls. */
     HeadWorker wk[2];
     workers_init(wk, threads > 1 ? 2 : 1, &jb);
     atomic_init(&jb.next, 0);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
-    ProjJob po = {.count = 1, .d = d, .n = {n_q}, .X = {b->concat}, .W = {w->Wo},
-                  .C = {b->out}};
-    proj_setup(&po, threads);
+    AttnProjJob po = {.count = 1, .d = d, .H = s->H, .n = {n_q}, .X = {b->concat},
+                      .W = {w->Wo}, .C = {b->out}};
+    attn_proj_setup(&po, threads);
     ForwardRun fr = {.pj = &pj, .po = &po, .wk = wk};
     forward_run(&fr, threads);
     for (int t = 0; t < (threads > 1 ? 2 : 1); t++)

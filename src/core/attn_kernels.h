@@ -1,6 +1,8 @@
-/* attn_kernels.h - what attention.c and attn_short.c share: the softmax's
- * lane width, its e^x, the clones, and the short-head pass. Private to
- * src/core/, not part of the core's interface (include/core/).
+/* attn_kernels.h - what attention.c shares with the files below it
+ * (attn_short.c, attn_proj.c, softmax_x86.c): the softmax's lane width, its
+ * e^x, the clones, the short-head pass, the projection items and the AVX2
+ * softmax. Private to src/core/, not part of the core's interface
+ * (include/core/).
  *
  * The short-head pass sits below attention.c: it is handed its numbers (the
  * scale, the sizes, each row's visible keys) and asks attention.c nothing,
@@ -9,7 +11,9 @@
 #ifndef ATTNVIZ_ATTN_KERNELS_H
 #define ATTNVIZ_ATTN_KERNELS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -62,6 +66,29 @@ static inline float exp_nonpositive(float x)
  * softmax_x86_available says yes; it is never called elsewhere. */
 bool softmax_x86_available(void);
 void softmax_x86_row(float *row, int len);
+
+/* The projections of one pass of the forward (attn_proj.c): C_p (n_p, d) =
+ * X_p (n_p, d) W_p (d, d) for p < count, in items of rows taken in turn by
+ * the threads that call attn_proj_work. With Kall (Vall), C[1] (C[2]) is K
+ * (V) of H heads, and each item packs its rows into head h's K_h^T at Kall +
+ * h * k_head floats (V_h at Vall + h * v_head), mat_pack's panels of all
+ * n[1] (n[2]) keys. A row of C is the same bits in any item. */
+typedef struct {
+    int count, d, H, rows; /* rows per item: attn_proj_setup */
+    int n[3];
+    const float *X[3], *W[3];
+    float *C[3];
+    float *Kall, *Vall; /* NULL: no packing */
+    size_t k_head, v_head;
+    atomic_int next;
+} AttnProjJob;
+
+/* Rows per item for a forward on `threads` threads (a multiple of 16), and
+ * the first item; before any attn_proj_work. */
+void attn_proj_setup(AttnProjJob *pj, int threads);
+
+/* Take items of pj until none is left (from any number of threads). */
+void attn_proj_work(AttnProjJob *pj);
 
 /* One head of a sentence (n_k <= SOFTMAX_LANES keys). Pointers are the head's
  * own: Q_h, K_h, V_h and out are its columns of Q, K, V and the concatenation

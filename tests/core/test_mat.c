@@ -120,7 +120,9 @@ static void test_mat_pack_layout(void **state)
                 for (int k = 0; k < K; k++)
                     for (int c = 0; c < 16; c++) {
                         const int j = 16 * p + c;
-                        float want = j >= N ? 0.0f : tb ? B[(long)j * ldb + k] : B[(long)k * ldb + j];
+                        float want = j >= N ? 0.0f
+                                     : tb   ? B[(long)j * ldb + k]
+                                            : B[(long)k * ldb + j];
                         assert_true(Bp[((long)p * K + k) * 16 + c] == want);
                     }
             free(B), free(Bp);
