@@ -41,7 +41,8 @@ typedef struct {
     char warning[192];  /* "" or one line for the status line about those rows */
     /* the map (private) */
     bool unmapped;      /* no room to map it (ulimit -v): rows are read with pread */
-    int fd;             /* the file, when unmapped */
+    bool fd_open;       /* fd is open (for pread: always, mapped or not) */
+    int fd;
     unsigned char *map;
     size_t map_len;
     size_t data_offset;
@@ -124,6 +125,13 @@ void attnfile_head(const AttnFile *af, int l, int h, float *out);
 /* The file as an AttnSource (combine.h); its release drops a layer's pages
  * from resident memory. Valid while af is open. */
 void attnfile_source(const AttnFile *af, AttnSource *src);
+
+/* attnfile_source whose rows are always read with pread into the caller's
+ * buffer, never through the map: for a sample of rows scattered over a large
+ * file (the interface's pooled views), which through the map would cost a
+ * page fault a row and leave pages mapped. The same numbers; no release.
+ * Safe from several threads. Valid while af is open. */
+void attnfile_source_read(const AttnFile *af, AttnSource *src);
 
 /* Drop layer l's pages (l < 0: the whole map) from resident memory; they are
  * read again from the page cache or the disk when next needed. Nothing to do

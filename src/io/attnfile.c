@@ -97,12 +97,14 @@ static int map_or_read(AttnFile *af, int fd, const char *path, NpyInfo *info, ch
     void *map = mmap(NULL, af->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
     int rc;
     if (map != MAP_FAILED) {
-        close(fd); /* the map keeps the file */
+        af->fd = fd; /* kept for attnfile_source_read */
+        af->fd_open = true;
         af->map = map;
         rc = npy_parse_header(af->map, af->map_len, af->map_len, info);
     } else if (errno == ENOMEM) {
         af->unmapped = true;
         af->fd = fd;
+        af->fd_open = true;
         unsigned char head[ATTNFILE_HEADER_MAX];
         size_t want = af->map_len < sizeof head ? af->map_len : sizeof head;
         ssize_t got = pread(fd, head, want, 0);
@@ -229,12 +231,20 @@ static double load_value(const unsigned char *p, int itemsize)
  * map, or by pread in chunks (a failed read gives zeros: the file was
  * checked whole when opened, so only an I/O error or a file cut short since
  * can do that). */
+static void pread_values(const AttnFile *af, size_t off, size_t n, float *out);
+
 static void read_values(const AttnFile *af, size_t off, size_t n, float *out)
 {
     if (!af->unmapped) {
         load_row(af->map + off, (int)n, af->itemsize, out);
         return;
     }
+    pread_values(af, off, n, out);
+}
+
+/* read_values with pread whether mapped or not. */
+static void pread_values(const AttnFile *af, size_t off, size_t n, float *out)
+{
     if (ATTNFILE_LE && af->itemsize == 4) { /* straight into out */
         size_t bytes = n * 4, got = 0;
         while (got < bytes) {
@@ -334,11 +344,23 @@ void attnfile_source(const AttnFile *af, AttnSource *src)
     *src = (AttnSource){af->L, af->H, af->n_q, af->n_k, source_row, source_release, af};
 }
 
+static const float *source_read_row(const void *ctx, int l, int h, int i, float *buf)
+{
+    const AttnFile *af = ctx;
+    pread_values(af, row_offset(af, l, h, i), (size_t)af->n_k, buf);
+    return buf;
+}
+
+void attnfile_source_read(const AttnFile *af, AttnSource *src)
+{
+    *src = (AttnSource){af->L, af->H, af->n_q, af->n_k, source_read_row, NULL, af};
+}
+
 void attnfile_close(AttnFile *af)
 {
     if (af->map)
         munmap(af->map, af->map_len);
-    if (af->unmapped)
+    if (af->fd_open)
         close(af->fd);
     memset(af, 0, sizeof(*af));
 }

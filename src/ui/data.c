@@ -11,10 +11,11 @@
 #include <string.h>
 
 #include "core/pool.h"
+#include "core/stats.h"
 #include "term.h"
 
-#define DATA_POOL_BUDGET (1L << 18)  /* weights read to pool an imported head */
-#define DATA_STATS_BUDGET (1L << 16) /* and for its entropy (12 heads a layer: 12 ms) */
+#define DATA_POOL_BUDGET (1L << 17)  /* weights read to pool an imported head */
+#define DATA_STATS_BUDGET (1L << 15) /* and for its entropy (16 rows of 2,048) */
 
 unsigned data_gen(const UiState *u, const ModelResult *r)
 {
@@ -63,8 +64,9 @@ const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
     size_t need = (size_t)key[4] * key[5];
     if (need > p->cap)
         p->buf = term_xrealloc(p->buf, need * sizeof *p->buf), p->cap = need;
-    /* imported attention (a 2.4 GB file: 200 MB a layer) reads a sample of rows */
-    int err = r->src ? pool_head_sampled(&r->shape, model_head_P(r, layer, h), r->src, layer, h,
+    /* imported attention (a 2.4 GB file: 200 MB a layer) reads a sample of
+     * rows, from its source (rows read, not faulted in from the map) */
+    int err = r->src ? pool_head_sampled(&r->shape, NULL, r->src, layer, h,
                                          key[0], key[1], key[2], key[3], key[4], key[5],
                                          mean ? POOL_MEAN : POOL_MAX, DATA_POOL_BUDGET,
                                          p->buf, NULL)
@@ -92,8 +94,8 @@ const HeadStats *data_stats(UiState *u, int which, int h)
         c->res = r, c->gen = data_gen(u, r), c->layer = layer, c->H = H;
     }
     if (c->st[h].rows < 0 &&
-        model_stats_head(r, layer, h, r->src ? DATA_STATS_BUDGET : UI_STATS_BUDGET,
-                         &c->st[h]) != AV_OK)
+        (r->src ? stats_head_source(&r->shape, r->src, layer, h, DATA_STATS_BUDGET, &c->st[h])
+                : model_stats_head(r, layer, h, UI_STATS_BUDGET, &c->st[h])) != AV_OK)
         term_die("out of memory");
     return &c->st[h];
 }

@@ -54,7 +54,8 @@ struct ImportedView {
     const AttnImport *im; /* NULL: attnviz's own model */
     AttnFile af;          /* im->a with what its check found (causal, warning) */
     AttnCheck *check;     /* the check of a large file's other layers, running */
-    AttnSource file;      /* the file, when imported */
+    AttnSource file;      /* the file, when imported: rows read (pread), for the
+                             weights' pooled samples of rows (no page faults) */
     ModelResult base;     /* own model with a combining view on: the model's run */
     AttnSource base_src;  /* the file, or model_source(&base) */
     IvMode mode;
@@ -270,8 +271,9 @@ void imported_start(UiState *u, const AttnImport *im)
     iv->ro.missing = -1;
     if (!im)
         return;
-    attnfile_source(&im->a, &iv->file);
-    iv->base_src = iv->file;
+    attnfile_source_read(&im->a, &iv->file);
+    attnfile_source(&im->a, &iv->base_src); /* the combining views read every head of a
+                                                row, and the rollout all: from the map */
     iv->af = im->a;
     if (!iv->af.validated) { /* a large file: layer 0 now, the rest on a thread */
         char msg[512];
