@@ -129,6 +129,35 @@ static void test_attnfile_f64_causal(void **state)
     attnfile_close(&af);
 }
 
+static void test_attnfile_source_read(void **state)
+{
+    /* expect: the source whose rows are read with pread gives npy_read's
+       numbers bit for bit, for float32 and float64 files, always into the
+       caller's buffer, with no release */
+    (void)state;
+    const char *files[2] = {IMP "attn_l3h2n7.npy", IMP "attn_causal_f64.npy"};
+    for (int k = 0; k < 2; k++) {
+        AttnFile af;
+        NpyArray ref;
+        AttnSource src;
+        assert_int_equal(open_validate(files[k], &af), AV_OK);
+        assert_int_equal(npy_read(files[k], &ref), AV_OK);
+        attnfile_source_read(&af, &src);
+        assert_null(src.release);
+        float buf[7];
+        for (int l = 0; l < af.L; l++)
+            for (int h = 0; h < af.H; h++)
+                for (int i = 0; i < af.n_q; i++) {
+                    const float *r = combine_row(&src, l, h, i, buf);
+                    assert_ptr_equal(r, buf);
+                    assert_memory_equal(r, ref.data + ((l * af.H + h) * af.n_q + i) * af.n_k,
+                                        (size_t)af.n_k * sizeof(float));
+                }
+        npy_free(&ref);
+        attnfile_close(&af);
+    }
+}
+
 static void test_attnfile_rank3_and_cross(void **state)
 {
     /* expect: an (H, n, n) file is one layer; a cross (2, 2, 3, 5) file is n_q 3,
@@ -672,6 +701,7 @@ int main(void)
                                         tmp_teardown),
         cmocka_unit_test(test_attnfile_f32_rows_heads),
         cmocka_unit_test(test_attnfile_f64_causal),
+        cmocka_unit_test(test_attnfile_source_read),
         cmocka_unit_test_setup_teardown(test_attnfile_rank3_and_cross, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_attnfile_bad_values, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_attnfile_bad_f64_values, tmp_setup, tmp_teardown),
