@@ -73,7 +73,10 @@ int attention_forward_gemm_only(const AttnShape *s, const float *Xq, const float
 
 /* Threads attention_forward uses for s: 1 for small problems (no start-up
  * cost while typing), 2 for large ones on a machine of 2 or more CPUs. The
- * numbers computed do not depend on it. */
+ * heads' weights computed from given Q and K do not depend on it; the
+ * projections do, in their last bits (one cblas_sgemm call on one thread,
+ * row items of single-thread calls on two: OpenBLAS's sums depend on the
+ * rows a call is given). */
 int attention_threads(const AttnShape *s);
 
 /* Query rows per block of the head kernel for s: a block's scores stay in
