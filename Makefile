@@ -54,7 +54,7 @@ TRAIN_BENCH := $(B)/bench/train_bench
 
 ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
 
-.PHONY: all run test check asan asan-check bench bench-ref install uninstall clean lint \
+.PHONY: all run test check asan asan-check bench bench-ref bench-import install uninstall clean lint \
 	format format-check deps deps-test screenshots fuzz models
 
 all: $(BIN)
@@ -160,6 +160,13 @@ bench:
 	@$(MAKE) --no-print-directory $(BENCH) $(TRAIN_BENCH)
 	./$(BENCH) ./attnviz
 	./$(TRAIN_BENCH)
+
+# The interface on an imported (12, 12, 2048, 2048) float32 array: the first
+# frame, warm and cold, and each key (needs tmux, NumPy and 2.4 GB in $TMPDIR;
+# about a minute). Apart from `make bench`, which stays under two minutes.
+bench-import: $(BIN)
+	@./scripts/deps.sh test
+	./scripts/bench-import.sh ./$(BIN)
 
 # The articles' NumPy code (and PyTorch, when installed) at the same sizes:
 # Debian's python3-numpy and python3-torch, for /usr/bin/python3.
