@@ -52,7 +52,9 @@ typedef struct {
     int first_row, first_col;
 } HeatmapLayout;
 
-/* The colour level (0..GRID_LEVELS-1) and the glyph index (0..4) of a weight. */
+/* The colour level (0..GRID_LEVELS-1) and the glyph index (0..4) of a weight.
+ * heatmap_level: floor(sqrt(w) GRID_LEVELS); w >= 1 (+Inf too) gives
+ * GRID_LEVELS - 1, w <= 0 and NaN give 0. */
 int heatmap_level(float w);
 int heatmap_glyph_index(float w);
 /* The glyph code point of glyph index k. */

@@ -21,8 +21,10 @@ static const float glyph_edges[HEATMAP_GLYPHS - 1] = {0.05f, 0.15f, 0.35f, 0.65f
 
 int heatmap_level(float w)
 {
-    if (!(w > 0.0f))
+    if (!(w > 0.0f)) /* zero, negative or NaN */
         return 0;
+    if (w >= 1.0f) /* before the cast: (int) of +Inf is undefined */
+        return GRID_LEVELS - 1;
     int level = (int)(sqrtf(w) * GRID_LEVELS);
     return level >= GRID_LEVELS ? GRID_LEVELS - 1 : level;
 }

@@ -2,6 +2,7 @@
 #include "test_common.h"
 
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,27 @@ static void test_heatmap_levels_and_glyphs(void **state)
     assert_int_equal(heatmap_level(0.0f), 0);
     assert_int_equal(heatmap_level(0.25f), 8);
     assert_int_equal(heatmap_level(1.0f), GRID_LEVELS - 1);
+}
+
+static void test_heatmap_level_out_of_range(void **state)
+{
+    (void)state;
+    /* Weights past 1 (rounding, a bad file) and +Inf take the top level;
+     * NaN, -Inf and negatives the lowest; none may reach a float-to-int cast
+     * out of range (UBSan's float-cast-overflow). */
+    assert_int_equal(heatmap_level(1.0000001f), GRID_LEVELS - 1);
+    assert_int_equal(heatmap_level(3.5f), GRID_LEVELS - 1);
+    assert_int_equal(heatmap_level(3e38f), GRID_LEVELS - 1);
+    assert_int_equal(heatmap_level(INFINITY), GRID_LEVELS - 1);
+    assert_int_equal(heatmap_level(NAN), 0);
+    assert_int_equal(heatmap_level(-NAN), 0);
+    assert_int_equal(heatmap_level(-INFINITY), 0);
+    assert_int_equal(heatmap_level(-0.5f), 0);
+    assert_int_equal(heatmap_level(-0.0f), 0);
+    /* just under 1 is still the top level; the smallest weights the lowest */
+    assert_int_equal(heatmap_level(0.9999999f), GRID_LEVELS - 1);
+    assert_int_equal(heatmap_level(1e-30f), 0);
+    assert_int_equal(heatmap_level(0x1p-149f), 0);
 }
 
 static void test_heatmap_golden_glyph_grid(void **state)
@@ -162,6 +184,7 @@ int main(void)
     test_utf8_locale();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heatmap_levels_and_glyphs),
+        cmocka_unit_test(test_heatmap_level_out_of_range),
         cmocka_unit_test(test_heatmap_golden_glyph_grid),
         cmocka_unit_test(test_heatmap_causal_cells_marked),
         cmocka_unit_test(test_heatmap_color_numbers_and_hit),
