@@ -1,6 +1,6 @@
 /* attnfile.h - attention computed elsewhere: an (L, H, n_q, n_k) or
  * (H, n_q, n_k) .npy array of float32 or float64 (little-endian, C order),
- * memory-mapped read-only, and its token files.
+ * memory-mapped read-only (with its token files: attnimport.h).
  *
  * The array is never read whole into memory: attnfile_open maps it and reads
  * the header, attnfile_validate makes one streamed pass over the data (NaN,
@@ -20,8 +20,6 @@
 
 #include "core/av.h"
 #include "core/combine.h"
-#include "core/tokenize.h"
-#include "io/tokfile.h"
 
 #define ATTNFILE_SUM_TOL 1e-3          /* a row summing to 1 within this is normalised */
 #define ATTNFILE_MAX_LAYERS 256        /* L and H accepted in a file */
@@ -58,15 +56,6 @@ typedef struct {
  * msg[0..msglen) receives one line. On error *af is closed (attnfile_close is
  * still allowed). */
 int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen);
-
-/* Check the shape against the token counts: n_q == n_tokens and n_k ==
- * n_key_tokens, or, with n_key_tokens == 0 (no key tokens file), n_k ==
- * n_tokens. Returns AV_OK or AV_ERR_NPY_SHAPE with a message that says rows
- * (or columns) against tokens, e.g. "A.npy has 12 rows per head but
- * tokens.txt has 11 tokens". names: the array's and the token files' names
- * for the message (key_name may be NULL). */
-int attnfile_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, const char *name,
-                          const char *tok_name, const char *key_name, char *msg, size_t msglen);
 
 /* One streamed pass over the data: refuses NaN and Inf (and float64 values
  * beyond float32's range) with AV_ERR_NPY_NONFINITE and negative weights with
@@ -140,37 +129,5 @@ void attnfile_release(const AttnFile *af, int l);
 
 /* Unmap; accepts a zeroed or closed AttnFile. Leaves it zeroed. */
 void attnfile_close(AttnFile *af);
-
-/* Everything --attention FILE --tokens FILE [--key-tokens FILE] needs, in the
- * order that reports the cheapest error first: map and header, tokens, key
- * tokens, shape against the tokens, then the streamed validation. */
-typedef struct {
-    AttnFile a;
-    TokenList tokens;     /* n_q query tokens */
-    TokenList key_tokens; /* n_k key tokens with a key token file, else n = 0 */
-    char *text;           /* tokens joined by spaces (tokens' start/len) */
-    size_t text_len;
-    char *key_text;       /* likewise for key_tokens, or NULL */
-    size_t key_text_len;
-} AttnImport;
-
-/* Open npy_path with its token files. tokens_path NULL numbers the tokens
- * 1..n_q (and the keys 1..n_k when key_tokens_path is NULL too);
- * key_tokens_path NULL with a token file means self-attention, so n_k must
- * equal the number of tokens. Returns AV_OK or the first error of the functions
- * above, with msg set; on error *im is freed. On AV_OK, im->a.warning may
- * hold a warning for the status line. im must be zeroed. */
-int attnfile_import(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
-                    AttnImport *im, char *msg, size_t msglen);
-
-/* attnfile_import without the pass over the data (attnfile_validate or
- * attnfile_check_start, still to do: im->a.validated is false), for the
- * interface on a large file. Returns AV_OK or the first error, with msg set;
- * on error *im is freed. im must be zeroed. */
-int attnfile_import_open(const char *npy_path, const char *tokens_path,
-                         const char *key_tokens_path, AttnImport *im, char *msg, size_t msglen);
-
-/* Free everything; accepts a zeroed or freed AttnImport. */
-void attnfile_import_free(AttnImport *im);
 
 #endif

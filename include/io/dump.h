@@ -12,7 +12,7 @@
 
 #include "core/combine.h"
 #include "core/model.h"
-#include "io/attnfile.h"
+#include "io/attnimport.h"
 
 /* Write tokens.txt, X.npy (after PE), Q.npy, K.npy, V.npy, scores.npy
  * (H, n, n), weights.npy (H, n, n), output.npy (n, d_model), heads.txt; with

@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The last component of path (path itself when it ends in '/'), for
+ * messages that name a file. */
+const char *file_base_name(const char *path);
+
 /* Read all of path ("-" is standard input) into a NUL-terminated malloc'd
  * buffer. Returns AV_OK, AV_ERR_IO (errno set), AV_ERR_TOO_LARGE (more than
  * max bytes) or AV_ERR_NOMEM. */

@@ -8,7 +8,7 @@
 
 #include "app/trainview.h"
 #include "core/model.h"
-#include "io/attnfile.h"
+#include "io/attnimport.h"
 #include "io/lesson.h"
 #include "io/sentences.h"
 #include "train/netresult.h"

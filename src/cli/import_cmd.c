@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "core/av.h"
-#include "io/attnfile.h"
+#include "io/attnimport.h"
 #include "io/dump.h"
 #include "io/fileio.h"
 #include "io/sentences.h"
@@ -131,14 +131,14 @@ int import_cmd_main(const CliOptions *o)
     AttnImport im = {0};
     char msg[512];
     bool batch_mode = o->export_set || o->dump_dir;
-    int err = attnfile_import_open(o->attention, o->tokens_file, o->key_tokens_file, &im, msg,
+    int err = attnimport_open(o->attention, o->tokens_file, o->key_tokens_file, &im, msg,
                                    sizeof msg);
     /* every value is checked before anything is written; the interface on a
      * large file checks layer 0 and draws, the rest on a thread (imported.c) */
     bool later = !batch_mode && im.a.map_len > ATTNFILE_BACKGROUND_BYTES &&
                  isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
     if (!err && !later && (err = attnfile_validate(&im.a, msg, sizeof msg)) != AV_OK)
-        attnfile_import_free(&im);
+        attnimport_free(&im);
     if (err)
         return say(av_exit_status(err), "%s", msg);
     ExportOptions eo = o->export;
@@ -150,6 +150,6 @@ int import_cmd_main(const CliOptions *o)
     c.weights_budget = o->cfg.weights_budget;
     if (!status)
         status = batch_mode ? batch(o, &im, &c, &eo) : interactive(o, &im, &c);
-    attnfile_import_free(&im);
+    attnimport_free(&im);
     return status;
 }

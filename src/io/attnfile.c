@@ -1,5 +1,5 @@
-/* attnfile.c - imported attention: a memory-mapped .npy array of weights and
- * its token files (attnfile.h).
+/* attnfile.c - imported attention: a memory-mapped .npy array of weights
+ * (attnfile.h; its token files join it in attnimport.c).
  *
  * The map is read-only and private; its header goes through npy.h's parser
  * (npy_parse_header), so this file knows nothing of the .npy header syntax.
@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/fileio.h"
 #include "io/npy.h"
 #include "io/tokfile.h"
 
@@ -38,13 +39,6 @@
 #else
 #define ATTNFILE_LE 0
 #endif
-
-/* The last path component, for messages. */
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s && s[1] ? s + 1 : path;
-}
 
 static int fail_msg(int rc, char *msg, size_t msglen, const char *fmt, const char *name,
                     const char *what)
@@ -124,7 +118,7 @@ static int map_or_read(AttnFile *af, int fd, const char *path, NpyInfo *info, ch
 
 int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen)
 {
-    const char *name = base_name(path);
+    const char *name = file_base_name(path);
     struct stat st;
     NpyInfo info;
     memset(af, 0, sizeof(*af));
@@ -151,28 +145,6 @@ int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen)
     if (rc != AV_OK)
         attnfile_close(af);
     return rc;
-}
-
-int attnfile_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, const char *name,
-                          const char *tok_name, const char *key_name, char *msg, size_t msglen)
-{
-    if (af->n_q != n_tokens) {
-        snprintf(msg, msglen, "%s has %d rows per head but %s has %d tokens", base_name(name),
-                 af->n_q, tok_name ? base_name(tok_name) : "the token list", n_tokens);
-        return AV_ERR_NPY_SHAPE;
-    }
-    int want = n_key_tokens ? n_key_tokens : n_tokens;
-    if (af->n_k == want)
-        return AV_OK;
-    if (n_key_tokens)
-        snprintf(msg, msglen, "%s has %d columns per head but %s has %d tokens",
-                 base_name(name), af->n_k, key_name ? base_name(key_name) : "the key tokens",
-                 n_key_tokens);
-    else
-        snprintf(msg, msglen, "%s has %d columns per head but %s has %d tokens "
-                 "(cross-attention needs --key-tokens)", base_name(name), af->n_k,
-                 tok_name ? base_name(tok_name) : "the token list", n_tokens);
-    return AV_ERR_NPY_SHAPE;
 }
 
 /* Byte offset of row i of head h of layer l in the map. */
@@ -610,52 +582,4 @@ void attnfile_check_free(AttnCheck *c)
     atomic_store(&c->stop, 1);
     pthread_join(c->thread, NULL);
     free(c);
-}
-
-/* ---- the whole import ---- */
-
-int attnfile_import_open(const char *npy_path, const char *tokens_path,
-                         const char *key_tokens_path, AttnImport *im, char *msg, size_t msglen)
-{
-    memset(im, 0, sizeof(*im));
-    int rc = attnfile_open(npy_path, &im->a, msg, msglen);
-    if (rc == AV_OK)
-        rc = tokfile_read(tokens_path, im->a.n_q, AV_MAX_TOKENS, &im->tokens, msg,
-                                  msglen);
-    if (rc == AV_OK && (key_tokens_path || (!tokens_path && im->a.n_k != im->a.n_q)))
-        rc = tokfile_read(key_tokens_path, im->a.n_k, AV_MAX_TOKENS, &im->key_tokens,
-                                  msg, msglen);
-    if (rc == AV_OK)
-        rc = attnfile_check_tokens(&im->a, im->tokens.n, im->key_tokens.n, npy_path,
-                                   tokens_path, key_tokens_path, msg, msglen);
-    if (rc == AV_OK)
-        rc = tokfile_text(&im->tokens, &im->text, &im->text_len);
-    if (rc == AV_OK && im->key_tokens.n)
-        rc = tokfile_text(&im->key_tokens, &im->key_text, &im->key_text_len);
-    if (rc == AV_ERR_NOMEM)
-        snprintf(msg, msglen, "%s", av_strerror(rc));
-    if (rc != AV_OK)
-        attnfile_import_free(im);
-    return rc;
-}
-
-int attnfile_import(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
-                    AttnImport *im, char *msg, size_t msglen)
-{
-    int rc = attnfile_import_open(npy_path, tokens_path, key_tokens_path, im, msg, msglen);
-    if (rc == AV_OK)
-        rc = attnfile_validate(&im->a, msg, msglen);
-    if (rc != AV_OK)
-        attnfile_import_free(im);
-    return rc;
-}
-
-void attnfile_import_free(AttnImport *im)
-{
-    attnfile_close(&im->a);
-    tokenize_free(&im->tokens);
-    tokenize_free(&im->key_tokens);
-    free(im->text);
-    free(im->key_text);
-    memset(im, 0, sizeof(*im));
 }

@@ -76,6 +76,12 @@ fail:
     return rc;
 }
 
+const char *file_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s && s[1] ? s + 1 : path;
+}
+
 int file_read_all(const char *path, size_t max, char **data, size_t *len)
 {
     if (strcmp(path, "-") == 0)

@@ -18,13 +18,6 @@
 #include "core/utf8.h"
 #include "io/fileio.h"
 
-/* The last path component, for messages. */
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s && s[1] ? s + 1 : path;
-}
-
 /* Tokens under construction: their bytes in one pool, NUL-terminated. */
 typedef struct {
     char *pool;
@@ -312,7 +305,7 @@ int tokfile_read(const char *path, int n_default, int max_tokens, TokenList *out
     TokBuild b = {.max = max_tokens};
     char *data = NULL;
     size_t len = 0;
-    const char *name = path ? base_name(path) : "tokens";
+    const char *name = path ? file_base_name(path) : "tokens";
     int rc = AV_OK;
     memset(out, 0, sizeof(*out));
     if (!path) {

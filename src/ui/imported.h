@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "io/attnfile.h"
+#include "io/attnimport.h"
 #include "uistate.h"
 
 /* Set up u->iv (always: the combining views serve own models too); im is the

@@ -15,7 +15,7 @@
 
 #include "core/av.h"
 #include "core/model.h"
-#include "io/attnfile.h"
+#include "io/attnimport.h"
 #include "io/dump.h"
 #include "io/fileio.h"
 #include "io/npy.h"
@@ -198,7 +198,7 @@ static void test_dump_round_trip(void **state)
     char dir2[128];
     snprintf(dir2, sizeof dir2, "%s/again", t->dir);
     AttnImport im;
-    assert_int_equal(attnfile_import(in(t->dir, "attention.npy"), in(t->dir, "tokens.txt"), NULL,
+    assert_int_equal(attnimport_load(in(t->dir, "attention.npy"), in(t->dir, "tokens.txt"), NULL,
                                      &im, msg, sizeof msg), AV_OK);
     assert_true(im.a.causal);
     assert_string_equal(im.a.warning, "");
@@ -211,7 +211,7 @@ static void test_dump_round_trip(void **state)
     assert_same_file(in(t->dir, "attention.npy"), in(dir2, "attention.npy"));
     assert_same_file(in(t->dir, "rollout.npy"), in(dir2, "rollout.npy"));
     assert_same_file(in(t->dir, "tokens.txt"), in(dir2, "tokens.txt"));
-    attnfile_import_free(&im);
+    attnimport_free(&im);
     unlink(in(dir2, "attention.npy"));
     unlink(in(dir2, "rollout.npy"));
     unlink(in(dir2, "tokens.txt"));
@@ -227,10 +227,10 @@ static void test_dump_import_f64_and_cross(void **state)
     AttnImport im;
     const char *which;
     NpyArray want, got;
-    assert_int_equal(attnfile_import(IMP "attn_causal_f64.npy", NULL, NULL, &im, msg, sizeof msg),
+    assert_int_equal(attnimport_load(IMP "attn_causal_f64.npy", NULL, NULL, &im, msg, sizeof msg),
                      AV_OK);
     assert_int_equal(dump_write_import(t->dir, &im, &which), AV_OK);
-    attnfile_import_free(&im);
+    attnimport_free(&im);
     assert_int_equal(npy_read(IMP "attn_causal_f64.npy", &want), AV_OK);
     assert_int_equal(npy_read(in(t->dir, "attention.npy"), &got), AV_OK);
     assert_int_equal(got.count, want.count);
@@ -243,10 +243,10 @@ static void test_dump_import_f64_and_cross(void **state)
     npy_free(&want);
     npy_free(&got);
     unlink(in(t->dir, "rollout.npy"));
-    assert_int_equal(attnfile_import(IMP "attn_cross.npy", IMP "tokens3.txt", IMP "keys5.json",
+    assert_int_equal(attnimport_load(IMP "attn_cross.npy", IMP "tokens3.txt", IMP "keys5.json",
                                      &im, msg, sizeof msg), AV_OK);
     assert_int_equal(dump_write_import(t->dir, &im, &which), AV_OK);
-    attnfile_import_free(&im);
+    attnimport_free(&im);
     assert_int_equal(access(in(t->dir, "rollout.npy"), F_OK), -1);
     size_t len;
     char *keys = slurp(in(t->dir, "key_tokens.txt"), &len);
@@ -325,11 +325,11 @@ static void test_dump_failures_leave_nothing(void **state)
     attnfile_close(&af);
     AttnImport im;
     const char *which = "x";
-    assert_int_equal(attnfile_import(IMP "attn_l3h2n7.npy", NULL, NULL, &im, msg, sizeof msg),
+    assert_int_equal(attnimport_load(IMP "attn_l3h2n7.npy", NULL, NULL, &im, msg, sizeof msg),
                      AV_OK);
     assert_int_equal(dump_write_import(in(t->dir, "a.npy"), &im, &which), AV_ERR_IO);
     assert_null(which);
-    attnfile_import_free(&im);
+    attnimport_free(&im);
 }
 
 int main(void)

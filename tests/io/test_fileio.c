@@ -230,9 +230,20 @@ static void test_fileio_memfile_collects_output(void **state)
     assert_null(m.buf);
 }
 
+static void test_file_base_name(void **state)
+{
+    /* expect: the last component, the path itself when it has none or ends in '/' */
+    (void)state;
+    assert_string_equal(file_base_name("a/b/attn.npy"), "attn.npy");
+    assert_string_equal(file_base_name("/attn.npy"), "attn.npy");
+    assert_string_equal(file_base_name("attn.npy"), "attn.npy");
+    assert_string_equal(file_base_name("dir/"), "dir/");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_file_base_name),
         cmocka_unit_test_setup_teardown(test_fileio_atomic_write_creates_whole_file,
                                         tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_fileio_atomic_write_replaces_existing,
