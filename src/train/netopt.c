@@ -6,6 +6,12 @@
 #include "train/net.h"
 
 #include <math.h>
+#include <stdbool.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define ADAM_X86 1
+#endif
 
 #include "netpair.h"
 
@@ -51,6 +57,53 @@ typedef struct {
     float c1, c2; /* the bias corrections 1 - beta^t */
 } AdamStep;
 
+/* The AdamW step of p, g, m, v [0, n): the same IEEE operations, in the
+ * same order, for every element (no contraction under -std=c11), so any
+ * vector width gives the same bits. */
+static void adamw_scalar(float *restrict p, const float *restrict g, float *restrict m,
+                         float *restrict v, size_t n, const NetAdam *o, const AdamStep *st,
+                         float decay)
+{
+    for (size_t i = 0; i < n; i++) {
+        m[i] = o->beta1 * m[i] + (1.0f - o->beta1) * g[i];
+        v[i] = o->beta2 * v[i] + (1.0f - o->beta2) * g[i] * g[i];
+        float mhat = m[i] / st->c1, vhat = v[i] / st->c2;
+        p[i] = p[i] * decay - o->lr * mhat / (sqrtf(vhat) + o->eps);
+    }
+}
+
+#ifdef ADAM_X86
+/* adamw_scalar eight floats at a time (its tail scalar): divisions and the
+ * square root are correctly rounded in both, so the bits are the same; the
+ * scalar loop ran at one element per division (gcc -O2 does not vectorise
+ * sqrtf, which may set errno). */
+__attribute__((target("avx2")))
+static void adamw_avx2(float *p, const float *g, float *m, float *v, size_t n,
+                       const NetAdam *o, const AdamStep *st, float decay)
+{
+    const __m256 b1 = _mm256_set1_ps(o->beta1), a1 = _mm256_set1_ps(1.0f - o->beta1);
+    const __m256 b2 = _mm256_set1_ps(o->beta2), a2 = _mm256_set1_ps(1.0f - o->beta2);
+    const __m256 c1 = _mm256_set1_ps(st->c1), c2 = _mm256_set1_ps(st->c2);
+    const __m256 lr = _mm256_set1_ps(o->lr), eps = _mm256_set1_ps(o->eps);
+    const __m256 dec = _mm256_set1_ps(decay);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 gi = _mm256_loadu_ps(g + i);
+        __m256 mi = _mm256_add_ps(_mm256_mul_ps(b1, _mm256_loadu_ps(m + i)),
+                                  _mm256_mul_ps(a1, gi));
+        __m256 vi = _mm256_add_ps(_mm256_mul_ps(b2, _mm256_loadu_ps(v + i)),
+                                  _mm256_mul_ps(_mm256_mul_ps(a2, gi), gi));
+        _mm256_storeu_ps(m + i, mi);
+        _mm256_storeu_ps(v + i, vi);
+        __m256 mhat = _mm256_div_ps(mi, c1), vhat = _mm256_div_ps(vi, c2);
+        __m256 step = _mm256_div_ps(_mm256_mul_ps(lr, mhat),
+                                    _mm256_add_ps(_mm256_sqrt_ps(vhat), eps));
+        _mm256_storeu_ps(p + i, _mm256_sub_ps(_mm256_mul_ps(_mm256_loadu_ps(p + i), dec), step));
+    }
+    adamw_scalar(p + i, g + i, m + i, v + i, n - i, o, st, decay);
+}
+#endif
+
 /* One AdamW update of the parameters [i0, i1): of every tensor, the part
  * inside the range. */
 static void adamw_range(void *ctx, size_t i0, size_t i1, void *arg)
@@ -58,18 +111,25 @@ static void adamw_range(void *ctx, size_t i0, size_t i1, void *arg)
     Net *net = ctx;
     const AdamStep *st = arg;
     const NetAdam *o = st->o;
+#ifdef ADAM_X86
+    const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
     for (int k = 0; k < net->layout.n; k++) {
         const ModelTensor *mt = &net->layout.t[k];
         size_t a = mt->offset > i0 ? mt->offset : i0;
         size_t b = mt->offset + mt->count < i1 ? mt->offset + mt->count : i1;
         const float decay = mt->ndim == 2 ? 1.0f - o->lr * o->weight_decay : 1.0f;
-        float *p = net->params, *g = net->grads, *m = net->m, *v = net->v;
-        for (size_t i = a; i < b; i++) {
-            m[i] = o->beta1 * m[i] + (1.0f - o->beta1) * g[i];
-            v[i] = o->beta2 * v[i] + (1.0f - o->beta2) * g[i] * g[i];
-            float mhat = m[i] / st->c1, vhat = v[i] / st->c2;
-            p[i] = p[i] * decay - o->lr * mhat / (sqrtf(vhat) + o->eps);
+        if (b <= a)
+            continue;
+#ifdef ADAM_X86
+        if (avx2) {
+            adamw_avx2(net->params + a, net->grads + a, net->m + a, net->v + a, b - a, o, st,
+                       decay);
+            continue;
         }
+#endif
+        adamw_scalar(net->params + a, net->grads + a, net->m + a, net->v + a, b - a, o, st,
+                     decay);
     }
 }
 
