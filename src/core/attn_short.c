@@ -33,33 +33,49 @@ typedef int HalfI __attribute__((vector_size(HALF * sizeof(int))));
 #define STEP static inline __attribute__((always_inline)) void
 
 /* t[j][r] = sum over c of Q_h[g0 + r][c] K_h[j][c] for j < jend; lanes past
- * m are zeros: finite, never stored. */
-STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L])
+ * m are zeros: finite, never stored. Four keys at a time, so that eight
+ * chains of adds hide the adds' latency (one key's two chains waited on it);
+ * a block's keys past jend repeat key j and fill rows of t nobody reads. */
+STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, int d_k, float t[L][L])
 {
-    const int d = sh->d_model, d_k = sh->d_k;
+    const int d = sh->d_model;
     const float *Q_h = sh->Q_h + (long)g0 * d;
     float qv[DK_CHUNK][L];
-    memset(t, 0, (size_t)jend * sizeof *t);
+    _Static_assert(L % 4 == 0, "a block of four keys stays inside t");
     for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
         const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
-        memset(qv, 0, (size_t)cn * sizeof *qv);
         for (int r = 0; r < m; r++)
             for (int c = 0; c < cn; c++)
                 qv[c][r] = Q_h[(long)r * d + c0 + c];
-        for (int j = 0; j < jend; j++) {
-            const float *k_j = sh->K_h + (long)j * d + c0;
-            Half lo, hi;
-            memcpy(&lo, t[j], sizeof lo);
-            memcpy(&hi, t[j] + HALF, sizeof hi);
+        for (int r = m; r < L; r++) /* not memset: a call for a few stores */
+            for (int c = 0; c < cn; c++)
+                qv[c][r] = 0.0f;
+        for (int j = 0; j < jend; j += 4) {
+            const float *k0 = sh->K_h + (long)j * d + c0;
+            const float *k1 = j + 1 < jend ? k0 + d : k0;
+            const float *k2 = j + 2 < jend ? k0 + 2L * d : k0;
+            const float *k3 = j + 3 < jend ? k0 + 3L * d : k0;
+            /* the first chunk's sums start at zero */
+            Half l0 = {0}, h0 = {0}, l1 = {0}, h1 = {0}, l2 = {0}, h2 = {0}, l3 = {0}, h3 = {0};
+            if (c0 > 0) {
+                memcpy(&l0, t[j], sizeof l0), memcpy(&h0, t[j] + HALF, sizeof h0);
+                memcpy(&l1, t[j + 1], sizeof l1), memcpy(&h1, t[j + 1] + HALF, sizeof h1);
+                memcpy(&l2, t[j + 2], sizeof l2), memcpy(&h2, t[j + 2] + HALF, sizeof h2);
+                memcpy(&l3, t[j + 3], sizeof l3), memcpy(&h3, t[j + 3] + HALF, sizeof h3);
+            }
             for (int c = 0; c < cn; c++) {
                 Half q_lo, q_hi;
                 memcpy(&q_lo, qv[c], sizeof q_lo);
                 memcpy(&q_hi, qv[c] + HALF, sizeof q_hi);
-                lo += k_j[c] * q_lo;
-                hi += k_j[c] * q_hi;
+                l0 += k0[c] * q_lo, h0 += k0[c] * q_hi;
+                l1 += k1[c] * q_lo, h1 += k1[c] * q_hi;
+                l2 += k2[c] * q_lo, h2 += k2[c] * q_hi;
+                l3 += k3[c] * q_lo, h3 += k3[c] * q_hi;
             }
-            memcpy(t[j], &lo, sizeof lo);
-            memcpy(t[j] + HALF, &hi, sizeof hi);
+            memcpy(t[j], &l0, sizeof l0), memcpy(t[j] + HALF, &h0, sizeof h0);
+            memcpy(t[j + 1], &l1, sizeof l1), memcpy(t[j + 1] + HALF, &h1, sizeof h1);
+            memcpy(t[j + 2], &l2, sizeof l2), memcpy(t[j + 2] + HALF, &h2, sizeof h2);
+            memcpy(t[j + 3], &l3, sizeof l3), memcpy(t[j + 3] + HALF, &h3, sizeof h3);
         }
     }
 }
@@ -123,26 +139,35 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
     }
 }
 
-/* out rows g0.. = sum over j of P_h[r][j] V_h[j][c], one column at a time in
- * registers, then written row by row. */
-STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L])
+/* out rows g0.. = sum over j of P_h[r][j] V_h[j][c], four columns at a time
+ * in registers (eight chains of adds, as in short_scores), then written row
+ * by row. A block's columns past cn repeat column c and fill rows of ov
+ * nobody reads. */
+STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, int d_k, float t[L][L])
 {
-    const int d = sh->d_model, d_k = sh->d_k;
+    const int d = sh->d_model;
     float ov[DK_CHUNK][L];
+    _Static_assert(DK_CHUNK % 4 == 0, "a block of four columns stays inside ov");
     for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
         const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
-        for (int c = 0; c < cn; c++) {
-            Half lo = {0}, hi = {0};
+        for (int c = 0; c < cn; c += 4) {
+            const float *v0 = sh->V_h + c0 + c;
+            const int e1 = c + 1 < cn, e2 = c + 2 < cn ? 2 : 0, e3 = c + 3 < cn ? 3 : 0;
+            Half l0 = {0}, h0 = {0}, l1 = {0}, h1 = {0}, l2 = {0}, h2 = {0}, l3 = {0}, h3 = {0};
             for (int j = 0; j < jend; j++) {
-                const float v = sh->V_h[(long)j * d + c0 + c];
+                const float *v = v0 + (long)j * d;
                 Half t_lo, t_hi;
                 memcpy(&t_lo, t[j], sizeof t_lo);
                 memcpy(&t_hi, t[j] + HALF, sizeof t_hi);
-                lo += v * t_lo;
-                hi += v * t_hi;
+                l0 += v[0] * t_lo, h0 += v[0] * t_hi;
+                l1 += v[e1] * t_lo, h1 += v[e1] * t_hi;
+                l2 += v[e2] * t_lo, h2 += v[e2] * t_hi;
+                l3 += v[e3] * t_lo, h3 += v[e3] * t_hi;
             }
-            memcpy(ov[c], &lo, sizeof lo);
-            memcpy(ov[c] + HALF, &hi, sizeof hi);
+            memcpy(ov[c], &l0, sizeof l0), memcpy(ov[c] + HALF, &h0, sizeof h0);
+            memcpy(ov[c + 1], &l1, sizeof l1), memcpy(ov[c + 1] + HALF, &h1, sizeof h1);
+            memcpy(ov[c + 2], &l2, sizeof l2), memcpy(ov[c + 2] + HALF, &h2, sizeof h2);
+            memcpy(ov[c + 3], &l3, sizeof l3), memcpy(ov[c + 3] + HALF, &h3, sizeof h3);
         }
         float *out = sh->out + (long)g0 * d + c0;
         for (int r = 0; r < m; r++)
@@ -151,15 +176,30 @@ STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, float t[L][L
     }
 }
 
+/* The three steps for a head of d_k columns; inlined where d_k is a
+ * constant, the loops over its columns unroll (most of a toy model's time
+ * was their loop counting). */
+STEP short_steps(const AttnShortHead *sh, int g0, int m, const int *vis, int jend, int d_k)
+{
+    float t[L][L];
+    short_scores(sh, g0, m, jend, d_k, t);
+    short_softmax(sh, g0, m, vis, jend, t);
+    if (sh->out)
+        short_values(sh, g0, m, jend, d_k, t);
+}
+
 SOFTMAX_CLONES
 void attn_short_group(const AttnShortHead *sh, int g0, int m, const int *vis)
 {
     /* the keys any of the rows sees: the last row's */
     const int jend = vis[m - 1];
-    float t[L][L];
     assert(sh->n_k <= L && m >= 1 && m <= L && jend >= 1 && jend <= sh->n_k);
-    short_scores(sh, g0, m, jend, t);
-    short_softmax(sh, g0, m, vis, jend, t);
-    if (sh->out)
-        short_values(sh, g0, m, jend, t);
+    /* the same operations in every case: only the loop counts differ */
+    switch (sh->d_k) {
+    case 8: short_steps(sh, g0, m, vis, jend, 8); break;
+    case 16: short_steps(sh, g0, m, vis, jend, 16); break;
+    case 32: short_steps(sh, g0, m, vis, jend, 32); break;
+    case 64: short_steps(sh, g0, m, vis, jend, 64); break;
+    default: short_steps(sh, g0, m, vis, jend, sh->d_k); break;
+    }
 }

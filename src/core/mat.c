@@ -150,9 +150,30 @@ MAT_INLINE void one_row(int N, int K, float alpha, const float *A, int lda, cons
                 beta);
 }
 
+/* Rows i and i + 1 of C, one chunk of columns from column j, the same sums
+ * as four_rows: two rows left over share their loads of B, and their four
+ * chains of adds hide more of the adds' latency than two rows alone. */
+MAT_INLINE void two_rows(int N, int K, float alpha, const float *A, int lda, const float *B,
+                         int ldb, float beta, float *C, int ldc, int i, int j)
+{
+    const float *a0 = A + (long)i * lda, *a1 = a0 + lda;
+    Half s0 = {0}, s1 = {0}, t0 = {0}, t1 = {0};
+    for (int k = 0; k < K; k++) {
+        Half lo, hi;
+        memcpy(&lo, B + (long)k * ldb + j, sizeof lo);
+        memcpy(&hi, B + (long)k * ldb + j + MAT_HALF, sizeof hi);
+        s0 += a0[k] * lo, t0 += a0[k] * hi;
+        s1 += a1[k] * lo, t1 += a1[k] * hi;
+    }
+    const int w = N - j < MAT_LANES ? N - j : MAT_LANES;
+    float *c = C + (long)i * ldc + j;
+    chunk_store(c, &s0, &t0, w, alpha, beta);
+    chunk_store(c + ldc, &s1, &t1, w, alpha, beta);
+}
+
 /* C (M, N) = alpha A (M, K) B (K, N) + beta C, where every row of B may be
  * read MAT_LANES columns at a time (ldb and the columns padded): four rows
- * at a time, the last one or two alone. Each element is the same sequence of
+ * at a time, the last two together or the last one alone. Each element is the same sequence of
  * float operations whatever the grouping and the vector width. */
 MAT_CLONES
 static void small_kernel(int M, int N, int K, float alpha, const float *A, int lda,
@@ -162,8 +183,10 @@ static void small_kernel(int M, int N, int K, float alpha, const float *A, int l
     for (int j = 0; j < N; j += MAT_LANES) {
         for (int i = 0; i < full; i += 4)
             four_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc, i, j);
-        for (int i = full; i < M; i++)
-            one_row(N, K, alpha, A, lda, B, ldb, beta, C, ldc, i, j);
+        if (M - full == 2)
+            two_rows(N, K, alpha, A, lda, B, ldb, beta, C, ldc, full, j);
+        else if (M - full == 1)
+            one_row(N, K, alpha, A, lda, B, ldb, beta, C, ldc, full, j);
     }
 }
 
