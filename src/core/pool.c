@@ -10,7 +10,9 @@
 #include "core/pool.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/av.h"
 #include "core/mat.h"
@@ -34,34 +36,73 @@ void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0
     }
 }
 
-/* Fold one weight row into the pooled row acc (gw cells): each cell's
- * visible weights in one pass (a loop the compiler vectorises). */
+/* Four floats at a time, the vectors of any x86-64 (wider ones went through
+ * the stack in the default build); gcc -O2 vectorises only loops without a
+ * remainder, so the chunks are explicit. */
+typedef float Pool4 __attribute__((vector_size(4 * sizeof(float))));
+typedef int32_t PoolI4 __attribute__((vector_size(4 * sizeof(int32_t))));
+
+static inline Pool4 fold4(Pool4 a, Pool4 b, PoolMode mode)
+{
+    if (mode != POOL_MAX)
+        return a + b;
+    PoolI4 m = b > a; /* lanes where b > a take b: a select by bits */
+    return (Pool4)(((PoolI4)b & m) | ((PoolI4)a & ~m));
+}
+
+/* col[j] += r[j] (POOL_MEAN) or col[j] = max(col[j], r[j]) for j < len. */
+static void col_fold(float *restrict col, const float *restrict r, int len, PoolMode mode)
+{
+    int j = 0;
+    for (; j + 8 <= len; j += 8) {
+        Pool4 a0, a1, b0, b1;
+        memcpy(&a0, col + j, sizeof a0);
+        memcpy(&a1, col + j + 4, sizeof a1);
+        memcpy(&b0, r + j, sizeof b0);
+        memcpy(&b1, r + j + 4, sizeof b1);
+        a0 = fold4(a0, b0, mode), a1 = fold4(a1, b1, mode);
+        memcpy(col + j, &a0, sizeof a0);
+        memcpy(col + j + 4, &a1, sizeof a1);
+    }
+    for (; j < len; j++)
+        col[j] = mode == POOL_MAX ? (r[j] > col[j] ? r[j] : col[j]) : col[j] + r[j];
+}
+
+/* Fold one weight row into the cell row's column accumulator col (the
+ * columns [c0, c1), only the keys row i sees) and count its visible keys per
+ * cell (gw cells). Each column's sum or maximum over the rows is an
+ * elementwise loop the compiler vectorises; a sum along the row into each
+ * cell (as before) is a chain of dependent additions gcc may not reorder. */
 static void pool_row(const AttnShape *s, int i, const float *row, int c0, int c1, int gw,
-                     PoolMode mode, float *acc, int *count)
+                     PoolMode mode, float *restrict col, int *count)
 {
     const int C = c1 - c0, vis = attention_visible_keys(s, i);
+    const int end = vis < c1 ? vis : c1;
+    col_fold(col, row + c0, end - c0, mode);
+    if (vis >= c1) { /* every cell whole: the common case without the mask */
+        for (int x = 0; x < gw; x++)
+            count[x] += (int)((long)(x + 1) * C / gw) - (int)((long)x * C / gw);
+        return;
+    }
     for (int x = 0; x < gw; x++) {
         int j0 = c0 + (int)((long)x * C / gw), j1 = c0 + (int)((long)(x + 1) * C / gw);
-        int end = vis < j1 ? vis : j1;
-        if (end <= j0)
-            continue;
-        float a = acc[x];
-        if (mode == POOL_MAX) {
-            for (int j = j0; j < end; j++)
-                a = row[j] > a ? row[j] : a;
-        } else {
-            for (int j = j0; j < end; j++)
-                a += row[j];
-        }
-        acc[x] = a;
-        count[x] += end - j0;
+        int e = vis < j1 ? vis : j1;
+        count[x] += e > j0 ? e - j0 : 0;
     }
 }
 
-static void pool_finish(int gw, PoolMode mode, float *acc, const int *count)
+/* The cells of a cell row from its column accumulator: each cell's columns
+ * summed (or their maximum) in order, then the mean. */
+static void pool_finish(int C, int gw, PoolMode mode, const float *col, float *acc,
+                        const int *count)
 {
-    for (int x = 0; x < gw; x++)
-        acc[x] = count[x] == 0 ? POOL_MASKED : mode == POOL_MEAN ? acc[x] / count[x] : acc[x];
+    for (int x = 0; x < gw; x++) {
+        int j0 = (int)((long)x * C / gw), j1 = (int)((long)(x + 1) * C / gw);
+        float a = 0.0f;
+        for (int j = j0; j < j1; j++)
+            a = mode == POOL_MAX ? (col[j] > a ? col[j] : a) : a + col[j];
+        acc[x] = count[x] == 0 ? POOL_MASKED : mode == POOL_MEAN ? a / count[x] : a;
+    }
 }
 
 /* Where pool_grid's rows come from: kept weights, Q and K, or an AttnSource;
@@ -80,9 +121,9 @@ static int sample_row(int i0, int i1, int k, int take)
     return i0 + (int)(((2L * k + 1) * (i1 - i0)) / (2L * take));
 }
 
-/* One cell row of a sampled pool: `take` rows of [i0, i1) folded into acc. */
+/* One cell row of a sampled pool: `take` rows of [i0, i1) folded into col. */
 static void pool_sampled_rows(const AttnShape *s, int h, const PoolRows *pr, int i0, int i1,
-                              int c0, int c1, int gw, PoolMode mode, float *acc, int *count,
+                              int c0, int c1, int gw, PoolMode mode, float *col, int *count,
                               float *buf)
 {
     int take = i1 - i0 < pr->per_cell ? i1 - i0 : pr->per_cell;
@@ -90,7 +131,7 @@ static void pool_sampled_rows(const AttnShape *s, int h, const PoolRows *pr, int
         int i = take == i1 - i0 ? i0 + k : sample_row(i0, i1, k, take);
         const float *row = pr->P_h ? pr->P_h + (size_t)i * s->n_k
                                    : combine_row(pr->src, pr->l, h, i, buf);
-        pool_row(s, i, row, c0, c1, gw, mode, acc, count);
+        pool_row(s, i, row, c0, c1, gw, mode, col, count);
     }
 }
 
@@ -103,17 +144,20 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
     size_t block_rows = pr->src ? 1 : POOL_BLOCK;
     float *block = P_h ? NULL : malloc(sizeof *block * block_rows * (size_t)n_k);
     int *count = malloc(sizeof *count * (size_t)gw);
-    if ((!P_h && !block) || !count) {
-        free(block), free(count);
+    float *col = malloc(sizeof *col * (size_t)(c1 - c0)); /* the cell row's columns */
+    if ((!P_h && !block) || !count || !col) {
+        free(block), free(count), free(col);
         return AV_ERR_NOMEM;
     }
     for (int y = 0; y < gh; y++) {
         int i0 = r0 + (int)((long)y * R / gh), i1 = r0 + (int)((long)(y + 1) * R / gh);
         float *acc = out + (size_t)y * gw;
         for (int x = 0; x < gw; x++)
-            acc[x] = 0.0f, count[x] = 0;
+            count[x] = 0;
+        for (int j = 0; j < c1 - c0; j++)
+            col[j] = 0.0f;
         if (pr->per_cell > 0)
-            pool_sampled_rows(s, h, pr, i0, i1, c0, c1, gw, mode, acc, count, block);
+            pool_sampled_rows(s, h, pr, i0, i1, c0, c1, gw, mode, col, count, block);
         for (int b0 = i0; b0 < i1 && pr->per_cell <= 0; b0 += POOL_BLOCK) {
             int b1 = b0 + POOL_BLOCK < i1 ? b0 + POOL_BLOCK : i1;
             if (!P_h && !pr->src)
@@ -122,13 +166,14 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
                 const float *row = P_h ? P_h + (size_t)i * n_k
                                    : pr->src ? combine_row(pr->src, pr->l, h, i, block)
                                              : block + (size_t)(i - b0) * n_k;
-                pool_row(s, i, row, c0, c1, gw, mode, acc, count);
+                pool_row(s, i, row, c0, c1, gw, mode, col, count);
             }
         }
-        pool_finish(gw, mode, acc, count);
+        pool_finish(c1 - c0, gw, mode, col, acc, count);
     }
     free(block);
     free(count);
+    free(col);
     return AV_OK;
 }
 
