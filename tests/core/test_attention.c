@@ -517,12 +517,14 @@ static void test_attention_short_heads_same_bits(void **state)
      * in one pass across the lanes. Their scores, weights and outputs are bit
      * for bit what mat_sgemm and attention_softmax_row give from the same Q,
      * K, V (mat_sgemm_small is what mat_sgemm runs for these sizes with
-     * OpenBLAS): self- and cross-attention, 1 to 40 queries, mask on and off, and
-     * d_k = 72, which the pass reads in two pieces. */
+     * OpenBLAS): self- and cross-attention, 1 to 40 queries, mask on and off,
+     * d_k = 72 and 66, which the pass reads in two pieces (the second of 2
+     * columns), and d_k = 6, not a whole number of its blocks of four. */
     enum { NQ = 40, NK = 16, D = 72 };
     static const int shapes[][4] = {/* n_q, n_k, d_model, H */
                                     {1, 1, 32, 4},  {10, 10, 32, 4}, {16, 16, 32, 2},
-                                    {17, 5, 32, 4}, {40, 16, 72, 1}, {3, 12, 72, 3}};
+                                    {17, 5, 32, 4}, {40, 16, 72, 1}, {3, 12, 72, 3},
+                                    {7, 9, 30, 5},  {12, 13, 66, 1}};
     static float Xq[NQ * D], Xk[NK * D], W[4][D * D], Q[NQ * D], K[NK * D], V[NK * D],
         S[4 * NQ * NK], P[4 * NQ * NK], C[NQ * D], O[NQ * D], T[NQ * NK], R[NQ * D];
     Rng r;
