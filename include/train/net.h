@@ -63,6 +63,8 @@ typedef struct {
     float *losses;     /* (B*n) */
     float *dx, *dtmp, *dQ, *dK, *dV, *dcat, *dh, *scratch; /* backward work */
     int *tok, *tgt;    /* (B*n) copies of the last forward's inputs */
+    int *best;         /* (B*n) after a forward with targets: each row's most likely
+                        * token (the first of equal largest probabilities) */
     float *mask;       /* (B*n) */
     int B, n;          /* the last forward's sizes */
     bool has_loss;

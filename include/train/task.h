@@ -76,6 +76,11 @@ void task_batch(const Task *t, uint64_t seed, long step, Batch *b);
  * from probabilities probs (B*n, V). */
 double task_accuracy(const Batch *b, const float *probs, int V);
 
+/* The same fraction from each row's most likely token best (B*n), the first
+ * of equal largest probabilities (net.h's net->best after a forward with
+ * targets; the same number as task_accuracy on that forward's probs). */
+double task_accuracy_best(const Batch *b, const int *best);
+
 /* The grammar task's built-in rules: the text of assets/grammar/grammar.txt. */
 const char *task_grammar_rules(void);
 

@@ -122,10 +122,11 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
         net->pe_fixed = malloc((size_t)spec->context * spec->d_model * sizeof(float));
     net->tok = malloc(N * sizeof(int));
     net->tgt = malloc(N * sizeof(int));
+    net->best = malloc(N * sizeof(int));
     size_t count = carve_acts(net, NULL);
     net->acts = calloc(count, sizeof(float));
     if (!net->params || (trainable && (!net->grads || !net->grads2 || !net->m || !net->v)) ||
-        !net->tok || !net->tgt || !net->acts ||
+        !net->tok || !net->tgt || !net->best || !net->acts ||
         (spec->pe == MODEL_PE_SINUSOIDAL && !net->pe_fixed)) {
         net_free(net);
         return AV_ERR_NOMEM;
@@ -152,6 +153,7 @@ void net_free(Net *net)
     free(net->acts);
     free(net->tok);
     free(net->tgt);
+    free(net->best);
     memset(net, 0, sizeof *net);
 }
 
@@ -186,7 +188,7 @@ typedef struct {
     int b0, B, N;              /* sequences [b0, b0 + B), N = B * n rows */
     NetActs L[AV_MAX_LAYERS];  /* each layer's activations at the part's rows */
     float *x_out, *xf, *lnf_mean, *lnf_rstd, *logits, *losses, *mask;
-    int *tok, *tgt;
+    int *tok, *tgt, *best;
     float *dx, *dtmp, *dQ, *dK, *dV, *dcat, *dh, *scratch;
     const NetTensors *g;       /* where its weight gradients go */
     float *garena;             /* that arena when it must be zeroed first (part 1) */
@@ -225,7 +227,7 @@ static void part_make(Net *net, int k, int parts, Part *pt)
     pt->x_out = net->x_out + r0 * D, pt->xf = net->xf + r0 * D;
     pt->lnf_mean = net->lnf_mean + r0, pt->lnf_rstd = net->lnf_rstd + r0;
     pt->logits = net->logits + r0 * V, pt->losses = net->losses + r0, pt->mask = net->mask + r0;
-    pt->tok = net->tok + r0, pt->tgt = net->tgt + r0;
+    pt->tok = net->tok + r0, pt->tgt = net->tgt + r0, pt->best = net->best + r0;
     if (!net->grads)
         return;
     pt->dx = net->dx + r0 * D, pt->dtmp = net->dtmp + r0 * D, pt->dQ = net->dQ + r0 * D;
@@ -301,9 +303,16 @@ static void part_forward(Part *pt)
         ops_layernorm_forward(pt->xf, pt->lnf_mean, pt->lnf_rstd, pt->x_out, net->p.lnf_g,
                               net->p.lnf_b, N, D);
     ops_linear_forward(pt->logits, pt->xf, net->p.unembed, NULL, N, D, s->V);
-    if (net->has_loss)
-        ops_crossentropy_forward(pt->logits, pt->logits, pt->tgt, pt->mask, pt->losses, N,
-                                 s->V);
+    if (!net->has_loss)
+        return;
+    ops_crossentropy_forward(pt->logits, pt->logits, pt->tgt, pt->mask, pt->losses, N, s->V);
+    for (int r = 0; r < N; r++) { /* for the accuracy: off the serial path */
+        const float *p = pt->logits + (long)r * s->V;
+        int best = 0;
+        for (int v = 1; v < s->V; v++)
+            best = p[v] > p[best] ? v : best;
+        pt->best[r] = best;
+    }
 }
 
 static void part_backward(Part *pt);

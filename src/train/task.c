@@ -329,6 +329,18 @@ double task_accuracy(const Batch *b, const float *probs, int V)
     return count > 0.0 ? hit / count : 0.0;
 }
 
+double task_accuracy_best(const Batch *b, const int *best)
+{
+    double hit = 0.0, count = 0.0;
+    for (long r = 0; r < (long)b->B * b->n; r++) {
+        if (b->metric[r] <= 0.0f)
+            continue;
+        hit += best[r] == b->tgt[r];
+        count += 1.0;
+    }
+    return count > 0.0 ? hit / count : 0.0;
+}
+
 const char *task_grammar_rules(void)
 {
     return grammar_builtin_rules();

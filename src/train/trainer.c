@@ -93,7 +93,7 @@ int trainer_step(Trainer *tr)
     int err = net_forward(&tr->net, b->tok, b->tgt, b->mask, b->B, b->n, &tr->loss);
     if (err)
         return err;
-    tr->accuracy = task_accuracy(b, tr->net.logits, tr->net.spec.V);
+    tr->accuracy = task_accuracy_best(b, tr->net.best); /* found by the forward's threads */
     net_zero_grad(&tr->net);
     net_backward(&tr->net);
     tr->grad_norm = net_clip_grad(&tr->net, tr->cfg.clip);

@@ -5,6 +5,7 @@
  */
 #include "test_common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,6 +183,68 @@ static void test_net_adamw_first_step(void **state)
     net_free(&net);
 }
 
+/* AdamW over several steps, bit for bit the formula applied one float at a
+ * time (the vector path's IEEE operations are the same, in the same order),
+ * on arenas whose tensors do not start at multiples of eight floats. */
+static void test_net_adamw_bits(void **state)
+{
+    (void)state;
+    ModelSpec s = spec(true, 12, MODEL_PE_LEARNED);
+    Net net;
+    assert_int_equal(net_init(&net, &s, B, true), AV_OK);
+    net_init_weights(&net, 9);
+    const size_t P = net.layout.total;
+    float *p = malloc(P * sizeof *p), *m = calloc(P, sizeof *m), *v = calloc(P, sizeof *v);
+    assert_true(p && m && v);
+    memcpy(p, net.params, P * sizeof *p);
+    NetAdam o = {.lr = 3e-3f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
+                 .weight_decay = 0.1f};
+    Rng r;
+    rng_seed(&r, 4);
+    for (long t = 1; t <= 4; t++) {
+        for (size_t i = 0; i < P; i++)
+            net.grads[i] = rng_symmetric(&r, 1.0f) * (float)(i % 7 + 1) * 1e-3f;
+        net_adamw(&net, &o, t);
+        const float c1 = 1.0f - powf(o.beta1, (float)t), c2 = 1.0f - powf(o.beta2, (float)t);
+        for (int k = 0; k < net.layout.n; k++) {
+            const ModelTensor *mt = &net.layout.t[k];
+            const float decay = mt->ndim == 2 ? 1.0f - o.lr * o.weight_decay : 1.0f;
+            for (size_t i = mt->offset; i < mt->offset + mt->count; i++) {
+                const float g = net.grads[i];
+                m[i] = o.beta1 * m[i] + (1.0f - o.beta1) * g;
+                v[i] = o.beta2 * v[i] + (1.0f - o.beta2) * g * g;
+                float mhat = m[i] / c1, vhat = v[i] / c2;
+                p[i] = p[i] * decay - o.lr * mhat / (sqrtf(vhat) + o.eps);
+            }
+        }
+        assert_memory_equal(net.params, p, P * sizeof *p);
+        assert_memory_equal(net.m, m, P * sizeof *m);
+        assert_memory_equal(net.v, v, P * sizeof *v);
+    }
+    free(p), free(m), free(v);
+    net_free(&net);
+}
+
+/* net->best: each row's most likely token, the first of equal largest. */
+static void test_net_best(void **state)
+{
+    (void)state;
+    ModelSpec s = spec(true, 12, MODEL_PE_LEARNED);
+    Net net;
+    assert_int_equal(net_init(&net, &s, B, true), AV_OK);
+    net_init_weights(&net, 2);
+    loss_of(&net);
+    for (int r = 0; r < B * n; r++) {
+        const float *p = net.logits + r * 7;
+        for (int v = 0; v < 7; v++) {
+            assert_true(p[v] <= p[net.best[r]]);
+            if (v < net.best[r])
+                assert_true(p[v] < p[net.best[r]]);
+        }
+    }
+    net_free(&net);
+}
+
 static void test_net_bad_input(void **state)
 {
     (void)state;
@@ -207,6 +270,8 @@ int main(void)
         cmocka_unit_test(test_net_attention_is_cores),
         cmocka_unit_test(test_net_deterministic),
         cmocka_unit_test(test_net_adamw_first_step),
+        cmocka_unit_test(test_net_adamw_bits),
+        cmocka_unit_test(test_net_best),
         cmocka_unit_test(test_net_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,6 +97,8 @@ static void test_trainer_deterministic(void **state)
     }
     assert_memory_equal(a.net.params, b.net.params, a.net.layout.total * sizeof(float));
     assert_int_equal(a.step, 5);
+    /* the step's accuracy (from the forward's net->best) is task_accuracy's */
+    assert_true(task_accuracy(&a.batch, a.net.logits, a.net.spec.V) == a.accuracy);
     /* two threads: the same bits */
     Trainer t2;
     c.threads = 2;
