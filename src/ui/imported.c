@@ -10,45 +10,21 @@
  */
 #include "imported.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app/modelrun.h"
 #include "core/combine.h"
-#include "core/mat.h"
+#include "rollout.h"
 #include "term.h"
 
 #define IV_DERIVED_BUDGET (16.0 * 1024 * 1024) /* derived weights kept, else on demand */
 #define IV_MAX_MULTI 64                          /* query rows summed together */
-#define IV_ROLLOUT_KEEP (512.0 * 1024 * 1024)    /* every layer's rollout kept up to this */
 
 typedef enum { IV_WEIGHTS, IV_MEAN, IV_MAX, IV_SUM, IV_ROLLOUT, IV_NORMS } IvMode;
-
-/* Rollout after layers 0..l as an (L, 1, n, n) source, built a layer at a
- * time (combine_rollout_step: R_l = A_hat_l R_{l-1}) and every R_l kept, so
- * that moving up a layer costs one step and moving down nothing. On a large
- * imported file (async) the steps run on a thread of their own: a layer not
- * there yet reads as zeros (`missing` says which was asked for) and
- * imported_poll redraws when it comes. Else they run when a row is asked for. */
-typedef struct {
-    AttnSource src;
-    const AttnSource *in;
-    float *R[AV_MAX_LAYERS]; /* R_0 .. R_{done-1} */
-    float *hat;              /* the step's scratch */
-    atomic_int done;         /* layers whose R is complete */
-    atomic_int want;         /* the thread computes up to this layer */
-    atomic_int stop, running, failed;
-    bool async, thread_on;
-    bool keep_all;           /* every R_l kept; else only the last (a huge file) */
-    int missing;             /* a layer asked for and not there, or -1 */
-    int seen;                /* `done` when imported_poll last looked */
-    pthread_t thread;
-} RolloutSource;
 
 struct ImportedView {
     const AttnImport *im; /* NULL: attnviz's own model */
@@ -77,120 +53,6 @@ struct ImportedView {
 static const char *const mode_names[] = {"the weights", "heads combined: mean",
                                          "heads combined: max", "heads combined: sum",
                                          "attention rollout", "value-weighted norms (row shares)"};
-
-/* R_l from R_{l-1} (or A_hat_0) into a new matrix; AV_OK or AV_ERR_NOMEM. */
-static int rollout_next(RolloutSource *ro, int l)
-{
-    size_t nn = (size_t)ro->src.n_q * ro->src.n_k;
-    if (!ro->hat && l > 0 && !(ro->hat = malloc(sizeof *ro->hat * nn)))
-        return AV_ERR_NOMEM;
-    float *R = malloc(sizeof *R * nn);
-    int err = R ? combine_rollout_step(ro->in, l, l ? ro->R[l - 1] : NULL, ro->hat, R)
-                : AV_ERR_NOMEM;
-    if (err != AV_OK) {
-        free(R);
-        return err;
-    }
-    ro->R[l] = R;
-    if (!ro->keep_all && l > 0) /* never on the thread: async keeps them all */
-        free(ro->R[l - 1]), ro->R[l - 1] = NULL;
-    atomic_store(&ro->done, l + 1); /* R[l] complete before it is seen */
-    return AV_OK;
-}
-
-/* The thread: steps up to `want`, one BLAS thread (the other core draws). */
-static void *rollout_main(void *arg)
-{
-    RolloutSource *ro = arg;
-    int l;
-    while (!atomic_load(&ro->stop) && (l = atomic_load(&ro->done)) <= atomic_load(&ro->want))
-        if (rollout_next(ro, l) != AV_OK) {
-            atomic_store(&ro->failed, 1);
-            break;
-        }
-    atomic_store(&ro->running, 0);
-    return NULL;
-}
-
-/* Make sure the thread is at work when a layer is wanted that is not done. */
-static void rollout_kick(RolloutSource *ro)
-{
-    if (atomic_load(&ro->running) || atomic_load(&ro->failed) ||
-        atomic_load(&ro->done) > atomic_load(&ro->want))
-        return;
-    if (ro->thread_on)
-        pthread_join(ro->thread, NULL);
-    atomic_store(&ro->running, 1);
-    ro->thread_on = pthread_create(&ro->thread, NULL, rollout_main, ro) == 0;
-    if (!ro->thread_on)
-        term_die("cannot start a thread: %s", "out of resources");
-}
-
-static void rollout_stop(RolloutSource *ro)
-{
-    if (!ro->thread_on)
-        return;
-    atomic_store(&ro->stop, 1);
-    pthread_join(ro->thread, NULL);
-    ro->thread_on = false;
-    atomic_store(&ro->stop, 0);
-}
-
-static void rollout_clear(RolloutSource *ro)
-{
-    rollout_stop(ro);
-    for (int l = 0; l < AV_MAX_LAYERS; l++)
-        free(ro->R[l]), ro->R[l] = NULL;
-    free(ro->hat), ro->hat = NULL;
-    atomic_store(&ro->done, 0);
-    atomic_store(&ro->want, -1);
-    atomic_store(&ro->failed, 0);
-    ro->missing = -1;
-    ro->seen = 0;
-}
-
-static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf)
-{
-    RolloutSource *ro = (RolloutSource *)(uintptr_t)ctx; /* its own cache: not const */
-    (void)h;
-    if (ro->async && atomic_load(&ro->done) <= l) {
-        if (atomic_load(&ro->want) < l)
-            atomic_store(&ro->want, l);
-        rollout_kick(ro);
-        ro->missing = l;
-        memset(buf, 0, sizeof *buf * (size_t)ro->src.n_k); /* drawn blank meanwhile */
-        return buf;
-    }
-    if (!ro->R[l] && atomic_load(&ro->done) > l)
-        rollout_clear(ro); /* a lower layer, dropped to save memory: again from layer 0 */
-    while (atomic_load(&ro->done) <= l) {
-        /* a long text's products of (n, n) matrices on two BLAS threads, as
-         * attention.c does for its large products; back to one after */
-        bool big = ro->src.n_q >= 512 && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
-        if (big)
-            mat_set_threads(2);
-        int err = rollout_next(ro, atomic_load(&ro->done));
-        if (big)
-            mat_set_threads(1);
-        if (err != AV_OK)
-            term_die("out of memory");
-    }
-    return ro->R[l] + (size_t)i * ro->src.n_k;
-}
-
-/* keep: the source is the same file as before, so the layers computed stand
- * (a long text's rollout takes seconds). async: steps on a thread (only
- * where every layer's R fits IV_ROLLOUT_KEEP). */
-static void rollout_init(RolloutSource *ro, const AttnSource *in, bool keep, bool async)
-{
-    if (!keep || ro->src.n_q != in->n_q || ro->in != in || ro->async != async)
-        rollout_clear(ro);
-    ro->in = in;
-    ro->async = async;
-    ro->keep_all = (double)in->L * in->n_q * in->n_k * sizeof(float) <= IV_ROLLOUT_KEEP;
-    ro->src = (AttnSource){.L = in->L, .H = 1, .n_q = in->n_q, .n_k = in->n_k,
-                           .row = rollout_row, .ctx = ro};
-}
 
 /* A row of value-weighted norms as shares of the row's sum, so that it reads
  * on the weights' scale (0-100 %) beside them; --dump keeps the raw norms. */
@@ -382,7 +244,7 @@ static const AttnSource *derived_source(UiState *u)
         /* a large file's rollout is never copied whole (IV_DERIVED_BUDGET): it
          * is read a row at a time, and built on a thread */
         bool big = (double)b->L * b->n_q * b->n_k * sizeof(float) > IV_DERIVED_BUDGET &&
-                   (double)b->L * b->n_q * b->n_k * sizeof(float) <= IV_ROLLOUT_KEEP;
+                   (double)b->L * b->n_q * b->n_k * sizeof(float) <= ROLLOUT_KEEP;
         rollout_init(&iv->ro, b, iv->im != NULL, iv->im && big);
         return &iv->ro.src;
     }
