@@ -70,11 +70,16 @@ void grid_free(Grid *g)
     memset(g, 0, sizeof *g);
 }
 
+/* Row 0 is filled, then copied in doubling blocks (rows 1, 2-3, 4-7, ...):
+ * a few long copies instead of one a row. */
 void grid_clear(Grid *g)
 {
+    const long w = g->w, cells = w * g->h;
     grid_fill_cells(g->cells, g->w, ' ', STYLE_TEXT, 0);
-    for (int y = 1; y < g->h; y++)
-        memcpy(g->cells + (long)y * g->w, g->cells, sizeof *g->cells * (size_t)g->w);
+    for (long done = w; done < cells; done *= 2) {
+        long n = done < cells - done ? done : cells - done;
+        memcpy(g->cells + done, g->cells, sizeof *g->cells * (size_t)n);
+    }
 }
 
 Cell *grid_at(Grid *g, int x, int y)
