@@ -114,23 +114,19 @@ static int percent_of(float w)
     return (int)((w * 100.0f + 0x1p23f) - 0x1p23f);
 }
 
-/* One cell: glyphs, or colour with the percentage when it fits. Every glyph
- * here is one column wide, so the cells are written directly: this is the
- * hottest loop of a redraw. */
-static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int i, int j)
+/* One cell of weight w at c, cw columns, all inside the grid: glyphs, or
+ * colour with the percentage when it fits. Every glyph here is one column
+ * wide, so the cells are written directly: this is the hottest loop of a
+ * redraw. */
+static inline void paint_cell(Cell *c, int cw, float w, bool masked, HeatmapMode mode)
 {
-    float w = sp->P[(long)i * sp->n_k + j];
-    bool masked = sp->pooled ? w < 0.0f : heatmap_masked(sp, i, j);
     int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
-    if (x < 0 || y < 0 || y >= g->h || x + cw > g->w)
-        return;
-    Cell *c = &g->cells[(long)y * g->w + x];
     if (masked) {
         grid_fill_cells(c, cw, ' ', STYLE_TEXT, 0);
         grid_fill_cells(c + (fill - 1) / 2, 1, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
         return;
     }
-    if (sp->mode == HEATMAP_GLYPH) {
+    if (mode == HEATMAP_GLYPH) {
         grid_fill_cells(c, fill, heatmap_glyph(heatmap_glyph_index(w)), STYLE_TEXT, 0);
         grid_fill_cells(c + fill, cw - fill, ' ', STYLE_TEXT, 0);
         return;
@@ -152,6 +148,31 @@ static void draw_cell(Grid *g, const HeatmapSpec *sp, int x, int y, int cw, int 
         d[0].cp = (uint32_t)('0' + pct / 10), d[1].cp = (uint32_t)('0' + pct % 10);
     else
         d[0].cp = (uint32_t)('0' + pct);
+}
+
+/* The cells of row r of the layout (spec row i) at screen row y. A row
+ * wholly inside the grid is painted without each cell's checks; otherwise
+ * each cell is clipped whole. */
+static void draw_cells_row(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l, int i, int y)
+{
+    const int cw = l->cell_w, j0 = sp->first_col;
+    const float *P = sp->P + (long)i * sp->n_k + j0;
+    /* heatmap_masked's rule, once a row: masked from key vis on */
+    const AttnShape s = {.n_q = sp->n_q, .n_k = sp->n_k, .causal = sp->causal};
+    const int vis = attention_visible_keys(&s, i);
+    if (y >= 0 && y < g->h && l->cells_x >= 0 && l->cells_x + (long)l->cols * cw <= g->w) {
+        Cell *c = &g->cells[(long)y * g->w + l->cells_x];
+        for (int k = 0; k < l->cols; k++, c += cw)
+            paint_cell(c, cw, P[k], sp->pooled ? P[k] < 0.0f : j0 + k >= vis, sp->mode);
+        return;
+    }
+    for (int k = 0; k < l->cols; k++) {
+        int x = l->cells_x + k * cw;
+        if (x < 0 || y < 0 || y >= g->h || x + cw > g->w)
+            continue;
+        paint_cell(&g->cells[(long)y * g->w + x], cw, P[k],
+                   sp->pooled ? P[k] < 0.0f : j0 + k >= vis, sp->mode);
+    }
 }
 
 static void mark_selection(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
@@ -191,8 +212,7 @@ int heatmap_draw(Grid *g, int x, int y, int max_w, int max_h, const HeatmapSpec 
     for (int r = 0; r < l->rows; r++) {
         int i = sp->first_row + r;
         draw_row_label(g, sp, l, i, l->cells_y + r, label_w);
-        for (int c = 0; c < l->cols; c++)
-            draw_cell(g, sp, l->cells_x + c * cw, l->cells_y + r, cw, i, sp->first_col + c);
+        draw_cells_row(g, sp, l, i, l->cells_y + r);
     }
     mark_selection(g, sp, l);
     return l->h;
