@@ -183,12 +183,14 @@ int grid_printf(Grid *g, int x, int y, int max_w, int style, const char *fmt, ..
 
 void grid_flag_rect(Grid *g, int x, int y, int w, int h, unsigned flags)
 {
-    for (int r = y; r < y + h; r++)
-        for (int c = x; c < x + w; c++) {
-            Cell *cell = grid_at(g, c, r);
-            if (cell)
-                cell->flags |= (uint8_t)flags;
-        }
+    /* clipped once, not cell by cell */
+    int x0 = x > 0 ? x : 0, y0 = y > 0 ? y : 0;
+    long x1 = (long)x + w < g->w ? (long)x + w : g->w, y1 = (long)y + h < g->h ? (long)y + h : g->h;
+    for (long r = y0; r < y1; r++) {
+        Cell *row = g->cells + r * g->w;
+        for (long c = x0; c < x1; c++)
+            row[c].flags |= (uint8_t)flags;
+    }
 }
 
 /* The SGR parameters of a cell, into buf. */

@@ -59,6 +59,28 @@ static void test_heatmap_level_out_of_range(void **state)
     assert_int_equal(heatmap_level(0x1p-149f), 0);
 }
 
+static void test_grid_flag_rect_clipped(void **state)
+{
+    (void)state;
+    /* Rectangles past any edge flag only the cells inside the grid; empty
+     * or wholly outside ones flag nothing. */
+    Grid g;
+    assert_int_equal(grid_init(&g, 5, 3), AV_OK);
+    grid_flag_rect(&g, -2, -1, 4, 3, CELL_SELECTED); /* x 0-1, y 0-1 */
+    grid_flag_rect(&g, 3, 2, 10, 10, CELL_CURSOR);   /* x 3-4, y 2 */
+    grid_flag_rect(&g, 1, 1, 0, 5, CELL_CURSOR);
+    grid_flag_rect(&g, 1, 1, -3, 2, CELL_CURSOR);
+    grid_flag_rect(&g, 5, 0, 2, 3, CELL_CURSOR);
+    grid_flag_rect(&g, 0, -4, 5, 4, CELL_CURSOR);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 5; x++) {
+            unsigned want = (x < 2 && y < 2 ? CELL_SELECTED : 0) |
+                            (x >= 3 && y == 2 ? CELL_CURSOR : 0);
+            assert_int_equal(grid_at(&g, x, y)->flags, want);
+        }
+    grid_free(&g);
+}
+
 static void test_heatmap_golden_glyph_grid(void **state)
 {
     (void)state;
@@ -185,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heatmap_levels_and_glyphs),
         cmocka_unit_test(test_heatmap_level_out_of_range),
+        cmocka_unit_test(test_grid_flag_rect_clipped),
         cmocka_unit_test(test_heatmap_golden_glyph_grid),
         cmocka_unit_test(test_heatmap_causal_cells_marked),
         cmocka_unit_test(test_heatmap_color_numbers_and_hit),
