@@ -48,6 +48,13 @@ static PoolSlot *slot_oldest(UiState *u)
     return old;
 }
 
+bool data_pool_sampled(const ModelResult *r, const ViewAxis *ar, const ViewAxis *ac)
+{
+    return r->src && ar->cells > 0 &&
+           pool_sample_rows(ar->span, ac->span, ar->cells, DATA_POOL_BUDGET) <
+               (ar->span + ar->cells - 1) / ar->cells;
+}
+
 const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
                          const ViewAxis *ar, const ViewAxis *ac)
 {

@@ -14,6 +14,11 @@ unsigned data_gen(const UiState *u, const ModelResult *r);
  * kept weights, or computed on demand into u's row buffer (a lazy result). */
 const float *data_row(UiState *u, const ModelResult *r, int layer, int h, int i);
 
+/* Whether data_pooled reads only a sample of each cell's rows for these
+ * axes: an imported source (or a combining view) whose cells cover more rows
+ * than its budget allows (pool_sample_rows). */
+bool data_pool_sampled(const ModelResult *r, const ViewAxis *ar, const ViewAxis *ac);
+
 /* Head h pooled over the two axes (ar->cells x ac->cells, row-major; max or
  * mean as u->app.pool_mean says; masked cells negative), cached. */
 const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,

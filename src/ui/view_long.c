@@ -152,17 +152,21 @@ static void draw_col_ticks(UiState *u, Grid *g, const LongGeo *lg, int y)
         grid_put(g, lg->x + c * lg->cw, y, 0x25BC, STYLE_ACCENT, 0); /* ▼ */
 }
 
-/* "zoom 2 (z/Z/0) | rows ..., cols ... | max pooling (a)", then the tokens a cell covers */
-static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, int x, int y, int w)
+/* "zoom 2 (z/Z/0) | rows ..., cols ... | max pooling (a)", then the tokens a
+ * cell covers; "of sampled rows" where a cell reads only some of its rows */
+static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, int x, int y,
+                         int w)
 {
     int rmin = lg->ar.span / lg->rows, rmax = (lg->ar.span + lg->rows - 1) / lg->rows;
     int cmin = lg->ac.span / lg->cols, cmax = (lg->ac.span + lg->cols - 1) / lg->cols;
     char rr[24], cc[24];
     snprintf(rr, sizeof rr, rmin == rmax ? "%d" : "%d-%d", rmin, rmax);
     snprintf(cc, sizeof cc, cmin == cmax ? "%d" : "%d-%d", cmin, cmax);
-    grid_printf(g, x, y, w, STYLE_DIM, "zoom %d (z/Z/0) | rows %d-%d, cols %d-%d | %s pooling (a)",
-                u->app.zoom, lg->ar.first + 1, lg->ar.first + lg->ar.span, lg->ac.first + 1,
-                lg->ac.first + lg->ac.span, u->app.pool_mean ? "mean" : "max");
+    grid_printf(g, x, y, w, STYLE_DIM,
+                "zoom %d (z/Z/0) | rows %d-%d, cols %d-%d | %s pooling%s (a)", u->app.zoom,
+                lg->ar.first + 1, lg->ar.first + lg->ar.span, lg->ac.first + 1,
+                lg->ac.first + lg->ac.span, u->app.pool_mean ? "mean" : "max",
+                sampled ? " of sampled rows" : "");
     grid_printf(g, x, y + 1, w, STYLE_DIM, "a row: %s token%s%s, a column: %s", rr,
                 rmax > 1 ? "s" : "", lg->half ? " (▀ 2 cells)" : "", cc);
 }
@@ -184,7 +188,7 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
     draw_col_ticks(u, g, &lg, r.y + 1);
     draw_cells(u, g, &lg, data_pooled(u, res, s->layer, h, &lg.ar, &lg.ac));
     draw_row_labels(u, g, &lg);
-    draw_readout(u, g, &lg, r.x, lg.y + lg.rows, r.w);
+    draw_readout(u, g, &lg, data_pool_sampled(res, &lg.ar, &lg.ac), r.x, lg.y + lg.rows, r.w);
     heatmap_legend(g, r.x, lg.y + lg.rows + 2, r.w, u->hmode, res->shape.causal);
     if (!main)
         return;
@@ -227,8 +231,12 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
     if (T < 1 || tile_w < 8)
         return 0;
     bool whole = (half ? 2 * T : T) >= u->app.n_q && tile_w - 1 >= u->app.n_k;
+    LongGeo lg0; /* every tile's axes are the same */
+    tile_geo(u, r.x, r.y + 2, T, tile_w - 1, &lg0);
     grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H,
-                whole ? "" : ", each pooled whole");
+                whole                                          ? ""
+                : data_pool_sampled(&u->res, &lg0.ar, &lg0.ac) ? ", pooled from sampled rows"
+                                                               : ", each pooled whole");
     for (int h = 0; h < H; h++) {
         int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
         LongGeo lg;

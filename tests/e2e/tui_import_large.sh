@@ -47,6 +47,11 @@ EOF
 want=$(cat "$T/want.txt")
 start "TERM=xterm-256color" 160 48 --attention "$T/mid.npy" --tokens "$T/mid.txt"
 check "1200 tokens: opens on layer 1" wait_for 'layer 1 of 3: imported'
+# a cell of the pooled views covers ~30 rows and reads a few: they say so
+check "1200 tokens: the small heads say they are pooled from sampled rows" \
+    wait_for 'All 2 heads, pooled from sampled rows'
+check "1200 tokens: the readout says max pooling of sampled rows" \
+    wait_for 'max pooling of sampled rows \(a\)'
 keys l l
 check "1200 tokens: l l shows layer 3" wait_for 'layer 3 of 3: imported'
 keys O
