@@ -68,7 +68,18 @@ static int cp_count(const char *s, int max)
 /* A column label written downwards, one code point a row, '…' when cut. */
 static void put_rotated(Grid *g, int x, int y, int h, const char *s, int style)
 {
-    size_t len = strlen(s);
+    size_t len = strlen(s), ascii = 0;
+    while (ascii < len && (unsigned char)s[ascii] >= 0x20 && (unsigned char)s[ascii] < 0x7f)
+        ascii++;
+    /* Printable ASCII wholly inside the grid: one cell a byte, written
+     * directly (what grid_put writes, without its checks a character). */
+    if (ascii == len && x >= 0 && x < g->w && y >= 0 && (long)y + h <= g->h) {
+        for (int r = 0; r < h && (size_t)r < len; r++) {
+            uint32_t cp = len > (size_t)h && r == h - 1 ? 0x2026 : (unsigned char)s[r];
+            grid_fill_cells(&g->cells[(long)(y + r) * g->w + x], 1, cp, style, 0);
+        }
+        return;
+    }
     bool cut = cp_count(s, h + 1) > h;
     for (int r = 0; r < h && len > 0; r++) {
         unsigned cp;
