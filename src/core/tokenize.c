@@ -136,8 +136,16 @@ static int next_token(const char *s, size_t len, size_t *pos, size_t *start, siz
     return 1;
 }
 
-/* First pass: count tokens (stopping past max) and their pooled bytes. */
-static int count_tokens(const char *text, size_t len, int max_tokens, int *n, size_t *bytes)
+/* Spans the counting pass keeps: a sentence's tokens are not found twice. */
+enum { SPANS_KEPT = 64 };
+typedef struct {
+    size_t start, len;
+} Span;
+
+/* First pass: count tokens (stopping past max) and their pooled bytes; the
+ * first SPANS_KEPT tokens' spans into kept. */
+static int count_tokens(const char *text, size_t len, int max_tokens, int *n, size_t *bytes,
+                        Span *kept)
 {
     size_t pos = 0, start, tlen;
     *n = 0;
@@ -145,10 +153,20 @@ static int count_tokens(const char *text, size_t len, int max_tokens, int *n, si
     while (next_token(text, len, &pos, &start, &tlen)) {
         if (*n >= max_tokens)
             return AV_ERR_TOO_MANY;
+        if (*n < SPANS_KEPT)
+            kept[*n] = (Span){start, tlen};
         (*n)++;
         *bytes += tlen + 1;
     }
     return AV_OK;
+}
+
+static void add_token(TokenList *out, char **dst, const char *text, size_t start, size_t tlen)
+{
+    memcpy(*dst, text + start, tlen);
+    (*dst)[tlen] = '\0';
+    out->tok[out->n++] = (Token){.start = start, .len = tlen, .str = *dst};
+    *dst += tlen + 1;
 }
 
 int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
@@ -161,7 +179,8 @@ int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
     }
     int n;
     size_t bytes;
-    int rc = count_tokens(text, len, max_tokens, &n, &bytes);
+    Span kept[SPANS_KEPT];
+    int rc = count_tokens(text, len, max_tokens, &n, &bytes, kept);
     if (rc != AV_OK || n == 0)
         return rc;
     out->tok = malloc((size_t)n * sizeof(*out->tok));
@@ -170,14 +189,15 @@ int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
         tokenize_free(out);
         return AV_ERR_NOMEM;
     }
-    size_t pos = 0, start, tlen;
     char *dst = out->pool;
-    while (out->n < n && next_token(text, len, &pos, &start, &tlen)) {
-        memcpy(dst, text + start, tlen);
-        dst[tlen] = '\0';
-        out->tok[out->n++] = (Token){.start = start, .len = tlen, .str = dst};
-        dst += tlen + 1;
+    if (n <= SPANS_KEPT) {
+        for (int k = 0; k < n; k++)
+            add_token(out, &dst, text, kept[k].start, kept[k].len);
+        return AV_OK;
     }
+    size_t pos = 0, start, tlen;
+    while (out->n < n && next_token(text, len, &pos, &start, &tlen))
+        add_token(out, &dst, text, start, tlen);
     return AV_OK;
 }
 

@@ -26,6 +26,34 @@ static void check_tok(const TokenList *tl, int i, const char *str, size_t start)
     assert_int_equal(tl->tok[i].len, strlen(str));
 }
 
+static void test_tokenize_many_tokens_spans(void **state)
+{
+    (void)state;
+    /* 63 to 66 tokens and 300: the first pass keeps the spans of up to 64
+     * tokens, more are found again; every count gives the same tokens. */
+    static const int counts[] = {63, 64, 65, 66, 300};
+    for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        char text[4096], want[16];
+        size_t len = 0, starts[300];
+        for (int k = 0; k < counts[c]; k++) {
+            /* one space before each word, two before every third */
+            len += (size_t)snprintf(text + len, sizeof text - len, k % 3 == 1 ? "  " : " ");
+            starts[k] = len;
+            len += (size_t)snprintf(text + len, sizeof text - len, "w%d", k);
+        }
+        TokenList tl;
+        assert_int_equal(tokenize(text, len, 1000, &tl), AV_OK);
+        assert_int_equal(tl.n, counts[c]);
+        for (int k = 0; k < counts[c]; k++) {
+            snprintf(want, sizeof want, "w%d", k);
+            check_tok(&tl, k, want, starts[k]);
+        }
+        tokenize_free(&tl);
+        assert_int_equal(tokenize(text, len, counts[c] - 1, &tl), AV_ERR_TOO_MANY);
+        tokenize_free(&tl);
+    }
+}
+
 static void test_tokenize_cat_sentence_spans(void **state)
 {
     /* expect: 10 words and the final period, each with its exact byte span */
@@ -319,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_tokenize_long_word_split),
         cmocka_unit_test(test_tokenize_long_word_split_at_code_points),
         cmocka_unit_test(test_tokenize_zero_width_joiner),
+        cmocka_unit_test(test_tokenize_many_tokens_spans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
