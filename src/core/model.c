@@ -259,6 +259,23 @@ static const float *cached_pe(ModelResult *r, int n, int d)
     return r->pe;
 }
 
+/* X[k] += pe[k] for k < count, eight at a time (gcc -O2 left the plain loop
+ * scalar: X and pe might overlap); the same additions. */
+static void add_rows(float *X, const float *pe, size_t count)
+{
+    typedef float Eight __attribute__((vector_size(8 * sizeof(float))));
+    size_t k = 0;
+    for (; k + 8 <= count; k += 8) {
+        Eight x, p;
+        memcpy(&x, X + k, sizeof x);
+        memcpy(&p, pe + k, sizeof p);
+        x += p;
+        memcpy(X + k, &x, sizeof x);
+    }
+    for (; k < count; k++)
+        X[k] += pe[k];
+}
+
 /* Embeddings (toy, or X.npy for the query sentence) plus PE into X (n, d). */
 static int model_inputs(const ModelConfig *c, const ModelWeights *w, const TokenList *t,
                         bool use_x, float *X, ModelResult *r)
@@ -279,8 +296,7 @@ static int model_inputs(const ModelConfig *c, const ModelWeights *w, const Token
         const float *pe = cached_pe(r, n, d);
         if (!pe)
             return AV_ERR_NOMEM;
-        for (size_t k = 0; k < (size_t)n * d; k++)
-            X[k] += pe[k];
+        add_rows(X, pe, (size_t)n * d);
     }
     return AV_OK;
 }
