@@ -11,6 +11,7 @@
 #define ATTNVIZ_ATTENTION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct {
     int n_q;          /* query tokens (rows of the heatmaps) */
@@ -70,6 +71,20 @@ int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
  * the forward pass to. b->P and b->concat receive meaningless numbers. */
 int attention_forward_gemm_only(const AttnShape *s, const float *Xq, const float *Xkv,
                                 const AttnWeights *w, AttnBuffers *b);
+
+/* Floats of work attention_heads takes for s: every head's K_h^T and V_h
+ * packed (0 where the heads' products do not run the packed kernel). */
+size_t attention_heads_work(const AttnShape *s);
+
+/* The heads alone, on Q (n_q, d_model), K and V (n_k, d_model) the caller
+ * already projected (for instance many sequences' rows in one product each):
+ * P (H, n_q, n_k) and concat (n_q, d_model) exactly as attention_forward
+ * makes them from the same Q, K and V (the same bits); out = concat W_o is
+ * the caller's. work holds attention_heads_work(s) floats (NULL when that
+ * is 0), the caller's; on one thread, allocating nothing. Returns AV_OK or
+ * attention_check's error. */
+int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
+                    float *P, float *concat, float *work);
 
 /* Threads attention_forward uses for s: 1 for small problems (no start-up
  * cost while typing), 2 for large ones on a machine of 2 or more CPUs. The

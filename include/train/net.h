@@ -62,6 +62,9 @@ typedef struct {
     float *logits;     /* (B*n, V); softmax probabilities after a loss */
     float *losses;     /* (B*n) */
     float *dx, *dtmp, *dQ, *dK, *dV, *dcat, *dh, *scratch; /* backward work */
+    float *work;       /* forward work: each part's packed heads (attention_heads) and
+                        * packed weights (ops_linear_forward_packed) */
+    size_t work_part;  /* floats of work per part */
     int *tok, *tgt;    /* (B*n) copies of the last forward's inputs */
     int *best;         /* (B*n) after a forward with targets: each row's most likely
                         * token (the first of equal largest probabilities) */

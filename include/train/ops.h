@@ -35,6 +35,10 @@ void ops_add_to(float *out, const float *a, long n);
 /* out (N, C) = x (N, K) w (K, C) + bias (C, may be NULL). */
 void ops_linear_forward(float *out, const float *x, const float *w, const float *bias,
                     int N, int K, int C);
+/* The same with work, the caller's room for w packed (mat_packed_floats(K, C)
+ * floats; NULL: ops_linear_forward, which allocates its own): the same bits. */
+void ops_linear_forward_packed(float *out, const float *x, const float *w, const float *bias,
+                               int N, int K, int C, float *work);
 /* dx (N, K) += dout w^T (dx may be NULL); dw (K, C) += x^T dout;
  * dbias (C) += column sums of dout (dbias may be NULL). */
 void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout, const float *x,

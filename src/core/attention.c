@@ -540,6 +540,40 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     return AV_OK;
 }
 
+size_t attention_heads_work(const AttnShape *s)
+{
+    if (attention_check(s) || !packed_pays(s, attention_block_rows(s)))
+        return 0;
+    return s->H * (k_pack_floats(s) + v_pack_floats(s));
+}
+
+int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
+                    float *P, float *concat, float *work)
+{
+    int err = attention_check(s);
+    if (err)
+        return err;
+    const int d = s->d_model, d_k = d / s->H;
+    HeadJob jb = {.s = s, .Q = Q, .K = K, .V = V, .P = P, .concat = concat, .h0 = 0,
+                  .H = s->H, .rows = attention_block_rows(s),
+                  .short_rows = s->n_k <= SOFTMAX_LANES};
+    jb.packed = work && packed_pays(s, jb.rows);
+    jb.blocks = (s->n_q + jb.rows - 1) / jb.rows;
+    if (jb.packed) { /* every head's K_h^T and V_h packed once, as the projections do */
+        const size_t kf = k_pack_floats(s), vf = v_pack_floats(s);
+        float *Vall = work + s->H * kf;
+        for (int h = 0; h < s->H; h++) {
+            mat_pack(true, d_k, s->n_k, K + h * d_k, d, work + h * kf);
+            mat_pack(false, s->n_k, d_k, V + h * d_k, d, Vall + h * vf);
+        }
+        jb.Kall = work, jb.Vall = Vall;
+    }
+    HeadWorker wk = {.jb = &jb, .k_head = -1, .v_head = -1};
+    atomic_init(&jb.next, 0);
+    heads_worker(&wk);
+    return AV_OK;
+}
+
 int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
                       const AttnWeights *w, AttnBuffers *b)
 {

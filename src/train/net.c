@@ -4,8 +4,10 @@
  * parameter arena, and the same offsets carve the gradient and the two AdamW
  * moment arenas, so the optimiser is one loop over floats. Activations are
  * one more arena, sized once from (batch, context, settings) and kept whole
- * through the forward pass for the backward one. The attention of each
- * sequence is core/attention.h's attention_forward on buffers in that arena.
+ * through the forward pass for the backward one. The attention's Q, K, V
+ * and output products take all of a part's rows at once; each sequence's
+ * heads are core/attention.h's attention_heads (attention_forward's numbers
+ * from those Q, K, V), on buffers in that arena.
  */
 #include "train/net.h"
 
@@ -54,6 +56,22 @@ static void point_tensors(const ModelLayout *lay, float *arena, NetTensors *t)
     }
 }
 
+static AttnShape seq_shape_n(const ModelSpec *s, int n);
+
+/* Floats of one part's forward work: the packed heads of a sequence of the
+ * whole context, and the largest packed weight matrix (64-float aligned). */
+static size_t part_work_floats(const ModelSpec *s)
+{
+    const AttnShape sh = seq_shape_n(s, s->context);
+    const int D = s->d_model, W = s->mlp, V = s->V;
+    size_t w = mat_packed_floats(D, D), heads = attention_heads_work(&sh);
+    size_t cand[3] = {W ? mat_packed_floats(D, W) : 0, W ? mat_packed_floats(W, D) : 0,
+                      mat_packed_floats(D, V)};
+    for (int k = 0; k < 3; k++)
+        w = cand[k] > w ? cand[k] : w;
+    return (heads + 15) / 16 * 16 + (w + 15) / 16 * 16;
+}
+
 /* Carve the activation arena (or, with base NULL, count its floats). */
 static size_t carve_acts(Net *net, float *base)
 {
@@ -86,6 +104,7 @@ static size_t carve_acts(Net *net, float *base)
     TAKE(net->x_out, N * D), TAKE(net->xf, N * D), TAKE(net->lnf_mean, N);
     TAKE(net->lnf_rstd, N), TAKE(net->logits, N * V), TAKE(net->losses, N);
     TAKE(net->mask, N);
+    TAKE(net->work, 2 * net->work_part);
     if (!ln)
         net->xf = net->x_out;
     if (train) {
@@ -123,6 +142,7 @@ int net_init(Net *net, const ModelSpec *spec, int batch, bool trainable)
     net->tok = malloc(N * sizeof(int));
     net->tgt = malloc(N * sizeof(int));
     net->best = malloc(N * sizeof(int));
+    net->work_part = part_work_floats(spec);
     size_t count = carve_acts(net, NULL);
     net->acts = calloc(count, sizeof(float));
     if (!net->params || (trainable && (!net->grads || !net->grads2 || !net->m || !net->v)) ||
@@ -189,6 +209,7 @@ typedef struct {
     NetActs L[AV_MAX_LAYERS];  /* each layer's activations at the part's rows */
     float *x_out, *xf, *lnf_mean, *lnf_rstd, *logits, *losses, *mask;
     int *tok, *tgt, *best;
+    float *hwork, *wpack;      /* its packed heads and packed weights (net->work) */
     float *dx, *dtmp, *dQ, *dK, *dV, *dcat, *dh, *scratch;
     const NetTensors *g;       /* where its weight gradients go */
     float *garena;             /* that arena when it must be zeroed first (part 1) */
@@ -228,6 +249,9 @@ static void part_make(Net *net, int k, int parts, Part *pt)
     pt->lnf_mean = net->lnf_mean + r0, pt->lnf_rstd = net->lnf_rstd + r0;
     pt->logits = net->logits + r0 * V, pt->losses = net->losses + r0, pt->mask = net->mask + r0;
     pt->tok = net->tok + r0, pt->tgt = net->tgt + r0, pt->best = net->best + r0;
+    const AttnShape sh = seq_shape_n(s, s->context);
+    pt->hwork = net->work + k * net->work_part;
+    pt->wpack = pt->hwork + (attention_heads_work(&sh) + 15) / 16 * 16;
     if (!net->grads)
         return;
     pt->dx = net->dx + r0 * D, pt->dtmp = net->dtmp + r0 * D, pt->dQ = net->dQ + r0 * D;
@@ -238,11 +262,17 @@ static void part_make(Net *net, int k, int parts, Part *pt)
     pt->garena = k == 0 ? NULL : net->grads2;
 }
 
+/* The shape of the attention of one sequence of n tokens. */
+static AttnShape seq_shape_n(const ModelSpec *s, int n)
+{
+    return (AttnShape){.n_q = n, .n_k = n, .d_model = s->d_model, .H = s->heads,
+                       .causal = true, .scale = true, .temperature = 1.0f};
+}
+
 /* The shape of one sequence's attention in the last forward. */
 static AttnShape seq_shape(const Net *net)
 {
-    return (AttnShape){.n_q = net->n, .n_k = net->n, .d_model = net->spec.d_model,
-                       .H = net->spec.heads, .causal = true, .scale = true, .temperature = 1.0f};
+    return seq_shape_n(&net->spec, net->n);
 }
 
 /* One layer forward on pt's rows: a->x in, out (N, D) out. */
@@ -255,17 +285,22 @@ static int layer_forward(Part *pt, int l, float *out)
     const NetLayer *w = &net->p.layer[l];
     if (s->layernorm)
         ops_layernorm_forward(a->a, a->ln1_mean, a->ln1_rstd, a->x, w->ln1_g, w->ln1_b, N, D);
+    /* Q, K, V of all the part's rows in one product each, then each
+     * sequence's heads (attention_heads: attention_forward's numbers from
+     * them), then attn = concat Wo in one product */
     const AttnShape sh = seq_shape(net);
-    const AttnWeights aw = {.Wq = w->Wq, .Wk = w->Wk, .Wv = w->Wv, .Wo = w->Wo};
+    float *hw = attention_heads_work(&sh) ? pt->hwork : NULL;
+    ops_linear_forward_packed(a->Q, a->a, w->Wq, NULL, N, D, D, pt->wpack);
+    ops_linear_forward_packed(a->K, a->a, w->Wk, NULL, N, D, D, pt->wpack);
+    ops_linear_forward_packed(a->V, a->a, w->Wv, NULL, N, D, D, pt->wpack);
     for (int b = 0; b < pt->B; b++) {
         const long o = (long)b * n * D;
-        AttnBuffers buf = {.Q = a->Q + o, .K = a->K + o, .V = a->V + o, .S = NULL,
-                           .P = a->P + (long)b * H * n * n, .concat = a->concat + o,
-                           .out = a->attn + o};
-        int err = attention_forward(&sh, a->a + o, a->a + o, &aw, &buf);
+        int err = attention_heads(&sh, a->Q + o, a->K + o, a->V + o,
+                                  a->P + (long)b * H * n * n, a->concat + o, hw);
         if (err)
             return err;
     }
+    ops_linear_forward_packed(a->attn, a->concat, w->Wo, NULL, N, D, D, pt->wpack);
     ops_add(a->mid, a->x, a->attn, (long)N * D);
     if (!W) {
         memcpy(out, a->mid, (size_t)N * D * sizeof *out);
@@ -274,13 +309,13 @@ static int layer_forward(Part *pt, int l, float *out)
     if (s->layernorm)
         ops_layernorm_forward(a->m, a->ln2_mean, a->ln2_rstd, a->mid, w->ln2_g, w->ln2_b, N, D);
     if (a->t) { /* GELU: the bias added in the same pass, the tanh kept */
-        ops_linear_forward(a->h, a->m, w->W1, NULL, N, D, W);
+        ops_linear_forward_packed(a->h, a->m, w->W1, NULL, N, D, W, pt->wpack);
         ops_bias_gelu_forward(a->g, a->t, a->h, w->b1, N, W);
     } else {
-        ops_linear_forward(a->h, a->m, w->W1, w->b1, N, D, W);
+        ops_linear_forward_packed(a->h, a->m, w->W1, w->b1, N, D, W, pt->wpack);
         ops_act_forward(a->g, a->h, (long)N * W, s->activation == MODEL_ACT_RELU);
     }
-    ops_linear_forward(out, a->g, w->W2, w->b2, N, W, D);
+    ops_linear_forward_packed(out, a->g, w->W2, w->b2, N, W, D, pt->wpack);
     ops_add_to(out, a->mid, (long)N * D);
     return AV_OK;
 }
@@ -302,7 +337,8 @@ static void part_forward(Part *pt)
     if (s->layernorm)
         ops_layernorm_forward(pt->xf, pt->lnf_mean, pt->lnf_rstd, pt->x_out, net->p.lnf_g,
                               net->p.lnf_b, N, D);
-    ops_linear_forward(pt->logits, pt->xf, net->p.unembed, NULL, N, D, s->V);
+    ops_linear_forward_packed(pt->logits, pt->xf, net->p.unembed, NULL, N, D, s->V,
+                              pt->wpack);
     if (!net->has_loss)
         return;
     ops_crossentropy_forward(pt->logits, pt->logits, pt->tgt, pt->mask, pt->losses, N, s->V);

@@ -204,26 +204,33 @@ void ops_add_to(float *out, const float *a, long n)
  * 72 against OpenBLAS's 62 GFLOP/s, which packs A and B again each call),
  * else mat_sgemm. */
 static void product_set(bool trans_b, int M, int N, int K, const float *A, int lda,
-                        const float *B, int ldb, float *C, int ldc)
+                        const float *B, int ldb, float *C, int ldc, float *work)
 {
     if (mat_packed_available() && !mat_small_fits(false, M, N, K)) {
-        float *Bp = malloc(mat_packed_floats(K, N) * sizeof *Bp);
+        float *Bp = work ? work : malloc(mat_packed_floats(K, N) * sizeof *Bp);
         if (Bp) {
             mat_pack(trans_b, K, N, B, ldb, Bp);
             mat_sgemm_packed(M, N, K, 1.0f, A, lda, Bp, K, C, ldc);
-            free(Bp);
+            if (Bp != work)
+                free(Bp);
             return;
         }
     }
     mat_sgemm(false, trans_b, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
 }
 
-OPS_CLONES
 void ops_linear_forward(float *out, const float *x, const float *w, const float *bias,
                         int N, int K, int C)
 {
+    ops_linear_forward_packed(out, x, w, bias, N, K, C, NULL);
+}
+
+OPS_CLONES
+void ops_linear_forward_packed(float *out, const float *x, const float *w, const float *bias,
+                               int N, int K, int C, float *work)
+{
     /* out (N, C) = x (N, K) w (K, C) */
-    product_set(false, N, C, K, x, K, w, C, out, C);
+    product_set(false, N, C, K, x, K, w, C, out, C, work);
     if (bias)
         for (int r = 0; r < N; r++) {
             float *o = out + (long)r * C;
@@ -237,7 +244,7 @@ static void linear_backward(float *dx, bool set, float *dw, float *dbias, const 
                             const float *x, const float *w, int N, int K, int C)
 {
     if (dx && set) /* dx (N, K) = dout (N, C) w^T (C, K) */
-        product_set(true, N, K, C, dout, C, w, C, dx, K);
+        product_set(true, N, K, C, dout, C, w, C, dx, K, NULL);
     else if (dx)
         /* dx (N, K) += dout (N, C) w^T (C, K) */
         mat_sgemm(false, true, N, K, C, 1.0f,

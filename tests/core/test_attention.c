@@ -604,6 +604,47 @@ static void test_attention_two_threads_match_reference(void **state)
     fixture_free(&f);
 }
 
+/* attention_heads on the Q, K and V attention_forward made: its P and concat
+ * bit for bit, at a trainer's shape (the packed path, with work) and at a
+ * short one (no work); a bad shape is refused. */
+static void heads_same_bits(int n, int d, int H, bool causal)
+{
+    AttnShape s = {.n_q = n, .n_k = n, .d_model = d, .H = H, .causal = causal, .scale = true,
+                   .temperature = 1.0f};
+    const size_t nd = (size_t)n * d, hnn = (size_t)H * n * n, wf = attention_heads_work(&s);
+    float *X = malloc(nd * sizeof *X), *W = malloc(4 * (size_t)d * d * sizeof *W);
+    float *Q = malloc(nd * sizeof *Q), *K = malloc(nd * sizeof *K), *V = malloc(nd * sizeof *V);
+    float *P = malloc(hnn * sizeof *P), *cat = malloc(nd * sizeof *cat);
+    float *out = malloc(nd * sizeof *out), *P2 = malloc(hnn * sizeof *P2);
+    float *cat2 = malloc(nd * sizeof *cat2), *work = wf ? malloc(wf * sizeof *work) : NULL;
+    assert_true(X && W && Q && K && V && P && cat && out && P2 && cat2 && (work || !wf));
+    Rng r;
+    rng_seed(&r, (uint64_t)n * 131 + d);
+    for (size_t i = 0; i < nd; i++)
+        X[i] = rng_symmetric(&r, 1.0f);
+    for (size_t i = 0; i < 4 * (size_t)d * d; i++)
+        W[i] = rng_symmetric(&r, 0.3f);
+    AttnWeights w = {W, W + d * d, W + 2 * d * d, W + 3 * d * d};
+    AttnBuffers b = {.Q = Q, .K = K, .V = V, .P = P, .concat = cat, .out = out};
+    assert_int_equal(attention_forward(&s, X, X, &w, &b), AV_OK);
+    assert_int_equal(attention_heads(&s, Q, K, V, P2, cat2, work), AV_OK);
+    assert_memory_equal(P, P2, hnn * sizeof *P);
+    assert_memory_equal(cat, cat2, nd * sizeof *cat);
+    s.H = 3 * d; /* does not divide d_model */
+    assert_int_equal(attention_heads(&s, Q, K, V, P2, cat2, work), AV_ERR_CONFIG);
+    free(X), free(W), free(Q), free(K), free(V), free(P), free(cat), free(out), free(P2);
+    free(cat2), free(work);
+}
+
+static void test_attention_heads_same_bits(void **state)
+{
+    (void)state;
+    heads_same_bits(64, 64, 4, true);  /* the character model's layer */
+    heads_same_bits(200, 64, 2, true); /* two row blocks */
+    heads_same_bits(37, 32, 2, false);
+    heads_same_bits(9, 8, 2, true);    /* short rows */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_mat_sgemm_small_matches_reference),
         cmocka_unit_test(test_attention_short_rows_same_bits),
         cmocka_unit_test(test_attention_short_heads_same_bits),
+        cmocka_unit_test(test_attention_heads_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
