@@ -231,6 +231,42 @@ static void test_mat_packed_tri(void **state)
     }
 }
 
+static void test_mat_packed_narrow(void **state)
+{
+    (void)state;
+    /* A product of at most 8 columns (a head of d_k 8's P_h V_h) takes tiles
+     * of 12 rows of one vector: its columns are bit for bit those of a wider
+     * product through the 16-column tiles, with and without the causal
+     * limit on A's terms, and near the double-precision reference. */
+    if (!mat_packed_available())
+        skip();
+    Rng r;
+    rng_seed(&r, 15);
+    static const int Ns[] = {8, 5, 1};
+    for (size_t c = 0; c < 3; c++) {
+        const int M = 77, K = 300, N = Ns[c], W = 9, off = 3;
+        float *A = filled(&r, (size_t)M * K), *B = filled(&r, (size_t)K * W);
+        for (int i = 0; i < M; i++) /* A zero past i + off, as P_h under the mask */
+            for (int k = i + off; k < K && c == 0; k++)
+                A[(long)i * K + k] = 0.0f;
+        float *Bn = malloc(sizeof(float) * mat_packed_floats(K, N));
+        float *Bw = malloc(sizeof(float) * mat_packed_floats(K, W));
+        float *Cn = malloc(sizeof(float) * M * N), *Cw = malloc(sizeof(float) * M * W);
+        assert_true(Bn && Bw && Cn && Cw);
+        mat_pack(false, K, N, B, W, Bn);
+        mat_pack(false, K, W, B, W, Bw);
+        for (int t = 0; t < 2; t++) {
+            int tk = t && c == 0 ? off : 0;
+            mat_sgemm_packed_tri(M, N, K, 0.5f, A, K, Bn, K, Cn, N, 0, tk);
+            mat_sgemm_packed_tri(M, W, K, 0.5f, A, K, Bw, K, Cw, W, 0, tk);
+            for (int i = 0; i < M; i++)
+                assert_memory_equal(Cn + (long)i * N, Cw + (long)i * W, sizeof(float) * N);
+        }
+        check_product(false, M, N, K, 0.5f, A, K, B, W, Cn, N);
+        free(A), free(B), free(Bn), free(Bw), free(Cn), free(Cw);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_mat_pack_parts),
         cmocka_unit_test(test_mat_packed_rows_independent),
         cmocka_unit_test(test_mat_packed_tri),
+        cmocka_unit_test(test_mat_packed_narrow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
