@@ -174,40 +174,6 @@ THIN_INLINE void tile(const int mr, int K, const float *A, long lda, const float
         row_store(C + 5 * ldc, c50, c51, al, w);
 }
 
-/* A panel of at most 8 columns (a head of d_k 8's P_h V_h): the 16-column
- * tile would spend half its multiply-adds on the panel's zero padding, so
- * THIN_MR8 rows take one ymm register each; each element's sum is the same
- * fused multiply-adds in the same order, so the same bits. */
-enum { THIN_MR8 = 12 };
-
-#define THIN_ROW8(r)                                                                       \
-    c[r] = _mm256_fmadd_ps(_mm256_broadcast_ss(A + (r) * lda + k), b, c[r]);
-
-THIN_INLINE void tile8(int K, const float *A, long lda, const float *panel, float *C, long ldc,
-                       int w, float alpha)
-{
-    __m256 c[THIN_MR8];
-    for (int r = 0; r < THIN_MR8; r++)
-        c[r] = _mm256_setzero_ps();
-#pragma GCC unroll 2
-    for (int k = 0; k < K; k++) {
-        const __m256 b = _mm256_loadu_ps(panel + (long)k * THIN_NR);
-        THIN_ROW8(0) THIN_ROW8(1) THIN_ROW8(2) THIN_ROW8(3) THIN_ROW8(4) THIN_ROW8(5)
-        THIN_ROW8(6) THIN_ROW8(7) THIN_ROW8(8) THIN_ROW8(9) THIN_ROW8(10) THIN_ROW8(11)
-    }
-    const __m256 al = _mm256_set1_ps(alpha);
-    for (int r = 0; r < THIN_MR8; r++) {
-        __m256 v = _mm256_mul_ps(c[r], al);
-        if (w == 8) {
-            _mm256_storeu_ps(C + r * ldc, v);
-        } else {
-            float out[8];
-            _mm256_storeu_ps(out, v);
-            memcpy(C + r * ldc, out, (size_t)w * sizeof *C);
-        }
-    }
-}
-
 /* One tile of mr rows (a constant in each case) from row i of the call. */
 #define THIN_TILE(mr) tile(mr, kt, A + i * lda, lda, panel, C + i * ldc, ldc, w, alpha)
 
@@ -220,15 +186,7 @@ THIN_TARGET static void panel_rows(int M, int K, const float *A, long lda, const
                                    float *C, long ldc, int j, int w, float alpha,
                                    const ThinTri *tri, int g0)
 {
-    int i = 0;
-    for (; w <= 8 && i + THIN_MR8 <= M; i += THIN_MR8) { /* narrow panels: 12-row tiles */
-        const int last = g0 + i + THIN_MR8 - 1;
-        if (tri->n > 0 && j >= last + tri->n)
-            continue;
-        const int kt = tri->k > 0 && last + tri->k < K ? last + tri->k : K;
-        tile8(kt, A + i * lda, lda, panel, C + i * ldc, ldc, w, alpha);
-    }
-    for (; i < M; i += THIN_MR) {
+    for (int i = 0; i < M; i += THIN_MR) {
         const int mr = M - i < THIN_MR ? M - i : THIN_MR, last = g0 + i + mr - 1;
         if (tri->n > 0 && j >= last + tri->n)
             continue;

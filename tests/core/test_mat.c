@@ -234,10 +234,10 @@ static void test_mat_packed_tri(void **state)
 static void test_mat_packed_narrow(void **state)
 {
     (void)state;
-    /* A product of at most 8 columns (a head of d_k 8's P_h V_h) takes tiles
-     * of 12 rows of one vector: its columns are bit for bit those of a wider
-     * product through the 16-column tiles, with and without the causal
-     * limit on A's terms, and near the double-precision reference. */
+    /* A product of at most 8 columns (a head of d_k 8's P_h V_h, a panel
+     * half padding): its columns are bit for bit those of a wider product,
+     * with and without the causal limit on A's terms, and near the
+     * double-precision reference. */
     if (!mat_packed_available())
         skip();
     Rng r;
