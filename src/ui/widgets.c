@@ -129,7 +129,7 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
         grid_puts(g, x + used, y, ": masked", w - used, STYLE_TEXT);
         /* imported weights have no scores: their mask is the file's zero triangle */
         grid_puts(g, x, y + 1, ab->Q ? "score -inf before softmax, weight exactly 0"
-                                     : "a causal file: weight exactly 0 above the diagonal",
+                                     : "weight exactly 0: the file is causal",
                   w, STYLE_DIM);
         return;
     }

@@ -240,6 +240,10 @@ check "causal import: the status line says the mask was detected" \
     wait_for 'mask causal \(detected\)'
 check "causal import: row 1 draws 11 masked cells" \
     test "$(screen | grep -E '^ *1 alpha ' | head -1 | grep -o '╳' | wc -l)" = 11
+keys Right Right # token 1 -> token 2: past the diagonal
+check "causal import: a masked cell is the file's zero triangle, not a score of -inf" \
+    eval "wait_for 'weight exactly 0: the file is causal' &&
+          ! screen | grep -q 'score -inf'"
 keys q
 
 # 8. The combining views on attnviz's own model against its --dump (norms.npy,
