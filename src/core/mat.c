@@ -173,11 +173,11 @@ MAT_INLINE void two_rows(int N, int K, float alpha, const float *A, int lda, con
 
 /* C (M, N) = alpha A (M, K) B (K, N) + beta C, where every row of B may be
  * read MAT_LANES columns at a time (ldb and the columns padded): four rows
- * at a time, the last two together or the last one alone. Each element is the same sequence of
- * float operations whatever the grouping and the vector width. */
-MAT_CLONES
-static void small_kernel(int M, int N, int K, float alpha, const float *A, int lda,
-                         const float *B, int ldb, float beta, float *C, int ldc)
+ * at a time, the last two together or the last one alone. Each element is
+ * the same sequence of float operations whatever the grouping and the
+ * vector width. */
+MAT_INLINE void small_rows(int M, int N, int K, float alpha, const float *A, int lda,
+                           const float *B, int ldb, float beta, float *C, int ldc)
 {
     const int full = M % 4 == 3 ? M + 1 : M - M % 4; /* rows in groups of four */
     for (int j = 0; j < N; j += MAT_LANES) {
@@ -188,6 +188,20 @@ static void small_kernel(int M, int N, int K, float alpha, const float *A, int l
         else if (M - full == 1)
             one_row(N, K, alpha, A, lda, B, ldb, beta, C, ldc, full, j);
     }
+}
+
+MAT_CLONES
+static void small_kernel(int M, int N, int K, float alpha, const float *A, int lda,
+                         const float *B, int ldb, float beta, float *C, int ldc)
+{
+    /* a model's projections (d_model 32 or 64, d_model columns) with the
+     * sizes as constants: the loops unroll; the same operations */
+    if (K == 32 && N == 32)
+        small_rows(M, 32, 32, alpha, A, lda, B, ldb, beta, C, ldc);
+    else if (K == 64 && N == 64)
+        small_rows(M, 64, 64, alpha, A, lda, B, ldb, beta, C, ldc);
+    else
+        small_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 bool mat_small_fits(bool trans_a, int M, int N, int K)
