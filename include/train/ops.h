@@ -46,6 +46,11 @@ void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout, 
 /* The same with dx (not NULL) written, not added to: dx = dout w^T. */
 void ops_linear_backward_set(float *dx, float *dw, float *dbias, const float *dout,
                              const float *x, const float *w, int N, int K, int C);
+/* The same with work, the caller's room for w^T packed (mat_packed_floats(C,
+ * K) floats; NULL: allocated a call): the same bits. */
+void ops_linear_backward_set_packed(float *dx, float *dw, float *dbias, const float *dout,
+                                    const float *x, const float *w, int N, int K, int C,
+                                    float *work);
 
 /* out (n) = act(x): GELU (tanh form) or ReLU. */
 void ops_act_forward(float *out, const float *x, long n, bool relu);

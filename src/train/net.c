@@ -65,9 +65,9 @@ static size_t part_work_floats(const ModelSpec *s)
     const AttnShape sh = seq_shape_n(s, s->context);
     const int D = s->d_model, W = s->mlp, V = s->V;
     size_t w = mat_packed_floats(D, D), heads = attention_heads_work(&sh);
-    size_t cand[3] = {W ? mat_packed_floats(D, W) : 0, W ? mat_packed_floats(W, D) : 0,
-                      mat_packed_floats(D, V)};
-    for (int k = 0; k < 3; k++)
+    size_t cand[4] = {W ? mat_packed_floats(D, W) : 0, W ? mat_packed_floats(W, D) : 0,
+                      mat_packed_floats(D, V), mat_packed_floats(V, D)}; /* w, w^T */
+    for (int k = 0; k < 4; k++)
         w = cand[k] > w ? cand[k] : w;
     return (heads + 15) / 16 * 16 + (w + 15) / 16 * 16;
 }
@@ -438,7 +438,8 @@ static void attention_half_backward(Part *pt, int l)
     const int N = pt->N, n = net->n, D = s->d_model, H = s->heads;
     const NetActs *a = &pt->L[l];
     const NetLayer *w = &net->p.layer[l], *gw = &pt->g->layer[l];
-    ops_linear_backward_set(pt->dcat, gw->Wo, NULL, pt->dx, a->concat, w->Wo, N, D, D);
+    ops_linear_backward_set_packed(pt->dcat, gw->Wo, NULL, pt->dx, a->concat, w->Wo, N, D, D,
+                                   pt->wpack);
     for (int b = 0; b < pt->B; b++) {
         const long o = (long)b * n * D;
         ops_attention_backward(pt->dQ + o, pt->dK + o, pt->dV + o, pt->dcat + o, a->Q + o,
@@ -453,8 +454,8 @@ static void attention_half_backward(Part *pt, int l)
     float *gW[3] = {gw->Wq, gw->Wk, gw->Wv};
     for (int k = 0; k < 3; k++) {
         bool first = k == 0 && s->layernorm; /* da is dtmp: written, not added to */
-        ops_linear_backward_set(first ? da : pt->dcat, gW[k], NULL, dY[k], a->a, Wt[k], N, D,
-                                D);
+        ops_linear_backward_set_packed(first ? da : pt->dcat, gW[k], NULL, dY[k], a->a, Wt[k],
+                                       N, D, D, pt->wpack);
         if (!first)
             ops_add_to(da, pt->dcat, (long)N * D);
     }
@@ -473,7 +474,8 @@ static void mlp_half_backward(Part *pt, int l)
     const NetActs *a = &pt->L[l];
     const NetLayer *w = &net->p.layer[l], *gw = &pt->g->layer[l];
     float *dg = pt->dh, *dh = pt->dh + (size_t)N * W;
-    ops_linear_backward_set(dg, gw->W2, gw->b2, pt->dx, a->g, w->W2, N, W, D);
+    ops_linear_backward_set_packed(dg, gw->W2, gw->b2, pt->dx, a->g, w->W2, N, W, D,
+                                   pt->wpack);
     if (a->t) {
         ops_gelu_backward_saved(dh, a->h, a->t, dg, (long)N * W);
     } else {
@@ -482,7 +484,8 @@ static void mlp_half_backward(Part *pt, int l)
     }
     float *dm = s->layernorm ? pt->dtmp : pt->dx;
     if (s->layernorm)
-        ops_linear_backward_set(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W);
+        ops_linear_backward_set_packed(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W,
+                                       pt->wpack);
     else
         ops_linear_backward(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W);
     if (s->layernorm)
@@ -511,8 +514,8 @@ static void part_backward(Part *pt)
     memset(dlogits, 0, (size_t)N * V * sizeof(float));
     ops_crossentropy_backward(dlogits, pt->logits, pt->tgt, pt->mask, N, V, pt->count);
     float *dxf = s->layernorm ? pt->dtmp : pt->dx;
-    ops_linear_backward_set(dxf, pt->g->unembed, NULL, dlogits, pt->xf, net->p.unembed, N, D,
-                            V);
+    ops_linear_backward_set_packed(dxf, pt->g->unembed, NULL, dlogits, pt->xf, net->p.unembed,
+                                   N, D, V, pt->wpack);
     if (s->layernorm) {
         memset(pt->dx, 0, ND);
         ops_layernorm_backward(pt->dx, pt->g->lnf_g, pt->g->lnf_b, dxf, pt->x_out,

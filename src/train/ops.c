@@ -241,10 +241,10 @@ void ops_linear_forward_packed(float *out, const float *x, const float *w, const
 /* ops_linear_backward, dx written (set) or added to. */
 OPS_CLONES
 static void linear_backward(float *dx, bool set, float *dw, float *dbias, const float *dout,
-                            const float *x, const float *w, int N, int K, int C)
+                            const float *x, const float *w, int N, int K, int C, float *work)
 {
     if (dx && set) /* dx (N, K) = dout (N, C) w^T (C, K) */
-        product_set(true, N, K, C, dout, C, w, C, dx, K, NULL);
+        product_set(true, N, K, C, dout, C, w, C, dx, K, work);
     else if (dx)
         /* dx (N, K) += dout (N, C) w^T (C, K) */
         mat_sgemm(false, true, N, K, C, 1.0f,
@@ -266,13 +266,20 @@ static void linear_backward(float *dx, bool set, float *dw, float *dbias, const 
 void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout,
                          const float *x, const float *w, int N, int K, int C)
 {
-    linear_backward(dx, false, dw, dbias, dout, x, w, N, K, C);
+    linear_backward(dx, false, dw, dbias, dout, x, w, N, K, C, NULL);
 }
 
 void ops_linear_backward_set(float *dx, float *dw, float *dbias, const float *dout,
                              const float *x, const float *w, int N, int K, int C)
 {
-    linear_backward(dx, true, dw, dbias, dout, x, w, N, K, C);
+    linear_backward(dx, true, dw, dbias, dout, x, w, N, K, C, NULL);
+}
+
+void ops_linear_backward_set_packed(float *dx, float *dw, float *dbias, const float *dout,
+                                    const float *x, const float *w, int N, int K, int C,
+                                    float *work)
+{
+    linear_backward(dx, true, dw, dbias, dout, x, w, N, K, C, work);
 }
 
 
