@@ -345,8 +345,10 @@ static void part_forward(Part *pt)
     for (int r = 0; r < N; r++) { /* for the accuracy: off the serial path */
         const float *p = pt->logits + (long)r * s->V;
         int best = 0;
+        float top = p[0];
         for (int v = 1; v < s->V; v++)
-            best = p[v] > p[best] ? v : best;
+            if (p[v] > top)
+                top = p[v], best = v;
         pt->best[r] = best;
     }
 }
