@@ -70,38 +70,38 @@ static void col_fold(float *restrict col, const float *restrict r, int len, Pool
 
 /* Fold one weight row into the cell row's column accumulator col (the
  * columns [c0, c1), only the keys row i sees) and count its visible keys per
- * cell (gw cells). Each column's sum or maximum over the rows is an
- * elementwise loop the compiler vectorises; a sum along the row into each
- * cell (as before) is a chain of dependent additions gcc may not reorder. */
+ * cell: *whole counts the rows that see every column, count[x] the keys the
+ * others see of cell x (columns [edge[x], edge[x + 1]) from c0). Each
+ * column's sum or maximum over the rows is an elementwise loop in vectors;
+ * a sum along the row into each cell (as before) is a chain of dependent
+ * additions the compiler may not reorder. */
 static void pool_row(const AttnShape *s, int i, const float *row, int c0, int c1, int gw,
-                     PoolMode mode, float *restrict col, int *count)
+                     const int *edge, PoolMode mode, float *restrict col, int *count,
+                     int *whole)
 {
-    const int C = c1 - c0, vis = attention_visible_keys(s, i);
-    const int end = vis < c1 ? vis : c1;
-    col_fold(col, row + c0, end - c0, mode);
-    if (vis >= c1) { /* every cell whole: the common case without the mask */
-        for (int x = 0; x < gw; x++)
-            count[x] += (int)((long)(x + 1) * C / gw) - (int)((long)x * C / gw);
+    const int vis = attention_visible_keys(s, i) - c0, end = vis < c1 - c0 ? vis : c1 - c0;
+    if (end <= 0)
+        return;
+    col_fold(col, row + c0, end, mode);
+    if (end == c1 - c0) {
+        ++*whole;
         return;
     }
-    for (int x = 0; x < gw; x++) {
-        int j0 = c0 + (int)((long)x * C / gw), j1 = c0 + (int)((long)(x + 1) * C / gw);
-        int e = vis < j1 ? vis : j1;
-        count[x] += e > j0 ? e - j0 : 0;
-    }
+    for (int x = 0; x < gw && edge[x] < end; x++)
+        count[x] += (edge[x + 1] < end ? edge[x + 1] : end) - edge[x];
 }
 
 /* The cells of a cell row from its column accumulator: each cell's columns
  * summed (or their maximum) in order, then the mean. */
-static void pool_finish(int C, int gw, PoolMode mode, const float *col, float *acc,
-                        const int *count)
+static void pool_finish(int gw, const int *edge, PoolMode mode, const float *col, float *acc,
+                        const int *count, int whole)
 {
     for (int x = 0; x < gw; x++) {
-        int j0 = (int)((long)x * C / gw), j1 = (int)((long)(x + 1) * C / gw);
         float a = 0.0f;
-        for (int j = j0; j < j1; j++)
+        for (int j = edge[x]; j < edge[x + 1]; j++)
             a = mode == POOL_MAX ? (col[j] > a ? col[j] : a) : a + col[j];
-        acc[x] = count[x] == 0 ? POOL_MASKED : mode == POOL_MEAN ? a / count[x] : a;
+        int n = count[x] + whole * (edge[x + 1] - edge[x]);
+        acc[x] = n == 0 ? POOL_MASKED : mode == POOL_MEAN ? a / n : a;
     }
 }
 
@@ -123,15 +123,15 @@ static int sample_row(int i0, int i1, int k, int take)
 
 /* One cell row of a sampled pool: `take` rows of [i0, i1) folded into col. */
 static void pool_sampled_rows(const AttnShape *s, int h, const PoolRows *pr, int i0, int i1,
-                              int c0, int c1, int gw, PoolMode mode, float *col, int *count,
-                              float *buf)
+                              int c0, int c1, int gw, const int *edge, PoolMode mode,
+                              float *col, int *count, int *whole, float *buf)
 {
     int take = i1 - i0 < pr->per_cell ? i1 - i0 : pr->per_cell;
     for (int k = 0; k < take; k++) {
         int i = take == i1 - i0 ? i0 + k : sample_row(i0, i1, k, take);
         const float *row = pr->P_h ? pr->P_h + (size_t)i * s->n_k
                                    : combine_row(pr->src, pr->l, h, i, buf);
-        pool_row(s, i, row, c0, c1, gw, mode, col, count);
+        pool_row(s, i, row, c0, c1, gw, edge, mode, col, count, whole);
     }
 }
 
@@ -143,21 +143,25 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
     assert(gh >= 1 && gw >= 1 && gh <= R && gw <= c1 - c0);
     size_t block_rows = pr->src ? 1 : POOL_BLOCK;
     float *block = P_h ? NULL : malloc(sizeof *block * block_rows * (size_t)n_k);
-    int *count = malloc(sizeof *count * (size_t)gw);
+    int *count = malloc(sizeof *count * (size_t)(2 * gw + 1)), *edge = count + gw;
     float *col = malloc(sizeof *col * (size_t)(c1 - c0)); /* the cell row's columns */
     if ((!P_h && !block) || !count || !col) {
         free(block), free(count), free(col);
         return AV_ERR_NOMEM;
     }
+    for (int x = 0; x <= gw; x++) /* cell x: columns [edge[x], edge[x + 1]) from c0 */
+        edge[x] = (int)((long)x * (c1 - c0) / gw);
     for (int y = 0; y < gh; y++) {
         int i0 = r0 + (int)((long)y * R / gh), i1 = r0 + (int)((long)(y + 1) * R / gh);
         float *acc = out + (size_t)y * gw;
+        int whole = 0;
         for (int x = 0; x < gw; x++)
             count[x] = 0;
         for (int j = 0; j < c1 - c0; j++)
             col[j] = 0.0f;
         if (pr->per_cell > 0)
-            pool_sampled_rows(s, h, pr, i0, i1, c0, c1, gw, mode, col, count, block);
+            pool_sampled_rows(s, h, pr, i0, i1, c0, c1, gw, edge, mode, col, count, &whole,
+                              block);
         for (int b0 = i0; b0 < i1 && pr->per_cell <= 0; b0 += POOL_BLOCK) {
             int b1 = b0 + POOL_BLOCK < i1 ? b0 + POOL_BLOCK : i1;
             if (!P_h && !pr->src)
@@ -166,10 +170,10 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
                 const float *row = P_h ? P_h + (size_t)i * n_k
                                    : pr->src ? combine_row(pr->src, pr->l, h, i, block)
                                              : block + (size_t)(i - b0) * n_k;
-                pool_row(s, i, row, c0, c1, gw, mode, col, count);
+                pool_row(s, i, row, c0, c1, gw, edge, mode, col, count, &whole);
             }
         }
-        pool_finish(c1 - c0, gw, mode, col, acc, count);
+        pool_finish(gw, edge, mode, col, acc, count, whole);
     }
     free(block);
     free(count);
