@@ -426,9 +426,17 @@ static int forward_layers(Net *net, const int *tok, const int *tgt, const float 
     return AV_OK;
 }
 
+/* grads [i0, i1) = 0. */
+static void zero_range(void *ctx, size_t i0, size_t i1, void *unused)
+{
+    Net *net = ctx;
+    (void)unused;
+    memset(net->grads + i0, 0, (i1 - i0) * sizeof *net->grads);
+}
+
 void net_zero_grad(Net *net)
 {
-    memset(net->grads, 0, net->layout.total * sizeof *net->grads);
+    net_pair_halves(&net->worker, net->threads, net->layout.total, zero_range, net, NULL, NULL);
 }
 
 /* Backward of layer l's attention half on pt's rows: dx holds
