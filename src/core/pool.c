@@ -143,12 +143,13 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
     assert(gh >= 1 && gw >= 1 && gh <= R && gw <= c1 - c0);
     size_t block_rows = pr->src ? 1 : POOL_BLOCK;
     float *block = P_h ? NULL : malloc(sizeof *block * block_rows * (size_t)n_k);
-    int *count = malloc(sizeof *count * (size_t)(2 * gw + 1)), *edge = count + gw;
+    int *count = malloc(sizeof *count * (size_t)(2 * gw + 1));
     float *col = malloc(sizeof *col * (size_t)(c1 - c0)); /* the cell row's columns */
     if ((!P_h && !block) || !count || !col) {
         free(block), free(count), free(col);
         return AV_ERR_NOMEM;
     }
+    int *edge = count + gw;
     for (int x = 0; x <= gw; x++) /* cell x: columns [edge[x], edge[x + 1]) from c0 */
         edge[x] = (int)((long)x * (c1 - c0) / gw);
     for (int y = 0; y < gh; y++) {

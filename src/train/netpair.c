@@ -45,9 +45,10 @@ static void *worker_main(void *arg)
 /* The worker *slot, started when there is none; NULL when it cannot be. */
 static NetWorker *worker_get(NetWorker **slot)
 {
-    if (*slot)
-        return *slot;
-    NetWorker *w = calloc(1, sizeof *w);
+    NetWorker *w = *slot;
+    if (w)
+        return w;
+    w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
     pthread_mutex_init(&w->mu, NULL);
