@@ -11,26 +11,7 @@
 #include <string.h>
 
 #include "core/mat.h"
-
-/* AVX-512 and AVX2 clones chosen at load time, as in ops.c: the same
- * operations in each. */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define ATTB_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define ATTB_CLONES
-#endif
-
-enum { CHUNK = 16 }; /* fixed-length inner loops with restrict, which gcc -O2 vectorises */
-
-/* call_chunk over whole chunks of [0, n), then call_rest once. */
-#define ATTB_CHUNKS(n, c, call_chunk, call_rest)                                                 \
-    do {                                                                                         \
-        int c = 0;                                                                               \
-        for (; c + CHUNK <= (n); c += CHUNK)                                                     \
-            call_chunk;                                                                          \
-        if (c < (n))                                                                             \
-            call_rest;                                                                           \
-    } while (0)
+#include "vecloop.h"
 
 static inline void soft_back(float *restrict d, const float *restrict p, float scale,
                              float dot, int n)
@@ -39,7 +20,7 @@ static inline void soft_back(float *restrict d, const float *restrict p, float s
         d[c] = scale * p[c] * (d[c] - dot);
 }
 
-ATTB_CLONES
+VEC_CLONES
 void attnback_softmax_rows(float *dP, const float *P_h, int T, int i0, int i1, float scale)
 {
     for (int i = i0; i < i1; i++) {
@@ -53,7 +34,7 @@ void attnback_softmax_rows(float *dP, const float *P_h, int T, int i0, int i1, f
             acc[c] += p_i[j + c] * d_i[j + c];
         for (int c = 0; c < CHUNK; c++)
             dot += acc[c];
-        ATTB_CHUNKS(i + 1, c, soft_back(d_i + c, p_i + c, scale, dot, CHUNK),
+        BY_CHUNKS(i + 1, c, soft_back(d_i + c, p_i + c, scale, dot, CHUNK),
                     soft_back(d_i + c, p_i + c, scale, dot, i + 1 - c));
         memset(d_i + i + 1, 0, (size_t)(T - i - 1) * sizeof *d_i);
     }

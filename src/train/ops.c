@@ -20,20 +20,11 @@
 #include "core/av.h"
 #include "core/mat.h"
 #include "attnback.h"
+#include "vecloop.h"
 
 #define LN_EPS 1e-5f
 #define GELU_C 0.7978845608028654f /* sqrt(2 / pi) */
 
-/* AVX-512 and AVX2 clones chosen at load time, as in core/mat.c: with
- * -std=c11 (no contraction into FMA) each does the same operations in the
- * same order, so the numbers do not depend on the machine. */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define OPS_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define OPS_CLONES
-#endif
-
-enum { CHUNK = 16 }; /* fixed-length inner loops, which gcc -O2 vectorises */
 
 /* The sum of x[0..n) in CHUNK partial sums added in a fixed order: it
  * vectorises without -ffast-math and gives the same bits on every machine. */
@@ -115,17 +106,7 @@ static inline void ln_back2(float *restrict dx, const float *restrict norm,
         dx[c] += s * (dn[c] - mean_d - norm[c] * mean_dn);
 }
 
-/* f(.., CHUNK) over whole chunks of [0, D), then f(.., rest) once. */
-#define BY_CHUNKS(D, c, call_chunk, call_rest)                                                   \
-    do {                                                                                         \
-        int c = 0;                                                                               \
-        for (; c + CHUNK <= (D); c += CHUNK)                                                     \
-            call_chunk;                                                                          \
-        if (c < (D))                                                                             \
-            call_rest;                                                                           \
-    } while (0)
-
-OPS_CLONES
+VEC_CLONES
 void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
                            const float *g, const float *b, int N, int D)
 {
@@ -144,7 +125,7 @@ void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
     }
 }
 
-OPS_CLONES
+VEC_CLONES
 void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout,
                             const float *x, const float *g, const float *mean,
                             const float *rstd, int N, int D)
@@ -178,7 +159,7 @@ static inline void sum_into(float *restrict o, const float *restrict a, const fl
         o[c] = a[c] + b[c];
 }
 
-OPS_CLONES
+VEC_CLONES
 void ops_add(float *out, const float *a, const float *b, long n)
 {
     long i = 0;
@@ -188,7 +169,7 @@ void ops_add(float *out, const float *a, const float *b, long n)
         sum_into(out + i, a + i, b + i, (int)(n - i));
 }
 
-OPS_CLONES
+VEC_CLONES
 void ops_add_to(float *out, const float *a, long n)
 {
     long i = 0;
@@ -225,7 +206,7 @@ void ops_linear_forward(float *out, const float *x, const float *w, const float 
     ops_linear_forward_packed(out, x, w, bias, N, K, C, NULL);
 }
 
-OPS_CLONES
+VEC_CLONES
 void ops_linear_forward_packed(float *out, const float *x, const float *w, const float *bias,
                                int N, int K, int C, float *work)
 {
@@ -239,7 +220,7 @@ void ops_linear_forward_packed(float *out, const float *x, const float *w, const
 }
 
 /* ops_linear_backward, dx written (set) or added to. */
-OPS_CLONES
+VEC_CLONES
 static void linear_backward(float *dx, bool set, float *dw, float *dbias, const float *dout,
                             const float *x, const float *w, int N, int K, int C, float *work)
 {
@@ -360,7 +341,7 @@ static inline void gelu_back_saved_chunk(float *restrict dh, const float *restri
     }
 }
 
-OPS_CLONES
+VEC_CLONES
 void ops_bias_gelu_forward(float *g, float *t, float *h, const float *bias, int N, int W)
 {
     float zero[CHUNK] = {0};
@@ -382,7 +363,7 @@ void ops_bias_gelu_forward(float *g, float *t, float *h, const float *bias, int 
     }
 }
 
-OPS_CLONES
+VEC_CLONES
 void ops_gelu_backward_saved(float *dh, const float *h, const float *t, const float *dg, long n)
 {
     long i = 0;
@@ -398,7 +379,7 @@ void ops_gelu_backward_saved(float *dh, const float *h, const float *t, const fl
     }
 }
 
-OPS_CLONES
+VEC_CLONES
 void ops_act_forward(float *out, const float *x, long n, bool relu)
 {
     if (relu) {
@@ -417,7 +398,7 @@ void ops_act_forward(float *out, const float *x, long n, bool relu)
     }
 }
 
-OPS_CLONES
+VEC_CLONES
 void ops_act_backward(float *dx, const float *x, const float *dout, long n, bool relu)
 {
     if (relu) {
