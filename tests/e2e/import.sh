@@ -25,9 +25,8 @@ tui_init import
 T=$WORK
 unset NO_COLOR
 A() { "$BIN" "$@"; }
-# A fresh tmux server for each session: a new session on a server whose last
-# session is being killed can find it gone.
-start() { tmux -L "$SOCK" kill-server 2>/dev/null; sleep 0.2; tui_start "$@"; }
+# tui_start gives each session a fresh tmux server (tui_session)
+start() { tui_start "$@"; }
 
 # The data: a random (2, 3, 7, 7) float32 array, a causal (2, 2, 5, 5) one, a
 # float64 cross (3, 4, 6) one, a (2, 4, 12, 12) one for the interface, bad files.

@@ -21,7 +21,7 @@ fi
 tui_init import_large
 T=$WORK
 unset NO_COLOR
-start() { tmux -L "$SOCK" kill-server 2>/dev/null; sleep 0.2; tui_start "$@"; }
+start() { tui_start "$@"; } # a fresh tmux server each time (tui_session)
 
 # 1. Rollout on a thread: each token looks at the next (head 1) or at itself
 # (head 2) over a little noise; NumPy's rollout after 3 layers, in float64,
