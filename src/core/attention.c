@@ -516,11 +516,12 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
      * allocation (without the room, each head thread packs its own copies) */
     const size_t kf = s->H * k_pack_floats(s), vf = b->concat ? s->H * v_pack_floats(s) : 0;
     float *packs = jb.packed ? panels_new(kf + vf) : NULL;
-    jb.Kall = packs, jb.Vall = packs && vf ? packs + kf : NULL;
+    float *vpacks = packs && vf ? packs + kf : NULL;
+    jb.Kall = packs, jb.Vall = vpacks;
     /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
     AttnProjJob pj = {.count = 3, .d = d, .H = s->H, .n = {n_q, n_k, n_k},
                       .X = {Xq, Xkv, Xkv}, .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V},
-                      .Kall = packs, .Vall = packs && vf ? packs + kf : NULL,
+                      .Kall = packs, .Vall = vpacks,
                       .k_head = k_pack_floats(s), .v_head = v_pack_floats(s)};
     attn_proj_setup(&pj, threads);
     /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
