@@ -16,10 +16,16 @@
  *                    small enough for mat.c's small kernel. roof_ms is
  *                    its floating-point operations at the peak's speed (under the
  *                    mask only the visible triangle's scores and weighted sums
- *                    count) and roof_ratio = ms / roof_ms
+ *                    count) and roof_ratio = ms / roof_ms; from n = 1,024 on
+ *                    (peak=paired) one 2-thread 2048 product is timed before
+ *                    each repetition and roof_ratio is the median of each
+ *                    forward's ratio to its own sample (the machine's speed
+ *                    drifts from minute to minute here); roof_ratio_best is
+ *                    the fastest forward against the best sample
  *   bench sgemm      the same products as one unblocked call each on OpenBLAS's
  *                    threads, as NumPy would make them: context, GFLOP/s
- *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads)
+ *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads):
+ *                    us the median of 9 batches of 2,000, best_us the fastest batch
  *   bench rss        peak resident memory of a child doing one forward at n = 4096
  *   bench keystroke  ./attnviz on a pseudo-terminal: key written -> screen complete,
  *                    for selection moves and (keystroke_typing) for typed characters,
@@ -162,6 +168,56 @@ static void bench_machine(void)
     fflush(stdout);
 }
 
+/* Square operands for the peak's products. */
+typedef struct {
+    int n;
+    float *A, *B, *C;
+} PeakBufs;
+
+static int peak_bufs_init(PeakBufs *pb, Rng *r, int n)
+{
+    pb->n = n;
+    pb->A = fill_new(r, (size_t)n * n, 1.0f), pb->B = fill_new(r, (size_t)n * n, 1.0f);
+    pb->C = malloc((size_t)n * n * sizeof *pb->C);
+    return pb->A && pb->B && pb->C ? 0 : -1;
+}
+
+static void peak_bufs_free(PeakBufs *pb)
+{
+    free(pb->A), free(pb->B), free(pb->C);
+}
+
+/* The best GFLOP/s of reps 2-thread products C (n, n) = A (n, n) B (n, n).
+ * OpenBLAS's threads spin a while after a call before they sleep: the pause
+ * keeps them off the cores that what is measured next uses. */
+static double peak_products(const PeakBufs *pb, int reps)
+{
+    const int threads = sysconf(_SC_NPROCESSORS_ONLN) < 2 ? 1 : 2, n = pb->n;
+    double best = 0;
+    mat_set_threads(threads);
+    for (int rep = 0; rep < reps; rep++) {
+        double t0 = now_ms();
+        /* C (n, n) = A (n, n) B (n, n) */
+        mat_sgemm(false, false, n, n, n, 1.0f,
+                  pb->A, n,
+                  pb->B, n,
+                  0.0f, pb->C, n);
+        double gflops = 2.0 * n * n * n / (now_ms() - t0) * 1e-6;
+        best = gflops > best ? gflops : best;
+    }
+    mat_set_threads(1);
+    usleep(200 * 1000);
+    return best;
+}
+
+static double peak_sample(Rng *r, int n, int reps)
+{
+    PeakBufs pb;
+    double g = peak_bufs_init(&pb, r, n) == 0 ? peak_products(&pb, reps) : 0;
+    peak_bufs_free(&pb);
+    return g;
+}
+
 /* The machine's limit: the best GFLOP/s of large square products
  * C (n, n) = A (n, n) B (n, n) on the threads the forward uses for its
  * projections, over a few sizes and repetitions. */
@@ -173,31 +229,16 @@ static double bench_peak(void)
     int best_n = 0;
     Rng r;
     rng_seed(&r, 7);
-    mat_set_threads(threads);
     for (int k = 0; k < 3; k++) {
-        const int n = sizes[k];
-        float *A = fill_new(&r, (size_t)n * n, 1.0f), *B = fill_new(&r, (size_t)n * n, 1.0f);
-        float *C = malloc((size_t)n * n * sizeof *C);
-        for (int rep = 0; A && B && C && rep < reps[k]; rep++) {
-            double t0 = now_ms();
-            /* C (n, n) = A (n, n) B (n, n) */
-            mat_sgemm(false, false, n, n, n, 1.0f,
-                      A, n,
-                      B, n,
-                      0.0f, C, n);
-            double gflops = 2.0 * n * n * n / (now_ms() - t0) * 1e-6;
-            if (gflops > best)
-                best = gflops, best_n = n;
-        }
-        free(A), free(B), free(C);
+        double g = peak_sample(&r, sizes[k], reps[k]);
+        if (g > best)
+            best = g, best_n = sizes[k];
     }
-    mat_set_threads(1);
     if (best > 0)
         printf("bench peak threads=%d n=%d gflops=%.1f\n", threads, best_n, best);
     else
         printf("bench peak skipped reason=out_of_memory\n");
     fflush(stdout);
-    usleep(200 * 1000); /* OpenBLAS's threads spin a while before they sleep */
     return best;
 }
 
@@ -223,21 +264,36 @@ static double time_call(Problem *p, const AttnShape *s, ForwardFn fn)
     return now_ms() - t0;
 }
 
-/* Median milliseconds of the forward and of its products alone, the two
- * interleaved so that a busy machine slows both alike; *ratio is the median
- * of the per-pair ratios. */
-static void time_forward(Problem *p, const AttnShape *s, int reps, double *ms, double *gm,
-                         double *ratio)
+/* What one forward shape measured: medians of the forward (ms) and of its
+ * products alone (gm), the median of the per-repetition ratios; with the
+ * peak paired (pb given), the peak sampled just before each repetition. */
+typedef struct {
+    AttnShape s;
+    double ms, gm, ratio;
+    int reps;
+    bool paired;
+    double tf[MAX_REPS], peak[MAX_REPS]; /* per repetition, in order */
+} ForwardFigure;
+
+/* Repetitions of the forward and of its products alone, the two interleaved
+ * so that a busy machine slows both alike; with pb, each repetition starts
+ * with one 2-thread product of the peak's (its GFLOP/s kept beside the
+ * forward's time), so that a slow minute slows both sides of the roofline
+ * ratio alike. */
+static void time_forward(Problem *p, ForwardFigure *f, const PeakBufs *pb)
 {
     double tf[MAX_REPS], tg[MAX_REPS], r[MAX_REPS];
+    const AttnShape *s = &f->s;
     time_call(p, s, attention_forward);
     time_call(p, s, attention_forward_gemm_only);
-    for (int k = 0; k < reps; k++) {
-        tf[k] = time_call(p, s, attention_forward);
+    f->paired = pb != NULL;
+    for (int k = 0; k < f->reps; k++) {
+        f->peak[k] = pb ? peak_products(pb, 1) : 0;
+        f->tf[k] = tf[k] = time_call(p, s, attention_forward);
         tg[k] = time_call(p, s, attention_forward_gemm_only);
         r[k] = tf[k] / tg[k];
     }
-    *ms = median(tf, reps), *gm = median(tg, reps), *ratio = median(r, reps);
+    f->ms = median(tf, f->reps), f->gm = median(tg, f->reps), f->ratio = median(r, f->reps);
 }
 
 /* Flops of the products the forward makes: under the mask a block of rows
@@ -285,31 +341,58 @@ static void bench_full_sgemm(Problem *p, int threads, int reps)
     usleep(200 * 1000); /* OpenBLAS's threads spin a while before they sleep */
 }
 
-typedef struct {
-    AttnShape s;
-    double ms, gm, ratio;
-} ForwardFigure;
-
-/* The forward lines, once the peak is known: roof_ms is the forward's
- * floating-point operations at the peak's speed. */
+/* The forward lines, once the run's peak is known. roof_ms is the forward's
+ * floating-point operations at the peak's speed and roof_ratio = ms /
+ * roof_ms. peak=run: the run's peak (peak_used) against the median forward.
+ * peak=paired: each repetition's forward time against the peak sampled just
+ * before it, roof_ratio the median of those ratios, roof_ms at the median of
+ * the samples; roof_ratio_best is the fastest forward against the best
+ * sample (best of k on both sides). */
 static void print_forward(const ForwardFigure *f, double peak_gflops)
 {
-    double roof = peak_gflops > 0 ? forward_roof_flops(&f->s) / peak_gflops * 1e-6 : 0;
+    const double flops = forward_roof_flops(&f->s);
+    double roof = peak_gflops > 0 ? flops / peak_gflops * 1e-6 : 0, ratio = 0, best = 0;
+    if (f->paired) {
+        double rr[MAX_REPS], pk[MAX_REPS], fast = f->tf[0], top = 0;
+        int n = 0;
+        for (int k = 0; k < f->reps; k++) {
+            fast = f->tf[k] < fast ? f->tf[k] : fast;
+            top = f->peak[k] > top ? f->peak[k] : top;
+            if (f->peak[k] > 0)
+                rr[n] = f->tf[k] / (flops / f->peak[k] * 1e-6), pk[n++] = f->peak[k];
+        }
+        roof = n ? flops / median(pk, n) * 1e-6 : 0, ratio = n ? median(rr, n) : 0;
+        best = top > 0 ? fast / (flops / top * 1e-6) : 0;
+    } else {
+        ratio = roof > 0 ? f->ms / roof : 0;
+    }
     printf("bench forward n=%d mask=%s threads=%d ms=%.3f sgemm_ms=%.3f ratio=%.3f "
-           "sgemm_gflops=%.1f roof_ms=%.3f roof_ratio=%.3f gflops=%.1f\n",
+           "sgemm_gflops=%.1f roof_ms=%.3f roof_ratio=%.3f gflops=%.1f peak=%s",
            f->s.n_q, f->s.causal ? "on" : "off", attention_threads(&f->s), f->ms, f->gm,
-           f->ratio, forward_gemm_flops(&f->s) / f->gm * 1e-6, roof, roof > 0 ? f->ms / roof : 0,
-           forward_roof_flops(&f->s) / f->ms * 1e-6);
+           f->ratio, forward_gemm_flops(&f->s) / f->gm * 1e-6, roof, ratio,
+           flops / f->ms * 1e-6, f->paired ? "paired" : "run");
+    if (f->paired)
+        printf(" peak_gflops=%.1f roof_ratio_best=%.3f", roof > 0 ? flops / roof * 1e-6 : 0,
+               best);
+    printf("\n");
 }
 
 /* The forward passes, then the peak measured again: a busy machine that
- * slowed the first measurement does not flatter the ratios. */
+ * slowed the first measurement does not flatter the ratios. From n = 1,024
+ * on (the sizes the roofline targets are for) the peak is also sampled
+ * before each repetition (PAIR_N, one product) and each forward is held to
+ * its own sample (print_forward). */
 static void bench_forward(double peak_gflops)
 {
+    enum { PAIR_N = 2048, PAIR_FROM = 1024 };
     static const int sizes[] = {64, 256, 1024, 4096};
-    static const int reps[] = {41, 15, 9, 5};
+    static const int reps[] = {41, 15, 9, 7};
     ForwardFigure fig[8];
     int figs = 0;
+    PeakBufs pb;
+    Rng r;
+    rng_seed(&r, 11);
+    bool paired = peak_bufs_init(&pb, &r, PAIR_N) == 0;
     for (int k = 0; k < 4; k++) {
         Problem p;
         if (problem_init(&p, sizes[k])) {
@@ -320,12 +403,14 @@ static void bench_forward(double peak_gflops)
         for (int causal = 0; causal < 2; causal++) {
             ForwardFigure *f = &fig[figs++];
             f->s = (AttnShape){p.n, p.n, D_MODEL, HEADS, causal, true, 1.0f};
-            time_forward(&p, &f->s, reps[k], &f->ms, &f->gm, &f->ratio);
+            f->reps = reps[k];
+            time_forward(&p, f, paired && p.n >= PAIR_FROM ? &pb : NULL);
         }
         if (p.n >= 1024)
             bench_full_sgemm(&p, 2, reps[k]);
         problem_free(&p);
     }
+    peak_bufs_free(&pb);
     double again = bench_peak();
     peak_gflops = again > peak_gflops ? again : peak_gflops;
     printf("bench peak_used gflops=%.1f\n", peak_gflops);
@@ -379,8 +464,9 @@ static void bench_pipeline(void)
             pipeline_once(&c, &w, &r, &g, labels);
         us[b] = (now_ms() - t0) * 1e3 / CALLS;
     }
-    printf("bench pipeline n=%d d_model=%d heads=%d us=%.2f\n", r.shape.n_q, c.d_model, c.H,
-           median(us, BATCHES));
+    double med = median(us, BATCHES); /* sorts us */
+    printf("bench pipeline n=%d d_model=%d heads=%d us=%.2f best_us=%.2f\n", r.shape.n_q,
+           c.d_model, c.H, med, us[0]);
 done:
     fflush(stdout);
     model_result_free(&r);

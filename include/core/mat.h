@@ -30,6 +30,18 @@ bool mat_small_fits(bool trans_a, int M, int N, int K);
 void mat_sgemm_small(bool trans_b, int M, int N, int K, float alpha, const float *A, int lda,
                      const float *B, int ldb, float beta, float *C, int ldc);
 
+/* Whether mat_sgemm_small_multi takes these sizes: N a multiple of 32 and
+ * each product within mat_small_fits. */
+bool mat_small_multi_fits(int M, int N, int K);
+
+/* C_p (M, N) = A (M, K) B_p (K, N) for p < count (1 to 3), one pass over A
+ * (a sentence's Q, K and V from the same X): each C_p the bits of
+ * mat_sgemm_small(false, M, N, K, 1, A, lda, B_p, ldb, 0, C_p, ldc). Needs
+ * mat_small_multi_fits(M, N, K); every B_p has leading dimension ldb, every
+ * C_p ldc. */
+void mat_sgemm_small_multi(int count, int M, int N, int K, const float *A, int lda,
+                           const float *const *B, int ldb, float *const *C, int ldc);
+
 /* Thin products against a right operand packed once: a head's K_h^T or V_h,
  * reused by every block of query rows. Runs a register-tiled AVX2+FMA kernel
  * (src/core/thin.c), so it exists only where mat_packed_available says so;

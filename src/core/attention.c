@@ -236,6 +236,25 @@ static Item item_at(const HeadJob *jb, int k)
     return it;
 }
 
+/* Rows [i0, i1) of head h of a sentence (n_k <= SOFTMAX_LANES): scores,
+ * mask, softmax and, with concat, P_h V_h, SOFTMAX_LANES rows at a time. */
+static void short_head(const AttnShape *s, int h, const float *Q, const float *K,
+                       const float *V, float *S_h, float *P_h, float *concat, int i0, int i1)
+{
+    const int d = s->d_model, d_k = d / s->H;
+    AttnShortHead sh = {
+        .n_k = s->n_k, .d_model = d, .d_k = d_k, .scale = attention_scale(s),
+        .Q_h = Q + h * d_k, .K_h = K + h * d_k, .V_h = concat ? V + h * d_k : NULL,
+        .S_h = S_h, .P_h = P_h, .out = concat ? concat + h * d_k : NULL,
+    };
+    for (int g0 = i0; g0 < i1; g0 += SOFTMAX_LANES) {
+        int m = i1 - g0 < SOFTMAX_LANES ? i1 - g0 : SOFTMAX_LANES, vis[SOFTMAX_LANES];
+        for (int r = 0; r < m; r++)
+            vis[r] = attention_visible_keys(s, g0 + r);
+        attn_short_group(&sh, g0, m, vis);
+    }
+}
+
 /* Scores of item k into S_h (when kept) or P_h. Under the mask, rows < i1
  * see keys < i1 only: the keys beyond are never multiplied. */
 static void item_scores(HeadWorker *wk, Item it)
@@ -244,18 +263,8 @@ static void item_scores(HeadWorker *wk, Item it)
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     if (jb->short_rows) { /* the whole item, softmax and values too */
-        AttnShortHead sh = {
-            .n_k = n_k, .d_model = d, .d_k = d_k, .scale = attention_scale(s),
-            .Q_h = jb->Q + it.h * d_k, .K_h = jb->K + it.h * d_k,
-            .V_h = jb->concat ? jb->V + it.h * d_k : NULL, .S_h = it.S_h, .P_h = it.P_h,
-            .out = jb->concat ? jb->concat + it.h * d_k : NULL,
-        };
-        for (int g0 = it.i0; g0 < it.i1; g0 += SOFTMAX_LANES) {
-            int m = it.i1 - g0 < SOFTMAX_LANES ? it.i1 - g0 : SOFTMAX_LANES, vis[SOFTMAX_LANES];
-            for (int r = 0; r < m; r++)
-                vis[r] = attention_visible_keys(s, g0 + r);
-            attn_short_group(&sh, g0, m, vis);
-        }
+        short_head(s, it.h, jb->Q, jb->K, jb->concat ? jb->V : NULL, it.S_h, it.P_h,
+                   jb->concat, it.i0, it.i1);
         return;
     }
     const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
@@ -500,6 +509,44 @@ static void forward_run(ForwardRun *fr, int threads)
     }
 }
 
+/* C (n, d) = X (n, d) W (d, d), as one projection item on one thread makes it. */
+static void project(int n, int d, const float *X, const float *W, float *C)
+{
+    /* C (n, d) = X (n, d) W (d, d) */
+    mat_sgemm(false, false, n, d, d, 1.0f,
+              X, d,
+              W, d,
+              0.0f, C, d);
+}
+
+/* A sentence's forward (n_k <= SOFTMAX_LANES, one thread): the passes of
+ * forward() called directly, with its numbers bit for bit (each product is
+ * the one mat_sgemm call an item would make, each head short_head), and
+ * self-attention's Q, K and V in one pass over X when the small kernel takes
+ * them (mat_sgemm_small_multi: the same sums). */
+static void forward_short(const AttnShape *s, const float *Xq, const float *Xkv,
+                          const AttnWeights *w, AttnBuffers *b, bool gemm_only)
+{
+    const int d = s->d_model, n_q = s->n_q, n_k = s->n_k;
+    const long nn = (long)n_q * n_k;
+    if (Xq == Xkv && n_q == n_k && mat_small_multi_fits(n_q, d, d)) {
+        const float *W3[3] = {w->Wq, w->Wk, w->Wv};
+        float *C3[3] = {b->Q, b->K, b->V};
+        mat_sgemm_small_multi(3, n_q, d, d, Xq, d, W3, d, C3, d);
+    } else {
+        project(n_q, d, Xq, w->Wq, b->Q);
+        project(n_k, d, Xkv, w->Wk, b->K);
+        project(n_k, d, Xkv, w->Wv, b->V);
+    }
+    for (int h = 0; h < s->H; h++)
+        short_head(s, h, b->Q, b->K, b->V, b->S && !gemm_only ? b->S + h * nn : NULL,
+                   b->P + h * nn, b->concat, 0, n_q);
+    if (mat_small_multi_fits(n_q, d, d))
+        mat_sgemm_small_multi(1, n_q, d, d, b->concat, d, &w->Wo, d, &b->out, d);
+    else
+        project(n_q, d, b->concat, w->Wo, b->out);
+}
+
 static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
                    const AttnWeights *w, AttnBuffers *b, bool gemm_only)
 {
@@ -507,6 +554,10 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     if (err)
         return err;
     const int d = s->d_model, n_q = s->n_q, n_k = s->n_k, threads = attention_threads(s);
+    if (n_k <= SOFTMAX_LANES && threads == 1) {
+        forward_short(s, Xq, Xkv, w, b, gemm_only);
+        return AV_OK;
+    }
     HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
                   .concat = b->concat, .h0 = 0, .H = s->H, .rows = attention_block_rows(s),
                   .gemm_only = gemm_only, .short_rows = n_k <= SOFTMAX_LANES};

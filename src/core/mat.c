@@ -204,6 +204,121 @@ static void small_kernel(int M, int N, int K, float alpha, const float *A, int l
         small_rows(M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+/* s0..s3 += x times the 32 floats at b, a product's four halves. Each
+ * vector of B is read once, so gcc folds its load into the multiply. */
+#define MAT_ACC4(s0, s1, s2, s3, x, b)                                                       \
+    do {                                                                                     \
+        Half b0_, b1_, b2_, b3_;                                                             \
+        memcpy(&b0_, (b), sizeof b0_), memcpy(&b1_, (b) + MAT_HALF, sizeof b1_);             \
+        memcpy(&b2_, (b) + 2 * MAT_HALF, sizeof b2_);                                        \
+        memcpy(&b3_, (b) + 3 * MAT_HALF, sizeof b3_);                                        \
+        s0 += (x) * b0_, s1 += (x) * b1_, s2 += (x) * b2_, s3 += (x) * b3_;                  \
+    } while (0)
+
+#define MAT_STORE4(c, s0, s1, s2, s3)                                                        \
+    do {                                                                                     \
+        memcpy((c), &s0, sizeof s0), memcpy((c) + MAT_HALF, &s1, sizeof s1);                 \
+        memcpy((c) + 2 * MAT_HALF, &s2, sizeof s2);                                          \
+        memcpy((c) + 3 * MAT_HALF, &s3, sizeof s3);                                          \
+    } while (0)
+
+/* One row a of A times three B_p, 32 columns from column j, into c0..c2:
+ * each sum over k in order from zero (four_rows' operations, the same
+ * bits); one broadcast of a[k] serves twelve multiply-adds. */
+MAT_INLINE void wide_row3(int K, const float *a, const float *const *B, int ldb,
+                          float *const *C, long off, int j)
+{
+    Half q0 = {0}, q1 = {0}, q2 = {0}, q3 = {0}, k0 = {0}, k1 = {0}, k2 = {0}, k3 = {0};
+    Half v0 = {0}, v1 = {0}, v2 = {0}, v3 = {0};
+    const float *b0 = B[0] + j, *b1 = B[1] + j, *b2 = B[2] + j;
+#pragma GCC unroll 4
+    for (int k = 0; k < K; k++) {
+        const float x = a[k];
+        const long o = (long)k * ldb;
+        MAT_ACC4(q0, q1, q2, q3, x, b0 + o);
+        MAT_ACC4(k0, k1, k2, k3, x, b1 + o);
+        MAT_ACC4(v0, v1, v2, v3, x, b2 + o);
+    }
+    MAT_STORE4(C[0] + off + j, q0, q1, q2, q3);
+    MAT_STORE4(C[1] + off + j, k0, k1, k2, k3);
+    MAT_STORE4(C[2] + off + j, v0, v1, v2, v3);
+}
+
+/* Two rows a, a + lda of A times one B, 32 columns from column j (eight
+ * chains of adds hide their latency), the same sums. */
+MAT_INLINE void wide_row2(int K, const float *a, int lda, const float *B, int ldb, float *c,
+                          int ldc, int j)
+{
+    Half s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, t0 = {0}, t1 = {0}, t2 = {0}, t3 = {0};
+    const float *a1 = a + lda;
+#pragma GCC unroll 4
+    for (int k = 0; k < K; k++) {
+        MAT_ACC4(s0, s1, s2, s3, a[k], B + (long)k * ldb + j);
+        MAT_ACC4(t0, t1, t2, t3, a1[k], B + (long)k * ldb + j);
+    }
+    MAT_STORE4(c + j, s0, s1, s2, s3);
+    MAT_STORE4(c + ldc + j, t0, t1, t2, t3);
+}
+
+MAT_INLINE void wide_row1(int K, const float *a, const float *B, int ldb, float *c, int j)
+{
+    Half s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
+#pragma GCC unroll 4
+    for (int k = 0; k < K; k++)
+        MAT_ACC4(s0, s1, s2, s3, a[k], B + (long)k * ldb + j);
+    MAT_STORE4(c + j, s0, s1, s2, s3);
+}
+
+/* Every row of the count (3 or 1) products, 32 columns at a time. */
+MAT_INLINE void wide_rows(int count, int M, int N, int K, const float *A, int lda,
+                          const float *const *B, int ldb, float *const *C, int ldc)
+{
+    for (int j = 0; j < N; j += 4 * MAT_HALF) {
+        int i = 0;
+        if (count == 3)
+            for (; i < M; i++)
+                wide_row3(K, A + (long)i * lda, B, ldb, C, (long)i * ldc, j);
+        for (; i + 2 <= M; i += 2)
+            wide_row2(K, A + (long)i * lda, lda, B[0], ldb, C[0] + (long)i * ldc, ldc, j);
+        if (i < M)
+            wide_row1(K, A + (long)i * lda, B[0], ldb, C[0] + (long)i * ldc, j);
+    }
+}
+
+MAT_CLONES
+static void wide_kernel(int count, int M, int N, int K, const float *A, int lda,
+                        const float *const *B, int ldb, float *const *C, int ldc)
+{
+    /* the sizes as constants where they are a model's (d_model 32 or 64) */
+    if (count == 3 && K == 32 && N == 32)
+        wide_rows(3, M, 32, 32, A, lda, B, ldb, C, ldc);
+    else if (count == 3)
+        wide_rows(3, M, N, K, A, lda, B, ldb, C, ldc);
+    else if (K == 32 && N == 32)
+        wide_rows(1, M, 32, 32, A, lda, B, ldb, C, ldc);
+    else
+        wide_rows(1, M, N, K, A, lda, B, ldb, C, ldc);
+}
+
+bool mat_small_multi_fits(int M, int N, int K)
+{
+    return N % 32 == 0 && mat_small_fits(false, M, N, K);
+}
+
+void mat_sgemm_small_multi(int count, int M, int N, int K, const float *A, int lda,
+                           const float *const *B, int ldb, float *const *C, int ldc)
+{
+    assert(count >= 1 && count <= 3 && mat_small_multi_fits(M, N, K));
+    for (int p = 0; p < count; p++)
+        check_shapes(false, false, M, N, K, lda, ldb, ldc);
+    if (count == 3) {
+        wide_kernel(3, M, N, K, A, lda, B, ldb, C, ldc);
+        return;
+    }
+    for (int p = 0; p < count; p++)
+        wide_kernel(1, M, N, K, A, lda, B + p, ldb, C + p, ldc);
+}
+
 bool mat_small_fits(bool trans_a, int M, int N, int K)
 {
     long padded = (N + MAT_LANES - 1) / MAT_LANES * MAT_LANES;

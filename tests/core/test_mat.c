@@ -267,6 +267,42 @@ static void test_mat_packed_narrow(void **state)
     }
 }
 
+/* mat_sgemm_small_multi: each product the bits of its own mat_sgemm_small
+ * call (three products from one A, and one alone), at the model's sizes
+ * (32, 64 columns) and others, odd row counts included; the sizes it takes. */
+static void test_mat_small_multi_bits(void **state)
+{
+    (void)state;
+    static const int rows[] = {1, 2, 3, 5, 10, 16}, cols[] = {32, 64, 96};
+    Rng r;
+    rng_seed(&r, 99);
+    for (size_t a = 0; a < sizeof rows / sizeof *rows; a++) {
+        for (size_t b = 0; b < sizeof cols / sizeof *cols; b++) {
+            const int M = rows[a], N = cols[b], K = b == 2 ? 40 : N, ld = N + 8;
+            float *A = filled(&r, (size_t)M * K), *B[3], *C[3], *R = malloc(sizeof *R * M * ld);
+            for (int p = 0; p < 3; p++) {
+                B[p] = filled(&r, (size_t)K * ld);
+                C[p] = malloc(sizeof(float) * M * ld);
+            }
+            assert_true(mat_small_multi_fits(M, N, K));
+            for (int count = 1; count <= 3; count += 2) {
+                mat_sgemm_small_multi(count, M, N, K, A, K, (const float *const *)B, ld, C, ld);
+                for (int p = 0; p < count; p++) {
+                    mat_sgemm_small(false, M, N, K, 1.0f, A, K, B[p], ld, 0.0f, R, ld);
+                    for (int i = 0; i < M; i++)
+                        assert_memory_equal(C[p] + (size_t)i * ld, R + (size_t)i * ld,
+                                            sizeof(float) * N);
+                }
+            }
+            for (int p = 0; p < 3; p++)
+                free(B[p]), free(C[p]);
+            free(A), free(R);
+        }
+    }
+    assert_false(mat_small_multi_fits(10, 48, 48));
+    assert_false(mat_small_multi_fits(1024, 512, 512));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_mat_packed_rows_independent),
         cmocka_unit_test(test_mat_packed_tri),
         cmocka_unit_test(test_mat_packed_narrow),
+        cmocka_unit_test(test_mat_small_multi_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
