@@ -1,44 +1,118 @@
 /* netpair.c - net.c's second thread, started once and kept: a thread
  * started for every pass cost more than the pass of a small model (OpenBLAS
- * sets up buffers for each new thread that calls it). It waits for a job,
- * runs it and says so, under one mutex and one condition variable.
+ * sets up buffers for each new thread that calls it).
+ *
+ * A character model's step hands the thread six jobs (the forward and
+ * backward parts, the optimiser's halves), a few milliseconds apart. Woken
+ * through a condition variable, the thread started each 0.1-0.3 ms late on
+ * the bench machine (a virtual one), and the caller noticed its end as late:
+ * about 2 ms of a 21 ms step. So both sides first wait by polling: the
+ * thread polls for its next job for SPIN_NS (1 ms) after each one, the caller polls
+ * for the job's end for as long, each poll a pause instruction, with a
+ * sched_yield every few (so that a waiting side gives its processor to a
+ * thread that needs one); only then does either sleep on the condition
+ * variable. Jobs are counted (posted, finished); a side that sleeps says so
+ * in a flag the other reads after its own count (both sequentially
+ * consistent), so a wake-up is never lost.
  */
 #include "netpair.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* Floats below which net_pair_halves stays on one thread: waking the
  * second one costs more than the loops (an induction model's 10k). */
 #define PAIR_MIN_FLOATS 65536
 
+/* How long a side polls before it sleeps: longer than the serial gaps
+ * between a step's jobs (tens of microseconds) and than the parts' usual
+ * imbalance, short enough that an idle trainer soon stops using a processor. */
+#define SPIN_NS 1000000L
+
+/* Polls between two looks at the clock (and sched_yield). */
+#define SPIN_POLLS 64
+
 struct NetWorker {
     pthread_t tid;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    void (*fn)(void *); /* the job, NULL when none */
+    void (*fn)(void *); /* the job; read by the thread once posted counts it */
     void *arg;
-    bool done, quit;
+    atomic_uint posted, finished; /* jobs posted, jobs finished */
+    atomic_bool thread_sleeps, caller_sleeps, quit;
 };
+
+static void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long)t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+/* Poll *count until it differs from seen (or quit) for SPIN_NS: whether it
+ * did. */
+static bool spin_until_changed(NetWorker *w, const atomic_uint *count, unsigned seen)
+{
+    const long t0 = now_ns();
+    for (;;) {
+        for (int k = 0; k < SPIN_POLLS; k++) {
+            if (atomic_load_explicit(count, memory_order_acquire) != seen ||
+                atomic_load_explicit(&w->quit, memory_order_relaxed))
+                return true;
+            spin_pause();
+        }
+        if (now_ns() - t0 > SPIN_NS)
+            return false;
+        sched_yield();
+    }
+}
+
+/* Sleep until *count differs from seen (or quit), *flag raised meanwhile. */
+static void sleep_until_changed(NetWorker *w, const atomic_uint *count, unsigned seen,
+                                atomic_bool *flag)
+{
+    pthread_mutex_lock(&w->mu);
+    atomic_store(flag, true);
+    while (atomic_load(count) == seen && !atomic_load(&w->quit))
+        pthread_cond_wait(&w->cv, &w->mu);
+    atomic_store(flag, false);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Wake the other side when its flag says it sleeps (after our count's store). */
+static void wake_if_sleeping(NetWorker *w, atomic_bool *flag)
+{
+    if (!atomic_load(flag))
+        return;
+    pthread_mutex_lock(&w->mu);
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
 
 static void *worker_main(void *arg)
 {
     NetWorker *w = arg;
-    pthread_mutex_lock(&w->mu);
+    unsigned seen = 0;
     for (;;) {
-        while (!w->fn && !w->quit)
-            pthread_cond_wait(&w->cv, &w->mu);
-        if (!w->fn)
+        if (!spin_until_changed(w, &w->posted, seen))
+            sleep_until_changed(w, &w->posted, seen, &w->thread_sleeps);
+        if (atomic_load(&w->quit))
             break;
-        void (*fn)(void *) = w->fn;
-        void *job = w->arg;
-        pthread_mutex_unlock(&w->mu);
-        fn(job);
-        pthread_mutex_lock(&w->mu);
-        w->fn = NULL, w->done = true;
-        pthread_cond_broadcast(&w->cv);
+        seen = atomic_load_explicit(&w->posted, memory_order_acquire);
+        w->fn(w->arg);
+        atomic_store(&w->finished, seen);
+        wake_if_sleeping(w, &w->caller_sleeps);
     }
-    pthread_mutex_unlock(&w->mu);
     return NULL;
 }
 
@@ -53,6 +127,9 @@ static NetWorker *worker_get(NetWorker **slot)
         return NULL;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
+    atomic_init(&w->posted, 0), atomic_init(&w->finished, 0);
+    atomic_init(&w->thread_sleeps, false), atomic_init(&w->caller_sleeps, false);
+    atomic_init(&w->quit, false);
     if (pthread_create(&w->tid, NULL, worker_main, w) != 0) {
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
@@ -66,8 +143,8 @@ void net_pair_stop(NetWorker *w)
 {
     if (!w)
         return;
-    pthread_mutex_lock(&w->mu);
-    w->quit = true;
+    atomic_store(&w->quit, true);
+    pthread_mutex_lock(&w->mu); /* a thread between its flag and its wait holds mu */
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->tid, NULL);
@@ -80,18 +157,17 @@ void net_pair_run(NetWorker **slot, int threads, void (*fn)(void *), void *a0, v
                   bool two)
 {
     NetWorker *w = a1 && two && threads > 1 ? worker_get(slot) : NULL;
+    unsigned job = 0;
     if (w) {
-        pthread_mutex_lock(&w->mu);
-        w->fn = fn, w->arg = a1, w->done = false;
-        pthread_cond_broadcast(&w->cv);
-        pthread_mutex_unlock(&w->mu);
+        w->fn = fn, w->arg = a1;
+        job = atomic_load_explicit(&w->posted, memory_order_relaxed) + 1;
+        atomic_store(&w->posted, job); /* releases fn and arg */
+        wake_if_sleeping(w, &w->thread_sleeps);
     }
     fn(a0);
     if (w) {
-        pthread_mutex_lock(&w->mu);
-        while (!w->done)
-            pthread_cond_wait(&w->cv, &w->mu);
-        pthread_mutex_unlock(&w->mu);
+        if (!spin_until_changed(w, &w->finished, job - 1))
+            sleep_until_changed(w, &w->finished, job - 1, &w->caller_sleeps);
     } else if (a1) {
         fn(a1);
     }
