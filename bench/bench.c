@@ -347,7 +347,8 @@ static void bench_full_sgemm(Problem *p, int threads, int reps)
  * peak=paired: each repetition's forward time against the peak sampled just
  * before it, roof_ratio the median of those ratios, roof_ms at the median of
  * the samples; roof_ratio_best is the fastest forward against the best
- * sample (best of k on both sides). */
+ * sample (best of k on both sides), roof_ratio_run the median forward
+ * against the run's peak. */
 static void print_forward(const ForwardFigure *f, double peak_gflops)
 {
     const double flops = forward_roof_flops(&f->s);
@@ -371,9 +372,10 @@ static void print_forward(const ForwardFigure *f, double peak_gflops)
            f->s.n_q, f->s.causal ? "on" : "off", attention_threads(&f->s), f->ms, f->gm,
            f->ratio, forward_gemm_flops(&f->s) / f->gm * 1e-6, roof, ratio,
            flops / f->ms * 1e-6, f->paired ? "paired" : "run");
-    if (f->paired)
-        printf(" peak_gflops=%.1f roof_ratio_best=%.3f", roof > 0 ? flops / roof * 1e-6 : 0,
-               best);
+    if (f->paired) /* and against the run's peak, as the smaller sizes */
+        printf(" peak_gflops=%.1f roof_ratio_best=%.3f roof_ratio_run=%.3f",
+               roof > 0 ? flops / roof * 1e-6 : 0, best,
+               peak_gflops > 0 ? f->ms / (flops / peak_gflops * 1e-6) : 0);
     printf("\n");
 }
 

@@ -32,6 +32,63 @@ typedef int HalfI __attribute__((vector_size(HALF * sizeof(int))));
  * compiled for that clone's vector width (called, they ran as SSE2 code). */
 #define STEP static inline __attribute__((always_inline)) void
 
+/* An 8 x 8 block transposed: out[c] lane r = in[r] lane c, by unpacks,
+ * shuffles and lane swaps (vunpcklps, vshufps, vperm2f128 in the AVX2 clone)
+ * instead of 64 scalar loads and stores. Moves only: the bits are kept. */
+typedef int HalfIdx __attribute__((vector_size(HALF * sizeof(int))));
+#define SHUF(a, b, ...) __builtin_shuffle((a), (b), (HalfIdx){__VA_ARGS__})
+STEP transpose8(const Half in[8], Half out[8])
+{
+    Half t[8], u[8];
+    #pragma GCC unroll 8
+    for (int k = 0; k < 8; k += 2) {
+        t[k] = SHUF(in[k], in[k + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+        t[k + 1] = SHUF(in[k], in[k + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+    }
+    #pragma GCC unroll 8
+    for (int k = 0; k < 8; k += 4) {
+        u[k] = SHUF(t[k], t[k + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[k + 1] = SHUF(t[k], t[k + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[k + 2] = SHUF(t[k + 1], t[k + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[k + 3] = SHUF(t[k + 1], t[k + 3], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+    #pragma GCC unroll 8
+    for (int k = 0; k < 4; k++) {
+        out[k] = SHUF(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        out[k + 4] = SHUF(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
+}
+
+/* dst[c][r0 + r] = src[r * ld + c] for c < 8, r < rows <= 8 (zero for r
+ * past rows): 8 columns of up to 8 rows into lanes r0.. of L-lane rows. */
+STEP gather8(const float *src, long ld, int rows, float (*dst)[L], int r0)
+{
+    Half in[8], out[8];
+    #pragma GCC unroll 8
+    for (int r = 0; r < 8; r++) {
+        in[r] = (Half){0};
+        if (r < rows)
+            memcpy(&in[r], src + r * ld, sizeof in[r]);
+    }
+    transpose8(in, out);
+    #pragma GCC unroll 8
+    for (int c = 0; c < 8; c++)
+        memcpy(dst[c] + r0, &out[c], sizeof out[c]);
+}
+
+/* dst[r * ld + c] = src[c][r0 + r] for c < 8, r < rows <= 8: the other way. */
+STEP scatter8(float (*src)[L], int r0, int rows, float *dst, long ld)
+{
+    Half in[8], out[8];
+    #pragma GCC unroll 8
+    for (int c = 0; c < 8; c++)
+        memcpy(&in[c], src[c] + r0, sizeof in[c]);
+    transpose8(in, out);
+    #pragma GCC unroll 8
+    for (int r = 0; r < rows; r++)
+        memcpy(dst + r * ld, &out[r], sizeof out[r]);
+}
+
 /* t[j][r] = sum over c of Q_h[g0 + r][c] K_h[j][c] for j < jend; lanes past
  * m are zeros: finite, never stored. Four keys at a time, so that eight
  * chains of adds hide the adds' latency (one key's two chains waited on it);
@@ -44,12 +101,19 @@ STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
     _Static_assert(L % 4 == 0, "a block of four keys stays inside t");
     for (int c0 = 0; c0 < d_k; c0 += DK_CHUNK) {
         const int cn = d_k - c0 < DK_CHUNK ? d_k - c0 : DK_CHUNK;
-        for (int r = 0; r < m; r++)
-            for (int c = 0; c < cn; c++)
-                qv[c][r] = Q_h[(long)r * d + c0 + c];
-        for (int r = m; r < L; r++) /* not memset: a call for a few stores */
-            for (int c = 0; c < cn; c++)
-                qv[c][r] = 0.0f;
+        if (cn % 8 == 0) { /* 8 x 8 blocks: lanes past m zero */
+            for (int c = 0; c < cn; c += 8) {
+                gather8(Q_h + c0 + c, d, m < 8 ? m : 8, qv + c, 0);
+                gather8(m > 8 ? Q_h + 8L * d + c0 + c : Q_h, d, m - 8, qv + c, 8);
+            }
+        } else {
+            for (int r = 0; r < m; r++)
+                for (int c = 0; c < cn; c++)
+                    qv[c][r] = Q_h[(long)r * d + c0 + c];
+            for (int r = m; r < L; r++) /* not memset: a call for a few stores */
+                for (int c = 0; c < cn; c++)
+                    qv[c][r] = 0.0f;
+        }
         for (int j = 0; j < jend; j += 4) {
             const float *k0 = sh->K_h + (long)j * d + c0;
             const float *k1 = j + 1 < jend ? k0 + d : k0;
@@ -131,12 +195,18 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
     for (int j = 0; j < jend; j++)
         for (int r = 0; r < L; r++)
             t[j][r] *= x[r];
-    for (int r = 0; r < m; r++) {
-        for (int j = 0; j < jend; j++)
-            P_h[(long)r * n_k + j] = t[j][r];
-        for (int j = jend; j < n_k; j++)
-            P_h[(long)r * n_k + j] = 0.0f;
-    }
+    /* P_h's rows (contiguous, n_k floats each) from t's columns, 8 x 8
+     * blocks at a time into flat with P_h's layout: keys 8.. first, so that
+     * a row's 8 floats running into the next row are overwritten by that
+     * row's keys 0..7 afterwards; then one copy. Keys from jend on (no row
+     * of the group sees them) weigh exactly 0. */
+    for (int j = jend; j < n_k; j++)
+        memset(t[j], 0, sizeof t[j]);
+    float flat[L * L + 8];
+    for (int j0 = (n_k - 1) / 8 * 8; j0 >= 0; j0 -= 8)
+        for (int r0 = 0; r0 < m; r0 += 8)
+            scatter8(t + j0, r0, 8, flat + r0 * n_k + j0, n_k);
+    memcpy(P_h, flat, sizeof *flat * (size_t)m * n_k);
 }
 
 /* out rows g0.. = sum over j of P_h[r][j] V_h[j][c], four columns at a time
@@ -170,6 +240,14 @@ STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
             memcpy(ov[c + 3], &l3, sizeof l3), memcpy(ov[c + 3] + HALF, &h3, sizeof h3);
         }
         float *out = sh->out + (long)g0 * d + c0;
+        if (cn % 8 == 0) {
+            for (int c = 0; c < cn; c += 8) {
+                scatter8(ov + c, 0, m < 8 ? m : 8, out + c, d);
+                if (m > 8)
+                    scatter8(ov + c, 8, m - 8, out + 8L * d + c, d);
+            }
+            continue;
+        }
         for (int r = 0; r < m; r++)
             for (int c = 0; c < cn; c++)
                 out[(long)r * d + c] = ov[c][r];
