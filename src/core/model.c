@@ -186,8 +186,9 @@ static int result_layout(const ModelConfig *c, int n_q, int n_k, bool cross, Mod
     r->lazy = model_weight_bytes(c, n_q, n_k) > budget;
     if (r->lazy && c->keep_scores)
         return AV_ERR_TOO_LARGE;
-    ModelResult count = {0};
-    size_t need = result_carve(c, n_q, n_k, cross, r->lazy, NULL, &count, scratch);
+    /* counting sets r's pointers to NULL (a ModelResult zeroed to count
+     * into was 400 instructions a run); the carve below sets them */
+    size_t need = result_carve(c, n_q, n_k, cross, r->lazy, NULL, r, scratch);
     if (need > r->arena_cap) {
         /* Headroom: typing grows n a token at a time, and a fresh allocation
          * of a long text's weights costs page faults on every keystroke. */

@@ -173,6 +173,12 @@ static void draw_cells_row(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *
     const int vis = attention_visible_keys(&s, i);
     if (y >= 0 && y < g->h && l->cells_x >= 0 && l->cells_x + (long)l->cols * cw <= g->w) {
         Cell *c = &g->cells[(long)y * g->w + l->cells_x];
+        /* the common case with the cell width a constant: the fills unroll */
+        if (sp->mode == HEATMAP_COLOR && !sp->pooled && cw == 6) {
+            for (int k = 0; k < l->cols; k++, c += 6)
+                paint_cell(c, 6, P[k], j0 + k >= vis, HEATMAP_COLOR);
+            return;
+        }
         for (int k = 0; k < l->cols; k++, c += cw)
             paint_cell(c, cw, P[k], sp->pooled ? P[k] < 0.0f : j0 + k >= vis, sp->mode);
         return;
