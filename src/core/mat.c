@@ -231,13 +231,21 @@ MAT_INLINE void wide_row3(int K, const float *a, const float *const *B, int ldb,
     Half q0 = {0}, q1 = {0}, q2 = {0}, q3 = {0}, k0 = {0}, k1 = {0}, k2 = {0}, k3 = {0};
     Half v0 = {0}, v1 = {0}, v2 = {0}, v3 = {0};
     const float *b0 = B[0] + j, *b1 = B[1] + j, *b2 = B[2] + j;
-#pragma GCC unroll 4
-    for (int k = 0; k < K; k++) {
-        const float x = a[k];
+    int k = 0;
+    for (; k + 2 <= K; k += 2) { /* two k a turn: half the loop's counting */
+        const long o = (long)k * ldb, o1 = o + ldb;
+        MAT_ACC4(q0, q1, q2, q3, a[k], b0 + o);
+        MAT_ACC4(k0, k1, k2, k3, a[k], b1 + o);
+        MAT_ACC4(v0, v1, v2, v3, a[k], b2 + o);
+        MAT_ACC4(q0, q1, q2, q3, a[k + 1], b0 + o1);
+        MAT_ACC4(k0, k1, k2, k3, a[k + 1], b1 + o1);
+        MAT_ACC4(v0, v1, v2, v3, a[k + 1], b2 + o1);
+    }
+    if (k < K) {
         const long o = (long)k * ldb;
-        MAT_ACC4(q0, q1, q2, q3, x, b0 + o);
-        MAT_ACC4(k0, k1, k2, k3, x, b1 + o);
-        MAT_ACC4(v0, v1, v2, v3, x, b2 + o);
+        MAT_ACC4(q0, q1, q2, q3, a[k], b0 + o);
+        MAT_ACC4(k0, k1, k2, k3, a[k], b1 + o);
+        MAT_ACC4(v0, v1, v2, v3, a[k], b2 + o);
     }
     MAT_STORE4(C[0] + off + j, q0, q1, q2, q3);
     MAT_STORE4(C[1] + off + j, k0, k1, k2, k3);
@@ -251,8 +259,15 @@ MAT_INLINE void wide_row2(int K, const float *a, int lda, const float *B, int ld
 {
     Half s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, t0 = {0}, t1 = {0}, t2 = {0}, t3 = {0};
     const float *a1 = a + lda;
-#pragma GCC unroll 4
-    for (int k = 0; k < K; k++) {
+    int k = 0;
+    for (; k + 2 <= K; k += 2) {
+        const float *b = B + (long)k * ldb + j;
+        MAT_ACC4(s0, s1, s2, s3, a[k], b);
+        MAT_ACC4(t0, t1, t2, t3, a1[k], b);
+        MAT_ACC4(s0, s1, s2, s3, a[k + 1], b + ldb);
+        MAT_ACC4(t0, t1, t2, t3, a1[k + 1], b + ldb);
+    }
+    if (k < K) {
         MAT_ACC4(s0, s1, s2, s3, a[k], B + (long)k * ldb + j);
         MAT_ACC4(t0, t1, t2, t3, a1[k], B + (long)k * ldb + j);
     }
@@ -263,7 +278,6 @@ MAT_INLINE void wide_row2(int K, const float *a, int lda, const float *B, int ld
 MAT_INLINE void wide_row1(int K, const float *a, const float *B, int ldb, float *c, int j)
 {
     Half s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};
-#pragma GCC unroll 4
     for (int k = 0; k < K; k++)
         MAT_ACC4(s0, s1, s2, s3, a[k], B + (long)k * ldb + j);
     MAT_STORE4(c + j, s0, s1, s2, s3);

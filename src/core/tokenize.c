@@ -74,7 +74,7 @@ static const unsigned char ascii_class[128] = {
 
 /* Class of the code point at s[pos]; *n gets its length (0 at the end).
  * ASCII, nearly every byte of most texts, skips the decoder. */
-static int class_at(const char *s, size_t len, size_t pos, int *n)
+static inline int class_at(const char *s, size_t len, size_t pos, int *n)
 {
     if (pos < len && (unsigned char)s[pos] < 0x80) {
         *n = 1;
@@ -119,6 +119,14 @@ static int next_token(const char *s, size_t len, size_t *pos, size_t *start, siz
     if (cls != CLS_PUNCT) {
         int prev = cls;
         while (end < len) {
+            /* ASCII letters and digits, most of a word, go straight on */
+            const unsigned char b = (unsigned char)s[end];
+            const int ac = b < 0x80 ? ascii_class[b] : CLS_SPACE;
+            if ((ac == CLS_LETTER || ac == CLS_DIGIT) && end + 1 - *start <= AV_MAX_TOKEN_BYTES) {
+                prev = ac;
+                end++;
+                continue;
+            }
             int take, c = class_at(s, len, end, &take);
             if (c != CLS_LETTER && c != CLS_DIGIT) {
                 take = joiner_len(s, len, end, prev);

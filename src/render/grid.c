@@ -84,12 +84,13 @@ void grid_clear(Grid *g)
     grid_fill_cells(blank, 4, ' ', STYLE_TEXT, 0);
     Four v;
     memcpy(&v, blank, sizeof v);
+    Cell *c = g->cells; /* not reloaded after each store, as g->cells was */
     long k = 0;
     for (; k + 16 <= cells; k += 16) {
-        memcpy(g->cells + k, &v, sizeof v), memcpy(g->cells + k + 4, &v, sizeof v);
-        memcpy(g->cells + k + 8, &v, sizeof v), memcpy(g->cells + k + 12, &v, sizeof v);
+        memcpy(c + k, &v, sizeof v), memcpy(c + k + 4, &v, sizeof v);
+        memcpy(c + k + 8, &v, sizeof v), memcpy(c + k + 12, &v, sizeof v);
     }
-    grid_fill_cells(g->cells + k, (int)(cells - k), ' ', STYLE_TEXT, 0);
+    grid_fill_cells(c + k, (int)(cells - k), ' ', STYLE_TEXT, 0);
 }
 
 Cell *grid_at(Grid *g, int x, int y)
