@@ -9,7 +9,11 @@
 #include "color.h"
 
 #include <curses.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <wchar.h>
+
+#include "term.h"
 
 enum {
     PAIR_STYLE = 1,  /* + CellStyle */
@@ -161,19 +165,109 @@ static attr_t cell_attr(const UiState *u, const Cell *c, short *pair)
     return a;
 }
 
-void color_paint(const UiState *u, const Grid *g)
+/* What a cell puts on stdscr, as one number: code point, pair and
+ * attributes (cell_attr's bits 16..30), or PAINT_BLANK for what erase()
+ * leaves (the cells painting skips). */
+#define PAINT_BLANK ((uint64_t)' ')
+
+static uint64_t paint_key(const UiState *u, const Cell *c)
+{
+    if (c->cp == 0 || (c->cp == ' ' && c->style == STYLE_TEXT && !c->flags))
+        return PAINT_BLANK;
+    short pair;
+    attr_t a = cell_attr(u, c, &pair);
+    return (uint64_t)c->cp | (uint64_t)(uint16_t)pair << 32 |
+           (uint64_t)((a >> 16) & 0x7fff) << 48;
+}
+
+/* A cell whose glyph curses may not hold in one column of its own: the
+ * half of a wide character, a wide or zero-width one. */
+static bool paint_risky(uint32_t cp, uint32_t *last_ok)
+{
+    if (cp < 0x80 && cp != 0)
+        return false;
+    if (cp == *last_ok)
+        return false;
+    if (cp == 0 || wcwidth((wchar_t)cp) != 1)
+        return true;
+    *last_ok = cp;
+    return false;
+}
+
+static void paint_put(int y, int x, uint64_t key)
+{
+    wchar_t wc[2] = {(wchar_t)(key & 0xffffffffu), 0};
+    cchar_t cc;
+    setcchar(&cc, wc, (attr_t)((key >> 48) & 0x7fff) << 16, (short)(key >> 32 & 0xffff), NULL);
+    mvadd_wch(y, x, &cc);
+}
+
+/* The keys of the last frame still describe stdscr: same size, drawn
+ * without wide characters, and nothing written on it since the refresh. */
+static bool paint_keys_valid(const UiState *u, int w, int h)
+{
+    if (!u->painted_ok || u->painted_w != w || u->painted_h != h)
+        return false;
+    for (int y = 0; y < h; y++)
+        if (is_linetouched(stdscr, y))
+            return false;
+    return true;
+}
+
+/* Each cell's key into u->paint_next; returns whether any is risky. */
+static bool paint_keys(UiState *u, const Grid *g, int w, int h)
+{
+    size_t n = (size_t)w * (size_t)h;
+    if (n > u->paint_cap) {
+        u->painted = term_xrealloc(u->painted, n * sizeof *u->painted);
+        u->paint_next = term_xrealloc(u->paint_next, n * sizeof *u->paint_next);
+        u->paint_cap = n;
+        u->painted_ok = false;
+    }
+    bool risky = false;
+    uint32_t last_ok = 0x80;
+    for (int y = 0; y < h; y++) {
+        const Cell *c = &g->cells[(long)y * g->w];
+        uint64_t *k = u->paint_next + (long)y * w;
+        for (int x = 0; x < w; x++) {
+            k[x] = paint_key(u, &c[x]);
+            risky |= paint_risky(c[x].cp, &last_ok);
+        }
+    }
+    return risky;
+}
+
+void color_paint(UiState *u, const Grid *g)
 {
     int h = g->h < LINES ? g->h : LINES, w = g->w < COLS ? g->w : COLS;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            const Cell *c = &g->cells[(long)y * g->w + x];
-            if (c->cp == 0 || (c->cp == ' ' && c->style == STYLE_TEXT && !c->flags))
-                continue; /* erase() already blanked it */
-            wchar_t wc[2] = {(wchar_t)c->cp, 0};
-            short pair;
-            attr_t a = cell_attr(u, c, &pair);
-            cchar_t cc;
-            setcchar(&cc, wc, a, pair, NULL);
-            mvadd_wch(y, x, &cc);
-        }
+    if (w <= 0 || h <= 0) {
+        erase();
+        u->painted_ok = false;
+        return;
+    }
+    bool risky = paint_keys(u, g, w, h);
+    const uint64_t *next = u->paint_next, *prev = u->painted;
+    if (!risky && paint_keys_valid(u, w, h)) {
+        /* Only what changed: the rest of stdscr is already this frame's. */
+        for (long i = 0; i < (long)w * h; i++)
+            if (next[i] != prev[i])
+                paint_put((int)(i / w), (int)(i % w), next[i]);
+    } else {
+        erase();
+        for (long i = 0; i < (long)w * h; i++)
+            if (next[i] != PAINT_BLANK)
+                paint_put((int)(i / w), (int)(i % w), next[i]);
+    }
+    uint64_t *t = u->painted;
+    u->painted = u->paint_next, u->paint_next = t;
+    u->painted_w = w, u->painted_h = h;
+    u->painted_ok = !risky;
+}
+
+void color_free(UiState *u)
+{
+    free(u->painted), free(u->paint_next);
+    u->painted = u->paint_next = NULL;
+    u->paint_cap = 0;
+    u->painted_ok = false;
 }

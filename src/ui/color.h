@@ -12,7 +12,14 @@
  * the terminal has no colours) into u->depth and u->hmode, pairs made. */
 void color_init(UiState *u, bool allowed);
 
-/* Paint g onto stdscr (after erase(); the caller refreshes). */
-void color_paint(const UiState *u, const Grid *g);
+/* Paint g onto stdscr; the caller refreshes. The same as erase() and every
+ * cell that is not a plain blank added, but a frame after a painted one
+ * adds only the cells that changed (the keys of the last frame are kept in
+ * u); anything else written on stdscr since the last refresh, a new size or
+ * a wide character makes it the whole frame again. */
+void color_paint(UiState *u, const Grid *g);
+
+/* Frees what color_paint keeps in u. */
+void color_free(UiState *u);
 
 #endif

@@ -164,7 +164,6 @@ static void ui_frame(UiState *u)
         if (u->app.help)
             input_help_draw(u, g);
     }
-    erase();
     color_paint(u, g);
     refresh();
 }
@@ -249,6 +248,7 @@ static void ui_free(UiState *u)
     model_weights_free(&u->toy);
     examples_free(u);
     grid_free(&u->grid);
+    color_free(u);
     free(u->labels_q), free(u->labels_k);
     free(u->abbr_k), free(u->abbr_p);
     free(u->chips), free(u->PE), free(u->sim);

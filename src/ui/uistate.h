@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "app/modelrun.h"
 #include "app/lesson.h"
@@ -113,6 +114,11 @@ typedef struct {
     char label_text[80];       /* widget_head_label's */
     int long_first_row, long_first_col; /* scroll of the pooled view */
     Grid grid;
+    /* color_paint's keys of the frame on stdscr and of the next one. */
+    uint64_t *painted, *paint_next;
+    size_t paint_cap;
+    int painted_w, painted_h;
+    bool painted_ok;
     /* Labels of the last run, sized once per token count. */
     const char **labels_q, **labels_k;
     char (*abbr_k)[24];        /* the focused head's key labels (view_attn.c) */

@@ -265,7 +265,6 @@ static void frame(UiState *u, const TrainView *tv, const TrainLoop *lp, bool top
         draw_plots(tv, g, (Rect){used + 2, body.y, g->w - used - 2, body.h});
         draw_bottom(tv, g, top);
     }
-    erase();
     color_paint(u, g);
     refresh();
 }
