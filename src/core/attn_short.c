@@ -147,7 +147,7 @@ STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
 /* Scale, mask (keeping the scores when asked) and softmax t in place, then
  * the weights into P_h. */
 STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int jend,
-                   float t[L][L])
+                   float t[L][L], float *flat)
 {
     const int n_k = sh->n_k;
     const float scale = sh->scale;
@@ -202,7 +202,6 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
      * of the group sees them) weigh exactly 0. */
     for (int j = jend; j < n_k; j++)
         memset(t[j], 0, sizeof t[j]);
-    float flat[L * L + 8];
     for (int j0 = (n_k - 1) / 8 * 8; j0 >= 0; j0 -= 8)
         for (int r0 = 0; r0 < m; r0 += 8)
             scatter8(t + j0, r0, 8, flat + r0 * n_k + j0, n_k);
@@ -254,15 +253,52 @@ STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
     }
 }
 
+/* out rows g0.. = sum over j of P_h[r][j] V_h[j][c] from the weights in
+ * rows (flat, n_k floats a row): 8 columns across the lanes, four rows at a
+ * time (four chains of adds), V_h's rows read straight from memory. The same
+ * sums in the same order as short_values (and mat_sgemm_small): the keys
+ * from a row's last visible one to jend add exact zeros. For d_k a multiple
+ * of 8; rows past m repeat row r and are not stored. */
+STEP short_values_rows(const AttnShortHead *sh, int g0, int m, int jend, int d_k,
+                       const float *flat)
+{
+    const int d = sh->d_model, n_k = sh->n_k;
+    for (int c0 = 0; c0 < d_k; c0 += 8) {
+        const float *v0 = sh->V_h + c0;
+        for (int r = 0; r < m; r += 4) {
+            const float *p0 = flat + (long)r * n_k;
+            const float *p1 = r + 1 < m ? p0 + n_k : p0;
+            const float *p2 = r + 2 < m ? p0 + 2L * n_k : p0;
+            const float *p3 = r + 3 < m ? p0 + 3L * n_k : p0;
+            Half a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0};
+            for (int j = 0; j < jend; j++) {
+                Half v;
+                memcpy(&v, v0 + (long)j * d, sizeof v);
+                a0 += p0[j] * v, a1 += p1[j] * v, a2 += p2[j] * v, a3 += p3[j] * v;
+            }
+            float *out = sh->out + (long)(g0 + r) * d + c0;
+            memcpy(out, &a0, sizeof a0);
+            if (r + 1 < m)
+                memcpy(out + d, &a1, sizeof a1);
+            if (r + 2 < m)
+                memcpy(out + 2L * d, &a2, sizeof a2);
+            if (r + 3 < m)
+                memcpy(out + 3L * d, &a3, sizeof a3);
+        }
+    }
+}
+
 /* The three steps for a head of d_k columns; inlined where d_k is a
  * constant, the loops over its columns unroll (most of a toy model's time
  * was their loop counting). */
 STEP short_steps(const AttnShortHead *sh, int g0, int m, const int *vis, int jend, int d_k)
 {
-    float t[L][L];
+    float t[L][L], flat[L * L + 8]; /* the weights across the lanes, then in rows */
     short_scores(sh, g0, m, jend, d_k, t);
-    short_softmax(sh, g0, m, vis, jend, t);
-    if (sh->out)
+    short_softmax(sh, g0, m, vis, jend, t, flat);
+    if (sh->out && d_k % 8 == 0)
+        short_values_rows(sh, g0, m, jend, d_k, flat);
+    else if (sh->out)
         short_values(sh, g0, m, jend, d_k, t);
 }
 
