@@ -29,9 +29,18 @@ bool json_eat(Json *j, char c);
 /* After white space, take the literal w (true, false, null) when it is next. */
 bool json_word(Json *j, const char *w);
 
+/* One string value, code point by code point: the opening quote after white
+ * space, then raw bytes (strict UTF-8, no control characters) and escapes
+ * (\uXXXX surrogate pairs joined, \u0000 included), each code point given to
+ * put(ctx, cp), which returns AV_OK or a code that ends the walk. Returns
+ * AV_OK (j->p after the closing quote), put's code, AV_ERR_UTF8 (raw bytes
+ * that are not UTF-8; the reason is set and j->p is at the first bad byte),
+ * or j->err (AV_ERR_MODEL, malformed; j->p near where it failed). */
+int json_string_each(Json *j, int (*put)(void *ctx, unsigned cp), void *ctx);
+
 /* A string value into *out (malloc'd, NUL-terminated UTF-8; NULL on error).
- * Refuses control characters, bad escapes, lone surrogates and NUL. Returns
- * AV_OK, AV_ERR_MODEL or AV_ERR_NOMEM. */
+ * Refuses control characters, bad escapes, lone surrogates, NUL and bytes
+ * that are not UTF-8. Returns AV_OK, AV_ERR_MODEL or AV_ERR_NOMEM. */
 int json_string(Json *j, char **out);
 
 /* Skip any value (nested at most 32 deep). Returns AV_OK or j->err. */

@@ -1,7 +1,8 @@
 /* json.c - a small JSON reader over a byte range: what attnviz's own files
- * need (model.json): strings with every JSON escape (\uXXXX surrogate pairs
- * joined, encoded with utf8.h), numbers, true/false/null, and any value
- * skipped. No allocation but the strings it returns; nothing printed.
+ * and the token files need (model.json, a JSON list of tokens): strings
+ * with every JSON escape (\uXXXX surrogate pairs joined) and strict UTF-8
+ * (utf8.h), code point by code point or whole, numbers, true/false/null, and
+ * any value skipped. No allocation but the strings it returns; nothing printed.
  */
 #include "io/json.h"
 
@@ -58,68 +59,112 @@ static int hex4(Json *j, unsigned *u)
     return AV_OK;
 }
 
-/* One \-escape after the backslash, appended to o; returns bytes written. */
-static size_t escape(Json *j, char *o)
+/* One \-escape after the backslash, as a code point in *cp. */
+static int escape(Json *j, unsigned *cp)
 {
     static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
     char c = j->p < j->end ? *j->p++ : 0;
     const char *k = c ? strchr(from, c) : NULL;
     if (k)
-        return o[0] = to[k - from], 1;
+        return *cp = (unsigned char)to[k - from], AV_OK;
     if (c != 'u')
-        return json_fail(j, "a string has a bad escape"), 0;
+        return json_fail(j, "a string has a bad escape");
     unsigned u, lo;
     if (hex4(j, &u))
-        return 0;
+        return j->err;
     if (u >= 0xd800 && u < 0xdc00) {
         if (j->end - j->p < 2 || j->p[0] != '\\' || j->p[1] != 'u')
-            return json_fail(j, "a string has a lone surrogate"), 0;
+            return json_fail(j, "a string has a lone surrogate");
         j->p += 2;
         if (hex4(j, &lo))
-            return 0;
+            return j->err;
         if (lo < 0xdc00 || lo > 0xdfff)
-            return json_fail(j, "a string has a lone surrogate"), 0;
+            return json_fail(j, "a string has a lone surrogate");
         u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
     } else if (u >= 0xdc00 && u < 0xe000) {
-        return json_fail(j, "a string has a lone surrogate"), 0;
+        return json_fail(j, "a string has a lone surrogate");
     }
-    if (u == 0)
-        return json_fail(j, "a string holds a NUL character"), 0;
-    return (size_t)utf8_encode(u, o);
+    *cp = u;
+    return AV_OK;
 }
 
-/* A string value, malloc'd into *out. */
+int json_string_each(Json *j, int (*put)(void *ctx, unsigned cp), void *ctx)
+{
+    if (!json_eat(j, '"'))
+        return json_fail(j, "a string was expected");
+    while (!j->err) {
+        if (j->p >= j->end)
+            return json_fail(j, "a string is not closed");
+        unsigned char c = (unsigned char)*j->p;
+        unsigned cp;
+        if (c == '"') {
+            j->p++;
+            return AV_OK;
+        }
+        if (c < 0x20)
+            return json_fail(j, "a string holds a control character");
+        if (c == '\\') {
+            j->p++;
+            if (escape(j, &cp))
+                break;
+        } else {
+            int m = utf8_decode(j->p, (size_t)(j->end - j->p), &cp);
+            if (m == 0) {
+                json_fail(j, "a string is not valid UTF-8");
+                return j->err = AV_ERR_UTF8;
+            }
+            j->p += m;
+        }
+        int rc = put(ctx, cp);
+        if (rc != AV_OK)
+            return rc;
+    }
+    return j->err;
+}
+
+/* A string being decoded by json_string: o has room for the whole raw text. */
+typedef struct {
+    Json *j;
+    char *o, *w;
+} StrOut;
+
+static int str_put(void *ctx, unsigned cp)
+{
+    StrOut *s = ctx;
+    if (cp == 0)
+        return json_fail(s->j, "a string holds a NUL character");
+    s->w += utf8_encode(cp, s->w);
+    return AV_OK;
+}
+
+/* A string value, malloc'd into *out. No escape's UTF-8 is longer than the
+ * escape itself (\uXXXX is 6 bytes for at most 3, a pair 12 for 4), so the
+ * raw text up to the closing quote bounds the result. */
 int json_string(Json *j, char **out)
 {
     *out = NULL;
-    if (!json_eat(j, '"'))
+    json_skip_ws(j);
+    if (j->p >= j->end || *j->p != '"')
         return json_fail(j, "a string was expected");
-    const char *start = j->p;
-    while (j->p < j->end && *j->p != '"')
-        j->p += *j->p == '\\' && j->p + 1 < j->end ? 2 : 1;
-    if (j->p >= j->end)
+    const char *q = j->p + 1;
+    while (q < j->end && *q != '"')
+        q += *q == '\\' && q + 1 < j->end ? 2 : 1;
+    if (q >= j->end)
         return json_fail(j, "a string is not closed");
-    size_t cap = (size_t)(j->p - start) + 1;
-    const char *stop = j->p;
-    char *o = malloc(cap), *w = o;
-    if (!o)
+    StrOut s = {j, malloc((size_t)(q - j->p)), NULL};
+    if (!s.o)
         return j->err = AV_ERR_NOMEM;
-    for (j->p = start; j->p < stop && !j->err;) {
-        unsigned char c = (unsigned char)*j->p++;
-        if (c == '\\')
-            w += escape(j, w);
-        else if (c < 0x20)
-            json_fail(j, "a string holds a control character");
-        else
-            *w++ = (char)c;
+    s.w = s.o;
+    int rc = json_string_each(j, str_put, &s);
+    if (rc != AV_OK) {
+        free(s.o);
+        if (rc == AV_ERR_UTF8)
+            j->err = AV_ERR_MODEL; /* one code for a malformed file; why says UTF-8 */
+        return j->err;
     }
-    j->p = stop + 1;
-    *w = 0;
-    if (j->err)
-        free(o);
-    else
-        *out = o;
-    return j->err;
+    *s.w = 0;
+    *out = s.o;
+    return AV_OK;
 }
 
 /* Any value, skipped (for unknown keys). */

@@ -4,8 +4,8 @@
  * Both formats feed one builder that keeps every token printable (control
  * characters as Control Pictures, an empty token as U+2205) and at most
  * AV_MAX_TOKEN_BYTES long, in one NUL-separated pool like the tokeniser's.
- * The JSON reader accepts exactly a list of strings: RFC 8259 string escapes,
- * surrogate pairs joined, raw bytes strictly UTF-8 (utf8.h).
+ * The JSON reader accepts exactly a list of strings, read by io/json's
+ * strings: RFC 8259 escapes, surrogate pairs joined, raw bytes strictly UTF-8.
  */
 #include "io/tokfile.h"
 
@@ -17,6 +17,7 @@
 #include "core/av.h"
 #include "core/utf8.h"
 #include "io/fileio.h"
+#include "io/json.h"
 
 /* Tokens under construction: their bytes in one pool, NUL-terminated. */
 typedef struct {
@@ -148,143 +149,47 @@ static int read_lines(TokBuild *b, const char *p, const char *end, const char *n
     return rc;
 }
 
-typedef struct {
-    const char *p, *begin, *end;
-} JsonCur;
-
-static void json_ws(JsonCur *c)
+static int tb_put(void *ctx, unsigned cp)
 {
-    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
-        c->p++;
+    return tb_cp(ctx, cp);
 }
 
-/* Four hex digits after \u; -1 when they are not. */
-static long json_hex4(JsonCur *c)
-{
-    long v = 0;
-    if (c->end - c->p < 4)
-        return -1;
-    for (int k = 0; k < 4; k++) {
-        char ch = *c->p++;
-        int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
-                : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
-        if (d < 0)
-            return -1;
-        v = v * 16 + d;
-    }
-    return v;
-}
-
-/* After "\u": one code point, joining a surrogate pair; -1 when malformed
- * (bad hex digits, a lone surrogate). */
-static long json_u(JsonCur *c)
-{
-    long v = json_hex4(c);
-    if (v < 0 || (v >= 0xDC00 && v <= 0xDFFF))
-        return -1;
-    if (v < 0xD800 || v > 0xDBFF)
-        return v;
-    if (c->end - c->p < 2 || c->p[0] != '\\' || c->p[1] != 'u')
-        return -1;
-    c->p += 2;
-    long lo = json_hex4(c);
-    if (lo < 0xDC00 || lo > 0xDFFF)
-        return -1;
-    return 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
-}
-
-static int json_escape(TokBuild *b, JsonCur *c)
-{
-    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-    if (c->p >= c->end)
-        return TOKFILE_ERR;
-    char e = *c->p++;
-    if (e == 'u') {
-        long cp = json_u(c);
-        return cp >= 0 ? tb_cp(b, (unsigned)cp) : TOKFILE_ERR;
-    }
-    const char *k = memchr(from, e, sizeof from - 1);
-    return k ? tb_cp(b, (unsigned char)to[k - from]) : TOKFILE_ERR;
-}
-
-/* One JSON string at c->p (the opening quote) as a token. */
-static int json_string(TokBuild *b, JsonCur *c)
-{
-    int rc = tb_begin(b);
-    c->p++;
-    while (rc == AV_OK) {
-        if (c->p >= c->end || (unsigned char)*c->p < 0x20)
-            return TOKFILE_ERR;
-        if (*c->p == '"') {
-            c->p++;
-            return tb_end(b);
-        }
-        if (*c->p == '\\') {
-            c->p++;
-            rc = json_escape(b, c);
-            continue;
-        }
-        unsigned cp;
-        int m = utf8_decode(c->p, (size_t)(c->end - c->p), &cp);
-        if (m == 0)
-            return AV_ERR_UTF8;
-        rc = tb_cp(b, cp);
-        c->p += m;
-    }
-    return rc;
-}
-
+/* A JSON list of strings, each a token (json.h reads the strings). */
 static int read_json(TokBuild *b, const char *p, const char *end, const char *name, char *msg,
                      size_t msglen)
 {
-    JsonCur c = {p, p, end};
+    char why[128] = "";
+    Json j = {p, end, why, sizeof why, AV_OK};
     int rc = AV_OK;
-    json_ws(&c);
-    c.p++; /* '[' */
-    json_ws(&c);
-    if (c.p < c.end && *c.p == ']') {
-        c.p++;
-    } else {
-        for (;;) {
-            json_ws(&c);
-            if (c.p >= c.end || *c.p != '"') {
-                rc = TOKFILE_ERR;
+    json_eat(&j, '[');
+    if (!json_eat(&j, ']')) {
+        do {
+            if ((rc = tb_begin(b)) != AV_OK ||
+                (rc = json_string_each(&j, tb_put, b)) != AV_OK || (rc = tb_end(b)) != AV_OK)
                 break;
-            }
-            if ((rc = json_string(b, &c)) != AV_OK)
-                break;
-            json_ws(&c);
-            if (c.p < c.end && *c.p == ',') {
-                c.p++;
-                continue;
-            }
-            if (c.p < c.end && *c.p == ']')
-                c.p++;
-            else
-                rc = TOKFILE_ERR;
-            break;
-        }
+        } while (json_eat(&j, ','));
+        if (rc == AV_OK && !json_eat(&j, ']'))
+            rc = json_fail(&j, "a comma or ] was expected");
     }
-    json_ws(&c);
-    if (rc == AV_OK && c.p != c.end)
+    json_skip_ws(&j);
+    if (rc == AV_OK && j.p != j.end)
+        rc = json_fail(&j, "text after the list");
+    if (rc == AV_ERR_MODEL)
         rc = TOKFILE_ERR;
     if (rc == TOKFILE_ERR || rc == AV_ERR_UTF8)
-        snprintf(msg, msglen, "%s: byte %zu: %s", name, (size_t)(c.p - c.begin) + 1,
-                 rc == AV_ERR_UTF8 ? "not valid UTF-8"
-                                   : "not a JSON list of strings (or a bad escape)");
+        snprintf(msg, msglen, "%s: byte %zu: %s", name, (size_t)(j.p - p) + 1,
+                 rc == AV_ERR_UTF8 ? "not valid UTF-8" : why);
     return rc;
 }
 
 /* Whether the text is a JSON list: '[' then '"' or ']' after spaces. */
 static int looks_json(const char *p, const char *end)
 {
-    JsonCur c = {p, p, end};
-    json_ws(&c);
-    if (c.p >= c.end || *c.p != '[')
+    Json j = {p, end, NULL, 0, AV_OK};
+    if (!json_eat(&j, '['))
         return 0;
-    c.p++;
-    json_ws(&c);
-    return c.p < c.end && (*c.p == '"' || *c.p == ']');
+    json_skip_ws(&j);
+    return j.p < j.end && (*j.p == '"' || *j.p == ']');
 }
 
 static int numbered_tokens(TokBuild *b, int n)

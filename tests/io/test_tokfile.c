@@ -127,6 +127,8 @@ static void test_tokfile_bad_json(void **state)
         assert_null(tl.tok);
     }
     TokenList tl = {0};
+    assert_int_equal(read_str(t, "[\"a\", \"\\x\"]", 10, &tl), TOKFILE_ERR);
+    assert_string_equal(msg, "t.txt: byte 10: a string has a bad escape");
     assert_int_equal(read_str(t, "[\"ok\", \"\xC3\x28\"]", 10, &tl), AV_ERR_UTF8);
     assert_string_equal(msg, "t.txt: byte 9: not valid UTF-8");
 }
