@@ -17,11 +17,12 @@
  *                    its floating-point operations at the peak's speed (under the
  *                    mask only the visible triangle's scores and weighted sums
  *                    count) and roof_ratio = ms / roof_ms; from n = 1,024 on
- *                    (peak=paired) one 2-thread 2048 product is timed before
- *                    each repetition and roof_ratio is the median of each
- *                    forward's ratio to its own sample (the machine's speed
- *                    drifts from minute to minute here); roof_ratio_best is
- *                    the fastest forward against the best sample
+ *                    (peak=paired) one 2-thread 2048 product is timed between
+ *                    repetitions and roof_ratio is the median of each
+ *                    forward's ratio to the better sample beside it (the
+ *                    machine's speed drifts from minute to minute here);
+ *                    roof_ratio_best is the fastest forward against the best
+ *                    sample, roof_ratio_run the median against the run's peak
  *   bench sgemm      the same products as one unblocked call each on OpenBLAS's
  *                    threads, as NumPy would make them: context, GFLOP/s
  *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads):
@@ -266,7 +267,7 @@ static double time_call(Problem *p, const AttnShape *s, ForwardFn fn)
 
 /* What one forward shape measured: medians of the forward (ms) and of its
  * products alone (gm), the median of the per-repetition ratios; with the
- * peak paired (pb given), the peak sampled just before each repetition. */
+ * peak paired (pb given), the better peak sample beside each repetition. */
 typedef struct {
     AttnShape s;
     double ms, gm, ratio;
@@ -276,10 +277,10 @@ typedef struct {
 } ForwardFigure;
 
 /* Repetitions of the forward and of its products alone, the two interleaved
- * so that a busy machine slows both alike; with pb, each repetition starts
- * with one 2-thread product of the peak's (its GFLOP/s kept beside the
- * forward's time), so that a slow minute slows both sides of the roofline
- * ratio alike. */
+ * so that a busy machine slows both alike; with pb, one 2-thread product of
+ * the peak's is timed between repetitions, and each repetition keeps the
+ * better of the two beside it (its GFLOP/s beside the forward's time), so
+ * that a slow minute slows both sides of the roofline ratio alike. */
 static void time_forward(Problem *p, ForwardFigure *f, const PeakBufs *pb)
 {
     double tf[MAX_REPS], tg[MAX_REPS], r[MAX_REPS];
@@ -287,11 +288,16 @@ static void time_forward(Problem *p, ForwardFigure *f, const PeakBufs *pb)
     time_call(p, s, attention_forward);
     time_call(p, s, attention_forward_gemm_only);
     f->paired = pb != NULL;
+    double before = pb ? peak_products(pb, 1) : 0;
     for (int k = 0; k < f->reps; k++) {
-        f->peak[k] = pb ? peak_products(pb, 1) : 0;
         f->tf[k] = tf[k] = time_call(p, s, attention_forward);
         tg[k] = time_call(p, s, attention_forward_gemm_only);
         r[k] = tf[k] / tg[k];
+        /* the better of the samples either side: a slow sample does not
+         * flatter the forward beside it */
+        double after = pb ? peak_products(pb, 1) : 0;
+        f->peak[k] = after > before ? after : before;
+        before = after;
     }
     f->ms = median(tf, f->reps), f->gm = median(tg, f->reps), f->ratio = median(r, f->reps);
 }
@@ -344,8 +350,8 @@ static void bench_full_sgemm(Problem *p, int threads, int reps)
 /* The forward lines, once the run's peak is known. roof_ms is the forward's
  * floating-point operations at the peak's speed and roof_ratio = ms /
  * roof_ms. peak=run: the run's peak (peak_used) against the median forward.
- * peak=paired: each repetition's forward time against the peak sampled just
- * before it, roof_ratio the median of those ratios, roof_ms at the median of
+ * peak=paired: each repetition's forward time against the better peak
+ * sample beside it, roof_ratio the median of those ratios, roof_ms at the median of
  * the samples; roof_ratio_best is the fastest forward against the best
  * sample (best of k on both sides), roof_ratio_run the median forward
  * against the run's peak. */
@@ -382,8 +388,8 @@ static void print_forward(const ForwardFigure *f, double peak_gflops)
 /* The forward passes, then the peak measured again: a busy machine that
  * slowed the first measurement does not flatter the ratios. From n = 1,024
  * on (the sizes the roofline targets are for) the peak is also sampled
- * before each repetition (PAIR_N, one product) and each forward is held to
- * its own sample (print_forward). */
+ * between repetitions (PAIR_N, one product) and each forward is held to the
+ * better sample beside it (print_forward). */
 static void bench_forward(double peak_gflops)
 {
     enum { PAIR_N = 2048, PAIR_FROM = 1024 };
