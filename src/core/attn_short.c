@@ -35,24 +35,28 @@ typedef int HalfI __attribute__((vector_size(HALF * sizeof(int))));
 /* An 8 x 8 block transposed: out[c] lane r = in[r] lane c, by unpacks,
  * shuffles and lane swaps (vunpcklps, vshufps, vperm2f128 in the AVX2 clone)
  * instead of 64 scalar loads and stores. Moves only: the bits are kept. */
+#if defined(__clang__) || __GNUC__ >= 12
+#define SHUF(a, b, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
+#else
 typedef int HalfIdx __attribute__((vector_size(HALF * sizeof(int))));
 #define SHUF(a, b, ...) __builtin_shuffle((a), (b), (HalfIdx){__VA_ARGS__})
+#endif
 STEP transpose8(const Half in[8], Half out[8])
 {
     Half t[8], u[8];
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int k = 0; k < 8; k += 2) {
         t[k] = SHUF(in[k], in[k + 1], 0, 8, 1, 9, 4, 12, 5, 13);
         t[k + 1] = SHUF(in[k], in[k + 1], 2, 10, 3, 11, 6, 14, 7, 15);
     }
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int k = 0; k < 8; k += 4) {
         u[k] = SHUF(t[k], t[k + 2], 0, 1, 8, 9, 4, 5, 12, 13);
         u[k + 1] = SHUF(t[k], t[k + 2], 2, 3, 10, 11, 6, 7, 14, 15);
         u[k + 2] = SHUF(t[k + 1], t[k + 3], 0, 1, 8, 9, 4, 5, 12, 13);
         u[k + 3] = SHUF(t[k + 1], t[k + 3], 2, 3, 10, 11, 6, 7, 14, 15);
     }
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int k = 0; k < 4; k++) {
         out[k] = SHUF(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
         out[k + 4] = SHUF(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
@@ -64,14 +68,14 @@ STEP transpose8(const Half in[8], Half out[8])
 STEP gather8(const float *src, long ld, int rows, float (*dst)[L], int r0)
 {
     Half in[8], out[8];
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int r = 0; r < 8; r++) {
         in[r] = (Half){0};
         if (r < rows)
             memcpy(&in[r], src + r * ld, sizeof in[r]);
     }
     transpose8(in, out);
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int c = 0; c < 8; c++)
         memcpy(dst[c] + r0, &out[c], sizeof out[c]);
 }
@@ -80,11 +84,11 @@ STEP gather8(const float *src, long ld, int rows, float (*dst)[L], int r0)
 STEP scatter8(float (*src)[L], int r0, int rows, float *dst, long ld)
 {
     Half in[8], out[8];
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int c = 0; c < 8; c++)
         memcpy(&in[c], src[c] + r0, sizeof in[c]);
     transpose8(in, out);
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int r = 0; r < rows; r++)
         memcpy(dst + r * ld, &out[r], sizeof out[r]);
 }
