@@ -127,6 +127,14 @@ typedef struct {
  * biases. */
 void net_adamw(Net *net, const NetAdam *opt, long t);
 
+/* One training update from the last forward (which had targets): the same
+ * bits as net_zero_grad, net_backward, net_clip_grad(net, max_norm) (whose
+ * norm it returns) and net_adamw(net, opt, t), in three hand-offs to the
+ * second thread instead of six and fewer passes over the arenas: part 0
+ * zeroes net->grads itself, part 1's gradients are added as the squares are
+ * summed, and the clipping's scale is applied by the AdamW pass. */
+double net_update(Net *net, double max_norm, const NetAdam *opt, long t);
+
 /* Head h's weights (n, n) of sequence b in layer l (0-based) of the last forward. */
 const float *net_weights(const Net *net, int l, int b, int h);
 

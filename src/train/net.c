@@ -212,7 +212,8 @@ typedef struct {
     float *hwork, *wpack;      /* its packed heads and packed weights (net->work) */
     float *dx, *dtmp, *dQ, *dK, *dV, *dcat, *dh, *scratch;
     const NetTensors *g;       /* where its weight gradients go */
-    float *garena;             /* that arena when it must be zeroed first (part 1) */
+    float *garena;             /* that arena when it must be zeroed first (part 1; part 0
+                                * for net_parts_backward(.., true)) */
     double count;              /* the whole batch's mask sum, for the backward pass */
     bool backward;
     int err;
@@ -368,7 +369,7 @@ static void part_run(void *arg)
  * second thread when net->threads > 1 and the attention keeps to one thread
  * (attention_threads: only wide models do not, whose OpenBLAS calls must not
  * run beside others). */
-static int parts_run(Net *net, bool backward)
+static int parts_run(Net *net, bool backward, bool zero)
 {
     const int parts = net->B >= 2 ? NET_PARTS : 1;
     Part pt[NET_PARTS];
@@ -379,6 +380,8 @@ static int parts_run(Net *net, bool backward)
         part_make(net, k, parts, &pt[k]);
         pt[k].backward = backward, pt[k].count = count;
     }
+    if (backward && zero)
+        pt[0].garena = net->grads;
     const AttnShape sh = seq_shape(net);
     net_pair_run(&net->worker, net->threads, part_run, &pt[0], parts > 1 ? &pt[1] : NULL,
                  attention_threads(&sh) == 1);
@@ -412,7 +415,7 @@ static int forward_layers(Net *net, const int *tok, const int *tgt, const float 
         memcpy(net->tgt, tgt, (size_t)N * sizeof *tgt);
         memcpy(net->mask, mask, (size_t)N * sizeof *mask);
     }
-    int err = parts_run(net, false);
+    int err = parts_run(net, false, false);
     if (err || !net->has_loss)
         return err;
     /* the masked mean of the rows' losses, summed in row order */
@@ -540,9 +543,14 @@ static void part_backward(Part *pt)
                        pt->tok, N, net->n, D);
 }
 
+void net_parts_backward(Net *net, bool zero)
+{
+    parts_run(net, true, zero);
+}
+
 void net_backward(Net *net)
 {
-    parts_run(net, true);
+    parts_run(net, true, false);
     if (net->B >= 2)
         net_pair_halves(&net->worker, net->threads, net->layout.total, add_parts, net, NULL,
                         NULL);

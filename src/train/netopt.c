@@ -52,18 +52,39 @@ double net_clip_grad(Net *net, double max_norm)
     return norm;
 }
 
+/* *(double *)arg = the sum of the squared gradients [i0, i1), in order,
+ * part 1's gradients (grads2) first added to them: add_parts (net.c) and
+ * sum_squares in one pass, the same numbers. */
+static void add_sum_squares(void *ctx, size_t i0, size_t i1, void *arg)
+{
+    Net *net = ctx;
+    float *restrict g = net->grads;
+    const float *restrict g2 = net->grads2;
+    double sum = 0.0;
+    for (size_t i = i0; i < i1; i++) {
+        g[i] += g2[i];
+        sum += (double)g[i] * g[i];
+    }
+    *(double *)arg = sum;
+}
+
 typedef struct {
     const NetAdam *o;
     float c1, c2; /* the bias corrections 1 - beta^t */
+    bool scaled;  /* the gradients times f first (net_update's clipping) */
+    float f;
 } AdamStep;
 
 /* The AdamW step of p, g, m, v [0, n): the same IEEE operations, in the
  * same order, for every element (no contraction under -std=c11), so any
  * vector width gives the same bits. */
-static void adamw_scalar(float *restrict p, const float *restrict g, float *restrict m,
+static void adamw_scalar(float *restrict p, float *restrict g, float *restrict m,
                          float *restrict v, size_t n, const NetAdam *o, const AdamStep *st,
                          float decay)
 {
+    if (st->scaled)
+        for (size_t i = 0; i < n; i++)
+            g[i] *= st->f;
     for (size_t i = 0; i < n; i++) {
         m[i] = o->beta1 * m[i] + (1.0f - o->beta1) * g[i];
         v[i] = o->beta2 * v[i] + (1.0f - o->beta2) * g[i] * g[i];
@@ -78,17 +99,21 @@ static void adamw_scalar(float *restrict p, const float *restrict g, float *rest
  * scalar loop ran at one element per division (gcc -O2 does not vectorise
  * sqrtf, which may set errno). */
 __attribute__((target("avx2")))
-static void adamw_avx2(float *p, const float *g, float *m, float *v, size_t n,
+static void adamw_avx2(float *p, float *g, float *m, float *v, size_t n,
                        const NetAdam *o, const AdamStep *st, float decay)
 {
     const __m256 b1 = _mm256_set1_ps(o->beta1), a1 = _mm256_set1_ps(1.0f - o->beta1);
     const __m256 b2 = _mm256_set1_ps(o->beta2), a2 = _mm256_set1_ps(1.0f - o->beta2);
     const __m256 c1 = _mm256_set1_ps(st->c1), c2 = _mm256_set1_ps(st->c2);
     const __m256 lr = _mm256_set1_ps(o->lr), eps = _mm256_set1_ps(o->eps);
-    const __m256 dec = _mm256_set1_ps(decay);
+    const __m256 dec = _mm256_set1_ps(decay), f = _mm256_set1_ps(st->f);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 gi = _mm256_loadu_ps(g + i);
+        if (st->scaled) { /* the clipping, as scale() would */
+            gi = _mm256_mul_ps(gi, f);
+            _mm256_storeu_ps(g + i, gi);
+        }
         __m256 mi = _mm256_add_ps(_mm256_mul_ps(b1, _mm256_loadu_ps(m + i)),
                                   _mm256_mul_ps(a1, gi));
         __m256 vi = _mm256_add_ps(_mm256_mul_ps(b2, _mm256_loadu_ps(v + i)),
@@ -135,6 +160,21 @@ static void adamw_range(void *ctx, size_t i0, size_t i1, void *arg)
 
 void net_adamw(Net *net, const NetAdam *o, long t)
 {
-    AdamStep st = {o, 1.0f - powf(o->beta1, (float)t), 1.0f - powf(o->beta2, (float)t)};
+    AdamStep st = {o, 1.0f - powf(o->beta1, (float)t), 1.0f - powf(o->beta2, (float)t), false,
+                   1.0f};
     halves(net, adamw_range, &st, &st);
+}
+
+double net_update(Net *net, double max_norm, const NetAdam *o, long t)
+{
+    double sum[2] = {0.0, 0.0};
+    net_parts_backward(net, true);
+    halves(net, net->B >= 2 ? add_sum_squares : sum_squares, &sum[0], &sum[1]);
+    const double norm = sqrt(sum[0] + sum[1]);
+    AdamStep st = {o, 1.0f - powf(o->beta1, (float)t), 1.0f - powf(o->beta2, (float)t), false,
+                   1.0f};
+    if (max_norm > 0.0 && norm > max_norm)
+        st.scaled = true, st.f = (float)(max_norm / norm);
+    halves(net, adamw_range, &st, &st);
+    return norm;
 }

@@ -94,11 +94,9 @@ int trainer_step(Trainer *tr)
     if (err)
         return err;
     tr->accuracy = task_accuracy_best(b, tr->net.best); /* found by the forward's threads */
-    net_zero_grad(&tr->net);
-    net_backward(&tr->net);
-    tr->grad_norm = net_clip_grad(&tr->net, tr->cfg.clip);
+    /* net_zero_grad, net_backward, net_clip_grad and net_adamw in one */
+    tr->grad_norm = net_update(&tr->net, tr->cfg.clip, &opt, tr->step + 1);
     tr->step++;
-    net_adamw(&tr->net, &opt, tr->step);
     tr->net.spec.steps = tr->step;
     return AV_OK;
 }

@@ -150,6 +150,47 @@ static void test_net_deterministic(void **state)
     net_free(&b);
 }
 
+/* net_update gives the bits of net_zero_grad, net_backward, net_clip_grad
+ * and net_adamw: parameters, gradients (clipped), moments and norms, with
+ * clipping and without, on a model large enough for the optimiser's halves
+ * to run on the second thread (two threads against one). */
+static void test_net_update_same_bits(void **state)
+{
+    (void)state;
+    ModelSpec s = spec(true, 256, MODEL_PE_LEARNED);
+    s.d_model = 64, s.heads = 4;
+    Net a, b;
+    NetAdam opt = {.lr = 1e-2f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
+                   .weight_decay = 0.1f};
+    assert_int_equal(net_init(&a, &s, B, true), AV_OK);
+    assert_int_equal(net_init(&b, &s, B, true), AV_OK);
+    assert_true(a.layout.total > 65536);
+    net_set_threads(&b, 2);
+    net_init_weights(&a, 5);
+    net_init_weights(&b, 5);
+    const double clip[4] = {0.05, 1e9, 0.0, 0.05};
+    bool clipped = false;
+    for (int t = 1; t <= 4; t++) {
+        loss_of(&a);
+        net_zero_grad(&a);
+        net_backward(&a);
+        double na = net_clip_grad(&a, clip[t - 1]);
+        net_adamw(&a, &opt, t);
+        loss_of(&b);
+        double nb = net_update(&b, clip[t - 1], &opt, t);
+        assert_true(na == nb);
+        clipped |= clip[t - 1] > 0.0 && na > clip[t - 1];
+        const size_t bytes = a.layout.total * sizeof(float);
+        assert_memory_equal(a.grads, b.grads, bytes);
+        assert_memory_equal(a.params, b.params, bytes);
+        assert_memory_equal(a.m, b.m, bytes);
+        assert_memory_equal(a.v, b.v, bytes);
+    }
+    assert_true(clipped);
+    net_free(&a);
+    net_free(&b);
+}
+
 /* AdamW's first step moves each parameter by lr * sign(g) (decay aside),
  * and decays matrices only. */
 static void test_net_adamw_first_step(void **state)
@@ -271,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_net_deterministic),
         cmocka_unit_test(test_net_adamw_first_step),
         cmocka_unit_test(test_net_adamw_bits),
+        cmocka_unit_test(test_net_update_same_bits),
         cmocka_unit_test(test_net_best),
         cmocka_unit_test(test_net_bad_input),
     };
