@@ -113,6 +113,11 @@ void net_zero_grad(Net *net);
  * grads2 is overwritten). */
 void net_backward(Net *net);
 
+/* net_backward without its last pass (netopt.c's net_update does it): part
+ * 0's weight gradients added to net->grads (which part 0 zeroes first when
+ * zero), part 1's written into net->grads2 and not yet added (B >= 2). */
+void net_parts_backward(Net *net, bool zero);
+
 /* Global L2 norm of the gradients; when above max_norm (> 0), they are
  * scaled down to it. Returns the norm before clipping. */
 double net_clip_grad(Net *net, double max_norm);

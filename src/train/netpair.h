@@ -8,8 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "train/net.h"
-
+typedef struct NetWorker NetWorker; /* as in train/net.h */
 
 /* fn(a0) on the calling thread and fn(a1) (a1 not NULL) beside it on the
  * second thread *w when two, threads > 1 and the thread can be started
@@ -29,11 +28,5 @@ typedef void (*NetRange)(void *ctx, size_t i0, size_t i1, void *arg);
  * for it. The halves are the same whatever the threads. */
 void net_pair_halves(NetWorker **w, int threads, size_t total, NetRange fn, void *ctx,
                      void *arg0, void *arg1);
-
-/* net.c's backward pass of the last forward in its parts, without the sum
- * of the parts: part 0's weight gradients added to net->grads (zeroed first
- * by part 0 when zero), part 1's written into net->grads2 (B >= 2). For
- * net_backward and netopt.c's net_update. */
-void net_parts_backward(Net *net, bool zero);
 
 #endif
