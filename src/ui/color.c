@@ -11,6 +11,7 @@
 #include <curses.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <wchar.h>
 
 #include "term.h"
@@ -110,6 +111,8 @@ void color_init(UiState *u, bool allowed)
             u->depth = DEPTH_8, init_pairs8();
     }
     u->hmode = u->depth == DEPTH_256 ? HEATMAP_COLOR : HEATMAP_GLYPH;
+    const char *full = getenv("ATTNVIZ_FULL_REDRAW"); /* tests/e2e/tui_paint.sh */
+    u->paint_full = full && *full && strcmp(full, "0") != 0;
 }
 
 static attr_t mono_attr(const Cell *c)
@@ -181,10 +184,10 @@ static uint64_t paint_key(const UiState *u, const Cell *c)
 }
 
 /* A cell whose glyph curses may not hold in one column of its own: the
- * half of a wide character, a wide or zero-width one. */
+ * half of a wide character, a wide, zero-width or control one. */
 static bool paint_risky(uint32_t cp, uint32_t *last_ok)
 {
-    if (cp < 0x80 && cp != 0)
+    if (cp >= 0x20 && cp < 0x7f)
         return false;
     if (cp == *last_ok)
         return false;
@@ -194,12 +197,47 @@ static bool paint_risky(uint32_t cp, uint32_t *last_ok)
     return false;
 }
 
-static void paint_put(int y, int x, uint64_t key)
+static void paint_cchar(cchar_t *cc, uint64_t key)
 {
     wchar_t wc[2] = {(wchar_t)(key & 0xffffffffu), 0};
+    setcchar(cc, wc, (attr_t)((key >> 48) & 0x7fff) << 16, (short)(key >> 32 & 0xffff), NULL);
+}
+
+static void paint_put(int y, int x, uint64_t key)
+{
     cchar_t cc;
-    setcchar(&cc, wc, (attr_t)((key >> 48) & 0x7fff) << 16, (short)(key >> 32 & 0xffff), NULL);
+    paint_cchar(&cc, key);
     mvadd_wch(y, x, &cc);
+}
+
+/* The n cells of keys at row y from column x in one call: without wide or
+ * control characters curses stores each as mvadd_wch would, without moving
+ * the cursor or wrapping, a run at a time. */
+static void paint_run(int y, int x, const uint64_t *keys, int n)
+{
+    cchar_t cc[128];
+    while (n > 0) {
+        int m = n < 128 ? n : 128;
+        for (int k = 0; k < m; k++)
+            paint_cchar(&cc[k], keys[k]);
+        mvadd_wchnstr(y, x, cc, m);
+        x += m, keys += m, n -= m;
+    }
+}
+
+/* Cells of row y (keys, w of them) that differ from old (or, with old NULL,
+ * that are not blank), written a run at a time. */
+static void paint_row(int y, const uint64_t *keys, const uint64_t *old, int w)
+{
+    for (int x = 0; x < w;) {
+        int x0 = x;
+        while (x < w && (old ? keys[x] != old[x] : keys[x] != PAINT_BLANK))
+            x++;
+        if (x > x0)
+            paint_run(y, x0, keys + x0, x - x0);
+        while (x < w && (old ? keys[x] == old[x] : keys[x] == PAINT_BLANK))
+            x++;
+    }
 }
 
 /* The keys of the last frame still describe stdscr: same size, drawn
@@ -247,16 +285,31 @@ void color_paint(UiState *u, const Grid *g)
     }
     bool risky = paint_keys(u, g, w, h);
     const uint64_t *next = u->paint_next, *prev = u->painted;
-    if (!risky && paint_keys_valid(u, w, h)) {
-        /* Only what changed: the rest of stdscr is already this frame's. */
-        for (long i = 0; i < (long)w * h; i++)
-            if (next[i] != prev[i])
-                paint_put((int)(i / w), (int)(i % w), next[i]);
-    } else {
+    long n = (long)w * h;
+    if (risky) { /* as it always was: erase, then a cell at a time */
         erase();
-        for (long i = 0; i < (long)w * h; i++)
+        for (long i = 0; i < n; i++)
             if (next[i] != PAINT_BLANK)
                 paint_put((int)(i / w), (int)(i % w), next[i]);
+    } else {
+        /* Only what changed (the rest of stdscr is this frame's already),
+         * or, without a frame to go on, erase and the cells not blank. */
+        bool diff = !u->paint_full && paint_keys_valid(u, w, h);
+        if (!diff)
+            erase();
+        for (int y = 0; y < h; y++) {
+            long row = (long)y * w;
+            paint_row(y, next + row, diff ? prev + row : NULL, w);
+        }
+        long last = n - 1;
+        for (; last >= 0 && next[last] == PAINT_BLANK; last--)
+            continue;
+        /* The cursor where adding every cell would have left it (hidden, but
+         * a terminal without civis shows it). */
+        if (last >= 0)
+            paint_put((int)(last / w), (int)(last % w), next[last]);
+        else
+            move(0, 0);
     }
     uint64_t *t = u->painted;
     u->painted = u->paint_next, u->paint_next = t;

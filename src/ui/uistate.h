@@ -119,6 +119,7 @@ typedef struct {
     size_t paint_cap;
     int painted_w, painted_h;
     bool painted_ok;
+    bool paint_full;           /* ATTNVIZ_FULL_REDRAW: every frame erased and drawn whole */
     /* Labels of the last run, sized once per token count. */
     const char **labels_q, **labels_k;
     char (*abbr_k)[24];        /* the focused head's key labels (view_attn.c) */

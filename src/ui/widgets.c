@@ -15,9 +15,10 @@
 
 void widget_rect_clear(Grid *g, Rect r)
 {
-    for (int y = r.y; y < r.y + r.h; y++)
-        for (int x = r.x; x < r.x + r.w; x++)
-            grid_put(g, x, y, ' ', STYLE_TEXT, 0);
+    int x0 = r.x < 0 ? 0 : r.x, x1 = r.x + r.w > g->w ? g->w : r.x + r.w;
+    int y0 = r.y < 0 ? 0 : r.y, y1 = r.y + r.h > g->h ? g->h : r.y + r.h;
+    for (int y = y0; y < y1 && x0 < x1; y++) /* a row at a time, clipped */
+        grid_fill_cells(&g->cells[(long)y * g->w + x0], x1 - x0, ' ', STYLE_TEXT, 0);
 }
 
 void widget_box(Grid *g, Rect r)
