@@ -1,9 +1,20 @@
 /* attnback.c - the attention backward pass on mat_sgemm_packed (private to
  * src/train; ops_attention_backward's fast path): per head, V_h^T and K_h
- * are packed once, and every product runs in blocks of ATT_ROWS query rows
- * that skip the causal zeros (dK = dS^T Q and dV = P^T dconcat, whose left
- * factor is upper triangular, with rows and columns reversed, which makes
- * it lower triangular). Also the softmax backward both paths share.
+ * are packed once, and dP and dQ run in blocks of ATT_ROWS query rows that
+ * skip the causal zeros. Also the softmax backward both paths share.
+ *
+ * dK = dS^T Q and dV = P^T dconcat have a transposed left factor, which
+ * mat_sgemm_packed does not take: they were copied reversed and transposed
+ * (making them lower triangular), their right factor packed, and the product
+ * copied back, and those copies of strided columns cost more than the
+ * products. So they run a small kernel of their own, upper_product (AVX2 and
+ * FMA behind target attributes; this path runs only where
+ * mat_packed_available, which needs both; plain loops elsewhere): a tile of
+ * 6 output rows by 16 columns in twelve ymm registers while n runs from the
+ * last row up to the tile's first, broadcasting A's row n (next to each
+ * other) and loading B's. Each element sums its terms from the last row up
+ * with fused multiply-adds, as the reversed products did (the causal zeros
+ * aside), so the numbers are those of the copies.
  */
 #include "attnback.h"
 
@@ -41,54 +52,112 @@ void attnback_softmax_rows(float *dP, const float *P_h, int T, int i0, int i1, f
 }
 
 enum { ATT_ROWS = 16 }; /* query rows a block: each needs the keys up to its last */
+enum { TT_MR = 6, TT_NR = 16 }; /* upper_product's tile: rows, columns */
 
 size_t attnback_scratch(int T, int D, int H)
 {
     const int d_k = D / H;
-    size_t tt = (size_t)T * T, td = (size_t)T * d_k;
-    if (!mat_packed_available())
-        return 2 * tt;
-    return 2 * tt + 2 * td + mat_packed_floats(d_k, T) + 2 * mat_packed_floats(T, d_k);
+    size_t tt = (size_t)T * T, packed = tt + mat_packed_floats(d_k, T) +
+                                         mat_packed_floats(T, d_k);
+    return !mat_packed_available() || 2 * tt > packed ? 2 * tt : packed;
 }
 
-/* out (T, d_k) = A B for a lower triangular A (T, T) and B (T, d_k) (columns
- * of ld ldb) packed into Bp, a block of ATT_ROWS rows at a time against the
- * rows of B up to the block's last: the zeros above the diagonal are skipped. */
-static void lower_product(float *out, int ldo, const float *A, const float *Bp, int T, int d_k)
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TT_TARGET __attribute__((target("avx2,fma")))
+#define TT_INLINE static inline __attribute__((always_inline)) TT_TARGET
+
+/* Row r of a tile: its two accumulators, w <= TT_NR columns. */
+TT_INLINE void tt_store(float *o, __m256 lo, __m256 hi, int w)
 {
-    for (int i0 = 0; i0 < T; i0 += ATT_ROWS) {
-        const int i1 = i0 + ATT_ROWS < T ? i0 + ATT_ROWS : T;
-        mat_sgemm_packed(i1 - i0, d_k, i1, 1.0f, A + (long)i0 * T, T, Bp, T,
-                         out + (long)i0 * ldo, ldo);
+    if (w == TT_NR) {
+        _mm256_storeu_ps(o, lo);
+        _mm256_storeu_ps(o + 8, hi);
+        return;
     }
+    float t[TT_NR];
+    _mm256_storeu_ps(t, lo);
+    _mm256_storeu_ps(t + 8, hi);
+    memcpy(o, t, (size_t)w * sizeof *o);
 }
 
-/* out (T, d_k) = A^T B for a lower triangular A (T, T) and B (T, d_k) with
- * leading dimension D: A^T is upper triangular, so rows and columns are
- * reversed (r = T - 1 - i), which makes it lower triangular, and
- * lower_product does the rest. w holds T*T + 2*T*d_k floats and the pack. */
-static void upper_product(float *out, const float *A, const float *B, int T, int d_k, int D,
-                          float *w)
-{
-    float *rA = w, *rB = rA + (long)T * T, *rO = rB + (long)T * d_k, *Bp = rO + (long)T * d_k;
-    /* rA[a][b] = A^T[T-1-a][T-1-b] = A[T-1-b][T-1-a], zero for b > a; only
-     * the columns lower_product reads (up to the end of a's block) */
-    for (int a = 0; a < T; a++) {
-        const int end = (a / ATT_ROWS + 1) * ATT_ROWS < T ? (a / ATT_ROWS + 1) * ATT_ROWS : T;
-        const float *col = A + (long)(T - 1) * T + (T - 1 - a);
-        float *row = rA + (long)a * T;
-        for (int b = 0; b <= a; b++)
-            row[b] = col[-(long)b * T];
-        for (int b = a + 1; b < end; b++)
-            row[b] = 0.0f;
+#define TT_ROW(r)                                                                          \
+    if (mr > r) {                                                                          \
+        const __m256 a = _mm256_broadcast_ss(an + r);                                      \
+        c##r##0 = _mm256_fmadd_ps(a, b0, c##r##0);                                         \
+        c##r##1 = _mm256_fmadd_ps(a, b1, c##r##1);                                         \
     }
-    for (int r = 0; r < T; r++)
-        memcpy(rB + (long)r * d_k, B + (long)(T - 1 - r) * D, (size_t)d_k * sizeof *rB);
-    mat_pack(false, T, d_k, rB, d_k, Bp);
-    lower_product(rO, d_k, rA, Bp, T, d_k);
-    for (int r = 0; r < T; r++)
-        memcpy(out + (long)(T - 1 - r) * D, rO + (long)r * d_k, (size_t)d_k * sizeof *out);
+
+/* Rows [i, i + mr) (mr a constant where inlined) and columns [j, j + w) of
+ * out = A^T B: n from T - 1 down to i; a panel narrower than TT_NR loads B
+ * through a mask. */
+TT_INLINE void tt_tile(const int mr, float *out, int ldo, const float *A, const float *B,
+                       int ldb, int T, int i, int j, int w)
+{
+    __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00,
+           c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+    int lanes[TT_NR];
+    for (int c = 0; c < TT_NR; c++)
+        lanes[c] = c < w ? -1 : 0;
+    const __m256i m0 = _mm256_loadu_si256((const __m256i *)lanes);
+    const __m256i m1 = _mm256_loadu_si256((const __m256i *)(lanes + 8));
+    const float *an = A + (long)(T - 1) * T + i, *bn = B + (long)(T - 1) * ldb + j;
+    if (w == TT_NR)
+        for (int n = T - 1; n >= i; n--, an -= T, bn -= ldb) {
+            const __m256 b0 = _mm256_loadu_ps(bn), b1 = _mm256_loadu_ps(bn + 8);
+            TT_ROW(0) TT_ROW(1) TT_ROW(2) TT_ROW(3) TT_ROW(4) TT_ROW(5)
+        }
+    else
+        for (int n = T - 1; n >= i; n--, an -= T, bn -= ldb) {
+            const __m256 b0 = _mm256_maskload_ps(bn, m0), b1 = _mm256_maskload_ps(bn + 8, m1);
+            TT_ROW(0) TT_ROW(1) TT_ROW(2) TT_ROW(3) TT_ROW(4) TT_ROW(5)
+        }
+    float *o = out + (long)i * ldo + j;
+    tt_store(o, c00, c01, w);
+    if (mr > 1)
+        tt_store(o + ldo, c10, c11, w);
+    if (mr > 2)
+        tt_store(o + 2L * ldo, c20, c21, w);
+    if (mr > 3)
+        tt_store(o + 3L * ldo, c30, c31, w);
+    if (mr > 4)
+        tt_store(o + 4L * ldo, c40, c41, w);
+    if (mr > 5)
+        tt_store(o + 5L * ldo, c50, c51, w);
 }
+
+#define TT_TILE(mr) tt_tile(mr, out, ldo, A, B, ldb, T, i, j, w)
+
+TT_TARGET static void upper_product(float *out, int ldo, const float *A, const float *B,
+                                    int ldb, int T, int d_k)
+{
+    for (int j = 0; j < d_k; j += TT_NR) {
+        const int w = d_k - j < TT_NR ? d_k - j : TT_NR;
+        for (int i = 0; i < T; i += TT_MR) {
+            switch (T - i < TT_MR ? T - i : TT_MR) {
+            case 6: TT_TILE(6); break;
+            case 5: TT_TILE(5); break;
+            case 4: TT_TILE(4); break;
+            case 3: TT_TILE(3); break;
+            case 2: TT_TILE(2); break;
+            default: TT_TILE(1); break;
+            }
+        }
+    }
+}
+#else
+static void upper_product(float *out, int ldo, const float *A, const float *B, int ldb, int T,
+                          int d_k)
+{
+    for (int i = 0; i < T; i++)
+        for (int c = 0; c < d_k; c++) {
+            float acc = 0.0f;
+            for (int n = T - 1; n >= i; n--)
+                acc = fmaf(A[(long)n * T + i], B[(long)n * ldb + c], acc);
+            out[(long)i * ldo + c] = acc;
+        }
+}
+#endif
 
 void attnback_packed(float *dQ, float *dK, float *dV, const float *dconcat, const float *Q,
                      const float *K, const float *V, const float *P, int T, int D, int H,
@@ -96,9 +165,7 @@ void attnback_packed(float *dQ, float *dK, float *dV, const float *dconcat, cons
 {
     const int d_k = D / H;
     const float scale = 1.0f / sqrtf((float)d_k);
-    float *dS = scratch, *w = scratch + (long)T * T;
-    float *Vp = w + (long)T * T + 2L * T * d_k + mat_packed_floats(T, d_k);
-    float *Kp = Vp + mat_packed_floats(d_k, T);
+    float *dS = scratch, *Vp = scratch + (long)T * T, *Kp = Vp + mat_packed_floats(d_k, T);
     for (int h = 0; h < H; h++) {
         const float *P_h = P + (long)h * T * T;
         const int c0 = h * d_k;
@@ -114,8 +181,8 @@ void attnback_packed(float *dQ, float *dK, float *dV, const float *dconcat, cons
             mat_sgemm_packed(i1 - i0, d_k, i1, 1.0f, dS + (long)i0 * T, T, Kp, T,
                              dQ + (long)i0 * D + c0, D);
         }
-        upper_product(dK + c0, dS, Q + c0, T, d_k, D, w);         /* dK_h = dS^T Q_h */
-        upper_product(dV + c0, P_h, dconcat + c0, T, d_k, D, w);  /* dV_h = P_h^T dconcat_h */
+        upper_product(dK + c0, D, dS, Q + c0, D, T, d_k);        /* dK_h = dS^T Q_h */
+        upper_product(dV + c0, D, P_h, dconcat + c0, D, T, d_k); /* dV_h = P_h^T dconcat_h */
     }
 }
 

@@ -343,6 +343,7 @@ static void test_ops_attention_long(void **state)
     check_attention_long(37, 32, 2); /* d_k 16, blocks of 16, 16, 5 rows */
     check_attention_long(64, 64, 8); /* d_k 8 */
     check_attention_long(1, 8, 1);
+    check_attention_long(20, 48, 2); /* d_k 24: a whole panel of 16 columns and 8 more */
 }
 
 /* A linear layer past mat_sgemm_small (the packed kernel where it runs)
