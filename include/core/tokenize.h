@@ -34,6 +34,8 @@ typedef struct {
     int n;
     char *pool;         /* the copies of all tokens, NUL-separated */
     size_t bad_offset;  /* with AV_ERR_UTF8: byte offset of the first bad byte */
+    int tok_cap;        /* Tokens tok has room for, 0 when not known (a list */
+    size_t pool_cap;    /* built by hand); bytes of pool: tokenize_again */
 } TokenList;
 
 /* Split text[0..len) into at most max_tokens tokens, into *out (which must be
@@ -41,6 +43,13 @@ typedef struct {
  * AV_ERR_TOO_MANY (more than max_tokens), AV_ERR_UTF8 (out->bad_offset set)
  * or AV_ERR_NOMEM. An empty or all-space text gives AV_OK with n = 0. */
 int tokenize(const char *text, size_t len, int max_tokens, TokenList *out);
+
+/* tokenize into a list that may hold an earlier result of tokenize or
+ * tokenize_again (or be zeroed): its two allocations are kept when they have
+ * room (tok_cap, pool_cap), so retokenising a text as it is typed allocates
+ * nothing. The same tokens and returns as tokenize; on an error the list has
+ * n = 0 (and bad_offset) and may keep its allocations: tokenize_free it. */
+int tokenize_again(const char *text, size_t len, int max_tokens, TokenList *out);
 
 /* Free what tokenize allocated; accepts a zeroed list. Leaves it zeroed. */
 void tokenize_free(TokenList *tl);

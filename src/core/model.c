@@ -327,15 +327,16 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
 static int model_tokenize(const ModelConfig *c, const char *text, size_t len,
                           const char *cross, size_t cross_len, ModelResult *r)
 {
-    tokenize_free(&r->tokens);
-    tokenize_free(&r->cross_tokens);
-    int err = tokenize(text, len, c->max_tokens, &r->tokens);
+    /* the lists' allocations are reused: a keystroke allocates nothing */
+    int err = tokenize_again(text, len, c->max_tokens, &r->tokens);
     if (!err && r->tokens.n == 0)
         err = AV_ERR_EMPTY;
     if (!err && cross) {
-        err = tokenize(cross, cross_len, c->max_tokens, &r->cross_tokens);
+        err = tokenize_again(cross, cross_len, c->max_tokens, &r->cross_tokens);
         if (!err && r->cross_tokens.n == 0)
             err = AV_ERR_EMPTY;
+    } else {
+        tokenize_free(&r->cross_tokens);
     }
     return err;
 }

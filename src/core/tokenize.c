@@ -177,9 +177,13 @@ static void add_token(TokenList *out, char **dst, const char *text, size_t start
     *dst += tlen + 1;
 }
 
-int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
+/* tokenize into out, reusing tok (room for tcap Tokens) and pool (pcap
+ * bytes), which out owns afterwards whatever the outcome. */
+static int tokenize_with(const char *text, size_t len, int max_tokens, TokenList *out,
+                         Token *tok, int tcap, char *pool, size_t pcap)
 {
     memset(out, 0, sizeof(*out));
+    out->tok = tok, out->tok_cap = tcap, out->pool = pool, out->pool_cap = pcap;
     size_t valid = utf8_valid_prefix(text, len);
     if (valid < len) {
         out->bad_offset = valid;
@@ -191,8 +195,16 @@ int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
     int rc = count_tokens(text, len, max_tokens, &n, &bytes, kept);
     if (rc != AV_OK || n == 0)
         return rc;
-    out->tok = malloc((size_t)n * sizeof(*out->tok));
-    out->pool = malloc(bytes);
+    if (n > out->tok_cap) {
+        free(out->tok);
+        out->tok = malloc((size_t)n * sizeof(*out->tok));
+        out->tok_cap = out->tok ? n : 0;
+    }
+    if (bytes > out->pool_cap) {
+        free(out->pool);
+        out->pool = malloc(bytes);
+        out->pool_cap = out->pool ? bytes : 0;
+    }
     if (!out->tok || !out->pool) {
         tokenize_free(out);
         return AV_ERR_NOMEM;
@@ -207,6 +219,17 @@ int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
     while (out->n < n && next_token(text, len, &pos, &start, &tlen))
         add_token(out, &dst, text, start, tlen);
     return AV_OK;
+}
+
+int tokenize(const char *text, size_t len, int max_tokens, TokenList *out)
+{
+    return tokenize_with(text, len, max_tokens, out, NULL, 0, NULL, 0);
+}
+
+int tokenize_again(const char *text, size_t len, int max_tokens, TokenList *out)
+{
+    return tokenize_with(text, len, max_tokens, out, out->tok, out->tok_cap, out->pool,
+                         out->pool_cap);
 }
 
 void tokenize_free(TokenList *tl)

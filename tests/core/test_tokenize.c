@@ -326,6 +326,58 @@ static void test_tokenize_zero_width_joiner(void **state)
     tokenize_free(&tl);
 }
 
+/* The tokens of a and of b are the same whether tokenize made them or
+ * tokenize_again did over the list's earlier result (spans, strings, count). */
+static void assert_same_tokens(const TokenList *a, const TokenList *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (int k = 0; k < a->n; k++) {
+        assert_int_equal(a->tok[k].start, b->tok[k].start);
+        assert_int_equal(a->tok[k].len, b->tok[k].len);
+        assert_string_equal(a->tok[k].str, b->tok[k].str);
+    }
+}
+
+/* tokenize_again over texts that grow, shrink and fail: the tokens
+ * tokenize gives, its buffers kept while they have room (the same pointers
+ * for a shorter text), an error leaving n = 0, bad_offset and a list
+ * tokenize_free frees (the sanitizer build checks that nothing leaks). */
+static void test_tokenize_again_reuses(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "the cat sat on the mat because it was tired",
+        "a b",
+        "didn't 3.14 \xE2\x80\x94 caf\xC3\xA9 one two three four five six seven eight nine",
+        "",
+        "the quick brown fox",
+    };
+    TokenList again = {0};
+    for (size_t k = 0; k < sizeof texts / sizeof *texts; k++) {
+        TokenList fresh = {0};
+        const Token *before = again.tok;
+        const int room = again.tok_cap;
+        assert_int_equal(tokenize(texts[k], strlen(texts[k]), 1000, &fresh), AV_OK);
+        assert_int_equal(tokenize_again(texts[k], strlen(texts[k]), 1000, &again), AV_OK);
+        assert_same_tokens(&fresh, &again);
+        if (fresh.n > 0 && fresh.n <= room)
+            assert_ptr_equal(again.tok, before);
+        assert_true(again.tok_cap >= again.n);
+        tokenize_free(&fresh);
+    }
+    assert_int_equal(tokenize_again("ok \xFF", 4, 1000, &again), AV_ERR_UTF8);
+    assert_int_equal(again.n, 0);
+    assert_int_equal(again.bad_offset, 3);
+    assert_int_equal(tokenize_again("a b c", 5, 2, &again), AV_ERR_TOO_MANY);
+    assert_int_equal(again.n, 0);
+    assert_int_equal(tokenize_again("a b", 3, 2, &again), AV_OK);
+    assert_int_equal(again.n, 2);
+    assert_string_equal(again.tok[1].str, "b");
+    tokenize_free(&again);
+    assert_null(again.tok);
+    assert_int_equal(again.tok_cap, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_tokenize_long_word_split_at_code_points),
         cmocka_unit_test(test_tokenize_zero_width_joiner),
         cmocka_unit_test(test_tokenize_many_tokens_spans),
+        cmocka_unit_test(test_tokenize_again_reuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
