@@ -297,11 +297,15 @@ STEP short_values_rows(const AttnShortHead *sh, int g0, int m, int jend, int d_k
  * was their loop counting). */
 STEP short_steps(const AttnShortHead *sh, int g0, int m, const int *vis, int jend, int d_k)
 {
-    float t[L][L], flat[L * L + 8]; /* the weights across the lanes, then in rows */
+    /* the weights across the lanes (t), then in rows (flat) */
+    struct {
+        float t[L][L], flat[L * L + 8];
+    } w;
+    float(*t)[L] = w.t;
     short_scores(sh, g0, m, jend, d_k, t);
-    short_softmax(sh, g0, m, vis, jend, t, flat);
+    short_softmax(sh, g0, m, vis, jend, t, w.flat);
     if (sh->out && d_k % 8 == 0)
-        short_values_rows(sh, g0, m, jend, d_k, flat);
+        short_values_rows(sh, g0, m, jend, d_k, w.flat);
     else if (sh->out)
         short_values(sh, g0, m, jend, d_k, t);
 }
