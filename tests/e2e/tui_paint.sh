@@ -12,7 +12,9 @@ set -u
 tui_init paint
 
 # The pane with its colours, the times (which differ run to run) masked.
-colours() { tmux -L "$SOCK" capture-pane -p -e -t s 2>/dev/null | sed -E 's/[0-9]+(\.[0-9]+)? ms/N ms/g'; }
+colours() {
+    tmux -L "$SOCK" capture-pane -p -e -t s 2>/dev/null | sed -E 's/[0-9]+(\.[0-9]+)? ms/N ms/g'
+}
 settle_e() {
     local prev="" cur
     for _ in $(seq 1 60); do
@@ -27,7 +29,8 @@ settle_e() {
 run() {
     local tag=$1 full=$2 w=$3 h=$4 ks=$5 n=0; shift 5
     mkdir -p "$WORK/$tag"
-    tui_start "TERM=xterm-256color ATTNVIZ_FULL_REDRAW=$full" "$w" "$h" --preset random "$@"
+    tui_start "TERM=xterm-256color ATTNVIZ_FULL_REDRAW=$full" "$w" "$h" \
+        --preset random "$@"
     settle_e
     colours >"$WORK/$tag/000"
     for k in $ks; do
@@ -64,7 +67,8 @@ compare() { # NAME W H KEYS ARGS...
 TEXT='the quick brown fox jumps over the lazy dog near the river'
 KEYS='e s BSpace s Enter Down Down Tab 2 Right Right m v v S S b b B B w w ? Escape p C-k Left Up'
 compare "120x40 typing and views" 120 40 "$KEYS" "$TEXT"
-compare "80x24 typing and views, then a resize" 80 24 "e s BSpace Enter Down Tab m RESIZE Down v" "$TEXT"
+compare "80x24 typing and views, then a resize" 80 24 \
+    "e s BSpace Enter Down Tab m RESIZE Down v" "$TEXT"
 compare "100x30 wide characters" 100 30 "Down Down e BSpace BSpace Enter Tab Down" \
     '猫 sat on the 日本 mat'
 # A long text: pooled heads drawn in half blocks.
