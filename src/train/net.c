@@ -368,7 +368,8 @@ static void part_run(void *arg)
 /* The last forward's batch (forward or backward) in its parts, part 1 on the
  * second thread when net->threads > 1 and the attention keeps to one thread
  * (attention_threads: only wide models do not, whose OpenBLAS calls must not
- * run beside others). */
+ * run beside others). Backward with zero: part 0 zeroes net->grads first,
+ * as part 1 does net->grads2 (net_update's pass instead of net_zero_grad). */
 static int parts_run(Net *net, bool backward, bool zero)
 {
     const int parts = net->B >= 2 ? NET_PARTS : 1;
