@@ -26,7 +26,9 @@
  *
  * A sentence's heads (at most SOFTMAX_LANES keys) take short_group instead:
  * scores, mask, softmax and P_h V_h of 16 query rows at a time across the
- * vector lanes, with the general path's numbers bit for bit.
+ * vector lanes, with the general path's numbers bit for bit; a sentence's
+ * whole forward (forward_short) calls its passes directly, Q, K and V in one
+ * pass over X, with no job, thread or barrier.
  */
 #include "core/attention.h"
 

@@ -8,7 +8,10 @@
  * score and each output sums the same terms in the same order as
  * mat_sgemm_small (the keys past a row's last visible one add exact zeros
  * there), and each row gets attention_softmax_row's operations. Q_h and V_h
- * are read DK_CHUNK columns at a time, so d_k has no limit.
+ * are read DK_CHUNK columns at a time, so d_k has no limit. Q_h comes in
+ * and P_h goes out through 8 x 8 register transposes, and where d_k is a
+ * multiple of 8 P_h V_h is made from the weights in rows (8 columns across
+ * the lanes): moves, and the same sums in the same order.
  */
 #include <assert.h>
 #include <math.h>

@@ -7,8 +7,10 @@
  * projections, 10 x 10 x 8 head scores) run mat_sgemm_small: OpenBLAS spends
  * more on dispatch, locking and packing than on the arithmetic there (423 ns
  * against 206 ns for 10 x 32 x 32 on the bench machine, 136 against 70 for a
- * head's scores). Larger ones, everything the forward benchmark times, go to
- * cblas_sgemm. The heads' thin products against a packed K_h^T or V_h
+ * head's scores); mat_sgemm_small_multi makes a sentence's Q, K and V in
+ * one pass over X with the same sums. Larger ones, everything the forward
+ * benchmark times, go to cblas_sgemm. The heads' thin products against a
+ * packed K_h^T or V_h
  * (mat_sgemm_packed) go to thin.c's AVX2+FMA kernel. The reference
  * accumulates in double: it is the oracle the tests hold the fast paths to.
  */
