@@ -11,9 +11,12 @@ set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init paint
 
-# The pane with its colours, the times (which differ run to run) masked.
+# The pane with its colours, the times (which differ run to run) masked: a
+# time's width moves the padding before it, and the model's run time's width
+# where the cost line is cut, so both go with it.
 colours() {
-    tmux -L "$SOCK" capture-pane -p -e -t s 2>/dev/null | sed -E 's/[0-9]+(\.[0-9]+)? ms/N ms/g'
+    tmux -L "$SOCK" capture-pane -p -e -t s 2>/dev/null |
+        sed -E 's/ *[0-9]+(\.[0-9]+)? ms/ N ms/g; s/(Cost: .*run N ms).*/\1/'
 }
 settle_e() {
     local prev="" cur
