@@ -1,5 +1,5 @@
 /* attn_kernels.h - what attention.c shares with the files below it
- * (attn_short.c, attn_proj.c, softmax_x86.c): the softmax's lane width, its
+ * (attn_short.c, attn_proj.c, softmax.c, softmax_x86.c): the softmax's lane width, its
  * e^x, the clones, the short-head pass, the projection items and the AVX2
  * softmax. Private to src/core/, not part of the core's interface
  * (include/core/).

@@ -1,7 +1,7 @@
 /* softmax_x86.c - attention_softmax_row's arithmetic in AVX2 intrinsics.
  *
  * The same IEEE operations in the same order as the portable code in
- * attention.c (attn_kernels.h's exp_nonpositive, SOFTMAX_LANES partial sums
+ * softmax.c (attn_kernels.h's exp_nonpositive, SOFTMAX_LANES partial sums
  * added in lane order), so the bits are the same; no fused multiply-add.
  * What changes is where the numbers live: gcc's vectorised version of the
  * portable loops kept the clamped chunk and some constants on the stack and
