@@ -6,7 +6,8 @@ The models are DESIGN.md's (the same as tests/data/train/torch_ref.py, in
 float32 here): the induction model (2 layers, d_model 32, 2 heads, context
 32, batch 16, no MLP or LayerNorm, sinusoidal PE, vocabulary 26) and the
 character model (4 layers, d_model 64, 4 heads, context 64, MLP 256 GELU,
-pre-LayerNorm, batch 16, vocabulary 122: that of README.md + attnviz.1).
+pre-LayerNorm, batch 16, vocabulary: the distinct characters of README.md +
+attnviz.1, counted here as train_bench counts them).
 Each step: forward, cross-entropy, backward, gradient clipping to norm 1,
 AdamW. Random token batches (the speed does not depend on the data).
 Each figure is the best of WINDOWS windows, with the mean, as train_bench
@@ -101,12 +102,22 @@ def bench(name, V, D, H, L, T, W, ln, B, lr, steps):
                           steps * WINDOWS / sum(times)))
 
 
+def text_vocab(files=("README.md", "attnviz.1")):
+    """The character model's vocabulary size: train_bench's default text."""
+    chars = set()
+    for name in files:
+        with open(name, encoding="utf-8") as f:
+            chars |= set(f.read())
+    return len(chars)
+
+
 def main():
     print("PyTorch %s, float32, CPU" % torch.__version__)
+    V = text_vocab()
     for threads in (torch.get_num_threads(), 1):
         torch.set_num_threads(threads)
         bench("induction", 26, 32, 2, 2, 32, 0, False, 16, 1e-2, 100)
-        bench("chars", 122, 64, 4, 4, 64, 256, True, 16, 3e-3, 10)
+        bench("chars", V, 64, 4, 4, 64, 256, True, 16, 3e-3, 10)
     return 0
 
 
