@@ -172,9 +172,9 @@ bench-import: $(BIN)
 # Debian's python3-numpy and python3-torch, for /usr/bin/python3.
 bench-ref:
 	@./scripts/deps.sh run
-	@$(MAKE) --no-print-directory $(BENCH)
+	@$(MAKE) --no-print-directory $(BENCH) $(TRAIN_BENCH)
 	/usr/bin/python3 bench/reference.py --bench ./$(BENCH)
-	/usr/bin/python3 bench/train_reference.py
+	/usr/bin/python3 bench/train_reference.py --bench ./$(TRAIN_BENCH)
 
 # The small trained models of assets/models/, from fixed seeds (assets/models/README.md).
 models: $(BIN)

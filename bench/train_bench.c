@@ -4,7 +4,9 @@
  * until the character model is below 1.5 nats per character on its text.
  * bench/train_reference.py times PyTorch on the same models and batches.
  *
- * usage: train_bench [TEXT...]   (default: README.md attnviz.1, concatenated)
+ * usage: train_bench [--speed] [TEXT...]   (default: README.md attnviz.1)
+ * --speed prints the steps per second only (bench/train_reference.py runs it
+ * before and after PyTorch, for its table).
  * Steps per second are printed for one thread and for the default
  * (trainer_threads_default: two on a machine of two cores or more; the same
  * numbers either way), each as the best of WINDOWS windows (wall and cpu
@@ -13,6 +15,7 @@
  *
  * Prints one line per figure; exit status 1 when a file cannot be read.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +180,9 @@ int main(int argc, char **argv)
 {
     Task ind, text;
     char why[128];
+    bool speed_only = argc > 1 && strcmp(argv[1], "--speed") == 0;
+    if (speed_only)
+        argc--, argv++;
     mat_set_threads(1);
     if (task_init(&ind, "induction", NULL, 0, why, sizeof why) || text_task(argc, argv, &text))
         return 1;
@@ -184,8 +190,10 @@ int main(int argc, char **argv)
         steps_per_second("induction", &ind, &INDUCTION, 200, t);
         steps_per_second("chars", &text, &CHARS, 20, t);
     }
-    induction_time(&ind);
-    chars_time(&text);
+    if (!speed_only) {
+        induction_time(&ind);
+        chars_time(&text);
+    }
     task_free(&ind);
     task_free(&text);
     return 0;

@@ -13,8 +13,19 @@ AdamW. Random token batches (the speed does not depend on the data).
 Each figure is the best of WINDOWS windows, with the mean, as train_bench
 prints its own. Threads: PyTorch's default and 1, both printed (on the
 2-core bench machine the default is 1, and 2 threads measured 4x slower).
+
+With --bench PATH (`make bench-ref` passes build/bench/train_bench), the
+trainer's own steps per second (`train_bench --speed`) are measured just
+before and just after PyTorch, and a closing table gives both beside
+PyTorch's best figure (of its default threads and 1) and the ratios: the
+machine's speed drifts from minute to minute, so the two sides of a ratio
+come from the same few minutes.
 """
+import argparse
 import math
+import os
+import re
+import subprocess
 import sys
 import time
 
@@ -99,7 +110,35 @@ def bench(name, V, D, H, L, T, W, ln, B, lr, steps):
         times.append(time.perf_counter() - t0)
     print("pytorch %-10s %2d thread(s): %8.1f steps/s (best of %d windows of %d steps; "
           "mean %.1f)" % (name, torch.get_num_threads(), steps / min(times), WINDOWS, steps,
-                          steps * WINDOWS / sum(times)))
+                          steps * WINDOWS / sum(times)), flush=True)
+    return steps / min(times)
+
+
+def attnviz_speed(path):
+    """train_bench --speed's best steps/s: {(model, threads): steps/s}."""
+    out = subprocess.run([path, "--speed"], capture_output=True, text=True)
+    got = {}
+    for line in out.stdout.splitlines():
+        print(line, flush=True)
+        m = re.match(r"train (\w+)\s+(\d+) threads?\s*:\s*([\d.]+) steps/s wall", line)
+        if m:
+            got[(m.group(1), int(m.group(2)))] = float(m.group(3))
+    return got
+
+
+def table(runs, torch_best):
+    """attnviz's runs (before and after PyTorch) beside PyTorch's best."""
+    print("\n| model | attnviz steps/s, 2 threads (1 thread) | PyTorch steps/s, best | "
+          "attnviz faster |\n|---|---|---|---|")
+    for model in ("induction", "chars"):
+        ours = [r.get((model, 2)) or r.get((model, 1)) for r in runs]
+        ones = [r.get((model, 1)) for r in runs]
+        if None in ours or model not in torch_best:
+            continue
+        ratios = ["%.1fx" % (o / torch_best[model]) for o in ours]
+        print("| %s | %s | %.1f | %s (target 3x) |" % (
+            model, " then ".join("%.1f (%.1f)" % (o, t or 0) for o, t in zip(ours, ones)),
+            torch_best[model], " then ".join(ratios)))
 
 
 def text_vocab(files=("README.md", "attnviz.1")):
@@ -112,12 +151,23 @@ def text_vocab(files=("README.md", "attnviz.1")):
 
 
 def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bench", help="train_bench, run before and after PyTorch")
+    args = ap.parse_args()
+    runs = []
+    if args.bench and os.access(args.bench, os.X_OK):
+        runs.append(attnviz_speed(args.bench))
     print("PyTorch %s, float32, CPU" % torch.__version__)
     V = text_vocab()
+    best = {}
     for threads in (torch.get_num_threads(), 1):
         torch.set_num_threads(threads)
-        bench("induction", 26, 32, 2, 2, 32, 0, False, 16, 1e-2, 100)
-        bench("chars", V, 64, 4, 4, 64, 256, True, 16, 3e-3, 10)
+        for model, sizes in (("induction", (26, 32, 2, 2, 32, 0, False, 16, 1e-2, 100)),
+                             ("chars", (V, 64, 4, 4, 64, 256, True, 16, 3e-3, 10))):
+            best[model] = max(best.get(model, 0), bench(model, *sizes))
+    if runs:
+        runs.append(attnviz_speed(args.bench))
+        table(runs, best)
     return 0
 
 
