@@ -210,14 +210,15 @@ THIN_TARGET void thin_gemm(int M, int N, int K, float alpha, const float *A, int
     tri = tri ? tri : &none;
     /* A short A (the scores' d_k terms) is copied a chunk of rows at a time
      * into a buffer that stays in L1 while every panel passes; its rows in
-     * place lie a whole row of Q apart and crowd a few cache sets. */
+     * place lie a whole row of Q apart and crowd a few cache sets. Rows
+     * already contiguous (lda == K: the trainer's) are used where they are. */
     const int mc = K > 0 ? THIN_APACK / K / THIN_MR * THIN_MR : 0;
     float abuf[THIN_APACK];
     for (int i0 = 0; i0 < M; i0 += mc >= THIN_MR ? mc : M) {
         const int m = mc >= THIN_MR && M - i0 > mc ? mc : M - i0;
         const float *Ai = A + (long)i0 * lda;
         long ld = lda;
-        if (mc >= THIN_MR) {
+        if (mc >= THIN_MR && lda != K) {
             for (int r = 0; r < m; r++)
                 memcpy(abuf + (long)r * K, Ai + (long)r * lda, (size_t)K * sizeof *abuf);
             Ai = abuf, ld = K;
