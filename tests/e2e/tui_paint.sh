@@ -18,15 +18,6 @@ colours() {
     tmux -L "$SOCK" capture-pane -p -e -t s 2>/dev/null |
         sed -E 's/ *[0-9]+(\.[0-9]+)? ms/ N ms/g; s/(Cost: .*run N ms).*/\1/'
 }
-settle_e() {
-    local prev="" cur
-    for _ in $(seq 1 60); do
-        sleep 0.05
-        cur=$(colours)
-        [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
-        prev=$cur
-    done
-}
 
 # run TAG FULL W H KEYS ARGS...: one run, a capture per key into $WORK/TAG/.
 run() {
@@ -34,7 +25,7 @@ run() {
     mkdir -p "$WORK/$tag"
     tui_start "TERM=xterm-256color ATTNVIZ_FULL_REDRAW=$full" "$w" "$h" \
         --preset random "$@"
-    settle_e
+    settle colours
     colours >"$WORK/$tag/000"
     for k in $ks; do
         n=$((n + 1))
@@ -43,7 +34,7 @@ run() {
         else
             keys "$k"
         fi
-        settle_e
+        settle colours
         colours >"$WORK/$tag/$(printf %03d $n)"
     done
     keys F10

@@ -11,7 +11,8 @@
 #                      a new session "s" of W x H running CMD in a fresh tmux
 #                      server (the old one stopped and gone first)
 #   screen, keys       the pane's text; send-keys to it
-#   settle             wait until the screen stops changing (~3 s at most)
+#   settle [GET]       wait until the screen (or what command GET prints of it)
+#                      stops changing (~3 s at most)
 #   wait_for RE        wait until the screen matches RE (WAIT_TICKS x 50 ms)
 #   ok, notok, check   "ok - name" / "not ok - name" lines; $fail set on failure
 BIN=${ATTNVIZ:-$PWD/attnviz}
@@ -31,10 +32,10 @@ screen() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
 keys() { tmux -L "$SOCK" send-keys -t s "$@"; }
 
 settle() {
-    local prev="" cur
+    local get=${1:-screen} prev="" cur
     for _ in $(seq 1 60); do
         sleep 0.05
-        cur=$(screen)
+        cur=$($get)
         [ -n "$cur" ] && [ "$cur" = "$prev" ] && return 0
         prev=$cur
     done
