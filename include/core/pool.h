@@ -29,6 +29,13 @@ void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0
 int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
               int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out);
 
+/* pool_head on kept weights P_h (not NULL) with `threads` threads (1 or 2:
+ * pool_head takes two for kept weights of at least 2^18 in the cells, on a
+ * machine of two processors or more). The cells are the same bits whatever
+ * the threads. Returns AV_OK or AV_ERR_NOMEM. */
+int pool_head_threads(const AttnShape *s, int h, const float *P_h, int r0, int r1, int c0,
+                      int c1, int gh, int gw, PoolMode mode, float *out, int threads);
+
 /* pool_head with head h of layer l's rows read from src (attention computed
  * elsewhere, combine.h) instead; s gives n_q, n_k and the mask. Returns AV_OK
  * or AV_ERR_NOMEM. */

@@ -6,16 +6,28 @@
  * rows than its share of the budget, that many rows spread evenly over the
  * cell (all of their columns): what the interface draws of a large imported
  * array, where a layer of every weight is 200 MB.
+ *
+ * Kept weights of a large head are pooled on two threads, the caller's and
+ * one started for the call, which take whole cell rows in turn: each cell
+ * row is made the same way by either, so the cells do not depend on the
+ * threads. Rows computed on demand or read from a source stay on one.
  */
 #include "core/pool.h"
 
 #include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/av.h"
 #include "core/mat.h"
+
+/* Kept weights pooled at once from which two threads pay (a 2,048-token head
+ * is 4 M: 1.3 ms on one Zen 3 core; a thread costs some 50 us to start). */
+#define POOL_THREADS_MIN (1L << 18)
 
 void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0, int i1,
                float *out)
@@ -135,65 +147,125 @@ static void pool_sampled_rows(const AttnShape *s, int h, const PoolRows *pr, int
     }
 }
 
-static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int r1, int c0,
-                     int c1, int gh, int gw, PoolMode mode, float *out)
+/* A pool_grid call shared by its threads: each takes whole cell rows (its
+ * own scratch: column accumulator, counts, a block of computed rows) until
+ * none is left, so a cell row's numbers do not depend on the thread. */
+typedef struct {
+    const AttnShape *s;
+    const PoolRows *pr;
+    int h, r0, r1, c0, c1, gh, gw;
+    PoolMode mode;
+    const int *edge; /* cell x: columns [edge[x], edge[x + 1]) from c0 */
+    float *out;
+    atomic_int next; /* the next cell row a thread takes */
+    atomic_int err;  /* AV_ERR_NOMEM when a thread found no scratch */
+} PoolJob;
+
+/* Cell row y of the job into out, with scratch col (c1 - c0), count (gw) and
+ * block (POOL_BLOCK rows of n_k, or one for a source; NULL for kept weights). */
+static void pool_cell_row(const PoolJob *jb, int y, float *col, int *count, float *block)
 {
-    const int R = r1 - r0, n_k = s->n_k;
+    const AttnShape *s = jb->s;
+    const PoolRows *pr = jb->pr;
+    const int R = jb->r1 - jb->r0, n_k = s->n_k, gw = jb->gw, c0 = jb->c0, c1 = jb->c1;
     const float *P_h = pr->P_h;
-    assert(gh >= 1 && gw >= 1 && gh <= R && gw <= c1 - c0);
-    size_t block_rows = pr->src ? 1 : POOL_BLOCK;
-    float *block = P_h ? NULL : malloc(sizeof *block * block_rows * (size_t)n_k);
-    int *count = malloc(sizeof *count * (size_t)(2 * gw + 1));
-    float *col = malloc(sizeof *col * (size_t)(c1 - c0)); /* the cell row's columns */
-    if ((!P_h && !block) || !count || !col) {
-        free(block), free(count), free(col);
-        return AV_ERR_NOMEM;
-    }
-    int *edge = count + gw;
-    for (int x = 0; x <= gw; x++) /* cell x: columns [edge[x], edge[x + 1]) from c0 */
-        edge[x] = (int)((long)x * (c1 - c0) / gw);
-    for (int y = 0; y < gh; y++) {
-        int i0 = r0 + (int)((long)y * R / gh), i1 = r0 + (int)((long)(y + 1) * R / gh);
-        float *acc = out + (size_t)y * gw;
-        int whole = 0;
-        for (int x = 0; x < gw; x++)
-            count[x] = 0;
-        for (int j = 0; j < c1 - c0; j++)
-            col[j] = 0.0f;
-        if (pr->per_cell > 0)
-            pool_sampled_rows(s, h, pr, i0, i1, c0, c1, gw, edge, mode, col, count, &whole,
-                              block);
-        for (int b0 = i0; b0 < i1 && pr->per_cell <= 0; b0 += POOL_BLOCK) {
-            int b1 = b0 + POOL_BLOCK < i1 ? b0 + POOL_BLOCK : i1;
-            if (!P_h && !pr->src)
-                pool_rows(s, h, pr->Q, pr->K, b0, b1, block);
-            for (int i = b0; i < b1; i++) {
-                const float *row = P_h ? P_h + (size_t)i * n_k
-                                   : pr->src ? combine_row(pr->src, pr->l, h, i, block)
-                                             : block + (size_t)(i - b0) * n_k;
-                pool_row(s, i, row, c0, c1, gw, edge, mode, col, count, &whole);
-            }
+    int i0 = jb->r0 + (int)((long)y * R / jb->gh), i1 = jb->r0 + (int)((long)(y + 1) * R / jb->gh);
+    int whole = 0;
+    for (int x = 0; x < gw; x++)
+        count[x] = 0;
+    for (int j = 0; j < c1 - c0; j++)
+        col[j] = 0.0f;
+    if (pr->per_cell > 0)
+        pool_sampled_rows(s, jb->h, pr, i0, i1, c0, c1, gw, jb->edge, jb->mode, col, count,
+                          &whole, block);
+    for (int b0 = i0; b0 < i1 && pr->per_cell <= 0; b0 += POOL_BLOCK) {
+        int b1 = b0 + POOL_BLOCK < i1 ? b0 + POOL_BLOCK : i1;
+        if (!P_h && !pr->src)
+            pool_rows(s, jb->h, pr->Q, pr->K, b0, b1, block);
+        for (int i = b0; i < b1; i++) {
+            const float *row = P_h ? P_h + (size_t)i * n_k
+                               : pr->src ? combine_row(pr->src, pr->l, jb->h, i, block)
+                                         : block + (size_t)(i - b0) * n_k;
+            pool_row(s, i, row, c0, c1, gw, jb->edge, jb->mode, col, count, &whole);
         }
-        pool_finish(gw, edge, mode, col, acc, count, whole);
     }
-    free(block);
-    free(count);
-    free(col);
-    return AV_OK;
+    pool_finish(gw, jb->edge, jb->mode, col, jb->out + (size_t)y * gw, count, whole);
+}
+
+/* Take cell rows until none is left; under the mask the last (widest) first,
+ * so that two threads finish together. */
+static void *pool_worker(void *arg)
+{
+    PoolJob *jb = arg;
+    const int n_k = jb->s->n_k;
+    size_t block_rows = jb->pr->src ? 1 : POOL_BLOCK;
+    float *block = jb->pr->P_h ? NULL : malloc(sizeof *block * block_rows * (size_t)n_k);
+    int *count = malloc(sizeof *count * (size_t)jb->gw);
+    float *col = malloc(sizeof *col * (size_t)(jb->c1 - jb->c0));
+    if ((!jb->pr->P_h && !block) || !count || !col) {
+        atomic_store(&jb->err, AV_ERR_NOMEM);
+    } else {
+        for (int k; (k = atomic_fetch_add(&jb->next, 1)) < jb->gh;)
+            pool_cell_row(jb, jb->s->causal ? jb->gh - 1 - k : k, col, count, block);
+    }
+    free(block), free(count), free(col);
+    return NULL;
+}
+
+/* Threads for pooling R x C weights: two for kept weights of at least
+ * POOL_THREADS_MIN (reading them is most of a keystroke at 2,048 tokens),
+ * else one (rows computed from Q and K, or read from a source, stay on the
+ * calling thread). */
+static int pool_threads(const PoolRows *pr, long weights)
+{
+    if (!pr->P_h || weights < POOL_THREADS_MIN)
+        return 1;
+    return sysconf(_SC_NPROCESSORS_ONLN) < 2 ? 1 : 2;
+}
+
+static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int r1, int c0,
+                     int c1, int gh, int gw, PoolMode mode, float *out, int threads)
+{
+    assert(gh >= 1 && gw >= 1 && gh <= r1 - r0 && gw <= c1 - c0);
+    int *edge = malloc(sizeof *edge * (size_t)(gw + 1));
+    if (!edge)
+        return AV_ERR_NOMEM;
+    for (int x = 0; x <= gw; x++)
+        edge[x] = (int)((long)x * (c1 - c0) / gw);
+    PoolJob jb = {.s = s, .pr = pr, .h = h, .r0 = r0, .r1 = r1, .c0 = c0, .c1 = c1,
+                  .gh = gh, .gw = gw, .mode = mode, .edge = edge, .out = out};
+    atomic_init(&jb.next, 0);
+    atomic_init(&jb.err, AV_OK);
+    pthread_t tid;
+    bool two = threads > 1 && gh > 1 && pthread_create(&tid, NULL, pool_worker, &jb) == 0;
+    pool_worker(&jb);
+    if (two)
+        pthread_join(tid, NULL);
+    free(edge);
+    return atomic_load(&jb.err);
 }
 
 int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
               int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out)
 {
     PoolRows pr = {.Q = Q, .K = K, .P_h = P_h};
-    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out);
+    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out,
+                     pool_threads(&pr, (long)(r1 - r0) * (c1 - c0)));
+}
+
+int pool_head_threads(const AttnShape *s, int h, const float *P_h, int r0, int r1, int c0,
+                      int c1, int gh, int gw, PoolMode mode, float *out, int threads)
+{
+    PoolRows pr = {.P_h = P_h};
+    assert(P_h);
+    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out, threads);
 }
 
 int pool_head_source(const AttnShape *s, const AttnSource *src, int l, int h, int r0, int r1,
                      int c0, int c1, int gh, int gw, PoolMode mode, float *out)
 {
     PoolRows pr = {.src = src, .l = l};
-    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out);
+    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out, 1);
 }
 
 int pool_sample_rows(int R, int C, int gh, long budget)
@@ -212,7 +284,8 @@ int pool_head_sampled(const AttnShape *s, const float *P_h, const AttnSource *sr
     assert(P_h || src);
     if (sampled)
         *sampled = per < (r1 - r0 + gh - 1) / gh;
-    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out);
+    return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out,
+                     pool_threads(&pr, (long)(r1 - r0) * (c1 - c0)));
 }
 
 int pool_forward(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,

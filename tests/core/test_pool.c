@@ -223,6 +223,55 @@ static void test_pool_head_sampled(void **state)
     run_free(&t);
 }
 
+static void test_pool_head_two_threads_same_bits(void **state)
+{
+    /* expect: kept weights pooled on two threads give exactly the cells of
+     * one thread (memcmp), and pool_head (two threads from 2^18 weights)
+     * too: odd sizes, max and mean, mask off and on, one cell row and many */
+    (void)state;
+    const int grids[4][2] = {{7, 13}, {1, 5}, {52, 64}, {6, 19}};
+    for (int causal = 0; causal <= 1; causal++) {
+        Run t = {0};
+        run_init(&t, 613, causal, 31 + (uint64_t)causal);
+        const int n = t.s.n_q;
+        for (int g = 0; g < 4; g++)
+            for (int mode = 0; mode <= 1; mode++) {
+                const int gh = grids[g][0], gw = grids[g][1];
+                const size_t cells = gh * gw > 5 * 11 ? (size_t)gh * gw : 5 * 11;
+                float *one = alloc_zero(cells), *two = alloc_zero(cells);
+                float *dflt = alloc_zero((size_t)gh * gw);
+                const float *P_h = t.P + (size_t)2 * n * n; /* head 3 of 3 */
+                assert_int_equal(pool_head_threads(&t.s, 2, P_h, 0, n, 0, n, gh, gw,
+                                                   (PoolMode)mode, one, 1), AV_OK);
+                assert_int_equal(pool_head_threads(&t.s, 2, P_h, 0, n, 0, n, gh, gw,
+                                                   (PoolMode)mode, two, 2), AV_OK);
+                assert_int_equal(pool_head(&t.s, 2, NULL, NULL, P_h, 0, n, 0, n, gh, gw,
+                                           (PoolMode)mode, dflt), AV_OK);
+                assert_memory_equal(one, two, sizeof *one * (size_t)gh * gw);
+                assert_memory_equal(one, dflt, sizeof *one * (size_t)gh * gw);
+                /* and a window of it, odd in both directions */
+                assert_int_equal(pool_head_threads(&t.s, 2, P_h, 101, 390, 7, 555, 5, 11,
+                                                   (PoolMode)mode, one, 1), AV_OK);
+                assert_int_equal(pool_head_threads(&t.s, 2, P_h, 101, 390, 7, 555, 5, 11,
+                                                   (PoolMode)mode, two, 2), AV_OK);
+                assert_memory_equal(one, two, sizeof *one * 5 * 11);
+                /* the cells are real: a cell's max is its largest visible weight */
+                for (int y = 0; y < gh && mode == POOL_MAX; y++)
+                    for (int x = 0; x < gw; x++) {
+                        float ref = POOL_MASKED;
+                        for (int i = y * n / gh; i < (y + 1) * n / gh; i++)
+                            for (int j = x * n / gw; j < (x + 1) * n / gw; j++)
+                                if (j < attention_visible_keys(&t.s, i))
+                                    ref = P_h[(size_t)i * n + j] > ref ? P_h[(size_t)i * n + j]
+                                                                       : ref;
+                        assert_true(dflt[y * gw + x] == ref);
+                    }
+                free(one), free(two), free(dflt);
+            }
+        run_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_pool_rows_match_kept_weights),
         cmocka_unit_test(test_pool_head_cells_are_block_means),
         cmocka_unit_test(test_pool_head_sampled),
+        cmocka_unit_test(test_pool_head_two_threads_same_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
