@@ -68,11 +68,48 @@ double stats_row_entropy(const float *row, int len)
     return e > 0 ? e : 0; /* a one-hot row rounds to -0 */
 }
 
+/* Four floats at a time (the vectors of any x86-64), as pool.c folds. */
+typedef float Stat4 __attribute__((vector_size(4 * sizeof(float))));
+typedef int32_t StatI4 __attribute__((vector_size(4 * sizeof(int32_t))));
+
+/* Lanes of b above a's take b (a select by bits): a > b ? a : b lane by lane. */
+static inline Stat4 above4(Stat4 a, Stat4 b)
+{
+    StatI4 m = b > a;
+    return (Stat4)(((StatI4)b & m) | ((StatI4)a & ~m));
+}
+
+/* The largest of row[0 .. len) and 0: 16 running maxima (four vectors), then
+ * those in order and the tail. Only a value strictly above another is taken,
+ * so every value taken is positive or the first 0 (+0), and the largest value
+ * is the same bits in any order (a NaN is never taken): the sequential
+ * scan's result, without its chain of dependent comparisons. */
+static float row_top(const float *row, int len)
+{
+    Stat4 t0 = {0}, t1 = t0, t2 = t0, t3 = t0, r0, r1, r2, r3; /* named: not on the stack */
+    float lane[16], top = 0.0f;
+    int j = 0;
+    for (; j + 16 <= len; j += 16) {
+        memcpy(&r0, row + j, sizeof r0);
+        memcpy(&r1, row + j + 4, sizeof r1);
+        memcpy(&r2, row + j + 8, sizeof r2);
+        memcpy(&r3, row + j + 12, sizeof r3);
+        t0 = above4(t0, r0), t1 = above4(t1, r1), t2 = above4(t2, r2), t3 = above4(t3, r3);
+    }
+    memcpy(lane, &t0, sizeof t0);
+    memcpy(lane + 4, &t1, sizeof t1);
+    memcpy(lane + 8, &t2, sizeof t2);
+    memcpy(lane + 12, &t3, sizeof t3);
+    for (int c = 0; c < 16; c++)
+        top = lane[c] > top ? lane[c] : top;
+    for (; j < len; j++)
+        top = row[j] > top ? row[j] : top;
+    return top;
+}
+
 void stats_add(HeadStats *st, const float *row, int len)
 {
-    float top = 0.0f;
-    for (int j = 0; j < len; j++)
-        top = row[j] > top ? row[j] : top;
+    float top = row_top(row, len);
     st->entropy += stats_row_entropy(row, len);
     st->top += top;
     st->max = top > st->max ? top : st->max;

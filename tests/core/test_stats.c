@@ -118,6 +118,38 @@ static void test_stats_head_kept_and_on_demand_agree(void **state)
     free(X), free(W), free(buf);
 }
 
+static void test_stats_top_matches_sequential_scan(void **state)
+{
+    /* expect: a row's largest weight (st.max, st.top) is the bits of the
+     * scan "w > top ? w : top" from 0, for every length to 70 and 2,049, on
+     * rows with exact zeros, -0 and ties, and an all-zero row gives +0 */
+    (void)state;
+    Rng r;
+    rng_seed(&r, 7);
+    float row[2049];
+    for (int len = 1; len <= 2049; len = len < 70 ? len + 1 : 2049) {
+        for (int j = 0; j < len; j++) {
+            float u = rng_uniform(&r);
+            row[j] = u < 0.3f ? 0.0f : u < 0.4f ? -0.0f : u < 0.5f ? 0.25f : u * 0.5f;
+        }
+        float ref = 0.0f;
+        for (int j = 0; j < len; j++)
+            ref = row[j] > ref ? row[j] : ref;
+        HeadStats st = {0};
+        stats_add(&st, row, len);
+        assert_memory_equal(&st.max, &ref, sizeof ref);
+        assert_true(st.top == (double)ref);
+        if (len == 2049)
+            break;
+    }
+    for (int j = 0; j < 40; j++)
+        row[j] = j % 2 ? -0.0f : 0.0f;
+    HeadStats st = {0};
+    stats_add(&st, row, 40);
+    assert_false(signbit(st.max));
+    assert_true(st.max == 0.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +158,7 @@ int main(void)
         cmocka_unit_test(test_stats_mean_over_rows),
         cmocka_unit_test(test_stats_sample_stride),
         cmocka_unit_test(test_stats_head_kept_and_on_demand_agree),
+        cmocka_unit_test(test_stats_top_matches_sequential_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
