@@ -174,6 +174,51 @@ static bool lexicon_find(const char *folded, const char **entry)
     return false;
 }
 
+/* The lexicon's lines by their first word, for a whole text's lookups (a
+ * scan of the lexicon per token was a tenth of a keystroke at 2,048 tokens):
+ * open addressing on the word's hash, slot = 1 + the line's offset, 0 empty.
+ * Each word keeps its first line, the one lexicon_find finds. */
+enum { LEX_SLOTS = 1024 }; /* a power of two, well above the lexicon's lines */
+typedef struct {
+    int at[LEX_SLOTS];
+} LexIndex;
+
+static void lex_index(LexIndex *ix)
+{
+    memset(ix, 0, sizeof *ix);
+    for (const char *p = lexicon; *p;) {
+        const char *nl = strchr(p, '\n'), *end = nl ? nl : p + strlen(p);
+        const char *sp = memchr(p, ' ', (size_t)(end - p));
+        if (*p != '#' && sp) { /* lexicon_find matches a word followed by a space */
+            size_t len = (size_t)(sp - p), k = rng_hash(p, len) & (LEX_SLOTS - 1);
+            for (; ix->at[k]; k = (k + 1) & (LEX_SLOTS - 1))
+                if (strncmp(lexicon + ix->at[k] - 1, p, len + 1) == 0)
+                    break; /* an earlier line of the word */
+            if (!ix->at[k])
+                ix->at[k] = (int)(p - lexicon) + 1;
+        }
+        p = nl ? nl + 1 : end;
+    }
+}
+
+/* lexicon_find through the index (NULL: the scan); a word the index cannot
+ * key (empty, or holding a space or a line break) takes the scan too. */
+static bool lexicon_lookup(const LexIndex *ix, const char *folded, const char **entry)
+{
+    size_t len = strlen(folded);
+    if (!ix || !len || strpbrk(folded, " \n"))
+        return lexicon_find(folded, entry);
+    for (size_t k = rng_hash(folded, len) & (LEX_SLOTS - 1); ix->at[k];
+         k = (k + 1) & (LEX_SLOTS - 1)) {
+        const char *p = lexicon + ix->at[k] - 1;
+        if (strncmp(p, folded, len) == 0 && p[len] == ' ') {
+            *entry = p + len + 1;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The index in names[] of the word starting at s, or -1. */
 static int field_index(const char *s, const char *const *names, int count)
 {
@@ -204,7 +249,7 @@ static bool entry_has(const char *entry, const char *w)
 }
 
 /* The features of a token's text (case-folded lookup). */
-static WordFeatures word_features(const char *word)
+static WordFeatures word_features(const LexIndex *ix, const char *word)
 {
     char folded[AV_MAX_TOKEN_BYTES + 1];
     const char *entry;
@@ -213,7 +258,7 @@ static WordFeatures word_features(const char *word)
     if (len > AV_MAX_TOKEN_BYTES)
         return f;
     embed_casefold(word, len, folded);
-    if (!lexicon_find(folded, &entry))
+    if (!lexicon_lookup(ix, folded, &entry))
         return f;
     f.cls = field_index(entry, class_names, CLASS_COUNT);
     const char *sp = strchr(entry, ' '), *nl = strchr(entry, '\n');
@@ -225,13 +270,13 @@ static WordFeatures word_features(const char *word)
 
 const char *designed_word_class(const char *word)
 {
-    WordFeatures f = word_features(word);
+    WordFeatures f = word_features(NULL, word);
     return f.cls >= 0 ? class_names[f.cls] : "";
 }
 
 bool designed_word_animate(const char *word)
 {
-    return word_features(word).animate;
+    return word_features(NULL, word).animate;
 }
 
 /* Does token i start a sentence (the first, or after . ! ?)? */
@@ -254,10 +299,10 @@ static bool is_name(const TokenList *t, int i, const WordFeatures *f)
 /* Does an adjective that wants a living subject follow pronoun i closely
  * ("it was tired")? The predicate decides what "it" can be: work an earlier
  * layer would do, here read off the lexicon. */
-static bool predicate_wants_life(const TokenList *t, int i)
+static bool predicate_wants_life(const LexIndex *ix, const TokenList *t, int i)
 {
     for (int k = i + 1; k < t->n && k <= i + ANIM_LOOKAHEAD; k++) {
-        WordFeatures f = word_features(t->tok[k].str);
+        WordFeatures f = word_features(ix, t->tok[k].str);
         if (f.cls == CLASS_ADJ)
             return f.animate;
         if (f.cls == CLASS_NOUN || f.cls == CLASS_PRONOUN || sentence_initial(t, k))
@@ -285,10 +330,12 @@ static void identity_code(const char *word, float *row)
 
 void designed_embed(const TokenList *t, float *X)
 {
+    LexIndex ix;
+    lex_index(&ix);
     memset(X, 0, (size_t)t->n * D * sizeof *X);
     for (int i = 0; i < t->n; i++) {
         float *row_i = X + (size_t)i * D;
-        WordFeatures f = word_features(t->tok[i].str);
+        WordFeatures f = word_features(&ix, t->tok[i].str);
         if (is_name(t, i, &f)) {
             row_i[DIM_NOUN_AGR(0)] = row_i[DIM_NOUN_AGR(1)] = 1.0f; /* she or he */
             f = (WordFeatures){CLASS_NOUN, -1, true};
@@ -303,7 +350,7 @@ void designed_embed(const TokenList *t, float *X)
             row_i[DIM_NOUN_ANIM] = 1.0f;
         if (f.agr >= 0 && f.cls == CLASS_PRONOUN)
             row_i[DIM_PRON_AGR(f.agr)] = 1.0f;
-        if (f.cls == CLASS_PRONOUN && predicate_wants_life(t, i))
+        if (f.cls == CLASS_PRONOUN && predicate_wants_life(&ix, t, i))
             row_i[DIM_PRON_ANIM] = 1.0f;
         identity_code(t->tok[i].str, row_i);
     }

@@ -11,6 +11,7 @@
 #include "render/export.h"
 #include "io/fileio.h"
 #include "core/model.h"
+#include "core/tokenize.h"
 #include "io/npy.h"
 #include "io/weights.h"
 #include "render/trace.h"
@@ -190,6 +191,50 @@ static void test_designed_labels(void **state)
     assert_string_equal(designed_word_class("zebra"), "");
 }
 
+static void test_designed_embed_classes_match_lexicon(void **state)
+{
+    /* expect: every word of assets/lexicon.txt (and its capitalised form),
+     * embedded in one long text, carries the class that designed_word_class
+     * (a scan of the lexicon) gives it: designed_embed's indexed lookup finds
+     * the same lines; 1.0 in designed.c's class dimension 129 + 2c, c in
+     * the lexicon's order noun verb pronoun det prep conj adj adv */
+    (void)state;
+    static const char *const classes[8] = {"noun", "verb", "pronoun", "det",
+                                           "prep", "conj", "adj", "adv"};
+    size_t len;
+    char *lex = NULL;
+    assert_int_equal(file_read_all("assets/lexicon.txt", 1 << 20, &lex, &len), AV_OK);
+    char *text = calloc(2 * len + 8, 1);
+    assert_non_null(text);
+    size_t at = 0;
+    strcpy(text, "x "), at = 2; /* no lexicon word starts the text */
+    for (char *p = lex; *p;) {
+        char *nl = strchr(p, '\n'), *sp = strpbrk(p, " \n");
+        if (*p != '#' && sp && *sp == ' ') {
+            size_t w = (size_t)(sp - p);
+            memcpy(text + at, p, w), at += w, text[at++] = ' ';
+            memcpy(text + at, p, w), text[at] = (char)(text[at] & ~0x20), at += w;
+            text[at++] = ' ';
+        }
+        p = nl ? nl + 1 : p + strlen(p);
+    }
+    TokenList t = {0};
+    assert_int_equal(tokenize(text, at, 16384, &t), AV_OK);
+    assert_true(t.n > 400);
+    float *X = malloc(sizeof *X * (size_t)t.n * DESIGNED_D_MODEL);
+    assert_non_null(X);
+    designed_embed(&t, X);
+    for (int i = 1; i < t.n; i++) {
+        const char *cls = designed_word_class(t.tok[i].str);
+        for (int c = 0; c < 8; c++) {
+            float want = strcmp(cls, classes[c]) == 0 ? 1.0f : 0.0f;
+            assert_true(X[(size_t)i * DESIGNED_D_MODEL + 129 + 2 * c] == want);
+        }
+    }
+    free(X), free(text), free(lex);
+    tokenize_free(&t);
+}
+
 static void test_trace_reproduces_seed001(void **state)
 {
     (void)state;
@@ -253,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_designed_unknown_names_are_people),
         cmocka_unit_test(test_designed_same_word_and_verb_heads),
         cmocka_unit_test(test_designed_labels),
+        cmocka_unit_test(test_designed_embed_classes_match_lexicon),
         cmocka_unit_test(test_trace_reproduces_seed001),
         cmocka_unit_test(test_seed000_example_matches_the_article),
     };
