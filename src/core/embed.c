@@ -108,10 +108,16 @@ static uint64_t folded_hash(const char *text, size_t len)
     return h;
 }
 
-/* The seed of a token's stream: everything its row depends on but d_model. */
+/* The seed of a token's stream from its text and rng_mix(seed): everything
+ * its row depends on but d_model. */
+static uint64_t stream_seed_mixed(const char *text, size_t len, uint64_t mixed_seed)
+{
+    return rng_mix(folded_hash(text, len) ^ mixed_seed);
+}
+
 static uint64_t stream_seed(const char *text, size_t len, uint64_t seed)
 {
-    return rng_mix(folded_hash(text, len) ^ rng_mix(seed));
+    return stream_seed_mixed(text, len, rng_mix(seed));
 }
 
 static void draw_row(uint64_t stream, int d_model, float *row)
@@ -151,10 +157,11 @@ int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X,
     /* X is (n, d_model), row i from tokens->tok[i] */
     if (cache && !cache_ready(cache, d_model))
         cache = NULL;
+    const uint64_t mixed = rng_mix(seed); /* the same for every token */
     for (int i = 0; i < tokens->n; i++) {
         const Token *t = &tokens->tok[i];
         float *row = X + (size_t)i * (size_t)d_model;
-        uint64_t key = stream_seed(t->str, t->len, seed);
+        uint64_t key = stream_seed_mixed(t->str, t->len, mixed);
         size_t slot = key % EMBED_CACHE_SLOTS;
         float *kept = cache ? cache->rows + slot * (size_t)d_model : NULL;
         if (kept && cache->key[slot] == key) {

@@ -261,7 +261,12 @@ static const float *cached_pe(ModelResult *r, int n, int d)
 }
 
 /* X[k] += pe[k] for k < count, eight at a time (gcc -O2 left the plain loop
- * scalar: X and pe might overlap); the same additions. */
+ * scalar: X and pe might overlap); the same additions. An AVX clone adds the
+ * eight in one instruction where the default target takes two halves and
+ * twice the moves (a tenth of a sentence's inputs). */
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx", "default")))
+#endif
 static void add_rows(float *X, const float *pe, size_t count)
 {
     typedef float Eight __attribute__((vector_size(8 * sizeof(float))));

@@ -127,6 +127,10 @@ static int next_token(const char *s, size_t len, size_t *pos, size_t *start, siz
                 end++;
                 continue;
             }
+            /* any other ASCII byte ends the word unless it may join (', . ,) */
+            if (b < 0x80 && ac != CLS_LETTER && ac != CLS_DIGIT && b != '\'' && b != '.' &&
+                b != ',')
+                break;
             int take, c = class_at(s, len, end, &take);
             if (c != CLS_LETTER && c != CLS_DIGIT) {
                 take = joiner_len(s, len, end, prev);

@@ -4,6 +4,9 @@
  */
 #include "core/utf8.h"
 
+#include <stdint.h>
+#include <string.h>
+
 /* Decode with the continuation-byte ranges of RFC 3629 table 3-7: the narrowed
  * second-byte ranges after E0, ED, F0 and F4 reject overlongs, surrogates and
  * code points above U+10FFFF without a separate check. */
@@ -78,6 +81,12 @@ size_t utf8_valid_prefix(const char *s, size_t len)
     size_t pos = 0;
     unsigned cp;
     while (pos < len) {
+        /* eight ASCII bytes at a time (no byte with its top bit set) */
+        uint64_t eight;
+        while (pos + 8 <= len && (memcpy(&eight, s + pos, 8), !(eight & 0x8080808080808080ULL)))
+            pos += 8;
+        if (pos >= len)
+            break;
         if ((unsigned char)s[pos] < 0x80) {
             pos++;
             continue;

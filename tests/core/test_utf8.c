@@ -42,11 +42,33 @@ static void test_utf8_rejects_overlong_surrogate_and_large(void **state)
     assert_int_equal(utf8_valid_prefix("ab\xc3", 3), 2);
 }
 
+static void test_utf8_valid_prefix_long_ascii_runs(void **state)
+{
+    /* expect: ASCII is checked eight bytes at a time; a bad byte or a
+     * truncated sequence at every offset of a long run, and a valid one after
+     * it, give the same prefix as byte by byte */
+    (void)state;
+    char buf[40];
+    for (int at = 0; at < 30; at++) {
+        memset(buf, 'a', sizeof buf);
+        buf[at] = (char)0xff;
+        assert_int_equal(utf8_valid_prefix(buf, sizeof buf), at);
+        assert_int_equal(utf8_valid_prefix(buf, (size_t)at), at); /* ends before it */
+        memcpy(buf + at, "\xc3\xa9", 2); /* e acute: valid, the run goes on */
+        assert_int_equal(utf8_valid_prefix(buf, sizeof buf), sizeof buf);
+        buf[at + 1] = 'a'; /* a lead byte without its continuation */
+        assert_int_equal(utf8_valid_prefix(buf, sizeof buf), at);
+    }
+    assert_int_equal(utf8_valid_prefix("", 0), 0);
+    assert_int_equal(utf8_valid_prefix("abcdefgh", 8), 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_utf8_decode_encode_round_trip),
         cmocka_unit_test(test_utf8_rejects_overlong_surrogate_and_large),
+        cmocka_unit_test(test_utf8_valid_prefix_long_ascii_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
