@@ -86,6 +86,11 @@ void grid_clear(Grid *g)
     memcpy(&v, blank, sizeof v);
     Cell *c = g->cells; /* not reloaded after each store, as g->cells was */
     long k = 0;
+    /* 64 cells a turn, then 16: the loop's counting a fifth of the stores */
+    for (; k + 64 <= cells; k += 64)
+#pragma GCC unroll 16
+        for (int q = 0; q < 64; q += 4)
+            memcpy(c + k + q, &v, sizeof v);
     for (; k + 16 <= cells; k += 16) {
         memcpy(c + k, &v, sizeof v), memcpy(c + k + 4, &v, sizeof v);
         memcpy(c + k + 8, &v, sizeof v), memcpy(c + k + 12, &v, sizeof v);

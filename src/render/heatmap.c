@@ -52,6 +52,18 @@ static int max_label_width(const char *const *labels, int n, int limit)
     return w < limit ? w : limit;
 }
 
+/* The row labels' width (at most label_w, 10 when 0) returned, the column
+ * labels' (at most 64) in *col_w: max_label_width's, with one pass over the
+ * labels when rows and columns are the same tokens (self-attention). */
+static int label_widths(const HeatmapSpec *sp, int *col_w)
+{
+    const int row_limit = sp->label_w ? sp->label_w : 10;
+    *col_w = max_label_width(sp->col_labels, sp->n_k, 64);
+    if (sp->col_labels == sp->row_labels && sp->n_k == sp->n_q && row_limit <= 64)
+        return *col_w < row_limit ? *col_w : row_limit;
+    return max_label_width(sp->row_labels, sp->n_q, row_limit);
+}
+
 /* Code points of s, at most max. */
 static int cp_count(const char *s, int max)
 {
@@ -205,13 +217,12 @@ int heatmap_draw(Grid *g, int x, int y, int max_w, int max_h, const HeatmapSpec 
                  HeatmapLayout *l)
 {
     int num_w = sp->number_rows ? snprintf(NULL, 0, "%d ", sp->n_q) : 0;
-    int label_w = num_w + max_label_width(sp->row_labels, sp->n_q, sp->label_w ? sp->label_w : 10);
+    int col_w, label_w = num_w + label_widths(sp, &col_w);
     int avail = max_w - label_w - 1;
     int cw = sp->cell_w;
     if (cw <= 0)
         cw = avail / (sp->n_k > 0 ? sp->n_k : 1);
     cw = cw < 1 ? 1 : cw > 6 ? 6 : cw;
-    int col_w = max_label_width(sp->col_labels, sp->n_k, 64);
     bool rotated = col_w >= cw && col_w > 1; /* labels need a gap between them */
     int label_h = rotated ? (col_w < ROT_MAX ? col_w : ROT_MAX) : 1;
     if (label_h > max_h / 3)
