@@ -96,10 +96,33 @@ STEP scatter8(float (*src)[L], int r0, int rows, float *dst, long ld)
         memcpy(dst + r * ld, &out[r], sizeof out[r]);
 }
 
+/* short_scores' sums for keys k0 and k0 + step (step 0: the one key twice)
+ * into t[0] and t[1], continuing them (more) or from zero. */
+STEP scores_two(const float *k0, long step, bool more, int cn, const float (*qv)[L],
+                float (*t)[L])
+{
+    const float *k1 = k0 + step;
+    Half l0 = {0}, h0 = {0}, l1 = {0}, h1 = {0};
+    if (more) {
+        memcpy(&l0, t[0], sizeof l0), memcpy(&h0, t[0] + HALF, sizeof h0);
+        memcpy(&l1, t[1], sizeof l1), memcpy(&h1, t[1] + HALF, sizeof h1);
+    }
+    for (int c = 0; c < cn; c++) {
+        Half q_lo, q_hi;
+        memcpy(&q_lo, qv[c], sizeof q_lo);
+        memcpy(&q_hi, qv[c] + HALF, sizeof q_hi);
+        l0 += k0[c] * q_lo, h0 += k0[c] * q_hi;
+        l1 += k1[c] * q_lo, h1 += k1[c] * q_hi;
+    }
+    memcpy(t[0], &l0, sizeof l0), memcpy(t[0] + HALF, &h0, sizeof h0);
+    memcpy(t[1], &l1, sizeof l1), memcpy(t[1] + HALF, &h1, sizeof h1);
+}
+
 /* t[j][r] = sum over c of Q_h[g0 + r][c] K_h[j][c] for j < jend; lanes past
  * m are zeros: finite, never stored. Four keys at a time, so that eight
- * chains of adds hide the adds' latency (one key's two chains waited on it);
- * a block's keys past jend repeat key j and fill rows of t nobody reads. */
+ * chains of adds hide the adds' latency (one key's two chains waited on it),
+ * the last one or two in a block of two; a block's keys past jend repeat
+ * key j and fill rows of t nobody reads. */
 STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, int d_k, float t[L][L])
 {
     const int d = sh->d_model;
@@ -121,7 +144,8 @@ STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
                 for (int c = 0; c < cn; c++)
                     qv[c][r] = 0.0f;
         }
-        for (int j = 0; j < jend; j += 4) {
+        int j = 0;
+        for (; j + 2 < jend; j += 4) {
             const float *k0 = sh->K_h + (long)j * d + c0;
             const float *k1 = j + 1 < jend ? k0 + d : k0;
             const float *k2 = j + 2 < jend ? k0 + 2L * d : k0;
@@ -148,6 +172,8 @@ STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
             memcpy(t[j + 2], &l2, sizeof l2), memcpy(t[j + 2] + HALF, &h2, sizeof h2);
             memcpy(t[j + 3], &l3, sizeof l3), memcpy(t[j + 3] + HALF, &h3, sizeof h3);
         }
+        if (j < jend) /* one or two keys left: a block of two, the same sums */
+            scores_two(sh->K_h + (long)j * d + c0, j + 1 < jend ? d : 0, c0 > 0, cn, qv, t + j);
     }
 }
 
@@ -265,14 +291,16 @@ STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
  * time (four chains of adds), V_h's rows read straight from memory. The same
  * sums in the same order as short_values (and mat_sgemm_small): the keys
  * from a row's last visible one to jend add exact zeros. For d_k a multiple
- * of 8; rows past m repeat row r and are not stored. */
+ * of 8; the last one or two rows two at a time; rows past m repeat row r and
+ * are not stored. */
 STEP short_values_rows(const AttnShortHead *sh, int g0, int m, int jend, int d_k,
                        const float *flat)
 {
     const int d = sh->d_model, n_k = sh->n_k;
     for (int c0 = 0; c0 < d_k; c0 += 8) {
         const float *v0 = sh->V_h + c0;
-        for (int r = 0; r < m; r += 4) {
+        int r = 0;
+        for (; r + 2 < m; r += 4) {
             const float *p0 = flat + (long)r * n_k;
             const float *p1 = r + 1 < m ? p0 + n_k : p0;
             const float *p2 = r + 2 < m ? p0 + 2L * n_k : p0;
@@ -291,6 +319,19 @@ STEP short_values_rows(const AttnShortHead *sh, int g0, int m, int jend, int d_k
                 memcpy(out + 2L * d, &a2, sizeof a2);
             if (r + 3 < m)
                 memcpy(out + 3L * d, &a3, sizeof a3);
+        }
+        if (r < m) { /* one or two rows left: two at a time, the same sums */
+            const float *p0 = flat + (long)r * n_k, *p1 = r + 1 < m ? p0 + n_k : p0;
+            Half a0 = {0}, a1 = {0};
+            for (int j = 0; j < jend; j++) {
+                Half v;
+                memcpy(&v, v0 + (long)j * d, sizeof v);
+                a0 += p0[j] * v, a1 += p1[j] * v;
+            }
+            float *out = sh->out + (long)(g0 + r) * d + c0;
+            memcpy(out, &a0, sizeof a0);
+            if (r + 1 < m)
+                memcpy(out + d, &a1, sizeof a1);
         }
     }
 }
