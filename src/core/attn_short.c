@@ -185,18 +185,18 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
     const int n_k = sh->n_k;
     const float scale = sh->scale;
     float *P_h = sh->P_h + (long)g0 * n_k, *S_h = sh->S_h ? sh->S_h + (long)g0 * n_k : NULL;
-    float max[L], x[L], sum[L] = {0};
     int vis[L];
-    for (int r = 0; r < L; r++) {
+    for (int r = 0; r < L; r++)
         vis[r] = r < m ? vis_m[r] : jend;
-        max[r] = -INFINITY;
-    }
     /* t[j][r] = j < vis[r] ? t[j][r] * scale : -inf, a whole half at a time
-     * (as a loop over r gcc left it scalar: a fifth of a sentence's heads) */
+     * (as a loop over r gcc left it scalar: a fifth of a sentence's heads),
+     * and each lane's maximum over j as max = t > max ? t : max, in the same
+     * pass and in registers (as a float[L], through the stack) */
     HalfI vis_lo, vis_hi;
     memcpy(&vis_lo, vis, sizeof vis_lo);
     memcpy(&vis_hi, vis + HALF, sizeof vis_hi);
     const Half ninf = (Half){0} - INFINITY;
+    Half max_lo = ninf, max_hi = ninf;
     for (int j = 0; j < jend; j++) {
         Half lo, hi;
         memcpy(&lo, t[j], sizeof lo);
@@ -205,29 +205,40 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
         hi = HALF_SELECT(j < vis_hi, hi * scale, ninf);
         memcpy(t[j], &lo, sizeof lo);
         memcpy(t[j] + HALF, &hi, sizeof hi);
+        max_lo = HALF_SELECT(lo > max_lo, lo, max_lo);
+        max_hi = HALF_SELECT(hi > max_hi, hi, max_hi);
     }
     for (int r = 0; r < m && S_h; r++)
         for (int j = 0; j < n_k; j++)
             S_h[(long)r * n_k + j] = j < vis[r] ? t[j][r] : -INFINITY;
-    for (int j = 0; j < jend; j++)
-        for (int r = 0; r < L; r++)
-            max[r] = t[j][r] > max[r] ? t[j][r] : max[r];
-    /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. */
+    /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. The
+     * sums over j in order, in registers. */
+    const Half clamp = (Half){0} + EXP_CLAMP;
+    Half sum_lo = {0}, sum_hi = {0};
     for (int j = 0; j < jend; j++) {
-        for (int r = 0; r < L; r++) {
-            float v = t[j][r] - max[r];
-            x[r] = v > EXP_CLAMP ? v : EXP_CLAMP;
-        }
-        for (int r = 0; r < L; r++) {
-            t[j][r] = exp_nonpositive(x[r]);
-            sum[r] += t[j][r];
-        }
-    }
-    for (int r = 0; r < L; r++)
-        x[r] = 1.0f / sum[r];
-    for (int j = 0; j < jend; j++)
+        Half lo, hi;
+        memcpy(&lo, t[j], sizeof lo);
+        memcpy(&hi, t[j] + HALF, sizeof hi);
+        lo -= max_lo, hi -= max_hi;
+        lo = HALF_SELECT(lo > clamp, lo, clamp);
+        hi = HALF_SELECT(hi > clamp, hi, clamp);
+        memcpy(t[j], &lo, sizeof lo);
+        memcpy(t[j] + HALF, &hi, sizeof hi);
         for (int r = 0; r < L; r++)
-            t[j][r] *= x[r];
+            t[j][r] = exp_nonpositive(t[j][r]);
+        memcpy(&lo, t[j], sizeof lo);
+        memcpy(&hi, t[j] + HALF, sizeof hi);
+        sum_lo += lo, sum_hi += hi;
+    }
+    const Half inv_lo = 1.0f / sum_lo, inv_hi = 1.0f / sum_hi;
+    for (int j = 0; j < jend; j++) {
+        Half lo, hi;
+        memcpy(&lo, t[j], sizeof lo);
+        memcpy(&hi, t[j] + HALF, sizeof hi);
+        lo *= inv_lo, hi *= inv_hi;
+        memcpy(t[j], &lo, sizeof lo);
+        memcpy(t[j] + HALF, &hi, sizeof hi);
+    }
     /* P_h's rows (contiguous, n_k floats each) from t's columns, 8 x 8
      * blocks at a time into flat with P_h's layout: keys 8.. first, so that
      * a row's 8 floats running into the next row are overwritten by that
