@@ -234,7 +234,8 @@ MAT_INLINE void wide_row3(int K, const float *a, const float *const *B, int ldb,
     Half v0 = {0}, v1 = {0}, v2 = {0}, v3 = {0};
     const float *b0 = B[0] + j, *b1 = B[1] + j, *b2 = B[2] + j;
     int k = 0;
-    for (; k + 2 <= K; k += 2) { /* two k a turn: half the loop's counting */
+#pragma GCC unroll 4
+    for (; k + 2 <= K; k += 2) { /* two k a step, four steps a turn: less counting */
         const long o = (long)k * ldb, o1 = o + ldb;
         MAT_ACC4(q0, q1, q2, q3, a[k], b0 + o);
         MAT_ACC4(k0, k1, k2, k3, a[k], b1 + o);
@@ -262,6 +263,7 @@ MAT_INLINE void wide_row2(int K, const float *a, int lda, const float *B, int ld
     Half s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0}, t0 = {0}, t1 = {0}, t2 = {0}, t3 = {0};
     const float *a1 = a + lda;
     int k = 0;
+#pragma GCC unroll 4
     for (; k + 2 <= K; k += 2) {
         const float *b = B + (long)k * ldb + j;
         MAT_ACC4(s0, s1, s2, s3, a[k], b);
