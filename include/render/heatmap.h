@@ -57,6 +57,10 @@ typedef struct {
  * GRID_LEVELS - 1, w <= 0 and NaN give 0. */
 int heatmap_level(float w);
 int heatmap_glyph_index(float w);
+/* heatmap_level of each of w[0..n) into level[0..n), n >= 0: four at a time
+ * with one square-root instruction where the processor has SSE (it rounds
+ * as sqrtf does, so the levels are the same). */
+void heatmap_levels(const float *w, int n, uint8_t *level);
 /* The glyph code point of glyph index k. */
 unsigned heatmap_glyph(int k);
 

@@ -13,6 +13,10 @@
 #include "core/tokenize.h"
 #include "core/utf8.h"
 
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
 #define ROT_MAX 8 /* rows of a rotated column label, at the most */
 
 static const unsigned glyphs[HEATMAP_GLYPHS] = {0x00B7, 0x2591, 0x2592, 0x2593, 0x2588};
@@ -27,6 +31,59 @@ int heatmap_level(float w)
         return GRID_LEVELS - 1;
     int level = (int)(sqrtf(w) * GRID_LEVELS);
     return level >= GRID_LEVELS ? GRID_LEVELS - 1 : level;
+}
+
+typedef float F4 __attribute__((vector_size(4 * sizeof(float))));
+typedef int32_t I4 __attribute__((vector_size(4 * sizeof(int32_t))));
+
+/* keep ? a : b lane by lane, keep 0 or -1 in each lane */
+static inline I4 i4_select(I4 keep, I4 a, I4 b)
+{
+    return (a & keep) | (b & ~keep);
+}
+
+/* heatmap_level of four weights: the weights outside (0, 1) (NaN too) take
+ * the square root of 0 and are then given their level by the two masks. */
+static inline I4 levels4(F4 w)
+{
+    const F4 zero = {0}, one = zero + 1.0f;
+    const I4 pos = w > zero, big = w >= one, top = (I4){0} + (GRID_LEVELS - 1);
+    F4 s = (F4)((I4)w & pos & ~big);
+#if defined(__SSE__)
+    s = (F4)_mm_sqrt_ps((__m128)s);
+#else
+    for (int k = 0; k < 4; k++)
+        s[k] = sqrtf(s[k]);
+#endif
+    I4 level = __builtin_convertvector(s * (float)GRID_LEVELS, I4);
+    level = i4_select(level > top, top, level);
+    return i4_select(big, top, level);
+}
+
+/* heatmap_levels into int32_t: each block of four stored whole. */
+static void levels_i32(const float *w, int n, int32_t *level)
+{
+    int k = 0;
+    for (; k + 4 <= n; k += 4) {
+        F4 v;
+        memcpy(&v, w + k, sizeof v);
+        const I4 l = levels4(v);
+        memcpy(level + k, &l, sizeof l);
+    }
+    for (; k < n; k++)
+        level[k] = heatmap_level(w[k]);
+}
+
+void heatmap_levels(const float *w, int n, uint8_t *level)
+{
+    enum { BLOCK = 64 };
+    int32_t l[BLOCK];
+    for (int k0 = 0; k0 < n; k0 += BLOCK) {
+        const int m = n - k0 < BLOCK ? n - k0 : BLOCK;
+        levels_i32(w + k0, m, l);
+        for (int k = 0; k < m; k++)
+            level[k0 + k] = (uint8_t)l[k];
+    }
 }
 
 int heatmap_glyph_index(float w)
@@ -137,6 +194,8 @@ static int percent_of(float w)
     return (int)((w * 100.0f + 0x1p23f) - 0x1p23f);
 }
 
+static inline void paint_color(Cell *c, int cw, float w, int level);
+
 /* One cell of weight w at c, cw columns, all inside the grid: glyphs, or
  * colour with the percentage when it fits. Every glyph here is one column
  * wide, so the cells are written directly: this is the hottest loop of a
@@ -154,7 +213,14 @@ static inline void paint_cell(Cell *c, int cw, float w, bool masked, HeatmapMode
         grid_fill_cells(c + fill, cw - fill, ' ', STYLE_TEXT, 0);
         return;
     }
-    grid_fill_cells(c, cw, ' ', STYLE_HEAT, heatmap_level(w));
+    paint_color(c, cw, w, heatmap_level(w));
+}
+
+/* A colour cell of weight w and its level at c, cw columns, all inside the
+ * grid: the level's background with the percentage when it fits. */
+static inline void paint_color(Cell *c, int cw, float w, int level)
+{
+    grid_fill_cells(c, cw, ' ', STYLE_HEAT, level);
     /* The percentage, right-aligned with a blank column after it so numbers
      * of neighbouring cells never run together; left out where it cannot.
      * Digits go straight into the cells (snprintf's cost, and then a
@@ -173,6 +239,24 @@ static inline void paint_cell(Cell *c, int cw, float w, bool masked, HeatmapMode
         d[0].cp = (uint32_t)('0' + pct);
 }
 
+/* paint_cell's 6-column colour cells for weights P[0..cols), those from
+ * masked_from on masked: the levels a block at a time, four at once. */
+static void paint_color_row6(Cell *c, const float *P, int cols, int masked_from)
+{
+    enum { BLOCK = 64 };
+    int32_t level[BLOCK];
+    for (int k0 = 0; k0 < cols; k0 += BLOCK) {
+        const int n = cols - k0 < BLOCK ? cols - k0 : BLOCK;
+        levels_i32(P + k0, n, level);
+        for (int k = 0; k < n; k++, c += 6) {
+            if (k0 + k >= masked_from)
+                paint_cell(c, 6, P[k0 + k], true, HEATMAP_COLOR);
+            else
+                paint_color(c, 6, P[k0 + k], level[k]);
+        }
+    }
+}
+
 /* The cells of row r of the layout (spec row i) at screen row y. A row
  * wholly inside the grid is painted without each cell's checks; otherwise
  * each cell is clipped whole. */
@@ -187,8 +271,7 @@ static void draw_cells_row(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *
         Cell *c = &g->cells[(long)y * g->w + l->cells_x];
         /* the common case with the cell width a constant: the fills unroll */
         if (sp->mode == HEATMAP_COLOR && !sp->pooled && cw == 6) {
-            for (int k = 0; k < l->cols; k++, c += 6)
-                paint_cell(c, 6, P[k], j0 + k >= vis, HEATMAP_COLOR);
+            paint_color_row6(c, P, l->cols, vis - j0);
             return;
         }
         for (int k = 0; k < l->cols; k++, c += cw)

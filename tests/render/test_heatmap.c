@@ -3,6 +3,7 @@
 
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,58 @@ static void test_heatmap_level_out_of_range(void **state)
     assert_int_equal(heatmap_level(0.9999999f), GRID_LEVELS - 1);
     assert_int_equal(heatmap_level(1e-30f), 0);
     assert_int_equal(heatmap_level(0x1p-149f), 0);
+}
+
+/* heatmap_levels of w[0..n) checked against heatmap_level one by one. */
+static void check_levels(const float *w, int n)
+{
+    uint8_t level[80];
+    assert_true(n <= 80);
+    memset(level, 0xee, sizeof level);
+    heatmap_levels(w, n, level);
+    for (int k = 0; k < n; k++)
+        if (level[k] != heatmap_level(w[k]))
+            fail_msg("w[%d] = %a: level %d, heatmap_level %d", k, (double)w[k], level[k],
+                     heatmap_level(w[k]));
+    if (n < 80)
+        assert_int_equal(level[n], 0xee); /* nothing written past n */
+}
+
+static void test_heatmap_levels_match_level(void **state)
+{
+    /* expect: the four-at-a-time levels equal heatmap_level's exactly: next to
+     * every level's edge (k^2/256, where sqrtf's rounding decides), on a
+     * sweep of bit patterns through (0, 2), at the special values, and for
+     * every count 0..80 (the tail after the blocks of four) */
+    (void)state;
+    float w[80];
+    int n = 0;
+    for (int k = 1; k <= GRID_LEVELS; k++) {
+        float edge = (float)(k * k) / (GRID_LEVELS * GRID_LEVELS);
+        float v = edge;
+        for (int s = 0; s < 4; s++)
+            v = nextafterf(v, 0.0f);
+        for (int s = 0; s < 9; s++, v = nextafterf(v, 2.0f)) {
+            w[n++] = v;
+            if (n == 80)
+                check_levels(w, n), n = 0;
+        }
+    }
+    check_levels(w, n);
+    for (uint32_t bits = 1; bits < 0x40000000u; bits += 0x10003u) {
+        for (int k = 0; k < 80; k++) {
+            uint32_t b = bits + (uint32_t)k * 0x31u;
+            memcpy(&w[k], &b, sizeof b);
+        }
+        check_levels(w, 80);
+    }
+    const float special[] = {0.0f, -0.0f, -1e-30f, 1.0f, 1.5f, INFINITY, -INFINITY, NAN, -NAN,
+                             0x1p-149f, 0.99999994f, 3e38f, 0.25f, 0.0039f};
+    for (int n0 = 0; n0 <= 80; n0++) {
+        for (int k = 0; k < n0; k++)
+            w[k] = special[(k * 5 + n0) % (sizeof special / sizeof *special)];
+        check_levels(w, n0);
+    }
 }
 
 static void test_grid_flag_rect_clipped(void **state)
@@ -207,6 +260,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heatmap_levels_and_glyphs),
         cmocka_unit_test(test_heatmap_level_out_of_range),
+        cmocka_unit_test(test_heatmap_levels_match_level),
         cmocka_unit_test(test_grid_flag_rect_clipped),
         cmocka_unit_test(test_heatmap_golden_glyph_grid),
         cmocka_unit_test(test_heatmap_causal_cells_marked),
