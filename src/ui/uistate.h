@@ -114,12 +114,14 @@ typedef struct {
     char label_text[80];       /* widget_head_label's */
     int long_first_row, long_first_col; /* scroll of the pooled view */
     Grid grid;
-    /* color_paint's keys of the frame on stdscr and of the next one. */
+    /* color_paint's keys (screen.h) of the frame on the terminal and of the
+     * next one, and what writes them. */
+    struct Screen *screen;
     uint64_t *painted, *paint_next;
     size_t paint_cap;
     int painted_w, painted_h;
     bool painted_ok;
-    bool paint_full;           /* ATTNVIZ_FULL_REDRAW: every frame erased and drawn whole */
+    bool paint_full;           /* ATTNVIZ_FULL_REDRAW: every frame cleared and drawn whole */
     /* Labels of the last run, sized once per token count. */
     const char **labels_q, **labels_k;
     char (*abbr_k)[24];        /* the focused head's key labels (view_attn.c) */

@@ -2,8 +2,9 @@
 # tui_paint.sh - the screen drawn a changed cell at a time (color_paint keeps
 # the last frame and adds only what differs) is the screen drawn whole: the
 # same keys are sent to the program twice, once as it runs and once with
-# ATTNVIZ_FULL_REDRAW=1 (every frame erased and drawn whole), and the colour
-# captures (capture-pane -e) after every key must be the same, timings aside.
+# ATTNVIZ_FULL_REDRAW=1 (every frame cleared and drawn whole), and the
+# captures after every key, cell by cell with colours and attributes, must be
+# the same, timings aside.
 # Typing, heads, rows and columns, the mask, the views, the help, a resize,
 # a sentence with wide characters and a long text (half blocks) are covered.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
@@ -13,10 +14,14 @@ tui_init paint
 
 # The pane with its colours, the times (which differ run to run) masked: a
 # time's width moves the padding before it, and the model's run time's width
-# where the cost line is cut, so both go with it.
+# where the cost line is cut, so both go with it. Then every cell with its
+# whole look (lib/cells.py): the escape codes of two captures of the same
+# screen differ where tmux keeps cleared cells apart from written spaces
+# (-N keeps a row's last spaces, a reversed one the cursor, for instance).
 colours() {
-    tmux -L "$SOCK" capture-pane -p -e -t s 2>/dev/null |
-        sed -E 's/ *[0-9]+(\.[0-9]+)? ms/ N ms/g; s/(Cost: .*run N ms).*/\1/'
+    tmux -L "$SOCK" capture-pane -p -e -N -t s 2>/dev/null |
+        sed -E 's/ *[0-9]+(\.[0-9]+)? ms/ N ms/g; s/(Cost: .*run N ms).*/\1/' |
+        python3 "$(dirname "$0")/lib/cells.py"
 }
 
 # run TAG FULL W H KEYS ARGS...: one run, a capture per key into $WORK/TAG/.
@@ -47,7 +52,7 @@ compare() { # NAME W H KEYS ARGS...
     run full 1 "$w" "$h" "$ks" "$@"
     local screens coloured
     screens=$(find "$WORK/inc" -type f | wc -l)
-    coloured=$(grep -l '38;5;' "$WORK"/inc/* 2>/dev/null | wc -l)
+    coloured=$(grep -l 'fg=[0-9]' "$WORK"/inc/* 2>/dev/null | wc -l)
     if [ "$screens" -lt 2 ] || [ "$coloured" -lt 1 ]; then
         notok "$name: no coloured screens captured ($screens, $coloured coloured)"
     elif diff -r "$WORK/inc" "$WORK/full" >"$WORK/diff" 2>&1; then
