@@ -83,17 +83,27 @@ STEP gather8(const float *src, long ld, int rows, float (*dst)[L], int r0)
         memcpy(dst[c] + r0, &out[c], sizeof out[c]);
 }
 
-/* dst[r * ld + c] = src[c][r0 + r] for c < 8, r < rows <= 8: the other way. */
-STEP scatter8(float (*src)[L], int r0, int rows, float *dst, long ld)
+/* dst[r * ld + c] = src[c][r0 + r] (times lane r of *times, when not NULL)
+ * for c < 8, r < rows <= 8: the other way. */
+STEP scatter8_times(float (*src)[L], int r0, int rows, const Half *times, float *dst, long ld)
 {
     Half in[8], out[8];
 #pragma GCC unroll 8
-    for (int c = 0; c < 8; c++)
+    for (int c = 0; c < 8; c++) {
         memcpy(&in[c], src[c] + r0, sizeof in[c]);
+        if (times)
+            in[c] *= *times;
+    }
     transpose8(in, out);
 #pragma GCC unroll 8
     for (int r = 0; r < rows; r++)
         memcpy(dst + r * ld, &out[r], sizeof out[r]);
+}
+
+/* dst[r * ld + c] = src[c][r0 + r] for c < 8, r < rows <= 8: the other way. */
+STEP scatter8(float (*src)[L], int r0, int rows, float *dst, long ld)
+{
+    scatter8_times(src, r0, rows, NULL, dst, ld);
 }
 
 /* short_scores' sums for keys k0 and k0 + step (step 0: the one key twice)
@@ -178,9 +188,11 @@ STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
 }
 
 /* Scale, mask (keeping the scores when asked) and softmax t in place, then
- * the weights into P_h. */
+ * the weights into P_h (and flat). The last step, each e^x times its row's
+ * 1 / sum, is done in t when keep_t (short_values reads t) and otherwise on
+ * the way out, in the transposes: the same multiplications. */
 STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int jend,
-                   float t[L][L], float *flat)
+                   bool keep_t, float t[L][L], float *flat)
 {
     const int n_k = sh->n_k;
     const float scale = sh->scale;
@@ -231,7 +243,7 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
         sum_lo += lo, sum_hi += hi;
     }
     const Half inv_lo = 1.0f / sum_lo, inv_hi = 1.0f / sum_hi;
-    for (int j = 0; j < jend; j++) {
+    for (int j = 0; j < jend && keep_t; j++) {
         Half lo, hi;
         memcpy(&lo, t[j], sizeof lo);
         memcpy(&hi, t[j] + HALF, sizeof hi);
@@ -248,7 +260,8 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
         memset(t[j], 0, sizeof t[j]);
     for (int j0 = (n_k - 1) / 8 * 8; j0 >= 0; j0 -= 8)
         for (int r0 = 0; r0 < m; r0 += 8)
-            scatter8(t + j0, r0, 8, flat + r0 * n_k + j0, n_k);
+            scatter8_times(t + j0, r0, 8, keep_t ? NULL : r0 ? &inv_hi : &inv_lo,
+                           flat + r0 * n_k + j0, n_k);
     memcpy(P_h, flat, sizeof *flat * (size_t)m * n_k);
 }
 
@@ -358,11 +371,12 @@ STEP short_steps(const AttnShortHead *sh, int g0, int m, const int *vis, int jen
     } w;
     float(*t)[L] = w.t;
     short_scores(sh, g0, m, jend, d_k, t);
-    short_softmax(sh, g0, m, vis, jend, t, w.flat);
-    if (sh->out && d_k % 8 == 0)
-        short_values_rows(sh, g0, m, jend, d_k, w.flat);
-    else if (sh->out)
+    const bool lanes = sh->out && d_k % 8 != 0; /* short_values reads t */
+    short_softmax(sh, g0, m, vis, jend, lanes, t, w.flat);
+    if (lanes)
         short_values(sh, g0, m, jend, d_k, t);
+    else if (sh->out)
+        short_values_rows(sh, g0, m, jend, d_k, w.flat);
 }
 
 SOFTMAX_CLONES
