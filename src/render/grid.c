@@ -197,6 +197,9 @@ int grid_printf(Grid *g, int x, int y, int max_w, int style, const char *fmt, ..
     return grid_puts(g, x, y, buf, max_w, style);
 }
 
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 void grid_flag_rect(Grid *g, int x, int y, int w, int h, unsigned flags)
 {
     /* clipped once, not cell by cell */
@@ -204,8 +207,29 @@ void grid_flag_rect(Grid *g, int x, int y, int w, int h, unsigned flags)
     long x1 = (long)x + w < g->w ? (long)x + w : g->w, y1 = (long)y + h < g->h ? (long)y + h : g->h;
     for (long r = y0; r < y1; r++) {
         Cell *row = g->cells + r * g->w;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* each cell one 8-byte word, flags its byte 6 (grid_fill_cells):
+         * four cells an OR (a byte at a time, a row was 240 instructions) */
+        typedef uint64_t Four __attribute__((vector_size(4 * sizeof(uint64_t))));
+        const uint64_t bits = (uint64_t)(uint8_t)flags << 48;
+        const Four bits4 = (Four){0} + bits;
+        long c = x0;
+        for (; c + 4 <= x1; c += 4) {
+            Four v;
+            memcpy(&v, row + c, sizeof v);
+            v |= bits4;
+            memcpy(row + c, &v, sizeof v);
+        }
+        for (; c < x1; c++) {
+            uint64_t v;
+            memcpy(&v, row + c, sizeof v);
+            v |= bits;
+            memcpy(row + c, &v, sizeof v);
+        }
+#else
         for (long c = x0; c < x1; c++)
             row[c].flags |= (uint8_t)flags;
+#endif
     }
 }
 

@@ -70,8 +70,16 @@ static void levels_i32(const float *w, int n, int32_t *level)
         const I4 l = levels4(v);
         memcpy(level + k, &l, sizeof l);
     }
-    for (; k < n; k++)
-        level[k] = heatmap_level(w[k]);
+    if (k < n) { /* one to three left: the same four lanes, zeros after them */
+        F4 v = {w[k], 0.0f, 0.0f, 0.0f};
+        if (k + 1 < n)
+            v[1] = w[k + 1];
+        if (k + 2 < n)
+            v[2] = w[k + 2];
+        const I4 l = levels4(v);
+        for (int q = 0; k + q < n; q++)
+            level[k + q] = l[q];
+    }
 }
 
 void heatmap_levels(const float *w, int n, uint8_t *level)
@@ -137,9 +145,10 @@ static int cp_count(const char *s, int max)
 /* A column label written downwards, one code point a row, '…' when cut. */
 static void put_rotated(Grid *g, int x, int y, int h, const char *s, int style)
 {
-    size_t len = strlen(s), ascii = 0;
-    while (ascii < len && (unsigned char)s[ascii] >= 0x20 && (unsigned char)s[ascii] < 0x7f)
+    size_t ascii = 0; /* the printable ASCII run, then the length */
+    while ((unsigned char)s[ascii] >= 0x20 && (unsigned char)s[ascii] < 0x7f)
         ascii++;
+    size_t len = s[ascii] ? ascii + strlen(s + ascii) : ascii;
     /* Printable ASCII wholly inside the grid: one cell a byte, written
      * directly (what grid_put writes, without its checks a character). */
     if (ascii == len && x >= 0 && x < g->w && y >= 0 && (long)y + h <= g->h) {

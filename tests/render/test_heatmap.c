@@ -134,6 +134,31 @@ static void test_grid_flag_rect_clipped(void **state)
     grid_free(&g);
 }
 
+static void test_grid_flag_rect_keeps_cells(void **state)
+{
+    /* expect: flags are ORed into the rectangle's cells (four at a time and
+     * the rest one by one) and nothing else of any cell changes */
+    (void)state;
+    Grid g;
+    assert_int_equal(grid_init(&g, 13, 3), AV_OK);
+    for (int w = 0; w <= 13; w++) {
+        for (int k = 0; k < 13 * 3; k++)
+            grid_fill_cells(&g.cells[k], 1, 0x2500u + (uint32_t)k, k % STYLE_COUNT, k % 16);
+        for (int k = 0; k < 13 * 3; k += 5)
+            g.cells[k].flags = CELL_CURSOR;
+        Cell before[13 * 3];
+        memcpy(before, g.cells, sizeof before);
+        grid_flag_rect(&g, 13 - w, 1, w, 1, CELL_SELECTED);
+        for (int k = 0; k < 13 * 3; k++) {
+            Cell want = before[k];
+            if (k / 13 == 1 && k % 13 >= 13 - w)
+                want.flags |= CELL_SELECTED;
+            assert_memory_equal(&g.cells[k], &want, sizeof want);
+        }
+    }
+    grid_free(&g);
+}
+
 static void test_heatmap_golden_glyph_grid(void **state)
 {
     (void)state;
@@ -262,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_level_out_of_range),
         cmocka_unit_test(test_heatmap_levels_match_level),
         cmocka_unit_test(test_grid_flag_rect_clipped),
+        cmocka_unit_test(test_grid_flag_rect_keeps_cells),
         cmocka_unit_test(test_heatmap_golden_glyph_grid),
         cmocka_unit_test(test_heatmap_causal_cells_marked),
         cmocka_unit_test(test_heatmap_color_numbers_and_hit),
