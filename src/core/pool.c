@@ -22,6 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
+#include "attn_kernels.h"
 #include "core/av.h"
 #include "core/mat.h"
 
@@ -63,7 +68,7 @@ static inline Pool4 fold4(Pool4 a, Pool4 b, PoolMode mode)
 }
 
 /* col[j] += r[j] (POOL_MEAN) or col[j] = max(col[j], r[j]) for j < len. */
-static void col_fold(float *restrict col, const float *restrict r, int len, PoolMode mode)
+static void col_fold4(float *restrict col, const float *restrict r, int len, PoolMode mode)
 {
     int j = 0;
     for (; j + 8 <= len; j += 8) {
@@ -80,6 +85,50 @@ static void col_fold(float *restrict col, const float *restrict r, int len, Pool
         col[j] = mode == POOL_MAX ? (r[j] > col[j] ? r[j] : col[j]) : col[j] + r[j];
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* col_fold in AVX2, 32 floats a step: vmaxps(r, col) is r > col ? r : col,
+ * fold4's select, and the sums are the same additions; the tail as before. */
+__attribute__((target("avx2"))) static void col_fold8(float *restrict col,
+                                                      const float *restrict r, int len,
+                                                      PoolMode mode)
+{
+    int j = 0;
+    for (; j + 32 <= len; j += 32)
+        for (int q = 0; q < 32; q += 8) {
+            __m256 a = _mm256_loadu_ps(col + j + q), b = _mm256_loadu_ps(r + j + q);
+            a = mode == POOL_MAX ? _mm256_max_ps(b, a) : _mm256_add_ps(a, b);
+            _mm256_storeu_ps(col + j + q, a);
+        }
+    col_fold4(col + j, r + j, len - j, mode);
+}
+
+static bool col_fold_wide(void)
+{
+    return softmax_x86_available(); /* AVX2 */
+}
+#else
+static void col_fold8(float *restrict col, const float *restrict r, int len, PoolMode mode)
+{
+    col_fold4(col, r, len, mode);
+}
+
+static bool col_fold_wide(void)
+{
+    return false;
+}
+#endif
+
+/* col[j] += r[j] (POOL_MEAN) or col[j] = max(col[j], r[j]) for j < len, in
+ * AVX2 where the processor has it (wide). */
+static void col_fold(float *restrict col, const float *restrict r, int len, PoolMode mode,
+                     bool wide)
+{
+    if (wide)
+        col_fold8(col, r, len, mode);
+    else
+        col_fold4(col, r, len, mode);
+}
+
 /* Fold one weight row into the cell row's column accumulator col (the
  * columns [c0, c1), only the keys row i sees) and count its visible keys per
  * cell: *whole counts the rows that see every column, count[x] the keys the
@@ -89,12 +138,12 @@ static void col_fold(float *restrict col, const float *restrict r, int len, Pool
  * additions the compiler may not reorder. */
 static void pool_row(const AttnShape *s, int i, const float *row, int c0, int c1, int gw,
                      const int *edge, PoolMode mode, float *restrict col, int *count,
-                     int *whole)
+                     int *whole, bool wide)
 {
     const int vis = attention_visible_keys(s, i) - c0, end = vis < c1 - c0 ? vis : c1 - c0;
     if (end <= 0)
         return;
-    col_fold(col, row + c0, end, mode);
+    col_fold(col, row + c0, end, mode, wide);
     if (end == c1 - c0) {
         ++*whole;
         return;
@@ -124,6 +173,7 @@ typedef struct {
     const AttnSource *src;
     int l;
     int per_cell;
+    bool wide; /* col_fold in AVX2 (pool_grid sets it) */
 } PoolRows;
 
 /* The k-th of the `take` rows read of a cell of rows [i0, i1): the middles of
@@ -143,7 +193,7 @@ static void pool_sampled_rows(const AttnShape *s, int h, const PoolRows *pr, int
         int i = take == i1 - i0 ? i0 + k : sample_row(i0, i1, k, take);
         const float *row = pr->P_h ? pr->P_h + (size_t)i * s->n_k
                                    : combine_row(pr->src, pr->l, h, i, buf);
-        pool_row(s, i, row, c0, c1, gw, edge, mode, col, count, whole);
+        pool_row(s, i, row, c0, c1, gw, edge, mode, col, count, whole, pr->wide);
     }
 }
 
@@ -186,7 +236,7 @@ static void pool_cell_row(const PoolJob *jb, int y, float *col, int *count, floa
             const float *row = P_h ? P_h + (size_t)i * n_k
                                : pr->src ? combine_row(pr->src, pr->l, jb->h, i, block)
                                          : block + (size_t)(i - b0) * n_k;
-            pool_row(s, i, row, c0, c1, gw, jb->edge, jb->mode, col, count, &whole);
+            pool_row(s, i, row, c0, c1, gw, jb->edge, jb->mode, col, count, &whole, pr->wide);
         }
     }
     pool_finish(gw, jb->edge, jb->mode, col, jb->out + (size_t)y * gw, count, whole);
@@ -232,7 +282,9 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
         return AV_ERR_NOMEM;
     for (int x = 0; x <= gw; x++)
         edge[x] = (int)((long)x * (c1 - c0) / gw);
-    PoolJob jb = {.s = s, .pr = pr, .h = h, .r0 = r0, .r1 = r1, .c0 = c0, .c1 = c1,
+    PoolRows rows = *pr;
+    rows.wide = col_fold_wide();
+    PoolJob jb = {.s = s, .pr = &rows, .h = h, .r0 = r0, .r1 = r1, .c0 = c0, .c1 = c1,
                   .gh = gh, .gw = gw, .mode = mode, .edge = edge, .out = out};
     atomic_init(&jb.next, 0);
     atomic_init(&jb.err, AV_OK);
@@ -292,6 +344,8 @@ int pool_forward(const AttnShape *s, const float *Xq, const float *Xkv, const At
                  AttnBuffers *b)
 {
     int err = attention_check(s);
+    if (b->pool)
+        b->pool->done = false; /* no grids pooled here */
     if (err)
         return err;
     const int d = s->d_model, d_k = d / s->H, n_q = s->n_q, n_k = s->n_k;
