@@ -35,7 +35,32 @@ typedef struct {
     float *P;      /* (H, n_q, n_k) attention weights, rows sum to 1 */
     float *concat; /* (n_q, d_model) the heads' outputs side by side */
     float *out;    /* (n_q, d_model) concat W_o */
+    struct AttnPoolPlan *pool; /* grids pooled during the forward, or NULL */
 } AttnBuffers;
+
+/* Grids of whole heads the forward pools while each block of weights is
+ * still in cache (attn_pool.c), instead of reading the (H, n_q, n_k) weights
+ * back from memory afterwards: grid k is head h's rows [0, n_q) and keys
+ * [0, n_k) in gh x gw cells, each cell the largest visible weight of its
+ * rows and keys, POOL_MASKED (-1) when it has none: pool_head's POOL_MAX
+ * cells, bit for bit (a maximum is the same in any order). The caller owns
+ * the plan and the outputs; attention_forward sets done (and n_q, n_k,
+ * causal: the shape the cells are of) when it made every grid, and clears
+ * it first, so done never describes an earlier run; a grid with gh > n_q or
+ * gw > n_k, or a forward that does not pool (a sentence's, pool_forward),
+ * leaves done false. */
+enum { ATTN_POOL_GRIDS = 16 };
+typedef struct {
+    int h, gh, gw;
+    float *out; /* (gh, gw), the caller's */
+} AttnPoolGrid;
+typedef struct AttnPoolPlan {
+    int count; /* grids wanted, <= ATTN_POOL_GRIDS */
+    AttnPoolGrid grid[ATTN_POOL_GRIDS];
+    bool done;
+    int n_q, n_k;
+    bool causal;
+} AttnPoolPlan;
 
 /* Keys query i sees: all n_k, or j <= i (at most n_k) under the causal mask.
  * The one statement of the mask rule; everything that masks asks here. */

@@ -24,6 +24,9 @@
  * same way by whichever thread, so the heads' numbers do not depend on the
  * threads.
  *
+ * With a pool plan in the buffers (attention.h), each block's final weights
+ * are also folded into the plan's screen grids while in cache (attn_pool.c).
+ *
  * A sentence's heads (at most SOFTMAX_LANES keys) take short_group instead:
  * scores, mask, softmax and P_h V_h of 16 query rows at a time across the
  * vector lanes, with the general path's numbers bit for bit; a sentence's
@@ -42,6 +45,7 @@
 #include <unistd.h>
 
 #include "attn_kernels.h"
+#include "attn_pool.h"
 #include "core/av.h"
 #include "core/mat.h"
 
@@ -108,6 +112,7 @@ typedef struct {
     HeadJob *jb;
     float *Kp, *Vp;
     int k_head, v_head; /* the heads Kp and Vp hold, -1: none yet */
+    AttnPoolAcc *pool;  /* this thread's grids of the forward's pool plan, or NULL */
 } HeadWorker;
 
 int attention_block_rows(const AttnShape *s)
@@ -286,6 +291,8 @@ static void *heads_worker(void *arg)
             part.i0 = a, part.i1 = it.i1 - a < sub ? it.i1 : a + sub;
             item_scores(wk, part);
             item_softmax(jb, part);
+            if (wk->pool) /* the final weights, still in cache */
+                attn_pool_rows(wk->pool, part.h, part.i0, part.i1, part.P_h);
             item_values(wk, part);
         }
     }
@@ -476,6 +483,8 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
                    const AttnWeights *w, AttnBuffers *b, bool gemm_only)
 {
     int err = attention_check(s);
+    if (b->pool)
+        b->pool->done = false;
     if (err)
         return err;
     const int d = s->d_model, n_q = s->n_q, n_k = s->n_k, threads = attention_threads(s);
@@ -503,7 +512,13 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
      * concat, each thread making single-thread calls. */
     HeadWorker wk[2];
-    workers_init(wk, threads > 1 ? 2 : 1, &jb);
+    AttnPoolAcc pacc[2];
+    const int workers = threads > 1 ? 2 : 1;
+    workers_init(wk, workers, &jb);
+    const bool pooling = b->pool && !gemm_only && b->P &&
+                         attn_pool_begin(s, b->pool, pacc, workers) == AV_OK;
+    for (int t = 0; t < workers; t++)
+        wk[t].pool = pooling ? &pacc[t] : NULL;
     atomic_init(&jb.next, 0);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
     AttnProjJob po = {.count = 1, .d = d, .H = s->H, .n = {n_q}, .X = {b->concat},
@@ -511,7 +526,9 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     attn_proj_setup(&po, threads);
     ForwardRun fr = {.pj = &pj, .po = &po, .wk = wk};
     forward_run(&fr, threads);
-    for (int t = 0; t < (threads > 1 ? 2 : 1); t++)
+    if (pooling)
+        attn_pool_end(pacc, workers);
+    for (int t = 0; t < workers; t++)
         free(wk[t].Kp), free(wk[t].Vp);
     free(packs);
     return AV_OK;

@@ -8,6 +8,7 @@
 #include "core/attention.h"
 #include "core/av.h"
 #include "core/mat.h"
+#include "core/pool.h"
 #include "core/rng.h"
 
 /* Seed 001's worked example: "Cat eats fish", d_k = 2. Q_cat = [0.8, 0.2];
@@ -87,7 +88,7 @@ static int fixture_run(Fixture *f, bool causal)
 {
     AttnShape s = {f->n, f->n, f->d, f->H, causal, true, 1.0f};
     AttnWeights w = {f->W[0], f->W[1], f->W[2], f->W[3]};
-    AttnBuffers b = {f->Q, f->K, f->V, f->S, f->P, f->C, f->O};
+    AttnBuffers b = {f->Q, f->K, f->V, f->S, f->P, f->C, f->O, NULL};
     return attention_forward(&s, f->X, f->X, &w, &b);
 }
 
@@ -301,7 +302,7 @@ static void test_attention_blocked_matches_naive(void **state)
             fixture_init(&f, n_q > n_k ? n_q : n_k, d, H, 40 + k);
             AttnShape s = {n_q, n_k, d, H, causal, true, 1.0f};
             AttnWeights w = {f.W[0], f.W[1], f.W[2], f.W[3]};
-            AttnBuffers b = {f.Q, f.K, f.V, f.S, f.P, f.C, f.O};
+            AttnBuffers b = {f.Q, f.K, f.V, f.S, f.P, f.C, f.O, NULL};
             assert_true(attention_block_rows(&s) < n_q);
             assert_int_equal(attention_forward(&s, f.X, f.X, &w, &b), AV_OK);
             double *ref = malloc(sizeof *ref * n_k);
@@ -343,7 +344,7 @@ static void test_attention_wide_heads_within_1e6(void **state)
     for (int causal = 0; causal < 2; causal++) {
         AttnShape s = {n, n, d, H, causal, true, 1.0f};
         AttnWeights w = {f.W[0], f.W[1], f.W[2], f.W[3]};
-        AttnBuffers b = {f.Q, f.K, f.V, NULL, P2, f.C, f.O};
+        AttnBuffers b = {f.Q, f.K, f.V, NULL, P2, f.C, f.O, NULL};
         assert_int_equal(attention_forward(&s, f.X, f.X, &w, &b), AV_OK);
         assert_int_equal(fixture_run(&f, causal), AV_OK);
         assert_memory_equal(f.P, P2, sizeof(float) * H * n * n);
@@ -376,7 +377,7 @@ static void test_attention_threads_give_same_bits(void **state)
     for (int causal = 0; causal < 2; causal++) {
         AttnShape s = {n, n, d, H, causal, true, 1.0f};
         AttnWeights w = {f.W[0], f.W[1], f.W[2], f.W[3]};
-        AttnBuffers b = {f.Q, f.K, f.V, NULL, f.P, f.C, f.O};
+        AttnBuffers b = {f.Q, f.K, f.V, NULL, f.P, f.C, f.O, NULL};
         assert_int_equal(attention_forward(&s, f.X, f.X, &w, &b), AV_OK);
         for (int h = 0; h < H; h++) {
             attention_head_weights(&s, h, f.Q, f.K, NULL, f.S);
@@ -539,7 +540,7 @@ static void test_attention_short_heads_same_bits(void **state)
             const int d_k = d / H;
             AttnShape s = {n_q, n_k, d, H, causal, true, 1.0f};
             AttnWeights w = {W[0], W[1], W[2], W[3]};
-            AttnBuffers b = {Q, K, V, S, P, C, O};
+            AttnBuffers b = {Q, K, V, S, P, C, O, NULL};
             assert_int_equal(attention_forward(&s, Xq, n_q == n_k ? Xq : Xk, &w, &b), AV_OK);
             for (int h = 0; h < H; h++) {
                 const float *S_h = S + (long)h * n_q * n_k, *P_h = P + (long)h * n_q * n_k;
@@ -575,7 +576,7 @@ static void test_attention_two_threads_match_reference(void **state)
     for (int causal = 0; causal < 2; causal++) {
         AttnShape s = {n, n, d, H, causal, true, 1.0f};
         AttnWeights w = {f.W[0], f.W[1], f.W[2], f.W[3]};
-        AttnBuffers b = {f.Q, f.K, f.V, NULL, f.P, f.C, f.O};
+        AttnBuffers b = {f.Q, f.K, f.V, NULL, f.P, f.C, f.O, NULL};
         memset(f.C, 0xff, sizeof(float) * n * d); /* NaN wherever nothing writes */
         assert_int_equal(attention_forward(&s, f.X, f.X, &w, &b), AV_OK);
         double worst = 0;
@@ -645,10 +646,68 @@ static void test_attention_heads_same_bits(void **state)
     heads_same_bits(9, 8, 2, true);    /* short rows */
 }
 
+/* Random floats in [-std, std]. */
+static float *plan_random(Rng *r, size_t n, float std)
+{
+    float *x = malloc(n * sizeof *x);
+    assert_non_null(x);
+    for (size_t k = 0; k < n; k++)
+        x[k] = rng_symmetric(r, std);
+    return x;
+}
+
+static void test_attention_pool_plan_matches_pool_head(void **state)
+{
+    /* expect: the grids the forward pools from each block (a pool plan) are
+     * pool_head's POOL_MAX cells of the kept weights, bit for bit (memcmp):
+     * 701 tokens (two threads), odd grids, a head twice, mask off and on;
+     * done is set with the shape, and cleared by a forward that cannot pool */
+    (void)state;
+    const int n = 701, d = 96, H = 3;
+    const int grids[5][3] = {{0, 52, 64}, {0, 6, 19}, {1, 6, 19}, {2, 7, 13}, {2, 1, 1}};
+    Rng r;
+    rng_seed(&r, 77);
+    float *X = plan_random(&r, (size_t)n * d, 1.0f), *W = plan_random(&r, 4 * (size_t)d * d, 0.4f);
+    float *buf = calloc((size_t)5 * n * d + (size_t)H * n * n, sizeof *buf);
+    float *ref = malloc(sizeof *ref * 52 * 64);
+    assert_non_null(buf), assert_non_null(ref);
+    AttnWeights w = {W, W + d * d, W + 2 * d * d, W + 3 * d * d};
+    for (int causal = 0; causal <= 1; causal++) {
+        AttnShape s = {n, n, d, H, causal, true, 1.0f};
+        AttnPoolPlan plan = {.count = 5};
+        for (int k = 0; k < 5; k++) {
+            plan.grid[k] = (AttnPoolGrid){grids[k][0], grids[k][1], grids[k][2], NULL};
+            plan.grid[k].out = malloc(sizeof(float) * (size_t)grids[k][1] * grids[k][2]);
+            assert_non_null(plan.grid[k].out);
+        }
+        AttnBuffers b = {buf, buf + n * d, buf + 2 * n * d, NULL, buf + 5 * n * d,
+                         buf + 3 * n * d, buf + 4 * n * d, &plan};
+        assert_int_equal(attention_forward(&s, X, X, &w, &b), AV_OK);
+        assert_true(plan.done);
+        assert_int_equal(plan.n_q, n), assert_int_equal(plan.n_k, n);
+        assert_int_equal(plan.causal, causal);
+        for (int k = 0; k < 5; k++) {
+            const AttnPoolGrid *g = &plan.grid[k];
+            const float *P_h = b.P + (size_t)g->h * n * n;
+            assert_int_equal(pool_head(&s, g->h, NULL, NULL, P_h, 0, n, 0, n, g->gh, g->gw,
+                                       POOL_MAX, ref), AV_OK);
+            assert_memory_equal(g->out, ref, sizeof *ref * (size_t)g->gh * g->gw);
+        }
+        assert_true(plan.grid[4].out[0] > 0.0f && plan.grid[4].out[0] <= 1.0f);
+        plan.grid[0].gh = n + 1; /* does not fit: no grids, done stays false */
+        assert_int_equal(attention_forward(&s, X, X, &w, &b), AV_OK);
+        assert_false(plan.done);
+        for (int k = 0; k < 5; k++)
+            free(plan.grid[k].out);
+    }
+    free(X), free(W), free(buf), free(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attention_two_threads_match_reference),
+        cmocka_unit_test(test_attention_pool_plan_matches_pool_head),
         cmocka_unit_test(test_attention_seed001_scores),
         cmocka_unit_test(test_attention_seed001_scaled_softmax_output),
         cmocka_unit_test(test_attention_rows_sum_to_one),

@@ -94,7 +94,7 @@ static void test_stats_head_kept_and_on_demand_agree(void **state)
     for (int k = 0; k < 4 * D * D; k++)
         W[k] = rng_symmetric(&r, 0.5f);
     AttnBuffers b = {buf, buf + N * D, buf + 2 * N * D, NULL, buf + 5 * N * D,
-                     buf + 3 * N * D, buf + 4 * N * D};
+                     buf + 3 * N * D, buf + 4 * N * D, NULL};
     AttnWeights w = {W, W + D * D, W + 2 * D * D, W + 3 * D * D};
     assert_int_equal(attention_forward(&s, X, X, &w, &b), AV_OK);
     for (int h = 0; h < H; h++) {

@@ -1,0 +1,166 @@
+/* attn_pool.c - whole heads pooled to screen grids inside the forward.
+ *
+ * Reading a 2,048-token text's six heads back from memory to pool them for
+ * the screen (pool_head: 96 MiB, about 10 GB/s here) cost a typed key more
+ * than the softmax. Here each row block of weights is folded into the
+ * grids of its head right after its softmax, while it is still in L2: each
+ * thread keeps its own running maximum and "seen" flag per cell, and the
+ * two threads' grids are merged at the end. Only the maximum is pooled this
+ * way: every value taken is strictly above the one it replaces, starting
+ * from +0, and the weights are never negative, so the largest value is the
+ * same bits in any order, by any thread, which makes the cells pool_head's
+ * POOL_MAX cells exactly. (A mean's sum depends on its order: it stays with
+ * pool_head.)
+ */
+#include "attn_pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "attn_kernels.h"
+#include "core/av.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* The largest of m and p[0 .. len) taken strictly (vmaxps(p, v) is
+ * p > v ? p : v), in eight lanes, then the lanes and the tail in order. */
+__attribute__((target("avx2"))) static float seg_max8(const float *p, int len, float m)
+{
+    int j = 0;
+    if (len >= 8) {
+        __m256 v = _mm256_set1_ps(m);
+        for (; j + 8 <= len; j += 8)
+            v = _mm256_max_ps(_mm256_loadu_ps(p + j), v);
+        float lane[8];
+        _mm256_storeu_ps(lane, v);
+        for (int c = 0; c < 8; c++)
+            m = lane[c] > m ? lane[c] : m;
+    }
+    for (; j < len; j++)
+        m = p[j] > m ? p[j] : m;
+    return m;
+}
+#define SEG_WIDE softmax_x86_available()
+#else
+static float seg_max8(const float *p, int len, float m)
+{
+    for (int j = 0; j < len; j++)
+        m = p[j] > m ? p[j] : m;
+    return m;
+}
+#define SEG_WIDE false
+#endif
+
+static float seg_max(const float *p, int len, float m, bool wide)
+{
+    if (wide)
+        return seg_max8(p, len, m);
+    for (int j = 0; j < len; j++)
+        m = p[j] > m ? p[j] : m;
+    return m;
+}
+
+/* Floats (and flags) of every grid of the plan, and where grid k's start. */
+static size_t plan_cells(const AttnPoolPlan *plan, size_t *at)
+{
+    size_t cells = 0;
+    for (int k = 0; k < plan->count; k++) {
+        at[k] = cells;
+        cells += (size_t)plan->grid[k].gh * plan->grid[k].gw;
+    }
+    return cells;
+}
+
+int attn_pool_begin(const AttnShape *s, AttnPoolPlan *plan, AttnPoolAcc *acc, int threads)
+{
+    plan->done = false;
+    if (plan->count < 1 || plan->count > ATTN_POOL_GRIDS)
+        return AV_ERR_CONFIG;
+    for (int k = 0; k < plan->count; k++) {
+        const AttnPoolGrid *g = &plan->grid[k];
+        if (g->h < 0 || g->h >= s->H || g->gh < 1 || g->gw < 1 || g->gh > s->n_q ||
+            g->gw > s->n_k || !g->out)
+            return AV_ERR_CONFIG;
+    }
+    bool ok = true;
+    for (int t = 0; t < threads; t++) {
+        acc[t] = (AttnPoolAcc){.plan = plan, .s = s, .wide = SEG_WIDE};
+        size_t cells = plan_cells(plan, acc[t].at);
+        acc[t].cell = calloc(cells, sizeof *acc[t].cell); /* +0: the maxima's start */
+        acc[t].seen = calloc(cells, 1);
+        ok = ok && acc[t].cell && acc[t].seen;
+    }
+    if (!ok) {
+        attn_pool_free(acc, threads);
+        return AV_ERR_NOMEM;
+    }
+    return AV_OK;
+}
+
+/* The cell row of grid g that query row i falls in: rows [y R / gh, (y+1) R / gh). */
+static int cell_row(int i, int R, int gh)
+{
+    int y = (int)((long)i * gh / R);
+    while (y + 1 < gh && (long)(y + 1) * R / gh <= i)
+        y++;
+    while (y > 0 && (long)y * R / gh > i)
+        y--;
+    return y;
+}
+
+void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
+{
+    const AttnShape *s = acc->s;
+    const int n_q = s->n_q, n_k = s->n_k;
+    for (int k = 0; k < acc->plan->count; k++) {
+        const AttnPoolGrid *g = &acc->plan->grid[k];
+        if (g->h != h)
+            continue;
+        for (int i = i0; i < i1; i++) {
+            const int vis = attention_visible_keys(s, i), y = cell_row(i, n_q, g->gh);
+            const float *row = P_h + (size_t)i * n_k;
+            float *cell = acc->cell + acc->at[k] + (size_t)y * g->gw;
+            unsigned char *seen = acc->seen + acc->at[k] + (size_t)y * g->gw;
+            for (int x = 0; x < g->gw; x++) {
+                const int j0 = (int)((long)x * n_k / g->gw);
+                int j1 = (int)((long)(x + 1) * n_k / g->gw);
+                if (j0 >= vis)
+                    break;
+                j1 = j1 < vis ? j1 : vis;
+                cell[x] = seg_max(row + j0, j1 - j0, cell[x], acc->wide);
+                seen[x] = 1;
+            }
+        }
+    }
+}
+
+void attn_pool_end(AttnPoolAcc *acc, int threads)
+{
+    AttnPoolPlan *plan = acc[0].plan;
+    const AttnShape *s = acc[0].s;
+    for (int k = 0; k < plan->count; k++) {
+        const AttnPoolGrid *g = &plan->grid[k];
+        for (size_t c = 0; c < (size_t)g->gh * g->gw; c++) {
+            float m = 0.0f;
+            bool seen = false;
+            for (int t = 0; t < threads; t++) {
+                const float v = acc[t].cell[acc[t].at[k] + c];
+                m = v > m ? v : m;
+                seen = seen || acc[t].seen[acc[t].at[k] + c];
+            }
+            g->out[c] = seen ? m : ATTN_POOL_MASKED;
+        }
+    }
+    plan->n_q = s->n_q, plan->n_k = s->n_k, plan->causal = s->causal;
+    plan->done = true;
+    attn_pool_free(acc, threads);
+}
+
+void attn_pool_free(AttnPoolAcc *acc, int threads)
+{
+    for (int t = 0; t < threads; t++) {
+        free(acc[t].cell), free(acc[t].seen);
+        acc[t].cell = NULL, acc[t].seen = NULL;
+    }
+}
