@@ -4,6 +4,10 @@
  * head's entropy and largest weights (stats_head). No maths of its own: the
  * caches are keyed by the result's generation, so moving the selection
  * recomputes nothing and a new run or another view only what is drawn.
+ * A typed key's whole heads come from the forward itself: data_plan_arm
+ * asks the next run of res to pool the grids the last frame drew while its
+ * weights are in cache (attention.h's AttnPoolPlan), and data_pooled copies
+ * them instead of reading the weights back.
  */
 #include "data.h"
 
@@ -36,6 +40,28 @@ static bool slot_matches(const PoolSlot *p, const ModelResult *r, unsigned gen, 
     return p->buf && p->res == r && p->gen == gen && p->layer == layer && p->h == h &&
            p->r0 == key[0] && p->r1 == key[1] && p->c0 == key[2] && p->c1 == key[3] &&
            p->gh == key[4] && p->gw == key[5] && p->mean == mean;
+}
+
+/* A whole head of u->res pooled by its last forward (data_plan_arm's plan),
+ * for these cells: copied into out, true; else false. The forward clears
+ * done before it runs, so done describes the run that made r's weights. */
+static bool plan_take(const UiState *u, const ModelResult *r, int layer, int h,
+                      const int key[6], bool mean, float *out)
+{
+    const AttnPoolPlan *plan = r == &u->res && !r->src ? r->layer[layer].ab.pool : NULL;
+    if (!plan || !plan->done || mean || plan->n_q != r->shape.n_q ||
+        plan->n_k != r->shape.n_k || plan->causal != r->shape.causal)
+        return false;
+    if (key[0] != 0 || key[1] != plan->n_q || key[2] != 0 || key[3] != plan->n_k)
+        return false;
+    for (int k = 0; k < plan->count; k++) {
+        const AttnPoolGrid *g = &plan->grid[k];
+        if (g->h == h && g->gh == key[4] && g->gw == key[5]) {
+            memcpy(out, g->out, sizeof *out * (size_t)g->gh * g->gw);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The slot used longest ago. */
@@ -73,7 +99,8 @@ const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
         p->buf = term_xrealloc(p->buf, need * sizeof *p->buf), p->cap = need;
     /* imported attention (a 2.4 GB file: 200 MB a layer) reads a sample of
      * rows, from its source (rows read, not faulted in from the map) */
-    int err = r->src ? pool_head_sampled(&r->shape, NULL, r->src, layer, h,
+    int err = plan_take(u, r, layer, h, key, mean, p->buf) ? AV_OK
+              : r->src ? pool_head_sampled(&r->shape, NULL, r->src, layer, h,
                                          key[0], key[1], key[2], key[3], key[4], key[5],
                                          mean ? POOL_MEAN : POOL_MAX, DATA_POOL_BUDGET,
                                          p->buf, NULL)
@@ -105,6 +132,43 @@ const HeadStats *data_stats(UiState *u, int which, int h)
                 : model_stats_head(r, layer, h, UI_STATS_BUDGET, &c->st[h])) != AV_OK)
         term_die("out of memory");
     return &c->st[h];
+}
+
+void data_plan_arm(UiState *u, AttnPoolPlan *plan)
+{
+    const ModelResult *r = &u->res;
+    const unsigned gen = data_gen(u, r);
+    int layer = -1, count = 0;
+    for (int k = 0; k < UI_POOL_SLOTS && count < ATTN_POOL_GRIDS; k++) {
+        const PoolSlot *p = &u->pool[k];
+        if (!p->buf || p->res != r || p->gen != gen || p->mean || r->src || p->r0 != 0 ||
+            p->r1 != r->shape.n_q || p->c0 != 0 || p->c1 != r->shape.n_k ||
+            (layer >= 0 && p->layer != layer))
+            continue; /* only the shown layer's whole heads, as drawn last */
+        layer = p->layer;
+        AttnPoolGrid *g = &plan->grid[count];
+        size_t need = (size_t)p->gh * p->gw, have = g->out ? (size_t)g->gh * g->gw : 0;
+        if (need > have || !g->out)
+            g->out = term_xrealloc(g->out, need * sizeof *g->out);
+        g->h = p->h, g->gh = p->gh, g->gw = p->gw;
+        count++;
+    }
+    plan->count = count; /* grids past count keep their room for later */
+    plan->done = false;
+    for (int l = 0; l < AV_MAX_LAYERS; l++)
+        u->res.layer[l].ab.pool = NULL;
+    if (count > 0)
+        u->res.layer[layer].ab.pool = plan;
+}
+
+void data_plan_free(UiState *u, AttnPoolPlan *plan)
+{
+    for (int l = 0; l < AV_MAX_LAYERS; l++)
+        if (u->res.layer[l].ab.pool == plan)
+            u->res.layer[l].ab.pool = NULL;
+    for (int k = 0; k < ATTN_POOL_GRIDS; k++)
+        free(plan->grid[k].out);
+    memset(plan, 0, sizeof *plan);
 }
 
 void data_free(UiState *u)
