@@ -153,25 +153,28 @@ static size_t ascii_run(const char *s)
     return n;
 }
 
-int grid_text_width(const char *s)
+/* The width of s past its printable ASCII run (grid_text_width's loop, out
+ * of its common case as puts_general is). */
+static __attribute__((noinline)) int width_general(const char *s)
 {
-    size_t run = ascii_run(s);
-    int w = (int)run;
-    for (s += run; *s;)
+    int w = 0;
+    while (*s)
         w += cp_width(next_cp(&s));
     return w;
 }
 
-int grid_puts(Grid *g, int x, int y, const char *s, int max_w, int style)
+int grid_text_width(const char *s)
 {
     size_t run = ascii_run(s);
-    /* Labels and numbers: printable ASCII that fits, written directly. */
-    if (!s[run] && (long)run <= max_w && x >= 0 && y >= 0 && y < g->h && x + (long)run <= g->w) {
-        Cell *c = &g->cells[(long)y * g->w + x];
-        for (size_t k = 0; k < run; k++)
-            grid_fill_cells(c + k, 1, (unsigned char)s[k], style, 0);
-        return (int)run;
-    }
+    return s[run] ? (int)run + width_general(s + run) : (int)run;
+}
+
+/* grid_puts for any text: code point by code point, clipped, with the
+ * ellipsis. Kept out of grid_puts, whose common case then saves and
+ * restores none of the registers this loop needs. */
+static __attribute__((noinline)) int puts_general(Grid *g, int x, int y, const char *s,
+                                                  int max_w, int style)
+{
     int used = 0;
     bool fits = grid_text_width(s) <= max_w;
     while (*s) {
@@ -185,6 +188,19 @@ int grid_puts(Grid *g, int x, int y, const char *s, int max_w, int style)
     if (!fits && max_w > 0)
         used += grid_put(g, x + used, y, 0x2026, style, 0);
     return used;
+}
+
+int grid_puts(Grid *g, int x, int y, const char *s, int max_w, int style)
+{
+    size_t run = ascii_run(s);
+    /* Labels and numbers: printable ASCII that fits, written directly. */
+    if (!s[run] && (long)run <= max_w && x >= 0 && y >= 0 && y < g->h && x + (long)run <= g->w) {
+        Cell *c = &g->cells[(long)y * g->w + x];
+        for (size_t k = 0; k < run; k++)
+            grid_fill_cells(c + k, 1, (unsigned char)s[k], style, 0);
+        return (int)run;
+    }
+    return puts_general(g, x, y, s, max_w, style);
 }
 
 int grid_printf(Grid *g, int x, int y, int max_w, int style, const char *fmt, ...)
