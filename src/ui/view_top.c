@@ -83,8 +83,10 @@ static void draw_editor(UiState *u, Grid *g, int y, int field)
 
 static int chip_width(const UiState *u, int k)
 {
-    char num[16];
-    return snprintf(num, sizeof num, "%d ", k + 1) + grid_text_width(u->labels_q[k]) + 2;
+    int digits = 1;
+    for (int n = k + 1; n >= 10; n /= 10)
+        digits++;
+    return digits + 1 + grid_text_width(u->labels_q[k]) + 2; /* "%d " label, 2 apart */
 }
 
 /* Whether chips first..last fit on `rows` rows from column x0 (the "… "
@@ -115,9 +117,17 @@ static void draw_chips(UiState *u, Grid *g, int y, int rows)
         return;
     }
     int x0 = grid_puts(g, 0, y, "Tokens:   ", g->w, STYLE_DIM);
-    int first = 0;
-    while (first < s->sel_row && !chips_fit(u, first, s->sel_row, x0, g->w, rows))
-        first++;
+    /* The first chip that lets the selected one be seen: fewer chips never
+     * take more rows, so a binary search (a linear one was most of a typed
+     * key's drawing at 2,048 tokens) */
+    int first = 0, hi = s->sel_row > 0 ? s->sel_row : 0;
+    while (first < hi) {
+        int mid = first + (hi - first) / 2;
+        if (chips_fit(u, mid, s->sel_row, x0, g->w, rows))
+            hi = mid;
+        else
+            first = mid + 1;
+    }
     u->lay.n_chips = s->n_q;
     for (int k = 0; k < s->n_q; k++)
         u->lay.chips[k] = (Rect){0, 0, 0, 0};
