@@ -33,9 +33,10 @@
  *                    each of which re-tokenises, runs the model and redraws
  *   bench tty_bytes  bytes written for one selection move and one mask toggle
  *
- * Usage: bench [--model] [PATH_TO_ATTNVIZ]. Without a path, the interface figures are
- * skipped; --model gives only the machine, the peak, the pipeline and the forward
- * passes (what bench/reference.py puts beside NumPy and PyTorch).
+ * Usage: bench [--model | --interface] [PATH_TO_ATTNVIZ]. Without a path, the interface
+ * figures are skipped; --model gives only the machine, the peak, the pipeline and the
+ * forward passes (what bench/reference.py puts beside NumPy and PyTorch), --interface
+ * only the machine and the interface figures.
  * Timings are medians; the whole run takes about a minute on two cores.
  */
 #include <errno.h>
@@ -695,16 +696,19 @@ int main(int argc, char **argv)
 {
     blaskern_ensure(argv); /* attnviz's kernel choice, for this program too */
     bool model_only = argc > 1 && strcmp(argv[1], "--model") == 0;
-    const char *prog = argc > 1 + model_only ? argv[1 + model_only] : NULL;
+    bool ui_only = argc > 1 && strcmp(argv[1], "--interface") == 0;
+    const char *prog = argc > 1 + (model_only || ui_only) ? argv[1 + (model_only || ui_only)] : NULL;
     double t0 = now_ms();
     signal(SIGPIPE, SIG_IGN);
     mat_set_threads(1);
     bench_machine();
-    if (!model_only)
+    if (!model_only && !ui_only)
         bench_rss(4096); /* first, while this process is still small */
-    double peak = bench_peak();
-    bench_pipeline();
-    bench_forward(peak);
+    if (!ui_only) {
+        double peak = bench_peak();
+        bench_pipeline();
+        bench_forward(peak);
+    }
     if (prog && !model_only)
         bench_interface(prog);
     else if (!model_only)
