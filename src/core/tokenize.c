@@ -9,6 +9,7 @@
  */
 #include "core/tokenize.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +108,8 @@ static int joiner_len(const char *s, size_t len, size_t pos, int prev)
 }
 
 /* Find the next token at or after *pos in valid UTF-8; 0 when none is left. */
-static int next_token(const char *s, size_t len, size_t *pos, size_t *start, size_t *tlen)
+static __attribute__((noinline)) int next_token_general(const char *s, size_t len, size_t *pos,
+                                                        size_t *start, size_t *tlen)
 {
     int n, cls;
     while ((cls = class_at(s, len, *pos, &n)) == CLS_SPACE && n > 0)
@@ -146,6 +148,40 @@ static int next_token(const char *s, size_t len, size_t *pos, size_t *start, siz
     *tlen = end - *start;
     *pos = end;
     return 1;
+}
+
+/* next_token_general's token, found here without it where the text is
+ * ASCII: spaces skipped, then a punctuation byte, or a word of letters and
+ * digits that ends at the end of the text or at an ASCII byte that cannot
+ * join (not ', . or ,) within the length limit. Anything else goes to
+ * next_token_general from the first byte after the spaces. Small, so that
+ * most tokens cost no saved registers. */
+static inline bool is_ascii_word(unsigned char b)
+{
+    return b < 0x80 && ascii_class[b] >= CLS_LETTER; /* CLS_LETTER or CLS_DIGIT */
+}
+
+static int next_token(const char *s, size_t len, size_t *pos, size_t *start, size_t *tlen)
+{
+    size_t p = *pos;
+    while (p < len && (unsigned char)s[p] < 0x80 && ascii_class[(unsigned char)s[p]] == CLS_SPACE)
+        p++;
+    *pos = p;
+    if (p < len && (unsigned char)s[p] < 0x80) {
+        const int cls = ascii_class[(unsigned char)s[p]];
+        size_t e = p + 1;
+        if (cls != CLS_PUNCT) {
+            const size_t lim = len - p < AV_MAX_TOKEN_BYTES ? len : p + AV_MAX_TOKEN_BYTES;
+            while (e < lim && is_ascii_word((unsigned char)s[e]))
+                e++;
+            const unsigned char b = e < len ? (unsigned char)s[e] : 0;
+            if (e < len && (e == lim || b >= 0x80 || b == '\'' || b == '.' || b == ','))
+                return next_token_general(s, len, pos, start, tlen);
+        }
+        *start = p, *tlen = e - p, *pos = e;
+        return 1;
+    }
+    return next_token_general(s, len, pos, start, tlen);
 }
 
 /* Spans the counting pass keeps: a sentence's tokens are not found twice. */
