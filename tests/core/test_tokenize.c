@@ -342,6 +342,42 @@ static void assert_same_tokens(const TokenList *a, const TokenList *b)
  * tokenize gives, its buffers kept while they have room (the same pointers
  * for a shorter text), an error leaving n = 0, bad_offset and a list
  * tokenize_free frees (the sanitizer build checks that nothing leaks). */
+static void test_tokenize_ascii_word_hand_off(void **state)
+{
+    /* expect: where an ASCII word meets a byte that may continue it (a
+     * non-ASCII letter, a joiner, the length limit) the token is the general
+     * rule's; where it meets one that cannot, it ends there */
+    (void)state;
+    TokenList tl = tok_ok("abc\xc3\xa9 x'y 3.5 a.b 1,2, q!");
+    assert_int_equal(tl.n, 10);
+    check_tok(&tl, 0, "abc\xc3\xa9", 0);
+    check_tok(&tl, 1, "x'y", 6);
+    check_tok(&tl, 2, "3.5", 10);
+    check_tok(&tl, 3, "a", 14);
+    check_tok(&tl, 4, ".", 15);
+    check_tok(&tl, 5, "b", 16);
+    check_tok(&tl, 6, "1,2", 18);
+    check_tok(&tl, 7, ",", 21);
+    check_tok(&tl, 8, "q", 23);
+    check_tok(&tl, 9, "!", 24);
+    tokenize_free(&tl);
+    /* AV_MAX_TOKEN_BYTES letters then one more, then a space, then the end */
+    char text[2 * AV_MAX_TOKEN_BYTES + 8], word[AV_MAX_TOKEN_BYTES + 1];
+    memset(text, 'a', AV_MAX_TOKEN_BYTES);
+    memcpy(text + AV_MAX_TOKEN_BYTES, "b ", 3);
+    memset(text + AV_MAX_TOKEN_BYTES + 2, 'c', AV_MAX_TOKEN_BYTES);
+    text[2 * AV_MAX_TOKEN_BYTES + 2] = '\0';
+    tl = tok_ok(text);
+    assert_int_equal(tl.n, 3);
+    memset(word, 'a', AV_MAX_TOKEN_BYTES);
+    word[AV_MAX_TOKEN_BYTES] = '\0';
+    check_tok(&tl, 0, word, 0);
+    check_tok(&tl, 1, "b", AV_MAX_TOKEN_BYTES);
+    memset(word, 'c', AV_MAX_TOKEN_BYTES);
+    check_tok(&tl, 2, word, AV_MAX_TOKEN_BYTES + 2);
+    tokenize_free(&tl);
+}
+
 static void test_tokenize_again_reuses(void **state)
 {
     (void)state;
@@ -401,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_tokenize_zero_width_joiner),
         cmocka_unit_test(test_tokenize_many_tokens_spans),
         cmocka_unit_test(test_tokenize_again_reuses),
+        cmocka_unit_test(test_tokenize_ascii_word_hand_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
