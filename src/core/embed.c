@@ -83,12 +83,10 @@ size_t embed_casefold(const char *src, size_t len, char *dst)
     return o;
 }
 
-/* rng_hash(casefold(text)) computed on the fly: FNV-1a is a byte stream, so
- * no folding buffer is needed. ASCII bytes fold without decoding. */
-static uint64_t folded_hash(const char *text, size_t len)
+/* folded_hash's loop from byte i on with the hash so far h: any text. */
+static __attribute__((noinline)) uint64_t folded_hash_from(const char *text, size_t len,
+                                                           size_t i, uint64_t h)
 {
-    uint64_t h = FNV_OFFSET;
-    size_t i = 0;
     while (i < len) {
         unsigned char b = (unsigned char)text[i];
         if (b < 0x80) {
@@ -104,6 +102,22 @@ static uint64_t folded_hash(const char *text, size_t len)
             h ^= (unsigned char)buf[k];
             h *= FNV_PRIME;
         }
+    }
+    return h;
+}
+
+/* rng_hash(casefold(text)) computed on the fly: FNV-1a is a byte stream, so
+ * no folding buffer is needed. ASCII bytes fold without decoding, here; the
+ * rest of a text from its first other byte on in folded_hash_from. */
+static uint64_t folded_hash(const char *text, size_t len)
+{
+    uint64_t h = FNV_OFFSET;
+    for (size_t i = 0; i < len; i++) {
+        const unsigned char b = (unsigned char)text[i];
+        if (b >= 0x80)
+            return folded_hash_from(text, len, i, h);
+        h ^= b >= 'A' && b <= 'Z' ? b + 0x20u : b;
+        h *= FNV_PRIME;
     }
     return h;
 }
