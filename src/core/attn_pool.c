@@ -3,9 +3,11 @@
  * Reading a 2,048-token text's six heads back from memory to pool them for
  * the screen (pool_head: 96 MiB, about 10 GB/s here) cost a typed key more
  * than the softmax. Here each row block of weights is folded into the
- * grids of its head right after its softmax, while it is still in L2: each
- * thread keeps its own running maximum and "seen" flag per cell, and the
- * two threads' grids are merged at the end. Only the maximum is pooled this
+ * grids of its head right after its softmax, while it is still in L2: the
+ * rows of a cell row into a column buffer (one vector maximum per 8
+ * weights), then the columns into the cells; each thread keeps its own
+ * running maximum and "seen" flag per cell, and the two threads' grids are
+ * merged at the end. Only the maximum is pooled this
  * way: every value taken is strictly above the one it replaces, starting
  * from +0, and the weights are never negative, so the largest value is the
  * same bits in any order, by any thread, which makes the cells pool_head's
@@ -41,8 +43,24 @@ __attribute__((target("avx2"))) static float seg_max8(const float *p, int len, f
         m = p[j] > m ? p[j] : m;
     return m;
 }
+/* col[j] = r[j] > col[j] ? r[j] : col[j] for j < len (vmaxps(r, col)). */
+__attribute__((target("avx2"))) static void col_max8(float *col, const float *r, int len)
+{
+    int j = 0;
+    for (; j + 32 <= len; j += 32)
+        for (int q = 0; q < 32; q += 8)
+            _mm256_storeu_ps(col + j + q, _mm256_max_ps(_mm256_loadu_ps(r + j + q),
+                                                        _mm256_loadu_ps(col + j + q)));
+    for (; j < len; j++)
+        col[j] = r[j] > col[j] ? r[j] : col[j];
+}
 #define SEG_WIDE softmax_x86_available()
 #else
+static void col_max8(float *col, const float *r, int len)
+{
+    for (int j = 0; j < len; j++)
+        col[j] = r[j] > col[j] ? r[j] : col[j];
+}
 static float seg_max8(const float *p, int len, float m)
 {
     for (int j = 0; j < len; j++)
@@ -51,6 +69,16 @@ static float seg_max8(const float *p, int len, float m)
 }
 #define SEG_WIDE false
 #endif
+
+static void col_max(float *col, const float *r, int len, bool wide)
+{
+    if (wide) {
+        col_max8(col, r, len);
+        return;
+    }
+    for (int j = 0; j < len; j++)
+        col[j] = r[j] > col[j] ? r[j] : col[j];
+}
 
 static float seg_max(const float *p, int len, float m, bool wide)
 {
@@ -89,7 +117,8 @@ int attn_pool_begin(const AttnShape *s, AttnPoolPlan *plan, AttnPoolAcc *acc, in
         size_t cells = plan_cells(plan, acc[t].at);
         acc[t].cell = calloc(cells, sizeof *acc[t].cell); /* +0: the maxima's start */
         acc[t].seen = calloc(cells, 1);
-        ok = ok && acc[t].cell && acc[t].seen;
+        acc[t].col = malloc(sizeof *acc[t].col * (size_t)s->n_k);
+        ok = ok && acc[t].cell && acc[t].seen && acc[t].col;
     }
     if (!ok) {
         attn_pool_free(acc, threads);
@@ -109,28 +138,44 @@ static int cell_row(int i, int R, int gh)
     return y;
 }
 
-void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
+/* Rows [i0, i1) of one cell row y of grid k: their columns' maxima in the
+ * thread's column buffer (keys past a row's view are exact zeros there and
+ * would change no maximum, but are left out), then each cell's columns into
+ * its running maximum; a cell is seen when the widest row sees its first key. */
+static void fold_cell_rows(AttnPoolAcc *acc, int k, int y, int i0, int i1, const float *P_h)
 {
     const AttnShape *s = acc->s;
-    const int n_q = s->n_q, n_k = s->n_k;
+    const AttnPoolGrid *g = &acc->plan->grid[k];
+    const int n_k = s->n_k, most = attention_visible_keys(s, i1 - 1);
+    float *col = acc->col, *cell = acc->cell + acc->at[k] + (size_t)y * g->gw;
+    unsigned char *seen = acc->seen + acc->at[k] + (size_t)y * g->gw;
+    memset(col, 0, sizeof *col * (size_t)most); /* +0: the maxima's start */
+    for (int i = i0; i < i1; i++)
+        col_max(col, P_h + (size_t)i * n_k, attention_visible_keys(s, i), acc->wide);
+    for (int x = 0; x < g->gw; x++) {
+        const int j0 = (int)((long)x * n_k / g->gw);
+        int j1 = (int)((long)(x + 1) * n_k / g->gw);
+        if (j0 >= most)
+            break;
+        j1 = j1 < most ? j1 : most;
+        cell[x] = seg_max(col + j0, j1 - j0, cell[x], acc->wide);
+        seen[x] = 1;
+    }
+}
+
+void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
+{
+    const int n_q = acc->s->n_q;
     for (int k = 0; k < acc->plan->count; k++) {
         const AttnPoolGrid *g = &acc->plan->grid[k];
         if (g->h != h)
             continue;
-        for (int i = i0; i < i1; i++) {
-            const int vis = attention_visible_keys(s, i), y = cell_row(i, n_q, g->gh);
-            const float *row = P_h + (size_t)i * n_k;
-            float *cell = acc->cell + acc->at[k] + (size_t)y * g->gw;
-            unsigned char *seen = acc->seen + acc->at[k] + (size_t)y * g->gw;
-            for (int x = 0; x < g->gw; x++) {
-                const int j0 = (int)((long)x * n_k / g->gw);
-                int j1 = (int)((long)(x + 1) * n_k / g->gw);
-                if (j0 >= vis)
-                    break;
-                j1 = j1 < vis ? j1 : vis;
-                cell[x] = seg_max(row + j0, j1 - j0, cell[x], acc->wide);
-                seen[x] = 1;
-            }
+        for (int i = i0; i < i1;) { /* the rows of each cell row in turn */
+            const int y = cell_row(i, n_q, g->gh);
+            int end = (int)((long)(y + 1) * n_q / g->gh);
+            end = end < i1 ? end : i1;
+            fold_cell_rows(acc, k, y, i, end, P_h);
+            i = end;
         }
     }
 }
@@ -160,7 +205,7 @@ void attn_pool_end(AttnPoolAcc *acc, int threads)
 void attn_pool_free(AttnPoolAcc *acc, int threads)
 {
     for (int t = 0; t < threads; t++) {
-        free(acc[t].cell), free(acc[t].seen);
-        acc[t].cell = NULL, acc[t].seen = NULL;
+        free(acc[t].cell), free(acc[t].seen), free(acc[t].col);
+        acc[t].cell = NULL, acc[t].seen = NULL, acc[t].col = NULL;
     }
 }
