@@ -60,7 +60,8 @@ static inline I4 levels4(F4 w)
     return i4_select(big, top, level);
 }
 
-/* heatmap_levels into int32_t: each block of four stored whole. */
+/* heatmap_levels into int32_t: each block of four stored whole, so level
+ * has room for n rounded up to a multiple of four. */
 static void levels_i32(const float *w, int n, int32_t *level)
 {
     int k = 0;
@@ -77,15 +78,14 @@ static void levels_i32(const float *w, int n, int32_t *level)
         if (k + 2 < n)
             v[2] = w[k + 2];
         const I4 l = levels4(v);
-        for (int q = 0; k + q < n; q++)
-            level[k + q] = l[q];
+        memcpy(level + k, &l, sizeof l);
     }
 }
 
 void heatmap_levels(const float *w, int n, uint8_t *level)
 {
     enum { BLOCK = 64 };
-    int32_t l[BLOCK];
+    int32_t l[BLOCK + 3];
     for (int k0 = 0; k0 < n; k0 += BLOCK) {
         const int m = n - k0 < BLOCK ? n - k0 : BLOCK;
         levels_i32(w + k0, m, l);
@@ -253,7 +253,7 @@ static inline void paint_color(Cell *c, int cw, float w, int level)
 static void paint_color_row6(Cell *c, const float *P, int cols, int masked_from)
 {
     enum { BLOCK = 64 };
-    int32_t level[BLOCK];
+    int32_t level[BLOCK + 3];
     for (int k0 = 0; k0 < cols; k0 += BLOCK) {
         const int n = cols - k0 < BLOCK ? cols - k0 : BLOCK;
         levels_i32(P + k0, n, level);
