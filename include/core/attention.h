@@ -60,6 +60,7 @@ typedef struct AttnPoolPlan {
     bool done;
     int n_q, n_k;
     bool causal;
+    unsigned stamp; /* the caller's own: the forward never reads or writes it */
 } AttnPoolPlan;
 
 /* Keys query i sees: all n_k, or j <= i (at most n_k) under the causal mask.

@@ -49,8 +49,11 @@ static bool plan_take(const UiState *u, const ModelResult *r, int layer, int h,
                       const int key[6], bool mean, float *out)
 {
     const AttnPoolPlan *plan = r == &u->res && !r->src ? r->layer[layer].ab.pool : NULL;
-    if (!plan || !plan->done || mean || plan->n_q != r->shape.n_q ||
-        plan->n_k != r->shape.n_k || plan->causal != r->shape.causal)
+    /* made by the one run since the plan was armed (gen_clock counts runs) */
+    if (!plan || !plan->done || plan->stamp + 1 != u->gen || mean)
+        return false;
+    if (plan->n_q != r->shape.n_q || plan->n_k != r->shape.n_k ||
+        plan->causal != r->shape.causal)
         return false;
     if (key[0] != 0 || key[1] != plan->n_q || key[2] != 0 || key[3] != plan->n_k)
         return false;
@@ -155,6 +158,7 @@ void data_plan_arm(UiState *u, AttnPoolPlan *plan)
     }
     plan->count = count; /* grids past count keep their room for later */
     plan->done = false;
+    plan->stamp = u->gen_clock; /* the next run of res is gen stamp + 1 */
     for (int l = 0; l < AV_MAX_LAYERS; l++)
         u->res.layer[l].ab.pool = NULL;
     if (count > 0)
