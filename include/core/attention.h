@@ -61,6 +61,16 @@ typedef struct AttnPoolPlan {
     int n_q, n_k;
     bool causal;
     unsigned stamp; /* the caller's own: the forward never reads or writes it */
+    /* stats_budget > 0: also every head's rows 0, s, 2s, .. (s = stats_sample_stride
+     * (n_q, n_k, stats_budget), core/stats.h) as stats_head reads them: row k of
+     * head h's entropy and largest weight into row_entropy and row_top[h * rows + k]
+     * (rows = ceil(n_q / s); the caller's room, stats_cap of each); stats_stride = s
+     * when made (done), 0 when there was not room */
+    long stats_budget;
+    double *row_entropy;
+    float *row_top;
+    size_t stats_cap;
+    int stats_stride;
 } AttnPoolPlan;
 
 /* Keys query i sees: all n_k, or j <= i (at most n_k) under the causal mask.

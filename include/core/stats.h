@@ -22,6 +22,15 @@ typedef struct {
     bool sampled;   /* only some rows were (a long text) */
 } HeadStats;
 
+/* The largest of row[0 .. len) and 0, as stats_add takes it. */
+float stats_row_top(const float *row, int len);
+
+/* *st from rows already measured: entropy[k] and top[k] (stats_row_entropy
+ * and stats_row_top of the k-th row read, every stride-th), folded in order
+ * as stats_head folds them: the same bits. */
+void stats_from_rows(const double *entropy, const float *top, int rows, int stride,
+                     HeadStats *st);
+
 /* Fold one row of len weights into st (zeroed first); stats_finish
  * turns the sums into means. */
 void stats_add(HeadStats *st, const float *row, int len);

@@ -12,7 +12,9 @@
  * from +0, and the weights are never negative, so the largest value is the
  * same bits in any order, by any thread, which makes the cells pool_head's
  * POOL_MAX cells exactly. (A mean's sum depends on its order: it stays with
- * pool_head.)
+ * pool_head.) The plan may also ask for the rows stats_head reads of every
+ * head: each one's entropy and largest weight go to a slot of their own, so
+ * that stats_from_rows folds them afterwards in stats_head's order.
  */
 #include "attn_pool.h"
 
@@ -21,6 +23,7 @@
 
 #include "attn_kernels.h"
 #include "core/av.h"
+#include "core/stats.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -100,10 +103,27 @@ static size_t plan_cells(const AttnPoolPlan *plan, size_t *at)
     return cells;
 }
 
+/* The statistics' stride and rows a head for s, or 0 and 0 (none wanted, or
+ * no room for them). */
+static int stats_rows(const AttnShape *s, const AttnPoolPlan *plan, int *rows)
+{
+    *rows = 0;
+    if (plan->stats_budget <= 0 || !plan->row_entropy || !plan->row_top)
+        return 0;
+    int stride = stats_sample_stride(s->n_q, s->n_k, plan->stats_budget);
+    int per = (s->n_q + stride - 1) / stride;
+    if ((size_t)per * s->H > plan->stats_cap)
+        return 0;
+    *rows = per;
+    return stride;
+}
+
 int attn_pool_begin(const AttnShape *s, AttnPoolPlan *plan, AttnPoolAcc *acc, int threads)
 {
     plan->done = false;
-    if (plan->count < 1 || plan->count > ATTN_POOL_GRIDS)
+    plan->stats_stride = 0;
+    int rows, stride = stats_rows(s, plan, &rows);
+    if (plan->count < (stride ? 0 : 1) || plan->count > ATTN_POOL_GRIDS)
         return AV_ERR_CONFIG;
     for (int k = 0; k < plan->count; k++) {
         const AttnPoolGrid *g = &plan->grid[k];
@@ -113,8 +133,10 @@ int attn_pool_begin(const AttnShape *s, AttnPoolPlan *plan, AttnPoolAcc *acc, in
     }
     bool ok = true;
     for (int t = 0; t < threads; t++) {
-        acc[t] = (AttnPoolAcc){.plan = plan, .s = s, .wide = SEG_WIDE};
+        acc[t] = (AttnPoolAcc){.plan = plan, .s = s, .wide = SEG_WIDE, .stride = stride,
+                               .rows = rows};
         size_t cells = plan_cells(plan, acc[t].at);
+        cells = cells ? cells : 1; /* statistics alone */
         acc[t].cell = calloc(cells, sizeof *acc[t].cell); /* +0: the maxima's start */
         acc[t].seen = calloc(cells, 1);
         acc[t].col = malloc(sizeof *acc[t].col * (size_t)s->n_k);
@@ -163,9 +185,25 @@ static void fold_cell_rows(AttnPoolAcc *acc, int k, int y, int i0, int i1, const
     }
 }
 
+/* The statistics' rows among [i0, i1) of head h, each into its own slot. */
+static void stats_rows_fold(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
+{
+    const AttnShape *s = acc->s;
+    AttnPoolPlan *plan = acc->plan;
+    for (int i = (i0 + acc->stride - 1) / acc->stride * acc->stride; i < i1; i += acc->stride) {
+        const float *row = P_h + (size_t)i * s->n_k;
+        const int len = attention_visible_keys(s, i);
+        const size_t k = (size_t)h * acc->rows + (size_t)(i / acc->stride);
+        plan->row_entropy[k] = stats_row_entropy(row, len);
+        plan->row_top[k] = stats_row_top(row, len);
+    }
+}
+
 void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
 {
     const int n_q = acc->s->n_q;
+    if (acc->stride > 0)
+        stats_rows_fold(acc, h, i0, i1, P_h);
     for (int k = 0; k < acc->plan->count; k++) {
         const AttnPoolGrid *g = &acc->plan->grid[k];
         if (g->h != h)
@@ -198,6 +236,7 @@ void attn_pool_end(AttnPoolAcc *acc, int threads)
         }
     }
     plan->n_q = s->n_q, plan->n_k = s->n_k, plan->causal = s->causal;
+    plan->stats_stride = acc[0].stride;
     plan->done = true;
     attn_pool_free(acc, threads);
 }

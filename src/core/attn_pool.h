@@ -20,6 +20,7 @@ typedef struct {
     float *cell;             /* every grid's cells, grid k from at[k]; +0 at first */
     unsigned char *seen;     /* 1: a visible weight fell in the cell */
     float *col;              /* n_k: a cell row's column maxima over some rows */
+    int stride, rows;        /* the statistics' rows 0, stride, ..: rows a head; 0: none */
     size_t at[ATTN_POOL_GRIDS];
     bool wide;               /* AVX2 maxima */
 } AttnPoolAcc;

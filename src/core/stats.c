@@ -84,7 +84,7 @@ static inline Stat4 above4(Stat4 a, Stat4 b)
  * so every value taken is positive or the first 0 (+0), and the largest value
  * is the same bits in any order (a NaN is never taken): the sequential
  * scan's result, without its chain of dependent comparisons. */
-static float row_top(const float *row, int len)
+float stats_row_top(const float *row, int len)
 {
     Stat4 t0 = {0}, t1 = t0, t2 = t0, t3 = t0, r0, r1, r2, r3; /* named: not on the stack */
     float lane[16], top = 0.0f;
@@ -109,7 +109,7 @@ static float row_top(const float *row, int len)
 
 void stats_add(HeadStats *st, const float *row, int len)
 {
-    float top = row_top(row, len);
+    float top = stats_row_top(row, len);
     st->entropy += stats_row_entropy(row, len);
     st->top += top;
     st->max = top > st->max ? top : st->max;
@@ -120,6 +120,20 @@ void stats_finish(HeadStats *st)
 {
     if (st->rows > 0)
         st->entropy /= st->rows, st->top /= st->rows;
+}
+
+void stats_from_rows(const double *entropy, const float *top, int rows, int stride,
+                     HeadStats *st)
+{
+    memset(st, 0, sizeof *st);
+    for (int k = 0; k < rows; k++) { /* stats_add's sums, in the same order */
+        st->entropy += entropy[k];
+        st->top += top[k];
+        st->max = top[k] > st->max ? top[k] : st->max;
+        st->rows++;
+    }
+    st->sampled = stride > 1;
+    stats_finish(st);
 }
 
 int stats_sample_stride(int n_q, int n_k, long budget)

@@ -42,18 +42,27 @@ static bool slot_matches(const PoolSlot *p, const ModelResult *r, unsigned gen, 
            p->gh == key[4] && p->gw == key[5] && p->mean == mean;
 }
 
+/* r's plan when it was made by the one run since it was armed, else NULL. */
+static const AttnPoolPlan *plan_made(const UiState *u, const ModelResult *r, int layer)
+{
+    const AttnPoolPlan *plan = r == &u->res && !r->src ? r->layer[layer].ab.pool : NULL;
+    /* made by the one run since the plan was armed (gen_clock counts runs) */
+    if (!plan || !plan->done || plan->stamp + 1 != u->gen)
+        return NULL;
+    if (plan->n_q != r->shape.n_q || plan->n_k != r->shape.n_k ||
+        plan->causal != r->shape.causal)
+        return NULL;
+    return plan;
+}
+
 /* A whole head of u->res pooled by its last forward (data_plan_arm's plan),
  * for these cells: copied into out, true; else false. The forward clears
  * done before it runs, so done describes the run that made r's weights. */
 static bool plan_take(const UiState *u, const ModelResult *r, int layer, int h,
                       const int key[6], bool mean, float *out)
 {
-    const AttnPoolPlan *plan = r == &u->res && !r->src ? r->layer[layer].ab.pool : NULL;
-    /* made by the one run since the plan was armed (gen_clock counts runs) */
-    if (!plan || !plan->done || plan->stamp + 1 != u->gen || mean)
-        return false;
-    if (plan->n_q != r->shape.n_q || plan->n_k != r->shape.n_k ||
-        plan->causal != r->shape.causal)
+    const AttnPoolPlan *plan = plan_made(u, r, layer);
+    if (!plan || mean)
         return false;
     if (key[0] != 0 || key[1] != plan->n_q || key[2] != 0 || key[3] != plan->n_k)
         return false;
@@ -116,6 +125,19 @@ const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
     return p->buf;
 }
 
+/* Head h's statistics from the rows its last forward measured (the plan's),
+ * stats_head's bits: true, else false. */
+static bool plan_stats(const UiState *u, const ModelResult *r, int layer, int h, HeadStats *st)
+{
+    const AttnPoolPlan *plan = plan_made(u, r, layer);
+    if (!plan || plan->stats_stride <= 0 || plan->stats_budget != UI_STATS_BUDGET)
+        return false;
+    int stride = plan->stats_stride, rows = (plan->n_q + stride - 1) / stride;
+    stats_from_rows(plan->row_entropy + (size_t)h * rows, plan->row_top + (size_t)h * rows,
+                    rows, stride, st);
+    return true;
+}
+
 const HeadStats *data_stats(UiState *u, int which, int h)
 {
     StatsCache *c = &u->stats[which ? 1 : 0];
@@ -130,7 +152,7 @@ const HeadStats *data_stats(UiState *u, int which, int h)
             c->st[k].rows = -1; /* computed when first asked for */
         c->res = r, c->gen = data_gen(u, r), c->layer = layer, c->H = H;
     }
-    if (c->st[h].rows < 0 &&
+    if (c->st[h].rows < 0 && !plan_stats(u, r, layer, h, &c->st[h]) &&
         (r->src ? stats_head_source(&r->shape, r->src, layer, h, DATA_STATS_BUDGET, &c->st[h])
                 : model_stats_head(r, layer, h, UI_STATS_BUDGET, &c->st[h])) != AV_OK)
         term_die("out of memory");
@@ -156,6 +178,13 @@ void data_plan_arm(UiState *u, AttnPoolPlan *plan)
         g->h = p->h, g->gh = p->gh, g->gw = p->gw;
         count++;
     }
+    size_t rows = (size_t)r->shape.H * (size_t)(r->shape.n_q + 64); /* stride 1, typing on */
+    if (count > 0 && rows > plan->stats_cap) {
+        plan->row_entropy = term_xrealloc(plan->row_entropy, rows * sizeof *plan->row_entropy);
+        plan->row_top = term_xrealloc(plan->row_top, rows * sizeof *plan->row_top);
+        plan->stats_cap = rows;
+    }
+    plan->stats_budget = UI_STATS_BUDGET; /* every head's entropy, as data_stats asks */
     plan->count = count; /* grids past count keep their room for later */
     plan->done = false;
     plan->stamp = u->gen_clock; /* the next run of res is gen stamp + 1 */
@@ -172,6 +201,7 @@ void data_plan_free(UiState *u, AttnPoolPlan *plan)
             u->res.layer[l].ab.pool = NULL;
     for (int k = 0; k < ATTN_POOL_GRIDS; k++)
         free(plan->grid[k].out);
+    free(plan->row_entropy), free(plan->row_top);
     memset(plan, 0, sizeof *plan);
 }
 

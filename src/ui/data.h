@@ -31,8 +31,10 @@ const HeadStats *data_stats(UiState *u, int which, int h);
 /* After a frame is drawn: ask the next forward of u->res to pool, from each
  * block of weights while in cache, the whole heads (POOL_MAX) the frame drew
  * of it at its shown layer, into plan (the caller's, zeroed at first, kept
- * between frames: its grids' room is reused); data_pooled then takes them
- * when the run's cells are asked for again, bit for bit pool_head's. Points
+ * between frames: its grids' room is reused), and the rows every head's
+ * statistics read; data_pooled and data_stats then take them when the run's
+ * cells and statistics are asked for, bit for bit pool_head's and
+ * stats_head's. Points
  * u->res's AttnBuffers of that layer at plan (the others at none). */
 void data_plan_arm(UiState *u, AttnPoolPlan *plan);
 

@@ -9,6 +9,7 @@
 #include "core/av.h"
 #include "core/mat.h"
 #include "core/pool.h"
+#include "core/stats.h"
 #include "core/rng.h"
 
 /* Seed 001's worked example: "Cat eats fish", d_k = 2. Q_cat = [0.8, 0.2];
@@ -674,7 +675,10 @@ static void test_attention_pool_plan_matches_pool_head(void **state)
     AttnWeights w = {W, W + d * d, W + 2 * d * d, W + 3 * d * d};
     for (int causal = 0; causal <= 1; causal++) {
         AttnShape s = {n, n, d, H, causal, true, 1.0f};
-        AttnPoolPlan plan = {.count = 5};
+        double ent[3 * 701];
+        float top[3 * 701];
+        AttnPoolPlan plan = {.count = 5, .row_entropy = ent, .row_top = top,
+                             .stats_cap = 3 * 701, .stats_budget = causal ? 1L << 15 : 1L << 20};
         for (int k = 0; k < 5; k++) {
             plan.grid[k] = (AttnPoolGrid){grids[k][0], grids[k][1], grids[k][2], NULL};
             plan.grid[k].out = malloc(sizeof(float) * (size_t)grids[k][1] * grids[k][2]);
@@ -694,6 +698,21 @@ static void test_attention_pool_plan_matches_pool_head(void **state)
             assert_memory_equal(g->out, ref, sizeof *ref * (size_t)g->gh * g->gw);
         }
         assert_true(plan.grid[4].out[0] > 0.0f && plan.grid[4].out[0] <= 1.0f);
+        /* the statistics: stats_head's, every bit, sampled (16) and whole (1) */
+        assert_int_equal(plan.stats_stride, causal ? 16 : 1);
+        for (int h = 0; h < H; h++) {
+            HeadStats want, got;
+            const int rows = (n + plan.stats_stride - 1) / plan.stats_stride;
+            assert_int_equal(stats_head(&s, h, NULL, NULL, b.P + (size_t)h * n * n,
+                                        plan.stats_budget, &want), AV_OK);
+            stats_from_rows(ent + h * rows, top + h * rows, rows, plan.stats_stride, &got);
+            assert_true(want.rows == rows && want.entropy > 0.1);
+            assert_memory_equal(&want.entropy, &got.entropy, sizeof want.entropy);
+            assert_memory_equal(&want.top, &got.top, sizeof want.top);
+            assert_memory_equal(&want.max, &got.max, sizeof want.max);
+            assert_int_equal(want.rows, got.rows);
+            assert_int_equal(want.sampled, got.sampled);
+        }
         plan.grid[0].gh = n + 1; /* does not fit: no grids, done stays false */
         assert_int_equal(attention_forward(&s, X, X, &w, &b), AV_OK);
         assert_false(plan.done);
