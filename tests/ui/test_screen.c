@@ -43,6 +43,13 @@ static Screen *xterm256(void)
     return screen_new(256);
 }
 
+/* The screen and the terminal entry setupterm loaded. */
+static void done(Screen *s)
+{
+    screen_free(s);
+    del_curterm(cur_term);
+}
+
 #define K(c) screen_key((c), -1, -1, 0)
 
 static void test_whole_then_changes(void **state)
@@ -61,7 +68,7 @@ static void test_whole_then_changes(void **state)
     assert_string_equal(frame(s, b, a, 4, 2), PLAIN "\033[1;2H\033[38;5;196mc" HOME);
     /* nothing changed: nothing but the frame's ends */
     assert_string_equal(frame(s, b, b, 4, 2), PLAIN HOME);
-    screen_free(s);
+    done(s);
 }
 
 static void test_colours_only_when_they_change(void **state)
@@ -75,7 +82,7 @@ static void test_colours_only_when_they_change(void **state)
     assert_string_equal(frame(s, a, NULL, 4, 1),
                         PLAIN "\033[H\033[2J\033[1;1H\033[38;5;21m\033[48;5;226mx"
                               "\033[48;5;196my\033[39;49m\033[1mz" PLAIN "\033[33mw" HOME);
-    screen_free(s);
+    done(s);
 }
 
 static void test_short_gap_and_cleared_end(void **state)
@@ -92,7 +99,7 @@ static void test_short_gap_and_cleared_end(void **state)
     uint64_t c[6] = {K('a'), K('b'), K('c'), K('d'), K('e'), K('F')};
     uint64_t d[6] = {K('A'), K('b'), K('c'), K('d'), K('e'), K('f')};
     assert_string_equal(frame(s, d, c, 6, 1), PLAIN "\033[1;1HA\033[1;6Hf" HOME);
-    screen_free(s);
+    done(s);
 }
 
 static void test_wide_characters(void **state)
@@ -110,7 +117,7 @@ static void test_wide_characters(void **state)
      * it is: '?' and a space */
     uint64_t c[4] = {K(0x07), K(0), K('x'), SCREEN_BLANK};
     assert_string_equal(frame(s, c, NULL, 4, 1), PLAIN "\033[H\033[2J\033[1;1H? x" HOME);
-    screen_free(s);
+    done(s);
 }
 
 static void test_padding_left_out(void **state)
@@ -124,7 +131,7 @@ static void test_padding_left_out(void **state)
     const char *out = frame(s, a, NULL, 2, 1);
     assert_null(strchr(out, '$'));
     assert_non_null(strstr(out, "\033[1mb"));
-    screen_free(s);
+    done(s);
 }
 
 int main(void)
