@@ -152,10 +152,13 @@ static void put_rotated(Grid *g, int x, int y, int h, const char *s, int style)
     /* Printable ASCII wholly inside the grid: one cell a byte, written
      * directly (what grid_put writes, without its checks a character). */
     if (ascii == len && x >= 0 && x < g->w && y >= 0 && (long)y + h <= g->h) {
-        for (int r = 0; r < h && (size_t)r < len; r++) {
-            uint32_t cp = len > (size_t)h && r == h - 1 ? 0x2026 : (unsigned char)s[r];
-            grid_fill_cells(&g->cells[(long)(y + r) * g->w + x], 1, cp, style, 0);
-        }
+        const bool cut_here = len > (size_t)h && h > 0; /* the last row an ellipsis */
+        const int rows = len < (size_t)h ? (int)len : h, chars = rows - cut_here;
+        Cell *c = &g->cells[(long)y * g->w + x];
+        for (int r = 0; r < chars; r++, c += g->w)
+            grid_fill_cells(c, 1, (unsigned char)s[r], style, 0);
+        if (cut_here)
+            grid_fill_cells(c, 1, 0x2026, style, 0);
         return;
     }
     bool cut = cp_count(s, h + 1) > h;
