@@ -187,6 +187,31 @@ STEP short_scores(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
     }
 }
 
+/* t[j] = e^(t[j] - max) lane by lane for j < jend, and 1 / the sum of each
+ * lane's over j in order into inv. Subtracting the maximum keeps e^x <= 1;
+ * -inf gives exactly 0. The sums in registers. */
+STEP short_exp(float t[L][L], int jend, Half max_lo, Half max_hi, Half *inv_lo, Half *inv_hi)
+{
+    const Half clamp = (Half){0} + EXP_CLAMP;
+    Half sum_lo = {0}, sum_hi = {0};
+    for (int j = 0; j < jend; j++) {
+        Half lo, hi;
+        memcpy(&lo, t[j], sizeof lo);
+        memcpy(&hi, t[j] + HALF, sizeof hi);
+        lo -= max_lo, hi -= max_hi;
+        lo = HALF_SELECT(lo > clamp, lo, clamp);
+        hi = HALF_SELECT(hi > clamp, hi, clamp);
+        memcpy(t[j], &lo, sizeof lo);
+        memcpy(t[j] + HALF, &hi, sizeof hi);
+        for (int r = 0; r < L; r++)
+            t[j][r] = exp_nonpositive(t[j][r]);
+        memcpy(&lo, t[j], sizeof lo);
+        memcpy(&hi, t[j] + HALF, sizeof hi);
+        sum_lo += lo, sum_hi += hi;
+    }
+    *inv_lo = 1.0f / sum_lo, *inv_hi = 1.0f / sum_hi;
+}
+
 /* Scale, mask (keeping the scores when asked) and softmax t in place, then
  * the weights into P_h (and flat). The last step, each e^x times its row's
  * 1 / sum, is done in t when keep_t (short_values reads t) and otherwise on
@@ -223,26 +248,8 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
     for (int r = 0; r < m && S_h; r++)
         for (int j = 0; j < n_k; j++)
             S_h[(long)r * n_k + j] = j < vis[r] ? t[j][r] : -INFINITY;
-    /* Subtracting the maximum keeps e^x <= 1; -inf gives exactly 0. The
-     * sums over j in order, in registers. */
-    const Half clamp = (Half){0} + EXP_CLAMP;
-    Half sum_lo = {0}, sum_hi = {0};
-    for (int j = 0; j < jend; j++) {
-        Half lo, hi;
-        memcpy(&lo, t[j], sizeof lo);
-        memcpy(&hi, t[j] + HALF, sizeof hi);
-        lo -= max_lo, hi -= max_hi;
-        lo = HALF_SELECT(lo > clamp, lo, clamp);
-        hi = HALF_SELECT(hi > clamp, hi, clamp);
-        memcpy(t[j], &lo, sizeof lo);
-        memcpy(t[j] + HALF, &hi, sizeof hi);
-        for (int r = 0; r < L; r++)
-            t[j][r] = exp_nonpositive(t[j][r]);
-        memcpy(&lo, t[j], sizeof lo);
-        memcpy(&hi, t[j] + HALF, sizeof hi);
-        sum_lo += lo, sum_hi += hi;
-    }
-    const Half inv_lo = 1.0f / sum_lo, inv_hi = 1.0f / sum_hi;
+    Half inv_lo, inv_hi;
+    short_exp(t, jend, max_lo, max_hi, &inv_lo, &inv_hi);
     for (int j = 0; j < jend && keep_t; j++) {
         Half lo, hi;
         memcpy(&lo, t[j], sizeof lo);
