@@ -45,7 +45,6 @@
 #include <unistd.h>
 
 #include "attn_kernels.h"
-#include "attn_pool.h"
 #include "core/av.h"
 #include "core/mat.h"
 
@@ -277,6 +276,16 @@ static int sub_rows(const AttnShape *s, int m)
     return fit < 6 ? 6 : fit < m ? (int)fit : m;
 }
 
+/* Fold an item's final weights into this thread's pool grids. */
+static void item_pool(AttnPoolAcc *acc, const AttnShape *s, Item it)
+{
+    int vis[256]; /* an item's rows: attention_block_rows gives at most 256 */
+    assert(it.i1 - it.i0 <= 256);
+    for (int i = it.i0; i < it.i1; i++)
+        vis[i - it.i0] = attention_visible_keys(s, i);
+    attn_pool_rows(acc, it.h, it.i0, it.i1, vis, it.P_h);
+}
+
 /* Take items until none is left, each one whole. */
 static void *heads_worker(void *arg)
 {
@@ -292,7 +301,7 @@ static void *heads_worker(void *arg)
             item_scores(wk, part);
             item_softmax(jb, part);
             if (wk->pool) /* the final weights, still in cache */
-                attn_pool_rows(wk->pool, part.h, part.i0, part.i1, part.P_h);
+                item_pool(wk->pool, jb->s, part);
             item_values(wk, part);
         }
     }
@@ -516,7 +525,8 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     const int workers = threads > 1 ? 2 : 1;
     workers_init(wk, workers, &jb);
     const bool pooling = b->pool && !gemm_only && b->P &&
-                         attn_pool_begin(s, b->pool, pacc, workers) == AV_OK;
+                         attn_pool_begin(n_q, n_k, s->H, s->causal, b->pool, pacc, workers) ==
+                             AV_OK;
     for (int t = 0; t < workers; t++)
         wk[t].pool = pooling ? &pacc[t] : NULL;
     atomic_init(&jb.next, 0);

@@ -107,4 +107,39 @@ typedef struct {
  * g0 + r sees (attention_visible_keys), non-decreasing in r. */
 void attn_short_group(const AttnShortHead *sh, int g0, int m, const int *vis);
 
+/* The forward's pooling of whole heads (attn_pool.c): one thread's running
+ * cells of every grid of a plan (core/attention.h's AttnPoolPlan, which
+ * attention.c folds each row block into right after its softmax). */
+struct AttnPoolPlan;
+enum { ATTN_POOL_MOST = 16 }; /* ATTN_POOL_GRIDS */
+typedef struct {
+    struct AttnPoolPlan *plan;
+    int n_q, n_k, H;
+    bool causal, wide;   /* wide: AVX2 maxima */
+    float *cell;         /* every grid's cells, grid k from at[k]; +0 at first */
+    unsigned char *seen; /* 1: a visible weight fell in the cell */
+    float *col;          /* n_k: a cell row's column maxima over some rows */
+    size_t at[ATTN_POOL_MOST];
+    int stride, rows;    /* the statistics' rows 0, stride, ..: rows a head; 0: none */
+} AttnPoolAcc;
+
+/* Clear plan->done and set up acc[0 .. threads) for an (n_q, n_k) forward of
+ * H heads. Returns AV_OK, or AV_ERR_CONFIG (a grid that does not fit, or
+ * nothing asked) or AV_ERR_NOMEM, after which acc holds nothing and the plan
+ * stays not done. */
+int attn_pool_begin(int n_q, int n_k, int H, bool causal, struct AttnPoolPlan *plan,
+                    AttnPoolAcc *acc, int threads);
+
+/* Fold rows [i0, i1) of head h's final weights P_h (n_q, n_k) into acc:
+ * vis[r] the keys row i0 + r sees (attention_visible_keys), non-decreasing. */
+void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const int *vis,
+                    const float *P_h);
+
+/* Merge the threads' cells into the plan's outputs, set done and the shape,
+ * and free acc. Call only once every row of every head was folded. */
+void attn_pool_end(AttnPoolAcc *acc, int threads);
+
+/* Free acc without making the grids (the plan stays not done). */
+void attn_pool_free(AttnPoolAcc *acc, int threads);
+
 #endif

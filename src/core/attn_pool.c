@@ -16,14 +16,19 @@
  * head: each one's entropy and largest weight go to a slot of their own, so
  * that stats_from_rows folds them afterwards in stats_head's order.
  */
-#include "attn_pool.h"
+#include "core/attention.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "attn_kernels.h"
 #include "core/av.h"
-#include "core/stats.h"
+#include "rowstat.h"
+
+_Static_assert((int)ATTN_POOL_MOST == (int)ATTN_POOL_GRIDS, "attn_kernels.h's copy of the limit");
+
+/* A cell no visible weight fell in: pool.h's POOL_MASKED. */
+#define ATTN_POOL_MASKED -1.0f
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -105,41 +110,43 @@ static size_t plan_cells(const AttnPoolPlan *plan, size_t *at)
 
 /* The statistics' stride and rows a head for s, or 0 and 0 (none wanted, or
  * no room for them). */
-static int stats_rows(const AttnShape *s, const AttnPoolPlan *plan, int *rows)
+static int stats_rows(int n_q, int n_k, int H, const AttnPoolPlan *plan, int *rows)
 {
     *rows = 0;
     if (plan->stats_budget <= 0 || !plan->row_entropy || !plan->row_top)
         return 0;
-    int stride = stats_sample_stride(s->n_q, s->n_k, plan->stats_budget);
-    int per = (s->n_q + stride - 1) / stride;
-    if ((size_t)per * s->H > plan->stats_cap)
+    int stride = rowstat_stride(n_q, n_k, plan->stats_budget);
+    int per = (n_q + stride - 1) / stride;
+    if ((size_t)per * H > plan->stats_cap)
         return 0;
     *rows = per;
     return stride;
 }
 
-int attn_pool_begin(const AttnShape *s, AttnPoolPlan *plan, AttnPoolAcc *acc, int threads)
+int attn_pool_begin(int n_q, int n_k, int H, bool causal, AttnPoolPlan *plan,
+                    AttnPoolAcc *acc, int threads)
 {
     plan->done = false;
     plan->stats_stride = 0;
-    int rows, stride = stats_rows(s, plan, &rows);
+    int rows, stride = stats_rows(n_q, n_k, H, plan, &rows);
     if (plan->count < (stride ? 0 : 1) || plan->count > ATTN_POOL_GRIDS)
         return AV_ERR_CONFIG;
     for (int k = 0; k < plan->count; k++) {
         const AttnPoolGrid *g = &plan->grid[k];
-        if (g->h < 0 || g->h >= s->H || g->gh < 1 || g->gw < 1 || g->gh > s->n_q ||
-            g->gw > s->n_k || !g->out)
+        if (g->h < 0 || g->h >= H || g->gh < 1 || g->gw < 1 || g->gh > n_q || g->gw > n_k ||
+            !g->out)
             return AV_ERR_CONFIG;
     }
     bool ok = true;
     for (int t = 0; t < threads; t++) {
-        acc[t] = (AttnPoolAcc){.plan = plan, .s = s, .wide = SEG_WIDE, .stride = stride,
+        acc[t] = (AttnPoolAcc){.plan = plan, .n_q = n_q, .n_k = n_k, .H = H,
+                               .causal = causal, .wide = SEG_WIDE, .stride = stride,
                                .rows = rows};
         size_t cells = plan_cells(plan, acc[t].at);
         cells = cells ? cells : 1; /* statistics alone */
         acc[t].cell = calloc(cells, sizeof *acc[t].cell); /* +0: the maxima's start */
         acc[t].seen = calloc(cells, 1);
-        acc[t].col = malloc(sizeof *acc[t].col * (size_t)s->n_k);
+        acc[t].col = malloc(sizeof *acc[t].col * (size_t)n_k);
         ok = ok && acc[t].cell && acc[t].seen && acc[t].col;
     }
     if (!ok) {
@@ -164,16 +171,16 @@ static int cell_row(int i, int R, int gh)
  * thread's column buffer (keys past a row's view are exact zeros there and
  * would change no maximum, but are left out), then each cell's columns into
  * its running maximum; a cell is seen when the widest row sees its first key. */
-static void fold_cell_rows(AttnPoolAcc *acc, int k, int y, int i0, int i1, const float *P_h)
+static void fold_cell_rows(AttnPoolAcc *acc, int k, int y, int i0, int i1, const int *vis,
+                           const float *P_h)
 {
-    const AttnShape *s = acc->s;
     const AttnPoolGrid *g = &acc->plan->grid[k];
-    const int n_k = s->n_k, most = attention_visible_keys(s, i1 - 1);
+    const int n_k = acc->n_k, most = vis[i1 - 1 - i0];
     float *col = acc->col, *cell = acc->cell + acc->at[k] + (size_t)y * g->gw;
     unsigned char *seen = acc->seen + acc->at[k] + (size_t)y * g->gw;
     memset(col, 0, sizeof *col * (size_t)most); /* +0: the maxima's start */
     for (int i = i0; i < i1; i++)
-        col_max(col, P_h + (size_t)i * n_k, attention_visible_keys(s, i), acc->wide);
+        col_max(col, P_h + (size_t)i * n_k, vis[i - i0], acc->wide);
     for (int x = 0; x < g->gw; x++) {
         const int j0 = (int)((long)x * n_k / g->gw);
         int j1 = (int)((long)(x + 1) * n_k / g->gw);
@@ -186,24 +193,25 @@ static void fold_cell_rows(AttnPoolAcc *acc, int k, int y, int i0, int i1, const
 }
 
 /* The statistics' rows among [i0, i1) of head h, each into its own slot. */
-static void stats_rows_fold(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
+static void stats_rows_fold(AttnPoolAcc *acc, int h, int i0, int i1, const int *vis,
+                            const float *P_h)
 {
-    const AttnShape *s = acc->s;
     AttnPoolPlan *plan = acc->plan;
     for (int i = (i0 + acc->stride - 1) / acc->stride * acc->stride; i < i1; i += acc->stride) {
-        const float *row = P_h + (size_t)i * s->n_k;
-        const int len = attention_visible_keys(s, i);
+        const float *row = P_h + (size_t)i * acc->n_k;
+        const int len = vis[i - i0];
         const size_t k = (size_t)h * acc->rows + (size_t)(i / acc->stride);
-        plan->row_entropy[k] = stats_row_entropy(row, len);
-        plan->row_top[k] = stats_row_top(row, len);
+        plan->row_entropy[k] = rowstat_entropy(row, len);
+        plan->row_top[k] = rowstat_top(row, len);
     }
 }
 
-void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
+void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const int *vis,
+                    const float *P_h)
 {
-    const int n_q = acc->s->n_q;
+    const int n_q = acc->n_q;
     if (acc->stride > 0)
-        stats_rows_fold(acc, h, i0, i1, P_h);
+        stats_rows_fold(acc, h, i0, i1, vis, P_h);
     for (int k = 0; k < acc->plan->count; k++) {
         const AttnPoolGrid *g = &acc->plan->grid[k];
         if (g->h != h)
@@ -212,7 +220,7 @@ void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
             const int y = cell_row(i, n_q, g->gh);
             int end = (int)((long)(y + 1) * n_q / g->gh);
             end = end < i1 ? end : i1;
-            fold_cell_rows(acc, k, y, i, end, P_h);
+            fold_cell_rows(acc, k, y, i, end, vis + (i - i0), P_h);
             i = end;
         }
     }
@@ -221,7 +229,6 @@ void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const float *P_h)
 void attn_pool_end(AttnPoolAcc *acc, int threads)
 {
     AttnPoolPlan *plan = acc[0].plan;
-    const AttnShape *s = acc[0].s;
     for (int k = 0; k < plan->count; k++) {
         const AttnPoolGrid *g = &plan->grid[k];
         for (size_t c = 0; c < (size_t)g->gh * g->gw; c++) {
@@ -235,7 +242,7 @@ void attn_pool_end(AttnPoolAcc *acc, int threads)
             g->out[c] = seen ? m : ATTN_POOL_MASKED;
         }
     }
-    plan->n_q = s->n_q, plan->n_k = s->n_k, plan->causal = s->causal;
+    plan->n_q = acc[0].n_q, plan->n_k = acc[0].n_k, plan->causal = acc[0].causal;
     plan->stats_stride = acc[0].stride;
     plan->done = true;
     attn_pool_free(acc, threads);
