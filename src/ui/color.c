@@ -179,8 +179,9 @@ static void paint_keys(UiState *u, const Grid *g, int w, int h)
 void color_paint(UiState *u, const Grid *g)
 {
     /* What curses means to write itself (after a resize, Ctrl-L, the first
-     * notice) goes out first, and this frame whole over it. */
-    if (is_wintouched(stdscr) || is_cleared(curscr) || is_cleared(stdscr)) {
+     * notice, or still in its buffer before a first frame) goes out first,
+     * and this frame whole over it. */
+    if (!u->painted_ok || is_wintouched(stdscr) || is_cleared(curscr) || is_cleared(stdscr)) {
         erase();
         refresh();
         u->painted_ok = false;

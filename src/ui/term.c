@@ -91,14 +91,6 @@ void term_begin(void)
     curs_set(0);
     timeout(100);
     mouse_on();
-    typeahead(-1); /* its check only flushed early: one poll() less every few lines */
-    /* ncurses 6.4 flushes its output after every cursor move until the
-     * screen has once come back from endwin (its state stays "initial"):
-     * a 120x40 frame went out in some 65 write()s, each a wake-up of the
-     * terminal. Leaving and resuming once, before anything is drawn, makes
-     * it one write per 5 KiB; the frames' bytes are the same. */
-    endwin();
-    refresh();
 }
 
 double term_now_ms(void)
