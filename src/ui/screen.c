@@ -36,13 +36,13 @@ struct Screen {
     char *pair0;             /* default colours (op), or NULL */
     char *attr_on[4];        /* bold, dim, underline, reverse; NULL: none */
     char *clear;
-    char *clear_eol;         /* clear to the end of the line, or NULL */
-    const char *cup;         /* cursor_address, when not the common form */
-    bool ansi_cup;           /* cup is "\E[row;colH", 1-based */
-    bool keep_corner;        /* the bottom-right cell would scroll (am, no xenl) */
+    char *clear_eol;  /* clear to the end of the line, or NULL */
+    const char *cup;  /* cursor_address, when not the common form */
+    bool ansi_cup;    /* cup is "\E[row;colH", 1-based */
+    bool keep_corner; /* the bottom-right cell would scroll (am, no xenl) */
     char *buf;
     size_t len, cap;
-    int fg_now, bg_now;      /* what the terminal is set to while writing */
+    int fg_now, bg_now; /* what the terminal is set to while writing */
     unsigned attr_now;
 };
 

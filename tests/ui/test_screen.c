@@ -56,8 +56,10 @@ static void test_whole_then_changes(void **state)
 {
     (void)state;
     Screen *s = xterm256();
-    uint64_t a[8] = {K('a'), screen_key('b', 196, -1, 0), SCREEN_BLANK, SCREEN_BLANK,
-                     SCREEN_BLANK, SCREEN_BLANK, SCREEN_BLANK, SCREEN_BLANK};
+    uint64_t a[8] = {K('a'),       screen_key('b', 196, -1, 0),
+                     SCREEN_BLANK, SCREEN_BLANK,
+                     SCREEN_BLANK, SCREEN_BLANK,
+                     SCREEN_BLANK, SCREEN_BLANK};
     /* whole: cleared, then only what is not blank, from one move */
     assert_string_equal(frame(s, a, NULL, 4, 2),
                         PLAIN "\033[H\033[2J\033[1;1Ha\033[38;5;196mb" HOME);
@@ -93,8 +95,7 @@ static void test_short_gap_and_cleared_end(void **state)
     uint64_t b[6] = {K('A'), K('b'), K('C'), SCREEN_BLANK, SCREEN_BLANK, SCREEN_BLANK};
     /* A and C in one run (b between them written again, cheaper than a
      * move), then the row cleared from its last cell that shows something */
-    assert_string_equal(frame(s, b, a, 6, 1),
-                        PLAIN "\033[1;1HAbC\033[1;4H" PLAIN "\033[K" HOME);
+    assert_string_equal(frame(s, b, a, 6, 1), PLAIN "\033[1;1HAbC\033[1;4H" PLAIN "\033[K" HOME);
     /* a long gap: two moves */
     uint64_t c[6] = {K('a'), K('b'), K('c'), K('d'), K('e'), K('F')};
     uint64_t d[6] = {K('A'), K('b'), K('c'), K('d'), K('e'), K('f')};
@@ -108,8 +109,7 @@ static void test_wide_characters(void **state)
     Screen *s = xterm256();
     /* 日 takes two columns: its right half (code point 0) is not written */
     uint64_t a[4] = {K(0x65e5), K(0), K('x'), SCREEN_BLANK};
-    assert_string_equal(frame(s, a, NULL, 4, 1),
-                        PLAIN "\033[H\033[2J\033[1;1H\xe6\x97\xa5x" HOME);
+    assert_string_equal(frame(s, a, NULL, 4, 1), PLAIN "\033[H\033[2J\033[1;1H\xe6\x97\xa5x" HOME);
     /* only the right half changed (its colour): written from the left half */
     uint64_t b[4] = {K(0x65e5), screen_key(0, 1, -1, 0), K('x'), SCREEN_BLANK};
     assert_string_equal(frame(s, b, a, 4, 1), PLAIN "\033[1;1H\xe6\x97\xa5" HOME);
