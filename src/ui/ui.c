@@ -166,6 +166,7 @@ static void ui_frame(UiState *u)
     }
     color_paint(u, g);
     refresh();
+    data_plan_arm(u, &u->plan); /* what this frame pooled whole, the next run pools */
 }
 
 /* Apply one input; returns false to quit. The model run it needs is added
@@ -241,6 +242,7 @@ static void ui_free(UiState *u)
     imported_free(u);
     app_free(&u->app);
     lesson_state_free(&u->lesson);
+    data_plan_free(u, &u->plan);
     model_result_free(&u->res);
     model_result_free(&u->res2);
     data_free(u);

@@ -101,6 +101,7 @@ typedef struct {
     double run_ms;             /* time of the last model run */
     double budget;             /* weights_budget for the runs (--budget), 0 = default */
     PoolSlot pool[UI_POOL_SLOTS];
+    AttnPoolPlan plan;         /* whole heads the next forward pools (data_plan_arm) */
     unsigned pool_clock;
     StatsCache stats[2];       /* of res and of res2 */
     float *row;                /* one row of weights computed on demand (lazy results) */
