@@ -28,7 +28,9 @@ static inline uint64_t screen_key(uint32_t cp, int fg, int bg, unsigned attrs)
 #define SCREEN_BLANK ((uint64_t)' ')
 
 /* The terminal's strings (curses started, so terminfo is loaded), colours
- * 0 .. colors-1 (0: none used). Out of memory ends in term_die. */
+ * 0 .. colors-1 (0: none used). A terminal that cannot move its cursor
+ * (TERM=dumb) or no memory ends in term_die: one line, the terminal
+ * restored, exit 1. */
 Screen *screen_new(int colors);
 void screen_free(Screen *s);
 
@@ -36,9 +38,11 @@ void screen_free(Screen *s);
  * its size) in one write(): with prev (the last frame's keys, same size,
  * still what the terminal shows) only the keys that differ, else the screen
  * cleared and every key that is not SCREEN_BLANK. Leaves the attributes
- * off and the cursor at the top left, where curses believes it is. A
- * terminal that takes no more output (gone, or stuck for a second) loses
- * the rest of the frame; nothing blocks longer. */
-void screen_frame(Screen *s, const uint64_t *keys, const uint64_t *prev, int w, int h);
+ * off and the cursor at the top left, where curses believes it is. On a
+ * terminal whose last cell would scroll the screen (auto margins without
+ * xenl) that cell is left blank. Returns false when the terminal did not
+ * take the whole frame (gone, or a non-blocking one stuck for a second):
+ * what it shows is then unknown, and the next frame should be whole. */
+bool screen_frame(Screen *s, const uint64_t *keys, const uint64_t *prev, int w, int h);
 
 #endif

@@ -194,11 +194,11 @@ void color_paint(UiState *u, const Grid *g)
     }
     paint_keys(u, g, w, h);
     bool diff = !u->paint_full && u->painted_ok && u->painted_w == w && u->painted_h == h;
-    screen_frame(u->screen, u->paint_next, diff ? u->painted : NULL, w, h);
+    bool whole = screen_frame(u->screen, u->paint_next, diff ? u->painted : NULL, w, h);
     uint64_t *t = u->painted;
     u->painted = u->paint_next, u->paint_next = t;
     u->painted_w = w, u->painted_h = h;
-    u->painted_ok = true;
+    u->painted_ok = whole;
 }
 
 void color_free(UiState *u)

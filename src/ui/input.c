@@ -370,6 +370,9 @@ bool input_read(UiState *u, UiInput *in)
         key = read_escape();
     } else if (typed(u, ch, in)) {
         return true;
+    } else if (key == 12) { /* Ctrl-L: the whole screen again, as after a resize */
+        clearok(curscr, TRUE);
+        return true;
     }
     view_lesson_key(u, key, r == KEY_CODE_YES, in);
     lookup(u, key, in);

@@ -103,6 +103,11 @@ Screen *screen_new(int colors)
     s->clear = own(clear_screen);
     s->clear_eol = own(clr_eol);
     s->cup = cap_or_null(cursor_address);
+    if (!s->cup) {
+        const char *name = getenv("TERM");
+        term_die("the terminal (TERM=%s) cannot move its cursor: set TERM to one that can, "
+                 "or use --export", name ? name : "");
+    }
     s->ansi_cup = s->cup && strcmp(s->cup, "\033[%i%p1%d;%p2%dH") == 0;
     s->keep_corner = auto_right_margin && !eat_newline_glitch;
     return s;
@@ -242,6 +247,10 @@ static int put_run(Screen *s, const uint64_t *row, int y, int x0, int x1, int w,
         uint64_t k = row[x];
         uint32_t cp = key_cp(k);
         set_look(s, k);
+        if (wide_at(row, x, w) && x + 1 == skip_x) {
+            put(s, "?", 1); /* its right half would be the cell left alone */
+            return x + 2;
+        }
         if (wide_at(row, x, w)) {
             put_utf8(s, cp);
             x += 2;
@@ -268,8 +277,6 @@ static void put_row(Screen *s, const uint64_t *row, const uint64_t *old, int y, 
     int end = w; /* row[end ..] are all blank */
     while (end > 0 && row[end - 1] == SCREEN_BLANK)
         end--;
-    if (end > 0 && key_cp(row[end - 1]) == 0)
-        end++; /* a wide character's right half is its own */
     if (!s->clear_eol || skip_x >= 0)
         end = w;
     int x = 0;
@@ -304,7 +311,7 @@ static void put_row(Screen *s, const uint64_t *row, const uint64_t *old, int y, 
     }
 }
 
-static void flush_out(Screen *s)
+static bool flush_out(Screen *s)
 {
     size_t off = 0;
     while (off < s->len) {
@@ -320,10 +327,12 @@ static void flush_out(Screen *s)
             continue;
         break; /* gone or stuck: the rest of this frame is lost, not the program */
     }
+    bool all = off == s->len;
     s->len = 0;
+    return all;
 }
 
-void screen_frame(Screen *s, const uint64_t *keys, const uint64_t *prev, int w, int h)
+bool screen_frame(Screen *s, const uint64_t *keys, const uint64_t *prev, int w, int h)
 {
     s->len = 0;
     go_plain(s);
@@ -336,5 +345,5 @@ void screen_frame(Screen *s, const uint64_t *keys, const uint64_t *prev, int w, 
                 y == h - 1 ? corner : -1);
     go_plain(s);
     move_to(s, 0, 0);
-    flush_out(s);
+    return flush_out(s);
 }

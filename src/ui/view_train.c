@@ -310,7 +310,7 @@ static TrainKey lookup(int ch)
     for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++)
         if (KEYS[k].key == ch)
             return KEYS[k].what;
-    if (ch == KEY_RESIZE)
+    if (ch == KEY_RESIZE || ch == 12 /* Ctrl-L */)
         clearok(curscr, TRUE); /* repaint all: the terminal may keep old cells */
     else if (ch == KEY_MOUSE) {
         MEVENT ev;

@@ -7,7 +7,8 @@
 # look, after every key of the views, the help and a resize; the live
 # training view likewise once paused. A wide character in the last column
 # shows whole and leaves the next row alone; a screen spoiled from outside
-# is drawn again whole after a resize. q, F10, Ctrl-C, SIGTERM and SIGHUP
+# is drawn again whole after a resize and after Ctrl-L; TERM=dumb (no cursor
+# moves) is refused in one line. q, F10, Ctrl-C, SIGTERM and SIGHUP
 # leave the terminal as it was: the main screen back, the cursor visible,
 # no attribute left on for what the shell prints next.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
@@ -104,7 +105,20 @@ settle colours
 tmux -L "$SOCK" resize-window -t s -x 80 -y 24
 settle colours
 check "a resize draws a spoiled screen whole again" cmp -s "$WORK/before" <(colours)
+# and so does Ctrl-L, without a resize
+printf '\033[7;9H\033[42mSPOILED AGAIN\033[0m' >"$(pane '#{pane_tty}')"
+settle colours
+check "the spoiled screen shows the outside text" grep -q "S\[bg=2\]" <(colours)
+keys C-l
+settle colours
+check "Ctrl-L draws a spoiled screen whole again" cmp -s "$WORK/before" <(colours)
 keys F10
+
+# A terminal that cannot move its cursor: one line, exit 1, nothing drawn.
+out=$(TERM=dumb script -qec "$BIN --preset random hello" /dev/null </dev/null 2>&1)
+code=$?
+check "TERM=dumb: one line and exit 1" bash -c '[ "$1" = 1 ] &&
+    [ "$(printf "%s\n" "$2" | grep -c "cannot move its cursor")" = 1 ]' _ "$code" "$out"
 
 # The live training view: paused, then its frames drawn a changed cell at a
 # time after a resize and back are the ones a fresh whole frame shows.
