@@ -28,6 +28,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "core/utf8.h"
 #include "term.h"
 
 struct Screen {
@@ -208,18 +209,8 @@ static void set_look(Screen *s, uint64_t key)
 static void put_utf8(Screen *s, uint32_t cp)
 {
     char b[4];
-    size_t n;
-    if (cp < 0x80)
-        b[0] = (char)cp, n = 1;
-    else if (cp < 0x800)
-        b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
-    else if (cp < 0x10000)
-        b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | (cp >> 6 & 0x3f)),
-        b[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
-    else
-        b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | (cp >> 12 & 0x3f)),
-        b[2] = (char)(0x80 | (cp >> 6 & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
-    put(s, b, n);
+    int n = utf8_encode(cp, b);
+    put(s, b, (size_t)n);
 }
 
 static uint32_t key_cp(uint64_t key)

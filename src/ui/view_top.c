@@ -83,10 +83,7 @@ static void draw_editor(UiState *u, Grid *g, int y, int field)
 
 static int chip_width(const UiState *u, int k)
 {
-    int digits = 1;
-    for (int n = k + 1; n >= 10; n /= 10)
-        digits++;
-    return digits + 1 + grid_text_width(u->labels_q[k]) + 2; /* "%d " label, 2 apart */
+    return grid_digits(k + 1) + 1 + grid_text_width(u->labels_q[k]) + 2; /* "%d " label */
 }
 
 /* Whether chips first..last fit on `rows` rows from column x0 (the "… "
