@@ -46,6 +46,9 @@ typedef struct {
                               are computed on demand instead (0: MODEL_BUDGET) */
     const char *const *head_labels; /* layers * H labels, row-major (layer, head), of a
                                        trained model; NULL: the preset's labels */
+    bool weights_only; /* stop the last layer at its weights: its concat, out and
+                          x_out (and r->out) are NULL, not computed (a view of
+                          weights alone: P_h V_h is a third of a long text's run) */
 } ModelConfig;
 
 #define MODEL_BUDGET (1024.0 * 1024 * 1024) /* 1 GiB */
@@ -81,7 +84,8 @@ typedef struct {
     float *X;               /* (n_q, d_model) embeddings + PE: layer 0's input */
     float *Xk;              /* (n_k, d_model) cross sentence's embeddings + PE, or NULL */
     LayerResult layer[AV_MAX_LAYERS];
-    float *out;             /* (n_q, d_model) the last layer's output */
+    float *out;             /* (n_q, d_model) the last layer's output; NULL after a
+                               weights_only run */
     bool lazy;              /* weights too big to keep: ab.P and ab.S are NULL, and
                                pool.h computes rows and screen cells on demand */
     const AttnSource *src;  /* imported attention (model_result_import): every weight

@@ -482,6 +482,8 @@ static void forward_short(const AttnShape *s, const float *Xq, const float *Xkv,
     for (int h = 0; h < s->H; h++)
         short_head(s, h, b->Q, b->K, b->V, b->S && !gemm_only ? b->S + h * nn : NULL,
                    b->P + h * nn, b->concat, 0, n_q);
+    if (!b->concat) /* the weights only */
+        return;
     if (mat_small_multi_fits(n_q, d, d))
         mat_sgemm_small_multi(1, n_q, d, d, b->concat, d, &w->Wo, d, &b->out, d);
     else
@@ -531,7 +533,7 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
         wk[t].pool = pooling ? &pacc[t] : NULL;
     atomic_init(&jb.next, 0);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
-    AttnProjJob po = {.count = 1, .d = d, .H = s->H, .n = {n_q}, .X = {b->concat},
+    AttnProjJob po = {.count = b->concat ? 1 : 0, .d = d, .H = s->H, .n = {n_q}, .X = {b->concat},
                       .W = {w->Wo}, .C = {b->out}};
     attn_proj_setup(&po, threads);
     ForwardRun fr = {.pj = &pj, .po = &po, .wk = wk};

@@ -311,6 +311,10 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
                         float *scratch)
 {
     const float *x_in = r->X;
+    if (c->weights_only) { /* the last layer's outputs are not made */
+        LayerResult *last = &r->layer[c->layers - 1];
+        last->ab.concat = last->ab.out = last->x_out = NULL;
+    }
     for (int l = 0; l < c->layers; l++) {
         const LayerWeights *lw = &w->layer[l];
         AttnWeights aw = {lw->Wq, lw->Wk, lw->Wv, lw->Wo};
@@ -320,7 +324,7 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
                           : attention_forward(&r->shape, x_in, x_kv, &aw, &lr->ab);
         if (err)
             return err;
-        if (c->layers > 1)
+        if (c->layers > 1 && lr->x_out)
             encoder_tail(lw, r->shape.n_q, c->d_model, w->d_ff, x_in, lr->ab.out, scratch,
                          lr->x_out);
         x_in = lr->x_out;

@@ -94,6 +94,8 @@ static int dump_tensors(const char *dir, const ModelResult *r, const ModelConfig
 {
     const AttnShape *s = &r->shape;
     *which = NULL; /* the folder itself */
+    if (!r->out) /* a run of the weights alone (ModelConfig.weights_only) */
+        return AV_ERR_NEEDS_MODEL;
     int err = make_dir(dir);
     if (!err)
         err = write_lines(dir, "tokens.txt", &r->tokens, c, 0, which);

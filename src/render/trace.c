@@ -123,6 +123,8 @@ int trace_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, 
     const AttnShape *s = &r->shape;
     if (layer < 0 || layer >= r->L || h < 0 || h >= s->H || i < 0 || i >= s->n_q)
         return AV_ERR_CONFIG;
+    if (!r->layer[layer].ab.Q || !r->layer[layer].ab.concat) /* no vectors to trace */
+        return AV_ERR_NEEDS_MODEL;
     int vis = attention_visible_keys(s, i);
     Trace t = {r, &r->layer[layer].ab, model_key_tokens(r),
                h, i, s->d_model, s->d_model / s->H, vis, NULL};

@@ -35,6 +35,23 @@
 
 static UiState ui;
 
+/* Whether what the screen shows reads the heads' outputs (concat, out): the
+ * pipeline view, the calculation trace and a lesson's questions do; the
+ * heatmaps, the compare views, the heads panel and the plots read weights
+ * alone. */
+static bool ui_wants_outputs(const UiState *u)
+{
+    return u->app.view == VIEW_PIPELINE || u->app.panel == PANEL_TRACE || u->lesson.active;
+}
+
+/* The screen now wants outputs the last run left out (the view changed
+ * without a new run): a model's run, not an import's or a trained model's. */
+static bool ui_outputs_missing(const UiState *u)
+{
+    const ModelResult *r = &u->res;
+    return ui_wants_outputs(u) && !u->run_err && r->shape.n_q > 0 && !r->src && !r->out;
+}
+
 /* Run the model on the sentence(s) into r with the mask as causal says. */
 static int run_one(UiState *u, ModelResult *r, bool causal)
 {
@@ -45,6 +62,9 @@ static int run_one(UiState *u, ModelResult *r, bool causal)
     ModelConfig c = s->cfg;
     c.causal = causal;
     c.weights_budget = u->budget;
+    /* a keystroke on the heatmaps runs up to the weights: P_h V_h and W_o
+     * were a third of a long text's run, for numbers no view of them reads */
+    c.weights_only = !ui_wants_outputs(u);
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
     err = modelrun_run(&u->src, &c, s->text.s, s->text.len, x ? x->s : NULL,
                            x ? x->len : 0, r);
@@ -230,6 +250,8 @@ static void ui_loop(UiState *u)
             dirty = true;
             running = ui_handle(u, &in, &pending);
         } while (running && !term_signalled() && input_read(u, &in));
+        if (running && ui_outputs_missing(u))
+            pending |= APP_RUN;
         if (running && pending)
             ui_rerun(u, pending);
         timeout(100);

@@ -32,7 +32,9 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
     if (err) {
-        say(g, r, "the pipeline view needs the weights kept (a shorter text)");
+        say(g, r, err == AV_ERR_NEEDS_MODEL
+                      ? "the pipeline view needs Q, K, V and the heads' outputs"
+                      : "the pipeline view needs the weights kept (a shorter text)");
         return;
     }
     PipelineSpec sp = {

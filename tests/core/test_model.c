@@ -1,6 +1,7 @@
 /* test_model.c - the whole pipeline: text in, attention out. */
 #include "test_common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,6 +219,97 @@ static void test_model_import_backs_results(void **state)
     model_weights_free(&w);
 }
 
+/* A text of n words (made-up words of the designed lexicon's kinds are fine:
+ * unknown words get an embedding too) for the runs past a sentence. */
+static char *words_text(int n)
+{
+    static const char *const words[] = {"the", "cat", "sat", "on", "a", "mat", "and",
+                                        "she", "saw", "it", "because", "tired"};
+    char *t = malloc((size_t)n * 9 + 1), *p = t;
+    assert_non_null(t);
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s ", words[(i * 5 + i / 12) % 12]);
+    *p = '\0';
+    return t;
+}
+
+/* One configuration run whole and with weights_only into the same result in
+ * turn: the same Q, K, V and weights bit for bit, and a weights-only run's
+ * outputs NULL (not stale numbers a view could read). */
+static void check_weights_only(ModelConfig c, const char *text)
+{
+    ModelWeights w = {0};
+    assert_int_equal(model_weights_toy(&c, &w), AV_OK);
+    ModelResult whole = {0}, part = {0};
+    size_t len = strlen(text);
+    c.weights_only = false;
+    assert_int_equal(model_run(&c, &w, text, len, NULL, 0, &whole), AV_OK);
+    for (int round = 0; round < 2; round++) { /* weights only, whole, weights only */
+        c.weights_only = true;
+        assert_int_equal(model_run(&c, &w, text, len, NULL, 0, &part), AV_OK);
+        const int L = c.layers, n = part.shape.n_q, d = c.d_model;
+        const size_t nn = (size_t)c.H * n * n;
+        assert_int_equal(n, whole.shape.n_q);
+        assert_null(part.out);
+        assert_null(part.layer[L - 1].ab.concat);
+        assert_null(part.layer[L - 1].ab.out);
+        for (int l = 0; l < L; l++) {
+            const AttnBuffers *a = &whole.layer[l].ab, *b = &part.layer[l].ab;
+            assert_memory_equal(a->Q, b->Q, sizeof(float) * n * d);
+            assert_memory_equal(a->K, b->K, sizeof(float) * n * d);
+            assert_memory_equal(a->V, b->V, sizeof(float) * n * d);
+            if (a->P) {
+                assert_memory_equal(a->P, b->P, sizeof(float) * nn);
+            } else { /* past the budget: rows on demand, from the same Q and K */
+                float *ra = malloc(sizeof *ra * n), *rb = malloc(sizeof *rb * n);
+                assert_non_null(ra), assert_non_null(rb);
+                for (int i = 0; i < n; i += n / 7 + 1)
+                    assert_memory_equal(model_head_row(&whole, l, c.H - 1, i, ra),
+                                        model_head_row(&part, l, c.H - 1, i, rb),
+                                        sizeof(float) * n);
+                free(ra), free(rb);
+            }
+            if (l < L - 1) /* the layers below still hand theirs on */
+                assert_memory_equal(whole.layer[l].x_out, part.layer[l].x_out,
+                                    sizeof(float) * n * d);
+        }
+        c.weights_only = false; /* the same result whole again: outputs back */
+        assert_int_equal(model_run(&c, &w, text, len, NULL, 0, &part), AV_OK);
+        assert_non_null(part.out);
+        assert_memory_equal(whole.out, part.out, sizeof(float) * n * d);
+    }
+    model_result_free(&whole);
+    model_result_free(&part);
+    model_weights_free(&w);
+}
+
+static void test_model_weights_only_same_weights(void **state)
+{
+    (void)state;
+    /* The interface runs up to the weights while typing on the heatmaps: every
+     * path (a sentence's kernel, the packed heads on two threads, several
+     * layers, the on-demand rows of a text past the budget), mask off and on. */
+    char *long_text = words_text(700);
+    for (int causal = 0; causal < 2; causal++) {
+        ModelConfig c;
+        model_config_default(&c);
+        c.causal = causal;
+        check_weights_only(c, cat_text);
+        check_weights_only(c, long_text);
+        c.layers = 3;
+        check_weights_only(c, cat_text);
+        check_weights_only(c, long_text);
+        model_config_default(&c);
+        model_config_designed(&c);
+        c.causal = causal;
+        check_weights_only(c, cat_text);
+        check_weights_only(c, long_text);
+        c.weights_budget = 1e6; /* 6 x 700 x 700 floats are past it */
+        check_weights_only(c, long_text);
+    }
+    free(long_text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_model_layers_normalise_rows),
         cmocka_unit_test(test_model_cross_attention_shape),
         cmocka_unit_test(test_model_import_backs_results),
+        cmocka_unit_test(test_model_weights_only_same_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,6 +44,23 @@ check "typing changes the chips" wait_for '4 on +5 the +6 mat'
 settle
 TEXT='The cat sat on the mat'
 
+# A keystroke on the heatmaps runs the model up to the weights; the pipeline
+# view, opened after typing, needs the heads' outputs and gets them: its
+# "8 output" stage equals --export pipeline's.
+out_rows() { # the rows of the "8 output" stage, as "label v1 .. v8"
+    grep -A7 '8 output' | grep -oE '[> ][A-Za-z]+( +-?[0-9]+\.[0-9]+){8}$' | tr -d '>' |
+        tr -s ' ' | sed 's/^ //'
+}
+keys S
+wait_for 'Pipeline of head 1 of 4' && keys ']'
+wait_for 'page 2 of 2' && settle
+check "the pipeline after typing shows the heads' outputs, equal to --export pipeline" \
+    test "$(screen | out_rows)" = \
+    "$("$BIN" $RANDOM_HEADS --export pipeline --head 1 --token 6 "$TEXT" | out_rows)"
+check "...six rows of them" test "$(screen | out_rows | wc -l)" -eq 6
+keys S
+wait_for 'Tokens: +1 The' && settle
+
 # The causal mask blanks the upper triangle of the focused head.
 before=$(masked_in_row 1)
 keys m

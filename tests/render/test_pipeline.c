@@ -13,6 +13,7 @@
 #include "io/npy.h"
 #include "io/weights.h"
 #include "render/pipeline.h"
+#include "render/trace.h"
 
 #define DIR TEST_DATA_DIR "/pipeline"
 
@@ -186,6 +187,15 @@ static void test_pipeline_write_seed001(void **state)
     assert_non_null(strstr(buf, "0.38  0.30  0.32"));  /* step 4 */
     assert_non_null(strstr(buf, "0.54  0.46"));        /* step 5 */
     assert_non_null(strstr(buf, "sqrt(2) = 1.41"));
+    free(buf);
+    /* a run of the weights alone has no outputs to draw: said, not read */
+    c.weights_only = true;
+    assert_int_equal(model_run(&c, &w, "Cat eats fish", 13, NULL, 0, &r), AV_OK);
+    PipelineData d;
+    assert_int_equal(pipeline_compute(&r, 0, 0, &d), AV_ERR_NEEDS_MODEL);
+    f = open_memstream(&buf, &len);
+    assert_int_equal(trace_write(f, &r, &c, 0, 0, 0), AV_ERR_NEEDS_MODEL);
+    fclose(f);
     free(buf);
     model_result_free(&r);
     model_weights_free(&w);
