@@ -25,8 +25,10 @@
  *                    sample, roof_ratio_run the median against the run's peak
  *   bench sgemm      the same products as one unblocked call each on OpenBLAS's
  *                    threads, as NumPy would make them: context, GFLOP/s
- *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads):
- *                    us the median of 9 batches of 2,000, best_us the fastest batch
+ *   bench pipeline   text -> model_run -> heatmap_draw into a Grid (d_model 32, 4 heads),
+ *                    the model run up to the weights as a keystroke on the heatmaps
+ *                    runs it: us the median of 9 batches of 2,000, best_us the fastest
+ *   bench pipeline_whole  the same with the heads' outputs and W_o (batches in turn)
  *   bench rss        peak resident memory of a child doing one forward at n = 4096
  *   bench keystroke  ./attnviz on a pseudo-terminal: key written -> screen complete,
  *                    for selection moves and (keystroke_typing) for typed characters,
@@ -452,33 +454,47 @@ static int pipeline_once(const ModelConfig *c, const ModelWeights *w, ModelResul
     return AV_OK;
 }
 
+/* The sentence's keystroke as the interface runs it on the heatmaps (up to
+ * the weights: ModelConfig.weights_only) and whole (the heads' outputs and
+ * W_o too, as the pipeline view and the trace get it), batches of the two in
+ * turn so that the machine's drift falls on both alike. */
 static void bench_pipeline(void)
 {
-    ModelConfig c;
+    ModelConfig c[2];
     ModelWeights w = {0};
-    ModelResult r = {0};
+    ModelResult r[2];
     Grid g = {0};
     const char *labels[64];
-    model_config_default(&c);
-    if (model_weights_toy(&c, &w) || grid_init(&g, 120, 40) ||
-        pipeline_once(&c, &w, &r, &g, labels)) {
+    memset(r, 0, sizeof r);
+    model_config_default(&c[0]);
+    c[0].weights_only = true;
+    c[1] = c[0];
+    c[1].weights_only = false;
+    if (model_weights_toy(&c[0], &w) || grid_init(&g, 120, 40) ||
+        pipeline_once(&c[0], &w, &r[0], &g, labels) ||
+        pipeline_once(&c[1], &w, &r[1], &g, labels)) {
         printf("bench pipeline skipped reason=setup_failed\n");
         goto done;
     }
     enum { BATCHES = 9, CALLS = 2000 };
-    double us[BATCHES];
-    for (int b = 0; b < BATCHES; b++) {
-        double t0 = now_ms();
-        for (int k = 0; k < CALLS; k++)
-            pipeline_once(&c, &w, &r, &g, labels);
-        us[b] = (now_ms() - t0) * 1e3 / CALLS;
+    double us[2][BATCHES];
+    for (int b = 0; b < BATCHES; b++)
+        for (int v = 0; v < 2; v++) {
+            double t0 = now_ms();
+            for (int k = 0; k < CALLS; k++)
+                pipeline_once(&c[v], &w, &r[v], &g, labels);
+            us[v][b] = (now_ms() - t0) * 1e3 / CALLS;
+        }
+    static const char *const name[2] = {"pipeline", "pipeline_whole"};
+    for (int v = 0; v < 2; v++) {
+        double med = median(us[v], BATCHES); /* sorts us[v] */
+        printf("bench %s n=%d d_model=%d heads=%d outputs=%s us=%.2f best_us=%.2f\n", name[v],
+               r[v].shape.n_q, c[v].d_model, c[v].H, v ? "yes" : "no", med, us[v][0]);
     }
-    double med = median(us, BATCHES); /* sorts us */
-    printf("bench pipeline n=%d d_model=%d heads=%d us=%.2f best_us=%.2f\n", r.shape.n_q,
-           c.d_model, c.H, med, us[0]);
 done:
     fflush(stdout);
-    model_result_free(&r);
+    for (int v = 0; v < 2; v++)
+        model_result_free(&r[v]);
     model_weights_free(&w);
     grid_free(&g);
 }
