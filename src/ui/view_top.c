@@ -194,25 +194,40 @@ static void fmt_count(double v, char *buf, size_t size)
     snprintf(buf, size, k ? "%.1f%s" : "%.0f%s", v, units[k]);
 }
 
-/* What the text costs, and what twice as many tokens would: n^2 grows 4x. */
+/* What the text costs, and what twice as many tokens would: n^2 grows 4x.
+ * FLOPs are a whole forward's, the model's cost; the time is the run's,
+ * which on the heatmaps stops at the weights (said so). Imported attention
+ * was computed elsewhere: no FLOPs, the time is reading it. */
 static void draw_cost(const UiState *u, Grid *g, int y)
 {
     const AppState *s = &u->app;
     if (u->run_err || s->n_q == 0)
         return;
-    AttnShape sh = u->res.shape, dbl = sh;
+    const ModelResult *r = &u->res;
+    AttnShape sh = r->shape, dbl = sh;
     dbl.n_q *= 2, dbl.n_k *= 2;
     double nn = (double)sh.n_q * sh.n_k, fl = model_flops(&sh) * s->cfg.layers;
-    char b_nn[16], b_w[16], b_fl[16];
+    char b_nn[16], b_w[16], b_fl[16], n[32];
     fmt_count(nn, b_nn, sizeof b_nn);
     fmt_bytes(model_weight_bytes(&s->cfg, sh.n_q, sh.n_k), b_w, sizeof b_w);
     fmt_count(fl, b_fl, sizeof b_fl);
+    if (sh.n_k != sh.n_q)
+        snprintf(n, sizeof n, "%d x %d", sh.n_q, sh.n_k);
+    else
+        snprintf(n, sizeof n, "%d", sh.n_q);
+    const int digits = u->run_ms < 1 ? 3 : 1;
+    if (r->src) {
+        grid_printf(g, 0, y, g->w, STYLE_TEXT,
+                    "Cost: n %s | n\u00b2 %s | weights %s | imported: read in %.*f ms | "
+                    "x2 tokens -> n\u00b2 x4, weights x4",
+                    n, b_nn, b_w, digits, u->run_ms);
+        return;
+    }
     grid_printf(g, 0, y, g->w, STYLE_TEXT,
-                "Cost: n %d%s%.0d | n\u00b2 %s | weights %s | %s FLOP | run %.*f ms | "
+                "Cost: n %s | n\u00b2 %s | weights %s | %s FLOP | run %.*f ms%s | "
                 "x2 tokens -> n\u00b2 x4, weights x4, FLOPs x%.1f",
-                sh.n_q, sh.n_k != sh.n_q ? " x " : "", sh.n_k != sh.n_q ? sh.n_k : 0, b_nn, b_w,
-                b_fl,
-                u->run_ms < 1 ? 3 : 1, u->run_ms, model_flops(&dbl) / model_flops(&sh));
+                n, b_nn, b_w, b_fl, digits, u->run_ms, r->out ? "" : " (weights)",
+                model_flops(&dbl) / model_flops(&sh));
 }
 
 /* A message over rows y and y + 1, broken at a space. */

@@ -47,6 +47,8 @@ EOF
 want=$(cat "$T/want.txt")
 start "TERM=xterm-256color" 160 48 --attention "$T/mid.npy" --tokens "$T/mid.txt"
 check "1200 tokens: opens on layer 1" wait_for 'layer 1 of 3: imported'
+check "1200 tokens: the cost readout has no FLOPs, only the reading" \
+    wait_for 'Cost: n 1200 \| n² 1\.4M \| weights 33\.0 MiB \| imported: read in [0-9.]+ ms \| x2 tokens'
 # a cell of the pooled views covers ~30 rows and reads a few: they say so
 check "1200 tokens: the small heads say they are pooled from sampled rows" \
     wait_for 'All 2 heads, pooled from sampled rows'

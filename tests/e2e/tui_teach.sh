@@ -104,6 +104,8 @@ check "< back to one layer" wait_for 'layer 1/1'
 # 5. The cost readout follows typing.
 start 120 40 'The cat sat on the mat'
 check "cost readout: n 6, n² 36" wait_for 'Cost: n 6 \| n² 36 \| weights 576 B'
+check "the heatmaps' run stops at the weights, and says so" \
+    wait_for '53\.8k FLOP \| run [0-9.]+ ms \(weights\) \|'
 keys e
 keys -l ' again'
 keys Enter
