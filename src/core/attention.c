@@ -532,9 +532,9 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     for (int t = 0; t < workers; t++)
         wk[t].pool = pooling ? &pacc[t] : NULL;
     atomic_init(&jb.next, 0);
-    /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d) */
-    AttnProjJob po = {.count = b->concat ? 1 : 0, .d = d, .H = s->H, .n = {n_q}, .X = {b->concat},
-                      .W = {w->Wo}, .C = {b->out}};
+    /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d); none for the weights alone */
+    AttnProjJob po = {.count = b->concat ? 1 : 0, .d = d, .H = s->H, .n = {n_q},
+                      .X = {b->concat}, .W = {w->Wo}, .C = {b->out}};
     attn_proj_setup(&po, threads);
     ForwardRun fr = {.pj = &pj, .po = &po, .wk = wk};
     forward_run(&fr, threads);
