@@ -1,6 +1,7 @@
 /* test_attention.c - scaled dot-product attention, the mask, softmax, heads,
  * and the BLAS wrapper against its reference. */
 #include "test_common.h"
+#include "test_random.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,12 +49,6 @@ static void test_attention_seed001_scaled_softmax_output(void **state)
     assert_float_equal(out[1], 0.46f, 0.005f);
 }
 
-static void fill(Rng *r, float *x, size_t n, float std)
-{
-    for (size_t k = 0; k < n; k++)
-        x[k] = rng_symmetric(r, std);
-}
-
 typedef struct {
     int n, d, H;
     float *X, *W[4], *Q, *K, *V, *S, *P, *C, *O;
@@ -65,10 +60,10 @@ static void fixture_init(Fixture *f, int n, int d, int H, uint64_t seed)
     rng_seed(&r, seed);
     f->n = n, f->d = d, f->H = H;
     f->X = malloc(sizeof(float) * n * d);
-    fill(&r, f->X, (size_t)n * d, 1.0f);
+    test_random_fill(&r, f->X, (size_t)n * d, 1.0f);
     for (int k = 0; k < 4; k++) {
         f->W[k] = malloc(sizeof(float) * d * d);
-        fill(&r, f->W[k], (size_t)d * d, 0.3f);
+        test_random_fill(&r, f->W[k], (size_t)d * d, 0.3f);
     }
     float **bufs[] = {&f->Q, &f->K, &f->V, &f->C, &f->O};
     for (int k = 0; k < 5; k++)
@@ -414,9 +409,9 @@ static void test_mat_sgemm_matches_reference(void **state)
     rng_seed(&r, 3);
     enum { M = 7, N = 5, K = 3, LD = 9 };
     float A[LD * LD], B[LD * LD], C0[M * LD], C1[M * LD], C2[M * LD];
-    fill(&r, A, LD * LD, 1.0f);
-    fill(&r, B, LD * LD, 1.0f);
-    fill(&r, C0, M * LD, 1.0f);
+    test_random_fill(&r, A, LD * LD, 1.0f);
+    test_random_fill(&r, B, LD * LD, 1.0f);
+    test_random_fill(&r, C0, M * LD, 1.0f);
     for (int ta = 0; ta < 2; ta++)
         for (int tb = 0; tb < 2; tb++) {
             memcpy(C1, C0, sizeof C0);
@@ -439,9 +434,9 @@ static void test_mat_sgemm_small_matches_reference(void **state)
     static float A[MM * LD], B[LD * LD], C0[(MM + 1) * LD], C1[(MM + 1) * LD], C2[(MM + 1) * LD];
     Rng r;
     rng_seed(&r, 11);
-    fill(&r, A, MM * LD, 1.0f);
-    fill(&r, B, LD * LD, 1.0f);
-    fill(&r, C0, (MM + 1) * LD, 1.0f);
+    test_random_fill(&r, A, MM * LD, 1.0f);
+    test_random_fill(&r, B, LD * LD, 1.0f);
+    test_random_fill(&r, C0, (MM + 1) * LD, 1.0f);
     static const int Ms[] = {1, 3, 4, 5, 9}, Ns[] = {1, 8, 10, 15, 16, 17, 32, 35}, Ks[] = {0, 1, 8, 20};
     for (int tb = 0; tb < 2; tb++)
         for (size_t a = 0; a < 5; a++)
@@ -531,10 +526,10 @@ static void test_attention_short_heads_same_bits(void **state)
         S[4 * NQ * NK], P[4 * NQ * NK], C[NQ * D], O[NQ * D], T[NQ * NK], R[NQ * D];
     Rng r;
     rng_seed(&r, 23);
-    fill(&r, Xq, NQ * D, 1.0f);
-    fill(&r, Xk, NK * D, 1.0f);
+    test_random_fill(&r, Xq, NQ * D, 1.0f);
+    test_random_fill(&r, Xk, NK * D, 1.0f);
     for (int k = 0; k < 4; k++)
-        fill(&r, W[k], D * D, 0.5f);
+        test_random_fill(&r, W[k], D * D, 0.5f);
     for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
         for (int causal = 0; causal < 2; causal++) {
             const int n_q = shapes[k][0], n_k = shapes[k][1], d = shapes[k][2], H = shapes[k][3];
@@ -648,15 +643,6 @@ static void test_attention_heads_same_bits(void **state)
 }
 
 /* Random floats in [-std, std]. */
-static float *plan_random(Rng *r, size_t n, float std)
-{
-    float *x = malloc(n * sizeof *x);
-    assert_non_null(x);
-    for (size_t k = 0; k < n; k++)
-        x[k] = rng_symmetric(r, std);
-    return x;
-}
-
 static void test_attention_pool_plan_matches_pool_head(void **state)
 {
     /* expect: the grids the forward pools from each block (a pool plan) are
@@ -668,7 +654,8 @@ static void test_attention_pool_plan_matches_pool_head(void **state)
     const int grids[5][3] = {{0, 52, 64}, {0, 6, 19}, {1, 6, 19}, {2, 7, 13}, {2, 1, 1}};
     Rng r;
     rng_seed(&r, 77);
-    float *X = plan_random(&r, (size_t)n * d, 1.0f), *W = plan_random(&r, 4 * (size_t)d * d, 0.4f);
+    float *X = test_random_floats(&r, (size_t)n * d, 1.0f);
+    float *W = test_random_floats(&r, 4 * (size_t)d * d, 0.4f);
     float *buf = calloc((size_t)5 * n * d + (size_t)H * n * n, sizeof *buf);
     float *ref = malloc(sizeof *ref * 52 * 64);
     assert_non_null(buf), assert_non_null(ref);

@@ -3,6 +3,7 @@
  * keeps the weights must give the numbers of the ordinary forward pass.
  */
 #include "test_common.h"
+#include "test_random.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +20,6 @@ typedef struct {
     AttnBuffers lazy;    /* pool_forward: P and S NULL */
 } Run;
 
-static float *alloc_random(Rng *r, size_t n, float std)
-{
-    float *x = malloc(n * sizeof *x);
-    assert_non_null(x);
-    for (size_t i = 0; i < n; i++)
-        x[i] = rng_symmetric(r, std);
-    return x;
-}
-
 static float *alloc_zero(size_t n)
 {
     float *x = calloc(n, sizeof *x);
@@ -43,8 +35,8 @@ static void run_init(Run *t, int n, bool causal, uint64_t seed)
     const int d = 24;
     t->s = (AttnShape){.n_q = n, .n_k = n, .d_model = d, .H = 3, .causal = causal,
                        .scale = true, .temperature = 1.0f};
-    t->X = alloc_random(&r, (size_t)n * d, 1.0f);
-    t->W = alloc_random(&r, 4 * (size_t)d * d, 0.5f);
+    t->X = test_random_floats(&r, (size_t)n * d, 1.0f);
+    t->W = test_random_floats(&r, 4 * (size_t)d * d, 0.5f);
     AttnBuffers *b[2] = {&t->full, &t->lazy};
     for (int k = 0; k < 2; k++) {
         b[k]->Q = alloc_zero((size_t)n * d), b[k]->K = alloc_zero((size_t)n * d);

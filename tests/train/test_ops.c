@@ -8,6 +8,7 @@
  * |analytic - numeric| over the tensor divided by its largest |numeric|.
  */
 #include "test_common.h"
+#include "test_random.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,6 @@
 #define TOL 2e-3
 
 typedef double (*LossFn)(void *ctx);
-
-static void fill(float *x, int n, Rng *r, float std)
-{
-    for (int i = 0; i < n; i++)
-        x[i] = rng_symmetric(r, std);
-}
 
 static double dot(const float *a, const float *r, int n)
 {
@@ -82,8 +77,10 @@ static void test_ops_layernorm(void **state)
     LnCtx c;
     Rng r;
     rng_seed(&r, 1);
-    fill(c.x, N * D, &r, 1.0f), fill(c.g, D, &r, 1.0f), fill(c.b, D, &r, 1.0f);
-    fill(c.r, N * D, &r, 1.0f);
+    test_random_fill(&r, c.x, N * D, 1.0f);
+    test_random_fill(&r, c.g, D, 1.0f);
+    test_random_fill(&r, c.b, D, 1.0f);
+    test_random_fill(&r, c.r, N * D, 1.0f);
     float dx[N * D] = {0}, dg[D] = {0}, db[D] = {0};
     ln_loss(&c);
     ops_layernorm_backward(dx, dg, db, c.r, c.x, c.g, c.mean, c.rstd, N, D);
@@ -110,8 +107,10 @@ static void test_ops_linear(void **state)
     LinCtx c;
     Rng r;
     rng_seed(&r, 2);
-    fill(c.x, N * K, &r, 1.0f), fill(c.w, K * C, &r, 1.0f), fill(c.bias, C, &r, 1.0f);
-    fill(c.r, N * C, &r, 1.0f);
+    test_random_fill(&r, c.x, N * K, 1.0f);
+    test_random_fill(&r, c.w, K * C, 1.0f);
+    test_random_fill(&r, c.bias, C, 1.0f);
+    test_random_fill(&r, c.r, N * C, 1.0f);
     /* backward accumulates: start from 1 and subtract it again */
     float dx[N * K], dw[K * C], db[C];
     for (int i = 0; i < N * K; i++)
@@ -143,7 +142,8 @@ static void check_act(bool relu, const char *what)
     ActCtx c = {.relu = relu};
     Rng r;
     rng_seed(&r, 3);
-    fill(c.x, N * D, &r, 2.0f), fill(c.r, N * D, &r, 1.0f);
+    test_random_fill(&r, c.x, N * D, 2.0f);
+    test_random_fill(&r, c.r, N * D, 1.0f);
     for (int i = 0; i < N * D; i++) /* keep ReLU's kink out of reach of eps */
         if (fabsf(c.x[i]) < 0.05f)
             c.x[i] = 0.3f;
@@ -181,7 +181,9 @@ static void test_ops_bias_gelu_fused(void **state)
     float dg[GN * GW], dh[GN * GW], dh2[GN * GW] = {0};
     Rng r;
     rng_seed(&r, 8);
-    fill(h, GN * GW, &r, 3.0f), fill(bias, GW, &r, 1.0f), fill(dg, GN * GW, &r, 1.0f);
+    test_random_fill(&r, h, GN * GW, 3.0f);
+    test_random_fill(&r, bias, GW, 1.0f);
+    test_random_fill(&r, dg, GN * GW, 1.0f);
     h[5] = 50.0f, h[GW + 9] = -50.0f, h[2 * GW + 42] = 1e-20f;
     for (int i = 0; i < GN * GW; i++)
         h2[i] = h[i] + bias[i % GW];
@@ -221,9 +223,12 @@ static void test_ops_attention(void **state)
     AttCtx c;
     Rng r;
     rng_seed(&r, 4);
-    fill(c.X, T * AD, &r, 1.0f), fill(c.r, T * AD, &r, 1.0f);
-    fill(c.Wq, AD * AD, &r, 0.5f), fill(c.Wk, AD * AD, &r, 0.5f), fill(c.Wv, AD * AD, &r, 0.5f);
-    fill(c.Wo, AD * AD, &r, 0.5f);
+    test_random_fill(&r, c.X, T * AD, 1.0f);
+    test_random_fill(&r, c.r, T * AD, 1.0f);
+    test_random_fill(&r, c.Wq, AD * AD, 0.5f);
+    test_random_fill(&r, c.Wk, AD * AD, 0.5f);
+    test_random_fill(&r, c.Wv, AD * AD, 0.5f);
+    test_random_fill(&r, c.Wo, AD * AD, 0.5f);
     att_loss(&c);
     float dQ[T * AD], dK[T * AD], dV[T * AD], scratch[4096];
     assert_true(ops_attention_backward_scratch(T, AD, AH) <= 4096);
@@ -256,7 +261,7 @@ static void test_ops_crossentropy(void **state)
     CeCtx c = {.mask = {1, 0, 1, 1, 0}, .tgt = {0, 3, 5, 2, 1}};
     Rng r;
     rng_seed(&r, 5);
-    fill(c.logits, N * C, &r, 2.0f);
+    test_random_fill(&r, c.logits, N * C, 2.0f);
     double l = ce_loss(&c);
     /* the masked mean of -log p[target], computed here in double */
     double want = 0;
@@ -294,8 +299,10 @@ static void check_attention_long(int T_, int D_, int H_)
     double *dS = malloc((size_t)T_ * T_ * sizeof *dS);
     Rng r;
     rng_seed(&r, 11);
-    fill(Q, (int)td, &r, 1.0f), fill(Kx, (int)td, &r, 1.0f), fill(V, (int)td, &r, 1.0f);
-    fill(dc, (int)td, &r, 1.0f);
+    test_random_fill(&r, Q, td, 1.0f);
+    test_random_fill(&r, Kx, td, 1.0f);
+    test_random_fill(&r, V, td, 1.0f);
+    test_random_fill(&r, dc, td, 1.0f);
     for (int h = 0; h < H_; h++) /* causal rows of positive weights summing to 1 */
         for (int i = 0; i < T_; i++) {
             float *p = P + ((long)h * T_ + i) * T_, sum = 0;
@@ -358,8 +365,11 @@ static void test_ops_linear_large(void **state)
     static float dout[LN * LC], dx[LN * LK], dx2[LN * LK], dxw[LN * LK], dw[LK * LC];
     Rng r;
     rng_seed(&r, 21);
-    fill(x, LN * LK, &r, 1.0f), fill(w, LK * LC, &r, 0.5f), fill(b, LC, &r, 0.5f);
-    fill(dout, LN * LC, &r, 1.0f), fill(dx2, LN * LK, &r, 1.0f);
+    test_random_fill(&r, x, LN * LK, 1.0f);
+    test_random_fill(&r, w, LK * LC, 0.5f);
+    test_random_fill(&r, b, LC, 0.5f);
+    test_random_fill(&r, dout, LN * LC, 1.0f);
+    test_random_fill(&r, dx2, LN * LK, 1.0f);
     ops_linear_forward(out, x, w, b, LN, LK, LC);
     mat_sgemm_ref(false, false, LN, LC, LK, 1.0f, x, LK, w, LC, 0.0f, want, LC);
     double worst = 0;
@@ -399,8 +409,9 @@ static void test_ops_embed(void **state)
     EmbCtx c = {.tok = {1, 4, 1, 0, 2, 4}};
     Rng r;
     rng_seed(&r, 6);
-    fill(c.embed, EV * D, &r, 1.0f), fill(c.pe, ET * D, &r, 1.0f);
-    fill(c.r, 2 * ET * D, &r, 1.0f);
+    test_random_fill(&r, c.embed, EV * D, 1.0f);
+    test_random_fill(&r, c.pe, ET * D, 1.0f);
+    test_random_fill(&r, c.r, 2 * ET * D, 1.0f);
     float de[EV * D] = {0}, dp[ET * D] = {0};
     emb_loss(&c);
     ops_embed_backward(de, dp, c.r, c.tok, 2 * ET, ET, D);
