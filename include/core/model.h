@@ -46,8 +46,8 @@ typedef struct {
                               are computed on demand instead (0: MODEL_BUDGET) */
     const char *const *head_labels; /* layers * H labels, row-major (layer, head), of a
                                        trained model; NULL: the preset's labels */
-    bool weights_only; /* stop the last layer at its weights: its concat, out and
-                          x_out (and r->out) are NULL, not computed (a view of
+    bool weights_only; /* stop the last layer at its weights: its V, concat, out
+                          and x_out (and r->out) are NULL, not computed (a view of
                           weights alone: P_h V_h is a third of a long text's run) */
 } ModelConfig;
 

@@ -473,11 +473,12 @@ static void forward_short(const AttnShape *s, const float *Xq, const float *Xkv,
     if (Xq == Xkv && n_q == n_k && mat_small_multi_fits(n_q, d, d)) {
         const float *W3[3] = {w->Wq, w->Wk, w->Wv};
         float *C3[3] = {b->Q, b->K, b->V};
-        mat_sgemm_small_multi(3, n_q, d, d, Xq, d, W3, d, C3, d);
+        mat_sgemm_small_multi(b->V ? 3 : 2, n_q, d, d, Xq, d, W3, d, C3, d);
     } else {
         project(n_q, d, Xq, w->Wq, b->Q);
         project(n_k, d, Xkv, w->Wk, b->K);
-        project(n_k, d, Xkv, w->Wv, b->V);
+        if (b->V)
+            project(n_k, d, Xkv, w->Wv, b->V);
     }
     for (int h = 0; h < s->H; h++)
         short_head(s, h, b->Q, b->K, b->V, b->S && !gemm_only ? b->S + h * nn : NULL,
@@ -496,6 +497,8 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     int err = attention_check(s);
     if (b->pool)
         b->pool->done = false;
+    if (!err && !b->V && b->concat) /* the heads' outputs need V */
+        err = AV_ERR_CONFIG;
     if (err)
         return err;
     const int d = s->d_model, n_q = s->n_q, n_k = s->n_k, threads = attention_threads(s);
@@ -514,8 +517,8 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     float *packs = jb.packed ? panels_new(kf + vf) : NULL;
     float *vpacks = packs && vf ? packs + kf : NULL;
     jb.Kall = packs, jb.Vall = vpacks;
-    /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
-    AttnProjJob pj = {.count = 3, .d = d, .H = s->H, .n = {n_q, n_k, n_k},
+    /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v (V when wanted) */
+    AttnProjJob pj = {.count = b->V ? 3 : 2, .d = d, .H = s->H, .n = {n_q, n_k, n_k},
                       .X = {Xq, Xkv, Xkv}, .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V},
                       .Kall = packs, .Vall = vpacks,
                       .k_head = k_pack_floats(s), .v_head = v_pack_floats(s)};

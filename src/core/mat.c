@@ -224,35 +224,40 @@ static void small_kernel(int M, int N, int K, float alpha, const float *A, int l
         memcpy((c) + 3 * MAT_HALF, &s3, sizeof s3);                                          \
     } while (0)
 
-/* One row a of A times three B_p, 32 columns from column j, into c0..c2:
- * each sum over k in order from zero (four_rows' operations, the same
- * bits); one broadcast of a[k] serves twelve multiply-adds. */
-MAT_INLINE void wide_row3(int K, const float *a, const float *const *B, int ldb,
-                          float *const *C, long off, int j)
+/* One row a of A times count (2 or 3, a constant where inlined) B_p, 32
+ * columns from column j, into C[p]: each sum over k in order from zero
+ * (four_rows' operations, the same bits); one broadcast of a[k] serves
+ * 4 count multiply-adds. */
+MAT_INLINE void wide_row_multi(const int count, int K, const float *a, const float *const *B,
+                               int ldb, float *const *C, long off, int j)
 {
     Half q0 = {0}, q1 = {0}, q2 = {0}, q3 = {0}, k0 = {0}, k1 = {0}, k2 = {0}, k3 = {0};
     Half v0 = {0}, v1 = {0}, v2 = {0}, v3 = {0};
-    const float *b0 = B[0] + j, *b1 = B[1] + j, *b2 = B[2] + j;
+    const float *b0 = B[0] + j, *b1 = B[1] + j, *b2 = count > 2 ? B[2] + j : b1;
     int k = 0;
 #pragma GCC unroll 4
     for (; k + 2 <= K; k += 2) { /* two k a step, four steps a turn: less counting */
         const long o = (long)k * ldb, o1 = o + ldb;
         MAT_ACC4(q0, q1, q2, q3, a[k], b0 + o);
         MAT_ACC4(k0, k1, k2, k3, a[k], b1 + o);
-        MAT_ACC4(v0, v1, v2, v3, a[k], b2 + o);
+        if (count > 2)
+            MAT_ACC4(v0, v1, v2, v3, a[k], b2 + o);
         MAT_ACC4(q0, q1, q2, q3, a[k + 1], b0 + o1);
         MAT_ACC4(k0, k1, k2, k3, a[k + 1], b1 + o1);
-        MAT_ACC4(v0, v1, v2, v3, a[k + 1], b2 + o1);
+        if (count > 2)
+            MAT_ACC4(v0, v1, v2, v3, a[k + 1], b2 + o1);
     }
     if (k < K) {
         const long o = (long)k * ldb;
         MAT_ACC4(q0, q1, q2, q3, a[k], b0 + o);
         MAT_ACC4(k0, k1, k2, k3, a[k], b1 + o);
-        MAT_ACC4(v0, v1, v2, v3, a[k], b2 + o);
+        if (count > 2)
+            MAT_ACC4(v0, v1, v2, v3, a[k], b2 + o);
     }
     MAT_STORE4(C[0] + off + j, q0, q1, q2, q3);
     MAT_STORE4(C[1] + off + j, k0, k1, k2, k3);
-    MAT_STORE4(C[2] + off + j, v0, v1, v2, v3);
+    if (count > 2)
+        MAT_STORE4(C[2] + off + j, v0, v1, v2, v3);
 }
 
 /* Two rows a, a + lda of A times one B, 32 columns from column j (eight
@@ -287,7 +292,7 @@ MAT_INLINE void wide_row1(int K, const float *a, const float *B, int ldb, float 
     MAT_STORE4(c + j, s0, s1, s2, s3);
 }
 
-/* Every row of the count (3 or 1) products, 32 columns at a time. */
+/* Every row of the count (3, 2 or 1) products, 32 columns at a time. */
 MAT_INLINE void wide_rows(int count, int M, int N, int K, const float *A, int lda,
                           const float *const *B, int ldb, float *const *C, int ldc)
 {
@@ -295,7 +300,10 @@ MAT_INLINE void wide_rows(int count, int M, int N, int K, const float *A, int ld
         int i = 0;
         if (count == 3)
             for (; i < M; i++)
-                wide_row3(K, A + (long)i * lda, B, ldb, C, (long)i * ldc, j);
+                wide_row_multi(3, K, A + (long)i * lda, B, ldb, C, (long)i * ldc, j);
+        if (count == 2)
+            for (; i < M; i++)
+                wide_row_multi(2, K, A + (long)i * lda, B, ldb, C, (long)i * ldc, j);
         for (; i + 2 <= M; i += 2)
             wide_row2(K, A + (long)i * lda, lda, B[0], ldb, C[0] + (long)i * ldc, ldc, j);
         if (i < M)
@@ -312,6 +320,10 @@ static void wide_kernel(int count, int M, int N, int K, const float *A, int lda,
         wide_rows(3, M, 32, 32, A, lda, B, ldb, C, ldc);
     else if (count == 3)
         wide_rows(3, M, N, K, A, lda, B, ldb, C, ldc);
+    else if (count == 2 && K == 32 && N == 32)
+        wide_rows(2, M, 32, 32, A, lda, B, ldb, C, ldc);
+    else if (count == 2)
+        wide_rows(2, M, N, K, A, lda, B, ldb, C, ldc);
     else if (K == 32 && N == 32)
         wide_rows(1, M, 32, 32, A, lda, B, ldb, C, ldc);
     else
@@ -329,12 +341,7 @@ void mat_sgemm_small_multi(int count, int M, int N, int K, const float *A, int l
     assert(count >= 1 && count <= 3 && mat_small_multi_fits(M, N, K));
     for (int p = 0; p < count; p++)
         check_shapes(false, false, M, N, K, lda, ldb, ldc);
-    if (count == 3) {
-        wide_kernel(3, M, N, K, A, lda, B, ldb, C, ldc);
-        return;
-    }
-    for (int p = 0; p < count; p++)
-        wide_kernel(1, M, N, K, A, lda, B + p, ldb, C + p, ldc);
+    wide_kernel(count, M, N, K, A, lda, B, ldb, C, ldc);
 }
 
 bool mat_small_fits(bool trans_a, int M, int N, int K)

@@ -311,9 +311,9 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
                         float *scratch)
 {
     const float *x_in = r->X;
-    if (c->weights_only) { /* the last layer's outputs are not made */
+    if (c->weights_only) { /* the last layer's values and outputs are not made */
         LayerResult *last = &r->layer[c->layers - 1];
-        last->ab.concat = last->ab.out = last->x_out = NULL;
+        last->ab.V = last->ab.concat = last->ab.out = last->x_out = NULL;
     }
     for (int l = 0; l < c->layers; l++) {
         const LayerWeights *lw = &w->layer[l];

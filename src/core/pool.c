@@ -352,9 +352,12 @@ int pool_forward(const AttnShape *s, const float *Xq, const float *Xkv, const At
     /* Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v */
     mat_sgemm(false, false, n_q, d, d, 1.0f, Xq, d, w->Wq, d, 0.0f, b->Q, d);
     mat_sgemm(false, false, n_k, d, d, 1.0f, Xkv, d, w->Wk, d, 0.0f, b->K, d);
-    mat_sgemm(false, false, n_k, d, d, 1.0f, Xkv, d, w->Wv, d, 0.0f, b->V, d);
+    if (b->V)
+        mat_sgemm(false, false, n_k, d, d, 1.0f, Xkv, d, w->Wv, d, 0.0f, b->V, d);
     if (!b->concat) /* the weights only: computed from Q and K on demand */
         return AV_OK;
+    if (!b->V)
+        return AV_ERR_CONFIG;
     float *block = malloc(sizeof *block * POOL_BLOCK * (size_t)n_k);
     if (!block)
         return AV_ERR_NOMEM;

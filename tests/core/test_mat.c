@@ -268,7 +268,7 @@ static void test_mat_packed_narrow(void **state)
 }
 
 /* mat_sgemm_small_multi: each product the bits of its own mat_sgemm_small
- * call (three products from one A, and one alone), at the model's sizes
+ * call (three or two products from one A, and one alone), at the model's sizes
  * (32, 64 columns) and others, odd row counts included; the sizes it takes. */
 static void test_mat_small_multi_bits(void **state)
 {
@@ -285,7 +285,7 @@ static void test_mat_small_multi_bits(void **state)
                 C[p] = malloc(sizeof(float) * M * ld);
             }
             assert_true(mat_small_multi_fits(M, N, K));
-            for (int count = 1; count <= 3; count += 2) {
+            for (int count = 1; count <= 3; count++) {
                 mat_sgemm_small_multi(count, M, N, K, A, K, (const float *const *)B, ld, C, ld);
                 for (int p = 0; p < count; p++) {
                     mat_sgemm_small(false, M, N, K, 1.0f, A, K, B[p], ld, 0.0f, R, ld);
