@@ -527,7 +527,8 @@ int main(int argc, char **argv)
     blaskern_ensure(argv); /* attnviz's kernel choice, for this program too */
     bool model_only = argc > 1 && strcmp(argv[1], "--model") == 0;
     bool ui_only = argc > 1 && strcmp(argv[1], "--interface") == 0;
-    const char *prog = argc > 1 + (model_only || ui_only) ? argv[1 + (model_only || ui_only)] : NULL;
+    const int at = 1 + (model_only || ui_only); /* the program's path, when given */
+    const char *prog = argc > at ? argv[at] : NULL;
     double t0 = now_ms();
     signal(SIGPIPE, SIG_IGN);
     mat_set_threads(1);
