@@ -219,8 +219,7 @@ static void test_model_import_backs_results(void **state)
     model_weights_free(&w);
 }
 
-/* A text of n words (made-up words of the designed lexicon's kinds are fine:
- * unknown words get an embedding too) for the runs past a sentence. */
+/* A text of n words, a token each, for the runs past a sentence. */
 static char *words_text(int n)
 {
     static const char *const words[] = {"the", "cat", "sat", "on", "a", "mat", "and",
@@ -245,7 +244,7 @@ static void check_weights_only(ModelConfig c, const char *text)
     size_t len = strlen(text);
     c.weights_only = false;
     assert_int_equal(model_run(&c, &w, text, len, NULL, 0, &whole), AV_OK);
-    for (int round = 0; round < 2; round++) { /* weights only, whole, weights only */
+    for (int round = 0; round < 2; round++) { /* twice: weights only, then whole again */
         c.weights_only = true;
         assert_int_equal(model_run(&c, &w, text, len, NULL, 0, &part), AV_OK);
         const int L = c.layers, n = part.shape.n_q, d = c.d_model;
