@@ -151,6 +151,11 @@ const TokenList *model_key_tokens(const ModelResult *r);
  * (a long text whose weights are computed on demand). */
 const float *model_head_P(const ModelResult *r, int layer, int h);
 
+/* Whether layer l of r has its vectors: Q, K, V and the heads' outputs
+ * (concat). Imported attention has none, and a weights_only run's last layer
+ * only Q and K: the pipeline, the trace and the output answers need them all. */
+bool model_has_vectors(const ModelResult *r, int layer);
+
 /* Row i of head h of layer l (n_k weights): a pointer into the kept weights,
  * or, for a lazy result, computed from Q and K (or read from an import's
  * AttnSource) into buf (n_k floats, the caller's) and buf returned. Masked keys are exactly 0. */

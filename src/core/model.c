@@ -420,6 +420,12 @@ const TokenList *model_key_tokens(const ModelResult *r)
     return r->cross_tokens.n ? &r->cross_tokens : &r->tokens;
 }
 
+bool model_has_vectors(const ModelResult *r, int layer)
+{
+    const AttnBuffers *b = &r->layer[layer].ab;
+    return b->Q && b->K && b->V && b->concat;
+}
+
 const float *model_head_P(const ModelResult *r, int layer, int h)
 {
     assert(layer >= 0 && layer < r->L && h >= 0 && h < r->shape.H);

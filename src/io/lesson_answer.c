@@ -157,7 +157,7 @@ static int row_answer(const LessonQuestion *q, const ModelResult *r, int layer, 
     case LESSON_ANS_ENTROPY: a->value = row_entropy(row, vis), a->unit = " bits"; break;
     case LESSON_ANS_VISIBLE: a->value = vis; break;
     case LESSON_ANS_OUTPUT:
-        if (!b->concat) /* imported weights, or a run of the weights alone */
+        if (!model_has_vectors(r, layer))
             return AV_ERR_NEEDS_MODEL;
         if (q->arg1 > d_k)
             return AV_ERR_CONFIG;

@@ -33,9 +33,9 @@ int pipeline_compute(const ModelResult *r, int layer, int h, PipelineData *d)
     const float *P_h = model_head_P(r, layer, h);
     if (!P_h)
         return AV_ERR_TOO_LARGE;
-    const AttnBuffers *b = &r->layer[layer].ab;
-    if (!b->Q || !b->concat) /* imported weights, or a run of the weights alone */
+    if (!model_has_vectors(r, layer))
         return AV_ERR_NEEDS_MODEL;
+    const AttnBuffers *b = &r->layer[layer].ab;
     int n_q = s->n_q, n_k = s->n_k, d_k = s->d_model / s->H, dm = s->d_model;
     size_t qs = (size_t)n_q * d_k, ks = (size_t)n_k * d_k, ss = (size_t)n_q * n_k;
     d->arena = malloc(sizeof *d->arena * (2 * qs + 2 * ks + 4 * ss));

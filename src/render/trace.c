@@ -123,7 +123,7 @@ int trace_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, 
     const AttnShape *s = &r->shape;
     if (layer < 0 || layer >= r->L || h < 0 || h >= s->H || i < 0 || i >= s->n_q)
         return AV_ERR_CONFIG;
-    if (!r->layer[layer].ab.Q || !r->layer[layer].ab.concat) /* no vectors to trace */
+    if (!model_has_vectors(r, layer))
         return AV_ERR_NEEDS_MODEL;
     int vis = attention_visible_keys(s, i);
     Trace t = {r, &r->layer[layer].ab, model_key_tokens(r),

@@ -370,7 +370,7 @@ bool input_read(UiState *u, UiInput *in)
         key = read_escape();
     } else if (typed(u, ch, in)) {
         return true;
-    } else if (key == 12) { /* Ctrl-L: the whole screen again, as after a resize */
+    } else if (key == KEY_CTRL('l')) { /* the whole screen again, as after a resize */
         clearok(curscr, TRUE);
         return true;
     }
