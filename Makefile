@@ -107,6 +107,15 @@ $(B)/src/io/sentences.o: src/io/sentences.c $(B)/gen/sentences.inc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
+# The page of --export html: its CSS and JavaScript, compiled from assets/export/.
+$(B)/gen/export_view_%.inc: assets/export/view.% scripts/gen-sentences.sh
+	@mkdir -p $(@D)
+	./scripts/gen-sentences.sh $< $@
+
+$(B)/src/render/html.o: src/render/html.c $(B)/gen/export_view_css.inc $(B)/gen/export_view_js.inc
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
 $(B)/src/core/designed.o: src/core/designed.c $(B)/gen/lexicon.inc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
@@ -196,7 +205,8 @@ install: attnviz
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/attnviz $(DESTDIR)$(MANPREFIX)/man1/attnviz.1
 
-lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc $(B)/gen/lessons.inc
+lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc $(B)/gen/lessons.inc \
+		$(B)/gen/export_view_css.inc $(B)/gen/export_view_js.inc
 	@./scripts/layers.py $(LAYERS)
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability -Iinclude -I$(B)/gen src
 	@echo "lint: ok"

@@ -16,6 +16,8 @@
 typedef enum {
     EXPORT_TEXT, EXPORT_CSV, EXPORT_JSON, EXPORT_MD, EXPORT_TRACE,
     EXPORT_PIPELINE, /* every stage of a head as text (render/pipeline.h) */
+    EXPORT_SVG,      /* the heatmaps as an SVG picture (render/svg.h) */
+    EXPORT_HTML,     /* one self-contained page of every layer and head (render/html.h) */
 } ExportFormat;
 
 typedef struct {
@@ -27,15 +29,19 @@ typedef struct {
     int width;   /* columns for the text export (0 = 100) */
     bool numbers; /* text: each cell's percentage written, as on screen */
     bool sentence; /* text: begin with the sentence(s) the heatmaps belong to */
+    bool mono;     /* SVG and HTML: the grey ramp (--color never) */
+    const char *source; /* SVG and HTML: the model folder or file named in the title */
 } ExportOptions;
 
-/* Parse "text", "csv", "json", "md", "trace", "pipeline". Returns 0 or -1. */
+/* Parse "text", "csv", "json", "md", "trace", "pipeline", "svg", "html".
+ * Returns 0 or -1. */
 int export_parse_format(const char *s, ExportFormat *f);
 
 /* Write r in o->format to f. Returns AV_OK, AV_ERR_IO (writing failed),
  * AV_ERR_NOMEM, AV_ERR_CONFIG (a trace token out of range) or
  * AV_ERR_TOO_LARGE (CSV, JSON or Markdown of a result too long to keep its
- * weights: every weight is more than a file should hold). */
+ * weights: every weight is more than a file should hold). SVG and HTML pool
+ * a long text as the screen does (svg.h). */
 int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const ExportOptions *o);
 
 /* One head as the text heatmap: title, heatmap, legend; pooled when the

@@ -18,11 +18,14 @@
 #include "render/trace.h"
 #include "render/pipeline.h"
 #include "core/stats.h"
+#include "render/html.h"
+#include "render/svg.h"
 
 int export_parse_format(const char *s, ExportFormat *f)
 {
-    static const char *const names[] = {"text", "csv", "json", "md", "trace", "pipeline"};
-    for (int k = 0; k < 6; k++)
+    static const char *const names[] = {"text",  "csv",      "json", "md",
+                                        "trace", "pipeline", "svg",  "html"};
+    for (int k = 0; k < 8; k++)
         if (strcmp(s, names[k]) == 0) {
             *f = (ExportFormat)k;
             return 0;
@@ -340,13 +343,25 @@ static void text_sentences(FILE *f, const ModelResult *r)
     fputc('\n', f);
 }
 
+/* Heads h0 .. h1-1 of layer as one picture: one head, or small multiples. */
+static int export_svg(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h0,
+                      int h1, const SvgOptions *so)
+{
+    SvgPanel p[AV_MAX_HEADS];
+    for (int h = h0; h < h1; h++)
+        p[h - h0] = (SvgPanel){.r = r, .layer = layer, .head = h};
+    return svg_write(f, c, p, h1 - h0, so);
+}
+
 int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const ExportOptions *o)
 {
     int h0 = o->head < 0 ? 0 : o->head, h1 = o->head < 0 ? c->H : o->head + 1;
     int err = AV_OK;
     /* Every weight of a text too long to keep them is more than a file should hold. */
-    if (r->lazy && o->format != EXPORT_TEXT && o->format != EXPORT_TRACE)
+    if (r->lazy && o->format != EXPORT_TEXT && o->format != EXPORT_TRACE &&
+        o->format != EXPORT_SVG && o->format != EXPORT_HTML)
         return AV_ERR_TOO_LARGE;
+    SvgOptions so = {.mono = o->mono, .source = o->source};
     switch (o->format) {
     case EXPORT_TEXT:
         if (o->sentence)
@@ -365,6 +380,8 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
         for (int h = h0; h < h1 && !err; h++)
             err = pipeline_write(f, r, c, o->layer, h, o->token, o->color, o->width);
         break;
+    case EXPORT_SVG: err = export_svg(f, r, c, o->layer, h0, h1, &so); break;
+    case EXPORT_HTML: err = html_write(f, r, c, o->layer, h0, &so); break;
     }
     if (!err && (fflush(f) != 0 || ferror(f)))
         err = AV_ERR_IO;
