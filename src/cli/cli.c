@@ -78,12 +78,15 @@ static const char usage[] =
     "  -f, --file PATH      read the text from PATH (\"-\" is standard input)\n"
     "      --weights DIR    Wq.npy Wk.npy Wv.npy Wo.npy (d_model x d_model), X.npy\n"
     "      --dump DIR       write tokens.txt, X Q K V scores weights output .npy\n"
-    "  -e, --export FMT     text | csv | json | md | trace | pipeline: write and exit\n"
-    "      --head N         only head N (1-based) in exports\n"
+    "  -e, --export FMT     text | csv | json | md | trace | pipeline | svg | html:\n"
+    "                       write and exit (svg: a picture for slides; html: one\n"
+    "                       self-contained page of every layer and head)\n"
+    "      --head N|all     only head N (1-based) in exports (default all)\n"
     "  -o, --output PATH    write the export to PATH instead of standard output\n"
     "      --width N        columns of the text export (default 100)\n"
     "      --numbers        write each cell's percentage in the text export\n"
-    "      --color WHEN     auto | always | never (NO_COLOR is honoured)\n"
+    "      --color WHEN     auto | always | never | mono (NO_COLOR is honoured;\n"
+    "                       never or mono: grey SVG and HTML exports)\n"
     "      --sentences FILE example sentences for the interface, one a line\n"
     "      --max-tokens N   token limit (default 4096, at most 16384)\n"
     "      --budget MIB     memory for the attention weights before they are computed\n"
@@ -191,10 +194,10 @@ static int parse_color(CliOptions *o, const char *s)
         o->color = COLOR_AUTO;
     else if (strcmp(s, "always") == 0)
         o->color = COLOR_ALWAYS;
-    else if (strcmp(s, "never") == 0)
+    else if (strcmp(s, "never") == 0 || strcmp(s, "mono") == 0)
         o->color = COLOR_NEVER;
     else
-        return fail(o, "--color takes auto, always or never, not '%.40s'", s);
+        return fail(o, "--color takes auto, always, never or mono, not '%.40s'", s);
     return AV_OK;
 }
 
@@ -210,7 +213,10 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
         o->dims_given = true;
         return parse_int(o, "--d-model", arg, 1, AV_MAX_D_MODEL, &c->d_model);
     case OPT_SEED: return parse_seed(o, arg);
-    case OPT_HEAD: return parse_int(o, "--head", arg, 1, AV_MAX_HEADS, &o->head_1);
+    case OPT_HEAD:
+        if (strcmp(arg, "all") == 0)
+            return o->head_1 = 0, AV_OK; /* every head: the default */
+        return parse_int(o, "--head", arg, 1, AV_MAX_HEADS, &o->head_1);
     case OPT_MAX_TOKENS:
         return parse_int(o, "--max-tokens", arg, 1, AV_MAX_TOKENS, &c->max_tokens);
     case OPT_LAYERS: return parse_int(o, "--layers", arg, 1, AV_MAX_LAYERS, &c->layers);
@@ -264,8 +270,8 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case 'e':
         o->export_set = true;
         if (export_parse_format(arg, &o->export.format) != 0)
-            return fail(o, "--export takes text, csv, json, md, trace or pipeline, not '%.40s'",
-                        arg);
+            return fail(o, "--export takes text, csv, json, md, trace, pipeline, svg or html, "
+                        "not '%.40s'", arg);
         return AV_OK;
     }
     return parse_numeric(o, opt, arg);
@@ -313,6 +319,8 @@ static int export_targets(CliOptions *o, int last)
     o->export.head = o->head_1 - 1;
     o->export.layer = o->layer_1 ? o->layer_1 - 1 : last;
     o->export.token = o->token_1 - 1;
+    o->export.mono = o->color == COLOR_NEVER; /* SVG and HTML: the grey ramp */
+    o->export.source = o->model_dir ? o->model_dir : o->attention ? o->attention : o->weights_dir;
     return AV_OK;
 }
 

@@ -69,7 +69,8 @@ static int write_export(const CliOptions *o, const ModelResult *r, const ModelCo
     const char *no_color = getenv("NO_COLOR");
     eo->color = o->color == COLOR_ALWAYS || (o->color == COLOR_AUTO && !o->output &&
                 isatty(STDOUT_FILENO) && !(no_color && *no_color));
-    if (r->lazy && eo->format != EXPORT_TEXT)
+    if (r->lazy && eo->format != EXPORT_TEXT && eo->format != EXPORT_SVG &&
+        eo->format != EXPORT_HTML) /* these two pool */
         return say(2, "%s is too large to export every weight (over the %.0f MiB budget as "
                    "float32): use --export text, which pools them", o->attention,
                    (c->weights_budget > 0 ? c->weights_budget : MODEL_BUDGET) / (1 << 20));

@@ -177,7 +177,8 @@ static int write_export(App *a)
 {
     ExportOptions eo = a->opt.export;
     eo.color = ui_color_wanted(a->opt.color, !a->opt.output && isatty(STDOUT_FILENO));
-    if (a->result.lazy && eo.format != EXPORT_TEXT && eo.format != EXPORT_TRACE)
+    if (a->result.lazy && eo.format != EXPORT_TEXT && eo.format != EXPORT_TRACE &&
+        eo.format != EXPORT_SVG && eo.format != EXPORT_HTML) /* these two pool */
         return say(2, "%d tokens are too many to export every weight: use --export text, "
                    "which pools them", a->result.tokens.n);
     if (!a->opt.output) {
@@ -277,7 +278,9 @@ static int live(App *a)
  * exports, a handout, or the interface. */
 static int run(App *a)
 {
-    a->opt.cfg.keep_scores = a->opt.dump_dir != NULL;
+    /* the HTML page shows each cell's raw score */
+    a->opt.cfg.keep_scores = a->opt.dump_dir != NULL ||
+                             (a->opt.export_set && a->opt.export.format == EXPORT_HTML);
     /* A text or trace export of a long text needs the weights one block at a
      * time: computing them on demand spares the first touch of hundreds of
      * MiB (seconds here) that keeping them would cost. */
