@@ -332,24 +332,32 @@ static void defs(FILE *f, const SvgOptions *o)
 }
 
 /* The sentence(s) of the picture as one title line. */
-static void sentence_line(FILE *f, const ModelResult *r)
+static void sentence_line(FILE *f, const ModelResult *r, int left)
 {
     const TokenList *t[2] = {&r->tokens, r->cross_tokens.n ? &r->cross_tokens : NULL};
-    int left = 160;
     for (int k = 0; k < 2 && t[k]; k++) {
         fputs(k ? "  |  keys: " : "Sentence: ", f);
-        for (int i = 0; i < t[k]->n && left > 0; i++) {
+        int i = 0;
+        for (; i < t[k]->n && left > (int)strlen(t[k]->tok[i].str); i++) {
             fputs(i ? " " : "", f);
-            svg_escape(f, t[k]->tok[i].str, left);
+            svg_escape(f, t[k]->tok[i].str, 0);
             left -= (int)strlen(t[k]->tok[i].str) + 1;
         }
-        if (left <= 0)
+        if (i < t[k]->n)
             fputs(" \xe2\x80\xa6", f);
     }
 }
 
+/* Whether r is drawn pooled (svg_matrix). */
+static bool pooled(const ModelResult *r)
+{
+    return r->lazy || r->shape.n_q > SVG_POOL_CELLS || r->shape.n_k > SVG_POOL_CELLS;
+}
+
+/* The title: what is shown, the sentence, the settings and, for a long
+ * text, how it is pooled; chars: code points that fit a line. */
 static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const SvgOptions *o,
-                  int x, int y)
+                  int x, int y, int chars)
 {
     const ModelResult *r = p[0].r;
     char buf[512];
@@ -366,13 +374,13 @@ static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const
                    60);
     fprintf(f, ", layer %d of %d</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", p[0].layer + 1,
             r->L, x, y + 34);
-    sentence_line(f, r);
+    sentence_line(f, r, chars - 12);
     svg_settings(r, c, o->source, buf, sizeof buf);
     fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", x, y + 50);
-    svg_escape(f, buf, 0);
-    if (r->lazy || r->shape.n_q > SVG_POOL_CELLS || r->shape.n_k > SVG_POOL_CELLS)
-        fprintf(f, "; %d tokens pooled: a cell is the largest weight of the tokens it covers",
-                r->shape.n_q);
+    svg_escape(f, buf, chars);
+    if (pooled(r))
+        fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%d tokens pooled: a "
+                "cell is the largest weight of the tokens it covers", x, y + 66, r->shape.n_q);
     fputs("</text>\n</g>\n", f);
 }
 
@@ -393,7 +401,7 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
             pw = g[k].w > pw ? g[k].w : pw, ph = g[k].h > ph ? g[k].h : ph;
             masked |= m[k].causal || m[k].pooled;
         }
-        int rows = (n + cols - 1) / cols, top = MARGIN + 62;
+        int rows = (n + cols - 1) / cols, top = MARGIN + (pooled(p[0].r) ? 78 : 62);
         int W = 2 * MARGIN + cols * pw + (cols - 1) * GAP;
         W = W < 760 ? 760 : W;
         int H = top + rows * ph + (rows - 1) * GAP + 70 + MARGIN;
@@ -404,7 +412,7 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
         fputs("<desc>attnviz attention heatmap</desc>\n", f);
         defs(f, o);
         fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);
-        title(f, c, p, n, o, MARGIN, MARGIN);
+        title(f, c, p, n, o, MARGIN, MARGIN, (W - 2 * MARGIN) / 7);
         char cap[160];
         for (int k = 0; k < n; k++) {
             const char *lab = model_head_label(c, p[k].layer, p[k].head);
