@@ -98,6 +98,7 @@ typedef enum {
     ACT_TRAIN,       /* the live training view (src/ui/view_train.c); Esc comes back */
     ACT_PIPELINE,    /* the pipeline view of the focused head on / off */
     ACT_LESSONS,     /* open the list of lessons (APP_LESSONS) */
+    ACT_EXPORT_SVG,  /* the view as SVG to a new file (APP_EXPORT_SVG) */
     ACT_COUNT
 } Action;
 
@@ -111,6 +112,7 @@ typedef enum {
 #define APP_LESSONS 256u    /* open the list of lessons (the interface holds them) */
 #define APP_VIEW 64u        /* the pooled view changed (zoom, pooling): redraw the cells */
 #define APP_TRAIN 128u      /* open the live training view */
+#define APP_EXPORT_SVG 512u /* write the view as SVG */
 
 typedef struct {
     ModelConfig cfg;

@@ -10,8 +10,8 @@
  * Data: each head as svg_matrix draws it (long texts pooled), only the cells
  * a row sees, as little-endian uint16 round(w * 65534) (65535: a masked pooled
  * cell), base64; raw scores (when the result kept them and nothing is pooled)
- * as IEEE half floats, likewise. About 2.7 bytes a visible cell, 5.4 with
- * scores. Single-threaded.
+ * as IEEE half floats, likewise, while both stay within HTML_DATA_BUDGET.
+ * About 2.7 bytes a visible cell, 5.4 with scores. Single-threaded.
  */
 #ifndef ATTNVIZ_HTML_H
 #define ATTNVIZ_HTML_H
@@ -24,6 +24,10 @@
 
 #define HTML_WEIGHT_SCALE 65534.0 /* a weight w is stored as round(w * this) */
 #define HTML_MASKED 65535u
+/* Bytes of base64 the weights and scores may take together: past it the
+ * scores are left out (12 x 12 heads of 64 tokens: 1.6 MB causal, 3.1 MB
+ * not), the weights never. */
+#define HTML_DATA_BUDGET (1.9 * 1000 * 1000)
 
 /* Write the page of r: focus on head (0-based) of layer. Returns AV_OK,
  * AV_ERR_NOMEM or AV_ERR_IO. */

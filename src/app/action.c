@@ -542,6 +542,7 @@ static const ActEntry act_table[ACT_COUNT] = {
     [ACT_SENT_PREV] = {act_sentence, -1},
     [ACT_EXPORT_HEAD] = {act_flags, APP_EXPORT_HEAD},
     [ACT_EXPORT_ALL] = {act_flags, APP_EXPORT_ALL},
+    [ACT_EXPORT_SVG] = {act_flags, APP_EXPORT_SVG},
     [ACT_TRAIN] = {act_flags, APP_TRAIN},
     [ACT_DIMS_NEXT] = {act_dims, 2},
     [ACT_DIMS_PREV] = {act_dims, -2},

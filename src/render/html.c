@@ -210,6 +210,8 @@ int html_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, i
     }
     const char *note = score_note(r, &m);
     size_t bytes = (size_t)cells * 2 * (size_t)r->L * (size_t)c->H;
+    if (!note && (double)bytes * 2 * 4 / 3 > HTML_DATA_BUDGET)
+        note = "raw scores left out to keep the page small (--dump writes them)";
     unsigned char *w = malloc(bytes ? bytes : 1), *sc = note ? NULL : malloc(bytes ? bytes : 1);
     if (!vis || !w || (!note && !sc))
         err = AV_ERR_NOMEM;

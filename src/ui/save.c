@@ -12,10 +12,12 @@
 
 #include "io/fileio.h"
 #include "render/export.h"
+#include "render/svg.h"
 
 /* attnviz-head2-YYYYMMDD-HHMMSS[-k].txt or attnviz-heads-...: try suffixes
  * until a name is free. Returns AV_OK with the name in path, or an error. */
-static int save_new(const char *stem, const MemFile *m, char *path, size_t size)
+static int save_new(const char *stem, const char *ext, const MemFile *m, char *path,
+                    size_t size)
 {
     char stamp[32];
     time_t t = time(NULL);
@@ -24,9 +26,9 @@ static int save_new(const char *stem, const MemFile *m, char *path, size_t size)
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
     for (int k = 0; k < 100; k++) {
         if (k == 0)
-            snprintf(path, size, "%s-%s.txt", stem, stamp);
+            snprintf(path, size, "%s-%s.%s", stem, stamp, ext);
         else
-            snprintf(path, size, "%s-%s-%d.txt", stem, stamp, k);
+            snprintf(path, size, "%s-%s-%d.%s", stem, stamp, k, ext);
         int err = file_write_atomic(path, m->buf, m->len, true);
         if (err != AV_ERR_IO || errno != EEXIST)
             return err;
@@ -60,12 +62,61 @@ void save_export(UiState *u, bool all_heads)
     else
         snprintf(stem, sizeof stem, "attnviz-head%d", s->head + 1);
     if (!err)
-        err = save_new(stem, &m, path, sizeof path);
+        err = save_new(stem, "txt", &m, path, sizeof path);
     if (err)
         snprintf(s->msg, sizeof s->msg, "export failed: %s%s%s", av_strerror(err),
                  err == AV_ERR_IO ? ": " : "", err == AV_ERR_IO ? strerror(errno) : "");
     else
         snprintf(s->msg, sizeof s->msg, "wrote %s (%s)", path,
                  all_heads ? "all heads" : "focused head");
+    memfile_free(&m);
+}
+
+/* The panels of the view: the focused head, or the side-by-side pair. */
+static int svg_panels(UiState *u, SvgPanel *p)
+{
+    const AppState *s = &u->app;
+    p[0] = (SvgPanel){.r = &u->res, .layer = s->layer, .head = s->head};
+    if (s->compare == CMP_MASK && !u->run_err2) {
+        bool on = u->res.shape.causal;
+        p[0].caption = on ? "mask causal" : "mask off";
+        p[1] = (SvgPanel){.r = &u->res2, .layer = s->layer, .head = s->head,
+                          .caption = on ? "mask off" : "mask causal"};
+        return 2;
+    }
+    if (s->compare == CMP_HEADS && s->cfg.H > 1) {
+        p[1] = (SvgPanel){.r = &u->res, .layer = s->layer, .head = (s->head + 1) % s->cfg.H};
+        return 2;
+    }
+    return 1;
+}
+
+void save_svg(UiState *u)
+{
+    AppState *s = &u->app;
+    if (u->run_err || s->n_q == 0) {
+        snprintf(s->msg, sizeof s->msg, "nothing to export: the sentence has no tokens");
+        return;
+    }
+    SvgPanel p[2];
+    int n = svg_panels(u, p);
+    SvgOptions so = {.mono = u->hmode != HEATMAP_COLOR};
+    MemFile m;
+    char path[96];
+    if (memfile_open(&m) != AV_OK) {
+        snprintf(s->msg, sizeof s->msg, "export failed: out of memory");
+        return;
+    }
+    int err = svg_write(m.f, &s->cfg, p, n, &so);
+    int cerr = memfile_close(&m);
+    err = err ? err : cerr;
+    if (!err)
+        err = save_new("attnviz-view", "svg", &m, path, sizeof path);
+    if (err)
+        snprintf(s->msg, sizeof s->msg, "export failed: %s%s%s", av_strerror(err),
+                 err == AV_ERR_IO ? ": " : "", err == AV_ERR_IO ? strerror(errno) : "");
+    else
+        snprintf(s->msg, sizeof s->msg, "wrote %s (%s)", path,
+                 n == 2 ? "side by side" : "focused head");
     memfile_free(&m);
 }

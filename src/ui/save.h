@@ -13,4 +13,9 @@
  * outcome goes to u->app.msg. */
 void save_export(UiState *u, bool all_heads);
 
+/* Write the view as `--export svg` draws it: the focused head, or the two
+ * heatmaps side by side, to a new attnviz-view-<time>.svg; never
+ * overwrites. The outcome goes to u->app.msg. */
+void save_svg(UiState *u);
+
 #endif

@@ -218,11 +218,14 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
     if ((flags & APP_TRAIN) && view_train_open(u, "induction"))
         return false; /* quit from the live view */
     *pending |= flags & (APP_RUN | APP_CURSOR | APP_WEIGHTS);
-    if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL)) {
+    if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL | APP_EXPORT_SVG)) {
         if (*pending)
             ui_rerun(u, *pending);
         *pending = 0;
-        save_export(u, (flags & APP_EXPORT_ALL) != 0);
+        if (flags & APP_EXPORT_SVG)
+            save_svg(u);
+        else
+            save_export(u, (flags & APP_EXPORT_ALL) != 0);
     }
     return true;
 }
