@@ -418,7 +418,7 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
             const char *lab = model_head_label(c, p[k].layer, p[k].head);
             snprintf(cap, sizeof cap, "Head %d: %s", p[k].head + 1, lab);
             panel(f, &m[k], &g[k], MARGIN + (k % cols) * (pw + GAP), top + (k / cols) * (ph + GAP),
-                  k, p[k].caption && n > 1 ? p[k].caption : cap, o, n <= 2);
+                  k, p[k].caption && n > 1 ? p[k].caption : cap, o, n <= 2 && !o->inline_svg);
         }
         colour_bar(f, MARGIN, top + rows * ph + (rows - 1) * GAP + 12, masked, o);
         fputs("</svg>\n", f);

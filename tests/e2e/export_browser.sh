@@ -1,0 +1,179 @@
+#!/bin/bash
+# export_browser.sh - --export svg and html opened in headless Chromium
+# (issue 26): each cell's colour in a screenshot is the ramp's colour for its
+# weight in --export csv, masked cells are hatched, labels are drawn; for the
+# designed heads, a trained model, imported attention (tokens that need XML
+# escaping) and a long text pooled as on screen; the HTML page's bars follow
+# the token of the URL fragment and match the CSV; files that cannot be
+# written fail in one line; -o replaces a file whole; the interface's G key
+# never overwrites. Checks: tests/e2e/lib/svgcheck.py.
+# Prints "ok - name" / "not ok - name" / "skip - name"; exits 1 on a failure.
+set -u
+A=${ATTNVIZ:-$PWD/attnviz}
+export LC_ALL=${LC_ALL:-C.UTF-8}
+PY=/usr/bin/python3
+CHECK=$PWD/tests/e2e/lib/svgcheck.py
+DATA=$PWD/tests/data/import
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-browser.XXXXXX") || exit 1
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+failures=0
+pass() { echo "ok - $1"; }
+fail() { echo "not ok - $1${2:+ ($2)}"; failures=$((failures + 1)); }
+check() { local name=$1; shift; if "$@" >"$tmp/check.log" 2>&1; then pass "$name"; else
+    fail "$name" "$(head -c 400 "$tmp/check.log" | tr '\n' '|')"; fi; }
+
+if ! command -v chromium >/dev/null || ! $PY -c 'import PIL' 2>/dev/null; then
+    echo "skip - chromium or python3-pil missing (scripts/deps.sh test installs them)"
+    exit 0
+fi
+# Chromium, headless, no network, a profile of its own each time.
+browse() {
+    timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --disable-background-networking --disable-component-update --no-first-run \
+        --disable-sync --user-data-dir="$(mktemp -d "$tmp/profile.XXXXXX")" "$@" 2>/dev/null
+}
+# shoot SVG PNG: a screenshot of the picture at its own size (1 unit = 1 pixel)
+shoot() {
+    local size
+    size=$(grep -o '<svg [^>]*' "$1" | sed -n 's/.* width="\([0-9]*\)" height="\([0-9]*\)".*/\1,\2/p')
+    browse --window-size="$size" --screenshot="$2" "file://$1" >/dev/null && [ -s "$2" ]
+}
+# svg_case NAME CSV_ARGS -- SVG_ARGS: export both, screenshot, check the cells
+svg_case() {
+    local name=$1 heads=$2 extra=$3; shift 3
+    "$A" "$@" -e csv -o "$tmp/$name.csv" && "$A" "$@" -e svg $extra -o "$tmp/$name.svg" ||
+        { fail "$name: exports" "rc $?"; return; }
+    xmllint --noout "$tmp/$name.svg" 2>/dev/null || [ ! -x /usr/bin/xmllint ] ||
+        { fail "$name: xmllint"; return; }
+    shoot "$tmp/$name.svg" "$tmp/$name.png" || { fail "$name: screenshot"; return; }
+    check "$name: cells, hatching and labels in Chromium" \
+        $PY "$CHECK" svg "$tmp/$name.svg" "$tmp/$name.png" "$tmp/$name.csv" --heads "$heads" \
+        $([[ $extra == *mono* ]] && echo --mono)
+}
+
+S="The cat sat on the mat because it was tired"
+check "ramps rise in lightness at every level (print, colour blindness)" $PY "$CHECK" ramp
+svg_case designed 2 "" --preset designed --causal --head 2 "$S"
+svg_case mono 2 "--color mono" --preset designed --causal --head 2 "$S"
+svg_case multiples 1,2,3,4 "" --causal "$S"
+svg_case scaled_off 3 "" --no-scale --temperature 2 --head 3 "$S"
+
+# a trained model of attnviz's own format
+"$A" train induction --steps 30 --save "$tmp/ind" >/dev/null 2>&1 || fail "train induction"
+svg_case trained 1,2 "" --model "$tmp/ind" --layer 1 abcdefabcdef
+
+# imported attention, tokens that need escaping: < & " ' a control character
+printf 'a<b\n&amp;\n"q"\nit'"'"'s\nx\001y\n\xf0\x9f\x98\x80\n]]>\n' >"$tmp/odd.txt"
+svg_case imported 2 "" --attention "$DATA/attn_l3h2n7.npy" --tokens "$tmp/odd.txt" --layer 2 \
+    --head 2
+check "imported: every token is text, escaped and read back" $PY -c '
+import sys, xml.etree.ElementTree as ET
+t = {"".join(e.itertext()) for e in ET.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}text")}
+want = ["a<b", "&amp;", "\"q\"", "it'"'"'s", "x\u2401y", "\U0001F600", "]]>"]
+missing = [w for w in want if w not in t]
+sys.exit("missing: %r" % missing if missing else 0)' "$tmp/imported.svg"
+
+# a long text: pooled to 80 x 80 cells, each the largest weight it covers
+seq 1 300 | sed 's/^/w/' | tr '\n' ' ' >"$tmp/long.txt"
+svg_case long 1 "" -f "$tmp/long.txt" --causal --head 1
+check "long: the title says it is pooled" grep -q '300 tokens pooled' "$tmp/long.svg"
+
+# ---- HTML ----
+page() { # page NAME FRAGMENT ARGS...: --dump-dom of the page at that fragment
+    local name=$1 frag=$2; shift 2
+    browse --dump-dom "file://$tmp/$name.html#$frag" >"$tmp/$name.dom"
+}
+"$A" --preset designed --causal -e html -o "$tmp/d.html" "$S" &&
+    "$A" --preset designed --causal -e csv -o "$tmp/d.csv" "$S" || fail "html: export"
+check "html: no reference outside the file" $PY -c '
+import re, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+bad = re.findall(r"(?:src|href)=|https?://(?!www\.w3\.org/2000/svg)|@import|url\((?!#)", t)
+sys.exit("external: %r" % bad[:5] if bad else 0)' "$tmp/d.html"
+page d "layer=1&head=2&token=7&key=6"
+check "html: the fragment selects layer 1, head 2, token 7, key 6" \
+    grep -q '<body data-layer="1" data-head="2" data-token="7" data-key="6"' "$tmp/d.dom"
+check "html: token 7's bars are head 2's row 7 of the CSV" \
+    $PY "$CHECK" bars "$tmp/d.dom" "$tmp/d.csv" 2 7
+check "html: the mask state is shown" grep -q 'mask: causal' "$tmp/d.dom"
+"$A" --preset designed --causal --dump "$tmp/dump" "$S" >/dev/null 2>&1 || fail "html: --dump"
+check "html: cell (7, 6) shows its weight and its raw score as --dump wrote them" $PY -c '
+import re, sys, numpy as np
+dom = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"id=\"cell\" data-weight=\"([0-9.]+)\" data-score=\"([-0-9.e]+)\"", dom)
+S, P = np.load(sys.argv[2] + "/scores.npy"), np.load(sys.argv[2] + "/weights.npy")
+w, s = float(m.group(1)), float(m.group(2))
+ok = abs(w - P[1, 6, 5]) < 2e-5 and abs(s - S[1, 6, 5]) <= 1e-3 * abs(S[1, 6, 5]) + 1e-3
+sys.exit(0 if ok else "page %s %s, dump %s %s" % (w, s, P[1, 6, 5], S[1, 6, 5]))' \
+    "$tmp/d.dom" "$tmp/dump"
+page d "head=5&token=9"
+check "html: another token and head change the bars to that row" \
+    $PY "$CHECK" bars "$tmp/d.dom" "$tmp/d.csv" 5 9
+# without JavaScript (headless Chromium cannot turn it off and still dump or
+# shoot, so the page's scripts are taken out): the focused head as SVG
+$PY -c 'import re, sys; t = open(sys.argv[1], encoding="utf-8").read()
+open(sys.argv[2], "w", encoding="utf-8").write(re.sub(r"<script[^>]*>.*?</script>", "", t, flags=re.S))' \
+    "$tmp/d.html" "$tmp/nojs.html"
+browse --window-size=1000,900 --screenshot="$tmp/nojs.png" "file://$tmp/nojs.html" >/dev/null
+check "html without JavaScript: the focused head's cells and hatching are drawn" $PY -c '
+import sys; from PIL import Image
+im = Image.open(sys.argv[1]).convert("RGB"); c = im.getcolors(1 << 20)
+n = {rgb: k for k, rgb in c}
+top, hatch = n.get((0xff, 0xf9, 0x2a), 0), n.get((48, 48, 48), 0)
+sys.exit(0 if top > 10 * 20 * 20 and hatch > 1000 else "top %d, hatch %d pixels" % (top, hatch))' \
+    "$tmp/nojs.png"
+"$A" --attention "$DATA/attn_l3h2n7.npy" --tokens "$tmp/odd.txt" -e html -o "$tmp/i.html" &&
+    "$A" --attention "$DATA/attn_l3h2n7.npy" --tokens "$tmp/odd.txt" --layer 3 -e csv \
+        -o "$tmp/i.csv" || fail "html: imported export"
+page i "layer=3&head=1&token=5&key=2"
+check "html, imported: bars of layer 3 head 1 token 5" $PY "$CHECK" bars "$tmp/i.dom" "$tmp/i.csv" 1 5
+check "html, imported: says it has no raw scores" grep -q 'imported attention has weights only' \
+    "$tmp/i.dom"
+"$A" --model "$tmp/ind" -e html -o "$tmp/m.html" abcdefabcdef &&
+    "$A" --model "$tmp/ind" --layer 2 -e csv -o "$tmp/m.csv" abcdefabcdef || fail "html: trained"
+page m "layer=2&head=2&token=12"
+check "html, trained model: bars of layer 2 head 2 token 12" \
+    $PY "$CHECK" bars "$tmp/m.dom" "$tmp/m.csv" 2 12
+seq 1 64 | sed 's/^/t/' | tr '\n' ' ' >"$tmp/t64.txt"
+"$A" -f "$tmp/t64.txt" --layers 12 --heads 12 --d-model 96 --causal -e html -o "$tmp/big.html" ||
+    fail "html: 12 x 12 heads"
+size=$(stat -c %s "$tmp/big.html" 2>/dev/null || echo 0)
+check "html: 12 layers x 12 heads of 64 tokens, scores included, under 2 MB ($size bytes)" \
+    test "$size" -gt 0 -a "$size" -lt 2000000 -a "$(grep -c '"scores":null' "$tmp/big.html")" = 0
+
+# ---- bad input, atomic files ----
+"$A" -e svg -o /nonexistent/dir/x.svg "$S" >/dev/null 2>"$tmp/err"; rc=$?
+check "an unwritable -o: exit 1, one line" test "$rc" = 1 -a "$(wc -l <"$tmp/err")" = 1
+echo "old old old" >"$tmp/keep.svg"
+"$A" -e svg -o "$tmp/keep.svg" "$S" >/dev/null 2>&1
+check "-o onto a file replaces it whole" $PY -c '
+import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$tmp/keep.svg"
+check "no temporary file left beside it" test "$(ls -a "$tmp" | grep -c '^\.keep\|tmp')" = 0
+"$A" -e html --head 9 -o "$tmp/none.html" "$S" >/dev/null 2>"$tmp/err"; rc=$?
+check "--head out of range: exit 2, one line, no file" \
+    test "$rc" = 2 -a "$(wc -l <"$tmp/err")" = 1 -a ! -e "$tmp/none.html"
+
+# ---- the interface's G: a new file each time, never overwritten ----
+if command -v tmux >/dev/null; then
+    BIN=$A
+    . "$PWD/tests/e2e/lib/tui.sh"
+    tui_init export-browser
+    tui_start "TERM=xterm-256color" 100 30 --preset designed --causal "$S"
+    keys G; sleep 0.3; keys G; settle
+    n=$(ls "$WORK"/attnviz-view-*.svg 2>/dev/null | wc -l)
+    if [ "$n" = 2 ] && screen | grep -q 'wrote attnviz-view-'; then
+        pass "interface: G twice writes two SVG files and names them on the status line"
+    else
+        fail "interface: G" "$n files: $(screen | tail -2 | tr '\n' '|')"
+    fi
+    f=$(ls "$WORK"/attnviz-view-*.svg 2>/dev/null | head -1)
+    check "interface: the file is SVG of the focused head" grep -q 'Head 1 of 6' "$f"
+    keys b; settle; keys G; settle
+    f=$(ls -t "$WORK"/attnviz-view-*.svg 2>/dev/null | head -1)
+    check "interface: side by side (b) gives two panels, mask off and on" \
+        grep -q 'id="panel1"' "$f"
+    tmux -L "$SOCK" kill-server 2>/dev/null
+else
+    echo "skip - interface G (tmux missing)"
+fi
+[ "$failures" -eq 0 ]
