@@ -32,7 +32,7 @@ uint16_t html_half(float x)
     if (a < 0x1p-14f) /* subnormal: a multiple of 2^-24, rounded to even */
         return sign | (uint16_t)nearbyintf(a * 0x1p24f);
     int e;
-    float m = frexpf(a, &e); /* a = m 2^e, m in [0.5, 1) */
+    float m = frexpf(a, &e);                           /* a = m 2^e, m in [0.5, 1) */
     uint32_t mant = (uint32_t)nearbyintf(m * 2048.0f); /* 1024 .. 2048 */
     if (mant == 2048)
         mant = 1024, e++;
@@ -68,7 +68,8 @@ static void json_str(FILE *f, const char *s)
             fprintf(f, "\\u%04x", cp);
         else {
             char buf[4];
-            fwrite(buf, 1, (size_t)utf8_encode(cp, buf), f);
+            int nb = utf8_encode(cp, buf);
+            fwrite(buf, 1, (size_t)nb, f);
         }
         s += k, len -= (size_t)k;
     }
@@ -103,8 +104,8 @@ static int pack(const ModelResult *r, const SvgMatrix *m0, const int *vis, unsig
             for (int i = 0; i < m0->rows; i++)
                 for (int j = 0; j < vis[i]; j++, o += 2) {
                     float p = m.P[(size_t)i * m.cols + j];
-                    unsigned v = p < 0.0f ? HTML_MASKED
-                                          : (unsigned)lrint(fmin(p, 1.0) * HTML_WEIGHT_SCALE);
+                    unsigned v =
+                        p < 0.0f ? HTML_MASKED : (unsigned)lrint(fmin(p, 1.0) * HTML_WEIGHT_SCALE);
                     w[o] = (unsigned char)(v & 255), w[o + 1] = (unsigned char)(v >> 8);
                     if (S) {
                         uint16_t hv = html_half(S[(size_t)i * s->n_k + j]);
@@ -134,7 +135,8 @@ static void data_json(FILE *f, const ModelResult *r, const ModelConfig *c, const
                       const int *vis, const char *note, int layer, int head, const SvgOptions *o)
 {
     char buf[512];
-    fprintf(f, "{\"version\":1,\"L\":%d,\"H\":%d,\"rows\":%d,\"cols\":%d,\"pooled\":%s,"
+    fprintf(f,
+            "{\"version\":1,\"L\":%d,\"H\":%d,\"rows\":%d,\"cols\":%d,\"pooled\":%s,"
             "\"causal\":%s,\"mono\":%s,\"numberRows\":%s,\"scale\":%.1f,\"masked\":%u,\n",
             r->L, c->H, m->rows, m->cols, m->pooled ? "true" : "false",
             r->shape.causal ? "true" : "false", o->mono ? "true" : "false",
@@ -162,7 +164,9 @@ static void data_json(FILE *f, const ModelResult *r, const ModelConfig *c, const
     fputs("\"settings\":", f);
     json_str(f, buf);
     fprintf(f, ",\n\"scoreKind\":\"%s\",\n\"scoreNote\":",
-            c->scale ? "scaled by 1/\xe2\x88\x9a" "d_k, masked" : "not scaled, masked");
+            c->scale ? "scaled by 1/\xe2\x88\x9a"
+                       "d_k, masked"
+                     : "not scaled, masked");
     if (note)
         json_str(f, note);
     else
@@ -174,12 +178,14 @@ static void header(FILE *f, const ModelResult *r, const ModelConfig *c, const Sv
     char buf[512];
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-          "<title>attnviz: ", f);
+          "<title>attnviz: ",
+          f);
     for (int i = 0; i < r->tokens.n && i < 12; i++) {
         fputs(i ? " " : "", f);
         svg_escape(f, r->tokens.tok[i].str, 20);
     }
-    fprintf(f, "%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n"
+    fprintf(f,
+            "%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n"
             "<h1>attnviz: attention of every layer and head</h1>\n<p id=\"sentence\">",
             r->tokens.n > 12 ? " \xe2\x80\xa6" : "", view_css);
     for (int i = 0; i < r->tokens.n; i++) {
@@ -220,13 +226,15 @@ int html_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, i
     if (!err) {
         header(f, r, c, o);
         fputs("<noscript><p>JavaScript is off: the focused head alone is shown.</p></noscript>\n"
-              "<div id=\"static\">\n", f);
+              "<div id=\"static\">\n",
+              f);
         SvgPanel p = {.r = r, .layer = layer, .head = head};
         SvgOptions so = *o;
         so.inline_svg = true, so.id = "s";
         err = svg_write(f, c, &p, 1, &so);
         fputs("</div>\n<div id=\"app\" hidden></div>\n"
-              "<script id=\"attnviz-data\" type=\"application/json\">\n", f);
+              "<script id=\"attnviz-data\" type=\"application/json\">\n",
+              f);
         data_json(f, r, c, &m, vis, note, layer, head, o);
         fputs(",\n\"weights\":\"", f);
         html_base64(f, w, bytes);

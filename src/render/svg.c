@@ -73,8 +73,8 @@ int svg_matrix(const ModelResult *r, int layer, int h, SvgMatrix *m)
             m->col_labels[j] = k->tok[j].str;
         return AV_OK;
     }
-    int err = model_pool_head(r, layer, h, 0, s->n_q, 0, s->n_k, m->rows, m->cols, POOL_MAX,
-                              m->own);
+    int err =
+        model_pool_head(r, layer, h, 0, s->n_q, 0, s->n_k, m->rows, m->cols, POOL_MAX, m->own);
     if (err) {
         svg_matrix_free(m);
         return err;
@@ -136,7 +136,8 @@ void svg_escape(FILE *f, const char *s, int max_chars)
         case '\'': fputs("&#39;", f); break;
         default: {
             char buf[4];
-            fwrite(buf, 1, (size_t)utf8_encode(cp, buf), f);
+            int nb = utf8_encode(cp, buf);
+            fwrite(buf, 1, (size_t)nb, f);
         }
         }
         s += k, len -= (size_t)k, n++;
@@ -152,10 +153,10 @@ void svg_settings(const ModelResult *r, const ModelConfig *c, const char *source
         n = snprintf(buf, size, "imported attention%s%s; mask %s", source ? " from " : "",
                      source ? source : "", r->shape.causal ? "causal (detected)" : "off");
         return;
-    case PRESET_TRAINED:
-        n = snprintf(buf, size, "trained model %s", source ? source : "");
+    case PRESET_TRAINED: n = snprintf(buf, size, "trained model %s", source ? source : ""); break;
+    case PRESET_LOADED:
+        n = snprintf(buf, size, "weights from %s", source ? source : "--weights");
         break;
-    case PRESET_LOADED: n = snprintf(buf, size, "weights from %s", source ? source : "--weights"); break;
     case PRESET_DESIGNED: n = snprintf(buf, size, "designed heads"); break;
     default: n = snprintf(buf, size, "random toy weights, seed %llu", (unsigned long long)c->seed);
     }
@@ -163,14 +164,16 @@ void svg_settings(const ModelResult *r, const ModelConfig *c, const char *source
         return;
     n += snprintf(buf + n, size - (size_t)n, "; d_model %d, %d heads, d_k %d; mask %s; %s",
                   c->d_model, c->H, c->d_model / c->H, r->shape.causal ? "causal" : "off",
-                  c->scale ? "scaled by 1/\xe2\x88\x9a" "d_k" : "not scaled");
+                  c->scale ? "scaled by 1/\xe2\x88\x9a"
+                             "d_k"
+                           : "not scaled");
     if (n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, "; temperature %g", (double)c->temperature);
 }
 
 /* The geometry of one panel. */
 typedef struct {
-    int cs, fs;      /* cell size, label font size */
+    int cs, fs;       /* cell size, label font size */
     int row_w, col_h; /* room of the row and column labels */
     int w, h;
     bool labels, rot, values;
@@ -230,8 +233,8 @@ static void panel_labels(FILE *f, const SvgMatrix *m, const Geom *g, int x0, int
     for (int j = 0; j < m->cols; j++) {
         double cx = x0 + g->row_w + g->cs * (j + 0.5);
         if (g->rot)
-            fprintf(f, "<text transform=\"translate(%.1f %d) rotate(-90)\">",
-                    cx + g->fs * 0.35, y0 - 4);
+            fprintf(f, "<text transform=\"translate(%.1f %d) rotate(-90)\">", cx + g->fs * 0.35,
+                    y0 - 4);
         else
             fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", cx, y0 - 4);
         svg_escape(f, m->col_labels[j], LABEL_CHARS);
@@ -250,8 +253,10 @@ static void panel_cells(FILE *f, const SvgMatrix *m, const Geom *g, int x, int y
             float w = m->P[(size_t)i * m->cols + j];
             bool masked = svg_matrix_masked(m, i, j);
             int level = heatmap_level(w), cx = x + g->cs * j, cy = y + g->cs * i;
-            fprintf(f, "<rect id=\"%sp%d-%d-%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                    "fill=\"", id, k, i, j, cx, cy, g->cs, g->cs);
+            fprintf(f,
+                    "<rect id=\"%sp%d-%d-%d\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+                    "fill=\"",
+                    id, k, i, j, cx, cy, g->cs, g->cs);
             if (masked)
                 fprintf(f, "url(#%shatch)", id);
             else
@@ -269,9 +274,10 @@ static void panel_cells(FILE *f, const SvgMatrix *m, const Geom *g, int x, int y
                 fputs("</title></rect>", f);
             }
             if (!masked && g->values) {
-                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" "
-                        "fill=\"", cx + g->cs * 0.5, cy + g->cs * 0.5 + g->cs * 0.11,
-                        g->cs * 3 / 10);
+                fprintf(f,
+                        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"middle\" "
+                        "fill=\"",
+                        cx + g->cs * 0.5, cy + g->cs * 0.5 + g->cs * 0.11, g->cs * 3 / 10);
                 hex(f, svg_ramp_text_rgb(level, o->mono));
                 fprintf(f, "\">%.0f</text>", floor(100.0 * w + 0.5));
             }
@@ -282,17 +288,20 @@ static void panel_cells(FILE *f, const SvgMatrix *m, const Geom *g, int x, int y
 static void panel(FILE *f, const SvgMatrix *m, const Geom *g, int x, int y, int k,
                   const char *caption, const SvgOptions *o, bool tips)
 {
-    fprintf(f, "<g id=\"%spanel%d\">\n<text x=\"%d\" y=\"%d\" font-size=\"13\" "
-            "font-weight=\"bold\" fill=\"#222\">", o->id ? o->id : "", k, x, y + 14);
+    fprintf(f,
+            "<g id=\"%spanel%d\">\n<text x=\"%d\" y=\"%d\" font-size=\"13\" "
+            "font-weight=\"bold\" fill=\"#222\">",
+            o->id ? o->id : "", k, x, y + 14);
     svg_escape(f, caption, 80);
     fputs("</text>\n", f);
     int cy = y + CAPTION_H + g->col_h;
     if (g->labels)
         panel_labels(f, m, g, x, cy);
     panel_cells(f, m, g, x + g->row_w, cy, k, o, tips);
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-            "stroke=\"#888\" stroke-width=\"0.5\"/>\n</g>\n", x + g->row_w, cy,
-            g->cs * m->cols, g->cs * m->rows);
+    fprintf(f,
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+            "stroke=\"#888\" stroke-width=\"0.5\"/>\n</g>\n",
+            x + g->row_w, cy, g->cs * m->cols, g->cs * m->rows);
 }
 
 /* The colour bar at (x, y): sixteen levels, ticks at 0, 5, 25, 50 and 100%
@@ -300,7 +309,8 @@ static void panel(FILE *f, const SvgMatrix *m, const Geom *g, int x, int y, int 
 static void colour_bar(FILE *f, int x, int y, bool masked, const SvgOptions *o)
 {
     static const double ticks[] = {0.0, 0.05, 0.25, 0.5, 1.0};
-    fprintf(f, "<g id=\"%scolourbar\" font-size=\"11\" fill=\"#222\">\n<text x=\"%d\" y=\"%d\">"
+    fprintf(f,
+            "<g id=\"%scolourbar\" font-size=\"11\" fill=\"#222\">\n<text x=\"%d\" y=\"%d\">"
             "attention weight (colour level floor(16 \xe2\x88\x9aw))</text>\n",
             o->id ? o->id : "", x, y + 10);
     for (int l = 0; l < GRID_LEVELS; l++) {
@@ -311,12 +321,14 @@ static void colour_bar(FILE *f, int x, int y, bool masked, const SvgOptions *o)
     }
     for (int t = 0; t < 5; t++) {
         double tx = x + sqrt(ticks[t]) * GRID_LEVELS * BAR_STEP;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>"
-                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g%%</text>\n", tx, y + 30, tx,
-                y + 35, tx, y + 47, 100.0 * ticks[t]);
+        fprintf(f,
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#222\"/>"
+                "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g%%</text>\n",
+                tx, y + 30, tx, y + 35, tx, y + 47, 100.0 * ticks[t]);
     }
     if (masked)
-        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"url(#%shatch)\"/>"
+        fprintf(f,
+                "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"url(#%shatch)\"/>"
                 "<text x=\"%d\" y=\"%d\">masked (causal mask)</text>\n",
                 x + GRID_LEVELS * BAR_STEP + 24, y + 16, o->id ? o->id : "",
                 x + GRID_LEVELS * BAR_STEP + 44, y + 27);
@@ -325,10 +337,12 @@ static void colour_bar(FILE *f, int x, int y, bool masked, const SvgOptions *o)
 
 static void defs(FILE *f, const SvgOptions *o)
 {
-    fprintf(f, "<defs><pattern id=\"%shatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" "
+    fprintf(f,
+            "<defs><pattern id=\"%shatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" "
             "height=\"6\"><rect width=\"6\" height=\"6\" fill=\"%s\"/><path d=\"M0 6L6 0M-1 "
             "1L1 -1M5 7L7 5M0 0L6 6M-1 5L1 7M5 -1L7 1\" stroke=\"#808080\" stroke-width=\"1\"/>"
-            "</pattern></defs>\n", o->id ? o->id : "", o->mono ? "#ffffff" : "#303030");
+            "</pattern></defs>\n",
+            o->id ? o->id : "", o->mono ? "#ffffff" : "#303030");
 }
 
 /* The sentence(s) of the picture as one title line. */
@@ -361,8 +375,10 @@ static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const
 {
     const ModelResult *r = p[0].r;
     char buf[512];
-    fprintf(f, "<g id=\"%stitle\" fill=\"#222\">\n<text x=\"%d\" y=\"%d\" font-size=\"16\" "
-            "font-weight=\"bold\">", o->id ? o->id : "", x, y + 16);
+    fprintf(f,
+            "<g id=\"%stitle\" fill=\"#222\">\n<text x=\"%d\" y=\"%d\" font-size=\"16\" "
+            "font-weight=\"bold\">",
+            o->id ? o->id : "", x, y + 16);
     if (n == 1)
         fprintf(f, "Head %d of %d: ", p[0].head + 1, c->H);
     else if (p[0].r == p[n - 1].r && p[0].layer == p[n - 1].layer && n == c->H)
@@ -370,8 +386,7 @@ static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const
     else
         fprintf(f, "Side by side");
     if (n == 1)
-        svg_escape(f, p[0].caption ? p[0].caption : model_head_label(c, p[0].layer, p[0].head),
-                   60);
+        svg_escape(f, p[0].caption ? p[0].caption : model_head_label(c, p[0].layer, p[0].head), 60);
     fprintf(f, ", layer %d of %d</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", p[0].layer + 1,
             r->L, x, y + 34);
     sentence_line(f, r, chars - 12);
@@ -379,8 +394,10 @@ static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const
     fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", x, y + 50);
     svg_escape(f, buf, chars);
     if (pooled(r))
-        fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%d tokens pooled: a "
-                "cell is the largest weight of the tokens it covers", x, y + 66, r->shape.n_q);
+        fprintf(f,
+                "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%d tokens pooled: a "
+                "cell is the largest weight of the tokens it covers",
+                x, y + 66, r->shape.n_q);
     fputs("</text>\n</g>\n", f);
 }
 
@@ -407,8 +424,10 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
         int H = top + rows * ph + (rows - 1) * GAP + 70 + MARGIN;
         if (!o->inline_svg)
             fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-        fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-                "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"%s\">\n", W, H, W, H, FONT);
+        fprintf(f,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+                "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"%s\">\n",
+                W, H, W, H, FONT);
         fputs("<desc>attnviz attention heatmap</desc>\n", f);
         defs(f, o);
         fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);

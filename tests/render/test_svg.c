@@ -1,0 +1,311 @@
+/* test_svg.c - the SVG and HTML writers: XML escaping, the half floats and
+ * base64 of the page's data, every cell's id, fill and hatching against the
+ * weights, pooling of a long text, and the page's data bytes against the
+ * weights quantised by hand. Chromium's view of them: tests/e2e/export_browser.sh.
+ */
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "core/model.h"
+#include "render/heatmap.h"
+#include "render/html.h"
+#include "render/svg.h"
+
+/* What f wrote, as a NUL-terminated string (the caller frees). */
+typedef struct {
+    char *buf;
+    size_t len;
+    FILE *f;
+} Mem;
+
+static void mem_open(Mem *m)
+{
+    m->f = open_memstream(&m->buf, &m->len);
+    assert_non_null(m->f);
+}
+
+static char *mem_close(Mem *m)
+{
+    assert_int_equal(fclose(m->f), 0);
+    return m->buf;
+}
+
+static char *escaped(const char *s, int max_chars)
+{
+    Mem m;
+    mem_open(&m);
+    svg_escape(m.f, s, max_chars);
+    return mem_close(&m);
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+        int max;
+    } cases[] = {
+        {"a<b", "a&lt;b", 0},
+        {"&amp;", "&amp;amp;", 0},
+        {"\"q\" it's >", "&quot;q&quot; it&#39;s &gt;", 0},
+        {"x\001y\177", "x\xe2\x90\x81y\xe2\x90\xa1", 0}, /* control pictures U+2401, U+2421 */
+        {"bad\xff", "bad\xef\xbf\xbd", 0},               /* not UTF-8: U+FFFD */
+        {"caf\xc3\xa9 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xf0\x9f\x98\x80", 0},
+        {"abcdefghijklmnop", "abcdefghijkl\xe2\x80\xa6", 12},
+        {"abc", "abc", 3},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *got = escaped(cases[k].in, cases[k].max);
+        assert_string_equal(got, cases[k].out);
+        free(got);
+    }
+}
+
+static void test_half(void **state)
+{
+    (void)state;
+    assert_int_equal(html_half(0.0f), 0x0000);
+    assert_int_equal(html_half(-0.0f), 0x8000);
+    assert_int_equal(html_half(1.0f), 0x3c00);
+    assert_int_equal(html_half(-2.0f), 0xc000);
+    assert_int_equal(html_half(0.1f), 0x2e66);
+    assert_int_equal(html_half(65504.0f), 0x7bff);
+    assert_int_equal(html_half(1e6f), 0x7c00);
+    assert_int_equal(html_half(-INFINITY), 0xfc00);
+    assert_int_equal(html_half(NAN), 0x7e00);
+    assert_int_equal(html_half(0x1p-24f), 0x0001);        /* the smallest subnormal */
+    assert_int_equal(html_half(0x1p-14f), 0x0400);        /* the smallest normal */
+    assert_int_equal(html_half(1.0f + 0x1p-11f), 0x3c00); /* a tie: to even */
+    assert_int_equal(html_half(1.0f + 0x3p-11f), 0x3c02);
+    assert_int_equal(html_half(2047.0f / 1024.0f + 0x1p-11f), 0x4000); /* rounds up a binade */
+}
+
+static char *b64(const char *s)
+{
+    Mem m;
+    mem_open(&m);
+    html_base64(m.f, (const unsigned char *)s, strlen(s));
+    return mem_close(&m);
+}
+
+static void test_base64(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {{"", ""},
+                                           {"f", "Zg=="},
+                                           {"fo", "Zm8="},
+                                           {"foo", "Zm9v"},
+                                           {"foob", "Zm9vYg=="},
+                                           {"foobar", "Zm9vYmFy"},
+                                           {"\xff\xfe", "//4="}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *got = b64(cases[k][0]);
+        assert_string_equal(got, cases[k][1]);
+        free(got);
+    }
+}
+
+typedef struct {
+    ModelConfig c;
+    ModelWeights w;
+    ModelResult r;
+} Fixture;
+
+static void fixture_run(Fixture *f, const char *text, bool causal)
+{
+    memset(f, 0, sizeof *f);
+    model_config_default(&f->c);
+    f->c.causal = causal, f->c.keep_scores = true;
+    assert_int_equal(model_weights_toy(&f->c, &f->w), AV_OK);
+    assert_int_equal(model_run(&f->c, &f->w, text, strlen(text), NULL, 0, &f->r), AV_OK);
+}
+
+static void fixture_free(Fixture *f)
+{
+    model_result_free(&f->r);
+    model_weights_free(&f->w);
+}
+
+/* The fill of cell p<k>-<i>-<j>, or "" when there is none. */
+static const char *cell_fill(const char *doc, int k, int i, int j, char *buf, size_t size)
+{
+    char id[48];
+    snprintf(id, sizeof id, "id=\"p%d-%d-%d\"", k, i, j);
+    const char *at = strstr(doc, id), *fill = at ? strstr(at, "fill=\"") : NULL;
+    buf[0] = 0;
+    if (fill) {
+        const char *end = strchr(fill + 6, '"');
+        snprintf(buf, size, "%.*s", (int)(end - fill - 6), fill + 6);
+    }
+    return buf;
+}
+
+static int count(const char *doc, const char *s)
+{
+    int n = 0;
+    for (const char *p = strstr(doc, s); p; p = strstr(p + 1, s))
+        n++;
+    return n;
+}
+
+static void test_svg_cells(void **state)
+{
+    (void)state;
+    Fixture f;
+    fixture_run(&f, "the cat sat on the <mat> & ran", true);
+    const int n = f.r.shape.n_q;
+    SvgPanel p = {.r = &f.r, .layer = 0, .head = 1};
+    SvgOptions o = {0};
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(svg_write(m.f, &f.c, &p, 1, &o), AV_OK);
+    char *doc = mem_close(&m);
+    assert_true(strncmp(doc, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=", 50) == 0);
+    assert_non_null(strstr(doc, "version=\"1.1\""));
+    assert_non_null(strstr(doc, "viewBox=\"0 0 "));
+    assert_null(strstr(doc, "href"));
+    assert_non_null(strstr(doc, "Head 2 of 4: random, layer 1 of 1"));
+    assert_non_null(strstr(doc, "mask causal"));
+    assert_non_null(strstr(doc, "&lt;")); /* the tokens < and > escaped */
+    assert_null(strstr(doc, "<mat>"));
+    assert_int_equal(count(doc, "<rect id=\"p0-"), n * n);
+    const float *P = model_head_P(&f.r, 0, 1);
+    char buf[32], want[32];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            cell_fill(doc, 0, i, j, buf, sizeof buf);
+            if (j > i) {
+                assert_string_equal(buf, "url(#hatch)");
+                continue;
+            }
+            snprintf(want, sizeof want, "#%06x",
+                     (unsigned)svg_ramp_rgb(heatmap_level(P[i * n + j]), false));
+            assert_string_equal(buf, want);
+        }
+    free(doc);
+    fixture_free(&f);
+}
+
+static void test_svg_multiples_mono(void **state)
+{
+    (void)state;
+    Fixture f;
+    fixture_run(&f, "one two three", false);
+    SvgPanel p[4];
+    for (int h = 0; h < 4; h++)
+        p[h] = (SvgPanel){.r = &f.r, .layer = 0, .head = h};
+    SvgOptions o = {.mono = true};
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(svg_write(m.f, &f.c, p, 4, &o), AV_OK);
+    char *doc = mem_close(&m);
+    assert_non_null(strstr(doc, "All 4 heads"));
+    assert_non_null(strstr(doc, "mask off"));
+    assert_int_equal(count(doc, "<g id=\"panel"), 4);
+    assert_int_equal(count(doc, "url(#hatch)\"/>"), 0); /* no mask: no hatched cell */
+    char buf[32], want[32];
+    const float *P = model_head_P(&f.r, 0, 3);
+    cell_fill(doc, 3, 2, 0, buf, sizeof buf);
+    snprintf(want, sizeof want, "#%06x", (unsigned)svg_ramp_rgb(heatmap_level(P[6]), true));
+    assert_string_equal(buf, want);
+    /* grey: equal channels, white for level 0, darker at every level */
+    for (int l = 0; l < 16; l++) {
+        uint32_t g = svg_ramp_rgb(l, true);
+        assert_int_equal(g >> 16, g & 255);
+        assert_int_equal(g >> 8 & 255, g & 255);
+        if (l)
+            assert_true((g & 255) < (svg_ramp_rgb(l - 1, true) & 255));
+    }
+    assert_int_equal(svg_ramp_rgb(0, true), 0xffffff);
+    free(doc);
+    fixture_free(&f);
+}
+
+static void test_svg_pooled(void **state)
+{
+    (void)state;
+    char text[1200] = "";
+    for (int k = 0; k < 100; k++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "w%d ", k + 1);
+    Fixture f;
+    fixture_run(&f, text, true);
+    SvgMatrix m;
+    assert_int_equal(svg_matrix(&f.r, 0, 0, &m), AV_OK);
+    assert_true(m.pooled);
+    assert_int_equal(m.rows, SVG_POOL_CELLS);
+    assert_int_equal(m.cols, SVG_POOL_CELLS);
+    /* 100 tokens in 80 cells: cell c covers tokens floor(100c/80)+1 .. floor(100(c+1)/80) */
+    assert_string_equal(m.row_labels[0], "1");
+    assert_string_equal(m.row_labels[1], "2");
+    assert_string_equal(m.row_labels[3], "4-5");
+    assert_string_equal(m.col_labels[79], "99-100");
+    /* cell (3, 3): rows 3-4 (0-based), keys 3-4; causal, so row 3 sees key 3 only */
+    const float *P = model_head_P(&f.r, 0, 0);
+    float want = P[3 * 100 + 3] > P[4 * 100 + 3] ? P[3 * 100 + 3] : P[4 * 100 + 3];
+    want = P[4 * 100 + 4] > want ? P[4 * 100 + 4] : want;
+    assert_float_equal(m.P[3 * 80 + 3], want, 0);
+    assert_true(svg_matrix_masked(&m, 0, 1)); /* token 1 never sees token 2 */
+    assert_false(svg_matrix_masked(&m, 3, 3));
+    svg_matrix_free(&m);
+    fixture_free(&f);
+}
+
+static void test_html_data(void **state)
+{
+    (void)state;
+    Fixture f;
+    fixture_run(&f, "a <b> c </script> d", true);
+    const int n = f.r.shape.n_q, H = f.c.H;
+    SvgOptions o = {0};
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(html_write(m.f, &f.r, &f.c, 0, 2, &o), AV_OK);
+    char *doc = mem_close(&m);
+    assert_true(strncmp(doc, "<!DOCTYPE html>", 15) == 0);
+    /* the tokens < / script > cannot end the data early: < escaped in JSON */
+    assert_int_equal(count(doc, "</script>"), 2);
+    assert_non_null(strstr(doc, "\"\\u003c\",\"/\",\"script\",\"\\u003e\""));
+    assert_null(strstr(doc, "src="));
+    assert_null(strstr(doc, "href="));
+    assert_non_null(strstr(doc, "\"focus\":{\"layer\":0,\"head\":2}"));
+    assert_non_null(strstr(doc, "\"vis\":[1,2,3,4,5,6,7,8,9,10]"));
+    /* the weights, visible cells only, as the page must hold them */
+    size_t bytes = (size_t)H * n * (n + 1) / 2 * 2, o2 = 0;
+    unsigned char *w = malloc(bytes), *s = malloc(bytes);
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j <= i; j++, o2 += 2) {
+                size_t at = ((size_t)h * n + i) * n + j;
+                unsigned v = (unsigned)lrint((double)f.r.layer[0].ab.P[at] * 65534.0);
+                uint16_t hv = html_half(f.r.layer[0].ab.S[at]);
+                w[o2] = v & 255, w[o2 + 1] = (unsigned char)(v >> 8);
+                s[o2] = hv & 255, s[o2 + 1] = (unsigned char)(hv >> 8);
+            }
+    Mem e;
+    mem_open(&e);
+    fputs("\"weights\":\"", e.f);
+    html_base64(e.f, w, bytes);
+    fputs("\",\n\"scores\":\"", e.f);
+    html_base64(e.f, s, bytes);
+    char *want = mem_close(&e);
+    assert_non_null(strstr(doc, want));
+    free(want), free(w), free(s), free(doc);
+    fixture_free(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_half),
+        cmocka_unit_test(test_base64),
+        cmocka_unit_test(test_svg_cells),
+        cmocka_unit_test(test_svg_multiples_mono),
+        cmocka_unit_test(test_svg_pooled),
+        cmocka_unit_test(test_html_data),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
