@@ -196,6 +196,7 @@ fuzz:
 
 screenshots: attnviz
 	./scripts/screenshots.sh
+	./scripts/screenshots-svg.sh
 
 install: attnviz
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1
