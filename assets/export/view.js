@@ -46,6 +46,19 @@
   function rowLabel(i) { return (D.numberRows ? i + 1 + " " : "") + D.rowLabels[i]; }
   function short(s) { return s.length > 12 ? s.slice(0, 12) + "\u2026" : s; }
 
+  // The hatching of masked cells, as a canvas pattern (the SVG's <pattern>).
+  var hatchTile = null;
+  function hatch(g) {
+    if (!hatchTile) {
+      hatchTile = el("canvas", { width: 6, height: 6 });
+      var x = hatchTile.getContext("2d");
+      x.fillStyle = D.maskFill; x.fillRect(0, 0, 6, 6);
+      x.strokeStyle = "#808080"; x.beginPath();
+      x.moveTo(0, 6); x.lineTo(6, 0); x.moveTo(0, 0); x.lineTo(6, 6); x.stroke();
+    }
+    return g.createPattern(hatchTile, "repeat");
+  }
+
   // The small multiples: one canvas a head of the current layer.
   function multiples(box) {
     box.textContent = "";
@@ -57,7 +70,7 @@
       for (var i = 0; i < D.rows; i++)
         for (var j = 0; j < D.cols; j++) {
           var w = weight(st.layer, h, i, j);
-          g.fillStyle = w === null ? D.maskFill : D.ramp[level(w)];
+          g.fillStyle = w === null ? hatch(g) : D.ramp[level(w)];
           g.fillRect(j * px, i * px, px, px);
         }
       fig.appendChild(cv);
