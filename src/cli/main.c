@@ -143,6 +143,12 @@ static int run_model(App *a)
     ModelSource ms = {.w = &a->weights, .net = a->net};
     int err = modelrun_run(&ms, &a->opt.cfg, text, strlen(text), cross,
                            cross ? strlen(cross) : 0, &a->result);
+    if (err == AV_ERR_TOO_LARGE && !a->opt.dump_dir && a->opt.cfg.keep_scores) {
+        /* the HTML page's scores: not for a text too long to keep its weights */
+        a->opt.cfg.keep_scores = false;
+        err = modelrun_run(&ms, &a->opt.cfg, text, strlen(text), cross,
+                           cross ? strlen(cross) : 0, &a->result);
+    }
     if (a->net && err)
         return model_cmd_error(&a->opt, err, ms.bad);
     if (a->net && a->net->first)
