@@ -171,6 +171,25 @@ static void entries_free(Entries *es)
     memset(es, 0, sizeof *es);
 }
 
+/* At most the first 40 bytes of s[0..n) (valid UTF-8), cut at a character
+ * boundary, with control characters shown as '?': for a one-line message. */
+static void excerpt(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t k = 0; k < n && o + 5 < cap && k < 40;) {
+        unsigned cp;
+        int m = utf8_decode(s + k, n - k, &cp);
+        if (m == 0)
+            break;
+        if (cp < 0x20 || cp == 0x7F)
+            out[o++] = '?';
+        else
+            memcpy(out + o, s + k, (size_t)m), o += (size_t)m;
+        k += (size_t)m;
+    }
+    out[o] = 0;
+}
+
 /* Add the merge of the two tokens a and b (alphabet text, decoded here). */
 static int add_merge_text(Bpe *b, Json *j, const char *file, const char *base, const char *a,
                           size_t alen, const char *bb, size_t blen)
@@ -191,9 +210,12 @@ static int add_merge_text(Bpe *b, Json *j, const char *file, const char *base, c
         if (t.bad || t.too_long || !t.n)
             return refuse(j, file, base, "a merge names a token outside GPT-2's byte alphabet");
         id[k] = bpe_find(b, t.buf, t.n);
-        if (id[k] < 0)
-            return refuse(j, file, base, "a merge names '%.*s', which is not in the vocabulary",
-                          (int)(n[k] < 40 ? n[k] : 40), s[k]);
+        if (id[k] < 0) {
+            char shown[48];
+            excerpt(s[k], n[k], shown, sizeof shown);
+            return refuse(j, file, base, "a merge names '%s', which is not in the vocabulary",
+                          shown);
+        }
     }
     char msg[160];
     int rc = bpe_add_merge(b, id[0], id[1], msg, sizeof msg);

@@ -20,7 +20,7 @@ set -u
 secs=${1:-60}
 shift 2>/dev/null
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(tokenize npy sentences cli)
+[ ${#names[@]} -eq 0 ] && names=(tokenize npy sentences cli bpe hfvocab)
 case $secs in
 '' | *[!0-9]*) echo "run.sh: SECONDS must be a whole number, not '$secs'" >&2; exit 2 ;;
 esac
@@ -83,8 +83,8 @@ ar rcs "$out/libcore.a" "${objs[@]}" || exit 1
 # room for 1000-line files and 4096-byte lines).
 max_len() {
     case $1 in
-    sentences) echo 16384 ;;
-    tokenize) echo 8192 ;;
+    sentences | hfvocab) echo 16384 ;;
+    tokenize | bpe) echo 8192 ;;
     *) echo 4096 ;;
     esac
 }
