@@ -8,11 +8,13 @@ set -eu
 
 need="pkg-config libncurses-dev libopenblas-dev"
 if [ "${1:-run}" = test ]; then
-    need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev python3-numpy python3-torch chromium python3-pil"
+    need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev python3-numpy python3-torch chromium python3-pil python3-regex nodejs npm"
 fi
 
 missing=""
 for p in $need; do
+    # NodeSource's nodejs package holds npm (and conflicts with Debian's)
+    [ "$p" = npm ] && command -v npm >/dev/null 2>&1 && continue
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
         missing="$missing $p"
     fi
