@@ -31,19 +31,19 @@
 #define BPE_EOT_TEXT "<|endoftext|>"
 
 typedef struct {
-    int n_vocab;         /* ids 0 .. n_vocab-1 */
-    int n_merges;        /* merges added so far: the next one's rank */
-    int eot;             /* id of <|endoftext|>, or -1 (set by bpe_finish) */
-    int byte_id[256];    /* id of each single-byte token (set by bpe_finish) */
-    uint32_t *off;       /* (n_vocab + 1): token id is pool[off[id], off[id] + len[id]) */
-    uint32_t *len;       /* (n_vocab): byte length; 0 while the id has no token */
-    char *pool;          /* the tokens' bytes, back to back */
+    int n_vocab;      /* ids 0 .. n_vocab-1 */
+    int n_merges;     /* merges added so far: the next one's rank */
+    int eot;          /* id of <|endoftext|>, or -1 (set by bpe_finish) */
+    int byte_id[256]; /* id of each single-byte token (set by bpe_finish) */
+    uint32_t *off;    /* (n_vocab + 1): token id is pool[off[id], off[id] + len[id]) */
+    uint32_t *len;    /* (n_vocab): byte length; 0 while the id has no token */
+    char *pool;       /* the tokens' bytes, back to back */
     size_t pool_used, pool_cap;
-    int32_t *tok_hash;   /* (tok_slots): open addressing, token bytes -> id, -1 empty */
+    int32_t *tok_hash; /* (tok_slots): open addressing, token bytes -> id, -1 empty */
     size_t tok_slots;
-    uint64_t *pair_key;  /* (pair_slots): left << 32 | right, UINT64_MAX empty */
-    int32_t *pair_rank;  /* (pair_slots): the merge's rank */
-    int32_t *pair_id;    /* (pair_slots): the merged token's id */
+    uint64_t *pair_key; /* (pair_slots): left << 32 | right, UINT64_MAX empty */
+    int32_t *pair_rank; /* (pair_slots): the merge's rank */
+    int32_t *pair_id;   /* (pair_slots): the merged token's id */
     size_t pair_slots;
 } Bpe;
 
@@ -124,7 +124,7 @@ size_t bpe_decode(const Bpe *b, const int *ids, int n, char *out, size_t cap);
  * marks), another control character as ^X (^? for DEL), and each byte that is
  * not part of a whole UTF-8 character in s (a token holding part of one) as
  * "‹e6›" (U+2039, two lowercase hex digits, U+203A). Returns the length. */
-#define BPE_DISPLAY_MAX(len) ((len) * 8 + 1)
+#define BPE_DISPLAY_MAX(len) ((len)*8 + 1)
 size_t bpe_display(const char *s, size_t len, char *out);
 
 /* A TokenList (tokenize.h) from an encoding of text: spans from e, each

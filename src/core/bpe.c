@@ -205,8 +205,7 @@ int bpe_add_merge(Bpe *b, int left, int right, char *why, size_t whylen)
     memcpy(buf + ll, b->pool + b->off[right], lr);
     int id = bpe_find(b, buf, ll + lr);
     if (id < 0)
-        return fail(why, whylen, "merge %d makes a token that is not in the vocabulary",
-                    rank + 1);
+        return fail(why, whylen, "merge %d makes a token that is not in the vocabulary", rank + 1);
     if ((size_t)(b->n_merges + 1) * 2 > b->pair_slots && pair_grow(b))
         return AV_ERR_NOMEM;
     uint64_t key = (uint64_t)left << 32 | (uint32_t)right;
@@ -296,10 +295,12 @@ size_t bpe_display(const char *s, size_t len, char *out)
             k++;
             continue;
         }
-        if (cp == ' ' || cp == '\n' || cp == '\t')
-            o += (size_t)sprintf(out + o, "%s", cp == ' ' ? "\xe2\x90\xa3" /* ␣ */
-                                               : cp == '\n' ? "\xe2\x86\xb5" /* ↵ */
-                                                            : "\xe2\x87\xa5" /* ⇥ */);
+        const char *mark = cp == ' '    ? "\xe2\x90\xa3" /* ␣ */
+                           : cp == '\n' ? "\xe2\x86\xb5" /* ↵ */
+                           : cp == '\t' ? "\xe2\x87\xa5" /* ⇥ */
+                                        : NULL;
+        if (mark)
+            memcpy(out + o, mark, 3), o += 3;
         else if (cp < 0x20 || cp == 0x7F)
             o += (size_t)sprintf(out + o, "^%c", cp == 0x7F ? '?' : (char)(cp + '@'));
         else

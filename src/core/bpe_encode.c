@@ -226,8 +226,7 @@ static int merge_piece(const Bpe *b, const char *t, size_t start, size_t m, int 
         push_pair(b, sym, &h, c.left);
     }
     for (int k = 0; k >= 0; k = sym[k].next) {
-        int rc = add_piece(e, max_tokens, sym[k].id, start + (size_t)sym[k].at,
-                           (size_t)sym[k].len);
+        int rc = add_piece(e, max_tokens, sym[k].id, start + (size_t)sym[k].at, (size_t)sym[k].len);
         if (rc)
             return rc;
     }

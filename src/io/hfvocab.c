@@ -86,8 +86,7 @@ static int read_token(Json *j, const char *file, const char *base, TokBytes *t)
     if (t->bad == 0x110000)
         return refuse(j, file, base, "a token holds U+0000, outside GPT-2's byte alphabet");
     if (t->bad)
-        return refuse(j, file, base, "a token holds U+%04X, outside GPT-2's byte alphabet",
-                      t->bad);
+        return refuse(j, file, base, "a token holds U+%04X, outside GPT-2's byte alphabet", t->bad);
     if (t->too_long || t->n == 0)
         return refuse(j, file, base, "a token is %s", t->n ? "longer than 1024 bytes" : "empty");
     return AV_OK;
@@ -147,14 +146,15 @@ static int build_vocab(const Entries *es, int n_merges, const char *file, Bpe *b
                        size_t whylen)
 {
     int rc = bpe_init(b, es->n, n_merges);
+    if (rc == AV_ERR_CONFIG) {
+        snprintf(why, whylen, "%s: more than 16,777,216 tokens", file);
+        return AV_ERR_MODEL;
+    }
     if (rc)
-        return rc == AV_ERR_CONFIG ? (snprintf(why, whylen, "%s: too many tokens", file),
-                                      AV_ERR_MODEL)
-                                   : rc;
+        return rc;
     char msg[160];
     for (int k = 0; k < es->n; k++) {
-        rc = bpe_set_token(b, es->e[k].id, es->pool + es->e[k].off, es->e[k].len, msg,
-                           sizeof msg);
+        rc = bpe_set_token(b, es->e[k].id, es->pool + es->e[k].off, es->e[k].len, msg, sizeof msg);
         if (rc) {
             if (rc == AV_ERR_MODEL)
                 snprintf(why, whylen, "%s: %s", file, msg);
@@ -275,10 +275,11 @@ int hfvocab_parse(const char *vocab, size_t vlen, const char *merges, size_t mle
     if (!rc)
         rc = build_vocab(&es, count_lines(merges, mlen), "vocab.json", b, why, whylen);
     entries_free(&es);
-    if (!rc && utf8_valid_prefix(merges, mlen) < mlen)
-        rc = (snprintf(why, whylen, "merges.txt: byte %zu is not UTF-8",
-                       utf8_valid_prefix(merges, mlen)),
-              AV_ERR_MODEL);
+    size_t valid = utf8_valid_prefix(merges, mlen);
+    if (!rc && valid < mlen) {
+        snprintf(why, whylen, "merges.txt: byte %zu is not UTF-8", valid);
+        rc = AV_ERR_MODEL;
+    }
     if (!rc)
         rc = read_merges_txt(b, merges, mlen, why, whylen);
     if (!rc)
@@ -410,10 +411,11 @@ int hfvocab_parse_tokenizer(const char *json, size_t len, Bpe *b, char *why, siz
     json_skip_ws(&j);
     if (!rc && j.p != j.end)
         rc = refuse(&j, f, json, "text follows the top object");
-    if (!rc && (!t.model_seen || !t.vocab || !t.merges))
-        rc = (snprintf(why, whylen, "%s: no %s", f,
-                       !t.model_seen ? "\"model\"" : !t.vocab ? "model.vocab" : "model.merges"),
-              AV_ERR_MODEL);
+    if (!rc && (!t.model_seen || !t.vocab || !t.merges)) {
+        const char *lacks = !t.model_seen ? "\"model\"" : !t.vocab ? "model.vocab" : "model.merges";
+        snprintf(why, whylen, "%s: no %s", f, lacks);
+        rc = AV_ERR_MODEL;
+    }
     if (!rc) {
         j.p = t.vocab;
         rc = read_vocab_object(&j, f, json, &es);
@@ -462,8 +464,7 @@ int hfvocab_read_dir(const char *dir, Bpe *b, char *why, size_t whylen)
     if (rc == AV_ERR_IO && errno == ENOENT) {
         rc = read_file(dir, "tokenizer.json", &v, &vlen, why, whylen);
         if (rc == AV_ERR_IO && errno == ENOENT)
-            snprintf(why, whylen, "%s: no vocab.json (with merges.txt) nor tokenizer.json",
-                     dir);
+            snprintf(why, whylen, "%s: no vocab.json (with merges.txt) nor tokenizer.json", dir);
         if (!rc)
             rc = hfvocab_parse_tokenizer(v, vlen, b, why, whylen);
         free(v);

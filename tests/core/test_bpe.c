@@ -29,8 +29,8 @@ static void bytes_vocab(Bpe *b, const char *const *extra, int n_extra)
 
 static void merge(Bpe *b, const char *l, const char *r)
 {
-    int rc = bpe_add_merge(b, bpe_find(b, l, strlen(l)), bpe_find(b, r, strlen(r)), why,
-                           sizeof why);
+    int rc =
+        bpe_add_merge(b, bpe_find(b, l, strlen(l)), bpe_find(b, r, strlen(r)), why, sizeof why);
     if (rc)
         fail_msg("merge %s %s: %s", l, r, why);
 }
@@ -120,14 +120,47 @@ static void test_bpe_pattern_pieces(void **state)
        spaces ending one before a word, newlines and tabs apart, NBSP and
        U+0085 as spaces (Python's \s), U+FEFF and U+200D as symbols */
     static const char *const pieces_in[] = {
-        "I'm", "don't", " we've", "I'M", "  hello", "a\n\nb", "x\t\ty", "3.14", "!!'s",
-        " 'x", "a   ", "\xc2\xa0" "a", "x\xc2\x85y", "\xef\xbb\xbf" "a", "\xc3\xa9t\xc3\xa9",
-        "a\xe2\x80\x8d" "b", "12abc", " \xd9\xa3\xd9\xa4",
+        "I'm",
+        "don't",
+        " we've",
+        "I'M",
+        "  hello",
+        "a\n\nb",
+        "x\t\ty",
+        "3.14",
+        "!!'s",
+        " 'x",
+        "a   ",
+        "\xc2\xa0"
+        "a",
+        "x\xc2\x85y",
+        "\xef\xbb\xbf"
+        "a",
+        "\xc3\xa9t\xc3\xa9",
+        "a\xe2\x80\x8d"
+        "b",
+        "12abc",
+        " \xd9\xa3\xd9\xa4",
     };
     static const char *const want[] = {
-        "I|'m", "don|'t", " we|'ve", "I|'|M", " | hello", "a|\n|\n|b", "x|\t|\t|y", "3|.|14",
-        "!!'|s", " '|x", "a|   ", "\xc2\xa0|a", "x|\xc2\x85|y", "\xef\xbb\xbf|a",
-        "\xc3\xa9t\xc3\xa9", "a|\xe2\x80\x8d|b", "12|abc", " \xd9\xa3\xd9\xa4",
+        "I|'m",
+        "don|'t",
+        " we|'ve",
+        "I|'|M",
+        " | hello",
+        "a|\n|\n|b",
+        "x|\t|\t|y",
+        "3|.|14",
+        "!!'|s",
+        " '|x",
+        "a|   ",
+        "\xc2\xa0|a",
+        "x|\xc2\x85|y",
+        "\xef\xbb\xbf|a",
+        "\xc3\xa9t\xc3\xa9",
+        "a|\xe2\x80\x8d|b",
+        "12|abc",
+        " \xd9\xa3\xd9\xa4",
     };
     Bpe b;
     char out[256];
@@ -184,16 +217,21 @@ static void test_bpe_decode_and_display(void **state)
     int bad[] = {3, 999};
     assert_int_equal(bpe_decode(&b, bad, 2, out, sizeof out), (size_t)-1);
     bpe_display(" caf", 4, disp);
-    assert_string_equal(disp, "\xe2\x90\xa3" "caf");
+    assert_string_equal(disp, "\xe2\x90\xa3"
+                              "caf");
     bpe_display("\t\n\x01\x7f", 4, disp);
     assert_string_equal(disp, "\xe2\x87\xa5\xe2\x86\xb5^A^?");
     bpe_display("\xf0\x9f", 2, disp);
-    assert_string_equal(disp, "\xe2\x80\xb9" "f0\xe2\x80\xba\xe2\x80\xb9" "9f\xe2\x80\xba");
+    assert_string_equal(disp, "\xe2\x80\xb9"
+                              "f0\xe2\x80\xba\xe2\x80\xb9"
+                              "9f\xe2\x80\xba");
     const char *t = "\xf0\x9f\x98\x80 x";
     assert_int_equal(bpe_encode(&b, t, strlen(t), 100, &e), AV_OK);
     assert_int_equal(bpe_token_list(t, &e, &tl), AV_OK);
     assert_int_equal(tl.n, 4); /* f0 9f | 98 | 80 | " x" */
-    assert_string_equal(tl.tok[0].str, "\xe2\x80\xb9" "f0\xe2\x80\xba\xe2\x80\xb9" "9f\xe2\x80\xba");
+    assert_string_equal(tl.tok[0].str, "\xe2\x80\xb9"
+                                       "f0\xe2\x80\xba\xe2\x80\xb9"
+                                       "9f\xe2\x80\xba");
     assert_int_equal(tl.tok[3].start, 4);
     assert_int_equal(tl.tok[3].len, 2);
     assert_string_equal(tl.tok[3].str, "\xe2\x90\xa3x");
@@ -255,12 +293,9 @@ static void test_bpe_byte_alphabet(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bpe_merge_order),
-        cmocka_unit_test(test_bpe_pattern_pieces),
-        cmocka_unit_test(test_bpe_endoftext),
-        cmocka_unit_test(test_bpe_decode_and_display),
-        cmocka_unit_test(test_bpe_errors),
-        cmocka_unit_test(test_bpe_byte_alphabet),
+        cmocka_unit_test(test_bpe_merge_order), cmocka_unit_test(test_bpe_pattern_pieces),
+        cmocka_unit_test(test_bpe_endoftext),   cmocka_unit_test(test_bpe_decode_and_display),
+        cmocka_unit_test(test_bpe_errors),      cmocka_unit_test(test_bpe_byte_alphabet),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

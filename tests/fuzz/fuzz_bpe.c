@@ -29,10 +29,12 @@ static void check(int ok, const char *what)
 
 /* Merges in rank order; each result becomes a token. */
 static const char *const merges[][2] = {
-    {"t", "h"}, {"th", "e"}, {"h", "e"}, {" ", "t"}, {" t", "he"}, {"i", "n"}, {"in", "g"},
-    {"e", "r"}, {" ", "a"}, {"a", "a"}, {"aa", "aa"}, {"\xc3", "\xa9"}, {"\xf0", "\x9f"},
-    {"\xf0\x9f", "\x98"}, {" ", " "}, {"  ", "  "}, {"\n", "\n"}, {"'", "s"}, {"1", "2"},
-    {"\xe6", "\x97"}, {"\xe6\x97", "\xa5"}, {" ", "\xc3\xa9"},
+    {"t", "h"},           {"th", "e"},          {"h", "e"},   {" ", "t"},
+    {" t", "he"},         {"i", "n"},           {"in", "g"},  {"e", "r"},
+    {" ", "a"},           {"a", "a"},           {"aa", "aa"}, {"\xc3", "\xa9"},
+    {"\xf0", "\x9f"},     {"\xf0\x9f", "\x98"}, {" ", " "},   {"  ", "  "},
+    {"\n", "\n"},         {"'", "s"},           {"1", "2"},   {"\xe6", "\x97"},
+    {"\xe6\x97", "\xa5"}, {" ", "\xc3\xa9"},
 };
 
 static int vocab_build(Bpe *b)
@@ -85,8 +87,7 @@ static void check_encoding(const Bpe *b, const char *text, size_t size, const Bp
     for (int i = 0; i < tl.n; i++)
         check(tl.tok[i].start == e->piece[i].start && tl.tok[i].len == e->piece[i].len &&
                   tl.tok[i].str && tl.tok[i].str[0] &&
-                  utf8_valid_prefix(tl.tok[i].str, strlen(tl.tok[i].str)) ==
-                      strlen(tl.tok[i].str),
+                  utf8_valid_prefix(tl.tok[i].str, strlen(tl.tok[i].str)) == strlen(tl.tok[i].str),
               "a TokenList entry differs or its display string is empty or not UTF-8");
     tokenize_free(&tl);
     free(ids);

@@ -66,7 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (int c = 0; c < 256; c++)
         check(b.byte_id[c] >= 0, "a byte without a token");
-    static const char text[] = "Hello world, it's 12 o'clock <|endoftext|> caf\xc3\xa9 \xf0\x9f\x98\x80";
+    static const char text[] =
+        "Hello world, it's 12 o'clock <|endoftext|> caf\xc3\xa9 \xf0\x9f\x98\x80";
     round_trip(&b, text, sizeof text - 1);
     round_trip(&b, s, size);
     bpe_free(&b);
