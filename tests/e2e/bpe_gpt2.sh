@@ -13,7 +13,7 @@
 #    newlines, NBSP; not U+0085 or U+FEFF, where JavaScript's \s differs);
 #  - the same ids as GPT-2's exact pattern under Python's regex module with
 #    the BPE of tests/e2e/lib/gpt2_bpe_ref.py on 20,000 more texts that also
-#    hold U+0085, U+FEFF, <|endoftext|> and any code point;
+#    hold U+0085, U+FEFF, <|endoftext|> and any code point, and on long runs;
 #  - each text decoded back byte for byte, spans covering it in order;
 #  - the folder's vocabulary also read as a tokenizer.json (both merge forms)
 #    giving the same ids;
@@ -126,7 +126,9 @@ else:
 ref = Gpt2Bpe(tmp + "/gpt2/vocab.json", tmp + "/gpt2/merges.txt")
 texts2 = [random_text(r, extra=True) for _ in range(20000)]
 texts2 += ["Hello world", "<|endoftext|>", "a<|endoftext|>b", "<|endoftext|><|endoftext|>",
-           "<|endoftext", "x\u0085y", "\uFEFFHi", "  \u0085\n", "don't", "DON'T", "I'm"]
+           "<|endoftext", "x\u0085y", "\uFEFFHi", "  \u0085\n", "don't", "DON'T", "I'm",
+           "a" * 5000, "\u65e5\u672c" * 150, " " * 3000 + "x" + "\n" * 2000, "1" * 999,
+           "".join(random_text(r) for _ in range(300))]
 want2 = [ref.encode(t) for t in texts2]
 got2, err = c_ids(texts2, tmp + "/gpt2")
 report("C ids = GPT-2's pattern under python3-regex", texts2, want2, got2, err)

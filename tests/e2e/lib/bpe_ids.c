@@ -21,13 +21,22 @@
 #include "core/bpe.h"
 #include "io/hfvocab.h"
 
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* s[0..n) in lowercase hex into out; the byte count, or -1 when not hex
+ * (by hand: glibc's sscanf measures the whole rest of a string each call). */
 static int unhex(const char *s, size_t n, char *out)
 {
-    for (size_t k = 0; k + 1 < n; k += 2) {
-        unsigned v;
-        if (sscanf(s + k, "%2x", &v) != 1)
+    if (n % 2)
+        return -1;
+    for (size_t k = 0; k < n; k += 2) {
+        int hi = hexval(s[k]), lo = hexval(s[k + 1]);
+        if (hi < 0 || lo < 0)
             return -1;
-        out[k / 2] = (char)v;
+        out[k / 2] = (char)(hi << 4 | lo);
     }
     return (int)(n / 2);
 }
