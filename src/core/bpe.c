@@ -138,6 +138,8 @@ int bpe_set_token(Bpe *b, int id, const char *s, size_t len, char *why, size_t w
     if (b->tok_hash[slot] >= 0)
         return fail(why, whylen, "token id %d is the same text as token id %d", id,
                     b->tok_hash[slot]);
+    if (b->pool_used + len > UINT32_MAX)
+        return fail(why, whylen, "the tokens hold more than 4 GB");
     if (b->pool_used + len > b->pool_cap) {
         size_t cap = (b->pool_cap + len) * 2;
         char *p = realloc(b->pool, cap);

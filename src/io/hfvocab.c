@@ -72,7 +72,6 @@ static int refuse(Json *j, const char *file, const char *base, const char *fmt, 
 static int read_token(Json *j, const char *file, const char *base, TokBytes *t)
 {
     t->n = 0, t->bad = 0, t->too_long = 0;
-    const char *at = j->p;
     int rc = json_string_each(j, tok_put, t);
     if (rc == AV_ERR_UTF8 || (rc && j->err == AV_ERR_MODEL)) {
         char inner[128];
@@ -82,7 +81,6 @@ static int read_token(Json *j, const char *file, const char *base, TokBytes *t)
     }
     if (rc)
         return rc;
-    j->p = j->p < at ? at : j->p;
     if (t->bad == 0x110000)
         return refuse(j, file, base, "a token holds U+0000, outside GPT-2's byte alphabet");
     if (t->bad)
@@ -238,8 +236,6 @@ static int read_merges_txt(Bpe *b, const char *m, size_t len, char *why, size_t 
             continue;
         }
         const char *sp = memchr(p, ' ', (size_t)(end - p));
-        if (p == end && !nl)
-            break;
         if (!sp || sp == p || sp + 1 == end || memchr(sp + 1, ' ', (size_t)(end - sp - 1)))
             return json_fail(&j, "merges.txt: line %d is not two tokens with one space between",
                              line + 1);
