@@ -16,7 +16,13 @@
 #ifndef ATTNVIZ_GPT2_H
 #define ATTNVIZ_GPT2_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "core/av.h"
+#include "core/model.h"
+#include "core/rng.h"
+#include "core/tokenize.h"
 
 typedef struct {
     int n_vocab;  /* V */
@@ -44,5 +50,144 @@ typedef struct {
     const float *lnf_g, *lnf_b;
     const float *lm_head; /* == wte when the checkpoint ties them */
 } Gpt2Weights;
+
+/* ------------------------------------------------------------------ forward
+ *
+ * gpt2_forward over ids[0..n) (core/gpt2.c), with D = d_model, H = n_head,
+ * d_k = D / H, F = d_ff, L = n_layer:
+ *
+ *   x_0 = wte[ids] + wpe[0..n)                                    (n, D)
+ *   per layer l:  a = LN1(x_l)                                    (n, D)
+ *                 Q | K | V = a @ attn_w + attn_b                 (n, 3D)
+ *                 P_h = softmax(causal(Q_h K_h^T / sqrt(d_k)))    (n, n) per head
+ *                 concat[:, h d_k ..] = P_h V_h                   (n, D)
+ *                 attn = concat @ proj_w + proj_b                 (n, D)
+ *                 x' = x_l + attn
+ *                 x_{l+1} = x' + gelu_tanh(LN2(x') @ fc_w + fc_b) @ fcproj_w + fcproj_b
+ *   logits_i = LN_f(x_L[i]) @ lm_head^T                           (V) on demand
+ *
+ * Every product runs through core/mat.h. Each row's numbers are summed in
+ * the same order whatever rows are computed with it (mat_sgemm_packed's
+ * kernel where the processor has AVX2 and FMA, gpt2_kern.c's plain loops
+ * elsewhere), so a run that reuses the cache gives the bits of a whole one.
+ */
+
+/* A caller-owned forward state, reused between calls: the cache of every
+ * layer's K and V and everything the views read. Zero it (or
+ * gpt2_state_init) before the first call; gpt2_state_free releases it.
+ * Positions are rows: row i of a (cap, L, w) array holds every layer's w
+ * numbers of position i, so the arrays grow with n without moving a row. */
+typedef struct {
+    int n;                 /* positions computed: ids[0..n) */
+    int from;              /* the first position the last gpt2_forward computed (0: all) */
+    int cap;               /* positions every array below has room for */
+    int L, D;              /* the shape the arrays were made for (a new model resets them) */
+    int *ids;              /* (cap) */
+    float *x;              /* (cap, L + 1, D): [i][l] layer l's residual input at position i;
+                              [i][L] the last layer's output, before ln_f */
+    float *qkv;            /* (cap, L, 3D): Q | K | V of position i, with their biases */
+    float *concat;         /* (cap, L, D): the heads' outputs P_h V_h side by side */
+    float *attn;           /* (cap, L, D): concat @ proj_w + proj_b, the attention's share of x */
+    float *P;              /* attention weights: position i's rows of every layer and head,
+                              (L, H, i + 1) floats from gpt2_P_offset(i): key j <= i */
+    int p_rows;            /* positions whose rows of P are kept (a prefix) */
+    size_t p_cap;          /* floats P has room for */
+    double weights_budget; /* the caller's: P is kept while L H n n floats fit it
+                              (0: MODEL_BUDGET), as model_result_prepare decides */
+    float *work;           /* scratch of the forward */
+    size_t work_cap;
+} Gpt2State;
+
+/* Floats before position i's rows in Gpt2State.P, for L layers of H heads:
+ * L H i (i + 1) / 2. Row j of head h of layer l starts at
+ * gpt2_P_offset(L, H, j) + ((size_t)l * H + h) * (j + 1). */
+static inline size_t gpt2_P_offset(int L, int H, int i)
+{
+    return (size_t)L * H * ((size_t)i * (i + 1) / 2);
+}
+
+/* A zeroed state. */
+void gpt2_state_init(Gpt2State *st);
+
+/* Release a state's arrays; accepts a zeroed one. Leaves it zeroed. */
+void gpt2_state_free(Gpt2State *st);
+
+/* AV_OK when the sizes are ones the forward takes: every size positive, H
+ * divides D, D <= AV_MAX_D_MODEL, H <= AV_MAX_HEADS, L <= AV_MAX_LAYERS,
+ * n_ctx <= AV_MAX_TOKENS, ln_eps > 0, and no weight pointer NULL; else
+ * AV_ERR_CONFIG. */
+int gpt2_check(const Gpt2Weights *w);
+
+/* Run ids[0..n) (each id in [0, V)) through the model into st. Positions
+ * before the first one where ids differs from st->ids[0..st->n) keep what the
+ * earlier call computed (the KV cache); the rest is computed (st->from says
+ * where that began). Single-threaded, allocates only when st must grow.
+ * Returns AV_OK, AV_ERR_EMPTY (n < 1), AV_ERR_TOO_MANY (n > n_ctx),
+ * AV_ERR_CONFIG (gpt2_check, or an id out of range) or AV_ERR_NOMEM; on error
+ * st->n is 0 (the next call recomputes everything). */
+int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st);
+
+/* The next-token logits at position i < st->n: logits (V) =
+ * LN_f(x_L[i]) @ lm_head^T, the caller's V floats. Returns AV_OK or
+ * AV_ERR_CONFIG (i out of range). */
+int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits);
+
+/* The k most probable tokens of logits (V) under softmax(logits /
+ * temperature) (temperature > 0; 1 is the model's own distribution): ids and
+ * probabilities in decreasing order (ties: the smaller id first) into ids[k]
+ * and probs[k]. Returns the count written, min(k, V). */
+int gpt2_top_k(const float *logits, int V, float temperature, int k, int *ids, float *probs);
+
+/* How the next token is chosen. */
+typedef struct {
+    float temperature; /* <= 0: greedy (the largest logit, the smaller id on a tie) */
+    int top_k;         /* > 0: sample among the top_k most probable only */
+} Gpt2Sampling;
+
+/* A token drawn from logits (V) as s says, with rng (core/rng.h: the same
+ * seed gives the same token on every machine for the same logits). */
+int gpt2_sample(const float *logits, int V, const Gpt2Sampling *s, Rng *rng);
+
+/* One step of generation: gpt2_forward(ids[0..n)) (reusing st's cache),
+ * the logits of position n - 1 into logits (V floats, the caller's) and the
+ * chosen token into *next. Append *next to ids and call again for the one
+ * after (only that position is computed). Returns gpt2_forward's codes. */
+int gpt2_next(const Gpt2Weights *w, const int *ids, int n, const Gpt2Sampling *s, Rng *rng,
+              Gpt2State *st, float *logits, int *next);
+
+/* ‖V_j,h W_O,h‖ for every key j < st->n and head h of layer l into out
+ * (H, n): V_j,h is row j of V's head-h columns and W_O,h rows h d_k .. of
+ * proj_w (no bias). The value-weighted norms of DESIGN.md are
+ * P[l][h][i][j] * out[h][j]. Returns AV_OK, AV_ERR_CONFIG or AV_ERR_NOMEM. */
+int gpt2_value_norms(const Gpt2Weights *w, const Gpt2State *st, int l, float *out);
+
+/* ------------------------------------------------------- the views' result */
+
+/* A ModelConfig describing the model for model_result_prepare and the views:
+ * H, d_model, layers from cfg; causal, scaling, temperature 1, no toy PE;
+ * max_tokens n_ctx; preset PRESET_TRAINED (a result filled outside
+ * model_run, x_out a residual stream of its own); head_labels NULL. */
+void gpt2_model_config(const Gpt2Config *cfg, ModelConfig *c);
+
+/* Fill r (zeroed, or an earlier result to reuse) from st's last run, as
+ * every view reads a result: r->X the embeddings + positions, per layer
+ * ab.Q, ab.K, ab.V (with biases), ab.P (H, n, n) (NULL when r is lazy: past
+ * c->weights_budget the rows are computed from Q and K on demand), ab.S when
+ * c->keep_scores, ab.concat, ab.out = the attention's share of the residual
+ * (concat @ proj_w + proj_b), x_out the residual stream after the layer
+ * (r->out: the last layer's, before ln_f). tokens (st->n of them) are
+ * copied. c from gpt2_model_config (its weights_budget and keep_scores may be
+ * changed). Returns AV_OK, AV_ERR_CONFIG (shapes or token count differ),
+ * AV_ERR_TOO_LARGE or AV_ERR_NOMEM; on error r->shape.n_q is 0. */
+int gpt2_result_fill(const Gpt2Weights *w, const Gpt2State *st, const ModelConfig *c,
+                     const TokenList *tokens, ModelResult *r);
+
+/* Parameters of the model (wte, wpe, the layers, ln_f; lm_head when it is
+ * not wte). */
+double gpt2_param_count(const Gpt2Weights *w);
+
+/* Floating-point operations of a forward computing positions [from, n) (no
+ * logits), the causal triangle's only. */
+double gpt2_flops(const Gpt2Config *cfg, int from, int n);
 
 #endif

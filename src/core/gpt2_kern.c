@@ -1,0 +1,246 @@
+/* gpt2_kern.c - GPT-2's linear layers and one head's causal attention over
+ * new rows, with each row's sums in an order that does not depend on the
+ * rows beside it (gpt2_kern.h).
+ *
+ * With AVX2 and FMA (mat_packed_available) the products are mat.h's packed
+ * kernel: every element a chain of fused multiply-adds over k in order from
+ * zero. A weight matrix is packed a chunk of columns at a time into work and
+ * every block of rows is multiplied against the chunk while it is in cache;
+ * one or two rows (a typed key) skip the packing, which would cost as much
+ * as the product, and run linear_direct: the same chain, read straight from
+ * W. Without AVX2 and FMA the plain loops below keep the same property with
+ * multiply-then-add chains.
+ */
+#include "gpt2_kern.h"
+
+#include <assert.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/attention.h"
+#include "core/mat.h"
+
+/* Columns of W packed at a time, and the floats of X a block of rows may
+ * take (it stays in L2 beside the packed chunk while each panel passes). */
+enum { KERN_NC = 64, KERN_BLOCK_FLOATS = 49152, KERN_DIRECT_ROWS = 2 };
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define KERN_X86 1
+#include <immintrin.h>
+#define KERN_TARGET __attribute__((target("avx2,fma")))
+#else
+#define KERN_X86 0
+#endif
+
+size_t gpt2k_linear_work(int K)
+{
+    return mat_packed_floats(K, KERN_NC);
+}
+
+/* Y row (N) = x (K) W: the plain chain y_j = y_j + x_k w_kj from 0, k in order. */
+static void linear_row_plain(int N, int K, const float *restrict x, const float *restrict W,
+                             int ldw, float *restrict y)
+{
+    memset(y, 0, (size_t)N * sizeof *y);
+    for (int k = 0; k < K; k++) {
+        const float x_k = x[k], *restrict w_k = W + (size_t)k * ldw;
+        for (int j = 0; j < N; j++)
+            y[j] += x_k * w_k[j];
+    }
+}
+
+#if KERN_X86
+/* Y row (N) = x (K) W by fused multiply-adds over k in order from zero: the
+ * bits of mat_sgemm_packed's chain, 64 columns in eight registers at a time. */
+KERN_TARGET static void linear_row_direct(int N, int K, const float *x, const float *W,
+                                          int ldw, float *y)
+{
+    int j = 0;
+    for (; j + 64 <= N; j += 64) {
+        __m256 c[8];
+        for (int q = 0; q < 8; q++)
+            c[q] = _mm256_setzero_ps();
+        for (int k = 0; k < K; k++) {
+            const __m256 a = _mm256_broadcast_ss(x + k);
+            const float *w_k = W + (size_t)k * ldw + j;
+            for (int q = 0; q < 8; q++)
+                c[q] = _mm256_fmadd_ps(a, _mm256_loadu_ps(w_k + 8 * q), c[q]);
+        }
+        for (int q = 0; q < 8; q++)
+            _mm256_storeu_ps(y + j + 8 * q, c[q]);
+    }
+    for (; j + 8 <= N; j += 8) {
+        __m256 c = _mm256_setzero_ps();
+        for (int k = 0; k < K; k++)
+            c = _mm256_fmadd_ps(_mm256_broadcast_ss(x + k),
+                                _mm256_loadu_ps(W + (size_t)k * ldw + j), c);
+        _mm256_storeu_ps(y + j, c);
+    }
+    for (; j < N; j++) {
+        float c = 0.0f;
+        for (int k = 0; k < K; k++)
+            c = fmaf(x[k], W[(size_t)k * ldw + j], c);
+        y[j] = c;
+    }
+}
+#endif
+
+/* Y (M, N) = X W by the packed kernel: a chunk of W's columns packed, then
+ * every block of rows against it. */
+static void linear_packed(int M, int N, int K, const float *X, int ldx, const float *W,
+                          int ldw, float *Y, int ldy, float *work)
+{
+    int mb = KERN_BLOCK_FLOATS / K / 6 * 6;
+    mb = mb < 6 ? 6 : mb;
+    for (int j0 = 0; j0 < N; j0 += KERN_NC) {
+        const int nc = N - j0 < KERN_NC ? N - j0 : KERN_NC;
+        mat_pack(false, K, nc, W + j0, ldw, work);
+        for (int i0 = 0; i0 < M; i0 += mb) {
+            const int m = M - i0 < mb ? M - i0 : mb;
+            /* Y[i0.., j0..] (m, nc) = X[i0..] (m, K) W[:, j0..] (K, nc) */
+            mat_sgemm_packed(m, nc, K, 1.0f,
+                             X + (size_t)i0 * ldx, ldx,
+                             work, K,
+                             Y + (size_t)i0 * ldy + j0, ldy);
+        }
+    }
+}
+
+void gpt2k_linear(int M, int N, int K, const float *X, int ldx, const float *W, int ldw,
+                  const float *b, float *Y, int ldy, float *work)
+{
+    assert(M >= 0 && N > 0 && K > 0 && ldx >= K && ldw >= N && ldy >= N);
+    const bool fast = mat_packed_available();
+    if (fast && M > KERN_DIRECT_ROWS) {
+        linear_packed(M, N, K, X, ldx, W, ldw, Y, ldy, work);
+    } else {
+        for (int i = 0; i < M; i++) {
+#if KERN_X86
+            if (fast) {
+                linear_row_direct(N, K, X + (size_t)i * ldx, W, ldw, Y + (size_t)i * ldy);
+                continue;
+            }
+#endif
+            linear_row_plain(N, K, X + (size_t)i * ldx, W, ldw, Y + (size_t)i * ldy);
+        }
+    }
+    for (int i = 0; b && i < M; i++) {
+        float *y_i = Y + (size_t)i * ldy;
+        for (int j = 0; j < N; j++)
+            y_i[j] += b[j];
+    }
+}
+
+size_t gpt2k_head_work(int m, int n, int d_k)
+{
+    (void)m;
+    return mat_packed_available() ? mat_packed_floats(d_k, n) + mat_packed_floats(n, d_k) : 0;
+}
+
+/* Row r (position i = p + r) of P: scores of keys j <= i, softmax, zeros past i. */
+static void head_softmax(int p, int m, int n, float *P)
+{
+    for (int r = 0; r < m; r++) {
+        float *row = P + (size_t)r * n;
+        const int vis = p + r + 1;
+        attention_softmax_row(row, vis);
+        memset(row + vis, 0, (size_t)(n - vis) * sizeof *row);
+    }
+}
+
+/* The plain loops: scores, softmax, and O = P V, each sum over keys or
+ * features in order. */
+static void head_plain(int p, int n, int d_k, float scale, const float *Q_h, int ldq,
+                       const float *K_h, const float *V_h, int ldkv, float *P, float *O, int ldo)
+{
+    const int m = n - p;
+    for (int r = 0; r < m; r++) {
+        const float *q = Q_h + (size_t)r * ldq;
+        float *row = P + (size_t)r * n;
+        for (int j = 0; j <= p + r; j++) {
+            const float *k = K_h + (size_t)j * ldkv;
+            float s = 0.0f;
+            for (int c = 0; c < d_k; c++)
+                s += q[c] * k[c];
+            row[j] = s * scale;
+        }
+    }
+    head_softmax(p, m, n, P);
+    for (int r = 0; r < m; r++) {
+        const float *row = P + (size_t)r * n;
+        float *o = O + (size_t)r * ldo;
+        memset(o, 0, (size_t)d_k * sizeof *o);
+        for (int j = 0; j <= p + r; j++) {
+            const float *v = V_h + (size_t)j * ldkv;
+            for (int c = 0; c < d_k; c++)
+                o[c] += row[j] * v[c];
+        }
+    }
+}
+
+void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq,
+                const float *K_h, const float *V_h, int ldkv, float *P, float *O, int ldo,
+                float *work)
+{
+    assert(p >= 0 && p < n && d_k > 0 && ldq >= d_k && ldkv >= d_k && ldo >= d_k);
+    const int m = n - p;
+    if (!mat_packed_available()) {
+        head_plain(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldkv, P, O, ldo);
+        return;
+    }
+    float *Kp = work, *Vp = work + mat_packed_floats(d_k, n);
+    mat_pack(true, d_k, n, K_h, ldkv, Kp);
+    /* P (m, n) = scale Q_h (m, d_k) K_h^T (d_k, n), row r wanting keys below p + r + 1 */
+    mat_sgemm_packed_tri(m, n, d_k, scale,
+                         Q_h, ldq,
+                         Kp, d_k,
+                         P, n, p + 1, 0);
+    head_softmax(p, m, n, P);
+    mat_pack(false, n, d_k, V_h, ldkv, Vp);
+    /* O (m, d_k) = P (m, n) V_h (n, d_k), row r's terms past key p + r skipped */
+    mat_sgemm_packed_tri(m, d_k, n, 1.0f,
+                         P, n,
+                         Vp, n,
+                         O, ldo, 0, p + 1);
+}
+
+#if KERN_X86
+KERN_TARGET static void dots_avx2(int N, int K, const float *A, int lda, const float *x,
+                                  float *out)
+{
+    for (int v = 0; v < N; v++) {
+        const float *a = A + (size_t)v * lda;
+        __m256 c0 = _mm256_setzero_ps(), c1 = c0;
+        int k = 0;
+        for (; k + 16 <= K; k += 16) {
+            c0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + k), _mm256_loadu_ps(x + k), c0);
+            c1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + k + 8), _mm256_loadu_ps(x + k + 8), c1);
+        }
+        float lanes[8], s = 0.0f;
+        _mm256_storeu_ps(lanes, _mm256_add_ps(c0, c1));
+        for (int q = 0; q < 8; q++)
+            s += lanes[q];
+        for (; k < K; k++)
+            s = fmaf(a[k], x[k], s);
+        out[v] = s;
+    }
+}
+#endif
+
+void gpt2k_dots(int N, int K, const float *A, int lda, const float *x, float *out)
+{
+    assert(N >= 0 && K > 0 && lda >= K);
+#if KERN_X86
+    if (mat_packed_available()) {
+        dots_avx2(N, K, A, lda, x, out);
+        return;
+    }
+#endif
+    for (int v = 0; v < N; v++) {
+        const float *a = A + (size_t)v * lda;
+        double s = 0.0;
+        for (int k = 0; k < K; k++)
+            s += (double)a[k] * x[k];
+        out[v] = (float)s;
+    }
+}
