@@ -1,0 +1,523 @@
+/* test_gpt2.c - core/gpt2.h's forward against a float64 NumPy reference
+ * (tests/data/gpt2/make_ref.py), its KV cache against whole runs, the
+ * ModelResult it fills, and the choice of the next token.
+ *
+ * The small GPT-2-shaped model's weights are drawn here from core/rng.h's
+ * stream in the order of make_ref.py's TENSORS, so the committed files hold
+ * only the expected numbers. An io test: it reads them with io/npy.h.
+ */
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "core/gpt2.h"
+#include "core/rng.h"
+#include "io/npy.h"
+
+enum { L = 3, D = 48, H = 4, F = 192, V = 300, T = 64, N = 20, SEED = 2024 };
+
+typedef struct {
+    Gpt2Weights w;
+    float *arena;
+    int ids[N];
+} Model;
+
+/* count floats offset + rng_symmetric(std), as make_ref.py's symmetric(). */
+static const float *draw(Rng *r, float **at, size_t count, float offset, float std)
+{
+    float *p = *at;
+    for (size_t k = 0; k < count; k++)
+        p[k] = offset + rng_symmetric(r, std);
+    *at += count;
+    return p;
+}
+
+static void model_make(Model *m)
+{
+    size_t per_layer = 4 * D + D * 3 * D + 3 * D + D * D + D + D * F + F + F * D + D;
+    m->arena = malloc(((size_t)V * D + (size_t)T * D + L * per_layer + 2 * D) * sizeof(float));
+    assert_non_null(m->arena);
+    float *at = m->arena;
+    Rng r;
+    rng_seed(&r, SEED);
+    Gpt2Weights *w = &m->w;
+    memset(w, 0, sizeof *w);
+    w->cfg = (Gpt2Config){V, T, D, H, L, F, 1e-5f};
+    w->wte = draw(&r, &at, (size_t)V * D, 0, 0.5f);
+    w->wpe = draw(&r, &at, (size_t)T * D, 0, 0.2f);
+    for (int l = 0; l < L; l++) {
+        Gpt2Layer *y = &w->layer[l];
+        y->ln1_g = draw(&r, &at, D, 1, 0.2f), y->ln1_b = draw(&r, &at, D, 0, 0.1f);
+        y->attn_w = draw(&r, &at, (size_t)D * 3 * D, 0, 0.35f);
+        y->attn_b = draw(&r, &at, 3 * D, 0, 0.1f);
+        y->proj_w = draw(&r, &at, (size_t)D * D, 0, 0.15f);
+        y->proj_b = draw(&r, &at, D, 0, 0.05f);
+        y->ln2_g = draw(&r, &at, D, 1, 0.2f), y->ln2_b = draw(&r, &at, D, 0, 0.1f);
+        y->fc_w = draw(&r, &at, (size_t)D * F, 0, 0.15f);
+        y->fc_b = draw(&r, &at, F, 0, 0.1f);
+        y->fcproj_w = draw(&r, &at, (size_t)F * D, 0, 0.08f);
+        y->fcproj_b = draw(&r, &at, D, 0, 0.05f);
+    }
+    w->lnf_g = draw(&r, &at, D, 1, 0.2f), w->lnf_b = draw(&r, &at, D, 0, 0.1f);
+    w->lm_head = w->wte;
+    for (int i = 0; i < N; i++)
+        m->ids[i] = (int)((rng_next(&r) >> 33) % V);
+}
+
+static int setup(void **state)
+{
+    Model *m = calloc(1, sizeof *m);
+    model_make(m);
+    *state = m;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Model *m = *state;
+    free(m->arena);
+    free(m);
+    return 0;
+}
+
+static void load(const char *name, NpyArray *a)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/gpt2/%s", TEST_DATA_DIR, name);
+    assert_int_equal(npy_read(path, a), AV_OK);
+}
+
+/* Row i of head h of layer l from the state's kept weights, as a dense n row. */
+static void state_row(const Gpt2State *st, int l, int h, int i, float *row)
+{
+    const float *src = st->P + gpt2_P_offset(L, H, i) + ((size_t)l * H + h) * (i + 1);
+    memset(row, 0, (size_t)st->n * sizeof *row);
+    memcpy(row, src, (size_t)(i + 1) * sizeof *row);
+}
+
+static void test_gpt2_reference_ids(void **state)
+{
+    /* expect: the ids drawn here are the ones make_ref.py drew (the same stream) */
+    Model *m = *state;
+    NpyArray ids = {0};
+    load("ids.npy", &ids);
+    assert_int_equal(ids.count, N);
+    for (int i = 0; i < N; i++)
+        assert_int_equal((int)ids.data[i], m->ids[i]);
+    npy_free(&ids);
+}
+
+static void test_gpt2_weights_match_reference(void **state)
+{
+    /* expect: every layer's every head's weights within 1e-5 of float64 NumPy */
+    Model *m = *state;
+    NpyArray ref = {0};
+    Gpt2State st;
+    gpt2_state_init(&st);
+    load("attention.npy", &ref);
+    assert_int_equal(ref.count, (size_t)L * H * N * N);
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    assert_int_equal(st.from, 0);
+    float row[N];
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++)
+            for (int i = 0; i < N; i++) {
+                state_row(&st, l, h, i, row);
+                assert_floats_near(row, ref.data + (((size_t)l * H + h) * N + i) * N, N, 1e-5);
+            }
+    npy_free(&ref);
+    gpt2_state_free(&st);
+}
+
+static void test_gpt2_logits_match_reference(void **state)
+{
+    /* expect: every position's logits within 1e-4 of float64 NumPy */
+    Model *m = *state;
+    NpyArray ref = {0};
+    Gpt2State st = {0};
+    float logits[V];
+    load("logits.npy", &ref);
+    assert_int_equal(ref.count, (size_t)N * V);
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(gpt2_logits(&m->w, &st, i, logits), AV_OK);
+        assert_floats_near(logits, ref.data + (size_t)i * V, V, 1e-4);
+    }
+    assert_int_equal(gpt2_logits(&m->w, &st, N, logits), AV_ERR_CONFIG);
+    npy_free(&ref);
+    gpt2_state_free(&st);
+}
+
+static void test_gpt2_weights_invariants(void **state)
+{
+    /* expect: keys after the query exactly 0, every row summing to 1 */
+    Model *m = *state;
+    Gpt2State st = {0};
+    float row[N];
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++)
+            for (int i = 0; i < N; i++) {
+                state_row(&st, l, h, i, row);
+                double sum = 0;
+                for (int j = 0; j < N; j++) {
+                    if (j > i)
+                        assert_true(row[j] == 0.0f);
+                    assert_true(row[j] >= 0.0f);
+                    sum += row[j];
+                }
+                assert_float_equal(sum, 1.0, 1e-5);
+            }
+    gpt2_state_free(&st);
+}
+
+/* Whether two states hold the same bits for their first n positions. */
+static void assert_states_equal(const Gpt2State *a, const Gpt2State *b, int n)
+{
+    assert_int_equal(a->n, n);
+    assert_int_equal(b->n, n);
+    assert_memory_equal(a->ids, b->ids, (size_t)n * sizeof(int));
+    assert_memory_equal(a->x, b->x, (size_t)n * (L + 1) * D * sizeof(float));
+    assert_memory_equal(a->qkv, b->qkv, (size_t)n * L * 3 * D * sizeof(float));
+    assert_memory_equal(a->concat, b->concat, (size_t)n * L * D * sizeof(float));
+    assert_memory_equal(a->attn, b->attn, (size_t)n * L * D * sizeof(float));
+    assert_true(a->p_rows >= n && b->p_rows >= n);
+    assert_memory_equal(a->P, b->P, gpt2_P_offset(L, H, n) * sizeof(float));
+}
+
+static void random_ids(uint64_t seed, int n, int *ids)
+{
+    Rng r;
+    rng_seed(&r, seed);
+    for (int i = 0; i < n; i++)
+        ids[i] = (int)(rng_next(&r) % V);
+}
+
+/* A whole run of ids[0..n) in a fresh state, compared with st. */
+static void assert_equals_whole(const Model *m, const int *ids, int n, const Gpt2State *st)
+{
+    Gpt2State whole = {0};
+    assert_int_equal(gpt2_forward(&m->w, ids, n, &whole), AV_OK);
+    assert_states_equal(st, &whole, n);
+    gpt2_state_free(&whole);
+}
+
+static void test_gpt2_cache_append(void **state)
+{
+    /* expect: tokens appended one at a time, each call computing only the new
+     * position, end with the bits of one whole run over the full context */
+    Model *m = *state;
+    int ids[T];
+    Gpt2State st = {0};
+    random_ids(7, T, ids);
+    for (int n = 1; n <= T; n++) {
+        assert_int_equal(gpt2_forward(&m->w, ids, n, &st), AV_OK);
+        assert_int_equal(st.from, n - 1);
+    }
+    assert_equals_whole(m, ids, T, &st);
+    gpt2_state_free(&st);
+}
+
+static void test_gpt2_cache_edit(void **state)
+{
+    /* expect: an edit in the middle recomputes from the first changed token
+     * and equals a whole run; a shorter text computes nothing; a second edit
+     * after a run of 3 tokens at once (the packed path) still equals */
+    Model *m = *state;
+    int ids[T];
+    Gpt2State st = {0};
+    random_ids(11, T, ids);
+    assert_int_equal(gpt2_forward(&m->w, ids, 40, &st), AV_OK);
+    ids[17] = (ids[17] + 1) % V;
+    assert_int_equal(gpt2_forward(&m->w, ids, 40, &st), AV_OK);
+    assert_int_equal(st.from, 17);
+    assert_equals_whole(m, ids, 40, &st);
+    assert_int_equal(gpt2_forward(&m->w, ids, 25, &st), AV_OK);
+    assert_int_equal(st.from, 25);
+    assert_equals_whole(m, ids, 25, &st);
+    assert_int_equal(gpt2_forward(&m->w, ids, 28, &st), AV_OK);
+    assert_int_equal(st.from, 25);
+    assert_equals_whole(m, ids, 28, &st);
+    ids[0] = (ids[0] + 5) % V;
+    assert_int_equal(gpt2_forward(&m->w, ids, T, &st), AV_OK);
+    assert_int_equal(st.from, 0);
+    assert_equals_whole(m, ids, T, &st);
+    gpt2_state_free(&st);
+}
+
+static void test_gpt2_errors(void **state)
+{
+    /* expect: no token, past n_ctx, an id outside the vocabulary or a broken
+     * configuration are refused, and the state then recomputes everything */
+    Model *m = *state;
+    int ids[T + 1];
+    Gpt2State st = {0};
+    random_ids(3, T + 1, ids);
+    assert_int_equal(gpt2_forward(&m->w, ids, 0, &st), AV_ERR_EMPTY);
+    assert_int_equal(gpt2_forward(&m->w, ids, T + 1, &st), AV_ERR_TOO_MANY);
+    assert_int_equal(gpt2_forward(&m->w, ids, 5, &st), AV_OK);
+    ids[2] = V;
+    assert_int_equal(gpt2_forward(&m->w, ids, 5, &st), AV_ERR_CONFIG);
+    assert_int_equal(st.n, 0);
+    ids[2] = -1;
+    assert_int_equal(gpt2_forward(&m->w, ids, 5, &st), AV_ERR_CONFIG);
+    Gpt2Weights bad = m->w;
+    bad.cfg.n_head = 5; /* does not divide 48 */
+    ids[2] = 1;
+    assert_int_equal(gpt2_forward(&bad, ids, 5, &st), AV_ERR_CONFIG);
+    bad = m->w;
+    bad.layer[1].fc_b = NULL;
+    assert_int_equal(gpt2_check(&bad), AV_ERR_CONFIG);
+    bad = m->w;
+    bad.cfg.d_model = AV_MAX_D_MODEL + H;
+    assert_int_equal(gpt2_check(&bad), AV_ERR_CONFIG);
+    gpt2_state_free(&st);
+}
+
+/* A token list of n tokens "t0", "t1", ... (by hand, as a tokenizer would). */
+typedef struct {
+    Token tok[T];
+    char text[T][8];
+    TokenList tl;
+} Tokens;
+
+static void tokens_make(Tokens *t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        snprintf(t->text[i], sizeof t->text[i], "t%d", i);
+        t->tok[i] = (Token){.start = (size_t)i * 4, .len = strlen(t->text[i]), .str = t->text[i]};
+    }
+    t->tl = (TokenList){.tok = t->tok, .n = n};
+}
+
+static void test_gpt2_result_fill(void **state)
+{
+    /* expect: the views' accessors give the forward's own weights bit for bit,
+     * and the result's vectors and residual stream are the state's */
+    Model *m = *state;
+    Gpt2State st = {0};
+    ModelConfig c;
+    ModelResult r = {0};
+    Tokens t;
+    float row[N], buf[N];
+    tokens_make(&t, N);
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    gpt2_model_config(&m->w.cfg, &c);
+    assert_int_equal(model_config_check(&c), AV_OK);
+    c.keep_scores = true;
+    assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_OK);
+    assert_int_equal(r.shape.n_q, N);
+    assert_int_equal(r.L, L);
+    assert_true(r.shape.causal && !r.lazy);
+    assert_string_equal(r.tokens.tok[3].str, "t3");
+    for (int l = 0; l < L; l++) {
+        assert_true(model_has_vectors(&r, l));
+        for (int h = 0; h < H; h++) {
+            const float *P_h = model_head_P(&r, l, h);
+            assert_non_null(P_h);
+            for (int i = 0; i < N; i++) {
+                state_row(&st, l, h, i, row);
+                assert_memory_equal(P_h + (size_t)i * N, row, sizeof row);
+                assert_memory_equal(model_head_row(&r, l, h, i, buf), row, sizeof row);
+                const float *S_i = r.layer[l].ab.S + ((size_t)h * N + i) * N;
+                for (int j = i + 1; j < N; j++)
+                    assert_true(isinf(S_i[j]) && S_i[j] < 0);
+            }
+        }
+        /* Q of position 5, K of position 7 and the residual stream after the layer */
+        assert_memory_equal(r.layer[l].ab.Q + 5 * D, st.qkv + ((size_t)5 * L + l) * 3 * D,
+                            D * sizeof(float));
+        assert_memory_equal(r.layer[l].ab.K + 7 * D, st.qkv + ((size_t)7 * L + l) * 3 * D + D,
+                            D * sizeof(float));
+        assert_memory_equal(r.layer[l].x_out + 9 * D, st.x + ((size_t)9 * (L + 1) + l + 1) * D,
+                            D * sizeof(float));
+    }
+    assert_ptr_equal(r.out, r.layer[L - 1].x_out);
+    tokens_make(&t, N - 1);
+    assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_ERR_CONFIG);
+    assert_int_equal(r.shape.n_q, 0);
+    model_result_free(&r);
+    gpt2_state_free(&st);
+}
+
+static void test_gpt2_result_lazy(void **state)
+{
+    /* expect: past the weights budget the state keeps no weights and the
+     * result computes its rows from Q and K, within 1e-6 of the forward's */
+    Model *m = *state;
+    Gpt2State st = {0}, whole = {0};
+    ModelConfig c;
+    ModelResult r = {0};
+    Tokens t;
+    float row[N], buf[N];
+    tokens_make(&t, N);
+    st.weights_budget = 1;
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &whole), AV_OK);
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    assert_int_equal(st.p_rows, 0);
+    gpt2_model_config(&m->w.cfg, &c);
+    c.weights_budget = 1;
+    assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_OK);
+    assert_true(r.lazy);
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++) {
+            assert_null(model_head_P(&r, l, h));
+            for (int i = 0; i < N; i++) {
+                state_row(&whole, l, h, i, row);
+                assert_floats_near(model_head_row(&r, l, h, i, buf), row, N, 1e-6);
+            }
+        }
+    /* the budget raised: the weights are computed again, the cache then equal */
+    st.weights_budget = 0;
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    assert_int_equal(st.from, 0);
+    assert_states_equal(&st, &whole, N);
+    model_result_free(&r);
+    gpt2_state_free(&st);
+    gpt2_state_free(&whole);
+}
+
+static void test_gpt2_value_norms(void **state)
+{
+    /* expect: ‖V_j,h W_O,h‖ as a float64 product of the state's V and proj_w */
+    Model *m = *state;
+    Gpt2State st = {0};
+    float norms[H * N];
+    const int l = 1, d_k = D / H;
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    assert_int_equal(gpt2_value_norms(&m->w, &st, l, norms), AV_OK);
+    for (int h = 0; h < H; h++)
+        for (int j = 0; j < N; j++) {
+            const float *v = st.qkv + ((size_t)j * L + l) * 3 * D + 2 * D + h * d_k;
+            double s = 0;
+            for (int c = 0; c < D; c++) {
+                double u = 0;
+                for (int k = 0; k < d_k; k++)
+                    u += (double)v[k] * m->w.layer[l].proj_w[(size_t)(h * d_k + k) * D + c];
+                s += u * u;
+            }
+            assert_float_equal(norms[h * N + j], sqrt(s), 1e-5 * sqrt(s));
+        }
+    assert_int_equal(gpt2_value_norms(&m->w, &st, L, norms), AV_ERR_CONFIG);
+    gpt2_state_free(&st);
+}
+
+static void test_gpt2_top_k(void **state)
+{
+    /* expect: the k largest logits in order with their softmax probabilities */
+    (void)state;
+    const float logits[6] = {1.0f, 3.0f, -2.0f, 3.0f, 0.5f, 2.0f};
+    int ids[6];
+    float probs[6];
+    double z = 0;
+    for (int v = 0; v < 6; v++)
+        z += exp(logits[v] - 3.0);
+    assert_int_equal(gpt2_top_k(logits, 6, 1.0f, 4, ids, probs), 4);
+    int want[4] = {1, 3, 5, 0};
+    for (int q = 0; q < 4; q++) {
+        assert_int_equal(ids[q], want[q]);
+        assert_float_equal(probs[q], exp(logits[want[q]] - 3.0) / z, 1e-6);
+    }
+    assert_int_equal(gpt2_top_k(logits, 6, 1.0f, 10, ids, probs), 6);
+    assert_int_equal(ids[5], 2);
+    /* temperature 2: probabilities of logits / 2 */
+    assert_int_equal(gpt2_top_k(logits, 6, 2.0f, 1, ids, probs), 1);
+    z = 0;
+    for (int v = 0; v < 6; v++)
+        z += exp((logits[v] - 3.0) / 2);
+    assert_float_equal(probs[0], 1.0 / z, 1e-6);
+}
+
+static void test_gpt2_sample(void **state)
+{
+    /* expect: greedy takes the largest logit (the smaller id on a tie); a
+     * seeded draw repeats; top-k draws only among the k best; the draws'
+     * frequencies follow the probabilities (20,000 draws, within 0.015) */
+    (void)state;
+    const float logits[5] = {0.0f, 1.0f, 2.0f, 2.0f, -1.0f};
+    Rng a, b;
+    rng_seed(&a, 5), rng_seed(&b, 5);
+    Gpt2Sampling greedy = {0, 0}, warm = {1.0f, 0}, top2 = {1.5f, 2};
+    assert_int_equal(gpt2_sample(logits, 5, &greedy, &a), 2);
+    int count[5] = {0};
+    for (int k = 0; k < 20000; k++) {
+        int x = gpt2_sample(logits, 5, &warm, &a);
+        assert_int_equal(gpt2_sample(logits, 5, &warm, &b), x);
+        count[x]++;
+        int y = gpt2_sample(logits, 5, &top2, &b);
+        assert_true(y == 2 || y == 3);
+        rng_next(&a); /* a and b stay in step */
+    }
+    double z = 0;
+    for (int v = 0; v < 5; v++)
+        z += exp(logits[v]);
+    for (int v = 0; v < 5; v++)
+        assert_float_equal(count[v] / 20000.0, exp(logits[v]) / z, 0.015);
+}
+
+static void test_gpt2_generate(void **state)
+{
+    /* expect: each step of generation computes one position, and its greedy
+     * token is the largest of a whole run's last logits */
+    Model *m = *state;
+    int ids[T];
+    float logits[V], whole_logits[V];
+    Gpt2State st = {0};
+    Rng r;
+    rng_seed(&r, 1);
+    random_ids(5, 6, ids);
+    Gpt2Sampling greedy = {0, 0};
+    for (int n = 6; n < 16; n++) {
+        int next;
+        assert_int_equal(gpt2_next(&m->w, ids, n, &greedy, &r, &st, logits, &next), AV_OK);
+        assert_int_equal(st.from, n == 6 ? 0 : n - 1);
+        Gpt2State whole = {0};
+        assert_int_equal(gpt2_forward(&m->w, ids, n, &whole), AV_OK);
+        assert_int_equal(gpt2_logits(&m->w, &whole, n - 1, whole_logits), AV_OK);
+        assert_memory_equal(logits, whole_logits, sizeof logits);
+        int best = 0;
+        for (int v = 1; v < V; v++)
+            best = whole_logits[v] > whole_logits[best] ? v : best;
+        assert_int_equal(next, best);
+        ids[n] = next;
+        gpt2_state_free(&whole);
+    }
+    gpt2_state_free(&st);
+}
+
+static void test_gpt2_flops(void **state)
+{
+    /* expect: a whole run's operations are the four products per position and
+     * the causal triangle's scores and sums; a cached key only its row's */
+    Model *m = *state;
+    const double per_pos = 2.0 * (4.0 * D * D + 2.0 * D * F);
+    assert_float_equal(gpt2_flops(&m->w.cfg, 0, 3), L * (3 * per_pos + 6 * 4.0 * D), 1e-3);
+    assert_float_equal(gpt2_flops(&m->w.cfg, 2, 3), L * (per_pos + 3 * 4.0 * D), 1e-3);
+    assert_float_equal(gpt2_param_count(&m->w),
+                       (double)V * D + T * D + 2 * D +
+                           L * (4.0 * D + 4.0 * D * D + 2.0 * D * F + 3 * D + D + F + D),
+                       0.5);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpt2_reference_ids),
+        cmocka_unit_test(test_gpt2_weights_match_reference),
+        cmocka_unit_test(test_gpt2_logits_match_reference),
+        cmocka_unit_test(test_gpt2_weights_invariants),
+        cmocka_unit_test(test_gpt2_cache_append),
+        cmocka_unit_test(test_gpt2_cache_edit),
+        cmocka_unit_test(test_gpt2_errors),
+        cmocka_unit_test(test_gpt2_result_fill),
+        cmocka_unit_test(test_gpt2_result_lazy),
+        cmocka_unit_test(test_gpt2_value_norms),
+        cmocka_unit_test(test_gpt2_top_k),
+        cmocka_unit_test(test_gpt2_sample),
+        cmocka_unit_test(test_gpt2_generate),
+        cmocka_unit_test(test_gpt2_flops),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
