@@ -50,37 +50,36 @@ static void linear_row_plain(int N, int K, const float *restrict x, const float 
 }
 
 #if KERN_X86
-/* Y row (N) = x (K) W by fused multiply-adds over k in order from zero: the
- * bits of mat_sgemm_packed's chain, 64 columns in eight registers at a time. */
-KERN_TARGET static void linear_row_direct(int N, int K, const float *x, const float *W,
-                                          int ldw, float *y)
+/* Y rows (mr <= 2, N) = X rows (K) W by fused multiply-adds over k in order
+ * from zero: the bits of mat_sgemm_packed's chain. W is read once, row by row
+ * as it lies in memory (a typed key streams every weight once: its speed is
+ * the memory's), while the rows of Y, a few KiB, stay in L1. */
+KERN_TARGET static void linear_rows_direct(int mr, int N, int K, const float *X, int ldx,
+                                           const float *W, int ldw, float *Y, int ldy)
 {
-    int j = 0;
-    for (; j + 64 <= N; j += 64) {
-        __m256 c[8];
-        for (int q = 0; q < 8; q++)
-            c[q] = _mm256_setzero_ps();
-        for (int k = 0; k < K; k++) {
-            const __m256 a = _mm256_broadcast_ss(x + k);
-            const float *w_k = W + (size_t)k * ldw + j;
-            for (int q = 0; q < 8; q++)
-                c[q] = _mm256_fmadd_ps(a, _mm256_loadu_ps(w_k + 8 * q), c[q]);
+    float *y0 = Y, *y1 = mr > 1 ? Y + ldy : Y;
+    const float *x0 = X, *x1 = mr > 1 ? X + ldx : X;
+    const int n8 = N - N % 8;
+    memset(y0, 0, (size_t)N * sizeof *y0);
+    memset(y1, 0, (size_t)N * sizeof *y1);
+    for (int k = 0; k < K; k++) {
+        const float *w_k = W + (size_t)k * ldw;
+        const __m256 a0 = _mm256_broadcast_ss(x0 + k), a1 = _mm256_broadcast_ss(x1 + k);
+        if (mr > 1)
+            for (int j = 0; j < n8; j += 8) {
+                const __m256 w = _mm256_loadu_ps(w_k + j);
+                _mm256_storeu_ps(y0 + j, _mm256_fmadd_ps(a0, w, _mm256_loadu_ps(y0 + j)));
+                _mm256_storeu_ps(y1 + j, _mm256_fmadd_ps(a1, w, _mm256_loadu_ps(y1 + j)));
+            }
+        else
+            for (int j = 0; j < n8; j += 8)
+                _mm256_storeu_ps(y0 + j, _mm256_fmadd_ps(a0, _mm256_loadu_ps(w_k + j),
+                                                         _mm256_loadu_ps(y0 + j)));
+        for (int j = n8; j < N; j++) {
+            y0[j] = fmaf(x0[k], w_k[j], y0[j]);
+            if (mr > 1)
+                y1[j] = fmaf(x1[k], w_k[j], y1[j]);
         }
-        for (int q = 0; q < 8; q++)
-            _mm256_storeu_ps(y + j + 8 * q, c[q]);
-    }
-    for (; j + 8 <= N; j += 8) {
-        __m256 c = _mm256_setzero_ps();
-        for (int k = 0; k < K; k++)
-            c = _mm256_fmadd_ps(_mm256_broadcast_ss(x + k),
-                                _mm256_loadu_ps(W + (size_t)k * ldw + j), c);
-        _mm256_storeu_ps(y + j, c);
-    }
-    for (; j < N; j++) {
-        float c = 0.0f;
-        for (int k = 0; k < K; k++)
-            c = fmaf(x[k], W[(size_t)k * ldw + j], c);
-        y[j] = c;
     }
 }
 #endif
@@ -114,15 +113,12 @@ void gpt2k_linear(int M, int N, int K, const float *X, int ldx, const float *W, 
     if (fast && M > KERN_DIRECT_ROWS) {
         linear_packed(M, N, K, X, ldx, W, ldw, Y, ldy, work);
     } else {
-        for (int i = 0; i < M; i++) {
 #if KERN_X86
-            if (fast) {
-                linear_row_direct(N, K, X + (size_t)i * ldx, W, ldw, Y + (size_t)i * ldy);
-                continue;
-            }
+        if (fast && M > 0)
+            linear_rows_direct(M, N, K, X, ldx, W, ldw, Y, ldy);
 #endif
+        for (int i = 0; !fast && i < M; i++)
             linear_row_plain(N, K, X + (size_t)i * ldx, W, ldw, Y + (size_t)i * ldy);
-        }
     }
     for (int i = 0; b && i < M; i++) {
         float *y_i = Y + (size_t)i * ldy;
