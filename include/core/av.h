@@ -35,7 +35,9 @@ enum {
 #define AV_MAX_TEXT_BYTES (1 << 20) /* largest text read from a file or stdin */
 #define AV_MAX_TOKEN_BYTES 256      /* longer words are split into pieces of this size */
 #define AV_MAX_HEADS 64
-#define AV_MAX_D_MODEL 1024
+#define AV_MAX_D_MODEL 1600     /* widest model the core computes: GPT-2 XL (25 heads of 64) */
+#define AV_MAX_D_MODEL_OWN 1024 /* widest model attnviz builds, trains or reads in its own
+                                   formats (--d-model, train, model.json, lessons) */
 #define AV_MAX_LAYERS 48 /* GPT-2 XL and the deepest models one imports; 12 capped BERT-large */
 
 /* One line, no trailing newline, for an AV_ERR_* code. */

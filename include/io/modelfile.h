@@ -60,7 +60,7 @@ typedef struct {
 } ModelLayout;
 
 /* Whether the settings are usable: sizes positive and within the limits
- * (AV_MAX_LAYERS, AV_MAX_D_MODEL, AV_MAX_HEADS, MODEL_MAX_*), heads divides
+ * (AV_MAX_LAYERS, AV_MAX_D_MODEL_OWN, AV_MAX_HEADS, MODEL_MAX_*), heads divides
  * d_model, V == the number of vocab strings, each non-empty and distinct.
  * Returns AV_OK or AV_ERR_MODEL. */
 int modelfile_check(const ModelSpec *s);

@@ -211,7 +211,7 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
         return parse_int(o, "--heads", arg, 1, AV_MAX_HEADS, &c->H);
     case 'd':
         o->dims_given = true;
-        return parse_int(o, "--d-model", arg, 1, AV_MAX_D_MODEL, &c->d_model);
+        return parse_int(o, "--d-model", arg, 1, AV_MAX_D_MODEL_OWN, &c->d_model);
     case OPT_SEED: return parse_seed(o, arg);
     case OPT_HEAD:
         if (strcmp(arg, "all") == 0)

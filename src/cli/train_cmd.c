@@ -114,7 +114,7 @@ static bool set_option(TrainOptions *o, int c, const char *a)
     case O_STEPS: return get_long(a, 0, 100000000, &o->steps);
     case O_LAYERS: return get_long(a, 1, AV_MAX_LAYERS, &v) && (o->layers = (int)v, 1);
     case O_HEADS: return get_long(a, 1, AV_MAX_HEADS, &v) && (o->heads = (int)v, 1);
-    case O_DMODEL: return get_long(a, 1, AV_MAX_D_MODEL, &v) && (o->d_model = (int)v, 1);
+    case O_DMODEL: return get_long(a, 1, AV_MAX_D_MODEL_OWN, &v) && (o->d_model = (int)v, 1);
     case O_CONTEXT: return get_long(a, 2, MODEL_MAX_CONTEXT, &v) && (o->context = (int)v, 1);
     case O_BATCH: return get_long(a, 1, 4096, &v) && (o->cfg.batch = (int)v, 1);
     case O_LR: return get_float(a, 1e-9, 10.0, &o->cfg.lr);

@@ -165,7 +165,7 @@ static int setting_numeric(Parser *p, const char *key, char *v, LessonSettings *
 {
     if (!strcmp(key, "d-model") || !strcmp(key, "heads")) {
         p->set_dims_line = p->line;
-        return key[0] == 'd' ? get_int(p, key, v, 1, AV_MAX_D_MODEL, &s->d_model)
+        return key[0] == 'd' ? get_int(p, key, v, 1, AV_MAX_D_MODEL_OWN, &s->d_model)
                              : get_int(p, key, v, 1, AV_MAX_HEADS, &s->H);
     }
     if (!strcmp(key, "layers"))
@@ -307,14 +307,14 @@ static int get_answer(Parser *p, char *v, LessonQuestion *q)
         return *arg ? get_token(p, "answer's key", arg, &q->key)
                     : perr(p, "answer %s needs a key token: '%s 2' or '%s fish'", v, v, v);
     if (k == LESSON_ANS_OUTPUT)
-        return get_int(p, "answer output", arg, 1, AV_MAX_D_MODEL, &q->arg1);
+        return get_int(p, "answer output", arg, 1, AV_MAX_D_MODEL_OWN, &q->arg1);
     if (k == LESSON_ANS_PE) {
         char *dim = arg + strcspn(arg, " \t");
         if (*dim)
             *dim++ = '\0';
         dim += strspn(dim, " \t");
         if (get_int(p, "answer pe's position", arg, 0, AV_MAX_TOKENS, &q->arg1) ||
-            get_int(p, "answer pe's dimension", dim, 0, AV_MAX_D_MODEL - 1, &q->arg2))
+            get_int(p, "answer pe's dimension", dim, 0, AV_MAX_D_MODEL_OWN - 1, &q->arg2))
             return AV_ERR_LESSON;
         return AV_OK;
     }

@@ -86,7 +86,7 @@ int modelfile_check(const ModelSpec *s)
 {
     if (s->V < 1 || s->V > MODEL_MAX_VOCAB || !s->vocab)
         return AV_ERR_MODEL;
-    if (s->d_model < 1 || s->d_model > AV_MAX_D_MODEL || s->heads < 1 ||
+    if (s->d_model < 1 || s->d_model > AV_MAX_D_MODEL_OWN || s->heads < 1 ||
         s->heads > AV_MAX_HEADS || s->d_model % s->heads != 0)
         return AV_ERR_MODEL;
     if (s->layers < 1 || s->layers > AV_MAX_LAYERS || s->context < 1 ||

@@ -76,7 +76,7 @@ static bool setting_word(const char *key, const char *v, SentenceSetting *out)
         return true;
     }
     if (strcmp(key, "d_model") == 0)
-        return number(v, AV_MAX_D_MODEL, &out->d_model);
+        return number(v, AV_MAX_D_MODEL_OWN, &out->d_model);
     if (strcmp(key, "heads") == 0)
         return number(v, AV_MAX_HEADS, &out->heads);
     if (strcmp(key, "head") == 0)
