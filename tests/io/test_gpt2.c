@@ -223,8 +223,9 @@ static void test_gpt2_cache_append(void **state)
 static void test_gpt2_cache_edit(void **state)
 {
     /* expect: an edit in the middle recomputes from the first changed token
-     * and equals a whole run; a shorter text computes nothing; a second edit
-     * after a run of 3 tokens at once (the packed path) still equals */
+     * and equals a whole run; a shorter text computes nothing; 3 tokens at
+     * once (the packed kernel), 2 (the direct one) and an edit of the first
+     * token still equal */
     Model *m = *state;
     int ids[T];
     Gpt2State st = {0};
@@ -240,6 +241,9 @@ static void test_gpt2_cache_edit(void **state)
     assert_int_equal(gpt2_forward(&m->w, ids, 28, &st), AV_OK);
     assert_int_equal(st.from, 25);
     assert_equals_whole(m, ids, 28, &st);
+    assert_int_equal(gpt2_forward(&m->w, ids, 30, &st), AV_OK); /* two rows at once */
+    assert_int_equal(st.from, 28);
+    assert_equals_whole(m, ids, 30, &st);
     ids[0] = (ids[0] + 5) % V;
     assert_int_equal(gpt2_forward(&m->w, ids, T, &st), AV_OK);
     assert_int_equal(st.from, 0);
@@ -487,6 +491,22 @@ static void test_gpt2_generate(void **state)
     gpt2_state_free(&st);
 }
 
+static void test_gpt2_xl_config(void **state)
+{
+    /* expect: the views take gpt2-xl's shape (1600 wide, 25 heads, 48 layers),
+     * while attnviz's own models keep their 1024 limit */
+    (void)state;
+    Gpt2Config xl = {50257, 1024, 1600, 25, 48, 6400, 1e-5f};
+    ModelConfig c;
+    gpt2_model_config(&xl, &c);
+    assert_int_equal(model_config_check(&c), AV_OK);
+    assert_int_equal(c.preset, PRESET_TRAINED);
+    assert_true(c.causal && c.scale && !c.pe);
+    assert_int_equal(AV_MAX_D_MODEL_OWN, 1024);
+    c.d_model = 1650, c.H = 25;
+    assert_int_equal(model_config_check(&c), AV_ERR_CONFIG);
+}
+
 static void test_gpt2_flops(void **state)
 {
     /* expect: a whole run's operations are the four products per position and
@@ -517,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_gpt2_top_k),
         cmocka_unit_test(test_gpt2_sample),
         cmocka_unit_test(test_gpt2_generate),
+        cmocka_unit_test(test_gpt2_xl_config),
         cmocka_unit_test(test_gpt2_flops),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
