@@ -176,8 +176,12 @@ void gpt2_model_config(const Gpt2Config *cfg, ModelConfig *c);
  * c->keep_scores, ab.concat, ab.out = the attention's share of the residual
  * (concat @ proj_w + proj_b), x_out the residual stream after the layer
  * (r->out: the last layer's, before ln_f). tokens (st->n of them) are
- * copied. c from gpt2_model_config (its weights_budget and keep_scores may be
- * changed). Returns AV_OK, AV_ERR_CONFIG (shapes or token count differ),
+ * copied. c from gpt2_model_config; its weights_budget and keep_scores may
+ * be changed, and so may scale and temperature, as a what-if: the weights
+ * are then those of the model's own Q and K under c's shape (recomputed
+ * here), while the vectors, the residual stream and the logits stay the
+ * model's. The causal mask cannot be turned off. Returns AV_OK,
+ * AV_ERR_CONFIG (shapes or token count differ, c->causal false),
  * AV_ERR_TOO_LARGE or AV_ERR_NOMEM; on error r->shape.n_q is 0. */
 int gpt2_result_fill(const Gpt2Weights *w, const Gpt2State *st, const ModelConfig *c,
                      const TokenList *tokens, ModelResult *r);

@@ -77,10 +77,11 @@ static void fill_layer(const Gpt2State *st, int l, ModelResult *r, float *P_tmp)
     rows_copy(n, D, st->concat + (size_t)l * D, (size_t)L * D, b->concat);
     rows_copy(n, D, st->attn + (size_t)l * D, (size_t)L * D, b->out);
     rows_copy(n, D, st->x + (size_t)(l + 1) * D, (size_t)(L + 1) * D, r->layer[l].x_out);
+    const bool model_shape = r->shape.scale && r->shape.temperature == 1.0f;
     for (int h = 0; h < H; h++) {
-        if (b->P && st->p_rows >= n)
+        if (b->P && st->p_rows >= n && model_shape)
             weights_from_state(st, H, l, h, b->P + h * nn);
-        else if (b->P) /* not kept (a budget changed between calls): from Q and K */
+        else if (b->P) /* not kept, or a what-if of scaling: from Q and K */
             attention_head_weights(&r->shape, h, b->Q, b->K, NULL, b->P + h * nn);
         if (b->S)
             attention_head_weights(&r->shape, h, b->Q, b->K, b->S + h * nn, P_tmp);
@@ -95,8 +96,7 @@ int gpt2_result_fill(const Gpt2Weights *w, const Gpt2State *st, const ModelConfi
     r->shape.n_q = 0;
     r->src = NULL;
     if (n < 1 || tokens->n != n || c->H != g->n_head || c->d_model != g->d_model ||
-        c->layers != g->n_layer || st->L != g->n_layer || st->D != g->d_model ||
-        !c->causal || !c->scale || c->temperature != 1.0f)
+        c->layers != g->n_layer || st->L != g->n_layer || st->D != g->d_model || !c->causal)
         return AV_ERR_CONFIG;
     int err = model_result_prepare(c, n, n, r);
     float *P_tmp = !err && c->keep_scores ? malloc((size_t)n * n * sizeof *P_tmp) : NULL;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attention.h"
 #include "core/av.h"
 #include "core/gpt2.h"
 #include "core/rng.h"
@@ -339,6 +340,30 @@ static void test_gpt2_result_fill(void **state)
                             D * sizeof(float));
     }
     assert_ptr_equal(r.out, r.layer[L - 1].x_out);
+    /* a what-if at temperature 2: head 0 of layer 1 from its Q and K, scores halved */
+    c.temperature = 2.0f, c.keep_scores = false;
+    assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_OK);
+    for (int i = 0; i < N; i++) {
+        const float *P_i = model_head_row(&r, 1, 0, i, buf);
+        double z = 0, d_k = D / H;
+        for (int j = 0; j <= i; j++)
+            z += exp(attention_score(&r.shape, 0, r.layer[1].ab.Q, r.layer[1].ab.K, i, j));
+        for (int j = 0; j <= i; j++) {
+            double dot = 0;
+            for (int k = 0; k < D / H; k++)
+                dot += (double)r.layer[1].ab.Q[i * D + k] * r.layer[1].ab.K[j * D + k];
+            assert_float_equal(attention_score(&r.shape, 0, r.layer[1].ab.Q, r.layer[1].ab.K, i,
+                                               j),
+                               dot / sqrt(d_k) / 2, 1e-4);
+            assert_float_equal(P_i[j],
+                               exp(attention_score(&r.shape, 0, r.layer[1].ab.Q,
+                                                   r.layer[1].ab.K, i, j)) / z,
+                               1e-5);
+        }
+    }
+    c.causal = false;
+    assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_ERR_CONFIG);
+    c.causal = true, c.temperature = 1.0f;
     tokens_make(&t, N - 1);
     assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_ERR_CONFIG);
     assert_int_equal(r.shape.n_q, 0);
