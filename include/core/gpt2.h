@@ -74,7 +74,9 @@ typedef struct {
 
 /* A caller-owned forward state, reused between calls: the cache of every
  * layer's K and V and everything the views read. Zero it (or
- * gpt2_state_init) before the first call; gpt2_state_free releases it.
+ * gpt2_state_init) before the first call; gpt2_state_free releases it. A
+ * state belongs to one model: when the weights change (another checkpoint
+ * of the same shape), set n to 0 so that nothing cached is reused.
  * Positions are rows: row i of a (cap, L, w) array holds every layer's w
  * numbers of position i, so the arrays grow with n without moving a row. */
 typedef struct {

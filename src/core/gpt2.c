@@ -66,8 +66,9 @@ static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m)
 {
     const size_t L = (size_t)c->n_layer, D = (size_t)c->d_model;
     if (st->L != c->n_layer || st->D != c->d_model) {
+        const double budget = st->weights_budget; /* the caller's setting stays */
         gpt2_state_free(st);
-        st->L = c->n_layer, st->D = c->d_model;
+        st->L = c->n_layer, st->D = c->d_model, st->weights_budget = budget;
     }
     if (n > st->cap) {
         int cap = st->cap * 2 > n ? st->cap * 2 : n;
