@@ -340,33 +340,46 @@ static void test_gpt2_result_fill(void **state)
                             D * sizeof(float));
     }
     assert_ptr_equal(r.out, r.layer[L - 1].x_out);
-    /* a what-if at temperature 2: head 0 of layer 1 from its Q and K, scores halved */
-    c.temperature = 2.0f, c.keep_scores = false;
-    assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_OK);
-    for (int i = 0; i < N; i++) {
-        const float *P_i = model_head_row(&r, 1, 0, i, buf);
-        double z = 0, d_k = D / H;
-        for (int j = 0; j <= i; j++)
-            z += exp(attention_score(&r.shape, 0, r.layer[1].ab.Q, r.layer[1].ab.K, i, j));
-        for (int j = 0; j <= i; j++) {
-            double dot = 0;
-            for (int k = 0; k < D / H; k++)
-                dot += (double)r.layer[1].ab.Q[i * D + k] * r.layer[1].ab.K[j * D + k];
-            assert_float_equal(attention_score(&r.shape, 0, r.layer[1].ab.Q, r.layer[1].ab.K, i,
-                                               j),
-                               dot / sqrt(d_k) / 2, 1e-4);
-            assert_float_equal(P_i[j],
-                               exp(attention_score(&r.shape, 0, r.layer[1].ab.Q,
-                                                   r.layer[1].ab.K, i, j)) / z,
-                               1e-5);
-        }
-    }
     c.causal = false;
     assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_ERR_CONFIG);
-    c.causal = true, c.temperature = 1.0f;
+    c.causal = true;
     tokens_make(&t, N - 1);
     assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_ERR_CONFIG);
     assert_int_equal(r.shape.n_q, 0);
+    model_result_free(&r);
+    gpt2_state_free(&st);
+}
+
+static void test_gpt2_result_whatif(void **state)
+{
+    /* expect: at temperature 2 (a what-if) the weights are the softmax of the
+     * model's own scores halved, recomputed in double within 1e-5 */
+    Model *m = *state;
+    Gpt2State st = {0};
+    ModelConfig c;
+    ModelResult r = {0};
+    Tokens t;
+    float buf[N];
+    tokens_make(&t, N);
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    gpt2_model_config(&m->w.cfg, &c);
+    c.temperature = 2.0f;
+    assert_int_equal(gpt2_result_fill(&m->w, &st, &c, &t.tl, &r), AV_OK);
+    const float *Q = r.layer[1].ab.Q, *K = r.layer[1].ab.K;
+    for (int i = 0; i < N; i++) {
+        const float *P_i = model_head_row(&r, 1, 0, i, buf);
+        double s[N], z = 0;
+        for (int j = 0; j <= i; j++) {
+            double dot = 0;
+            for (int k = 0; k < D / H; k++)
+                dot += (double)Q[i * D + k] * K[j * D + k];
+            s[j] = dot / sqrt(D / H) / 2;
+            assert_float_equal(attention_score(&r.shape, 0, Q, K, i, j), s[j], 1e-4);
+            z += exp(s[j]);
+        }
+        for (int j = 0; j < N; j++)
+            assert_float_equal(P_i[j], j <= i ? exp(s[j]) / z : 0.0, 1e-5);
+    }
     model_result_free(&r);
     gpt2_state_free(&st);
 }
@@ -557,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_gpt2_cache_edit),
         cmocka_unit_test(test_gpt2_errors),
         cmocka_unit_test(test_gpt2_result_fill),
+        cmocka_unit_test(test_gpt2_result_whatif),
         cmocka_unit_test(test_gpt2_result_lazy),
         cmocka_unit_test(test_gpt2_value_norms),
         cmocka_unit_test(test_gpt2_top_k),
