@@ -20,9 +20,15 @@
 #include "core/attention.h"
 #include "core/mat.h"
 
-/* Columns of W packed at a time, and the floats of X a block of rows may
- * take (it stays in L2 beside the packed chunk while each panel passes). */
-enum { KERN_NC = 64, KERN_BLOCK_FLOATS = 49152, KERN_DIRECT_ROWS = 2 };
+/* The blocking: a block of X's rows stays in L2 beside the packed chunk of W
+ * while each of its panels passes. */
+enum {
+    KERN_NC = 256,             /* columns of W packed at a time */
+    KERN_KB = 16,              /* rows of W packed per call */
+    KERN_BLOCK_FLOATS = 49152, /* floats of X a block of rows may take */
+    KERN_DIRECT_ROWS = 2,      /* at most this many rows skip the packing */
+    KERN_DIRECT_FLOATS = 4096, /* floats of Y the direct kernel keeps in L1 */
+};
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define KERN_X86 1
@@ -50,56 +56,67 @@ static void linear_row_plain(int N, int K, const float *restrict x, const float 
 }
 
 #if KERN_X86
-/* Y rows (mr <= 2, N) = X rows (K) W by fused multiply-adds over k in order
- * from zero: the bits of mat_sgemm_packed's chain. W is read once, row by row
- * as it lies in memory (a typed key streams every weight once: its speed is
- * the memory's), while the rows of Y, a few KiB, stay in L1. */
-KERN_TARGET static void linear_rows_direct(int mr, int N, int K, const float *X, int ldx,
-                                           const float *W, int ldw, float *Y, int ldy)
+/* Y rows [0, M) (M <= KERN_DIRECT_ROWS), columns [j0, j0 + w) (w a multiple
+ * of 8) = X rows W by fused multiply-adds over k in order from zero: the bits
+ * of mat_sgemm_packed's chain. */
+KERN_TARGET static void direct_chunk(int M, int w, int K, const float *X, int ldx, const float *W,
+                                     int ldw, float *Y, int ldy)
 {
-    float *y0 = Y, *y1 = mr > 1 ? Y + ldy : Y;
-    const float *x0 = X, *x1 = mr > 1 ? X + ldx : X;
-    const int n8 = N - N % 8;
-    memset(y0, 0, (size_t)N * sizeof *y0);
-    memset(y1, 0, (size_t)N * sizeof *y1);
+    for (int r = 0; r < M; r++)
+        memset(Y + (size_t)r * ldy, 0, (size_t)w * sizeof *Y);
     for (int k = 0; k < K; k++) {
         const float *w_k = W + (size_t)k * ldw;
-        const __m256 a0 = _mm256_broadcast_ss(x0 + k), a1 = _mm256_broadcast_ss(x1 + k);
-        if (mr > 1)
-            for (int j = 0; j < n8; j += 8) {
-                const __m256 w = _mm256_loadu_ps(w_k + j);
-                _mm256_storeu_ps(y0 + j, _mm256_fmadd_ps(a0, w, _mm256_loadu_ps(y0 + j)));
-                _mm256_storeu_ps(y1 + j, _mm256_fmadd_ps(a1, w, _mm256_loadu_ps(y1 + j)));
-            }
-        else
-            for (int j = 0; j < n8; j += 8)
-                _mm256_storeu_ps(y0 + j, _mm256_fmadd_ps(a0, _mm256_loadu_ps(w_k + j),
-                                                         _mm256_loadu_ps(y0 + j)));
-        for (int j = n8; j < N; j++) {
-            y0[j] = fmaf(x0[k], w_k[j], y0[j]);
-            if (mr > 1)
-                y1[j] = fmaf(x1[k], w_k[j], y1[j]);
+        for (int r = 0; r < M; r++) {
+            const __m256 a = _mm256_broadcast_ss(X + (size_t)r * ldx + k);
+            float *y = Y + (size_t)r * ldy;
+            for (int j = 0; j < w; j += 8)
+                _mm256_storeu_ps(
+                    y + j, _mm256_fmadd_ps(a, _mm256_loadu_ps(w_k + j), _mm256_loadu_ps(y + j)));
         }
     }
+}
+
+/* Y (M, N) = X W for a few rows (a typed key, a short edit): W is read once,
+ * row by row as it lies in memory, a chunk of columns at a time small enough
+ * that the M rows of Y stay in L1 (a typed key streams every weight once: its
+ * speed is the memory's). The columns past the last multiple of 8 take
+ * scalar fused multiply-adds, the same operation. */
+KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
+                                           const float *W, int ldw, float *Y, int ldy)
+{
+    const int n8 = N - N % 8;
+    int cw = KERN_DIRECT_FLOATS / M / 8 * 8;
+    cw = cw < 64 ? 64 : cw;
+    for (int j0 = 0; j0 < n8; j0 += cw)
+        direct_chunk(M, n8 - j0 < cw ? n8 - j0 : cw, K, X, ldx, W + j0, ldw, Y + j0, ldy);
+    for (int r = 0; r < M; r++)
+        for (int j = n8; j < N; j++) {
+            float c = 0.0f;
+            for (int k = 0; k < K; k++)
+                c = fmaf(X[(size_t)r * ldx + k], W[(size_t)k * ldw + j], c);
+            Y[(size_t)r * ldy + j] = c;
+        }
 }
 #endif
 
 /* Y (M, N) = X W by the packed kernel: a chunk of W's columns packed, then
  * every block of rows against it. */
-static void linear_packed(int M, int N, int K, const float *X, int ldx, const float *W,
-                          int ldw, float *Y, int ldy, float *work)
+static void linear_packed(int M, int N, int K, const float *X, int ldx, const float *W, int ldw,
+                          float *Y, int ldy, float *work)
 {
     int mb = KERN_BLOCK_FLOATS / K / 6 * 6;
     mb = mb < 6 ? 6 : mb;
     for (int j0 = 0; j0 < N; j0 += KERN_NC) {
         const int nc = N - j0 < KERN_NC ? N - j0 : KERN_NC;
-        mat_pack(false, K, nc, W + j0, ldw, work);
+        /* KERN_KB rows at a time: each row's nc columns read in one run (a
+         * panel at a time through all K rows would jump a row every 64 bytes) */
+        for (int k0 = 0; k0 < K; k0 += KERN_KB)
+            mat_pack_part(false, K - k0 < KERN_KB ? K - k0 : KERN_KB, nc, W + (size_t)k0 * ldw + j0,
+                          ldw, work, K, k0, 0);
         for (int i0 = 0; i0 < M; i0 += mb) {
             const int m = M - i0 < mb ? M - i0 : mb;
             /* Y[i0.., j0..] (m, nc) = X[i0..] (m, K) W[:, j0..] (K, nc) */
-            mat_sgemm_packed(m, nc, K, 1.0f,
-                             X + (size_t)i0 * ldx, ldx,
-                             work, K,
+            mat_sgemm_packed(m, nc, K, 1.0f, X + (size_t)i0 * ldx, ldx, work, K,
                              Y + (size_t)i0 * ldy + j0, ldy);
         }
     }
@@ -174,9 +191,8 @@ static void head_plain(int p, int n, int d_k, float scale, const float *Q_h, int
     }
 }
 
-void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq,
-                const float *K_h, const float *V_h, int ldkv, float *P, float *O, int ldo,
-                float *work)
+void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq, const float *K_h,
+                const float *V_h, int ldkv, float *P, float *O, int ldo, float *work)
 {
     assert(p >= 0 && p < n && d_k > 0 && ldq >= d_k && ldkv >= d_k && ldo >= d_k);
     const int m = n - p;
@@ -187,22 +203,15 @@ void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq,
     float *Kp = work, *Vp = work + mat_packed_floats(d_k, n);
     mat_pack(true, d_k, n, K_h, ldkv, Kp);
     /* P (m, n) = scale Q_h (m, d_k) K_h^T (d_k, n), row r wanting keys below p + r + 1 */
-    mat_sgemm_packed_tri(m, n, d_k, scale,
-                         Q_h, ldq,
-                         Kp, d_k,
-                         P, n, p + 1, 0);
+    mat_sgemm_packed_tri(m, n, d_k, scale, Q_h, ldq, Kp, d_k, P, n, p + 1, 0);
     head_softmax(p, m, n, P);
     mat_pack(false, n, d_k, V_h, ldkv, Vp);
     /* O (m, d_k) = P (m, n) V_h (n, d_k), row r's terms past key p + r skipped */
-    mat_sgemm_packed_tri(m, d_k, n, 1.0f,
-                         P, n,
-                         Vp, n,
-                         O, ldo, 0, p + 1);
+    mat_sgemm_packed_tri(m, d_k, n, 1.0f, P, n, Vp, n, O, ldo, 0, p + 1);
 }
 
 #if KERN_X86
-KERN_TARGET static void dots_avx2(int N, int K, const float *A, int lda, const float *x,
-                                  float *out)
+KERN_TARGET static void dots_avx2(int N, int K, const float *A, int lda, const float *x, float *out)
 {
     for (int v = 0; v < N; v++) {
         const float *a = A + (size_t)v * lda;
