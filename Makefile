@@ -134,9 +134,10 @@ $(foreach l,$(LAYERS),$(eval $(call TEST_RULE,$(l))))
 # The bench takes the start-up kernel check (cli/blaskern.c) from the cli
 # archive; nothing of the interface is linked.
 $(BENCH): bench/bench.c bench/bench_tty.c bench/bench_tty.h bench/bench_util.h \
-		$(call LIBS_OF,render) $(call layer_lib,cli) $(BIN)
+		bench/bench_gpt2.c bench/bench_gpt2.h $(call LIBS_OF,render) $(call layer_lib,cli) $(BIN)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -o $@ bench/bench.c bench/bench_tty.c \
+		bench/bench_gpt2.c \
 		$(call layer_lib,cli) $(call LIBS_OF,render) $(BLAS_LIBS) -lm -lutil -pthread
 
 run:

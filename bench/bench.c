@@ -35,10 +35,14 @@
  *                    each of which re-tokenises, runs the model and redraws
  *   bench tty_bytes  bytes written for one selection move and one mask toggle
  *
- * Usage: bench [--model | --interface] [PATH_TO_ATTNVIZ]. Without a path, the interface
- * figures are skipped; --model gives only the machine, the peak, the pipeline and the
- * forward passes (what bench/reference.py puts beside NumPy and PyTorch), --interface
- * only the machine and the interface figures.
+ *   bench gpt2_*     a full-size gpt2-shaped model of random weights: whole forward
+ *                    passes and typed keys through the KV cache (bench_gpt2.c)
+ *
+ * Usage: bench [--model | --interface | --gpt2] [PATH_TO_ATTNVIZ]. Without a path, the
+ * interface figures are skipped; --model gives only the machine, the peak, the pipeline
+ * and the forward passes (what bench/reference.py puts beside NumPy and PyTorch),
+ * --interface only the machine and the interface figures, --gpt2 only the machine, the
+ * peak and GPT-2's figures.
  * Timings are medians; the whole run takes about a minute on two cores.
  */
 #include <math.h>
@@ -51,6 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_gpt2.h"
 #include "bench_util.h"
 #include "bench_tty.h"
 #include "cli/blaskern.h"
@@ -527,18 +532,26 @@ int main(int argc, char **argv)
     blaskern_ensure(argv); /* attnviz's kernel choice, for this program too */
     bool model_only = argc > 1 && strcmp(argv[1], "--model") == 0;
     bool ui_only = argc > 1 && strcmp(argv[1], "--interface") == 0;
-    const int at = 1 + (model_only || ui_only); /* the program's path, when given */
+    bool gpt2_only = argc > 1 && strcmp(argv[1], "--gpt2") == 0;
+    const int at = 1 + (model_only || ui_only || gpt2_only); /* the program's path */
     const char *prog = argc > at ? argv[at] : NULL;
     double t0 = now_ms();
     signal(SIGPIPE, SIG_IGN);
     mat_set_threads(1);
     bench_machine();
-    if (!model_only && !ui_only)
+    if (!model_only && !ui_only && !gpt2_only)
         bench_rss(4096); /* first, while this process is still small */
+    if (gpt2_only) {
+        bench_gpt2(bench_peak());
+        printf("bench total_s=%.1f\n", (now_ms() - t0) / 1e3);
+        return 0;
+    }
     if (!ui_only) {
         double peak = bench_peak();
         bench_pipeline();
         bench_forward(peak);
+        if (!model_only)
+            bench_gpt2(peak);
     }
     if (prog && !model_only)
         bench_interface(prog);
