@@ -284,7 +284,7 @@ static void test_gpt2_errors(void **state)
 /* A token list of n tokens "t0", "t1", ... (by hand, as a tokenizer would). */
 typedef struct {
     Token tok[T];
-    char text[T][8];
+    char text[T][16];
     TokenList tl;
 } Tokens;
 
