@@ -21,7 +21,7 @@
 #include "save.h"
 #include "term.h"
 #include "imported.h"
-#include "trained.h"
+#include "kindkeys.h"
 #include "uistate.h"
 #include "view_attn.h"
 #include "view_cmp.h"

@@ -1,8 +1,8 @@
-/* trained.h - the interface on a trained model (--model DIR): the keys that
+/* kindkeys.h - the interface on a trained model (--model DIR): the keys that
  * mean something else there, and generation with g. Private to src/ui/.
  */
-#ifndef ATTNVIZ_UI_TRAINED_H
-#define ATTNVIZ_UI_TRAINED_H
+#ifndef ATTNVIZ_UI_KINDKEYS_H
+#define ATTNVIZ_UI_KINDKEYS_H
 
 #include <stdbool.h>
 

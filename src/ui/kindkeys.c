@@ -1,8 +1,8 @@
-/* trained.c - the interface on a trained model: g continues the sentence by
+/* kindkeys.c - the interface on a trained model: g continues the sentence by
  * one sampled token (the articles' decoder, one step at a time), and the
  * settings a trained model fixes say so instead of changing.
  */
-#include "trained.h"
+#include "kindkeys.h"
 
 #include <stdio.h>
 #include <stdlib.h>
