@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "app/kind.h"
 #include "app/state.h"
 #include "core/model.h"
 #include "io/lesson.h"
@@ -53,6 +54,7 @@ typedef struct {
     char weights_dir[4096];
     /* the trained model the page opened (model: DIR) */
     NetModel net;
+    Kind kind;            /* the kind over net, when have_net */
     bool have_net;
     char net_dir[4096];
     int want_stage;       /* the pipeline stage (1-8) whose page to open, 0 when done */
@@ -81,6 +83,9 @@ const ModelWeights *lesson_state_weights(const LessonState *ls);
 
 /* The trained model the page runs (its cfg is the AppState's), or NULL. */
 NetModel *lesson_state_net(LessonState *ls);
+
+/* The page's trained model as the kind that runs (app/kind.h), or NULL. */
+Kind *lesson_state_kind(LessonState *ls);
 
 /* After each model run: the page's token and key by name become the
  * selection (once per page), and a revealed answer is computed again from

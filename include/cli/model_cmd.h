@@ -20,7 +20,7 @@
 int model_cmd_prepare(CliOptions *o, const char *text, bool batch, NetModel **nm,
                       char **whole);
 
-/* The one line for an error of netresult_run / modelrun_run on o's model:
+/* The one line for an error of kind_run or kind_generate on o's model:
  * bad is the piece outside the vocabulary. Returns the exit status. */
 int model_cmd_error(const CliOptions *o, int err, const char *bad);
 

@@ -6,12 +6,11 @@
 
 #include <stdbool.h>
 
+#include "app/kind.h"
 #include "app/trainview.h"
 #include "core/model.h"
-#include "io/attnimport.h"
 #include "io/lesson.h"
 #include "io/sentences.h"
-#include "train/netresult.h"
 
 typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 
@@ -24,9 +23,9 @@ typedef struct {
     ColorMode color;
     bool defaults;             /* no --preset, --heads or --d-model: the interface
                                   chooses (the designed heads, on the first example) */
-    NetModel *model;           /* --model: a trained model runs instead (cfg is its), or NULL */
-    const AttnImport *import;  /* --attention: imported attention (weights only), or NULL;
-                                  cfg from model_config_import, text its tokens' text */
+    Kind *kind;                /* --model or --attention: the kind that runs instead of the
+                                  pipeline (cfg is its, text an import's tokens' text; the
+                                  caller opens it and closes it after), or NULL */
     TrainView *train;          /* --train: the live training view first (set up by the
                                   caller, who frees it), or NULL */
     Lesson *lesson;            /* --lesson NAME: opened at its first page (taken over:

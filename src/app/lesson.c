@@ -28,6 +28,7 @@ void lesson_state_free(LessonState *ls)
 {
     lesson_free(&ls->lesson);
     model_weights_free(&ls->weights);
+    kind_close(&ls->kind);
     netresult_close(&ls->net);
     lesson_state_init(ls);
 }
@@ -47,6 +48,11 @@ NetModel *lesson_state_net(LessonState *ls)
     return ls->have_net ? &ls->net : NULL;
 }
 
+Kind *lesson_state_kind(LessonState *ls)
+{
+    return ls->have_net ? &ls->kind : NULL;
+}
+
 /* The page's trained model folder, opened unless it is open already. */
 static void load_net(LessonState *ls, const LessonSettings *set)
 {
@@ -55,7 +61,7 @@ static void load_net(LessonState *ls, const LessonSettings *set)
     if (ls->have_net && there && !strcmp(path, ls->net_dir))
         return;
     if (ls->have_net)
-        netresult_close(&ls->net);
+        kind_close(&ls->kind), netresult_close(&ls->net);
     ls->have_net = false, ls->net_dir[0] = '\0';
     if (!set->model)
         return;
@@ -64,7 +70,8 @@ static void load_net(LessonState *ls, const LessonSettings *set)
                  "make it as the page says. Toy weights run meanwhile.", set->model);
         return;
     }
-    if (netresult_open(&ls->net, path, why, sizeof why) != AV_OK) {
+    if (netresult_open(&ls->net, path, why, sizeof why) != AV_OK ||
+        kind_trained_open(&ls->kind, &ls->net) != AV_OK) {
         netresult_close(&ls->net);
         snprintf(ls->problem, sizeof ls->problem, "The trained model could not be opened: %s",
                  why);

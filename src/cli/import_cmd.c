@@ -8,7 +8,7 @@
  * at a time. Nothing of the file is read twice into memory. Every value is
  * checked before an export or a dump writes anything; the interface on a file
  * over ATTNFILE_BACKGROUND_BYTES starts with its first layer checked and
- * checks the others while it is up (ui/imported.c).
+ * checks the others while it is up (the imported kind, app/kind_imported.c).
  */
 #include "cli/import_cmd.h"
 
@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app/kind.h"
 #include "core/av.h"
 #include "io/attnimport.h"
-#include "io/dump.h"
 #include "io/fileio.h"
 #include "io/sentences.h"
 #include "render/export.h"
@@ -46,20 +46,11 @@ static int check_selection(const CliOptions *o, const AttnFile *af, ExportOption
     return 0;
 }
 
-/* The result the exports and the interface read: the file's float32 layers in
+/* The result the exports read (the kind's run): the file's float32 layers in
  * place, or its float64 values converted (in memory when they fit). */
-static int build_result(const AttnImport *im, const ModelConfig *c, AttnSource *src,
-                        ModelResult *r)
+static int build_result(Kind *k, const AttnImport *im, const ModelConfig *c, ModelResult *r)
 {
-    const float *layer_P[AV_MAX_LAYERS];
-    bool in_place = true;
-    attnfile_source(&im->a, src);
-    for (int l = 0; l < im->a.L; l++) {
-        layer_P[l] = attnfile_head_ptr(&im->a, l, 0);
-        in_place = in_place && layer_P[l];
-    }
-    int err = model_result_import(r, c, src, in_place ? layer_P : NULL, &im->tokens,
-                                  im->key_tokens.n ? &im->key_tokens : NULL);
+    int err = kind_run(k, c, im->text, im->text_len, NULL, 0, r);
     return err ? say(av_exit_status(err), "%s: %s", im->a.name, av_strerror(err)) : 0;
 }
 
@@ -90,12 +81,13 @@ static int write_export(const CliOptions *o, const ModelResult *r, const ModelCo
     return err ? say(1, "cannot write %s: %s", o->output, strerror(errno)) : 0;
 }
 
-static int batch(const CliOptions *o, const AttnImport *im, const ModelConfig *c,
+static int batch(const CliOptions *o, Kind *k, const AttnImport *im, const ModelConfig *c,
                  ExportOptions *eo)
 {
+    ModelResult r = {0};
     if (o->dump_dir) {
         const char *which = NULL;
-        int err = dump_write_import(o->dump_dir, im, &which);
+        int err = kind_dump(k, o->dump_dir, &r, c, &which);
         if (err && !which)
             return say(1, "cannot make the folder %s: %s", o->dump_dir, strerror(errno));
         if (err)
@@ -104,16 +96,15 @@ static int batch(const CliOptions *o, const AttnImport *im, const ModelConfig *c
     }
     if (!o->export_set)
         return 0;
-    AttnSource src;
-    ModelResult r = {0};
-    int status = build_result(im, c, &src, &r);
+    int status = build_result(k, im, c, &r);
     if (!status)
         status = write_export(o, &r, c, eo);
     model_result_free(&r);
     return status;
 }
 
-static int interactive(const CliOptions *o, const AttnImport *im, const ModelConfig *c)
+static int interactive(const CliOptions *o, Kind *k, const AttnImport *im,
+                       const ModelConfig *c)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return say(2, "not a terminal: use --export FMT or --dump DIR for batch output");
@@ -121,7 +112,7 @@ static int interactive(const CliOptions *o, const AttnImport *im, const ModelCon
     if (sentences_builtin(&examples))
         return say(1, "built-in sentences are broken");
     UiOptions u = {.cfg = *c, .text = im->text, .sentences = &examples, .color = o->color,
-                   .import = im};
+                   .kind = k};
     int status = ui_run(&u);
     sentences_free(&examples);
     return status;
@@ -149,8 +140,12 @@ int import_cmd_main(const CliOptions *o)
     ModelConfig c;
     model_config_import(&c, im.a.L, im.a.H, im.a.causal);
     c.weights_budget = o->cfg.weights_budget;
+    Kind k = {0};
+    if (!status && (err = kind_imported_open(&k, &im, msg, sizeof msg)) != AV_OK)
+        status = say(av_exit_status(err), "%s", err == AV_ERR_NOMEM ? "out of memory" : msg);
     if (!status)
-        status = batch_mode ? batch(o, &im, &c, &eo) : interactive(o, &im, &c);
+        status = batch_mode ? batch(o, &k, &im, &c, &eo) : interactive(o, &k, &im, &c);
+    kind_close(&k);
     attnimport_free(&im);
     return status;
 }

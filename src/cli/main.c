@@ -27,8 +27,7 @@
 #include "io/sentences.h"
 #include "ui/ui.h"
 #include "io/weights.h"
-#include "io/dump.h"
-#include "app/modelrun.h"
+#include "app/kind.h"
 #include "cli/model_cmd.h"
 #include "cli/import_cmd.h"
 #include "cli/live_cmd.h"
@@ -41,6 +40,7 @@ typedef struct {
     ModelWeights weights;
     ModelResult result;
     NetModel *net;       /* --model DIR, or NULL */
+    Kind kind;           /* what runs: the pipeline on weights, or net's */
     char *gen_text;      /* the text continued by --generate, or NULL */
     Lesson lesson;       /* --lesson NAME for the interface */
 } App;
@@ -140,17 +140,16 @@ static const char *the_text(const App *a)
 static int run_model(App *a)
 {
     const char *text = the_text(a), *cross = a->opt.cross;
-    ModelSource ms = {.w = &a->weights, .net = a->net};
-    int err = modelrun_run(&ms, &a->opt.cfg, text, strlen(text), cross,
-                           cross ? strlen(cross) : 0, &a->result);
+    int err = kind_run(&a->kind, &a->opt.cfg, text, strlen(text), cross,
+                       cross ? strlen(cross) : 0, &a->result);
     if (err == AV_ERR_TOO_LARGE && !a->opt.dump_dir && a->opt.cfg.keep_scores) {
         /* the HTML page's scores: not for a text too long to keep its weights */
         a->opt.cfg.keep_scores = false;
-        err = modelrun_run(&ms, &a->opt.cfg, text, strlen(text), cross,
-                           cross ? strlen(cross) : 0, &a->result);
+        err = kind_run(&a->kind, &a->opt.cfg, text, strlen(text), cross,
+                       cross ? strlen(cross) : 0, &a->result);
     }
     if (a->net && err)
-        return model_cmd_error(&a->opt, err, ms.bad);
+        return model_cmd_error(&a->opt, err, a->kind.bad);
     if (a->net && a->net->first)
         say(0, "note: the text has %d tokens and the model's context is %d: the last %d "
             "are shown", a->net->total, a->net->net.spec.context, a->result.tokens.n);
@@ -216,9 +215,7 @@ static int batch(App *a)
     if (a->opt.dump_dir) {
         const char *which = "";
         /* attnviz's own weights: norms.npy too (a trained model's W_O is its own) */
-        int err = a->net ? dump_write(a->opt.dump_dir, &a->result, &a->opt.cfg, &which)
-                         : dump_write_model(a->opt.dump_dir, &a->result, &a->opt.cfg,
-                                            &a->weights, &which);
+        int err = kind_dump(&a->kind, a->opt.dump_dir, &a->result, &a->opt.cfg, &which);
         if (err && !which)
             return say(1, "cannot make the folder %s: %s", a->opt.dump_dir, strerror(errno));
         if (err)
@@ -249,7 +246,7 @@ static int interactive(App *a)
                                    : a->file_text ? a->file_text : a->opt.text,
         .cross = a->opt.cross, .sentences = &a->sentences,
         .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
-        .model = a->net, .defaults = !a->opt.dims_given && !a->opt.preset_given,
+        .kind = a->net ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
     u.lesson = a->opt.lesson_set ? &a->lesson : NULL;
     return ui_run(&u);
@@ -312,6 +309,10 @@ static int run(App *a)
     } else {
         status = load_weights(a);
     }
+    if (!status && a->net)
+        status = kind_trained_open(&a->kind, a->net) ? say(1, "out of memory") : 0;
+    else if (!status)
+        kind_pipeline_open(&a->kind, &a->weights);
     if (status)
         return status;
     return batch_run ? batch(a) : interactive(a);
@@ -321,6 +322,7 @@ static void app_free(App *a)
 {
     model_result_free(&a->result);
     lesson_free(&a->lesson);
+    kind_close(&a->kind);
     model_weights_free(&a->weights);
     if (a->net)
         netresult_close(a->net);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/kind.h"
 #include "core/av.h"
 #include "train/infer.h"
 #include "train/task.h"
@@ -42,14 +43,17 @@ static int check_sizes(const CliOptions *o, const ModelConfig *c)
 static int generate(const CliOptions *o, NetModel *nm, const char *text, bool batch,
                     char **whole)
 {
-    char bad[64] = "";
+    Kind k;
     size_t cont = 0;
-    int err = netresult_generate(nm, text, strlen(text), o->generate, o->cfg.temperature,
-                                 o->top_k, o->cfg.seed, whole, &cont, bad, sizeof bad);
-    for (char *p = bad; *p; p++)
-        *p = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+    if (kind_trained_open(&k, nm))
+        return say(1, "out of memory");
+    int err = kind_generate(&k, text, strlen(text), o->generate, o->cfg.temperature, o->top_k,
+                            o->cfg.seed, whole, &cont);
     if (err)
-        return model_cmd_error(o, err, bad);
+        err = model_cmd_error(o, err, k.bad);
+    kind_close(&k);
+    if (err)
+        return err;
     if (batch && !(o->export_set && !o->output)) {
         printf("%s\n", *whole + cont);
         if (fflush(stdout) != 0)

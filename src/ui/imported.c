@@ -1,8 +1,9 @@
 /* imported.c - imported attention in the interface, and the combining views
  * (heads combined, rollout, value-weighted norms, query rows summed).
  *
- * The weights come from a base AttnSource: the memory-mapped file, or the
- * model's own run (model_source over iv->base). A combining view wraps the
+ * The weights come from a base AttnSource: the attention as the kind keeps
+ * it (kind_source: an imported file's map), else the kind's run (model_source
+ * over iv->base). A combining view wraps the
  * base in a source of combine.h and model_result_import makes u->res of it,
  * kept in memory for a short text, read on demand for a long one. Nothing is
  * computed here but what combine.h computes; the file's pages of a layer
@@ -16,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/modelrun.h"
 #include "core/combine.h"
+#include "kindkeys.h"
 #include "rollout.h"
 #include "term.h"
 
@@ -27,13 +28,9 @@
 typedef enum { IV_WEIGHTS, IV_MEAN, IV_MAX, IV_SUM, IV_ROLLOUT, IV_NORMS } IvMode;
 
 struct ImportedView {
-    const AttnImport *im; /* NULL: attnviz's own model */
-    AttnFile af;          /* im->a with what its check found (causal, warning) */
-    AttnCheck *check;     /* the check of a large file's other layers, running */
-    AttnSource file;      /* the file, when imported: rows read (pread), for the
-                             weights' pooled samples of rows (no page faults) */
-    ModelResult base;     /* own model with a combining view on: the model's run */
-    AttnSource base_src;  /* the file, or model_source(&base) */
+    bool file;            /* the kind keeps its attention (kind_source): a file */
+    ModelResult base;     /* with a combining view on: the kind's run */
+    AttnSource base_src;  /* kind_source's, or model_source(&base) */
     IvMode mode;
     int saved_H, saved_head; /* the model's heads while a one-head view is shown */
     const char *const *saved_labels;
@@ -111,43 +108,18 @@ static void bad_file(UiState *u, int err, const char *msg)
     exit(av_exit_status(err));
 }
 
-/* The status line on opening, or when the check ends: the warning, else the file. */
-static void file_status(UiState *u)
-{
-    const AttnFile *af = &u->iv->af;
-    if (af->warning[0])
-        snprintf(u->app.msg, sizeof u->app.msg, "warning: %.140s", af->warning);
-    else
-        snprintf(u->app.msg, sizeof u->app.msg, "%.60s: %d layer%s x %d heads, %d x %d tokens%s",
-                 af->name, af->L, af->L == 1 ? "" : "s", af->H, af->n_q, af->n_k,
-                 af->causal ? ", causal (detected)" : "");
-}
-
-void imported_start(UiState *u, const AttnImport *im)
+void imported_start(UiState *u)
 {
     struct ImportedView *iv = calloc(1, sizeof *iv);
     if (!iv)
         term_die("out of memory");
     u->iv = iv;
-    iv->im = im;
     iv->ro.missing = -1;
-    if (!im)
-        return;
-    attnfile_source_read(&im->a, &iv->file);
-    attnfile_source(&im->a, &iv->base_src); /* the combining views read every head of a
-                                                row, and the rollout all: from the map */
-    iv->af = im->a;
-    if (!iv->af.validated) { /* a large file: layer 0 now, the rest on a thread */
-        char msg[512];
-        int err = attnfile_check_start(&iv->af, &iv->check, msg, sizeof msg);
-        if (err != AV_OK)
-            bad_file(u, err, msg);
-        u->app.cfg.causal = iv->af.causal; /* layer 0's until the check ends */
-    }
-    file_status(u);
-    if (iv->check)
-        snprintf(u->app.msg + strlen(u->app.msg), sizeof u->app.msg - strlen(u->app.msg),
-                 " (checking layers 2-%d)", iv->af.L);
+    iv->file = kind_source(u->kind, &iv->base_src); /* the combining views read every
+                                                       head of a row, and the rollout all */
+    ModelConfig c = u->app.cfg;
+    kind_config(u->kind, &c);
+    u->app.cfg.causal = c.causal; /* a large file's layer 0 until its check ends */
 }
 
 bool imported_poll(UiState *u, unsigned *pending)
@@ -156,21 +128,20 @@ bool imported_poll(UiState *u, unsigned *pending)
     bool redraw = false;
     if (!iv)
         return false;
-    if (iv->check) {
-        char msg[512];
-        int err = attnfile_check_poll(iv->check, &iv->af, msg, sizeof msg);
-        if (err != ATTNFILE_CHECKING && err != AV_OK)
-            bad_file(u, err, msg);
-        if (err == AV_OK) {
-            attnfile_check_free(iv->check);
-            iv->check = NULL;
-            if (iv->af.causal != u->app.cfg.causal) { /* every layer's, now */
-                u->app.cfg.causal = iv->af.causal;
-                *pending |= APP_RUN;
-            }
-            file_status(u);
-            redraw = true;
+    char msg[512];
+    bool changed;
+    int err = kind_poll(u->kind, &changed, msg, sizeof msg);
+    if (err != KIND_BUSY && err != AV_OK)
+        bad_file(u, err, msg);
+    if (changed) {
+        ModelConfig c = u->app.cfg;
+        kind_config(u->kind, &c);
+        if (c.causal != u->app.cfg.causal) { /* every layer's, now */
+            u->app.cfg.causal = c.causal;
+            *pending |= APP_RUN;
         }
+        kindkeys_start(u);
+        redraw = true;
     }
     RolloutSource *ro = &iv->ro;
     if (atomic_load(&ro->failed))
@@ -194,38 +165,22 @@ bool imported_poll(UiState *u, unsigned *pending)
     return redraw;
 }
 
-/* Imported weights as they are: in place from the map (float32) or converted. */
-static int import_plain(UiState *u, ModelResult *r)
-{
-    const AttnImport *im = u->iv->im;
-    const float *layer_P[AV_MAX_LAYERS];
-    bool in_place = true;
-    for (int l = 0; l < im->a.L; l++) {
-        layer_P[l] = attnfile_head_ptr(&im->a, l, 0);
-        in_place = in_place && layer_P[l];
-    }
-    ModelConfig c;
-    model_config_import(&c, im->a.L, im->a.H, u->iv->af.causal);
-    c.weights_budget = u->budget;
-    return model_result_import(r, &c, &u->iv->file, in_place ? layer_P : NULL, &im->tokens,
-                               im->key_tokens.n ? &im->key_tokens : NULL);
-}
-
-/* The model's own run into iv->base with its own number of heads. */
+/* The kind's run into iv->base with its own number of heads; of a file, its
+ * weights in place or read on demand, never a copy (the shown result has it). */
 static int run_base(UiState *u, bool causal)
 {
     struct ImportedView *iv = u->iv;
     AppState *s = &u->app;
     ModelConfig c = s->cfg;
     c.causal = causal;
-    c.weights_budget = u->budget;
+    c.weights_budget = iv->file ? 1 : u->budget;
     c.head_labels = iv->saved_labels;
     if (one_head(iv->mode))
         c.H = iv->saved_H;
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
-    int err = modelrun_run(&u->src, &c, s->text.s, s->text.len, x ? x->s : NULL,
-                           x ? x->len : 0, &iv->base);
-    if (!err)
+    int err = kind_run(u->kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0,
+                       &iv->base);
+    if (!err && !iv->file)
         model_source(&iv->base, &iv->base_src);
     return err;
 }
@@ -245,7 +200,7 @@ static const AttnSource *derived_source(UiState *u)
          * is read a row at a time, and built on a thread */
         bool big = (double)b->L * b->n_q * b->n_k * sizeof(float) > IV_DERIVED_BUDGET &&
                    (double)b->L * b->n_q * b->n_k * sizeof(float) <= ROLLOUT_KEEP;
-        rollout_init(&iv->ro, b, iv->im != NULL, iv->im && big);
+        rollout_init(&iv->ro, b, iv->file, iv->file && big);
         return &iv->ro.src;
     }
     if (iv->mode == IV_NORMS) {
@@ -272,26 +227,20 @@ static const AttnSource *derived_source(UiState *u)
 bool imported_run(UiState *u, ModelResult *r, bool causal, int *err)
 {
     struct ImportedView *iv = u->iv;
-    if (r != &u->res || (!iv->im && iv->mode == IV_WEIGHTS))
+    if (r != &u->res || iv->mode == IV_WEIGHTS)
         return false;
-    *err = iv->im ? AV_OK : run_base(u, causal);
-    if (!*err && iv->im && iv->mode == IV_WEIGHTS)
-        *err = import_plain(u, r);
-    if (*err || iv->mode == IV_WEIGHTS)
+    *err = run_base(u, causal);
+    if (*err)
         return true;
     const AttnSource *src = derived_source(u);
-    if (!src) { /* back to the weights: the file's, or the plain run */
+    if (!src) { /* back to the weights: the plain run */
         set_mode(u, IV_WEIGHTS);
-        if (!iv->im)
-            return false;
-        *err = import_plain(u, r);
-        return true;
+        return false;
     }
-    const ModelResult *m = iv->im ? NULL : &iv->base;
-    const TokenList *tq = m ? &m->tokens : &iv->im->tokens;
-    const TokenList *tk = m ? &m->cross_tokens : &iv->im->key_tokens;
+    const ModelResult *m = &iv->base;
+    const TokenList *tq = &m->tokens, *tk = &m->cross_tokens;
     ModelConfig c;
-    model_config_import(&c, src->L, src->H, m ? m->shape.causal : iv->af.causal);
+    model_config_import(&c, src->L, src->H, m->shape.causal);
     c.weights_budget = IV_DERIVED_BUDGET;
     c.head_labels = u->app.cfg.head_labels;
     *err = model_result_import(r, &c, src, NULL, tq, tk->n ? tk : NULL);
@@ -300,7 +249,8 @@ bool imported_run(UiState *u, ModelResult *r, bool causal, int *err)
     return true;
 }
 
-/* Actions that change or need a model: refused on imported attention. */
+/* Actions that change or need a model: a combining view gives way to the
+ * plain weights first. */
 static bool needs_model(Action a, bool typed)
 {
     switch (a) {
@@ -314,19 +264,6 @@ static bool needs_model(Action a, bool typed)
     default:
         return typed;
     }
-}
-
-/* The message for a refused action on imported attention. */
-static void refuse(UiState *u, Action a)
-{
-    const char *what = a == ACT_TRACE ? "the trace" : a == ACT_VIEW ? "the PE view"
-                     : a == ACT_HEADS_HELP ? "how the heads were built" : NULL;
-    if (what)
-        snprintf(u->app.msg, sizeof u->app.msg, "%s needs a model's vectors (Q, K, V): "
-                 "imported attention has only weights", what);
-    else
-        snprintf(u->app.msg, sizeof u->app.msg,
-                 "imported attention: the weights are the file's, there is no model to change");
 }
 
 /* The rows of the multi-selection summed (combine_rows_sum over what is
@@ -388,10 +325,9 @@ static bool combine_key(UiState *u, Action a, unsigned *pending)
         m = m == IV_NORMS ? IV_WEIGHTS : IV_NORMS;
     else
         return false;
-    if (m == IV_NORMS && (iv->im || u->src.net)) {
-        snprintf(u->app.msg, sizeof u->app.msg, "value-weighted norms need the model's V and "
-                 "W_O: %s", iv->im ? "imported attention has only weights"
-                                   : "not kept for a trained model");
+    const char *why = m == IV_NORMS ? kind_refuses(u->kind, KIND_ASK_NORMS) : NULL;
+    if (why) {
+        snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
         return true;
     }
     if (m == IV_ROLLOUT && u->app.n_q != u->app.n_k) {
@@ -410,8 +346,8 @@ static bool combine_key(UiState *u, Action a, unsigned *pending)
 bool imported_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
     struct ImportedView *iv = u->iv;
-    if (iv->im && u->app.layer != iv->layer_seen) { /* drop the pages of the layer left */
-        attnfile_release(&iv->im->a, iv->layer_seen);
+    if (u->app.layer != iv->layer_seen) { /* a file drops the pages of the layer left */
+        kind_release(u->kind, iv->layer_seen);
         iv->layer_seen = u->app.layer;
     }
     if (in->action == ACT_MULTI_ROW) {
@@ -423,11 +359,7 @@ bool imported_handle(UiState *u, const UiInput *in, unsigned *pending)
     bool typed = in->action == ACT_NONE && in->text[0];
     if (!needs_model(in->action, typed))
         return false;
-    if (iv->im) {
-        refuse(u, in->action);
-        return true;
-    }
-    if (iv->mode != IV_WEIGHTS) { /* an own model: back to its weights first */
+    if (iv->mode != IV_WEIGHTS) { /* back to the plain weights first */
         set_mode(u, IV_WEIGHTS);
         *pending |= APP_RUN;
     }
@@ -441,7 +373,6 @@ void imported_free(UiState *u)
         return;
     model_result_free(&iv->base);
     combine_heads_free(&iv->ch);
-    attnfile_check_free(iv->check);
     rollout_clear(&iv->ro);
     free(iv->fnorm);
     free(iv->multi_buf);

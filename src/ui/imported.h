@@ -15,23 +15,22 @@
 
 #include <stdbool.h>
 
-#include "io/attnimport.h"
 #include "uistate.h"
 
-/* Set up u->iv (always: the combining views serve own models too); im is the
- * imported attention or NULL. Call after app_init, before the first run. */
-void imported_start(UiState *u, const AttnImport *im);
+/* Set up u->iv (always: the combining views serve every kind) for u->kind,
+ * and the causal flag the kind found (a large file's layer 0 until its check
+ * ends). Call after app_init, before the first run. */
+void imported_start(UiState *u);
 
-/* Make u->res when it is ours to make: imported attention, or a combining
- * view on. Returns true with *err set (AV_OK or the run's error) when it
- * made it, false when the plain model run applies. */
+/* Make u->res when it is ours to make: a combining view on. Returns true
+ * with *err set (AV_OK or the run's error) when it made it, false when the
+ * kind's plain run applies. */
 bool imported_run(UiState *u, ModelResult *r, bool causal, int *err);
 
-/* Handle in when it means something of its own: the combining keys; on
- * imported attention the keys that would change a model (refused with a
- * status line) and the views that need vectors (trace, PE: refused); on an
- * own model with a combining view on, keys that need the plain weights
- * leave the combining view first. Returns true when handled (flags added to
+/* Handle in when it means something of its own: the combining keys (norms
+ * as the kind allows); with a combining view on, keys that need the plain
+ * weights leave the combining view first (what a kind refuses is
+ * kindkeys.c's, asked before). Returns true when handled (flags added to
  * *pending), false to let action_apply have it. */
 bool imported_handle(UiState *u, const UiInput *in, unsigned *pending);
 
@@ -40,7 +39,7 @@ bool imported_handle(UiState *u, const UiInput *in, unsigned *pending);
  * or NULL when none is selected; *n_rows gets their number. */
 const float *imported_multi_row(UiState *u, const ModelResult *res, int h, int *n_rows);
 
-/* Work done meanwhile by the threads of a large file: its check (a bad value
+/* Work done meanwhile by the kind (kind_poll: a large file's check; a bad value
  * ends the program here: terminal restored, one line, exit status 2; the
  * end of the check may change the causal flag: APP_RUN added to *pending),
  * the rollout's layers (APP_RUN when the one shown is ready; a progress line

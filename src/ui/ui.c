@@ -66,12 +66,11 @@ static int run_one(UiState *u, ModelResult *r, bool causal)
      * were a third of a long text's run, for numbers no view of them reads */
     c.weights_only = !ui_wants_outputs(u);
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
-    err = modelrun_run(&u->src, &c, s->text.s, s->text.len, x ? x->s : NULL,
-                           x ? x->len : 0, r);
+    err = kind_run(u->kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0, r);
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
     if (err == AV_ERR_VOCAB)
-        snprintf(s->msg, sizeof s->msg, "'%s' is not in the model's vocabulary", u->src.bad);
+        snprintf(s->msg, sizeof s->msg, "'%s' is not in the model's vocabulary", u->kind->bad);
     return err;
 }
 
@@ -83,7 +82,11 @@ static void lesson_weights(UiState *u)
     const ModelWeights *lw = lesson_state_weights(&u->lesson);
     if (!u->lesson.active)
         return;
-    u->src.net = lesson_state_net(&u->lesson); /* its trained model, or none */
+    /* its trained model, or the pipeline; a kind with no text to change
+     * (imported attention) stays */
+    Kind *lk = lesson_state_kind(&u->lesson);
+    if (!u->cli_kind || !kind_refuses(u->cli_kind, KIND_ASK_EDIT))
+        u->kind = lk ? lk : &u->pipe;
     if (u->w == lw)
         return;
     if (lw) {
@@ -103,7 +106,7 @@ static void ui_rerun(UiState *u, unsigned flags)
     if (flags & APP_WEIGHTS) {
         examples_weights(u);
         lesson_weights(u);
-        u->src.w = u->w;
+        kind_pipeline_open(&u->pipe, u->w);
     }
     /* A cursor move alone changes the selection, not the text: the result
      * stands (a long text's run costs tens of milliseconds). */
@@ -174,7 +177,7 @@ static void ui_frame(UiState *u)
             view_cmp_draw(u, g, mid);
         else
             view_attn_draw(u, g, mid);
-        trained_overlay(u, g);
+        kindkeys_overlay(u, g);
         if (u->app.panel != PANEL_NONE)
             view_panel_draw(u, g, mid);
         view_lesson_veil(u, g, mid);
@@ -201,7 +204,7 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         *pending |= flags & (APP_RUN | APP_WEIGHTS);
         return true;
     }
-    if (u->src.net && trained_handle(u, in, pending))
+    if (kindkeys_handle(u, in, pending))
         return true;
     if (imported_handle(u, in, pending))
         return true;
@@ -310,7 +313,9 @@ int ui_run(const UiOptions *o)
     memset(&ui, 0, sizeof ui);
     ui.fixed = o->weights;
     ui.w = o->weights ? o->weights : &ui.toy;
-    ui.src.w = ui.w, ui.src.net = o->model;
+    kind_pipeline_open(&ui.pipe, ui.w);
+    ui.cli_kind = o->kind;
+    ui.kind = o->kind ? o->kind : &ui.pipe;
     if (app_init(&ui.app, &o->cfg, o->text, o->sentences, o->weights != NULL) != AV_OK) {
         fputs("attnviz: out of memory\n", stderr);
         return 1;
@@ -321,7 +326,7 @@ int ui_run(const UiOptions *o)
     }
     ui.app.max_layers = o->weights ? o->weights->L : AV_MAX_LAYERS;
     ui.budget = o->cfg.weights_budget; /* --budget: the on-demand path on a small text */
-    if (o->defaults && !o->weights && !o->model && !o->import)
+    if (o->defaults && !o->weights && !o->kind)
         start_defaults(&ui, o);
     if (o->lesson) /* the lesson's first page sets the screen up */
         lesson_state_start(&ui.lesson, o->lesson, &ui.app);
@@ -329,12 +334,11 @@ int ui_run(const UiOptions *o)
     term_begin();
     color_init(&ui, ui_color_wanted(o->color, true));
     input_init(&ui);
-    imported_start(&ui, o->import);
+    imported_start(&ui);
     mvprintw(0, 0, "attnviz: running the model on %zu bytes of text ...", ui.app.text.len);
     refresh(); /* a long text's first run takes seconds: say so, not a blank screen */
     ui_rerun(&ui, APP_RUN | APP_WEIGHTS);
-    if (o->model)
-        trained_start(&ui);
+    kindkeys_start(&ui);
     if (ui.app.fixed_weights)
         snprintf(ui.app.msg, sizeof ui.app.msg,
                  "weights from --weights: d_model and seed are fixed");

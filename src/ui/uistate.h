@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app/modelrun.h"
+#include "app/kind.h"
 #include "app/lesson.h"
 #include "app/state.h"
 #include "core/model.h"
@@ -88,12 +88,14 @@ typedef struct {
     char example_name[SENTENCES_NAME_MAX];
     const ModelWeights *fixed; /* --weights, or NULL */
     const ModelWeights *w;     /* the weights in use: toy, example or fixed */
-    ModelSource src;           /* w, or a trained model (--model): what runs */
+    Kind pipe;                 /* the pipeline on w */
+    Kind *cli_kind;            /* --model's or --attention's kind, or NULL */
+    Kind *kind;                /* the kind that runs: pipe, cli_kind or a lesson page's */
     int generated;             /* tokens g has generated (each one's seed) */
     int cached_rows;           /* rows before g's last token (keys, values cached) */
     size_t cached_len;         /* the text's length then: the marks last while it is */
     ModelResult res;
-    int run_err;               /* AV_OK or the last model_run error */
+    int run_err;               /* AV_OK or the last kind_run error */
     ModelResult res2;          /* side by side: the same with the mask flipped */
     int run_err2;
     unsigned gen, gen2;        /* bumped by every run of res / res2 (cache keys) */

@@ -1,0 +1,170 @@
+/* kind.h - a model kind: one way of getting attention for a text, behind one
+ * table of functions (in the manner of htop's MeterClass).
+ *
+ * The kinds are attnviz's own pipeline (kind_pipeline.c: random or designed
+ * heads, or --weights), a trained model folder (kind_trained.c: --model DIR)
+ * and imported attention (kind_imported.c: --attention FILE.npy). Each is one
+ * file in src/app/ holding one KindClass; the readers below it (io) and the
+ * maths (core, train) stay where they are. The batch command line, the
+ * interface and the lessons' handouts run a text through kind_run and ask
+ * kind_refuses what a kind cannot do: no other file tells the kinds apart.
+ *
+ * A new kind is a new file in src/app/ with its KindClass and an opener
+ * (kind_<name>_open) that fills a Kind, plus its readers below.
+ */
+#ifndef ATTNVIZ_KIND_H
+#define ATTNVIZ_KIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/combine.h"
+#include "core/model.h"
+#include "io/attnimport.h"
+#include "train/netresult.h"
+
+/* What a user may ask of a model; kind_refuses says whether this kind cannot. */
+typedef enum {
+    KIND_ASK_EDIT,       /* type a text of one's own */
+    KIND_ASK_MASK,       /* turn the causal mask off or on (or compare both) */
+    KIND_ASK_SETTINGS,   /* heads, d_model, seed, preset, layers, PE, scaling, temperature */
+    KIND_ASK_CROSS,      /* attend over a second sentence (cross-attention) */
+    KIND_ASK_EXAMPLES,   /* the built-in example sentences */
+    KIND_ASK_GENERATE,   /* continue the text by a token */
+    KIND_ASK_TRACE,      /* the calculation trace (Q, K, V of the heads) */
+    KIND_ASK_VIEWS,      /* a view past the heatmaps (PE, pipeline: the model's vectors) */
+    KIND_ASK_PE_VIEW,    /* the PE view, which draws sinusoidal encodings */
+    KIND_ASK_HEADS_HELP, /* how the heads were built */
+    KIND_ASK_DIMS,       /* browse the dimensions of the vectors */
+    KIND_ASK_NORMS,      /* value-weighted norms (the model's V and W_O) */
+    KIND_ASK_COUNT
+} KindAsk;
+
+typedef struct Kind Kind;
+
+/* Returned by poll while a kind's background work goes on. */
+#define KIND_BUSY 1
+
+typedef struct {
+    const char *name; /* "pipeline", "trained", "imported", shown in messages */
+    /* Run text[0..len) (and cross[0..cross_len) when cross is not NULL) into r
+     * (zeroed before the first call, reused after) with the settings c (the
+     * kind's own sizes: see config). Returns AV_OK or an AV_ERR_* code; after
+     * AV_ERR_VOCAB k->bad holds the piece outside the vocabulary. On error
+     * r->shape.n_q is 0. Required. */
+    int (*run)(Kind *k, const ModelConfig *c, const char *text, size_t len, const char *cross,
+               size_t cross_len, ModelResult *r);
+    /* Continue text[0..len) by count tokens sampled with temperature and top_k
+     * from seed: *out (malloc'd) the whole sequence, *cont where the new
+     * tokens start. NULL: the kind cannot generate (kind_generate says
+     * AV_ERR_CONFIG). */
+    int (*generate)(Kind *k, const char *text, size_t len, int count, float temperature, int top_k,
+                    uint64_t seed, char **out, size_t *cont);
+    /* The one-line reason the kind refuses ask, or NULL when it does not.
+     * NULL: it refuses nothing. */
+    const char *(*refuses)(const Kind *k, KindAsk ask);
+    /* The next-token logits after text[0..len): out[0..*V) (at most cap).
+     * NULL: the kind has no next-token distribution. */
+    int (*logits)(Kind *k, const char *text, size_t len, float *out, int cap, int *V);
+    /* The settings the kind fixes (sizes, causal, labels) into *c, keeping
+     * what the caller sets (keep_scores, weights_budget). NULL: none. */
+    void (*config)(const Kind *k, ModelConfig *c);
+    /* One line about the kind for the status line when it opens. NULL: none. */
+    void (*describe)(const Kind *k, char *msg, size_t len);
+    /* Background work (a large file's check): KIND_BUSY while it goes on,
+     * AV_OK when there is none left (*changed set when it ended in this call:
+     * config and describe may say something new), or an AV_ERR_* code with
+     * one line in msg. NULL: none. */
+    int (*poll)(Kind *k, bool *changed, char *msg, size_t len);
+    /* The attention as it stands, without a run (a mapped file), into *src:
+     * true, or false when the kind computes it. NULL: false. */
+    bool (*source)(const Kind *k, AttnSource *src);
+    /* The reader is done with layer l for now (a map may drop its pages).
+     * NULL: nothing to do. */
+    void (*release)(const Kind *k, int l);
+    /* --dump DIR of the result r of the settings c (io/dump.h's files and the
+     * kind's own: *which names the file at fault). NULL: dump_write. */
+    int (*dump)(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
+                const char **which);
+    /* Free what the opener made; the model it was given stays the caller's. */
+    void (*close)(Kind *k);
+    bool causal_only; /* the model was made causal: the mask cannot be turned off */
+    bool slow;        /* a run may take seconds: callers say so before it */
+} KindClass;
+
+struct Kind {
+    const KindClass *cls;
+    void *self;        /* the kind's own state (its file's), or the model it was given */
+    float temperature; /* generation's sampling (the interface's g): --temperature */
+    int top_k;         /* and --top-k (0: all) */
+    char bad[64];      /* after AV_ERR_VOCAB: the piece, printable (control bytes '?') */
+};
+
+/* The dispatch: each calls k's table (kind.c). */
+
+/* k->cls->run, with k->bad made printable. */
+int kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const char *cross,
+             size_t cross_len, ModelResult *r);
+
+/* k->cls->generate, or AV_ERR_CONFIG (*out NULL) when the kind cannot. */
+int kind_generate(Kind *k, const char *text, size_t len, int count, float temperature, int top_k,
+                  uint64_t seed, char **out, size_t *cont);
+
+/* Whether the kind can continue a text (KIND_ASK_GENERATE not refused). */
+bool kind_generates(const Kind *k);
+
+/* The one-line reason k refuses ask, or NULL. */
+const char *kind_refuses(const Kind *k, KindAsk ask);
+
+/* k->cls->logits, or AV_ERR_CONFIG when the kind has none. */
+int kind_logits(Kind *k, const char *text, size_t len, float *out, int cap, int *V);
+
+/* k->cls->config, when the kind fixes settings; else c unchanged. */
+void kind_config(const Kind *k, ModelConfig *c);
+
+/* k->cls->describe into msg, or msg emptied. */
+void kind_describe(const Kind *k, char *msg, size_t len);
+
+/* k->cls->poll, or AV_OK with *changed false. */
+int kind_poll(Kind *k, bool *changed, char *msg, size_t len);
+
+/* k->cls->source, or false. */
+bool kind_source(const Kind *k, AttnSource *src);
+
+/* k->cls->release, when there is one. */
+void kind_release(const Kind *k, int l);
+
+/* k->cls->dump, or dump_write. Returns as dump_write (io/dump.h). */
+int kind_dump(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
+              const char **which);
+
+/* Close k and zero it; accepts a zeroed Kind. */
+void kind_close(Kind *k);
+
+/* The openers of the kinds, one in each kind's file. */
+
+/* attnviz's own pipeline (core/model.h) on w, which the caller keeps alive
+ * and unchanged while k lives. Nothing is refused. */
+void kind_pipeline_open(Kind *k, const ModelWeights *w);
+
+/* A trained model m (netresult_open'd; the caller keeps it alive and closes
+ * it after k). Generation samples with m's sample_temperature and
+ * sample_top_k (k->temperature, k->top_k). Returns AV_OK or AV_ERR_NOMEM. */
+int kind_trained_open(Kind *k, NetModel *m);
+
+/* The trained model folder dir, opened and owned by k. Returns AV_OK,
+ * AV_ERR_NOMEM or AV_ERR_MODEL with one line in why (netresult_open's). */
+int kind_trained_load(Kind *k, const char *dir, char *why, size_t whylen);
+
+/* k's trained model, or NULL when k is of another kind: for the command
+ * line's --model notes (which tokens of a long text are shown). */
+NetModel *kind_trained_model(const Kind *k);
+
+/* Imported attention im (attnimport_open'd; the caller keeps it alive and
+ * frees it after k). A file not yet validated has layer 0 checked now and the
+ * others on a thread (kind_poll). Returns AV_OK, AV_ERR_NOMEM or the check's
+ * error with one line in msg. */
+int kind_imported_open(Kind *k, const AttnImport *im, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,104 @@
+/* kind.c - the one dispatch to a model kind's table (kind.h): every caller
+ * (the batch command line, the interface, the handouts) goes through here.
+ */
+#include "app/kind.h"
+
+#include <string.h>
+
+#include "core/av.h"
+#include "io/dump.h"
+
+/* Control bytes of the bad piece as '?', so a message stays one line. */
+static void printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
+int kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const char *cross,
+             size_t cross_len, ModelResult *r)
+{
+    k->bad[0] = 0;
+    int err = k->cls->run(k, c, text, len, cross, cross_len, r);
+    printable(k->bad);
+    return err;
+}
+
+int kind_generate(Kind *k, const char *text, size_t len, int count, float temperature, int top_k,
+                  uint64_t seed, char **out, size_t *cont)
+{
+    k->bad[0] = 0;
+    *out = NULL;
+    if (!kind_generates(k))
+        return AV_ERR_CONFIG;
+    int err = k->cls->generate(k, text, len, count, temperature, top_k, seed, out, cont);
+    printable(k->bad);
+    return err;
+}
+
+bool kind_generates(const Kind *k)
+{
+    return k->cls->generate && !kind_refuses(k, KIND_ASK_GENERATE);
+}
+
+const char *kind_refuses(const Kind *k, KindAsk ask)
+{
+    return k->cls->refuses ? k->cls->refuses(k, ask) : NULL;
+}
+
+int kind_logits(Kind *k, const char *text, size_t len, float *out, int cap, int *V)
+{
+    k->bad[0] = 0;
+    if (!k->cls->logits)
+        return AV_ERR_CONFIG;
+    int err = k->cls->logits(k, text, len, out, cap, V);
+    printable(k->bad);
+    return err;
+}
+
+void kind_config(const Kind *k, ModelConfig *c)
+{
+    if (k->cls->config)
+        k->cls->config(k, c);
+}
+
+void kind_describe(const Kind *k, char *msg, size_t len)
+{
+    if (len)
+        msg[0] = 0;
+    if (k->cls->describe)
+        k->cls->describe(k, msg, len);
+}
+
+int kind_poll(Kind *k, bool *changed, char *msg, size_t len)
+{
+    *changed = false;
+    return k->cls->poll ? k->cls->poll(k, changed, msg, len) : AV_OK;
+}
+
+bool kind_source(const Kind *k, AttnSource *src)
+{
+    return k->cls->source && k->cls->source(k, src);
+}
+
+void kind_release(const Kind *k, int l)
+{
+    if (k->cls->release)
+        k->cls->release(k, l);
+}
+
+int kind_dump(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
+              const char **which)
+{
+    if (k->cls->dump)
+        return k->cls->dump(k, dir, r, c, which);
+    return dump_write(dir, r, c, which);
+}
+
+void kind_close(Kind *k)
+{
+    if (k->cls && k->cls->close)
+        k->cls->close(k);
+    memset(k, 0, sizeof *k);
+}
