@@ -10,33 +10,54 @@
 
 #include "core/model.h"
 #include "io/lesson.h"
-#include "train/netresult.h"
+
+typedef struct HandoutRun HandoutRun;
+
+/* How a page's model is opened and run, given from above (the app layer's
+ * model kinds, app/pagerun.h): the handout does not tell the kinds apart. */
+typedef struct {
+    /* Open the model the page's settings s name (folders found beside l) into
+     * run->model, with run->cfg made the model's. A folder that is missing or
+     * unreadable is a problem for the reader (handout_problem), not a failure.
+     * Returns AV_OK, or AV_ERR_NOMEM. */
+    int (*open)(const Lesson *l, const LessonSettings *s, HandoutRun *run);
+    /* Run text (and cross, when not NULL) with run->cfg into run->r. Returns
+     * AV_OK or an AV_ERR_* code. */
+    int (*run)(HandoutRun *run, const char *text, const char *cross);
+    /* Free run->model; accepts NULL. */
+    void (*close)(void *model);
+} HandoutModel;
 
 /* One page's model, run as the page sets it up. */
-typedef struct {
+struct HandoutRun {
+    const HandoutModel *hm;
     ModelConfig cfg;
-    ModelWeights w;
-    NetModel net;      /* the page's trained model (model: DIR), when have_net */
-    bool have_net;
+    void *model;       /* hm's: the page's weights or trained model */
     ModelResult r;
     int err;           /* AV_OK, or why the page could not run */
     char problem[256]; /* a sentence for the reader when err != AV_OK */
     int layer, head;   /* 0-based */
     int row;           /* selected query token (0-based), or -1 */
     int key;           /* inspected key token, or -1 */
-} HandoutRun;
+};
 
-/* Run page k of l into *run (zeroed first; handout_run_free after, either
- * way). A missing weights or model folder, or a sentence the settings
+/* Say why the page cannot show what it should: run->err = err and
+ * run->problem the sentence fmt with what in it. Returns AV_OK. */
+int handout_problem(HandoutRun *run, int err, const char *fmt, const char *what);
+
+/* Run page k of l with hm into *run (zeroed first; handout_run_free after,
+ * either way). A missing weights or model folder, or a sentence the settings
  * cannot run, is reported in run->err and run->problem, not as a failure:
  * the function returns AV_OK then, and AV_ERR_NOMEM only when memory ran
  * out. sentences gives the text of a page without one (its first entry). */
-int handout_run(const Lesson *l, int k, const char *const *sentences, HandoutRun *run);
+int handout_run(const Lesson *l, int k, const char *const *sentences, const HandoutModel *hm,
+                HandoutRun *run);
 
 void handout_run_free(HandoutRun *run);
 
-/* The whole lesson as Markdown to f. Returns AV_OK, AV_ERR_IO when writing
- * failed, or AV_ERR_NOMEM. */
-int handout_write(FILE *f, const Lesson *l, const char *const *sentences);
+/* The whole lesson as Markdown to f, each page's model through hm. Returns
+ * AV_OK, AV_ERR_IO when writing failed, or AV_ERR_NOMEM. */
+int handout_write(FILE *f, const Lesson *l, const char *const *sentences,
+                  const HandoutModel *hm);
 
 #endif

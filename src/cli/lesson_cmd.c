@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/pagerun.h"
 #include "core/av.h"
 #include "io/fileio.h"
 #include "render/handout.h"
@@ -63,7 +64,7 @@ static int handout(const CliOptions *o, const SentenceList *sentences)
     MemFile m;
     int err = memfile_open(&m);
     if (!err)
-        err = handout_write(m.f, &l, items);
+        err = handout_write(m.f, &l, items, pagerun_model());
     if (!err)
         err = memfile_close(&m);
     if (err == AV_ERR_NOMEM)

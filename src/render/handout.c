@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "core/av.h"
-#include "io/weights.h"
 #include "render/export.h"
 #include "render/pipeline.h"
 #include "render/trace.h"
@@ -19,69 +18,36 @@
 
 #define HANDOUT_WIDTH 100
 
-static int page_problem(HandoutRun *run, int err, const char *fmt, const char *what)
+int handout_problem(HandoutRun *run, int err, const char *fmt, const char *what)
 {
     run->err = err;
     snprintf(run->problem, sizeof run->problem, fmt, what);
     return AV_OK;
 }
 
-static int load(const Lesson *l, const LessonSettings *s, HandoutRun *run)
-{
-    char path[4096], why[160];
-    if (s->model && !lesson_find_path(l, s->model, path, sizeof path))
-        return page_problem(run, AV_ERR_MODEL, "The trained model folder %s is missing: this "
-                            "page needs it (the page says how to make it).", s->model);
-    if (s->model) {
-        int err = netresult_open(&run->net, path, why, sizeof why);
-        if (err == AV_ERR_NOMEM)
-            return err;
-        if (err)
-            return page_problem(run, err, "The trained model could not be opened: %s.", why);
-        run->have_net = true;
-        run->cfg = run->net.cfg;
-        return AV_OK;
-    }
-    if (!s->weights)
-        return model_weights_toy(&run->cfg, &run->w);
-    if (!lesson_find_path(l, s->weights, path, sizeof path))
-        return page_problem(run, AV_ERR_IO, "This page needs the weights folder %s, which "
-                            "was not found.", s->weights);
-    const char *which = "";
-    int err = weights_load(&run->cfg, path, &run->w, &which);
-    if (err == AV_ERR_NOMEM)
-        return err;
-    if (err)
-        return page_problem(run, err, "The weights in %s could not be read.", s->weights);
-    return AV_OK;
-}
-
-int handout_run(const Lesson *l, int k, const char *const *sentences, HandoutRun *run)
+int handout_run(const Lesson *l, int k, const char *const *sentences, const HandoutModel *hm,
+                HandoutRun *run)
 {
     memset(run, 0, sizeof *run);
+    run->hm = hm;
     const LessonSettings *s = &l->pages[k].set;
     lesson_config(s, &run->cfg);
     run->row = run->key = -1;
-    int err = load(l, s, run);
+    int err = hm->open(l, s, run);
     if (err || run->err)
         return err;
     int layer = s->layer ? s->layer : run->cfg.layers;
     run->layer = (layer < run->cfg.layers ? layer : run->cfg.layers) - 1;
     run->head = lesson_head_index(s, &run->cfg, run->layer);
     if (run->head < 0)
-        return page_problem(run, AV_ERR_CONFIG, "No head of this model is labelled \"%s\".",
+        return handout_problem(run, AV_ERR_CONFIG, "No head of this model is labelled \"%s\".",
                             s->head_label);
     const char *text = s->sentence ? s->sentence : sentences ? sentences[0] : "";
-    char bad[64] = "";
-    if (run->have_net)
-        err = netresult_run(&run->net, &run->cfg, text, strlen(text), &run->r, bad, sizeof bad);
-    else
-        err = model_run(&run->cfg, &run->w, text, strlen(text), s->cross,
-                        s->cross ? strlen(s->cross) : 0, &run->r);
+    err = hm->run(run, text, s->cross);
     if (err == AV_ERR_NOMEM)
         return err;
     if (err)
-        return page_problem(run, err, "The page's model could not run: %s.", av_strerror(err));
+        return handout_problem(run, err, "The page's model could not run: %s.", av_strerror(err));
     run->row = lesson_token_index(&s->token, &run->r.tokens);
     run->key = lesson_token_index(&s->key, model_key_tokens(&run->r));
     return AV_OK;
@@ -90,8 +56,8 @@ int handout_run(const Lesson *l, int k, const char *const *sentences, HandoutRun
 void handout_run_free(HandoutRun *run)
 {
     model_result_free(&run->r);
-    netresult_close(&run->net);
-    model_weights_free(&run->w);
+    if (run->hm)
+        run->hm->close(run->model);
     memset(run, 0, sizeof *run);
 }
 
@@ -198,11 +164,12 @@ static int md_view(FILE *f, const LessonSettings *s, HandoutRun *run)
     return err == AV_ERR_CONFIG || err == AV_ERR_TOO_LARGE ? AV_OK : err;
 }
 
-static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences)
+static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences,
+                   const HandoutModel *hm)
 {
     const LessonPage *p = &l->pages[k];
     HandoutRun run;
-    int err = handout_run(l, k, sentences, &run);
+    int err = handout_run(l, k, sentences, hm, &run);
     if (!err) {
         fprintf(f, "## %d. %s\n\n", k + 1, p->title);
         md_settings(f, &p->set, &run);
@@ -218,7 +185,8 @@ static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences
     return err;
 }
 
-int handout_write(FILE *f, const Lesson *l, const char *const *sentences)
+int handout_write(FILE *f, const Lesson *l, const char *const *sentences,
+                  const HandoutModel *hm)
 {
     fprintf(f, "# %s\n\n", l->title);
     if (l->summary && *l->summary)
@@ -228,7 +196,7 @@ int handout_write(FILE *f, const Lesson *l, const char *const *sentences)
             l->name, l->n_pages, l->n_pages == 1 ? "" : "s");
     int err = AV_OK;
     for (int k = 0; k < l->n_pages && !err; k++)
-        err = md_page(f, l, k, sentences);
+        err = md_page(f, l, k, sentences, hm);
     if (!err && (fflush(f) != 0 || ferror(f)))
         err = AV_ERR_IO;
     return err;

@@ -1,0 +1,91 @@
+/* pagerun.c - a lesson page's model as a kind, for the handout (pagerun.h). */
+#include "app/pagerun.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/kind.h"
+#include "core/av.h"
+#include "io/lesson_builtin.h"
+#include "io/weights.h"
+
+typedef struct {
+    ModelWeights w; /* the pipeline's: toy or from the page's folder */
+    Kind kind;
+} PageModel;
+
+/* The page's trained model folder, opened as the trained kind. */
+static int open_trained(const Lesson *l, const LessonSettings *s, PageModel *pm, HandoutRun *run)
+{
+    char path[4096], why[160];
+    if (!lesson_find_path(l, s->model, path, sizeof path))
+        return handout_problem(run, AV_ERR_MODEL,
+                               "The trained model folder %s is missing: "
+                               "this page needs it (the page says how to make it).",
+                               s->model);
+    int err = kind_trained_load(&pm->kind, path, why, sizeof why);
+    if (err == AV_ERR_NOMEM)
+        return err;
+    if (err)
+        return handout_problem(run, err, "The trained model could not be opened: %s.", why);
+    kind_config(&pm->kind, &run->cfg);
+    return AV_OK;
+}
+
+/* The page's weights folder, else toy weights, run by the pipeline kind. */
+static int open_pipeline(const Lesson *l, const LessonSettings *s, PageModel *pm, HandoutRun *run)
+{
+    char path[4096];
+    int err;
+    if (!s->weights) {
+        err = model_weights_toy(&run->cfg, &pm->w);
+    } else if (!lesson_find_path(l, s->weights, path, sizeof path)) {
+        return handout_problem(run, AV_ERR_IO,
+                               "This page needs the weights folder %s, which "
+                               "was not found.",
+                               s->weights);
+    } else {
+        const char *which = "";
+        err = weights_load(&run->cfg, path, &pm->w, &which);
+        if (err && err != AV_ERR_NOMEM)
+            return handout_problem(run, err, "The weights in %s could not be read.", s->weights);
+    }
+    if (!err)
+        kind_pipeline_open(&pm->kind, &pm->w);
+    return err;
+}
+
+static int page_open(const Lesson *l, const LessonSettings *s, HandoutRun *run)
+{
+    PageModel *pm = calloc(1, sizeof *pm);
+    if (!pm)
+        return AV_ERR_NOMEM;
+    run->model = pm;
+    return s->model ? open_trained(l, s, pm, run) : open_pipeline(l, s, pm, run);
+}
+
+static int page_run(HandoutRun *run, const char *text, const char *cross)
+{
+    PageModel *pm = run->model;
+    if (kind_refuses(&pm->kind, KIND_ASK_CROSS)) /* a decoder runs on its own tokens */
+        cross = NULL;
+    return kind_run(&pm->kind, &run->cfg, text, strlen(text), cross, cross ? strlen(cross) : 0,
+                    &run->r);
+}
+
+static void page_close(void *model)
+{
+    PageModel *pm = model;
+    if (!pm)
+        return;
+    kind_close(&pm->kind);
+    model_weights_free(&pm->w);
+    free(pm);
+}
+
+static const HandoutModel page_model = {page_open, page_run, page_close};
+
+const HandoutModel *pagerun_model(void)
+{
+    return &page_model;
+}
