@@ -1,7 +1,8 @@
 /* test_reference.c - the whole pipeline against committed NumPy reference
  * results (tests/data/ref/, made by tests/data/make_ref.py from seed 000's
  * MultiHeadAttention): weights, X, W_q W_k W_v W_o loaded as --weights does,
- * 4 heads, d_model 16, 6 tokens, with PE on and off, causal mask on and off.
+ * 4 heads, d_model 16, 6 tokens, with PE on and off, causal mask on and off;
+ * and the plain reference attention (core/attention_ref.c) on NumPy's X.
  * Needs no Python: the .npy files are committed.
  */
 #include "test_common.h"
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attention_ref.h"
 #include "core/av.h"
 #include "core/model.h"
 #include "io/npy.h"
@@ -92,6 +94,17 @@ static void check_against_numpy(bool pe, bool causal)
     snprintf(name, sizeof name, "expected_output_%s_%s.npy", ptag, mtag);
     load_expected(name, 2, N, D, 0, &out);
     assert_floats_near(run.r.out, out.data, (size_t)N * D, 1e-5);
+
+    /* the plain reference (core/attention_ref.c) on NumPy's X: the same */
+    float ref[5 * N * D + 2 * H * N * N];
+    AttnShape sh = {N, N, D, H, causal, true, 1.0f};
+    const LayerWeights *lw = &run.w.layer[0];
+    AttnWeights aw = {lw->Wq, lw->Wk, lw->Wv, lw->Wo};
+    AttnBuffers rb = {ref, ref + N * D, ref + 2 * N * D, NULL, ref + 5 * N * D, ref + 3 * N * D,
+                      ref + 4 * N * D, NULL};
+    assert_int_equal(attention_ref(&sh, x.data, x.data, &aw, &rb), AV_OK);
+    assert_floats_near(rb.P, w.data, (size_t)H * N * N, 1e-5);
+    assert_floats_near(rb.out, out.data, (size_t)N * D, 1e-5);
 
     npy_free(&x);
     npy_free(&w);
