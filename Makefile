@@ -35,7 +35,8 @@ LAYERS := core io train render app ui cli
 B := build
 BIN := attnviz
 MAIN_SRC := src/cli/main.c
-layer_src = $(filter-out $(MAIN_SRC),$(wildcard src/$(1)/*.c))
+# (a layer's subfolders too: core's fast kernels live in src/core/fast/)
+layer_src = $(filter-out $(MAIN_SRC),$(wildcard src/$(1)/*.c src/$(1)/*/*.c))
 layer_lib = $(B)/lib$(1).a
 # $(call below,L): L and every layer under it, top first (the link order).
 below = $(strip $(call _below,$(1),$(LAYERS),))
@@ -215,10 +216,10 @@ lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc $(B)/gen/lessons.inc \
 	@echo "lint: ok"
 
 format:
-	clang-format -i src/*/*.c src/*/*.h include/*/*.h tests/*/*.c tests/*.h
+	clang-format -i src/*/*.c src/*/*.h src/*/*/*.[ch] include/*/*.h tests/*/*.c tests/*.h
 
 format-check:
-	clang-format --dry-run --Werror src/*/*.c src/*/*.h include/*/*.h
+	clang-format --dry-run --Werror src/*/*.c src/*/*.h src/*/*/*.[ch] include/*/*.h
 
 clean:
 	rm -rf build attnviz

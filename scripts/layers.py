@@ -4,7 +4,8 @@
 The layers are folders, bottom to top as given (make lint passes
 core io train render app ui cli). A file's layer is the folder after src/,
 include/ or tests/; a project include names its layer ("core/mat.h"), or is a
-private header beside the including file ("ui_int.h"). Fails, with one line a
+private header beside the including file ("ui_int.h") or in a subfolder of
+its layer ("fast/thin.h", from src/core/). Fails, with one line a
 fault, on:
   - an include of a higher layer;
   - a circle of includes between modules (a module is a layer's file stem:
@@ -69,7 +70,8 @@ def main(layers):
                 if name == "cblas.h" and path != "src/core/mat.c":
                     faults.append(f"{path}: includes <cblas.h> outside src/core/mat.c")
                 continue
-            if "/" in name:
+            beside = os.path.join(os.path.dirname(path), name)
+            if "/" in name and not os.path.exists(beside):
                 target = "include/" + name
                 theirs = name.split("/")[0]
                 if theirs not in rank or theirs == "bench":
@@ -77,8 +79,8 @@ def main(layers):
                     continue
                 if mine is not None and rank[theirs] > rank[mine]:
                     faults.append(f'{path}: includes "{name}": layer {theirs} is above {mine}')
-            else:
-                target = os.path.join(os.path.dirname(path), name)
+            else:  # beside the file, or in a subfolder of its layer ("fast/thin.h")
+                target = beside
             src_mod = module_of(path)
             dst_mod = module_of(target)
             if src_mod != dst_mod and not path.startswith(("tests/", "bench/")):

@@ -19,7 +19,7 @@
 #include <assert.h>
 #include <string.h>
 
-#include "thin.h"
+#include "fast/thin.h"
 
 #ifndef NO_BLAS
 #include <cblas.h>

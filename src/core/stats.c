@@ -11,7 +11,7 @@
 
 #include "core/av.h"
 #include "core/pool.h"
-#include "rowstat.h"
+#include "fast/rowstat.h"
 
 double stats_row_entropy(const float *row, int len)
 {

@@ -55,7 +55,7 @@ fi
 # The core objects: rebuilt when their source or any header is newer.
 # Generated includes (the built-in sentences, the lexicon...) come from the
 # Makefile's own $(B)/gen/*.inc rules, built here with B=$out.
-newest_h=$(ls -t include/*/*.h src/*/*.h | head -1)
+newest_h=$(ls -t include/*/*.h src/*/*.h src/*/*/*.h | head -1)
 gen=$(sed -n 's|^\$(B)/gen/\([A-Za-z0-9_.-]*\.inc\):.*|'"$out"'/gen/\1|p' Makefile)
 if [ -n "$gen" ]; then
     make --no-print-directory -s B="$out" $gen || { echo "run.sh: cannot generate $gen"; exit 1; }
@@ -67,7 +67,7 @@ if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "$CC $CFLAGS" ]; then
     echo "$CC $CFLAGS" >"$out/obj/flags"
 fi
 objs=()
-for src in src/core/*.c src/io/*.c src/train/*.c src/render/*.c src/app/*.c src/cli/cli.c; do
+for src in src/core/*.c src/core/fast/*.c src/io/*.c src/train/*.c src/render/*.c src/app/*.c src/cli/cli.c; do
     [ -e "$src" ] || continue
     obj=$out/obj/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
     if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_gen" -nt "$obj" ]; then
