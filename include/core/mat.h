@@ -44,7 +44,7 @@ void mat_sgemm_small_multi(int count, int M, int N, int K, const float *A, int l
 
 /* Thin products against a right operand packed once: a head's K_h^T or V_h,
  * reused by every block of query rows. Runs a register-tiled AVX2+FMA kernel
- * (src/core/thin.c), so it exists only where mat_packed_available says so;
+ * (src/core/fast/thin.c), so it exists only where mat_packed_available says so;
  * elsewhere (no AVX2 and FMA, or NO_BLAS) callers keep mat_sgemm. */
 bool mat_packed_available(void);
 

@@ -394,9 +394,11 @@ int pipeline_write(FILE *f, const ModelResult *r, const ModelConfig *c, int laye
                     "%s, temperature %g)", c->d_model, d.d_k, (unsigned long long)c->seed,
                     c->causal ? "causal" : "off", c->pe ? "on" : "off",
                     c->scale ? "scaled" : "not scaled", (double)c->temperature);
+        grid_printf(&g, 0, 2, width, STYLE_DIM, "(the formula in plain C: "
+                    "src/core/attention_ref.c)");
         PipelineSpec sp = {.d = &d, .row_labels = rows, .col_labels = cols, .sel_row = sel,
                            .sel_col = -1, .glyphs = !color};
-        pipeline_draw(&g, 0, 3, width, gh - 3, &sp, NULL);
+        pipeline_draw(&g, 0, 4, width, gh - 4, &sp, NULL);
         err = grid_write(&g, f, color) == 0 && fputc('\n', f) != EOF ? AV_OK : AV_ERR_IO;
     }
     grid_free(&g);

@@ -142,6 +142,7 @@ int trace_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, 
     trace_scores(f, &t, attention_scale(s), dots, scaled);
     trace_softmax(f, &t, scaled);
     trace_output(f, &t);
+    fprintf(f, "The same steps in plain C, every head at once: src/core/attention_ref.c\n");
     free(dots);
     free(scaled);
     free(row);

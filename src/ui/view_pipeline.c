@@ -56,7 +56,11 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     if (s->sel_row >= 0 && s->sel_row < s->n_q)
         n += snprintf(title + n, sizeof title - n, ": query %s", u->labels_q[s->sel_row]);
     if (pages > 1)
-        snprintf(title + n, sizeof title - n, "   page %d of %d ([ ])", page + 1, pages);
+        n += snprintf(title + n, sizeof title - n, "   page %d of %d ([ ])", page + 1, pages);
     grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
+    static const char ref[] = "the formula in plain C: src/core/attention_ref.c";
+    int tw = grid_text_width(title), rw = (int)sizeof ref - 1;
+    if (tw + 3 + rw <= r.w) /* where there is room beside the title */
+        grid_puts(g, r.x + r.w - rw, r.y, ref, rw, STYLE_DIM);
     pipeline_free(&d);
 }

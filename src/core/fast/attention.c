@@ -1,4 +1,6 @@
-/* attention.c - multi-head scaled dot-product attention on caller buffers.
+/* attention.c - multi-head scaled dot-product attention on caller buffers,
+ * fast: the numbers of the plain reference, src/core/attention_ref.c (read
+ * that for the formula; tests/core/test_attention_ref.c holds this to it).
  *
  * Heads are column slices of Q, K and V addressed in place through leading
  * dimensions, and each head's output lands directly in its columns of the
