@@ -86,14 +86,16 @@ static inline int attention_visible_keys(const AttnShape *s, int i)
 float attention_scale(const AttnShape *s);
 
 /* Check a shape: positive sizes within the limits of av.h, H divides d_model,
- * temperature > 0. Returns AV_OK or AV_ERR_CONFIG. */
+ * temperature > 0. Returns AV_OK, AV_ERR_EMPTY (no query or no key token) or
+ * AV_ERR_CONFIG (any other fault). */
 int attention_check(const AttnShape *s);
 
 /* The whole forward pass into b. Xq is (n_q, d_model), Xkv (n_k, d_model).
  * With b->concat NULL it stops at the weights: Q, K, V, S and P as a whole
  * pass makes them (the same bits), no P_h V_h and no out (b->out unread);
  * with b->V NULL too, no V (b->V NULL with b->concat: AV_ERR_CONFIG).
- * Returns AV_OK or AV_ERR_CONFIG. Where the heads' products run the packed
+ * Returns AV_OK, AV_ERR_EMPTY (no query or key token) or AV_ERR_CONFIG
+ * (attention_check's other faults). Where the heads' products run the packed
  * kernel (mat_sgemm_packed: AVX2 and FMA, products past mat_sgemm_small) it
  * allocates every head's K_h and V_h packed (2 n_k d_model floats, rounded
  * up to whole panels; without that room, one head's copies per thread) and

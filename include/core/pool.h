@@ -63,7 +63,8 @@ int pool_head_sampled(const AttnShape *s, const float *P_h, const AttnSource *sr
 /* The forward pass of attention_forward with b->P and b->S NULL: each head's
  * weights exist one block of rows at a time. With b->concat NULL only Q, K
  * and (unless b->V is NULL) V are made: the weights are computed from them
- * on demand. Returns AV_OK, AV_ERR_CONFIG or AV_ERR_NOMEM. */
+ * on demand. Returns AV_OK, AV_ERR_EMPTY or AV_ERR_CONFIG (attention_check's)
+ * or AV_ERR_NOMEM. */
 int pool_forward(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
                  AttnBuffers *b);
 

@@ -20,9 +20,10 @@
  * n_k: every layer's weights, bit for bit) and, for self-attention,
  * rollout.npy (n, n) after all layers. The folder is created when missing.
  * Returns AV_OK, AV_ERR_IO (*which names the file at fault, or is NULL when
- * a folder could not be made), AV_ERR_NOMEM (*which names the file) or
+ * a folder could not be made), AV_ERR_NOMEM (*which names the file),
  * AV_ERR_TOO_LARGE when the result did not keep its scores (a text past the
- * memory budget). */
+ * memory budget) or AV_ERR_NEEDS_MODEL (*which NULL, nothing written) when
+ * it has no output (a weights_only run). */
 int dump_write(const char *dir, const ModelResult *r, const ModelConfig *c, const char **which);
 
 /* norms.npy (L, H, n_q, n_k): value-weighted norms ||alpha_hij V_j,h W_O,h||

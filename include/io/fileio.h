@@ -24,8 +24,9 @@ int file_read_all(const char *path, size_t max, char **data, size_t *len);
 int file_read_stream(FILE *f, size_t max, char **data, size_t *len);
 
 /* Write data[0..len) to path atomically. With no_clobber an existing path is
- * left alone and the call fails with AV_ERR_IO, errno EEXIST. Returns AV_OK
- * or AV_ERR_IO (errno set); no temporary file is left behind. When path is an
+ * left alone and the call fails with AV_ERR_IO, errno EEXIST. Returns AV_OK,
+ * AV_ERR_IO (errno set) or AV_ERR_NOMEM (no room for the temporary file's
+ * name); no temporary file is left behind. When path is an
  * existing device, FIFO or socket (/dev/stdout, /dev/null) the bytes are written
  * to it directly, since it cannot be replaced by a rename. */
 int file_write_atomic(const char *path, const void *data, size_t len, bool no_clobber);

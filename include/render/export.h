@@ -38,10 +38,12 @@ typedef struct {
 int export_parse_format(const char *s, ExportFormat *f);
 
 /* Write r in o->format to f. Returns AV_OK, AV_ERR_IO (writing failed),
- * AV_ERR_NOMEM, AV_ERR_CONFIG (a trace token out of range) or
+ * AV_ERR_NOMEM, AV_ERR_CONFIG (a trace token out of range),
  * AV_ERR_TOO_LARGE (CSV, JSON or Markdown of a result too long to keep its
- * weights: every weight is more than a file should hold). SVG and HTML pool
- * a long text as the screen does (svg.h). */
+ * weights: every weight is more than a file should hold; a pipeline of a
+ * lazy result) or AV_ERR_NEEDS_MODEL (a trace or pipeline of a result
+ * without vectors: imported attention, a weights_only run). SVG and HTML
+ * pool a long text as the screen does (svg.h). */
 int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const ExportOptions *o);
 
 /* One head as the text heatmap: title, heatmap, legend; pooled when the

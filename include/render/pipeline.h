@@ -44,7 +44,8 @@ typedef struct {
 /* Copy head h of layer (both 0-based) of r into *d and compute the raw,
  * scaled and masked scores (through mat_sgemm). Returns AV_OK,
  * AV_ERR_CONFIG (head or layer out of range, or an empty result),
- * AV_ERR_TOO_LARGE (a lazy result: its weights are not kept) or
+ * AV_ERR_TOO_LARGE (a lazy result: its weights are not kept),
+ * AV_ERR_NEEDS_MODEL (the layer has no vectors: model_has_vectors) or
  * AV_ERR_NOMEM. *d is zeroed first; pipeline_free accepts it either way. */
 int pipeline_compute(const ModelResult *r, int layer, int h, PipelineData *d);
 

@@ -398,6 +398,34 @@ static void test_attention_check_rejects_bad_shapes(void **state)
     assert_int_equal(attention_check(&s), AV_ERR_CONFIG);
     s = ok, s.n_q = 0;
     assert_int_equal(attention_check(&s), AV_ERR_EMPTY);
+    s = ok, s.n_k = 0;
+    assert_int_equal(attention_check(&s), AV_ERR_EMPTY);
+}
+
+static void test_attention_forward_error_codes(void **state)
+{
+    /* expect: attention_forward's and pool_forward's codes: AV_ERR_EMPTY for
+     * no key token, AV_ERR_CONFIG for heads not dividing d_model and (the
+     * forward) concat without V, AV_OK otherwise */
+    (void)state;
+    Fixture f;
+    fixture_init(&f, 5, 8, 2, 3);
+    AttnWeights w = {f.W[0], f.W[1], f.W[2], f.W[3]};
+    AttnBuffers b = {f.Q, f.K, f.V, f.S, f.P, f.C, f.O, NULL};
+    AttnShape s = {5, 5, 8, 2, true, true, 1.0f}, e = s, c = s;
+    e.n_k = 0, c.H = 3;
+    assert_int_equal(attention_forward(&s, f.X, f.X, &w, &b), AV_OK);
+    assert_int_equal(attention_forward(&e, f.X, f.X, &w, &b), AV_ERR_EMPTY);
+    assert_int_equal(attention_forward(&c, f.X, f.X, &w, &b), AV_ERR_CONFIG);
+    AttnBuffers nov = b;
+    nov.V = NULL;
+    assert_int_equal(attention_forward(&s, f.X, f.X, &w, &nov), AV_ERR_CONFIG);
+    AttnBuffers lazy = b;
+    lazy.S = lazy.P = NULL;
+    assert_int_equal(pool_forward(&s, f.X, f.X, &w, &lazy), AV_OK);
+    assert_int_equal(pool_forward(&e, f.X, f.X, &w, &lazy), AV_ERR_EMPTY);
+    assert_int_equal(pool_forward(&c, f.X, f.X, &w, &lazy), AV_ERR_CONFIG);
+    fixture_free(&f);
 }
 
 static void test_mat_sgemm_matches_reference(void **state)
@@ -725,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_attention_softmax_rows_of_every_length),
         cmocka_unit_test(test_attention_blocked_matches_naive),
         cmocka_unit_test(test_attention_threads_give_same_bits),
+        cmocka_unit_test(test_attention_forward_error_codes),
         cmocka_unit_test(test_attention_wide_heads_within_1e6),
         cmocka_unit_test(test_attention_check_rejects_bad_shapes),
         cmocka_unit_test(test_mat_sgemm_matches_reference),

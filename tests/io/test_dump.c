@@ -332,6 +332,29 @@ static void test_dump_failures_leave_nothing(void **state)
     attnimport_free(&im);
 }
 
+static void test_dump_needs_a_model_output(void **state)
+{
+    /* expect: dump_write's codes: AV_OK; AV_ERR_NEEDS_MODEL for a run of the
+     * weights alone (no output), with which NULL and nothing written; AV_ERR_IO
+     * for a folder under a regular file (which NULL) */
+    Tmp *t = *state;
+    Run m;
+    const char *which = "x";
+    run_model(&m, 1, 2, 8, false, "the cat sat", NULL);
+    assert_int_equal(dump_write(in(t->dir, "ok"), &m.r, &m.c, &which), AV_OK);
+    assert_int_equal(dump_write("/proc/version/d", &m.r, &m.c, &which), AV_ERR_IO);
+    assert_null(which);
+    m.c.weights_only = true;
+    assert_int_equal(model_run(&m.c, &m.w, "the cat", 7, NULL, 0, &m.r), AV_OK);
+    assert_null(m.r.out);
+    which = "x";
+    assert_int_equal(dump_write(in(t->dir, "w"), &m.r, &m.c, &which), AV_ERR_NEEDS_MODEL);
+    assert_null(which);
+    struct stat st;
+    assert_int_not_equal(stat(in(t->dir, "w"), &st), 0);
+    free_run(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -341,6 +364,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dump_import_f64_and_cross, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_dump_cross_model, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_dump_failures_leave_nothing, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_dump_needs_a_model_output, tmp_setup,
                                         tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

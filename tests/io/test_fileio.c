@@ -11,7 +11,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/av.h"
@@ -240,10 +242,52 @@ static void test_file_base_name(void **state)
     assert_string_equal(file_base_name("dir/"), "dir/");
 }
 
+#ifdef __SANITIZE_ADDRESS__
+/* the sanitizer's allocator returns NULL when memory runs out, as libc's
+ * does, instead of ending the program: the NOMEM test below needs it */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
+#endif
+
+static void test_fileio_atomic_write_out_of_memory(void **state)
+{
+    /* expect: AV_ERR_NOMEM when the temporary file's name cannot be
+     * allocated (a child process whose address space is capped 16 MiB above
+     * its size, given a 64 MiB path), and nothing is written */
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        size_t len = (size_t)64 << 20;
+        char *path = malloc(len + 1);
+        long pages = 0, page = sysconf(_SC_PAGESIZE);
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (!path || !f || fscanf(f, "%ld", &pages) != 1)
+            _exit(3);
+        fclose(f);
+        memset(path, 'a', len);
+        memcpy(path, "/tmp/", 5);
+        path[len] = '\0';
+        rlim_t cap = (rlim_t)pages * (rlim_t)page + ((rlim_t)16 << 20);
+        struct rlimit rl = {cap, cap};
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(4);
+        _exit(file_write_atomic(path, "x", 1, false) == AV_ERR_NOMEM ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_base_name),
+        cmocka_unit_test(test_fileio_atomic_write_out_of_memory),
         cmocka_unit_test_setup_teardown(test_fileio_atomic_write_creates_whole_file,
                                         tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_fileio_atomic_write_replaces_existing,
