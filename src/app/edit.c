@@ -1,6 +1,7 @@
 /* edit.c - the sentence editor: a growing UTF-8 buffer with a cursor on a
  * code point boundary, word jumps, and display columns for mouse clicks.
- * Nothing here draws; the interface calls it through uistate.c's actions.
+ * Nothing here draws; the interface calls it through app/action.c and
+ * app/state.c (app_type).
  */
 #include "app/edit.h"
 

@@ -1,10 +1,11 @@
 /* ui.c - the loop of the ncurses front end, on top of its other files.
  *
  * Holds the program's only mutable global, `static UiState ui`. The loop
- * reads keys and mouse events (input.c, mouse.c), hands them to action_apply
- * (app/state.c), re-runs the model when asked, and draws every frame in full
- * from the state: erase, the views into a Grid, paint (color.c), one
- * refresh. The terminal's life cycle, signals and the fatal path are term.c.
+ * reads keys and mouse events (input.c, mouse.c), asks the model kind what it
+ * refuses (kindkeys.c), hands the rest to action_apply (app/action.c) and
+ * app_type (app/state.c), runs the kind when asked (app/kind.h), and draws
+ * every frame in full from the state: erase, the views into a Grid, paint
+ * (color.c), one refresh. The terminal's life cycle, signals and the fatal path are term.c.
  */
 #include "ui/ui.h"
 
@@ -14,7 +15,6 @@
 #include <string.h>
 
 #include "color.h"
-#include "core/utf8.h"
 #include "data.h"
 #include "examples.h"
 #include "input.h"
