@@ -212,6 +212,7 @@ lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc $(B)/gen/lessons.inc \
 		$(B)/gen/export_view_css.inc $(B)/gen/export_view_js.inc
 	@./scripts/layers.py $(LAYERS)
 	@./scripts/kinds.sh
+	@./scripts/includes.py
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability -Iinclude -I$(B)/gen src
 	@echo "lint: ok"
 

@@ -15,7 +15,6 @@
 #include "app/edit.h"
 #include "core/model.h"
 #include "io/sentences.h"
-#include "core/tokenize.h"
 
 #define APP_CROSS_DEFAULT "Le chat est assis sur le tapis" /* the second sentence */
 #define APP_ZOOM_MAX 14 /* 16384 tokens halved 14 times is one token */

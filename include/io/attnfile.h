@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/av.h"
 #include "core/combine.h"
 
 #define ATTNFILE_SUM_TOL 1e-3          /* a row summing to 1 within this is normalised */

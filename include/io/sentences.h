@@ -16,7 +16,6 @@
 
 #include <stddef.h>
 
-#include "core/model.h"
 
 #define SENTENCES_MAX 1000         /* sentences kept from one file */
 #define SENTENCES_MAX_LINE 4096    /* bytes in one sentence */

@@ -12,7 +12,6 @@
 
 #include "app/ladder.h"
 #include "core/av.h"
-#include "render/grid.h"
 
 static void app_msg(AppState *s, const char *m)
 {

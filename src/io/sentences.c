@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/av.h"
-#include "core/tokenize.h"
+#include "core/model.h"
 #include "core/utf8.h"
 
 static const char builtin[] =

@@ -13,8 +13,6 @@
 
 #include "render/grid.h"
 #include "render/heatmap.h"
-#include "render/plot.h"
-#include "core/pool.h"
 #include "render/trace.h"
 #include "render/pipeline.h"
 #include "core/stats.h"

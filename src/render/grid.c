@@ -14,7 +14,6 @@
 #include <wchar.h>
 
 #include "core/av.h"
-#include "core/tokenize.h"
 #include "core/utf8.h"
 
 /* Dark blue -> teal -> green -> yellow, rising in lightness (xterm-256 cube). */

@@ -14,7 +14,6 @@
 #include "render/pipeline.h"
 #include "render/trace.h"
 #include "io/lesson_answer.h"
-#include "io/lesson_builtin.h"
 
 #define HANDOUT_WIDTH 100
 

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/tokenize.h"
 #include "core/utf8.h"
 
 #if defined(__SSE__)

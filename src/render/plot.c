@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/av.h"
 
 #define LABEL_MAX 10 /* columns of a row label, at the most */
 

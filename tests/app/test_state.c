@@ -9,7 +9,6 @@
 #include "core/av.h"
 #include "app/ladder.h"
 #include "app/state.h"
-#include "core/utf8.h"
 #include "app/action.h"
 
 static void test_edit_insert_utf8_keeps_boundaries(void **state)

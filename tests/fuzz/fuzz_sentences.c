@@ -15,7 +15,6 @@
 
 #include "core/av.h"
 #include "io/sentences.h"
-#include "core/tokenize.h"
 #include "core/utf8.h"
 
 static void check(int ok, const char *what)
