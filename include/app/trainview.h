@@ -84,8 +84,8 @@ typedef struct {
  * (induction 2 layers x 2 heads, d_model 32, context 32, 400 steps, the
  * issue's model; the others larger; two threads on a machine of two cores),
  * but for text a smaller model than the batch trainer's so that a step fits
- * a frame's slice (2 layers, context 32, MLP 128, batch 8: about 4 ms a step
- * here, against 21-40 ms for the 4-layer one). Unknown names get induction's
+ * a frame's slice (2 layers, context 32, MLP 128, batch 8; the 4-layer
+ * one's step is several slices long). Unknown names get induction's
  * sizes. */
 void trainview_config(const char *task, TrainViewConfig *c);
 

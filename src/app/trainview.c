@@ -35,8 +35,8 @@ void trainview_config(const char *task, TrainViewConfig *c)
     c->mlp = d.mlp, c->layernorm = d.layernorm, c->steps = d.steps, c->cfg = d.cfg;
     if (strcmp(c->task, "text") == 0) {
         /* Smaller than `attnviz train text` (4 layers, d_model 64, context
-         * 64, MLP 256: 21-40 ms a step on two threads here, past a frame's
-         * 15 ms slice): about 4 ms a step. */
+         * 64, MLP 256), whose step does not fit a frame's 15 ms slice:
+         * README "Performance" has the figures. */
         c->layers = 2, c->heads = 4, c->d_model = 64, c->context = 32, c->mlp = 128;
         c->cfg.batch = 8;
     }

@@ -2,8 +2,8 @@
  * start, and the description --version and `make bench` print.
  *
  * Debian's OpenBLAS 0.3.21 does not know processors newer than itself (an
- * Intel family 6 model 207 with AVX-512 gets Prescott, SSE3: 31 GFLOP/s where
- * SkylakeX gives 147). Its kernel is fixed when the library loads, before
+ * Intel family 6 model 207 with AVX-512 gets Prescott, SSE3: a fraction of
+ * SkylakeX's speed, README "Performance"). Its kernel is fixed when the library loads, before
  * main, from OPENBLAS_CORETYPE when set. So main's first step asks
  * cpu_blas_choose and, on FORCE, sets OPENBLAS_CORETYPE and a private mark
  * and runs its own file (/proc/self/exe) again with the same argv. The mark

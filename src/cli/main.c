@@ -286,7 +286,7 @@ static int run(App *a)
                              (a->opt.export_set && a->opt.export.format == EXPORT_HTML);
     /* A text or trace export of a long text needs the weights one block at a
      * time: computing them on demand spares the first touch of hundreds of
-     * MiB (seconds here) that keeping them would cost. */
+     * MiB that keeping them would cost. */
     bool drawn = a->opt.export_set && (a->opt.export.format == EXPORT_TEXT ||
                                        a->opt.export.format == EXPORT_TRACE);
     if (drawn && !a->opt.dump_dir && a->opt.cfg.weights_budget == 0)

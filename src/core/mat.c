@@ -5,9 +5,8 @@
  * asserted in one place and NO_BLAS=1 swaps in the reference. Products of at
  * most MAT_SMALL_MNK multiply-adds (a ten-token sentence's: 10 x 32 x 32
  * projections, 10 x 10 x 8 head scores) run mat_sgemm_small: OpenBLAS spends
- * more on dispatch, locking and packing than on the arithmetic there (423 ns
- * against 206 ns for 10 x 32 x 32 on the bench machine, 136 against 70 for a
- * head's scores); mat_sgemm_small_multi makes a sentence's Q, K and V in
+ * more on dispatch, locking and packing than on the arithmetic there (about
+ * twice the time: README "Performance"); mat_sgemm_small_multi makes a sentence's Q, K and V in
  * one pass over X with the same sums. Larger ones, everything the forward
  * benchmark times, go to cblas_sgemm. The heads' thin products against a
  * packed K_h^T or V_h
@@ -28,7 +27,7 @@
 /* The small kernel works on MAT_LANES columns at a time, each chunk as two
  * halves of MAT_HALF floats in GCC vector extensions (one AVX or AVX-512 ymm
  * register, two SSE ones). Wider vectors were lowered through the stack in
- * the AVX2 clone (a 10 x 32 x 32 product took 3.7 us instead of 0.2). */
+ * the AVX2 clone, many times slower. */
 enum { MAT_LANES = 16, MAT_HALF = 8, MAT_PACK_MAX = 8192 /* floats of a packed B on the stack */ };
 typedef float Half __attribute__((vector_size(MAT_HALF * sizeof(float))));
 

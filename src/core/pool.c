@@ -30,8 +30,9 @@
 #include "core/av.h"
 #include "core/mat.h"
 
-/* Kept weights pooled at once from which two threads pay (a 2,048-token head
- * is 4 M: 1.3 ms on one Zen 3 core; a thread costs some 50 us to start). */
+/* Kept weights pooled at once from which two threads pay: a 2,048-token
+ * head (4 M weights) takes far longer on one core than a thread takes to
+ * start (README "Performance"). */
 #define POOL_THREADS_MIN (1L << 18)
 
 void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0, int i1,

@@ -2,9 +2,9 @@
  * AVX2 intrinsics (private to src/train: ops.c's ops_bias_gelu_forward
  * takes it where the processor has AVX2).
  *
- * ops.c's chunks of fixed-length loops, which gcc -O2 vectorises, ran at
- * 1.6 ns a float on the bench machine (Zen 3), 5% of a character model's
- * step: every step of the tanh went through arrays on the stack. Here each
+ * ops.c's chunks of fixed-length loops, which gcc -O2 vectorises, were a
+ * visible part of a character model's step (README "Performance"): every
+ * step of the tanh went through arrays on the stack. Here each
  * value stays in a register, and the operations are ops.c's, one for one
  * and in the same order (multiplies and adds, never fused; the division
  * and the truncation are exact in both), so the bits are the same.

@@ -4,9 +4,9 @@
  *
  * A character model's step hands the thread six jobs (the forward and
  * backward parts, the optimiser's halves), a few milliseconds apart. Woken
- * through a condition variable, the thread started each 0.1-0.3 ms late on
- * the bench machine (a virtual one), and the caller noticed its end as late:
- * about 2 ms of a 21 ms step. So both sides first wait by polling: the
+ * through a condition variable, the thread started each late, and the
+ * caller noticed its end as late, a tenth of a step on a virtual machine
+ * (README "Performance"). So both sides first wait by polling: the
  * thread polls for its next job for SPIN_NS (1 ms) after each one, the caller polls
  * for the job's end for as long, each poll a pause instruction, with a
  * sched_yield every few (so that a waiting side gives its processor to a

@@ -182,9 +182,8 @@ void ops_add_to(float *out, const float *a, long n)
 
 /* C (M, N) = A (M, K) op(B) (K, N), C not read: mat_sgemm_packed on B
  * packed into a buffer of its own where that kernel runs and the product is
- * past mat_sgemm_small (measured on the bench machine at 512 x 256 x 64:
- * 72 against OpenBLAS's 62 GFLOP/s, which packs A and B again each call),
- * else mat_sgemm. */
+ * past mat_sgemm_small (faster than OpenBLAS there, which packs A and B
+ * again each call: README "Performance"), else mat_sgemm. */
 static void product_set(bool trans_b, int M, int N, int K, const float *A, int lda,
                         const float *B, int ldb, float *C, int ldc, float *work)
 {

@@ -119,10 +119,9 @@ typedef struct {
 int attention_block_rows(const AttnShape *s)
 {
     /* 128 rows: thin products lose their speed in OpenBLAS, which packs all
-     * of K_h and V_h again for every call (measured on Zen 3 at n = 4,096, one
-     * thread: 22 / 29 GFLOP/s for scores / values in blocks of 32 rows, 39 /
-     * 47 in 128, 45 / 50 in 256); past 2,048 keys 256, whose 4 MiB of scores
-     * a thread still finds in L3 for the softmax and P_h V_h. */
+     * of K_h and V_h again for every call (blocks of 32 rows ran at half the
+     * speed of 128: README "Performance"); past 2,048 keys 256, whose 4 MiB
+     * of scores a thread still finds in L3 for the softmax and P_h V_h. */
     int rows = s->n_k > 2048 ? 256 : 128;
     return rows < s->n_q ? rows : s->n_q;
 }

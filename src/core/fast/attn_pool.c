@@ -1,8 +1,8 @@
 /* attn_pool.c - whole heads pooled to screen grids inside the forward.
  *
  * Reading a 2,048-token text's six heads back from memory to pool them for
- * the screen (pool_head: 96 MiB, about 10 GB/s here) cost a typed key more
- * than the softmax. Here each row block of weights is folded into the
+ * the screen (pool_head: 96 MiB at the memory's own speed) cost a typed key
+ * more than the softmax (README "Performance"). Here each row block of weights is folded into the
  * grids of its head right after its softmax, while it is still in L2: the
  * rows of a cell row into a column buffer (one vector maximum per 8
  * weights), then the columns into the cells; each thread keeps its own

@@ -2,7 +2,7 @@
  *
  * A head's scores Q_h K_h^T have only d_k terms per element and its values
  * P_h V_h only d_k columns; OpenBLAS 0.3.21 packs all of K_h or V_h again on
- * every call of a row block and ran them at 39-50 GFLOP/s a core on Zen 3.
+ * every call of a row block, well below a core's peak (README "Performance").
  * Here op(B) is packed once into panels of THIN_NR columns (thin_pack) and
  * every row block of A is multiplied against them in place (thin_gemm): a
  * tile of THIN_MR rows by THIN_NR columns lives in twelve ymm registers
