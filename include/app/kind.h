@@ -90,7 +90,7 @@ typedef struct {
     /* Free what the opener made; the model it was given stays the caller's. */
     void (*close)(Kind *k);
     bool causal_only; /* the model was made causal: the mask cannot be turned off */
-    bool slow;        /* a run may take seconds: callers say so before it */
+    bool slow;        /* a run may take seconds: the interface says so before it */
 } KindClass;
 
 struct Kind {
@@ -114,7 +114,8 @@ int kind_generate(Kind *k, const char *text, size_t len, int count, float temper
 /* Whether the kind can continue a text (KIND_ASK_GENERATE not refused). */
 bool kind_generates(const Kind *k);
 
-/* The one-line reason k refuses ask, or NULL. */
+/* The one-line reason k refuses ask, or NULL. A causal_only kind refuses
+ * KIND_ASK_MASK with a line of its own when its table gives none. */
 const char *kind_refuses(const Kind *k, KindAsk ask);
 
 /* k->cls->logits, or AV_ERR_CONFIG when the kind has none. */

@@ -44,7 +44,10 @@ bool kind_generates(const Kind *k)
 
 const char *kind_refuses(const Kind *k, KindAsk ask)
 {
-    return k->cls->refuses ? k->cls->refuses(k, ask) : NULL;
+    const char *why = k->cls->refuses ? k->cls->refuses(k, ask) : NULL;
+    if (!why && ask == KIND_ASK_MASK && k->cls->causal_only)
+        why = "this model is causal: the mask stays on";
+    return why;
 }
 
 int kind_logits(Kind *k, const char *text, size_t len, float *out, int cap, int *V)

@@ -111,6 +111,11 @@ static void ui_rerun(UiState *u, unsigned flags)
     /* A cursor move alone changes the selection, not the text: the result
      * stands (a long text's run costs tens of milliseconds). */
     if (flags & (APP_RUN | APP_WEIGHTS)) {
+        if (u->kind->cls->slow) { /* seconds of a big model: say so, not a frozen screen */
+            mvprintw(LINES - 1, 0, "running the %s model ...", u->kind->cls->name);
+            clrtoeol();
+            refresh();
+        }
         double t0 = term_now_ms();
         u->run_err = run_one(u, &u->res, s->cfg.causal);
         u->run_ms = term_now_ms() - t0;

@@ -70,6 +70,12 @@ static void test_toy_is_model_run(void **state)
         assert_null(kind_refuses(&k, (KindAsk)a_));
     kind_close(&k);
     assert_null(k.cls);
+    /* a causal-only kind whose table says nothing of the mask still refuses it */
+    KindClass causal = {.name = "causal", .run = NULL, .causal_only = true};
+    Kind ck = {.cls = &causal};
+    assert_string_equal(kind_refuses(&ck, KIND_ASK_MASK),
+                        "this model is causal: the mask stays on");
+    assert_null(kind_refuses(&ck, KIND_ASK_CROSS));
     model_result_free(&a), model_result_free(&b);
     model_weights_free(&w);
 }
