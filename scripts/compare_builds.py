@@ -19,7 +19,8 @@ for s in S:
                 ["--layers", "3"], ["--temperature", "0.5"], ["--cross", "the dog barked"]):
         cases.append(opt + [s])
 cases += [["--model", f"{M}/chars", "the cat sat on the mat"],
-          ["--model", f"{M}/induction", "abcdabcd"] if False else ["--model", f"{M}/chars", "hello there"],
+          ["--model", f"{M}/chars", "hello there"],
+          ["--model", f"{M}/induction", "fjqzwfjqzw"],
           ["--model", f"{M}/grammar", "the cat sees the dog ."],
           ["--attention", f"{I}/attn_l3h2n7.npy", "--tokens", f"{I}/tokens7.txt"],
           ["--attention", f"{I}/attn_causal_f64.npy"],
@@ -77,7 +78,8 @@ for args in cases:
 # every built-in lesson's handout (pages run by the pipeline and trained kinds)
 lessons = run(new, ["--lesson"], None).stdout.decode().split("\n")
 for name in [l.split("\t")[0] for l in lessons if l]:
-    ho, hn = run(old, ["--lesson", name, "-e", "md"], None), run(new, ["--lesson", name, "-e", "md"], None)
+    args = ["--lesson", name, "-e", "md"]
+    ho, hn = run(old, args, None), run(new, args, None)
     same = (ho.returncode, ho.stdout, ho.stderr) == (hn.returncode, hn.stdout, hn.stderr)
     print(("same" if same else "DIFF") + ": handout " + name)
     bad += not same
