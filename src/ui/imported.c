@@ -115,10 +115,10 @@ void imported_start(UiState *u)
         term_die("out of memory");
     u->iv = iv;
     iv->ro.missing = -1;
-    iv->file = kind_source(u->kind, &iv->base_src); /* the combining views read every
+    iv->file = kind_source(u->ses.kind, &iv->base_src); /* the combining views read every
                                                        head of a row, and the rollout all */
     ModelConfig c = u->app.cfg;
-    kind_config(u->kind, &c);
+    kind_config(u->ses.kind, &c);
     u->app.cfg.causal = c.causal; /* a large file's layer 0 until its check ends */
 }
 
@@ -130,12 +130,12 @@ bool imported_poll(UiState *u, unsigned *pending)
         return false;
     char msg[512];
     bool changed;
-    int err = kind_poll(u->kind, &changed, msg, sizeof msg);
+    int err = kind_poll(u->ses.kind, &changed, msg, sizeof msg);
     if (err != KIND_BUSY && err != AV_OK)
         bad_file(u, err, msg);
     if (changed) {
         ModelConfig c = u->app.cfg;
-        kind_config(u->kind, &c);
+        kind_config(u->ses.kind, &c);
         if (c.causal != u->app.cfg.causal) { /* every layer's, now */
             u->app.cfg.causal = c.causal;
             *pending |= APP_RUN;
@@ -173,12 +173,12 @@ static int run_base(UiState *u, bool causal)
     AppState *s = &u->app;
     ModelConfig c = s->cfg;
     c.causal = causal;
-    c.weights_budget = iv->file ? 1 : u->budget;
+    c.weights_budget = iv->file ? 1 : u->ses.budget;
     c.head_labels = iv->saved_labels;
     if (one_head(iv->mode))
         c.H = iv->saved_H;
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
-    int err = kind_run(u->kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0,
+    int err = kind_run(u->ses.kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0,
                        &iv->base);
     if (!err && !iv->file)
         model_source(&iv->base, &iv->base_src);
@@ -208,7 +208,7 @@ static const AttnSource *derived_source(UiState *u)
         int L = m->L, H = m->shape.H, n_k = m->shape.n_k, d = m->shape.d_model;
         iv->fnorm = term_xrealloc(iv->fnorm, sizeof *iv->fnorm * (size_t)L * H * n_k);
         for (int l = 0; l < L; l++)
-            if (combine_value_norms(n_k, d, H, m->layer[l].ab.V, u->w->layer[l].Wo,
+            if (combine_value_norms(n_k, d, H, m->layer[l].ab.V, u->ses.w->layer[l].Wo,
                                     iv->fnorm + (size_t)l * H * n_k) != AV_OK)
                 term_die("out of memory");
         combine_norms_init(&iv->ns, b, iv->fnorm);
@@ -325,7 +325,7 @@ static bool combine_key(UiState *u, Action a, unsigned *pending)
         m = m == IV_NORMS ? IV_WEIGHTS : IV_NORMS;
     else
         return false;
-    const char *why = m == IV_NORMS ? kind_refuses(u->kind, KIND_ASK_NORMS) : NULL;
+    const char *why = m == IV_NORMS ? kind_refuses(u->ses.kind, KIND_ASK_NORMS) : NULL;
     if (why) {
         snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
         return true;
@@ -347,7 +347,7 @@ bool imported_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
     struct ImportedView *iv = u->iv;
     if (u->app.layer != iv->layer_seen) { /* a file drops the pages of the layer left */
-        kind_release(u->kind, iv->layer_seen);
+        kind_release(u->ses.kind, iv->layer_seen);
         iv->layer_seen = u->app.layer;
     }
     if (in->action == ACT_MULTI_ROW) {

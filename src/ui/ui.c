@@ -16,7 +16,6 @@
 
 #include "color.h"
 #include "data.h"
-#include "examples.h"
 #include "input.h"
 #include "save.h"
 #include "term.h"
@@ -32,6 +31,7 @@
 #include "view_top.h"
 #include "view_train.h"
 #include "app/action.h"
+#include "app/session.h"
 
 static UiState ui;
 
@@ -55,64 +55,26 @@ static bool ui_outputs_missing(const UiState *u)
 /* Run the model on the sentence(s) into r with the mask as causal says. */
 static int run_one(UiState *u, ModelResult *r, bool causal)
 {
-    AppState *s = &u->app;
     int err;
-    if (imported_run(u, r, causal, &err)) /* imported attention, a combining view */
+    if (imported_run(u, r, causal, &err)) /* a combining view */
         return err;
-    ModelConfig c = s->cfg;
-    c.causal = causal;
-    c.weights_budget = u->budget;
-    /* a keystroke on the heatmaps runs up to the weights: P_h V_h and W_o
-     * were a third of a long text's run, for numbers no view of them reads */
-    c.weights_only = !ui_wants_outputs(u);
-    const EditBuf *x = s->cross_on ? &s->cross : NULL;
-    err = kind_run(u->kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0, r);
+    err = session_run(&u->ses, &u->app, r, causal, ui_wants_outputs(u));
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
-    if (err == AV_ERR_VOCAB)
-        snprintf(s->msg, sizeof s->msg, "'%s' is not in the model's vocabulary", u->kind->bad);
     return err;
-}
-
-/* A lesson's page decides the weights: its trained model or its folder's,
- * else toy ones for its settings (whatever the command line or an example
- * set). */
-static void lesson_weights(UiState *u)
-{
-    const ModelWeights *lw = lesson_state_weights(&u->lesson);
-    if (!u->lesson.active)
-        return;
-    /* its trained model, or the pipeline; a kind with no text to change
-     * (imported attention) stays */
-    Kind *lk = lesson_state_kind(&u->lesson);
-    if (!u->cli_kind || !kind_refuses(u->cli_kind, KIND_ASK_EDIT))
-        u->kind = lk ? lk : &u->pipe;
-    if (u->w == lw)
-        return;
-    if (lw) {
-        u->w = lw;
-        return;
-    }
-    model_weights_free(&u->toy);
-    if (model_weights_toy(&u->app.cfg, &u->toy) != AV_OK)
-        term_die("out of memory");
-    u->w = &u->toy;
 }
 
 /* Rebuild the toy weights and run the model; flags are action_apply's. */
 static void ui_rerun(UiState *u, unsigned flags)
 {
     AppState *s = &u->app;
-    if (flags & APP_WEIGHTS) {
-        examples_weights(u);
-        lesson_weights(u);
-        kind_pipeline_open(&u->pipe, u->w);
-    }
+    if ((flags & APP_WEIGHTS) && session_weights(&u->ses, s, &u->lesson) != AV_OK)
+        term_die("out of memory");
     /* A cursor move alone changes the selection, not the text: the result
      * stands (a long text's run costs tens of milliseconds). */
     if (flags & (APP_RUN | APP_WEIGHTS)) {
-        if (u->kind->cls->slow) { /* seconds of a big model: say so, not a frozen screen */
-            mvprintw(LINES - 1, 0, "running the %s model ...", u->kind->cls->name);
+        if (u->ses.kind->cls->slow) { /* seconds of a big model: say so, not a frozen screen */
+            mvprintw(LINES - 1, 0, "running the %s model ...", u->ses.kind->cls->name);
             clrtoeol();
             refresh();
         }
@@ -280,8 +242,7 @@ static void ui_free(UiState *u)
     model_result_free(&u->res2);
     data_free(u);
     view_panel_free(u);
-    model_weights_free(&u->toy);
-    examples_free(u);
+    session_free(&u->ses);
     grid_free(&u->grid);
     color_free(u);
     free(u->labels_q), free(u->labels_k);
@@ -316,11 +277,7 @@ static void start_defaults(UiState *u, const UiOptions *o)
 int ui_run(const UiOptions *o)
 {
     memset(&ui, 0, sizeof ui);
-    ui.fixed = o->weights;
-    ui.w = o->weights ? o->weights : &ui.toy;
-    kind_pipeline_open(&ui.pipe, ui.w);
-    ui.cli_kind = o->kind;
-    ui.kind = o->kind ? o->kind : &ui.pipe;
+    session_init(&ui.ses, o->weights, o->kind, o->cfg.weights_budget);
     if (app_init(&ui.app, &o->cfg, o->text, o->sentences, o->weights != NULL) != AV_OK) {
         fputs("attnviz: out of memory\n", stderr);
         return 1;
@@ -330,7 +287,6 @@ int ui_run(const UiOptions *o)
         ui.app.cross_on = true;
     }
     ui.app.max_layers = o->weights ? o->weights->L : AV_MAX_LAYERS;
-    ui.budget = o->cfg.weights_budget; /* --budget: the on-demand path on a small text */
     if (o->defaults && !o->weights && !o->kind)
         start_defaults(&ui, o);
     if (o->lesson) /* the lesson's first page sets the screen up */

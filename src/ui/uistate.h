@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app/kind.h"
 #include "app/lesson.h"
+#include "app/session.h"
 #include "app/state.h"
 #include "core/model.h"
 #include "core/stats.h"
@@ -83,17 +83,7 @@ typedef struct {
     AppState app;
     ColorDepth depth;
     HeatmapMode hmode;
-    ModelWeights toy;          /* owned toy weights (when no --weights) */
-    ModelWeights example;      /* an example's own weights (examples.c), named: */
-    char example_name[SENTENCES_NAME_MAX];
-    const ModelWeights *fixed; /* --weights, or NULL */
-    const ModelWeights *w;     /* the weights in use: toy, example or fixed */
-    Kind pipe;                 /* the pipeline on w */
-    Kind *cli_kind;            /* --model's or --attention's kind, or NULL */
-    Kind *kind;                /* the kind that runs: pipe, cli_kind or a lesson page's */
-    int generated;             /* tokens g has generated (each one's seed) */
-    int cached_rows;           /* rows before g's last token (keys, values cached) */
-    size_t cached_len;         /* the text's length then: the marks last while it is */
+    Session ses;               /* the weights, the kind that runs, g's counters (app) */
     ModelResult res;
     int run_err;               /* AV_OK or the last kind_run error */
     ModelResult res2;          /* side by side: the same with the mask flipped */
@@ -101,7 +91,6 @@ typedef struct {
     unsigned gen, gen2;        /* bumped by every run of res / res2 (cache keys) */
     unsigned gen_clock;
     double run_ms;             /* time of the last model run */
-    double budget;             /* weights_budget for the runs (--budget), 0 = default */
     PoolSlot pool[UI_POOL_SLOTS];
     AttnPoolPlan plan;         /* whole heads the next forward pools (data_plan_arm) */
     unsigned pool_clock;

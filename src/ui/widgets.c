@@ -55,9 +55,9 @@ const char *const *widget_col_labels(UiState *u, int cell_w, int letters)
 
 const char *widget_run_error(UiState *u, int err)
 {
-    if (err == AV_ERR_NPY_SHAPE && u->w && u->w->X) {
+    if (err == AV_ERR_NPY_SHAPE && u->ses.w && u->ses.w->X) {
         snprintf(u->err_text, sizeof u->err_text, "X.npy has %d rows but the text has %d "
-                 "tokens: give it %d tokens", u->w->n_x, u->res.tokens.n, u->w->n_x);
+                 "tokens: give it %d tokens", u->ses.w->n_x, u->res.tokens.n, u->ses.w->n_x);
         return u->err_text;
     }
     return av_strerror(err);

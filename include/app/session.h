@@ -1,0 +1,67 @@
+/* session.h - what runs, and with which weights: the decision the interface
+ * made itself before (ui_rerun, run_one, lesson_weights, examples_weights),
+ * now in app and unit-tested without a terminal. A session owns the weights
+ * (toy, an example's, --weights, a lesson page's), the model kind that runs
+ * (app/kind.h: the pipeline on those weights, --model's or --attention's, a
+ * lesson page's trained model) and g's generation counters. The interface
+ * keeps what it draws: results, layout, paint, caches.
+ */
+#ifndef ATTNVIZ_SESSION_H
+#define ATTNVIZ_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "app/kind.h"
+#include "app/lesson.h"
+#include "app/state.h"
+#include "core/model.h"
+#include "io/sentences.h"
+
+typedef struct {
+    const ModelWeights *fixed; /* --weights, or NULL */
+    ModelWeights toy;          /* rebuilt from the settings when nothing fixes the weights */
+    ModelWeights example;      /* an example's own weights (assets/NAME), named: */
+    char example_name[SENTENCES_NAME_MAX];
+    const ModelWeights *w;     /* the weights in use: toy, example, fixed or a page's */
+    Kind pipe;                 /* the pipeline on w */
+    Kind *cli_kind;            /* --model's or --attention's kind (the caller's), or NULL */
+    Kind *kind;                /* the kind that runs: pipe, cli_kind or a page's */
+    double budget;             /* weights_budget of the runs (--budget), 0 = default */
+    int generated;             /* tokens g has generated (each one's seed) */
+    int cached_rows;           /* rows before g's last token (keys, values cached) */
+    size_t cached_len;         /* the text's length then: the marks last while it is */
+} Session;
+
+/* Start a session on fixed weights (or NULL: toy ones) and the command
+ * line's kind (or NULL: the pipeline); budget as --budget gave it. No
+ * weights are made yet: session_weights does. */
+void session_init(Session *ss, const ModelWeights *fixed, Kind *cli_kind, double budget);
+
+/* Free what the session made (toy and example weights, its pipeline kind);
+ * the fixed weights and the command line's kind stay the caller's. */
+void session_free(Session *ss);
+
+/* Point the session at the weights and the kind s asks for: the shown
+ * example's weights (loaded once per name; ones that cannot be read leave
+ * the example, s->cfg back to before it, with a message in s->msg), else
+ * --weights, else toy weights rebuilt from s->cfg; then, while a lesson is
+ * active, its page's weights or trained model (a kind that has no text to
+ * change, imported attention, stays). Returns AV_OK or AV_ERR_NOMEM. */
+int session_weights(Session *ss, AppState *s, LessonState *ls);
+
+/* Run the kind on s's sentence (and its cross sentence when on) into r,
+ * with the causal mask as causal says; outputs false stops at the weights
+ * (a view of weights alone). Returns kind_run's code; after AV_ERR_VOCAB
+ * s->msg names the piece outside the vocabulary. */
+int session_run(Session *ss, AppState *s, ModelResult *r, bool causal, bool outputs);
+
+/* g: the sentence continued by one token sampled with the kind's
+ * temperature and top-k (the seed from s->cfg.seed and the count so far);
+ * before is the number of query rows of the last good run. Sets s->text,
+ * the selection and the status line, and the cached rows (before) for the
+ * marks. Returns APP_RUN when the sentence grew, 0 when it did not (the
+ * reason in s->msg; out of memory sets *nomem). */
+unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem);
+
+#endif

@@ -1,0 +1,170 @@
+/* session.c - the weights and the kind that run, and g (session.h).
+ *
+ * The built-in examples are plain text; seed 001's "Cat eats fish" needs the
+ * article's own embeddings and weights (assets/seed001, .npy files), looked
+ * for in assets/ of the current folder, then beside the program and up to
+ * three folders above it (the source tree of a build folder). The toy
+ * weights are rebuilt from the configuration whenever neither an example nor
+ * --weights fixes them, and a lesson's page may bring its own.
+ */
+#include "app/session.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app/edit.h"
+#include "core/av.h"
+#include "io/weights.h"
+
+/* Try assets/NAME in the current folder, then near the executable. */
+static int load_named(const ModelConfig *c, const char *name, ModelWeights *w)
+{
+    char path[PATH_MAX + 64], exe[PATH_MAX];
+    const char *which;
+    snprintf(path, sizeof path, "assets/%s", name);
+    if (weights_load(c, path, w, &which) == AV_OK)
+        return AV_OK;
+    model_weights_free(w);
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return AV_ERR_IO;
+    exe[len] = '\0';
+    for (int up = 0; up < 4; up++) {
+        char *slash = strrchr(exe, '/');
+        if (!slash)
+            break;
+        *slash = '\0';
+        snprintf(path, sizeof path, "%s/assets/%s", exe, name);
+        if (weights_load(c, path, w, &which) == AV_OK)
+            return AV_OK;
+        model_weights_free(w);
+    }
+    return AV_ERR_IO;
+}
+
+void session_init(Session *ss, const ModelWeights *fixed, Kind *cli_kind, double budget)
+{
+    memset(ss, 0, sizeof *ss);
+    ss->fixed = fixed;
+    ss->w = fixed ? fixed : &ss->toy;
+    ss->cli_kind = cli_kind;
+    ss->budget = budget;
+    kind_pipeline_open(&ss->pipe, ss->w);
+    ss->kind = cli_kind ? cli_kind : &ss->pipe;
+}
+
+void session_free(Session *ss)
+{
+    kind_close(&ss->pipe);
+    model_weights_free(&ss->toy);
+    model_weights_free(&ss->example);
+    memset(ss, 0, sizeof *ss);
+}
+
+/* The shown example's weights, --weights, or toy ones from s->cfg. */
+static int example_weights(Session *ss, AppState *s)
+{
+    if (s->example_weights[0]) {
+        if (strcmp(ss->example_name, s->example_weights) == 0) {
+            ss->w = &ss->example;
+            return AV_OK;
+        }
+        model_weights_free(&ss->example);
+        ss->example_name[0] = '\0';
+        if (load_named(&s->cfg, s->example_weights, &ss->example) == AV_OK) {
+            snprintf(ss->example_name, sizeof ss->example_name, "%s", s->example_weights);
+            ss->w = &ss->example;
+            return AV_OK;
+        }
+        snprintf(s->msg, sizeof s->msg, "this example needs assets/%s (the source folder's): "
+                 "run attnviz from there", s->example_weights);
+        s->cfg = s->cfg_before, s->example_weights[0] = '\0';
+    }
+    if (ss->fixed) {
+        ss->w = ss->fixed;
+        return AV_OK;
+    }
+    model_weights_free(&ss->toy);
+    ss->w = &ss->toy;
+    return model_weights_toy(&s->cfg, &ss->toy);
+}
+
+/* A lesson's page decides the weights: its trained model or its folder's,
+ * else toy ones for its settings (whatever the command line or an example
+ * set). */
+static int lesson_weights(Session *ss, AppState *s, LessonState *ls)
+{
+    const ModelWeights *lw = lesson_state_weights(ls);
+    if (!ls->active)
+        return AV_OK;
+    /* its trained model, or the pipeline; a kind with no text to change
+     * (imported attention) stays */
+    Kind *lk = lesson_state_kind(ls);
+    if (!ss->cli_kind || !kind_refuses(ss->cli_kind, KIND_ASK_EDIT))
+        ss->kind = lk ? lk : &ss->pipe;
+    if (ss->w == lw)
+        return AV_OK;
+    if (lw) {
+        ss->w = lw;
+        return AV_OK;
+    }
+    model_weights_free(&ss->toy);
+    ss->w = &ss->toy;
+    return model_weights_toy(&s->cfg, &ss->toy);
+}
+
+int session_weights(Session *ss, AppState *s, LessonState *ls)
+{
+    int err = example_weights(ss, s);
+    if (!err)
+        err = lesson_weights(ss, s, ls);
+    kind_pipeline_open(&ss->pipe, ss->w);
+    return err;
+}
+
+int session_run(Session *ss, AppState *s, ModelResult *r, bool causal, bool outputs)
+{
+    ModelConfig c = s->cfg;
+    c.causal = causal;
+    c.weights_budget = ss->budget;
+    /* a keystroke on the heatmaps runs up to the weights: P_h V_h and W_o
+     * were a third of a long text's run, for numbers no view of them reads */
+    c.weights_only = !outputs;
+    const EditBuf *x = s->cross_on ? &s->cross : NULL;
+    int err = kind_run(ss->kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0, r);
+    if (err == AV_ERR_VOCAB)
+        snprintf(s->msg, sizeof s->msg, "'%s' is not in the model's vocabulary", ss->kind->bad);
+    return err;
+}
+
+unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
+{
+    char *out;
+    size_t cont;
+    uint64_t seed = s->cfg.seed * 1000003u + (uint64_t)++ss->generated;
+    Kind *k = ss->kind;
+    *nomem = false;
+    int err =
+        kind_generate(k, s->text.s, s->text.len, 1, k->temperature, k->top_k, seed, &out, &cont);
+    if (err == AV_ERR_NOMEM)
+        *nomem = true;
+    if (err == AV_ERR_VOCAB)
+        snprintf(s->msg, sizeof s->msg, "'%s' is not in the model's vocabulary: nothing to "
+                 "continue", k->bad);
+    else if (err)
+        snprintf(s->msg, sizeof s->msg, "cannot generate: %s", av_strerror(err));
+    if (err)
+        return 0;
+    edit_set(&s->text, out);
+    ss->cached_rows = before, ss->cached_len = s->text.len;
+    s->sentence = -1;
+    s->sel_row = before; /* the new query row (clamped after the run) */
+    snprintf(s->msg, sizeof s->msg, "+'%.24s': keys and values of rows 1-%d (·) were "
+             "cached; only row %d (+) is new", out + cont, before, before + 1);
+    free(out);
+    return APP_RUN;
+}
