@@ -271,6 +271,14 @@ static bool lookup(const UiState *u, int key, UiInput *in)
     return false;
 }
 
+bool input_bound(int key)
+{
+    for (int k = 0; k < N_BINDINGS; k++)
+        if (bindings[k].key == key && (bindings[k].modes & IN_BROWSE))
+            return true;
+    return false;
+}
+
 /* Esc alone is Esc. Esc then b or f at once is Alt-b / Alt-f; Esc then
  * anything else at once is another Alt-key or an escape sequence curses does
  * not know (a key of another terminal): it is read and ignored, so that an

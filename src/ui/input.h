@@ -16,6 +16,11 @@ void input_init(UiState *u);
  * with no text (a redraw). */
 bool input_read(UiState *u, UiInput *in);
 
+/* Whether key means something to the interface outside the editor (a row
+ * of the key table): the live training view hands such keys back, and
+ * keeps the others. */
+bool input_bound(int key);
+
 /* Draw the help overlay over g. */
 void input_help_draw(UiState *u, Grid *g);
 

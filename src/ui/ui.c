@@ -243,6 +243,7 @@ static void ui_free(UiState *u)
     data_free(u);
     view_panel_free(u);
     session_free(&u->ses);
+    view_train_free(u);
     grid_free(&u->grid);
     color_free(u);
     free(u->labels_q), free(u->labels_k);

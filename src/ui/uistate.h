@@ -15,6 +15,7 @@
 #include "app/lesson.h"
 #include "app/session.h"
 #include "app/state.h"
+#include "app/trainview.h"
 #include "core/model.h"
 #include "core/stats.h"
 #include "render/axis.h"
@@ -84,6 +85,7 @@ typedef struct {
     ColorDepth depth;
     HeatmapMode hmode;
     Session ses;               /* the weights, the kind that runs, g's counters (app) */
+    TrainView *train;          /* the live view's run opened with W, kept for the next W */
     ModelResult res;
     int run_err;               /* AV_OK or the last kind_run error */
     ModelResult res2;          /* side by side: the same with the mask flipped */

@@ -16,10 +16,12 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "color.h"
+#include "input.h"
 #include "render/trainplot.h"
 #include "term.h"
 #include "view_top.h"
@@ -345,12 +347,16 @@ static int handle(TrainView *tv, int ch, bool top)
         break;
     case K_QUIT: return 1;
     case K_NONE:
-        /* Opened from the interface, any key of its own goes back and does
-         * there what it does (F9 toggles the mask ...). */
-        if (!top && key > 0 && key != KEY_RESIZE && key != KEY_MOUSE) {
+        /* Opened from the interface, a key of the interface's goes back and
+         * does there what it does (F9 toggles the mask ...); a key nothing
+         * uses leaves the run going. */
+        if (!top && key > 0 && key != KEY_RESIZE && key != KEY_MOUSE && input_bound(key)) {
             ungetch(key);
             return -1;
         }
+        if (!top && key > 0 && key != KEY_RESIZE && key != KEY_MOUSE)
+            snprintf(tv->msg, sizeof tv->msg, "%s does nothing here: Esc goes back, q quits",
+                     keyname(key));
         break;
     }
     return 0;
@@ -413,18 +419,31 @@ bool view_train_run(UiState *u, TrainView *tv, bool top)
 bool view_train_open(UiState *u, const char *task)
 {
     TrainViewConfig c;
-    TrainView tv;
     char why[160];
     trainview_config(task, &c);
     c.cfg.seed = u->app.cfg.seed; /* the interface's seed, as --train takes --seed */
-    int err = trainview_init(&tv, &c, NULL, 0, why, sizeof why);
-    if (err == AV_ERR_NOMEM)
-        term_die("out of memory");
-    if (err) {
-        snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
-        return false;
+    if (u->train && (strcmp(u->train->conf.task, c.task) != 0 ||
+                     u->train->conf.cfg.seed != c.cfg.seed))
+        view_train_free(u); /* another task or seed: a run of its own */
+    if (!u->train) {
+        TrainView *tv = term_xrealloc(NULL, sizeof *tv);
+        int err = trainview_init(tv, &c, NULL, 0, why, sizeof why);
+        if (err == AV_ERR_NOMEM)
+            term_die("out of memory");
+        if (err) {
+            free(tv);
+            snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
+            return false;
+        }
+        u->train = tv;
     }
-    bool quit = view_train_run(u, &tv, false);
-    trainview_free(&tv);
-    return quit;
+    return view_train_run(u, u->train, false); /* W again resumes where Esc left it */
+}
+
+void view_train_free(UiState *u)
+{
+    if (u->train)
+        trainview_free(u->train);
+    free(u->train);
+    u->train = NULL;
 }

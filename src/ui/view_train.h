@@ -12,16 +12,22 @@
 #include "uistate.h"
 
 /* Run the view on tv (set up by the caller, who frees it) until the user
- * backs out with Esc or a key the view does not use, pushed back for the
- * caller to read (returns false; not when top, the program's first view:
- * there Esc only says how to quit and other keys do nothing) or quits with
+ * backs out with Esc or a key of the interface's (input_bound), pushed back
+ * for the caller to read (returns false; not when top, the program's first
+ * view: there Esc only says how to quit and other keys do nothing; a key
+ * nobody uses says so and the run goes on) or quits with
  * q, F10, Ctrl-C or a signal (returns true). Curses is started and u's
  * colours are set. */
 bool view_train_run(UiState *u, TrainView *tv, bool top);
 
 /* From the interface: set up the task's view with its defaults and the
- * interface's seed, run it (not top) and free it. A task that cannot start
- * leaves a message in u->app.msg. Returns true when the user quit. */
+ * interface's seed and run it (not top); it is kept in u->train, so that
+ * opening it again (the same task and seed) resumes the run where it was
+ * left. A task that cannot start leaves a message in u->app.msg. Returns
+ * true when the user quit. */
 bool view_train_open(UiState *u, const char *task);
+
+/* Free the run view_train_open kept; accepts none. */
+void view_train_free(UiState *u);
 
 #endif
