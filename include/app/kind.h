@@ -103,7 +103,13 @@ struct Kind {
 
 /* The dispatch: each calls k's table (kind.c). */
 
-/* k->cls->run, with k->bad made printable. */
+/* k->cls->run, with k->bad made printable. Returns the kind's codes: the
+ * pipeline's are model_run's (AV_ERR_EMPTY, AV_ERR_UTF8, AV_ERR_TOO_MANY,
+ * AV_ERR_CONFIG, AV_ERR_NPY_SHAPE, AV_ERR_TOO_LARGE, AV_ERR_NOMEM), the trained
+ * kind's netresult_run's (AV_ERR_VOCAB, AV_ERR_UTF8, AV_ERR_EMPTY,
+ * AV_ERR_CONFIG, AV_ERR_TOO_LARGE, AV_ERR_NOMEM; AV_ERR_CONFIG for a cross
+ * sentence), the imported kind's model_result_import's (AV_ERR_CONFIG,
+ * AV_ERR_NOMEM); AV_OK on success. */
 int kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const char *cross,
              size_t cross_len, ModelResult *r);
 

@@ -23,14 +23,14 @@ typedef struct {
     ModelWeights toy;          /* rebuilt from the settings when nothing fixes the weights */
     ModelWeights example;      /* an example's own weights (assets/NAME), named: */
     char example_name[SENTENCES_NAME_MAX];
-    const ModelWeights *w;     /* the weights in use: toy, example, fixed or a page's */
-    Kind pipe;                 /* the pipeline on w */
-    Kind *cli_kind;            /* --model's or --attention's kind (the caller's), or NULL */
-    Kind *kind;                /* the kind that runs: pipe, cli_kind or a page's */
-    double budget;             /* weights_budget of the runs (--budget), 0 = default */
-    int generated;             /* tokens g has generated (each one's seed) */
-    int cached_rows;           /* rows before g's last token (keys, values cached) */
-    size_t cached_len;         /* the text's length then: the marks last while it is */
+    const ModelWeights *w; /* the weights in use: toy, example, fixed or a page's */
+    Kind pipe;             /* the pipeline on w */
+    Kind *cli_kind;        /* --model's or --attention's kind (the caller's), or NULL */
+    Kind *kind;            /* the kind that runs: pipe, cli_kind or a page's */
+    double budget;         /* weights_budget of the runs (--budget), 0 = default */
+    int generated;         /* tokens g has generated (each one's seed) */
+    int cached_rows;       /* rows before g's last token (keys, values cached) */
+    size_t cached_len;     /* the text's length then: the marks last while it is */
 } Session;
 
 /* Start a session on fixed weights (or NULL: toy ones) and the command

@@ -80,8 +80,10 @@ static int example_weights(Session *ss, AppState *s)
             ss->w = &ss->example;
             return AV_OK;
         }
-        snprintf(s->msg, sizeof s->msg, "this example needs assets/%s (the source folder's): "
-                 "run attnviz from there", s->example_weights);
+        snprintf(s->msg, sizeof s->msg,
+                 "this example needs assets/%s (the source folder's): "
+                 "run attnviz from there",
+                 s->example_weights);
         s->cfg = s->cfg_before, s->example_weights[0] = '\0';
     }
     if (ss->fixed) {
@@ -153,8 +155,10 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
     if (err == AV_ERR_NOMEM)
         *nomem = true;
     if (err == AV_ERR_VOCAB)
-        snprintf(s->msg, sizeof s->msg, "'%s' is not in the model's vocabulary: nothing to "
-                 "continue", k->bad);
+        snprintf(s->msg, sizeof s->msg,
+                 "'%s' is not in the model's vocabulary: nothing to "
+                 "continue",
+                 k->bad);
     else if (err)
         snprintf(s->msg, sizeof s->msg, "cannot generate: %s", av_strerror(err));
     if (err)
@@ -163,8 +167,10 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
     ss->cached_rows = before, ss->cached_len = s->text.len;
     s->sentence = -1;
     s->sel_row = before; /* the new query row (clamped after the run) */
-    snprintf(s->msg, sizeof s->msg, "+'%.24s': keys and values of rows 1-%d (·) were "
-             "cached; only row %d (+) is new", out + cont, before, before + 1);
+    snprintf(s->msg, sizeof s->msg,
+             "+'%.24s': keys and values of rows 1-%d (·) were "
+             "cached; only row %d (+) is new",
+             out + cont, before, before + 1);
     free(out);
     return APP_RUN;
 }
