@@ -1,0 +1,76 @@
+/* hfmodel.h - a Hugging Face GPT-2 folder's config.json and weights, read into
+ * core/gpt2.h's Gpt2Weights (hfmodel.c, hfconfig.c).
+ *
+ * DESIGN.md "A Hugging Face GPT-2 folder" is the contract: config.json with
+ * "model_type": "gpt2"; model.safetensors, or the shards that
+ * model.safetensors.index.json lists; tensor names with or without a leading
+ * "transformer." (not a mix); lm_head.weight when present, else tied to wte;
+ * h.N.attn.bias and h.N.attn.masked_bias ignored. F32 data is used in place
+ * when it is 4-byte aligned, copied when not; F16 and BF16 are converted to
+ * float32 on load; either way the map's pages are dropped from resident
+ * memory behind the copy, so resident memory stays near the float32 weights.
+ * Every tensor's dtype, shape (against config.json) and values (NaN and Inf
+ * refused) are checked before the model is handed out. The vocabulary files
+ * are not read here. Nothing prints: a failure is an AV_ERR_* code and one
+ * line in why naming the file and the tensor or key.
+ */
+#ifndef ATTNVIZ_HFMODEL_H
+#define ATTNVIZ_HFMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/gpt2.h"
+#include "io/safetensors.h"
+
+/* Caps of config.json's sizes (not av.h's: gpt2-xl's n_embd of 1600 and 25
+ * heads are beyond the toy models' AV_MAX_D_MODEL). */
+#define HF_MAX_VOCAB (1 << 20)
+#define HF_MAX_CTX 65536
+#define HF_MAX_D_MODEL 16384
+#define HF_MAX_D_FF 65536
+#define HF_MAX_CONFIG_BYTES (1 << 20)
+
+/* Loading progress: fraction of the bytes read so far (0..1) and what is being
+ * read (a tensor's name, or a file's), valid during the call only. */
+typedef void (*HfProgress)(void *ctx, double fraction, const char *what);
+
+typedef struct {
+    Gpt2Weights w;       /* the pointers point into maps or arena */
+    bool tied;           /* no lm_head.weight: w.lm_head == w.wte */
+    bool prefixed;       /* names began with "transformer." */
+    int dtype;           /* ST_F32, ST_F16 or ST_BF16 (that of wte) */
+    size_t n_params;     /* floats in the weights (lm_head counted once when tied) */
+    size_t copied_bytes; /* bytes of arena: weights copied or converted */
+    /* private */
+    StFile *shard; /* n_shards files, malloc'd */
+    int n_shards;
+    float *arena;
+} HfModel;
+
+/* Parse config.json's text[0..len) into *cfg. Keys read: model_type (must
+ * be "gpt2"), vocab_size (or n_vocab), n_positions (or n_ctx), n_embd,
+ * n_head, n_layer, n_inner (null: 4 n_embd), layer_norm_epsilon,
+ * activation_function (gelu_new or gelu_pytorch_tanh),
+ * scale_attn_by_inverse_layer_idx and add_cross_attention (refused when
+ * true); a missing key takes Hugging Face's default (gpt2's sizes); other
+ * keys are skipped. Sizes are checked against the HF_MAX_* caps and
+ * AV_MAX_LAYERS, n_embd against n_head. name names the file in why.
+ * Returns AV_OK, AV_ERR_MODEL or AV_ERR_NOMEM. */
+int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Config *cfg, char *why,
+                         size_t whylen);
+
+/* Open the folder dir: config.json, then the weights, checked whole.
+ * progress (may be NULL) is called with ctx as the bytes are read. Returns
+ * AV_OK; AV_ERR_IO (a file that exists cannot be read or mapped: errno set);
+ * AV_ERR_MODEL (no config.json, a config or file that is refused, only a
+ * pytorch_model.bin, a missing tensor, a wrong shape or dtype, NaN or Inf);
+ * or AV_ERR_NOMEM. why receives one line. On error *m is zeroed with
+ * nothing left mapped or allocated. */
+int hfmodel_open(const char *dir, HfModel *m, HfProgress progress, void *ctx, char *why,
+                 size_t whylen);
+
+/* Unmap and free; accepts a zeroed or closed HfModel, and leaves it zeroed. */
+void hfmodel_close(HfModel *m);
+
+#endif

@@ -1,0 +1,203 @@
+/* hfconfig.c - a Hugging Face GPT-2 config.json into a Gpt2Config
+ * (hfmodel.h's hfmodel_parse_config). Reads the keys that set GPT-2's sizes
+ * and refuses those that would change its maths in a way the forward does not
+ * implement; every other key is skipped (architectures, task_specific_params
+ * and the like). A key missing takes GPT2Config's default.
+ */
+#include "io/hfmodel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "io/json.h"
+
+/* The keys read; a key read twice is refused (Python would keep the last). */
+enum {
+    K_TYPE,
+    K_VOCAB,
+    K_NVOCAB,
+    K_POS,
+    K_CTX,
+    K_EMBD,
+    K_HEAD,
+    K_LAYER,
+    K_INNER,
+    K_EPS,
+    K_ACT,
+    K_SCALE,
+    K_CROSS,
+    K_N
+};
+static const char *const keys[K_N] = {
+    "model_type",
+    "vocab_size",
+    "n_vocab",
+    "n_positions",
+    "n_ctx",
+    "n_embd",
+    "n_head",
+    "n_layer",
+    "n_inner",
+    "layer_norm_epsilon",
+    "activation_function",
+    "scale_attn_by_inverse_layer_idx",
+    "add_cross_attention",
+};
+
+typedef struct {
+    Json j;
+    char jwhy[200];
+    int ints[K_N]; /* for the whole-number keys; -1 when n_inner is null */
+    double eps;
+    char type[32], act[32];
+    bool flag[K_N];
+    unsigned seen;
+} Conf;
+
+/* A string value into buf (truncated; an overlong one cannot match anyway). */
+static int take_string(Conf *c, char *buf, size_t size)
+{
+    char *s;
+    if (json_string(&c->j, &s))
+        return c->j.err;
+    snprintf(buf, size, "%s", s);
+    free(s);
+    return AV_OK;
+}
+
+static int take_value(Conf *c, int k)
+{
+    Json *j = &c->j;
+    switch (k) {
+    case K_TYPE: return take_string(c, c->type, sizeof c->type);
+    case K_ACT: return take_string(c, c->act, sizeof c->act);
+    case K_EPS: return json_number(j, keys[k], &c->eps);
+    case K_SCALE:
+    case K_CROSS:
+        if (json_word(j, "true"))
+            return c->flag[k] = true, AV_OK;
+        if (json_word(j, "false"))
+            return c->flag[k] = false, AV_OK;
+        return json_fail(j, "\"%s\" is not true or false", keys[k]);
+    case K_INNER:
+        if (json_word(j, "null"))
+            return c->ints[k] = -1, AV_OK;
+        return json_int(j, keys[k], &c->ints[k]);
+    default: return json_int(j, keys[k], &c->ints[k]);
+    }
+}
+
+static int parse_object(Conf *c)
+{
+    Json *j = &c->j;
+    if (!json_eat(j, '{'))
+        return json_fail(j, "not a JSON object");
+    if (json_eat(j, '}'))
+        return AV_OK;
+    do {
+        char *key;
+        if (json_string(j, &key) || !json_eat(j, ':')) {
+            free(key);
+            return json_fail(j, "a key is malformed");
+        }
+        int k = 0;
+        while (k < K_N && strcmp(key, keys[k]) != 0)
+            k++;
+        free(key);
+        if (k < K_N && (c->seen & 1u << k))
+            return json_fail(j, "\"%s\" appears twice", keys[k]);
+        if (k < K_N)
+            c->seen |= 1u << k;
+        if (k < K_N ? take_value(c, k) : json_skip_value(j, 0))
+            return j->err;
+    } while (json_eat(j, ','));
+    if (!json_eat(j, '}'))
+        return json_fail(j, "the object is not closed");
+    json_skip_ws(j);
+    return j->p == j->end ? AV_OK : json_fail(j, "bytes follow the JSON object");
+}
+
+/* One size within [lo, hi], or a reason. */
+static bool out_of(Conf *c, int k, int lo, int hi)
+{
+    if (c->ints[k] >= lo && c->ints[k] <= hi)
+        return false;
+    json_fail(&c->j, "\"%s\" is %d; attnviz reads %d to %d", keys[k], c->ints[k], lo, hi);
+    return true;
+}
+
+/* What the keys say, or the first thing refused. */
+static int check(Conf *c, Gpt2Config *cfg)
+{
+    Json *j = &c->j;
+    int *v = c->ints;
+    if (!(c->seen & 1u << K_TYPE))
+        return json_fail(j, "no \"model_type\"; a GPT-2 folder says \"model_type\": \"gpt2\"");
+    if (strcmp(c->type, "gpt2") != 0)
+        return json_fail(j, "\"model_type\" is \"%s\"; attnviz reads GPT-2 (\"gpt2\") only",
+                         c->type);
+    if (strcmp(c->act, "gelu_new") != 0 && strcmp(c->act, "gelu_pytorch_tanh") != 0)
+        return json_fail(j,
+                         "\"activation_function\" is \"%s\"; attnviz's GPT-2 has GELU's tanh "
+                         "form only (gelu_new, gelu_pytorch_tanh)",
+                         c->act);
+    if (c->flag[K_SCALE] || c->flag[K_CROSS])
+        return json_fail(j,
+                         "\"%s\" is true, which changes the maths; attnviz does not "
+                         "implement it",
+                         keys[c->flag[K_SCALE] ? K_SCALE : K_CROSS]);
+    if ((c->seen & 1u << K_VOCAB) && (c->seen & 1u << K_NVOCAB) && v[K_VOCAB] != v[K_NVOCAB])
+        return json_fail(j, "\"vocab_size\" %d and \"n_vocab\" %d differ", v[K_VOCAB], v[K_NVOCAB]);
+    if (!(c->seen & 1u << K_VOCAB) && (c->seen & 1u << K_NVOCAB))
+        v[K_VOCAB] = v[K_NVOCAB];
+    if (!(c->seen & 1u << K_POS) && (c->seen & 1u << K_CTX))
+        v[K_POS] = v[K_CTX];
+    if (out_of(c, K_VOCAB, 1, HF_MAX_VOCAB) || out_of(c, K_POS, 1, HF_MAX_CTX) ||
+        out_of(c, K_EMBD, 1, HF_MAX_D_MODEL) || out_of(c, K_HEAD, 1, AV_MAX_HEADS) ||
+        out_of(c, K_LAYER, 1, AV_MAX_LAYERS))
+        return j->err;
+    if (v[K_EMBD] % v[K_HEAD] != 0)
+        return json_fail(j, "\"n_embd\" %d is not divisible by \"n_head\" %d", v[K_EMBD],
+                         v[K_HEAD]);
+    if (v[K_INNER] < 0)
+        v[K_INNER] = 4 * v[K_EMBD];
+    if (out_of(c, K_INNER, 1, HF_MAX_D_FF))
+        return j->err;
+    if (!(c->eps > 0 && c->eps < 1))
+        return json_fail(j, "\"layer_norm_epsilon\" is %g; it must be above 0 and below 1", c->eps);
+    *cfg = (Gpt2Config){v[K_VOCAB], v[K_POS],   v[K_EMBD],    v[K_HEAD],
+                        v[K_LAYER], v[K_INNER], (float)c->eps};
+    return AV_OK;
+}
+
+int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Config *cfg, char *why,
+                         size_t whylen)
+{
+    Conf c = {.eps = 1e-5, .act = "gelu_new"};
+    c.j = (Json){text, text + len, c.jwhy, sizeof c.jwhy, 0};
+    /* GPT2Config's defaults: gpt2's own sizes */
+    c.ints[K_VOCAB] = 50257;
+    c.ints[K_POS] = 1024;
+    c.ints[K_EMBD] = 768;
+    c.ints[K_HEAD] = 12;
+    c.ints[K_LAYER] = 12;
+    c.ints[K_INNER] = -1;
+    memset(cfg, 0, sizeof(*cfg));
+    int rc = parse_object(&c);
+    if (rc == AV_ERR_NOMEM) {
+        snprintf(why, whylen, "%s: %s", name, av_strerror(rc));
+        return rc;
+    }
+    if (rc != AV_OK) {
+        snprintf(why, whylen, "%s: byte %zu: %s", name, (size_t)(c.j.p - text), c.jwhy);
+        return AV_ERR_MODEL;
+    }
+    if (check(&c, cfg) != AV_OK) {
+        snprintf(why, whylen, "%s: %s", name, c.jwhy);
+        return AV_ERR_MODEL;
+    }
+    return AV_OK;
+}
