@@ -1,0 +1,294 @@
+#!/usr/bin/python3
+"""gpt2-checkpoint.py - write a random GPT-2-shaped Hugging Face folder.
+
+    gpt2-checkpoint.py OUT [--size small|gpt2] [--layers L --d-model D --heads H
+                        --vocab V --ctx T --inner F] [--seed S]
+                        [--dtype f32|f16|bf16] [--no-prefix] [--misalign]
+                        [--untied] [--shards K] [--shuffle] [--malformed KIND]
+
+OUT gets config.json and model.safetensors (or K shards and
+model.safetensors.index.json), with the real tensor names of a
+GPT2LMHeadModel save ("transformer.h.0.attn.c_attn.weight", ... and, with
+--untied, "lm_head.weight"). Weights are drawn wide enough that attention heads
+are peaked (scores of standard deviation about 4). --size small (the default)
+is 3 layers, d_model 48, 4 heads, vocab 50257, 1024 positions; --size gpt2 is
+the real gpt2's 124M parameters (about 500 MB in float32: write it under /tmp,
+never in the repository). --misalign pads the header so that the data begins
+at an offset that is 3 modulo 4 (as the real gpt2 file's 14,291). --shuffle
+writes the data in another order than the header's. --malformed KIND writes a
+broken variant (KINDS below) for the refusal tests.
+
+Python users: read_safetensors(path) gives {name: float32 array} (F16 and BF16
+converted), and read_folder(dir) the whole checkpoint with the prefix stripped
+and lm_head tied when absent: what attnviz's reader should produce.
+Needs only NumPy (Debian's python3-numpy).
+"""
+import argparse
+import json
+import os
+import struct
+import sys
+
+import numpy as np
+
+KINDS = ["nan", "inf", "missing", "shape", "dtype", "past-end", "hole", "overlap", "json",
+         "utf8", "pytorch", "scale-attn", "cross-attn", "activation", "mixed-prefix",
+         "indivisible", "extra-layer", "index-wrong-shard"]
+
+SIZES = {"small": dict(layers=3, d_model=48, heads=4, vocab=50257, ctx=1024),
+         "gpt2": dict(layers=12, d_model=768, heads=12, vocab=50257, ctx=1024)}
+
+DTYPES = {"f32": "F32", "f16": "F16", "bf16": "BF16"}
+
+
+def to_bf16_bits(a):
+    """float32 to bfloat16 bits, rounding to nearest even."""
+    u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return u.astype(np.uint16)
+
+
+def bf16_bits_to_f32(b):
+    return (b.astype(np.uint32) << 16).view(np.float32)
+
+
+def encode(a, dtype):
+    """The little-endian bytes of float32 array a in dtype F32, F16 or BF16."""
+    if dtype == "F32":
+        return np.ascontiguousarray(a, dtype="<f4").tobytes()
+    if dtype == "F16":
+        return np.ascontiguousarray(a, dtype="<f2").tobytes()
+    if dtype == "BF16":
+        return to_bf16_bits(a).astype("<u2").tobytes()
+    raise ValueError(dtype)
+
+
+def write_safetensors(path, tensors, misalign=False, shuffle=False, metadata=None):
+    """tensors: list of (name, float32 array, dtype). Data in list order (or
+    reversed with shuffle); the header padded with spaces so that the data
+    begins at a multiple of 8, or at 3 modulo 4 with misalign."""
+    order = list(reversed(tensors)) if shuffle else list(tensors)
+    blobs, offsets, at = [], {}, 0
+    for name, a, dt in order:
+        b = encode(a, dt)
+        offsets[name] = (at, at + len(b))
+        blobs.append(b)
+        at += len(b)
+    header = {"__metadata__": metadata or {"format": "pt"}}
+    for name, a, dt in tensors:
+        header[name] = {"dtype": dt, "shape": list(a.shape), "data_offsets": list(offsets[name])}
+    text = json.dumps(header, separators=(",", ":")).encode()
+    want = 3 if misalign else 0
+    mod = 4 if misalign else 8
+    text += b" " * ((want - (8 + len(text))) % mod)
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)))
+        f.write(text)
+        for b in blobs:
+            f.write(b)
+    return 8 + len(text)
+
+
+def read_safetensors(path):
+    """{name: float32 array} of a safetensors file (F32, F16, BF16)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n])
+    base = 8 + n
+    out = {}
+    for name, t in header.items():
+        if name == "__metadata__":
+            continue
+        b, e = t["data_offsets"]
+        buf = raw[base + b:base + e]
+        if t["dtype"] == "F32":
+            a = np.frombuffer(buf, dtype="<f4").astype(np.float32)
+        elif t["dtype"] == "F16":
+            a = np.frombuffer(buf, dtype="<f2").astype(np.float32)
+        elif t["dtype"] == "BF16":
+            a = bf16_bits_to_f32(np.frombuffer(buf, dtype="<u2"))
+        else:
+            raise ValueError("%s: dtype %s" % (name, t["dtype"]))
+        out[name] = a.reshape(t["shape"])
+    return out
+
+
+def read_folder(d):
+    """The checkpoint in DIR as attnviz reads it: {name without "transformer.":
+    float32 array}, with "lm_head.weight" equal to wte when absent, and the
+    config."""
+    with open(os.path.join(d, "config.json")) as f:
+        cfg = json.load(f)
+    files = ["model.safetensors"]
+    idx = os.path.join(d, "model.safetensors.index.json")
+    if not os.path.exists(os.path.join(d, files[0])):
+        with open(idx) as f:
+            files = sorted(set(json.load(f)["weight_map"].values()))
+    w = {}
+    for name in files:
+        for k, a in read_safetensors(os.path.join(d, name)).items():
+            w[k[len("transformer."):] if k.startswith("transformer.") else k] = a
+    w.setdefault("lm_head.weight", w["wte.weight"])
+    return w, cfg
+
+
+def make_weights(L, D, H, V, T, F, rng):
+    """GPT-2's tensors (names without prefix) as float32, in HF's order."""
+    def n(*shape, std=1.0, mean=0.0):
+        return (mean + std * rng.standard_normal(shape, dtype=np.float32)).astype(np.float32)
+    w = [("wte.weight", n(V, D, std=0.5)), ("wpe.weight", n(T, D, std=0.3))]
+    for l in range(L):
+        p = "h.%d." % l
+        w += [(p + "ln_1.weight", n(D, std=0.1, mean=1.0)), (p + "ln_1.bias", n(D, std=0.1)),
+              # scores Q K^T / sqrt(d_k) of standard deviation about 4: peaked heads
+              (p + "attn.c_attn.weight", n(D, 3 * D, std=2.0 / np.sqrt(D))),
+              (p + "attn.c_attn.bias", n(3 * D, std=0.1)),
+              (p + "attn.c_proj.weight", n(D, D, std=0.5 / np.sqrt(D))),
+              (p + "attn.c_proj.bias", n(D, std=0.05)),
+              (p + "ln_2.weight", n(D, std=0.1, mean=1.0)), (p + "ln_2.bias", n(D, std=0.1)),
+              (p + "mlp.c_fc.weight", n(D, F, std=1.0 / np.sqrt(D))),
+              (p + "mlp.c_fc.bias", n(F, std=0.1)),
+              (p + "mlp.c_proj.weight", n(F, D, std=0.5 / np.sqrt(F))),
+              (p + "mlp.c_proj.bias", n(D, std=0.05))]
+    w += [("ln_f.weight", n(D, std=0.1, mean=1.0)), ("ln_f.bias", n(D, std=0.1))]
+    return w
+
+
+def config(a):
+    return {"architectures": ["GPT2LMHeadModel"], "activation_function": "gelu_new",
+            "attn_pdrop": 0.1, "bos_token_id": 50256, "embd_pdrop": 0.1,
+            "eos_token_id": 50256, "initializer_range": 0.02, "layer_norm_epsilon": 1e-05,
+            "model_type": "gpt2", "n_ctx": a.ctx, "n_embd": a.d_model, "n_head": a.heads,
+            "n_inner": a.inner, "n_layer": a.layers, "n_positions": a.ctx,
+            "resid_pdrop": 0.1, "scale_attn_weights": True, "summary_activation": None,
+            "task_specific_params": {"text-generation": {"do_sample": True, "max_length": 50}},
+            "tie_word_embeddings": not a.untied, "vocab_size": a.vocab}
+
+
+def break_config(cfg, kind):
+    if kind == "scale-attn":
+        cfg["scale_attn_by_inverse_layer_idx"] = True
+    elif kind == "cross-attn":
+        cfg["add_cross_attention"] = True
+    elif kind == "activation":
+        cfg["activation_function"] = "relu"
+    elif kind == "indivisible":
+        cfg["n_head"] = 5
+
+
+def break_tensors(w, kind, a, rng):
+    """Malformed tensor lists (names already prefixed)."""
+    names = [n for n, _ in w]
+    if kind in ("nan", "inf"):
+        k = names.index(pre(a, "h.1.mlp.c_fc.weight"))
+        arr = w[k][1].copy()
+        arr.flat[rng.integers(arr.size)] = np.nan if kind == "nan" else -np.inf
+        w[k] = (w[k][0], arr)
+    elif kind == "missing":
+        del w[names.index(pre(a, "h.2.ln_2.bias"))]
+    elif kind == "shape":
+        k = names.index(pre(a, "h.0.attn.c_proj.weight"))
+        w[k] = (w[k][0], w[k][1][:, :-1].copy())
+    elif kind == "mixed-prefix":
+        k = names.index(pre(a, "ln_f.bias"))
+        w[k] = ("ln_f.bias" if a.prefix else "transformer.ln_f.bias", w[k][1])
+    elif kind == "extra-layer":
+        w.append((pre(a, "h.%d.ln_1.weight" % a.layers), w[2][1]))
+    return w
+
+
+def corrupt_file(path, kind, rng):
+    """Byte-level damage of a written safetensors file."""
+    with open(path, "rb") as f:
+        raw = bytearray(f.read())
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n])
+    if kind == "past-end":
+        raw[:8] = struct.pack("<Q", len(raw))
+    elif kind == "json":
+        raw[8:8 + n] = raw[8:8 + n].replace(b'"shape":', b'"shape" ', 1)
+    elif kind == "utf8":
+        k = raw.index(b"wte.weight")
+        raw[k] = 0xFF
+    elif kind in ("hole", "overlap", "dtype"):
+        names = sorted((t["data_offsets"][0], nm) for nm, t in header.items()
+                       if nm != "__metadata__")
+        nm = names[len(names) // 2][1]
+        t = header[nm]
+        if kind == "dtype":
+            t["dtype"] = "F31"
+        else:
+            d = 4 if kind == "hole" else -4
+            t["data_offsets"] = [t["data_offsets"][0] + d, t["data_offsets"][1] + d]
+        text = json.dumps(header, separators=(",", ":")).encode()
+        text += b" " * max(0, n - len(text))
+        raw = raw[:8] + text[:n] + raw[8 + n:] if len(text) <= n else \
+            bytearray(struct.pack("<Q", len(text))) + text + raw[8 + n:]
+    with open(path, "wb") as f:
+        f.write(raw)
+
+
+def pre(a, name):
+    return "transformer." + name if a.prefix else name
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--size", choices=SIZES, default="small")
+    for k in ("layers", "d-model", "heads", "vocab", "ctx", "inner", "seed"):
+        ap.add_argument("--" + k, type=int)
+    ap.add_argument("--dtype", choices=DTYPES, default="f32")
+    ap.add_argument("--no-prefix", dest="prefix", action="store_false")
+    ap.add_argument("--misalign", action="store_true")
+    ap.add_argument("--untied", action="store_true")
+    ap.add_argument("--shuffle", action="store_true")
+    ap.add_argument("--shards", type=int, default=1)
+    ap.add_argument("--malformed", choices=KINDS)
+    a = ap.parse_args(argv)
+    for k, v in SIZES[a.size].items():
+        if getattr(a, k) is None:
+            setattr(a, k, v)
+    F = a.inner or 4 * a.d_model
+    rng = np.random.default_rng(a.seed if a.seed is not None else 1)
+    os.makedirs(a.out, exist_ok=True)
+    cfg = config(a)
+    break_config(cfg, a.malformed)
+    with open(os.path.join(a.out, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+    w = [(pre(a, n), x) for n, x in make_weights(a.layers, a.d_model, a.heads, a.vocab, a.ctx,
+                                                 F, rng)]
+    if a.untied:
+        w.append(("lm_head.weight", (0.5 * rng.standard_normal((a.vocab, a.d_model),
+                                                              dtype=np.float32))))
+    w = break_tensors(w, a.malformed, a, rng)
+    dt = DTYPES[a.dtype]
+    tensors = [(n, x, dt) for n, x in w]
+    if a.malformed == "pytorch":
+        open(os.path.join(a.out, "pytorch_model.bin"), "wb").write(b"PK\x03\x04")
+        return 0
+    if a.shards <= 1:
+        path = os.path.join(a.out, "model.safetensors")
+        write_safetensors(path, tensors, a.misalign, a.shuffle)
+        if a.malformed in ("past-end", "json", "utf8", "hole", "overlap", "dtype"):
+            corrupt_file(path, a.malformed, rng)
+        return 0
+    per = -(-len(tensors) // a.shards)
+    wmap, total = {}, 0
+    for s in range(a.shards):
+        name = "model-%05d-of-%05d.safetensors" % (s + 1, a.shards)
+        part = tensors[s * per:(s + 1) * per]
+        write_safetensors(os.path.join(a.out, name), part, a.misalign, a.shuffle)
+        for n, x, _ in part:
+            wmap[n] = name
+            total += x.size * (4 if dt == "F32" else 2)
+    if a.malformed == "index-wrong-shard":
+        wmap[tensors[0][0]] = "model-%05d-of-%05d.safetensors" % (a.shards, a.shards)
+    with open(os.path.join(a.out, "model.safetensors.index.json"), "w") as f:
+        json.dump({"metadata": {"total_size": total}, "weight_map": wmap}, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
