@@ -96,6 +96,11 @@ int st_load_f32(const StFile *f, const StTensor *t, float *out);
 float st_f16_to_f32(uint16_t h);
 float st_bf16_to_f32(uint16_t h);
 
+/* s (UTF-8) as one printable line for a message, into dst[0..size) (size at
+ * least 16): control characters (C0, DEL, C1) and bytes that are not UTF-8
+ * as \xHH, cut at a character with "..." when longer. Returns dst. */
+const char *st_printable(char *dst, size_t size, const char *s);
+
 /* Unmap and free; accepts a zeroed or closed StFile, and leaves it zeroed. */
 void st_close(StFile *f);
 

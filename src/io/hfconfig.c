@@ -52,18 +52,19 @@ typedef struct {
     char jwhy[200];
     int ints[K_N]; /* for the whole-number keys; -1 when n_inner is null */
     double eps;
-    char type[32], act[32];
+    char type[64], act[64];
     bool flag[K_N];
     unsigned seen;
 } Conf;
 
-/* A string value into buf (truncated; an overlong one cannot match anyway). */
+/* A string value into buf, printable (cut when long; such a value cannot
+ * match a name anyway). */
 static int take_string(Conf *c, char *buf, size_t size)
 {
     char *s;
     if (json_string(&c->j, &s))
         return c->j.err;
-    snprintf(buf, size, "%s", s);
+    st_printable(buf, size, s);
     free(s);
     return AV_OK;
 }
@@ -166,8 +167,11 @@ static int check(Conf *c, Gpt2Config *cfg)
         v[K_INNER] = 4 * v[K_EMBD];
     if (out_of(c, K_INNER, 1, HF_MAX_D_FF))
         return j->err;
-    if (!(c->eps > 0 && c->eps < 1))
-        return json_fail(j, "\"layer_norm_epsilon\" is %g; it must be above 0 and below 1", c->eps);
+    if (!((float)c->eps > 0 && c->eps < 1)) /* above 0 as a float32 too */
+        return json_fail(j,
+                         "\"layer_norm_epsilon\" is %g; it must be above 0 (as a float32) "
+                         "and below 1",
+                         c->eps);
     *cfg = (Gpt2Config){v[K_VOCAB], v[K_POS],   v[K_EMBD],    v[K_HEAD],
                         v[K_LAYER], v[K_INNER], (float)c->eps};
     return AV_OK;

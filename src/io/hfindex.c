@@ -37,8 +37,11 @@ static int shard_of(Index *x, char *s)
     for (int k = 0; k < x->n_files; k++)
         if (strcmp(x->file[k], s) == 0)
             return free(s), k;
-    if (!s[0] || strchr(s, '/') || strcmp(s, ".") == 0 || strcmp(s, "..") == 0) {
-        json_fail(&x->j, "weight_map names \"%.80s\", not a file name in the folder", s);
+    char shown[300]; /* a name that does not print as itself is refused */
+    bool control = strcmp(st_printable(shown, sizeof shown, s), s) != 0;
+    if (!s[0] || control || strchr(s, '/') || strcmp(s, ".") == 0 || strcmp(s, "..") == 0) {
+        json_fail(&x->j, "weight_map names \"%s\", not a file name in the folder",
+                  st_printable((char[96]){0}, 96, s));
         return free(s), -1;
     }
     if (x->n_files == HF_MAX_SHARDS) {
@@ -131,9 +134,9 @@ static int open_shards(const char *dir, Index *x, StFile *sh, int *n, char *why,
     for (int k = 0; k < x->n; k++)
         if (!st_find(&sh[x->e[k].shard], x->e[k].name)) {
             snprintf(why, whylen,
-                     INDEX ": weight_map puts \"%.80s\" in %s, which does not "
+                     INDEX ": weight_map puts \"%s\" in %s, which does not "
                            "hold it",
-                     x->e[k].name, x->file[x->e[k].shard]);
+                     st_printable((char[96]){0}, 96, x->e[k].name), x->file[x->e[k].shard]);
             return AV_ERR_MODEL;
         }
     return AV_OK;

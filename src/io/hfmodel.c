@@ -128,18 +128,20 @@ static int check_names(HfModel *m, char *why, size_t whylen)
             *(pre ? &with : &without) = t;
             char *end;
             long l = n[0] == 'h' ? strtol(n + 2, &end, 10) : 0;
-            if (n[0] == 'h' && (end == n + 2 || *end != '.' || l >= m->w.cfg.n_layer))
+            if (n[0] == 'h' && (n[2] < '0' || n[2] > '9' || *end != '.' || l >= m->w.cfg.n_layer))
                 return fail(why, whylen, AV_ERR_MODEL,
-                            "%s: tensor \"%.80s\": not a layer of "
+                            "%s: tensor \"%s\": not a layer of "
                             "config.json's n_layer %d",
-                            m->shard[s].name, t->name, m->w.cfg.n_layer);
+                            m->shard[s].name, st_printable((char[96]){0}, 96, t->name),
+                            m->w.cfg.n_layer);
         }
     }
     if (with && without)
         return fail(why, whylen, AV_ERR_MODEL,
-                    "tensor names mix \"%.80s\" and \"%.80s\": all "
+                    "tensor names mix \"%s\" and \"%s\": all "
                     "or none must begin with \"" PREFIX "\"",
-                    with->name, without->name);
+                    st_printable((char[96]){0}, 96, with->name),
+                    st_printable((char[96]){0}, 96, without->name));
     m->prefixed = with != NULL;
     return AV_OK;
 }

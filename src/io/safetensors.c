@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/av.h"
+#include "core/utf8.h"
 #include "io/fileio.h"
 #include "io/json.h"
 
@@ -96,7 +97,7 @@ static int take_dtype(Parse *p, StTensor *t)
         if (strcmp(s, dtypes[k].name) == 0)
             t->dtype = k;
     if (t->dtype < 0)
-        pfail(p, "unknown dtype \"%.40s\"", s);
+        pfail(p, "unknown dtype \"%s\"", st_printable((char[48]){0}, 48, s));
     free(s);
     return p->j.err;
 }
@@ -148,7 +149,8 @@ static int take_fields(Parse *p, StTensor *t)
                        : strcmp(key, "data_offsets") == 0 ? 4u
                                                           : 0u;
         if (bit == 0 || (seen & bit))
-            pfail(p, bit ? "field \"%.40s\" appears twice" : "unknown field \"%.40s\"", key);
+            pfail(p, bit ? "field \"%s\" appears twice" : "unknown field \"%s\"",
+                  st_printable((char[48]){0}, 48, key));
         free(key);
         seen |= bit;
         if (p->j.err || (bit == 1   ? take_dtype(p, t)
@@ -256,11 +258,15 @@ static int by_range(const void *a, const void *b)
 static int check_layout(Parse *p)
 {
     StFile *f = p->f;
+    if (f->n == 0) /* qsort must not see f->t NULL */
+        return p->data_len ? pfail(p, "bytes [0, %llu) of the data belong to no tensor",
+                                   (unsigned long long)p->data_len)
+                           : AV_OK;
     qsort(f->t, (size_t)f->n, sizeof(*f->t), by_name);
     for (int k = 1; k < f->n; k++)
         if (strcmp(f->t[k - 1].name, f->t[k].name) == 0)
             return p->tensor = f->t[k].name, pfail(p, "appears twice in the header");
-    const StTensor **r = malloc((size_t)(f->n ? f->n : 1) * sizeof(*r));
+    const StTensor **r = malloc((size_t)f->n * sizeof(*r));
     if (!r)
         return p->j.err = AV_ERR_NOMEM;
     for (int k = 0; k < f->n; k++)
@@ -273,8 +279,8 @@ static int check_layout(Parse *p)
             pfail(p, "bytes [%llu, %llu) of the data before it belong to no tensor (a hole)",
                   (unsigned long long)at, (unsigned long long)r[k]->begin);
         else if (r[k]->begin < at)
-            pfail(p, "data_offsets [%llu, %llu) overlap \"%.80s\"", (unsigned long long)r[k]->begin,
-                  (unsigned long long)r[k]->end, r[k - 1]->name);
+            pfail(p, "data_offsets [%llu, %llu) overlap \"%s\"", (unsigned long long)r[k]->begin,
+                  (unsigned long long)r[k]->end, st_printable((char[96]){0}, 96, r[k - 1]->name));
         at = r[k]->end;
     }
     free(r);
@@ -312,7 +318,8 @@ static void compose_why(const Parse *p, char *why, size_t whylen)
 {
     const char *name = p->f->name;
     if (p->tensor)
-        snprintf(why, whylen, "%s: tensor \"%.80s\": %s", name, p->tensor, p->jwhy);
+        snprintf(why, whylen, "%s: tensor \"%s\": %s", name,
+                 st_printable((char[96]){0}, 96, p->tensor), p->jwhy);
     else
         snprintf(why, whylen, "%s: header byte %zu: %s", name,
                  (size_t)(p->j.p - (const char *)p->f->base), p->jwhy);
@@ -330,7 +337,6 @@ int st_parse(const unsigned char *buf, size_t len, const char *name, StFile *f, 
              size_t whylen)
 {
     memset(f, 0, sizeof(*f));
-    snprintf(f->name, sizeof f->name, "%s", name);
     if (len < 8) {
         snprintf(why, whylen, "%s: %zu bytes, too short for a safetensors file", name, len);
         return AV_ERR_MODEL;
@@ -348,6 +354,7 @@ int st_parse(const unsigned char *buf, size_t len, const char *name, StFile *f, 
                  name, (unsigned long long)n, len);
         return AV_ERR_MODEL;
     }
+    snprintf(f->name, sizeof f->name, "%s", name);
     f->base = buf;
     f->len = len;
     f->data_start = 8 + (size_t)n;
@@ -463,6 +470,33 @@ int st_load_f32(const StFile *f, const StTensor *t, float *out)
         return AV_ERR_MODEL;
     }
     return AV_OK;
+}
+
+const char *st_printable(char *dst, size_t size, const char *s)
+{
+    size_t at = 0;
+    while (*s) {
+        char piece[8];
+        unsigned cp;
+        int m = utf8_decode(s, strnlen(s, 4), &cp), k;
+        if (m == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
+            m = m ? m : 1;
+            k = snprintf(piece, sizeof piece, "\\x%02x", m == 1 ? (unsigned char)*s : cp);
+        } else {
+            memcpy(piece, s, (size_t)m);
+            k = m;
+        }
+        if (at + (size_t)k + 4 > size) {
+            memcpy(dst + at, "...", 3);
+            at += 3;
+            break;
+        }
+        memcpy(dst + at, piece, (size_t)k);
+        at += (size_t)k;
+        s += m;
+    }
+    dst[at] = 0;
+    return dst;
 }
 
 void st_close(StFile *f)

@@ -486,6 +486,8 @@ static void test_hfmodel_config_refusals(void **state)
     config_refused("{\"model_type\":\"gpt2\",\"vocab_size\":1048577}", "\"vocab_size\" is");
     config_refused("{\"model_type\":\"gpt2\",\"layer_norm_epsilon\":0}",
                    "\"layer_norm_epsilon\" is 0");
+    config_refused("{\"model_type\":\"gpt2\",\"layer_norm_epsilon\":1e-50}",
+                   "\"layer_norm_epsilon\" is 1e-50");
     config_refused("{\"model_type\":\"gpt2\",\"vocab_size\":5,\"n_vocab\":6}", "differ");
     config_refused("{\"model_type\":\"gpt2\",\"n_layer\":2,\"n_layer\":3}",
                    "\"n_layer\" appears twice");

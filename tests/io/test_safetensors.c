@@ -48,7 +48,8 @@ static void refused(const char *header, size_t dlen, const char *want)
     StFile f;
     size_t len = image(buf, header, 0, data, dlen);
     int rc = st_parse(buf, len, "x.safetensors", &f, why, sizeof why);
-    if (rc != AV_ERR_MODEL || !strstr(why, want) || strncmp(why, "x.safetensors: ", 15) != 0) {
+    if (rc != AV_ERR_MODEL || !strstr(why, want) || strncmp(why, "x.safetensors: ", 15) != 0 ||
+        strchr(why, '\n')) {
         print_error("header %s\n  rc %d, why \"%s\"; wanted \"%s\"\n", header, rc, why, want);
         fail();
     }
@@ -143,6 +144,8 @@ static void test_st_parse_refuses_bad_headers(void **state)
     refused("{\"a\":{\"dtype\":\"F32\" \"shape\":[1],\"data_offsets\":[0,4]}}", 4,
             "tensor \"a\": the object is not closed");
     refused("{\"a\xff\":{}}", 0, "a string is not valid UTF-8");
+    refused("{\"a\\nb\\u0085\":{\"dtype\":\"F\\t\",\"shape\":[1],\"data_offsets\":[0,4]}}", 4,
+            "tensor \"a\\x0ab\\x85\": unknown dtype \"F\\x09\"");
     refused("{\"a\":{\"dtype\":\"F31\",\"shape\":[1],\"data_offsets\":[0,4]}}", 4,
             "tensor \"a\": unknown dtype \"F31\"");
     refused("{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,16],"
@@ -287,6 +290,22 @@ static void test_st_load_f16_bf16_tensor(void **state)
     }
 }
 
+/* Messages show names on one line: controls escaped, long names cut at a
+ * character. */
+static void test_st_printable(void **state)
+{
+    (void)state;
+    char buf[16];
+    assert_string_equal(st_printable(buf, sizeof buf, "h.0.ln"), "h.0.ln");
+    assert_string_equal(st_printable(buf, sizeof buf, "a\nb\x7f"), "a\\x0ab\\x7f");
+    const char *l7 = "\xce\xbb\xce\xbb\xce\xbb\xce\xbb\xce\xbb\xce\xbb\xce\xbb";
+    assert_string_equal(st_printable(buf, sizeof buf, l7 + 2), l7 + 2);
+    assert_string_equal(st_printable(buf, sizeof buf, l7),
+                        "\xce\xbb\xce\xbb\xce\xbb\xce\xbb\xce\xbb\xce\xbb...");
+    assert_string_equal(st_printable(buf, sizeof buf, "abcdefghijklmnopq"), "abcdefghijkl...");
+    assert_string_equal(st_printable(buf, sizeof buf, "\xff"), "\\xff");
+}
+
 static void write_file(const char *path, const unsigned char *buf, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -358,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_st_parse_refuses_bad_length),
         cmocka_unit_test(test_st_parse_refuses_bad_headers),
         cmocka_unit_test(test_st_parse_refuses_holes_and_overlaps),
+        cmocka_unit_test(test_st_printable),
         cmocka_unit_test(test_st_f16_bf16_exhaustive),
         cmocka_unit_test(test_st_load_f16_bf16_tensor),
         cmocka_unit_test_setup_teardown(test_st_open_alignment, tmp_setup, tmp_teardown),
