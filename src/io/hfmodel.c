@@ -303,6 +303,23 @@ static int load(HfModel *m, Want *w, int n, HfProgress progress, void *ctx, char
     return AV_OK;
 }
 
+/* The arena for bytes of copies: asked to be backed by huge pages where the
+ * kernel does so on request, which spares a page fault every 4 KB while
+ * hundreds of megabytes are filled (a third of the load time of an
+ * unaligned gpt2). */
+static float *arena_alloc(size_t bytes)
+{
+    float *a = malloc(bytes);
+#ifdef MADV_HUGEPAGE
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)a + page - 1) / page * page,
+              hi = ((uintptr_t)a + bytes) / page * page;
+    if (a && hi > lo)
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#endif
+    return a;
+}
+
 /* Find every tensor, size and allocate the arena, then load. */
 static int read_weights(HfModel *m, HfProgress progress, void *ctx, char *why, size_t whylen)
 {
@@ -318,7 +335,7 @@ static int read_weights(HfModel *m, HfProgress progress, void *ctx, char *why, s
             copies += (size_t)w[k].t->count;
     }
     if (rc == AV_OK && copies) {
-        m->arena = malloc(copies * sizeof(float));
+        m->arena = arena_alloc(copies * sizeof(float));
         if (!m->arena)
             rc = fail(why, whylen, AV_ERR_NOMEM, "%zu MB for the converted weights: %s",
                       copies * sizeof(float) >> 20, av_strerror(AV_ERR_NOMEM));
