@@ -427,16 +427,21 @@ const float *st_f32_in_place(const StFile *f, const StTensor *t)
     return (const float *)(const void *)d;
 }
 
+/* Branch-free, so that a loop of it vectorises: the half's exponent and
+ * mantissa placed in a float32 and scaled by 2^112 (exact: a power of two)
+ * rebias every normal and subnormal half; exponent 31 (Inf, NaN) is set
+ * apart, keeping the payload. */
 float st_f16_to_f32(uint16_t h)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, bits;
+    uint32_t b = (uint32_t)(h & 0x7fffu) << 13;
     float v;
-    if (e == 0) { /* zero or subnormal: m * 2^-24, exact in float32 */
-        v = (float)m * 0x1p-24f;
-        return sign ? -v : v;
-    }
-    bits = sign | (e == 31 ? 0x7f800000u : (e + 112u) << 23) | m << 13;
-    memcpy(&v, &bits, 4);
+    memcpy(&v, &b, 4);
+    v *= 0x1p112f;
+    memcpy(&b, &v, 4);
+    if ((h & 0x7c00u) == 0x7c00u)
+        b = 0x7f800000u | (uint32_t)(h & 0x3ffu) << 13;
+    b |= (uint32_t)(h & 0x8000u) << 16;
+    memcpy(&v, &b, 4);
     return v;
 }
 
