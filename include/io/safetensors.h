@@ -91,6 +91,10 @@ const float *st_f32_in_place(const StFile *f, const StTensor *t);
  * out[0..t->count). Returns AV_OK, or AV_ERR_MODEL for another dtype. */
 int st_load_f32(const StFile *f, const StTensor *t, float *out);
 
+/* As st_load_f32, for elements [first, first + n) of t (in range) into
+ * out[0..n). */
+int st_load_f32_part(const StFile *f, const StTensor *t, size_t first, size_t n, float *out);
+
 /* IEEE half and bfloat16 to float32, exact (subnormals, infinities and NaN
  * payloads kept). */
 float st_f16_to_f32(uint16_t h);

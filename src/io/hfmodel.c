@@ -26,6 +26,7 @@
 
 #define PREFIX "transformer."
 #define PREFIX_LEN 12
+#define HF_CHUNK ((size_t)1 << 20) /* elements copied between drops of the map's pages */
 
 /* One weight the forward reads: its name without the prefix, its shape in
  * config.json's sizes, the pointer it fills, and where it was found. */
@@ -254,19 +255,32 @@ static size_t first_nonfinite(const float *x, size_t n)
     return k;
 }
 
-/* Drop the pages of a copied tensor's bytes from resident memory: the map is
- * never written, so they come back from the page cache if touched again. */
-static void drop_pages(const StFile *f, const StTensor *t)
+/* Drop the map's pages holding bytes [lo, hi) of t's data from resident
+ * memory: the map is never written, so they come back from the page cache
+ * if touched again. */
+static void drop_pages(const StFile *f, const StTensor *t, size_t lo, size_t hi)
 {
     static long page;
-    if (!f->mapped || t->end == t->begin)
+    if (!f->mapped || hi == lo)
         return;
     if (!page)
         page = sysconf(_SC_PAGESIZE);
-    uintptr_t a = (uintptr_t)st_data(f, t), b = a + (uintptr_t)(t->end - t->begin);
-    uintptr_t base = (uintptr_t)f->base;
-    a -= (a - base) % (uintptr_t)page;
+    uintptr_t a = (uintptr_t)st_data(f, t) + lo, b = (uintptr_t)st_data(f, t) + hi;
+    a -= (a - (uintptr_t)f->base) % (uintptr_t)page;
     madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/* t converted into out, HF_CHUNK elements at a time, each chunk's source
+ * pages dropped behind it: resident memory never holds more than a chunk
+ * of a tensor twice. */
+static void copy_tensor(const StFile *f, const StTensor *t, float *out)
+{
+    size_t n = (size_t)t->count, size = (size_t)st_dtype_size(t->dtype);
+    for (size_t at = 0; at < n; at += HF_CHUNK) {
+        size_t k = n - at < HF_CHUNK ? n - at : HF_CHUNK;
+        st_load_f32_part(f, t, at, k, out + at);
+        drop_pages(f, t, at * size, (at + k) * size);
+    }
 }
 
 /* Read every found tensor: in place, or into the arena; check its values. */
@@ -283,8 +297,7 @@ static int load(HfModel *m, Want *w, int n, HfProgress progress, void *ctx, char
         const float *x = st_f32_in_place(w[k].f, t);
         if (!x) {
             float *out = m->arena + at;
-            st_load_f32(w[k].f, t, out);
-            drop_pages(w[k].f, t);
+            copy_tensor(w[k].f, t, out);
             at += (size_t)t->count;
             x = out;
         }

@@ -6,6 +6,7 @@
  */
 #include "io/safetensors.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -455,8 +456,15 @@ float st_bf16_to_f32(uint16_t h)
 
 int st_load_f32(const StFile *f, const StTensor *t, float *out)
 {
-    const unsigned char *d = st_data(f, t);
-    size_t n = (size_t)t->count;
+    return st_load_f32_part(f, t, 0, (size_t)t->count, out);
+}
+
+int st_load_f32_part(const StFile *f, const StTensor *t, size_t first, size_t n, float *out)
+{
+    if (t->dtype != ST_F32 && t->dtype != ST_F16 && t->dtype != ST_BF16)
+        return AV_ERR_MODEL;
+    assert(first <= t->count && n <= t->count - first);
+    const unsigned char *d = st_data(f, t) + first * (size_t)dtypes[t->dtype].size;
     if (t->dtype == ST_F32 && ST_LE) {
         memcpy(out, d, n * 4);
     } else if (t->dtype == ST_F32) {
