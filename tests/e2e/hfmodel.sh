@@ -91,6 +91,32 @@ variant sharded 0 --shards 3 --untied
 variant sharded-bf16-misaligned 1 --shards 2 --dtype bf16 --misalign --no-prefix
 variant wide 0 --layers 2 --d-model 64 --heads 8 --vocab 300 --ctx 40 --inner 100
 
+# Resident memory over the float32 weights, after the open and at its peak,
+# on a checkpoint that is copied whole (misaligned) and ends with a large
+# tensor (lm_head, untied): at most 1.25, with 4 MB for the program itself.
+resident() {
+    local d=$tmp/rss
+    if [ -n "${ATTNVIZ_SANITIZED:-}" ]; then
+        echo "skip - hfmodel resident memory: ASan's shadow memory counts in RSS"
+        return
+    fi
+    $py $gen "$d" --d-model 256 --heads 4 --layers 2 --untied --misalign >/dev/null 2>&1
+    if ! "$dump" "$d" >"$tmp/facts" 2>"$tmp/err"; then
+        echo "not ok - hfmodel resident memory: refused: $(cat "$tmp/err")"; return
+    fi
+    local w peak after
+    w=$(($(fact params "$tmp/facts") * 4 / 1024))
+    after=$(fact rss_after_kb "$tmp/facts") peak=$(fact rss_peak_kb "$tmp/facts")
+    if [ $((peak * 100)) -le $((w * 125 + 409600)) ] && [ "$(fact copied_bytes "$tmp/facts")" != 0 ]; then
+        echo "ok - hfmodel resident memory: $after KB after the open, $peak KB at the peak," \
+            "for $w KB of weights"
+    else
+        echo "not ok - hfmodel resident memory: $peak KB at the peak for $w KB of weights"
+    fi
+    rm -rf "$d"
+}
+resident
+
 # refused KIND WANT [flags]: exit 2 and one line holding WANT
 refused() {
     local kind=$1 want=$2; shift 2

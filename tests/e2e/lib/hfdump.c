@@ -35,14 +35,15 @@ static void on_progress(void *ctx, double fraction, const char *what)
     p->calls++;
 }
 
-static long rss_kb(void)
+/* A line of /proc/self/status in KB: VmRSS (resident now), VmHWM (peak). */
+static long status_kb(const char *key)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
     long kb = -1;
     while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            kb = atol(line + 6);
+        if (strncmp(line, key, strlen(key)) == 0)
+            kb = atol(line + strlen(key));
     if (f)
         fclose(f);
     return kb;
@@ -122,19 +123,19 @@ int main(int argc, char **argv)
     HfModel m;
     Progress p = {0};
     char why[512];
-    long rss0 = rss_kb();
+    long rss0 = status_kb("VmRSS:");
     int rc = hfmodel_open(argv[1], &m, on_progress, &p, why, sizeof why);
     if (rc != AV_OK) {
         fprintf(stderr, "hfdump: %s\n", why);
         return av_exit_status(rc);
     }
-    long rss1 = rss_kb();
+    long rss1 = status_kb("VmRSS:"), peak = status_kb("VmHWM:");
     printf("layers %d d_model %d heads %d vocab %d ctx %d d_ff %d eps %g params %zu "
            "copied_bytes %zu tied %d prefixed %d dtype %s progress_calls %d last_fraction "
-           "%.6f backwards %d rss_before_kb %ld rss_after_kb %ld\n",
+           "%.6f backwards %d rss_before_kb %ld rss_after_kb %ld rss_peak_kb %ld\n",
            m.w.cfg.n_layer, m.w.cfg.d_model, m.w.cfg.n_head, m.w.cfg.n_vocab, m.w.cfg.n_ctx,
            m.w.cfg.d_ff, (double)m.w.cfg.ln_eps, m.n_params, m.copied_bytes, m.tied, m.prefixed,
-           st_dtype_name(m.dtype), p.calls, p.last, p.backwards, rss0, rss1);
+           st_dtype_name(m.dtype), p.calls, p.last, p.backwards, rss0, rss1, peak);
     if (argc == 3 && dump(&m, argv[2]) != AV_OK) {
         fprintf(stderr, "hfdump: cannot write to %s\n", argv[2]);
         rc = AV_ERR_IO;
