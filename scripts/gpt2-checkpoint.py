@@ -4,7 +4,8 @@
     gpt2-checkpoint.py OUT [--size small|gpt2] [--layers L --d-model D --heads H
                         --vocab V --ctx T --inner F] [--seed S]
                         [--dtype f32|f16|bf16] [--no-prefix] [--misalign]
-                        [--untied] [--shards K] [--shuffle] [--malformed KIND]
+                        [--untied] [--shards K] [--shuffle] [--buffers]
+                        [--malformed KIND]
 
 OUT gets config.json and model.safetensors (or K shards and
 model.safetensors.index.json), with the real tensor names of a
@@ -15,7 +16,9 @@ is 3 layers, d_model 48, 4 heads, vocab 50257, 1024 positions; --size gpt2 is
 the real gpt2's 124M parameters (about 500 MB in float32: write it under /tmp,
 never in the repository). --misalign pads the header so that the data begins
 at an offset that is 3 modulo 4 (as the real gpt2 file's 14,291). --shuffle
-writes the data in another order than the header's. --malformed KIND writes a
+writes the data in another order than the header's. --buffers adds the
+attention buffers older saves hold (h.N.attn.bias, (1, 1, T, T) float32, and
+h.N.attn.masked_bias), as the hub's gpt2 file does. --malformed KIND writes a
 broken variant (KINDS below) for the refusal tests.
 
 Python users: read_safetensors(path) gives {name: float32 array} (F16 and BF16
@@ -244,6 +247,7 @@ def main(argv):
     ap.add_argument("--misalign", action="store_true")
     ap.add_argument("--untied", action="store_true")
     ap.add_argument("--shuffle", action="store_true")
+    ap.add_argument("--buffers", action="store_true")
     ap.add_argument("--shards", type=int, default=1)
     ap.add_argument("--malformed", choices=KINDS)
     a = ap.parse_args(argv)
@@ -265,6 +269,11 @@ def main(argv):
     w = break_tensors(w, a.malformed, a, rng)
     dt = DTYPES[a.dtype]
     tensors = [(n, x, dt) for n, x in w]
+    if a.buffers:  # float32 whatever the weights' dtype, as the hub's files
+        mask = np.tril(np.ones((a.ctx, a.ctx), dtype=np.float32)).reshape(1, 1, a.ctx, a.ctx)
+        for l in range(a.layers):
+            tensors += [(pre(a, "h.%d.attn.bias" % l), mask, "F32"),
+                        (pre(a, "h.%d.attn.masked_bias" % l), np.array(-1e4, np.float32), "F32")]
     if a.malformed == "pytorch":
         open(os.path.join(a.out, "pytorch_model.bin"), "wb").write(b"PK\x03\x04")
         return 0

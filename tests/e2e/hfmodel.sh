@@ -89,6 +89,7 @@ variant misaligned-f32 1 --misalign
 variant untied-shuffled 0 --untied --shuffle
 variant sharded 0 --shards 3 --untied
 variant sharded-bf16-misaligned 1 --shards 2 --dtype bf16 --misalign --no-prefix
+variant hub-like 1 --no-prefix --misalign --buffers --dtype f32
 variant wide 0 --layers 2 --d-model 64 --heads 8 --vocab 300 --ctx 40 --inner 100
 
 # Resident memory over the float32 weights, after the open and at its peak,
