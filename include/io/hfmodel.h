@@ -61,12 +61,15 @@ int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Con
                          size_t whylen);
 
 /* Open the folder dir: config.json, then the weights, checked whole.
- * progress (may be NULL) is called with ctx as the bytes are read. Returns
- * AV_OK; AV_ERR_IO (a file that exists cannot be read or mapped: errno set);
- * AV_ERR_MODEL (no config.json, a config or file that is refused, only a
- * pytorch_model.bin, a missing tensor, a wrong shape or dtype, NaN or Inf);
- * or AV_ERR_NOMEM. why receives one line. On error *m is zeroed with
- * nothing left mapped or allocated. */
+ * progress (may be NULL) is called with ctx first as (0, "config.json"),
+ * then after each tensor read with the bytes done so far and the tensor's
+ * name, ending at 1. Returns AV_OK; AV_ERR_IO (dir, or a file that exists,
+ * cannot be read or mapped: errno set; exit status 1); AV_ERR_MODEL (dir is
+ * not a folder or has no config.json, a config or file that is refused, only
+ * a pytorch_model.bin, a missing tensor, a wrong shape or dtype, NaN or Inf;
+ * exit status 2); or AV_ERR_NOMEM. why receives one line without a
+ * trailing newline or "attnviz: ". On error *m is zeroed with nothing left
+ * mapped or allocated. The weights stay valid until hfmodel_close. */
 int hfmodel_open(const char *dir, HfModel *m, HfProgress progress, void *ctx, char *why,
                  size_t whylen);
 
