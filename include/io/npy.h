@@ -9,6 +9,7 @@
 #define ATTNVIZ_NPY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define NPY_MAX_DIMS 4
 
@@ -33,6 +34,10 @@ int npy_read(const char *path, NpyArray *out);
  * rename, so path appears whole or not at all. Returns AV_OK, AV_ERR_IO,
  * AV_ERR_NOMEM, or AV_ERR_NPY_SHAPE when ndim is not 0..NPY_MAX_DIMS. */
 int npy_write(const char *path, int ndim, const size_t *shape, const float *data);
+
+/* The same for an int32 array ('<i4': token ids). npy_read reads only
+ * float arrays. Returns as npy_write. */
+int npy_write_int32(const char *path, int ndim, const size_t *shape, const int32_t *data);
 
 /* Where an array lies in a .npy file, from its header alone. */
 typedef struct {

@@ -319,7 +319,8 @@ int npy_read(const char *path, NpyArray *out)
 
 /* The header dict padded with spaces and '\n' so that the data starts at a
  * multiple of NPY_ALIGN bytes. Returns the header length (without preamble). */
-static size_t format_header(char *hdr, size_t cap, int ndim, const size_t *shape)
+static size_t format_header(char *hdr, size_t cap, const char *descr, int ndim,
+                            const size_t *shape)
 {
     char dims[NPY_MAX_DIMS * 24 + 4] = "";
     size_t n = 0;
@@ -327,8 +328,8 @@ static size_t format_header(char *hdr, size_t cap, int ndim, const size_t *shape
         n += (size_t)snprintf(dims + n, sizeof(dims) - n, k ? ", %zu" : "%zu", shape[k]);
     if (ndim == 1)
         snprintf(dims + n, sizeof(dims) - n, ",");
-    size_t hl = (size_t)snprintf(hdr, cap, "{'descr': '<f4', 'fortran_order': False, "
-                                 "'shape': (%s), }", dims);
+    size_t hl = (size_t)snprintf(hdr, cap, "{'descr': '%s', 'fortran_order': False, "
+                                 "'shape': (%s), }", descr, dims);
     size_t total = (10 + hl + 1 + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
     size_t padded = total - 10;
     assert(padded <= cap && padded > hl);
@@ -341,14 +342,16 @@ size_t npy_format_header(int ndim, const size_t *shape, unsigned char *buf, size
 {
     if (ndim < 0 || ndim > NPY_MAX_DIMS || cap < 256)
         return 0;
-    size_t hlen = format_header((char *)buf + 10, cap - 10, ndim, shape);
+    size_t hlen = format_header((char *)buf + 10, cap - 10, "<f4", ndim, shape);
     memcpy(buf, NPY_MAGIC "\x01\x00", 8);
     buf[8] = (unsigned char)(hlen & 0xFF);
     buf[9] = (unsigned char)(hlen >> 8);
     return 10 + hlen;
 }
 
-int npy_write(const char *path, int ndim, const size_t *shape, const float *data)
+/* npy_write of 4-byte elements described by descr ('<f4' or '<i4'). */
+static int write_4byte(const char *path, const char *descr, int ndim, const size_t *shape,
+                       const void *data)
 {
     char hdr[256];
     size_t count = 1;
@@ -363,7 +366,7 @@ int npy_write(const char *path, int ndim, const size_t *shape, const float *data
             return AV_ERR_NPY_SHAPE;
         count *= shape[k];
     }
-    size_t hlen = format_header(hdr, sizeof(hdr), ndim, shape);
+    size_t hlen = format_header(hdr, sizeof(hdr), descr, ndim, shape);
     size_t size = 10 + hlen + count * sizeof(float);
     unsigned char *buf = malloc(size);
     if (!buf)
@@ -375,13 +378,23 @@ int npy_write(const char *path, int ndim, const size_t *shape, const float *data
     unsigned char *p = buf + 10 + hlen;
     for (size_t k = 0; k < count; k++, p += 4) {
         uint32_t bits;
-        memcpy(&bits, &data[k], sizeof(bits));
+        memcpy(&bits, (const unsigned char *)data + 4 * k, sizeof(bits));
         for (int b = 0; b < 4; b++)
             p[b] = (unsigned char)(bits >> (8 * b));
     }
     int rc = file_write_atomic(path, buf, size, false);
     free(buf);
     return rc;
+}
+
+int npy_write(const char *path, int ndim, const size_t *shape, const float *data)
+{
+    return write_4byte(path, "<f4", ndim, shape, data);
+}
+
+int npy_write_int32(const char *path, int ndim, const size_t *shape, const int32_t *data)
+{
+    return write_4byte(path, "<i4", ndim, shape, data);
 }
 
 void npy_free(NpyArray *a)
