@@ -20,6 +20,7 @@ DECL = [
     re.compile(r"\b([A-Za-z_]\w*)\s*\(", re.M),            # functions (and macros with args)
     re.compile(r"}\s*([A-Za-z_]\w*)\s*;", re.M),            # typedef struct {...} Name;
     re.compile(r"typedef\s+[^;{}]*?\b([A-Za-z_]\w*)\s*;", re.M),
+    re.compile(r"typedef\s+[^;{}]*?\(\s*\*\s*([A-Za-z_]\w*)\s*\)", re.M),  # function pointers
     re.compile(r"\b(?:struct|enum|union)\s+([A-Za-z_]\w*)", re.M),
     re.compile(r"^\s*([A-Z][A-Z0-9_]+)\s*(?:=|,|\n)", re.M),  # enum constants
 ]
