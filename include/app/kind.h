@@ -21,7 +21,9 @@
 
 #include "core/combine.h"
 #include "core/model.h"
+#include "core/gpt2.h"
 #include "io/attnimport.h"
+#include "io/hfmodel.h"
 #include "train/netresult.h"
 
 /* What a user may ask of a model; kind_refuses says whether this kind cannot. */
@@ -173,5 +175,20 @@ NetModel *kind_trained_model(const Kind *k);
  * others on a thread (kind_poll). Returns AV_OK, AV_ERR_NOMEM or the check's
  * error with one line in msg. */
 int kind_imported_open(Kind *k, const AttnImport *im, char *msg, size_t msglen);
+
+/* A Hugging Face GPT-2 folder dir (kind_gpt2.c: config.json, safetensors,
+ * vocab.json + merges.txt or tokenizer.json), opened and owned by k;
+ * progress (may be NULL) is called with ctx as the weights are read.
+ * Returns AV_OK, AV_ERR_IO (a file that cannot be read), AV_ERR_MODEL (one
+ * line in why: a refused config, file or tensor) or AV_ERR_NOMEM; on error
+ * k is zeroed. */
+int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
+                   size_t whylen);
+
+/* Whether dir is a Hugging Face folder (config.json, no attnviz model.json). */
+bool kind_gpt2_folder(const char *dir);
+
+/* k's GPT-2 sizes, or NULL when k is of another kind. */
+const Gpt2Config *kind_gpt2_config(const Kind *k);
 
 #endif

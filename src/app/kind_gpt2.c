@@ -1,0 +1,393 @@
+/* kind_gpt2.c - the kind of a real pretrained GPT-2 read from a Hugging Face
+ * folder (--model DIR holding config.json): io/hfmodel.h maps its weights,
+ * io/hfvocab.h reads its byte-level BPE, core/gpt2.h runs it with a KV cache,
+ * so a key typed at the end of a sentence recomputes only the new tokens.
+ * The model was trained causal on its own tokens and sizes: it refuses the
+ * mask off, cross-attention, attnviz's own settings and examples; scaling and
+ * temperature stay open as a labelled what-if; it generates.
+ */
+#include "app/kind.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "core/bpe.h"
+#include "core/gpt2.h"
+#include "core/rng.h"
+#include "core/utf8.h"
+#include "io/dump.h"
+#include "io/fileio.h"
+#include "io/hfmodel.h"
+#include "io/hfvocab.h"
+#include "io/npy.h"
+
+typedef struct {
+    HfModel hf;
+    Bpe bpe;
+    Gpt2State st;
+    BpeEncoding enc;
+    TokenList tokens;
+    int *ids;
+    int ids_cap;
+    float *logits; /* (V): the last position's, after a run */
+    const char **labels; /* L H head labels, each "learned (GPT-2)" */
+    char name[64]; /* the folder's last part, for the status line */
+} Gpt2Kind;
+
+static Gpt2Kind *self_of(const Kind *k)
+{
+    return k->self;
+}
+
+static const Gpt2Weights *weights_of(const Kind *k)
+{
+    return &self_of(k)->hf.w;
+}
+
+/* text[0..len) as GPT-2's ids in g->ids (g->enc the pieces). Returns AV_OK,
+ * AV_ERR_EMPTY, AV_ERR_UTF8, AV_ERR_TOO_MANY (past the model's context) or
+ * AV_ERR_NOMEM. */
+static int encode(Gpt2Kind *g, const char *text, size_t len, int extra)
+{
+    int ctx = g->hf.w.cfg.n_ctx;
+    int err = bpe_encode(&g->bpe, text, len, ctx, &g->enc);
+    if (err)
+        return err;
+    if (g->enc.n == 0)
+        return AV_ERR_EMPTY;
+    if (g->enc.n + extra > g->ids_cap) {
+        int cap = g->enc.n + extra;
+        int *ids = realloc(g->ids, sizeof *ids * (size_t)cap);
+        if (!ids)
+            return AV_ERR_NOMEM;
+        g->ids = ids, g->ids_cap = cap;
+    }
+    for (int i = 0; i < g->enc.n; i++)
+        g->ids[i] = g->enc.piece[i].id;
+    return AV_OK;
+}
+
+static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
+                         const char *cross, size_t cross_len, ModelResult *r)
+{
+    (void)cross_len;
+    Gpt2Kind *g = self_of(k);
+    r->shape.n_q = 0;
+    if (cross || !c->causal)
+        return AV_ERR_CONFIG;
+    int err = encode(g, text, len, 0);
+    if (!err) {
+        g->st.weights_budget = c->weights_budget;
+        err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
+    }
+    if (!err)
+        err = bpe_token_list(text, &g->enc, &g->tokens);
+    if (!err)
+        err = gpt2_result_fill(&g->hf.w, &g->st, c, &g->tokens, r);
+    return err;
+}
+
+/* The decoded bytes of ids[0..n) appended to out[0..*len), made valid
+ * UTF-8: a byte that does not start or finish a character becomes '?'. */
+static int append_decoded(const Bpe *b, const int *ids, int n, char **out, size_t *len)
+{
+    size_t need = bpe_decode(b, ids, n, NULL, 0);
+    if (need == (size_t)-1)
+        return AV_ERR_CONFIG;
+    char *s = realloc(*out, *len + need + 1);
+    if (!s)
+        return AV_ERR_NOMEM;
+    bpe_decode(b, ids, n, s + *len, need);
+    for (size_t i = *len; i < *len + need;) {
+        size_t ok = utf8_valid_prefix(s + i, *len + need - i);
+        i += ok;
+        if (i < *len + need)
+            s[i++] = '?';
+    }
+    *len += need;
+    s[*len] = 0;
+    *out = s;
+    return AV_OK;
+}
+
+/* Whether the bytes of ids[0..n) are whole UTF-8 (no character cut or
+ * broken). */
+static bool whole_utf8(const Bpe *b, const int *ids, int n)
+{
+    size_t need = bpe_decode(b, ids, n, NULL, 0);
+    if (need == (size_t)-1)
+        return true;
+    char *tmp = malloc(need + 1);
+    if (!tmp)
+        return true;
+    bpe_decode(b, ids, n, tmp, need);
+    bool ok = utf8_valid_prefix(tmp, need) == need;
+    free(tmp);
+    return ok;
+}
+
+static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, float temperature,
+                              int top_k, uint64_t seed, char **out, size_t *cont)
+{
+    Gpt2Kind *g = self_of(k);
+    const Gpt2Weights *w = &g->hf.w;
+    /* up to 3 tokens more finish a character the last one began */
+    int err = encode(g, text, len, count + 3);
+    if (err)
+        return err;
+    int n0 = g->enc.n, n = n0, limit = w->cfg.n_ctx;
+    Gpt2Sampling smp = {.temperature = temperature, .top_k = top_k};
+    Rng rng;
+    rng_seed(&rng, seed);
+    for (int t = 0; n < limit; t++) {
+        if (t >= count && (t >= count + 3 || whole_utf8(&g->bpe, g->ids + n0, n - n0)))
+            break;
+        int next;
+        err = gpt2_next(w, g->ids, n, &smp, &rng, &g->st, g->logits, &next);
+        if (err)
+            return err;
+        if (next == g->bpe.eot)
+            break;
+        g->ids[n++] = next;
+    }
+    char *s = malloc(len + 1);
+    if (!s)
+        return AV_ERR_NOMEM;
+    memcpy(s, text, len);
+    s[len] = 0;
+    size_t slen = len;
+    err = append_decoded(&g->bpe, g->ids + n0, n - n0, &s, &slen);
+    if (err) {
+        free(s);
+        return err;
+    }
+    *out = s, *cont = len;
+    return AV_OK;
+}
+
+static const char *gpt2_kind_refuses(const Kind *k, KindAsk ask)
+{
+    (void)k;
+    switch (ask) {
+    case KIND_ASK_MASK: return "GPT-2 was trained causal: the mask stays on";
+    case KIND_ASK_SETTINGS:
+        return "GPT-2 fixes its heads, sizes, weights and positions (s and t: a what-if)";
+    case KIND_ASK_CROSS: return "GPT-2 attends over its own tokens: no cross-attention";
+    case KIND_ASK_EXAMPLES: return "the examples set attnviz's own heads: type a text (e)";
+    case KIND_ASK_PE_VIEW:
+        return "GPT-2 learned its positions (wpe): the PE view draws sinusoidal ones";
+    case KIND_ASK_HEADS_HELP: return "GPT-2's heads were learned, not built: see what each does";
+    case KIND_ASK_NORMS:
+        return "value-weighted norms of GPT-2 are in --dump (norms.npy), not on screen yet";
+    default: return NULL;
+    }
+}
+
+static int gpt2_kind_logits(Kind *k, const char *text, size_t len, float *out, int cap, int *V)
+{
+    Gpt2Kind *g = self_of(k);
+    int err = encode(g, text, len, 0);
+    if (!err)
+        err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
+    if (!err)
+        err = gpt2_logits(&g->hf.w, &g->st, g->enc.n - 1, g->logits);
+    if (err)
+        return err;
+    int nv = g->hf.w.cfg.n_vocab;
+    *V = nv < cap ? nv : cap;
+    memcpy(out, g->logits, sizeof *out * (size_t)*V);
+    return AV_OK;
+}
+
+static void gpt2_kind_config(const Kind *k, ModelConfig *c)
+{
+    ModelConfig m;
+    gpt2_model_config(&weights_of(k)->cfg, &m);
+    m.keep_scores = c->keep_scores, m.weights_budget = c->weights_budget;
+    m.weights_only = c->weights_only;
+    m.scale = c->scale, m.temperature = c->temperature; /* the what-if */
+    m.head_labels = self_of(k)->labels;
+    *c = m;
+}
+
+static void gpt2_kind_describe(const Kind *k, char *msg, size_t len)
+{
+    const Gpt2Weights *w = weights_of(k);
+    snprintf(msg, len, "GPT-2 '%s': %d layers x %d heads, d_model %d, %.0fM parameters, causal",
+             self_of(k)->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model,
+             gpt2_param_count(w) / 1e6);
+}
+
+/* tokens.txt of DESIGN.md: each token's own text a line, \n, \t and \\
+ * escaped (not the display copy dump_write writes: a space is a space). */
+static int write_tokens(const Gpt2Kind *g, const char *path)
+{
+    size_t cap = 1, used = 0;
+    for (int i = 0; i < g->st.n; i++) {
+        size_t len;
+        bpe_token(&g->bpe, g->st.ids[i], &len);
+        cap += 2 * len + 1;
+    }
+    char *buf = malloc(cap);
+    if (!buf)
+        return AV_ERR_NOMEM;
+    for (int i = 0; i < g->st.n; i++) {
+        size_t len;
+        const char *t = bpe_token(&g->bpe, g->st.ids[i], &len);
+        for (size_t k = 0; k < len; k++) {
+            char c = t[k], e = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\\' ? '\\' : 0;
+            if (e)
+                buf[used++] = '\\', buf[used++] = e;
+            else
+                buf[used++] = c;
+        }
+        buf[used++] = '\n';
+    }
+    int err = file_write_atomic(path, buf, used, false);
+    free(buf);
+    return err;
+}
+
+/* DESIGN.md's --dump of a GPT-2 model: attention.npy (L, H, n, n),
+ * rollout.npy, norms.npy, tokens.txt, ids.npy (n,) and logits.npy (V,) of
+ * the last position; then what dump_write writes of the result. */
+static int gpt2_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
+                          const ModelConfig *c, const char **which)
+{
+    Gpt2Kind *g = self_of(k);
+    const Gpt2Weights *w = &g->hf.w;
+    int err = dump_write(dir, r, c, which);
+    if (err)
+        return err;
+    const float *Wo[AV_MAX_LAYERS];
+    for (int l = 0; l < w->cfg.n_layer; l++)
+        Wo[l] = w->layer[l].proj_w;
+    if ((err = dump_write_norms(dir, r, Wo, which)) != AV_OK)
+        return err;
+    size_t dlen = strlen(dir) + 16;
+    char *path = malloc(dlen);
+    *which = "ids.npy";
+    if (!path)
+        return AV_ERR_NOMEM;
+    int n = g->st.n;
+    snprintf(path, dlen, "%s/tokens.txt", dir);
+    *which = "tokens.txt";
+    if ((err = write_tokens(g, path)) != AV_OK) {
+        free(path);
+        return err;
+    }
+    snprintf(path, dlen, "%s/ids.npy", dir);
+    size_t shape_ids[1] = {(size_t)n};
+    *which = "ids.npy";
+    err = npy_write_int32(path, 1, shape_ids, g->st.ids);
+    if (!err) {
+        err = gpt2_logits(w, &g->st, n - 1, g->logits);
+        snprintf(path, dlen, "%s/logits.npy", dir);
+        size_t shape_v[1] = {(size_t)w->cfg.n_vocab};
+        if (!err)
+            err = npy_write(path, 1, shape_v, g->logits);
+        *which = "logits.npy";
+    }
+    free(path);
+    return err;
+}
+
+static void gpt2_kind_close(Kind *k)
+{
+    Gpt2Kind *g = k->self;
+    if (!g)
+        return;
+    gpt2_state_free(&g->st);
+    bpe_encoding_free(&g->enc);
+    tokenize_free(&g->tokens);
+    bpe_free(&g->bpe);
+    hfmodel_close(&g->hf);
+    free(g->ids);
+    free(g->logits);
+    free(g->labels);
+    free(g);
+}
+
+static const KindClass gpt2_class = {
+    .name = "gpt2",
+    .run = gpt2_kind_run,
+    .generate = gpt2_kind_generate,
+    .refuses = gpt2_kind_refuses,
+    .logits = gpt2_kind_logits,
+    .config = gpt2_kind_config,
+    .describe = gpt2_kind_describe,
+    .dump = gpt2_kind_dump,
+    .close = gpt2_kind_close,
+    .causal_only = true,
+};
+
+int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
+                   size_t whylen)
+{
+    Gpt2Kind *g = calloc(1, sizeof *g);
+    if (!g)
+        return AV_ERR_NOMEM;
+    *k = (Kind){.cls = &gpt2_class, .self = g, .temperature = 1.0f};
+    int err = hfmodel_open(dir, &g->hf, progress, ctx, why, whylen);
+    if (!err)
+        err = hfvocab_read_dir(dir, &g->bpe, why, whylen);
+    if (!err && g->bpe.n_vocab != g->hf.w.cfg.n_vocab && g->bpe.n_vocab > g->hf.w.cfg.n_vocab) {
+        snprintf(why, whylen, "%s: the vocabulary has %d tokens, config.json's model %d", dir,
+                 g->bpe.n_vocab, g->hf.w.cfg.n_vocab);
+        err = AV_ERR_MODEL;
+    }
+    if (!err && !(g->logits = malloc(sizeof *g->logits * (size_t)g->hf.w.cfg.n_vocab)))
+        err = AV_ERR_NOMEM;
+    if (!err)
+        err = gpt2_check(&g->hf.w);
+    int heads = err ? 0 : g->hf.w.cfg.n_layer * g->hf.w.cfg.n_head;
+    if (!err && !(g->labels = malloc(sizeof *g->labels * (size_t)heads)))
+        err = AV_ERR_NOMEM;
+    for (int i = 0; i < heads && g->labels; i++)
+        g->labels[i] = "learned (GPT-2)";
+    if (err) {
+        gpt2_kind_close(k);
+        *k = (Kind){0};
+        return err;
+    }
+    gpt2_state_init(&g->st);
+    const char *base = strrchr(dir, '/');
+    while (base && base[1] == 0 && base > dir) { /* "dir/": the part before */
+        const char *p = base - 1;
+        while (p > dir && *p != '/')
+            p--;
+        base = p;
+    }
+    snprintf(g->name, sizeof g->name, "%s", base && *base == '/' ? base + 1 : dir);
+    char *slash = strchr(g->name, '/');
+    if (slash)
+        *slash = 0;
+    return AV_OK;
+}
+
+bool kind_gpt2_folder(const char *dir)
+{
+    size_t n = strlen(dir) + 16;
+    char *p = malloc(n);
+    if (!p)
+        return false;
+    snprintf(p, n, "%s/model.json", dir);
+    FILE *f = fopen(p, "rb");
+    bool own = f != NULL;
+    if (f)
+        fclose(f);
+    snprintf(p, n, "%s/config.json", dir);
+    f = own ? NULL : fopen(p, "rb");
+    bool hf = f != NULL;
+    if (f)
+        fclose(f);
+    free(p);
+    return hf;
+}
+
+const Gpt2Config *kind_gpt2_config(const Kind *k)
+{
+    return k->cls == &gpt2_class ? &weights_of(k)->cfg : NULL;
+}
