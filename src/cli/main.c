@@ -28,6 +28,7 @@
 #include "ui/ui.h"
 #include "io/weights.h"
 #include "app/kind.h"
+#include "cli/gpt2_cmd.h"
 #include "cli/model_cmd.h"
 #include "cli/import_cmd.h"
 #include "cli/live_cmd.h"
@@ -40,7 +41,8 @@ typedef struct {
     ModelWeights weights;
     ModelResult result;
     NetModel *net;       /* --model DIR, or NULL */
-    Kind kind;           /* what runs: the pipeline on weights, or net's */
+    Kind kind;           /* what runs: the pipeline on weights, net's, or a GPT-2 */
+    bool gpt2;           /* --model DIR is a Hugging Face GPT-2 folder */
     char *gen_text;      /* the text continued by --generate, or NULL */
     Lesson lesson;       /* --lesson NAME for the interface */
 } App;
@@ -150,6 +152,8 @@ static int run_model(App *a)
     }
     if (a->net && err)
         return model_cmd_error(&a->opt, err, a->kind.bad);
+    if (a->gpt2 && err)
+        return gpt2_cmd_error(&a->opt, &a->kind, err);
     if (a->net && a->net->first)
         say(0, "note: the text has %d tokens and the model's context is %d: the last %d "
             "are shown", a->net->total, a->net->net.spec.context, a->result.tokens.n);
@@ -246,7 +250,7 @@ static int interactive(App *a)
                                    : a->file_text ? a->file_text : a->opt.text,
         .cross = a->opt.cross, .sentences = &a->sentences,
         .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
-        .kind = a->net ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
+        .kind = a->net || a->gpt2 ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
     u.lesson = a->opt.lesson_set ? &a->lesson : NULL;
     return ui_run(&u);
@@ -300,7 +304,10 @@ static int run(App *a)
     if (a->opt.lesson_set && (a->opt.export_set || !a->opt.lesson))
         return lesson_cmd_batch(&a->opt, &a->sentences);
     bool batch_run = a->opt.export_set || a->opt.dump_dir || a->opt.generate;
-    if (a->opt.model_dir) {
+    a->gpt2 = a->opt.model_dir && kind_gpt2_folder(a->opt.model_dir);
+    if (a->gpt2) {
+        status = gpt2_cmd_prepare(&a->opt, the_text(a), batch_run, &a->kind, &a->gen_text);
+    } else if (a->opt.model_dir) {
         float temperature = a->opt.cfg.temperature; /* cfg becomes the model's */
         status = model_cmd_prepare(&a->opt, a->file_text ? a->file_text : a->opt.text,
                                    batch_run, &a->net, &a->gen_text);
@@ -311,7 +318,7 @@ static int run(App *a)
     }
     if (!status && a->net)
         status = kind_trained_open(&a->kind, a->net) ? say(1, "out of memory") : 0;
-    else if (!status)
+    else if (!status && !a->gpt2) /* a GPT-2's kind is open */
         kind_pipeline_open(&a->kind, &a->weights);
     if (status)
         return status;
