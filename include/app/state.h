@@ -18,6 +18,7 @@
 
 #define APP_CROSS_DEFAULT "Le chat est assis sur le tapis" /* the second sentence */
 #define APP_ZOOM_MAX 14 /* 16384 tokens halved 14 times is one token */
+#define APP_MAX_MULTI 64 /* query rows summed together (M) */
 
 
 typedef enum { VIEW_ATTN, VIEW_PE, VIEW_PIPELINE, VIEW_COUNT } AppView;
@@ -135,6 +136,8 @@ typedef struct {
     AppPanel panel;      /* a text panel over the view, or PANEL_NONE */
     int panel_scroll;    /* first line of the panel shown */
     AppCompare compare;
+    int multi[APP_MAX_MULTI]; /* query rows summed together (M), 0-based */
+    int n_multi;
     int zoom;            /* long texts: 0 shows every token; each level halves them */
     bool recentre;       /* the next frame centres the pooled view on the selection */
     bool pool_mean;      /* mean pooling, else max */
@@ -159,8 +162,25 @@ void app_free(AppState *s);
  * the text changed. */
 unsigned app_type(AppState *s, const char *bytes, size_t n);
 
-/* After a model run: the token counts (0, 0 after an error); clamps the
- * selection. */
+/* The counts of a result: every layer, head and row index the state holds
+ * must be below them. */
+typedef struct {
+    int L, H;     /* layers and heads (of one layer) */
+    int n_q, n_k; /* query and key tokens; 0, 0 when the run failed */
+} AppFit;
+
+/* Whenever the result the views read was replaced (a run after new settings,
+ * an example, a model, a lesson page, keys taken in one burst): bring every
+ * index the state holds within fit before anything reads it. The layer and
+ * the head are clamped (and never negative), the selected row and key too
+ * (-1 when there are no tokens), the rows summed together (M) that the result
+ * no longer has are dropped, the pipeline's page is made non-negative (its
+ * end is clamped when drawn). A failed run (n_q 0) keeps the layer and head within L and
+ * H, which the caller gives from the configuration then. */
+void app_fit_result(AppState *s, const AppFit *fit);
+
+/* After a model run: the token counts (0, 0 after an error); app_fit_result
+ * with the configuration's layers and heads. */
 void app_set_tokens(AppState *s, int n_q, int n_k);
 
 /* The buffer typing goes to: the second sentence when editing it. */

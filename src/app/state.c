@@ -35,19 +35,36 @@ unsigned app_type(AppState *s, const char *bytes, size_t n)
     return APP_RUN | (e == &s->text ? APP_CURSOR : 0);
 }
 
+/* v within [0, n - 1], or fallback when n <= 0. */
+static int fit_index(int v, int n, int fallback)
+{
+    if (n <= 0)
+        return fallback;
+    return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
+void app_fit_result(AppState *s, const AppFit *fit)
+{
+    s->n_q = fit->n_q > 0 ? fit->n_q : 0, s->n_k = fit->n_k > 0 ? fit->n_k : 0;
+    s->layer = fit_index(s->layer, fit->L, 0);
+    s->head = fit_index(s->head, fit->H, 0);
+    s->sel_row = fit_index(s->sel_row, s->n_q, -1);
+    if (s->sel_col >= s->n_k || s->sel_col < -1)
+        s->sel_col = s->n_k > 0 ? s->n_k - 1 : -1;
+    int kept = 0;
+    for (int k = 0; k < s->n_multi && k < APP_MAX_MULTI; k++)
+        if (s->multi[k] >= 0 && s->multi[k] < s->n_q)
+            s->multi[kept++] = s->multi[k];
+    s->n_multi = kept;
+    s->pipe_page = s->pipe_page > 0 ? s->pipe_page : 0;
+}
+
 void app_set_tokens(AppState *s, int n_q, int n_k)
 {
-    s->n_q = n_q, s->n_k = n_k;
-    if (n_q <= 0) {
-        s->sel_row = -1;
-    } else {
-        s->sel_row = s->sel_row < 0 ? 0 : s->sel_row;
-        s->sel_row = s->sel_row >= n_q ? n_q - 1 : s->sel_row;
-    }
-    if (s->sel_col >= n_k)
-        s->sel_col = n_k > 0 ? n_k - 1 : -1;
     if (s->layer >= s->cfg.layers)
-        s->layer = 0;
+        s->layer = 0; /* the layers went down: start again from the first */
+    AppFit fit = {s->cfg.layers, s->cfg.H, n_q, n_k};
+    app_fit_result(s, &fit);
 }
 
 int app_init(AppState *s, const ModelConfig *cfg, const char *text,

@@ -23,7 +23,6 @@
 #include "term.h"
 
 #define IV_DERIVED_BUDGET (16.0 * 1024 * 1024) /* derived weights kept, else on demand */
-#define IV_MAX_MULTI 64                          /* query rows summed together */
 
 typedef enum { IV_WEIGHTS, IV_MEAN, IV_MAX, IV_SUM, IV_ROLLOUT, IV_NORMS } IvMode;
 
@@ -41,7 +40,6 @@ struct ImportedView {
     float *fnorm; /* (L, H, n_k) */
     char label_buf[AV_MAX_LAYERS][48];
     const char *labels[AV_MAX_LAYERS * AV_MAX_HEADS];
-    int multi[IV_MAX_MULTI], n_multi;
     float *multi_buf; /* (2, n_k): the summed row and scratch */
     int multi_cap;
     int layer_seen;
@@ -95,7 +93,7 @@ static void set_mode(UiState *u, IvMode m)
     }
     s->cfg.head_labels = m == IV_WEIGHTS ? iv->saved_labels : iv->labels;
     iv->mode = m;
-    iv->n_multi = 0;
+    s->n_multi = 0;
 }
 
 /* A bad value found by the check while the interface is up: the terminal
@@ -270,10 +268,9 @@ static bool needs_model(Action a, bool typed)
  * shown), its three largest keys on the status line. */
 static void multi_report(UiState *u)
 {
-    struct ImportedView *iv = u->iv;
     const ModelResult *r = &u->res;
     AppState *s = &u->app;
-    if (iv->n_multi == 0) {
+    if (s->n_multi == 0) {
         snprintf(s->msg, sizeof s->msg, "no query token selected together (M adds one)");
         return;
     }
@@ -281,15 +278,15 @@ static void multi_report(UiState *u)
     float *buf = term_xrealloc(NULL, sizeof *buf * (size_t)n_k * 2), *sum = buf + n_k;
     AttnSource src;
     model_source(r, &src);
-    combine_rows_sum(&src, s->layer, s->head, iv->multi, iv->n_multi, buf, sum);
+    combine_rows_sum(&src, s->layer, s->head, s->multi, s->n_multi, buf, sum);
     for (int k = 0; k < 3; k++)
         for (int j = 0; j < n_k; j++)
             if ((k == 0 || j != top[0]) && (k < 2 || j != top[1]) &&
                 (top[k] < 0 || sum[j] > sum[top[k]]))
                 top[k] = j;
     const TokenList *keys = model_key_tokens(r);
-    int n = snprintf(s->msg, sizeof s->msg, "%d quer%s summed:", iv->n_multi,
-                     iv->n_multi == 1 ? "y" : "ies");
+    int n = snprintf(s->msg, sizeof s->msg, "%d quer%s summed:", s->n_multi,
+                     s->n_multi == 1 ? "y" : "ies");
     for (int k = 0; k < 3 && k < n_k && n < (int)sizeof s->msg; k++)
         n += snprintf(s->msg + n, sizeof s->msg - n, " %.24s %.2f", keys->tok[top[k]].str,
                       (double)sum[top[k]]);
@@ -299,16 +296,16 @@ static void multi_report(UiState *u)
 /* M: the selected query token in or out of the multi-selection. */
 static void multi_toggle(UiState *u)
 {
-    struct ImportedView *iv = u->iv;
-    int row = u->app.sel_row, k = 0;
-    if (row < 0 || row >= u->app.n_q)
+    AppState *s = &u->app;
+    int row = s->sel_row, k = 0;
+    if (row < 0 || row >= s->n_q)
         return;
-    while (k < iv->n_multi && iv->multi[k] != row)
+    while (k < s->n_multi && s->multi[k] != row)
         k++;
-    if (k < iv->n_multi)
-        iv->multi[k] = iv->multi[--iv->n_multi];
-    else if (iv->n_multi < IV_MAX_MULTI)
-        iv->multi[iv->n_multi++] = row;
+    if (k < s->n_multi)
+        s->multi[k] = s->multi[--s->n_multi];
+    else if (s->n_multi < APP_MAX_MULTI)
+        s->multi[s->n_multi++] = row;
     multi_report(u);
 }
 
@@ -383,12 +380,13 @@ void imported_free(UiState *u)
 const float *imported_multi_row(UiState *u, const ModelResult *res, int h, int *n_rows)
 {
     struct ImportedView *iv = u->iv;
-    int rows[IV_MAX_MULTI], n = 0, n_k = res->shape.n_k;
-    for (int k = 0; iv && k < iv->n_multi; k++)
-        if (iv->multi[k] < res->shape.n_q) /* rows of an earlier, longer text drop out */
-            rows[n++] = iv->multi[k];
+    const AppState *s = &u->app;
+    int rows[APP_MAX_MULTI], n = 0, n_k = res->shape.n_k;
+    for (int k = 0; iv && k < s->n_multi; k++)
+        if (s->multi[k] < res->shape.n_q) /* app_fit_result keeps them within u->res */
+            rows[n++] = s->multi[k];
     *n_rows = n;
-    if (n == 0 || h >= res->shape.H)
+    if (n == 0 || h >= res->shape.H || s->layer >= res->L)
         return NULL;
     if (2 * n_k > iv->multi_cap) {
         iv->multi_cap = 2 * n_k;

@@ -97,7 +97,11 @@ static void ui_rerun(UiState *u, unsigned flags)
         u->abbr_p = term_xrealloc(u->abbr_p, cap * sizeof *u->abbr_p);
         u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
     }
-    app_set_tokens(s, n_q, n_k);
+    /* the one place the result is replaced: every index the state holds is
+     * brought within it before the lesson's answer, a view or an export reads it */
+    AppFit fit = {u->run_err ? s->cfg.layers : u->res.L, u->run_err ? s->cfg.H : u->res.shape.H,
+                  n_q, n_k};
+    app_fit_result(s, &fit);
     lesson_state_after_run(&u->lesson, s, &u->res);
     action_take_tokens(s, &u->res.tokens);
     if ((flags & APP_CURSOR) && s->mode == MODE_EDIT && n_q > 0) {
@@ -159,6 +163,16 @@ static void ui_frame(UiState *u)
     data_plan_arm(u, &u->plan); /* what this frame pooled whole, the next run pools */
 }
 
+/* Whether in reads the result while it is handled, not only when the next
+ * frame draws it: a lesson's keys (its answer, a token picked), the rows
+ * summed (M), a generated token (the rows before it). Such an input after
+ * keys of the same burst that asked for a run must see that run's result:
+ * the layer, head and rows it holds belong to it. */
+static bool ui_reads_result(const UiInput *in)
+{
+    return in->lesson_in || in->action == ACT_MULTI_ROW || in->action == ACT_GENERATE;
+}
+
 /* Apply one input; returns false to quit. The model run it needs is added
  * to *pending and made once for a whole burst of input (a paste, typed in
  * the editor or, as commands, while browsing), so a burst costs one run, not
@@ -166,6 +180,10 @@ static void ui_frame(UiState *u)
 static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
     unsigned flags;
+    if ((*pending & (APP_RUN | APP_WEIGHTS)) && ui_reads_result(in)) {
+        ui_rerun(u, *pending); /* the keys before it in the burst changed the result */
+        *pending = 0;
+    }
     if (in->lesson_in && lesson_state_input(&u->lesson, &u->app, &u->res, in->lesson_in - 1,
                                             in->lesson_arg, &flags)) {
         *pending |= flags & (APP_RUN | APP_WEIGHTS);

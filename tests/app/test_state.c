@@ -240,6 +240,67 @@ static void test_app_selection_clamps(void **state)
     app_free(&s);
 }
 
+/* The rule of issue 27: whatever replaced the result, the layer, head, rows
+ * and the rows summed together that it does not have are brought within it
+ * before anything reads them; indices it has stay as they were. */
+static void test_app_fit_result_brings_indices_in_range(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, false);
+    s.layer = 3, s.head = 7, s.sel_row = 20, s.sel_col = 30, s.pipe_page = -2;
+    const int rows[] = {2, 15, 9, 20, -1};
+    memcpy(s.multi, rows, sizeof rows), s.n_multi = 5;
+    app_fit_result(&s, &(AppFit){.L = 2, .H = 4, .n_q = 10, .n_k = 12});
+    assert_int_equal(s.layer, 1);
+    assert_int_equal(s.head, 3);
+    assert_int_equal(s.sel_row, 9);
+    assert_int_equal(s.sel_col, 11);
+    assert_int_equal(s.n_q, 10);
+    assert_int_equal(s.n_k, 12);
+    assert_int_equal(s.n_multi, 2); /* 15, 20 and -1 are not rows of 10 */
+    assert_int_equal(s.multi[0], 2);
+    assert_int_equal(s.multi[1], 9);
+    assert_int_equal(s.pipe_page, 0);
+    /* in range: nothing moves */
+    s.layer = 0, s.head = 2, s.sel_row = 4, s.sel_col = -1;
+    app_fit_result(&s, &(AppFit){.L = 2, .H = 4, .n_q = 10, .n_k = 12});
+    assert_int_equal(s.layer, 0);
+    assert_int_equal(s.head, 2);
+    assert_int_equal(s.sel_row, 4);
+    assert_int_equal(s.sel_col, -1);
+    assert_int_equal(s.n_multi, 2);
+    /* a failed run: no rows at all, layer and head within the configuration */
+    app_fit_result(&s, &(AppFit){.L = 1, .H = 2, .n_q = 0, .n_k = 0});
+    assert_int_equal(s.layer, 0);
+    assert_int_equal(s.head, 1);
+    assert_int_equal(s.sel_row, -1);
+    assert_int_equal(s.sel_col, -1);
+    assert_int_equal(s.n_multi, 0);
+    app_free(&s);
+}
+
+/* Settings that took effect in one burst before the run: fewer heads and
+ * layers than the state showed, a shorter text; app_set_tokens fits them to
+ * the configuration the next run has. */
+static void test_app_set_tokens_fits_the_configuration(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, false);
+    s.cfg.layers = 3, s.cfg.H = 8;
+    s.layer = 2, s.head = 7, s.sel_row = 5;
+    s.multi[0] = 5, s.multi[1] = 1, s.n_multi = 2;
+    s.cfg.layers = 1, s.cfg.H = 2;
+    app_set_tokens(&s, 3, 3);
+    assert_int_equal(s.layer, 0);
+    assert_int_equal(s.head, 1);
+    assert_int_equal(s.sel_row, 2);
+    assert_int_equal(s.n_multi, 1);
+    assert_int_equal(s.multi[0], 1);
+    app_free(&s);
+}
+
 static void test_app_escape_layers(void **state)
 {
     (void)state;
@@ -370,6 +431,8 @@ int main(void)
         cmocka_unit_test(test_app_fixed_weights_refuse_dmodel_and_seed),
         cmocka_unit_test(test_app_selection_clamps),
         cmocka_unit_test(test_app_escape_layers),
+        cmocka_unit_test(test_app_fit_result_brings_indices_in_range),
+        cmocka_unit_test(test_app_set_tokens_fits_the_configuration),
         cmocka_unit_test(test_app_head_digits_beyond_the_heads),
         cmocka_unit_test(test_app_example_settings),
         cmocka_unit_test(test_app_typing_and_sentences),
