@@ -175,8 +175,12 @@ typedef struct {
  * the head are clamped (and never negative), the selected row and key too
  * (-1 when there are no tokens), the rows summed together (M) that the result
  * no longer has are dropped, the pipeline's page is made non-negative (its
- * end is clamped when drawn). A failed run (n_q 0) keeps the layer and head within L and
- * H, which the caller gives from the configuration then. */
+ * end is clamped when drawn). The configuration's layer and head counts,
+ * which the views and the exports count by, become the result's (imported
+ * attention and a trained model have their own; a lesson's page may have set
+ * others). A failed run (n_q 0) leaves the configuration and keeps the layer
+ * and head within L and H, which the caller gives from the configuration
+ * then. */
 void app_fit_result(AppState *s, const AppFit *fit);
 
 /* After a model run: the token counts (0, 0 after an error); app_fit_result

@@ -46,6 +46,8 @@ static int fit_index(int v, int n, int fallback)
 void app_fit_result(AppState *s, const AppFit *fit)
 {
     s->n_q = fit->n_q > 0 ? fit->n_q : 0, s->n_k = fit->n_k > 0 ? fit->n_k : 0;
+    if (s->n_q > 0 && fit->L > 0 && fit->H > 0) /* the views count heads and layers here */
+        s->cfg.layers = fit->L, s->cfg.H = fit->H;
     s->layer = fit_index(s->layer, fit->L, 0);
     s->head = fit_index(s->head, fit->H, 0);
     s->sel_row = fit_index(s->sel_row, s->n_q, -1);

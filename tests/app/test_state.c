@@ -262,6 +262,8 @@ static void test_app_fit_result_brings_indices_in_range(void **state)
     assert_int_equal(s.multi[0], 2);
     assert_int_equal(s.multi[1], 9);
     assert_int_equal(s.pipe_page, 0);
+    assert_int_equal(s.cfg.layers, 2); /* the views count by the result's */
+    assert_int_equal(s.cfg.H, 4);
     /* in range: nothing moves */
     s.layer = 0, s.head = 2, s.sel_row = 4, s.sel_col = -1;
     app_fit_result(&s, &(AppFit){.L = 2, .H = 4, .n_q = 10, .n_k = 12});
@@ -277,6 +279,8 @@ static void test_app_fit_result_brings_indices_in_range(void **state)
     assert_int_equal(s.sel_row, -1);
     assert_int_equal(s.sel_col, -1);
     assert_int_equal(s.n_multi, 0);
+    assert_int_equal(s.cfg.layers, 2); /* a failed run leaves the configuration */
+    assert_int_equal(s.cfg.H, 4);
     app_free(&s);
 }
 

@@ -7,6 +7,9 @@
 #   ">M" at once  more layers (showing the new last one) and M in one burst,
 #               taken before the run: model_head_P asserted on layer 2 of a
 #               one-layer result
+#   o Enter ^X  on imported attention (3 layers, 2 heads): a lesson's page set
+#               4 heads, the file's result has 2; exporting every head asked
+#               for head 3 (model_head_P)
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
 . "$(dirname "$0")/lib/tui.sh"
@@ -35,5 +38,21 @@ check "> and M in one burst: M sums layer 2 of the new result" \
     wait_for '^1 query summed: '
 check "... the status line shows layer 2 of 2" wait_for 'layer 2/2'
 check "... and a key still answers" alive
+check "... and q exits 0" quits
+
+D=$(cd "$(dirname "$0")/../data/import" && pwd)
+start --attention "$D/attn_l3h2n7.npy" --tokens "$D/tokens7.txt"
+keys o; wait_for 'Queries, keys and values' && settle
+keys Enter; settle
+keys C-x
+check "a lesson opened on imported attention, then ^X: every head exported" \
+    wait_for 'wrote attnviz-heads-.*all heads'
+f=$(ls "$WORK"/attnviz-heads-*.txt 2>/dev/null | head -1)
+check "... the file's 2 heads, no third" \
+    test "$(grep -c '^Head [0-9]* of 2:' "${f:-/dev/null}")" = 2 -a \
+    "$(grep -c '^Head' "${f:-/dev/null}")" = 2
+keys F1
+check "... and a key still answers (the help opens)" wait_for 'F1 closes'
+keys F1; settle
 check "... and q exits 0" quits
 exit $fail
