@@ -1,7 +1,9 @@
 #!/bin/bash
-# keygen.sh SEED EVENTS [PASTE_MAX] - the soak's key stream, one event a line,
-# from bash's seeded PRNG (RANDOM=SEED): the same seed gives the same stream.
-# Nothing here looks at the program; soak.sh sends the lines in order.
+# keygen.sh SEED EVENTS [PASTE_MAX] [VIEW] - the soak's key stream, one event a
+# line, from bash's seeded PRNG (RANDOM=SEED): the same seed gives the same
+# stream. Nothing here looks at the program; soak.sh sends the lines in order.
+# VIEW (soak.sh --view) is what the program was opened on: plain, lesson,
+# import (imported attention: no editing, so no edit macro) or model.
 #
 #   key NAME            a tmux key name (every binding of src/ui/input.c but the
 #                       quit keys q, F10, Ctrl-C and Esc)
@@ -14,13 +16,23 @@
 #                       soak.sh checks the title says EDITING before it sends:
 #   gtext HEX...        text that may hold 'q' (only sent while editing)
 #   gesc                Esc (only sent while editing: leaves the editor)
-#   probe               is it alive and does F9 change the status line?
-# Bytes never sent: 'q' outside gtext, a lone ESC, 0x03 (^C), 0x1c (^\ is
-# SIGQUIT), 0x11/0x13 (^Q/^S are the tty's flow control, see the report).
+#   burst HEX...        several command keys in one write: taken in one burst,
+#                       before the model runs again (issue 27)
+#   leave               Esc once the program is idle: out of a lesson, the
+#                       list of lessons or the live training view
+#   probe               is it alive and does the probe key change the status line?
+# Macros reach the other views: a lesson (the list, a lesson opened, pages
+# turned, answers given, left and opened again), the live training view
+# (pause, speed, a step, stray keys, resizes while it runs), the pipeline and
+# the trace, the combining views (heads combined, rollout, norms, rows summed).
+# Bytes never sent: 'q' and 'Q' (the training view's quit) outside gtext, a
+# lone ESC but in leave, 0x03 (^C), 0x1c (^\ is SIGQUIT), 0x11/0x13 (^Q/^S
+# are the tty's flow control, see the report).
 set -u
 seed=${1:?seed}
 events=${2:?events}
 paste_max=${3:-4096}
+view=${4:-plain}
 RANDOM=$seed
 
 R=0
@@ -32,7 +44,7 @@ KEYS=(F1 C-g F2 Tab BTab Up Down PPage NPage F9 C-k C-p C-t F3 F4 F5 F6 F7 F8
       '?' Enter KPEnter e i v k j Home End Left Right 1 2 3 4 5 6 7 8 9 m c p s
       h H d D r R l n N x X P '[' ']' w F11 I t T L '<' '>' C E b B a z + = Z - 0
       C-a C-e C-Left M-b C-Right M-f BSpace DC C-h C-d C-w C-u
-      Space Insert F11 F12 S-Up C-Up M-x)
+      Space Insert F11 F12 S-Up C-Up M-x S A O V M g o)
 # The settings and switches, toggled mid-edit in the edit macro.
 SETTINGS=(F9 C-k C-p C-t F3 F4 F5 F6 F7 F8 C-n Tab BTab Up Down F1 F2 C-u C-w)
 WORDS=(the cat sat on mat because it was tired trophy did not fit in suitcase
@@ -60,7 +72,7 @@ ESCS=("1b 62" "1b 66" "1b 78" "1b 31" "1b 5b 39 39 7e" "1b 5b 32 30 30 7e"
 # Control bytes 0x00-0x1f and 0x7f but for ^C, ^Q, ^S, ESC, ^\.
 CTRLS=(00 01 02 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 12 14 15 16 17 18 19 1a
        1d 1e 1f 7f)
-CHARS='abcdefghijklmnoprstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?-_()[]{}<>/\|@#$%^&*+=~`'"'"'"'
+CHARS='abcdefghijklmnoprstuvwxyzABCDEFGHIJKLMNOPRSTUVWXYZ0123456789 .,;:!?-_()[]{}<>/\|@#$%^&*+=~`'"'"'"'
 
 W=120 Hh=40 # the size the soak starts at; resizes keep track of it
 OUT=''
@@ -130,13 +142,15 @@ mouse() {
     fi
 }
 resize() {
-    rnd 12
+    rnd 14
     case $R in
         0) W=1 Hh=1 ;;
         1) W=200 Hh=60 ;;
         2) W=59 Hh=17 ;;
         3) W=60 Hh=18 ;;
         4) rnd 10; W=$((R + 1)); rnd 6; Hh=$((R + 1)) ;;
+        5) W=1; rnd 60; Hh=$((R + 1)) ;; # one column (issue 27: 1x3 then 1x60)
+        6) rnd 200; W=$((R + 1)); Hh=1 ;;
         *) rnd 200; W=$((R + 1)); rnd 60; Hh=$((R + 1)) ;;
     esac
     echo "resize $W $Hh"
@@ -164,6 +178,61 @@ edit_macro() { # click the sentence, type (with q), toggle settings, Esc
     echo gesc
 }
 
+# Command keys that change the result or read it, for bursts: settings,
+# layers, heads, examples, views, the rows summed, the combining views.
+BURST='hHdDlL<>nNMAOVSwvbBjkJK0123456789+-zZtTrRpPscmIg[]aCE'
+burst() { # 2-8 of them (and now and then an arrow or Home/End) in one write
+    local k n
+    rnd 7; n=$((R + 2))
+    OUT=''
+    for ((k = 0; k < n; k++)); do
+        rnd 12
+        case $R in
+            0) hex_of $'\e[A' ;; 1) hex_of $'\e[B' ;; 2) hex_of $'\e[H' ;; 3) hex_of $'\e[F' ;;
+            *) rnd ${#BURST}; hex_of "${BURST:R:1}" ;;
+        esac
+    done
+    echo "burst$OUT"
+}
+lesson_macro() { # the list, a lesson, its pages and answers, left and reopened
+    local k n
+    big_enough
+    echo "key o"
+    rnd 12; for ((k = 0; k < R; k++)); do echo "key Down"; done
+    echo "key Enter"
+    rnd 8; n=$((R + 2))
+    for ((k = 0; k < n; k++)); do
+        rnd 9
+        case $R in
+            0|1) echo "key NPage" ;; 2) echo "key PPage" ;;
+            3) rnd 4; echo "text 6$((1 + R))" ;; # a choice a-d
+            4) echo "text 30 2e 35" ;; 5) echo "key Enter" ;; # a number; reveal
+            6) echo "key Right" ;; 7) burst ;;
+            *) rnd ${#KEYS[@]}; echo "key ${KEYS[R]}" ;;
+        esac
+    done
+    echo leave
+    rnd 2; ((R)) && { echo "key o"; echo "key Enter"; echo "key NPage"; echo leave; }
+    echo leave
+}
+train_macro() { # the live training view: pause, speed, a step, stray keys, resizes
+    local k n
+    big_enough
+    echo "key W"
+    rnd 10; n=$((R + 3))
+    for ((k = 0; k < n; k++)); do
+        rnd 10
+        case $R in
+            0) echo "key Space" ;; 1) echo "text 2b" ;; 2) echo "text 2d" ;; 3) echo "text 2e" ;;
+            4) echo "text 72" ;; 5) resize ;; 6) OUT=''; mouse; echo "mouse$OUT" ;;
+            7) burst ;;
+            *) rnd ${#KEYS[@]}; echo "key ${KEYS[R]}" ;;
+        esac
+    done
+    big_enough
+    echo leave
+}
+
 probe_every=$((events / 8 > 250 ? 250 : events / 8 + 1))
 for ((i = 1; i <= events; i++)); do
     if ((i % probe_every == 0)); then big_enough; echo probe; continue; fi
@@ -187,7 +256,13 @@ for ((i = 1; i <= events; i++)); do
     elif ((R < 894)); then
         rnd $((paste_max / 2)); page $((paste_max / 2 + R)); echo "paste$OUT"
     elif ((R < 908)); then
-        edit_macro
+        if [ "$view" = import ]; then burst; else edit_macro; fi
+    elif ((R < 950)); then
+        burst
+    elif ((R < 956)); then
+        lesson_macro
+    elif ((R < 959)); then
+        train_macro
     else # keys in a burst: the same key repeated (auto-repeat)
         rnd ${#KEYS[@]}; k=${KEYS[R]}; rnd 8
         echo "key$(printf " $k%.0s" $(seq 1 $((R + 2))))"

@@ -8,21 +8,33 @@
 #
 #   tests/soak/soak.sh [--keys N] [--seed S] [--paste-max BYTES] [--sync N]
 #                      [--hang SECONDS] [--bin PATH] [--keep] [--print-stream]
+#                      [--view plain|lesson|import|model] [--record FILE]
+#                      [--replay FILE]
 #
 # --keys N       events in the stream (default 10000); same seed, same stream
 # --paste-max    largest pasted page in bytes (default 4096)
 # --sync N       wait for the program to be idle every N events (default 25)
 # --hang S       a hang: no screen change for S seconds while busy (default 10)
+# --view V       what attnviz opens on: plain (a sentence, the default), lesson
+#                (a lesson with questions), import (imported attention,
+#                tests/data/import: 3 layers, 2 heads) or model (the trained
+#                character model of assets/models/chars: g generates)
+# --record FILE  write every event as it is sent to FILE (always to events.log
+#                in the work folder, kept on a finding)
+# --replay FILE  send the events of FILE (a --record or events.log) instead of
+#                a generated stream: tests/soak/soak.sh --replay FILE --view V
+#                --sync 25 replays a finding with the same waits
 # --print-stream print the stream and exit (nothing is run)
 # The binary is $ATTNVIZ (absolute path) unless --bin; run under the ASan/UBSan
 # build for the sanitizer checks. Prints "ok - soak ..." / "not ok - soak ..."
 # lines and `soak keys=N resizes=R pastes=P mouse=M findings=F seed=S`.
 # On a finding the work folder (stream.txt, events.log, stderr.txt, screens)
-# is kept and named, and the last 50 events are printed.
+# is kept and named, the last 50 events are printed and the command that
+# replays it.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-KEYS=10000 SEED=1 PASTE_MAX=4096 SYNC=25 HANG=10 KEEP=0 PRINT=0
+KEYS=10000 SEED=1 PASTE_MAX=4096 SYNC=25 HANG=10 KEEP=0 PRINT=0 VIEW=plain RECORD='' REPLAY=''
 BIN=${ATTNVIZ:-$ROOT/attnviz}
 while [ $# -gt 0 ]; do
     case $1 in
@@ -33,13 +45,31 @@ while [ $# -gt 0 ]; do
         --hang) HANG=$2; shift ;;
         --bin) BIN=$2; shift ;;
         --keep) KEEP=1 ;;
+        --view) VIEW=$2; shift ;;
+        --record) RECORD=$2; shift ;;
+        --replay) REPLAY=$2; shift ;;
         --print-stream) PRINT=1 ;;
         -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) echo "soak.sh: unknown option $1" >&2; exit 2 ;;
     esac
     shift
 done
-if [ "$PRINT" = 1 ]; then exec bash "$HERE/keygen.sh" "$SEED" "$KEYS" "$PASTE_MAX"; fi
+case $VIEW in
+    plain) START=('The cat sat on the mat.') ;;
+    lesson) START=(--lesson multi-head) ;;
+    import) START=(--attention "$ROOT/tests/data/import/attn_l3h2n7.npy"
+                   --tokens "$ROOT/tests/data/import/tokens7.txt") ;;
+    model) START=(--model "$ROOT/assets/models/chars" 'the cat sat on the mat. ') ;;
+    *) echo "soak.sh: --view is plain, lesson, import or model" >&2; exit 2 ;;
+esac
+# The probe: a key whose effect shows. Imported attention and a trained model
+# fix the mask, so there it is the help (F1), opened and closed again.
+PROBE_KEY=F9
+[ "$VIEW" = import ] || [ "$VIEW" = model ] && PROBE_KEY=F1
+if [ "$PRINT" = 1 ]; then exec bash "$HERE/keygen.sh" "$SEED" "$KEYS" "$PASTE_MAX" "$VIEW"; fi
+case $RECORD in ''|/*) ;; *) RECORD=$PWD/$RECORD ;; esac
+case $REPLAY in ''|/*) ;; *) REPLAY=$PWD/$REPLAY ;; esac
+[ -z "$REPLAY" ] || [ -r "$REPLAY" ] || { echo "soak.sh: cannot read $REPLAY" >&2; exit 2; }
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 [ -x "$BIN" ] || { echo "not ok - soak: no binary $BIN"; exit 1; }
 command -v tmux >/dev/null || { echo "not ok - soak: tmux is not installed"; exit 1; }
@@ -65,16 +95,22 @@ screen() { t capture-pane -p -t s 2>/dev/null; }
 now_ms() { local s=${EPOCHREALTIME/./}; echo $((s / 1000)); }
 clock() { NOW=${EPOCHREALTIME/./}; NOW=$((NOW / 1000)); } # ms, no fork
 
-bash "$HERE/keygen.sh" "$SEED" "$KEYS" "$PASTE_MAX" >"$WORK/stream.txt" ||
-    { echo "not ok - soak: keygen failed"; exit 1; }
+if [ -n "$REPLAY" ]; then
+    cp "$REPLAY" "$WORK/stream.txt"
+else
+    bash "$HERE/keygen.sh" "$SEED" "$KEYS" "$PASTE_MAX" "$VIEW" >"$WORK/stream.txt" ||
+        { echo "not ok - soak: keygen failed"; exit 1; }
+fi
 : >"$WORK/events.log"
+LOG=${RECORD:-$WORK/events.log}
+[ -z "$RECORD" ] || : >"$RECORD" || exit 1
 
 AFTER='echo EXITED:$?; stty -a | tr " " "\n" | grep -E "^-?(icanon|echo)$" | tr "\n" " "; echo; sleep 3600'
 t new-session -d -s s -x 120 -y 40 -c "$WORK" \
     "env TERM=xterm-256color LC_ALL=C.UTF-8 \
 ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-$(printf '%q' "$BIN") 'The cat sat on the mat.' 2>$(printf '%q' "$WORK/stderr.txt"); $AFTER"
+$(printf '%q ' "$BIN" "${START[@]}") 2>$(printf '%q' "$WORK/stderr.txt"); $AFTER"
 PID=''
 for _ in $(seq 1 100); do
     PID=$(pgrep -P "$(t display -p -t s '#{pane_pid}' 2>/dev/null)" 2>/dev/null | head -1)
@@ -88,7 +124,7 @@ fi
 
 n=0 resizes=0 pastes=0 paste_bytes=0 mouse=0 bad=0 ctrl=0 escs=0 texts=0 keys=0
 edits=0 probes=0 findings=0 exports=0 max_busy=0 max_frozen=0 max_probe=0 dead=0
-editing=0 W=120 H=40 cur=''
+editing=0 W=120 H=40 cur='' bursts=0
 declare -a LAST=()
 declare -A PROF=() # ms spent per kind of event (with the syncs after it)
 
@@ -97,7 +133,7 @@ describe() {
     local kind=${1%% *} rest='' s
     [ "$kind" != "$1" ] && rest=${1#* }
     case $kind in
-        text|ctrl|bad|esc|mouse|paste|gtext)
+        text|ctrl|bad|esc|mouse|paste|gtext|burst)
             printf -v s '%b' "\\x${rest// /\\x}"
             printf -v s '%q' "$s"
             [ ${#s} -gt 100 ] && s="${s:0:100}... ($(( (${#rest} + 1) / 3 )) bytes)"
@@ -117,10 +153,12 @@ finding() { # KIND TEXT
         echo "# screen (${W}x$H):"; screen | sed 's/^/#   | /'
         last50
     } >>"$WORK/findings.txt"
+    [ "$findings" -eq 1 ] && echo "# replay: $REPLAY_CMD" >>"$WORK/findings.txt"
     if [ "$findings" -le 3 ]; then
         echo "# FINDING $findings at event $n ($cur): $1: $2"
         screen | sed 's/^/#   | /'
         last50
+        echo "# replay: $REPLAY_CMD"
     else
         echo "# FINDING $findings at event $n ($cur): $1: $2 (details in $WORK/findings.txt)"
     fi
@@ -180,8 +218,12 @@ sync_check() { # after a batch of events or a heavy one: idle, no hang
     return 0
 }
 title_ok() { screen | head -1 | grep -q '^ attnviz | '; }
-status_ok() { screen | tail -1 | grep -Eq '^ tokens [0-9]+ .* mask (on|off)'; }
-mask_state() { screen | tail -1 | grep -Eo 'mask (on|off)'; }
+status_ok() { screen | tail -1 | grep -Eq '^ (imported attention \| )?tokens [0-9]+ .*mask (on|off|none)'; }
+# What the probe key changes: the mask on the status line, or the help shown.
+mask_state() {
+    if [ "$PROBE_KEY" = F9 ]; then screen | tail -1 | grep -Eo 'mask (on|off)'
+    elif screen | grep -q 'F1 closes'; then echo help; else echo no help; fi
+}
 # Is the program alive, is the screen whole, does F9 flip the status line?
 probe() {
     probes=$((probes + 1))
@@ -200,28 +242,32 @@ probe() {
         fi
     fi
     local before after t0 dt
+    if [ "$PROBE_KEY" = F1 ]; then # the help alone toggles: no other overlay
+        for k in 1 2 3; do overlay_open || break; t send-keys -t s Escape; sleep 0.2; settle; done
+    fi
     before=$(mask_state) t0=$(now_ms)
-    t send-keys -t s F9
+    t send-keys -t s "$PROBE_KEY"
     while :; do
         after=$(mask_state)
         dt=$(( $(now_ms) - t0 ))
         [ -n "$after" ] && [ "$after" != "$before" ] && break
         alive || return 1
         if [ "$dt" -gt $((HANG * 1000)) ]; then
-            finding hang "F9 did not change '$before' in the status line within ${HANG} s"
+            finding hang "$PROBE_KEY did not change '$before' in the status line within ${HANG} s"
             return 0
         fi
         sleep 0.05
     done
     [ "$dt" -gt "$max_probe" ] && max_probe=$dt
+    [ "$after" = help ] && { t send-keys -t s F1; settle; } # closed again
     # exports written by x/X/^O/^X so far: count them, free the space
     local c
     c=$(find "$WORK" -maxdepth 1 -name "attnviz-head*.txt" | wc -l)
     find "$WORK" -maxdepth 1 -name "attnviz-head*.txt" -delete
     exports=$((exports + c))
-    echo "# soak: event $n/$total alive, F9 answered in ${dt} ms; keys=$keys text=$texts" \
+    echo "# soak: event $n/$total alive, $PROBE_KEY answered in ${dt} ms; keys=$keys text=$texts" \
         "pastes=$pastes mouse=$mouse resizes=$resizes bad=$bad ctrl=$ctrl esc=$escs" \
-        "edits=$edits exports=$exports findings=$findings"
+        "bursts=$bursts edits=$edits exports=$exports findings=$findings"
     return 0
 }
 # An overlay (the help, the trace or heads panel) is open: Esc closes it.
@@ -245,13 +291,14 @@ edit_enter() {
 }
 
 total=$(wc -l <"$WORK/stream.txt")
+REPLAY_CMD="tests/soak/soak.sh --replay $LOG --view $VIEW --sync $SYNC --hang $HANG --bin $BIN"
 echo "# soak: seed $SEED, $total events (--keys $KEYS), binary $BIN, work $WORK"
 start_ms=$(now_ms)
 while IFS= read -r line; do
     n=$((n + 1)) cur=$line
     LAST+=("$n: $(describe "$line")")
     [ ${#LAST[@]} -gt 50 ] && LAST=("${LAST[@]:1}")
-    echo "$line" >>"$WORK/events.log"
+    echo "$line" >>"$LOG"
     kind=${line%% *} rest=${line#* }
     read -r -a A <<<"$rest"
     heavy=0
@@ -263,6 +310,10 @@ while IFS= read -r line; do
         bad) t send-keys -t s -H "${A[@]}"; bad=$((bad + 1)) ;;
         esc) t send-keys -t s -H "${A[@]}"; escs=$((escs + 1)) ;;
         mouse) t send-keys -t s -H "${A[@]}"; mouse=$((mouse + 1)) ;;
+        burst) t send-keys -t s -H "${A[@]}"; bursts=$((bursts + 1)) ;;
+        leave) # out of a lesson, the list or the training view: Esc alone
+            sync_check || { dead=1; break; }
+            t send-keys -t s Escape; escs=$((escs + 1)) heavy=1 ;;
         paste)
             set -- "${A[@]}"
             paste_bytes=$((paste_bytes + $#)) pastes=$((pastes + 1)) heavy=1
@@ -300,7 +351,9 @@ if [ "$dead" = 1 ] || ! alive; then
     echo "not ok - soak: survives $total events (died at event $n, seed $SEED)"
 else
     echo "ok - soak: survives $total events (seed $SEED, ${elapsed} s)"
-    # Leave the help and the editor (Esc, checked on screen), then q.
+    # Back to a size where the status shows (a replayed log may end small),
+    # leave the help and the editor (Esc, checked on screen), then q.
+    t resize-window -t s -x 120 -y 40; W=120 H=40
     for _ in 1 2 3 4; do
         settle
         if overlay_open || screen | head -1 | grep -q EDITING; then
@@ -344,7 +397,7 @@ fi
 hangs=$(grep -c ': hang:' "$WORK/findings.txt" 2>/dev/null); hangs=${hangs:-0}
 if [ "$hangs" = 0 ]; then
     echo "ok - soak: no hang (longest busy ${max_busy} ms, longest frozen ${max_frozen} ms," \
-        "slowest F9 answer ${max_probe} ms, $probes probes)"
+        "slowest $PROBE_KEY answer ${max_probe} ms, $probes probes)"
 else
     echo "not ok - soak: no hang: $hangs hangs over ${HANG} s (longest frozen ${max_frozen} ms)"
 fi
@@ -355,9 +408,10 @@ else
     echo "not ok - soak: $others garbled screens or clicks that did not edit"
 fi
 echo "# soak: keys $keys, texts $texts, pastes $pastes ($paste_bytes bytes), mouse $mouse," \
-    "resizes $resizes, invalid UTF-8 $bad, control $ctrl, escapes $escs, edits $edits," \
+    "bursts $bursts, resizes $resizes, invalid UTF-8 $bad, control $ctrl, escapes $escs, edits $edits," \
     "exports $exports, ${elapsed} s"
 prof=""; for k in "${!PROF[@]}"; do prof+=" $k=$((PROF[$k] / 1000))s"; done
 echo "# soak: time by event:$prof"
-echo "soak keys=$n resizes=$resizes pastes=$pastes mouse=$mouse findings=$findings seed=$SEED"
+echo "soak keys=$n resizes=$resizes pastes=$pastes mouse=$mouse bursts=$bursts" \
+    "findings=$findings seed=$SEED view=$VIEW"
 [ "$fail" = 0 ]
