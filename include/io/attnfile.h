@@ -123,7 +123,7 @@ void attnfile_source_read(const AttnFile *af, AttnSource *src);
 
 /* Drop layer l's pages (l < 0: the whole map) from resident memory; they are
  * read again from the page cache or the disk when next needed. Nothing to do
- * when unmapped. */
+ * when unmapped, or for a layer l >= the file's L. */
 void attnfile_release(const AttnFile *af, int l);
 
 /* Unmap; accepts a zeroed or closed AttnFile. Leaves it zeroed. */

@@ -290,7 +290,7 @@ static void advise(const AttnFile *af, size_t from, size_t to, int advice)
 
 void attnfile_release(const AttnFile *af, int l)
 {
-    if (!af->map)
+    if (!af->map || l >= af->L) /* a layer the file has not (keys of a burst set it) */
         return;
     if (l < 0) {
         advise(af, 0, af->map_len, MADV_DONTNEED);
