@@ -252,6 +252,7 @@ int netresult_run(NetModel *m, const ModelConfig *c, const char *text, size_t le
 {
     int *ids, n;
     r->shape.n_q = 0;
+    r->src = NULL; /* a combining view's source over an earlier run is not this run */
     if (c->H != m->cfg.H || c->d_model != m->cfg.d_model || c->layers != m->cfg.layers)
         return AV_ERR_CONFIG;
     int err = encode(m, text, len, &ids, &n, bad, badlen);

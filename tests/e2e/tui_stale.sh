@@ -10,6 +10,10 @@
 #   o Enter ^X  on imported attention (3 layers, 2 heads): a lesson's page set
 #               4 heads, the file's result has 2; exporting every head asked
 #               for head 3 (model_head_P)
+#   A e r       on a trained model (--model assets/models/chars): heads combined,
+#               then a longer text; the plain run kept the combining view's
+#               source over the 24-token run and the title's statistics read
+#               row 24 of it (model_head_row)
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
 . "$(dirname "$0")/lib/tui.sh"
@@ -51,6 +55,20 @@ f=$(ls "$WORK"/attnviz-heads-*.txt 2>/dev/null | head -1)
 check "... the file's 2 heads, no third" \
     test "$(grep -c '^Head [0-9]* of 2:' "${f:-/dev/null}")" = 2 -a \
     "$(grep -c '^Head' "${f:-/dev/null}")" = 2
+keys F1
+check "... and a key still answers (the help opens)" wait_for 'F1 closes'
+keys F1; settle
+check "... and q exits 0" quits
+
+M=$(cd "$(dirname "$0")/../../assets/models" && pwd)
+start --model "$M/chars" 'the cat sat on the mat. '
+keys A
+check "heads combined on a trained model" wait_for 'heads combined: mean'
+keys e; settle
+keys -l r
+check "... a typed letter leaves it: the plain run of 25 tokens is shown" \
+    wait_for ' tokens 25 .* heads 4 '
+keys Enter; settle
 keys F1
 check "... and a key still answers (the help opens)" wait_for 'F1 closes'
 keys F1; settle

@@ -156,8 +156,15 @@ static void test_text_rules(void **state)
     assert_string_equal(bad, "z");
     assert_int_equal(r.shape.n_q, 0);
     assert_int_equal(netresult_run(&m, &m.cfg, "", 0, &r, bad, sizeof bad), AV_ERR_EMPTY);
+    /* r was a combining view over an earlier, shorter run (issue 27: the
+     * interface's heads combined, then a new text): the run replaces it
+     * whole, its rows are this run's and not read through that source */
+    AttnSource stale = {.L = 1, .H = 2, .n_q = 3, .n_k = 3};
+    r.src = &stale;
     /* 11 characters, context 8: the last 8 */
     assert_int_equal(netresult_run(&m, &m.cfg, "abcabcabcab", 11, &r, bad, sizeof bad), AV_OK);
+    assert_null(r.src);
+    assert_non_null(model_head_P(&r, 0, 1));
     assert_int_equal(r.tokens.n, 8);
     assert_int_equal(m.total, 11);
     assert_int_equal(m.first, 3);
