@@ -164,13 +164,18 @@ static void ui_frame(UiState *u)
 }
 
 /* Whether in reads the result while it is handled, not only when the next
- * frame draws it: a lesson's keys (its answer, a token picked), the rows
- * summed (M), a generated token (the rows before it). Such an input after
- * keys of the same burst that asked for a run must see that run's result:
- * the layer, head and rows it holds belong to it. */
-static bool ui_reads_result(const UiInput *in)
+ * frame draws it: a lesson's answer (Enter) or a token picked (arrows), the
+ * rows summed (M), a generated token (the rows before it). Such an input
+ * after keys of the same burst that asked for a run must see that run's
+ * result: the layer, head and rows it holds belong to it. Other keys wait
+ * for the burst's one run (a pasted page stays one run). */
+static bool ui_reads_result(const UiState *u, const UiInput *in)
 {
-    return in->lesson_in || in->action == ACT_MULTI_ROW || in->action == ACT_GENERATE;
+    int li = in->lesson_in - 1;
+    bool answer = li == LESSON_IN_ENTER || li == LESSON_IN_LEFT || li == LESSON_IN_RIGHT ||
+                  li == LESSON_IN_UP || li == LESSON_IN_DOWN;
+    return (in->lesson_in && answer && u->lesson.active && !u->lesson.list) ||
+           in->action == ACT_MULTI_ROW || in->action == ACT_GENERATE;
 }
 
 /* Apply one input; returns false to quit. The model run it needs is added
@@ -180,7 +185,7 @@ static bool ui_reads_result(const UiInput *in)
 static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
     unsigned flags;
-    if ((*pending & (APP_RUN | APP_WEIGHTS)) && ui_reads_result(in)) {
+    if ((*pending & (APP_RUN | APP_WEIGHTS)) && ui_reads_result(u, in)) {
         ui_rerun(u, *pending); /* the keys before it in the burst changed the result */
         *pending = 0;
     }
