@@ -133,13 +133,13 @@ endef
 $(foreach l,$(LAYERS),$(eval $(call TEST_RULE,$(l))))
 
 # The bench takes the start-up kernel check (cli/blaskern.c) from the cli
-# archive; nothing of the interface is linked.
+# archive and GPT-2's model kind from app's; nothing of the interface is linked.
 $(BENCH): bench/bench.c bench/bench_tty.c bench/bench_tty.h bench/bench_util.h \
-		bench/bench_gpt2.c bench/bench_gpt2.h $(call LIBS_OF,render) $(call layer_lib,cli) $(BIN)
+		bench/bench_gpt2.c bench/bench_gpt2.h $(call LIBS_OF,app) $(call layer_lib,cli) $(BIN)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -o $@ bench/bench.c bench/bench_tty.c \
 		bench/bench_gpt2.c \
-		$(call layer_lib,cli) $(call LIBS_OF,render) $(BLAS_LIBS) -lm -lutil -pthread
+		$(call layer_lib,cli) $(call LIBS_OF,app) $(BLAS_LIBS) -lm -lutil -pthread
 
 run:
 	@./scripts/deps.sh run
@@ -180,13 +180,15 @@ bench-import: $(BIN)
 	@./scripts/deps.sh test
 	./scripts/bench-import.sh ./$(BIN)
 
-# The articles' NumPy code (and PyTorch, when installed) at the same sizes:
+# The articles' NumPy code (and PyTorch, when installed) at the same sizes,
+# and PyTorch's GPT-2 forward on the bench's gpt2-shaped checkpoint:
 # Debian's python3-numpy and python3-torch, for /usr/bin/python3.
 bench-ref:
 	@./scripts/deps.sh run
 	@$(MAKE) --no-print-directory $(BENCH) $(TRAIN_BENCH)
 	/usr/bin/python3 bench/reference.py --bench ./$(BENCH)
 	/usr/bin/python3 bench/train_reference.py --bench ./$(TRAIN_BENCH)
+	/usr/bin/python3 bench/gpt2_reference.py --bench ./$(BENCH) --threads 1,2
 
 # The small trained models of assets/models/, from fixed seeds (assets/models/README.md).
 models: $(BIN)

@@ -35,15 +35,18 @@
  *                    each of which re-tokenises, runs the model and redraws
  *   bench tty_bytes  bytes written for one selection move and one mask toggle
  *
- *   bench gpt2_*     a full-size gpt2-shaped model of random weights: whole forward
+ *   bench gpt2_*     a full-size gpt2-shaped checkpoint of random weights on disk
+ *                    (made when missing): its load, resident memory, whole forward
  *                    passes and typed keys through the KV cache (bench_gpt2.c)
  *
  * Usage: bench [--model | --interface | --gpt2] [PATH_TO_ATTNVIZ]. Without a path, the
  * interface figures are skipped; --model gives only the machine, the peak, the pipeline
  * and the forward passes (what bench/reference.py puts beside NumPy and PyTorch),
  * --interface only the machine and the interface figures, --gpt2 only the machine, the
- * peak and GPT-2's figures.
- * Timings are medians; the whole run takes about a minute on two cores.
+ * peak and GPT-2's figures (what bench/gpt2_reference.py puts beside PyTorch). GPT-2's
+ * checkpoint is $ATTNVIZ_BENCH_GPT2, else $TMPDIR/attnviz-bench-gpt2 (or /tmp's);
+ * run from the repository root (scripts/bench-gpt2-checkpoint.sh makes it).
+ * Timings are medians; the whole run takes about two minutes on two cores.
  */
 #include <math.h>
 #include <signal.h>
@@ -135,6 +138,9 @@ static void cpu_model_name(char *out, size_t cap)
         fclose(f);
 }
 
+/* "processor / kernel", for the lines that name the machine they came from. */
+static char machine_on[160];
+
 static void bench_machine(void)
 {
     static const char *const levels[] = {"none", "sse3", "avx", "avx2", "avx512"};
@@ -148,6 +154,7 @@ static void bench_machine(void)
            "kernel=%s chosen_by=%s",
            name, f.family, f.model, levels[cpu_level(&f)], sysconf(_SC_NPROCESSORS_ONLN),
            k.library, k.kernel, k.chooser);
+    snprintf(machine_on, sizeof machine_on, "%.100s / %s %s", name, k.library, k.kernel);
     if (k.fallback[0])
         printf(" openblas_chose=%s", k.fallback);
     if (k.could)
@@ -541,8 +548,14 @@ int main(int argc, char **argv)
     bench_machine();
     if (!model_only && !ui_only && !gpt2_only)
         bench_rss(4096); /* first, while this process is still small */
+    char gpt2_dir[1024];
+    bench_gpt2_dir(gpt2_dir, sizeof gpt2_dir);
+    bool gpt2 = !model_only && !ui_only && bench_gpt2_checkpoint(gpt2_dir) == 0;
+    if (gpt2)
+        bench_gpt2_load(gpt2_dir, machine_on); /* as small, in a child */
     if (gpt2_only) {
-        bench_gpt2(bench_peak());
+        if (gpt2)
+            bench_gpt2(bench_peak(), gpt2_dir, machine_on);
         printf("bench total_s=%.1f\n", (now_ms() - t0) / 1e3);
         return 0;
     }
@@ -550,8 +563,8 @@ int main(int argc, char **argv)
         double peak = bench_peak();
         bench_pipeline();
         bench_forward(peak);
-        if (!model_only)
-            bench_gpt2(peak);
+        if (gpt2)
+            bench_gpt2(peak, gpt2_dir, machine_on);
     }
     if (prog && !model_only)
         bench_interface(prog);

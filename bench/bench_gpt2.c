@@ -1,92 +1,170 @@
 /* bench_gpt2.c - `make bench`'s GPT-2 figures (bench.c prints the machine and
- * the peak first).
+ * the peak first), on a full-size random gpt2-shaped checkpoint on disk
+ * (scripts/bench-gpt2-checkpoint.sh makes it when missing: 124M parameters,
+ * float32, never in the repository). Every line ends with on="processor /
+ * kernel": the machine the figure came from.
  *
- *   bench gpt2_model    the shape: gpt2's (V 50257, T 1024, D 768, H 12, L 12,
- *                       124M parameters, tied lm_head), random weights built in
- *                       memory (no file is read or written)
- *   bench gpt2_bandwidth  the best of 3 passes reading the weights' first 256 MB:
- *                       GB/s, the limit a typed key is held to
+ *   bench gpt2_checkpoint  the folder, and whether it was made in this run
+ *   bench gpt2_load     io/hfmodel.h opening the folder in a child process from
+ *                       a warm page cache: median ms of 5 (cpu_ms: user +
+ *                       system), target 2,000 ms; resident memory after the
+ *                       open (rss_mb) and at its peak over the float32 weights
+ *                       (rss_ratio, peak_ratio, target 1.25)
+ *   bench gpt2_bandwidth  the best of 3 passes reading 256 MB: GB/s, the limit
+ *                       of a forward that streams the weights
  *   bench gpt2_forward  a whole forward of n tokens (no cache: every position,
- *                       every layer; no logits): median ms, GFLOP/s (the causal
- *                       triangle's operations, gpt2_flops) and peak_ratio, its
- *                       speed over the 2-thread sgemm peak (the forward runs on
- *                       one thread: 0.5 would be one core's share)
- *                       cpu_ms is the thread's processor time (the figure to
- *                       read when other programs share the cores)
- *   bench gpt2_key      a typed key at the end of n tokens: the last token
- *                       changed, gpt2_forward through the KV cache (one position
- *                       computed) and gpt2_logits of it (the next-token
- *                       distribution the view shows); median ms of 9, and
- *                       bw_ratio = ms over the time to stream the layers' and
- *                       lm_head's bytes at the measured bandwidth (cpu_bw_ratio:
- *                       the same by processor time)
+ *                       every layer; no logits): median ms, cpu_ms (the
+ *                       thread's processor time: the figure to read when
+ *                       other programs share the cores), GFLOP/s (the causal
+ *                       triangle's operations, gpt2_flops) and peak_ratio,
+ *                       its speed over the 2-thread sgemm peak (the forward
+ *                       runs on one thread: 0.5 would be one core's share);
+ *                       flop_ms (the operations at the peak) and bw_ms (the
+ *                       layers' weights at the bandwidth), roof_ms the larger
+ *                       and roof_ratio = ms / roof_ms
+ *   bench gpt2_key      a typed key at the end of n tokens, the core alone: the
+ *                       last token changed, gpt2_forward through the KV cache
+ *                       (one position computed) and gpt2_logits of it; median
+ *                       of 9, bw_ratio = ms over the time to stream the
+ *                       layers' and lm_head's bytes at the bandwidth
+ *   bench gpt2_key_kind the same key as the interface makes it: kind_run on a
+ *                       text of n tokens and one word more (tokenised, the
+ *                       cache reused, the views' result filled: every layer's
+ *                       Q, K, V and weights) then kind_logits (the
+ *                       predictions); ms of both, cpu_ms the process's time
  */
 #include "bench_gpt2.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "app/kind.h"
 #include "bench_util.h"
 #include "core/gpt2.h"
+#include "core/model.h"
 #include "core/rng.h"
+#include "io/hfmodel.h"
 
-/* This thread's processor time in ms: beside the wall clock, what the run
- * costs when other programs share the cores (the forward is one thread). */
-static double cpu_ms(void)
+enum { KEY_REPS = 9, LOADS = 5 };
+
+static double clock_ms(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    clock_gettime(id, &t);
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-enum { G_V = 50257, G_T = 1024, G_D = 768, G_H = 12, G_L = 12, G_F = 3072, KEY_REPS = 9 };
-
-typedef struct {
-    Gpt2Weights w;
-    float *arena;
-    size_t count;
-} BenchModel;
-
-static const float *take(Rng *r, float **at, size_t count, float offset, float std)
+/* This thread's processor time in ms (the forward is one thread). */
+static double cpu_ms(void)
 {
-    float *p = *at;
-    for (size_t k = 0; k < count; k++)
-        p[k] = offset + rng_symmetric(r, std);
-    *at += count;
-    return p;
+    return clock_ms(CLOCK_THREAD_CPUTIME_ID);
 }
 
-/* GPT-2's initialisation spread (0.02), gains around 1. */
-static int model_make(BenchModel *m)
+void bench_gpt2_dir(char *out, unsigned cap)
 {
-    const size_t D = G_D, F = G_F;
-    const size_t layer = 4 * D + D * 3 * D + 3 * D + D * D + D + D * F + F + F * D + D;
-    m->count = (size_t)G_V * D + (size_t)G_T * D + G_L * layer + 2 * D;
-    m->arena = malloc(m->count * sizeof(float));
-    if (!m->arena)
-        return -1;
-    float *at = m->arena;
-    Rng r;
-    rng_seed(&r, 124);
-    Gpt2Weights *w = &m->w;
-    memset(w, 0, sizeof *w);
-    w->cfg = (Gpt2Config){G_V, G_T, G_D, G_H, G_L, G_F, 1e-5f};
-    w->wte = take(&r, &at, (size_t)G_V * D, 0, 0.02f);
-    w->wpe = take(&r, &at, (size_t)G_T * D, 0, 0.01f);
-    for (int l = 0; l < G_L; l++) {
-        Gpt2Layer *y = &w->layer[l];
-        y->ln1_g = take(&r, &at, D, 1, 0.1f), y->ln1_b = take(&r, &at, D, 0, 0.02f);
-        y->attn_w = take(&r, &at, D * 3 * D, 0, 0.02f), y->attn_b = take(&r, &at, 3 * D, 0, 0.02f);
-        y->proj_w = take(&r, &at, D * D, 0, 0.02f), y->proj_b = take(&r, &at, D, 0, 0.02f);
-        y->ln2_g = take(&r, &at, D, 1, 0.1f), y->ln2_b = take(&r, &at, D, 0, 0.02f);
-        y->fc_w = take(&r, &at, D * F, 0, 0.02f), y->fc_b = take(&r, &at, F, 0, 0.02f);
-        y->fcproj_w = take(&r, &at, F * D, 0, 0.02f), y->fcproj_b = take(&r, &at, D, 0, 0.02f);
+    const char *env = getenv("ATTNVIZ_BENCH_GPT2"), *tmp = getenv("TMPDIR");
+    if (env && *env)
+        snprintf(out, cap, "%s", env);
+    else
+        snprintf(out, cap, "%s/attnviz-bench-gpt2", tmp && *tmp ? tmp : "/tmp");
+}
+
+int bench_gpt2_checkpoint(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "./scripts/bench-gpt2-checkpoint.sh '%s'", dir);
+    fflush(stdout);
+    int st = system(cmd);
+    fflush(stdout);
+    if (st == 0)
+        return 0;
+    if (!(WIFEXITED(st) && WEXITSTATUS(st) == 3)) /* 3: the script said skipped */
+        printf("bench gpt2 skipped reason=checkpoint_failed dir=%s\n", dir);
+    else
+        printf("bench gpt2 skipped reason=no_numpy\n");
+    fflush(stdout);
+    return -1;
+}
+
+/* /proc/self/status's field (VmRSS, VmHWM) in kB, or -1. */
+static long status_kb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    size_t len = strlen(field);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, field, len) == 0 && line[len] == ':')
+            kb = strtol(line + len + 1, NULL, 10);
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+static double process_cpu_ms(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+           (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-3;
+}
+
+/* In the child: one open to warm the page cache, then LOADS timed, the
+ * resident memory measured after the last (the peak reset before it). */
+static void load_child(const char *dir, const char *on)
+{
+    HfModel m;
+    char why[512];
+    double t[LOADS], c[LOADS];
+    if (hfmodel_open(dir, &m, NULL, NULL, why, sizeof why) != AV_OK) {
+        printf("bench gpt2_load skipped reason=open_failed why=\"%s\"\n", why);
+        return;
     }
-    w->lnf_g = take(&r, &at, D, 1, 0.1f), w->lnf_b = take(&r, &at, D, 0, 0.02f);
-    w->lm_head = w->wte;
-    return 0;
+    hfmodel_close(&m);
+    long base = 0, rss = 0, peak = 0;
+    double params = 0;
+    for (int k = 0; k < LOADS; k++) {
+        FILE *f = fopen("/proc/self/clear_refs", "w"); /* "5": reset the peak */
+        if (f)
+            fputs("5", f), fclose(f);
+        base = status_kb("VmRSS");
+        double t0 = now_ms(), c0 = process_cpu_ms();
+        if (hfmodel_open(dir, &m, NULL, NULL, why, sizeof why) != AV_OK) {
+            printf("bench gpt2_load skipped reason=open_failed why=\"%s\"\n", why);
+            return;
+        }
+        t[k] = now_ms() - t0, c[k] = process_cpu_ms() - c0;
+        rss = status_kb("VmRSS"), peak = status_kb("VmHWM");
+        params = (double)m.n_params;
+        hfmodel_close(&m);
+    }
+    double wkb = params * 4 / 1024;
+    printf("bench gpt2_load ms=%.0f cpu_ms=%.0f target_ms=2000 params_m=%.1f weights_mb=%.0f "
+           "base_mb=%.0f rss_mb=%.0f peak_mb=%.0f rss_ratio=%.3f peak_ratio=%.3f "
+           "target_ratio=1.25 on=\"%s\"\n",
+           median(t, LOADS), median(c, LOADS), params / 1e6, wkb / 1024, base / 1024.0,
+           rss / 1024.0, peak / 1024.0, rss / wkb, peak / wkb, on);
+}
+
+void bench_gpt2_load(const char *dir, const char *on)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        load_child(dir, on);
+        fflush(stdout);
+        _exit(0);
+    }
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    else
+        printf("bench gpt2_load skipped reason=fork\n");
+    fflush(stdout);
 }
 
 /* Read bandwidth in GB/s: the best of 3 passes summing count floats of
@@ -117,91 +195,191 @@ static double bandwidth(const float *data, size_t count, double *cpu_gbs)
     return best;
 }
 
-static void bench_whole(const BenchModel *m, const int *ids, double peak)
+static double bandwidth_of_256mb(double *cpu_gbs)
 {
-    static const int lengths[] = {8, 32, 128, 512, 1024}, reps[] = {5, 5, 3, 2, 1};
+    const size_t count = (size_t)64 << 20;
+    float *buf = malloc(count * sizeof *buf);
+    if (!buf)
+        return *cpu_gbs = 0;
+    for (size_t k = 0; k < count; k++)
+        buf[k] = (float)(k & 1023) * 1e-3f;
+    double gbs = bandwidth(buf, count, cpu_gbs);
+    free(buf);
+    return gbs;
+}
+
+/* Bytes of the layers' matrices (what every forward streams). */
+static double layer_bytes(const Gpt2Config *g)
+{
+    const double D = g->d_model, F = g->d_ff;
+    return g->n_layer * (4 * D * D + 2 * D * F) * sizeof(float);
+}
+
+static void bench_whole(const Gpt2Weights *w, const int *ids, double peak, double gbs,
+                        const char *on)
+{
+    static const int lengths[] = {8, 32, 128, 512, 1024}, reps[] = {5, 5, 3, 3, 3};
     Gpt2State st;
     gpt2_state_init(&st);
-    for (int q = 0; q < 5; q++) {
+    for (int q = 0; q < 5 && lengths[q] <= w->cfg.n_ctx; q++) {
         const int n = lengths[q];
         double t[5], c[5];
         for (int rep = 0; rep < reps[q]; rep++) {
             st.n = 0; /* no cache: every position computed */
             double t0 = now_ms(), c0 = cpu_ms();
-            if (gpt2_forward(&m->w, ids, n, &st) != AV_OK) {
+            if (gpt2_forward(w, ids, n, &st) != AV_OK) {
                 printf("bench gpt2_forward n=%d skipped reason=out_of_memory\n", n);
                 gpt2_state_free(&st);
                 return;
             }
             t[rep] = now_ms() - t0, c[rep] = cpu_ms() - c0;
         }
-        const double ms = median(t, reps[q]), gf = gpt2_flops(&m->w.cfg, 0, n) / ms * 1e-6;
+        const double ms = median(t, reps[q]), flops = gpt2_flops(&w->cfg, 0, n);
+        const double gf = flops / ms * 1e-6;
+        const double flop_ms = peak > 0 ? flops / peak * 1e-6 : 0;
+        const double bw_ms = gbs > 0 ? layer_bytes(&w->cfg) / gbs * 1e-6 : 0;
+        const double roof = flop_ms > bw_ms ? flop_ms : bw_ms;
         printf("bench gpt2_forward n=%d ms=%.1f cpu_ms=%.1f gflops=%.1f peak_ratio=%.2f "
-               "reps=%d\n",
-               n, ms, median(c, reps[q]), gf, peak > 0 ? gf / peak : 0, reps[q]);
+               "flop_ms=%.1f bw_ms=%.1f roof_ms=%.1f roof_ratio=%.2f reps=%d on=\"%s\"\n",
+               n, ms, median(c, reps[q]), gf, peak > 0 ? gf / peak : 0, flop_ms, bw_ms, roof,
+               roof > 0 ? ms / roof : 0, reps[q], on);
         fflush(stdout);
     }
     gpt2_state_free(&st);
 }
 
-static void bench_keys(const BenchModel *m, int *ids, double gbs, double cpu_gbs)
+static void bench_keys(const Gpt2Weights *w, int *ids, double gbs, double cpu_gbs, const char *on)
 {
     static const int lengths[] = {8, 32, 128};
-    const double D = G_D, F = G_F;
-    const double layer_bytes = G_L * (4 * D * D + 2 * D * F) * sizeof(float);
-    const double head_bytes = (double)G_V * D * sizeof(float);
-    float *logits = malloc(G_V * sizeof *logits);
+    const double bytes = layer_bytes(&w->cfg) + (double)w->cfg.n_vocab * w->cfg.d_model * 4;
+    float *logits = malloc(sizeof *logits * (size_t)w->cfg.n_vocab);
     Gpt2State st;
     gpt2_state_init(&st);
     for (int q = 0; logits && q < 3; q++) {
         const int n = lengths[q];
         double t[KEY_REPS], tf[KEY_REPS], c[KEY_REPS];
-        gpt2_forward(&m->w, ids, n, &st);
+        gpt2_forward(w, ids, n, &st);
         for (int rep = 0; rep < KEY_REPS; rep++) {
-            ids[n - 1] = (ids[n - 1] + 1) % G_V; /* the last token typed again */
+            ids[n - 1] = (ids[n - 1] + 1) % w->cfg.n_vocab; /* the last token typed again */
             double t0 = now_ms(), c0 = cpu_ms();
-            gpt2_forward(&m->w, ids, n, &st);
+            gpt2_forward(w, ids, n, &st);
             double t1 = now_ms();
-            gpt2_logits(&m->w, &st, n - 1, logits);
+            gpt2_logits(w, &st, n - 1, logits);
             t[rep] = now_ms() - t0, tf[rep] = t1 - t0, c[rep] = cpu_ms() - c0;
         }
         const double ms = median(t, KEY_REPS), fms = median(tf, KEY_REPS);
-        const double cms = median(c, KEY_REPS), bytes = layer_bytes + head_bytes;
+        const double cms = median(c, KEY_REPS);
         const double roof = gbs > 0 ? bytes / gbs * 1e-6 : 0;
         const double croof = cpu_gbs > 0 ? bytes / cpu_gbs * 1e-6 : 0;
         printf("bench gpt2_key n=%d computed=%d ms=%.1f cpu_ms=%.1f forward_ms=%.1f "
-               "logits_ms=%.1f weights_mb=%.0f bw_ms=%.1f bw_ratio=%.2f cpu_bw_ratio=%.2f\n",
+               "logits_ms=%.1f weights_mb=%.0f bw_ms=%.1f bw_ratio=%.2f cpu_bw_ratio=%.2f "
+               "on=\"%s\"\n",
                n, n - st.from, ms, cms, fms, ms - fms, bytes / 1e6, roof, roof > 0 ? ms / roof : 0,
-               croof > 0 ? cms / croof : 0);
+               croof > 0 ? cms / croof : 0, on);
         fflush(stdout);
     }
     free(logits);
     gpt2_state_free(&st);
 }
 
-void bench_gpt2(double peak_gflops)
+/* Words of one GPT-2 token each (with their leading space). */
+static const char *const WORDS[] = {" the",   " cat",  " sat", " on",  " mat",  " and", " then",
+                                    " it",    " was",  " a",   " dog", " that", " ran", " in",
+                                    " house", " with", " big", " red", " door", " of"};
+enum { N_WORDS = sizeof WORDS / sizeof *WORDS };
+
+/* A text of at least n - 1 tokens (the key's word makes n) into buf. */
+static int grow_text(Kind *k, const ModelConfig *c, ModelResult *r, int n, char *buf, size_t cap)
 {
-    BenchModel m;
-    double t0 = now_ms();
-    if (model_make(&m) != 0) {
-        printf("bench gpt2_model skipped reason=out_of_memory\n");
+    size_t len = (size_t)snprintf(buf, cap, "The");
+    for (int i = 0; len + 16 < cap; i++) {
+        if (kind_run(k, c, buf, len, NULL, 0, r) != AV_OK)
+            return -1;
+        if (r->shape.n_q >= n - 1)
+            return (int)len;
+        len += (size_t)snprintf(buf + len, cap - len, "%s", WORDS[(i * 7) % N_WORDS]);
+    }
+    return -1;
+}
+
+static void bench_kind_keys(const char *dir, const char *on)
+{
+    static const int lengths[] = {8, 32, 128};
+    Kind k;
+    char why[512], text[4096];
+    if (kind_gpt2_load(&k, dir, NULL, NULL, why, sizeof why) != AV_OK) {
+        printf("bench gpt2_key_kind skipped reason=open_failed why=\"%s\"\n", why);
         return;
     }
-    printf("bench gpt2_model V=%d T=%d D=%d H=%d L=%d params_m=%.1f build_s=%.1f\n", G_V, G_T, G_D,
-           G_H, G_L, gpt2_param_count(&m.w) / 1e6, (now_ms() - t0) / 1e3);
+    ModelConfig c;
+    ModelResult r;
+    memset(&r, 0, sizeof r);
+    model_config_default(&c);
+    kind_config(&k, &c);
+    const int V = kind_gpt2_config(&k)->n_vocab;
+    float *logits = malloc(sizeof *logits * (size_t)V);
+    for (int q = 0; logits && q < 3; q++) {
+        int len = grow_text(&k, &c, &r, lengths[q], text, sizeof text - 16);
+        if (len < 0) {
+            printf("bench gpt2_key_kind n=%d skipped reason=run_failed\n", lengths[q]);
+            break;
+        }
+        double t[KEY_REPS], tr[KEY_REPS], cp[KEY_REPS];
+        int n = 0, got;
+        for (int rep = 0; rep < KEY_REPS; rep++) {
+            kind_run(&k, &c, text, (size_t)len, NULL, 0, &r); /* the text before the key */
+            int more = snprintf(text + len, 16, "%s", WORDS[rep % N_WORDS]);
+            double t0 = now_ms(), c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+            int err = kind_run(&k, &c, text, (size_t)(len + more), NULL, 0, &r);
+            double t1 = now_ms();
+            if (!err)
+                err = kind_logits(&k, text, (size_t)(len + more), logits, V, &got);
+            t[rep] = now_ms() - t0, tr[rep] = t1 - t0;
+            cp[rep] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+            n = r.shape.n_q;
+            text[len] = 0;
+            if (err) {
+                printf("bench gpt2_key_kind n=%d skipped reason=run_failed\n", lengths[q]);
+                goto done;
+            }
+        }
+        const double ms = median(t, KEY_REPS), rms = median(tr, KEY_REPS);
+        printf("bench gpt2_key_kind n=%d ms=%.1f cpu_ms=%.1f run_ms=%.1f logits_ms=%.1f "
+               "target_ms=%s on=\"%s\"\n",
+               n, ms, median(cp, KEY_REPS), rms, ms - rms, n <= 33 ? "50" : "none", on);
+        fflush(stdout);
+    }
+done:
+    free(logits);
+    model_result_free(&r);
+    kind_close(&k);
+}
+
+void bench_gpt2(double peak_gflops, const char *dir, const char *on)
+{
+    HfModel m;
+    char why[512];
+    if (hfmodel_open(dir, &m, NULL, NULL, why, sizeof why) != AV_OK) {
+        printf("bench gpt2 skipped reason=open_failed why=\"%s\"\n", why);
+        return;
+    }
+    const Gpt2Config *g = &m.w.cfg;
+    printf("bench gpt2_model V=%d T=%d D=%d H=%d L=%d params_m=%.1f dir=%s on=\"%s\"\n", g->n_vocab,
+           g->n_ctx, g->d_model, g->n_head, g->n_layer, m.n_params / 1e6, dir, on);
     double cpu_gbs;
-    const double gbs = bandwidth(m.arena, (size_t)64 << 20, &cpu_gbs);
-    printf("bench gpt2_bandwidth read_gbs=%.1f cpu_gbs=%.1f mb=256\n", gbs, cpu_gbs);
+    const double gbs = bandwidth_of_256mb(&cpu_gbs);
+    printf("bench gpt2_bandwidth read_gbs=%.1f cpu_gbs=%.1f mb=256 on=\"%s\"\n", gbs, cpu_gbs, on);
     fflush(stdout);
-    int *ids = malloc(G_T * sizeof *ids);
+    int *ids = malloc(sizeof *ids * (size_t)g->n_ctx);
     Rng r;
     rng_seed(&r, 5);
-    for (int i = 0; ids && i < G_T; i++)
-        ids[i] = (int)(rng_next(&r) % G_V);
+    for (int i = 0; ids && i < g->n_ctx; i++)
+        ids[i] = (int)(rng_next(&r) % (uint64_t)g->n_vocab);
     if (ids) {
-        bench_whole(&m, ids, peak_gflops);
-        bench_keys(&m, ids, gbs, cpu_gbs);
+        bench_whole(&m.w, ids, peak_gflops, gbs, on);
+        bench_keys(&m.w, ids, gbs, cpu_gbs, on);
     }
     free(ids);
-    free(m.arena);
+    hfmodel_close(&m);
+    bench_kind_keys(dir, on);
 }
