@@ -188,7 +188,7 @@ bench-ref:
 	@$(MAKE) --no-print-directory $(BENCH) $(TRAIN_BENCH)
 	/usr/bin/python3 bench/reference.py --bench ./$(BENCH)
 	/usr/bin/python3 bench/train_reference.py --bench ./$(TRAIN_BENCH)
-	/usr/bin/python3 bench/gpt2_reference.py --bench ./$(BENCH) --threads 1,2
+	/usr/bin/python3 bench/gpt2_reference.py --bench ./$(BENCH)
 
 # The small trained models of assets/models/, from fixed seeds (assets/models/README.md).
 models: $(BIN)
