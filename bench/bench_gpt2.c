@@ -8,7 +8,7 @@
  *   bench gpt2_load     io/hfmodel.h opening the folder in a child process from
  *                       a warm page cache: median ms of 5 (cpu_ms: user +
  *                       system), target 2,000 ms; resident memory after the
- *                       open (rss_mb) and at its peak over the float32 weights
+ *                       open (rss_mib) and at its peak over the float32 weights
  *                       (rss_ratio, peak_ratio, target 1.25)
  *   bench gpt2_bandwidth  the best of 3 passes reading 256 MB: GB/s, the limit
  *                       of a forward that streams the weights
@@ -144,8 +144,8 @@ static void load_child(const char *dir, const char *on)
         hfmodel_close(&m);
     }
     double wkb = params * 4 / 1024;
-    printf("bench gpt2_load ms=%.0f cpu_ms=%.0f target_ms=2000 params_m=%.1f weights_mb=%.0f "
-           "base_mb=%.0f rss_mb=%.0f peak_mb=%.0f rss_ratio=%.3f peak_ratio=%.3f "
+    printf("bench gpt2_load ms=%.0f cpu_ms=%.0f target_ms=2000 params_m=%.1f weights_mib=%.0f "
+           "base_mib=%.0f rss_mib=%.0f peak_mib=%.0f rss_ratio=%.3f peak_ratio=%.3f "
            "target_ratio=1.25 on=\"%s\"\n",
            median(t, LOADS), median(c, LOADS), params / 1e6, wkb / 1024, base / 1024.0,
            rss / 1024.0, peak / 1024.0, rss / wkb, peak / wkb, on);
