@@ -34,6 +34,13 @@ typedef struct {
 /* Fill *f from cpuid on this processor (all false off x86-64). Cannot fail. */
 void cpu_features_read(CpuFeatures *f);
 
+/* Fill *f from the text of /proc/cpuinfo: its first processor's vendor_id,
+ * cpu family, model and flags (Linux lists an AVX flag only where the system
+ * saves its registers, as cpu_features_read checks with xgetbv). Pure: the
+ * caller reads the file, so tests can hand it the fixtures of other
+ * processors. Returns false, *f all false, when the text has no flags line. */
+bool cpu_features_parse(const char *cpuinfo, CpuFeatures *f);
+
 /* The highest level every one of whose extensions f has. */
 CpuLevel cpu_level(const CpuFeatures *f);
 

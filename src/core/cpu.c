@@ -12,6 +12,7 @@
 #include "core/cpu.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -79,6 +80,73 @@ void cpu_features_read(CpuFeatures *f)
     unsigned need = 1u << 16 | 1u << 17 | 1u << 30 | 1u << 31;
     f->avx512 = zmm && (b & need) == need;
 #endif
+}
+
+/* The value of the first line starting with key in one processor's block
+ * [p, end), or NULL: *len gets its length up to the end of the line. */
+static const char *field(const char *p, const char *end, const char *key, size_t *len)
+{
+    size_t klen = strlen(key);
+    for (; p && p < end; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, key, klen) != 0)
+            continue;
+        const char *colon = p + klen;
+        while (*colon == ' ' || *colon == '\t')
+            colon++;
+        if (*colon != ':')
+            continue; /* "model name" is not "model" */
+        const char *eol = strchr(p, '\n');
+        colon += colon[1] == ' ' ? 2 : 1;
+        *len = (size_t)((eol ? eol : colon + strlen(colon)) - colon);
+        return colon;
+    }
+    return NULL;
+}
+
+/* Whether the space-separated list [s, s + len) holds word. */
+static bool has_word(const char *s, size_t len, const char *word)
+{
+    size_t w = strlen(word);
+    for (const char *end = s + len; s < end;) {
+        while (s < end && *s == ' ')
+            s++;
+        const char *e = s;
+        while (e < end && *e != ' ')
+            e++;
+        if ((size_t)(e - s) == w && !strncmp(s, word, w))
+            return true;
+        s = e;
+    }
+    return false;
+}
+
+bool cpu_features_parse(const char *cpuinfo, CpuFeatures *f)
+{
+    memset(f, 0, sizeof *f);
+    if (!cpuinfo)
+        return false;
+    /* the first processor's block ends at the first empty line */
+    const char *end = strstr(cpuinfo, "\n\n");
+    end = end ? end + 1 : cpuinfo + strlen(cpuinfo);
+    size_t len;
+    const char *flags = field(cpuinfo, end, "flags", &len);
+    if (!flags)
+        return false;
+    size_t vlen, n;
+    const char *vendor = field(cpuinfo, end, "vendor_id", &vlen);
+    f->amd = vendor &&
+             (has_word(vendor, vlen, "AuthenticAMD") || has_word(vendor, vlen, "HygonGenuine"));
+    const char *v = field(cpuinfo, end, "cpu family", &n);
+    f->family = v ? atoi(v) : 0;
+    v = field(cpuinfo, end, "model", &n);
+    f->model = v ? atoi(v) : 0;
+    f->sse3 = has_word(flags, len, "pni");
+    f->avx = has_word(flags, len, "avx");
+    f->fma = f->avx && has_word(flags, len, "fma");
+    f->avx2 = f->avx && has_word(flags, len, "avx2");
+    f->avx512 = has_word(flags, len, "avx512f") && has_word(flags, len, "avx512dq") &&
+                has_word(flags, len, "avx512bw") && has_word(flags, len, "avx512vl");
+    return true;
 }
 
 CpuLevel cpu_level(const CpuFeatures *f)

@@ -4,10 +4,15 @@
  *
  * The processors are written out as features, so every case runs on any
  * machine: among them the one of issue 15, an Intel Xeon with AVX-512 on which
- * OpenBLAS 0.3.21 reports Prescott.
+ * OpenBLAS 0.3.21 reports Prescott. Two are read from /proc/cpuinfo fixtures
+ * in tests/data/cpu: amd_epyc_zen3.cpuinfo, this project's AMD EPYC copied
+ * whole; intel_xeon_skylakesp.cpuinfo, a Xeon Platinum 8175M (Skylake-SP) as
+ * Linux lists it under a hypervisor, written out from that processor's
+ * documented flags (avx512f, cd, dq, bw, vl; no VNNI).
  */
 #include "test_common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,22 +133,103 @@ static void test_cpu_unknown_or_fixed(void **state)
     expect(&EMERALD, NULL, true, NULL, CPU_BLAS_UNKNOWN, NULL);
 }
 
-/* Whether /proc/cpuinfo's first flags line holds flag as a whole word. */
-static int cpuinfo_has(const char *flag)
+/* The whole text of a file (at most 256 KB), or NULL; the caller frees. */
+static char *slurp(const char *path)
 {
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[8192];
-    int found = -1;
-    while (f && found < 0 && fgets(line, sizeof line, f)) {
-        if (strncmp(line, "flags", 5) != 0)
-            continue;
-        found = 0;
-        for (char *tok = strtok(strchr(line, ':') + 1, " \n"); tok; tok = strtok(NULL, " \n"))
-            found |= strcmp(tok, flag) == 0;
-    }
-    if (f)
-        fclose(f);
-    return found;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t cap = 256 * 1024, len;
+    char *buf = malloc(cap + 1);
+    len = buf ? fread(buf, 1, cap, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* The features a fixture's /proc/cpuinfo gives. */
+static CpuFeatures fixture(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/cpu/%s", TEST_DATA_DIR, name);
+    char *text = slurp(path);
+    assert_non_null(text);
+    CpuFeatures f;
+    assert_true(cpu_features_parse(text, &f));
+    free(text);
+    return f;
+}
+
+static void test_cpu_fixture_amd_zen3(void **state)
+{
+    (void)state;
+    /* This project's AMD EPYC (Zen 3, family 25 model 1): AVX2 and FMA, no
+     * AVX-512. OpenBLAS 0.3.21 reports Zen, which fits; were it to fall back
+     * (ATTNVIZ_BLAS_PRETEND_KERNEL=Prescott), attnviz forces Zen. */
+    CpuFeatures f = fixture("amd_epyc_zen3.cpuinfo");
+    assert_true(f.amd);
+    assert_int_equal(f.family, 25);
+    assert_int_equal(f.model, 1);
+    assert_true(f.sse3 && f.avx && f.avx2 && f.fma);
+    assert_false(f.avx512);
+    assert_int_equal(cpu_level(&f), CPU_LEVEL_AVX2);
+    expect(&f, "Zen", true, NULL, CPU_BLAS_KEEP, NULL);
+    expect(&f, "Prescott", true, NULL, CPU_BLAS_FORCE, "Zen");
+    expect(&f, "Prescott", true, "Prescott", CPU_BLAS_USER, NULL);
+    expect(&f, "Prescott", false, NULL, CPU_BLAS_FIXED, "Zen");
+}
+
+static void test_cpu_fixture_intel_avx512(void **state)
+{
+    (void)state;
+    /* An Intel Xeon Skylake-SP (family 6 model 85) with avx512f, cd, dq, bw
+     * and vl: SkylakeX is its kernel. A Prescott fallback (what 0.3.21 gives
+     * a model it does not know, such as model 207) is replaced by SkylakeX;
+     * SkylakeX itself is kept. */
+    CpuFeatures f = fixture("intel_xeon_skylakesp.cpuinfo");
+    assert_false(f.amd);
+    assert_int_equal(f.family, 6);
+    assert_int_equal(f.model, 85);
+    assert_true(f.sse3 && f.avx && f.avx2 && f.fma && f.avx512);
+    assert_int_equal(cpu_level(&f), CPU_LEVEL_AVX512);
+    expect(&f, "Prescott", true, NULL, CPU_BLAS_FORCE, "SkylakeX");
+    expect(&f, "Haswell", true, NULL, CPU_BLAS_FORCE, "SkylakeX");
+    expect(&f, "SkylakeX", true, NULL, CPU_BLAS_KEEP, NULL);
+    expect(&f, "Prescott", true, "Prescott", CPU_BLAS_USER, NULL);
+    /* the same processor with one of the four AVX-512 parts missing is AVX2 */
+    char *text = slurp(TEST_DATA_DIR "/cpu/intel_xeon_skylakesp.cpuinfo");
+    assert_non_null(text);
+    char *bw = strstr(text, " avx512bw");
+    assert_non_null(bw);
+    memcpy(bw, " xxxxxxxx", 9);
+    CpuFeatures g;
+    assert_true(cpu_features_parse(text, &g));
+    free(text);
+    assert_false(g.avx512);
+    expect(&g, "Prescott", true, NULL, CPU_BLAS_FORCE, "Haswell");
+}
+
+static void test_cpu_parse_edges(void **state)
+{
+    (void)state;
+    CpuFeatures f;
+    /* no flags line: nothing known, nothing forced */
+    assert_false(cpu_features_parse("processor\t: 0\nvendor_id\t: GenuineIntel\n", &f));
+    assert_false(f.avx || f.sse3);
+    assert_false(cpu_features_parse("", &f));
+    assert_false(cpu_features_parse(NULL, &f));
+    /* a flag is a whole word ("avx" is not "avx2"), "model name" is not "model",
+     * and only the first processor's block counts */
+    assert_true(cpu_features_parse("model name\t: X 9\nmodel\t\t: 7\n"
+                                   "flags\t\t: pni avx2 fma\n\nflags\t: avx\n",
+                                   &f));
+    assert_int_equal(f.model, 7);
+    assert_true(f.sse3);
+    assert_false(f.avx || f.avx2 || f.fma);
+    /* AVX only where listed: a system that does not save the registers hides it */
+    assert_true(cpu_features_parse("flags\t: pni fma avx avx2\n", &f));
+    assert_true(f.avx && f.avx2 && f.fma);
 }
 
 static void test_cpu_features_match_cpuinfo(void **state)
@@ -151,19 +237,23 @@ static void test_cpu_features_match_cpuinfo(void **state)
     (void)state;
     /* cpuid read here agrees with the kernel's view in /proc/cpuinfo (which
      * lists AVX flags only where the system enables them). */
-    CpuFeatures f;
+    CpuFeatures f, g;
     cpu_features_read(&f);
-    if (cpuinfo_has("sse3") < 0) {
-        print_message("no /proc/cpuinfo flags here: only the table is tested\n");
+    char *text = slurp("/proc/cpuinfo");
+    bool parsed = cpu_features_parse(text, &g);
+    free(text);
+    if (!parsed || !g.sse3) {
+        print_message("no x86 /proc/cpuinfo flags here: only the table is tested\n");
         skip();
     }
-    assert_int_equal(f.sse3, cpuinfo_has("pni"));
-    assert_int_equal(f.avx, cpuinfo_has("avx"));
-    assert_int_equal(f.avx2, cpuinfo_has("avx2"));
-    assert_int_equal(f.fma, cpuinfo_has("fma"));
-    int all512 = cpuinfo_has("avx512f") && cpuinfo_has("avx512dq") && cpuinfo_has("avx512bw") &&
-                 cpuinfo_has("avx512vl");
-    assert_int_equal(f.avx512, all512);
+    assert_int_equal(f.amd, g.amd);
+    assert_int_equal(f.family, g.family);
+    assert_int_equal(f.model, g.model);
+    assert_int_equal(f.sse3, g.sse3);
+    assert_int_equal(f.avx, g.avx);
+    assert_int_equal(f.avx2, g.avx2);
+    assert_int_equal(f.fma, g.fma);
+    assert_int_equal(f.avx512, g.avx512);
     assert_true(f.family > 0);
     /* and the library in use is known and fits this processor: on the
      * machines of this project, attnviz itself never has to restart here
@@ -182,6 +272,9 @@ int main(void)
         cmocka_unit_test(test_cpu_right_kernel_is_kept),
         cmocka_unit_test(test_cpu_user_setting_wins),
         cmocka_unit_test(test_cpu_unknown_or_fixed),
+        cmocka_unit_test(test_cpu_fixture_amd_zen3),
+        cmocka_unit_test(test_cpu_fixture_intel_avx512),
+        cmocka_unit_test(test_cpu_parse_edges),
         cmocka_unit_test(test_cpu_features_match_cpuinfo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
