@@ -80,14 +80,23 @@ char *modelfile_json(const ModelSpec *s);
 int modelfile_parse_json(const char *text, size_t len, ModelSpec *s, char *why,
                          size_t whylen);
 
-/* Write the folder dir (created when missing; existing files replaced one by
- * one, each atomically): model.json, every tensor of the layout taken from
- * params (lay.total floats), and heads.txt when heads_txt is not NULL.
- * Returns AV_OK, AV_ERR_IO (errno set; which[0..whichlen) names the file
- * within dir, or is "" for dir itself), AV_ERR_NOMEM or AV_ERR_MODEL (s fails
- * modelfile_check). */
+/* Write the folder dir whole: model.json, every tensor of the layout taken
+ * from params (lay.total floats), and heads.txt when heads_txt is not NULL,
+ * into a sibling folder that then replaces dir in one step (io/dirswap.h), so
+ * that dir holds the previous model or the new one, never a mix, whenever the
+ * program is stopped. A dir that holds anything but a model folder's files is
+ * refused (modelfile_save_check). Returns AV_OK, AV_ERR_IO (errno set;
+ * which[0..whichlen) names the file within dir, or is "" for dir itself),
+ * AV_ERR_NOMEM or AV_ERR_MODEL (s fails modelfile_check). */
 int modelfile_save(const char *dir, const ModelSpec *s, const float *params,
                    const char *heads_txt, char *which, size_t whichlen);
+
+/* Whether a save may replace dir: AV_OK when dir is missing or holds only a
+ * model folder's files (model.json, heads.txt, .npy tensors, layerN folders
+ * of tensors); AV_ERR_IO with errno ENOTDIR (dir is a file) or ENOTEMPTY
+ * (which names the first other entry, e.g. "notes.txt" or "layer1/x.txt"),
+ * or the error of reading dir. */
+int modelfile_save_check(const char *dir, char *which, size_t whichlen);
 
 /* Read the folder dir: *s from model.json and *params (malloc'd, lay.total
  * floats, owned by the caller) from the tensors. Returns AV_OK, AV_ERR_NOMEM,

@@ -22,6 +22,7 @@
 #include "core/av.h"
 #include "core/mat.h"
 #include "io/fileio.h"
+#include "io/modelfile.h"
 #include "io/npy.h"
 #include "train/scores.h"
 #include "cli/say.h"
@@ -265,28 +266,51 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* The one line for a folder a save may not replace (modelfile_save_check). */
+static int say_not_replaceable(const char *dir, const char *which)
+{
+    if (errno == ENOTDIR)
+        return say(1, "cannot save in %s: not a folder", dir);
+    return say(1, "cannot save in %s: it holds %s, which is not a model's file (save in a "
+               "new folder, or one that holds a model)", dir, which);
+}
+
 static int save(Trainer *tr, const char *dir, const HeadScore *hs)
 {
-    char which[64];
+    char which[256];
     int err = trainer_save(tr, dir, hs, which, sizeof which);
     if (err == AV_ERR_NOMEM)
         return say(1, "out of memory");
+    if (err == AV_ERR_IO && (errno == ENOTEMPTY || errno == ENOTDIR))
+        return say_not_replaceable(dir, which);
     if (err && !which[0])
-        return say(1, "cannot make the folder %s: %s", dir, strerror(errno));
+        return say(1, "cannot save the folder %s: %s", dir, strerror(errno));
     if (err)
         return say(1, "cannot write %s/%s: %s", dir, which,
                    err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
     return 0;
 }
 
-/* The folder to save in, made before training rather than found missing after. */
+/* Before training: the folder could be saved (its parent is a folder we may
+ * write in, and it is new or holds only a model). Nothing is made: the folder
+ * appears whole when the model is saved. */
 static int make_save_dir(const char *dir)
 {
-    struct stat st;
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    char which[256], parent[4096];
+    if (modelfile_save_check(dir, which, sizeof which))
+        return errno == ENOTEMPTY || errno == ENOTDIR ? say_not_replaceable(dir, which)
+               : say(1, "cannot save in %s: %s", dir, strerror(errno));
+    snprintf(parent, sizeof parent, "%s", dir);
+    size_t len = strlen(parent);
+    while (len > 1 && parent[len - 1] == '/')
+        parent[--len] = '\0';
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else
+        slash[slash == parent] = '\0';
+    if (access(parent, W_OK | X_OK) != 0)
         return say(1, "cannot make the folder %s: %s", dir, strerror(errno));
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return say(1, "cannot save in %s: not a folder", dir);
     return 0;
 }
 

@@ -4,19 +4,23 @@
  * model.json is read with io/json.h: one object whose values are strings,
  * numbers, true/false/null and arrays of strings. Unknown keys are skipped,
  * so later versions may add fields. Every failure is AV_ERR_MODEL with one
- * line naming the file and the fault; nothing here prints.
+ * line naming the file and the fault; nothing here prints. A folder is saved
+ * whole or not at all (io/dirswap.h): written beside its place, then swapped in.
  */
 #include "io/modelfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "core/av.h"
+#include "io/dirswap.h"
 #include "io/fileio.h"
 #include "io/json.h"
 #include "io/npy.h"
@@ -302,6 +306,12 @@ static int tensor_path(char *path, size_t cap, const char *dir, const char *name
     return n < 0 || (size_t)n >= cap ? AV_ERR_IO : AV_OK;
 }
 
+static int join(char *path, size_t cap, const char *dir, const char *name)
+{
+    int n = snprintf(path, cap, "%s/%s", dir, name);
+    return n < 0 || (size_t)n >= cap ? (errno = ENAMETOOLONG, AV_ERR_IO) : AV_OK;
+}
+
 static int make_dir(const char *path)
 {
     if (mkdir(path, 0777) == 0 || errno == EEXIST)
@@ -309,25 +319,75 @@ static int make_dir(const char *path)
     return AV_ERR_IO;
 }
 
-int modelfile_save(const char *dir, const ModelSpec *s, const float *params,
-                   const char *heads_txt, char *which, size_t whichlen)
+/* Whether name, an entry of a model folder (in a layer folder when in_layer),
+ * is a file a model folder holds: model.json, heads.txt, a tensor, a layerN
+ * folder, or the temporary file of an atomic write (".NAME.XXXXXX") an
+ * earlier version left when it was killed. */
+static bool model_entry(const char *name, bool in_layer, bool is_dir)
+{
+    size_t len = strlen(name);
+    if (name[0] == '.' && len > 8 && name[len - 7] == '.') {
+        char inner[256];
+        snprintf(inner, sizeof inner, "%.*s", (int)(len - 8), name + 1);
+        return !is_dir && model_entry(inner, in_layer, false);
+    }
+    if (is_dir) {
+        int l = 0, used = 0;
+        return !in_layer && sscanf(name, "layer%d%n", &l, &used) == 1 && l > 0 &&
+               (size_t)used == len;
+    }
+    if (!in_layer && (!strcmp(name, "model.json") || !strcmp(name, "heads.txt")))
+        return true;
+    return len > 4 && !strcmp(name + len - 4, ".npy");
+}
+
+/* AV_OK when dir is missing or holds nothing but a model folder's files
+ * (which a save may replace); else AV_ERR_IO, errno ENOTEMPTY (or ENOTDIR),
+ * with the first other entry in which. */
+static int replaceable(const char *dir, bool in_layer, char *which, size_t whichlen)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT && !in_layer ? AV_OK : AV_ERR_IO;
+    char sub[4096];
+    int err = AV_OK;
+    struct stat st;
+    for (struct dirent *e; !err && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        bool is_dir = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode);
+        if (!model_entry(e->d_name, in_layer, is_dir)) {
+            snprintf(which, whichlen, "%s", e->d_name);
+            errno = ENOTEMPTY, err = AV_ERR_IO;
+        } else if (is_dir) {
+            err = replaceable(sub, true, which, whichlen);
+            if (err && which[0] && !strchr(which, '/')) {
+                char inner[64];
+                snprintf(inner, sizeof inner, "%s", which);
+                snprintf(which, whichlen, "%s/%s", e->d_name, inner);
+            }
+        }
+    }
+    int keep = errno;
+    closedir(d);
+    errno = keep;
+    return err;
+}
+
+/* Every file of the folder into dir, which exists and is empty. */
+static int write_folder(const char *dir, const ModelSpec *s, const float *params,
+                        const char *heads_txt, char *which, size_t whichlen)
 {
     char path[4096];
     ModelLayout lay;
-    snprintf(which, whichlen, "%s", "");
-    int err = modelfile_check(s);
-    if (err)
-        return err;
-    if (make_dir(dir))
-        return AV_ERR_IO;
-    snprintf(which, whichlen, "%s", "");
     for (int l = 1; l <= s->layers; l++) {
-        snprintf(path, sizeof path, "%s/layer%d", dir, l);
         snprintf(which, whichlen, "layer%d", l);
-        if (make_dir(path))
+        if (join(path, sizeof path, dir, which) || make_dir(path))
             return AV_ERR_IO;
     }
     modelfile_layout(s, &lay);
+    int err;
     for (int k = 0; k < lay.n; k++) {
         const ModelTensor *t = &lay.t[k];
         snprintf(which, whichlen, "%s.npy", t->name);
@@ -340,15 +400,45 @@ int modelfile_save(const char *dir, const ModelSpec *s, const float *params,
     if (!json)
         return AV_ERR_NOMEM;
     snprintf(which, whichlen, "model.json");
-    snprintf(path, sizeof path, "%s/model.json", dir);
-    err = file_write_atomic(path, json, strlen(json), false);
+    err = join(path, sizeof path, dir, "model.json");
+    if (!err)
+        err = file_write_atomic(path, json, strlen(json), false);
     free(json);
     if (!err && heads_txt) {
         snprintf(which, whichlen, "heads.txt");
-        snprintf(path, sizeof path, "%s/heads.txt", dir);
-        err = file_write_atomic(path, heads_txt, strlen(heads_txt), false);
+        err = join(path, sizeof path, dir, "heads.txt");
+        if (!err)
+            err = file_write_atomic(path, heads_txt, strlen(heads_txt), false);
     }
     return err;
+}
+
+int modelfile_save_check(const char *dir, char *which, size_t whichlen)
+{
+    snprintf(which, whichlen, "%s", "");
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return errno = ENOTDIR, AV_ERR_IO;
+    return replaceable(dir, false, which, whichlen);
+}
+
+int modelfile_save(const char *dir, const ModelSpec *s, const float *params,
+                   const char *heads_txt, char *which, size_t whichlen)
+{
+    snprintf(which, whichlen, "%s", "");
+    int err = modelfile_check(s);
+    if (err || (err = modelfile_save_check(dir, which, whichlen)))
+        return err;
+    DirSwap swap;
+    if (dirswap_begin(&swap, dir))
+        return AV_ERR_IO;
+    err = write_folder(swap.tmp, s, params, heads_txt, which, whichlen);
+    if (err) {
+        dirswap_abort(&swap);
+        return err;
+    }
+    snprintf(which, whichlen, "%s", "");
+    return dirswap_commit(&swap);
 }
 
 static void shape_text(char *buf, size_t cap, int ndim, const size_t *shape)

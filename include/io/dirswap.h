@@ -1,0 +1,44 @@
+/* dirswap.h - a folder written whole, then swapped in: a reader, or a run
+ * killed at any moment, finds either the previous folder or the new one,
+ * never a mix.
+ *
+ * The new folder is written into a hidden sibling (same parent, so a rename
+ * moves it), ".NAME.new-PID-XXXXXX", its files and folders fsync'd, then
+ * exchanged with NAME in one step (renameat2 RENAME_EXCHANGE) and the
+ * previous folder, now under the sibling's name, removed. Where the exchange
+ * is not available (an older kernel, a file system without it), NAME is
+ * first renamed aside to ".NAME.old-PID-XXXXXX" and the new one renamed into
+ * place. A run killed on the way leaves only such siblings: dirswap_begin
+ * removes those of processes that no longer run and, when NAME is missing
+ * while an old one is aside, puts it back.
+ */
+#ifndef ATTNVIZ_DIRSWAP_H
+#define ATTNVIZ_DIRSWAP_H
+
+#include <stddef.h>
+
+typedef struct {
+    char dir[4096];  /* the folder to replace, as given */
+    char tmp[4096];  /* the sibling being written: write the files here */
+    int no_exchange; /* for tests: take the two-rename way even where the
+                      * exchange works (set after dirswap_begin) */
+} DirSwap;
+
+/* Clean up after killed runs, then make the empty sibling s->tmp for dir.
+ * Returns AV_OK or AV_ERR_IO (errno set; nothing made). */
+int dirswap_begin(DirSwap *s, const char *dir);
+
+/* fsync s->tmp's folders (the files in it must have been fsync'd by their
+ * writer, as file_write_atomic and npy_write do), swap it in as s->dir and
+ * remove the previous folder. On failure (AV_ERR_IO, errno set) s->dir is as
+ * it was and s->tmp is removed. */
+int dirswap_commit(DirSwap *s);
+
+/* Give up: remove s->tmp and all it holds. errno is kept. */
+void dirswap_abort(DirSwap *s);
+
+/* Remove the folder path and everything in it (files and folders, no
+ * symbolic link followed). Returns AV_OK or AV_ERR_IO (errno set). */
+int dirswap_remove_tree(const char *path);
+
+#endif

@@ -1,0 +1,277 @@
+/* dirswap.c - write a folder beside its final place, then swap it in.
+ *
+ * The siblings are named after the folder and the writing process,
+ * ".NAME.new-PID-SUFFIX" and ".NAME.old-PID-SUFFIX", so that a later run
+ * knows which belong to processes that are gone and may be removed, and
+ * never touches one that a running process is writing. This module prints
+ * nothing and never exits; errno is kept meaningful on every failure.
+ */
+#include "io/dirswap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/av.h"
+
+#define EXCHANGE 2u /* RENAME_EXCHANGE of renameat2(2) */
+
+/* parent and base name of dir (trailing slashes ignored). */
+static int split(const char *dir, char *parent, size_t pcap, char *base, size_t bcap)
+{
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    size_t slash = len;
+    while (slash > 0 && dir[slash - 1] != '/')
+        slash--;
+    if (len == 0 || slash == len)
+        return errno = EINVAL, AV_ERR_IO;
+    int n = slash == 0   ? snprintf(parent, pcap, ".")
+            : slash == 1 ? snprintf(parent, pcap, "/")
+                         : snprintf(parent, pcap, "%.*s", (int)(slash - 1), dir);
+    int m = snprintf(base, bcap, "%.*s", (int)(len - slash), dir + slash);
+    if (n < 0 || (size_t)n >= pcap || m < 0 || (size_t)m >= bcap)
+        return errno = ENAMETOOLONG, AV_ERR_IO;
+    return AV_OK;
+}
+
+int dirswap_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? AV_OK : AV_ERR_IO;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path) == 0 ? AV_OK : AV_ERR_IO;
+    DIR *d = opendir(path);
+    if (!d)
+        return AV_ERR_IO;
+    char sub[4096];
+    int err = AV_OK;
+    for (struct dirent *e; !err && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        int n = snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        err = n < 0 || (size_t)n >= sizeof sub ? (errno = ENAMETOOLONG, AV_ERR_IO)
+                                               : dirswap_remove_tree(sub);
+    }
+    int e = errno;
+    closedir(d);
+    errno = e;
+    return err ? err : rmdir(path) == 0 ? AV_OK : AV_ERR_IO;
+}
+
+/* fsync the folder path and every folder in it (their entries); the files'
+ * bytes were fsync'd by whoever wrote them (file_write_atomic does). */
+static int fsync_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return AV_ERR_IO;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        if (!d)
+            return AV_ERR_IO;
+        char sub[4096];
+        int err = AV_OK;
+        for (struct dirent *e; !err && (e = readdir(d));) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            int n = snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            err = n < 0 || (size_t)n >= sizeof sub ? (errno = ENAMETOOLONG, AV_ERR_IO)
+                                                   : fsync_tree(sub);
+        }
+        closedir(d);
+        if (err)
+            return err;
+    } else {
+        return AV_OK;
+    }
+    int fd = open(path, O_RDONLY | O_DIRECTORY);
+    if (fd < 0)
+        return AV_ERR_IO;
+    int rc = fsync(fd);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc == 0 || errno == EINVAL ? AV_OK : AV_ERR_IO; /* EINVAL: no fsync here */
+}
+
+static void fsync_parent(const char *dir)
+{
+    char parent[4096], base[1024];
+    if (split(dir, parent, sizeof parent, base, sizeof base))
+        return;
+    int fd = open(parent, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* The writer's pid in a sibling's name "." base "." kind "-PID-SUFFIX", or 0
+ * when name is not one of base's siblings of that kind. */
+static long sibling_pid(const char *name, const char *base, const char *kind)
+{
+    size_t bl = strlen(base), kl = strlen(kind);
+    if (name[0] != '.' || strncmp(name + 1, base, bl) || name[1 + bl] != '.' ||
+        strncmp(name + 2 + bl, kind, kl) || name[2 + bl + kl] != '-')
+        return 0;
+    const char *p = name + 3 + bl + kl;
+    char *end;
+    long pid = strtol(p, &end, 10);
+    return end > p && *end == '-' && end[1] && pid > 0 ? pid : 0;
+}
+
+static bool alive(long pid)
+{
+    return pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+/* Remove the siblings left by runs that were killed; put a folder that was
+ * renamed aside back in place when dir itself is missing. */
+static void clean_siblings(const char *dir, const char *parent, const char *base)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    char path[4096];
+    struct stat st;
+    for (struct dirent *e; (e = readdir(d));) {
+        long old = sibling_pid(e->d_name, base, "old");
+        long pid = old ? old : sibling_pid(e->d_name, base, "new");
+        if (!pid || alive(pid))
+            continue;
+        int n = snprintf(path, sizeof path, "%s/%s", parent, e->d_name);
+        if (n < 0 || (size_t)n >= sizeof path)
+            continue;
+        if (old && lstat(dir, &st) != 0 && errno == ENOENT && rename(path, dir) == 0)
+            continue;
+        dirswap_remove_tree(path);
+    }
+    closedir(d);
+}
+
+/* Make a fresh sibling folder "." base "." kind "-PID-SUFFIX" (mode 0777 less
+ * the umask, as mkdir gives), or only name it when make is false. */
+static int sibling(char *out, size_t cap, const char *parent, const char *base, const char *kind,
+                   bool make)
+{
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    unsigned long x = (unsigned long)t.tv_nsec ^ (unsigned long)t.tv_sec * 2654435761u;
+    for (int tries = 0; tries < 100; tries++) {
+        char suffix[7];
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        for (int k = 0; k < 6; k++)
+            suffix[k] = digits[(x >> (8 + 5 * k)) % 36];
+        suffix[6] = '\0';
+        int n = snprintf(out, cap, "%s/.%s.%s-%ld-%s", parent, base, kind, (long)getpid(), suffix);
+        if (n < 0 || (size_t)n >= cap)
+            return errno = ENAMETOOLONG, AV_ERR_IO;
+        struct stat st;
+        if (!make && lstat(out, &st) != 0 && errno == ENOENT)
+            return AV_OK;
+        if (make && mkdir(out, 0777) == 0)
+            return AV_OK;
+        if (make && errno != EEXIST)
+            return AV_ERR_IO;
+    }
+    return errno = EEXIST, AV_ERR_IO;
+}
+
+int dirswap_begin(DirSwap *s, const char *dir)
+{
+    char parent[4096], base[1024];
+    memset(s, 0, sizeof *s);
+    struct stat st;
+    /* a symbolic link to a folder: the folder it points to is replaced */
+    if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!realpath(dir, s->dir))
+            return AV_ERR_IO;
+    } else if (snprintf(s->dir, sizeof s->dir, "%s", dir) >= (int)sizeof s->dir) {
+        return errno = ENAMETOOLONG, AV_ERR_IO;
+    }
+    if (split(s->dir, parent, sizeof parent, base, sizeof base))
+        return AV_ERR_IO;
+    clean_siblings(s->dir, parent, base);
+    if (lstat(s->dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return errno = ENOTDIR, AV_ERR_IO;
+    return sibling(s->tmp, sizeof s->tmp, parent, base, "new", true);
+}
+
+void dirswap_abort(DirSwap *s)
+{
+    int e = errno;
+    if (s->tmp[0])
+        dirswap_remove_tree(s->tmp);
+    s->tmp[0] = '\0';
+    errno = e;
+}
+
+static int exchange(const char *a, const char *b)
+{
+#ifdef SYS_renameat2
+    return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, EXCHANGE);
+#else
+    (void)a, (void)b;
+    return errno = ENOSYS, -1;
+#endif
+}
+
+/* Without the exchange: dir aside, the new folder in, the old one removed.
+ * Killed between the two renames, dir is missing and the old folder aside,
+ * which the next dirswap_begin puts back. */
+static int swap_by_two_renames(DirSwap *s)
+{
+    char parent[4096], base[1024], old[4096];
+    if (split(s->dir, parent, sizeof parent, base, sizeof base) ||
+        sibling(old, sizeof old, parent, base, "old", false) || rename(s->dir, old) != 0)
+        return AV_ERR_IO;
+    if (rename(s->tmp, s->dir) != 0) {
+        int e = errno;
+        rename(old, s->dir);
+        errno = e;
+        return AV_ERR_IO;
+    }
+    s->tmp[0] = '\0';
+    fsync_parent(s->dir);
+    dirswap_remove_tree(old);
+    return AV_OK;
+}
+
+int dirswap_commit(DirSwap *s)
+{
+    struct stat st;
+    int err = fsync_tree(s->tmp);
+    if (!err && lstat(s->dir, &st) != 0) {
+        if (errno != ENOENT || rename(s->tmp, s->dir) != 0)
+            err = AV_ERR_IO;
+        else
+            s->tmp[0] = '\0';
+    } else if (!err && !S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR, err = AV_ERR_IO;
+    } else if (!err && !s->no_exchange && exchange(s->tmp, s->dir) == 0) {
+        /* s->tmp now holds the previous folder */
+        fsync_parent(s->dir);
+    } else if (!err &&
+               (s->no_exchange || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP)) {
+        err = swap_by_two_renames(s);
+    } else if (!err) {
+        err = AV_ERR_IO;
+    }
+    if (!err && !s->tmp[0])
+        fsync_parent(s->dir);
+    dirswap_abort(s);
+    return err;
+}
