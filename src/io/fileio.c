@@ -5,12 +5,17 @@
  * the target's folder that is fsync'd, closed (both checked: a full disk shows
  * up at write, fsync or close) and only then renamed, or hard-linked for
  * no-clobber, so a reader never sees half a file. errno is kept meaningful on
- * every failure. This module prints nothing and never exits.
+ * every failure. SIGINT, SIGTERM and SIGHUP are held while the temporary file
+ * exists (only SIGKILL can leave it). This module prints nothing and never
+ * exits.
  */
 #include "io/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +207,8 @@ static int publish(const char *tmp, const char *path, bool no_clobber)
     return 0;
 }
 
-int file_write_atomic(const char *path, const void *data, size_t len, bool no_clobber)
+/* Write through a temporary file; see file_write_atomic. */
+static int write_via_temp(const char *path, const void *data, size_t len, bool no_clobber)
 {
     struct stat st;
     if (stat(path, &st) == 0) {
@@ -233,6 +239,22 @@ int file_write_atomic(const char *path, const void *data, size_t len, bool no_cl
     free(tmp);
     fsync_dir(path);
     return AV_OK;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len, bool no_clobber)
+{
+    /* SIGINT, SIGTERM and SIGHUP wait until the temporary file is renamed or
+     * removed, so that one of them never leaves it behind */
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT), sigaddset(&stop, SIGTERM), sigaddset(&stop, SIGHUP);
+    bool masked = pthread_sigmask(SIG_BLOCK, &stop, &old) == 0;
+    int err = write_via_temp(path, data, len, no_clobber);
+    int saved = errno;
+    if (masked)
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = saved;
+    return err;
 }
 
 int memfile_open(MemFile *m)
