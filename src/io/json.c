@@ -167,16 +167,60 @@ int json_string(Json *j, char **out)
     return AV_OK;
 }
 
-/* Any value, skipped (for unknown keys). */
+/* Past the digits at q (none: q itself). */
+static const char *digits(const char *q, const char *end)
+{
+    while (q < end && *q >= '0' && *q <= '9')
+        q++;
+    return q;
+}
+
+/* The length of the JSON number at [p, end): -?(0|[1-9][0-9]*)(.[0-9]+)?
+ * ([eE][+-]?[0-9]+)?, or 0 when none starts there. */
+static size_t number_len(const char *p, const char *end)
+{
+    const char *q = p + (p < end && *p == '-');
+    if (q < end && *q == '0')
+        q++;
+    else if (q < end && *q >= '1' && *q <= '9')
+        q = digits(q, end);
+    else
+        return 0;
+    if (q < end && *q == '.') {
+        const char *d = digits(q + 1, end);
+        if (d == q + 1)
+            return 0;
+        q = d;
+    }
+    if (q < end && (*q == 'e' || *q == 'E')) {
+        q++;
+        if (q < end && (*q == '+' || *q == '-'))
+            q++;
+        const char *d = digits(q, end);
+        if (d == q)
+            return 0;
+        q = d;
+    }
+    return (size_t)(q - p);
+}
+
+static int ignore_cp(void *ctx, unsigned cp)
+{
+    (void)ctx, (void)cp;
+    return AV_OK;
+}
+
+/* Any value, skipped (for unknown keys): the same grammar the other calls
+ * read, object keys strings. */
 int json_skip_value(Json *j, int depth)
 {
     json_skip_ws(j);
     if (depth > 32)
         return json_fail(j, "nested too deeply");
     if (j->p < j->end && *j->p == '"') {
-        char *s;
-        json_string(j, &s);
-        free(s);
+        /* any string, \u0000 too: nothing is kept */
+        if (json_string_each(j, ignore_cp, NULL) == AV_ERR_UTF8)
+            j->err = AV_ERR_MODEL;
         return j->err;
     }
     if (json_eat(j, '[') || json_eat(j, '{')) {
@@ -184,31 +228,38 @@ int json_skip_value(Json *j, int depth)
         if (json_eat(j, close))
             return AV_OK;
         do {
-            if (close == '}' && (json_skip_value(j, depth + 1) || !json_eat(j, ':')))
+            json_skip_ws(j);
+            if (close == '}' && (j->p >= j->end || *j->p != '"' ||
+                                 json_skip_value(j, depth + 1) || !json_eat(j, ':')))
                 return json_fail(j, "an object is malformed");
             if (json_skip_value(j, depth + 1))
                 return j->err;
         } while (json_eat(j, ','));
         return json_eat(j, close) ? AV_OK : json_fail(j, "an array or object is not closed");
     }
-    const char *start = j->p;
-    while (j->p < j->end && strchr("+-.0123456789eEtruefalsn", *j->p))
-        j->p++;
-    return j->p > start ? AV_OK : json_fail(j, "a value was expected");
+    if (json_word(j, "true") || json_word(j, "false") || json_word(j, "null"))
+        return AV_OK;
+    if (!number_len(j->p, j->end))
+        return json_fail(j, "a value was expected");
+    double v;
+    return json_number(j, "a number", &v);
 }
 
 int json_number(Json *j, const char *key, double *v)
 {
     json_skip_ws(j);
-    char buf[64];
-    size_t n = 0;
-    while (j->p < j->end && n + 1 < sizeof buf && strchr("+-.0123456789eE", *j->p))
-        buf[n++] = *j->p++;
-    buf[n] = 0;
-    char *e;
-    *v = strtod(buf, &e);
-    if (!n || *e || !isfinite(*v))
+    char buf[400];
+    size_t n = number_len(j->p, j->end);
+    if (!n)
         return json_fail(j, "\"%s\" is not a number", key);
+    if (n >= sizeof buf)
+        return json_fail(j, "\"%s\" is a number too long to read", key);
+    memcpy(buf, j->p, n);
+    buf[n] = 0;
+    *v = strtod(buf, NULL);
+    if (!isfinite(*v))
+        return json_fail(j, "\"%s\" is not a finite number", key);
+    j->p += n;
     return AV_OK;
 }
 

@@ -133,6 +133,50 @@ static void test_json_values(void **state)
     assert_string_equal(why, "nested too deeply");
 }
 
+/* The fuzz harness's findings (tests/fuzz/fuzz_json.c): json_skip_value
+ * accepted what no other call reads ("1.5e", "tru", "+-", a key that is not
+ * a string) and refused a valid string holding \u0000; json_number took
+ * strtod's forms that JSON has not ("+1", ".5", "1.") and cut a long number
+ * at 63 characters. */
+static void test_json_fuzz_findings(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {"1.5e", "1.5e\xfe", "tru", "fals", "+-", "e", "+1",
+                                          ".5", "1.", "-", "{1: 2}", "{tru: 1}", "[1.e3]"};
+    for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
+        Json j = cursor(refused[k]);
+        if (json_skip_value(&j, 0) == AV_OK && j.p == j.end) {
+            print_error("json_skip_value accepted '%s' whole\n", refused[k]);
+            fail();
+        }
+        double v;
+        j = cursor(refused[k]);
+        if (json_number(&j, "x", &v) == AV_OK && j.p == j.end) {
+            print_error("json_number accepted '%s' whole\n", refused[k]);
+            fail();
+        }
+    }
+    Json j = cursor("\"T\\u0000\" 1");
+    assert_int_equal(json_skip_value(&j, 0), AV_OK);
+    assert_string_equal(j.p, " 1");
+    j = cursor("{\"a\": [true, false, null, -0.5E+2, {\"b\": \"\\u0000\"}]}");
+    assert_int_equal(json_skip_value(&j, 0), AV_OK);
+    assert_true(j.p == j.end);
+    /* a long number is read whole (here 300 digits), not cut */
+    char num[320] = "0.";
+    memset(num + 2, '0', 297);
+    num[299] = '5';
+    double v;
+    j = cursor(num);
+    assert_int_equal(json_number(&j, "x", &v), AV_OK);
+    assert_true(j.p == j.end);
+    assert_true(v > 0 && v < 1e-290);
+    /* 01: the number is 0, and the 1 is left for the caller to refuse */
+    j = cursor("01");
+    assert_int_equal(json_number(&j, "x", &v), AV_OK);
+    assert_string_equal(j.p, "1");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_json_string_each),
         cmocka_unit_test(test_json_string_refused),
         cmocka_unit_test(test_json_values),
+        cmocka_unit_test(test_json_fuzz_findings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
