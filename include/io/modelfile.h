@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/av.h"
+
 typedef enum { MODEL_PE_SINUSOIDAL, MODEL_PE_LEARNED, MODEL_PE_NONE } ModelPe;
 typedef enum { MODEL_ACT_GELU, MODEL_ACT_RELU } ModelAct;
 typedef enum { MODEL_TOK_CHARS, MODEL_TOK_WORDS } ModelTok;
@@ -26,8 +28,11 @@ typedef enum { MODEL_TOK_CHARS, MODEL_TOK_WORDS } ModelTok;
 #define MODEL_MAX_CONTEXT 4096
 #define MODEL_MAX_MLP 16384
 #define MODEL_NAME_MAX 24
-/* embed, pe, unembed, ln_f x2, and at most 14 a layer */
-#define MODEL_MAX_TENSORS (5 + 14 * 12)
+/* embed, pe, unembed, ln_f x2, and at most 14 a layer, for as many layers as
+ * modelfile_check lets through (it was 12 layers while the check allowed
+ * AV_MAX_LAYERS: a 26-layer model.json overran the layout, found by
+ * fuzz_model) */
+#define MODEL_MAX_TENSORS (5 + 14 * AV_MAX_LAYERS)
 
 /* A model's settings: model.json without the tensors. */
 typedef struct {

@@ -22,6 +22,11 @@ int json_fail(Json *j, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(j->why, j->whylen, fmt, ap);
         va_end(ap);
+        /* a key or value from the file may hold control characters: the
+         * reason stays one line that a terminal shows as it is */
+        for (char *c = j->why; j->whylen && *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
         j->err = AV_ERR_MODEL;
     }
     return j->err;

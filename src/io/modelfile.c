@@ -219,6 +219,10 @@ static int get_field(Json *j, const char *key, ModelSpec *s, unsigned *seen)
     int k = pick(key, keys, (int)(sizeof keys / sizeof *keys)), v = 0;
     char *str = NULL;
     double num;
+    /* a key given twice is refused (a second "vocab" was appended past the
+     * first one's array: found by fuzz_model) */
+    if (k >= 0 && (*seen & 1u << k))
+        return json_fail(j, "\"%s\" is given twice", key);
     if (k >= 0)
         *seen |= 1u << k;
     switch (k) {

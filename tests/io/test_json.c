@@ -171,6 +171,10 @@ static void test_json_fuzz_findings(void **state)
     assert_int_equal(json_number(&j, "x", &v), AV_OK);
     assert_true(j.p == j.end);
     assert_true(v > 0 && v < 1e-290);
+    /* fuzz_model's finding: a key holding a newline made a two-line reason */
+    j = cursor("");
+    json_fail(&j, "\"%s\" is unknown", "fo\n\x1b[31m");
+    assert_string_equal(why, "\"fo??[31m\" is unknown");
     /* 01: the number is 0, and the 1 is left for the caller to refuse */
     j = cursor("01");
     assert_int_equal(json_number(&j, "x", &v), AV_OK);

@@ -206,10 +206,54 @@ static void test_modelfile_broken(void **state)
     free(p);
 }
 
+/* fuzz_model's finding: the layout's table held 12 layers while
+ * modelfile_check lets AV_MAX_LAYERS through; a deeper model.json wrote past
+ * it. The deepest model with every tensor fits. */
+static void test_modelfile_deepest_layout(void **state)
+{
+    (void)state;
+    ModelSpec s = spec(true, 16, MODEL_PE_LEARNED);
+    s.layers = AV_MAX_LAYERS;
+    assert_int_equal(modelfile_check(&s), AV_OK);
+    ModelLayout lay;
+    modelfile_layout(&s, &lay);
+    /* embed, pe, 12 a layer, ln_f x2, unembed */
+    assert_int_equal(lay.n, 2 + 12 * AV_MAX_LAYERS + 3);
+    assert_true(lay.n <= MODEL_MAX_TENSORS);
+    assert_string_equal(lay.t[lay.n - 1].name, "unembed");
+    s.layers = AV_MAX_LAYERS + 1;
+    assert_int_equal(modelfile_check(&s), AV_ERR_MODEL);
+}
+
+/* fuzz_model's finding: a second "vocab" key was appended to the first
+ * one's array past its end (a heap overflow); every key given twice is now
+ * refused, naming it. */
+static void test_modelfile_key_twice(void **state)
+{
+    (void)state;
+    char text[4096], why[256];
+    int n = snprintf(text, sizeof text, "{\"format\": \"attnviz-model\", \"version\": 1, "
+                     "\"vocab\": [\"a\", \"b\"], \"d_model\": 8, \"vocab\": [");
+    for (int k = 0; k < 100; k++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s\"w%d\"", k ? ", " : "", k);
+    snprintf(text + n, sizeof text - (size_t)n, "]}");
+    ModelSpec s;
+    assert_int_equal(modelfile_parse_json(text, strlen(text), &s, why, sizeof why),
+                     AV_ERR_MODEL);
+    assert_non_null(strstr(why, "\"vocab\" is given twice"));
+    assert_null(s.vocab);
+    const char *twice = "{\"d_model\": 8, \"d_model\": 16}";
+    assert_int_equal(modelfile_parse_json(twice, strlen(twice), &s, why, sizeof why),
+                     AV_ERR_MODEL);
+    assert_non_null(strstr(why, "\"d_model\" is given twice"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_modelfile_layout),
+        cmocka_unit_test(test_modelfile_deepest_layout),
+        cmocka_unit_test(test_modelfile_key_twice),
         cmocka_unit_test(test_modelfile_json_round_trip),
         cmocka_unit_test(test_modelfile_json_reader),
         cmocka_unit_test_setup_teardown(test_modelfile_save_load, setup, teardown),
