@@ -24,7 +24,8 @@
  * JSON list of strings with the escapes \" \\ \/ \b \f \n \r \t \uXXXX
  * (surrogate pairs joined). A UTF-8 byte order mark is skipped. Tokens are
  * made printable: a control character becomes its Control Pictures symbol
- * (U+2400 + c, DEL U+2421), an empty token "∅", and a token longer than
+ * (U+2400 + c, DEL U+2421; a C1 control U+0080..U+009F, which has none,
+ * U+FFFD), an empty token "∅", and a token longer than
  * AV_MAX_TOKEN_BYTES is cut there (at a code point boundary). out->tok[k].start
  * and .len index the tokens joined by single spaces (tokfile_text).
  * path NULL makes n_default tokens "1", "2", ... instead. Returns AV_OK,

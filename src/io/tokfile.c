@@ -70,6 +70,8 @@ static int tb_cp(TokBuild *b, unsigned cp)
         cp += 0x2400;
     else if (cp == 0x7F)
         cp = 0x2421;
+    else if (cp >= 0x80 && cp < 0xA0)
+        cp = 0xFFFD; /* a C1 control (U+009B is CSI to some terminals): found by fuzz_attn */
     int n = utf8_encode(cp, enc);
     if (b->len - b->start + (size_t)n > AV_MAX_TOKEN_BYTES)
         return AV_OK;

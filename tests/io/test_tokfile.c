@@ -156,6 +156,20 @@ static void test_tokfile_limits(void **state)
     tokenize_free(&tl);
 }
 
+/* fuzz_attn's finding: C1 controls (U+0085, U+009B: CSI to some
+ * terminals) went to the screen as they were; they become U+FFFD. */
+static void test_tokfile_c1_controls(void **state)
+{
+    Tmp *t = *state;
+    TokenList tl = {0};
+    assert_int_equal(read_str(t, "a\xc2\x9b" "b\n\xc2\x85\n\xc2\xa0x\n", 8, &tl), AV_OK);
+    assert_int_equal(tl.n, 3);
+    assert_string_equal(tl.tok[0].str, "a\xef\xbf\xbd" "b");
+    assert_string_equal(tl.tok[1].str, "\xef\xbf\xbd");
+    assert_string_equal(tl.tok[2].str, "\xc2\xa0x"); /* U+00A0 is printable */
+    tokenize_free(&tl);
+}
+
 static void test_tokfile_numbered(void **state)
 {
     /* expect: no path gives tokens "1".."n" */
@@ -177,6 +191,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tokfile_json_escapes, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_tokfile_bad_json, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_tokfile_limits, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_tokfile_c1_controls, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_tokfile_numbered),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
