@@ -234,8 +234,8 @@ int json_skip_value(Json *j, int depth)
             return AV_OK;
         do {
             json_skip_ws(j);
-            if (close == '}' && (j->p >= j->end || *j->p != '"' ||
-                                 json_skip_value(j, depth + 1) || !json_eat(j, ':')))
+            if (close == '}' && (j->p >= j->end || *j->p != '"' || json_skip_value(j, depth + 1) ||
+                                 !json_eat(j, ':')))
                 return json_fail(j, "an object is malformed");
             if (json_skip_value(j, depth + 1))
                 return j->err;
