@@ -9,7 +9,9 @@
  * and runs its own file (/proc/self/exe) again with the same argv. The mark
  * makes it happen once (a re-executed process, and every process it starts,
  * leaves things be); the user's own OPENBLAS_CORETYPE is the decision table's
- * first rule. Under valgrind nothing is re-executed.
+ * first rule. The same re-execution gives OpenBLAS one thread when the
+ * address space is limited below 1 GB (ulimit -v) and the user did not set
+ * OPENBLAS_NUM_THREADS. Under valgrind nothing is re-executed.
  */
 #include "cli/blaskern.h"
 
@@ -18,12 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/cpu.h"
 #include "core/mat.h"
 
 #define CORETYPE "OPENBLAS_CORETYPE"
+#define NUM_THREADS "OPENBLAS_NUM_THREADS"
 
 /* Under valgrind the program is the tool's client: its cpuid hides AVX-512,
  * and a re-execution would leave the tool behind (or follow it only with
@@ -32,6 +36,17 @@ static bool under_valgrind(void)
 {
     const char *pre = getenv("LD_PRELOAD");
     return pre && strstr(pre, "vgpreload");
+}
+
+/* Whether the address space is limited (ulimit -v) below what OpenBLAS's
+ * threads need: each worker maps a buffer of 128 MB and, when that fails,
+ * tries again for ever, so that under ulimit -v 150000 even --version hung at
+ * exit. One thread allocates on demand and fails no worse than malloc. */
+static bool address_space_small(void)
+{
+    struct rlimit r;
+    return getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
+           r.rlim_cur < ((rlim_t)1 << 30) && !getenv(NUM_THREADS);
 }
 
 void blaskern_ensure(char *const argv[])
@@ -43,20 +58,25 @@ void blaskern_ensure(char *const argv[])
     CpuFeatures f;
     cpu_features_read(&f);
     CpuBlasChoice c = cpu_blas_choose(&f, reported, mat_blas_switchable(), getenv(CORETYPE));
-    if (c.action != CPU_BLAS_FORCE)
+    bool force = c.action == CPU_BLAS_FORCE, narrow = address_space_small();
+    if (!force && !narrow)
         return;
     char mark[80];
-    snprintf(mark, sizeof mark, "%s:%s", c.coretype, reported);
+    snprintf(mark, sizeof mark, "%s:%s", force ? c.coretype : "-", reported);
     /* the program's own file, as the kernel knows it */
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0)
         return;
     self[len] = '\0';
-    if (setenv(CORETYPE, c.coretype, 1) == 0 && setenv(BLASKERN_MARK, mark, 1) == 0)
+    if ((!force || setenv(CORETYPE, c.coretype, 1) == 0) &&
+        (!narrow || setenv(NUM_THREADS, "1", 1) == 0) && setenv(BLASKERN_MARK, mark, 1) == 0)
         execv(self, argv);
     /* no /proc, or no memory: run on with OpenBLAS's own kernel */
-    unsetenv(CORETYPE);
+    if (force)
+        unsetenv(CORETYPE);
+    if (narrow)
+        unsetenv(NUM_THREADS);
     unsetenv(BLASKERN_MARK);
 }
 
