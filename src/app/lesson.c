@@ -157,6 +157,9 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     apply_view(s, set->view);
     s->sel_row = set->token.index ? set->token.index - 1 : -1;
     s->sel_col = set->key.index ? set->key.index - 1 : -1;
+    /* the page's settings replace an example's: its token to select after
+     * the run (the first example's "it") and its own weights */
+    s->want_token[0] = '\0', s->example_weights[0] = '\0';
     ls->resolve = true;
     ls->revealed = ls->predicted = ls->have_answer = ls->correct = false;
     ls->pick = -1, ls->typed[0] = '\0', ls->answer_text[0] = '\0';

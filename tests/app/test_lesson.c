@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/lesson.h"
+#include "app/action.h"
 #include "core/av.h"
 
 static const char text[] =
@@ -120,6 +121,26 @@ static void test_lesson_state_apply(void **state)
     assert_int_equal(f.s.head, 0);
     assert_int_equal(f.s.sel_row, 1); /* eats */
     assert_string_equal(f.ls.problem, "");
+    teardown(&f);
+}
+
+/* A page's token wins over the token an example left to select after the
+ * next run (the first example selects "it"): the order the interface runs
+ * them in, lesson first, then the example's want, must not undo it. */
+static void test_lesson_state_token_over_example(void **state)
+{
+    (void)state;
+    Fix f;
+    setup(&f);
+    snprintf(f.s.want_token, sizeof f.s.want_token, "fish");
+    start(&f);
+    action_take_tokens(&f.s, &f.r.tokens);
+    assert_int_equal(f.s.sel_row, 1); /* eats, the page's, not fish */
+    unsigned flags;
+    snprintf(f.s.want_token, sizeof f.s.want_token, "fish");
+    assert_true(input(&f, LESSON_IN_NEXT, 0, &flags));
+    action_take_tokens(&f.s, &f.r.tokens);
+    assert_int_equal(f.s.sel_row, 0); /* page 2's Cat */
     teardown(&f);
 }
 
@@ -303,6 +324,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lesson_state_apply),
+        cmocka_unit_test(test_lesson_state_token_over_example),
         cmocka_unit_test(test_lesson_state_token_question),
         cmocka_unit_test(test_lesson_state_number_question),
         cmocka_unit_test(test_lesson_state_choice_question),

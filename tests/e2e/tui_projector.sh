@@ -1,0 +1,43 @@
+#!/bin/bash
+# tui_projector.sh - lessons as a class sees them on a projector, at the three
+# sizes a teacher meets (80x24, 100x30, 120x40): a lesson opened any way
+# selects its page's token before the first frame; the pipeline's page keys
+# visit every page in order; what a question page shows before its reveal
+# never states its answer; the 80-column screen keeps its hints whole.
+. "$(dirname "$0")/lib/tui.sh"
+tui_init projector
+export LC_ALL=C.UTF-8
+ROOT=$PWD
+SIZES="80x24 100x30 120x40"
+
+# start W H ARGS...: run $BIN in the repository's folder (the lessons'
+# weights are found from there) and wait for the status line.
+start() {
+    local w=$1 h=$2; shift 2
+    tui_session "$w" "$h" "cd $(printf '%q' "$ROOT") && env TERM=xterm-256color LC_ALL=C.UTF-8 \
+$(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
+    wait_for ' tokens [0-9]' && settle
+}
+# Run the keys, then let the screen settle.
+press() { keys "$@"; settle; }
+has() { screen | grep -Eq -- "$1"; }
+lacks() { ! screen | grep -Eq -- "$1"; }
+
+# 1. The page's token before the first frame, whichever way the lesson opens.
+for size in $SIZES; do
+    w=${size%x*} h=${size#*x}
+    start "$w" "$h" --lesson specialise
+    check "--lesson specialise at $size selects page 1's she" has 'Token 6 she|6 she *[▶>]|she attends'
+    check "... and not the first example's it" lacks 'Token 8 it|it attends'
+    start "$w" "$h" --lesson causal-mask
+    check "--lesson causal-mask at $size selects saw" has 'Token 2 saw|saw attends'
+    start "$w" "$h" --lesson "$ROOT/assets/lessons/08-specialise.lesson"
+    check "--lesson FILE at $size selects she" has 'Token 6 she|she attends'
+done
+start 120 40
+press o
+for _ in $(seq 1 7); do press Down; done
+press Enter
+check "the list opens specialise on she" has 'Token 6 she|she attends'
+
+exit $fail
