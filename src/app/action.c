@@ -437,8 +437,9 @@ void action_take_tokens(AppState *s, const TokenList *t)
 
 static unsigned act_dims(AppState *s, int step)
 {
-    if (s->view == VIEW_PIPELINE) { /* [ and ] turn the pipeline's pages */
-        s->pipe_page = s->pipe_page + step < 0 ? 0 : s->pipe_page + step;
+    if (s->view == VIEW_PIPELINE) { /* [ and ] turn the pipeline's pages one by one */
+        int page = s->pipe_page + (step > 0 ? 1 : -1);
+        s->pipe_page = page < 0 ? 0 : page;
         return 0;
     }
     int d = s->cfg.d_model - s->cfg.d_model % 2;

@@ -37,6 +37,27 @@ static void test_temperature_steps_within_limits(void **state)
     app_free(&s);
 }
 
+/* In the pipeline view ] and [ turn one page each (they step the PE view's
+ * plotted dimensions by two, a sine and its cosine); never below page 0. */
+static void test_pipeline_pages_step_by_one(void **state)
+{
+    (void)state;
+    AppState s;
+    setup(&s);
+    s.view = VIEW_PIPELINE;
+    s.pipe_page = 0;
+    action_apply(&s, ACT_DIMS_NEXT, 0);
+    assert_int_equal(s.pipe_page, 1);
+    action_apply(&s, ACT_DIMS_NEXT, 0);
+    assert_int_equal(s.pipe_page, 2);
+    action_apply(&s, ACT_DIMS_PREV, 0);
+    assert_int_equal(s.pipe_page, 1);
+    action_apply(&s, ACT_DIMS_PREV, 0);
+    action_apply(&s, ACT_DIMS_PREV, 0);
+    assert_int_equal(s.pipe_page, 0);
+    app_free(&s);
+}
+
 static void test_layers_change_and_select(void **state)
 {
     (void)state;
@@ -140,6 +161,7 @@ int main(void)
         setlocale(LC_ALL, "");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_temperature_steps_within_limits),
+        cmocka_unit_test(test_pipeline_pages_step_by_one),
         cmocka_unit_test(test_layers_change_and_select),
         cmocka_unit_test(test_cross_sentence_is_edited_with_tab),
         cmocka_unit_test(test_compare_panels_and_escape),

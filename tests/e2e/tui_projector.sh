@@ -40,4 +40,20 @@ for _ in $(seq 1 7); do press Down; done
 press Enter
 check "the list opens specialise on she" has 'Token 6 she|she attends'
 
+# 3. The pipeline's ] and [ visit every page in order at every size.
+pages_seen() { screen | grep -o 'page [0-9]* of [0-9]*' | head -n 1; }
+for size in $SIZES; do
+    w=${size%x*} h=${size#*x}
+    start "$w" "$h"
+    press S
+    total=$(pages_seen | awk '{print $4}')
+    seq_fwd="" seq_back=""
+    for _ in $(seq 1 "$total"); do seq_fwd="$seq_fwd $(pages_seen | awk '{print $2}')"; press ']'; done
+    for _ in $(seq 1 "$total"); do seq_back="$seq_back $(pages_seen | awk '{print $2}')"; press '['; done
+    want_fwd=$(seq -s ' ' 1 "$total") want_back=$(seq -s ' ' "$total" -1 1)
+    check "pipeline at $size: ] visits${seq_fwd} of $total (want $want_fwd)" \
+        test "${seq_fwd# }" = "$want_fwd" -a "${total:-0}" -ge 2
+    check "pipeline at $size: [ visits${seq_back}" test "${seq_back# }" = "$want_back"
+done
+
 exit $fail
