@@ -4,7 +4,8 @@
  * head's output P_h V_h, each its own labelled heatmap in a Grid.
  *
  * Signed matrices use STYLE_DIVERGE levels (GRID_LEVELS/2 is zero) over the
- * stage's own range, the weights STYLE_HEAT as the attention heatmap; values
+ * stage's own range (the raw, scaled and masked scores over one range, the
+ * larger, so that the division by sqrt(d_k) shows), the weights STYLE_HEAT as the attention heatmap; values
  * are written in cells wide enough to hold them; the selected query row is
  * flagged CELL_SELECTED and marked '>' in every stage whose rows are queries
  * (the selected key's row in K_h and V_h). Stages flow left to right and top
@@ -68,6 +69,8 @@ typedef struct {
     int cell_w;        /* columns per cell, 0: chosen (fewest pages, then widest) */
     int veil;          /* 1 + the first stage drawn without its values (a question
                           waits for the student's prediction), 0: every stage shown */
+    int lead;          /* 1 + a stage that opens its page (the one a lesson's page
+                          speaks of, with those after it), 0: none */
 } PipelineSpec;
 
 /* Draw page sp->page of the stages into g at (x, y), at most w x h.

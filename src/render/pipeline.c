@@ -157,6 +157,17 @@ static float range_of(const float *m, size_t n)
     return r;
 }
 
+/* The colour scale of a stage: the raw, scaled and masked scores share one
+ * (the larger of the raw and the scaled ranges), so that dividing by
+ * sqrt(d_k) is seen as paler cells, not hidden by each panel's own scale. */
+static float score_range(const PipelineData *d, PipelineStage s, const float *m, size_t n)
+{
+    if (s != PIPE_RAW && s != PIPE_SCALED && s != PIPE_MASKED)
+        return range_of(m, n);
+    float a = range_of(d->raw, n), b = range_of(d->scaled_s, n);
+    return a > b ? a : b;
+}
+
 static void draw_cell(Grid *g, const Ctx *c, int x, int y, float v, bool weights, float range,
                       bool masked)
 {
@@ -257,7 +268,7 @@ static void draw_stage(Grid *g, const Ctx *c, PipelineStage s, int x, int y, int
     bool keys = s == PIPE_K || s == PIPE_V, weights = s == PIPE_WEIGHTS;
     int sel = keys ? sp->sel_col : sp->sel_row;
     const char *const *labels = keys ? sp->col_labels : sp->row_labels;
-    float range = range_of(m, (size_t)rows * cols);
+    float range = score_range(d, s, m, (size_t)rows * cols);
     int ncols = (bw - c->lw) / c->cw;
     ncols = ncols < cols ? ncols : cols;
     row_window(rows, bh - 2, sel, &first, &shown);
@@ -293,6 +304,8 @@ static int flow(const Ctx *c, int w, int h, Box *box)
         int bw, bh;
         stage_size(c, (PipelineStage)s, w, &bw, &bh);
         bh = bh > h ? h : bh;
+        if (s == c->sp->lead - 1 && (cx > 0 || cy > 0)) /* the stage a lesson speaks of */
+            page++, cx = cy = shelf = 0;
         if (cx > 0 && cx + bw > w)
             cx = 0, cy += shelf + 1, shelf = 0;
         if (cy > 0 && cy + bh > h)

@@ -42,6 +42,8 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
         .sel_col = s->sel_col, .glyphs = u->depth == DEPTH_MONO, .page = s->pipe_page,
         .veil = lesson_state_veil_stage(&u->lesson),
     };
+    const LessonPage *lp = lesson_state_page(&u->lesson);
+    sp.lead = lp && lp->set.view == LESSON_VIEW_PIPELINE ? lp->set.stage : 0;
     if (u->lesson.active && u->lesson.want_stage) { /* the page the lesson talks about */
         sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->lesson.want_stage - 1));
         u->lesson.want_stage = 0;

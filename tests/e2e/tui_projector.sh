@@ -56,4 +56,13 @@ for size in $SIZES; do
     check "pipeline at $size: [ visits${seq_back}" test "${seq_back# }" = "$want_back"
 done
 
+# A page opened by a lesson shows the panels its text names: scaling's page
+# 1 speaks of panels 4 (raw) and 5 (scaled).
+for size in $SIZES; do
+    w=${size%x*} h=${size#*x}
+    start "$w" "$h" --lesson scaling
+    check "--lesson scaling at $size shows panel 4, the raw scores" has '^4 Q_h K_h\^T: raw'
+    check "... and panel 5 beside it" has ' 5 ÷ sqrt\(d_k\)|^5 ÷ sqrt'
+done
+
 exit $fail

@@ -165,6 +165,56 @@ static void test_pipeline_draw_pages(void **state)
     fixture_free(&f);
 }
 
+/* The largest distance from zero's level among the STYLE_DIVERGE cells of
+ * rows y0 .. y1 - 1. */
+static int spread(const Grid *g, int y0, int y1)
+{
+    int most = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = 0; x < g->w; x++) {
+            const Cell *c = &g->cells[y * g->w + x];
+            int dist = abs((int)c->level - GRID_LEVELS / 2);
+            if (c->style == STYLE_DIVERGE && dist > most)
+                most = dist;
+        }
+    return most;
+}
+
+/* A lesson's stage opens its page (the raw and scaled scores side by side,
+ * as its text says); the raw and scaled scores share one colour scale, so
+ * the scaled ones (x 1/sqrt(4)/2 here) are paler. */
+static void test_pipeline_lead_and_one_scale(void **state)
+{
+    (void)state;
+    Fixture f;
+    run_reference(&f);
+    PipelineData d;
+    assert_int_equal(pipeline_compute(&f.r, 0, 1, &d), AV_OK);
+    const char *labels[5] = {"a", "b", "c", "d", "e"};
+    PipelineSpec sp = {.d = &d, .row_labels = labels, .col_labels = labels, .sel_row = -1,
+                       .sel_col = -1, .lead = 1 + PIPE_RAW, .cell_w = 6};
+    int page = pipeline_page_of(&sp, 40, 8, PIPE_RAW);
+    assert_true(page > 0);
+    assert_int_equal(pipeline_page_of(&sp, 40, 8, PIPE_V), page - 1);
+    Grid g;
+    assert_int_equal(grid_init(&g, 40, 16), AV_OK);
+    sp.page = page;
+    pipeline_draw(&g, 0, 0, 40, 8, &sp, NULL);
+    assert_int_equal(g.cells[0].cp, '4'); /* "4 Q_h K_h^T" opens the page */
+    /* one stage a page at 40 x 8: the raw scores, then the scaled ones */
+    int raw = spread(&g, 2, 8);
+    grid_clear(&g);
+    sp.page = pipeline_page_of(&sp, 40, 8, PIPE_SCALED);
+    pipeline_draw(&g, 0, 0, 40, 8, &sp, NULL);
+    assert_int_equal(g.cells[0].cp, '5');
+    int scaled = spread(&g, 2, 8);
+    assert_int_equal(raw, GRID_LEVELS / 2 - (GRID_LEVELS % 2 == 0));
+    assert_true(scaled < raw);
+    grid_free(&g);
+    pipeline_free(&d);
+    fixture_free(&f);
+}
+
 /* --export pipeline of seed 001: the article's numbers. */
 static void test_pipeline_write_seed001(void **state)
 {
@@ -206,6 +256,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pipeline_matches_numpy),
         cmocka_unit_test(test_pipeline_draw_pages),
+        cmocka_unit_test(test_pipeline_lead_and_one_scale),
         cmocka_unit_test(test_pipeline_write_seed001),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
