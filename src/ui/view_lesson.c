@@ -192,6 +192,24 @@ static void veil_decimals(Grid *g, Rect r, int y)
     }
 }
 
+/* Every hidden number, whatever its width ("5", "100", "0.38"), becomes one
+ * '?' at the end of its run: a placeholder's width must not tell the answer. */
+static void veil_one_width(Grid *g, Rect r, int y)
+{
+    for (int x = r.x; x < r.x + r.w;) {
+        int end = x, marks = 0;
+        for (Cell *c; (c = grid_at(g, end, y)) && end < r.x + r.w &&
+                      (c->cp == '?' || c->cp == '.' || c->cp == '%');
+             end++)
+            marks += c->cp == '?';
+        for (int k = x; marks && k < end - 1; k++)
+            grid_at(g, k, y)->cp = ' ';
+        if (marks)
+            grid_at(g, end - 1, y)->cp = '?';
+        x = end > x ? end : x + 1;
+    }
+}
+
 void view_lesson_veil(const UiState *u, Grid *g, Rect r)
 {
     if (!lesson_state_veiled(&u->lesson) || u->app.view == VIEW_PIPELINE ||
@@ -217,6 +235,7 @@ void view_lesson_veil(const UiState *u, Grid *g, Rect r)
         veil_decimals(g, r, y);
         if (first_bar >= 0)
             veil_bar_label(g, r, y, first_bar);
+        veil_one_width(g, r, y);
     }
 }
 

@@ -65,7 +65,7 @@ done
 lesson_start 120 40 --lesson cat-eats-fish
 wait_for 'Enter: reveal'
 check "before the reveal the weights are hidden" bash -c \
-    "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '^1 Cat +\\?\\? +\\?\\? +\\?\\?' &&
+    "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '^1 Cat +\\? +\\? +\\?( |$)' &&
      ! tmux -L '$SOCK' capture-pane -p -t $SESS | grep -v '^Cost' | grep -Eq '38|29\\.6|max 0\\.'"
 check "before the reveal the ranked bars do not give the order away" bash -c \
     "! tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '^ {20,}(Cat|eats|fish) '"
@@ -73,9 +73,13 @@ keys b; keys Enter
 check "after the reveal the weights are shown" wait_for '^1 Cat +38 +30 +32'
 check "after the reveal the bars are ranked" wait_for 'Cat +38\.2% '
 keys n; keys n; wait_for 'Lesson 3/7: '
-check "a dot-product question hides the scores and what follows, not Q and K" bash -c \
-    "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '>Cat +0\\.80 +0\\.20' &&
+check "a dot-product question opens on the scores, hidden, one '?' a cell" bash -c \
+    "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '^4 Q_h K_h.T: raw scores' &&
+     tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '^>Cat +\\? +\\? +\\? ' &&
      ! tmux -L '$SOCK' capture-pane -p -t $SESS | cut -c1-74 | grep -Eq '0\\.74|0\\.38 +0\\.30'"
+keys '['; sleep 0.3
+check "... and [ shows Q and K, not hidden" bash -c \
+    "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '>Cat +0\\.80 +0\\.20'"
 keys Escape; keys q; wait_for 'EXITED:0'
 
 # Predictions: right and wrong, judged against the model's 32.2%.

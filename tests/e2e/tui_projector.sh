@@ -65,4 +65,36 @@ for size in $SIZES; do
     check "... and panel 5 beside it" has ' 5 ÷ sqrt\(d_k\)|^5 ÷ sqrt'
 done
 
+# 4. No question page states its answer before the reveal: the narration,
+# the trace, the panels as rendered. Every page of every built-in lesson.
+leak_walk() {
+    local w=$1 h=$2 name pages p ans found
+    for name in $("$BIN" --lesson | cut -f1); do
+        pages=$("$BIN" --lesson "$name" --export md | grep -c '^## [0-9]*\. ')
+        start "$w" "$h" --lesson "$name"
+        for p in $(seq 1 "$pages"); do
+            wait_for "Lesson $p/$pages: " || { notok "$name: page $p not shown"; break; }
+            if has 'Enter: reveal'; then
+                screen >"$WORK/before"
+                if grep -q '??' "$WORK/before"; then
+                    notok "$name p$p at ${w}x$h: a placeholder wider than one '?': \
+$(grep -m1 '??' "$WORK/before")"
+                fi
+                press Enter
+                ans=$(screen | grep -o 'answer: .*' | head -n 1)
+                ans=${ans#answer: }
+                if found=$(/usr/bin/python3 "$(dirname "$0")/lib/answer_leak.py" \
+                               "$WORK/before" "$ans"); then
+                    ok "$name p$p at ${w}x$h: \"$ans\" not on the page before the reveal"
+                else
+                    notok "$name p$p at ${w}x$h: \"$ans\" shown before the reveal as $found"
+                fi
+            fi
+            [ "$p" -lt "$pages" ] && press n
+        done
+    done
+}
+leak_walk 120 40
+leak_walk 80 24
+
 exit $fail
