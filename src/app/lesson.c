@@ -393,7 +393,16 @@ const char *lesson_state_hint(const LessonState *ls)
                                                   : "last page  p/PgUp: back  Esc: leave";
     switch (p->q.kind) {
     case LESSON_ASK_TOKEN: return "Left/Right: pick a key; Enter: reveal";
-    case LESSON_ASK_CHOICE: return "a-i or Up/Down: choose; Enter: reveal";
+    case LESSON_ASK_CHOICE: {
+        static const char *const keys[] = {
+            "a-b or Up/Down: choose; Enter: reveal", "a-c or Up/Down: choose; Enter: reveal",
+            "a-d or Up/Down: choose; Enter: reveal", "a-e or Up/Down: choose; Enter: reveal",
+            "a-f or Up/Down: choose; Enter: reveal", "a-g or Up/Down: choose; Enter: reveal",
+            "a-h or Up/Down: choose; Enter: reveal", "a-i or Up/Down: choose; Enter: reveal",
+        };
+        int n = p->q.n_choices < 2 ? 2 : p->q.n_choices > 9 ? 9 : p->q.n_choices;
+        return keys[n - 2]; /* the keys match the choices offered */
+    }
     default: return "type a number; Enter: reveal";
     }
 }

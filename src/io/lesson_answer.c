@@ -206,12 +206,19 @@ void lesson_answer_text(const LessonAnswer *a, const ModelResult *r, char *buf, 
         return;
     }
     bool whole = a->value == floor(a->value) && fabs(a->value) < 1e15;
+    /* to the precision a student predicts in: an entropy of 8.8e-12 bits is
+     * 0.00 bits, a value of 3e-7 is 0.0000 */
+    double v = a->value;
     if (a->unit[0] == '%')
-        snprintf(buf, size, "%.1f%%", a->value);
+        snprintf(buf, size, "%.1f%%", v);
     else if (whole)
-        snprintf(buf, size, "%.0f%s", a->value, a->unit);
+        snprintf(buf, size, "%.0f%s", v, a->unit);
+    else if (!strcmp(a->unit, " bits"))
+        snprintf(buf, size, "%.2f%s", fabs(v) < 0.005 ? 0.0 : v, a->unit);
+    else if (fabs(v) < 0.001 || fabs(v) >= 1e6)
+        snprintf(buf, size, "%.4f%s", fabs(v) < 0.00005 ? 0.0 : v, a->unit);
     else
-        snprintf(buf, size, "%.4g%s", a->value, a->unit);
+        snprintf(buf, size, "%.4g%s", v, a->unit);
 }
 
 double lesson_tolerance(const LessonQuestion *q, const LessonAnswer *a)

@@ -144,6 +144,22 @@ static void test_lesson_state_token_over_example(void **state)
     teardown(&f);
 }
 
+/* A choice question's hint names the keys of its choices: two, a-b. */
+static void test_lesson_state_choice_keys(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    start(&f);
+    assert_string_equal(lesson_state_hint(&f.ls), "Left/Right: pick a key; Enter: reveal");
+    lesson_state_goto(&f.ls, &f.s, 2);
+    run(&f);
+    assert_string_equal(lesson_state_hint(&f.ls), "a-b or Up/Down: choose; Enter: reveal");
+    assert_false(input(&f, LESSON_IN_CHAR, 'c', &flags)); /* no third choice */
+    teardown(&f);
+}
+
 /* A token question: Right picks keys (the picked one is the inspected
  * cell), Enter reveals; the answer is the model's (eats -> fish 37%). */
 static void test_lesson_state_token_question(void **state)
@@ -325,6 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lesson_state_apply),
         cmocka_unit_test(test_lesson_state_token_over_example),
+        cmocka_unit_test(test_lesson_state_choice_keys),
         cmocka_unit_test(test_lesson_state_token_question),
         cmocka_unit_test(test_lesson_state_number_question),
         cmocka_unit_test(test_lesson_state_choice_question),

@@ -209,6 +209,16 @@ static void test_lesson_answer_seed001(void **state)
     assert_float_equal(a.value, 29.6, 0.05);
     lesson_answer_text(&a, &r, buf, sizeof buf);
     assert_string_equal(buf, "29.6%");
+    /* numbers to the precision a student predicts in, never 8.782e-12 */
+    LessonAnswer tiny = {.value = 8.782e-12, .unit = " bits"};
+    lesson_answer_text(&tiny, &r, buf, sizeof buf);
+    assert_string_equal(buf, "0.00 bits");
+    tiny.value = 1.58496, tiny.unit = " bits";
+    lesson_answer_text(&tiny, &r, buf, sizeof buf);
+    assert_string_equal(buf, "1.58 bits");
+    tiny.value = 3e-7, tiny.unit = "";
+    lesson_answer_text(&tiny, &r, buf, sizeof buf);
+    assert_string_equal(buf, "0.0000");
     assert_float_equal(lesson_tolerance(&l.pages[1].q, &a), 2.0, 1e-9);
     assert_int_equal(lesson_answer(&l.pages[2].q, &r, &c, 0, 0, i, &a), AV_OK);
     assert_float_equal(a.value, 0.38, 1e-5);
