@@ -428,6 +428,16 @@ static int cmp_ranked(const void *a, const void *b)
     return x->j - y->j; /* ties keep sentence order */
 }
 
+/* Whether two of the n labels are the same text ("dog" twice). */
+static bool labels_repeat(const char *const *labels, int n)
+{
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            if (!strcmp(labels[a], labels[b]))
+                return true;
+    return false;
+}
+
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
                  const char *const *labels, int vis)
 {
@@ -439,6 +449,9 @@ int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row
         rank[j] = (Ranked){P_row[j], j};
     qsort(rank, (size_t)vis, sizeof *rank, cmp_ranked);
     int label_w = max_label_width(labels, n_k, 12) + 1;
+    /* a repeated token is told apart by its number: "4 dog", "9 dog" */
+    int num_w = n_k <= 256 && labels_repeat(labels, n_k) ? snprintf(NULL, 0, "%d ", n_k) : 0;
+    label_w += num_w;
     int bar_w = max_w - label_w - 9;
     bar_w = bar_w > 40 ? 40 : bar_w;
     int rows = vis < max_h ? vis : max_h;
@@ -446,7 +459,9 @@ int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row
         rows = max_h - 1; /* keep a line to say what is not shown */
     for (int r = 0; r < rows; r++) {
         int yy = y + r;
-        grid_puts(g, x, yy, labels[rank[r].j], label_w - 1, STYLE_LABEL);
+        if (num_w)
+            grid_printf(g, x, yy, num_w, STYLE_DIM, "%*d ", num_w - 1, rank[r].j + 1);
+        grid_puts(g, x + num_w, yy, labels[rank[r].j], label_w - num_w - 1, STYLE_LABEL);
         grid_printf(g, x + label_w, yy, 7, STYLE_TEXT, "%5.1f%%", rank[r].w * 100.0f);
         if (bar_w > 0)
             draw_bar(g, x + label_w + 7, yy, bar_w, rank[r].w, heatmap_level(rank[r].w));

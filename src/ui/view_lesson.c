@@ -154,12 +154,13 @@ static bool veils(const Cell *c)
 }
 
 /* Blank a ranked bar's label, left of its first bar cell x0: back over its
- * two words, the percentage and the token (tokens hold no space). */
+ * two words, the percentage and the token (tokens hold no space), and the
+ * token's number before them when the bars number repeated tokens. */
 static void veil_bar_label(Grid *g, Rect r, int y, int x0)
 {
-    int words = 0;
+    int words = 0, x = x0 - 1;
     bool in_word = false;
-    for (int x = x0 - 1; x >= r.x; x--) {
+    for (; x >= r.x; x--) {
         Cell *c = grid_at(g, x, y);
         if (!c)
             break;
@@ -169,6 +170,12 @@ static void veil_bar_label(Grid *g, Rect r, int y, int x0)
             break;
         else
             in_word = false;
+        c->cp = ' ', c->style = STYLE_TEXT, c->level = 0, c->flags = 0;
+    }
+    for (Cell *c; x >= r.x && (c = grid_at(g, x, y)) && (c->cp == ' ' || is_digit(c)); x--) {
+        bool digit = is_digit(c);
+        if (!digit && x < x0 - 1 && is_digit(grid_at(g, x + 1, y)))
+            break; /* the space before the number: done */
         c->cp = ' ', c->style = STYLE_TEXT, c->level = 0, c->flags = 0;
     }
 }

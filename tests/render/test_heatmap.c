@@ -264,6 +264,24 @@ static void test_heatmap_bars_ranked(void **state)
     grid_free(&g);
 }
 
+/* A repeated token ("dog" twice) is told apart by its number, every label
+ * numbered so that they align. */
+static void test_heatmap_bars_repeated_tokens(void **state)
+{
+    (void)state;
+    const char *const labels[4] = {"dog", "saw", "a", "dog"};
+    const float row[4] = {0.09f, 0.02f, 0.83f, 0.06f};
+    Grid g;
+    grid_init(&g, 60, 6);
+    assert_int_equal(heatmap_bars(&g, 0, 0, 60, 6, row, 4, labels, 4), 4);
+    char *text = grid_text(&g, false);
+    assert_non_null(strstr(text, "3 a  "));
+    assert_non_null(strstr(text, "1 dog   9.0%"));
+    assert_non_null(strstr(text, "4 dog   6.0%"));
+    free(text);
+    grid_free(&g);
+}
+
 static void test_grid_wide_chars_and_ellipsis(void **state)
 {
     (void)state;
@@ -293,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_color_numbers_and_hit),
         cmocka_unit_test(test_heatmap_full_weight_numbered_in_narrow_cells),
         cmocka_unit_test(test_heatmap_bars_ranked),
+        cmocka_unit_test(test_heatmap_bars_repeated_tokens),
         cmocka_unit_test(test_grid_wide_chars_and_ellipsis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
