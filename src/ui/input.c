@@ -213,7 +213,7 @@ static const HelpLine help_lines[] = {
     {ACT_ZOOM_IN, ACT_ZOOM_OUT, "zoom in / out"},
     {ACT_ZOOM_ALL, ACT_NONE, "every token"},
     {ACT_POOL, ACT_NONE, "max / mean pooling"},
-    {ACT_DIMS_PREV, ACT_DIMS_NEXT, "PE: plotted dims"},
+    {ACT_DIMS_PREV, ACT_DIMS_NEXT, "PE dims; pipeline pages"},
     {ACT_NONE, ACT_NONE, "Editing (letters type)"},
     {ACT_EDIT_DONE, ACT_NONE, "stop editing (or Esc)"},
     {ACT_FIELD_NEXT, ACT_NONE, "other sentence (cross)"},
@@ -454,6 +454,22 @@ static void help_line(Grid *g, const HelpLine *hl, int x, int y, int col_w, int 
  * need; a screen too short for them scrolls (Up/Down, PgUp/PgDn). */
 #define HELP_COL_W 38
 
+/* Whether lines first .. first+count-1 fit whole in a column col_w wide:
+ * keys, a gap, the description and the box's margins. */
+static bool help_fits(int first, int count, int col_w)
+{
+    int key_w = keys_width(first, count);
+    key_w = key_w > col_w / 2 ? col_w / 2 : key_w;
+    for (int k = first; k < first + count; k++) {
+        int tw = grid_text_width(help_lines[k].text);
+        const HelpLine *hl = &help_lines[k]; /* as help_line lays it out */
+        int need = hl->a == ACT_NONE ? tw + 2 : hl->b == ACT_COUNT ? tw + 3 : key_w + tw + 2;
+        if (need > col_w)
+            return false;
+    }
+    return true;
+}
+
 void input_help_draw(UiState *u, Grid *g)
 {
     int n = (int)(sizeof help_lines / sizeof help_lines[0]);
@@ -462,6 +478,14 @@ void input_help_draw(UiState *u, Grid *g)
     cols = cols < 1 ? 1 : cols;
     if (cols > (n + rows - 1) / rows)
         cols = (n + rows - 1) / rows;
+    /* fewer columns (and more scrolling) rather than a description cut */
+    for (bool fit = false; cols > 1 && !fit;) {
+        int per = (n + cols - 1) / cols;
+        fit = true;
+        for (int c = 0; c < cols && fit; c++)
+            fit = help_fits(c * per, n - c * per < per ? n - c * per : per, (w - 2) / cols);
+        cols -= !fit;
+    }
     int per_col = (n + cols - 1) / cols, col_w = (w - 2) / cols;
     int most = per_col - rows > 0 ? per_col - rows : 0, box_h = per_col + 3 < h ? per_col + 3 : h;
     AppState *s = &u->app;

@@ -138,7 +138,7 @@ static void ui_frame(UiState *u)
     } else {
         ui_labels(u);
         int top = view_top_draw(u, g);
-        Rect mid = {0, top, COLS, LINES - top - 3}, page;
+        Rect mid = {0, top, COLS, LINES - top - 2 - view_top_status_rows(u, COLS)}, page;
         view_lesson_split(u, &mid, &page);
         if (u->app.view == VIEW_PIPELINE)
             view_pipeline_draw(u, g, mid);

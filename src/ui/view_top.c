@@ -19,10 +19,15 @@ static void draw_title(const UiState *u, Grid *g)
     const char *view = s->view == VIEW_PE ? "Positional encodings"
                        : s->view == VIEW_PIPELINE ? "Pipeline" : "Attention";
     const char *other = s->view == VIEW_ATTN ? "positional encodings" : "attention";
-    const char *mode = s->mode == MODE_EDIT ? "EDITING: type, Enter/Esc when done"
-                                            : "e: edit the sentence";
-    grid_printf(g, 0, 0, g->w, STYLE_STATUS, " attnviz | %s (F2/v: %s) | %s | ?/F1: help",
-                view, other, mode);
+    bool edit = s->mode == MODE_EDIT;
+    const char *mode = edit ? "EDITING: type, Enter/Esc when done" : "e: edit the sentence";
+    char line[256];
+    snprintf(line, sizeof line, " attnviz | %s (F2/v: %s) | %s | ?/F1: help", view, other, mode);
+    if (grid_text_width(line) > g->w) /* narrow: shorter words, the help hint whole */
+        snprintf(line, sizeof line, " attnviz | %s (v: %s) | %s | ?: help",
+                 s->view == VIEW_PE ? "PE" : view, s->view == VIEW_ATTN ? "PE" : "attention",
+                 edit ? "EDITING: Enter/Esc ends" : "e: edit");
+    grid_puts(g, 0, 0, line, g->w, STYLE_STATUS);
 }
 
 /* Browsing a sentence wider than the line: the scroll that shows the
@@ -249,38 +254,62 @@ static void draw_wrapped(Grid *g, int y, const char *msg)
     grid_puts(g, 0, y + 1, *cut ? cut + 1 : cut, g->w, STYLE_ACCENT);
 }
 
-void view_top_bottom_draw(UiState *u, Grid *g)
+/* The settings of the status line, in two parts (the second goes on a line
+ * of its own when the two do not fit one), with separator sep. */
+static void status_parts(const UiState *u, const char *sep, char *a, size_t na, char *b,
+                         size_t nb)
 {
     const AppState *s = &u->app;
     const ModelConfig *c = &s->cfg;
-    int y = g->h - 1;
+    if (c->preset == PRESET_IMPORTED) { /* weights only: no sizes, seed or PE to show */
+        snprintf(a, na, " imported attention%stokens %d x %d%sheads %d", sep, s->n_q, s->n_k,
+                 sep, c->H);
+        snprintf(b, nb, "%smask %s%slayer %d/%d", sep, c->causal ? "causal (detected)" : "none",
+                 sep, s->layer + 1, c->layers);
+        return;
+    }
+    snprintf(a, na, " tokens %d%sd_model %d%s%sheads %d%sd_k %d%sseed %llu", s->n_q, sep,
+             c->d_model, s->fixed_weights ? " (fixed)" : "", sep, c->H, sep, c->d_model / c->H,
+             sep, (unsigned long long)c->seed);
+    snprintf(b, nb, "%smask %s%sPE %s%sscaling %s%stemp %g%slayer %d/%d%s%s", sep,
+             c->causal ? "on" : "off", sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off",
+             sep, (double)c->temperature, sep, s->layer + 1, c->layers, s->cross_on ? sep : "",
+             s->cross_on ? "cross" : "");
+}
+
+int view_top_status_rows(const UiState *u, int w)
+{
+    char a[160], b[160];
+    status_parts(u, "  ", a, sizeof a, b, sizeof b);
+    return grid_text_width(a) + grid_text_width(b) <= w ? 1 : 2;
+}
+
+void view_top_bottom_draw(UiState *u, Grid *g)
+{
+    const AppState *s = &u->app;
+    int rows = view_top_status_rows(u, g->w), y = g->h - rows;
     draw_cost(u, g, y - 2);
-    bool wide = g->w >= 100;
     if (s->msg[0] && grid_text_width(s->msg) > g->w) {
         draw_wrapped(g, y - 2, s->msg); /* an example's note: two lines, over the cost */
     } else if (s->msg[0])
         grid_puts(g, 0, y - 1, s->msg, g->w, STYLE_ACCENT);
     else
         grid_puts(g, 0, y - 1, hint(u), g->w, STYLE_DIM);
-    for (int x = 0; x < g->w; x++)
-        grid_put(g, x, y, ' ', STYLE_STATUS, 0);
-    const char *sep = wide ? " | " : "  ";
-    char more[96];
-    snprintf(more, sizeof more, "%stemp %g%slayer %d/%d%s%s", sep, (double)c->temperature, sep,
-             s->layer + 1, c->layers, s->cross_on ? sep : "", s->cross_on ? "cross" : "");
-    if (c->preset == PRESET_IMPORTED) { /* weights only: no sizes, seed or PE to show */
-        grid_printf(g, 0, y, g->w, STYLE_STATUS, " imported attention%stokens %d x %d%sheads "
-                    "%d%smask %s%slayer %d/%d", sep, s->n_q, s->n_k, sep, c->H, sep,
-                    c->causal ? "causal (detected)" : "none", sep, s->layer + 1, c->layers);
-        return;
-    }
-    int used = grid_printf(
-        g, 0, y, g->w, STYLE_STATUS,
-        " tokens %d%sd_model %d%s%sheads %d%sd_k %d%sseed %llu%smask %s%sPE %s%sscaling %s%s",
-        s->n_q, sep, c->d_model, s->fixed_weights ? " (fixed)" : "", sep, c->H, sep,
-        c->d_model / c->H, sep, (unsigned long long)c->seed, sep, c->causal ? "on" : "off",
-        sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off", more);
-    if (wide && used + 12 < g->w)
+    for (int yy = y; yy < g->h; yy++)
+        for (int x = 0; x < g->w; x++)
+            grid_put(g, x, yy, ' ', STYLE_STATUS, 0);
+    /* " | " where it fits, two spaces where not, and a second line below */
+    char a[160], b[160];
+    status_parts(u, " | ", a, sizeof a, b, sizeof b);
+    bool wide = grid_text_width(a) + grid_text_width(b) + 12 <= g->w;
+    if (!wide)
+        status_parts(u, "  ", a, sizeof a, b, sizeof b);
+    int used = grid_puts(g, 0, y, a, g->w, STYLE_STATUS);
+    if (rows == 1)
+        used += grid_puts(g, used, y, b, g->w - used, STYLE_STATUS);
+    else
+        grid_puts(g, 0, y + 1, b + 1, g->w, STYLE_STATUS); /* b opens with its separator */
+    if (wide)
         grid_printf(g, g->w - 10, y, 10, STYLE_STATUS, "%6.2f ms",
                     u->frame_ms + term_now_ms() - u->frame_t0); /* the key's update + drawing */
 }

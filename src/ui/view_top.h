@@ -10,7 +10,11 @@
 /* The title, sentence(s) and chips; returns the rows used at the top. */
 int view_top_draw(UiState *u, Grid *g);
 
-/* The last three rows: cost, message or hint, status. */
+/* The status line's rows at width w: 1, or 2 when its settings do not fit
+ * one line (they go on a second, whole, rather than cut). */
+int view_top_status_rows(const UiState *u, int w);
+
+/* The last rows: cost, message or hint, status (view_top_status_rows). */
 void view_top_bottom_draw(UiState *u, Grid *g);
 
 /* "terminal too small (need WxH)", over the whole grid. */
