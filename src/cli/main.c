@@ -185,6 +185,7 @@ static int run_model(App *a)
 static int write_export(App *a)
 {
     ExportOptions eo = a->opt.export;
+    eo.sentence = true; /* text and md open with the sentence and its numbered tokens */
     eo.color = ui_color_wanted(a->opt.color, !a->opt.output && isatty(STDOUT_FILENO));
     if (a->result.lazy && eo.format != EXPORT_TEXT && eo.format != EXPORT_TRACE &&
         eo.format != EXPORT_SVG && eo.format != EXPORT_HTML) /* these two pool */

@@ -151,7 +151,12 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, const Exp
     HeatmapLayout lay;
     int used = heatmap_draw(g, 0, top + 1, g->w, g->h - 6, &sp, &lay);
     int y = top + 1 + used + 1;
-    y += heatmap_legend(g, 0, y, g->w, sp.mode, s->causal);
+    if (o->color || sp.mode == HEATMAP_GLYPH)
+        y += heatmap_legend(g, 0, y, g->w, sp.mode, s->causal);
+    else /* numbers without colour: a colour ramp would mean nothing */
+        y += 1 + (grid_puts(g, 0, y, s->causal ? "cells: weights in per cent; \u2573 masked"
+                                               : "cells: weights in per cent",
+                            g->w, STYLE_DIM) > 0);
     HeadStats st = head_stats(r, layer, h);
     grid_printf(g, 0, y, g->w, STYLE_DIM, "entropy %.2f bits (uniform over %d keys: %.2f), "
                 "mean largest weight %.0f%%", st.entropy, s->n_k, log2((double)s->n_k),
@@ -341,6 +346,20 @@ static void text_sentences(FILE *f, const ModelResult *r)
     fputc('\n', f);
 }
 
+/* The same for Markdown, the tokens escaped. */
+static void md_sentences(FILE *f, const ModelResult *r)
+{
+    const TokenList *t[2] = {&r->tokens, r->cross_tokens.n ? &r->cross_tokens : NULL};
+    for (int k = 0; k < 2 && t[k]; k++) {
+        fputs(k ? "Keys and values: " : "Sentence: ", f);
+        for (int i = 0; i < t[k]->n; i++) {
+            fprintf(f, "%s%d:", i ? " " : "", i + 1);
+            md_cell(f, t[k]->tok[i].str);
+        }
+        fputs("\n\n", f);
+    }
+}
+
 /* Heads h0 .. h1-1 of layer as one picture: one head, or small multiples. */
 static int export_svg(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h0,
                       int h1, const SvgOptions *so)
@@ -369,7 +388,11 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
         break;
     case EXPORT_CSV: export_csv(f, r, o->layer, h0, h1); break;
     case EXPORT_JSON: export_json(f, r, c, o->layer, h0, h1); break;
-    case EXPORT_MD: export_md(f, r, c, o->layer, h0, h1); break;
+    case EXPORT_MD:
+        if (o->sentence)
+            md_sentences(f, r);
+        export_md(f, r, c, o->layer, h0, h1);
+        break;
     case EXPORT_TRACE:
         for (int h = h0; h < h1 && !err; h++)
             err = trace_write(f, r, c, o->layer, h, o->token);

@@ -106,4 +106,31 @@ press n; press n; wait_for 'Lesson 3/6: '; press Enter
 check "an entropy of almost 0 is revealed as 0.00 bits" has 'answer: 0\.00 bits'
 check "... never in e-notation" lacks 'answer: [0-9.]+e-'
 
+# At 80x24: the help hint on the top line, every setting of the status line
+# (on a second line), every help description whole; bars number a repeated
+# token.
+start 80 24 'The dog saw a dog.'
+check "80x24: the top line ends with the whole help hint" has '\?: help *$'
+check "80x24: the status line keeps temperature and layer" has 'temp 1  layer 1/1'
+check "... and the sizes" has 'tokens 6  d_model [0-9]+  heads [0-9]+  d_k [0-9]+  seed 42'
+check "80x24: bars name a repeated token by its number" has '^ +2 dog +[0-9.]+%'
+check "... both of them" has '^ +5 dog +[0-9.]+%'
+press '?'
+check "80x24: help descriptions whole" has 'back out one level \(never quits\)'
+check "... no description cut" lacks '[a-z]… *│'
+for size in 100x30 120x40; do
+    start "${size%x*}" "${size#*x}"
+    check "$size: the status line whole" has 'scaling on( \| |  )temp 1( \| |  )layer 1/1'
+done
+
+# --export text and md open with the sentence and its numbered tokens; a
+# text export of numbers without colour has no colour ramp for a legend.
+check "--export text opens with the sentence" \
+    bash -c "'$BIN' --export text 'The cat sat' | head -n 1 | grep -qx 'Sentence: 1:The 2:cat 3:sat'"
+check "--export md opens with the sentence" \
+    bash -c "'$BIN' --export md 'The cat sat' | head -n 1 | grep -qx 'Sentence: 1:The 2:cat 3:sat'"
+check "--export text --numbers without colour: no colour ramp legend" \
+    bash -c "! '$BIN' --export text --numbers 'The cat sat' | grep -q '0 *5 *25 *50 *100%' &&
+             '$BIN' --export text --numbers 'The cat sat' | grep -q 'cells: weights in per cent'"
+
 exit $fail
