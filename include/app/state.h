@@ -99,6 +99,8 @@ typedef enum {
     ACT_PIPELINE,    /* the pipeline view of the focused head on / off */
     ACT_LESSONS,     /* open the list of lessons (APP_LESSONS) */
     ACT_EXPORT_SVG,  /* the view as SVG to a new file (APP_EXPORT_SVG) */
+    ACT_LESSON_TEXT_UP,   /* a lesson page's narration: scroll back / on (when it */
+    ACT_LESSON_TEXT_DOWN, /* does not fit its panel; the panel clamps the scroll) */
     ACT_COUNT
 } Action;
 
@@ -135,6 +137,7 @@ typedef struct {
     int pe_dim;          /* first plotted dimension of the PE view (even) */
     AppPanel panel;      /* a text panel over the view, or PANEL_NONE */
     int panel_scroll;    /* first line of the panel shown */
+    int lesson_scroll;   /* first line of a lesson page's narration shown */
     AppCompare compare;
     int multi[APP_MAX_MULTI]; /* query rows summed together (M), 0-based */
     int n_multi;

@@ -113,6 +113,13 @@ static unsigned act_lessons(AppState *s, int arg)
     return APP_LESSONS;
 }
 
+static unsigned act_lesson_text(AppState *s, int step)
+{
+    int top = s->lesson_scroll + step; /* the lesson panel clamps the end */
+    s->lesson_scroll = top < 0 ? 0 : top;
+    return 0;
+}
+
 static unsigned act_view(AppState *s, int arg)
 {
     (void)arg; /* v / F2: attention <-> positional encodings (the pipeline has S) */
@@ -516,6 +523,8 @@ static const ActEntry act_table[ACT_COUNT] = {
     [ACT_VIEW] = {act_view, 0},
     [ACT_PIPELINE] = {act_pipeline, 0},
     [ACT_LESSONS] = {act_lessons, 0},
+    [ACT_LESSON_TEXT_UP] = {act_lesson_text, -3},
+    [ACT_LESSON_TEXT_DOWN] = {act_lesson_text, 3},
     [ACT_HEAD_NEXT] = {act_head_step, 1},
     [ACT_HEAD_PREV] = {act_head_step, -1},
     [ACT_HEAD_SET] = {act_head_set, ARG_CALLER},

@@ -160,6 +160,7 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     /* the page's settings replace an example's: its token to select after
      * the run (the first example's "it") and its own weights */
     s->want_token[0] = '\0', s->example_weights[0] = '\0';
+    s->lesson_scroll = 0; /* a page's narration opens at its start */
     ls->resolve = true;
     ls->revealed = ls->predicted = ls->have_answer = ls->correct = false;
     ls->pick = -1, ls->typed[0] = '\0', ls->answer_text[0] = '\0';

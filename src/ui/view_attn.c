@@ -90,9 +90,14 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
 {
     const AppState *s = &u->app;
     HeatmapSpec sp = spec_for(u, s->head);
-    sp.col_labels = widget_col_labels(u, fcw, COL_LABEL_MAX);
-    sp.cell_w = fcw, sp.label_w = label_limit(g->w), sp.number_rows = true;
     int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1, max_h = r.h - legend_h - 1;
+    /* a short view (a lesson page below it) keeps the selected token's row
+     * and its neighbours: fewer letters of the rotated key labels first */
+    int want_rows = s->n_q < 3 ? s->n_q : 3, lab = max_h - want_rows;
+    lab = lab < fcw - 1 ? fcw - 1 : lab; /* labels across the cells take one row anyway */
+    lab = lab < 1 ? 1 : lab > COL_LABEL_MAX ? COL_LABEL_MAX : lab;
+    sp.col_labels = widget_col_labels(u, fcw, lab);
+    sp.cell_w = fcw, sp.label_w = label_limit(g->w), sp.number_rows = true;
     HeatmapLayout *l = &u->lay.focus;
     for (int pass = 0; pass < 2; pass++) {
         sp.first_row = u->first_row, sp.first_col = u->first_col;

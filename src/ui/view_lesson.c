@@ -108,14 +108,32 @@ static void add_paragraphs(Lines *L, const Lesson *l, int first, int n, int styl
     }
 }
 
+/* The choices on one line, "(a) Cat  (b) eats  (c) fish", when the page is
+ * below the view (its lines are the picture's), they fit and none is
+ * picked or revealed yet; else false. */
+static bool choices_inline(const UiState *u, const LessonQuestion *q, Lines *L, bool compact)
+{
+    char buf[256];
+    size_t len = 0;
+    if (!compact || !q->n_choices || u->lesson.pick >= 0 || u->lesson.revealed)
+        return false;
+    for (int k = 0; k < q->n_choices && len < sizeof buf; k++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s(%c) %s", k ? "  " : " ", 'a' + k,
+                                q->choices[k]);
+    if (len >= sizeof buf || grid_text_width(buf) > L->w)
+        return false;
+    add(L, buf, STYLE_TEXT, 0);
+    return true;
+}
+
 /* The question, the prediction and, once revealed, the answer. */
-static void question_lines(const UiState *u, const LessonPage *p, Lines *L)
+static void question_lines(const UiState *u, const LessonPage *p, Lines *L, bool compact)
 {
     const LessonState *ls = &u->lesson;
     const LessonQuestion *q = &p->q;
     char buf[256];
     add(L, q->text, STYLE_TITLE, 0);
-    for (int k = 0; k < q->n_choices; k++) {
+    for (int k = 0; !choices_inline(u, q, L, compact) && k < q->n_choices; k++) {
         bool right = ls->revealed && ls->have_answer && k == ls->answer.choice;
         snprintf(buf, sizeof buf, "%s(%c) %s%s", k == ls->pick ? ">" : " ", 'a' + k,
                  q->choices[k], right ? "  <- the answer" : "");
@@ -247,22 +265,43 @@ void view_lesson_veil(const UiState *u, Grid *g, Rect r)
 }
 
 /* The page's lines at width w: the header, the narration, the question. */
-static void page_lines(const UiState *u, const LessonPage *p, int w, Lines *head, Lines *text,
-                       Lines *q)
+static void page_lines(const UiState *u, const LessonPage *p, int w, bool compact, Lines *head,
+                       Lines *text, Lines *q)
 {
     const LessonState *ls = &u->lesson;
     char buf[256];
     head->n = text->n = q->n = 0;
-    head->w = text->w = q->w = w;
-    snprintf(buf, sizeof buf, "Lesson %d/%d: %s", ls->page + 1, ls->lesson.n_pages,
-             ls->lesson.title);
-    add(head, buf, STYLE_DIM, 0);
-    add(head, p->title, STYLE_TITLE, 0);
+    head->w = q->w = w;
+    text->w = w - 1; /* the last column marks more narration above or below */
+    snprintf(buf, sizeof buf, "Lesson %d/%d: %s%s%s", ls->page + 1, ls->lesson.n_pages,
+             ls->lesson.title, compact ? " - " : "", compact ? p->title : "");
+    add(head, buf, compact ? STYLE_TITLE : STYLE_DIM, 0);
+    if (!compact) /* below the view: one line for both, the picture needs the rows */
+        add(head, p->title, STYLE_TITLE, 0);
     if (ls->problem[0])
         add(head, ls->problem, STYLE_ACCENT, 0);
     add_paragraphs(text, &ls->lesson, p->text_first, p->n_text, STYLE_TEXT);
     if (p->q.kind != LESSON_ASK_NONE)
-        question_lines(u, p, q);
+        question_lines(u, p, q, compact);
+}
+
+/* Rows the view under a lesson page keeps at least: the title, the column
+ * labels (rotated: as many rows as the longest key's letters, up to 5, but
+ * one when every key fits its cell), the selected token's row and its
+ * neighbours, the legend (the attention view; the pipeline, PE and
+ * side-by-side views fit in as many). */
+static int view_min_rows(const UiState *u, int w)
+{
+    int lab = 1, n_k = u->app.n_k > 0 ? u->app.n_k : 1;
+    for (int j = 0; j < u->app.n_k; j++) {
+        int lw = grid_text_width(u->labels_k[j]);
+        lab = lw > lab ? lw : lab;
+    }
+    int cell = (w - 40) / n_k; /* about the focused head's cells (view_attn.c) */
+    cell = cell > 5 ? 5 : cell;
+    lab = lab <= cell - 1 ? 1 : lab > 5 ? 5 : lab; /* across the cells, or rotated */
+    int rows = u->app.n_q < 3 ? u->app.n_q : 3;
+    return 4 + lab + rows;
 }
 
 void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
@@ -276,11 +315,14 @@ void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
         mid->w -= LESSON_SIDE_W + 1;
         return;
     }
-    /* below the view, as tall as the page needs, leaving the view 5 rows */
+    /* below the view, as tall as the page needs but leaving the picture its
+     * rows: the narration scrolls ({ }) in what is left */
     Lines head, text, q;
-    page_lines(u, p, mid->w, &head, &text, &q);
+    page_lines(u, p, mid->w, true, &head, &text, &q);
     int h = head.n + text.n + q.n + (q.n ? 1 : 0) + 1;
-    h = h < 8 ? 8 : h > mid->h - 6 ? mid->h - 6 : h;
+    int most = mid->h - view_min_rows(u, mid->w) - 1;
+    most = most < 6 ? 6 : most;
+    h = h > most ? most : h < 6 ? 6 : h;
     *panel = (Rect){mid->x, mid->y + mid->h - h, mid->w, h};
     mid->h -= h + 1;
 }
@@ -291,6 +333,19 @@ static void put_lines(Grid *g, const Lines *L, int first, int n, int x, int y)
         const Line *l = &L->line[first + k];
         grid_puts(g, x + l->indent, y + k, l->text, L->w - l->indent, l->style);
     }
+}
+
+/* The hint line: the page's keys, and where the narration is scrolled
+ * when it does not fit ("}: more text 1-3 of 9"). */
+static void draw_hint(const UiState *u, Grid *g, Rect r, int first, int shown, int total)
+{
+    char buf[160];
+    int n = snprintf(buf, sizeof buf, "%s", lesson_state_hint(&u->lesson));
+    if (shown < total)
+        snprintf(buf + n, sizeof buf - n, "  %s text %d-%d of %d",
+                 first + shown < total ? (first ? "{ }:" : "}: more") : "{: back,",
+                 first + 1, first + shown, total);
+    grid_puts(g, r.x, r.y + r.h - 1, buf, r.w, STYLE_DIM);
 }
 
 void view_lesson_draw(UiState *u, Grid *g, Rect r)
@@ -305,18 +360,27 @@ void view_lesson_draw(UiState *u, Grid *g, Rect r)
         grid_put(g, side ? r.x - 1 : r.x + k, side ? r.y + k : r.y - 1, side ? 0x2502 : 0x2500,
                  STYLE_DIM, 0);
     Lines head, text, q;
-    page_lines(u, p, r.w, &head, &text, &q);
+    page_lines(u, p, r.w, !side, &head, &text, &q);
     int room = r.h - 1; /* the hint takes the last row */
     int nh = head.n < room ? head.n : room;
     put_lines(g, &head, 0, nh, r.x, r.y);
-    int nq = q.n < room - nh ? q.n : room - nh;
-    int nt = room - nh - nq - (nq ? 1 : 0);
+    int keep = text.n ? 1 : 0; /* a narration line at least */
+    int nq = q.n < room - nh - keep ? q.n : room - nh - keep;
+    nq = nq < 0 ? 0 : nq;
+    int gap = nq && room - nh - nq >= 3 ? 1 : 0; /* a blank line when there is room */
+    int nt = room - nh - nq - gap;
     nt = nt < 0 ? 0 : nt > text.n ? text.n : nt;
-    put_lines(g, &text, 0, nt, r.x, r.y + nh);
-    if (nt < text.n && nt > 0)
-        grid_puts(g, r.x + r.w - 1, r.y + nh + nt - 1, "\u2026", 1, STYLE_DIM);
-    put_lines(g, &q, 0, nq, r.x, r.y + room - nq);
-    grid_puts(g, r.x, r.y + r.h - 1, lesson_state_hint(ls), r.w, STYLE_DIM);
+    /* the narration scrolls, never cut: { and } (or Shift-Up/Down) move it */
+    int most = text.n - nt > 0 ? text.n - nt : 0;
+    int first = u->app.lesson_scroll > most ? most : u->app.lesson_scroll;
+    u->app.lesson_scroll = first;
+    put_lines(g, &text, first, nt, r.x, r.y + nh);
+    if (nt > 0 && first > 0)
+        grid_puts(g, r.x + r.w - 1, r.y + nh, "\u25b2", 1, STYLE_ACCENT);
+    if (nt > 0 && first + nt < text.n)
+        grid_puts(g, r.x + r.w - 1, r.y + nh + nt - 1, "\u25bc", 1, STYLE_ACCENT);
+    put_lines(g, &q, q.n - nq, nq, r.x, r.y + room - nq);
+    draw_hint(u, g, r, first, nt, text.n);
 }
 
 void view_lesson_list_draw(const UiState *u, Grid *g)
