@@ -20,7 +20,10 @@
 bool view_long_wanted(const UiState *u, Rect r)
 {
     const AppState *s = &u->app;
-    return u->res.lazy || s->n_q > 2 * (r.h - 4) || s->n_k > r.w - 40;
+    /* a lesson page speaks of a token's row: the rows scroll to it rather
+     * than pool when the page leaves the view few lines */
+    bool rows_pool = s->n_q > 2 * (r.h - 4) && !u->lesson.active;
+    return u->res.lazy || rows_pool || s->n_k > r.w - 40;
 }
 
 typedef struct {

@@ -133,4 +133,32 @@ check "--export text --numbers without colour: no colour ramp legend" \
     bash -c "! '$BIN' --export text --numbers 'The cat sat' | grep -q '0 *5 *25 *50 *100%' &&
              '$BIN' --export text --numbers 'The cat sat' | grep -q 'cells: weights in per cent'"
 
+# 2. Every lesson page at the three sizes shows its picture (the selected
+# token's heatmap row, the pipeline's query row) and its narration whole:
+# } scrolls it to its end.
+picture_walk() {
+    local w=$1 h=$2 name pages p why bad
+    for name in $("$BIN" --lesson | cut -f1); do
+        pages=$("$BIN" --lesson "$name" --export md | grep -c '^## [0-9]*\. ')
+        start "$w" "$h" --lesson "$name"
+        bad=""
+        for p in $(seq 1 "$pages"); do
+            wait_for "Lesson $p/$pages: " || { bad="page $p not shown"; break; }
+            screen >"$WORK/page"
+            if ! why=$(/usr/bin/python3 "$(dirname "$0")/lib/lesson_picture.py" "$WORK/page"); then
+                bad="$bad p$p: $why;"
+            fi
+            for _ in 1 2 3 4 5 6 7 8 9 10; do
+                has 'more text|\{ \}: text' || break
+                press '}'
+            done
+            if has 'more text|\{ \}: text'; then bad="$bad p$p: } does not reach the end;"; fi
+            [ "$p" -lt "$pages" ] && press n
+        done
+        if [ -z "$bad" ]; then ok "$name at ${w}x$h: every page shows its picture and whole text"
+        else notok "$name at ${w}x$h:$bad"; fi
+    done
+}
+for size in $SIZES; do picture_walk "${size%x*}" "${size#*x}"; done
+
 exit $fail

@@ -28,7 +28,8 @@ check "120x40: the focused head and all heads" wait_for 'All 4 heads'
 resize 80 24
 check "80x24: redrawn with the focused head" wait_for '^Head 1 of 4'
 check "80x24: the status line shows every setting" \
-    wait_for 'tokens 14 +d_model 32 +heads 4 +d_k 8 +seed 42 +mask off +PE on +scaling on'
+    eval "wait_for 'tokens 14 +d_model 32 +heads 4 +d_k 8 +seed 42' &&
+          wait_for 'mask off +PE on +scaling on +temp 1 +layer 1/1'"
 resize 10 5
 check "10x5: a notice naming the size needed" wait_for 'need 60x18'
 check "10x5: still running" not_shown 'EXITED'
