@@ -2,13 +2,15 @@
 # screenshots-lessons.sh - pictures for README.md ("Teaching with attnviz"):
 # a lesson page asking its question (the numbers hidden until the reveal),
 # the same page after the reveal, and the pipeline view of seed 001's
-# "Cat eats fish" (scripts/lib/shots.sh: tmux, xterm under Xvfb, ImageMagick).
+# "Cat eats fish" (scripts/lib/shots.sh: tmux, xterm under Xvfb, ImageMagick),
+# at 100x30, a projector's size: the page below the view.
 #   scripts/screenshots-lessons.sh            all three
 #   scripts/screenshots-lessons.sh NAME...    only these (lesson-question lesson-reveal pipeline)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/shots.sh
 shots_init lessons
+SHOTS_W=100 SHOTS_H=30
 SEL=("$@")
 
 if want lesson-question; then

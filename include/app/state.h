@@ -138,6 +138,7 @@ typedef struct {
     AppPanel panel;      /* a text panel over the view, or PANEL_NONE */
     int panel_scroll;    /* first line of the panel shown */
     int lesson_scroll;   /* first line of a lesson page's narration shown */
+    bool note_shown;     /* msg holds the shown example's note: it goes with the example */
     AppCompare compare;
     int multi[APP_MAX_MULTI]; /* query rows summed together (M), 0-based */
     int n_multi;

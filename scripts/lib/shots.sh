@@ -3,7 +3,7 @@
 # xterm under Xvfb attached to it, photographed with ImageMagick into
 # screenshots/NAME.png. Needs: xvfb xterm imagemagick fonts-dejavu-core tmux.
 #   shots_init TAG              check the tools, start Xvfb, clean up at exit
-#   shots_start NAME RE ARGS... attnviz ARGS at 120x40 in a fresh tmux server
+#   shots_start NAME RE ARGS... attnviz ARGS at SHOTS_W x SHOTS_H (120x40) in a fresh tmux server
 #                               (working folder: the repository), wait for RE
 #   keys KEY...                 send keys, then a short pause
 #   wait_for RE [SECONDS]       wait until the screen matches RE (default 10 s)
@@ -51,7 +51,7 @@ shots_start() {
     shift 2
     tmux -L "$SOCK" kill-server 2>/dev/null || true
     SOCK=attnviz-$SHOTS_TAG-shots-$$-$name # a fresh server for each picture
-    tmux -L "$SOCK" -f /dev/null new-session -d -s s -x 120 -y 40 -c "$PWD" \
+    tmux -L "$SOCK" -f /dev/null new-session -d -s s -x "${SHOTS_W:-120}" -y "${SHOTS_H:-40}" -c "$PWD" \
         "env TERM=xterm-256color LC_ALL=C.UTF-8 $BIN $* ; sleep 120"
     tmux -L "$SOCK" set -g status off
     wait_for "$re"
@@ -62,7 +62,7 @@ keys() { tmux -L "$SOCK" send-keys -t s "$@"; sleep 0.4; }
 photo() {
     local name=$1
     screen >"$OUT/$name.txt"
-    DISPLAY=$DISP xterm -tn xterm-256color -geometry 120x40+0+0 \
+    DISPLAY=$DISP xterm -tn xterm-256color -geometry "${SHOTS_W:-120}x${SHOTS_H:-40}+0+0" \
         -fa 'DejaVu Sans Mono' -fs 11 -bg black -fg white \
         -e env TERM=xterm-256color tmux -L "$SOCK" attach -t s >/dev/null 2>&1 & local tpid=$!
     sleep 1.5

@@ -423,6 +423,7 @@ static unsigned act_sentence(AppState *s, int step)
     if (s->sentences->settings)
         flags = action_example_setting(s, &s->sentences->settings[k]);
     const char *note = s->sentences->notes ? s->sentences->notes[k] : NULL;
+    s->note_shown = note != NULL;
     if (note)
         snprintf(s->msg, sizeof s->msg, "%d/%d: %s", k + 1, n, note);
     else if (!(flags & APP_WEIGHTS) || !s->msg[0])

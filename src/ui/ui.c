@@ -288,6 +288,7 @@ static void start_defaults(UiState *u, const UiOptions *o)
         action_example_setting(s, &st);
         if (l->notes && l->notes[0])
             snprintf(s->msg, sizeof s->msg, "1/%d: %s", l->n, l->notes[0]);
+        s->note_shown = l->notes && l->notes[0];
     }
     if (s->cfg.preset != PRESET_DESIGNED && !s->example_weights[0]) {
         char note[sizeof s->msg];

@@ -286,7 +286,9 @@ int view_top_status_rows(const UiState *u, int w)
 
 void view_top_bottom_draw(UiState *u, Grid *g)
 {
-    const AppState *s = &u->app;
+    AppState *s = &u->app;
+    if (s->note_shown && (s->sentence < 0 || u->lesson.active)) /* its sentence is gone */
+        s->msg[0] = '\0', s->note_shown = false;
     int rows = view_top_status_rows(u, g->w), y = g->h - rows;
     draw_cost(u, g, y - 2);
     if (s->msg[0] && grid_text_width(s->msg) > g->w) {

@@ -161,4 +161,22 @@ picture_walk() {
 }
 for size in $SIZES; do picture_walk "${size%x*}" "${size#*x}"; done
 
+# 5. Example 2's note says what the screen shows: head 1 looks one back, and
+# after C cat finds "Le" (the word one back in position), not "chat". The
+# note goes when the sentence is edited.
+start 120 40
+press n
+check "example 2's note" has 'cat finds "Le", not "chat"'
+check "... head 1: mat looks one back, to the" has 'Token 6 mat attends to' 
+check "... its top bar is the, one back" has '^ +the +[5-9][0-9]\.[0-9]%|^ +5 the +[5-9][0-9]\.[0-9]%'
+press C
+press Up
+for _ in 1 2 3 4; do press Up; done
+press Down
+check "after C, cat's top key is Le, as the note says" has 'Token 2 cat attends to'
+check "... Le first in its bars" has '^ +(1 )?Le +[5-9][0-9]\.[0-9]%'
+press C
+press e; keys -l ' again'; press Escape
+check "the note goes when the sentence is edited" lacks 'looks one back'
+
 exit $fail
