@@ -11,7 +11,9 @@
 
 /* The entropy in bits of one row of weights: -sum p log2 p over p > 0 (a
  * masked weight is exactly 0 and takes no part). 0 for a one-hot row,
- * log2(len) for a uniform one. */
+ * log2(len) for a uniform one. A row that does not sum to 1 (within 1e-3:
+ * heads summed, or their maximum) is measured normalised, p / sum, so the
+ * entropy is never above log2(len). */
 double stats_row_entropy(const float *row, int len);
 
 typedef struct {

@@ -199,7 +199,8 @@ static void draw_row_label(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *
 
 /* w * 100 rounded to the nearest integer, ties to even as lrintf in the
  * default rounding mode, without lrintf's library call (it showed in the
- * profile of a keystroke): adding 2^23 leaves no fraction bits. 0 <= w <= 1. */
+ * profile of a keystroke): adding 2^23 leaves no fraction bits. 0 <= w (above
+ * 1 for heads summed). */
 static int percent_of(float w)
 {
     return (int)((w * 100.0f + 0x1p23f) - 0x1p23f);
@@ -236,14 +237,16 @@ static inline void paint_color(Cell *c, int cw, float w, int level)
      * of neighbouring cells never run together; left out where it cannot.
      * Digits go straight into the cells (snprintf's cost, and then a
      * buffer's, showed in the profile of a keystroke). */
-    int pct = percent_of(w), len = pct >= 100 ? 3 : pct >= 10 ? 2 : 1;
-    if (cw < 3 || len > cw)
+    /* heads summed give weights above 1: 151, not 100 beside a bar of 150.6% */
+    int pct = percent_of(w), len = pct >= 1000 ? 4 : pct >= 100 ? 3 : pct >= 10 ? 2 : 1;
+    if (cw < 3 || len > cw || len > 3)
         return;
     /* 100 fills a 3-column cell, gap column too: a lone full weight must not
      * be the one cell without a number (its neighbours end in their gaps) */
     Cell *d = c + (len == cw ? 0 : cw - 1 - len);
     if (len == 3)
-        d[0].cp = '1', d[1].cp = '0', d[2].cp = '0';
+        d[0].cp = (uint32_t)('0' + pct / 100), d[1].cp = (uint32_t)('0' + pct / 10 % 10),
+        d[2].cp = (uint32_t)('0' + pct % 10);
     else if (len == 2)
         d[0].cp = (uint32_t)('0' + pct / 10), d[1].cp = (uint32_t)('0' + pct % 10);
     else

@@ -51,6 +51,25 @@ static void test_stats_entropy_matches_double_log2(void **state)
     }
 }
 
+/* Heads summed are not a distribution: their rows are measured normalised,
+ * never above log2(n) (imported (3, 4, 15, 15) attention summed showed 5.97
+ * bits for 15 keys). [0.5 x 4] sums to 2: uniform, 2 bits; [1.5, 0.5] is
+ * [0.75, 0.25]: 0.8113 bits; 4 heads of 15 keys summed: at most log2 15. */
+static void test_stats_entropy_of_a_sum_normalised(void **state)
+{
+    (void)state;
+    const float half[4] = {0.5f, 0.5f, 0.5f, 0.5f}, two[2] = {1.5f, 0.5f};
+    assert_float_equal(stats_row_entropy(half, 4), 2.0, 1e-5);
+    double want = -(0.75 * log2(0.75) + 0.25 * log2(0.25));
+    assert_float_equal(stats_row_entropy(two, 2), want, 1e-5);
+    float sum[15] = {0};
+    for (int h = 0; h < 4; h++)
+        for (int j = 0; j < 15; j++)
+            sum[j] += (float)(j + h + 1) / (float)(15 * (15 + 2 * h + 1) / 2);
+    assert_true(stats_row_entropy(sum, 15) <= log2(15.0) + 1e-6);
+    assert_true(stats_row_entropy(sum, 15) > 3.5);
+}
+
 static void test_stats_mean_over_rows(void **state)
 {
     (void)state;
@@ -155,6 +174,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats_entropy_uniform_onehot_and_masked),
         cmocka_unit_test(test_stats_entropy_matches_double_log2),
+        cmocka_unit_test(test_stats_entropy_of_a_sum_normalised),
         cmocka_unit_test(test_stats_mean_over_rows),
         cmocka_unit_test(test_stats_sample_stride),
         cmocka_unit_test(test_stats_head_kept_and_on_demand_agree),

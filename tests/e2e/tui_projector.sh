@@ -179,4 +179,21 @@ press C
 press e; keys -l ' again'; press Escape
 check "the note goes when the sentence is edited" lacks 'looks one back'
 
+# 6. Heads combined by sum: the entropy is of the rows normalised and says
+# so, never above log2(15) = 3.91 bits; a cell of a summed weight above 100%
+# writes its value (the bars say 150.6%, the cell 151, not 100).
+/usr/bin/python3 - "$WORK" <<'PY'
+import sys, numpy as np
+w = sys.argv[1]
+a = np.exp(np.random.default_rng(0).normal(size=(3, 4, 15, 15)) * 3)
+np.save(w + "/att.npy", (a / a.sum(-1, keepdims=True)).astype(np.float32))
+open(w + "/tok.txt", "w").write("".join("t%d\n" % i for i in range(15)))
+PY
+start 120 40 --attention "$WORK/att.npy" --tokens "$WORK/tok.txt"
+press A; press A; press A
+check "sum of heads: the entropy says the rows are normalised" has 'heads combined: sum  entropy [0-9.]+ bits \(rows normalised\)'
+ent=$(screen | grep -o 'entropy [0-9.]* bits' | head -n 1 | awk '{print $2}')
+check "... and is at most log2(15) = 3.91 bits ($ent)" awk -v e="$ent" 'BEGIN { exit !(e > 0 && e <= 3.907) }'
+check "... a summed weight above 100% is written as such (101)" has '^ 3 t2 .* 101 '
+
 exit $fail

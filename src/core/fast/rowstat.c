@@ -8,6 +8,7 @@
  */
 #include "rowstat.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -28,7 +29,8 @@ enum { ENT_LANES = 16 };
  * 1e-9): about 2 ulp of float in all. A zero weight gives log2 about -127
  * times 0: exactly 0, with no branch, so the loop vectorises. (gcc shifts a
  * negative int arithmetically, which C leaves to the compiler.) */
-static inline void entropy_chunk(const float *restrict p, float *restrict acc)
+static inline void entropy_chunk(const float *restrict p, float *restrict acc,
+                                 float *restrict sum)
 {
     int32_t e[ENT_LANES];
     float m[ENT_LANES];
@@ -49,6 +51,7 @@ static inline void entropy_chunk(const float *restrict p, float *restrict acc)
         s = s * t2 + 1.0f;
         float lg = (float)e[c] + t * s * 2.88539008f; /* 2 / ln 2 */
         acc[c] -= p[c] * lg;
+        sum[c] += p[c];
     }
 }
 
@@ -56,14 +59,19 @@ SOFTMAX_CLONES
 double rowstat_entropy(const float *row, int len)
 {
     const int full = len - len % ENT_LANES;
-    float acc[ENT_LANES] = {0}, tail[ENT_LANES] = {0};
+    float acc[ENT_LANES] = {0}, tail[ENT_LANES] = {0}, sum[ENT_LANES] = {0};
     for (int j = 0; j < full; j += ENT_LANES)
-        entropy_chunk(row + j, acc);
+        entropy_chunk(row + j, acc, sum);
     memcpy(tail, row + full, (size_t)(len - full) * sizeof *row); /* zeros weigh 0 */
-    entropy_chunk(tail, acc);
-    double e = 0;
+    entropy_chunk(tail, acc, sum);
+    double e = 0, total = 0;
     for (int c = 0; c < ENT_LANES; c++)
-        e += acc[c];
+        e += acc[c], total += sum[c];
+    /* weights that are not a distribution (heads summed, or their maximum):
+     * the entropy of the row normalised, so never above log2(len):
+     * H(p / s) = H(p) / s + log2 s */
+    if (total > 1.001 || (total > 0 && total < 0.999))
+        e = e / total + log2(total);
     return e > 0 ? e : 0; /* a one-hot row rounds to -0 */
 }
 

@@ -5,7 +5,8 @@
 #ifndef ATTNVIZ_ROWSTAT_H
 #define ATTNVIZ_ROWSTAT_H
 
-/* stats_row_entropy: -sum p log2 p over row[0 .. len), in bits. */
+/* stats_row_entropy: -sum p log2 p over row[0 .. len), in bits; of the row
+ * normalised when it does not sum to 1 (heads summed). */
 double rowstat_entropy(const float *row, int len);
 
 /* stats_row_top: the largest of row[0 .. len) and 0. */
