@@ -89,6 +89,13 @@ typedef struct {
      * kind's own: *which names the file at fault). NULL: dump_write. */
     int (*dump)(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
                 const char **which);
+    /* Run the token ids ids[0..n) (0 .. V - 1 of vocab) into r as run does:
+     * the head scores' probe sequences (app/headscan.h). NULL: the kind runs
+     * no ids (imported attention). */
+    int (*run_ids)(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r);
+    /* The ids run_ids takes, 0 .. *V - 1, and the longest sequence *n_max of
+     * the settings c. Required with run_ids. */
+    void (*vocab)(const Kind *k, const ModelConfig *c, int *V, int *n_max);
     /* Free what the opener made; the model it was given stays the caller's. */
     void (*close)(Kind *k);
     bool causal_only; /* the model was made causal: the mask cannot be turned off */
@@ -114,6 +121,12 @@ struct Kind {
  * AV_ERR_NOMEM); AV_OK on success. */
 int kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const char *cross,
              size_t cross_len, ModelResult *r);
+
+/* k->cls->run_ids, or AV_ERR_CONFIG (r->shape.n_q 0) when the kind has none. */
+int kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r);
+
+/* k->cls->vocab into *V and *n_max: false (both 0) when the kind runs no ids. */
+bool kind_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_max);
 
 /* k->cls->generate, or AV_ERR_CONFIG (*out NULL) when the kind cannot. */
 int kind_generate(Kind *k, const char *text, size_t len, int count, float temperature, int top_k,

@@ -29,6 +29,7 @@ typedef struct {
     int generate;            /* --generate N: tokens to continue the text by (0: none) */
     int top_k;               /* --top-k K: sample among the K likeliest (0: all) */
     bool export_set;
+    bool export_heads; /* --export heads: every head's scores (app/headscan.h) as CSV */
     ExportOptions export;    /* head/layer/token 0-based, -1 head = all */
     int head_1;              /* --head as given (1-based), 0 = all */
     int layer_1;             /* --layer as given, 0 = last */

@@ -65,6 +65,12 @@ bool netresult_generates(const NetModel *m);
 int netresult_run(NetModel *m, const ModelConfig *c, const char *text, size_t len,
                   ModelResult *r, char *bad, size_t badlen);
 
+/* Run the model on the token ids ids[0..n) (n at most the context) into r as
+ * netresult_run does, its tokens the ids written as the model's pieces (the
+ * head scores' probe sequences). Returns AV_OK, AV_ERR_CONFIG (an id out of
+ * range, n out of 1..context, other sizes than m->cfg's) or AV_ERR_NOMEM. */
+int netresult_run_ids(NetModel *m, const ModelConfig *c, const int *ids, int n, ModelResult *r);
+
 /* Continue text[0..len) by count tokens sampled with temperature (0: the most
  * likely token) and top_k (0: all) from a stream seeded by seed (the same
  * arguments, the same tokens). *out (malloc'd, NUL-terminated, the caller

@@ -45,6 +45,11 @@ const char *scores_short_name(ScoreKind k);
  * overwritten. Returns AV_OK or AV_ERR_NOMEM. */
 int scores_measure(Net *net, const Task *task, uint64_t seed, HeadScore *out);
 
+/* The induction probe: B sequences of P distinct (when V allows) random
+ * tokens of 0 .. V - 1 followed by the same P again, into tok (B * 2P ints),
+ * drawn from seed (the same seed, the same sequences). */
+void scores_repeat_probe(int *tok, int B, int P, int V, uint64_t seed);
+
 /* The probe sequence the views draw: the first sequence of the task's probe
  * batch (step -1 of seed), context tokens into tok (context ints), run
  * forward alone (B = 1), so that net_weights(net, l, 0, h) is head h's

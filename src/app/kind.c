@@ -25,6 +25,25 @@ int kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const 
     return err;
 }
 
+int kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r)
+{
+    k->bad[0] = 0;
+    if (!k->cls->run_ids) {
+        r->shape.n_q = 0;
+        return AV_ERR_CONFIG;
+    }
+    return k->cls->run_ids(k, c, ids, n, r);
+}
+
+bool kind_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_max)
+{
+    *V = *n_max = 0;
+    if (!k->cls->run_ids || !k->cls->vocab)
+        return false;
+    k->cls->vocab(k, c, V, n_max);
+    return *V > 0 && *n_max > 0;
+}
+
 int kind_generate(Kind *k, const char *text, size_t len, int count, float temperature, int top_k,
                   uint64_t seed, char **out, size_t *cont)
 {

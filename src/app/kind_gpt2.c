@@ -294,6 +294,59 @@ static int gpt2_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
     return err;
 }
 
+/* ids[0..n) as they stand (the head scores' probes: random tokens whose
+ * text would not always tokenise back to them): the tokens are the ids'
+ * own bytes, one after another. */
+static int gpt2_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n,
+                             ModelResult *r)
+{
+    Gpt2Kind *g = self_of(k);
+    r->shape.n_q = 0;
+    if (!c->causal || n < 1 || n > g->hf.w.cfg.n_ctx)
+        return AV_ERR_CONFIG;
+    size_t need = bpe_decode(&g->bpe, ids, n, NULL, 0);
+    if (need == (size_t)-1)
+        return AV_ERR_CONFIG;
+    char *text = malloc(need + 1);
+    BpePiece *pc = g->enc.cap >= n ? g->enc.piece : realloc(g->enc.piece, sizeof *pc * (size_t)n);
+    int *keep = g->ids_cap >= n ? g->ids : realloc(g->ids, sizeof *keep * (size_t)n);
+    if (pc)
+        g->enc.piece = pc, g->enc.cap = g->enc.cap > n ? g->enc.cap : n;
+    if (keep)
+        g->ids = keep, g->ids_cap = g->ids_cap > n ? g->ids_cap : n;
+    if (!text || !pc || !keep) {
+        free(text);
+        return AV_ERR_NOMEM;
+    }
+    bpe_decode(&g->bpe, ids, n, text, need);
+    size_t at = 0;
+    for (int i = 0; i < n; i++) {
+        size_t len = bpe_decode(&g->bpe, ids + i, 1, NULL, 0);
+        g->enc.piece[i] = (BpePiece){.id = ids[i], .start = at, .len = len};
+        g->ids[i] = ids[i];
+        at += len;
+    }
+    g->enc.n = n;
+    g->st.weights_budget = c->weights_budget;
+    int err = gpt2_forward(&g->hf.w, g->ids, n, &g->st);
+    if (!err)
+        err = bpe_token_list(text, &g->enc, &g->tokens);
+    if (!err)
+        err = gpt2_result_fill(&g->hf.w, &g->st, c, &g->tokens, r);
+    free(text);
+    return err;
+}
+
+/* Every id but <|endoftext|> (the last when it is there), up to the
+ * context. */
+static void gpt2_kind_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_max)
+{
+    (void)c;
+    const Gpt2Kind *g = self_of(k);
+    int nv = g->hf.w.cfg.n_vocab < g->bpe.n_vocab ? g->hf.w.cfg.n_vocab : g->bpe.n_vocab;
+    *V = g->bpe.eot == nv - 1 ? nv - 1 : nv, *n_max = g->hf.w.cfg.n_ctx;
+}
+
 static void gpt2_kind_close(Kind *k)
 {
     Gpt2Kind *g = k->self;
@@ -320,6 +373,8 @@ static const KindClass gpt2_class = {
     .describe = gpt2_kind_describe,
     .dump = gpt2_kind_dump,
     .close = gpt2_kind_close,
+    .run_ids = gpt2_kind_run_ids,
+    .vocab = gpt2_kind_vocab,
     .causal_only = true,
 };
 

@@ -5,7 +5,42 @@
  */
 #include "app/kind.h"
 
+#include <stdlib.h>
+
+#include "core/av.h"
 #include "io/dump.h"
+
+/* The pipeline has no vocabulary: id i stands for a made-up word of three
+ * letters (aaa, aab, ...), each its own token with its own embedding. */
+#define PIPELINE_WORDS 1000
+
+static int pipeline_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n,
+                            ModelResult *r)
+{
+    r->shape.n_q = 0;
+    char *text = malloc((size_t)n * 4 + 1);
+    if (!text)
+        return AV_ERR_NOMEM;
+    for (int i = 0; i < n; i++) {
+        int id = ids[i];
+        if (id < 0 || id >= PIPELINE_WORDS) {
+            free(text);
+            return AV_ERR_CONFIG;
+        }
+        char *w = text + 4 * i;
+        w[0] = (char)('a' + id / 676), w[1] = (char)('a' + id / 26 % 26);
+        w[2] = (char)('a' + id % 26), w[3] = ' ';
+    }
+    int err = model_run(c, k->self, text, (size_t)n * 4 - 1, NULL, 0, r);
+    free(text);
+    return err;
+}
+
+static void pipeline_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_max)
+{
+    (void)k;
+    *V = PIPELINE_WORDS, *n_max = c->max_tokens;
+}
 
 static int pipeline_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
                         const char *cross, size_t cross_len, ModelResult *r)
@@ -24,6 +59,8 @@ static const KindClass pipeline_class = {
     .name = "pipeline",
     .run = pipeline_run,
     .dump = pipeline_dump,
+    .run_ids = pipeline_run_ids,
+    .vocab = pipeline_vocab,
 };
 
 void kind_pipeline_open(Kind *k, const ModelWeights *w)

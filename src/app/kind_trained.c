@@ -83,6 +83,19 @@ static int trained_logits(Kind *k, const char *text, size_t len, float *out, int
     return AV_OK;
 }
 
+static int trained_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n,
+                           ModelResult *r)
+{
+    return netresult_run_ids(net_of(k), c, ids, n, r);
+}
+
+static void trained_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_max)
+{
+    (void)c;
+    const Net *net = &net_of(k)->net;
+    *V = net->spec.V, *n_max = net->spec.context;
+}
+
 static void trained_config(const Kind *k, ModelConfig *c)
 {
     ModelConfig m = net_of(k)->cfg;
@@ -117,6 +130,8 @@ static const KindClass trained_class = {
     .config = trained_config,
     .describe = trained_describe,
     .close = trained_close,
+    .run_ids = trained_run_ids,
+    .vocab = trained_vocab,
     .causal_only = true,
 };
 

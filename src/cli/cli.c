@@ -78,9 +78,11 @@ static const char usage[] =
     "  -f, --file PATH      read the text from PATH (\"-\" is standard input)\n"
     "      --weights DIR    Wq.npy Wk.npy Wv.npy Wo.npy (d_model x d_model), X.npy\n"
     "      --dump DIR       write tokens.txt, X Q K V scores weights output .npy\n"
-    "  -e, --export FMT     text | csv | json | md | trace | pipeline | svg | html:\n"
+    "  -e, --export FMT     text | csv | json | md | trace | pipeline | svg | html | heads:\n"
     "                       write and exit (svg: a picture for slides; html: one\n"
-    "                       self-contained page of every layer and head)\n"
+    "                       self-contained page of every layer and head; heads:\n"
+    "                       every head's previous-token, induction, duplicate and\n"
+    "                       first-token scores as CSV)\n"
     "      --head N|all     only head N (1-based) in exports (default all)\n"
     "  -o, --output PATH    write the export to PATH instead of standard output\n"
     "      --width N        columns of the text export (default 100)\n"
@@ -269,9 +271,10 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case 'V': o->version = true; return AV_OK;
     case 'e':
         o->export_set = true;
-        if (export_parse_format(arg, &o->export.format) != 0)
-            return fail(o, "--export takes text, csv, json, md, trace, pipeline, svg or html, "
-                        "not '%.40s'", arg);
+        o->export_heads = strcmp(arg, "heads") == 0; /* app/headscan.h's table, as CSV */
+        if (!o->export_heads && export_parse_format(arg, &o->export.format) != 0)
+            return fail(o, "--export takes text, csv, json, md, trace, pipeline, svg, html or "
+                        "heads, not '%.40s'", arg);
         return AV_OK;
     }
     return parse_numeric(o, opt, arg);
@@ -365,6 +368,9 @@ static int check_import(CliOptions *o)
                     o->tokens_file ? "--tokens" : "--key-tokens");
     if (clash)
         return fail(o, "--attention opens attention computed elsewhere: leave out %s", clash);
+    if (o->export_heads)
+        return fail(o, "--export heads runs token sequences through a model: imported "
+                    "attention has only its own text");
     if (o->export_set && (o->export.format == EXPORT_TRACE ||
                           o->export.format == EXPORT_PIPELINE))
         return fail(o, "--export %s needs a model's vectors (Q, K, V): imported attention has "

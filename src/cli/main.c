@@ -27,6 +27,7 @@
 #include "io/sentences.h"
 #include "ui/ui.h"
 #include "io/weights.h"
+#include "app/headscan.h"
 #include "app/kind.h"
 #include "cli/gpt2_cmd.h"
 #include "cli/model_cmd.h"
@@ -207,10 +208,43 @@ static int write_export(App *a)
     return err ? say(1, "cannot write %s: %s", a->opt.output, strerror(errno)) : 0;
 }
 
+/* --export heads: every head scored on the probes (app/headscan.h), CSV to
+ * standard output or --output. */
+static int write_heads(App *a)
+{
+    const char *why = headscan_refuses(&a->kind, &a->opt.cfg);
+    if (why)
+        return say(2, "--export heads: %s", why);
+    HeadScan hs;
+    int err = headscan_run(&a->kind, &a->opt.cfg, HEADSCAN_SEED, &hs);
+    if (err)
+        return say(av_exit_status(err), "--export heads: %s", av_strerror(err));
+    MemFile m;
+    if (memfile_open(&m)) {
+        headscan_free(&hs);
+        return say(1, "out of memory");
+    }
+    err = headscan_write_csv(&hs, m.f);
+    headscan_free(&hs);
+    if (!err)
+        err = memfile_close(&m);
+    if (!err && a->opt.output)
+        err = file_write_atomic(a->opt.output, m.buf, m.len, false);
+    else if (!err)
+        err = fwrite(m.buf, 1, m.len, stdout) != m.len || fflush(stdout) ? -1 : 0;
+    memfile_free(&m);
+    if (err)
+        return say(1, "cannot write %s: %s", a->opt.output ? a->opt.output : "the scores",
+                   strerror(errno));
+    return 0;
+}
+
 static int batch(App *a)
 {
     if (!a->opt.export_set && !a->opt.dump_dir)
         return 0; /* --generate alone: the continuation is printed */
+    if (a->opt.export_heads && !a->opt.dump_dir)
+        return write_heads(a);
     int status = run_model(a);
     if (status)
         return status;
@@ -227,6 +261,8 @@ static int batch(App *a)
             return say(1, "cannot write %s in %s: %s", which, a->opt.dump_dir,
                        strerror(errno));
     }
+    if (a->opt.export_heads)
+        return write_heads(a);
     return a->opt.export_set ? write_export(a) : 0;
 }
 

@@ -148,7 +148,7 @@ int model_cmd_prepare(CliOptions *o, const char *text, bool batch, NetModel **nm
         return err == AV_ERR_MODEL ? say(2, "%s", why) : say(1, "%s: %s", o->model_dir,
                                                             av_strerror(err));
     int status = check_sizes(o, &(*nm)->cfg);
-    if (!status && !text && (batch || o->generate))
+    if (!status && !text && (batch || o->generate) && !o->export_heads)
         status = say(2, "--model needs a TEXT in the model's vocabulary (%s)", o->model_dir);
     if (!status && o->generate && !netresult_generates(*nm))
         status = say(2, "%s is a '%s' model: --generate continues text and grammar models",

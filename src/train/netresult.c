@@ -273,6 +273,32 @@ int netresult_run(NetModel *m, const ModelConfig *c, const char *text, size_t le
     return AV_OK;
 }
 
+int netresult_run_ids(NetModel *m, const ModelConfig *c, const int *ids, int n, ModelResult *r)
+{
+    r->shape.n_q = 0;
+    if (c->H != m->cfg.H || c->d_model != m->cfg.d_model || c->layers != m->cfg.layers ||
+        n < 1 || n > m->net.spec.context)
+        return AV_ERR_CONFIG;
+    char probe[1];
+    size_t need = infer_decode(&m->net.spec, ids, n, probe, sizeof probe);
+    char *text = malloc(need + 1);
+    if (!text)
+        return AV_ERR_NOMEM;
+    infer_decode(&m->net.spec, ids, n, text, need + 1);
+    int err = infer_run(&m->net, ids, n);
+    if (!err)
+        err = build_tokens(m->net.spec.tokenizer, text, need, 0, n, &r->tokens);
+    free(text);
+    if (!err)
+        err = fill(m, c, r);
+    if (err) {
+        r->shape.n_q = 0;
+        return err;
+    }
+    m->total = n, m->first = 0;
+    return AV_OK;
+}
+
 int netresult_generate(NetModel *m, const char *text, size_t len, int count,
                        float temperature, int top_k, uint64_t seed, char **out, size_t *cont,
                        char *bad, size_t badlen)

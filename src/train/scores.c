@@ -30,9 +30,7 @@ const char *scores_short_name(ScoreKind k)
     return k < SCORE_KINDS ? SHORT[k] : "?";
 }
 
-/* The induction probe: B sequences of P distinct (when V allows) random
- * tokens followed by the same P again. */
-static void induction_probe(int *tok, int B, int P, int V, uint64_t seed)
+void scores_repeat_probe(int *tok, int B, int P, int V, uint64_t seed)
 {
     Rng r;
     rng_seed(&r, rng_mix(seed ^ 0x1d4c7ull));
@@ -116,7 +114,7 @@ int scores_measure(Net *net, const Task *task, uint64_t seed, HeadScore *out)
     if (!err)
         own_scores(net, &bt, out);
     if (!err && P >= 1) {
-        induction_probe(bt.tok, B, P, net->spec.V, seed);
+        scores_repeat_probe(bt.tok, B, P, net->spec.V, seed);
         err = net_forward(net, bt.tok, NULL, NULL, B, 2 * P, NULL);
         if (!err)
             induction_scores(net, B, P, out);
