@@ -101,6 +101,8 @@ typedef enum {
     ACT_EXPORT_SVG,  /* the view as SVG to a new file (APP_EXPORT_SVG) */
     ACT_LESSON_TEXT_UP,   /* a lesson page's narration: scroll back / on (when it */
     ACT_LESSON_TEXT_DOWN, /* does not fit its panel; the panel clamps the scroll) */
+    ACT_HEAD_TABLE,  /* every head scored: a table (src/ui/view_heads.c) */
+    ACT_MODEL_VIEW,  /* every layer x head as thumbnails (src/ui/view_heads.c) */
     ACT_COUNT
 } Action;
 

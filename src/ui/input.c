@@ -137,6 +137,8 @@ static const Binding bindings[] = {
     {'V', IN_BROWSE, ACT_NORMS, 0, "V"},
     {'M', IN_BROWSE, ACT_MULTI_ROW, 0, "M"},
     {'W', IN_BROWSE, ACT_TRAIN, 0, "W"},
+    {'f', IN_BROWSE, ACT_HEAD_TABLE, 0, "f"},
+    {'F', IN_BROWSE, ACT_MODEL_VIEW, 0, "F"},
     /* editing: letters type */
     {'\r', IN_EDIT, ACT_EDIT_DONE, 0, "Enter"},
     {KEY_ENTER, IN_EDIT, ACT_EDIT_DONE, 0, NULL},
@@ -197,6 +199,8 @@ static const HelpLine help_lines[] = {
     {ACT_NONE, ACT_NONE, "Teaching"},
     {ACT_TRACE, ACT_NONE, "calculation trace"},
     {ACT_PIPELINE, ACT_NONE, "pipeline: every stage"},
+    {ACT_HEAD_TABLE, ACT_NONE, "find heads: every head's scores"},
+    {ACT_MODEL_VIEW, ACT_NONE, "model view: every layer x head"},
     {ACT_LESSONS, ACT_NONE, "lessons (n/p pages, Esc)"},
     {ACT_LESSON_TEXT_UP, ACT_LESSON_TEXT_DOWN, "lesson text back / on"},
     {ACT_HEADS_HELP, ACT_NONE, "how the heads were built"},

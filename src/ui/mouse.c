@@ -6,6 +6,8 @@
 
 #include <curses.h>
 
+#include "view_heads.h"
+
 static bool in_rect(Rect r, int x, int y)
 {
     return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
@@ -121,6 +123,8 @@ bool mouse_read(UiState *u, UiInput *in)
         in->action = ACT_HELP; /* a click closes the help */
         return true;
     }
+    if (view_heads_click(u, ev.x, ev.y, in))
+        return true;
     return click_editor(u, ev.x, ev.y, in) || click_chip(u, ev.x, ev.y, in) ||
            click_tile(u, ev.x, ev.y, in) || click_long(u, ev.x, ev.y, in) ||
            click_focus(u, ev.x, ev.y, in) ||

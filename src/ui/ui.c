@@ -27,6 +27,7 @@
 #include "view_panel.h"
 #include "view_lesson.h"
 #include "view_pe.h"
+#include "view_heads.h"
 #include "view_pipeline.h"
 #include "view_top.h"
 #include "view_train.h"
@@ -140,7 +141,9 @@ static void ui_frame(UiState *u)
         int top = view_top_draw(u, g);
         Rect mid = {0, top, COLS, LINES - top - 2 - view_top_status_rows(u, COLS)}, page;
         view_lesson_split(u, &mid, &page);
-        if (u->app.view == VIEW_PIPELINE)
+        if (view_heads_draw(u, g, mid))
+            ; /* the head scores or the model view */
+        else if (u->app.view == VIEW_PIPELINE)
             view_pipeline_draw(u, g, mid);
         else if (u->app.view == VIEW_PE)
             view_pe_draw(u, g, mid);
@@ -195,6 +198,8 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         return true;
     }
     if (kindkeys_handle(u, in, pending))
+        return true;
+    if (view_heads_handle(u, in, pending))
         return true;
     if (imported_handle(u, in, pending))
         return true;
@@ -258,6 +263,7 @@ static void ui_loop(UiState *u)
 static void ui_free(UiState *u)
 {
     imported_free(u);
+    view_heads_free(u);
     app_free(&u->app);
     lesson_state_free(&u->lesson);
     data_plan_free(u, &u->plan);

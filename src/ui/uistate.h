@@ -132,6 +132,7 @@ typedef struct {
     double frame_t0;           /* when the drawing of this frame began */
     LessonState lesson;        /* the lesson shown, and the list of lessons */
     struct ImportedView *iv;   /* imported.c: imported attention, combining views */
+    struct HeadsView *hv;      /* view_heads.c: the head scores table, the model view */
 } UiState;
 
 /* One input: an Action with its arguments, or typed text. */

@@ -1,0 +1,29 @@
+/* view_heads.h - two views of every head at once (view_heads.c): the head
+ * scores table (f: each head scored as previous-token, induction,
+ * duplicate-token and first-token by app/headscan.h, the best of each kind
+ * marked) and the model view (F: one pooled thumbnail per head, layers by
+ * heads, as BertViz's). Arrows or a click select a head, Enter (or the
+ * click) focuses it in the heatmap view, Esc goes back. Private to src/ui/.
+ */
+#ifndef ATTNVIZ_VIEW_HEADS_H
+#define ATTNVIZ_VIEW_HEADS_H
+
+#include <stdbool.h>
+
+#include "uistate.h"
+
+/* Handle in when one of the two views is open or opened by it: true when
+ * taken (*pending gets APP_RUN after the scores ran the kind). */
+bool view_heads_handle(UiState *u, const UiInput *in, unsigned *pending);
+
+/* Draw the open view into r: true, or false when none is open. */
+bool view_heads_draw(UiState *u, Grid *g, Rect r);
+
+/* A click at (x, y) on a head of the open view: in becomes ACT_CELL_SET
+ * (arg the layer, col the head) and true; false elsewhere. */
+bool view_heads_click(UiState *u, int x, int y, UiInput *in);
+
+/* Free the views' state. */
+void view_heads_free(UiState *u);
+
+#endif
