@@ -88,7 +88,8 @@ else
 fi
 
 "$PY" -c 'import numpy as np; np.save("'"$tmp"'/a.npy", np.full((1, 2, 3, 3), 1/3, np.float32))'
-out=$("$A" --attention "$tmp/a.npy" --tokens "a b c" --export heads 2>&1)
+printf 'a\nb\nc\n' >"$tmp/t.txt"
+out=$("$A" --attention "$tmp/a.npy" --tokens "$tmp/t.txt" --export heads 2>&1)
 rc=$?
 [ $rc = 2 ] && [ "$(echo "$out" | wc -l)" = 1 ] && [[ "$out" == *"imported attention"* ]] &&
     ok "imported attention refused: $out" || notok "imported attention: exit $rc, '$out'"

