@@ -3,7 +3,8 @@
 # at 80x24 and 120x40:
 #  - the shipped induction model's table marks its induction head in layer 2
 #    (capital I) and says so on the status line; arrows and Enter focus a
-#    head in the heatmap view, a click on a cell focuses that head;
+#    head in the heatmap view, a click on a cell focuses that head; its
+#    model view draws 2 x 2 thumbnails and a click on one focuses it;
 #  - a random 12 x 12 GPT-2-shaped checkpoint's table shows 12 layers of 12
 #    heads (four scores a head at 120 columns, one at a time with Tab at 80);
 #  - its model view draws 12 rows of 12 thumbnails, each as wide as the
@@ -49,6 +50,18 @@ for size in "80 24" "120 40"; do
     keys -l $'\e[<0;6;'"$y"'M'$'\e[<0;6;'"$y"'m' # column 6: head 1's cell
     check "${W}x$H: induction: a click on L1 h1 focuses layer 1 head 1" \
         wait_for 'layer 1 head 1 focused'
+    keys F
+    check "${W}x$H: induction: F opens the model view of its 2 x 2 heads" \
+        wait_for '^Model view: 2 layers x 2 heads'
+    settle
+    n=$(thumbs L2)
+    check "${W}x$H: induction: model view: 2 thumbnails in layer 2 ($n)" [ "$n" = 2 ]
+    y=$(line_of '^L2 ')
+    # inside head 2's thumbnail: its label's column (1-based) and one more
+    x=$(($(screen | grep -m1 -- '^    h1 ' | awk '{ print index($0, "h2") }') + 1))
+    keys -l $'\e[<0;'"$x"';'"$y"'M'$'\e[<0;'"$x"';'"$y"'m'
+    check "${W}x$H: induction: a click on a thumbnail focuses layer 2 head 2" \
+        wait_for 'layer 2 head 2 focused'
 done
 
 if [ ! -x "$PY" ] || ! "$PY" -c 'import numpy' 2>/dev/null; then
