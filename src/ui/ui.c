@@ -197,9 +197,9 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         *pending |= flags & (APP_RUN | APP_WEIGHTS);
         return true;
     }
-    if (kindkeys_handle(u, in, pending))
+    if (view_heads_handle(u, in, pending)) /* before kindkeys: Enter focuses a head there */
         return true;
-    if (view_heads_handle(u, in, pending))
+    if (kindkeys_handle(u, in, pending))
         return true;
     if (imported_handle(u, in, pending))
         return true;

@@ -127,4 +127,7 @@ keys f
 check "imported: f says why there is no table" wait_for 'imported attention has only its own text'
 keys F
 check "imported: F opens the model view of its 1 x 2 heads" wait_for '^Model view: 1 layer x 2 heads'
+keys Right Enter
+check "imported: Right Enter focuses head 2 (Enter is not the editor here)" \
+    wait_for 'layer 1 head 2 focused'
 exit $fail
