@@ -30,7 +30,8 @@
 typedef enum {
     KIND_ASK_EDIT,       /* type a text of one's own */
     KIND_ASK_MASK,       /* turn the causal mask off or on (or compare both) */
-    KIND_ASK_SETTINGS,   /* heads, d_model, seed, preset, layers, PE, scaling, temperature */
+    KIND_ASK_SETTINGS,   /* heads, d_model, seed, preset, layers, PE */
+    KIND_ASK_WHATIF,     /* scaling and temperature of the attention's softmax */
     KIND_ASK_CROSS,      /* attend over a second sentence (cross-attention) */
     KIND_ASK_EXAMPLES,   /* the built-in example sentences */
     KIND_ASK_GENERATE,   /* continue the text by a token */
@@ -47,6 +48,15 @@ typedef struct Kind Kind;
 
 /* Returned by poll while a kind's background work goes on. */
 #define KIND_BUSY 1
+
+/* What the last run cost: the forward's FLOPs over the positions it really
+ * computed, and how many positions it took from a cache. */
+typedef struct {
+    double flops; /* floating-point operations of the positions computed */
+    double whole; /* a whole forward's of the same text (nothing cached) */
+    int computed; /* positions computed */
+    int cached;   /* positions reused from the cache (their keys and values) */
+} KindCost;
 
 typedef struct {
     const char *name; /* "pipeline", "trained", "imported", shown in messages */
@@ -66,9 +76,24 @@ typedef struct {
     /* The one-line reason the kind refuses ask, or NULL when it does not.
      * NULL: it refuses nothing. */
     const char *(*refuses)(const Kind *k, KindAsk ask);
-    /* The next-token logits after text[0..len): out[0..*V) (at most cap).
-     * NULL: the kind has no next-token distribution. */
-    int (*logits)(Kind *k, const char *text, size_t len, float *out, int cap, int *V);
+    /* The next-token logits at position pos of text[0..len) (the token
+     * after its first pos + 1 tokens; pos < 0: the last position):
+     * out[0..*V) (at most cap). AV_ERR_CONFIG when pos is past the text's
+     * tokens. NULL: the kind has no next-token distribution. */
+    int (*logits)(Kind *k, const char *text, size_t len, int pos, float *out, int cap, int *V);
+    /* The display text of vocabulary entry id (a leading space shown by a
+     * visible mark) into out (NUL-terminated, at most len bytes). NULL: the
+     * kind has no vocabulary of its own (kind_token_text writes "#id"). */
+    void (*token_text)(const Kind *k, int id, char *out, size_t len);
+    /* The kind's part of the status line for the settings c: its sizes,
+     * what stands in for attnviz's seed and PE, and first a what-if (c's
+     * scaling or temperature unlike the model's); fields separated by " | "
+     * when wide, else by two spaces and fewer of them. NULL: the interface
+     * shows attnviz's own settings. */
+    void (*status)(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len);
+    /* What the last successful run cost, into *cost: true, or false when the
+     * interface counts the attention's FLOPs itself. NULL: false. */
+    bool (*cost)(const Kind *k, KindCost *cost);
     /* The settings the kind fixes (sizes, causal, labels) into *c, keeping
      * what the caller sets (keep_scores, weights_budget). NULL: none. */
     void (*config)(const Kind *k, ModelConfig *c);
@@ -139,8 +164,22 @@ bool kind_generates(const Kind *k);
  * KIND_ASK_MASK with a line of its own when its table gives none. */
 const char *kind_refuses(const Kind *k, KindAsk ask);
 
-/* k->cls->logits, or AV_ERR_CONFIG when the kind has none. */
-int kind_logits(Kind *k, const char *text, size_t len, float *out, int cap, int *V);
+/* k->cls->logits at position pos (< 0: the last), or AV_ERR_CONFIG when the
+ * kind has none. */
+int kind_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap, int *V);
+
+/* Whether the kind has a next-token distribution (a logits method). */
+bool kind_has_logits(const Kind *k);
+
+/* k->cls->token_text, or "#id". */
+void kind_token_text(const Kind *k, int id, char *out, size_t len);
+
+/* k->cls->status into out: true; false (out emptied) when the kind has
+ * none. */
+bool kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len);
+
+/* k->cls->cost, or false. */
+bool kind_cost(const Kind *k, KindCost *cost);
 
 /* k->cls->config, when the kind fixes settings; else c unchanged. */
 void kind_config(const Kind *k, ModelConfig *c);

@@ -18,6 +18,19 @@
 #include "core/model.h"
 #include "io/sentences.h"
 
+#define SESSION_PREDICT_MAX 10 /* next tokens a prediction lists */
+#define SESSION_TOKEN_TEXT 48  /* bytes of a predicted token's display text */
+
+/* The most probable next tokens at one position, as the model predicts them. */
+typedef struct {
+    int n;   /* tokens listed (0: the kind predicts nothing) */
+    int pos; /* the position they follow (0-based) */
+    int V;   /* the vocabulary's size */
+    int id[SESSION_PREDICT_MAX];
+    float prob[SESSION_PREDICT_MAX]; /* softmax of the logits (temperature 1), decreasing */
+    char text[SESSION_PREDICT_MAX][SESSION_TOKEN_TEXT]; /* kind_token_text's */
+} SessionPredict;
+
 typedef struct {
     const ModelWeights *fixed; /* --weights, or NULL */
     ModelWeights toy;          /* rebuilt from the settings when nothing fixes the weights */
@@ -31,6 +44,8 @@ typedef struct {
     int generated;         /* tokens g has generated (each one's seed) */
     int cached_rows;       /* rows before g's last token (keys, values cached) */
     size_t cached_len;     /* the text's length then: the marks last while it is */
+    float *logits;         /* session_predict's (logits_cap floats) */
+    int logits_cap;
 } Session;
 
 /* Start a session on fixed weights (or NULL: toy ones) and the command
@@ -63,5 +78,14 @@ int session_run(Session *ss, AppState *s, ModelResult *r, bool causal, bool outp
  * marks. Returns APP_RUN when the sentence grew, 0 when it did not (the
  * reason in s->msg; out of memory sets *nomem). */
 unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem);
+
+/* What the kind predicts after position pos (0-based) of s's sentence: its
+ * k (at most SESSION_PREDICT_MAX) most probable next tokens under the
+ * softmax of its logits at temperature 1 (the model's own distribution,
+ * whatever what-if the attention shows), ties the smaller id first, each
+ * with its display text. Returns AV_OK (p->n 0 when the kind has no
+ * next-token distribution), AV_ERR_NOMEM or the kind's code (AV_ERR_CONFIG:
+ * pos past the tokens); on error p->n is 0. */
+int session_predict(Session *ss, const AppState *s, int pos, int k, SessionPredict *p);
 
 #endif

@@ -3,6 +3,7 @@
  */
 #include "app/kind.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/av.h"
@@ -69,14 +70,42 @@ const char *kind_refuses(const Kind *k, KindAsk ask)
     return why;
 }
 
-int kind_logits(Kind *k, const char *text, size_t len, float *out, int cap, int *V)
+int kind_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap, int *V)
 {
     k->bad[0] = 0;
     if (!k->cls->logits)
         return AV_ERR_CONFIG;
-    int err = k->cls->logits(k, text, len, out, cap, V);
+    int err = k->cls->logits(k, text, len, pos, out, cap, V);
     printable(k->bad);
     return err;
+}
+
+bool kind_has_logits(const Kind *k)
+{
+    return k->cls->logits != NULL;
+}
+
+void kind_token_text(const Kind *k, int id, char *out, size_t len)
+{
+    if (k->cls->token_text)
+        k->cls->token_text(k, id, out, len);
+    else if (len)
+        snprintf(out, len, "#%d", id);
+}
+
+bool kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len)
+{
+    if (len)
+        out[0] = 0;
+    if (!k->cls->status)
+        return false;
+    k->cls->status(k, c, wide, out, len);
+    return true;
+}
+
+bool kind_cost(const Kind *k, KindCost *cost)
+{
+    return k->cls->cost && k->cls->cost(k, cost);
 }
 
 void kind_config(const Kind *k, ModelConfig *c)

@@ -34,6 +34,7 @@ typedef struct {
     float *logits; /* (V): the last position's, after a run */
     const char **labels; /* L H head labels, each "learned (GPT-2)" */
     char name[64]; /* the folder's last part, for the status line */
+    KindCost cost; /* the last run's */
 } Gpt2Kind;
 
 static Gpt2Kind *self_of(const Kind *k)
@@ -82,6 +83,11 @@ static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t
         g->st.weights_budget = c->weights_budget;
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
     }
+    if (!err)
+        g->cost = (KindCost){.flops = gpt2_flops(&g->hf.w.cfg, g->st.from, g->st.n),
+                             .whole = gpt2_flops(&g->hf.w.cfg, 0, g->st.n),
+                             .computed = g->st.n - g->st.from,
+                             .cached = g->st.from};
     if (!err)
         err = bpe_token_list(text, &g->enc, &g->tokens);
     if (!err)
@@ -174,6 +180,7 @@ static const char *gpt2_kind_refuses(const Kind *k, KindAsk ask)
     case KIND_ASK_MASK: return "GPT-2 was trained causal: the mask stays on";
     case KIND_ASK_SETTINGS:
         return "GPT-2 fixes its heads, sizes, weights and positions (s and t: a what-if)";
+    case KIND_ASK_WHATIF: return NULL; /* gpt2_result_fill recomputes the weights */
     case KIND_ASK_CROSS: return "GPT-2 attends over its own tokens: no cross-attention";
     case KIND_ASK_EXAMPLES: return "the examples set attnviz's own heads: type a text (e)";
     case KIND_ASK_PE_VIEW:
@@ -185,14 +192,19 @@ static const char *gpt2_kind_refuses(const Kind *k, KindAsk ask)
     }
 }
 
-static int gpt2_kind_logits(Kind *k, const char *text, size_t len, float *out, int cap, int *V)
+/* The cache makes this cheap after a run of the same text: only the
+ * unembedding of one position (V D multiply-adds) is computed. */
+static int gpt2_kind_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap,
+                            int *V)
 {
     Gpt2Kind *g = self_of(k);
     int err = encode(g, text, len, 0);
+    if (!err && pos >= g->enc.n)
+        err = AV_ERR_CONFIG;
     if (!err)
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
     if (!err)
-        err = gpt2_logits(&g->hf.w, &g->st, g->enc.n - 1, g->logits);
+        err = gpt2_logits(&g->hf.w, &g->st, pos < 0 ? g->enc.n - 1 : pos, g->logits);
     if (err)
         return err;
     int nv = g->hf.w.cfg.n_vocab;
@@ -210,6 +222,48 @@ static void gpt2_kind_config(const Kind *k, ModelConfig *c)
     m.scale = c->scale, m.temperature = c->temperature; /* the what-if */
     m.head_labels = self_of(k)->labels;
     *c = m;
+}
+
+static void gpt2_kind_token_text(const Kind *k, int id, char *out, size_t len)
+{
+    size_t n;
+    const char *t = bpe_token(&self_of(k)->bpe, id, &n);
+    if (!t) {
+        snprintf(out, len, "#%d", id);
+        return;
+    }
+    if (n > 32)
+        n = 32; /* a row of the predictions, not the whole of a long token */
+    char buf[BPE_DISPLAY_MAX(32)];
+    bpe_display(t, n, buf);
+    snprintf(out, len, "%s", buf);
+}
+
+/* Its sizes and "learned positions" where attnviz's own show seed and PE;
+ * first the what-if when scaling or temperature differ from the model's. */
+static void gpt2_kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len)
+{
+    const Gpt2Config *w = &weights_of(k)->cfg;
+    const char *sep = wide ? " | " : "  ";
+    char whatif[64] = "";
+    if (!c->scale || c->temperature != 1.0f)
+        snprintf(whatif, sizeof whatif, " what-if: scaling %s, temp %g%s", c->scale ? "on" : "off",
+                 (double)c->temperature, wide ? " |" : " ");
+    int used = snprintf(out, len, "GPT-2%s%s%d layers x %d heads%sd_model %d", whatif,
+                        whatif[0] ? " " : sep, w->n_layer, w->n_head, sep, w->d_model);
+    if (used < 0 || (size_t)used >= len)
+        return;
+    if (wide)
+        snprintf(out + used, len - (size_t)used, "%sd_k %d%slearned positions%scausal", sep,
+                 w->d_model / w->n_head, sep, sep);
+    else
+        snprintf(out + used, len - (size_t)used, "%slearned positions", sep);
+}
+
+static bool gpt2_kind_cost(const Kind *k, KindCost *cost)
+{
+    *cost = self_of(k)->cost;
+    return true;
 }
 
 static void gpt2_kind_describe(const Kind *k, char *msg, size_t len)
@@ -369,6 +423,9 @@ static const KindClass gpt2_class = {
     .generate = gpt2_kind_generate,
     .refuses = gpt2_kind_refuses,
     .logits = gpt2_kind_logits,
+    .token_text = gpt2_kind_token_text,
+    .status = gpt2_kind_status,
+    .cost = gpt2_kind_cost,
     .config = gpt2_kind_config,
     .describe = gpt2_kind_describe,
     .dump = gpt2_kind_dump,

@@ -50,6 +50,7 @@ static const char *trained_refuses(const Kind *k, KindAsk ask)
                                         "one was trained on a task";
     case KIND_ASK_MASK: return "this model was trained causal: the mask stays on";
     case KIND_ASK_SETTINGS:
+    case KIND_ASK_WHATIF:
         return "the trained model fixes its heads, sizes, weights, PE and scaling";
     case KIND_ASK_CROSS: return "a trained decoder attends over its own tokens: no cross-attention";
     case KIND_ASK_PE_VIEW:
@@ -65,8 +66,10 @@ static const char *trained_refuses(const Kind *k, KindAsk ask)
     }
 }
 
-/* The logits after the last of text's tokens (the model's last context). */
-static int trained_logits(Kind *k, const char *text, size_t len, float *out, int cap, int *V)
+/* The logits at row pos of the model's last context (the rows a run
+ * shows), or after its last token. */
+static int trained_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap,
+                          int *V)
 {
     Net *net = &net_of(k)->net;
     int *ids = malloc((len + 1) * sizeof *ids), n = 0;
@@ -78,8 +81,11 @@ static int trained_logits(Kind *k, const char *text, size_t len, float *out, int
     free(ids);
     if (err)
         return err;
+    if (pos >= net->n)
+        return AV_ERR_CONFIG;
     *V = net->spec.V < cap ? net->spec.V : cap;
-    memcpy(out, net->logits + (long)(net->n - 1) * net->spec.V, sizeof *out * (size_t)*V);
+    long row = pos < 0 ? net->n - 1 : pos;
+    memcpy(out, net->logits + row * net->spec.V, sizeof *out * (size_t)*V);
     return AV_OK;
 }
 
@@ -94,6 +100,28 @@ static void trained_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_ma
     (void)c;
     const Net *net = &net_of(k)->net;
     *V = net->spec.V, *n_max = net->spec.context;
+}
+
+/* A vocabulary entry, a space, newline or tab shown by its mark. */
+static void trained_token_text(const Kind *k, int id, char *out, size_t len)
+{
+    const ModelSpec *s = &net_of(k)->net.spec;
+    if (id < 0 || id >= s->V) {
+        snprintf(out, len, "#%d", id);
+        return;
+    }
+    size_t used = 0;
+    for (const char *p = s->vocab[id]; *p && used + 4 < len; p++) {
+        const char *mark = *p == ' '    ? "\u2423"
+                           : *p == '\n' ? "\u21b5"
+                           : *p == '\t' ? "\u21e5"
+                                        : NULL;
+        size_t n = mark ? strlen(mark) : 1;
+        memcpy(out + used, mark ? mark : p, n);
+        used += n;
+    }
+    if (len)
+        out[used < len ? used : len - 1] = 0;
 }
 
 static void trained_config(const Kind *k, ModelConfig *c)
@@ -127,6 +155,7 @@ static const KindClass trained_class = {
     .generate = trained_generate,
     .refuses = trained_refuses,
     .logits = trained_logits,
+    .token_text = trained_token_text,
     .config = trained_config,
     .describe = trained_describe,
     .close = trained_close,

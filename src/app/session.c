@@ -18,6 +18,7 @@
 
 #include "app/edit.h"
 #include "core/av.h"
+#include "core/gpt2.h"
 #include "io/weights.h"
 
 /* Try assets/NAME in the current folder, then near the executable. */
@@ -59,6 +60,7 @@ void session_init(Session *ss, const ModelWeights *fixed, Kind *cli_kind, double
 
 void session_free(Session *ss)
 {
+    free(ss->logits);
     kind_close(&ss->pipe);
     model_weights_free(&ss->toy);
     model_weights_free(&ss->example);
@@ -173,4 +175,39 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
              out + cont, before, before + 1);
     free(out);
     return APP_RUN;
+}
+
+/* The kind's logits at pos into ss->logits, grown until the vocabulary
+ * fits (a kind writes at most the room it is given). */
+static int predict_logits(Session *ss, const AppState *s, int pos, int *V)
+{
+    for (;;) {
+        if (!ss->logits) {
+            int cap = ss->logits_cap ? 2 * ss->logits_cap : 65536;
+            if (!(ss->logits = malloc(sizeof *ss->logits * (size_t)cap)))
+                return AV_ERR_NOMEM;
+            ss->logits_cap = cap;
+        }
+        int err = kind_logits(ss->kind, s->text.s, s->text.len, pos, ss->logits, ss->logits_cap, V);
+        if (err || *V < ss->logits_cap || ss->logits_cap >= (1 << 24))
+            return err;
+        free(ss->logits);
+        ss->logits = NULL;
+    }
+}
+
+int session_predict(Session *ss, const AppState *s, int pos, int k, SessionPredict *p)
+{
+    p->n = 0, p->pos = pos, p->V = 0;
+    if (!kind_has_logits(ss->kind) || pos < 0)
+        return pos < 0 ? AV_ERR_CONFIG : AV_OK;
+    k = k < SESSION_PREDICT_MAX ? k : SESSION_PREDICT_MAX;
+    int V, err = predict_logits(ss, s, pos, &V);
+    if (err)
+        return err;
+    int n = gpt2_top_k(ss->logits, V, 1.0f, k, p->id, p->prob);
+    for (int t = 0; t < n; t++)
+        kind_token_text(ss->kind, p->id[t], p->text[t], sizeof p->text[t]);
+    p->n = n, p->V = V;
+    return AV_OK;
 }

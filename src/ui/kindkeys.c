@@ -45,10 +45,10 @@ static KindAsk ask_of(const UiState *u, const UiInput *in, bool *pe_view)
     case ACT_PRESET:
     case ACT_LAYERS_DEC:
     case ACT_LAYERS_INC:
-    case ACT_PE:
+    case ACT_PE: return KIND_ASK_SETTINGS;
     case ACT_SCALE:
     case ACT_TEMP_DOWN:
-    case ACT_TEMP_UP: return KIND_ASK_SETTINGS;
+    case ACT_TEMP_UP: return KIND_ASK_WHATIF;
     case ACT_CROSS:
     case ACT_EDIT_CROSS: return KIND_ASK_CROSS;
     case ACT_SENT_NEXT:

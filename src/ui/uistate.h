@@ -133,6 +133,9 @@ typedef struct {
     LessonState lesson;        /* the lesson shown, and the list of lessons */
     struct ImportedView *iv;   /* imported.c: imported attention, combining views */
     struct HeadsView *hv;      /* view_heads.c: the head scores table, the model view */
+    SessionPredict pred;       /* view_predict.c: the selected row's next tokens */
+    unsigned pred_gen;         /* the run they were asked for (0: none) */
+    int pred_err;              /* session_predict's code */
 } UiState;
 
 /* One input: an Action with its arguments, or typed text. */

@@ -10,6 +10,7 @@
 
 #include "data.h"
 #include "view_long.h"
+#include "view_predict.h"
 #include "widgets.h"
 
 #define INFO_MIN 6    /* rows the right panel keeps for the cell lines and bars */
@@ -144,7 +145,9 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
     Rect right = {r.x + left_w + 1, r.y + 1, r.w - left_w - 1, r.h - 1};
     draw_focus(u, g, left, fcw);
     s->page = u->lay.focus.rows > 2 ? u->lay.focus.rows - 1 : 1;
-    int used = view_long_tiles(u, g, right, right.h - INFO_MIN);
-    Rect below = {right.x, right.y + used, right.w, right.h - used};
+    int pred_h = view_predict_rows(u, right.h);
+    int used = view_long_tiles(u, g, right, right.h - INFO_MIN - pred_h);
+    Rect below = {right.x, right.y + used, right.w, right.h - used - pred_h};
     widget_info_draw(u, g, below, &u->res, s->head);
+    view_predict_draw(u, g, (Rect){right.x, right.y + right.h - pred_h, right.w, pred_h});
 }

@@ -228,6 +228,18 @@ static void draw_cost(const UiState *u, Grid *g, int y)
                     n, b_nn, b_w, digits, u->run_ms);
         return;
     }
+    KindCost kc;
+    if (kind_cost(u->ses.kind, &kc)) { /* the whole forward's, of the positions computed */
+        char b_whole[16];
+        fmt_count(kc.flops, b_fl, sizeof b_fl);
+        fmt_count(kc.whole, b_whole, sizeof b_whole);
+        grid_printf(g, 0, y, g->w, STYLE_TEXT,
+                    "Cost: n %s | forward %s of %s FLOP: %d row%s computed, %d cached | "
+                    "run %.*f ms | weights %s",
+                    n, b_fl, b_whole, kc.computed, kc.computed == 1 ? "" : "s", kc.cached, digits,
+                    u->run_ms, b_w);
+        return;
+    }
     grid_printf(g, 0, y, g->w, STYLE_TEXT,
                 "Cost: n %s | n\u00b2 %s | weights %s | %s FLOP | run %.*f ms%s | "
                 "x2 tokens -> n\u00b2 x4, weights x4, FLOPs x%.1f",
@@ -266,6 +278,12 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
                  sep, c->H);
         snprintf(b, nb, "%smask %s%slayer %d/%d", sep, c->causal ? "causal (detected)" : "none",
                  sep, s->layer + 1, c->layers);
+        return;
+    }
+    char kind[160]; /* the kind's own sizes (a GPT-2's), else attnviz's settings */
+    if (kind_status(u->ses.kind, c, strcmp(sep, " | ") == 0, kind, sizeof kind)) {
+        snprintf(a, na, " tokens %d%slayer %d/%d", s->n_q, sep, s->layer + 1, c->layers);
+        snprintf(b, nb, "%s%s", sep, kind);
         return;
     }
     snprintf(a, na, " tokens %d%sd_model %d%s%sheads %d%sd_k %d%sseed %llu", s->n_q, sep,

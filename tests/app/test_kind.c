@@ -65,7 +65,7 @@ static void test_toy_is_model_run(void **state)
     assert_false(kind_generates(&k));
     float logits[4];
     int V;
-    assert_int_equal(kind_logits(&k, text, strlen(text), logits, 4, &V), AV_ERR_CONFIG);
+    assert_int_equal(kind_logits(&k, text, strlen(text), -1, logits, 4, &V), AV_ERR_CONFIG);
     for (int a_ = 0; a_ < KIND_ASK_COUNT; a_++) /* the pipeline changes with every setting */
         assert_null(kind_refuses(&k, (KindAsk)a_));
     kind_close(&k);
@@ -106,7 +106,7 @@ static void test_trained(void **state)
     /* the logits of the last position are the Net's after the same run */
     float logits[8];
     int V = 0;
-    assert_int_equal(kind_logits(&k, "abc", 3, logits, 8, &V), AV_OK);
+    assert_int_equal(kind_logits(&k, "abc", 3, -1, logits, 8, &V), AV_OK);
     assert_int_equal(V, 4);
     assert_memory_equal(logits, m.net.logits + 2 * 4, sizeof *logits * 4);
     /* what it refuses, each with its one line; what it allows */
