@@ -109,11 +109,22 @@ static void test_trained(void **state)
     assert_int_equal(kind_logits(&k, "abc", 3, -1, logits, 8, &V), AV_OK);
     assert_int_equal(V, 4);
     assert_memory_equal(logits, m.net.logits + 2 * 4, sizeof *logits * 4);
+    /* ... and of any row the run shows; past the last one refused */
+    assert_int_equal(kind_logits(&k, "abc", 3, 0, logits, 8, &V), AV_OK);
+    assert_memory_equal(logits, m.net.logits, sizeof *logits * 4);
+    assert_int_equal(kind_logits(&k, "abc", 3, 3, logits, 8, &V), AV_ERR_CONFIG);
+    char tok[16];
+    kind_token_text(&k, 3, tok, sizeof tok); /* " ": a visible mark */
+    assert_string_equal(tok, "\u2423");
+    kind_token_text(&k, 1, tok, sizeof tok);
+    assert_string_equal(tok, "b");
     /* what it refuses, each with its one line; what it allows */
     assert_string_equal(kind_refuses(&k, KIND_ASK_MASK),
                         "this model was trained causal: the mask stays on");
     assert_non_null(kind_refuses(&k, KIND_ASK_CROSS));
     assert_non_null(kind_refuses(&k, KIND_ASK_SETTINGS));
+    assert_string_equal(kind_refuses(&k, KIND_ASK_WHATIF), /* s, t: the reason of before */
+                        "the trained model fixes its heads, sizes, weights, PE and scaling");
     assert_non_null(kind_refuses(&k, KIND_ASK_NORMS));
     assert_null(kind_refuses(&k, KIND_ASK_EDIT));
     assert_null(kind_refuses(&k, KIND_ASK_TRACE));

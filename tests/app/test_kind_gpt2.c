@@ -1,0 +1,344 @@
+/* test_kind_gpt2.c - the GPT-2 kind (app/kind_gpt2.c) and session_predict on
+ * a tiny GPT-2 folder written here: 2 layers, d_model 8, 2 heads, 16
+ * positions, random weights from core/rng.h, and the 388-token subset of
+ * GPT-2's real vocabulary in tests/data/bpe. Checked: the logits of every
+ * position after a cached run are the bits of a whole forward of that
+ * prefix (core/gpt2.h, on its own copy of the weights); the session's top
+ * 10 are the double-precision softmax of them, in order, with display
+ * texts that mark a leading space and never show GPT-2's "Ġ"; the cost of a
+ * typed token is gpt2_flops of the one row computed; the status line's
+ * sizes and what-if; what the kind refuses and allows.
+ */
+#include "test_common.h"
+
+#include "test_tmp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/kind.h"
+#include "app/session.h"
+#include "core/av.h"
+#include "core/bpe.h"
+#include "core/gpt2.h"
+#include "core/rng.h"
+#include "io/fileio.h"
+#include "io/hfmodel.h"
+#include "io/hfvocab.h"
+
+enum { L = 2, D = 8, H = 2, F = 4 * D, V = 388, T = 16, MAX_T = 64 };
+
+static const char *const layer_sfx[12] = {
+    "ln_1.weight",        "ln_1.bias",        "attn.c_attn.weight", "attn.c_attn.bias",
+    "attn.c_proj.weight", "attn.c_proj.bias", "ln_2.weight",        "ln_2.bias",
+    "mlp.c_fc.weight",    "mlp.c_fc.bias",    "mlp.c_proj.weight",  "mlp.c_proj.bias"};
+static const int layer_rows[12] = {D, D, D, 3 * D, D, D, D, D, D, F, F, D};
+static const int layer_cols[12] = {0, 0, 3 * D, 0, D, 0, 0, 0, F, 0, D, 0};
+
+typedef struct {
+    char name[48];
+    int rows, cols; /* cols 0: a vector */
+} Tensor;
+
+static int tensors(Tensor *t)
+{
+    int n = 0;
+    t[n++] = (Tensor){"wte.weight", V, D};
+    t[n++] = (Tensor){"wpe.weight", T, D};
+    for (int l = 0; l < L; l++)
+        for (int k = 0; k < 12; k++, n++) {
+            snprintf(t[n].name, sizeof t[n].name, "h.%d.%s", l, layer_sfx[k]);
+            t[n].rows = layer_rows[k], t[n].cols = layer_cols[k];
+        }
+    t[n++] = (Tensor){"ln_f.weight", D, 0};
+    t[n++] = (Tensor){"ln_f.bias", D, 0};
+    return n;
+}
+
+static void copy_file(const char *from, const char *dir, const char *name)
+{
+    char *data, path[160];
+    size_t len;
+    assert_int_equal(file_read_all(from, 1 << 20, &data, &len), AV_OK);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(file_write_atomic(path, data, len, false), AV_OK);
+    free(data);
+}
+
+/* model.safetensors of random float32 weights (LayerNorm gains near 1),
+ * the data 8-byte aligned, and config.json; the vocabulary copied. */
+static void write_folder(const char *dir)
+{
+    Tensor t[MAX_T];
+    int n = tensors(t);
+    size_t cap = 8192, at = 1, total = 0;
+    char *h = malloc(cap);
+    assert_non_null(h);
+    h[0] = '{';
+    for (int k = 0; k < n; k++) {
+        size_t bytes = 4 * (size_t)t[k].rows * (size_t)(t[k].cols ? t[k].cols : 1);
+        at += (size_t)snprintf(h + at, cap - at, "%s\"%s\":{\"dtype\":\"F32\",\"shape\":[%d",
+                               k ? "," : "", t[k].name, t[k].rows);
+        if (t[k].cols)
+            at += (size_t)snprintf(h + at, cap - at, ",%d", t[k].cols);
+        at += (size_t)snprintf(h + at, cap - at, "],\"data_offsets\":[%zu,%zu]}", total,
+                               total + bytes);
+        total += bytes;
+    }
+    h[at++] = '}';
+    while (at % 8)
+        h[at++] = ' ';
+    unsigned char *img = malloc(8 + at + total);
+    assert_non_null(img);
+    for (int k = 0; k < 8; k++)
+        img[k] = (unsigned char)((uint64_t)at >> (8 * k));
+    memcpy(img + 8, h, at);
+    float *x = (float *)(img + 8 + at);
+    Rng r;
+    rng_seed(&r, 11);
+    for (int k = 0; k < n; k++) {
+        size_t count = (size_t)t[k].rows * (size_t)(t[k].cols ? t[k].cols : 1);
+        bool gain = strstr(t[k].name, "ln_") && strstr(t[k].name, ".weight");
+        for (size_t i = 0; i < count; i++)
+            *x++ = gain ? 1.0f + rng_symmetric(&r, 0.1f) : rng_symmetric(&r, 0.5f);
+    }
+    char path[160];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    assert_int_equal(file_write_atomic(path, img, 8 + at + total, false), AV_OK);
+    free(img), free(h);
+    char config[512];
+    int len = snprintf(config, sizeof config,
+                       "{\"model_type\": \"gpt2\", \"activation_function\": \"gelu_new\", "
+                       "\"n_embd\": %d, \"n_head\": %d, \"n_layer\": %d, \"n_positions\": %d, "
+                       "\"n_ctx\": %d, \"n_inner\": null, \"layer_norm_epsilon\": 1e-05, "
+                       "\"vocab_size\": %d}",
+                       D, H, L, T, T, V);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    assert_int_equal(file_write_atomic(path, config, (size_t)len, false), AV_OK);
+    copy_file(TEST_DATA_DIR "/bpe/vocab.json", dir, "vocab.json");
+    copy_file(TEST_DATA_DIR "/bpe/merges.txt", dir, "merges.txt");
+}
+
+/* The folder opened as a kind, and again as plain weights and vocabulary. */
+typedef struct {
+    Tmp *tmp;
+    Kind k;
+    HfModel hf;
+    Bpe bpe;
+    ModelConfig c;
+} Fixture;
+
+static int setup(void **state)
+{
+    if (tmp_setup(state))
+        return -1;
+    Fixture *f = calloc(1, sizeof *f);
+    f->tmp = *state;
+    write_folder(f->tmp->dir);
+    char why[256] = "";
+    if (kind_gpt2_load(&f->k, f->tmp->dir, NULL, NULL, why, sizeof why) != AV_OK ||
+        hfmodel_open(f->tmp->dir, &f->hf, NULL, NULL, why, sizeof why) != AV_OK ||
+        hfvocab_read_dir(f->tmp->dir, &f->bpe, why, sizeof why) != AV_OK) {
+        fprintf(stderr, "setup: %s\n", why);
+        return -1;
+    }
+    model_config_default(&f->c);
+    kind_config(&f->k, &f->c);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fixture *f = *state;
+    kind_close(&f->k);
+    hfmodel_close(&f->hf);
+    bpe_free(&f->bpe);
+    *state = f->tmp;
+    free(f);
+    return tmp_teardown(state);
+}
+
+/* text's ids into ids (at most cap); returns their count. */
+static int encode(const Fixture *f, const char *text, int *ids, int cap)
+{
+    BpeEncoding e = {0};
+    assert_int_equal(bpe_encode(&f->bpe, text, strlen(text), cap, &e), AV_OK);
+    for (int i = 0; i < e.n; i++)
+        ids[i] = e.piece[i].id;
+    int n = e.n;
+    bpe_encoding_free(&e);
+    return n;
+}
+
+static const char *const TEXT = "The cat sat on the mat";
+
+/* After a cached run, the logits at every position are those of a whole
+ * forward of the tokens up to it; pos -1 is the last; past it refused. */
+static void test_kind_gpt2_logits_every_position(void **state)
+{
+    Fixture *f = *state;
+    ModelResult r = {0};
+    assert_int_equal(kind_run(&f->k, &f->c, "The cat", 7, NULL, 0, &r), AV_OK);
+    assert_int_equal(kind_run(&f->k, &f->c, TEXT, strlen(TEXT), NULL, 0, &r), AV_OK);
+    int ids[T], n = encode(f, TEXT, ids, T);
+    assert_int_equal(n, 6);
+    assert_int_equal(r.shape.n_q, n);
+    float got[V], want[V];
+    for (int pos = 0; pos < n; pos++) {
+        Gpt2State st;
+        gpt2_state_init(&st);
+        assert_int_equal(gpt2_forward(&f->hf.w, ids, pos + 1, &st), AV_OK);
+        assert_int_equal(gpt2_logits(&f->hf.w, &st, pos, want), AV_OK);
+        gpt2_state_free(&st);
+        int nv = 0;
+        assert_int_equal(kind_logits(&f->k, TEXT, strlen(TEXT), pos, got, V, &nv), AV_OK);
+        assert_int_equal(nv, V);
+        assert_memory_equal(got, want, sizeof want);
+    }
+    int nv = 0;
+    assert_int_equal(kind_logits(&f->k, TEXT, strlen(TEXT), -1, got, V, &nv), AV_OK);
+    assert_memory_equal(got, want, sizeof want); /* the last position's */
+    assert_int_equal(kind_logits(&f->k, TEXT, strlen(TEXT), n, got, V, &nv), AV_ERR_CONFIG);
+    assert_int_equal(kind_logits(&f->k, TEXT, strlen(TEXT), 2, got, 10, &nv), AV_OK);
+    assert_int_equal(nv, 10); /* at most the room given */
+    model_result_free(&r);
+}
+
+static bool listed(const SessionPredict *p, int id)
+{
+    for (int t = 0; t < p->n; t++)
+        if (p->id[t] == id)
+            return true;
+    return false;
+}
+
+/* The session's top 10 at a position: the softmax of that position's
+ * logits in double, in decreasing order, each token's display text. */
+static void test_session_predict_gpt2(void **state)
+{
+    Fixture *f = *state;
+    AppState s;
+    assert_int_equal(app_init(&s, &f->c, TEXT, NULL, false), AV_OK);
+    Session ss;
+    session_init(&ss, NULL, &f->k, 0);
+    int ids[T], n = encode(f, TEXT, ids, T);
+    for (int pos = 0; pos < n; pos++) {
+        SessionPredict p;
+        assert_int_equal(session_predict(&ss, &s, pos, SESSION_PREDICT_MAX, &p), AV_OK);
+        assert_int_equal(p.n, 10);
+        assert_int_equal(p.V, V);
+        float lg[V];
+        int nv;
+        assert_int_equal(kind_logits(&f->k, TEXT, strlen(TEXT), pos, lg, V, &nv), AV_OK);
+        double max = lg[0], z = 0;
+        for (int v = 1; v < V; v++)
+            max = lg[v] > max ? lg[v] : max;
+        for (int v = 0; v < V; v++)
+            z += exp(lg[v] - max);
+        for (int v = 0; v < V; v++) /* nothing left out is more probable */
+            assert_true(listed(&p, v) || lg[v] <= lg[p.id[p.n - 1]]);
+        for (int t = 0; t < p.n; t++) {
+            double want = exp(lg[p.id[t]] - max) / z;
+            assert_float_equal(p.prob[t], (float)want, 1e-6);
+            if (t > 0) /* decreasing, ties the smaller id first */
+                assert_true(p.prob[t] < p.prob[t - 1] ||
+                            (p.prob[t] == p.prob[t - 1] && p.id[t] > p.id[t - 1]));
+            size_t len;
+            const char *raw = bpe_token(&f->bpe, p.id[t], &len);
+            assert_null(strstr(p.text[t], "\u0120")); /* never GPT-2's Ġ */
+            if (raw[0] == ' ')
+                assert_memory_equal(p.text[t], "\u2423", 3);
+        }
+    }
+    SessionPredict p;
+    assert_int_equal(session_predict(&ss, &s, n, 10, &p), AV_ERR_CONFIG);
+    assert_int_equal(p.n, 0);
+    /* the vocabulary's display: " cat" with its mark, "<|endoftext|>" as it is */
+    char text[SESSION_TOKEN_TEXT];
+    kind_token_text(&f->k, ids[1], text, sizeof text);
+    assert_string_equal(text, "\u2423cat");
+    kind_token_text(&f->k, f->bpe.eot, text, sizeof text);
+    assert_string_equal(text, "<|endoftext|>");
+    session_free(&ss);
+    app_free(&s);
+}
+
+/* A typed token: the forward computes its row alone, the others cached. */
+static void test_kind_gpt2_cost_of_a_key(void **state)
+{
+    Fixture *f = *state;
+    const Gpt2Config *cfg = kind_gpt2_config(&f->k);
+    assert_non_null(cfg);
+    ModelResult r = {0};
+    KindCost kc;
+    assert_int_equal(kind_run(&f->k, &f->c, "The cat sat", 11, NULL, 0, &r), AV_OK);
+    assert_true(kind_cost(&f->k, &kc));
+    assert_int_equal(kc.computed, 3);
+    assert_int_equal(kc.cached, 0);
+    assert_true(kc.flops == gpt2_flops(cfg, 0, 3));
+    assert_int_equal(kind_run(&f->k, &f->c, "The cat sat on", 14, NULL, 0, &r), AV_OK);
+    assert_true(kind_cost(&f->k, &kc));
+    assert_int_equal(kc.computed, 1);
+    assert_int_equal(kc.cached, 3);
+    assert_true(kc.flops == gpt2_flops(cfg, 3, 4));
+    assert_true(kc.whole == gpt2_flops(cfg, 0, 4));
+    assert_true(kc.flops > 0 && kc.flops < kc.whole / 2);
+    /* an edit in the middle recomputes from the first changed token */
+    assert_int_equal(kind_run(&f->k, &f->c, "The mat sat on", 14, NULL, 0, &r), AV_OK);
+    assert_true(kind_cost(&f->k, &kc));
+    assert_int_equal(kc.computed, 3);
+    assert_int_equal(kc.cached, 1);
+    model_result_free(&r);
+}
+
+/* The status line's part: sizes and learned positions, then the what-if of
+ * s and t, which the kind runs (attention recomputed) and labels. */
+static void test_kind_gpt2_status_and_whatif(void **state)
+{
+    Fixture *f = *state;
+    char line[160];
+    assert_true(kind_status(&f->k, &f->c, true, line, sizeof line));
+    assert_string_equal(line, "GPT-2 | 2 layers x 2 heads | d_model 8 | d_k 4 | learned "
+                              "positions | causal");
+    assert_true(kind_status(&f->k, &f->c, false, line, sizeof line));
+    assert_string_equal(line, "GPT-2  2 layers x 2 heads  d_model 8  learned positions");
+    assert_null(kind_refuses(&f->k, KIND_ASK_WHATIF));
+    assert_string_equal(kind_refuses(&f->k, KIND_ASK_MASK),
+                        "GPT-2 was trained causal: the mask stays on");
+    assert_non_null(kind_refuses(&f->k, KIND_ASK_SETTINGS));
+    ModelConfig c = f->c;
+    c.scale = false, c.temperature = 0.5f;
+    assert_true(kind_status(&f->k, &c, true, line, sizeof line));
+    assert_string_equal(line, "GPT-2 what-if: scaling off, temp 0.5 | 2 layers x 2 heads | "
+                              "d_model 8 | d_k 4 | learned positions | causal");
+    ModelResult a = {0}, b = {0};
+    assert_int_equal(kind_run(&f->k, &f->c, TEXT, strlen(TEXT), NULL, 0, &a), AV_OK);
+    assert_int_equal(kind_run(&f->k, &c, TEXT, strlen(TEXT), NULL, 0, &b), AV_OK);
+    assert_int_equal(b.shape.n_q, 6);
+    assert_memory_not_equal(model_head_P(&a, 1, 0), model_head_P(&b, 1, 0), 6 * 6 * 4);
+    model_result_free(&a), model_result_free(&b);
+    /* the pipeline has no status of its own, no cost, no logits */
+    ModelWeights w = {0};
+    Kind pk;
+    kind_pipeline_open(&pk, &w);
+    assert_false(kind_status(&pk, &f->c, true, line, sizeof line));
+    assert_string_equal(line, "");
+    assert_false(kind_cost(&pk, &(KindCost){0}));
+    assert_false(kind_has_logits(&pk));
+    kind_token_text(&pk, 7, line, sizeof line);
+    assert_string_equal(line, "#7");
+    kind_close(&pk);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_kind_gpt2_logits_every_position, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_session_predict_gpt2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kind_gpt2_cost_of_a_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kind_gpt2_status_and_whatif, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
