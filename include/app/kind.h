@@ -56,6 +56,7 @@ typedef struct {
     double whole; /* a whole forward's of the same text (nothing cached) */
     int computed; /* positions computed */
     int cached;   /* positions reused from the cache (their keys and values) */
+    double ms;    /* the forward's time when it ran off the caller's thread, else 0 */
 } KindCost;
 
 typedef struct {
@@ -124,7 +125,8 @@ typedef struct {
     /* Free what the opener made; the model it was given stays the caller's. */
     void (*close)(Kind *k);
     bool causal_only; /* the model was made causal: the mask cannot be turned off */
-    bool slow;        /* a run may take seconds: the interface says so before it */
+    bool slow;        /* a run may take seconds: the interface says so before it, or
+                         sets Kind.background */
 } KindClass;
 
 struct Kind {
@@ -133,6 +135,12 @@ struct Kind {
     float temperature; /* generation's sampling (the interface's g): --temperature */
     int top_k;         /* and --top-k (0: all) */
     char bad[64];      /* after AV_ERR_VOCAB: the piece, printable (control bytes '?') */
+    /* Set by a caller that polls (kind_poll) for a slow kind: a run whose
+     * forward is not cached then starts it on a thread and returns
+     * KIND_BUSY with the result untouched (a newer text replaces a waiting
+     * one); logits return KIND_BUSY meanwhile; when poll says *changed,
+     * run the newest text again: it is cached, and fills the result. */
+    bool background;
 };
 
 /* The dispatch: each calls k's table (kind.c). */

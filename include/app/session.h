@@ -49,7 +49,9 @@ typedef struct {
 } Session;
 
 /* Start a session on fixed weights (or NULL: toy ones) and the command
- * line's kind (or NULL: the pipeline); budget as --budget gave it. No
+ * line's kind (or NULL: the pipeline); budget as --budget gave it. A slow
+ * kind computes off the key path (Kind.background set): session_run then
+ * may return KIND_BUSY, and session_poll says when to run again. No
  * weights are made yet: session_weights does. */
 void session_init(Session *ss, const ModelWeights *fixed, Kind *cli_kind, double budget);
 
@@ -78,6 +80,12 @@ int session_run(Session *ss, AppState *s, ModelResult *r, bool causal, bool outp
  * marks. Returns APP_RUN when the sentence grew, 0 when it did not (the
  * reason in s->msg; out of memory sets *nomem). */
 unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem);
+
+/* After a run returned KIND_BUSY (the kind computes off the caller's
+ * thread: Kind.background, set by session_init for a slow kind): whether
+ * no forward runs any more. Then run again: the newest text's result is
+ * filled from the cache. */
+bool session_poll(Session *ss);
 
 /* What the kind predicts after position pos (0-based) of s's sentence: its
  * k (at most SESSION_PREDICT_MAX) most probable next tokens under the

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/gpt2job.h"
 #include "core/av.h"
 #include "core/bpe.h"
 #include "core/gpt2.h"
@@ -31,11 +32,17 @@ typedef struct {
     TokenList tokens;
     int *ids;
     int ids_cap;
-    float *logits; /* (V): the last position's, after a run */
+    float *logits;       /* (V): the last position's, after a run */
     const char **labels; /* L H head labels, each "learned (GPT-2)" */
-    char name[64]; /* the folder's last part, for the status line */
-    KindCost cost; /* the last run's */
+    char name[64];       /* the folder's last part, for the status line */
+    KindCost cost;       /* the last run's */
+    Gpt2Job job;         /* the forward off the key path (Kind.background) */
 } Gpt2Kind;
+
+/* Bytes of weights above which a key's forward is not live: what one new
+ * token streams, every layer's matrices and the unembedding (gpt2 streams
+ * about 494 MB, gpt2-medium 1.4 GB). */
+#define GPT2_LIVE_BYTES 600e6
 
 static Gpt2Kind *self_of(const Kind *k)
 {
@@ -70,24 +77,40 @@ static int encode(Gpt2Kind *g, const char *text, size_t len, int extra)
     return AV_OK;
 }
 
+static void note_cost(Gpt2Kind *g, int from, double ms)
+{
+    const Gpt2Config *cfg = &g->hf.w.cfg;
+    g->cost = (KindCost){.flops = gpt2_flops(cfg, from, g->st.n),
+                         .whole = gpt2_flops(cfg, 0, g->st.n),
+                         .computed = g->st.n - from,
+                         .cached = from,
+                         .ms = ms};
+}
+
+/* Whether g->ids[0..enc.n) are the state's: a run fills the result alone. */
+static bool all_cached(const Gpt2Kind *g)
+{
+    return g->st.n == g->enc.n && memcmp(g->st.ids, g->ids, sizeof *g->ids * (size_t)g->enc.n) == 0;
+}
+
 static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
                          const char *cross, size_t cross_len, ModelResult *r)
 {
     (void)cross_len;
     Gpt2Kind *g = self_of(k);
+    int err = cross || !c->causal ? AV_ERR_CONFIG : encode(g, text, len, 0);
+    if (!err && k->background && (gpt2job_busy(&g->job) || !all_cached(g))) {
+        if (!gpt2job_busy(&g->job))
+            g->st.weights_budget = c->weights_budget;
+        return gpt2job_start(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n); /* r stands */
+    }
     r->shape.n_q = 0;
-    if (cross || !c->causal)
-        return AV_ERR_CONFIG;
-    int err = encode(g, text, len, 0);
     if (!err) {
         g->st.weights_budget = c->weights_budget;
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
     }
-    if (!err)
-        g->cost = (KindCost){.flops = gpt2_flops(&g->hf.w.cfg, g->st.from, g->st.n),
-                             .whole = gpt2_flops(&g->hf.w.cfg, 0, g->st.n),
-                             .computed = g->st.n - g->st.from,
-                             .cached = g->st.from};
+    if (!err && !(k->background && g->st.from == g->st.n)) /* else the thread's stands */
+        note_cost(g, g->st.from, 0);
     if (!err)
         err = bpe_token_list(text, &g->enc, &g->tokens);
     if (!err)
@@ -175,7 +198,8 @@ static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, 
 
 static const char *gpt2_kind_refuses(const Kind *k, KindAsk ask)
 {
-    (void)k;
+    if (ask == KIND_ASK_GENERATE && gpt2job_busy(&self_of(k)->job))
+        return "computing\u2026: g waits until the model has run";
     switch (ask) {
     case KIND_ASK_MASK: return "GPT-2 was trained causal: the mask stays on";
     case KIND_ASK_SETTINGS:
@@ -198,6 +222,8 @@ static int gpt2_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
                             int *V)
 {
     Gpt2Kind *g = self_of(k);
+    if (gpt2job_busy(&g->job))
+        return KIND_BUSY;
     int err = encode(g, text, len, 0);
     if (!err && pos >= g->enc.n)
         err = AV_ERR_CONFIG;
@@ -312,6 +338,7 @@ static int gpt2_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
 {
     Gpt2Kind *g = self_of(k);
     const Gpt2Weights *w = &g->hf.w;
+    gpt2job_free(&g->job); /* the state is the thread's until it ends */
     int err = dump_write(dir, r, c, which);
     if (err)
         return err;
@@ -355,6 +382,7 @@ static int gpt2_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int 
                              ModelResult *r)
 {
     Gpt2Kind *g = self_of(k);
+    gpt2job_free(&g->job); /* the state is the thread's until it ends */
     r->shape.n_q = 0;
     if (!c->causal || n < 1 || n > g->hf.w.cfg.n_ctx)
         return AV_ERR_CONFIG;
@@ -401,11 +429,24 @@ static void gpt2_kind_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_
     *V = g->bpe.eot == nv - 1 ? nv - 1 : nv, *n_max = g->hf.w.cfg.n_ctx;
 }
 
+/* The thread's forward: joined here, the next text started; *changed when
+ * the newest one is done (the caller runs it again, from the cache). */
+static int gpt2_kind_poll(Kind *k, bool *changed, char *msg, size_t len)
+{
+    (void)msg, (void)len;
+    Gpt2Kind *g = self_of(k);
+    int err = gpt2job_poll(&g->job, changed);
+    if (*changed && !g->job.err)
+        note_cost(g, g->job.from, g->job.ms);
+    return err; /* a failed forward: the run again computes it and says why */
+}
+
 static void gpt2_kind_close(Kind *k)
 {
     Gpt2Kind *g = k->self;
     if (!g)
         return;
+    gpt2job_free(&g->job);
     gpt2_state_free(&g->st);
     bpe_encoding_free(&g->enc);
     tokenize_free(&g->tokens);
@@ -417,23 +458,24 @@ static void gpt2_kind_close(Kind *k)
     free(g);
 }
 
-static const KindClass gpt2_class = {
-    .name = "gpt2",
-    .run = gpt2_kind_run,
-    .generate = gpt2_kind_generate,
-    .refuses = gpt2_kind_refuses,
-    .logits = gpt2_kind_logits,
-    .token_text = gpt2_kind_token_text,
-    .status = gpt2_kind_status,
-    .cost = gpt2_kind_cost,
-    .config = gpt2_kind_config,
-    .describe = gpt2_kind_describe,
-    .dump = gpt2_kind_dump,
-    .close = gpt2_kind_close,
-    .run_ids = gpt2_kind_run_ids,
-    .vocab = gpt2_kind_vocab,
-    .causal_only = true,
-};
+#define GPT2_METHODS                                                                               \
+    .name = "gpt2", .run = gpt2_kind_run, .generate = gpt2_kind_generate,                          \
+    .refuses = gpt2_kind_refuses, .logits = gpt2_kind_logits, .token_text = gpt2_kind_token_text,  \
+    .status = gpt2_kind_status, .cost = gpt2_kind_cost, .config = gpt2_kind_config,                \
+    .describe = gpt2_kind_describe, .poll = gpt2_kind_poll, .dump = gpt2_kind_dump,                \
+    .close = gpt2_kind_close, .run_ids = gpt2_kind_run_ids, .vocab = gpt2_kind_vocab,            \
+    .causal_only = true
+
+static const KindClass gpt2_class = {GPT2_METHODS};
+/* too big to be live: computed off the key path where the caller polls */
+static const KindClass gpt2_slow_class = {GPT2_METHODS, .slow = true};
+
+/* Bytes of weights a new token's forward and its logits stream. */
+static double streamed_bytes(const Gpt2Config *c)
+{
+    double D = c->d_model, layer = 4 * D * D + 2 * D * c->d_ff;
+    return 4 * (c->n_layer * layer + (double)c->n_vocab * D);
+}
 
 int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
                    size_t whylen)
@@ -465,6 +507,8 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
         return err;
     }
     gpt2_state_init(&g->st);
+    if (streamed_bytes(&g->hf.w.cfg) > GPT2_LIVE_BYTES)
+        k->cls = &gpt2_slow_class;
     const char *base = strrchr(dir, '/');
     while (base && base[1] == 0 && base > dir) { /* "dir/": the part before */
         const char *p = base - 1;
@@ -501,5 +545,5 @@ bool kind_gpt2_folder(const char *dir)
 
 const Gpt2Config *kind_gpt2_config(const Kind *k)
 {
-    return k->cls == &gpt2_class ? &weights_of(k)->cfg : NULL;
+    return k->cls == &gpt2_class || k->cls == &gpt2_slow_class ? &weights_of(k)->cfg : NULL;
 }

@@ -50,6 +50,8 @@ static int load_named(const ModelConfig *c, const char *name, ModelWeights *w)
 void session_init(Session *ss, const ModelWeights *fixed, Kind *cli_kind, double budget)
 {
     memset(ss, 0, sizeof *ss);
+    if (cli_kind && cli_kind->cls->slow)
+        cli_kind->background = true;
     ss->fixed = fixed;
     ss->w = fixed ? fixed : &ss->toy;
     ss->cli_kind = cli_kind;
@@ -175,6 +177,13 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
              out + cont, before, before + 1);
     free(out);
     return APP_RUN;
+}
+
+bool session_poll(Session *ss)
+{
+    bool changed; /* another poller (the imported view's) may have seen the end first */
+    char msg[8];
+    return kind_poll(ss->kind, &changed, msg, sizeof msg) != KIND_BUSY;
 }
 
 /* The kind's logits at pos into ss->logits, grown until the vocabulary

@@ -65,6 +65,15 @@ static int run_one(UiState *u, ModelResult *r, bool causal)
     return err;
 }
 
+/* The selected token: the one at the editor's cursor. */
+static void ui_follow_cursor(UiState *u)
+{
+    if (u->run_err || u->app.n_q == 0)
+        return;
+    int t = edit_token_at(&u->res.tokens, u->app.text.cur);
+    u->app.sel_row = t >= 0 ? t : 0;
+}
+
 /* Rebuild the toy weights and run the model; flags are action_apply's. */
 static void ui_rerun(UiState *u, unsigned flags)
 {
@@ -74,15 +83,22 @@ static void ui_rerun(UiState *u, unsigned flags)
     /* A cursor move alone changes the selection, not the text: the result
      * stands (a long text's run costs tens of milliseconds). */
     if (flags & (APP_RUN | APP_WEIGHTS)) {
-        if (u->ses.kind->cls->slow) { /* seconds of a big model: say so, not a frozen screen */
-            mvprintw(LINES - 1, 0, "running the %s model ...", u->ses.kind->cls->name);
+        const Kind *k = u->ses.kind;
+        if (k->cls->slow && !k->background) { /* seconds: say so, not a frozen screen */
+            mvprintw(LINES - 1, 0, "running the %s model ...", k->cls->name);
             clrtoeol();
             refresh();
         }
         double t0 = term_now_ms();
-        u->run_err = run_one(u, &u->res, s->cfg.causal);
-        u->run_ms = term_now_ms() - t0;
-        u->gen = ++u->gen_clock;
+        int err = run_one(u, &u->res, s->cfg.causal);
+        u->computing = err == KIND_BUSY; /* on a thread: the last result stands meanwhile */
+        /* the selection follows the cursor once the newest text's tokens are there */
+        u->cursor_due = (u->cursor_due || (flags & APP_CURSOR)) && u->computing;
+        if (!u->computing) {
+            u->run_err = err;
+            u->run_ms = term_now_ms() - t0;
+            u->gen = ++u->gen_clock;
+        }
         if (s->compare == CMP_MASK) {
             u->run_err2 = run_one(u, &u->res2, !s->cfg.causal);
             u->gen2 = ++u->gen_clock;
@@ -105,10 +121,8 @@ static void ui_rerun(UiState *u, unsigned flags)
     app_fit_result(s, &fit);
     lesson_state_after_run(&u->lesson, s, &u->res);
     action_take_tokens(s, &u->res.tokens);
-    if ((flags & APP_CURSOR) && s->mode == MODE_EDIT && n_q > 0) {
-        int t = edit_token_at(&u->res.tokens, s->text.cur);
-        s->sel_row = t >= 0 ? t : 0;
-    }
+    if ((flags & APP_CURSOR) && s->mode == MODE_EDIT)
+        ui_follow_cursor(u);
 }
 
 /* Token labels: the tokens' own text. */
@@ -242,6 +256,13 @@ static void ui_loop(UiState *u)
         if (!input_read(u, &in)) { /* no key: what threads have done meanwhile */
             if (imported_poll(u, &pending) && (dirty = true) && pending)
                 ui_rerun(u, pending);
+            if (u->computing && session_poll(&u->ses) && (dirty = true)) {
+                bool follow = u->cursor_due;
+                /* typed meanwhile: the selection follows the cursor */
+                ui_rerun(u, APP_RUN); /* the newest text, now cached */
+                if (follow && !u->computing)
+                    ui_follow_cursor(u);
+            }
             continue;
         }
         double t0 = term_now_ms();
@@ -255,7 +276,7 @@ static void ui_loop(UiState *u)
             pending |= APP_RUN;
         if (running && pending)
             ui_rerun(u, pending);
-        timeout(100);
+        timeout(u->computing ? 20 : 100);
         u->frame_ms = term_now_ms() - t0;
     }
 }
@@ -309,6 +330,8 @@ int ui_run(const UiOptions *o)
 {
     memset(&ui, 0, sizeof ui);
     session_init(&ui.ses, o->weights, o->kind, o->cfg.weights_budget);
+    if (o->kind && getenv("ATTNVIZ_BACKGROUND")) /* tests: a small model as a slow one */
+        o->kind->background = true;
     if (app_init(&ui.app, &o->cfg, o->text, o->sentences, o->weights != NULL) != AV_OK) {
         fputs("attnviz: out of memory\n", stderr);
         return 1;

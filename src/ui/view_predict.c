@@ -35,7 +35,7 @@ static void bar(Grid *g, int x, int y, int width, float frac)
 static const SessionPredict *predictions(UiState *u)
 {
     int row = u->app.sel_row;
-    if (u->pred_gen == u->gen && u->pred.pos == row)
+    if (u->pred_gen == u->gen && u->pred.pos == row && u->pred_err != KIND_BUSY)
         return u->pred_err ? NULL : &u->pred;
     u->pred_gen = u->gen;
     u->pred_err = session_predict(&u->ses, &u->app, row, SESSION_PREDICT_MAX, &u->pred);
@@ -56,7 +56,8 @@ void view_predict_draw(UiState *u, Grid *g, Rect r)
                            wide ? "Next token after" : "Next after", i + 1);
     used += grid_puts(g, r.x + used, r.y, u->labels_q[i], 12, STYLE_LABEL_SEL);
     if (!p) {
-        grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, ": %s", av_strerror(u->pred_err));
+        grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, ": %s",
+                    u->pred_err == KIND_BUSY ? "computing\u2026" : av_strerror(u->pred_err));
         return;
     }
     if (wide)

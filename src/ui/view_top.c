@@ -206,6 +206,11 @@ static void fmt_count(double v, char *buf, size_t size)
 static void draw_cost(const UiState *u, Grid *g, int y)
 {
     const AppState *s = &u->app;
+    if (u->computing) {
+        grid_puts(g, 0, y, "Cost: computing\u2026 the newest text runs off the key path (keys "
+                           "are taken meanwhile)", g->w, STYLE_ACCENT);
+        return;
+    }
     if (u->run_err || s->n_q == 0)
         return;
     const ModelResult *r = &u->res;
@@ -235,9 +240,9 @@ static void draw_cost(const UiState *u, Grid *g, int y)
         fmt_count(kc.whole, b_whole, sizeof b_whole);
         grid_printf(g, 0, y, g->w, STYLE_TEXT,
                     "Cost: n %s | forward %s of %s FLOP: %d row%s computed, %d cached | "
-                    "run %.*f ms | weights %s",
-                    n, b_fl, b_whole, kc.computed, kc.computed == 1 ? "" : "s", kc.cached, digits,
-                    u->run_ms, b_w);
+                    "%s %.*f ms | weights %s",
+                    n, b_fl, b_whole, kc.computed, kc.computed == 1 ? "" : "s", kc.cached,
+                    kc.ms > 0 ? "on a thread" : "run", digits, kc.ms > 0 ? kc.ms : u->run_ms, b_w);
         return;
     }
     grid_printf(g, 0, y, g->w, STYLE_TEXT,

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app/kind.h"
 #include "app/session.h"
@@ -332,6 +333,72 @@ static void test_kind_gpt2_status_and_whatif(void **state)
     kind_close(&pk);
 }
 
+/* Poll until the thread's forward is done; returns the polls that said
+ * busy (bounded: the tiny model takes microseconds). */
+static int wait_done(Kind *k)
+{
+    bool changed = false;
+    char msg[64];
+    for (int polls = 0; polls < 100000; polls++) {
+        int err = kind_poll(k, &changed, msg, sizeof msg);
+        if (err != KIND_BUSY) {
+            assert_int_equal(err, AV_OK);
+            assert_true(changed);
+            return polls;
+        }
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    fail_msg("the forward never ended");
+    return -1;
+}
+
+/* Off the key path: a run that is not cached starts a thread and leaves
+ * the result as it was; a newer text replaces the waiting one; when poll
+ * says so, the newest runs from the cache with the bits of a live run. */
+static void test_kind_gpt2_background(void **state)
+{
+    Fixture *f = *state;
+    ModelResult r = {0}, live = {0};
+    const char *a = "The cat", *b = "The cat sat", *c = "The cat sat on the mat";
+    assert_int_equal(kind_run(&f->k, &f->c, a, strlen(a), NULL, 0, &r), AV_OK);
+    assert_int_equal(r.shape.n_q, 2);
+    f->k.background = true;
+    assert_int_equal(kind_run(&f->k, &f->c, b, strlen(b), NULL, 0, &r), KIND_BUSY);
+    assert_int_equal(r.shape.n_q, 2); /* the last result stands */
+    float lg[V];
+    int nv;
+    assert_int_equal(kind_logits(&f->k, b, strlen(b), -1, lg, V, &nv), KIND_BUSY);
+    assert_non_null(kind_refuses(&f->k, KIND_ASK_GENERATE)); /* g waits */
+    /* typed on while it runs: the newest waits, b's result is never filled */
+    assert_int_equal(kind_run(&f->k, &f->c, "The cat sa", 10, NULL, 0, &r), KIND_BUSY);
+    assert_int_equal(kind_run(&f->k, &f->c, c, strlen(c), NULL, 0, &r), KIND_BUSY);
+    wait_done(&f->k);
+    assert_null(kind_refuses(&f->k, KIND_ASK_GENERATE));
+    assert_int_equal(kind_run(&f->k, &f->c, c, strlen(c), NULL, 0, &r), AV_OK);
+    assert_int_equal(r.shape.n_q, 6);
+    KindCost kc;
+    assert_true(kind_cost(&f->k, &kc)); /* the thread's forward of c after b */
+    assert_int_equal(kc.computed, 3);
+    assert_int_equal(kc.cached, 3);
+    assert_true(kc.ms > 0);
+    f->k.background = false;
+    Kind k2;
+    char why[256];
+    assert_int_equal(kind_gpt2_load(&k2, f->tmp->dir, NULL, NULL, why, sizeof why), AV_OK);
+    assert_int_equal(kind_run(&k2, &f->c, c, strlen(c), NULL, 0, &live), AV_OK);
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++)
+            assert_memory_equal(model_head_P(&r, l, h), model_head_P(&live, l, h), 6 * 6 * 4);
+    assert_memory_equal(r.out, live.out, 6 * D * sizeof(float));
+    kind_close(&k2);
+    /* a tiny model is live; closing while a thread runs waits for it */
+    assert_false(f->k.cls->slow);
+    f->k.background = true;
+    assert_int_equal(kind_run(&f->k, &f->c, a, strlen(a), NULL, 0, &r), KIND_BUSY);
+    model_result_free(&r), model_result_free(&live);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -339,6 +406,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_session_predict_gpt2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_cost_of_a_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_status_and_whatif, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kind_gpt2_background, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,8 @@
 # 120x40, 4 at 80x24; lib/gpt2_predict.py); the cost line counts the forward
 # of the rows computed and the rows cached; the status line shows GPT-2's
 # sizes and learned positions; m is refused with its reason; s and t are a
-# labelled what-if; q exits 0.
+# labelled what-if; q exits 0. Then the same typed off the key path (a
+# thread, as for a model too big to be live).
 cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
 if ! "$PY" -c 'import numpy' 2>/dev/null; then
@@ -69,5 +70,26 @@ for size in "80 24 4" "120 40 10"; do
     keys q
     check "$tag: q exits 0" wait_for 'EXITED:0'
 done
+
+# A model too big to be live computes on a thread (ATTNVIZ_BACKGROUND: this
+# small one as if it were): keys typed meanwhile are taken, and the newest
+# text's heatmap and predictions come when its forward is done.
+tui_start "TERM=xterm-256color ATTNVIZ_BACKGROUND=1" 120 40 --model "$M" "$TEXT"
+keys e End
+keys -l "$MORE"
+check "off the key path: the heatmap redraws with the typed tokens" wait_for '^8 ␣the +[0-9]'
+check "off the key path: the cost line says the forward ran on a thread" \
+    wait_for '^Cost: n 8 \| forward .* cached \| on a thread [0-9.]+ ms'
+keys Enter
+settle
+screen >"$WORK/screen-bg"
+if out=$("$PY" tests/e2e/lib/gpt2_predict.py "$WORK/screen-bg" "$WORK/dump" "$M/vocab.json" 10)
+then
+    ok "off the key path: ${out#ok - }"
+else
+    notok "off the key path: predictions: $(echo "$out" | head -3 | tr '\n' ' ')"
+fi
+keys q
+check "off the key path: q exits 0" wait_for 'EXITED:0'
 cd "$ROOT" || exit 1
 exit $fail
