@@ -29,6 +29,7 @@
 #include "view_pe.h"
 #include "view_heads.h"
 #include "view_pipeline.h"
+#include "view_predict.h"
 #include "view_top.h"
 #include "view_train.h"
 #include "app/action.h"
@@ -250,10 +251,14 @@ static void ui_loop(UiState *u)
             u->frame_t0 = term_now_ms(); /* the status line adds the drawing so far */
             ui_frame(u);
         }
+        if (u->pred_due) /* a key waiting goes first, then the predictions */
+            timeout(0);
         UiInput in;
         unsigned pending = 0;
         dirty = false;
         if (!input_read(u, &in)) { /* no key: what threads have done meanwhile */
+            dirty = view_predict_update(u);
+            timeout(u->computing ? 20 : 100);
             if (imported_poll(u, &pending) && (dirty = true) && pending)
                 ui_rerun(u, pending);
             if (u->computing && session_poll(&u->ses) && (dirty = true)) {

@@ -136,6 +136,7 @@ typedef struct {
     SessionPredict pred;       /* view_predict.c: the selected row's next tokens */
     unsigned pred_gen;         /* the run they were asked for (0: none) */
     int pred_err;              /* session_predict's code */
+    bool pred_due;             /* the last frame wanted them asked again */
     bool computing;            /* the kind runs the newest text on a thread (res: the last) */
     bool cursor_due;           /* meanwhile the cursor moved in the editor (APP_CURSOR) */
 } UiState;

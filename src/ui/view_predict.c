@@ -30,19 +30,26 @@ static void bar(Grid *g, int x, int y, int width, float frac)
         grid_put(g, x + k, y, units >= 8 ? 0x2588 : eighths[units], STYLE_BAR, level);
 }
 
-/* The session's predictions for the selected row, asked once per run and
- * row. */
-static const SessionPredict *predictions(UiState *u)
+/* Whether the predictions kept are the selected row's of the last run. */
+static bool fresh(const UiState *u)
 {
+    return u->pred_gen == u->gen && u->pred.pos == u->app.sel_row;
+}
+
+bool view_predict_update(UiState *u)
+{
+    if (!u->pred_due)
+        return false;
+    u->pred_due = false;
+    if (fresh(u))
+        return false;
     int row = u->app.sel_row;
-    if (u->pred_gen == u->gen && u->pred.pos == row && u->pred_err != KIND_BUSY)
-        return u->pred_err ? NULL : &u->pred;
     u->pred_gen = u->gen;
     u->pred_err = session_predict(&u->ses, &u->app, row, SESSION_PREDICT_MAX, &u->pred);
     u->pred.pos = row;
     if (u->pred_err == AV_ERR_NOMEM)
         term_die("out of memory");
-    return u->pred_err ? NULL : &u->pred;
+    return true;
 }
 
 void view_predict_draw(UiState *u, Grid *g, Rect r)
@@ -50,11 +57,16 @@ void view_predict_draw(UiState *u, Grid *g, Rect r)
     int i = u->app.sel_row;
     if (r.h < 2 || i < 0 || i >= u->app.n_q)
         return;
-    const SessionPredict *p = predictions(u);
     bool wide = r.w >= 40;
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s %d ",
                            wide ? "Next token after" : "Next after", i + 1);
     used += grid_puts(g, r.x + used, r.y, u->labels_q[i], 12, STYLE_LABEL_SEL);
+    if (!fresh(u)) { /* asked once no key waits (view_predict_update) */
+        u->pred_due = true;
+        grid_puts(g, r.x + used, r.y, ": \u2026", r.w - used, STYLE_DIM);
+        return;
+    }
+    const SessionPredict *p = u->pred_err ? NULL : &u->pred;
     if (!p) {
         grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, ": %s",
                     u->pred_err == KIND_BUSY ? "computing\u2026" : av_strerror(u->pred_err));
