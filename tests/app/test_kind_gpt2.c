@@ -263,6 +263,11 @@ static void test_session_predict_gpt2(void **state)
     kind_token_text(&f->k, f->bpe.eot, text, sizeof text);
     assert_string_equal(text, "<|endoftext|>");
     session_free(&ss);
+    /* attnviz's pipeline predicts nothing: no list, no error */
+    session_init(&ss, NULL, NULL, 0);
+    assert_int_equal(session_predict(&ss, &s, 0, 10, &p), AV_OK);
+    assert_int_equal(p.n, 0);
+    session_free(&ss);
     app_free(&s);
 }
 
