@@ -51,6 +51,11 @@ int tokenize(const char *text, size_t len, int max_tokens, TokenList *out);
  * n = 0 (and bad_offset) and may keep its allocations: tokenize_free it. */
 int tokenize_again(const char *text, size_t len, int max_tokens, TokenList *out);
 
+/* A copy of in (its own tok and pool: any list, tokenize's or built by
+ * hand) into out, whose earlier contents are freed first. Returns AV_OK or
+ * AV_ERR_NOMEM (out then zeroed). */
+int tokenize_copy(const TokenList *in, TokenList *out);
+
 /* Free what tokenize allocated; accepts a zeroed list. Leaves it zeroed. */
 void tokenize_free(TokenList *tl);
 

@@ -20,31 +20,6 @@ void gpt2_model_config(const Gpt2Config *cfg, ModelConfig *c)
     c->max_tokens = cfg->n_ctx, c->preset = PRESET_TRAINED, c->head_labels = NULL;
 }
 
-/* A copy of in (its own tok and pool) into out, freed first. */
-static int tokens_copy(const TokenList *in, TokenList *out)
-{
-    size_t bytes = 1;
-    tokenize_free(out);
-    for (int k = 0; k < in->n; k++)
-        bytes += strlen(in->tok[k].str) + 1;
-    out->tok = malloc(sizeof *out->tok * (size_t)(in->n > 0 ? in->n : 1));
-    out->pool = malloc(bytes);
-    if (!out->tok || !out->pool) {
-        tokenize_free(out);
-        return AV_ERR_NOMEM;
-    }
-    char *p = out->pool;
-    for (int k = 0; k < in->n; k++) {
-        size_t len = strlen(in->tok[k].str) + 1;
-        memcpy(p, in->tok[k].str, len);
-        out->tok[k] = in->tok[k];
-        out->tok[k].str = p;
-        p += len;
-    }
-    out->n = in->n;
-    return AV_OK;
-}
-
 /* Rows of width w at stride ld (n of them) into a dense (n, w) block. */
 static void rows_copy(int n, int w, const float *src, size_t ld, float *dst)
 {
@@ -103,7 +78,7 @@ int gpt2_result_fill(const Gpt2Weights *w, const Gpt2State *st, const ModelConfi
     if (!err && c->keep_scores && !P_tmp)
         err = AV_ERR_NOMEM;
     if (!err)
-        err = tokens_copy(tokens, &r->tokens);
+        err = tokenize_copy(tokens, &r->tokens);
     if (err) {
         free(P_tmp);
         r->shape.n_q = 0;

@@ -495,31 +495,6 @@ void model_config_import(ModelConfig *c, int L, int H, bool causal)
                        .max_tokens = AV_MAX_TOKENS, .preset = PRESET_IMPORTED};
 }
 
-/* A copy of in (its own tok and pool) into out, freed first. */
-static int tokens_copy(const TokenList *in, TokenList *out)
-{
-    size_t bytes = 1;
-    tokenize_free(out);
-    for (int k = 0; k < in->n; k++)
-        bytes += strlen(in->tok[k].str) + 1;
-    out->tok = malloc(sizeof *out->tok * (size_t)(in->n > 0 ? in->n : 1));
-    out->pool = malloc(bytes);
-    if (!out->tok || !out->pool) {
-        tokenize_free(out);
-        return AV_ERR_NOMEM;
-    }
-    char *p = out->pool;
-    for (int k = 0; k < in->n; k++) {
-        size_t len = strlen(in->tok[k].str) + 1;
-        memcpy(p, in->tok[k].str, len);
-        out->tok[k] = in->tok[k];
-        out->tok[k].str = p;
-        p += len;
-    }
-    out->n = in->n;
-    return AV_OK;
-}
-
 /* Layer l's weights of an import: in place, copied into the arena, or none. */
 static void import_layer(ModelResult *r, const AttnSource *src, const float *const *layer_P,
                          bool copy, int l)
@@ -559,9 +534,9 @@ int model_result_import(ModelResult *r, const ModelConfig *c, const AttnSource *
             free(r->arena), r->arena = a, r->arena_cap = need;
     }
     if (!err)
-        err = tokens_copy(tokens, &r->tokens);
+        err = tokenize_copy(tokens, &r->tokens);
     if (!err && cross)
-        err = tokens_copy(key_tokens, &r->cross_tokens);
+        err = tokenize_copy(key_tokens, &r->cross_tokens);
     else if (!err)
         tokenize_free(&r->cross_tokens);
     if (err)

@@ -278,3 +278,27 @@ void tokenize_free(TokenList *tl)
     free(tl->pool);
     memset(tl, 0, sizeof(*tl));
 }
+
+int tokenize_copy(const TokenList *in, TokenList *out)
+{
+    size_t bytes = 1;
+    tokenize_free(out);
+    for (int k = 0; k < in->n; k++)
+        bytes += strlen(in->tok[k].str) + 1;
+    out->tok = malloc(sizeof *out->tok * (size_t)(in->n > 0 ? in->n : 1));
+    out->pool = malloc(bytes);
+    if (!out->tok || !out->pool) {
+        tokenize_free(out);
+        return AV_ERR_NOMEM;
+    }
+    char *p = out->pool;
+    for (int k = 0; k < in->n; k++) {
+        size_t len = strlen(in->tok[k].str) + 1;
+        memcpy(p, in->tok[k].str, len);
+        out->tok[k] = in->tok[k];
+        out->tok[k].str = p;
+        p += len;
+    }
+    out->n = in->n;
+    return AV_OK;
+}
