@@ -45,13 +45,10 @@ static int split(const char *dir, char *parent, size_t pcap, char *base, size_t 
     return AV_OK;
 }
 
-int dirswap_remove_tree(const char *path)
+/* fn on every entry of the folder path but "." and ".." (as path/name),
+ * until one fails: AV_OK, AV_ERR_IO (errno says why) or fn's error. */
+static int each_entry(const char *path, int (*fn)(const char *))
 {
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return errno == ENOENT ? AV_OK : AV_ERR_IO;
-    if (!S_ISDIR(st.st_mode))
-        return unlink(path) == 0 ? AV_OK : AV_ERR_IO;
     DIR *d = opendir(path);
     if (!d)
         return AV_ERR_IO;
@@ -61,12 +58,22 @@ int dirswap_remove_tree(const char *path)
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
         int n = snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-        err = n < 0 || (size_t)n >= sizeof sub ? (errno = ENAMETOOLONG, AV_ERR_IO)
-                                               : dirswap_remove_tree(sub);
+        err = n < 0 || (size_t)n >= sizeof sub ? (errno = ENAMETOOLONG, AV_ERR_IO) : fn(sub);
     }
     int e = errno;
     closedir(d);
     errno = e;
+    return err;
+}
+
+int dirswap_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? AV_OK : AV_ERR_IO;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path) == 0 ? AV_OK : AV_ERR_IO;
+    int err = each_entry(path, dirswap_remove_tree);
     return err ? err : rmdir(path) == 0 ? AV_OK : AV_ERR_IO;
 }
 
@@ -77,25 +84,11 @@ static int fsync_tree(const char *path)
     struct stat st;
     if (lstat(path, &st) != 0)
         return AV_ERR_IO;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (!d)
-            return AV_ERR_IO;
-        char sub[4096];
-        int err = AV_OK;
-        for (struct dirent *e; !err && (e = readdir(d));) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                continue;
-            int n = snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-            err = n < 0 || (size_t)n >= sizeof sub ? (errno = ENAMETOOLONG, AV_ERR_IO)
-                                                   : fsync_tree(sub);
-        }
-        closedir(d);
-        if (err)
-            return err;
-    } else {
+    if (!S_ISDIR(st.st_mode))
         return AV_OK;
-    }
+    int err = each_entry(path, fsync_tree);
+    if (err)
+        return err;
     int fd = open(path, O_RDONLY | O_DIRECTORY);
     if (fd < 0)
         return AV_ERR_IO;
