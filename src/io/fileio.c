@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -241,18 +240,36 @@ static int write_via_temp(const char *path, const void *data, size_t len, bool n
     return AV_OK;
 }
 
+/* The signal that came while a temporary file existed (0: none). A process
+ * has one disposition per signal, so this is the one place it can be kept. */
+static volatile sig_atomic_t held_signal;
+
+static void hold_signal(int sig)
+{
+    held_signal = sig;
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len, bool no_clobber)
 {
     /* SIGINT, SIGTERM and SIGHUP wait until the temporary file is renamed or
-     * removed, so that one of them never leaves it behind */
-    sigset_t stop, old;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT), sigaddset(&stop, SIGTERM), sigaddset(&stop, SIGHUP);
-    bool masked = pthread_sigmask(SIG_BLOCK, &stop, &old) == 0;
+     * removed, so that one of them never leaves it behind. A handler, not a
+     * signal mask: a mask holds only this thread, and the kernel may hand a
+     * process's signal to any other (OpenBLAS's workers); then it is raised
+     * again, to the handler there was before. */
+    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa, old[3];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = hold_signal;
+    sigemptyset(&sa.sa_mask);
+    held_signal = 0;
+    for (int k = 0; k < 3; k++)
+        sigaction(sigs[k], &sa, &old[k]);
     int err = write_via_temp(path, data, len, no_clobber);
     int saved = errno;
-    if (masked)
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    for (int k = 0; k < 3; k++)
+        sigaction(sigs[k], &old[k], NULL);
+    if (held_signal)
+        raise(held_signal);
     errno = saved;
     return err;
 }
