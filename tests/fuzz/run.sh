@@ -56,7 +56,8 @@ fi
 # Generated includes (the built-in sentences, the lexicon...) come from the
 # Makefile's own $(B)/gen/*.inc rules, built here with B=$out.
 newest_h=$(ls -t include/*/*.h src/*/*.h src/*/*/*.h | head -1)
-gen=$(sed -n 's|^\$(B)/gen/\([A-Za-z0-9_.-]*\.inc\):.*|'"$out"'/gen/\1|p' Makefile)
+# (every one the Makefile names, those of its pattern rules among them)
+gen=$(grep -o '\$(B)/gen/[A-Za-z0-9_.-]*\.inc' Makefile | sort -u | sed "s|^\$(B)|$out|")
 if [ -n "$gen" ]; then
     make --no-print-directory -s B="$out" $gen || { echo "run.sh: cannot generate $gen"; exit 1; }
 fi
