@@ -218,10 +218,12 @@ sync_check() { # after a batch of events or a heavy one: idle, no hang
     return 0
 }
 title_ok() { screen | head -1 | grep -q '^ attnviz | '; }
-status_ok() { screen | tail -1 | grep -Eq '^ (imported attention \| )?tokens [0-9]+ .*mask (on|off|none)'; }
+# The status line, or two where the settings do not fit one (80 columns).
+status_text() { screen | tail -2 | sed -n '/^ \(imported attention  *\(| \)\?\)\?tokens [0-9]/,$p' | tr '\n' ' '; }
+status_ok() { status_text | grep -Eq '^ (imported attention +(\| )?)?tokens [0-9]+ .*mask (on|off|none)'; }
 # What the probe key changes: the mask on the status line, or the help shown.
 mask_state() {
-    if [ "$PROBE_KEY" = F9 ]; then screen | tail -1 | grep -Eo 'mask (on|off)'
+    if [ "$PROBE_KEY" = F9 ]; then status_text | grep -Eo 'mask (on|off)'
     elif screen | grep -q 'F1 closes'; then echo help; else echo no help; fi
 }
 # Is the program alive, is the screen whole, does F9 flip the status line?
