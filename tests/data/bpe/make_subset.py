@@ -37,22 +37,8 @@ GOLDEN = [
 
 def traced_parts(ref, word):
     """Every token GPT-2's merges form on word (a string in the byte alphabet)."""
-    seen = set(word)
-    parts = list(word)
-    while len(parts) > 1:
-        pairs = set(zip(parts, parts[1:]))
-        best = min(pairs, key=lambda p: ref.ranks.get(p, float("inf")))
-        if best not in ref.ranks:
-            break
-        merged, i = [], 0
-        while i < len(parts):
-            if i + 1 < len(parts) and (parts[i], parts[i + 1]) == best:
-                merged.append(parts[i] + parts[i + 1])
-                i += 2
-            else:
-                merged.append(parts[i])
-                i += 1
-        parts = merged
+    seen = set()
+    for parts in ref.merges(word):
         seen.update(parts)
     return seen
 

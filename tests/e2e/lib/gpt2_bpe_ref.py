@@ -39,10 +39,10 @@ class Gpt2Bpe:
         self.alpha = byte_alphabet()
         self.cache = {}
 
-    def bpe(self, word):
-        if word in self.cache:
-            return self.cache[word]
+    def merges(self, word):
+        """The parts of word after each merge by rank, the letters first."""
         parts = list(word)
+        yield parts
         while len(parts) > 1:
             pairs = set(zip(parts, parts[1:]))
             best = min(pairs, key=lambda p: self.ranks.get(p, float("inf")))
@@ -57,6 +57,13 @@ class Gpt2Bpe:
                     merged.append(parts[i])
                     i += 1
             parts = merged
+            yield parts
+
+    def bpe(self, word):
+        if word in self.cache:
+            return self.cache[word]
+        for parts in self.merges(word):
+            pass
         ids = [self.encoder[p] for p in parts]
         self.cache[word] = ids
         return ids
