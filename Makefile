@@ -150,7 +150,9 @@ test:
 	@./scripts/deps.sh test
 	@$(MAKE) --no-print-directory check
 
-check: $(BIN) $(TESTS)
+# The benches are built too, with -Werror: an API change that breaks them
+# fails `make test`, not the next `make bench`.
+check: $(BIN) $(TESTS) $(BENCH) $(TRAIN_BENCH)
 	@./tests/run.sh ./$(BIN) $(TESTS)
 
 asan:
@@ -158,7 +160,7 @@ asan:
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/attnviz \
 		CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" asan-check
 
-asan-check: $(BIN) $(TESTS)
+asan-check: $(BIN) $(TESTS) $(BENCH) $(TRAIN_BENCH)
 	@ATTNVIZ_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run.sh ./$(BIN) $(TESTS)
 

@@ -333,7 +333,7 @@ static void bench_kind_keys(const char *dir, const char *on)
             int err = kind_run(&k, &c, text, (size_t)(len + more), NULL, 0, &r);
             double t1 = now_ms();
             if (!err)
-                err = kind_logits(&k, text, (size_t)(len + more), logits, V, &got);
+                err = kind_logits(&k, text, (size_t)(len + more), -1, logits, V, &got);
             t[rep] = now_ms() - t0, tr[rep] = t1 - t0;
             cp[rep] = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
             n = r.shape.n_q;
