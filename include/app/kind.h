@@ -122,6 +122,10 @@ typedef struct {
     /* The ids run_ids takes, 0 .. *V - 1, and the longest sequence *n_max of
      * the settings c. Required with run_ids. */
     void (*vocab)(const Kind *k, const ModelConfig *c, int *V, int *n_max);
+    /* Layer l's output projection W_O, (d_model, d_model) with head h's rows
+     * at h d_k: what the value-weighted norms multiply V by. NULL: the kind keeps
+     * none (and its refuses names KIND_ASK_NORMS). */
+    const float *(*out_proj)(const Kind *k, int l);
     /* Free what the opener made; the model it was given stays the caller's. */
     void (*close)(Kind *k);
     bool causal_only; /* the model was made causal: the mask cannot be turned off */
@@ -207,6 +211,9 @@ void kind_release(const Kind *k, int l);
 /* k->cls->dump, or dump_write. Returns as dump_write (io/dump.h). */
 int kind_dump(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
               const char **which);
+
+/* k->cls->out_proj of layer l, or NULL. */
+const float *kind_out_proj(const Kind *k, int l);
 
 /* Close k and zero it; accepts a zeroed Kind. */
 void kind_close(Kind *k);

@@ -139,6 +139,11 @@ void kind_release(const Kind *k, int l)
         k->cls->release(k, l);
 }
 
+const float *kind_out_proj(const Kind *k, int l)
+{
+    return k->cls->out_proj ? k->cls->out_proj(k, l) : NULL;
+}
+
 int kind_dump(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
               const char **which)
 {

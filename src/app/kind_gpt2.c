@@ -210,8 +210,6 @@ static const char *gpt2_kind_refuses(const Kind *k, KindAsk ask)
     case KIND_ASK_PE_VIEW:
         return "GPT-2 learned its positions (wpe): the PE view draws sinusoidal ones";
     case KIND_ASK_HEADS_HELP: return "GPT-2's heads were learned, not built: see what each does";
-    case KIND_ASK_NORMS:
-        return "value-weighted norms of GPT-2 are in --dump (norms.npy), not on screen yet";
     default: return NULL;
     }
 }
@@ -458,12 +456,18 @@ static void gpt2_kind_close(Kind *k)
     free(g);
 }
 
+static const float *gpt2_kind_out_proj(const Kind *k, int l)
+{
+    return self_of(k)->hf.w.layer[l].proj_w;
+}
+
 #define GPT2_METHODS                                                                               \
     .name = "gpt2", .run = gpt2_kind_run, .generate = gpt2_kind_generate,                          \
     .refuses = gpt2_kind_refuses, .logits = gpt2_kind_logits, .token_text = gpt2_kind_token_text,  \
     .status = gpt2_kind_status, .cost = gpt2_kind_cost, .config = gpt2_kind_config,                \
     .describe = gpt2_kind_describe, .poll = gpt2_kind_poll, .dump = gpt2_kind_dump,                \
     .close = gpt2_kind_close, .run_ids = gpt2_kind_run_ids, .vocab = gpt2_kind_vocab,            \
+    .out_proj = gpt2_kind_out_proj,                                                                \
     .causal_only = true
 
 static const KindClass gpt2_class = {GPT2_METHODS};

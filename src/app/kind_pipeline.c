@@ -55,12 +55,19 @@ static int pipeline_dump(const Kind *k, const char *dir, const ModelResult *r, c
     return dump_write_model(dir, r, c, k->self, which);
 }
 
+static const float *pipeline_out_proj(const Kind *k, int l)
+{
+    const ModelWeights *w = k->self;
+    return w->layer[l].Wo;
+}
+
 static const KindClass pipeline_class = {
     .name = "pipeline",
     .run = pipeline_run,
     .dump = pipeline_dump,
     .run_ids = pipeline_run_ids,
     .vocab = pipeline_vocab,
+    .out_proj = pipeline_out_proj,
 };
 
 void kind_pipeline_open(Kind *k, const ModelWeights *w)

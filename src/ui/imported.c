@@ -206,7 +206,7 @@ static const AttnSource *derived_source(UiState *u)
         int L = m->L, H = m->shape.H, n_k = m->shape.n_k, d = m->shape.d_model;
         iv->fnorm = term_xrealloc(iv->fnorm, sizeof *iv->fnorm * (size_t)L * H * n_k);
         for (int l = 0; l < L; l++)
-            if (combine_value_norms(n_k, d, H, m->layer[l].ab.V, u->ses.w->layer[l].Wo,
+            if (combine_value_norms(n_k, d, H, m->layer[l].ab.V, kind_out_proj(u->ses.kind, l),
                                     iv->fnorm + (size_t)l * H * n_k) != AV_OK)
                 term_die("out of memory");
         combine_norms_init(&iv->ns, b, iv->fnorm);

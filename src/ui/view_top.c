@@ -226,11 +226,14 @@ static void draw_cost(const UiState *u, Grid *g, int y)
     else
         snprintf(n, sizeof n, "%d", sh.n_q);
     const int digits = u->run_ms < 1 ? 3 : 1;
-    if (r->src) {
+    if (r->src) { /* a file read as it stands, or a view derived from a run */
+        AttnSource file;
+        bool read = kind_source(u->ses.kind, &file);
         grid_printf(g, 0, y, g->w, STYLE_TEXT,
-                    "Cost: n %s | n\u00b2 %s | weights %s | imported: read in %.*f ms | "
+                    "Cost: n %s | n\u00b2 %s | weights %s | %s %.*f ms | "
                     "x2 tokens -> n\u00b2 x4, weights x4",
-                    n, b_nn, b_w, digits, u->run_ms);
+                    n, b_nn, b_w, read ? "imported: read in" : "run and combined in", digits,
+                    u->run_ms);
         return;
     }
     KindCost kc;

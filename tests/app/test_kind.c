@@ -68,6 +68,7 @@ static void test_toy_is_model_run(void **state)
     assert_int_equal(kind_logits(&k, text, strlen(text), -1, logits, 4, &V), AV_ERR_CONFIG);
     for (int a_ = 0; a_ < KIND_ASK_COUNT; a_++) /* the pipeline changes with every setting */
         assert_null(kind_refuses(&k, (KindAsk)a_));
+    assert_ptr_equal(kind_out_proj(&k, 0), w.layer[0].Wo); /* the norms' W_O */
     kind_close(&k);
     assert_null(k.cls);
     /* a causal-only kind whose table says nothing of the mask still refuses it */
@@ -126,6 +127,7 @@ static void test_trained(void **state)
     assert_string_equal(kind_refuses(&k, KIND_ASK_WHATIF), /* s, t: the reason of before */
                         "the trained model fixes its heads, sizes, weights, PE and scaling");
     assert_non_null(kind_refuses(&k, KIND_ASK_NORMS));
+    assert_null(kind_out_proj(&k, 0)); /* what it refuses it keeps none of */
     assert_null(kind_refuses(&k, KIND_ASK_EDIT));
     assert_null(kind_refuses(&k, KIND_ASK_TRACE));
     assert_null(kind_refuses(&k, KIND_ASK_PE_VIEW)); /* sinusoidal PE */

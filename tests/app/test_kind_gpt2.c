@@ -314,6 +314,11 @@ static void test_kind_gpt2_status_and_whatif(void **state)
     assert_string_equal(kind_refuses(&f->k, KIND_ASK_MASK),
                         "GPT-2 was trained causal: the mask stays on");
     assert_non_null(kind_refuses(&f->k, KIND_ASK_SETTINGS));
+    /* the norms view multiplies V by each layer's own c_proj weight */
+    assert_null(kind_refuses(&f->k, KIND_ASK_NORMS));
+    assert_non_null(kind_out_proj(&f->k, 0));
+    assert_non_null(kind_out_proj(&f->k, 1));
+    assert_ptr_not_equal(kind_out_proj(&f->k, 0), kind_out_proj(&f->k, 1));
     ModelConfig c = f->c;
     c.scale = false, c.temperature = 0.5f;
     assert_true(kind_status(&f->k, &c, true, line, sizeof line));

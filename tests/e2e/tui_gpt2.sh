@@ -7,7 +7,8 @@
 # 120x40, 4 at 80x24; lib/gpt2_predict.py); the cost line counts the forward
 # of the rows computed and the rows cached; the status line shows GPT-2's
 # sizes and learned positions; m is refused with its reason; s and t are a
-# labelled what-if; q exits 0. Then the same typed off the key path (a
+# labelled what-if; V's value-weighted norms are norms.npy's (120x40); q
+# exits 0. Then the same typed off the key path (a
 # thread, as for a model too big to be live).
 cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
@@ -67,6 +68,32 @@ for size in "80 24 4" "120 40 10"; do
     keys s T
     check "$tag: back to the model's own: no what-if" \
         eval 'settle; ! status | grep -q what-if'
+    if [ "$1" = 120 ]; then
+        # V: the last token's row of value-weighted norms, as shares of the
+        # row, is norms.npy's (layer 1, head 1) to the bars' 0.1 %
+        keys End V
+        check "$tag: V shows value-weighted norms" wait_for 'value-weighted norms \(row shares\)'
+        settle
+        screen >"$WORK/screen-norms"
+        check "$tag: V's bars are norms.npy's shares of the last row" "$PY" - \
+            "$WORK/screen-norms" "$WORK/dump/norms.npy" <<'PYEOF'
+import re, sys
+import numpy as np
+norms = np.load(sys.argv[2])[0, 0, -1]
+want = 100 * norms / norms.sum()
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+start = next(i for i, l in enumerate(lines) if "attends to (head 1)" in l)
+got = {}
+for l in lines[start + 1:]:
+    m = re.search(r"(\d+) \S+ +(\d+\.\d)% ", l)
+    if not m:
+        break
+    got[int(m.group(1)) - 1] = float(m.group(2))
+ok = len(got) >= 3 and all(abs(want[j] - v) <= 0.051 for j, v in got.items())
+sys.exit(0 if ok else 1)
+PYEOF
+        keys V
+    fi
     keys q
     check "$tag: q exits 0" wait_for 'EXITED:0'
 done
