@@ -9,7 +9,9 @@
  * are written in cells wide enough to hold them; the selected query row is
  * flagged CELL_SELECTED and marked '>' in every stage whose rows are queries
  * (the selected key's row in K_h and V_h). Stages flow left to right and top
- * to bottom; what does not fit the rectangle goes on further pages.
+ * to bottom; what does not fit the rectangle goes on further pages. Cells are
+ * as wide as values need where the scores then fit across (on a projector:
+ * fewer stages a page, each with its numbers), colour only where not.
  * Pure functions of their arguments; no terminal.
  */
 #ifndef ATTNVIZ_PIPELINE_H
@@ -71,6 +73,9 @@ typedef struct {
                           waits for the student's prediction), 0: every stage shown */
     int lead;          /* 1 + a stage that opens its page (the one a lesson's page
                           speaks of, with those after it), 0: none */
+    /* 1 + the last stage the page speaks of (lead .. lead_last share a page
+     * where any cell width lets them), 0: lead alone */
+    int lead_last;
 } PipelineSpec;
 
 /* Draw page sp->page of the stages into g at (x, y), at most w x h.

@@ -23,6 +23,7 @@
 
 #define PIPE_LABEL_MAX 8 /* columns of a row label's token text */
 #define PIPE_GAP 2       /* columns between stages side by side */
+#define PIPE_VALUE_CW 4  /* the narrowest cell that writes its value (3 characters) */
 
 int pipeline_compute(const ModelResult *r, int layer, int h, PipelineData *d)
 {
@@ -173,7 +174,7 @@ static void draw_cell(Grid *g, const Ctx *c, int x, int y, float v, bool weights
 {
     int cw = c->cw, fill = cw >= 3 ? cw - 1 : cw;
     char num[32] = "";
-    if (cw - 1 >= 4) /* "0.52", "-.52": fewer columns would round a value past reading */
+    if (cw >= PIPE_VALUE_CW) /* ".52", "-.5", "27": fewer columns leave no digit to read */
         fmt_value(v, cw - 1, num);
     if (masked) {
         for (int k = 0; k < cw; k++)
@@ -328,35 +329,73 @@ static int label_width(const PipelineSpec *sp)
         int tw = grid_text_width(sp->col_labels[j]);
         w = tw > w ? tw : w;
     }
-    return 2 + (w < PIPE_LABEL_MAX ? w : PIPE_LABEL_MAX) + 1; /* marker, text, gap */
+    return 1 + (w < PIPE_LABEL_MAX ? w : PIPE_LABEL_MAX) + 1; /* marker, text, gap */
 }
 
-/* The cell width (sp's, or chosen from the pages each would take) and the
- * boxes of the stages in a w x h rectangle. Returns the pages. */
+/* Whether the stages a lesson's text names (lead .. lead_last) share a page. */
+static bool span_together(const PipelineSpec *sp, const Box *box)
+{
+    if (sp->lead < 1 || sp->lead > PIPE_STAGES)
+        return true;
+    int last = sp->lead_last > sp->lead ? sp->lead_last : sp->lead;
+    last = last > PIPE_STAGES ? PIPE_STAGES : last;
+    return box[last - 1].page == box[sp->lead - 1].page;
+}
+
+/* Whether cells cw columns wide carry values and the n_q x n_k scores fit
+ * whole across w (the Q, K, V and output stages may show their first
+ * dimensions only: d_k is often wider than any screen). */
+static bool values_fit(const Ctx *c, int cw, int w)
+{
+    return cw >= PIPE_VALUE_CW && c->lw + c->sp->d->n_k * cw <= w;
+}
+
+/* The cell width (sp's, or chosen) and the boxes of the stages in a w x h
+ * rectangle. Returns the pages. The choice, first that applies: cells that
+ * carry values to two digits (5 or 6 columns: fewest pages, then widest);
+ * values to one or two (4 columns); the widest colour cells whose pages are
+ * at most one more than the fewest. Each only where the stages a lesson's
+ * text names share a page, as long as some width lets them. */
 static int layout(const PipelineSpec *sp, int w, int h, Ctx *c, Box *box)
 {
-    static const int widths[] = {6, 5, 3, 2, 1, 1}; /* 4 would show no value */
+    enum { N_WIDTHS = 6 };
+    static const int widths[N_WIDTHS] = {6, 5, 4, 3, 2, 1};
     *c = (Ctx){.sp = sp, .lw = label_width(sp)};
     if (sp->cell_w > 0) {
         c->cw = sp->cell_w;
         return flow(c, w, h, box);
     }
-    /* the widest cells whose pages are at most one more than the fewest: a
-     * page more is worth the values written in the cells */
-    int pages[6], best = 0;
-    Box b[6][PIPE_STAGES];
-    for (int k = 0; k < 6; k++) {
+    int pages[N_WIDTHS];
+    bool together[N_WIDTHS], any_together = false;
+    Box b[N_WIDTHS][PIPE_STAGES];
+    for (int k = 0; k < N_WIDTHS; k++) {
         Ctx t = *c;
         t.cw = widths[k];
         pages[k] = flow(&t, w, h, b[k]);
-        best = pages[k] < pages[best] ? k : best;
+        together[k] = span_together(sp, b[k]);
+        any_together |= together[k];
     }
-    int k = 0;
-    while (pages[k] > pages[best] + 1)
-        k++;
-    c->cw = widths[k];
-    memcpy(box, b[k], sizeof b[k]);
-    return pages[k];
+    int pick = -1;
+    for (int k = 0; k < N_WIDTHS && widths[k] > PIPE_VALUE_CW; k++) /* two digits */
+        if ((together[k] || !any_together) && values_fit(c, widths[k], w) &&
+            (pick < 0 || pages[k] < pages[pick]))
+            pick = k;
+    for (int k = 0; pick < 0 && k < N_WIDTHS; k++) /* one or two digits */
+        if (widths[k] == PIPE_VALUE_CW && (together[k] || !any_together) &&
+            values_fit(c, widths[k], w))
+            pick = k;
+    if (pick < 0) { /* colour only: a page more is worth wider cells */
+        int best = -1;
+        for (int k = 0; k < N_WIDTHS; k++)
+            if ((together[k] || !any_together) && (best < 0 || pages[k] < pages[best]))
+                best = k;
+        for (int k = 0; pick < 0 && k < N_WIDTHS; k++)
+            if ((together[k] || !any_together) && pages[k] <= pages[best] + 1)
+                pick = k;
+    }
+    c->cw = widths[pick];
+    memcpy(box, b[pick], sizeof b[pick]);
+    return pages[pick];
 }
 
 int pipeline_page_of(const PipelineSpec *sp, int w, int h, PipelineStage stage)

@@ -56,6 +56,32 @@ for size in $SIZES; do
     check "pipeline at $size: [ visits${seq_back}" test "${seq_back# }" = "$want_back"
 done
 
+# At projector sizes the pipeline's cells carry their values, and they are
+# --dump's: the first example (designed heads, head 5, d_k 32) has its raw
+# scores (scores.npy x sqrt(32)), scaled and masked scores and weights
+# written in every cell, each equal to the dump within its printed digits.
+"$BIN" --preset designed --dump "$WORK/d1" 'The cat sat on the mat because it was tired.' >/dev/null
+pipe_check() { # SCREEN STAGE NPY DUMP HEAD [FACTOR]
+    /usr/bin/python3 "$(dirname "$0")/lib/pipe_values.py" "$1" "$2" "$4/$3" "$4/tokens.txt" \
+        "$5" ${6:+"$6"}
+}
+for size in $SIZES; do
+    w=${size%x*} h=${size#*x}
+    start "$w" "$h"
+    press S
+    total=$(pages_seen | awk '{print $4}')
+    for p in $(seq 1 "$total"); do screen >"$WORK/pipe$p"; press ']'; done
+    for st in "4 scores.npy 5.656854" "5 scores.npy" "6 scores.npy" "7 weights.npy"; do
+        set -- $st
+        f=$(grep -l -E "(^|  )$1 (Q_h|÷|no mask|softmax)" "$WORK"/pipe[0-9]* | head -n 1)
+        if [ -z "$f" ]; then notok "pipeline at $size: no page shows stage $1"; continue; fi
+        if got=$(pipe_check "$f" "$1" "$2" "$WORK/d1" 4 "$3"); then
+            ok "pipeline at $size: stage $1's $got cells carry --dump's values"
+        else
+            notok "pipeline at $size: stage $1: $got"
+        fi
+    done
+done
 # A page opened by a lesson shows the panels its text names: scaling's page
 # 1 speaks of panels 4 (raw) and 5 (scaled).
 for size in $SIZES; do

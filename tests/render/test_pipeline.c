@@ -215,6 +215,52 @@ static void test_pipeline_lead_and_one_scale(void **state)
     fixture_free(&f);
 }
 
+/* Cells are chosen wide enough to write their values where the scores then
+ * fit across (a stage a page rather than colour alone), and the stages a
+ * lesson's page names (lead .. lead_last) share a page, with values where a
+ * narrower cell lets them. */
+static void test_pipeline_values_and_span(void **state)
+{
+    (void)state;
+    Fixture f;
+    run_reference(&f);
+    PipelineData d;
+    assert_int_equal(pipeline_compute(&f.r, 0, 1, &d), AV_OK);
+    const char *labels[5] = {"a", "b", "c", "d", "e"};
+    PipelineSpec sp = {.d = &d, .row_labels = labels, .col_labels = labels, .sel_row = 4,
+                       .sel_col = -1};
+    Grid g;
+    assert_int_equal(grid_init(&g, 60, 8), AV_OK);
+    /* 40 x 8: one stage a page; the weights' row of e written to 2 digits */
+    sp.page = pipeline_page_of(&sp, 40, 8, PIPE_WEIGHTS);
+    pipeline_draw(&g, 0, 0, 40, 8, &sp, NULL);
+    char want[64];
+    const float *P = d.P + 4 * 5;
+    snprintf(want, sizeof want, ">e %5.2f %5.2f %5.2f %5.2f %5.2f", P[0], P[1], P[2], P[3], P[4]);
+    assert_true(grid_has(&g, want));
+    /* 60 x 8 with the raw and the scaled scores named: 6-column cells would
+     * put them on two pages, 5-column cells hold both, with values */
+    sp.lead = 1 + PIPE_RAW, sp.lead_last = 1 + PIPE_SCALED;
+    int page = pipeline_page_of(&sp, 60, 8, PIPE_RAW);
+    assert_int_equal(pipeline_page_of(&sp, 60, 8, PIPE_SCALED), page);
+    sp.cell_w = 6; /* the check that 6 columns would not */
+    assert_int_not_equal(pipeline_page_of(&sp, 60, 8, PIPE_SCALED),
+                         pipeline_page_of(&sp, 60, 8, PIPE_RAW));
+    sp.cell_w = 0, sp.page = page;
+    grid_clear(&g);
+    pipeline_draw(&g, 0, 0, 60, 8, &sp, NULL);
+    assert_true(grid_has(&g, "4 Q_h K_h^T") && grid_has(&g, "5 "));
+    int digits = 0; /* the row of e in both stages: ten values, each a digit or more */
+    for (int y = 0; y < 8; y++)
+        if (g.cells[y * g.w].cp == '>')
+            for (int x = 0; x < g.w; x++)
+                digits += g.cells[y * g.w + x].cp >= '0' && g.cells[y * g.w + x].cp <= '9';
+    assert_true(digits >= 2 * 10);
+    grid_free(&g);
+    pipeline_free(&d);
+    fixture_free(&f);
+}
+
 /* --export pipeline of seed 001: the article's numbers. */
 static void test_pipeline_write_seed001(void **state)
 {
@@ -257,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_matches_numpy),
         cmocka_unit_test(test_pipeline_draw_pages),
         cmocka_unit_test(test_pipeline_lead_and_one_scale),
+        cmocka_unit_test(test_pipeline_values_and_span),
         cmocka_unit_test(test_pipeline_write_seed001),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
