@@ -12,7 +12,8 @@
  *   sentence: Cat eats fish                  (settings: "name: value")
  *   weights: assets/seed001
  *   d-model: 4
- *   view: pipeline                           (... and stage: scores for its page)
+ *   view: pipeline                           (... and stage: scores for its page,
+ *                                             stage: scores-scaled for two together)
  *   ...
  *   Narration is every other line; a blank line ends a paragraph.
  *   ask: Which key will "Cat" attend to most? (the question)
@@ -113,6 +114,8 @@ typedef struct {
     float temperature;
     LessonView view;
     int stage;             /* the pipeline stage (1-8) whose page the view opens, 0: the first */
+    /* the last stage its text speaks of (stage: 4-5), shown on that page */
+    int stage_last;
 } LessonSettings;
 
 typedef struct {

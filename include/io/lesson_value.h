@@ -27,7 +27,9 @@ int lesson_value_token(const char *name, char *v, int *index, const char **text,
                        size_t len);
 
 /* A pipeline stage, 1-8 or its name (q, k, v, scores, scaled, masked,
- * weights, output), as 1-8. */
-int lesson_value_stage(const char *v, int *out, char *msg, size_t len);
+ * weights, output), as 1-8 in *out and *last; or the stages a page speaks
+ * of, "first-last" ("scores-scaled", "1-3"), *out the first, *last the
+ * last (not before the first). */
+int lesson_value_stage(const char *v, int *out, int *last, char *msg, size_t len);
 
 #endif

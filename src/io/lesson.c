@@ -126,10 +126,10 @@ static int get_token(Parser *p, const char *name, char *v, LessonTokenRef *ref)
     return val(p, lesson_value_token(name, v, &ref->index, &ref->text, m, sizeof m), m);
 }
 
-static int set_stage(Parser *p, const char *v, int *out)
+static int set_stage(Parser *p, const char *v, int *out, int *last)
 {
     char m[160];
-    return val(p, lesson_value_stage(v, out, m, sizeof m), m);
+    return val(p, lesson_value_stage(v, out, last, m, sizeof m), m);
 }
 
 /* A path or "none". */
@@ -231,7 +231,7 @@ static int setting(Parser *p, const char *key, char *v)
     if (!strcmp(key, "view"))
         return set_view(p, v, &s->view);
     if (!strcmp(key, "stage"))
-        return set_stage(p, v, &s->stage);
+        return set_stage(p, v, &s->stage, &s->stage_last);
     return setting_numeric(p, key, v, s);
 }
 

@@ -70,16 +70,26 @@ int lesson_value_token(const char *name, char *v, int *index, const char **text,
     return AV_OK;
 }
 
-int lesson_value_stage(const char *v, int *out, char *msg, size_t len)
+static int stage_one(const char *v, size_t n)
 {
     static const char *const names[] = {"q", "k", "v", "scores", "scaled", "masked", "weights",
                                         "output"};
     for (int k = 0; k < 8; k++)
-        if (!strcmp(v, names[k]) || (v[0] == '1' + k && !v[1])) {
-            *out = k + 1;
-            return AV_OK;
-        }
+        if ((strlen(names[k]) == n && !strncmp(v, names[k], n)) || (n == 1 && v[0] == '1' + k))
+            return k + 1;
+    return 0;
+}
+
+int lesson_value_stage(const char *v, int *out, int *last, char *msg, size_t len)
+{
+    const char *dash = strchr(v, '-');
+    size_t n = dash ? (size_t)(dash - v) : strlen(v);
+    int a = stage_one(v, n), b = dash ? stage_one(dash + 1, strlen(dash + 1)) : a;
+    if (a && b && b >= a) {
+        *out = a, *last = b;
+        return AV_OK;
+    }
     snprintf(msg, len, "stage takes 1-8 or q, k, v, scores, scaled, masked, weights, output, "
-             "not '%.30s'", v);
+             "or two of them as first-last, not '%.30s'", v);
     return AV_ERR_LESSON;
 }

@@ -44,6 +44,7 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     };
     const LessonPage *lp = lesson_state_page(&u->lesson);
     sp.lead = lp && lp->set.view == LESSON_VIEW_PIPELINE ? lp->set.stage : 0;
+    sp.lead_last = sp.lead ? lp->set.stage_last : 0;
     if (u->lesson.active && u->lesson.want_stage) { /* the page the lesson talks about */
         sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->lesson.want_stage - 1));
         u->lesson.want_stage = 0;

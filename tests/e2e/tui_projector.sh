@@ -82,6 +82,16 @@ for size in $SIZES; do
         fi
     done
 done
+# scaling's first page at 100x30: raw (panel 4) and scaled (panel 5) side by
+# side, both with their values (d_k 256: raw = scaled x 16)
+"$BIN" -d 256 -H 1 --dump "$WORK/d2" 'The cat sat on the mat because it was tired' >/dev/null
+start 100 30 --lesson scaling
+screen >"$WORK/scaling"
+pipe_ok() { pipe_check "$@" >/dev/null; }
+check "--lesson scaling at 100x30: panel 4's cells carry the raw scores" \
+    pipe_ok "$WORK/scaling" 4 scores.npy "$WORK/d2" 0 16
+check "... panel 5's the scaled ones" pipe_ok "$WORK/scaling" 5 scores.npy "$WORK/d2" 0
+
 # A page opened by a lesson shows the panels its text names: scaling's page
 # 1 speaks of panels 4 (raw) and 5 (scaled).
 for size in $SIZES; do

@@ -58,6 +58,7 @@ static void check_page(const Lesson *l, const LessonPage *p, int lines)
     check(s->head >= 1 && s->head <= s->H, "a focused head out of range");
     check(s->token.index >= 0 && s->key.index >= 0, "a negative token index");
     check(s->stage >= 0 && s->stage <= 8, "a pipeline stage out of range");
+    check(s->stage_last >= s->stage && s->stage_last <= 8, "a stage range out of order");
 }
 
 /* Apply every page as the interface does and run the model on it. */

@@ -52,11 +52,19 @@ static void test_lesson_value_onoff_token_stage(void **state)
     assert_true(idx == 0 && text == NULL);
     assert_int_equal(lesson_value_token("key", empty, &idx, &text, m, sizeof m), AV_ERR_LESSON);
     assert_string_equal(m, "key names an empty token");
-    assert_int_equal(lesson_value_stage("weights", &st, m, sizeof m), AV_OK);
-    assert_int_equal(st, 7);
-    assert_int_equal(lesson_value_stage("4", &st, m, sizeof m), AV_OK);
-    assert_int_equal(st, 4);
-    assert_int_equal(lesson_value_stage("9", &st, m, sizeof m), AV_ERR_LESSON);
+    int last = 0;
+    assert_int_equal(lesson_value_stage("weights", &st, &last, m, sizeof m), AV_OK);
+    assert_true(st == 7 && last == 7);
+    assert_int_equal(lesson_value_stage("4", &st, &last, m, sizeof m), AV_OK);
+    assert_true(st == 4 && last == 4);
+    assert_int_equal(lesson_value_stage("9", &st, &last, m, sizeof m), AV_ERR_LESSON);
+    /* the stages a page speaks of: first-last, names or numbers */
+    assert_int_equal(lesson_value_stage("scores-scaled", &st, &last, m, sizeof m), AV_OK);
+    assert_true(st == 4 && last == 5);
+    assert_int_equal(lesson_value_stage("1-3", &st, &last, m, sizeof m), AV_OK);
+    assert_true(st == 1 && last == 3);
+    assert_int_equal(lesson_value_stage("5-4", &st, &last, m, sizeof m), AV_ERR_LESSON);
+    assert_int_equal(lesson_value_stage("scores-", &st, &last, m, sizeof m), AV_ERR_LESSON);
 }
 
 int main(void)
