@@ -22,6 +22,9 @@ typedef struct {
     float max;      /* the largest weight of all */
     int rows;       /* rows folded in */
     bool sampled;   /* only some rows were (a long text) */
+    /* a row folded in by stats_add did not sum to 1 (heads combined by max
+     * or sum): its entropy is of the row normalised */
+    bool normalised;
 } HeadStats;
 
 /* The largest of row[0 .. len) and 0, as stats_add takes it. */

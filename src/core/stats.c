@@ -26,7 +26,9 @@ float stats_row_top(const float *row, int len)
 void stats_add(HeadStats *st, const float *row, int len)
 {
     float top = stats_row_top(row, len);
-    st->entropy += stats_row_entropy(row, len);
+    bool norm;
+    st->entropy += rowstat_entropy_norm(row, len, &norm);
+    st->normalised |= norm;
     st->top += top;
     st->max = top > st->max ? top : st->max;
     st->rows++;

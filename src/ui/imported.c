@@ -45,8 +45,11 @@ struct ImportedView {
     int layer_seen;
 };
 
-static const char *const mode_names[] = {"the weights", "heads combined: mean",
-                                         "heads combined: max", "heads combined: sum",
+/* each says what its cells are: a mean of rows is a distribution, a max or a
+ * sum is not (its entropy says "rows normalised", its cells may pass 100) */
+static const char *const mode_names[] = {"the weights", "heads combined: mean over heads",
+                                         "heads combined: max over heads",
+                                         "heads combined: sum over heads",
                                          "attention rollout", "value-weighted norms (row shares)"};
 
 /* A row of value-weighted norms as shares of the row's sum, so that it reads

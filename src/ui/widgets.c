@@ -79,9 +79,9 @@ int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
     if (!st)
         return snprintf(buf, size, "%s", "");
     const char *approx = st->sampled ? "~" : "";
-    /* a weight above 1: heads summed, rows not a distribution; their entropy
+    /* rows not a distribution (heads combined by max or sum): their entropy
      * is of the rows normalised (stats.h), and says so */
-    const char *norm = st->max > 1.0001f ? " (rows normalised)" : "";
+    const char *norm = st->normalised ? " (rows normalised)" : "";
     if (wide)
         return snprintf(buf, size, "entropy %s%.2f bits%s, max %s%.2f", approx, st->entropy, norm,
                         approx, st->top);

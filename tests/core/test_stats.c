@@ -68,6 +68,17 @@ static void test_stats_entropy_of_a_sum_normalised(void **state)
             sum[j] += (float)(j + h + 1) / (float)(15 * (15 + 2 * h + 1) / 2);
     assert_true(stats_row_entropy(sum, 15) <= log2(15.0) + 1e-6);
     assert_true(stats_row_entropy(sum, 15) > 3.5);
+    /* expect: a head's stats say when a row was normalised: heads combined by
+     * max ([0.6, 0.5] of [0.6, 0.4] and [0.5, 0.5]: no weight above 1, the
+     * row sums to 1.1) as by sum; a distribution is measured as it is */
+    const float max_row[2] = {0.6f, 0.5f}, dist[2] = {0.6f, 0.4f};
+    HeadStats st = {0};
+    stats_add(&st, dist, 2);
+    assert_false(st.normalised);
+    stats_add(&st, max_row, 2);
+    assert_true(st.normalised);
+    assert_float_equal(stats_row_entropy(max_row, 2),
+                       -(6 / 11.0 * log2(6 / 11.0) + 5 / 11.0 * log2(5 / 11.0)), 1e-5);
 }
 
 static void test_stats_mean_over_rows(void **state)

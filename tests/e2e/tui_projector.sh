@@ -225,11 +225,40 @@ a = np.exp(np.random.default_rng(0).normal(size=(3, 4, 15, 15)) * 3)
 np.save(w + "/att.npy", (a / a.sum(-1, keepdims=True)).astype(np.float32))
 open(w + "/tok.txt", "w").write("".join("t%d\n" % i for i in range(15)))
 PY
+# bars_match_cells: every bar of the selected token ("t6   60.5%") and its
+# cell in the heatmap's row (61) say the same weight, to the cell's digits.
+bars_match_cells() {
+    screen | /usr/bin/python3 -c '
+import re, sys
+lines = sys.stdin.read().splitlines()
+head = next(l for l in lines if re.match(r"^ +t0 +t1 ", l))
+cols = {m.group(1): m.start() for m in re.finditer(r"(t\d+)", head)}  # a cell starts at its label
+sel = next(re.search(r"Token (\d+) (\S+) attends", l) for l in lines if " attends to" in l)
+row = next(l for l in lines if re.match(r"^ *%s %s " % (sel.group(1), sel.group(2)), l))
+bars = [m for l in lines for m in [re.search(r"(t\d+) +(\d+\.\d)% [█▉▊▋▌▍▎▏]", l)] if m]
+ok = len(bars) >= 5
+for b in bars:
+    cell = row[cols[b.group(1)]:cols[b.group(1)] + 5].split()
+    ok = ok and cell and abs(int(cell[-1]) - float(b.group(2))) <= 0.5 + 1e-9
+sys.exit(0 if ok else 1)'
+}
 start 120 40 --attention "$WORK/att.npy" --tokens "$WORK/tok.txt"
-press A; press A; press A
-check "sum of heads: the entropy says the rows are normalised" has 'heads combined: sum  entropy [0-9.]+ bits \(rows normalised\)'
+press A
+check "mean of heads: says so, and its rows sum to 1 (no normalising)" \
+    has 'heads combined: mean over heads  entropy [0-9.]+ bits, max'
+check "... bars and cells agree" bars_match_cells
+press A
+check "max of heads: says what it shows, and its entropy that the rows are normalised" \
+    has 'heads combined: max over heads  entropy [0-9.]+ bits \(rows normalised\)'
+ent=$(screen | grep -o 'entropy [0-9.]* bits' | head -n 1 | awk '{print $2}')
+check "... at most log2(15) = 3.91 bits ($ent)" awk -v e="$ent" 'BEGIN { exit !(e > 0 && e <= 3.907) }'
+check "... bars and cells agree" bars_match_cells
+press A
+check "sum of heads: the entropy says the rows are normalised" \
+    has 'heads combined: sum over heads  entropy [0-9.]+ bits \(rows normalised\)'
 ent=$(screen | grep -o 'entropy [0-9.]* bits' | head -n 1 | awk '{print $2}')
 check "... and is at most log2(15) = 3.91 bits ($ent)" awk -v e="$ent" 'BEGIN { exit !(e > 0 && e <= 3.907) }'
 check "... a summed weight above 100% is written as such (101)" has '^ 3 t2 .* 101 '
+check "... bars and cells agree" bars_match_cells
 
 exit $fail

@@ -56,7 +56,7 @@ static inline void entropy_chunk(const float *restrict p, float *restrict acc,
 }
 
 SOFTMAX_CLONES
-double rowstat_entropy(const float *row, int len)
+double rowstat_entropy_norm(const float *row, int len, bool *normalised)
 {
     const int full = len - len % ENT_LANES;
     float acc[ENT_LANES] = {0}, tail[ENT_LANES] = {0}, sum[ENT_LANES] = {0};
@@ -70,9 +70,17 @@ double rowstat_entropy(const float *row, int len)
     /* weights that are not a distribution (heads summed, or their maximum):
      * the entropy of the row normalised, so never above log2(len):
      * H(p / s) = H(p) / s + log2 s */
-    if (total > 1.001 || (total > 0 && total < 0.999))
+    bool norm = total > 1.001 || (total > 0 && total < 0.999);
+    if (norm)
         e = e / total + log2(total);
+    if (normalised)
+        *normalised = norm;
     return e > 0 ? e : 0; /* a one-hot row rounds to -0 */
+}
+
+double rowstat_entropy(const float *row, int len)
+{
+    return rowstat_entropy_norm(row, len, NULL);
 }
 
 /* Four floats at a time (the vectors of any x86-64), as pool.c folds. */

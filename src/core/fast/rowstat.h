@@ -5,9 +5,14 @@
 #ifndef ATTNVIZ_ROWSTAT_H
 #define ATTNVIZ_ROWSTAT_H
 
+#include <stdbool.h>
+
 /* stats_row_entropy: -sum p log2 p over row[0 .. len), in bits; of the row
  * normalised when it does not sum to 1 (heads summed). */
 double rowstat_entropy(const float *row, int len);
+/* rowstat_entropy, and in *normalised (when not NULL) whether the row did
+ * not sum to 1 and was measured normalised. */
+double rowstat_entropy_norm(const float *row, int len, bool *normalised);
 
 /* stats_row_top: the largest of row[0 .. len) and 0. */
 float rowstat_top(const float *row, int len);
