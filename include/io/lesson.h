@@ -116,6 +116,10 @@ typedef struct {
     int stage;             /* the pipeline stage (1-8) whose page the view opens, 0: the first */
     /* the last stage its text speaks of (stage: 4-5), shown on that page */
     int stage_last;
+    /* plot: similarity - the PE view's picture, where the screen is too short
+     * for the line plots and the similarity both, is the similarity (plot:
+     * lines, the default: the line plots) */
+    bool pe_similarity;
 } LessonSettings;
 
 typedef struct {

@@ -30,7 +30,7 @@ static const char *const view_names[LESSON_VIEW_COUNT] = {
 static const char *const setting_names[] = {
     "sentence", "cross", "weights", "model", "preset", "d-model", "heads", "layers", "layer",
     "head", "token", "key", "seed", "mask", "pe", "scaling", "temperature", "view", "stage",
-    NULL,
+    "plot", NULL,
 };
 
 static const char *const question_names[] = {"ask", "answer", "choice", "tolerance",
@@ -232,6 +232,12 @@ static int setting(Parser *p, const char *key, char *v)
         return set_view(p, v, &s->view);
     if (!strcmp(key, "stage"))
         return set_stage(p, v, &s->stage, &s->stage_last);
+    if (!strcmp(key, "plot")) { /* the PE view's picture a short screen keeps */
+        if (strcmp(v, "lines") && strcmp(v, "similarity"))
+            return perr(p, "plot takes lines or similarity, not '%.40s'", v);
+        s->pe_similarity = !strcmp(v, "similarity");
+        return AV_OK;
+    }
     return setting_numeric(p, key, v, s);
 }
 

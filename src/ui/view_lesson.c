@@ -235,11 +235,32 @@ static void veil_one_width(Grid *g, Rect r, int y)
     }
 }
 
+/* The positional-encoding view before a reveal: its pictures stay (the PE
+ * matrix's colours, the line plots, their formulas and axes state no value
+ * of PE); the numbers written in the similarity's cells are hidden, one '?'
+ * each, so no cell's text can be read as the answer. */
+static void veil_pe(Grid *g, Rect r)
+{
+    for (int y = r.y; y < r.y + r.h; y++) {
+        for (int x = r.x; x < r.x + r.w; x++) {
+            Cell *c = grid_at(g, x, y);
+            if (c && (c->style == STYLE_HEAT || c->style == STYLE_DIVERGE) &&
+                (is_digit(c) || c->cp == '.' || c->cp == '-'))
+                c->cp = c->cp == '-' ? ' ' : '?';
+        }
+        veil_one_width(g, r, y);
+    }
+}
+
 void view_lesson_veil(const UiState *u, Grid *g, Rect r)
 {
     if (!lesson_state_veiled(&u->lesson) || u->app.view == VIEW_PIPELINE ||
         u->app.panel != PANEL_NONE)
         return;
+    if (u->app.view == VIEW_PE) {
+        veil_pe(g, r);
+        return;
+    }
     for (int y = r.y; y < r.y + r.h; y++) {
         int first_bar = -1;
         for (int x = r.x; x < r.x + r.w; x++) {

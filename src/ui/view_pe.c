@@ -10,6 +10,10 @@
 #include "core/posenc.h"
 #include "term.h"
 
+/* Lines the line plots need to show two dimensions (a title and a row of
+ * dots each) and the position axis. */
+#define PE_LINES_MIN 6
+
 static void diverge_legend(const UiState *u, Grid *g, int x, int y, int w)
 {
     if (u->depth == DEPTH_MONO) {
@@ -95,12 +99,22 @@ void view_pe_draw(UiState *u, Grid *g, Rect r)
     c -= c % 2;
     int dims[4] = {a, a + 1, c, c + 1};
     int n_dims = d >= 4 && c != a ? 4 : 2;
-    int sim_h = n + 2 < r.h / 2 ? n + 2 : r.h / 2;
+    /* a lesson page that speaks of the similarity (plot: similarity) has it
+     * whole where it fits, the line plots above it only with room for two
+     * dimensions; otherwise the similarity takes at most half, and goes on a
+     * screen too short for both (a lesson page below) */
+    const LessonPage *lp = u->lesson.active ? lesson_state_page(&u->lesson) : NULL;
+    bool want_sim = lp && lp->set.pe_similarity;
+    int sim_h = n + 2 < r.h / 2 || (want_sim && n + 2 < r.h) ? n + 2 : want_sim ? r.h : r.h / 2;
     int lines_h = r.h - 1 - sim_h - 1;
-    grid_printf(g, right.x, right.y + 1, right.w, STYLE_TITLE,
-                "PE(pos, dim) against position ([ ] other dims)");
-    plot_pe_lines(g, right.x, right.y + 2, right.w, lines_h, u->PE, P, d, dims, n_dims, n,
-                  s->sel_row);
-    if (n > 0)
+    if (n > 0 && lines_h < PE_LINES_MIN)
+        lines_h = want_sim ? 0 : r.h - 2, sim_h = want_sim ? r.h : 0;
+    if (lines_h > 0) {
+        grid_printf(g, right.x, right.y + 1, right.w, STYLE_TITLE,
+                    "PE(pos, dim) against position ([ ] other dims)");
+        plot_pe_lines(g, right.x, right.y + 2, right.w, lines_h, u->PE, P, d, dims, n_dims, n,
+                      s->sel_row);
+    }
+    if (n > 0 && sim_h > 0)
         draw_similarity(u, g, (Rect){right.x, r.y + r.h - sim_h, right.w, sim_h});
 }

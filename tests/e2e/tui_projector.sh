@@ -172,6 +172,13 @@ check "--export text --numbers without colour: no colour ramp legend" \
 # 2. Every lesson page at the three sizes shows its picture (the selected
 # token's heatmap row, the pipeline's query row) and its narration whole:
 # } scrolls it to its end.
+# plot_of NAME PAGE: the picture page PAGE of the built-in lesson NAME gives
+# the positional-encoding view (its plot:, inherited; lines unless it says).
+plot_of() {
+    awk -v want="$2" '/^== /{if (page == want) exit; page++} /^plot: /{plot=$2}
+                      END{print plot ? plot : "lines"}' \
+        "$ROOT"/assets/lessons/[0-9]*-"$1".lesson
+}
 picture_walk() {
     local w=$1 h=$2 name pages p why bad
     for name in $("$BIN" --lesson | cut -f1); do
@@ -181,7 +188,8 @@ picture_walk() {
         for p in $(seq 1 "$pages"); do
             wait_for "Lesson $p/$pages: " || { bad="page $p not shown"; break; }
             screen >"$WORK/page"
-            if ! why=$(/usr/bin/python3 "$(dirname "$0")/lib/lesson_picture.py" "$WORK/page"); then
+            if ! why=$(/usr/bin/python3 "$(dirname "$0")/lib/lesson_picture.py" "$WORK/page" \
+                           "$(plot_of "$name" "$p")"); then
                 bad="$bad p$p: $why;"
             fi
             for _ in 1 2 3 4 5 6 7 8 9 10; do

@@ -27,7 +27,8 @@ static const char good[] =
     "pe: off\n"
     "token: Cat\n"
     "view: pipeline\n"
-    "stage: scores\n"
+    "stage: scores-scaled\n"
+    "plot: similarity\n"
     "\n"
     "Every token has three vectors.\n"
     "They are rows of Q, K and V.\n"
@@ -73,6 +74,8 @@ static void test_lesson_parse_good(void **state)
     assert_true(p->set.scale);
     assert_int_equal(p->set.view, LESSON_VIEW_PIPELINE);
     assert_int_equal(p->set.stage, 4);
+    assert_int_equal(p->set.stage_last, 5);
+    assert_true(p->set.pe_similarity);
     assert_string_equal(p->set.token.text, "Cat");
     /* narration: two lines, a paragraph break, the escaped line */
     assert_int_equal(p->n_text, 4);
@@ -89,6 +92,7 @@ static void test_lesson_parse_good(void **state)
     assert_string_equal(p->title, "Second page");
     assert_string_equal(p->set.sentence, "Cat eats fish");
     assert_int_equal(p->set.d_model, 4);
+    assert_true(p->set.stage_last == 5 && p->set.pe_similarity); /* inherited */
     assert_true(p->set.causal);
     assert_int_equal(p->set.token.index, 3);
     assert_int_equal(p->q.kind, LESSON_ASK_NUMBER);
@@ -135,6 +139,7 @@ static void test_lesson_parse_bad(void **state)
         {"title: T\n== P\nmask: maybe\n", 3, "on or off"},
         {"title: T\n== P\nview: graph\n", 3, "view takes"},
         {"title: T\n== P\nstage: 9\n", 3, "stage takes"},
+        {"title: T\n== P\nplot: bars\n", 3, "plot takes lines or similarity"},
         {"title: T\n== P\nSome text.\nmask: on\n", 4, "too late"},
         {"title: T\n== P\nask: Which?\n\n== Q\n", 3, "no answer"},
         {"title: T\n== P\nask: Which?\nanswer: biggest\n", 4, "answer takes"},

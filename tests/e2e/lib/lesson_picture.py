@@ -1,10 +1,12 @@
-"""lesson_picture.py SCREEN - does a lesson page's screen show its picture
+"""lesson_picture.py SCREEN [lines|similarity] - does a lesson page's screen show its picture
 and its narration whole?  Prints what is missing and exits 1, else 0.
 
 The picture: in the attention view the selected token's heatmap row
 ("8 it" at the start of a line, after the "Token 8 it attends to" of the
 bars); in the pipeline view the selected query's row ('>it'); in the
 positional encodings view its plot axis; side by side, the two titles.
+With a second argument, the positional encodings view must show that
+picture: the line plots, or the similarity's rows (the page's plot:).
 The narration: the lesson panel (the lines after its rule, or right of
 its rule) holds no '…' (a cut line): it scrolls instead.
 """
@@ -31,8 +33,21 @@ if "Pipeline of head" in vtext:
     q = re.search(r"query (\S+)", vtext)
     if q and not re.search(r"^>" + re.escape(q.group(1)) + r"\b", vtext, re.M):
         bad.append("pipeline: no row of the query " + q.group(1))
-elif "Positional encodings" in lines[0] or "PE(" in vtext:
-    pass
+elif "PE matrix:" in vtext:
+    # the line plots (a row of Braille dots under a formula whose numbers
+    # show) or, on a page about it, the similarity with a token's row
+    braille = [l for l in view if sum(0x2800 <= ord(ch) <= 0x28FF for ch in l) >= 10]
+    formula = re.search(r"dim \d+ = (sin|cos)\(pos / 10000\^\(\d+/\d+\)\)", vtext)
+    sim = re.search(r"Similarity of the tokens' positions", vtext)
+    sim_rows = [l for l in view if re.search(r"• ?\d+ \S+ *$|•\d+ \S+ *$", l[len(l) // 3:])]
+    want = sys.argv[2] if len(sys.argv) > 2 else ""
+    has_lines, has_sim = bool(braille and formula), bool(sim and sim_rows)
+    if want == "lines" and not has_lines:
+        bad.append("positional encodings: no line plot")
+    elif want == "similarity" and not has_sim:
+        bad.append("positional encodings: no similarity rows")
+    elif not has_lines and not has_sim:
+        bad.append("positional encodings: no line plot and no similarity rows")
 elif m:
     row = r"^ *" + m.group(1) + r" " + re.escape(m.group(2)) + r"( |$)"
     if not re.search(row, vtext, re.M):
