@@ -365,34 +365,30 @@ static int layout(const PipelineSpec *sp, int w, int h, Ctx *c, Box *box)
         c->cw = sp->cell_w;
         return flow(c, w, h, box);
     }
-    int pages[N_WIDTHS];
-    bool together[N_WIDTHS], any_together = false;
+    int pages[N_WIDTHS], pick = -1, best = -1;
+    bool ok[N_WIDTHS], any = false; /* the stages a lesson's text names share a page */
     Box b[N_WIDTHS][PIPE_STAGES];
     for (int k = 0; k < N_WIDTHS; k++) {
         Ctx t = *c;
         t.cw = widths[k];
         pages[k] = flow(&t, w, h, b[k]);
-        together[k] = span_together(sp, b[k]);
-        any_together |= together[k];
+        ok[k] = span_together(sp, b[k]);
+        any |= ok[k];
     }
-    int pick = -1;
+    for (int k = 0; k < N_WIDTHS; k++)
+        ok[k] |= !any; /* no width lets them: any width */
     for (int k = 0; k < N_WIDTHS && widths[k] > PIPE_VALUE_CW; k++) /* two digits */
-        if ((together[k] || !any_together) && values_fit(c, widths[k], w) &&
-            (pick < 0 || pages[k] < pages[pick]))
+        if (ok[k] && values_fit(c, widths[k], w) && (pick < 0 || pages[k] < pages[pick]))
             pick = k;
     for (int k = 0; pick < 0 && k < N_WIDTHS; k++) /* one or two digits */
-        if (widths[k] == PIPE_VALUE_CW && (together[k] || !any_together) &&
-            values_fit(c, widths[k], w))
+        if (ok[k] && widths[k] == PIPE_VALUE_CW && values_fit(c, widths[k], w))
             pick = k;
-    if (pick < 0) { /* colour only: a page more is worth wider cells */
-        int best = -1;
-        for (int k = 0; k < N_WIDTHS; k++)
-            if ((together[k] || !any_together) && (best < 0 || pages[k] < pages[best]))
-                best = k;
-        for (int k = 0; pick < 0 && k < N_WIDTHS; k++)
-            if ((together[k] || !any_together) && pages[k] <= pages[best] + 1)
-                pick = k;
-    }
+    for (int k = 0; pick < 0 && k < N_WIDTHS; k++) /* colour only: the fewest pages... */
+        if (ok[k] && (best < 0 || pages[k] < pages[best]))
+            best = k;
+    for (int k = 0; pick < 0 && k < N_WIDTHS; k++) /* ... and one more for wider cells */
+        if (ok[k] && pages[k] <= pages[best] + 1)
+            pick = k;
     c->cw = widths[pick];
     memcpy(box, b[pick], sizeof b[pick]);
     return pages[pick];
