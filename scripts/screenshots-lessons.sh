@@ -2,10 +2,12 @@
 # screenshots-lessons.sh - pictures for README.md ("Teaching with attnviz"):
 # a lesson page asking its question (the numbers hidden until the reveal),
 # the same page after the reveal, and the pipeline view of seed 001's
-# "Cat eats fish" (scripts/lib/shots.sh: tmux, xterm under Xvfb, ImageMagick),
-# at 100x30, a projector's size: the page below the view.
-#   scripts/screenshots-lessons.sh            all three
-#   scripts/screenshots-lessons.sh NAME...    only these (lesson-question lesson-reveal pipeline)
+# "Cat eats fish", and the scaling lesson's raw and scaled scores side by side
+# with their values (scripts/lib/shots.sh: tmux, xterm under Xvfb,
+# ImageMagick), at 100x30, a projector's size: the page below the view.
+#   scripts/screenshots-lessons.sh            all four
+#   scripts/screenshots-lessons.sh NAME...    only these (lesson-question lesson-reveal
+#                                             pipeline-scaling pipeline)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/shots.sh
@@ -24,6 +26,11 @@ if want lesson-reveal; then
     keys Enter
     wait_for '^.*answer: '
     photo lesson-reveal
+fi
+if want pipeline-scaling; then
+    shots_start pipeline-scaling 'Enter: reveal' --lesson scaling
+    wait_for '5 ÷ sqrt'
+    photo pipeline-scaling
 fi
 if want pipeline; then
     shots_start pipeline 'Cat' --weights assets/seed001 -d 4 -H 2 --no-pe "'Cat eats fish'"
