@@ -309,6 +309,8 @@ static int flow(const Ctx *c, int w, int h, Box *box)
             page++, cx = cy = shelf = 0;
         if (cx > 0 && cx + bw > w)
             cx = 0, cy += shelf + 1, shelf = 0;
+        if (cx == 0 && cy > 0 && cy + bh == h + 1)
+            cy--; /* a page's last shelf may do without its blank line: its title parts it */
         if (cy > 0 && cy + bh > h)
             page++, cx = cy = shelf = 0;
         box[s] = (Box){cx, cy, bw, bh, page};

@@ -256,6 +256,12 @@ static void test_pipeline_values_and_span(void **state)
             for (int x = 0; x < g.w; x++)
                 digits += g.cells[y * g.w + x].cp >= '0' && g.cells[y * g.w + x].cp <= '9';
     assert_true(digits >= 2 * 10);
+    /* a page's last shelf does without its blank line: three stages of 7
+     * lines stacked need 23 lines with both gaps, 22 with one */
+    sp = (PipelineSpec){.d = &d, .row_labels = labels, .col_labels = labels, .sel_row = -1,
+                        .sel_col = -1, .cell_w = 6};
+    assert_int_equal(pipeline_page_of(&sp, 40, 22, PIPE_V), 0);
+    assert_int_equal(pipeline_page_of(&sp, 40, 21, PIPE_V), 1);
     grid_free(&g);
     pipeline_free(&d);
     fixture_free(&f);
