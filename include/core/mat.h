@@ -16,10 +16,31 @@
 #define MAT_SMALL_MNK (1L << 18)
 
 /* C = alpha * op(A) op(B) + beta * C through cblas_sgemm, or mat_sgemm_small
- * when mat_small_fits (or the reference with NO_BLAS). */
+ * when mat_small_fits, or mat_sgemm_tiled when !mat_blas_usable() (the
+ * reference with NO_BLAS). */
 void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                const float *A, int lda, const float *B, int ldb, float beta,
                float *C, int ldc);
+
+/* OpenBLAS maps a buffer of this many bytes for each thread that calls
+ * cblas_sgemm, on its first call, and when the map fails it tries again for
+ * ever (0.3.21's blas_memory_alloc): under an address-space limit
+ * (RLIMIT_AS, ulimit -v) below MAT_BLAS_AS_MIN no product goes to it. */
+#define MAT_BLAS_BUFFER ((size_t)128 << 20)
+#define MAT_BLAS_AS_MIN ((unsigned long long)1 << 30)
+
+/* Whether products past mat_sgemm_small may go to cblas_sgemm now: no
+ * address-space limit, or one of at least MAT_BLAS_AS_MIN that still leaves
+ * room for two of OpenBLAS's buffers (a map reserved and given back). False
+ * with NO_BLAS. mat_sgemm asks it before each cblas_sgemm call and takes
+ * mat_sgemm_tiled when it says no, so a small limit never hangs. */
+bool mat_blas_usable(void);
+
+/* The same product by attnviz's own kernel on any shape and transposes:
+ * mat_sgemm_small's sums on tiles packed on the stack (K summed tile by
+ * tile). Allocates nothing. */
+void mat_sgemm_tiled(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float *A,
+                     int lda, const float *B, int ldb, float beta, float *C, int ldc);
 
 /* Whether mat_sgemm takes the small kernel for this product. */
 bool mat_small_fits(bool trans_a, int M, int N, int K);

@@ -41,12 +41,13 @@ static bool under_valgrind(void)
 /* Whether the address space is limited (ulimit -v) below what OpenBLAS's
  * threads need: each worker maps a buffer of 128 MB and, when that fails,
  * tries again for ever, so that under ulimit -v 150000 even --version hung at
- * exit. One thread allocates on demand and fails no worse than malloc. */
+ * exit. One thread allocates on demand; below the same bound mat_sgemm gives
+ * OpenBLAS no product at all (core/mat.h), so nothing waits on its buffer. */
 static bool address_space_small(void)
 {
     struct rlimit r;
     return getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
-           r.rlim_cur < ((rlim_t)1 << 30) && !getenv(NUM_THREADS);
+           r.rlim_cur < (rlim_t)MAT_BLAS_AS_MIN && !getenv(NUM_THREADS);
 }
 
 void blaskern_ensure(char *const argv[])

@@ -17,6 +17,8 @@
 
 #include <assert.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "fast/thin.h"
 
@@ -374,6 +376,75 @@ void mat_sgemm_small(bool trans_b, int M, int N, int K, float alpha, const float
     small_kernel(M, N, K, alpha, A, lda, packed, ldp, beta, C, ldc);
 }
 
+/* op(B)'s rows [k0, k0 + kc) and columns [j0, j0 + nc) into bp (ldp >= nc
+ * a multiple of MAT_LANES, zero beyond nc). */
+static void tile_pack_b(bool trans_b, const float *B, int ldb, int k0, int kc, int j0, int nc,
+                        float *bp, int ldp)
+{
+    for (int k = 0; k < kc; k++) {
+        float *row = bp + (long)k * ldp;
+        memset(row + nc, 0, (size_t)(ldp - nc) * sizeof *row);
+        if (trans_b)
+            for (int j = 0; j < nc; j++)
+                row[j] = B[(long)(j0 + j) * ldb + k0 + k];
+        else
+            memcpy(row, B + (long)(k0 + k) * ldb + j0, (size_t)nc * sizeof *row);
+    }
+}
+
+void mat_sgemm_tiled(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float *A,
+                     int lda, const float *B, int ldb, float beta, float *C, int ldc)
+{
+    check_shapes(trans_a, trans_b, M, N, K, lda, ldb, ldc);
+    /* a tile of op(B) (MAT_TILE_K, MAT_TILE_N) and one of op(A)
+     * (MAT_TILE_M, MAT_TILE_K) on the stack, as mat_sgemm_small's pack */
+    enum { MAT_TILE_N = 4 * MAT_LANES, MAT_TILE_K = MAT_PACK_MAX / MAT_TILE_N, MAT_TILE_M = 64 };
+    float bp[MAT_TILE_K * MAT_TILE_N], ap[MAT_TILE_M * MAT_TILE_K];
+    for (int j0 = 0; j0 < N; j0 += MAT_TILE_N) {
+        const int nc = N - j0 < MAT_TILE_N ? N - j0 : MAT_TILE_N;
+        const int ldp = (nc + MAT_LANES - 1) / MAT_LANES * MAT_LANES;
+        /* K == 0 still passes once: C = beta C */
+        for (int k0 = 0; k0 == 0 || k0 < K; k0 += MAT_TILE_K) {
+            const int kc = K - k0 < MAT_TILE_K ? K - k0 : MAT_TILE_K;
+            const float b = k0 == 0 ? beta : 1.0f; /* later tiles add to C */
+            tile_pack_b(trans_b, B, ldb, k0, kc, j0, nc, bp, ldp);
+            if (!trans_a) {
+                small_kernel(M, nc, kc, alpha, A + k0, lda, bp, ldp, b, C + j0, ldc);
+                continue;
+            }
+            for (int i0 = 0; i0 < M; i0 += MAT_TILE_M) {
+                const int mc = M - i0 < MAT_TILE_M ? M - i0 : MAT_TILE_M;
+                for (int i = 0; i < mc; i++) /* op(A) = A^T: A's columns as rows */
+                    for (int k = 0; k < kc; k++)
+                        ap[i * kc + k] = A[(long)(k0 + k) * lda + i0 + i];
+                small_kernel(mc, nc, kc, alpha, ap, kc > 0 ? kc : 1, bp, ldp, b,
+                             C + (long)i0 * ldc + j0, ldc);
+            }
+        }
+    }
+}
+
+bool mat_blas_usable(void)
+{
+#ifdef NO_BLAS
+    return false;
+#else
+    struct rlimit r;
+    if (getrlimit(RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
+        return true;
+    if (r.rlim_cur < MAT_BLAS_AS_MIN)
+        return false;
+    /* room for the buffers of the forward's two threads, reserved and
+     * given back: a PROT_NONE map counts against RLIMIT_AS as theirs will */
+    const size_t room = 2 * MAT_BLAS_BUFFER + ((size_t)1 << 20);
+    void *p = mmap(NULL, room, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return false;
+    munmap(p, room);
+    return true;
+#endif
+}
+
 void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                const float *A, int lda, const float *B, int ldb, float beta,
                float *C, int ldc)
@@ -386,6 +457,10 @@ void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
 #else
     if (mat_small_fits(trans_a, M, N, K)) {
         mat_sgemm_small(trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+        return;
+    }
+    if (!mat_blas_usable()) {
+        mat_sgemm_tiled(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
         return;
     }
     cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,

@@ -6,12 +6,15 @@
  * longer and wider than the product reads, the causal limits, and the
  * property attention.c relies on: a row's bits do not depend on the rows
  * around it in the call. On a processor without AVX2 and FMA the kernel does
- * not run and these tests are skipped.
+ * not run and these tests are skipped. Then mat_sgemm_tiled, attnviz's own
+ * kernel for any product, and mat_sgemm's choice of it under ulimit -v.
  */
 #include "test_common.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "core/mat.h"
 #include "core/rng.h"
@@ -303,6 +306,108 @@ static void test_mat_small_multi_bits(void **state)
     assert_false(mat_small_multi_fits(1024, 512, 512));
 }
 
+/* mat_sgemm_tiled against the reference: every transpose, shapes around its
+ * tiles (64 rows of a transposed A, 64 columns, 128 of K), padded leading
+ * dimensions, beta 0 (C's NaN ignored), 1 and -0.5, and K = 0 (C = beta C);
+ * within 1e-5 of the sum of the terms' magnitudes. */
+static void test_mat_tiled_matches_reference(void **state)
+{
+    (void)state;
+    static const int Ms[] = {1, 5, 64, 67}, Ns[] = {1, 17, 64, 80}, Ks[] = {0, 3, 128, 300};
+    static const float betas[] = {0.0f, 1.0f, -0.5f};
+    Rng r;
+    rng_seed(&r, 23);
+    int cases = 0;
+    for (int t = 0; t < 4; t++)
+        for (size_t a = 0; a < 4; a++)
+            for (size_t b = 0; b < 4; b++)
+                for (size_t c = 0; c < 4; c++) {
+                    const bool ta = t & 1, tb = t & 2;
+                    const int M = Ms[a], N = Ns[b], K = Ks[c];
+                    const int lda = (ta ? M : K) + PAD, ldb = (tb ? K : N) + PAD, ldc = N + PAD;
+                    const float alpha = cases % 2 ? 0.75f : 1.0f, beta = betas[cases % 3];
+                    cases++;
+                    float *A = filled(&r, (size_t)(ta ? K : M) * lda + 1);
+                    float *B = filled(&r, (size_t)(tb ? N : K) * ldb + 1);
+                    float *C = filled(&r, (size_t)M * ldc), *R = malloc(sizeof *R * M * ldc);
+                    float *absA = malloc(sizeof *absA * ((ta ? K : M) * lda + 1));
+                    float *absB = malloc(sizeof *absB * ((tb ? N : K) * ldb + 1));
+                    float *mag = malloc(sizeof *mag * M * ldc);
+                    assert_true(R && absA && absB && mag);
+                    for (long k = 0; k < (long)(ta ? K : M) * lda + 1; k++)
+                        absA[k] = fabsf(A[k]);
+                    for (long k = 0; k < (long)(tb ? N : K) * ldb + 1; k++)
+                        absB[k] = fabsf(B[k]);
+                    for (long k = 0; k < (long)M * ldc; k++) {
+                        if (beta == 0.0f && k % ldc < N)
+                            C[k] = NAN;
+                        mag[k] = beta == 0.0f ? 0.0f : fabsf(beta * C[k]);
+                        R[k] = C[k];
+                    }
+                    mat_sgemm_ref(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, R, ldc);
+                    mat_sgemm_ref(ta, tb, M, N, K, alpha, absA, lda, absB, ldb, 1.0f, mag, ldc);
+                    mat_sgemm_tiled(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+                    for (int i = 0; i < M; i++)
+                        for (int j = 0; j < ldc; j++) {
+                            const long k = (long)i * ldc + j;
+                            if (j >= N) { /* columns past N untouched */
+                                assert_memory_equal(&C[k], &R[k], sizeof *C);
+                                continue;
+                            }
+                            if (!(fabs((double)C[k] - R[k]) <= 1e-5 * mag[k] + 1e-30))
+                                fail_msg("ta %d tb %d M %d N %d K %d beta %g: C[%d][%d] = %.9g, "
+                                         "reference %.9g",
+                                         ta, tb, M, N, K, beta, i, j, C[k], R[k]);
+                        }
+                    free(A), free(B), free(C), free(R), free(absA), free(absB), free(mag);
+                }
+}
+
+/* Under an address-space limit below MAT_BLAS_AS_MIN, or one that leaves no
+ * room for OpenBLAS's buffers, mat_sgemm never calls OpenBLAS (whose buffer
+ * map would fail and be retried for ever): it gives mat_sgemm_tiled's bits.
+ * Nothing is allocated while the limit is low. */
+static void test_mat_blas_address_limit(void **state)
+{
+    (void)state;
+    enum { M = 300, N = 96, K = 200 };
+    Rng r;
+    rng_seed(&r, 5);
+    float *A = filled(&r, (size_t)M * K), *B = filled(&r, (size_t)K * N);
+    float *C = malloc(sizeof *C * M * N), *T = malloc(sizeof *T * M * N);
+    assert_true(C && T && !mat_small_fits(false, M, N, K));
+    mat_sgemm_tiled(false, false, M, N, K, 1.0f, A, K, B, N, 0.0f, T, N);
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    if (old.rlim_max != RLIM_INFINITY && old.rlim_max < MAT_BLAS_AS_MIN)
+        skip(); /* a hard limit this low: the limit cannot be raised again */
+    low = old;
+    low.rlim_cur = MAT_BLAS_AS_MIN / 2;
+    assert_int_equal(setrlimit(RLIMIT_AS, &low), 0);
+    const bool usable_low = mat_blas_usable();
+    mat_sgemm(false, false, M, N, K, 1.0f, A, K, B, N, 0.0f, C, N);
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+    assert_false(usable_low);
+#ifndef NO_BLAS /* with NO_BLAS mat_sgemm runs the reference */
+    assert_memory_equal(C, T, sizeof *C * M * N);
+#endif
+    /* a limit above the bound that the process already fills */
+    low.rlim_cur = MAT_BLAS_AS_MIN;
+    void *held = mmap(NULL, MAT_BLAS_AS_MIN, PROT_NONE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    assert_true(held != MAP_FAILED);
+    assert_int_equal(setrlimit(RLIMIT_AS, &low), 0);
+    const bool usable_full = mat_blas_usable();
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+    munmap(held, MAT_BLAS_AS_MIN);
+    assert_false(usable_full);
+#ifndef NO_BLAS
+    if (old.rlim_cur == RLIM_INFINITY)
+        assert_true(mat_blas_usable());
+#endif
+    free(A), free(B), free(C), free(T);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_mat_packed_tri),
         cmocka_unit_test(test_mat_packed_narrow),
         cmocka_unit_test(test_mat_small_multi_bits),
+        cmocka_unit_test(test_mat_tiled_matches_reference),
+        cmocka_unit_test(test_mat_blas_address_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
