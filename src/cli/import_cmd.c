@@ -67,6 +67,8 @@ static int write_export(const CliOptions *o, const ModelResult *r, const ModelCo
                    (c->weights_budget > 0 ? c->weights_budget : MODEL_BUDGET) / (1 << 20));
     if (!o->output) {
         int err = export_write(stdout, r, c, eo);
+        if (err && err != AV_ERR_IO) /* standard output holds what came before */
+            return say(av_exit_status(err), "the export stopped: %s", av_strerror(err));
         return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
     }
     MemFile m;

@@ -194,6 +194,8 @@ static int write_export(App *a)
                    "which pools them", a->result.tokens.n);
     if (!a->opt.output) {
         int err = export_write(stdout, &a->result, &a->opt.cfg, &eo);
+        if (err && err != AV_ERR_IO) /* standard output holds what came before */
+            return say(av_exit_status(err), "the export stopped: %s", av_strerror(err));
         return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
     }
     MemFile m;

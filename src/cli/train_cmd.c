@@ -414,7 +414,9 @@ int train_cmd_main(int argc, char **argv)
     if (!err)
         err = trainer_init(&tr, &task, &spec, &o.cfg);
     if (err == AV_ERR_NOMEM)
-        status = say(1, "out of memory");
+        status = say(1, "out of memory for training %d sequences of %d tokens at d_model %d, "
+                     "%d layer%s (lower --batch or --context)", o.cfg.batch, spec.context,
+                     spec.d_model, spec.layers, spec.layers == 1 ? "" : "s");
     else if (err)
         status = say(2, "train: these sizes are not a model attnviz can train "
                      "(d_model %d, heads %d, layers %d, context %d)", o.d_model, o.heads,
