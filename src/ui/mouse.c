@@ -6,6 +6,7 @@
 
 #include <curses.h>
 
+#include "term.h"
 #include "view_heads.h"
 
 static bool in_rect(Rect r, int x, int y)
@@ -113,7 +114,9 @@ static bool wheel(const MEVENT *ev, UiInput *in)
 bool mouse_read(UiState *u, UiInput *in)
 {
     MEVENT ev;
-    if (getmouse(&ev) != OK)
+    int got = getmouse(&ev);
+    term_mouse_forget(); /* a press never released must not swallow the next click */
+    if (got != OK)
         return false;
     if (wheel(&ev, in))
         return true;

@@ -76,6 +76,12 @@ static void mouse_on(void)
     mouseinterval(0);
 }
 
+void term_mouse_forget(void)
+{
+    mousemask(0, NULL);
+    mouse_on();
+}
+
 void term_begin(void)
 {
     set_escdelay(25);

@@ -15,6 +15,13 @@
  * one line on stderr when curses cannot start. */
 void term_begin(void);
 
+/* Forget the buttons curses holds as pressed (mouse reports off and on
+ * again). curses keeps a press as held until its release arrives and reads
+ * the next press before that release as a drag, so a press whose release
+ * never came (let go outside the window, a report cut short) cost the next
+ * click. Called after every mouse event. */
+void term_mouse_forget(void);
+
 /* Restore the terminal: mouse reports off, endwin. Idempotent, and a no-op
  * before term_begin; safe from atexit. */
 void term_end(void);
