@@ -209,6 +209,10 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
     }
     if (in->lesson_in && lesson_state_input(&u->lesson, &u->app, &u->res, in->lesson_in - 1,
                                             in->lesson_arg, &flags)) {
+        /* a page's settings, and those a lesson left behind, never override
+         * what the kind fixes (imported attention's layers, heads and mask) */
+        if ((flags & APP_WEIGHTS) || !u->lesson.active)
+            kind_config(u->ses.kind, &u->app.cfg);
         *pending |= flags & (APP_RUN | APP_WEIGHTS);
         return true;
     }

@@ -9,7 +9,8 @@
 #               one-layer result
 #   o Enter ^X  on imported attention (3 layers, 2 heads): a lesson's page set
 #               4 heads, the file's result has 2; exporting every head asked
-#               for head 3 (model_head_P)
+#               for head 3 (model_head_P); the status line then, and after Esc
+#               leaves the lesson, shows the file's settings, not the toy model's
 #   A e r       on a trained model (--model assets/models/chars): heads combined,
 #               then a longer text; the plain run kept the combining view's
 #               source over the 24-token run and the title's statistics read
@@ -58,6 +59,17 @@ check "... the file's 2 heads, no third" \
 keys F1
 check "... and a key still answers (the help opens)" wait_for 'F1 closes'
 keys F1; settle
+# the lesson's pages never set what the file fixes: the status line keeps
+# the file's settings in the lesson and after it (it showed the toy model's
+# d_model 32, seed 42 and PE on after Esc)
+imported_status() {
+    screen | tail -1 | grep -Eq '^ imported attention \| tokens 7 x 7 \| heads 2 \| mask none \| layer [1-3]/3 ' &&
+        ! screen | tail -2 | grep -q 'd_model'
+}
+check "... in the lesson the status line is the file's" imported_status
+keys Escape
+check "... leaving it says so" wait_for 'left the lesson'
+check "... and the status line is still the file's" imported_status
 check "... and q exits 0" quits
 
 M=$(cd "$(dirname "$0")/../../assets/models" && pwd)
