@@ -1,6 +1,7 @@
 /* test_tmp.h - a temporary folder per test, for the tests that write files:
- * cmocka setup and teardown. The teardown empties the folder (no subfolders)
- * and removes it, also after a test made it read-only. */
+ * cmocka setup and teardown. The teardown removes the folder with everything
+ * in it, subfolders too (model folders, dumps), also after a test made a
+ * folder read-only. */
 #ifndef ATTNVIZ_TEST_TMP_H
 #define ATTNVIZ_TEST_TMP_H
 
@@ -35,22 +36,43 @@ static int tmp_setup(void **state)
     return 0;
 }
 
-static int tmp_teardown(void **state)
+/* The folder of the test (tmp_setup's state). */
+static inline const char *tmp_dir(void **state)
 {
-    Tmp *t = *state;
-    DIR *d = opendir(t->dir);
+    return ((const Tmp *)*state)->dir;
+}
+
+/* Remove path: a file or link, or a folder and all it holds (made writable
+ * first, so that a test's read-only folder goes too). Symbolic links are
+ * removed, never followed. */
+static void tmp_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    chmod(path, 0700);
+    DIR *d = opendir(path);
     struct dirent *e;
-    char p[512];
+    char p[1024];
     while (d && (e = readdir(d)) != NULL) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        snprintf(p, sizeof(p), "%s/%s", t->dir, e->d_name);
-        unlink(p);
+        snprintf(p, sizeof(p), "%s/%s", path, e->d_name);
+        tmp_remove_tree(p);
     }
     if (d)
         closedir(d);
-    chmod(t->dir, 0700);
-    rmdir(t->dir);
+    rmdir(path);
+}
+
+static int tmp_teardown(void **state)
+{
+    Tmp *t = *state;
+    tmp_remove_tree(t->dir);
     free(t);
     return 0;
 }

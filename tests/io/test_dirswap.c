@@ -3,12 +3,10 @@
  * siblings of a process that is gone) removed or, for a folder renamed aside
  * while its place is empty, put back; a running writer's sibling left alone;
  * and model folders saved over one another never mixed. */
-#define _XOPEN_SOURCE 700
 #include "test_common.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,28 +18,7 @@
 #include "io/dirswap.h"
 #include "io/fileio.h"
 #include "io/modelfile.h"
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int setup(void **state)
-{
-    char *dir = strdup("/tmp/attnviz_dirswap.XXXXXX");
-    if (!dir || !mkdtemp(dir))
-        return -1;
-    *state = dir;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    nftw(*state, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    free(*state);
-    return 0;
-}
+#include "test_tmp.h"
 
 static void put(const char *dir, const char *name, const char *text)
 {
@@ -98,7 +75,7 @@ static void replace(const char *target, int no_exchange, const char *text)
 
 static void test_dirswap_both_ways(void **state)
 {
-    const char *root = *state;
+    const char *root = tmp_dir(state);
     char target[512];
     snprintf(target, sizeof target, "%s/m", root);
     for (int way = 0; way < 2; way++) {
@@ -133,7 +110,7 @@ static void test_dirswap_both_ways(void **state)
 
 static void test_dirswap_after_a_kill(void **state)
 {
-    const char *root = *state;
+    const char *root = tmp_dir(state);
     char target[512], left[512], aside[512], live[512];
     snprintf(target, sizeof target, "%s/m", root);
     replace(target, 0, "new");
@@ -172,7 +149,7 @@ static const char *VOCAB[] = {"a", "b", "c"};
 
 static void test_dirswap_model_never_mixed(void **state)
 {
-    const char *root = *state;
+    const char *root = tmp_dir(state);
     char dir[512], which[64], why[256];
     snprintf(dir, sizeof dir, "%s/model", root);
     ModelSpec s = {.task = "copy", .V = 3, .vocab = (char **)VOCAB, .d_model = 4, .heads = 2,
@@ -217,9 +194,9 @@ static void test_dirswap_model_never_mixed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_dirswap_both_ways, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_dirswap_after_a_kill, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_dirswap_model_never_mixed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dirswap_both_ways, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_dirswap_after_a_kill, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_dirswap_model_never_mixed, tmp_setup, tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

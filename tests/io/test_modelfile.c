@@ -2,10 +2,8 @@
  * read back (escapes and non-ASCII vocabularies), a save/load round trip,
  * and every broken folder refused with one line naming the file.
  */
-#define _XOPEN_SOURCE 700 /* nftw, to remove the model folders */
 #include "test_common.h"
 
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +12,7 @@
 #include "io/fileio.h"
 #include "io/modelfile.h"
 #include "io/npy.h"
+#include "test_tmp.h"
 
 static char *VOCAB[] = {"a", "\"q\"", "\\", "é", "日本", "\n", "😀"};
 
@@ -23,28 +22,6 @@ static ModelSpec spec(bool ln, int mlp, ModelPe pe)
                    .layers = 2, .context = 5, .pe = pe, .layernorm = ln, .mlp = mlp,
                    .activation = MODEL_ACT_RELU, .steps = 123, .seed = 42};
     return s;
-}
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int setup(void **state)
-{
-    char *dir = strdup("/tmp/attnviz_modelfile.XXXXXX");
-    if (!dir || !mkdtemp(dir))
-        return -1;
-    *state = dir;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    nftw(*state, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    free(*state);
-    return 0;
 }
 
 static void test_modelfile_layout(void **state)
@@ -143,7 +120,7 @@ static void test_modelfile_json_reader(void **state)
 
 static void test_modelfile_save_load(void **state)
 {
-    const char *dir = *state;
+    const char *dir = tmp_dir(state);
     ModelSpec s = spec(true, 16, MODEL_PE_LEARNED), back;
     ModelLayout lay;
     modelfile_layout(&s, &lay);
@@ -171,7 +148,7 @@ static void test_modelfile_save_load(void **state)
 /* Broken folders: AV_ERR_MODEL, one line naming the file. */
 static void test_modelfile_broken(void **state)
 {
-    const char *dir = *state;
+    const char *dir = tmp_dir(state);
     ModelSpec s = spec(false, 0, MODEL_PE_SINUSOIDAL), back;
     ModelLayout lay;
     modelfile_layout(&s, &lay);
@@ -256,8 +233,8 @@ int main(void)
         cmocka_unit_test(test_modelfile_key_twice),
         cmocka_unit_test(test_modelfile_json_round_trip),
         cmocka_unit_test(test_modelfile_json_reader),
-        cmocka_unit_test_setup_teardown(test_modelfile_save_load, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_modelfile_broken, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_modelfile_save_load, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_modelfile_broken, tmp_setup, tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,10 +3,8 @@
  * vocabulary (an unknown piece named), generation is seeded, and a broken
  * folder is one line naming the file.
  */
-#define _XOPEN_SOURCE 700 /* nftw, to remove the model folders */
 #include "test_common.h"
 
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,28 +12,7 @@
 #include "core/av.h"
 #include "train/infer.h"
 #include "train/trainer.h"
-
-static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int setup(void **state)
-{
-    char *dir = strdup("/tmp/attnviz_infer.XXXXXX");
-    if (!dir || !mkdtemp(dir))
-        return -1;
-    *state = dir;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    nftw(*state, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    free(*state);
-    return 0;
-}
+#include "test_tmp.h"
 
 /* A trained (a few steps) text model saved to dir; the trainer stays up. */
 static void trained(Task *task, Trainer *tr, ModelSpec *s, const char *dir, bool ln)
@@ -61,8 +38,8 @@ static void test_infer_same_attention_after_load(void **state)
     ModelSpec s;
     Net net;
     char why[256];
-    trained(&task, &tr, &s, *state, true);
-    assert_int_equal(infer_load(&net, *state, why, sizeof why), AV_OK);
+    trained(&task, &tr, &s, tmp_dir(state), true);
+    assert_int_equal(infer_load(&net, tmp_dir(state), why, sizeof why), AV_OK);
     int ids[12];
     for (int i = 0; i < 12; i++)
         ids[i] = (i * 5) % task.V;
@@ -86,7 +63,7 @@ static void test_infer_encode(void **state)
     ModelSpec s;
     int ids[64], n;
     char bad[16], buf[64];
-    trained(&task, &tr, &s, *state, false);
+    trained(&task, &tr, &s, tmp_dir(state), false);
     const char *t = "the dog ÿ";
     assert_int_equal(infer_encode(&s, t, strlen(t), ids, 64, &n, bad, sizeof bad), AV_OK);
     assert_int_equal(n, 9);
@@ -122,8 +99,8 @@ static void test_infer_generate(void **state)
     ModelSpec s;
     Net net;
     char why[256];
-    trained(&task, &tr, &s, *state, false);
-    assert_int_equal(infer_load(&net, *state, why, sizeof why), AV_OK);
+    trained(&task, &tr, &s, tmp_dir(state), false);
+    assert_int_equal(infer_load(&net, tmp_dir(state), why, sizeof why), AV_OK);
     int a[40] = {1, 2, 3}, b[40] = {1, 2, 3}, c[40] = {1, 2, 3};
     /* longer than the context: the model slides over the last 12 tokens */
     assert_int_equal(infer_generate(&net, a, 3, 30, 1.0f, 5, 77), AV_OK);
@@ -153,10 +130,10 @@ static void test_infer_broken_folder(void **state)
     ModelSpec s;
     Net net;
     char why[512], path[512];
-    trained(&task, &tr, &s, *state, false);
-    snprintf(path, sizeof path, "%s/layer2/Wv.npy", (char *)*state);
+    trained(&task, &tr, &s, tmp_dir(state), false);
+    snprintf(path, sizeof path, "%s/layer2/Wv.npy", tmp_dir(state));
     assert_int_equal(unlink(path), 0);
-    assert_int_equal(infer_load(&net, *state, why, sizeof why), AV_ERR_MODEL);
+    assert_int_equal(infer_load(&net, tmp_dir(state), why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "layer2/Wv.npy"));
     assert_null(strchr(why, '\n'));
     net_free(&net);
@@ -168,10 +145,10 @@ static void test_infer_broken_folder(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_infer_same_attention_after_load, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_infer_encode, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_infer_generate, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_infer_broken_folder, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_infer_same_attention_after_load, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_infer_encode, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_infer_generate, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_infer_broken_folder, tmp_setup, tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
