@@ -43,8 +43,9 @@ limited() {
         grep -q '^attnviz: ' "$T/err"; then
         ok "ulimit -v $kb: $name says what it lacked: $(cat "$T/err")"
     else
-        notok "ulimit -v $kb: $name (status $rc$([ $rc -eq 124 ] && echo ', hung'):
-            $(head -c 200 "$T/err" | tr '\n' '|'))"
+        local why
+        why="status $rc$([ $rc -eq 124 ] && echo ', hung'): $(head -c 200 "$T/err" | tr '\n' '|')"
+        notok "ulimit -v $kb: $name ($why)"
     fi
 }
 
@@ -78,14 +79,14 @@ for kb in 100000 150000; do
     if [ $rc -eq 0 ] && similar "$T/out" "$T/long_free.txt"; then
         ok "ulimit -v $kb: a 2,000-word text pooled by --budget 1 is exported as unlimited"
     else
-        notok "ulimit -v $kb: a 2,000-word text pooled (status $rc: $(head -c 200 "$T/err"))"
+        notok "ulimit -v $kb: a 2,000-word text pooled (status $rc: $(head -c 200 "$T/err" | tr '\n' '|'))"
     fi
     rm -rf "$T/m"
     run $kb train induction --steps 20 --save "$T/m"
     if [ $rc -eq 0 ] && [ -s "$T/m/model.json" ] && [ -s "$T/m/layer1/Wq.npy" ]; then
         ok "ulimit -v $kb: training saves a model"
     else
-        notok "ulimit -v $kb: training (status $rc: $(head -c 200 "$T/err"))"
+        notok "ulimit -v $kb: training (status $rc: $(head -c 200 "$T/err" | tr '\n' '|'))"
     fi
 done
 
@@ -97,7 +98,7 @@ if [ $rc -eq 1 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
         "$T/err" && ! [ -e "$T/big/model.json" ]; then
     ok "ulimit -v 150000: training too large says so in one line and saves nothing"
 else
-    notok "ulimit -v 150000: training too large (status $rc: $(head -c 200 "$T/err"))"
+    notok "ulimit -v 150000: training too large (status $rc: $(head -c 200 "$T/err" | tr '\n' '|'))"
 fi
 
 # What the program needs to start here.
@@ -137,7 +138,7 @@ for ((kb = base; kb <= base + 36000; kb += 6000)); do
         { [ $rc -ne 0 ] && [ $rc -ne 124 ] && ! [ -e "$T/x.svg" ]; }; then
         ok "ulimit -v $kb: an SVG written with -o is whole or absent (status $rc)"
     else
-        notok "ulimit -v $kb: an SVG written with -o (status $rc: $(head -c 200 "$T/err"))"
+        notok "ulimit -v $kb: an SVG written with -o (status $rc: $(head -c 200 "$T/err" | tr '\n' '|'))"
     fi
 done
 exit $fail
