@@ -10,7 +10,9 @@
 # The limits: 100000 and 150000 KB, and a sweep from what the program needs
 # to start here (the smallest limit, in steps of 2 MB, at which --version
 # runs: it depends on the machine's libraries and cores) up by 6 MB steps,
-# so that every case meets limits just above and just below its own need.
+# so that every case meets limits just above and just below its own need;
+# then the interface on the long text under tmux at 6 and 12 MB above that
+# and at 100000 KB.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
 if [ -n "${ATTNVIZ_SANITIZED:-}" ]; then
@@ -139,6 +141,50 @@ for ((kb = base; kb <= base + 36000; kb += 6000)); do
         ok "ulimit -v $kb: an SVG written with -o is whole or absent (status $rc)"
     else
         notok "ulimit -v $kb: an SVG written with -o (status $rc: $(head -c 200 "$T/err" | tr '\n' '|'))"
+    fi
+done
+
+# The interface under a limit: a long text opens, keys answer, q exits 0 and
+# the terminal is restored; or, before curses starts, one line says what it
+# lacked. Never a screen left half drawn.
+if ! command -v tmux >/dev/null; then
+    notok "tmux is installed (scripts/deps.sh test)"
+    exit 1
+fi
+SOCK="attnviz-ulimit-$$"
+trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+pane() { tmux -L "$SOCK" capture-pane -p -t s 2>/dev/null; }
+pane_wait() { # RE: up to 20 s
+    for _ in $(seq 1 400); do pane | grep -Eq -- "$1" && return 0; sleep 0.05; done
+    return 1
+}
+for kb in $((base + 6000)) $((base + 12000)) 100000; do
+    tmux -L "$SOCK" kill-server 2>/dev/null
+    sleep 0.2
+    tmux -L "$SOCK" new-session -d -s s -x 120 -y 40 "env TERM=xterm-256color LC_ALL=C.UTF-8 \
+        bash -c 'ulimit -v $kb && exec $(printf '%q ' "$BIN") --budget 1 -f $T/long.txt' \
+        2>$T/tui_err; echo EXITED:\$?; stty -a | grep -oE -- '-?icanon|-?echo ' | tr '\n' ' '; \
+        sleep 60"
+    if ! pane_wait ' tokens 2000 |EXITED:'; then
+        notok "ulimit -v $kb: the interface on a long text neither opens nor ends"
+        continue
+    fi
+    if pane | grep -q 'EXITED:'; then
+        if pane | grep -q 'EXITED:1' && [ "$(wc -l <"$T/tui_err")" -eq 1 ] &&
+            grep -q '^attnviz: ' "$T/tui_err"; then
+            ok "ulimit -v $kb: the interface says what it lacked: $(cat "$T/tui_err")"
+        else
+            notok "ulimit -v $kb: the interface ended: $(pane | grep -a EXITED) $(head -c 200 \
+                "$T/tui_err" | tr '\n' '|')"
+        fi
+        continue
+    fi
+    for k in l e Escape q; do tmux -L "$SOCK" send-keys -t s "$k"; sleep 0.3; done
+    if pane_wait 'EXITED:0' && pane_wait 'icanon echo' && ! pane | grep -q '^ attnviz | ' &&
+        ! [ -s "$T/tui_err" ]; then
+        ok "ulimit -v $kb: the interface on a long text answers keys, q exits 0, terminal restored"
+    else
+        notok "ulimit -v $kb: the interface on a long text: $(pane | tail -3 | tr '\n' '|')"
     fi
 done
 exit $fail
