@@ -63,7 +63,8 @@ keys F1; settle
 # the file's settings in the lesson and after it (it showed the toy model's
 # d_model 32, seed 42 and PE on after Esc)
 imported_status() {
-    screen | tail -1 | grep -Eq '^ imported attention \| tokens 7 x 7 \| heads 2 \| mask none \| layer [1-3]/3 ' &&
+    screen | tail -1 |
+        grep -Eq '^ imported attention \| tokens 7 x 7 \| heads 2 \| mask none \| layer [1-3]/3 ' &&
         ! screen | tail -2 | grep -q 'd_model'
 }
 check "... in the lesson the status line is the file's" imported_status

@@ -25,8 +25,8 @@ BIN=${ATTNVIZ:-$PWD/attnviz}
 T=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-ulimit.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 fail=0
-ok() { echo "ok - $1"; }
-notok() { echo "not ok - $1"; fail=1; }
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; fail=1; }
 
 # run KB ARGS...: $BIN under ulimit -v KB and a 60 s timeout; sets rc
 run() {
@@ -81,7 +81,8 @@ for kb in 100000 150000; do
     if [ $rc -eq 0 ] && similar "$T/out" "$T/long_free.txt"; then
         ok "ulimit -v $kb: a 2,000-word text pooled by --budget 1 is exported as unlimited"
     else
-        notok "ulimit -v $kb: a 2,000-word text pooled (status $rc: $(head -c 200 "$T/err" | tr '\n' '|'))"
+        notok "ulimit -v $kb: a 2,000-word text pooled (status $rc:" \
+            "$(head -c 200 "$T/err" | tr '\n' '|'))"
     fi
     rm -rf "$T/m"
     run $kb train induction --steps 20 --save "$T/m"
@@ -140,7 +141,8 @@ for ((kb = base; kb <= base + 36000; kb += 6000)); do
         { [ $rc -ne 0 ] && [ $rc -ne 124 ] && ! [ -e "$T/x.svg" ]; }; then
         ok "ulimit -v $kb: an SVG written with -o is whole or absent (status $rc)"
     else
-        notok "ulimit -v $kb: an SVG written with -o (status $rc: $(head -c 200 "$T/err" | tr '\n' '|'))"
+        notok "ulimit -v $kb: an SVG written with -o (status $rc:" \
+            "$(head -c 200 "$T/err" | tr '\n' '|'))"
     fi
 done
 

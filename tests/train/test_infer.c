@@ -145,7 +145,8 @@ static void test_infer_broken_folder(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_infer_same_attention_after_load, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_infer_same_attention_after_load, tmp_setup,
+                                        tmp_teardown),
         cmocka_unit_test_setup_teardown(test_infer_encode, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_infer_generate, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_infer_broken_folder, tmp_setup, tmp_teardown),
