@@ -67,7 +67,7 @@ typedef struct {
  *   logits_i = LN_f(x_L[i]) @ lm_head^T                           (V) on demand
  *
  * Every product runs through core/mat.h. Each row's numbers are summed in
- * the same order whatever rows are computed with it (mat_sgemm_packed's
+ * the same order whatever rows or threads compute it (mat_sgemm_packed's
  * kernel where the processor has AVX2 and FMA, gpt2_kern.c's plain loops
  * elsewhere), so a run that reuses the cache gives the bits of a whole one.
  */
@@ -96,6 +96,9 @@ typedef struct {
     size_t p_cap;          /* floats P has room for */
     double weights_budget; /* the caller's: P is kept while L H n n floats fit it
                               (0: MODEL_BUDGET), as model_result_prepare decides */
+    int threads;           /* the caller's: 1 or 2 threads for the forward and the logits,
+                              0 (the default): 2 when the processor has two cores and
+                              the work repays the helper thread */
     float *work;           /* scratch of the forward */
     size_t work_cap;
 } Gpt2State;
@@ -123,7 +126,9 @@ int gpt2_check(const Gpt2Weights *w);
 /* Run ids[0..n) (each id in [0, V)) through the model into st. Positions
  * before the first one where ids differs from st->ids[0..st->n) keep what the
  * earlier call computed (the KV cache); the rest is computed (st->from says
- * where that began). Single-threaded, allocates only when st must grow.
+ * where that began). Runs on st->threads threads (a helper thread started
+ * and joined within the call; the bits do not depend on the threads), and
+ * allocates only when st must grow.
  * Returns AV_OK, AV_ERR_EMPTY (n < 1), AV_ERR_TOO_MANY (n > n_ctx),
  * AV_ERR_CONFIG (gpt2_check, or an id out of range) or AV_ERR_NOMEM; on error
  * st->n is 0 (the next call recomputes everything). */

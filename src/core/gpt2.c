@@ -6,7 +6,8 @@
  * it: a new position's Q, K and V come from its own row, and its attention
  * reads the cached K and V of the earlier ones. gpt2_kern.c makes each row's
  * sums independent of the rows computed with it, so the cache changes no
- * bit. No global state; allocates only when the state grows.
+ * bit; gpt2_layers.c runs the layers on one thread or two. No global state;
+ * allocates only when the state grows.
  */
 #include "core/gpt2.h"
 
@@ -14,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpt2_kern.h"
+#include "gpt2_layers.h"
 
 void gpt2_state_init(Gpt2State *st)
 {
@@ -61,14 +62,16 @@ static int grow(void **p, size_t count, size_t size)
 }
 
 /* Room for n positions (doubling, at most n_ctx) and for the forward's work
- * on m new rows. */
-static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m)
+ * on m new rows with `threads` threads. */
+static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m, int threads)
 {
     const size_t L = (size_t)c->n_layer, D = (size_t)c->d_model;
     if (st->L != c->n_layer || st->D != c->d_model) {
-        const double budget = st->weights_budget; /* the caller's setting stays */
+        const double budget = st->weights_budget; /* the caller's settings stay */
+        const int st_threads = st->threads;
         gpt2_state_free(st);
         st->L = c->n_layer, st->D = c->d_model, st->weights_budget = budget;
+        st->threads = st_threads;
     }
     if (n > st->cap) {
         int cap = st->cap * 2 > n ? st->cap * 2 : n;
@@ -87,9 +90,7 @@ static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m)
             return err;
         st->cap = cap;
     }
-    const int d_k = c->d_model / c->n_head, K = c->d_model > c->d_ff ? c->d_model : c->d_ff;
-    size_t need = (size_t)m * D + (size_t)m * c->d_ff + (size_t)m * n + gpt2k_head_work(m, n, d_k) +
-                  gpt2k_linear_work(K);
+    const size_t need = gpt2l_work(c, m, n, threads);
     if (need > st->work_cap) {
         free(st->work);
         st->work = malloc(need * sizeof *st->work);
@@ -123,90 +124,6 @@ static int reserve_P(const Gpt2Config *c, Gpt2State *st, int n)
 
 /* ------------------------------------------------------------ the forward */
 
-/* y (m, D) = LN(x) g + b per row, rows of x ldx apart; the statistics in double. */
-static void layer_norm(int m, int D, const float *x, int ldx, const float *g, const float *b,
-                       float eps, float *y)
-{
-    for (int i = 0; i < m; i++) {
-        const float *x_i = x + (size_t)i * ldx;
-        float *y_i = y + (size_t)i * D;
-        double mean = 0, var = 0;
-        for (int c = 0; c < D; c++)
-            mean += x_i[c];
-        mean /= D;
-        for (int c = 0; c < D; c++)
-            var += (x_i[c] - mean) * (x_i[c] - mean);
-        const double rstd = 1.0 / sqrt(var / D + eps);
-        for (int c = 0; c < D; c++)
-            y_i[c] = (float)((x_i[c] - mean) * rstd) * g[c] + b[c];
-    }
-}
-
-/* GELU in its tanh form, in place over count floats. */
-static void gelu_tanh(float *v, size_t count)
-{
-    const float k = 0.7978845608028654f; /* sqrt(2 / pi) */
-    for (size_t q = 0; q < count; q++) {
-        const float x = v[q];
-        v[q] = 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
-    }
-}
-
-/* The heads of layer l over rows [p, n): the weights kept in st->P when
- * keep, the heads' outputs into concat. */
-static void layer_heads(const Gpt2Config *c, int l, int p, int n, bool keep, Gpt2State *st,
-                        float *P, float *work)
-{
-    const int L = c->n_layer, H = c->n_head, D = c->d_model, d_k = D / H, m = n - p;
-    const int ldq = L * 3 * D;
-    const float *qkv = st->qkv + (size_t)l * 3 * D;
-    const float scale = 1.0f / sqrtf((float)d_k);
-    for (int h = 0; h < H; h++) {
-        const float *Q_h = qkv + (size_t)p * ldq + h * d_k;
-        const float *K_h = qkv + D + h * d_k, *V_h = qkv + 2 * D + h * d_k;
-        float *O = st->concat + ((size_t)p * L + l) * D + h * d_k;
-        gpt2k_head(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldq, P, O, L * D, work);
-        for (int r = 0; keep && r < m; r++) {
-            const int i = p + r;
-            float *dst = st->P + gpt2_P_offset(L, H, i) + ((size_t)l * H + h) * (i + 1);
-            memcpy(dst, P + (size_t)r * n, (size_t)(i + 1) * sizeof *dst);
-        }
-    }
-}
-
-/* Layer l over rows [p, n): reads x[.][l], writes qkv, concat, attn and x[.][l + 1]. */
-static void layer_forward(const Gpt2Weights *w, int l, int p, int n, bool keep, Gpt2State *st)
-{
-    const Gpt2Config *c = &w->cfg;
-    const Gpt2Layer *y = &w->layer[l];
-    const int L = c->n_layer, D = c->d_model, F = c->d_ff, m = n - p, ldx = (L + 1) * D;
-    float *a = st->work, *hidden = a + (size_t)m * D, *P = hidden + (size_t)m * F;
-    float *hw = P + (size_t)m * n, *lw = hw + gpt2k_head_work(m, n, D / c->n_head);
-    const float *x_in = st->x + ((size_t)p * (L + 1) + l) * D;
-    float *x_out = st->x + ((size_t)p * (L + 1) + l + 1) * D;
-    float *qkv = st->qkv + ((size_t)p * L + l) * 3 * D;
-    float *attn = st->attn + ((size_t)p * L + l) * D;
-    layer_norm(m, D, x_in, ldx, y->ln1_g, y->ln1_b, c->ln_eps, a);
-    /* Q | K | V (m, 3D) = a (m, D) attn_w (D, 3D) + attn_b */
-    gpt2k_linear(m, 3 * D, D, a, D, y->attn_w, 3 * D, y->attn_b, qkv, L * 3 * D, lw);
-    layer_heads(c, l, p, n, keep, st, P, hw);
-    /* attn (m, D) = concat (m, D) proj_w (D, D) + proj_b */
-    gpt2k_linear(m, D, D, st->concat + ((size_t)p * L + l) * D, L * D, y->proj_w, D, y->proj_b,
-                 attn, L * D, lw);
-    for (int r = 0; r < m; r++)
-        for (int k = 0; k < D; k++)
-            x_out[(size_t)r * ldx + k] = x_in[(size_t)r * ldx + k] + attn[(size_t)r * L * D + k];
-    layer_norm(m, D, x_out, ldx, y->ln2_g, y->ln2_b, c->ln_eps, a);
-    /* hidden (m, F) = gelu(a (m, D) fc_w (D, F) + fc_b) */
-    gpt2k_linear(m, F, D, a, D, y->fc_w, F, y->fc_b, hidden, F, lw);
-    gelu_tanh(hidden, (size_t)m * F);
-    /* a (m, D) = hidden (m, F) fcproj_w (F, D) + fcproj_b; x_out += a */
-    gpt2k_linear(m, D, F, hidden, F, y->fcproj_w, D, y->fcproj_b, a, D, lw);
-    for (int r = 0; r < m; r++)
-        for (int k = 0; k < D; k++)
-            x_out[(size_t)r * ldx + k] += a[(size_t)r * D + k];
-}
-
 /* The first position to compute: where ids leave the cached ones. */
 static int first_changed(const Gpt2State *st, const int *ids, int n, bool keep)
 {
@@ -235,7 +152,8 @@ int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st)
     }
     const bool keep = keeps_P(c, st, n);
     const int p = st->L == c->n_layer && st->D == c->d_model ? first_changed(st, ids, n, keep) : 0;
-    err = state_reserve(c, st, n, n - p > 0 ? n - p : 1);
+    const int m = n - p > 0 ? n - p : 1, threads = gpt2l_threads(c, m, st->threads);
+    err = state_reserve(c, st, n, m, threads);
     if (!err && keep)
         err = reserve_P(c, st, n);
     if (err) {
@@ -250,8 +168,8 @@ int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st)
             x_i[k] = e[k] + pos[k];
         st->ids[i] = ids[i];
     }
-    for (int l = 0; l < L && p < n; l++)
-        layer_forward(w, l, p, n, keep, st);
+    if (p < n)
+        gpt2l_layers(w, p, n, keep, st, threads);
     st->n = n, st->from = p;
     st->p_rows = keep ? n : (st->p_rows < p ? st->p_rows : p);
     return AV_OK;
@@ -266,10 +184,10 @@ int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits)
         return AV_ERR_CONFIG;
     float xf[AV_MAX_D_MODEL];
     const int D = c->d_model;
-    layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + c->n_layer) * D, D, w->lnf_g, w->lnf_b,
+    gpt2l_layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + c->n_layer) * D, D, w->lnf_g, w->lnf_b,
                c->ln_eps, xf);
-    /* logits (V) = xf (D) lm_head^T (D, V) */
-    gpt2k_dots(c->n_vocab, D, w->lm_head, D, xf, logits);
+    /* logits (V) = xf (D) lm_head^T (D, V): as many threads as a new position's layers */
+    gpt2l_logits(w, xf, logits, gpt2l_threads(c, 1, st->threads));
     return AV_OK;
 }
 

@@ -6,9 +6,9 @@
  * kernel: every element a chain of fused multiply-adds over k in order from
  * zero. A weight matrix is packed a chunk of columns at a time into work and
  * every block of rows is multiplied against the chunk while it is in cache;
- * one or two rows (a typed key) skip the packing, which would cost as much
- * as the product, and run linear_direct: the same chain, read straight from
- * W. Without AVX2 and FMA the plain loops below keep the same property with
+ * a few rows (a typed key, a short text) skip the packing, which would cost
+ * as much as the product, and run linear_rows_direct: the same chain, read
+ * straight from W. Without AVX2 and FMA the plain loops below keep the same property with
  * multiply-then-add chains.
  */
 #include "gpt2_kern.h"
@@ -26,8 +26,9 @@ enum {
     KERN_NC = 256,             /* columns of W packed at a time */
     KERN_KB = 16,              /* rows of W packed per call */
     KERN_BLOCK_FLOATS = 49152, /* floats of X a block of rows may take */
-    KERN_DIRECT_ROWS = 2,      /* at most this many rows skip the packing */
-    KERN_DIRECT_FLOATS = 4096, /* floats of Y the direct kernel keeps in L1 */
+    KERN_DIRECT_ROWS = 128,    /* at most this many rows skip the packing */
+    KERN_DIRECT_COLS = 256,    /* columns of W the direct kernel copies at a time */
+    KERN_TILE_ROWS = 6,        /* rows of a register tile of the direct kernel */
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -56,41 +57,91 @@ static void linear_row_plain(int N, int K, const float *restrict x, const float 
 }
 
 #if KERN_X86
-/* Y rows [0, M) (M <= KERN_DIRECT_ROWS), columns [j0, j0 + w) (w a multiple
- * of 8) = X rows W by fused multiply-adds over k in order from zero: the bits
- * of mat_sgemm_packed's chain. */
-KERN_TARGET static void direct_chunk(int M, int w, int K, const float *X, int ldx, const float *W,
-                                     int ldw, float *Y, int ldy)
+/* A register tile: rows [0, R) of Y, columns [j, j + 16), terms [k0, k1):
+ * each element's chain goes on from what Y holds (zero when k0 is 0), one
+ * fused multiply-add per term in order, so the chain is the same whatever
+ * tile, block or thread the element falls in. */
+static inline __attribute__((always_inline)) KERN_TARGET void direct_tile(int R, int k0, int k1,
+                                                                          const float *X, int ldx,
+                                                                          const float *W, int ldw,
+                                                                          float *Y, int ldy)
 {
-    for (int r = 0; r < M; r++)
-        memset(Y + (size_t)r * ldy, 0, (size_t)w * sizeof *Y);
-    for (int k = 0; k < K; k++) {
-        const float *w_k = W + (size_t)k * ldw;
-        for (int r = 0; r < M; r++) {
+    __m256 c0[KERN_TILE_ROWS], c1[KERN_TILE_ROWS];
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++) {
+        c0[r] = k0 ? _mm256_loadu_ps(Y + (size_t)r * ldy) : _mm256_setzero_ps();
+        c1[r] = k0 ? _mm256_loadu_ps(Y + (size_t)r * ldy + 8) : _mm256_setzero_ps();
+    }
+    for (int k = k0; k < k1; k++) {
+        const __m256 w0 = _mm256_loadu_ps(W + (size_t)k * ldw);
+        const __m256 w1 = _mm256_loadu_ps(W + (size_t)k * ldw + 8);
+#pragma GCC unroll 6
+        for (int r = 0; r < R; r++) {
             const __m256 a = _mm256_broadcast_ss(X + (size_t)r * ldx + k);
-            float *y = Y + (size_t)r * ldy;
-            for (int j = 0; j < w; j += 8)
-                _mm256_storeu_ps(
-                    y + j, _mm256_fmadd_ps(a, _mm256_loadu_ps(w_k + j), _mm256_loadu_ps(y + j)));
+            c0[r] = _mm256_fmadd_ps(a, w0, c0[r]);
+            c1[r] = _mm256_fmadd_ps(a, w1, c1[r]);
+        }
+    }
+#pragma GCC unroll 6
+    for (int r = 0; r < R; r++) {
+        _mm256_storeu_ps(Y + (size_t)r * ldy, c0[r]);
+        _mm256_storeu_ps(Y + (size_t)r * ldy + 8, c1[r]);
+    }
+}
+
+/* Rows [0, R) (R <= KERN_TILE_ROWS), columns [0, w) (w a multiple of 16),
+ * terms [k0, k1) of Y, B holding W's rows k0 .. k1 - 1 (ldb apart): one tile
+ * after another, R a constant in each call. */
+KERN_TARGET static void direct_rows(int R, int w, int k0, int k1, const float *X, int ldx,
+                                    const float *B, int ldb, float *Y, int ldy)
+{
+    for (int j = 0; j < w; j += 16) {
+        switch (R) {
+#define KERN_CASE(r)                                                                               \
+    case r: direct_tile(r, k0, k1, X, ldx, B + j - (size_t)k0 * ldb, ldb, Y + j, ldy); break;
+            KERN_CASE(1)
+            KERN_CASE(2)
+            KERN_CASE(3)
+            KERN_CASE(4)
+            KERN_CASE(5)
+            KERN_CASE(6)
+#undef KERN_CASE
         }
     }
 }
 
-/* Y (M, N) = X W for a few rows (a typed key, a short edit): W is read once,
- * row by row as it lies in memory, a chunk of columns at a time small enough
- * that the M rows of Y stay in L1 (a typed key streams every weight once: its
- * speed is the memory's). The columns past the last multiple of 8 take
- * scalar fused multiply-adds, the same operation. */
+/* B (kb, w) = W's rows [0, kb), columns [0, w) (w a multiple of 8), rows w apart. */
+KERN_TARGET static void direct_copy(int kb, int w, const float *W, int ldw, float *B)
+{
+    for (int k = 0; k < kb; k++)
+        for (int j = 0; j < w; j += 8)
+            _mm256_storeu_ps(B + (size_t)k * w + j, _mm256_loadu_ps(W + (size_t)k * ldw + j));
+}
+
+/* Y (M, N) = X W for a few rows (a typed key, a short text), never packing
+ * W (which would cost as much as the product): KERN_KB of W's rows at a
+ * time, read as they lie in memory, each chunk of their columns copied into
+ * a small block (rows of W are a power of two's multiple apart, which would
+ * make them fight over the same cache sets) that every tile of rows reads
+ * while its sums stay in registers. The columns past the last multiple of
+ * 16 take scalar fused multiply-adds, the same operation. */
 KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
                                            const float *W, int ldw, float *Y, int ldy)
 {
-    const int n8 = N - N % 8;
-    int cw = KERN_DIRECT_FLOATS / M / 8 * 8;
-    cw = cw < 64 ? 64 : cw;
-    for (int j0 = 0; j0 < n8; j0 += cw)
-        direct_chunk(M, n8 - j0 < cw ? n8 - j0 : cw, K, X, ldx, W + j0, ldw, Y + j0, ldy);
+    const int n16 = N - N % 16;
+    float B[KERN_KB * KERN_DIRECT_COLS];
+    for (int k0 = 0; k0 < K; k0 += KERN_KB) {
+        const int k1 = K - k0 < KERN_KB ? K : k0 + KERN_KB;
+        for (int j0 = 0; j0 < n16; j0 += KERN_DIRECT_COLS) {
+            const int w = n16 - j0 < KERN_DIRECT_COLS ? n16 - j0 : KERN_DIRECT_COLS;
+            direct_copy(k1 - k0, w, W + (size_t)k0 * ldw + j0, ldw, B);
+            for (int i0 = 0; i0 < M; i0 += KERN_TILE_ROWS)
+                direct_rows(M - i0 < KERN_TILE_ROWS ? M - i0 : KERN_TILE_ROWS, w, k0, k1,
+                            X + (size_t)i0 * ldx, ldx, B, w, Y + (size_t)i0 * ldy + j0, ldy);
+        }
+    }
     for (int r = 0; r < M; r++)
-        for (int j = n8; j < N; j++) {
+        for (int j = n16; j < N; j++) {
             float c = 0.0f;
             for (int k = 0; k < K; k++)
                 c = fmaf(X[(size_t)r * ldx + k], W[(size_t)k * ldw + j], c);

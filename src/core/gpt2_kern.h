@@ -15,7 +15,7 @@ size_t gpt2k_linear_work(int K);
 /* Y (M, N) = X (M, K) W (K, N) + b (N) (b may be NULL): rows of X are ldx
  * apart, of W ldw, of Y ldy; work holds gpt2k_linear_work(K) floats. Each
  * element is a fused multiply-add chain over k in order from 0 (AVX2+FMA:
- * mat_sgemm_packed, or a direct kernel for one or two rows, the same
+ * mat_sgemm_packed, or a direct kernel for a few rows, the same
  * operations), or a plain multiply-then-add chain elsewhere. */
 void gpt2k_linear(int M, int N, int K, const float *X, int ldx, const float *W, int ldw,
                   const float *b, float *Y, int ldy, float *work);

@@ -225,8 +225,7 @@ static void test_gpt2_cache_edit(void **state)
 {
     /* expect: an edit in the middle recomputes from the first changed token
      * and equals a whole run; a shorter text computes nothing; 3 tokens at
-     * once (the packed kernel), 2 (the direct one) and an edit of the first
-     * token still equal */
+     * once, 2 and an edit of the first token still equal */
     Model *m = *state;
     int ids[T];
     Gpt2State st = {0};
@@ -250,6 +249,54 @@ static void test_gpt2_cache_edit(void **state)
     assert_int_equal(st.from, 0);
     assert_equals_whole(m, ids, T, &st);
     gpt2_state_free(&st);
+}
+
+static void test_gpt2_threads_and_kernels(void **state)
+{
+    /* expect: the model with a longer wpe (T2 positions) gives the same bits
+     * whether a run takes one thread or two, and whether its rows go through
+     * the packed kernel (a whole run of many rows) or the direct one (a few
+     * rows: appends and an edit); the logits too */
+    enum { T2 = 200, N2 = 180 };
+    const Model *m = *state;
+    Gpt2Weights w = m->w;
+    float *wpe = malloc(sizeof *wpe * T2 * D);
+    assert_non_null(wpe);
+    Rng r;
+    rng_seed(&r, 99);
+    for (int k = 0; k < T2 * D; k++)
+        wpe[k] = rng_symmetric(&r, 0.2f);
+    w.wpe = wpe, w.cfg.n_ctx = T2;
+    int ids[N2];
+    random_ids(23, N2, ids);
+    Gpt2State whole = {0}, st = {0};
+    whole.threads = 2, st.threads = 1;
+    assert_int_equal(gpt2_forward(&w, ids, N2, &whole), AV_OK);
+    assert_int_equal(gpt2_forward(&w, ids, 150, &st), AV_OK);
+    st.threads = 2;
+    for (int n = 151; n <= N2; n++) {
+        assert_int_equal(gpt2_forward(&w, ids, n, &st), AV_OK);
+        assert_int_equal(st.from, n - 1);
+    }
+    assert_states_equal(&st, &whole, N2);
+    ids[170] = (ids[170] + 1) % V;
+    assert_int_equal(gpt2_forward(&w, ids, N2, &st), AV_OK); /* ten rows at once */
+    assert_int_equal(st.from, 170);
+    whole.threads = 1;
+    assert_int_equal(gpt2_forward(&w, ids, N2, &whole), AV_OK);
+    assert_int_equal(whole.from, 170);
+    assert_states_equal(&st, &whole, N2);
+    gpt2_state_free(&whole);
+    whole.threads = 1;
+    assert_int_equal(gpt2_forward(&w, ids, N2, &whole), AV_OK); /* all rows, one thread */
+    assert_states_equal(&st, &whole, N2);
+    float one[V], two[V];
+    assert_int_equal(gpt2_logits(&w, &whole, N2 - 1, one), AV_OK);
+    assert_int_equal(gpt2_logits(&w, &st, N2 - 1, two), AV_OK);
+    assert_memory_equal(one, two, sizeof one);
+    gpt2_state_free(&st);
+    gpt2_state_free(&whole);
+    free(wpe);
 }
 
 static void test_gpt2_errors(void **state)
@@ -568,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_gpt2_weights_invariants),
         cmocka_unit_test(test_gpt2_cache_append),
         cmocka_unit_test(test_gpt2_cache_edit),
+        cmocka_unit_test(test_gpt2_threads_and_kernels),
         cmocka_unit_test(test_gpt2_errors),
         cmocka_unit_test(test_gpt2_result_fill),
         cmocka_unit_test(test_gpt2_result_whatif),
