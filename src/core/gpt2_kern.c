@@ -23,12 +23,13 @@
 /* The blocking: a block of X's rows stays in L2 beside the packed chunk of W
  * while each of its panels passes. */
 enum {
-    KERN_NC = 256,             /* columns of W packed at a time */
-    KERN_KB = 16,              /* rows of W packed per call */
-    KERN_BLOCK_FLOATS = 49152, /* floats of X a block of rows may take */
-    KERN_DIRECT_ROWS = 128,    /* at most this many rows skip the packing */
-    KERN_DIRECT_COLS = 256,    /* columns of W the direct kernel copies at a time */
-    KERN_TILE_ROWS = 6,        /* rows of a register tile of the direct kernel */
+    KERN_NC = 256,                /* columns of W packed at a time */
+    KERN_KB = 16,                 /* rows of W packed per call */
+    KERN_BLOCK_FLOATS = 49152,    /* floats of X a block of rows may take */
+    KERN_DIRECT_ROWS = 128,       /* at most this many rows skip the packing */
+    KERN_DIRECT_COLS = 256,       /* columns of W the direct kernel copies at a time */
+    KERN_DIRECT_Y_FLOATS = 32768, /* floats of Y a chunk of the direct kernel takes */
+    KERN_TILE_ROWS = 6,           /* rows of a register tile of the direct kernel */
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -119,25 +120,36 @@ KERN_TARGET static void direct_copy(int kb, int w, const float *W, int ldw, floa
 }
 
 /* Y (M, N) = X W for a few rows (a typed key, a short text), never packing
- * W (which would cost as much as the product): KERN_KB of W's rows at a
- * time, read as they lie in memory, each chunk of their columns copied into
- * a small block (rows of W are a power of two's multiple apart, which would
- * make them fight over the same cache sets) that every tile of rows reads
- * while its sums stay in registers. The columns past the last multiple of
- * 16 take scalar fused multiply-adds, the same operation. */
+ * W (which would cost as much as the product). A chunk of columns at a time,
+ * narrow enough for its rows of Y to stay in L2, and through it KERN_KB of
+ * W's rows at a time: tiles of rows run over those rows, their sums in
+ * registers through the block. One tile of rows reads W where it lies;
+ * more tiles read a copy of each piece of KERN_DIRECT_COLS columns (W's
+ * rows are a multiple of 4 KiB apart and would fight for the same L1 sets
+ * while the tiles reuse them). The columns past the last multiple of 16
+ * take scalar fused multiply-adds, the same operation. */
 KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
                                            const float *W, int ldw, float *Y, int ldy)
 {
     const int n16 = N - N % 16;
+    int cw = KERN_DIRECT_Y_FLOATS / M / KERN_DIRECT_COLS * KERN_DIRECT_COLS;
+    cw = cw < KERN_DIRECT_COLS ? KERN_DIRECT_COLS : cw;
     float B[KERN_KB * KERN_DIRECT_COLS];
-    for (int k0 = 0; k0 < K; k0 += KERN_KB) {
-        const int k1 = K - k0 < KERN_KB ? K : k0 + KERN_KB;
-        for (int j0 = 0; j0 < n16; j0 += KERN_DIRECT_COLS) {
-            const int w = n16 - j0 < KERN_DIRECT_COLS ? n16 - j0 : KERN_DIRECT_COLS;
-            direct_copy(k1 - k0, w, W + (size_t)k0 * ldw + j0, ldw, B);
-            for (int i0 = 0; i0 < M; i0 += KERN_TILE_ROWS)
-                direct_rows(M - i0 < KERN_TILE_ROWS ? M - i0 : KERN_TILE_ROWS, w, k0, k1,
-                            X + (size_t)i0 * ldx, ldx, B, w, Y + (size_t)i0 * ldy + j0, ldy);
+    for (int j0 = 0; j0 < n16; j0 += cw) {
+        const int w = n16 - j0 < cw ? n16 - j0 : cw;
+        for (int k0 = 0; k0 < K; k0 += KERN_KB) {
+            const int k1 = K - k0 < KERN_KB ? K : k0 + KERN_KB;
+            if (M <= KERN_TILE_ROWS) {
+                direct_rows(M, w, k0, k1, X, ldx, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy);
+                continue;
+            }
+            for (int c0 = j0; c0 < j0 + w; c0 += KERN_DIRECT_COLS) {
+                const int wc = j0 + w - c0 < KERN_DIRECT_COLS ? j0 + w - c0 : KERN_DIRECT_COLS;
+                direct_copy(k1 - k0, wc, W + (size_t)k0 * ldw + c0, ldw, B);
+                for (int i0 = 0; i0 < M; i0 += KERN_TILE_ROWS)
+                    direct_rows(M - i0 < KERN_TILE_ROWS ? M - i0 : KERN_TILE_ROWS, wc, k0, k1,
+                                X + (size_t)i0 * ldx, ldx, B, wc, Y + (size_t)i0 * ldy + c0, ldy);
+            }
         }
     }
     for (int r = 0; r < M; r++)
