@@ -119,6 +119,14 @@ KERN_TARGET static void direct_copy(int kb, int w, const float *W, int ldw, floa
             _mm256_storeu_ps(B + (size_t)k * w + j, _mm256_loadu_ps(W + (size_t)k * ldw + j));
 }
 
+/* Rows of tile t of M rows cut into `tiles` tiles as even as can be (8
+ * rows: 4 and 4, not 6 and 2, whose two rows would leave the processor
+ * waiting on too few chains of sums). */
+static int direct_tile_rows(int M, int tiles, int t)
+{
+    return M / tiles + (t < M % tiles);
+}
+
 /* Y (M, N) = X W for a few rows (a typed key, a short text), never packing
  * W (which would cost as much as the product). A chunk of columns at a time,
  * narrow enough for its rows of Y to stay in L2, and through it KERN_KB of
@@ -131,7 +139,7 @@ KERN_TARGET static void direct_copy(int kb, int w, const float *W, int ldw, floa
 KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
                                            const float *W, int ldw, float *Y, int ldy)
 {
-    const int n16 = N - N % 16;
+    const int n16 = N - N % 16, tiles = (M + KERN_TILE_ROWS - 1) / KERN_TILE_ROWS;
     int cw = KERN_DIRECT_Y_FLOATS / M / KERN_DIRECT_COLS * KERN_DIRECT_COLS;
     cw = cw < KERN_DIRECT_COLS ? KERN_DIRECT_COLS : cw;
     float B[KERN_KB * KERN_DIRECT_COLS];
@@ -146,9 +154,9 @@ KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, 
             for (int c0 = j0; c0 < j0 + w; c0 += KERN_DIRECT_COLS) {
                 const int wc = j0 + w - c0 < KERN_DIRECT_COLS ? j0 + w - c0 : KERN_DIRECT_COLS;
                 direct_copy(k1 - k0, wc, W + (size_t)k0 * ldw + c0, ldw, B);
-                for (int i0 = 0; i0 < M; i0 += KERN_TILE_ROWS)
-                    direct_rows(M - i0 < KERN_TILE_ROWS ? M - i0 : KERN_TILE_ROWS, wc, k0, k1,
-                                X + (size_t)i0 * ldx, ldx, B, wc, Y + (size_t)i0 * ldy + c0, ldy);
+                for (int t = 0, i0 = 0; t < tiles; i0 += direct_tile_rows(M, tiles, t++))
+                    direct_rows(direct_tile_rows(M, tiles, t), wc, k0, k1, X + (size_t)i0 * ldx,
+                                ldx, B, wc, Y + (size_t)i0 * ldy + c0, ldy);
             }
         }
     }
