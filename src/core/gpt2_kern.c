@@ -27,7 +27,9 @@ enum {
     KERN_KB = 16,                 /* rows of W packed per call */
     KERN_BLOCK_FLOATS = 49152,    /* floats of X a block of rows may take */
     KERN_DIRECT_ROWS = 128,       /* at most this many rows skip the packing */
-    KERN_DIRECT_COLS = 256,       /* columns of W the direct kernel copies at a time */
+    KERN_DIRECT_COLS = 128,       /* columns of W the direct kernel copies at a time */
+    KERN_DIRECT_KB = 16,          /* rows of W one tile of rows takes at a time */
+    KERN_COPY_KB = 64,            /* rows of W copied at a time for more tiles */
     KERN_DIRECT_Y_FLOATS = 32768, /* floats of Y a chunk of the direct kernel takes */
     KERN_TILE_ROWS = 6,           /* rows of a register tile of the direct kernel */
 };
@@ -129,7 +131,7 @@ static int direct_tile_rows(int M, int tiles, int t)
 
 /* Y (M, N) = X W for a few rows (a typed key, a short text), never packing
  * W (which would cost as much as the product). A chunk of columns at a time,
- * narrow enough for its rows of Y to stay in L2, and through it KERN_KB of
+ * narrow enough for its rows of Y to stay in L2, and through it a block of
  * W's rows at a time: tiles of rows run over those rows, their sums in
  * registers through the block. One tile of rows reads W where it lies;
  * more tiles read a copy of each piece of KERN_DIRECT_COLS columns (W's
@@ -142,11 +144,12 @@ KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, 
     const int n16 = N - N % 16, tiles = (M + KERN_TILE_ROWS - 1) / KERN_TILE_ROWS;
     int cw = KERN_DIRECT_Y_FLOATS / M / KERN_DIRECT_COLS * KERN_DIRECT_COLS;
     cw = cw < KERN_DIRECT_COLS ? KERN_DIRECT_COLS : cw;
-    float B[KERN_KB * KERN_DIRECT_COLS];
+    const int kb = M <= KERN_TILE_ROWS ? KERN_DIRECT_KB : KERN_COPY_KB;
+    float B[KERN_COPY_KB * KERN_DIRECT_COLS];
     for (int j0 = 0; j0 < n16; j0 += cw) {
         const int w = n16 - j0 < cw ? n16 - j0 : cw;
-        for (int k0 = 0; k0 < K; k0 += KERN_KB) {
-            const int k1 = K - k0 < KERN_KB ? K : k0 + KERN_KB;
+        for (int k0 = 0; k0 < K; k0 += kb) {
+            const int k1 = K - k0 < kb ? K : k0 + kb;
             if (M <= KERN_TILE_ROWS) {
                 direct_rows(M, w, k0, k1, X, ldx, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy);
                 continue;
