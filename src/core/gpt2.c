@@ -1,21 +1,12 @@
-/* gpt2.c - GPT-2's forward pass over Gpt2Weights with a KV cache, the
- * next-token logits and the choice of a token (core/gpt2.h has the maths).
- *
- * The state holds every position's numbers of every layer, so a call whose
- * ids share a prefix with the last call's computes only the positions after
- * it: a new position's Q, K and V come from its own row, and its attention
- * reads the cached K and V of the earlier ones. gpt2_kern.c makes each row's
- * sums independent of the rows computed with it, so the cache changes no
- * bit; gpt2_layers.c runs the layers on one thread or two. No global state;
- * allocates only when the state grows.
+/* gpt2.c - GPT-2's state, the check of its sizes, and the choice of the
+ * next token from the logits (core/gpt2.h has the maths; the forward pass
+ * and the logits are gpt2_forward.c's). No global state.
  */
 #include "core/gpt2.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "gpt2_layers.h"
 
 void gpt2_state_init(Gpt2State *st)
 {
@@ -47,147 +38,6 @@ int gpt2_check(const Gpt2Weights *w)
             if (!p[k])
                 return AV_ERR_CONFIG;
     }
-    return AV_OK;
-}
-
-/* ------------------------------------------------------------- the state */
-
-static int grow(void **p, size_t count, size_t size)
-{
-    void *q = realloc(*p, count * size);
-    if (!q)
-        return AV_ERR_NOMEM;
-    *p = q;
-    return AV_OK;
-}
-
-/* Room for n positions (doubling, at most n_ctx) and for the forward's work
- * on m new rows with `threads` threads. */
-static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m, int threads)
-{
-    const size_t L = (size_t)c->n_layer, D = (size_t)c->d_model;
-    if (st->L != c->n_layer || st->D != c->d_model) {
-        const double budget = st->weights_budget; /* the caller's settings stay */
-        const int st_threads = st->threads;
-        gpt2_state_free(st);
-        st->L = c->n_layer, st->D = c->d_model, st->weights_budget = budget;
-        st->threads = st_threads;
-    }
-    if (n > st->cap) {
-        int cap = st->cap * 2 > n ? st->cap * 2 : n;
-        cap = cap < 16 ? 16 : cap;
-        cap = cap > c->n_ctx ? c->n_ctx : cap;
-        int err = grow((void **)&st->ids, (size_t)cap, sizeof(int));
-        if (!err)
-            err = grow((void **)&st->x, (size_t)cap * (L + 1) * D, sizeof(float));
-        if (!err)
-            err = grow((void **)&st->qkv, (size_t)cap * L * 3 * D, sizeof(float));
-        if (!err)
-            err = grow((void **)&st->concat, (size_t)cap * L * D, sizeof(float));
-        if (!err)
-            err = grow((void **)&st->attn, (size_t)cap * L * D, sizeof(float));
-        if (err)
-            return err;
-        st->cap = cap;
-    }
-    const size_t need = gpt2l_work(c, m, n, threads);
-    if (need > st->work_cap) {
-        free(st->work);
-        st->work = malloc(need * sizeof *st->work);
-        st->work_cap = st->work ? need : 0;
-        if (!st->work)
-            return AV_ERR_NOMEM;
-    }
-    return AV_OK;
-}
-
-/* Whether this run keeps P: its (L, H, n, n) weights within the budget. */
-static bool keeps_P(const Gpt2Config *c, const Gpt2State *st, int n)
-{
-    double budget = st->weights_budget > 0 ? st->weights_budget : MODEL_BUDGET;
-    return (double)c->n_layer * c->n_head * n * n * sizeof(float) <= budget;
-}
-
-static int reserve_P(const Gpt2Config *c, Gpt2State *st, int n)
-{
-    size_t need = gpt2_P_offset(c->n_layer, c->n_head, n);
-    if (need <= st->p_cap)
-        return AV_OK;
-    size_t cap = st->p_cap * 2 > need ? st->p_cap * 2 : need;
-    size_t most = gpt2_P_offset(c->n_layer, c->n_head, c->n_ctx);
-    cap = cap > most ? most : cap;
-    int err = grow((void **)&st->P, cap, sizeof(float));
-    if (!err)
-        st->p_cap = cap;
-    return err;
-}
-
-/* ------------------------------------------------------------ the forward */
-
-/* The first position to compute: where ids leave the cached ones. */
-static int first_changed(const Gpt2State *st, const int *ids, int n, bool keep)
-{
-    int p = 0, most = st->n < n ? st->n : n;
-    while (p < most && st->ids[p] == ids[p])
-        p++;
-    if (keep && st->p_rows < p) /* weights wanted that an earlier run did not keep */
-        p = st->p_rows;
-    return p;
-}
-
-int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st)
-{
-    const Gpt2Config *c = &w->cfg;
-    int err = gpt2_check(w);
-    if (!err && n < 1)
-        err = AV_ERR_EMPTY;
-    if (!err && n > c->n_ctx)
-        err = AV_ERR_TOO_MANY;
-    for (int i = 0; !err && i < n; i++)
-        if (ids[i] < 0 || ids[i] >= c->n_vocab)
-            err = AV_ERR_CONFIG;
-    if (err) {
-        st->n = 0;
-        return err;
-    }
-    const bool keep = keeps_P(c, st, n);
-    const int p = st->L == c->n_layer && st->D == c->d_model ? first_changed(st, ids, n, keep) : 0;
-    const int m = n - p > 0 ? n - p : 1, threads = gpt2l_threads(c, m, st->threads);
-    err = state_reserve(c, st, n, m, threads);
-    if (!err && keep)
-        err = reserve_P(c, st, n);
-    if (err) {
-        st->n = 0;
-        return err;
-    }
-    const int L = c->n_layer, D = c->d_model;
-    for (int i = p; i < n; i++) {
-        const float *e = w->wte + (size_t)ids[i] * D, *pos = w->wpe + (size_t)i * D;
-        float *x_i = st->x + (size_t)i * (L + 1) * D;
-        for (int k = 0; k < D; k++)
-            x_i[k] = e[k] + pos[k];
-        st->ids[i] = ids[i];
-    }
-    if (p < n)
-        gpt2l_layers(w, p, n, keep, st, threads);
-    st->n = n, st->from = p;
-    st->p_rows = keep ? n : (st->p_rows < p ? st->p_rows : p);
-    return AV_OK;
-}
-
-/* ------------------------------------------------------------- the output */
-
-int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits)
-{
-    const Gpt2Config *c = &w->cfg;
-    if (i < 0 || i >= st->n || st->D != c->d_model || st->L != c->n_layer)
-        return AV_ERR_CONFIG;
-    float xf[AV_MAX_D_MODEL];
-    const int D = c->d_model;
-    gpt2l_layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + c->n_layer) * D, D, w->lnf_g, w->lnf_b,
-               c->ln_eps, xf);
-    /* logits (V) = xf (D) lm_head^T (D, V): as many threads as a new position's layers */
-    gpt2l_logits(w, xf, logits, gpt2l_threads(c, 1, st->threads));
     return AV_OK;
 }
 

@@ -1,0 +1,418 @@
+/* gpt2_forward.c - GPT-2's forward pass with a KV cache and the logits of
+ * one position (core/gpt2.h has the maths), on one thread or two.
+ *
+ * The state holds every position's numbers of every layer, so a call whose
+ * ids share a prefix with the last call's computes only the positions after
+ * it: a new position's Q, K and V come from its own row, and its attention
+ * reads the cached K and V of the earlier ones. gpt2_kern.c makes each row's
+ * sums independent of the rows computed with it, so the cache changes no
+ * bit.
+ *
+ * A layer is five steps; with two threads, the calling one and a helper
+ * started once per call (and joined before it returns) each do half of
+ * every step, and both wait at a barrier before the next step reads what
+ * the other wrote:
+ *
+ *   1. a = LN1(x_l) (every row, by each thread into its own buffer: cheaper
+ *      than a barrier for the few rows of a typed key), then its columns of
+ *      Q | K | V = a attn_w + attn_b
+ *   2. its heads: P_h and concat's columns of head h
+ *   3. its columns of attn = concat proj_w + proj_b and of x' = x_l + attn
+ *   4. a = LN2(x'), its columns of hidden = gelu(a fc_w + fc_b)
+ *   5. its columns of hidden fcproj_w + fcproj_b, added to x'
+ *
+ * The columns are split at a multiple of 16 (the direct kernel's tile), so
+ * each half runs the kernel it would run alone, and every element's sum is
+ * the same chain (gpt2_kern.h) whichever thread computes it: the bits do
+ * not depend on the threads. The logits split the vocabulary the same way.
+ * No global state; allocates only when the state grows.
+ */
+#include "core/gpt2.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpt2_kern.h"
+
+/* Multiply-adds of the layers below which a run stays on one thread. */
+#define LAYERS_THREADS_MIN_MACS 4e6
+
+/* Threads a run of m new positions takes: st_threads when it is 1 or 2
+ * (the state's setting), else 2 when the processor has two cores or more
+ * and the work is large enough to repay the helper's start, else 1. */
+static int threads_for(const Gpt2Config *c, int m, int st_threads)
+{
+    if (st_threads == 1 || st_threads == 2)
+        return st_threads;
+    const double D = c->d_model, F = c->d_ff;
+    if ((double)m * c->n_layer * (4 * D * D + 2 * D * F) < LAYERS_THREADS_MIN_MACS)
+        return 1;
+    return sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+}
+
+/* One thread's buffers: a (m, D), P (m, n), the heads' and the linear
+ * kernel's work. */
+static size_t thread_floats(const Gpt2Config *c, int m, int n)
+{
+    const int D = c->d_model, d_k = D / c->n_head, K = D > c->d_ff ? D : c->d_ff;
+    return (size_t)m * D + (size_t)m * n + gpt2k_head_work(m, n, d_k) + gpt2k_linear_work(K);
+}
+
+/* Floats of work layers_run needs for m new rows over n positions. */
+static size_t work_floats(const Gpt2Config *c, int m, int n, int threads)
+{
+    return (size_t)m * c->d_ff + (size_t)threads * thread_floats(c, m, n);
+}
+
+/* y (m, D) = LN(x) g + b per row, rows of x ldx apart; the statistics in double. */
+static void layer_norm(int m, int D, const float *x, int ldx, const float *g, const float *b,
+                       float eps, float *y)
+{
+    for (int i = 0; i < m; i++) {
+        const float *x_i = x + (size_t)i * ldx;
+        float *y_i = y + (size_t)i * D;
+        double mean = 0, var = 0;
+        for (int c = 0; c < D; c++)
+            mean += x_i[c];
+        mean /= D;
+        for (int c = 0; c < D; c++)
+            var += (x_i[c] - mean) * (x_i[c] - mean);
+        const double rstd = 1.0 / sqrt(var / D + eps);
+        for (int c = 0; c < D; c++)
+            y_i[c] = (float)((x_i[c] - mean) * rstd) * g[c] + b[c];
+    }
+}
+
+/* GELU in its tanh form, in place over m rows of w floats ld apart. */
+static void gelu_tanh(int m, int w, float *v, int ld)
+{
+    const float k = 0.7978845608028654f; /* sqrt(2 / pi) */
+    for (int r = 0; r < m; r++)
+        for (int q = 0; q < w; q++) {
+            float *p = v + (size_t)r * ld + q;
+            const float x = *p;
+            *p = 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
+        }
+}
+
+/* ------------------------------------------------------------ one thread */
+
+typedef struct {
+    const Gpt2Weights *w;
+    Gpt2State *st;
+    int p, n, threads;
+    bool keep;
+    float *hidden; /* (m, F), shared */
+    pthread_barrier_t bar;
+} LayersRun;
+
+typedef struct {
+    LayersRun *run;
+    int t;          /* 0: the calling thread, 1: the helper */
+    float *a, *P;   /* (m, D) and (m, n), this thread's */
+    float *hw, *lw; /* the heads' and the linear kernel's work */
+} LayersPart;
+
+/* Thread t's share [*j0, *j1) of N columns: the split at a multiple of 16. */
+static void share(int N, int t, int threads, int *j0, int *j1)
+{
+    const int half = threads > 1 ? (N / 2 + 8) / 16 * 16 : N;
+    *j0 = t == 0 ? 0 : half;
+    *j1 = t == 0 ? half : N;
+}
+
+static void wait_other(LayersRun *run)
+{
+    if (run->threads > 1)
+        pthread_barrier_wait(&run->bar);
+}
+
+/* Y[:, j0..j1) = X W[:, j0..j1) + b[j0..j1) for m rows (nothing when empty). */
+static void linear_share(int m, int j0, int j1, int K, const float *X, int ldx, const float *W,
+                         int ldw, const float *b, float *Y, int ldy, float *work)
+{
+    if (j1 > j0)
+        gpt2k_linear(m, j1 - j0, K, X, ldx, W + j0, ldw, b + j0, Y + j0, ldy, work);
+}
+
+/* Step 2: this thread's heads of layer l over rows [p, n). */
+static void heads_share(const LayersPart *pt, int l)
+{
+    const LayersRun *run = pt->run;
+    Gpt2State *st = run->st;
+    const Gpt2Config *c = &run->w->cfg;
+    const int L = c->n_layer, H = c->n_head, D = c->d_model, d_k = D / H;
+    const int p = run->p, n = run->n, m = n - p, ldq = L * 3 * D;
+    const float *qkv = st->qkv + (size_t)l * 3 * D;
+    const float scale = 1.0f / sqrtf((float)d_k);
+    const int h0 = pt->t * H / run->threads, h1 = (pt->t + 1) * H / run->threads;
+    for (int h = h0; h < h1; h++) {
+        const float *Q_h = qkv + (size_t)p * ldq + h * d_k;
+        const float *K_h = qkv + D + h * d_k, *V_h = qkv + 2 * D + h * d_k;
+        float *O = st->concat + ((size_t)p * L + l) * D + h * d_k;
+        gpt2k_head(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldq, pt->P, O, L * D, pt->hw);
+        for (int r = 0; run->keep && r < m; r++) {
+            const int i = p + r;
+            float *dst = st->P + gpt2_P_offset(L, H, i) + ((size_t)l * H + h) * (i + 1);
+            memcpy(dst, pt->P + (size_t)r * n, (size_t)(i + 1) * sizeof *dst);
+        }
+    }
+}
+
+/* Layer l over rows [p, n), this thread's share: reads x[.][l], writes
+ * qkv, concat, attn and x[.][l + 1]. */
+static void layer_share(const LayersPart *pt, int l)
+{
+    LayersRun *run = pt->run;
+    Gpt2State *st = run->st;
+    const Gpt2Config *c = &run->w->cfg;
+    const Gpt2Layer *y = &run->w->layer[l];
+    const int L = c->n_layer, D = c->d_model, F = c->d_ff, m = run->n - run->p;
+    const int ldx = (L + 1) * D, t = pt->t, T = run->threads;
+    const float *x_in = st->x + ((size_t)run->p * (L + 1) + l) * D;
+    float *x_out = st->x + ((size_t)run->p * (L + 1) + l + 1) * D;
+    float *qkv = st->qkv + ((size_t)run->p * L + l) * 3 * D;
+    float *concat = st->concat + ((size_t)run->p * L + l) * D;
+    float *attn = st->attn + ((size_t)run->p * L + l) * D;
+    int j0, j1;
+    layer_norm(m, D, x_in, ldx, y->ln1_g, y->ln1_b, c->ln_eps, pt->a);
+    /* Q | K | V (m, 3D) = a (m, D) attn_w (D, 3D) + attn_b */
+    share(3 * D, t, T, &j0, &j1);
+    linear_share(m, j0, j1, D, pt->a, D, y->attn_w, 3 * D, y->attn_b, qkv, L * 3 * D, pt->lw);
+    wait_other(run);
+    heads_share(pt, l);
+    wait_other(run);
+    /* attn (m, D) = concat (m, D) proj_w (D, D) + proj_b; x' = x_l + attn */
+    share(D, t, T, &j0, &j1);
+    linear_share(m, j0, j1, D, concat, L * D, y->proj_w, D, y->proj_b, attn, L * D, pt->lw);
+    for (int r = 0; r < m; r++)
+        for (int k = j0; k < j1; k++)
+            x_out[(size_t)r * ldx + k] = x_in[(size_t)r * ldx + k] + attn[(size_t)r * L * D + k];
+    wait_other(run);
+    layer_norm(m, D, x_out, ldx, y->ln2_g, y->ln2_b, c->ln_eps, pt->a);
+    /* hidden (m, F) = gelu(a (m, D) fc_w (D, F) + fc_b) */
+    share(F, t, T, &j0, &j1);
+    linear_share(m, j0, j1, D, pt->a, D, y->fc_w, F, y->fc_b, run->hidden, F, pt->lw);
+    gelu_tanh(m, j1 - j0, run->hidden + j0, F);
+    wait_other(run);
+    /* a (m, D) = hidden (m, F) fcproj_w (F, D) + fcproj_b; x' += a */
+    share(D, t, T, &j0, &j1);
+    linear_share(m, j0, j1, F, run->hidden, F, y->fcproj_w, D, y->fcproj_b, pt->a, D, pt->lw);
+    for (int r = 0; r < m; r++)
+        for (int k = j0; k < j1; k++)
+            x_out[(size_t)r * ldx + k] += pt->a[(size_t)r * D + k];
+    wait_other(run);
+}
+
+static void *layers_thread(void *arg)
+{
+    const LayersPart *pt = arg;
+    for (int l = 0; l < pt->run->w->cfg.n_layer; l++)
+        layer_share(pt, l);
+    return NULL;
+}
+
+/* Every layer over rows [p, n) of st (whose x[.][0] rows hold the
+ * embeddings): qkv, concat, attn, x and, when keep, st->P's rows of the new
+ * positions. st->work holds work_floats(c, n - p, n, threads) floats. */
+static void layers_run(const Gpt2Weights *w, int p, int n, bool keep, Gpt2State *st, int threads)
+{
+    const Gpt2Config *c = &w->cfg;
+    const int m = n - p;
+    LayersRun run = {.w = w, .st = st, .p = p, .n = n, .keep = keep, .hidden = st->work};
+    LayersPart part[2];
+    float *at = st->work + (size_t)m * c->d_ff;
+    for (int t = 0; t < 2; t++) {
+        part[t] = (LayersPart){.run = &run, .t = t, .a = at, .P = at + (size_t)m * c->d_model};
+        part[t].hw = part[t].P + (size_t)m * n;
+        part[t].lw = part[t].hw + gpt2k_head_work(m, n, c->d_model / c->n_head);
+        at += threads > 1 ? thread_floats(c, m, n) : 0;
+    }
+    run.threads = threads > 1 && pthread_barrier_init(&run.bar, NULL, 2) == 0 ? 2 : 1;
+    pthread_t tid;
+    if (run.threads > 1 && pthread_create(&tid, NULL, layers_thread, &part[1]) != 0) {
+        pthread_barrier_destroy(&run.bar);
+        run.threads = 1;
+    }
+    layers_thread(&part[0]);
+    if (run.threads > 1) {
+        pthread_join(tid, NULL);
+        pthread_barrier_destroy(&run.bar);
+    }
+}
+
+/* ---------------------------------------------------------------- logits */
+
+typedef struct {
+    const Gpt2Weights *w;
+    const float *xf;
+    float *logits;
+    int v0, v1;
+} LogitsPart;
+
+static void *logits_thread(void *arg)
+{
+    const LogitsPart *pt = arg;
+    const int D = pt->w->cfg.d_model;
+    gpt2k_dots(pt->v1 - pt->v0, D, pt->w->lm_head + (size_t)pt->v0 * D, D, pt->xf,
+               pt->logits + pt->v0);
+    return NULL;
+}
+
+/* logits (V) = xf (D) lm_head^T on `threads` threads. */
+static void logits_run(const Gpt2Weights *w, const float *xf, float *logits, int threads)
+{
+    const int V = w->cfg.n_vocab, half = threads > 1 ? V / 2 : V;
+    LogitsPart part[2] = {{w, xf, logits, 0, half}, {w, xf, logits, half, V}};
+    pthread_t tid;
+    const bool two = threads > 1 && pthread_create(&tid, NULL, logits_thread, &part[1]) == 0;
+    if (!two)
+        part[0].v1 = V;
+    logits_thread(&part[0]);
+    if (two)
+        pthread_join(tid, NULL);
+}
+
+/* ------------------------------------------------------------- the state */
+
+static int grow(void **p, size_t count, size_t size)
+{
+    void *q = realloc(*p, count * size);
+    if (!q)
+        return AV_ERR_NOMEM;
+    *p = q;
+    return AV_OK;
+}
+
+/* Room for n positions (doubling, at most n_ctx) and for the forward's work
+ * on m new rows with `threads` threads. */
+static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m, int threads)
+{
+    const size_t L = (size_t)c->n_layer, D = (size_t)c->d_model;
+    if (st->L != c->n_layer || st->D != c->d_model) {
+        const double budget = st->weights_budget; /* the caller's settings stay */
+        const int st_threads = st->threads;
+        gpt2_state_free(st);
+        st->L = c->n_layer, st->D = c->d_model, st->weights_budget = budget;
+        st->threads = st_threads;
+    }
+    if (n > st->cap) {
+        int cap = st->cap * 2 > n ? st->cap * 2 : n;
+        cap = cap < 16 ? 16 : cap;
+        cap = cap > c->n_ctx ? c->n_ctx : cap;
+        int err = grow((void **)&st->ids, (size_t)cap, sizeof(int));
+        if (!err)
+            err = grow((void **)&st->x, (size_t)cap * (L + 1) * D, sizeof(float));
+        if (!err)
+            err = grow((void **)&st->qkv, (size_t)cap * L * 3 * D, sizeof(float));
+        if (!err)
+            err = grow((void **)&st->concat, (size_t)cap * L * D, sizeof(float));
+        if (!err)
+            err = grow((void **)&st->attn, (size_t)cap * L * D, sizeof(float));
+        if (err)
+            return err;
+        st->cap = cap;
+    }
+    const size_t need = work_floats(c, m, n, threads);
+    if (need > st->work_cap) {
+        free(st->work);
+        st->work = malloc(need * sizeof *st->work);
+        st->work_cap = st->work ? need : 0;
+        if (!st->work)
+            return AV_ERR_NOMEM;
+    }
+    return AV_OK;
+}
+
+/* Whether this run keeps P: its (L, H, n, n) weights within the budget. */
+static bool keeps_P(const Gpt2Config *c, const Gpt2State *st, int n)
+{
+    double budget = st->weights_budget > 0 ? st->weights_budget : MODEL_BUDGET;
+    return (double)c->n_layer * c->n_head * n * n * sizeof(float) <= budget;
+}
+
+static int reserve_P(const Gpt2Config *c, Gpt2State *st, int n)
+{
+    size_t need = gpt2_P_offset(c->n_layer, c->n_head, n);
+    if (need <= st->p_cap)
+        return AV_OK;
+    size_t cap = st->p_cap * 2 > need ? st->p_cap * 2 : need;
+    size_t most = gpt2_P_offset(c->n_layer, c->n_head, c->n_ctx);
+    cap = cap > most ? most : cap;
+    int err = grow((void **)&st->P, cap, sizeof(float));
+    if (!err)
+        st->p_cap = cap;
+    return err;
+}
+
+/* ------------------------------------------------------------ the forward */
+
+/* The first position to compute: where ids leave the cached ones. */
+static int first_changed(const Gpt2State *st, const int *ids, int n, bool keep)
+{
+    int p = 0, most = st->n < n ? st->n : n;
+    while (p < most && st->ids[p] == ids[p])
+        p++;
+    if (keep && st->p_rows < p) /* weights wanted that an earlier run did not keep */
+        p = st->p_rows;
+    return p;
+}
+
+int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st)
+{
+    const Gpt2Config *c = &w->cfg;
+    int err = gpt2_check(w);
+    if (!err && n < 1)
+        err = AV_ERR_EMPTY;
+    if (!err && n > c->n_ctx)
+        err = AV_ERR_TOO_MANY;
+    for (int i = 0; !err && i < n; i++)
+        if (ids[i] < 0 || ids[i] >= c->n_vocab)
+            err = AV_ERR_CONFIG;
+    if (err) {
+        st->n = 0;
+        return err;
+    }
+    const bool keep = keeps_P(c, st, n);
+    const int p = st->L == c->n_layer && st->D == c->d_model ? first_changed(st, ids, n, keep) : 0;
+    const int m = n - p > 0 ? n - p : 1, threads = threads_for(c, m, st->threads);
+    err = state_reserve(c, st, n, m, threads);
+    if (!err && keep)
+        err = reserve_P(c, st, n);
+    if (err) {
+        st->n = 0;
+        return err;
+    }
+    const int L = c->n_layer, D = c->d_model;
+    for (int i = p; i < n; i++) {
+        const float *e = w->wte + (size_t)ids[i] * D, *pos = w->wpe + (size_t)i * D;
+        float *x_i = st->x + (size_t)i * (L + 1) * D;
+        for (int k = 0; k < D; k++)
+            x_i[k] = e[k] + pos[k];
+        st->ids[i] = ids[i];
+    }
+    if (p < n)
+        layers_run(w, p, n, keep, st, threads);
+    st->n = n, st->from = p;
+    st->p_rows = keep ? n : (st->p_rows < p ? st->p_rows : p);
+    return AV_OK;
+}
+
+/* ------------------------------------------------------------- the output */
+
+int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits)
+{
+    const Gpt2Config *c = &w->cfg;
+    if (i < 0 || i >= st->n || st->D != c->d_model || st->L != c->n_layer)
+        return AV_ERR_CONFIG;
+    float xf[AV_MAX_D_MODEL];
+    const int D = c->d_model;
+    layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + c->n_layer) * D, D, w->lnf_g, w->lnf_b,
+               c->ln_eps, xf);
+    /* logits (V) = xf (D) lm_head^T (D, V): as many threads as a new position's layers */
+    logits_run(w, xf, logits, threads_for(c, 1, st->threads));
+    return AV_OK;
+}
