@@ -98,7 +98,7 @@ static void gelu_tanh(int m, int w, float *v, int ld)
         }
 }
 
-/* ------------------------------------------------------------ one thread */
+/* ------------------------------------------------- a thread's share of a layer */
 
 typedef struct {
     const Gpt2Weights *w;
