@@ -31,6 +31,13 @@ typedef struct {
     char text[SESSION_PREDICT_MAX][SESSION_TOKEN_TEXT]; /* kind_token_text's */
 } SessionPredict;
 
+/* A view that makes the shown result itself (the interface's combining
+ * views: heads combined, rollout, norms): asked before the kind runs res
+ * (never res2);
+ * true with *err set (AV_OK or the run's error) when it made r, false when
+ * the kind's plain run applies. */
+typedef bool (*SessionDerive)(void *ctx, ModelResult *r, bool causal, int *err);
+
 typedef struct {
     const ModelWeights *fixed; /* --weights, or NULL */
     ModelWeights toy;          /* rebuilt from the settings when nothing fixes the weights */
@@ -46,6 +53,18 @@ typedef struct {
     size_t cached_len;     /* the text's length then: the marks last while it is */
     float *logits;         /* session_predict's (logits_cap floats) */
     int logits_cap;
+    /* The results the views read (read only outside app), and their runs. */
+    ModelResult res;       /* the last run of s's sentence (no rows after an error) */
+    int run_err;           /* AV_OK or the last run's error */
+    ModelResult res2;      /* side by side (CMP_MASK): the same with the mask flipped */
+    int run_err2;
+    unsigned gen, gen2;    /* bumped by every run of res / res2 (the views' cache keys) */
+    unsigned gen_clock;    /* the last generation given */
+    double run_ms;         /* time of the last run of res */
+    bool computing;        /* the kind runs the newest text on a thread (res: the last) */
+    bool cursor_due;       /* meanwhile the cursor moved in the editor (APP_CURSOR) */
+    SessionDerive derive;  /* or NULL, with its context: */
+    void *derive_ctx;
 } Session;
 
 /* Start a session on fixed weights (or NULL: toy ones) and the command
@@ -72,6 +91,36 @@ int session_weights(Session *ss, AppState *s, LessonState *ls);
  * (a view of weights alone). Returns kind_run's code; after AV_ERR_VOCAB
  * s->msg names the piece outside the vocabulary. */
 int session_run(Session *ss, AppState *s, ModelResult *r, bool causal, bool outputs);
+
+/* Whether what s shows reads the heads' outputs (concat, out), which a run
+ * then computes: the pipeline view, the calculation trace and a lesson's
+ * questions do; the heatmaps, the compare views, the heads panel and the
+ * plots read the weights alone. */
+bool session_wants_outputs(const AppState *s, const LessonState *ls);
+
+/* Whether s now shows outputs the last run of res left out (the view
+ * changed without a run): a computed run's, not an import's (r->src) or a
+ * trained model's. The caller then asks for APP_RUN. */
+bool session_outputs_missing(const Session *ss, const AppState *s, const LessonState *ls);
+
+/* Carry out flags (action_apply's, app_type's, a lesson's). APP_WEIGHTS
+ * points the session at the weights s asks for (session_weights); APP_RUN
+ * or APP_WEIGHTS runs res (through derive when it takes it, else the kind,
+ * with the outputs session_wants_outputs asks) and, while s->compare is
+ * CMP_MASK, res2 with the mask flipped: each run stores its error and takes
+ * a new generation. A run the kind took on a thread (KIND_BUSY) leaves res,
+ * its error and generation as they were and sets computing. APP_CURSOR
+ * alone runs nothing: the result stands, and in edit mode the selection
+ * follows the editor's cursor. Every time, s's indices are brought within
+ * res (app_fit_result), the lesson sees it and its tokens are taken.
+ * Returns AV_OK or AV_ERR_NOMEM (weights or a run out of memory). */
+int session_update(Session *ss, AppState *s, LessonState *ls, unsigned flags);
+
+/* While computing: when the kind's thread is done (session_poll), res is
+ * run again (the newest text, now cached) and, when the cursor moved
+ * meanwhile, the selection follows it. Returns 1 when res changed (draw
+ * again), 0 when nothing did, AV_ERR_NOMEM. */
+int session_resume(Session *ss, AppState *s, LessonState *ls);
 
 /* g: the sentence continued by one token sampled with the kind's
  * temperature and top-k (the seed from s->cfg.seed and the count so far);

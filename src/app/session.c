@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "app/action.h"
 #include "app/edit.h"
 #include "core/av.h"
 #include "core/gpt2.h"
@@ -63,6 +65,8 @@ void session_init(Session *ss, const ModelWeights *fixed, Kind *cli_kind, double
 void session_free(Session *ss)
 {
     free(ss->logits);
+    model_result_free(&ss->res);
+    model_result_free(&ss->res2);
     kind_close(&ss->pipe);
     model_weights_free(&ss->toy);
     model_weights_free(&ss->example);
@@ -145,6 +149,102 @@ int session_run(Session *ss, AppState *s, ModelResult *r, bool causal, bool outp
     if (err == AV_ERR_VOCAB)
         snprintf(s->msg, sizeof s->msg, "'%s' is not in the model's vocabulary", ss->kind->bad);
     return err;
+}
+
+bool session_wants_outputs(const AppState *s, const LessonState *ls)
+{
+    return s->view == VIEW_PIPELINE || s->panel == PANEL_TRACE || ls->active;
+}
+
+bool session_outputs_missing(const Session *ss, const AppState *s, const LessonState *ls)
+{
+    const ModelResult *r = &ss->res;
+    return session_wants_outputs(s, ls) && !ss->run_err && r->shape.n_q > 0 && !r->src &&
+           !r->out;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* One run into r with the mask as causal says: derive's when it takes res. */
+static int run_one(Session *ss, AppState *s, const LessonState *ls, ModelResult *r, bool causal)
+{
+    int err;
+    if (r == &ss->res && ss->derive && ss->derive(ss->derive_ctx, r, causal, &err))
+        return err;
+    return session_run(ss, s, r, causal, session_wants_outputs(s, ls));
+}
+
+/* The runs of res (and res2) with their errors and generations. */
+static int run_results(Session *ss, AppState *s, const LessonState *ls, unsigned flags)
+{
+    double t0 = now_ms();
+    int err = run_one(ss, s, ls, &ss->res, s->cfg.causal);
+    if (err == AV_ERR_NOMEM)
+        return err;
+    ss->computing = err == KIND_BUSY; /* on a thread: the last result stands meanwhile */
+    /* the selection follows the cursor once the newest text's tokens are there */
+    ss->cursor_due = (ss->cursor_due || (flags & APP_CURSOR)) && ss->computing;
+    if (!ss->computing) {
+        ss->run_err = err;
+        ss->run_ms = now_ms() - t0;
+        ss->gen = ++ss->gen_clock;
+    }
+    if (s->compare == CMP_MASK) {
+        ss->run_err2 = run_one(ss, s, ls, &ss->res2, !s->cfg.causal);
+        ss->gen2 = ++ss->gen_clock;
+        if (ss->run_err2 == AV_ERR_NOMEM)
+            return AV_ERR_NOMEM;
+    }
+    return AV_OK;
+}
+
+/* The selected token: the one at the editor's cursor. */
+static void follow_cursor(const Session *ss, AppState *s)
+{
+    if (ss->run_err || s->n_q == 0)
+        return;
+    int t = edit_token_at(&ss->res.tokens, s->text.cur);
+    s->sel_row = t >= 0 ? t : 0;
+}
+
+int session_update(Session *ss, AppState *s, LessonState *ls, unsigned flags)
+{
+    if ((flags & APP_WEIGHTS) && session_weights(ss, s, ls) != AV_OK)
+        return AV_ERR_NOMEM;
+    /* a cursor move alone changes the selection, not the text: the result
+     * stands (a long text's run costs tens of milliseconds) */
+    if ((flags & (APP_RUN | APP_WEIGHTS)) && run_results(ss, s, ls, flags) != AV_OK)
+        return AV_ERR_NOMEM;
+    const ModelResult *r = &ss->res;
+    int n_q = ss->run_err ? 0 : r->shape.n_q, n_k = ss->run_err ? 0 : r->shape.n_k;
+    /* the one place the result is replaced: every index the state holds is
+     * brought within it before the lesson's answer, a view or an export reads it */
+    AppFit fit = {ss->run_err ? s->cfg.layers : r->L, ss->run_err ? s->cfg.H : r->shape.H, n_q,
+                  n_k};
+    app_fit_result(s, &fit);
+    lesson_state_after_run(ls, s, r);
+    action_take_tokens(s, &r->tokens);
+    if ((flags & APP_CURSOR) && s->mode == MODE_EDIT)
+        follow_cursor(ss, s);
+    return AV_OK;
+}
+
+int session_resume(Session *ss, AppState *s, LessonState *ls)
+{
+    if (!ss->computing || !session_poll(ss))
+        return 0;
+    bool follow = ss->cursor_due; /* typed meanwhile: the selection follows the cursor */
+    int err = session_update(ss, s, ls, APP_RUN); /* the newest text, now cached */
+    if (err)
+        return err;
+    if (follow && !ss->computing)
+        follow_cursor(ss, s);
+    return 1;
 }
 
 unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)

@@ -4,7 +4,7 @@
  * The weights come from a base AttnSource: the attention as the kind keeps
  * it (kind_source: an imported file's map), else the kind's run (model_source
  * over iv->base). A combining view wraps the
- * base in a source of combine.h and model_result_import makes u->res of it,
+ * base in a source of combine.h and model_result_import makes u->ses.res of it,
  * kept in memory for a short text, read on demand for a long one. Nothing is
  * computed here but what combine.h computes; the file's pages of a layer
  * are dropped when the view leaves it.
@@ -109,6 +109,8 @@ static void bad_file(UiState *u, int err, const char *msg)
     exit(av_exit_status(err));
 }
 
+static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err);
+
 void imported_start(UiState *u)
 {
     struct ImportedView *iv = calloc(1, sizeof *iv);
@@ -121,6 +123,7 @@ void imported_start(UiState *u)
     ModelConfig c = u->app.cfg;
     kind_config(u->ses.kind, &c);
     u->app.cfg.causal = c.causal; /* a large file's layer 0 until its check ends */
+    u->ses.derive = imported_run, u->ses.derive_ctx = u;
 }
 
 bool imported_poll(UiState *u, unsigned *pending)
@@ -225,10 +228,12 @@ static const AttnSource *derived_source(UiState *u)
     return &iv->ch.src;
 }
 
-bool imported_run(UiState *u, ModelResult *r, bool causal, int *err)
+/* The session's derive (session.h): res made by the combining view on. */
+static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err)
 {
+    UiState *u = ctx;
     struct ImportedView *iv = u->iv;
-    if (r != &u->res || iv->mode == IV_WEIGHTS)
+    if (r != &u->ses.res || iv->mode == IV_WEIGHTS)
         return false;
     *err = run_base(u, causal);
     if (*err)
@@ -271,7 +276,7 @@ static bool needs_model(Action a, bool typed)
  * shown), its three largest keys on the status line. */
 static void multi_report(UiState *u)
 {
-    const ModelResult *r = &u->res;
+    const ModelResult *r = &u->ses.res;
     AppState *s = &u->app;
     if (s->n_multi == 0) {
         snprintf(s->msg, sizeof s->msg, "no query token selected together (M adds one)");
@@ -386,7 +391,7 @@ const float *imported_multi_row(UiState *u, const ModelResult *res, int h, int *
     const AppState *s = &u->app;
     int rows[APP_MAX_MULTI], n = 0, n_k = res->shape.n_k;
     for (int k = 0; iv && k < s->n_multi; k++)
-        if (s->multi[k] < res->shape.n_q) /* app_fit_result keeps them within u->res */
+        if (s->multi[k] < res->shape.n_q) /* app_fit_result keeps them within u->ses.res */
             rows[n++] = s->multi[k];
     *n_rows = n;
     if (n == 0 || h >= res->shape.H || s->layer >= res->L)

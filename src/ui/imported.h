@@ -5,7 +5,7 @@
  * query tokens summed. Private to src/ui/.
  *
  * A combining view is a ModelResult of its own (model_result_import over an
- * AttnSource of combine.h), put where the views read u->res, so every view
+ * AttnSource of combine.h), put where the views read u->ses.res, so every view
  * that draws weights draws it unchanged; heads combined and rollout have one
  * "head", so app.cfg.H is 1 while they are shown and the model's own H is
  * kept here.
@@ -19,13 +19,9 @@
 
 /* Set up u->iv (always: the combining views serve every kind) for u->kind,
  * and the causal flag the kind found (a large file's layer 0 until its check
- * ends). Call after app_init, before the first run. */
+ * ends); the session's runs of res then ask the combining view first (its
+ * derive). Call after app_init, before the first run. */
 void imported_start(UiState *u);
-
-/* Make u->res when it is ours to make: a combining view on. Returns true
- * with *err set (AV_OK or the run's error) when it made it, false when the
- * kind's plain run applies. */
-bool imported_run(UiState *u, ModelResult *r, bool causal, int *err);
 
 /* Handle in when it means something of its own: the combining keys (norms
  * as the kind allows); with a combining view on, keys that need the plain

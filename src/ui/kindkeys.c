@@ -21,7 +21,7 @@ void kindkeys_start(UiState *u)
 static unsigned generate(UiState *u)
 {
     bool nomem;
-    unsigned flags = session_generate(&u->ses, &u->app, u->run_err ? 0 : u->app.n_q, &nomem);
+    unsigned flags = session_generate(&u->ses, &u->app, u->ses.run_err ? 0 : u->app.n_q, &nomem);
     if (nomem)
         term_die("out of memory");
     return flags;
@@ -89,7 +89,7 @@ void kindkeys_overlay(UiState *u, Grid *g)
 {
     const AppState *s = &u->app;
     const HeatmapLayout *l = &u->lay.focus;
-    if (!kind_generates(u->ses.kind) || !u->ses.cached_rows || s->text.len != u->ses.cached_len || u->run_err ||
+    if (!kind_generates(u->ses.kind) || !u->ses.cached_rows || s->text.len != u->ses.cached_len || u->ses.run_err ||
         s->n_q != u->ses.cached_rows + 1 || !u->lay.have_focus || s->view != VIEW_ATTN ||
         l->cells_x < 1)
         return;

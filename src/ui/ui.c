@@ -3,7 +3,8 @@
  * Holds the program's only mutable global, `static UiState ui`. The loop
  * reads keys and mouse events (input.c, mouse.c), asks the model kind what it
  * refuses (kindkeys.c), hands the rest to action_apply (app/action.c) and
- * app_type (app/state.c), runs the kind when asked (app/kind.h), and draws
+ * app_type (app/state.c), has the session run what they asked (app/session.h:
+ * the weights, the results, the decision to run), and draws
  * every frame in full from the state: erase, the views into a Grid, paint
  * (color.c), one refresh. The terminal's life cycle, signals and the fatal path are term.c.
  */
@@ -37,93 +38,37 @@
 
 static UiState ui;
 
-/* Whether what the screen shows reads the heads' outputs (concat, out): the
- * pipeline view, the calculation trace and a lesson's questions do; the
- * heatmaps, the compare views, the heads panel and the plots read weights
- * alone. */
-static bool ui_wants_outputs(const UiState *u)
+/* The label arrays sized for the result's tokens. */
+static void ui_labels_fit(UiState *u)
 {
-    return u->app.view == VIEW_PIPELINE || u->app.panel == PANEL_TRACE || u->lesson.active;
-}
-
-/* The screen now wants outputs the last run left out (the view changed
- * without a new run): a model's run, not an import's or a trained model's. */
-static bool ui_outputs_missing(const UiState *u)
-{
-    const ModelResult *r = &u->res;
-    return ui_wants_outputs(u) && !u->run_err && r->shape.n_q > 0 && !r->src && !r->out;
-}
-
-/* Run the model on the sentence(s) into r with the mask as causal says. */
-static int run_one(UiState *u, ModelResult *r, bool causal)
-{
-    int err;
-    if (imported_run(u, r, causal, &err)) /* a combining view */
-        return err;
-    err = session_run(&u->ses, &u->app, r, causal, ui_wants_outputs(u));
-    if (err == AV_ERR_NOMEM)
-        term_die("out of memory");
-    return err;
-}
-
-/* The selected token: the one at the editor's cursor. */
-static void ui_follow_cursor(UiState *u)
-{
-    if (u->run_err || u->app.n_q == 0)
+    const Session *ss = &u->ses;
+    int n_q = ss->run_err ? 0 : ss->res.shape.n_q, n_k = ss->run_err ? 0 : ss->res.shape.n_k;
+    if (n_q <= u->labels_cap && n_k <= u->labels_cap)
         return;
-    int t = edit_token_at(&u->res.tokens, u->app.text.cur);
-    u->app.sel_row = t >= 0 ? t : 0;
+    u->labels_cap = (n_q > n_k ? n_q : n_k) + 16;
+    size_t cap = (size_t)u->labels_cap;
+    u->labels_q = term_xrealloc(u->labels_q, cap * sizeof *u->labels_q);
+    u->labels_k = term_xrealloc(u->labels_k, cap * sizeof *u->labels_k);
+    u->abbr_k = term_xrealloc(u->abbr_k, cap * sizeof *u->abbr_k);
+    u->abbr_p = term_xrealloc(u->abbr_p, cap * sizeof *u->abbr_p);
+    u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
 }
 
-/* Rebuild the toy weights and run the model; flags are action_apply's. */
+/* Carry out flags (action_apply's) through the session (session_update:
+ * the weights, the runs, the selection within the result), then size the
+ * labels for the result. */
 static void ui_rerun(UiState *u, unsigned flags)
 {
-    AppState *s = &u->app;
-    if ((flags & APP_WEIGHTS) && session_weights(&u->ses, s, &u->lesson) != AV_OK)
+    const Kind *k = u->ses.kind;
+    if ((flags & (APP_RUN | APP_WEIGHTS)) && k->cls->slow && !k->background) {
+        /* seconds: say so, not a frozen screen */
+        mvprintw(LINES - 1, 0, "running the %s model ...", k->cls->name);
+        clrtoeol();
+        refresh();
+    }
+    if (session_update(&u->ses, &u->app, &u->lesson, flags) != AV_OK)
         term_die("out of memory");
-    /* A cursor move alone changes the selection, not the text: the result
-     * stands (a long text's run costs tens of milliseconds). */
-    if (flags & (APP_RUN | APP_WEIGHTS)) {
-        const Kind *k = u->ses.kind;
-        if (k->cls->slow && !k->background) { /* seconds: say so, not a frozen screen */
-            mvprintw(LINES - 1, 0, "running the %s model ...", k->cls->name);
-            clrtoeol();
-            refresh();
-        }
-        double t0 = term_now_ms();
-        int err = run_one(u, &u->res, s->cfg.causal);
-        u->computing = err == KIND_BUSY; /* on a thread: the last result stands meanwhile */
-        /* the selection follows the cursor once the newest text's tokens are there */
-        u->cursor_due = (u->cursor_due || (flags & APP_CURSOR)) && u->computing;
-        if (!u->computing) {
-            u->run_err = err;
-            u->run_ms = term_now_ms() - t0;
-            u->gen = ++u->gen_clock;
-        }
-        if (s->compare == CMP_MASK) {
-            u->run_err2 = run_one(u, &u->res2, !s->cfg.causal);
-            u->gen2 = ++u->gen_clock;
-        }
-    }
-    int n_q = u->run_err ? 0 : u->res.shape.n_q, n_k = u->run_err ? 0 : u->res.shape.n_k;
-    if (n_q > u->labels_cap || n_k > u->labels_cap) {
-        u->labels_cap = (n_q > n_k ? n_q : n_k) + 16;
-        size_t cap = (size_t)u->labels_cap;
-        u->labels_q = term_xrealloc(u->labels_q, cap * sizeof *u->labels_q);
-        u->labels_k = term_xrealloc(u->labels_k, cap * sizeof *u->labels_k);
-        u->abbr_k = term_xrealloc(u->abbr_k, cap * sizeof *u->abbr_k);
-        u->abbr_p = term_xrealloc(u->abbr_p, cap * sizeof *u->abbr_p);
-        u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
-    }
-    /* the one place the result is replaced: every index the state holds is
-     * brought within it before the lesson's answer, a view or an export reads it */
-    AppFit fit = {u->run_err ? s->cfg.layers : u->res.L, u->run_err ? s->cfg.H : u->res.shape.H,
-                  n_q, n_k};
-    app_fit_result(s, &fit);
-    lesson_state_after_run(&u->lesson, s, &u->res);
-    action_take_tokens(s, &u->res.tokens);
-    if ((flags & APP_CURSOR) && s->mode == MODE_EDIT)
-        ui_follow_cursor(u);
+    ui_labels_fit(u);
 }
 
 /* Token labels: the tokens' own text. */
@@ -135,8 +80,8 @@ static void fill_labels(const TokenList *t, int n, const char **labels)
 
 static void ui_labels(UiState *u)
 {
-    const TokenList *tq = &u->res.tokens;
-    const TokenList *tk = u->res.cross_tokens.n ? &u->res.cross_tokens : tq;
+    const TokenList *tq = &u->ses.res.tokens;
+    const TokenList *tk = u->ses.res.cross_tokens.n ? &u->ses.res.cross_tokens : tq;
     fill_labels(tq, u->app.n_q, u->labels_q);
     fill_labels(tk, u->app.n_k, u->labels_k);
 }
@@ -207,7 +152,7 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         ui_rerun(u, *pending); /* the keys before it in the burst changed the result */
         *pending = 0;
     }
-    if (in->lesson_in && lesson_state_input(&u->lesson, &u->app, &u->res, in->lesson_in - 1,
+    if (in->lesson_in && lesson_state_input(&u->lesson, &u->app, &u->ses.res, in->lesson_in - 1,
                                             in->lesson_arg, &flags)) {
         /* a page's settings, and those a lesson left behind, never override
          * what the kind fixes (imported attention's layers, heads and mask) */
@@ -262,15 +207,15 @@ static void ui_loop(UiState *u)
         dirty = false;
         if (!input_read(u, &in)) { /* no key: what threads have done meanwhile */
             dirty = view_predict_update(u);
-            timeout(u->computing ? 20 : 100);
+            timeout(u->ses.computing ? 20 : 100);
             if (imported_poll(u, &pending) && (dirty = true) && pending)
                 ui_rerun(u, pending);
-            if (u->computing && session_poll(&u->ses) && (dirty = true)) {
-                bool follow = u->cursor_due;
-                /* typed meanwhile: the selection follows the cursor */
-                ui_rerun(u, APP_RUN); /* the newest text, now cached */
-                if (follow && !u->computing)
-                    ui_follow_cursor(u);
+            int ran = session_resume(&u->ses, &u->app, &u->lesson);
+            if (ran < 0)
+                term_die("out of memory");
+            if (ran) {
+                dirty = true;
+                ui_labels_fit(u);
             }
             continue;
         }
@@ -281,11 +226,11 @@ static void ui_loop(UiState *u)
             dirty = true;
             running = ui_handle(u, &in, &pending);
         } while (running && !term_signalled() && input_read(u, &in));
-        if (running && ui_outputs_missing(u))
+        if (running && session_outputs_missing(&u->ses, &u->app, &u->lesson))
             pending |= APP_RUN;
         if (running && pending)
             ui_rerun(u, pending);
-        timeout(u->computing ? 20 : 100);
+        timeout(u->ses.computing ? 20 : 100);
         u->frame_ms = term_now_ms() - t0;
     }
 }
@@ -297,8 +242,6 @@ static void ui_free(UiState *u)
     app_free(&u->app);
     lesson_state_free(&u->lesson);
     data_plan_free(u, &u->plan);
-    model_result_free(&u->res);
-    model_result_free(&u->res2);
     data_free(u);
     view_panel_free(u);
     session_free(&u->ses);

@@ -84,15 +84,9 @@ typedef struct {
     AppState app;
     ColorDepth depth;
     HeatmapMode hmode;
-    Session ses;               /* the weights, the kind that runs, g's counters (app) */
+    Session ses;               /* the weights, the kind that runs, its results, their
+                                  errors and generations, g's counters (app) */
     TrainView *train;          /* the live view's run opened with W, kept for the next W */
-    ModelResult res;
-    int run_err;               /* AV_OK or the last kind_run error */
-    ModelResult res2;          /* side by side: the same with the mask flipped */
-    int run_err2;
-    unsigned gen, gen2;        /* bumped by every run of res / res2 (cache keys) */
-    unsigned gen_clock;
-    double run_ms;             /* time of the last model run */
     PoolSlot pool[UI_POOL_SLOTS];
     AttnPoolPlan plan;         /* whole heads the next forward pools (data_plan_arm) */
     unsigned pool_clock;
@@ -137,8 +131,6 @@ typedef struct {
     unsigned pred_gen;         /* the run they were asked for (0: none) */
     int pred_err;              /* session_predict's code */
     bool pred_due;             /* the last frame wanted them asked again */
-    bool computing;            /* the kind runs the newest text on a thread (res: the last) */
-    bool cursor_due;           /* meanwhile the cursor moved in the editor (APP_CURSOR) */
 } UiState;
 
 /* One input: an Action with its arguments, or typed text. */

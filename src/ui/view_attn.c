@@ -50,8 +50,8 @@ static int focus_width(const UiState *u, Rect r, int *fcw)
 static HeatmapSpec spec_for(const UiState *u, int h)
 {
     return (HeatmapSpec){
-        .P = model_head_P(&u->res, u->app.layer, h), .n_q = u->app.n_q, .n_k = u->app.n_k,
-        .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = u->res.shape.causal,
+        .P = model_head_P(&u->ses.res, u->app.layer, h), .n_q = u->app.n_q, .n_k = u->app.n_k,
+        .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = u->ses.res.shape.causal,
         .mode = u->hmode, .sel_row = u->app.sel_row, .sel_col = u->app.sel_col,
     };
 }
@@ -127,10 +127,10 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
 void view_attn_draw(UiState *u, Grid *g, Rect r)
 {
     AppState *s = &u->app;
-    if (u->run_err || s->n_q == 0) {
-        const char *why = u->run_err == AV_ERR_EMPTY
+    if (u->ses.run_err || s->n_q == 0) {
+        const char *why = u->ses.run_err == AV_ERR_EMPTY
                               ? "Nothing to show yet: press e (or Enter) and type a sentence."
-                              : widget_run_error(u, u->run_err);
+                              : widget_run_error(u, u->ses.run_err);
         grid_puts(g, 2, r.y + 1, why, r.w - 4, STYLE_ACCENT);
         return;
     }
@@ -148,6 +148,6 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
     int pred_h = view_predict_rows(u, right.h);
     int used = view_long_tiles(u, g, right, right.h - INFO_MIN - pred_h);
     Rect below = {right.x, right.y + used, right.w, right.h - used - pred_h};
-    widget_info_draw(u, g, below, &u->res, s->head);
+    widget_info_draw(u, g, below, &u->ses.res, s->head);
     view_predict_draw(u, g, (Rect){right.x, right.y + right.h - pred_h, right.w, pred_h});
 }

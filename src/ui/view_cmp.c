@@ -48,7 +48,7 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
         view_long_head(u, g, top, res, h, title, main);
     } else {
         char stats[64];
-        widget_stats_text(data_stats(u, res == &u->res2, h), false, stats, sizeof stats);
+        widget_stats_text(data_stats(u, res == &u->ses.res2, h), false, stats, sizeof stats);
         int used = grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
         grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
         cmp_heatmap(u, g, (Rect){r.x, r.y + 1, r.w, top.h - 1}, res, h, main);
@@ -59,8 +59,8 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
 void view_cmp_draw(UiState *u, Grid *g, Rect r)
 {
     AppState *s = &u->app;
-    if (u->run_err || s->n_q == 0) {
-        grid_puts(g, 2, r.y + 1, widget_run_error(u, u->run_err), r.w - 4, STYLE_ACCENT);
+    if (u->ses.run_err || s->n_q == 0) {
+        grid_puts(g, 2, r.y + 1, widget_run_error(u, u->ses.run_err), r.w - 4, STYLE_ACCENT);
         return;
     }
     s->row_step = s->col_step = 1;
@@ -69,16 +69,16 @@ void view_cmp_draw(UiState *u, Grid *g, Rect r)
     for (int y = r.y; y < r.y + r.h; y++)
         grid_put(g, r.x + half, y, 0x2502, STYLE_DIM, 0); /* │ */
     if (s->compare == CMP_HEADS) {
-        cmp_side(u, g, left, &u->res, s->head, "", true);
-        cmp_side(u, g, right, &u->res, (s->head + 1) % s->cfg.H, "", false);
+        cmp_side(u, g, left, &u->ses.res, s->head, "", true);
+        cmp_side(u, g, right, &u->ses.res, (s->head + 1) % s->cfg.H, "", false);
         return;
     }
-    if (u->run_err2) {
-        grid_puts(g, right.x, r.y + 1, widget_run_error(u, u->run_err2), right.w, STYLE_ACCENT);
+    if (u->ses.run_err2) {
+        grid_puts(g, right.x, r.y + 1, widget_run_error(u, u->ses.run_err2), right.w, STYLE_ACCENT);
         return;
     }
-    const ModelResult *off = s->cfg.causal ? &u->res2 : &u->res;
-    const ModelResult *on = s->cfg.causal ? &u->res : &u->res2;
-    cmp_side(u, g, left, off, s->head, " mask off", off == &u->res);
-    cmp_side(u, g, right, on, s->head, " mask ON", on == &u->res);
+    const ModelResult *off = s->cfg.causal ? &u->ses.res2 : &u->ses.res;
+    const ModelResult *on = s->cfg.causal ? &u->ses.res : &u->ses.res2;
+    cmp_side(u, g, left, off, s->head, " mask off", off == &u->ses.res);
+    cmp_side(u, g, right, on, s->head, " mask ON", on == &u->ses.res);
 }

@@ -316,7 +316,7 @@ static void put_block(const UiState *u, Grid *g, int x, int y, float up, float l
 static void thumbnail(UiState *u, Grid *g, int x, int y, int l, int h, int rows, float *buf)
 {
     struct HeadsView *hv = u->hv;
-    const ModelResult *r = &u->res;
+    const ModelResult *r = &u->ses.res;
     int n_q = r->shape.n_q, n_k = r->shape.n_k, half = u->hmode == HEATMAP_COLOR;
     int sh = rows << half, gh = sh > n_q ? n_q : sh, gw = hv->cw > n_k ? n_k : hv->cw;
     if (model_pool_head(r, l, h, 0, n_q, 0, n_k, gh, gw, POOL_MAX, buf) != AV_OK)
@@ -333,8 +333,8 @@ static void thumbnail(UiState *u, Grid *g, int x, int y, int l, int h, int rows,
 static void draw_model(UiState *u, Grid *g, Rect r)
 {
     struct HeadsView *hv = u->hv;
-    const ModelResult *res = &u->res;
-    if (u->run_err || res->shape.n_q == 0) {
+    const ModelResult *res = &u->ses.res;
+    if (u->ses.run_err || res->shape.n_q == 0) {
         grid_puts(g, r.x, r.y + 1, "the model view needs a text with tokens", r.w, STYLE_DIM);
         return;
     }

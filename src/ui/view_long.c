@@ -23,7 +23,7 @@ bool view_long_wanted(const UiState *u, Rect r)
     /* a lesson page speaks of a token's row: the rows scroll to it rather
      * than pool when the page leaves the view few lines */
     bool rows_pool = s->n_q > 2 * (r.h - 4) && !u->lesson.active;
-    return u->res.lazy || rows_pool || s->n_k > r.w - 40;
+    return u->ses.res.lazy || rows_pool || s->n_k > r.w - 40;
 }
 
 typedef struct {
@@ -185,7 +185,7 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
     LongGeo lg = {.x = r.x + LONG_LABEL_W + 2, .y = r.y + 2};
     long_geo(u, rows, cols, &lg);
     char stats[64];
-    widget_stats_text(data_stats(u, res == &u->res2, h), true, stats, sizeof stats);
+    widget_stats_text(data_stats(u, res == &u->ses.res2, h), true, stats, sizeof stats);
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s", title);
     grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
     draw_col_ticks(u, g, &lg, r.y + 1);
@@ -238,13 +238,13 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
     tile_geo(u, r.x, r.y + 2, T, tile_w - 1, &lg0);
     grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H,
                 whole                                          ? ""
-                : data_pool_sampled(&u->res, &lg0.ar, &lg0.ac) ? ", pooled from sampled rows"
+                : data_pool_sampled(&u->ses.res, &lg0.ar, &lg0.ac) ? ", pooled from sampled rows"
                                                                : ", each pooled whole");
     for (int h = 0; h < H; h++) {
         int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
         LongGeo lg;
         tile_geo(u, x, y + 1, T, tile_w - 1, &lg);
-        draw_cells(u, g, &lg, data_pooled(u, &u->res, u->app.layer, h, &lg.ar, &lg.ac));
+        draw_cells(u, g, &lg, data_pooled(u, &u->ses.res, u->app.layer, h, &lg.ar, &lg.ac));
         int st = h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE;
         int used = grid_printf(g, x, y, tile_w - 1, st, "%d", h + 1);
         grid_printf(g, x + used, y, tile_w - 1 - used, STYLE_LABEL, " %s",
@@ -270,8 +270,8 @@ void view_long_draw(UiState *u, Grid *g, Rect r)
         snprintf(layer, sizeof layer, ", layer %d of %d", s->layer + 1, s->cfg.layers);
     snprintf(title, sizeof title, "Head %d of %d%s: %s, %d x %d tokens", s->head + 1, s->cfg.H,
              layer, widget_head_label(u, s->head), s->n_q, s->n_k);
-    view_long_head(u, g, left, &u->res, s->head, title, true);
+    view_long_head(u, g, left, &u->ses.res, s->head, title, true);
     int used = view_long_tiles(u, g, right, right.h / 2);
-    widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->res,
+    widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->ses.res,
                  s->head);
 }

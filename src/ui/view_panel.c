@@ -96,7 +96,7 @@ static void panel_make(UiState *u, int width)
 {
     const AppState *s = &u->app;
     char key[96];
-    snprintf(key, sizeof key, "%d %u %d %d %d %d %d %d", s->panel, u->gen, s->layer, s->head,
+    snprintf(key, sizeof key, "%d %u %d %d %d %d %d %d", s->panel, u->ses.gen, s->layer, s->head,
              s->sel_row, width, s->cfg.preset, s->cfg.H);
     if (u->panel && strcmp(key, u->panel_key) == 0)
         return;
@@ -104,7 +104,7 @@ static void panel_make(UiState *u, int width)
     if (memfile_open(&m) != AV_OK)
         term_die("out of memory");
     if (s->panel == PANEL_TRACE)
-        trace_write(m.f, &u->res, &s->cfg, s->layer, s->head, s->sel_row);
+        trace_write(m.f, &u->ses.res, &s->cfg, s->layer, s->head, s->sel_row);
     else
         heads_text(u, m.f, width);
     if (memfile_close(&m) != AV_OK)
@@ -129,7 +129,7 @@ void view_panel_draw(UiState *u, Grid *g, Rect r)
     AppState *s = &u->app;
     if (r.h < 5 || r.w < 20)
         return;
-    if (s->panel == PANEL_TRACE && (u->run_err || s->sel_row < 0)) {
+    if (s->panel == PANEL_TRACE && (u->ses.run_err || s->sel_row < 0)) {
         snprintf(s->msg, sizeof s->msg, "no trace: the sentence has no tokens");
         s->panel = PANEL_NONE;
         return;

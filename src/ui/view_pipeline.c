@@ -19,7 +19,7 @@ static void say(Grid *g, Rect r, const char *msg)
 void view_pipeline_draw(UiState *u, Grid *g, Rect r)
 {
     AppState *s = &u->app;
-    if (u->run_err || s->n_q == 0) {
+    if (u->ses.run_err || s->n_q == 0) {
         say(g, r, "the pipeline view needs a sentence with tokens");
         return;
     }
@@ -28,7 +28,7 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
         return;
     }
     PipelineData d;
-    int err = pipeline_compute(&u->res, s->layer, s->head, &d);
+    int err = pipeline_compute(&u->ses.res, s->layer, s->head, &d);
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
     if (err) {
@@ -54,7 +54,7 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     char title[160];
     int n = snprintf(title, sizeof title, "Pipeline of head %d of %d (%s)", s->head + 1,
                      s->cfg.H, model_head_label(&s->cfg, s->layer, s->head));
-    if (u->res.L > 1)
+    if (u->ses.res.L > 1)
         n += snprintf(title + n, sizeof title - n, ", layer %d", s->layer + 1);
     if (s->sel_row >= 0 && s->sel_row < s->n_q)
         n += snprintf(title + n, sizeof title - n, ": query %s", u->labels_q[s->sel_row]);

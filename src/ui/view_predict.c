@@ -15,7 +15,7 @@
 
 int view_predict_rows(const UiState *u, int h)
 {
-    if (u->run_err || u->app.n_q == 0 || u->app.cross_on || !kind_has_logits(u->ses.kind))
+    if (u->ses.run_err || u->app.n_q == 0 || u->app.cross_on || !kind_has_logits(u->ses.kind))
         return 0;
     int want = 1 + SESSION_PREDICT_MAX;
     return h >= 28 ? want : h >= 16 ? 5 : h >= 12 ? 4 : 0;
@@ -33,7 +33,7 @@ static void bar(Grid *g, int x, int y, int width, float frac)
 /* Whether the predictions kept are the selected row's of the last run. */
 static bool fresh(const UiState *u)
 {
-    return u->pred_gen == u->gen && u->pred.pos == u->app.sel_row;
+    return u->pred_gen == u->ses.gen && u->pred.pos == u->app.sel_row;
 }
 
 bool view_predict_update(UiState *u)
@@ -44,7 +44,7 @@ bool view_predict_update(UiState *u)
     if (fresh(u))
         return false;
     int row = u->app.sel_row;
-    u->pred_gen = u->gen;
+    u->pred_gen = u->ses.gen;
     u->pred_err = session_predict(&u->ses, &u->app, row, SESSION_PREDICT_MAX, &u->pred);
     u->pred.pos = row;
     if (u->pred_err == AV_ERR_NOMEM)

@@ -34,9 +34,9 @@ static void draw_title(const UiState *u, Grid *g)
  * selected token with some of its neighbours (a third of the line before). */
 static int token_scroll(const UiState *u, const EditBuf *e, int field, int w)
 {
-    const TokenList *t = field ? &u->res.cross_tokens : &u->res.tokens;
+    const TokenList *t = field ? &u->ses.res.cross_tokens : &u->ses.res.tokens;
     int sel = field ? u->app.sel_col : u->app.sel_row, total = edit_width(e, e->len);
-    if (total <= w || u->run_err || sel < 0 || sel >= t->n)
+    if (total <= w || u->ses.run_err || sel < 0 || sel >= t->n)
         return 0;
     int at = edit_width(e, t->tok[sel].start), scroll = at - w / 3;
     scroll = scroll > total - w + 1 ? total - w + 1 : scroll;
@@ -63,9 +63,9 @@ static void draw_editor(UiState *u, Grid *g, int y, int field)
         u->lay.editor = (Rect){x0, y, w + 1, 1}, u->lay.editor_scroll = scroll;
     }
     size_t sel_a = 1, sel_b = 0;
-    const TokenList *t = field ? &u->res.cross_tokens : &u->res.tokens;
+    const TokenList *t = field ? &u->ses.res.cross_tokens : &u->ses.res.tokens;
     int sel = field ? s->sel_col : s->sel_row;
-    if (sel >= 0 && sel < t->n && !u->run_err) {
+    if (sel >= 0 && sel < t->n && !u->ses.run_err) {
         sel_a = t->tok[sel].start;
         sel_b = sel_a + t->tok[sel].len;
     }
@@ -112,9 +112,9 @@ static bool chips_fit(const UiState *u, int first, int last, int x0, int w, int 
 static void draw_chips(UiState *u, Grid *g, int y, int rows)
 {
     const AppState *s = &u->app;
-    if (u->run_err) {
-        const char *why = u->run_err == AV_ERR_EMPTY ? "no tokens yet: type a sentence (e)"
-                                                     : widget_run_error(u, u->run_err);
+    if (u->ses.run_err) {
+        const char *why = u->ses.run_err == AV_ERR_EMPTY ? "no tokens yet: type a sentence (e)"
+                                                     : widget_run_error(u, u->ses.run_err);
         grid_printf(g, 0, y, g->w, STYLE_ACCENT, "Tokens: %s", why);
         return;
     }
@@ -206,14 +206,14 @@ static void fmt_count(double v, char *buf, size_t size)
 static void draw_cost(const UiState *u, Grid *g, int y)
 {
     const AppState *s = &u->app;
-    if (u->computing) {
+    if (u->ses.computing) {
         grid_puts(g, 0, y, "Cost: computing\u2026 the newest text runs off the key path (keys "
                            "are taken meanwhile)", g->w, STYLE_ACCENT);
         return;
     }
-    if (u->run_err || s->n_q == 0)
+    if (u->ses.run_err || s->n_q == 0)
         return;
-    const ModelResult *r = &u->res;
+    const ModelResult *r = &u->ses.res;
     AttnShape sh = r->shape, dbl = sh;
     dbl.n_q *= 2, dbl.n_k *= 2;
     double nn = (double)sh.n_q * sh.n_k, fl = model_flops(&sh) * s->cfg.layers;
@@ -225,7 +225,7 @@ static void draw_cost(const UiState *u, Grid *g, int y)
         snprintf(n, sizeof n, "%d x %d", sh.n_q, sh.n_k);
     else
         snprintf(n, sizeof n, "%d", sh.n_q);
-    const int digits = u->run_ms < 1 ? 3 : 1;
+    const int digits = u->ses.run_ms < 1 ? 3 : 1;
     if (r->src) { /* a file read as it stands, or a view derived from a run */
         AttnSource file;
         bool read = kind_source(u->ses.kind, &file);
@@ -233,7 +233,7 @@ static void draw_cost(const UiState *u, Grid *g, int y)
                     "Cost: n %s | n\u00b2 %s | weights %s | %s %.*f ms | "
                     "x2 tokens -> n\u00b2 x4, weights x4",
                     n, b_nn, b_w, read ? "imported: read in" : "run and combined in", digits,
-                    u->run_ms);
+                    u->ses.run_ms);
         return;
     }
     KindCost kc;
@@ -245,13 +245,13 @@ static void draw_cost(const UiState *u, Grid *g, int y)
                     "Cost: n %s | forward %s of %s FLOP: %d row%s computed, %d cached | "
                     "%s %.*f ms | weights %s",
                     n, b_fl, b_whole, kc.computed, kc.computed == 1 ? "" : "s", kc.cached,
-                    kc.ms > 0 ? "on a thread" : "run", digits, kc.ms > 0 ? kc.ms : u->run_ms, b_w);
+                    kc.ms > 0 ? "on a thread" : "run", digits, kc.ms > 0 ? kc.ms : u->ses.run_ms, b_w);
         return;
     }
     grid_printf(g, 0, y, g->w, STYLE_TEXT,
                 "Cost: n %s | n\u00b2 %s | weights %s | %s FLOP | run %.*f ms%s | "
                 "x2 tokens -> n\u00b2 x4, weights x4, FLOPs x%.1f",
-                n, b_nn, b_w, b_fl, digits, u->run_ms, r->out ? "" : " (weights)",
+                n, b_nn, b_w, b_fl, digits, u->ses.run_ms, r->out ? "" : " (weights)",
                 model_flops(&dbl) / model_flops(&sh));
 }
 

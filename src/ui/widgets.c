@@ -57,7 +57,7 @@ const char *widget_run_error(UiState *u, int err)
 {
     if (err == AV_ERR_NPY_SHAPE && u->ses.w && u->ses.w->X) {
         snprintf(u->err_text, sizeof u->err_text, "X.npy has %d rows but the text has %d "
-                 "tokens: give it %d tokens", u->ses.w->n_x, u->res.tokens.n, u->ses.w->n_x);
+                 "tokens: give it %d tokens", u->ses.w->n_x, u->ses.res.tokens.n, u->ses.w->n_x);
         return u->err_text;
     }
     return av_strerror(err);
