@@ -63,6 +63,7 @@ typedef struct {
     double run_ms;         /* time of the last run of res */
     bool computing;        /* the kind runs the newest text on a thread (res: the last) */
     bool cursor_due;       /* meanwhile the cursor moved in the editor (APP_CURSOR) */
+    char err_text[128];    /* session_error_line's */
     SessionDerive derive;  /* or NULL, with its context: */
     void *derive_ctx;
 } Session;
@@ -121,6 +122,24 @@ int session_update(Session *ss, AppState *s, LessonState *ls, unsigned flags);
  * meanwhile, the selection follows it. Returns 1 when res changed (draw
  * again), 0 when nothing did, AV_ERR_NOMEM. */
 int session_resume(Session *ss, AppState *s, LessonState *ls);
+
+/* A failed run's one line for err (run_err or run_err2): the batch's words
+ * for X.npy's rows against res's tokens (--weights, an example's weights),
+ * else av_strerror's. Valid until the next call. */
+const char *session_error_line(Session *ss, int err);
+
+/* What action a (typed: text typed while browsing, with a ACT_NONE) asks of
+ * the kind, or KIND_ASK_COUNT when nothing a kind may refuse; *pe_view is
+ * set when it opens the PE view (the next view from the heatmaps). */
+KindAsk session_ask_of(const AppState *s, Action a, bool typed, bool *pe_view);
+
+/* An input offered to the kind before action_apply (nothing while editing):
+ * what the kind refuses is taken with its one-line reason in s->msg and
+ * nothing run (the result stands); g on a kind that generates continues
+ * the sentence (session_generate, with the query rows of the last good
+ * run), APP_RUN added to *flags when it grew. Returns 1 when taken, 0 when
+ * action_apply should have it, AV_ERR_NOMEM. */
+int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flags);
 
 /* g: the sentence continued by one token sampled with the kind's
  * temperature and top-k (the seed from s->cfg.seed and the count so far);

@@ -279,6 +279,74 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
     return APP_RUN;
 }
 
+const char *session_error_line(Session *ss, int err)
+{
+    if (err == AV_ERR_NPY_SHAPE && ss->w && ss->w->X) {
+        snprintf(ss->err_text, sizeof ss->err_text,
+                 "X.npy has %d rows but the text has %d tokens: give it %d tokens", ss->w->n_x,
+                 ss->res.tokens.n, ss->w->n_x);
+        return ss->err_text;
+    }
+    return av_strerror(err);
+}
+
+KindAsk session_ask_of(const AppState *s, Action a, bool typed, bool *pe_view)
+{
+    *pe_view = false;
+    switch (a) {
+    case ACT_NONE: return typed ? KIND_ASK_EDIT : KIND_ASK_COUNT;
+    case ACT_EDIT: return KIND_ASK_EDIT;
+    case ACT_MASK:
+    case ACT_CMP_MASK: return KIND_ASK_MASK;
+    case ACT_HEADS_DEC:
+    case ACT_HEADS_INC:
+    case ACT_DMODEL_DEC:
+    case ACT_DMODEL_INC:
+    case ACT_SEED_DEC:
+    case ACT_SEED_INC:
+    case ACT_PRESET:
+    case ACT_LAYERS_DEC:
+    case ACT_LAYERS_INC:
+    case ACT_PE: return KIND_ASK_SETTINGS;
+    case ACT_SCALE:
+    case ACT_TEMP_DOWN:
+    case ACT_TEMP_UP: return KIND_ASK_WHATIF;
+    case ACT_CROSS:
+    case ACT_EDIT_CROSS: return KIND_ASK_CROSS;
+    case ACT_SENT_NEXT:
+    case ACT_SENT_PREV: return KIND_ASK_EXAMPLES;
+    case ACT_GENERATE: return KIND_ASK_GENERATE;
+    case ACT_TRACE: return KIND_ASK_TRACE;
+    case ACT_VIEW: /* from the heatmaps the next view is the PE view */
+        *pe_view = s->view == VIEW_ATTN;
+        return KIND_ASK_VIEWS;
+    case ACT_HEADS_HELP: return KIND_ASK_HEADS_HELP;
+    case ACT_DIMS_NEXT:
+    case ACT_DIMS_PREV: return KIND_ASK_DIMS;
+    default: return KIND_ASK_COUNT;
+    }
+}
+
+int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flags)
+{
+    bool pe_view;
+    KindAsk ask = s->mode == MODE_EDIT ? KIND_ASK_COUNT : session_ask_of(s, a, typed, &pe_view);
+    if (ask == KIND_ASK_COUNT)
+        return 0;
+    const char *why = kind_refuses(ss->kind, ask);
+    if (!why && pe_view)
+        why = kind_refuses(ss->kind, KIND_ASK_PE_VIEW);
+    if (why) {
+        snprintf(s->msg, sizeof s->msg, "%s", why);
+        return 1;
+    }
+    if (ask != KIND_ASK_GENERATE || !kind_generates(ss->kind))
+        return 0;
+    bool nomem;
+    *flags |= session_generate(ss, s, ss->run_err ? 0 : s->n_q, &nomem);
+    return nomem ? AV_ERR_NOMEM : 1;
+}
+
 bool session_poll(Session *ss)
 {
     bool changed; /* another poller (the imported view's) may have seen the end first */

@@ -1,10 +1,9 @@
-/* kindkeys.c - the interface on any model kind: what the kind refuses, with
- * its reason, and g, the articles' decoder one step at a time, on a kind
- * that generates (kindkeys.h).
+/* kindkeys.c - the interface on any model kind: its line when it opens,
+ * the keys the session takes before action_apply (what the kind refuses,
+ * with its reason, and g: session_input), and g's marks (kindkeys.h).
  */
 #include "kindkeys.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "term.h"
@@ -17,72 +16,13 @@ void kindkeys_start(UiState *u)
         memcpy(u->app.msg, line, sizeof line);
 }
 
-/* g: sample the next token and grow the sentence by it (session.h). */
-static unsigned generate(UiState *u)
-{
-    bool nomem;
-    unsigned flags = session_generate(&u->ses, &u->app, u->ses.run_err ? 0 : u->app.n_q, &nomem);
-    if (nomem)
-        term_die("out of memory");
-    return flags;
-}
-
-/* What in asks of the kind, or KIND_ASK_COUNT when nothing a kind refuses. */
-static KindAsk ask_of(const UiState *u, const UiInput *in, bool *pe_view)
-{
-    *pe_view = false;
-    switch (in->action) {
-    case ACT_NONE: return in->text[0] ? KIND_ASK_EDIT : KIND_ASK_COUNT;
-    case ACT_EDIT: return KIND_ASK_EDIT;
-    case ACT_MASK:
-    case ACT_CMP_MASK: return KIND_ASK_MASK;
-    case ACT_HEADS_DEC:
-    case ACT_HEADS_INC:
-    case ACT_DMODEL_DEC:
-    case ACT_DMODEL_INC:
-    case ACT_SEED_DEC:
-    case ACT_SEED_INC:
-    case ACT_PRESET:
-    case ACT_LAYERS_DEC:
-    case ACT_LAYERS_INC:
-    case ACT_PE: return KIND_ASK_SETTINGS;
-    case ACT_SCALE:
-    case ACT_TEMP_DOWN:
-    case ACT_TEMP_UP: return KIND_ASK_WHATIF;
-    case ACT_CROSS:
-    case ACT_EDIT_CROSS: return KIND_ASK_CROSS;
-    case ACT_SENT_NEXT:
-    case ACT_SENT_PREV: return KIND_ASK_EXAMPLES;
-    case ACT_GENERATE: return KIND_ASK_GENERATE;
-    case ACT_TRACE: return KIND_ASK_TRACE;
-    case ACT_VIEW: /* from the heatmaps the next view is the PE view */
-        *pe_view = u->app.view == VIEW_ATTN;
-        return KIND_ASK_VIEWS;
-    case ACT_HEADS_HELP: return KIND_ASK_HEADS_HELP;
-    case ACT_DIMS_NEXT:
-    case ACT_DIMS_PREV: return KIND_ASK_DIMS;
-    default: return KIND_ASK_COUNT;
-    }
-}
-
 bool kindkeys_handle(UiState *u, const UiInput *in, unsigned *pending)
 {
-    AppState *s = &u->app;
-    bool pe_view;
-    KindAsk ask = s->mode == MODE_EDIT ? KIND_ASK_COUNT : ask_of(u, in, &pe_view);
-    if (ask == KIND_ASK_COUNT)
-        return false;
-    const char *why = kind_refuses(u->ses.kind, ask);
-    if (!why && pe_view)
-        why = kind_refuses(u->ses.kind, KIND_ASK_PE_VIEW);
-    if (why) {
-        snprintf(s->msg, sizeof s->msg, "%s", why);
-        return true;
-    }
-    if (ask != KIND_ASK_GENERATE || !kind_generates(u->ses.kind))
-        return false;
-    *pending |= generate(u);
-    return true;
+    bool typed = in->action == ACT_NONE && in->text[0];
+    int taken = session_input(&u->ses, &u->app, in->action, typed, pending);
+    if (taken < 0)
+        term_die("out of memory");
+    return taken != 0;
 }
 
 void kindkeys_overlay(UiState *u, Grid *g)

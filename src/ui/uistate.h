@@ -98,7 +98,6 @@ typedef struct {
     int *panel_lines;          /* offsets of its lines */
     int panel_n, panel_cap;
     char panel_key[96];        /* what it was made for */
-    char err_text[128];        /* widget_run_error's line */
     char label_text[80];       /* widget_head_label's */
     int long_first_row, long_first_col; /* scroll of the pooled view */
     Grid grid;

@@ -55,12 +55,7 @@ const char *const *widget_col_labels(UiState *u, int cell_w, int letters)
 
 const char *widget_run_error(UiState *u, int err)
 {
-    if (err == AV_ERR_NPY_SHAPE && u->ses.w && u->ses.w->X) {
-        snprintf(u->err_text, sizeof u->err_text, "X.npy has %d rows but the text has %d "
-                 "tokens: give it %d tokens", u->ses.w->n_x, u->ses.res.tokens.n, u->ses.w->n_x);
-        return u->err_text;
-    }
-    return av_strerror(err);
+    return session_error_line(&u->ses, err);
 }
 
 const char *widget_head_label(UiState *u, int h)

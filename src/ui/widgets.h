@@ -22,8 +22,7 @@ void widget_box(Grid *g, Rect r);
  * Points into u's label buffers (valid until the next call). */
 const char *const *widget_col_labels(UiState *u, int cell_w, int letters);
 
-/* A failed run's one line: the batch's words for X.npy's rows against the
- * tokens (--weights, an example's weights), else av_strerror. */
+/* A failed run's one line: session_error_line's. */
 const char *widget_run_error(UiState *u, int err);
 
 /* Head h's label at the shown layer: model_head_label's, or for an
