@@ -1,0 +1,335 @@
+/* test_session_run.c - what runs when, what is refused and why, without a
+ * terminal (app/session.h's session_update, session_resume, session_input):
+ * which inputs run the model and which leave the result standing, what a
+ * failed run leaves, the compare view's second run, a kind that computes on
+ * a thread, and the keys a kind refuses with its reason.
+ */
+#include "test_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/action.h"
+#include "app/session.h"
+#include "core/av.h"
+
+#define TEXT "the cat sat on the mat"
+
+typedef struct {
+    AppState s;
+    SentenceList list;
+    LessonState ls;
+    Session ss;
+} Fix;
+
+static void fix_init(Fix *f, Kind *cli)
+{
+    memset(f, 0, sizeof *f);
+    ModelConfig c;
+    model_config_default(&c);
+    assert_int_equal(sentences_builtin(&f->list), AV_OK);
+    assert_int_equal(app_init(&f->s, &c, TEXT, &f->list, false), AV_OK);
+    lesson_state_init(&f->ls);
+    session_init(&f->ss, NULL, cli, 0);
+}
+
+static void fix_free(Fix *f)
+{
+    session_free(&f->ss);
+    lesson_state_free(&f->ls);
+    app_free(&f->s);
+    sentences_free(&f->list);
+}
+
+/* A kind of the test's own over toy weights: it runs model_run, is causal
+ * only (the mask refused with its class's line), refuses the PE view, and
+ * generates " x". While busy is set it computes "on a thread": run and poll
+ * say KIND_BUSY. */
+typedef struct {
+    ModelWeights w;
+    bool busy;
+    int runs; /* runs that filled a result */
+} FakeModel;
+
+static int fake_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
+                    const char *cross, size_t cross_len, ModelResult *r)
+{
+    FakeModel *m = k->self;
+    if (m->busy)
+        return KIND_BUSY;
+    m->runs++;
+    return model_run(c, &m->w, text, len, cross, cross_len, r);
+}
+
+static int fake_generate(Kind *k, const char *text, size_t len, int count, float temperature,
+                         int top_k, uint64_t seed, char **out, size_t *cont)
+{
+    (void)k, (void)count, (void)temperature, (void)top_k, (void)seed;
+    *out = malloc(len + 3);
+    assert_non_null(*out);
+    memcpy(*out, text, len);
+    strcpy(*out + len, " x");
+    *cont = len;
+    return AV_OK;
+}
+
+static const char *fake_refuses(const Kind *k, KindAsk ask)
+{
+    (void)k;
+    return ask == KIND_ASK_PE_VIEW ? "the fake model has no PE view" : NULL;
+}
+
+static int fake_poll(Kind *k, bool *changed, char *msg, size_t len)
+{
+    FakeModel *m = k->self;
+    (void)msg, (void)len;
+    *changed = false;
+    return m->busy ? KIND_BUSY : AV_OK;
+}
+
+static const KindClass fake_class = {.name = "fake",
+                                     .run = fake_run,
+                                     .generate = fake_generate,
+                                     .refuses = fake_refuses,
+                                     .poll = fake_poll,
+                                     .causal_only = true};
+
+static void fake_open(Kind *k, FakeModel *m)
+{
+    memset(m, 0, sizeof *m);
+    ModelConfig c;
+    model_config_default(&c);
+    assert_int_equal(model_weights_toy(&c, &m->w), AV_OK);
+    *k = (Kind){.cls = &fake_class, .self = m, .temperature = 1.0f};
+}
+
+/* The offset of the first byte of word in the text. */
+static size_t offset_of(const AppState *s, const char *word)
+{
+    const char *p = strstr(s->text.s, word);
+    assert_non_null(p);
+    return (size_t)(p - s->text.s);
+}
+
+static void test_session_update_runs_on_edits_only(void **state)
+{
+    /* expect: the first update runs (generation 1, six tokens, weights
+     * only on the heatmaps); a cursor move alone runs nothing (generation
+     * and rows stand) and in edit mode selects the token at the cursor;
+     * typing runs again (generation 2, seven tokens); the seed rebuilds the
+     * weights and runs (other weights); the pipeline view wants the outputs
+     * the last run left out, and the next run computes them */
+    (void)state;
+    Fix f;
+    fix_init(&f, NULL);
+    f.s.cfg.causal = true;
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    assert_int_equal(f.ss.run_err, AV_OK);
+    assert_int_equal(f.ss.gen, 1);
+    assert_int_equal(f.s.n_q, 6);
+    assert_int_equal(f.ss.res.shape.n_q, 6);
+    assert_null(f.ss.res.out);
+    assert_false(f.ss.computing);
+    float p10 = f.ss.res.layer[0].ab.P[6]; /* query 2 on key 1 (of "the cat" alone) */
+
+    f.s.mode = MODE_EDIT;
+    f.s.text.cur = offset_of(&f.s, "sat");
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_CURSOR), AV_OK);
+    assert_int_equal(f.ss.gen, 1);
+    assert_int_equal(f.s.sel_row, 2);
+    f.s.text.cur = f.s.text.len;
+    unsigned flags = app_type(&f.s, " now", 4);
+    assert_true(flags & APP_RUN);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+    assert_int_equal(f.ss.gen, 2);
+    assert_int_equal(f.s.n_q, 7);
+    assert_int_equal(f.s.sel_row, 6); /* the cursor at the end: "now" */
+
+    f.s.mode = MODE_BROWSE;
+    flags = action_apply(&f.s, ACT_SEED_INC, 0);
+    assert_int_equal(flags & (APP_RUN | APP_WEIGHTS), APP_RUN | APP_WEIGHTS);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+    assert_int_equal(f.ss.gen, 3);
+    assert_true(f.ss.res.layer[0].ab.P[7] != p10); /* the same pair, other weights */
+
+    assert_false(session_outputs_missing(&f.ss, &f.s, &f.ls));
+    f.s.view = VIEW_PIPELINE;
+    assert_true(session_wants_outputs(&f.s, &f.ls));
+    assert_true(session_outputs_missing(&f.ss, &f.s, &f.ls));
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN), AV_OK);
+    assert_non_null(f.ss.res.out);
+    assert_false(session_outputs_missing(&f.ss, &f.s, &f.ls));
+    fix_free(&f);
+}
+
+static void test_session_failed_run_keeps_the_error(void **state)
+{
+    /* expect: a run that fails (no text) stores its error with a new
+     * generation, leaves no rows (n_q 0, no row selected) and keeps the
+     * layer and head within the settings; its one line is av_strerror's;
+     * the next good run clears the error */
+    (void)state;
+    Fix f;
+    fix_init(&f, NULL);
+    f.s.cfg.layers = 2;
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    f.s.layer = 1, f.s.head = f.s.cfg.H - 1, f.s.sel_row = 3;
+    edit_set(&f.s.text, "");
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN), AV_OK);
+    assert_int_equal(f.ss.run_err, AV_ERR_EMPTY);
+    assert_int_equal(f.ss.gen, 2);
+    assert_int_equal(f.s.n_q, 0);
+    assert_int_equal(f.s.sel_row, -1);
+    assert_int_equal(f.s.layer, 1);
+    assert_int_equal(f.s.head, f.s.cfg.H - 1);
+    assert_string_equal(session_error_line(&f.ss, f.ss.run_err), av_strerror(AV_ERR_EMPTY));
+    edit_set(&f.s.text, TEXT);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN), AV_OK);
+    assert_int_equal(f.ss.run_err, AV_OK);
+    assert_int_equal(f.ss.gen, 3);
+    assert_int_equal(f.s.n_q, 6);
+    fix_free(&f);
+}
+
+static bool count_derive(void *ctx, ModelResult *r, bool causal, int *err)
+{
+    (void)r, (void)causal, (void)err;
+    ++*(int *)ctx;
+    return false; /* the kind's plain run applies */
+}
+
+static void test_session_compare_runs_both_masks(void **state)
+{
+    /* expect: with the mask compared, one update runs res with the mask on
+     * (query 1 sees no later key: exactly 0) and res2 with it off (> 0),
+     * each a generation of its own; the combining view's derive is asked
+     * for res only */
+    (void)state;
+    Fix f;
+    fix_init(&f, NULL);
+    int derived = 0;
+    f.ss.derive = count_derive, f.ss.derive_ctx = &derived;
+    f.s.cfg.causal = true;
+    f.s.compare = CMP_MASK;
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    assert_int_equal(derived, 1);
+    assert_int_equal(f.ss.run_err, AV_OK);
+    assert_int_equal(f.ss.run_err2, AV_OK);
+    assert_int_equal(f.ss.gen, 1);
+    assert_int_equal(f.ss.gen2, 2);
+    assert_true(f.ss.res.shape.causal);
+    assert_false(f.ss.res2.shape.causal);
+    assert_true(f.ss.res.layer[0].ab.P[1] == 0.0f);
+    assert_true(f.ss.res2.layer[0].ab.P[1] > 0.0f);
+    fix_free(&f);
+}
+
+static void test_session_background_run_keeps_the_last_result(void **state)
+{
+    /* expect: while the kind computes on a thread the last result, its
+     * error and generation stand (computing set), and resuming before the
+     * thread ends does nothing; once it ends, resume runs the newest text
+     * (a new generation, seven rows) and, as the cursor moved meanwhile,
+     * selects the token at the cursor */
+    (void)state;
+    FakeModel m;
+    Kind k;
+    fake_open(&k, &m);
+    Fix f;
+    fix_init(&f, &k);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    assert_int_equal(f.ss.gen, 1);
+    assert_int_equal(m.runs, 1);
+    m.busy = true;
+    f.s.mode = MODE_EDIT;
+    f.s.text.cur = f.s.text.len;
+    unsigned flags = app_type(&f.s, " now", 4);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+    assert_true(f.ss.computing);
+    assert_true(f.ss.cursor_due);
+    assert_int_equal(f.ss.gen, 1);
+    assert_int_equal(f.ss.res.shape.n_q, 6);
+    assert_int_equal(f.s.n_q, 6);
+    assert_int_equal(f.s.sel_row, 5); /* "now" is not in the last result yet */
+    assert_int_equal(session_resume(&f.ss, &f.s, &f.ls), 0);
+    f.s.mode = MODE_BROWSE; /* the selection follows even after leaving the editor */
+    m.busy = false;
+    assert_int_equal(session_resume(&f.ss, &f.s, &f.ls), 1);
+    assert_false(f.ss.computing);
+    assert_int_equal(f.ss.gen, 2);
+    assert_int_equal(f.s.n_q, 7);
+    assert_int_equal(f.s.sel_row, 6); /* "now", the cursor's token */
+    assert_int_equal(session_resume(&f.ss, &f.s, &f.ls), 0);
+    fix_free(&f);
+    kind_close(&k);
+    model_weights_free(&m.w);
+}
+
+static void test_session_refused_input_leaves_the_result(void **state)
+{
+    /* expect: a key the kind refuses (the mask of a causal-only model, the
+     * PE view) is taken with the kind's reason on the status line, nothing
+     * changed and nothing run; a key it allows goes on to action_apply;
+     * while editing nothing is refused; g on a kind that generates grows
+     * the sentence and asks for a run that shows the new row */
+    (void)state;
+    FakeModel m;
+    Kind k;
+    fake_open(&k, &m);
+    Fix f;
+    fix_init(&f, &k);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    bool causal = f.s.cfg.causal;
+    unsigned flags = 0;
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_MASK, false, &flags), 1);
+    assert_int_equal(flags, 0);
+    assert_string_equal(f.s.msg, kind_refuses(&k, KIND_ASK_MASK));
+    assert_true(f.s.cfg.causal == causal);
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_CMP_MASK, false, &flags), 1);
+    assert_int_equal(f.s.compare, CMP_NONE);
+    f.s.view = VIEW_ATTN;
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_VIEW, false, &flags), 1);
+    assert_string_equal(f.s.msg, "the fake model has no PE view");
+    assert_int_equal(f.s.view, VIEW_ATTN);
+    assert_int_equal(m.runs, 1);
+    assert_int_equal(f.ss.gen, 1);
+    f.s.view = VIEW_PE; /* from the PE view the next is the pipeline: allowed */
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_VIEW, false, &flags), 0);
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_SEED_INC, false, &flags), 0);
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_HEAD_NEXT, false, &flags), 0);
+    f.s.mode = MODE_EDIT;
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_MASK, false, &flags), 0);
+    f.s.mode = MODE_BROWSE;
+    assert_int_equal(flags, 0);
+
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_GENERATE, false, &flags), 1);
+    assert_int_equal(flags, APP_RUN);
+    assert_string_equal(f.s.text.s, TEXT " x");
+    assert_int_equal(f.ss.cached_rows, 6);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+    assert_int_equal(f.ss.gen, 2);
+    assert_int_equal(f.s.n_q, 7);
+    assert_int_equal(f.s.sel_row, 6); /* the new row */
+    fix_free(&f);
+
+    /* the pipeline does not generate: g is action_apply's (its message) */
+    fix_init(&f, NULL);
+    flags = 0;
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_GENERATE, false, &flags), 0);
+    assert_int_equal(flags, 0);
+    fix_free(&f);
+    kind_close(&k);
+    model_weights_free(&m.w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_session_update_runs_on_edits_only),
+        cmocka_unit_test(test_session_failed_run_keeps_the_error),
+        cmocka_unit_test(test_session_compare_runs_both_masks),
+        cmocka_unit_test(test_session_background_run_keeps_the_last_result),
+        cmocka_unit_test(test_session_refused_input_leaves_the_result),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
