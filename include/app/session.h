@@ -64,6 +64,9 @@ typedef struct {
     bool computing;        /* the kind runs the newest text on a thread (res: the last) */
     bool cursor_due;       /* meanwhile the cursor moved in the editor (APP_CURSOR) */
     char err_text[128];    /* session_error_line's */
+    SessionPredict pred;   /* session_predict_update's: the selected row's next tokens */
+    unsigned pred_gen;     /* the run they were asked for (0: none) */
+    int pred_err;          /* session_predict's code */
     SessionDerive derive;  /* or NULL, with its context: */
     void *derive_ctx;
 } Session;
@@ -163,5 +166,13 @@ bool session_poll(Session *ss);
  * next-token distribution), AV_ERR_NOMEM or the kind's code (AV_ERR_CONFIG:
  * pos past the tokens); on error p->n is 0. */
 int session_predict(Session *ss, const AppState *s, int pos, int k, SessionPredict *p);
+
+/* Whether pred is the selected row's (s->sel_row) of the last run of res. */
+bool session_predict_fresh(const Session *ss, const AppState *s);
+
+/* pred asked again (session_predict, SESSION_PREDICT_MAX tokens, its code
+ * in pred_err) unless fresh. Returns 1 when asked, 0 when fresh,
+ * AV_ERR_NOMEM. */
+int session_predict_update(Session *ss, const AppState *s);
 
 #endif

@@ -388,3 +388,19 @@ int session_predict(Session *ss, const AppState *s, int pos, int k, SessionPredi
     p->n = n, p->V = V;
     return AV_OK;
 }
+
+bool session_predict_fresh(const Session *ss, const AppState *s)
+{
+    return ss->pred_gen == ss->gen && ss->pred.pos == s->sel_row;
+}
+
+int session_predict_update(Session *ss, const AppState *s)
+{
+    if (session_predict_fresh(ss, s))
+        return 0;
+    int row = s->sel_row;
+    ss->pred_gen = ss->gen;
+    ss->pred_err = session_predict(ss, s, row, SESSION_PREDICT_MAX, &ss->pred);
+    ss->pred.pos = row;
+    return ss->pred_err == AV_ERR_NOMEM ? AV_ERR_NOMEM : 1;
+}

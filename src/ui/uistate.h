@@ -126,10 +126,7 @@ typedef struct {
     LessonState lesson;        /* the lesson shown, and the list of lessons */
     struct ImportedView *iv;   /* imported.c: imported attention, combining views */
     struct HeadsView *hv;      /* view_heads.c: the head scores table, the model view */
-    SessionPredict pred;       /* view_predict.c: the selected row's next tokens */
-    unsigned pred_gen;         /* the run they were asked for (0: none) */
-    int pred_err;              /* session_predict's code */
-    bool pred_due;             /* the last frame wanted them asked again */
+    bool pred_due;             /* the last frame wanted the predictions asked again */
 } UiState;
 
 /* One input: an Action with its arguments, or typed text. */

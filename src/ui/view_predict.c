@@ -2,8 +2,8 @@
  * the next-token distribution's most probable entries with their
  * probabilities, as Transformer Explainer lists them, each token in its
  * display form (a leading space as a visible mark). The numbers come from
- * the kind through the session (session_predict); this file only keeps them
- * until the run or the selection changes, and draws them.
+ * the kind through the session, which keeps them until the run or the
+ * selection changes (session_predict_update); this file draws them.
  */
 #include "view_predict.h"
 
@@ -30,26 +30,15 @@ static void bar(Grid *g, int x, int y, int width, float frac)
         grid_put(g, x + k, y, units >= 8 ? 0x2588 : eighths[units], STYLE_BAR, level);
 }
 
-/* Whether the predictions kept are the selected row's of the last run. */
-static bool fresh(const UiState *u)
-{
-    return u->pred_gen == u->ses.gen && u->pred.pos == u->app.sel_row;
-}
-
 bool view_predict_update(UiState *u)
 {
     if (!u->pred_due)
         return false;
     u->pred_due = false;
-    if (fresh(u))
-        return false;
-    int row = u->app.sel_row;
-    u->pred_gen = u->ses.gen;
-    u->pred_err = session_predict(&u->ses, &u->app, row, SESSION_PREDICT_MAX, &u->pred);
-    u->pred.pos = row;
-    if (u->pred_err == AV_ERR_NOMEM)
+    int asked = session_predict_update(&u->ses, &u->app);
+    if (asked < 0)
         term_die("out of memory");
-    return true;
+    return asked != 0;
 }
 
 void view_predict_draw(UiState *u, Grid *g, Rect r)
@@ -61,15 +50,16 @@ void view_predict_draw(UiState *u, Grid *g, Rect r)
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s %d ",
                            wide ? "Next token after" : "Next after", i + 1);
     used += grid_puts(g, r.x + used, r.y, u->labels_q[i], 12, STYLE_LABEL_SEL);
-    if (!fresh(u)) { /* asked once no key waits (view_predict_update) */
+    if (!session_predict_fresh(&u->ses, &u->app)) { /* asked once no key waits */
         u->pred_due = true;
         grid_puts(g, r.x + used, r.y, ": \u2026", r.w - used, STYLE_DIM);
         return;
     }
-    const SessionPredict *p = u->pred_err ? NULL : &u->pred;
+    const SessionPredict *p = u->ses.pred_err ? NULL : &u->ses.pred;
     if (!p) {
+        int err = u->ses.pred_err;
         grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, ": %s",
-                    u->pred_err == KIND_BUSY ? "computing\u2026" : av_strerror(u->pred_err));
+                    err == KIND_BUSY ? "computing\u2026" : av_strerror(err));
         return;
     }
     if (wide)

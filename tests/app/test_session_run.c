@@ -2,7 +2,8 @@
  * terminal (app/session.h's session_update, session_resume, session_input):
  * which inputs run the model and which leave the result standing, what a
  * failed run leaves, the compare view's second run, a kind that computes on
- * a thread, and the keys a kind refuses with its reason.
+ * a thread, the keys a kind refuses with its reason, and when the next-token
+ * predictions are asked again.
  */
 #include "test_common.h"
 
@@ -42,9 +43,9 @@ static void fix_free(Fix *f)
 }
 
 /* A kind of the test's own over toy weights: it runs model_run, is causal
- * only (the mask refused with its class's line), refuses the PE view, and
- * generates " x". While busy is set it computes "on a thread": run and poll
- * say KIND_BUSY. */
+ * only (the mask refused with its class's line), refuses the PE view,
+ * generates " x" and predicts (fake_logits). While busy is set it computes
+ * "on a thread": run, poll and logits say KIND_BUSY. */
 typedef struct {
     ModelWeights w;
     bool busy;
@@ -87,8 +88,24 @@ static int fake_poll(Kind *k, bool *changed, char *msg, size_t len)
     return m->busy ? KIND_BUSY : AV_OK;
 }
 
+/* Five tokens; after position pos the most probable is pos % 5 (logit 3
+ * against 0). */
+static int fake_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap,
+                       int *V)
+{
+    FakeModel *m = k->self;
+    (void)text, (void)len, (void)cap;
+    if (m->busy)
+        return KIND_BUSY;
+    *V = 5;
+    for (int j = 0; j < 5; j++)
+        out[j] = j == pos % 5 ? 3.0f : 0.0f;
+    return AV_OK;
+}
+
 static const KindClass fake_class = {.name = "fake",
                                      .run = fake_run,
+                                     .logits = fake_logits,
                                      .generate = fake_generate,
                                      .refuses = fake_refuses,
                                      .poll = fake_poll,
@@ -322,6 +339,52 @@ static void test_session_refused_input_leaves_the_result(void **state)
     model_weights_free(&m.w);
 }
 
+static void test_session_predictions_follow_run_and_selection(void **state)
+{
+    /* expect: the predictions are asked once per run and selected row:
+     * asked after a run (the row's most probable token first, e^3 against
+     * 1, the five summing to 1), kept while fresh, asked again when the
+     * selection or the run changes; a kind busy on a thread leaves none,
+     * with KIND_BUSY for the line */
+    (void)state;
+    FakeModel m;
+    Kind k;
+    fake_open(&k, &m);
+    Fix f;
+    fix_init(&f, &k);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    f.s.sel_row = 2;
+    assert_false(session_predict_fresh(&f.ss, &f.s));
+    assert_int_equal(session_predict_update(&f.ss, &f.s), 1);
+    assert_true(session_predict_fresh(&f.ss, &f.s));
+    const SessionPredict *p = &f.ss.pred;
+    assert_int_equal(f.ss.pred_err, AV_OK);
+    assert_int_equal(p->n, 5);
+    assert_int_equal(p->V, 5);
+    assert_int_equal(p->pos, 2);
+    assert_int_equal(p->id[0], 2);
+    assert_string_equal(p->text[0], "#2");
+    double e3 = 20.085536923187668, sum = 0;
+    assert_float_equal(p->prob[0], e3 / (e3 + 4), 1e-6);
+    for (int t = 0; t < p->n; t++)
+        sum += p->prob[t];
+    assert_float_equal(sum, 1.0, 1e-6);
+    assert_int_equal(session_predict_update(&f.ss, &f.s), 0);
+    f.s.sel_row = 3;
+    assert_false(session_predict_fresh(&f.ss, &f.s));
+    assert_int_equal(session_predict_update(&f.ss, &f.s), 1);
+    assert_int_equal(p->id[0], 3);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN), AV_OK);
+    assert_false(session_predict_fresh(&f.ss, &f.s));
+    m.busy = true;
+    assert_int_equal(session_predict_update(&f.ss, &f.s), 1);
+    assert_int_equal(f.ss.pred_err, KIND_BUSY);
+    assert_int_equal(p->n, 0);
+    fix_free(&f);
+    kind_close(&k);
+    model_weights_free(&m.w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -330,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_session_compare_runs_both_masks),
         cmocka_unit_test(test_session_background_run_keeps_the_last_result),
         cmocka_unit_test(test_session_refused_input_leaves_the_result),
+        cmocka_unit_test(test_session_predictions_follow_run_and_selection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
