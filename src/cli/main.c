@@ -41,8 +41,7 @@ typedef struct {
     SentenceList sentences;
     ModelWeights weights;
     ModelResult result;
-    NetModel *net;       /* --model DIR, or NULL */
-    Kind kind;           /* what runs: the pipeline on weights, net's, or a GPT-2 */
+    Kind kind;           /* what runs: the pipeline on weights, --model's (trained or GPT-2) */
     bool gpt2;           /* --model DIR is a Hugging Face GPT-2 folder */
     char *gen_text;      /* the text continued by --generate, or NULL */
     Lesson lesson;       /* --lesson NAME for the interface */
@@ -151,13 +150,14 @@ static int run_model(App *a)
         err = kind_run(&a->kind, &a->opt.cfg, text, strlen(text), cross,
                        cross ? strlen(cross) : 0, &a->result);
     }
-    if (a->net && err)
+    const NetModel *net = kind_trained_model(&a->kind);
+    if (net && err)
         return model_cmd_error(&a->opt, err, a->kind.bad);
     if (a->gpt2 && err)
         return gpt2_cmd_error(&a->opt, &a->kind, err);
-    if (a->net && a->net->first)
+    if (net && net->first)
         say(0, "note: the text has %d tokens and the model's context is %d: the last %d "
-            "are shown", a->net->total, a->net->net.spec.context, a->result.tokens.n);
+            "are shown", net->total, net->net.spec.context, a->result.tokens.n);
     const TokenList *t = a->result.tokens.bad_offset || !cross ? &a->result.tokens
                                                                : &a->result.cross_tokens;
     switch (err) {
@@ -289,7 +289,7 @@ static int interactive(App *a)
                                    : a->file_text ? a->file_text : a->opt.text,
         .cross = a->opt.cross, .sentences = &a->sentences,
         .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
-        .kind = a->net || a->gpt2 ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
+        .kind = a->opt.model_dir ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
     u.lesson = a->opt.lesson_set ? &a->lesson : NULL;
     return ui_run(&u);
@@ -347,18 +347,13 @@ static int run(App *a)
     if (a->gpt2) {
         status = gpt2_cmd_prepare(&a->opt, the_text(a), batch_run, &a->kind, &a->gen_text);
     } else if (a->opt.model_dir) {
-        float temperature = a->opt.cfg.temperature; /* cfg becomes the model's */
         status = model_cmd_prepare(&a->opt, a->file_text ? a->file_text : a->opt.text,
-                                   batch_run, &a->net, &a->gen_text);
-        if (!status) /* what g samples with in the interface, as --generate does */
-            a->net->sample_temperature = temperature, a->net->sample_top_k = a->opt.top_k;
+                                   batch_run, &a->kind, &a->gen_text);
     } else {
         status = load_weights(a);
+        if (!status)
+            kind_pipeline_open(&a->kind, &a->weights);
     }
-    if (!status && a->net)
-        status = kind_trained_open(&a->kind, a->net) ? say(1, "out of memory") : 0;
-    else if (!status && !a->gpt2) /* a GPT-2's kind is open */
-        kind_pipeline_open(&a->kind, &a->weights);
     if (status)
         return status;
     return batch_run ? batch(a) : interactive(a);
@@ -370,9 +365,6 @@ static void app_free(App *a)
     lesson_free(&a->lesson);
     kind_close(&a->kind);
     model_weights_free(&a->weights);
-    if (a->net)
-        netresult_close(a->net);
-    free(a->net);
     free(a->gen_text);
     sentences_free(&a->sentences);
     free(a->file_text);

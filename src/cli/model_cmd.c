@@ -40,20 +40,13 @@ static int check_sizes(const CliOptions *o, const ModelConfig *c)
 }
 
 /* --generate: continue text, print the continuation, keep the whole sequence. */
-static int generate(const CliOptions *o, NetModel *nm, const char *text, bool batch,
-                    char **whole)
+static int generate(const CliOptions *o, Kind *k, const char *text, bool batch, char **whole)
 {
-    Kind k;
     size_t cont = 0;
-    if (kind_trained_open(&k, nm))
-        return say(1, "out of memory");
-    int err = kind_generate(&k, text, strlen(text), o->generate, o->cfg.temperature, o->top_k,
+    int err = kind_generate(k, text, strlen(text), o->generate, o->cfg.temperature, o->top_k,
                             o->cfg.seed, whole, &cont);
     if (err)
-        err = model_cmd_error(o, err, k.bad);
-    kind_close(&k);
-    if (err)
-        return err;
+        return model_cmd_error(o, err, k->bad);
     if (batch && !(o->export_set && !o->output)) {
         printf("%s\n", *whole + cont);
         if (fflush(stdout) != 0)
@@ -135,32 +128,32 @@ static int default_text(const NetModel *nm, char **whole)
     return 0;
 }
 
-int model_cmd_prepare(CliOptions *o, const char *text, bool batch, NetModel **nm,
-                      char **whole)
+int model_cmd_prepare(CliOptions *o, const char *text, bool batch, Kind *k, char **whole)
 {
     char why[512] = "";
     *whole = NULL;
-    *nm = malloc(sizeof **nm);
-    if (!*nm)
-        return say(1, "out of memory");
-    int err = netresult_open(*nm, o->model_dir, why, sizeof why);
+    int err = kind_trained_load(k, o->model_dir, why, sizeof why);
     if (err)
         return err == AV_ERR_MODEL ? say(2, "%s", why) : say(1, "%s: %s", o->model_dir,
                                                             av_strerror(err));
-    int status = check_sizes(o, &(*nm)->cfg);
+    const NetModel *nm = kind_trained_model(k);
+    int status = check_sizes(o, &nm->cfg);
     if (!status && !text && (batch || o->generate) && !o->export_heads)
         status = say(2, "--model needs a TEXT in the model's vocabulary (%s)", o->model_dir);
-    if (!status && o->generate && !netresult_generates(*nm))
+    if (!status && o->generate && !kind_generates(k))
         status = say(2, "%s is a '%s' model: --generate continues text and grammar models",
-                     o->model_dir, (*nm)->net.spec.task);
+                     o->model_dir, nm->net.spec.task);
     if (!status && o->generate)
-        status = generate(o, *nm, text, batch, whole);
+        status = generate(o, k, text, batch, whole);
     if (!status && !text)
-        status = default_text(*nm, whole);
-    if (status)
+        status = default_text(nm, whole);
+    if (status) {
+        kind_close(k);
         return status;
-    ModelConfig c = (*nm)->cfg;
-    c.keep_scores = o->cfg.keep_scores, c.weights_budget = o->cfg.weights_budget;
+    }
+    k->temperature = o->cfg.temperature, k->top_k = o->top_k; /* what g samples with */
+    ModelConfig c = o->cfg;
+    kind_config(k, &c);
     o->cfg = c;
     o->export.layer = (o->layer_1 ? o->layer_1 : c.layers) - 1;
     return 0;
