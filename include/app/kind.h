@@ -243,6 +243,20 @@ NetModel *kind_trained_model(const Kind *k);
  * error with one line in msg. */
 int kind_imported_open(Kind *k, const AttnImport *im, char *msg, size_t msglen);
 
+/* The imported attention file npy_path (with its tokens_path and
+ * key_tokens_path files, either may be NULL: attnimport_open's), opened and
+ * owned by k. Every value is checked now (attnfile_validate), except for
+ * the interface (interactive) on a file over ATTNFILE_BACKGROUND_BYTES:
+ * layer 0 now and the others on a thread (kind_imported_open). Returns
+ * AV_OK or the first error with one line in msg (AV_ERR_NOMEM: "out of
+ * memory"); on error k is zeroed. */
+int kind_imported_load(Kind *k, const char *npy_path, const char *tokens_path,
+                       const char *key_tokens_path, bool interactive, char *msg, size_t msglen);
+
+/* k's imported file (its sizes, tokens, the check's findings), or NULL when
+ * k is of another kind. */
+const AttnImport *kind_imported_file(const Kind *k);
+
 /* A Hugging Face GPT-2 folder dir (kind_gpt2.c: config.json, safetensors,
  * vocab.json + merges.txt or tokenizer.json), opened and owned by k;
  * progress (may be NULL) is called with ctx as the weights are read.

@@ -20,6 +20,7 @@ typedef struct {
     AttnFile af;      /* im->a with what its check found (causal, warning) */
     AttnCheck *check; /* the check of a large file's other layers, running */
     AttnSource file;  /* rows read (pread): the result's pooled samples fault no pages */
+    bool owned;       /* im opened by kind_imported_load: freed with the kind */
 } Imported;
 
 static int imported_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
@@ -129,6 +130,11 @@ static void imported_close(Kind *k)
     Imported *s = k->self;
     if (s)
         attnfile_check_free(s->check);
+    if (s && s->owned) {
+        AttnImport *im = (AttnImport *)s->im; /* ours: kind_imported_load's */
+        attnimport_free(im);
+        free(im);
+    }
     free(s);
 }
 
@@ -161,4 +167,35 @@ int kind_imported_open(Kind *k, const AttnImport *im, char *msg, size_t msglen)
     if (err)
         kind_close(k);
     return err;
+}
+
+int kind_imported_load(Kind *k, const char *npy_path, const char *tokens_path,
+                       const char *key_tokens_path, bool interactive, char *msg, size_t msglen)
+{
+    AttnImport *im = calloc(1, sizeof *im);
+    memset(k, 0, sizeof *k);
+    if (!im) {
+        snprintf(msg, msglen, "out of memory");
+        return AV_ERR_NOMEM;
+    }
+    int err = attnimport_open(npy_path, tokens_path, key_tokens_path, im, msg, msglen);
+    /* every value is checked before anything is written; the interface on a
+     * large file checks layer 0 and draws, the rest on a thread (poll) */
+    bool later = interactive && im->a.map_len > ATTNFILE_BACKGROUND_BYTES;
+    if (!err && !later)
+        err = attnfile_validate(&im->a, msg, msglen);
+    if (!err && (err = kind_imported_open(k, im, msg, msglen)) == AV_ERR_NOMEM)
+        snprintf(msg, msglen, "out of memory");
+    if (err) {
+        attnimport_free(im);
+        free(im);
+        return err;
+    }
+    ((Imported *)k->self)->owned = true;
+    return AV_OK;
+}
+
+const AttnImport *kind_imported_file(const Kind *k)
+{
+    return k->cls == &imported_class ? ((const Imported *)k->self)->im : NULL;
 }

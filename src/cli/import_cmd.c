@@ -1,7 +1,7 @@
 /* import_cmd.c - imported attention on the command line: the file mapped and
- * checked (io/attnfile.h), then one ModelResult backed by it
- * (model_result_import) for the exports and the interface, and the dump of
- * the file itself (dump_write_import).
+ * checked by the imported kind (kind_imported_load), then one ModelResult
+ * backed by it (model_result_import) for the exports and the interface, and
+ * the dump of the file itself (dump_write_import).
  *
  * A float32 file's weights are read in place from the memory map; a float64
  * file's are converted into memory when they fit the budget, else read a row
@@ -122,32 +122,24 @@ static int interactive(const CliOptions *o, Kind *k, const AttnImport *im,
 
 int import_cmd_main(const CliOptions *o)
 {
-    AttnImport im = {0};
     char msg[512];
     bool batch_mode = o->export_set || o->dump_dir;
-    int err = attnimport_open(o->attention, o->tokens_file, o->key_tokens_file, &im, msg,
-                                   sizeof msg);
-    /* every value is checked before anything is written; the interface on a
-     * large file checks layer 0 and draws, the rest on a thread (imported.c) */
-    bool later = !batch_mode && im.a.map_len > ATTNFILE_BACKGROUND_BYTES &&
-                 isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-    if (!err && !later && (err = attnfile_validate(&im.a, msg, sizeof msg)) != AV_OK)
-        attnimport_free(&im);
+    Kind k;
+    int err = kind_imported_load(&k, o->attention, o->tokens_file, o->key_tokens_file,
+                                 !batch_mode && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO),
+                                 msg, sizeof msg);
     if (err)
         return say(av_exit_status(err), "%s", msg);
+    const AttnImport *im = kind_imported_file(&k);
     ExportOptions eo = o->export;
-    int status = check_selection(o, &im.a, &eo);
-    if (!status && im.a.warning[0] && batch_mode)
-        fprintf(stderr, "attnviz: warning: %s\n", im.a.warning);
+    int status = check_selection(o, &im->a, &eo);
+    if (!status && im->a.warning[0] && batch_mode)
+        fprintf(stderr, "attnviz: warning: %s\n", im->a.warning);
     ModelConfig c;
-    model_config_import(&c, im.a.L, im.a.H, im.a.causal);
+    model_config_import(&c, im->a.L, im->a.H, im->a.causal);
     c.weights_budget = o->cfg.weights_budget;
-    Kind k = {0};
-    if (!status && (err = kind_imported_open(&k, &im, msg, sizeof msg)) != AV_OK)
-        status = say(av_exit_status(err), "%s", err == AV_ERR_NOMEM ? "out of memory" : msg);
     if (!status)
-        status = batch_mode ? batch(o, &k, &im, &c, &eo) : interactive(o, &k, &im, &c);
+        status = batch_mode ? batch(o, &k, im, &c, &eo) : interactive(o, &k, im, &c);
     kind_close(&k);
-    attnimport_free(&im);
     return status;
 }
