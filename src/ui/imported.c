@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/combview.h"
 #include "core/combine.h"
 #include "kindkeys.h"
 #include "rollout.h"
@@ -24,13 +25,11 @@
 
 #define IV_DERIVED_BUDGET (16.0 * 1024 * 1024) /* derived weights kept, else on demand */
 
-typedef enum { IV_WEIGHTS, IV_MEAN, IV_MAX, IV_SUM, IV_ROLLOUT, IV_NORMS } IvMode;
-
 struct ImportedView {
     bool file;            /* the kind keeps its attention (kind_source): a file */
     ModelResult base;     /* with a combining view on: the kind's run */
     AttnSource base_src;  /* kind_source's, or model_source(&base) */
-    IvMode mode;
+    CombMode mode;
     int saved_H, saved_head; /* the model's heads while a one-head view is shown */
     const char *const *saved_labels;
     CombinedHeads ch;
@@ -44,13 +43,6 @@ struct ImportedView {
     int multi_cap;
     int layer_seen;
 };
-
-/* each says what its cells are: a mean of rows is a distribution, a max or a
- * sum is not (its entropy says "rows normalised", its cells may pass 100) */
-static const char *const mode_names[] = {"the weights", "heads combined: mean over heads",
-                                         "heads combined: max over heads",
-                                         "heads combined: sum over heads",
-                                         "attention rollout", "value-weighted norms (row shares)"};
 
 /* A row of value-weighted norms as shares of the row's sum, so that it reads
  * on the weights' scale (0-100 %) beside them; --dump keeps the raw norms. */
@@ -66,35 +58,29 @@ static const float *shares_row(const void *ctx, int l, int h, int i, float *buf)
     return buf;
 }
 
-/* One head per layer (heads combined, rollout) or the model's H. */
-static bool one_head(IvMode m)
-{
-    return m >= IV_MEAN && m <= IV_ROLLOUT;
-}
-
 /* Switch to mode m: app.cfg.H, the focused head and the labels follow. */
-static void set_mode(UiState *u, IvMode m)
+static void set_mode(UiState *u, CombMode m)
 {
     struct ImportedView *iv = u->iv;
     AppState *s = &u->app;
-    if (one_head(m) && !one_head(iv->mode)) {
+    if (comb_one_head(m) && !comb_one_head(iv->mode)) {
         iv->saved_H = s->cfg.H, iv->saved_head = s->head;
         s->cfg.H = 1, s->head = 0;
-    } else if (!one_head(m) && one_head(iv->mode)) {
+    } else if (!comb_one_head(m) && comb_one_head(iv->mode)) {
         s->cfg.H = iv->saved_H, s->head = iv->saved_head;
     }
-    if (m != IV_WEIGHTS && iv->mode == IV_WEIGHTS)
+    if (m != COMB_WEIGHTS && iv->mode == COMB_WEIGHTS)
         iv->saved_labels = s->cfg.head_labels;
     int L = s->cfg.layers, H = s->cfg.H;
-    for (int l = 0; l < L && m != IV_WEIGHTS; l++) {
-        if (m == IV_ROLLOUT)
+    for (int l = 0; l < L && m != COMB_WEIGHTS; l++) {
+        if (m == COMB_ROLLOUT)
             snprintf(iv->label_buf[l], sizeof iv->label_buf[l], "rollout of layers 1-%d", l + 1);
         else
-            snprintf(iv->label_buf[l], sizeof iv->label_buf[l], "%s", mode_names[m]);
+            snprintf(iv->label_buf[l], sizeof iv->label_buf[l], "%s", comb_name(m));
         for (int h = 0; h < H; h++)
             iv->labels[l * H + h] = iv->label_buf[l];
     }
-    s->cfg.head_labels = m == IV_WEIGHTS ? iv->saved_labels : iv->labels;
+    s->cfg.head_labels = m == COMB_WEIGHTS ? iv->saved_labels : iv->labels;
     iv->mode = m;
     s->n_multi = 0;
 }
@@ -179,7 +165,7 @@ static int run_base(UiState *u, bool causal)
     c.causal = causal;
     c.weights_budget = iv->file ? 1 : u->ses.budget;
     c.head_labels = iv->saved_labels;
-    if (one_head(iv->mode))
+    if (comb_one_head(iv->mode))
         c.H = iv->saved_H;
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
     int err = kind_run(u->ses.kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0,
@@ -194,7 +180,7 @@ static const AttnSource *derived_source(UiState *u)
 {
     struct ImportedView *iv = u->iv;
     const AttnSource *b = &iv->base_src;
-    if (iv->mode == IV_ROLLOUT) {
+    if (iv->mode == COMB_ROLLOUT) {
         if (b->n_q != b->n_k) {
             snprintf(u->app.msg, sizeof u->app.msg,
                      "rollout needs self-attention (as many queries as keys)");
@@ -207,7 +193,7 @@ static const AttnSource *derived_source(UiState *u)
         rollout_init(&iv->ro, b, iv->file, iv->file && big);
         return &iv->ro.src;
     }
-    if (iv->mode == IV_NORMS) {
+    if (iv->mode == COMB_NORMS) {
         const ModelResult *m = &iv->base;
         int L = m->L, H = m->shape.H, n_k = m->shape.n_k, d = m->shape.d_model;
         iv->fnorm = term_xrealloc(iv->fnorm, sizeof *iv->fnorm * (size_t)L * H * n_k);
@@ -221,7 +207,7 @@ static const AttnSource *derived_source(UiState *u)
         return &iv->shares;
     }
     combine_heads_free(&iv->ch);
-    CombineMode cm = iv->mode == IV_MEAN ? COMBINE_MEAN : iv->mode == IV_MAX ? COMBINE_MAX
+    CombineMode cm = iv->mode == COMB_MEAN ? COMBINE_MEAN : iv->mode == COMB_MAX ? COMBINE_MAX
                                                                              : COMBINE_SUM;
     if (combine_heads_init(&iv->ch, b, cm) != AV_OK)
         term_die("out of memory");
@@ -233,14 +219,14 @@ static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err)
 {
     UiState *u = ctx;
     struct ImportedView *iv = u->iv;
-    if (r != &u->ses.res || iv->mode == IV_WEIGHTS)
+    if (r != &u->ses.res || iv->mode == COMB_WEIGHTS)
         return false;
     *err = run_base(u, causal);
     if (*err)
         return true;
     const AttnSource *src = derived_source(u);
     if (!src) { /* back to the weights: the plain run */
-        set_mode(u, IV_WEIGHTS);
+        set_mode(u, COMB_WEIGHTS);
         return false;
     }
     const ModelResult *m = &iv->base;
@@ -253,23 +239,6 @@ static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err)
     if (*err == AV_ERR_NOMEM)
         term_die("out of memory");
     return true;
-}
-
-/* Actions that change or need a model: a combining view gives way to the
- * plain weights first. */
-static bool needs_model(Action a, bool typed)
-{
-    switch (a) {
-    case ACT_EDIT: case ACT_EDIT_CROSS: case ACT_MASK: case ACT_PE: case ACT_SCALE:
-    case ACT_HEADS_DEC: case ACT_HEADS_INC: case ACT_DMODEL_DEC: case ACT_DMODEL_INC:
-    case ACT_SEED_DEC: case ACT_SEED_INC: case ACT_SENT_NEXT: case ACT_SENT_PREV:
-    case ACT_PRESET: case ACT_TEMP_DOWN: case ACT_TEMP_UP: case ACT_LAYERS_DEC:
-    case ACT_LAYERS_INC: case ACT_CROSS: case ACT_CMP_MASK: case ACT_GENERATE:
-    case ACT_TRACE: case ACT_VIEW: case ACT_HEADS_HELP: case ACT_DIMS_NEXT: case ACT_DIMS_PREV:
-        return true;
-    default:
-        return typed;
-    }
 }
 
 /* The rows of the multi-selection summed (combine_rows_sum over what is
@@ -317,33 +286,19 @@ static void multi_toggle(UiState *u)
     multi_report(u);
 }
 
-/* The combining keys: A cycles heads combined, O rollout, V norms. */
+/* The combining keys (combview.h: A heads combined, O rollout, V norms). */
 static bool combine_key(UiState *u, Action a, unsigned *pending)
 {
-    struct ImportedView *iv = u->iv;
-    IvMode m = iv->mode;
-    if (a == ACT_COMBINE_HEADS)
-        m = m == IV_MEAN ? IV_MAX : m == IV_MAX ? IV_SUM : m == IV_SUM ? IV_WEIGHTS : IV_MEAN;
-    else if (a == ACT_ROLLOUT)
-        m = m == IV_ROLLOUT ? IV_WEIGHTS : IV_ROLLOUT;
-    else if (a == ACT_NORMS)
-        m = m == IV_NORMS ? IV_WEIGHTS : IV_NORMS;
-    else
+    CombMode m;
+    if (!comb_next(u->iv->mode, a, &m))
         return false;
-    const char *why = m == IV_NORMS ? kind_refuses(u->ses.kind, KIND_ASK_NORMS) : NULL;
+    const char *why = comb_refuses(m, u->ses.kind, &u->app);
     if (why) {
         snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
         return true;
     }
-    if (m == IV_ROLLOUT && u->app.n_q != u->app.n_k) {
-        snprintf(u->app.msg, sizeof u->app.msg,
-                 "rollout needs self-attention (as many queries as keys)");
-        return true;
-    }
     set_mode(u, m);
-    snprintf(u->app.msg, sizeof u->app.msg, "showing %s%s", mode_names[m],
-             m == IV_WEIGHTS ? "" : m == IV_NORMS ? " (V: back to the weights)"
-             : m == IV_ROLLOUT ? " (O: back to the weights)" : " (A: next)");
+    comb_message(m, u->app.msg, sizeof u->app.msg);
     *pending |= APP_RUN;
     return true;
 }
@@ -362,10 +317,10 @@ bool imported_handle(UiState *u, const UiInput *in, unsigned *pending)
     if (combine_key(u, in->action, pending))
         return true;
     bool typed = in->action == ACT_NONE && in->text[0];
-    if (!needs_model(in->action, typed))
+    if (!comb_leaves(in->action, typed))
         return false;
-    if (iv->mode != IV_WEIGHTS) { /* back to the plain weights first */
-        set_mode(u, IV_WEIGHTS);
+    if (iv->mode != COMB_WEIGHTS) { /* back to the plain weights first */
+        set_mode(u, COMB_WEIGHTS);
         *pending |= APP_RUN;
     }
     return false;

@@ -1,0 +1,70 @@
+/* combview.c - the combining views' rules (combview.h). */
+#include "app/combview.h"
+
+#include <stdio.h>
+
+/* each says what its cells are: a mean of rows is a distribution, a max or a
+ * sum is not (its entropy says "rows normalised", its cells may pass 100) */
+static const char *const names[] = {"the weights", "heads combined: mean over heads",
+                                    "heads combined: max over heads",
+                                    "heads combined: sum over heads", "attention rollout",
+                                    "value-weighted norms (row shares)"};
+
+bool comb_one_head(CombMode m)
+{
+    return m >= COMB_MEAN && m <= COMB_ROLLOUT;
+}
+
+const char *comb_name(CombMode m)
+{
+    return names[m];
+}
+
+bool comb_next(CombMode m, Action a, CombMode *next)
+{
+    if (a == ACT_COMBINE_HEADS)
+        *next = m == COMB_MEAN ? COMB_MAX
+                : m == COMB_MAX ? COMB_SUM
+                : m == COMB_SUM ? COMB_WEIGHTS
+                                : COMB_MEAN;
+    else if (a == ACT_ROLLOUT)
+        *next = m == COMB_ROLLOUT ? COMB_WEIGHTS : COMB_ROLLOUT;
+    else if (a == ACT_NORMS)
+        *next = m == COMB_NORMS ? COMB_WEIGHTS : COMB_NORMS;
+    else
+        return false;
+    return true;
+}
+
+const char *comb_refuses(CombMode m, const Kind *k, const AppState *s)
+{
+    if (m == COMB_NORMS)
+        return kind_refuses(k, KIND_ASK_NORMS);
+    if (m == COMB_ROLLOUT && s->n_q != s->n_k)
+        return "rollout needs self-attention (as many queries as keys)";
+    return NULL;
+}
+
+bool comb_leaves(Action a, bool typed)
+{
+    switch (a) {
+    case ACT_EDIT: case ACT_EDIT_CROSS: case ACT_MASK: case ACT_PE: case ACT_SCALE:
+    case ACT_HEADS_DEC: case ACT_HEADS_INC: case ACT_DMODEL_DEC: case ACT_DMODEL_INC:
+    case ACT_SEED_DEC: case ACT_SEED_INC: case ACT_SENT_NEXT: case ACT_SENT_PREV:
+    case ACT_PRESET: case ACT_TEMP_DOWN: case ACT_TEMP_UP: case ACT_LAYERS_DEC:
+    case ACT_LAYERS_INC: case ACT_CROSS: case ACT_CMP_MASK: case ACT_GENERATE:
+    case ACT_TRACE: case ACT_VIEW: case ACT_HEADS_HELP: case ACT_DIMS_NEXT: case ACT_DIMS_PREV:
+        return true;
+    default:
+        return typed;
+    }
+}
+
+void comb_message(CombMode m, char *msg, size_t len)
+{
+    snprintf(msg, len, "showing %s%s", names[m],
+             m == COMB_WEIGHTS  ? ""
+             : m == COMB_NORMS  ? " (V: back to the weights)"
+             : m == COMB_ROLLOUT ? " (O: back to the weights)"
+                                 : " (A: next)");
+}
