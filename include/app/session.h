@@ -1,10 +1,14 @@
-/* session.h - what runs, and with which weights: the decision the interface
- * made itself before (ui_rerun, run_one, lesson_weights, examples_weights),
- * now in app and unit-tested without a terminal. A session owns the weights
- * (toy, an example's, --weights, a lesson page's), the model kind that runs
- * (app/kind.h: the pipeline on those weights, --model's or --attention's, a
- * lesson page's trained model) and g's generation counters. The interface
- * keeps what it draws: results, layout, paint, caches.
+/* session.h - what runs, when, and with which weights: the decision the
+ * interface made itself before (ui_rerun, run_one, lesson_weights,
+ * examples_weights), now in app and unit-tested without a terminal. A
+ * session owns the weights (toy, an example's, --weights, a lesson page's),
+ * the model kind that runs (app/kind.h: the pipeline on those weights,
+ * --model's or --attention's, a lesson page's trained model), the results
+ * the views read with their run errors and generations, the next-token
+ * predictions, and g's counters; it decides what an input runs
+ * (session_update), what a kind refuses (session_input). The interface
+ * reads the results and keeps what it draws: layout, paint, caches of
+ * pixels.
  */
 #ifndef ATTNVIZ_SESSION_H
 #define ATTNVIZ_SESSION_H
@@ -136,12 +140,14 @@ const char *session_error_line(Session *ss, int err);
  * set when it opens the PE view (the next view from the heatmaps). */
 KindAsk session_ask_of(const AppState *s, Action a, bool typed, bool *pe_view);
 
-/* An input offered to the kind before action_apply (nothing while editing):
- * what the kind refuses is taken with its one-line reason in s->msg and
- * nothing run (the result stands); g on a kind that generates continues
- * the sentence (session_generate, with the query rows of the last good
- * run), APP_RUN added to *flags when it grew. Returns 1 when taken, 0 when
- * action_apply should have it, AV_ERR_NOMEM. */
+/* An input offered to the session before action_apply. M (ACT_MULTI_ROW)
+ * puts the selected query row in or out of the rows summed together and
+ * says on the status line their three largest keys in res. Otherwise
+ * (nothing while editing) what the kind refuses is taken with its one-line
+ * reason in s->msg and nothing run (the result stands); g on a kind that
+ * generates continues the sentence (session_generate, with the query rows
+ * of the last good run), APP_RUN added to *flags when it grew. Returns 1
+ * when taken, 0 when action_apply should have it, AV_ERR_NOMEM. */
 int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flags);
 
 /* g: the sentence continued by one token sampled with the kind's

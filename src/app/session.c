@@ -20,6 +20,7 @@
 #include "app/action.h"
 #include "app/edit.h"
 #include "core/av.h"
+#include "core/combine.h"
 #include "core/gpt2.h"
 #include "io/weights.h"
 
@@ -327,8 +328,57 @@ KindAsk session_ask_of(const AppState *s, Action a, bool typed, bool *pe_view)
     }
 }
 
+/* The rows of the multi-selection summed (combine_rows_sum over res), its
+ * three largest keys on the status line. */
+static int multi_report(const Session *ss, AppState *s)
+{
+    const ModelResult *r = &ss->res;
+    if (s->n_multi == 0) {
+        snprintf(s->msg, sizeof s->msg, "no query token selected together (M adds one)");
+        return AV_OK;
+    }
+    int n_k = r->shape.n_k, top[3] = {-1, -1, -1};
+    float *buf = malloc(sizeof *buf * (size_t)n_k * 2);
+    if (!buf)
+        return AV_ERR_NOMEM;
+    float *sum = buf + n_k;
+    AttnSource src;
+    model_source(r, &src);
+    combine_rows_sum(&src, s->layer, s->head, s->multi, s->n_multi, buf, sum);
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < n_k; j++)
+            if ((k == 0 || j != top[0]) && (k < 2 || j != top[1]) &&
+                (top[k] < 0 || sum[j] > sum[top[k]]))
+                top[k] = j;
+    const TokenList *keys = model_key_tokens(r);
+    int n = snprintf(s->msg, sizeof s->msg, "%d quer%s summed:", s->n_multi,
+                     s->n_multi == 1 ? "y" : "ies");
+    for (int k = 0; k < 3 && k < n_k && n < (int)sizeof s->msg; k++)
+        n += snprintf(s->msg + n, sizeof s->msg - n, " %.24s %.2f", keys->tok[top[k]].str,
+                      (double)sum[top[k]]);
+    free(buf);
+    return AV_OK;
+}
+
+/* M: the selected query token in or out of the multi-selection. */
+static int multi_toggle(const Session *ss, AppState *s)
+{
+    int row = s->sel_row, k = 0;
+    if (row < 0 || row >= s->n_q)
+        return AV_OK;
+    while (k < s->n_multi && s->multi[k] != row)
+        k++;
+    if (k < s->n_multi)
+        s->multi[k] = s->multi[--s->n_multi];
+    else if (s->n_multi < APP_MAX_MULTI)
+        s->multi[s->n_multi++] = row;
+    return multi_report(ss, s);
+}
+
 int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flags)
 {
+    if (a == ACT_MULTI_ROW) /* reads the result: what the rows summed give */
+        return multi_toggle(ss, s) == AV_OK ? 1 : AV_ERR_NOMEM;
     bool pe_view;
     KindAsk ask = s->mode == MODE_EDIT ? KIND_ASK_COUNT : session_ask_of(s, a, typed, &pe_view);
     if (ask == KIND_ASK_COUNT)

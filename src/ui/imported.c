@@ -1,10 +1,11 @@
 /* imported.c - imported attention in the interface, and the combining views
- * (heads combined, rollout, value-weighted norms, query rows summed).
+ * (heads combined, rollout, value-weighted norms; their keys' rules are
+ * app/combview.h's, the query rows summed (M) the session's).
  *
  * The weights come from a base AttnSource: the attention as the kind keeps
  * it (kind_source: an imported file's map), else the kind's run (model_source
- * over iv->base). A combining view wraps the
- * base in a source of combine.h and model_result_import makes u->ses.res of it,
+ * over iv->base). A combining view wraps the base in a source of combine.h
+ * and model_result_import makes the session's res of it (its derive),
  * kept in memory for a short text, read on demand for a long one. Nothing is
  * computed here but what combine.h computes; the file's pages of a layer
  * are dropped when the view leaves it.
@@ -241,51 +242,6 @@ static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err)
     return true;
 }
 
-/* The rows of the multi-selection summed (combine_rows_sum over what is
- * shown), its three largest keys on the status line. */
-static void multi_report(UiState *u)
-{
-    const ModelResult *r = &u->ses.res;
-    AppState *s = &u->app;
-    if (s->n_multi == 0) {
-        snprintf(s->msg, sizeof s->msg, "no query token selected together (M adds one)");
-        return;
-    }
-    int n_k = r->shape.n_k, top[3] = {-1, -1, -1};
-    float *buf = term_xrealloc(NULL, sizeof *buf * (size_t)n_k * 2), *sum = buf + n_k;
-    AttnSource src;
-    model_source(r, &src);
-    combine_rows_sum(&src, s->layer, s->head, s->multi, s->n_multi, buf, sum);
-    for (int k = 0; k < 3; k++)
-        for (int j = 0; j < n_k; j++)
-            if ((k == 0 || j != top[0]) && (k < 2 || j != top[1]) &&
-                (top[k] < 0 || sum[j] > sum[top[k]]))
-                top[k] = j;
-    const TokenList *keys = model_key_tokens(r);
-    int n = snprintf(s->msg, sizeof s->msg, "%d quer%s summed:", s->n_multi,
-                     s->n_multi == 1 ? "y" : "ies");
-    for (int k = 0; k < 3 && k < n_k && n < (int)sizeof s->msg; k++)
-        n += snprintf(s->msg + n, sizeof s->msg - n, " %.24s %.2f", keys->tok[top[k]].str,
-                      (double)sum[top[k]]);
-    free(buf);
-}
-
-/* M: the selected query token in or out of the multi-selection. */
-static void multi_toggle(UiState *u)
-{
-    AppState *s = &u->app;
-    int row = s->sel_row, k = 0;
-    if (row < 0 || row >= s->n_q)
-        return;
-    while (k < s->n_multi && s->multi[k] != row)
-        k++;
-    if (k < s->n_multi)
-        s->multi[k] = s->multi[--s->n_multi];
-    else if (s->n_multi < APP_MAX_MULTI)
-        s->multi[s->n_multi++] = row;
-    multi_report(u);
-}
-
 /* The combining keys (combview.h: A heads combined, O rollout, V norms). */
 static bool combine_key(UiState *u, Action a, unsigned *pending)
 {
@@ -309,10 +265,6 @@ bool imported_handle(UiState *u, const UiInput *in, unsigned *pending)
     if (u->app.layer != iv->layer_seen) { /* a file drops the pages of the layer left */
         kind_release(u->ses.kind, iv->layer_seen);
         iv->layer_seen = u->app.layer;
-    }
-    if (in->action == ACT_MULTI_ROW) {
-        multi_toggle(u);
-        return true;
     }
     if (combine_key(u, in->action, pending))
         return true;

@@ -23,11 +23,11 @@
  * derive). Call after app_init, before the first run. */
 void imported_start(UiState *u);
 
-/* Handle in when it means something of its own: the combining keys (norms
- * as the kind allows); with a combining view on, keys that need the plain
- * weights leave the combining view first (what a kind refuses is
- * kindkeys.c's, asked before). Returns true when handled (flags added to
- * *pending), false to let action_apply have it. */
+/* Handle in when it means something of its own: the combining keys (their
+ * rules app/combview.h's); with a combining view on, keys that need the
+ * plain weights leave the combining view first (what a kind refuses, and M,
+ * are the session's: kindkeys.c, asked before). Returns true when handled
+ * (flags added to *pending), false to let action_apply have it. */
 bool imported_handle(UiState *u, const UiInput *in, unsigned *pending);
 
 /* The query rows selected together (M) summed, for head h of the shown layer

@@ -7,6 +7,7 @@
  */
 #include "test_common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -385,6 +386,43 @@ static void test_session_predictions_follow_run_and_selection(void **state)
     model_weights_free(&m.w);
 }
 
+static void test_session_multi_rows_summed(void **state)
+{
+    /* expect: M adds the selected query row to the rows summed and names on
+     * the status line their largest key with its summed weight (from res:
+     * the sum of the rows' weights at that key, two decimals); M on a row
+     * already in takes it out; none left says how to add one; nothing runs */
+    (void)state;
+    Fix f;
+    fix_init(&f, NULL);
+    f.s.cfg.causal = false;
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    const float *P = model_head_P(&f.ss.res, f.s.layer, f.s.head);
+    int n = f.ss.res.shape.n_k, best = 0;
+    for (int j = 1; j < n; j++)
+        if (P[2 * n + j] + P[4 * n + j] > P[2 * n + best] + P[4 * n + best])
+            best = j;
+    char want[128];
+    snprintf(want, sizeof want, "2 queries summed: %s %.2f", f.ss.res.tokens.tok[best].str,
+             (double)(P[2 * n + best] + P[4 * n + best]));
+    unsigned flags = 0;
+    f.s.sel_row = 2;
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_MULTI_ROW, false, &flags), 1);
+    assert_non_null(strstr(f.s.msg, "1 query summed: "));
+    f.s.sel_row = 4;
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_MULTI_ROW, false, &flags), 1);
+    assert_int_equal(f.s.n_multi, 2);
+    assert_memory_equal(f.s.msg, want, strlen(want));
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_MULTI_ROW, false, &flags), 1);
+    f.s.sel_row = 2;
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_MULTI_ROW, false, &flags), 1);
+    assert_int_equal(f.s.n_multi, 0);
+    assert_string_equal(f.s.msg, "no query token selected together (M adds one)");
+    assert_int_equal(flags, 0);
+    assert_int_equal(f.ss.gen, 1);
+    fix_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_session_background_run_keeps_the_last_result),
         cmocka_unit_test(test_session_refused_input_leaves_the_result),
         cmocka_unit_test(test_session_predictions_follow_run_and_selection),
+        cmocka_unit_test(test_session_multi_rows_summed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
