@@ -103,6 +103,12 @@ typedef enum {
     ACT_LESSON_TEXT_DOWN, /* does not fit its panel; the panel clamps the scroll) */
     ACT_HEAD_TABLE,  /* every head scored: a table (src/ui/view_heads.c) */
     ACT_MODEL_VIEW,  /* every layer x head as thumbnails (src/ui/view_heads.c) */
+    ACT_TRAIN_PAUSE,  /* the live training view's keys (trainview_apply): pause / go on */
+    ACT_TRAIN_STEP,   /* one step, then paused */
+    ACT_TRAIN_FASTER, /* more / fewer steps a frame */
+    ACT_TRAIN_SLOWER,
+    ACT_TRAIN_RESET,  /* start again from step 0 with the next seed */
+    ACT_TRAIN_SAVE,   /* the model to a new folder (the front end names it) */
     ACT_COUNT
 } Action;
 

@@ -72,6 +72,7 @@ typedef struct {
     int probe[TV_PROBE_MAX];
     char probe_label[TV_PROBE_MAX][8]; /* each token's first character, printable */
     float *probe_P;                    /* (L, H, probe_n, probe_n) */
+    uint64_t seed0; /* the seed it was set up with (r moves conf's on, not this) */
     bool paused;
     bool finished;      /* reached conf.steps once (it does not pause again) */
     int speed;          /* 0 .. TV_SPEEDS-1 */

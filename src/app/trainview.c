@@ -235,6 +235,7 @@ int trainview_init(TrainView *tv, const TrainViewConfig *c, const char *data, si
 {
     memset(tv, 0, sizeof *tv);
     tv->conf = *c;
+    tv->seed0 = c->cfg.seed;
     tv->speed = SPEED_DEFAULT;
     int err = task_init(&tv->task, c->task, data, len, why, whylen);
     if (err) {

@@ -1,6 +1,9 @@
 /* input.c - keys to Actions through one const table, and the help overlay
  * generated from that same table, so the help always lists every key.
  *
+ * The live training view (W, --train) reads its keys from the same table, in
+ * a mode of its own (input_read_train); its rows are in the help too.
+ *
  * Two modes. Browsing (the start): single letters are commands (q quits, m
  * toggles the mask ...). Editing (Enter, e or i; or a click on the sentence):
  * printable keys type into the sentence, Esc or Enter goes back. Function
@@ -19,7 +22,7 @@
 #include "view_lesson.h"
 #include "widgets.h"
 
-enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3 };
+enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3, IN_TRAIN = 4 }; /* TRAIN: the live view */
 
 /* Extra key codes above ncurses' own, for keys it reports in other ways. */
 enum { UIKEY_CTRL_LEFT = KEY_MAX + 1, UIKEY_CTRL_RIGHT, UIKEY_ALT_B, UIKEY_ALT_F };
@@ -35,21 +38,21 @@ typedef struct {
 #define KEY_CTRL(c) ((c) & 0x1f)
 
 static const Binding bindings[] = {
-    /* everywhere */
-    {KEY_F(1), IN_BOTH, ACT_HELP, 0, "F1"},
-    {KEY_CTRL('g'), IN_BOTH, ACT_HELP, 0, "^G"},
-    {KEY_CTRL('c'), IN_BOTH, ACT_QUIT, 0, "^C"}, /* raw mode: Ctrl-C is a key */
-    {KEY_CTRL('\\'), IN_BOTH, ACT_QUIT, 0, NULL},
-    {27, IN_BOTH, ACT_ESCAPE, 0, "Esc"},
-    {KEY_F(10), IN_BOTH, ACT_QUIT, 0, "F10"},
+    /* everywhere, the live training view too */
+    {KEY_F(1), IN_BOTH | IN_TRAIN, ACT_HELP, 0, "F1"},
+    {KEY_CTRL('g'), IN_BOTH | IN_TRAIN, ACT_HELP, 0, "^G"},
+    {KEY_CTRL('c'), IN_BOTH | IN_TRAIN, ACT_QUIT, 0, "^C"}, /* raw mode: Ctrl-C is a key */
+    {KEY_CTRL('\\'), IN_BOTH | IN_TRAIN, ACT_QUIT, 0, NULL},
+    {27, IN_BOTH | IN_TRAIN, ACT_ESCAPE, 0, "Esc"},
+    {KEY_F(10), IN_BOTH | IN_TRAIN, ACT_QUIT, 0, "F10"},
     {KEY_F(2), IN_BOTH, ACT_VIEW, 0, "F2"},
     {'\t', IN_EDIT, ACT_FIELD_NEXT, 0, "Tab"},
     {'\t', IN_BOTH, ACT_HEAD_NEXT, 0, "Tab"},
     {KEY_BTAB, IN_BOTH, ACT_HEAD_PREV, 0, "Shift-Tab"},
-    {KEY_UP, IN_BOTH, ACT_ROW_PREV, 0, "Up"},
-    {KEY_DOWN, IN_BOTH, ACT_ROW_NEXT, 0, "Down"},
-    {KEY_PPAGE, IN_BOTH, ACT_ROW_PGUP, 0, "PgUp"},
-    {KEY_NPAGE, IN_BOTH, ACT_ROW_PGDN, 0, "PgDn"},
+    {KEY_UP, IN_BOTH | IN_TRAIN, ACT_ROW_PREV, 0, "Up"}, /* training: scroll the help */
+    {KEY_DOWN, IN_BOTH | IN_TRAIN, ACT_ROW_NEXT, 0, "Down"},
+    {KEY_PPAGE, IN_BOTH | IN_TRAIN, ACT_ROW_PGUP, 0, "PgUp"},
+    {KEY_NPAGE, IN_BOTH | IN_TRAIN, ACT_ROW_PGDN, 0, "PgDn"},
     {KEY_F(9), IN_BOTH, ACT_MASK, 0, "F9"},
     {KEY_CTRL('k'), IN_BOTH, ACT_MASK, 0, "^K"},
     {KEY_CTRL('p'), IN_BOTH, ACT_PE, 0, "^P"},
@@ -64,8 +67,8 @@ static const Binding bindings[] = {
     {KEY_CTRL('o'), IN_BOTH, ACT_EXPORT_HEAD, 0, "^O"},
     {KEY_CTRL('x'), IN_BOTH, ACT_EXPORT_ALL, 0, "^X"},
     /* browsing: letters are commands */
-    {'q', IN_BROWSE, ACT_QUIT, 0, "q"},
-    {'?', IN_BROWSE, ACT_HELP, 0, "?"},
+    {'q', IN_BROWSE | IN_TRAIN, ACT_QUIT, 0, "q"},
+    {'?', IN_BROWSE | IN_TRAIN, ACT_HELP, 0, "?"},
     {'\r', IN_BROWSE, ACT_EDIT, 0, "Enter"},
     {KEY_ENTER, IN_BROWSE, ACT_EDIT, 0, NULL},
     {'\n', IN_BROWSE, ACT_EDIT, 0, NULL},
@@ -139,6 +142,17 @@ static const Binding bindings[] = {
     {'W', IN_BROWSE, ACT_TRAIN, 0, "W"},
     {'f', IN_BROWSE, ACT_HEAD_TABLE, 0, "f"},
     {'F', IN_BROWSE, ACT_MODEL_VIEW, 0, "F"},
+    /* the live training view (W, --train) */
+    {' ', IN_TRAIN, ACT_TRAIN_PAUSE, 0, "Space"},
+    {'p', IN_TRAIN, ACT_TRAIN_PAUSE, 0, "p"},
+    {'.', IN_TRAIN, ACT_TRAIN_STEP, 0, "."},
+    {'+', IN_TRAIN, ACT_TRAIN_FASTER, 0, "+"},
+    {'=', IN_TRAIN, ACT_TRAIN_FASTER, 0, NULL},
+    {'-', IN_TRAIN, ACT_TRAIN_SLOWER, 0, "-"},
+    {'_', IN_TRAIN, ACT_TRAIN_SLOWER, 0, NULL},
+    {'r', IN_TRAIN, ACT_TRAIN_RESET, 0, "r"},
+    {'s', IN_TRAIN, ACT_TRAIN_SAVE, 0, "s"},
+    {'Q', IN_TRAIN, ACT_QUIT, 0, NULL},
     /* editing: letters type */
     {'\r', IN_EDIT, ACT_EDIT_DONE, 0, "Enter"},
     {KEY_ENTER, IN_EDIT, ACT_EDIT_DONE, 0, NULL},
@@ -210,9 +224,15 @@ static const HelpLine help_lines[] = {
     {ACT_CROSS, ACT_NONE, "cross-attention on/off"},
     {ACT_EDIT_CROSS, ACT_NONE, "edit the 2nd sentence"},
     {ACT_GENERATE, ACT_NONE, "--model: next token"},
-    {ACT_TRAIN, ACT_NONE, "watch a model train"},
     {ACT_NONE, ACT_COUNT, "title: entropy (bits, mean"},
     {ACT_NONE, ACT_COUNT, " of rows), max: mean top weight"},
+    {ACT_NONE, ACT_NONE, "Training view (W)"},
+    {ACT_TRAIN, ACT_NONE, "watch a model train"},
+    {ACT_TRAIN_PAUSE, ACT_NONE, "pause / train on"},
+    {ACT_TRAIN_STEP, ACT_NONE, "one step (pauses)"},
+    {ACT_TRAIN_FASTER, ACT_TRAIN_SLOWER, "more / fewer steps"},
+    {ACT_TRAIN_RESET, ACT_NONE, "from step 0, next seed"},
+    {ACT_TRAIN_SAVE, ACT_NONE, "save the model"},
     {ACT_NONE, ACT_NONE, "Combining (also imported)"},
     {ACT_COMBINE_HEADS, ACT_NONE, "heads mean/max/sum"},
     {ACT_ROLLOUT, ACT_NONE, "rollout across layers"},
@@ -268,9 +288,8 @@ void input_init(UiState *u)
     }
 }
 
-static bool lookup(const UiState *u, int key, UiInput *in)
+static bool lookup(unsigned mode, int key, UiInput *in)
 {
-    unsigned mode = u->app.mode == MODE_EDIT ? IN_EDIT : IN_BROWSE;
     for (int k = 0; k < N_BINDINGS; k++)
         if (bindings[k].key == key && (bindings[k].modes & mode)) {
             in->action = bindings[k].action;
@@ -394,8 +413,37 @@ bool input_read(UiState *u, UiInput *in)
         return true;
     }
     view_lesson_key(u, key, r == KEY_CODE_YES, in);
-    lookup(u, key, in);
+    lookup(u->app.mode == MODE_EDIT ? IN_EDIT : IN_BROWSE, key, in);
     return true; /* an unbound key (or KEY_RESIZE) just redraws */
+}
+
+bool input_read_train(UiInput *in, int *key)
+{
+    wint_t ch;
+    int r = read_input(&ch);
+    memset(in, 0, sizeof *in);
+    *key = 0;
+    if (r == ERR)
+        return false;
+    int k = (int)ch;
+    if (r == KEY_CODE_YES && k == KEY_MOUSE) { /* the view takes no clicks */
+        MEVENT ev;
+        getmouse(&ev);
+        return true;
+    }
+    if (r == KEY_CODE_YES && k == KEY_RESIZE) {
+        clearok(curscr, TRUE);
+        return true;
+    }
+    if (r == OK && k == KEY_CTRL('l')) {
+        clearok(curscr, TRUE);
+        return true;
+    }
+    if (r == OK && k == 27)
+        k = read_escape(); /* 0: a sequence curses did not know, dropped */
+    *key = k;
+    lookup(IN_TRAIN, k, in);
+    return true;
 }
 
 /* The key names of action a in the table, space-separated, into names[]. */

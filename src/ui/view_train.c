@@ -9,8 +9,11 @@
  * head as a heatmap of the probe sequence (left); the head scores against
  * the step, one strip a score kind, with each head's first pass of 0.5
  * marked, and the loss below them with those moments on its axis (right);
- * the last event; the keys. Opened from the interface, Esc or any key the
- * view does not use goes back (the key then acts there).
+ * the last event; the keys. The keys come through the interface's key table
+ * (input.c, its training rows, listed in the help) as Actions; the run's are
+ * trainview_apply's. Opened from the interface, Esc or a key of the
+ * interface's goes back (the key then acts there); a key nobody uses says so
+ * and the run goes on.
  */
 #include "view_train.h"
 
@@ -22,6 +25,7 @@
 
 #include "color.h"
 #include "input.h"
+#include "app/action.h"
 #include "render/trainplot.h"
 #include "term.h"
 #include "view_top.h"
@@ -247,8 +251,9 @@ static void draw_bottom(const TrainView *tv, Grid *g, bool top)
     Cell *row = grid_at(g, 0, g->h - 1);
     grid_fill_cells(row, g->w, ' ', STYLE_STATUS, 0);
     grid_puts(g, 1, g->h - 1,
-              top ? "space pause/go  . one step  + - speed  r new seed  s save  q quit"
-                  : "space pause/go  . one step  + - speed  r new seed  s save  Esc back  q quit",
+              top ? "space pause/go  . one step  + - speed  r new seed  s save  ? keys  q quit"
+                  : "space pause/go  . one step  + - speed  r new seed  s save  ? keys  Esc back  "
+                    "q quit",
               g->w - 2, STYLE_STATUS);
 }
 
@@ -266,97 +271,61 @@ static void frame(UiState *u, const TrainView *tv, const TrainLoop *lp, bool top
         int used = draw_heads(u, tv, g, body);
         draw_plots(tv, g, (Rect){used + 2, body.y, g->w - used - 2, body.h});
         draw_bottom(tv, g, top);
+        if (u->app.help)
+            input_help_draw(u, g);
     }
     color_paint(u, g);
     refresh();
 }
 
-/* Keys of the view: what each does. */
-typedef enum {
-    K_NONE,
-    K_PAUSE,
-    K_STEP,
-    K_FASTER,
-    K_SLOWER,
-    K_RESET,
-    K_SAVE,
-    K_BACK,
-    K_QUIT
-} TrainKey;
-
-static const struct {
-    int key;
-    TrainKey what;
-} KEYS[] = {
-    {' ', K_PAUSE},      {'p', K_PAUSE},       {'.', K_STEP},           {'+', K_FASTER},
-    {'=', K_FASTER},     {'-', K_SLOWER},      {'_', K_SLOWER},         {'r', K_RESET},
-    {'s', K_SAVE},       {27, K_BACK},         {'q', K_QUIT},           {'Q', K_QUIT},
-    {KEY_F(10), K_QUIT}, {3 /* ^C */, K_QUIT}, {0x1c /* ^\ */, K_QUIT},
-};
-
-/* Esc alone, or the start of a sequence curses did not know (read and
- * dropped, so that an unknown key never backs out). */
-static int escape_key(void)
-{
-    timeout(0);
-    int ch = getch();
-    if (ch == ERR)
-        return 27;
-    for (int k = 0; k < 16 && ch != ERR && ch != '~' && !(k > 0 && ch >= 'A' && ch <= 'z'); k++)
-        ch = getch();
-    return 0;
-}
-
-static TrainKey lookup(int ch)
-{
-    for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++)
-        if (KEYS[k].key == ch)
-            return KEYS[k].what;
-    if (ch == KEY_RESIZE || ch == 12 /* Ctrl-L */)
-        clearok(curscr, TRUE); /* repaint all: the terminal may keep old cells */
-    else if (ch == KEY_MOUSE) {
-        MEVENT ev;
-        getmouse(&ev);
-    }
-    return K_NONE;
-}
-
-/* Apply one key; returns 1 to quit, -1 to back out, 0 to go on. */
-static int handle(TrainView *tv, int ch, bool top)
+/* Apply one input of the view (input_read_train: the key table's training
+ * rows; key is its code); returns 1 to quit, -1 to back out, 0 to go on. */
+static int handle(UiState *u, TrainView *tv, const UiInput *in, int key, bool top)
 {
     char path[512];
-    int key = ch == 27 ? escape_key() : ch;
-    switch (lookup(key)) {
-    case K_PAUSE: trainview_toggle_pause(tv); break;
-    case K_STEP:
-        tv->paused = true;
-        if (trainview_step(tv) != AV_OK)
-            snprintf(tv->msg, sizeof tv->msg, "the step failed");
-        break;
-    case K_FASTER: trainview_speed(tv, 1); break;
-    case K_SLOWER: trainview_speed(tv, -1); break;
-    case K_RESET:
-        if (trainview_reset(tv, tv->conf.cfg.seed + 1) != AV_OK)
+    AppState *s = &u->app;
+    switch (in->action) {
+    case ACT_TRAIN_PAUSE:
+    case ACT_TRAIN_STEP:
+    case ACT_TRAIN_FASTER:
+    case ACT_TRAIN_SLOWER:
+    case ACT_TRAIN_RESET:
+        if (trainview_apply(tv, in->action) == AV_ERR_NOMEM)
             term_die("out of memory");
         break;
-    case K_SAVE: trainview_save(tv, ".", time(NULL), path, sizeof path); break;
-    case K_BACK:
-        if (!top)
-            return -1;
-        snprintf(tv->msg, sizeof tv->msg, "q quits (Esc backs out of a view; this is the first)");
+    case ACT_TRAIN_SAVE: trainview_save(tv, ".", time(NULL), path, sizeof path); break;
+    case ACT_HELP:
+    case ACT_ROW_PREV: /* these scroll the help, and do nothing without it */
+    case ACT_ROW_NEXT:
+    case ACT_ROW_PGUP:
+    case ACT_ROW_PGDN:
+        if (in->action == ACT_HELP || s->help)
+            action_apply(s, in->action, 0);
         break;
-    case K_QUIT: return 1;
-    case K_NONE:
+    case ACT_ESCAPE:
+        if (s->help)
+            s->help = false;
+        else if (!top)
+            return -1;
+        else
+            snprintf(tv->msg, sizeof tv->msg,
+                     "q quits (Esc backs out of a view; this is the first)");
+        break;
+    case ACT_QUIT: return 1;
+    default:
         /* Opened from the interface, a key of the interface's goes back and
          * does there what it does (F9 toggles the mask ...); a key nothing
          * uses leaves the run going. */
-        if (!top && key > 0 && key != KEY_RESIZE && key != KEY_MOUSE && input_bound(key)) {
+        if (!top && key > 0 && input_bound(key)) {
             ungetch(key);
+            s->help = false;
             return -1;
         }
-        if (!top && key > 0 && key != KEY_RESIZE && key != KEY_MOUSE)
-            snprintf(tv->msg, sizeof tv->msg, "%s does nothing here: Esc goes back, q quits",
-                     keyname(key));
+        if (key > 0) {
+            const char *name = keyname(key);
+            snprintf(tv->msg, sizeof tv->msg, "%s does nothing here: ? lists the keys, %s",
+                     name ? name : "that key", top ? "q quits" : "Esc goes back");
+        }
         break;
     }
     return 0;
@@ -388,11 +357,12 @@ bool view_train_run(UiState *u, TrainView *tv, bool top)
         dirty = false;
         double wait = tv->paused ? 100.0 : next - term_now_ms();
         timeout(wait > 0 ? (int)wait : 0);
-        int ch = getch();
-        if (ch != ERR) {
+        UiInput in;
+        int key;
+        if (input_read_train(&in, &key)) {
             /* Every key already waiting, then a frame before any training. */
             timeout(0);
-            while ((outcome = handle(tv, ch, top)) == 0 && (ch = getch()) != ERR)
+            while ((outcome = handle(u, tv, &in, key, top)) == 0 && input_read_train(&in, &key))
                 continue; /* never read past a key pushed back for the caller */
             dirty = true;
             continue;
@@ -422,9 +392,10 @@ bool view_train_open(UiState *u, const char *task)
     char why[160];
     trainview_config(task, &c);
     c.cfg.seed = u->app.cfg.seed; /* the interface's seed, as --train takes --seed */
-    if (u->train && (strcmp(u->train->conf.task, c.task) != 0 ||
-                     u->train->conf.cfg.seed != c.cfg.seed))
-        view_train_free(u); /* another task or seed: a run of its own */
+    /* another task, or another seed set in the interface: a run of its own
+     * (r in the view moves the run's seed on; W again resumes that run) */
+    if (u->train && (strcmp(u->train->conf.task, c.task) != 0 || u->train->seed0 != c.cfg.seed))
+        view_train_free(u);
     if (!u->train) {
         TrainView *tv = term_xrealloc(NULL, sizeof *tv);
         int err = trainview_init(tv, &c, NULL, 0, why, sizeof why);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/action.h"
 #include "app/trainview.h"
 #include "core/av.h"
 
@@ -287,6 +288,47 @@ static void test_trainview_reset_is_a_fresh_start(void **state)
     trainview_free(&fresh);
 }
 
+/* The view's keys as actions: each does what its function does, the reset
+ * moves the seed on but remembers the one the run was opened with, and an
+ * action of the interface's changes nothing. */
+static void test_trainview_apply_actions(void **state)
+{
+    (void)state;
+    TrainViewConfig c;
+    small_config(&c);
+    TrainView tv;
+    init_ok(&tv, &c);
+    bool paused = tv.paused;
+    assert_int_equal(trainview_apply(&tv, ACT_TRAIN_PAUSE), AV_OK);
+    assert_true(tv.paused == !paused);
+    assert_int_equal(trainview_apply(&tv, ACT_TRAIN_PAUSE), AV_OK);
+    assert_true(tv.paused == paused);
+    int speed = tv.speed;
+    assert_int_equal(trainview_apply(&tv, ACT_TRAIN_FASTER), AV_OK);
+    assert_int_equal(tv.speed, speed + 1);
+    assert_int_equal(trainview_apply(&tv, ACT_TRAIN_SLOWER), AV_OK);
+    assert_int_equal(tv.speed, speed);
+    tv.paused = false;
+    assert_int_equal(trainview_apply(&tv, ACT_TRAIN_STEP), AV_OK);
+    assert_int_equal(tv.tr.step, 1);
+    assert_true(tv.paused);
+    assert_int_equal(trainview_apply(&tv, ACT_TRAIN_STEP), AV_OK);
+    assert_int_equal(tv.tr.step, 2);
+    /* the interface's actions and save (the caller's) leave the run alone */
+    const Action others[] = {ACT_NONE, ACT_TRAIN_SAVE, ACT_MASK, ACT_QUIT, ACT_ESCAPE, ACT_TRAIN};
+    for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
+        assert_int_equal(trainview_apply(&tv, others[k]), AV_OK);
+        assert_int_equal(tv.tr.step, 2);
+        assert_true(tv.paused);
+        assert_int_equal(tv.speed, speed);
+    }
+    assert_int_equal(trainview_apply(&tv, ACT_TRAIN_RESET), AV_OK);
+    assert_int_equal(tv.tr.step, 0);
+    assert_true(tv.conf.cfg.seed == c.cfg.seed + 1);
+    assert_true(tv.seed0 == c.cfg.seed);
+    trainview_free(&tv);
+}
+
 static void test_trainview_text_labels_are_printable(void **state)
 {
     (void)state;
@@ -392,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_trainview_event_text),
         cmocka_unit_test(test_trainview_speed_clamps),
         cmocka_unit_test(test_trainview_reset_is_a_fresh_start),
+        cmocka_unit_test(test_trainview_apply_actions),
         cmocka_unit_test(test_trainview_text_labels_are_printable),
         cmocka_unit_test(test_trainview_save_never_reuses_a_folder),
         cmocka_unit_test(test_trainview_unknown_task_says_why),

@@ -5,6 +5,8 @@
 # pauses (the step stops), . makes exactly one step, + and - change the
 # speed, s saves to a new folder each time, r starts again with the next
 # seed, Esc does not quit the first view but backs out of one opened with W;
+# ? shows the view's keys in the help (the interface's key table); from the
+# interface a stray key keeps the run, W again resumes it (also after r);
 # 80x24, 100x30 and 120x40, monochrome, and a bad task before curses starts.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
@@ -92,6 +94,19 @@ keys Escape
 check "Esc in the first view says how to quit" wait_for "q quits"
 check "and the view is still there" sh -c 'printf "%s" "$1" | grep -q "^Training induction"' _ "$(screen)"
 
+# --- ? lists the view's keys (the interface's key table, its training rows)
+keys ?
+check "? opens the help over the view" wait_for "attnviz keys - Esc"
+scr=$(screen)
+check "the help lists the training view's keys" \
+    sh -c 'for w in "Training view \(W\)" "Space p +pause / train on" "\. +one step \(pauses\)" \
+                    "\+/- +more / fewer steps" "r +from step 0, next seed" "s +save the model"; do
+               printf "%s" "$1" | grep -Eq "$w" || { echo "missing: $w" >&2; exit 1; }; done' _ "$scr"
+keys Escape
+check "Esc closes the help, the view stays" \
+    sh -c 'sleep 0.3; ! printf "%s" "$(tmux -L "$1" capture-pane -p -t s)" | grep -q "attnviz keys" &&
+           printf "%s" "$(tmux -L "$1" capture-pane -p -t s)" | grep -q "^Training induction"' _ "$SOCK"
+
 # --- sizes
 for size in "80 24" "100 30" "120 40"; do
     set -- $size
@@ -133,8 +148,31 @@ wait_for ' tokens [0-9]' && settle
 keys W
 check "W opens the live view from the interface" wait_for "^Training induction"
 check "its key line offers Esc back" wait_for "Esc back"
+# a key nobody uses keeps the run going, and says so
+keys y
+check "a stray key (y) says it does nothing here" wait_for "y does nothing here"
+check "and the view stays" sh -c 'printf "%s" "$1" | grep -q "^Training induction"' _ "$(screen)"
+a=$(step_now); sleep 0.5; b=$(step_now)
+check "and training goes on ($a -> $b)" test "${b:-0}" -gt "${a:-0}"
+WAIT_TICKS=600 wait_for "^step ([6-9][0-9]|[1-9][0-9][0-9])[ /]" >/dev/null
 keys Escape
 check "Esc backs out to the attention view" wait_for ' tokens [0-9]'
+keys W
+wait_for "^Training induction" >/dev/null
+back=$(step_now)
+check "W again resumes the run (left past step 60, back at ${back:-?}), not step 0" \
+    test "${back:-0}" -ge 60
+keys r
+check "r in the view starts again with seed 43" wait_for "new start with seed 43"
+WAIT_TICKS=600 wait_for "^step ([4-9][0-9]|[1-9][0-9][0-9])[ /]" >/dev/null
+keys Escape
+wait_for ' tokens [0-9]' >/dev/null
+keys W
+wait_for "^Training induction" >/dev/null
+check "after r, W resumes the seed-43 run (step $(step_now)), not a new seed-42 run" \
+    sh -c 'printf "%s" "$1" | grep -q "seed 43" && [ "$2" -ge 40 ]' _ "$(screen)" "$(step_now)"
+keys Escape
+check "Esc backs out again" wait_for ' tokens [0-9]'
 check "the interface is still running" sh -c '! printf "%s" "$1" | grep -q EXITED' _ "$(screen)"
 mask=$(screen | grep -o "mask o[nf]*" | tail -1)
 keys W
