@@ -76,7 +76,18 @@ typedef struct {
     const bool *hot;           /* L * H: the title accented, or NULL */
     HeatmapMode mode;
     bool half_ok; /* two rows a line in half blocks allowed (colour) */
+    /* The induction stripe, or NULL: guide[i] is the key query row i's
+     * induction weight falls on (the one after the previous occurrence of
+     * its token), -1 for none. Full tiles mark those cells with a faint
+     * TRAINPLOT_GUIDE; every tile gets a row under its heatmap holding the
+     * weight each row puts on its guide key, in that key's column (the
+     * stripe, brightening as it forms), then score[i] when score is set
+     * (L * H: each head's induction score). */
+    const int *guide;
+    const float *score;
 } TrainHeadsSpec;
+
+#define TRAINPLOT_GUIDE 0x2572u /* ╲ */
 
 typedef struct {
     int tokens;         /* probe tokens shown (the first ones: causal, so the
@@ -89,7 +100,10 @@ typedef struct {
 
 /* The layout showing the most tokens (at least min(4, n)) in w x h: per
  * count, full tiles 2 columns a token, then half blocks, then full tiles of
- * 1 column. Returns false when none fits. */
+ * 1 column. With a guide, full tiles (which can carry it) first when they
+ * show min(n, TRAINPLOT_GUIDE_TOKENS) tokens or more. Returns false when
+ * none fits. */
+#define TRAINPLOT_GUIDE_TOKENS 12
 bool trainplot_heads_fit(int w, int h, const TrainHeadsSpec *sp, TrainHeadsLayout *lay);
 
 /* Draw the L x H tiles (a row per layer) at (x, y) with lay from

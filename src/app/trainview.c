@@ -94,8 +94,13 @@ static int probe_make(TrainView *tv)
         memcpy(tv->probe, b.tok, (size_t)n * sizeof *tv->probe);
         task_batch_free(&b);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         label_of(tv->task.vocab[tv->probe[i]], tv->probe_label[i]);
+        int k = i - 1;
+        while (k >= 0 && tv->probe[k] != tv->probe[i])
+            k--;
+        tv->probe_ind[i] = k >= 0 ? k + 1 : -1; /* DESIGN.md's induction key */
+    }
     return AV_OK;
 }
 

@@ -16,6 +16,7 @@
 
 #define TITLE_MIN 10 /* a tile is at least this wide: "L2H1 ind" */
 #define HALF_BLOCK 0x2580u
+#define SCORE_W 5 /* " ╲.62" after a tile's stripe row */
 
 static bool is_braille(uint32_t cp)
 {
@@ -232,8 +233,9 @@ int trainplot_lines(Grid *g, int x, int y, int w, int h, const TrainPlotSpec *sp
 static bool heads_try(int w, int h, const TrainHeadsSpec *sp, int t, bool half, int cw,
                       TrainHeadsLayout *lay)
 {
-    int heat_w = half ? t : 2 + t * cw;
-    int rows = half ? (t + 1) / 2 : t;
+    /* the stripe's row under the heatmap, the score after it */
+    int heat_w = (half ? t : 2 + t * cw) + (sp->guide && sp->score ? SCORE_W : 0);
+    int rows = (half ? (t + 1) / 2 : t) + (sp->guide ? 1 : 0);
     lay->tokens = t, lay->half = half, lay->cell_w = half ? 1 : cw;
     lay->tile_w = (heat_w > TITLE_MIN ? heat_w : TITLE_MIN) + 1;
     lay->tile_h = 2 + rows + 1;
@@ -245,6 +247,10 @@ static bool heads_try(int w, int h, const TrainHeadsSpec *sp, int t, bool half, 
 bool trainplot_heads_fit(int w, int h, const TrainHeadsSpec *sp, TrainHeadsLayout *lay)
 {
     int least = sp->n < 4 ? sp->n : 4;
+    int full_least = sp->n < TRAINPLOT_GUIDE_TOKENS ? sp->n : TRAINPLOT_GUIDE_TOKENS;
+    for (int t = sp->n; sp->guide && t >= full_least && t >= 1; t--)
+        if (heads_try(w, h, sp, t, false, 2, lay) || heads_try(w, h, sp, t, false, 1, lay))
+            return true;
     for (int t = sp->n; t >= least && t >= 1; t--) {
         if (heads_try(w, h, sp, t, false, 2, lay))
             return true;
@@ -278,7 +284,7 @@ static void draw_half(Grid *g, int x, int y, const TrainHeadsSpec *sp, const flo
 }
 
 static void draw_full(Grid *g, int x, int y, const TrainHeadsSpec *sp, const float *P,
-                      const TrainHeadsLayout *lay)
+                      const TrainHeadsLayout *lay, HeatmapLayout *out)
 {
     const int t = lay->tokens;
     HeatmapSpec hs = {.P = P,
@@ -294,6 +300,7 @@ static void draw_full(Grid *g, int x, int y, const TrainHeadsSpec *sp, const flo
                       .label_w = 1};
     HeatmapLayout hl;
     heatmap_draw(g, x, y, 2 + t * lay->cell_w, 1 + t, &hs, &hl);
+    *out = hl;
     /* Colour alone in the tiles: percentages in 2 columns run together. */
     for (int r = 0; sp->mode == HEATMAP_COLOR && r < hl.rows; r++)
         for (int c = 0; c < hl.cols * hl.cell_w; c++) {
@@ -301,6 +308,49 @@ static void draw_full(Grid *g, int x, int y, const TrainHeadsSpec *sp, const flo
             if (cell && cell->style == STYLE_HEAT)
                 cell->cp = ' ';
         }
+}
+
+/* The faint guide in full tiles: TRAINPLOT_GUIDE in each guided cell (its
+ * last column in glyphs, where the first keeps the weight's shade). */
+static void draw_guide(Grid *g, const TrainHeadsSpec *sp, const HeatmapLayout *hl, int t)
+{
+    for (int i = 0; i < t && i < hl->rows; i++) {
+        int j = sp->guide[i];
+        if (j < 0 || j > i || j >= t)
+            continue;
+        int dx = sp->mode == HEATMAP_GLYPH ? hl->cell_w - 1 : 0;
+        if (sp->mode == HEATMAP_GLYPH && hl->cell_w < 2)
+            continue; /* a one-column glyph is the weight itself */
+        Cell *c = grid_at(g, hl->cells_x + j * hl->cell_w + dx, hl->cells_y + i);
+        if (c)
+            c->cp = TRAINPLOT_GUIDE;
+    }
+}
+
+/* The stripe's row at (x, y), cells cw columns from x: under key column j
+ * the weight of the row whose guide is j; then the head's score. */
+static void draw_stripe(Grid *g, int x, int y, const TrainHeadsSpec *sp, const float *P, int t,
+                        int cw, int head)
+{
+    for (int i = 0; i < t; i++) {
+        int j = sp->guide[i];
+        if (j < 0 || j > i || j >= t)
+            continue;
+        float w = P[(long)i * sp->n + j];
+        Cell *c = grid_at(g, x + j * cw, y);
+        if (!c || x + j * cw + cw > g->w)
+            continue;
+        if (sp->mode == HEATMAP_GLYPH)
+            grid_fill_cells(c, cw, heatmap_glyph(heatmap_glyph_index(w)), STYLE_TEXT, 0);
+        else
+            grid_fill_cells(c, cw, ' ', STYLE_HEAT, heatmap_level(w));
+    }
+    if (sp->score) { /* " ╲.62": the stripe's score, .99 at most as in the titles */
+        int cents = (int)(sp->score[head] * 100.0f + 0.5f);
+        cents = cents < 0 ? 0 : cents > 99 ? 99 : cents;
+        grid_printf(g, x + t * cw, y, SCORE_W, sp->hot && sp->hot[head] ? STYLE_ACCENT : STYLE_TEXT,
+                    " \xe2\x95\xb2.%02d", cents);
+    }
 }
 
 int trainplot_heads(Grid *g, int x, int y, const TrainHeadsSpec *sp, const TrainHeadsLayout *lay)
@@ -312,10 +362,20 @@ int trainplot_heads(Grid *g, int x, int y, const TrainHeadsSpec *sp, const Train
             const float *P = sp->P + (long)i * sp->n * sp->n;
             bool hot = sp->hot && sp->hot[i];
             grid_puts(g, tx, ty, sp->titles[i], lay->tile_w - 1, hot ? STYLE_ACCENT : STYLE_TITLE);
-            if (lay->half)
-                draw_half(g, tx, ty + 1, sp, P, lay->tokens);
-            else
-                draw_full(g, tx, ty + 1, sp, P, lay);
+            const int t = lay->tokens;
+            if (lay->half) {
+                draw_half(g, tx, ty + 1, sp, P, t);
+                if (sp->guide)
+                    draw_stripe(g, tx, ty + 2 + (t + 1) / 2, sp, P, t, 1, i);
+                continue;
+            }
+            HeatmapLayout hl;
+            draw_full(g, tx, ty + 1, sp, P, lay, &hl);
+            if (sp->guide) {
+                draw_guide(g, sp, &hl, t);
+                grid_put(g, tx, hl.cells_y + hl.rows, TRAINPLOT_GUIDE, STYLE_DIM, 0);
+                draw_stripe(g, hl.cells_x, hl.cells_y + hl.rows, sp, P, t, hl.cell_w, i);
+            }
         }
     return lay->h;
 }

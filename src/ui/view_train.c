@@ -110,6 +110,8 @@ static int draw_heads(const UiState *u, const TrainView *tv, Grid *g, Rect r)
     char titles[MAX_LINES][40];
     const char *tp[MAX_LINES];
     bool hot[MAX_LINES];
+    float ind[MAX_LINES];
+    bool stripe = tv->has_kind[SCORE_INDUCTION];
     for (int i = 0; i < tv->probe_n; i++)
         labels[i] = tv->probe_label[i];
     TrainHeadsSpec sp = {.P = tv->probe_P,
@@ -120,7 +122,9 @@ static int draw_heads(const UiState *u, const TrainView *tv, Grid *g, Rect r)
                          .titles = tp,
                          .hot = hot,
                          .mode = u->hmode,
-                         .half_ok = u->depth == DEPTH_256};
+                         .half_ok = u->depth == DEPTH_256,
+                         .guide = stripe ? tv->probe_ind : NULL,
+                         .score = stripe ? ind : NULL};
     int max_w = r.w - PLOT_MIN_W - 2;
     max_w = max_w < r.w * 3 / 5 ? max_w : r.w * 3 / 5; /* the plots keep 2/5 at least */
     TrainHeadsLayout lay;
@@ -132,16 +136,20 @@ static int draw_heads(const UiState *u, const TrainView *tv, Grid *g, Rect r)
         float v;
         scores_best(&tv->scores[i], &v);
         hot[i] = v > TV_THRESHOLD;
+        ind[i] = tv->scores[i].s[SCORE_INDUCTION];
         head_title(tv, i, lay.tile_w - 1, titles[i], sizeof titles[i]);
         tp[i] = titles[i];
     }
-    static const char *const caption[] = {
-        "Each head on a probe sequence (rows: queries, columns: keys)",
-        "Each head on a probe sequence", "Heads on a probe", "Heads"};
+    static const char *const caption[2][4] = {
+        {"Each head on a probe sequence (rows: queries, columns: keys)",
+         "Each head on a probe sequence", "Heads on a probe", "Heads"},
+        {"Each head on a probe; \xe2\x95\xb2 induction stripe, under it: its weights, score",
+         "Heads on a probe; \xe2\x95\xb2 induction stripe, its weights, score",
+         "Heads; \xe2\x95\xb2 induction stripe, score", "Heads"}};
     int k = 0;
-    while (k < 3 && grid_text_width(caption[k]) > lay.w)
+    while (k < 3 && grid_text_width(caption[stripe][k]) > lay.w)
         k++;
-    grid_puts(g, r.x, r.y, caption[k], lay.w, STYLE_DIM);
+    grid_puts(g, r.x, r.y, caption[stripe][k], lay.w, STYLE_DIM);
     trainplot_heads(g, r.x, r.y + 1, &sp, &lay);
     return lay.w;
 }

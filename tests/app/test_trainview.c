@@ -329,6 +329,33 @@ static void test_trainview_apply_actions(void **state)
     trainview_free(&tv);
 }
 
+/* The probe's induction keys: the induction probe repeats PROBE_PERIOD (5)
+ * letters, so from the second copy on each query's key is 4 to its left;
+ * on any probe the key follows the latest earlier copy of the token. */
+static void test_trainview_probe_induction_keys(void **state)
+{
+    (void)state;
+    TrainViewConfig c;
+    trainview_config("induction", &c);
+    TrainView tv;
+    init_ok(&tv, &c);
+    assert_int_equal(tv.probe_n, TV_PROBE_MAX);
+    for (int i = 0; i < tv.probe_n; i++)
+        assert_int_equal(tv.probe_ind[i], i < 5 ? -1 : i - 4);
+    trainview_free(&tv);
+    trainview_config("copy", &c);
+    init_ok(&tv, &c);
+    for (int i = 0; i < tv.probe_n; i++) {
+        int j = tv.probe_ind[i];
+        assert_true(j >= -1 && j <= i);
+        for (int k = (j < 0 ? 0 : j); k < i; k++) /* no copy after the one it follows */
+            assert_int_not_equal(tv.probe[k], tv.probe[i]);
+        if (j >= 1)
+            assert_int_equal(tv.probe[j - 1], tv.probe[i]);
+    }
+    trainview_free(&tv);
+}
+
 static void test_trainview_text_labels_are_printable(void **state)
 {
     (void)state;
@@ -435,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_trainview_speed_clamps),
         cmocka_unit_test(test_trainview_reset_is_a_fresh_start),
         cmocka_unit_test(test_trainview_apply_actions),
+        cmocka_unit_test(test_trainview_probe_induction_keys),
         cmocka_unit_test(test_trainview_text_labels_are_printable),
         cmocka_unit_test(test_trainview_save_never_reuses_a_folder),
         cmocka_unit_test(test_trainview_unknown_task_says_why),

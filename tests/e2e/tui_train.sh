@@ -39,6 +39,20 @@ check "every head's heatmap and the strips are drawn" \
     sh -c 'for w in L1H1 L1H2 L2H1 L2H2 "induction score" "previous-token score" "loss (cross-entropy)"; do
                printf "%s" "$1" | grep -q "$w" || exit 1; done' _ "$(screen)"
 
+# --- the induction stripe: a guide on each tile's induction diagonal, a row
+# of the stripe's weights under it and the head's induction score after it
+stripe_scores() { screen >"$WORK/shot"; /usr/bin/python3 tests/e2e/lib/train_stripe.py scores "$WORK/shot"; }
+max_score() { stripe_scores | sort | tail -1; }
+screen >"$WORK/shot"
+check "the guide marks the induction diagonal (key i-4 of each row i >= 5)" \
+    /usr/bin/python3 tests/e2e/lib/train_stripe.py guide "$WORK/shot"
+check "the caption names the stripe" sh -c 'grep -q "╲ induction stripe" "$1"' _ "$WORK/shot"
+n=$(stripe_scores | wc -l)
+check "each of the 4 heads shows its induction score ($n)" test "$n" = 4
+early=$(max_score)
+check "early on no head's stripe is strong (largest ${early:-none}, step $(step_now))" \
+    bash -c '[ -n "$1" ] && ((10#${1#.} <= 30))' _ "$early"
+
 # --- faster and slower (1, 2, 3, 5, 8 ... steps a frame), then back to 2
 keys + +
 check "+ makes more steps a frame" wait_for "training, 5 steps a frame"
@@ -71,6 +85,10 @@ check "space resumes" wait_for "training, [0-9]+ steps a frame"
 WAIT_TICKS=1800 check "training stops at 400 steps, saying so" \
     wait_for "400 steps done: space trains on, s saves"
 check "the header says paused at 400" sh -c 'printf "%s" "$1" | grep -q "^step 400 of 400 .*paused"' _ "$(screen)"
+late=$(max_score)
+check "the stripe formed: the largest induction score rose by .25 (${early:-?} -> ${late:-?})" \
+    bash -c '[ -n "$1" ] && [ -n "$2" ] && ((10#${2#.} >= 50 && 10#${2#.} >= 10#${1#.} + 25))' \
+    _ "$early" "$late"
 check "an induction head's tile is labelled so" \
     sh -c 'printf "%s" "$1" | grep -Eq "L2H[12] induction 0\.[5-9][0-9]"' _ "$(screen)"
 
@@ -113,6 +131,8 @@ for size in "80 24" "100 30" "120 40"; do
     tmux -L "$SOCK" resize-window -t s -x "$1" -y "$2"
     sleep 0.3; settle
     scr=$(screen)
+    n=$(stripe_scores | wc -l)
+    check "$1x$2: every head's induction score under its stripe ($n)" test "$n" = 4
     check "$1x$2: heads, strips, loss and keys on screen" \
         sh -c 'for w in "^Training induction" L2H2 "induction score" "loss" "q quit"; do
                    printf "%s" "$1" | grep -q "$w" || exit 1; done

@@ -386,6 +386,65 @@ static void test_trainplot_heads_half_blocks(void **state)
     grid_free(&g);
 }
 
+/* The induction stripe: with a guide (row i >= 3 on key i - 2, as on a probe
+ * repeating 3 tokens), full tiles show every token, the guided cells carry
+ * the guide glyph in their last column (glyphs: the first keeps the shade),
+ * a row under the heatmap holds each row's weight on its guide key in that
+ * key's column, and the head's score follows it as "╲.87". */
+static void test_trainplot_heads_induction_stripe(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    float P[N * N] = {0};
+    int guide[N];
+    for (int i = 0; i < N; i++) {
+        guide[i] = i >= 3 ? i - 2 : -1;
+        P[i * N + (guide[i] >= 0 ? guide[i] : 0)] = 1.0f; /* an induction head */
+    }
+    const float score[1] = {0.874f};
+    TrainHeadsSpec sp = {.P = P,
+                         .L = 1,
+                         .H = 1,
+                         .n = N,
+                         .labels = LABELS,
+                         .titles = TITLES,
+                         .mode = HEATMAP_GLYPH,
+                         .guide = guide,
+                         .score = score};
+    TrainHeadsLayout l;
+    Grid g;
+    assert_int_equal(grid_init(&g, 40, 14), 0);
+    assert_true(trainplot_heads_fit(40, 14, &sp, &l));
+    assert_false(l.half);
+    assert_int_equal(l.tokens, N);
+    assert_int_equal(l.cell_w, 2);
+    assert_int_equal(l.tile_h, 2 + N + 1 + 1); /* title, labels, rows, stripe, gap */
+    trainplot_heads(&g, 0, 0, &sp, &l);
+    /* rows at y 2 + i, cells of 2 columns from x 2 */
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j <= i; j++) {
+            Cell *first = grid_at(&g, 2 + 2 * j, 2 + i), *last = grid_at(&g, 3 + 2 * j, 2 + i);
+            bool guided = guide[i] == j;
+            assert_int_equal(last->cp, guided ? TRAINPLOT_GUIDE : first->cp);
+            assert_int_equal(first->cp, heatmap_glyph(heatmap_glyph_index(P[i * N + j])));
+        }
+    /* the stripe's row at y 2 + N: '╲', then full shades under keys 1..3 */
+    int y = 2 + N;
+    assert_int_equal(grid_at(&g, 0, y)->cp, TRAINPLOT_GUIDE);
+    assert_int_equal(grid_at(&g, 2, y)->cp, ' '); /* key 0: no row's guide */
+    for (int j = 1; j <= 3; j++)
+        assert_int_equal(grid_at(&g, 2 + 2 * j, y)->cp, 0x2588u);
+    assert_int_equal(grid_at(&g, 2 + 2 * 4, y)->cp, ' ');
+    char buf[256];
+    row_text(&g, y, buf, sizeof buf);
+    assert_non_null(strstr(buf, " \xe2\x95\xb2.87"));
+    /* without a guide the same tile has no stripe row */
+    sp.guide = NULL;
+    assert_true(trainplot_heads_fit(40, 14, &sp, &l));
+    assert_int_equal(l.tile_h, 2 + N + 1);
+    grid_free(&g);
+}
+
 int main(void)
 {
     test_utf8_locale();
@@ -400,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_trainplot_heads_layout_choice),
         cmocka_unit_test(test_trainplot_heads_full_tiles),
         cmocka_unit_test(test_trainplot_heads_half_blocks),
+        cmocka_unit_test(test_trainplot_heads_induction_stripe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
