@@ -15,6 +15,7 @@
 #include "app/edit.h"
 #include "core/model.h"
 #include "io/sentences.h"
+#include "io/views.h"
 
 #define APP_CROSS_DEFAULT "Le chat est assis sur le tapis" /* the second sentence */
 #define APP_ZOOM_MAX 14 /* 16384 tokens halved 14 times is one token */
@@ -198,6 +199,24 @@ void app_fit_result(AppState *s, const AppFit *fit);
 /* After a model run: the token counts (0, 0 after an error); app_fit_result
  * with the configuration's layers and heads. */
 void app_set_tokens(AppState *s, int n_q, int n_k);
+
+/* Views (io/views.h's table) on the state: a view is the base view (view),
+ * a text panel over it (panel) and side by side (compare). Show view v:
+ * those three set as v needs (the trace: its panel over the attention
+ * view; heads: the attention view, whose small multiples show every head),
+ * the panel's scroll back at its top. */
+void app_view_show(AppState *s, ViewId v);
+
+/* The view drawn under any text panel, with the precedence the interface
+ * draws by: the pipeline, else the PE view, else side by side, else the
+ * attention view. */
+ViewId app_view_base(const AppState *s);
+
+/* What the state needs (VIEW_NEEDS_*): the base view's, the trace panel's
+ * when it is open, and the flipped run while side by side with the mask
+ * is kept under the pipeline or PE view (it comes back with Esc or S
+ * without a run). */
+unsigned app_view_needs(const AppState *s);
 
 /* The buffer typing goes to: the second sentence when editing it. */
 EditBuf *app_field(AppState *s);

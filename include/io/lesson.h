@@ -12,7 +12,8 @@
  *   sentence: Cat eats fish                  (settings: "name: value")
  *   weights: assets/seed001
  *   d-model: 4
- *   view: pipeline                           (... and stage: scores for its page,
+ *   view: pipeline                           (a name of io/views.h's table; stage:
+ *                                             scores for its page,
  *                                             stage: scores-scaled for two together)
  *   ...
  *   Narration is every other line; a blank line ends a paragraph.
@@ -39,21 +40,12 @@
 #include <stdint.h>
 
 #include "core/model.h"
+#include "io/views.h"
 
 #define LESSON_MAX_BYTES (256 * 1024) /* a lesson file */
 #define LESSON_MAX_PAGES 200
 #define LESSON_MAX_CHOICES 9
 
-typedef enum {
-    LESSON_VIEW_ATTN,      /* the heatmaps (the default) */
-    LESSON_VIEW_PIPELINE,  /* every stage of the focused head */
-    LESSON_VIEW_TRACE,     /* the calculation trace of the selected token */
-    LESSON_VIEW_PE,        /* positional encodings */
-    LESSON_VIEW_CMP_MASK,  /* the focused head with the mask off and on */
-    LESSON_VIEW_CMP_HEADS, /* the focused head and the next */
-    LESSON_VIEW_HEADS,     /* every head (the handout draws each one) */
-    LESSON_VIEW_COUNT
-} LessonView;
 
 /* What a question's answer is, computed from the result on screen for the
  * focused head, the shown layer and the selected query token (the row). */
@@ -112,7 +104,7 @@ typedef struct {
     uint64_t seed;
     bool causal, pe, scale;
     float temperature;
-    LessonView view;
+    ViewId view;           /* by its name in views.h's table */
     int stage;             /* the pipeline stage (1-8) whose page the view opens, 0: the first */
     /* the last stage its text speaks of (stage: 4-5), shown on that page */
     int stage_last;
@@ -161,7 +153,5 @@ int lesson_parse(const char *data, size_t len, const char *name, const char *dir
 
 void lesson_free(Lesson *l);
 
-/* Names of the views, the answers and the question kinds, for messages. */
-const char *lesson_view_name(LessonView v);
 
 #endif

@@ -108,16 +108,6 @@ static void load_weights(LessonState *ls, const LessonSettings *set, const Model
     snprintf(ls->weights_dir, sizeof ls->weights_dir, "%s", path);
 }
 
-/* The view, panel and side-by-side of a lesson view. */
-static void apply_view(AppState *s, LessonView v)
-{
-    s->view = v == LESSON_VIEW_PE ? VIEW_PE : v == LESSON_VIEW_PIPELINE ? VIEW_PIPELINE : VIEW_ATTN;
-    s->panel = v == LESSON_VIEW_TRACE ? PANEL_TRACE : PANEL_NONE;
-    s->compare = v == LESSON_VIEW_CMP_MASK ? CMP_MASK : v == LESSON_VIEW_CMP_HEADS ? CMP_HEADS
-                                                                                : CMP_NONE;
-    s->panel_scroll = 0;
-}
-
 unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
 {
     const Lesson *l = &ls->lesson;
@@ -154,7 +144,7 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     s->max_layers = ls->have_weights ? ls->weights.L : ls->have_net ? c.layers : AV_MAX_LAYERS;
     ls->want_stage = set->stage;
     s->zoom = 0;
-    apply_view(s, set->view);
+    app_view_show(s, set->view);
     s->sel_row = set->token.index ? set->token.index - 1 : -1;
     s->sel_col = set->key.index ? set->key.index - 1 : -1;
     /* the page's settings replace an example's: its token to select after

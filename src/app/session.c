@@ -154,7 +154,7 @@ int session_run(Session *ss, AppState *s, ModelResult *r, bool causal, bool outp
 
 bool session_wants_outputs(const AppState *s, const LessonState *ls)
 {
-    return s->view == VIEW_PIPELINE || s->panel == PANEL_TRACE || ls->active;
+    return (app_view_needs(s) & VIEW_NEEDS_OUTPUTS) || ls->active;
 }
 
 bool session_outputs_missing(const Session *ss, const AppState *s, const LessonState *ls)

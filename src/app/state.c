@@ -94,3 +94,50 @@ void app_free(AppState *s)
     edit_free(&s->text);
     edit_free(&s->cross);
 }
+
+/* ---- views (io/views.h) on the state ------------------------------------ */
+
+/* Each view of the table as the state shows it. */
+static const struct {
+    AppView view;
+    AppPanel panel;
+    AppCompare compare;
+} APP_VIEWS[VIEW_ID_COUNT] = {
+    [VIEW_ID_ATTN] = {VIEW_ATTN, PANEL_NONE, CMP_NONE},
+    [VIEW_ID_PIPELINE] = {VIEW_PIPELINE, PANEL_NONE, CMP_NONE},
+    [VIEW_ID_TRACE] = {VIEW_ATTN, PANEL_TRACE, CMP_NONE},
+    [VIEW_ID_PE] = {VIEW_PE, PANEL_NONE, CMP_NONE},
+    [VIEW_ID_CMP_MASK] = {VIEW_ATTN, PANEL_NONE, CMP_MASK},
+    [VIEW_ID_CMP_HEADS] = {VIEW_ATTN, PANEL_NONE, CMP_HEADS},
+    [VIEW_ID_HEADS] = {VIEW_ATTN, PANEL_NONE, CMP_NONE},
+};
+
+void app_view_show(AppState *s, ViewId v)
+{
+    v = view_info(v)->id; /* an id out of range: the attention view */
+    s->view = APP_VIEWS[v].view;
+    s->panel = APP_VIEWS[v].panel;
+    s->compare = APP_VIEWS[v].compare;
+    s->panel_scroll = 0;
+}
+
+ViewId app_view_base(const AppState *s)
+{
+    if (s->view == VIEW_PIPELINE)
+        return VIEW_ID_PIPELINE;
+    if (s->view == VIEW_PE)
+        return VIEW_ID_PE;
+    if (s->compare != CMP_NONE)
+        return s->compare == CMP_MASK ? VIEW_ID_CMP_MASK : VIEW_ID_CMP_HEADS;
+    return VIEW_ID_ATTN;
+}
+
+unsigned app_view_needs(const AppState *s)
+{
+    unsigned needs = view_info(app_view_base(s))->needs;
+    if (s->panel == PANEL_TRACE)
+        needs |= view_info(VIEW_ID_TRACE)->needs;
+    if (s->compare == CMP_MASK)
+        needs |= view_info(VIEW_ID_CMP_MASK)->needs;
+    return needs;
+}

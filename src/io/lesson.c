@@ -22,10 +22,7 @@
 #include "core/designed.h"
 #include "core/utf8.h"
 #include "io/lesson_value.h"
-
-static const char *const view_names[LESSON_VIEW_COUNT] = {
-    "attention", "pipeline", "trace", "pe", "compare-mask", "compare-heads", "heads",
-};
+#include "io/views.h"
 
 static const char *const setting_names[] = {
     "sentence", "cross", "weights", "model", "preset", "d-model", "heads", "layers", "layer",
@@ -51,11 +48,6 @@ typedef struct {
     bool set_preset, set_weights;
 } Parser;
 
-const char *lesson_view_name(LessonView v)
-{
-    return v >= 0 && v < LESSON_VIEW_COUNT ? view_names[v] : "?";
-}
-
 void lesson_settings_default(LessonSettings *s)
 {
     memset(s, 0, sizeof *s);
@@ -67,7 +59,7 @@ void lesson_settings_default(LessonSettings *s)
     s->seed = c.seed;
     s->causal = c.causal, s->pe = c.pe, s->scale = c.scale;
     s->temperature = c.temperature;
-    s->view = LESSON_VIEW_ATTN;
+    s->view = VIEW_ID_ATTN;
 }
 
 static int perr(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -138,15 +130,17 @@ static const char *get_path(const char *v)
     return strcmp(v, "none") == 0 ? NULL : v;
 }
 
-static int set_view(Parser *p, const char *v, LessonView *out)
+/* A name of the views table (io/views.h). */
+static int set_view(Parser *p, const char *v, ViewId *out)
 {
-    for (int k = 0; k < LESSON_VIEW_COUNT; k++)
-        if (strcmp(v, view_names[k]) == 0) {
-            *out = (LessonView)k;
-            return AV_OK;
-        }
-    return perr(p, "view takes attention, pipeline, trace, pe, compare-mask, compare-heads or "
-                "heads, not '%.40s'", v);
+    int k = view_find(v);
+    if (k >= 0) {
+        *out = (ViewId)k;
+        return AV_OK;
+    }
+    char names[160];
+    view_name_list(names, sizeof names);
+    return perr(p, "view takes %s, not '%.40s'", names, v);
 }
 
 static int set_preset(Parser *p, const char *v, LessonSettings *s)

@@ -14,6 +14,7 @@
 #include "render/pipeline.h"
 #include "render/trace.h"
 #include "io/lesson_answer.h"
+#include "io/views.h"
 
 #define HANDOUT_WIDTH 100
 
@@ -104,7 +105,7 @@ static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
         fprintf(f, "; designed heads");
     else
         fprintf(f, "; seed %llu", (unsigned long long)c->seed);
-    fprintf(f, "; view: %s.\n\n", lesson_view_name(s->view));
+    fprintf(f, "; view: %s.\n\n", view_info(s->view)->name);
 }
 
 static void md_question(FILE *f, const Lesson *l, const LessonPage *p, const HandoutRun *run)
@@ -143,17 +144,17 @@ static int md_view(FILE *f, const LessonSettings *s, HandoutRun *run)
                        .token = row, .width = HANDOUT_WIDTH, .numbers = true};
     fputs("```text\n", f);
     switch (s->view) {
-    case LESSON_VIEW_PIPELINE:
+    case VIEW_ID_PIPELINE:
         err = pipeline_write(f, r, &run->cfg, run->layer, run->head, run->row, false,
                              HANDOUT_WIDTH);
         break;
-    case LESSON_VIEW_TRACE: err = trace_write(f, r, &run->cfg, run->layer, run->head, row); break;
-    case LESSON_VIEW_CMP_HEADS:
+    case VIEW_ID_TRACE: err = trace_write(f, r, &run->cfg, run->layer, run->head, row); break;
+    case VIEW_ID_CMP_HEADS:
         err = export_text_head(f, r, &run->cfg, run->head, &o);
         if (!err && run->head + 1 < run->cfg.H)
             err = export_text_head(f, r, &run->cfg, run->head + 1, &o);
         break;
-    case LESSON_VIEW_HEADS:
+    case VIEW_ID_HEADS:
         for (int h = 0; h < run->cfg.H && !err; h++)
             err = export_text_head(f, r, &run->cfg, h, &o);
         break;

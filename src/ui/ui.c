@@ -23,14 +23,11 @@
 #include "imported.h"
 #include "kindkeys.h"
 #include "uistate.h"
-#include "view_attn.h"
-#include "view_cmp.h"
 #include "view_panel.h"
 #include "view_lesson.h"
-#include "view_pe.h"
 #include "view_heads.h"
-#include "view_pipeline.h"
 #include "view_predict.h"
+#include "view_table.h"
 #include "view_top.h"
 #include "view_train.h"
 #include "app/action.h"
@@ -101,16 +98,8 @@ static void ui_frame(UiState *u)
         int top = view_top_draw(u, g);
         Rect mid = {0, top, COLS, LINES - top - 2 - view_top_status_rows(u, COLS)}, page;
         view_lesson_split(u, &mid, &page);
-        if (view_heads_draw(u, g, mid))
-            ; /* the head scores or the model view */
-        else if (u->app.view == VIEW_PIPELINE)
-            view_pipeline_draw(u, g, mid);
-        else if (u->app.view == VIEW_PE)
-            view_pe_draw(u, g, mid);
-        else if (u->app.compare != CMP_NONE)
-            view_cmp_draw(u, g, mid);
-        else
-            view_attn_draw(u, g, mid);
+        if (!view_heads_draw(u, g, mid)) /* the head scores or the model view */
+            view_table_draw(u, g, mid);    /* else the state's view (io/views.h) */
         kindkeys_overlay(u, g);
         if (u->app.panel != PANEL_NONE)
             view_panel_draw(u, g, mid);

@@ -43,7 +43,7 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
         .veil = lesson_state_veil_stage(&u->lesson),
     };
     const LessonPage *lp = lesson_state_page(&u->lesson);
-    sp.lead = lp && lp->set.view == LESSON_VIEW_PIPELINE ? lp->set.stage : 0;
+    sp.lead = lp && lp->set.view == VIEW_ID_PIPELINE ? lp->set.stage : 0;
     sp.lead_last = sp.lead ? lp->set.stage_last : 0;
     if (u->lesson.active && u->lesson.want_stage) { /* the page the lesson talks about */
         sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->lesson.want_stage - 1));

@@ -170,6 +170,45 @@ static void setup_app(AppState *s, bool fixed)
     app_set_tokens(s, 6, 6);
 }
 
+/* Views of io/views.h on the state: each shown view is the one the
+ * interface then draws (the trace a panel over the attention view, heads
+ * the attention view's small multiples), with the needs the table gives;
+ * the keys' own moves (S, b, w) agree with the table. */
+static void test_app_views_from_the_table(void **state)
+{
+    (void)state;
+    AppState s;
+    setup_app(&s, false);
+    for (int k = 0; k < VIEW_ID_COUNT; k++) {
+        s.panel_scroll = 5;
+        app_view_show(&s, (ViewId)k);
+        ViewId want = k == VIEW_ID_TRACE || k == VIEW_ID_HEADS ? VIEW_ID_ATTN : (ViewId)k;
+        assert_int_equal(app_view_base(&s), want);
+        assert_int_equal(s.panel, k == VIEW_ID_TRACE ? PANEL_TRACE : PANEL_NONE);
+        assert_int_equal(s.panel_scroll, 0);
+        assert_int_equal(app_view_needs(&s), view_info((ViewId)k)->needs);
+    }
+    app_view_show(&s, VIEW_ID_ATTN);
+    action_apply(&s, ACT_PIPELINE, 0);
+    assert_int_equal(app_view_base(&s), VIEW_ID_PIPELINE);
+    action_apply(&s, ACT_PIPELINE, 0);
+    action_apply(&s, ACT_CMP_MASK, 0);
+    assert_int_equal(app_view_base(&s), VIEW_ID_CMP_MASK);
+    assert_int_equal(app_view_needs(&s), VIEW_NEEDS_FLIPPED);
+    /* the pipeline over a kept side by side: its outputs, and the flipped
+     * run that side by side shows again after S */
+    action_apply(&s, ACT_PIPELINE, 0);
+    assert_int_equal(app_view_base(&s), VIEW_ID_PIPELINE);
+    assert_int_equal(app_view_needs(&s), VIEW_NEEDS_OUTPUTS | VIEW_NEEDS_FLIPPED);
+    action_apply(&s, ACT_PIPELINE, 0);
+    action_apply(&s, ACT_TRACE, 0);
+    assert_int_equal(app_view_needs(&s), VIEW_NEEDS_OUTPUTS | VIEW_NEEDS_FLIPPED);
+    app_view_show(&s, (ViewId)VIEW_ID_COUNT); /* out of range: the attention view */
+    assert_int_equal(app_view_base(&s), VIEW_ID_ATTN);
+    assert_int_equal(app_view_needs(&s), 0);
+    app_free(&s);
+}
+
 static void test_app_toggles_ask_for_a_run(void **state)
 {
     (void)state;
@@ -440,6 +479,7 @@ int main(void)
         cmocka_unit_test(test_app_head_digits_beyond_the_heads),
         cmocka_unit_test(test_app_example_settings),
         cmocka_unit_test(test_app_typing_and_sentences),
+        cmocka_unit_test(test_app_views_from_the_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

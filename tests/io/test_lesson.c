@@ -72,7 +72,7 @@ static void test_lesson_parse_good(void **state)
     assert_int_equal(p->set.H, 2);
     assert_false(p->set.pe);
     assert_true(p->set.scale);
-    assert_int_equal(p->set.view, LESSON_VIEW_PIPELINE);
+    assert_int_equal(p->set.view, VIEW_ID_PIPELINE);
     assert_int_equal(p->set.stage, 4);
     assert_int_equal(p->set.stage_last, 5);
     assert_true(p->set.pe_similarity);

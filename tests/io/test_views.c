@@ -1,0 +1,72 @@
+/* test_views.c - the one table of views (io/views.h) and lessons naming
+ * views by it: every name found and round-tripped through a lesson's
+ * `view:` line, the ids in order, an unknown or mis-cased name refused with
+ * the table's names in the message. */
+#include "test_common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/av.h"
+#include "io/lesson.h"
+#include "io/views.h"
+
+static void test_views_table_names_and_ids(void **state)
+{
+    (void)state;
+    for (int k = 0; k < VIEW_ID_COUNT; k++) {
+        const ViewInfo *v = view_info((ViewId)k);
+        assert_int_equal(v->id, k);
+        assert_non_null(v->name);
+        assert_true(v->what && v->what[0]);
+        assert_int_equal(view_find(v->name), k);
+        for (int j = 0; j < k; j++) /* names are unique */
+            assert_string_not_equal(view_info((ViewId)j)->name, v->name);
+    }
+    assert_int_equal(view_find("graph"), -1);
+    assert_int_equal(view_find("Pipeline"), -1);
+    assert_int_equal(view_find(""), -1);
+    assert_int_equal(view_info(VIEW_ID_COUNT)->id, VIEW_ID_ATTN); /* out of range */
+    /* what the interface relies on: the pipeline and the trace need the
+     * heads' outputs, side by side with the mask a flipped run */
+    assert_true(view_info(VIEW_ID_PIPELINE)->needs & VIEW_NEEDS_OUTPUTS);
+    assert_true(view_info(VIEW_ID_TRACE)->needs & VIEW_NEEDS_OUTPUTS);
+    assert_true(view_info(VIEW_ID_CMP_MASK)->needs & VIEW_NEEDS_FLIPPED);
+    assert_int_equal(view_info(VIEW_ID_ATTN)->needs, 0);
+    char list[160];
+    view_name_list(list, sizeof list);
+    assert_string_equal(list,
+                        "attention, pipeline, trace, pe, compare-mask, compare-heads or heads");
+}
+
+static void test_views_lesson_names_views_by_the_table(void **state)
+{
+    (void)state;
+    for (int k = 0; k < VIEW_ID_COUNT; k++) {
+        char text[128];
+        snprintf(text, sizeof text, "title: T\n== P\nview: %s\nSome text.\n",
+                 view_info((ViewId)k)->name);
+        Lesson l;
+        LessonError e;
+        assert_int_equal(lesson_parse(text, strlen(text), "t", "", &l, &e), AV_OK);
+        assert_int_equal(l.pages[0].set.view, k);
+        lesson_free(&l);
+    }
+    const char *bad = "title: T\n== P\nview: Trace\n";
+    Lesson l;
+    LessonError e;
+    assert_int_equal(lesson_parse(bad, strlen(bad), "t", "", &l, &e), AV_ERR_LESSON);
+    assert_int_equal(e.line, 3);
+    assert_non_null(strstr(e.msg, "view takes attention, pipeline, trace, pe, compare-mask, "
+                                  "compare-heads or heads, not 'Trace'"));
+    lesson_free(&l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_views_table_names_and_ids),
+        cmocka_unit_test(test_views_lesson_names_views_by_the_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
