@@ -307,7 +307,8 @@ bool input_bound(int key)
     return false;
 }
 
-/* Esc alone is Esc. Esc then b or f at once is Alt-b / Alt-f; Esc then
+/* Esc alone is Esc, also when a key curses decoded itself (a resize)
+ * follows at once. Esc then b or f at once is Alt-b / Alt-f; Esc then
  * anything else at once is another Alt-key or an escape sequence curses does
  * not know (a key of another terminal): it is read and ignored, so that an
  * unknown key never quits. */
@@ -316,7 +317,9 @@ static int read_escape(void)
     int delay = wgetdelay(stdscr), key = 27;
     timeout(0);
     int ch = getch();
-    if (ch != ERR) {
+    if (ch >= KEY_MIN) { /* a key curses decoded (a resize): no sequence, Esc alone */
+        ungetch(ch);
+    } else if (ch != ERR) {
         key = ch == 'b' ? UIKEY_ALT_B : ch == 'f' ? UIKEY_ALT_F : 0;
         for (int k = 0; k < 16 && key == 0 && ch != '~' && !(ch >= 'A' && ch <= 'z' && k > 0);
              k++)
@@ -527,30 +530,60 @@ static bool help_fits(int first, int count, int col_w)
     return true;
 }
 
-void input_help_draw(UiState *u, Grid *g)
+#define N_HELP ((int)(sizeof help_lines / sizeof help_lines[0]))
+
+/* The help's columns on a screen gw x gh: the box's width, the rows a
+ * column shows and the lines a column holds. */
+static int help_layout(int gw, int gh, int *w, int *rows, int *per_col)
 {
-    int n = (int)(sizeof help_lines / sizeof help_lines[0]);
-    int w = g->w - 2 > 120 ? 120 : g->w - 2, h = g->h - 2;
-    int rows = h - 3, cols = (w - 2) / HELP_COL_W;
+    const int n = N_HELP;
+    *w = gw - 2 > 120 ? 120 : gw - 2;
+    *rows = gh - 2 - 3;
+    int cols = (*w - 2) / HELP_COL_W;
     cols = cols < 1 ? 1 : cols;
-    if (cols > (n + rows - 1) / rows)
-        cols = (n + rows - 1) / rows;
+    if (*rows > 0 && cols > (n + *rows - 1) / *rows)
+        cols = (n + *rows - 1) / *rows;
+    cols = cols < 1 ? 1 : cols;
     /* fewer columns (and more scrolling) rather than a description cut */
     for (bool fit = false; cols > 1 && !fit;) {
         int per = (n + cols - 1) / cols;
         fit = true;
         for (int c = 0; c < cols && fit; c++)
-            fit = help_fits(c * per, n - c * per < per ? n - c * per : per, (w - 2) / cols);
+            fit = help_fits(c * per, n - c * per < per ? n - c * per : per, (*w - 2) / cols);
         cols -= !fit;
     }
-    int per_col = (n + cols - 1) / cols, col_w = (w - 2) / cols;
+    *per_col = (n + cols - 1) / cols;
+    return cols;
+}
+
+void input_help_at(UiState *u, int gw, int gh, Action a)
+{
+    int w, rows, per_col;
+    help_layout(gw, gh, &w, &rows, &per_col);
+    for (int k = 0; k < N_HELP; k++)
+        if (help_lines[k].a == a) {
+            /* its heading first, when the line under one */
+            int line = k > 0 && help_lines[k - 1].a == ACT_NONE && help_lines[k - 1].b == ACT_NONE
+                           ? k - 1
+                           : k;
+            line %= per_col; /* within its column; already in sight: no scroll */
+            u->app.help_scroll = line < rows ? 0 : line; /* input_help_draw clamps the end */
+            return;
+        }
+}
+
+void input_help_draw(UiState *u, Grid *g)
+{
+    int n = N_HELP, w, rows, per_col;
+    int cols = help_layout(g->w, g->h, &w, &rows, &per_col), h = g->h - 2;
+    int col_w = (w - 2) / cols;
     int most = per_col - rows > 0 ? per_col - rows : 0, box_h = per_col + 3 < h ? per_col + 3 : h;
     AppState *s = &u->app;
     s->help_scroll = s->help_scroll > most ? most : s->help_scroll;
     int x0 = (g->w - w) / 2, y0 = 1, top = s->help_scroll;
     widget_box(g, (Rect){x0, y0, w, box_h});
     if (most > 0)
-        grid_printf(g, x0 + w - 30, y0 + box_h - 1, 28, STYLE_DIM, " Up/Down: more (%d-%d of %d) ",
+        grid_printf(g, x0 + w - 32, y0 + box_h - 1, 30, STYLE_DIM, " Up/Down: more (%d-%d of %d) ",
                     top + 1, top + rows, per_col);
     grid_puts(g, x0 + 2, y0, " attnviz keys - Esc, ? or F1 closes ", w - 4, STYLE_TITLE);
     for (int c = 0; c < cols; c++) {

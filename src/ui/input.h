@@ -27,6 +27,10 @@ bool input_read_train(UiInput *in, int *key);
  * keeps the others. */
 bool input_bound(int key);
 
+/* Scroll the help (on a screen gw x gh) to the line of action a, under its
+ * heading: the live training view opens it at its own keys. */
+void input_help_at(UiState *u, int gw, int gh, Action a);
+
 /* Draw the help overlay over g. */
 void input_help_draw(UiState *u, Grid *g);
 

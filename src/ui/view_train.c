@@ -309,6 +309,8 @@ static int handle(UiState *u, TrainView *tv, const UiInput *in, int key, bool to
     case ACT_ROW_PGDN:
         if (in->action == ACT_HELP || s->help)
             action_apply(s, in->action, 0);
+        if (in->action == ACT_HELP && s->help) /* opened at this view's keys */
+            input_help_at(u, COLS, LINES, ACT_TRAIN);
         break;
     case ACT_ESCAPE:
         if (s->help)

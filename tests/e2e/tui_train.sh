@@ -144,6 +144,20 @@ check "50x15: the too-small notice" wait_for "terminal too small"
 tmux -L "$SOCK" resize-window -t s -x 100 -y 30
 sleep 0.3
 
+# --- at 80x24 the help opens at the view's own keys, scrolled to them
+tmux -L "$SOCK" resize-window -t s -x 80 -y 24
+sleep 0.3
+keys ?
+check "80x24: ? opens the help at 'Training view (W)'" wait_for "│ Training view \(W\)"
+check "80x24: ... with its keys and a whole 'more' label" \
+    sh -c 'printf "%s" "$1" | grep -Eq "Space p +pause / train on" &&
+           printf "%s" "$1" | grep -Eq "Up/Down: more \([0-9]+-[0-9]+ of [0-9]+\) "' _ "$(screen)"
+keys Escape
+tmux -L "$SOCK" resize-window -t s -x 100 -y 30 # at once: Esc stays Esc, not a sequence
+sleep 0.5
+check "Esc then a resize at once: the help closed" \
+    sh -c '! printf "%s" "$1" | grep -q "attnviz keys"' _ "$(screen)"
+
 # --- reset with the next seed
 keys r
 check "r starts again with seed 43" wait_for "new start with seed 43"
