@@ -5,7 +5,6 @@
 #define ATTNVIZ_ACTION_H
 
 #include "app/state.h"
-#include "app/trainview.h"
 #include "core/tokenize.h"
 #include "io/sentences.h"
 
@@ -30,13 +29,5 @@ void action_take_tokens(AppState *s, const TokenList *t);
  * and token apply. Returns APP_RUN, with APP_WEIGHTS when the weights must
  * change. */
 unsigned action_example_setting(AppState *s, const SentenceSetting *st);
-
-/* The live training view (trainview.c): one of its keys, as the front end's
- * key table maps it: ACT_TRAIN_PAUSE,
- * _STEP (then paused; a failed step says so in msg), _FASTER, _SLOWER, _RESET
- * (the next seed, trainview_reset). Other actions, ACT_TRAIN_SAVE among them
- * (a file name is the caller's), change nothing. Returns AV_OK, or what
- * trainview_reset returns (tv is freed then). */
-int trainview_apply(TrainView *tv, Action a);
 
 #endif

@@ -584,22 +584,3 @@ unsigned action_apply(AppState *s, Action a, int arg)
     const ActEntry *e = &act_table[a];
     return e->fn ? e->fn(s, e->arg == ARG_CALLER ? arg : e->arg) : 0;
 }
-
-/* ---- the live training view ------------------------------------------ */
-
-int trainview_apply(TrainView *tv, Action a)
-{
-    switch (a) {
-    case ACT_TRAIN_PAUSE: trainview_toggle_pause(tv); break;
-    case ACT_TRAIN_STEP:
-        tv->paused = true;
-        if (trainview_step(tv) != AV_OK)
-            snprintf(tv->msg, sizeof tv->msg, "the step failed");
-        break;
-    case ACT_TRAIN_FASTER: trainview_speed(tv, 1); break;
-    case ACT_TRAIN_SLOWER: trainview_speed(tv, -1); break;
-    case ACT_TRAIN_RESET: return trainview_reset(tv, tv->conf.cfg.seed + 1);
-    default: break;
-    }
-    return AV_OK;
-}

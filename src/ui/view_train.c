@@ -26,6 +26,7 @@
 #include "color.h"
 #include "input.h"
 #include "app/action.h"
+#include "app/trainkeys.h"
 #include "render/trainplot.h"
 #include "term.h"
 #include "view_top.h"

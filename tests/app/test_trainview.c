@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/action.h"
+#include "app/trainkeys.h"
 #include "app/trainview.h"
 #include "core/av.h"
 
