@@ -34,6 +34,8 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-poin
 # of a target_clones function (attention.c's softmax), so calls to it from
 # another file fail to link; the fuzz build needs no AVX clones anyway.
 CFLAGS="-std=c11 -g -O1 -D_DEFAULT_SOURCE -Dtarget_clones(...)=unused -DNO_BLAS"
+# The reference sgemm's loops untraced (tests/fuzz/nocov.txt says why).
+SAN="$SAN -fsanitize-coverage-ignorelist=tests/fuzz/nocov.txt"
 CFLAGS="$CFLAGS -Iinclude -I$out/gen $SAN"
 HFLAGS="-Wall -Wextra -Wshadow -Wstrict-prototypes -Werror"
 
@@ -61,7 +63,7 @@ gen=$(grep -o '\$(B)/gen/[A-Za-z0-9_.-]*\.inc' Makefile | sort -u | sed "s|^\$(B
 if [ -n "$gen" ]; then
     make --no-print-directory -s B="$out" $gen || { echo "run.sh: cannot generate $gen"; exit 1; }
 fi
-newest_gen=$(ls -t $gen "$newest_h" 2>/dev/null | head -1)
+newest_gen=$(ls -t $gen "$newest_h" tests/fuzz/nocov.txt 2>/dev/null | head -1)
 # a change of flags rebuilds every object
 if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "$CC $CFLAGS" ]; then
     rm -f "$out"/obj/*.o
