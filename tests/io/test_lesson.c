@@ -152,6 +152,9 @@ static void test_lesson_parse_bad(void **state)
         {"title: T\n== P\npreset: designed\nheads: 4\n", 4, "designed"},
         {"title: T\n== P\ntemperature: 0\n", 3, "0.01"},
         {"title: T\n== P\nhead: 5\n", 3, "out of range"},
+        /* found by fuzz_lesson: the label went into a one-line message */
+        {"title: T\n== P\nhead: \x17\x17\n", 3, "control characters"},
+        {"title: T\n== P\nhead: a\xc2\x9b[2J\n", 3, "control characters"},
         {"title: T\n==\n", 2, "title after"},
         {"title: T\n== P\nsentence: a\xff\n", 3, "UTF-8"},
         {"title: T\n", 0, "no page"},
