@@ -170,10 +170,6 @@ static int setting_numeric(Parser *p, const char *key, char *v, LessonSettings *
     if (!strcmp(key, "head")) {
         s->head_label = NULL;
         if (strspn(v, "0123456789") != strlen(v)) { /* a head by its label */
-            /* shown in a one-line message when no head has it */
-            for (const unsigned char *c = (const unsigned char *)v; *c; c++)
-                if (*c < 0x20 || *c == 0x7f || (c[0] == 0xc2 && c[1] >= 0x80 && c[1] < 0xa0))
-                    return perr(p, "head: a label may not hold control characters");
             s->head = 1, s->head_label = v;
             return AV_OK;
         }
@@ -197,6 +193,10 @@ static int setting_numeric(Parser *p, const char *key, char *v, LessonSettings *
 static int setting(Parser *p, const char *key, char *v)
 {
     LessonSettings *s = &p->page->set;
+    /* values (a head label, a folder) go into one-line messages */
+    for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+        if (*c < 0x20 || *c == 0x7f || (c[0] == 0xc2 && c[1] >= 0x80 && c[1] < 0xa0))
+            return perr(p, "%s: a value may not hold control characters", key);
     if (!strcmp(key, "sentence")) {
         s->sentence = v;
         return *v ? AV_OK : perr(p, "sentence is empty");

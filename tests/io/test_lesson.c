@@ -155,6 +155,7 @@ static void test_lesson_parse_bad(void **state)
         /* found by fuzz_lesson: the label went into a one-line message */
         {"title: T\n== P\nhead: \x17\x17\n", 3, "control characters"},
         {"title: T\n== P\nhead: a\xc2\x9b[2J\n", 3, "control characters"},
+        {"title: T\n== P\nweights: assets/s\x1d\n", 3, "control characters"},
         {"title: T\n==\n", 2, "title after"},
         {"title: T\n== P\nsentence: a\xff\n", 3, "UTF-8"},
         {"title: T\n", 0, "no page"},
