@@ -54,7 +54,11 @@ static void check_page(const Lesson *l, const LessonPage *p, int lines)
     check(p->text_first >= 0 && p->n_text >= 0 && p->text_first + p->n_text <= l->n_lines,
           "narration outside the lines");
     check(s->d_model >= 1 && s->H >= 1 && s->d_model % s->H == 0, "heads do not divide d_model");
-    check(s->layers >= 1 && s->layer >= 0 && s->layer <= s->layers, "a layer out of range");
+    /* a page with a trained model may name a layer of the model's: src/io/lesson.c leaves
+     * it to src/app/lesson.c, which brings it within the model's layers when the page is
+     * applied (every page is applied below) */
+    check(s->layers >= 1 && s->layer >= 0 && (s->layer <= s->layers || s->model),
+          "a layer out of range");
     check(s->head >= 1 && s->head <= s->H, "a focused head out of range");
     check(s->token.index >= 0 && s->key.index >= 0, "a negative token index");
     check(s->stage >= 0 && s->stage <= 8, "a pipeline stage out of range");
