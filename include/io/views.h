@@ -6,7 +6,7 @@
  * (io/lesson.c), the handout writes each view (render/handout.c), the app
  * layer puts a view on the interface's state and says what the state shows
  * (app_view_show, app_view_base in app/state.h), and the interface draws it
- * through its table of draw functions (src/ui/ui.c). A new view: a row here,
+ * through its table of draw functions (src/ui/view_table.c). A new view: a row here,
  * its state in app, its draw function in ui.
  */
 #ifndef ATTNVIZ_VIEWS_H

@@ -195,7 +195,7 @@ static int run_results(Session *ss, AppState *s, const LessonState *ls, unsigned
         ss->run_ms = now_ms() - t0;
         ss->gen = ++ss->gen_clock;
     }
-    if (s->compare == CMP_MASK) {
+    if (app_view_needs(s) & VIEW_NEEDS_FLIPPED) {
         ss->run_err2 = run_one(ss, s, ls, &ss->res2, !s->cfg.causal);
         ss->gen2 = ++ss->gen_clock;
         if (ss->run_err2 == AV_ERR_NOMEM)

@@ -1,6 +1,7 @@
 /* view_table.c - each view of io/views.h's table and the function that draws
- * it (view_table.h). A new view: its row in io/views.c, its state in
- * app/state.c (APP_VIEWS), its draw function here.
+ * it (view_table.h). A new view: its row in io/views.c; its state in app
+ * (APP_VIEWS in app/state.c: an AppView, panel or comparison, which
+ * app_view_base maps back to the row); its draw function here.
  */
 #include "view_table.h"
 

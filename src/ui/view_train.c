@@ -287,6 +287,25 @@ static void frame(UiState *u, const TrainView *tv, const TrainLoop *lp, bool top
     refresh();
 }
 
+/* A key the training view does not use. Opened from the interface, a key of
+ * the interface's goes back and does there what it does (F9 toggles the
+ * mask, Down moves the row ...): -1; a key nothing uses leaves the run going
+ * and says so: 0. */
+static int other_key(AppState *s, TrainView *tv, int key, bool top)
+{
+    if (!top && key > 0 && input_bound(key)) {
+        ungetch(key);
+        s->help = false;
+        return -1;
+    }
+    if (key > 0) {
+        const char *name = keyname(key);
+        snprintf(tv->msg, sizeof tv->msg, "%s does nothing here: ? lists the keys, %s",
+                 name ? name : "that key", top ? "q quits" : "Esc goes back");
+    }
+    return 0;
+}
+
 /* Apply one input of the view (input_read_train: the key table's training
  * rows; key is its code); returns 1 to quit, -1 to back out, 0 to go on. */
 static int handle(UiState *u, TrainView *tv, const UiInput *in, int key, bool top)
@@ -298,19 +317,25 @@ static int handle(UiState *u, TrainView *tv, const UiInput *in, int key, bool to
     case ACT_TRAIN_STEP:
     case ACT_TRAIN_FASTER:
     case ACT_TRAIN_SLOWER:
-    case ACT_TRAIN_RESET:
-        if (trainview_apply(tv, in->action) == AV_ERR_NOMEM)
-            term_die("out of memory");
+    case ACT_TRAIN_RESET: {
+        /* a failed reset has freed the run: nothing is left to draw */
+        int err = trainview_apply(tv, in->action);
+        if (err != AV_OK)
+            term_die("%s", av_strerror(err));
         break;
+    }
     case ACT_TRAIN_SAVE: trainview_save(tv, ".", time(NULL), path, sizeof path); break;
-    case ACT_HELP:
-    case ACT_ROW_PREV: /* these scroll the help, and do nothing without it */
+    case ACT_ROW_PREV: /* these scroll the help; without it, as any other key */
     case ACT_ROW_NEXT:
     case ACT_ROW_PGUP:
     case ACT_ROW_PGDN:
-        if (in->action == ACT_HELP || s->help)
-            action_apply(s, in->action, 0);
-        if (in->action == ACT_HELP && s->help) /* opened at this view's keys */
+        if (!s->help)
+            return other_key(s, tv, key, top);
+        action_apply(s, in->action, 0);
+        break;
+    case ACT_HELP:
+        action_apply(s, in->action, 0);
+        if (s->help) /* opened at this view's keys */
             input_help_at(u, COLS, LINES, ACT_TRAIN);
         break;
     case ACT_ESCAPE:
@@ -323,21 +348,7 @@ static int handle(UiState *u, TrainView *tv, const UiInput *in, int key, bool to
                      "q quits (Esc backs out of a view; this is the first)");
         break;
     case ACT_QUIT: return 1;
-    default:
-        /* Opened from the interface, a key of the interface's goes back and
-         * does there what it does (F9 toggles the mask ...); a key nothing
-         * uses leaves the run going. */
-        if (!top && key > 0 && input_bound(key)) {
-            ungetch(key);
-            s->help = false;
-            return -1;
-        }
-        if (key > 0) {
-            const char *name = keyname(key);
-            snprintf(tv->msg, sizeof tv->msg, "%s does nothing here: ? lists the keys, %s",
-                     name ? name : "that key", top ? "q quits" : "Esc goes back");
-        }
-        break;
+    default: return other_key(s, tv, key, top);
     }
     return 0;
 }

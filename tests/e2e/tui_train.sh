@@ -6,7 +6,8 @@
 # speed, s saves to a new folder each time, r starts again with the next
 # seed, Esc does not quit the first view but backs out of one opened with W;
 # ? shows the view's keys in the help (the interface's key table); from the
-# interface a stray key keeps the run, W again resumes it (also after r);
+# interface a stray key keeps the run, W again resumes it (also after r), a
+# key of the interface's (F9, Down) goes back and acts there;
 # 80x24, 100x30 and 120x40, monochrome, and a bad task before curses starts.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
@@ -216,6 +217,14 @@ check "a key of the interface (F9) goes back" wait_for ' tokens [0-9]'
 sleep 0.3
 check "and acts there: the mask toggled (was '$mask')" \
     sh -c 'printf "%s" "$1" | grep -q "mask o" && ! printf "%s" "$1" | grep -q "$2 "' _ "$(screen)" "$mask"
+sel=$(screen | grep -o "Token [0-9]* [^ ]* attends" | head -1)
+keys W
+wait_for "^Training induction" >/dev/null
+keys Down
+check "Down (the interface's) goes back too" wait_for ' tokens [0-9]'
+check "and moves the selected token there (was '$sel')" \
+    sh -c 'printf "%s" "$1" | grep -q "Token [0-9]* [^ ]* attends" &&
+        ! printf "%s" "$1" | grep -q "$2"' _ "$(screen)" "$sel"
 keys W
 wait_for "^Training induction" >/dev/null
 keys C-c
