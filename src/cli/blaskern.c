@@ -41,13 +41,18 @@ static bool under_valgrind(void)
 /* Whether the address space is limited (ulimit -v) below what OpenBLAS's
  * threads need: each worker maps a buffer of 128 MB and, when that fails,
  * tries again for ever, so that under ulimit -v 150000 even --version hung at
- * exit. One thread allocates on demand; below the same bound mat_sgemm gives
- * OpenBLAS no product at all (core/mat.h), so nothing waits on its buffer. */
+ * exit. One thread allocates on demand; below MAT_BLAS_AS_MIN mat_sgemm gives
+ * OpenBLAS no product at all (core/mat.h), and mat_set_threads adds no worker
+ * without room for its buffer, so nothing waits on one. */
 static bool address_space_small(void)
 {
     struct rlimit r;
-    return getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
-           r.rlim_cur < (rlim_t)MAT_BLAS_AS_MIN && !getenv(NUM_THREADS);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* the workers start with the library: one buffer each beyond the first
+     * core's, on top of what the program needs */
+    rlim_t need = (rlim_t)MAT_BLAS_AS_MIN + (rlim_t)(cpus > 1 ? cpus - 1 : 0) * MAT_BLAS_BUFFER;
+    return getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY && r.rlim_cur < need &&
+           !getenv(NUM_THREADS);
 }
 
 void blaskern_ensure(char *const argv[])

@@ -60,7 +60,8 @@ static void linear_row_plain(int N, int K, const float *restrict x, const float 
 }
 
 #if KERN_X86
-/* A register tile: rows [0, R) of Y, columns [j, j + 16), terms [k0, k1):
+/* A register tile: rows [0, R) of Y, columns [j, j + 16), terms [k0, k1),
+ * W pointing at row k0 (ldw apart):
  * each element's chain goes on from what Y holds (zero when k0 is 0), one
  * fused multiply-add per term in order, so the chain is the same whatever
  * tile, block or thread the element falls in. */
@@ -76,8 +77,8 @@ static inline __attribute__((always_inline)) KERN_TARGET void direct_tile(int R,
         c1[r] = k0 ? _mm256_loadu_ps(Y + (size_t)r * ldy + 8) : _mm256_setzero_ps();
     }
     for (int k = k0; k < k1; k++) {
-        const __m256 w0 = _mm256_loadu_ps(W + (size_t)k * ldw);
-        const __m256 w1 = _mm256_loadu_ps(W + (size_t)k * ldw + 8);
+        const __m256 w0 = _mm256_loadu_ps(W + (size_t)(k - k0) * ldw);
+        const __m256 w1 = _mm256_loadu_ps(W + (size_t)(k - k0) * ldw + 8);
 #pragma GCC unroll 6
         for (int r = 0; r < R; r++) {
             const __m256 a = _mm256_broadcast_ss(X + (size_t)r * ldx + k);
@@ -101,7 +102,7 @@ KERN_TARGET static void direct_rows(int R, int w, int k0, int k1, const float *X
     for (int j = 0; j < w; j += 16) {
         switch (R) {
 #define KERN_CASE(r)                                                                               \
-    case r: direct_tile(r, k0, k1, X, ldx, B + j - (size_t)k0 * ldb, ldb, Y + j, ldy); break;
+    case r: direct_tile(r, k0, k1, X, ldx, B + j, ldb, Y + j, ldy); break;
             KERN_CASE(1)
             KERN_CASE(2)
             KERN_CASE(3)

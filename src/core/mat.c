@@ -519,6 +519,10 @@ void mat_sgemm_packed(int M, int N, int K, float alpha, const float *A, int lda,
 void mat_set_threads(int n)
 {
 #if !defined(NO_BLAS) && defined(OPENBLAS_VERSION)
+    /* a new worker maps its buffer as it starts, and retries for ever when
+     * the address space has no room for it */
+    if (n > 1 && !mat_blas_usable())
+        n = 1;
     openblas_set_num_threads(n < 1 ? 1 : n);
 #else
     (void)n;
