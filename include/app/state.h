@@ -204,8 +204,10 @@ void app_set_tokens(AppState *s, int n_q, int n_k);
  * a text panel over it (panel) and side by side (compare). Show view v:
  * those three set as v needs (the trace: its panel over the attention
  * view; heads: the attention view, whose small multiples show every head),
- * the panel's scroll back at its top. */
-void app_view_show(AppState *s, ViewId v);
+ * the panel's scroll back at its top; true. A view the state does not hold
+ * (its home not VIEW_HOME_STATE: the interface keeps it) leaves s as it is:
+ * false. An id out of range shows the attention view. */
+bool app_view_show(AppState *s, ViewId v);
 
 /* The view drawn under any text panel, with the precedence the interface
  * draws by: the pipeline, else the PE view, else side by side, else the

@@ -97,7 +97,7 @@ void app_free(AppState *s)
 
 /* ---- views (io/views.h) on the state ------------------------------------ */
 
-/* Each view of the table as the state shows it. */
+/* Each view of the table the state holds (VIEW_HOME_STATE) as it shows it. */
 static const struct {
     AppView view;
     AppPanel panel;
@@ -112,13 +112,16 @@ static const struct {
     [VIEW_ID_HEADS] = {VIEW_ATTN, PANEL_NONE, CMP_NONE},
 };
 
-void app_view_show(AppState *s, ViewId v)
+bool app_view_show(AppState *s, ViewId v)
 {
     v = view_info(v)->id; /* an id out of range: the attention view */
+    if (view_info(v)->home != VIEW_HOME_STATE)
+        return false;
     s->view = APP_VIEWS[v].view;
     s->panel = APP_VIEWS[v].panel;
     s->compare = APP_VIEWS[v].compare;
     s->panel_scroll = 0;
+    return true;
 }
 
 ViewId app_view_base(const AppState *s)

@@ -130,16 +130,19 @@ static const char *get_path(const char *v)
     return strcmp(v, "none") == 0 ? NULL : v;
 }
 
-/* A name of the views table (io/views.h). */
+/* A name of the views table (io/views.h) that a lesson page can show. */
 static int set_view(Parser *p, const char *v, ViewId *out)
 {
     int k = view_find(v);
-    if (k >= 0) {
+    if (k >= 0 && view_info((ViewId)k)->home == VIEW_HOME_STATE) {
         *out = (ViewId)k;
         return AV_OK;
     }
     char names[160];
     view_name_list(names, sizeof names);
+    if (k >= 0) /* a view of the interface's own, opened by its key */
+        return perr(p, "view %s is the interface's own, no lesson page shows it; view takes %s", v,
+                    names);
     return perr(p, "view takes %s, not '%.40s'", names, v);
 }
 

@@ -98,8 +98,7 @@ static void ui_frame(UiState *u)
         int top = view_top_draw(u, g);
         Rect mid = {0, top, COLS, LINES - top - 2 - view_top_status_rows(u, COLS)}, page;
         view_lesson_split(u, &mid, &page);
-        if (!view_heads_draw(u, g, mid)) /* the head scores or the model view */
-            view_table_draw(u, g, mid);    /* else the state's view (io/views.h) */
+        view_table_draw(u, g, mid); /* the view shown (io/views.h's table) */
         kindkeys_overlay(u, g);
         if (u->app.panel != PANEL_NONE)
             view_panel_draw(u, g, mid);

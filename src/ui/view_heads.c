@@ -246,7 +246,7 @@ static void table_cell1(const UiState *u, Grid *g, const struct HeadsView *hv, i
     }
 }
 
-static void draw_table(UiState *u, Grid *g, Rect r)
+void view_heads_table_draw(UiState *u, Grid *g, Rect r)
 {
     struct HeadsView *hv = u->hv;
     const HeadScan *s = &hv->scan;
@@ -330,7 +330,7 @@ static void thumbnail(UiState *u, Grid *g, int x, int y, int l, int h, int rows,
         }
 }
 
-static void draw_model(UiState *u, Grid *g, Rect r)
+void view_heads_model_draw(UiState *u, Grid *g, Rect r)
 {
     struct HeadsView *hv = u->hv;
     const ModelResult *res = &u->ses.res;
@@ -374,16 +374,10 @@ static void draw_model(UiState *u, Grid *g, Rect r)
     free(buf);
 }
 
-bool view_heads_draw(UiState *u, Grid *g, Rect r)
+ViewId view_heads_shown(const UiState *u)
 {
-    struct HeadsView *hv = u->hv;
-    if (!hv || hv->mode == HV_OFF)
-        return false;
-    if (hv->mode == HV_TABLE && hv->have)
-        draw_table(u, g, r);
-    else if (hv->mode == HV_MODEL)
-        draw_model(u, g, r);
-    else
-        return false;
-    return true;
+    const struct HeadsView *hv = u->hv;
+    if (hv && hv->mode == HV_TABLE && hv->have)
+        return VIEW_ID_HEAD_SCORES;
+    return hv && hv->mode == HV_MODEL ? VIEW_ID_MODEL : VIEW_ID_COUNT;
 }

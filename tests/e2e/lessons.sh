@@ -161,6 +161,8 @@ bad_lesson late-setting 4 "too late" 'title: T\n== P\nSome text.\nmask: on\n'
 bad_lesson one-choice 3 "2 to 9" 'title: T\n== P\nask: A?\nanswer: top\nchoice: x\n'
 bad_lesson utf8 3 "UTF-8" 'title: T\n== P\nsentence: caf\xe9\n'
 bad_lesson view 4 "view takes" 'title: T\n== P\n# comment\nview: graph\n'
+bad_lesson view-own 3 "view train is the interface's own, no lesson page shows it" \
+    'title: T\n== P\nview: train\n'
 run --lesson no-such-lesson --export md
 [ "$rc" -eq 2 ] && grep -q "no lesson called 'no-such-lesson'" "$err" &&
     pass "an unknown lesson name: exit 2" || fail "unknown lesson" "status $rc: $(err_text)"
