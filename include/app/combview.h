@@ -3,7 +3,8 @@
  * norms), which the interface computes and draws (src/ui/imported.c): which
  * key switches to which view, what is refused and why, which actions leave a
  * combining view for the plain weights first, and the status line of a
- * switch. Unit-tested without a terminal.
+ * switch; and the view shown (CombView, the session's: its keys go through
+ * session_input like every other key). Unit-tested without a terminal.
  */
 #ifndef ATTNVIZ_COMBVIEW_H
 #define ATTNVIZ_COMBVIEW_H
@@ -13,6 +14,7 @@
 
 #include "app/kind.h"
 #include "app/state.h"
+#include "core/av.h"
 
 typedef enum {
     COMB_WEIGHTS, /* the plain weights: no combining view */
@@ -22,6 +24,17 @@ typedef enum {
     COMB_ROLLOUT, /* attention rollout of layers 1..l */
     COMB_NORMS    /* value-weighted norms as shares of their row */
 } CombMode;
+
+/* A combining view's state, the session's (Session.comb): the mode shown
+ * and what a one-head mode replaced in the AppState (the model's number of
+ * heads, the focused head, the head labels), with the labels it shows. */
+typedef struct {
+    CombMode mode;
+    int saved_H, saved_head;         /* the model's, while a one-head mode is shown */
+    const char *const *saved_labels; /* s->cfg.head_labels before a combining view */
+    char label_buf[AV_MAX_LAYERS][48];
+    const char *labels[AV_MAX_LAYERS * AV_MAX_HEADS];
+} CombView;
 
 /* Whether m shows one head a layer (heads combined, rollout). */
 bool comb_one_head(CombMode m);
@@ -47,5 +60,20 @@ bool comb_leaves(Action a, bool typed);
 
 /* The status line after switching to m: "showing NAME" and the key back. */
 void comb_message(CombMode m, char *msg, size_t len);
+
+/* Switch cv to m on s: s->cfg.H and s->head become 1 and 0 while a
+ * one-head mode is shown (the model's put back after it), s->cfg.head_labels
+ * name the combining view ("rollout of layers 1-l", its comb_name) or are
+ * the model's again, and the rows summed together (M) are cleared. Sets no
+ * message. */
+void comb_set(CombView *cv, AppState *s, CombMode m);
+
+/* Input a offered to the combining views (typed: text typed, a ACT_NONE),
+ * kind k on s. A combining key is taken (1): switched with comb_message's
+ * line and APP_RUN added to *flags, or refused with comb_refuses's reason
+ * in s->msg and nothing run. A key that leaves (comb_leaves) puts the plain
+ * weights back first (APP_RUN added) and is not taken (0), nor is any other
+ * key: action_apply has it. Never quits. */
+int comb_input(CombView *cv, const Kind *k, AppState *s, Action a, bool typed, unsigned *flags);
 
 #endif

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/combview.h"
 #include "app/kind.h"
 #include "app/lesson.h"
 #include "app/state.h"
@@ -71,6 +72,8 @@ typedef struct {
     SessionPredict pred;   /* session_predict_update's: the selected row's next tokens */
     unsigned pred_gen;     /* the run they were asked for (0: none) */
     int pred_err;          /* session_predict's code */
+    CombView comb;         /* the combining view shown (session_input's; derive computes it) */
+    int layer_seen;        /* the layer shown at the last input: its pages dropped when left */
     SessionDerive derive;  /* or NULL, with its context: */
     void *derive_ctx;
 } Session;
@@ -140,14 +143,19 @@ const char *session_error_line(Session *ss, int err);
  * set when it opens the PE view (the next view from the heatmaps). */
 KindAsk session_ask_of(const AppState *s, Action a, bool typed, bool *pe_view);
 
-/* An input offered to the session before action_apply. M (ACT_MULTI_ROW)
- * puts the selected query row in or out of the rows summed together and
- * says on the status line their three largest keys in res. Otherwise
- * (nothing while editing) what the kind refuses is taken with its one-line
- * reason in s->msg and nothing run (the result stands); g on a kind that
- * generates continues the sentence (session_generate, with the query rows
- * of the last good run), APP_RUN added to *flags when it grew. Returns 1
- * when taken, 0 when action_apply should have it, AV_ERR_NOMEM. */
+/* An input offered to the session before action_apply. First, when s
+ * shows another layer than at the last input, the kind drops the pages of
+ * the layer left (kind_release). M (ACT_MULTI_ROW) puts the selected query
+ * row in or out of the rows summed together and says on the status line
+ * their three largest keys in res. Otherwise (nothing while editing) what
+ * the kind refuses is taken with its one-line reason in s->msg and nothing
+ * run (the result stands); g on a kind that generates continues the
+ * sentence (session_generate, with the query rows of the last good run),
+ * APP_RUN added to *flags when it grew. Any other input goes to the
+ * combining views (comb_input on ss->comb: A, O and V switch or are
+ * refused; a key that needs the plain weights leaves a combining view
+ * first, APP_RUN added, and is not taken). Returns 1 when taken, 0 when
+ * action_apply should have it, AV_ERR_NOMEM; never quits. */
 int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flags);
 
 /* g: the sentence continued by one token sampled with the kind's

@@ -1,4 +1,4 @@
-/* combview.c - the combining views' rules (combview.h). */
+/* combview.c - the combining views' rules and state (combview.h). */
 #include "app/combview.h"
 
 #include <stdio.h>
@@ -67,4 +67,49 @@ void comb_message(CombMode m, char *msg, size_t len)
              : m == COMB_NORMS  ? " (V: back to the weights)"
              : m == COMB_ROLLOUT ? " (O: back to the weights)"
                                  : " (A: next)");
+}
+
+void comb_set(CombView *cv, AppState *s, CombMode m)
+{
+    if (comb_one_head(m) && !comb_one_head(cv->mode)) {
+        cv->saved_H = s->cfg.H, cv->saved_head = s->head;
+        s->cfg.H = 1, s->head = 0;
+    } else if (!comb_one_head(m) && comb_one_head(cv->mode)) {
+        s->cfg.H = cv->saved_H, s->head = cv->saved_head;
+    }
+    if (m != COMB_WEIGHTS && cv->mode == COMB_WEIGHTS)
+        cv->saved_labels = s->cfg.head_labels;
+    int L = s->cfg.layers, H = s->cfg.H;
+    for (int l = 0; l < L && m != COMB_WEIGHTS; l++) {
+        if (m == COMB_ROLLOUT)
+            snprintf(cv->label_buf[l], sizeof cv->label_buf[l], "rollout of layers 1-%d", l + 1);
+        else
+            snprintf(cv->label_buf[l], sizeof cv->label_buf[l], "%s", names[m]);
+        for (int h = 0; h < H; h++)
+            cv->labels[l * H + h] = cv->label_buf[l];
+    }
+    s->cfg.head_labels = m == COMB_WEIGHTS ? cv->saved_labels : cv->labels;
+    cv->mode = m;
+    s->n_multi = 0;
+}
+
+int comb_input(CombView *cv, const Kind *k, AppState *s, Action a, bool typed, unsigned *flags)
+{
+    CombMode m;
+    if (comb_next(cv->mode, a, &m)) {
+        const char *why = comb_refuses(m, k, s);
+        if (why) {
+            snprintf(s->msg, sizeof s->msg, "%s", why);
+            return 1;
+        }
+        comb_set(cv, s, m);
+        comb_message(m, s->msg, sizeof s->msg);
+        *flags |= APP_RUN;
+        return 1;
+    }
+    if (comb_leaves(a, typed) && cv->mode != COMB_WEIGHTS) { /* the plain weights first */
+        comb_set(cv, s, COMB_WEIGHTS);
+        *flags |= APP_RUN;
+    }
+    return 0;
 }

@@ -375,10 +375,10 @@ static int multi_toggle(const Session *ss, AppState *s)
     return multi_report(ss, s);
 }
 
-int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flags)
+/* What the kind refuses (its reason in s->msg) and g on a kind that
+ * generates: session_input's, 1 when taken. */
+static int kind_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flags)
 {
-    if (a == ACT_MULTI_ROW) /* reads the result: what the rows summed give */
-        return multi_toggle(ss, s) == AV_OK ? 1 : AV_ERR_NOMEM;
     bool pe_view;
     KindAsk ask = s->mode == MODE_EDIT ? KIND_ASK_COUNT : session_ask_of(s, a, typed, &pe_view);
     if (ask == KIND_ASK_COUNT)
@@ -395,6 +395,18 @@ int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flag
     bool nomem;
     *flags |= session_generate(ss, s, ss->run_err ? 0 : s->n_q, &nomem);
     return nomem ? AV_ERR_NOMEM : 1;
+}
+
+int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flags)
+{
+    if (s->layer != ss->layer_seen) { /* a file drops the pages of the layer left */
+        kind_release(ss->kind, ss->layer_seen);
+        ss->layer_seen = s->layer;
+    }
+    if (a == ACT_MULTI_ROW) /* reads the result: what the rows summed give */
+        return multi_toggle(ss, s) == AV_OK ? 1 : AV_ERR_NOMEM;
+    int taken = kind_input(ss, s, a, typed, flags);
+    return taken ? taken : comb_input(&ss->comb, ss->kind, s, a, typed, flags);
 }
 
 bool session_poll(Session *ss)

@@ -1,14 +1,16 @@
-/* imported.c - imported attention in the interface, and the combining views
- * (heads combined, rollout, value-weighted norms; their keys' rules are
- * app/combview.h's, the query rows summed (M) the session's).
+/* imported.c - imported attention in the interface, and the sources the
+ * combining views draw (heads combined, rollout, value-weighted norms). Which
+ * view is on is the session's (Session.comb: its keys go through
+ * session_input by app/combview.h's rules, as the query rows summed (M) and
+ * the pages of a layer left do); here is what a view computes once on.
  *
  * The weights come from a base AttnSource: the attention as the kind keeps
  * it (kind_source: an imported file's map), else the kind's run (model_source
  * over iv->base). A combining view wraps the base in a source of combine.h
- * and model_result_import makes the session's res of it (its derive),
- * kept in memory for a short text, read on demand for a long one. Nothing is
- * computed here but what combine.h computes; the file's pages of a layer
- * are dropped when the view leaves it.
+ * and model_result_import makes the session's res of it (its derive), at
+ * each run the view's keys ask for, kept in memory for a short text, read
+ * on demand for a long one. Nothing is computed here but what combine.h
+ * computes.
  */
 #include "imported.h"
 
@@ -27,22 +29,16 @@
 #define IV_DERIVED_BUDGET (16.0 * 1024 * 1024) /* derived weights kept, else on demand */
 
 struct ImportedView {
-    bool file;            /* the kind keeps its attention (kind_source): a file */
-    ModelResult base;     /* with a combining view on: the kind's run */
-    AttnSource base_src;  /* kind_source's, or model_source(&base) */
-    CombMode mode;
-    int saved_H, saved_head; /* the model's heads while a one-head view is shown */
-    const char *const *saved_labels;
+    bool file;           /* the kind keeps its attention (kind_source): a file */
+    ModelResult base;    /* with a combining view on: the kind's run */
+    AttnSource base_src; /* kind_source's, or model_source(&base) */
     CombinedHeads ch;
     RolloutSource ro;
     NormsSource ns;
     AttnSource shares; /* ns's rows divided by their sums: comparable with the weights */
-    float *fnorm; /* (L, H, n_k) */
-    char label_buf[AV_MAX_LAYERS][48];
-    const char *labels[AV_MAX_LAYERS * AV_MAX_HEADS];
-    float *multi_buf; /* (2, n_k): the summed row and scratch */
+    float *fnorm;      /* (L, H, n_k) */
+    float *multi_buf;  /* (2, n_k): the summed row and scratch */
     int multi_cap;
-    int layer_seen;
 };
 
 /* A row of value-weighted norms as shares of the row's sum, so that it reads
@@ -57,33 +53,6 @@ static const float *shares_row(const void *ctx, int l, int h, int i, float *buf)
     for (int j = 0; j < ns->src.n_k; j++)
         buf[j] = sum > 0 ? (float)(row[j] / sum) : 0.0f;
     return buf;
-}
-
-/* Switch to mode m: app.cfg.H, the focused head and the labels follow. */
-static void set_mode(UiState *u, CombMode m)
-{
-    struct ImportedView *iv = u->iv;
-    AppState *s = &u->app;
-    if (comb_one_head(m) && !comb_one_head(iv->mode)) {
-        iv->saved_H = s->cfg.H, iv->saved_head = s->head;
-        s->cfg.H = 1, s->head = 0;
-    } else if (!comb_one_head(m) && comb_one_head(iv->mode)) {
-        s->cfg.H = iv->saved_H, s->head = iv->saved_head;
-    }
-    if (m != COMB_WEIGHTS && iv->mode == COMB_WEIGHTS)
-        iv->saved_labels = s->cfg.head_labels;
-    int L = s->cfg.layers, H = s->cfg.H;
-    for (int l = 0; l < L && m != COMB_WEIGHTS; l++) {
-        if (m == COMB_ROLLOUT)
-            snprintf(iv->label_buf[l], sizeof iv->label_buf[l], "rollout of layers 1-%d", l + 1);
-        else
-            snprintf(iv->label_buf[l], sizeof iv->label_buf[l], "%s", comb_name(m));
-        for (int h = 0; h < H; h++)
-            iv->labels[l * H + h] = iv->label_buf[l];
-    }
-    s->cfg.head_labels = m == COMB_WEIGHTS ? iv->saved_labels : iv->labels;
-    iv->mode = m;
-    s->n_multi = 0;
 }
 
 /* A bad value found by the check while the interface is up: the terminal
@@ -165,9 +134,9 @@ static int run_base(UiState *u, bool causal)
     ModelConfig c = s->cfg;
     c.causal = causal;
     c.weights_budget = iv->file ? 1 : u->ses.budget;
-    c.head_labels = iv->saved_labels;
-    if (comb_one_head(iv->mode))
-        c.H = iv->saved_H;
+    c.head_labels = u->ses.comb.saved_labels;
+    if (comb_one_head(u->ses.comb.mode))
+        c.H = u->ses.comb.saved_H;
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
     int err = kind_run(u->ses.kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0,
                        &iv->base);
@@ -181,7 +150,8 @@ static const AttnSource *derived_source(UiState *u)
 {
     struct ImportedView *iv = u->iv;
     const AttnSource *b = &iv->base_src;
-    if (iv->mode == COMB_ROLLOUT) {
+    CombMode mode = u->ses.comb.mode;
+    if (mode == COMB_ROLLOUT) {
         if (b->n_q != b->n_k) {
             snprintf(u->app.msg, sizeof u->app.msg,
                      "rollout needs self-attention (as many queries as keys)");
@@ -194,7 +164,7 @@ static const AttnSource *derived_source(UiState *u)
         rollout_init(&iv->ro, b, iv->file, iv->file && big);
         return &iv->ro.src;
     }
-    if (iv->mode == COMB_NORMS) {
+    if (mode == COMB_NORMS) {
         const ModelResult *m = &iv->base;
         int L = m->L, H = m->shape.H, n_k = m->shape.n_k, d = m->shape.d_model;
         iv->fnorm = term_xrealloc(iv->fnorm, sizeof *iv->fnorm * (size_t)L * H * n_k);
@@ -208,8 +178,9 @@ static const AttnSource *derived_source(UiState *u)
         return &iv->shares;
     }
     combine_heads_free(&iv->ch);
-    CombineMode cm = iv->mode == COMB_MEAN ? COMBINE_MEAN : iv->mode == COMB_MAX ? COMBINE_MAX
-                                                                             : COMBINE_SUM;
+    CombineMode cm = mode == COMB_MEAN  ? COMBINE_MEAN
+                     : mode == COMB_MAX ? COMBINE_MAX
+                                        : COMBINE_SUM;
     if (combine_heads_init(&iv->ch, b, cm) != AV_OK)
         term_die("out of memory");
     return &iv->ch.src;
@@ -220,14 +191,14 @@ static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err)
 {
     UiState *u = ctx;
     struct ImportedView *iv = u->iv;
-    if (r != &u->ses.res || iv->mode == COMB_WEIGHTS)
+    if (r != &u->ses.res || u->ses.comb.mode == COMB_WEIGHTS)
         return false;
     *err = run_base(u, causal);
     if (*err)
         return true;
     const AttnSource *src = derived_source(u);
     if (!src) { /* back to the weights: the plain run */
-        set_mode(u, COMB_WEIGHTS);
+        comb_set(&u->ses.comb, &u->app, COMB_WEIGHTS);
         return false;
     }
     const ModelResult *m = &iv->base;
@@ -240,42 +211,6 @@ static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err)
     if (*err == AV_ERR_NOMEM)
         term_die("out of memory");
     return true;
-}
-
-/* The combining keys (combview.h: A heads combined, O rollout, V norms). */
-static bool combine_key(UiState *u, Action a, unsigned *pending)
-{
-    CombMode m;
-    if (!comb_next(u->iv->mode, a, &m))
-        return false;
-    const char *why = comb_refuses(m, u->ses.kind, &u->app);
-    if (why) {
-        snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
-        return true;
-    }
-    set_mode(u, m);
-    comb_message(m, u->app.msg, sizeof u->app.msg);
-    *pending |= APP_RUN;
-    return true;
-}
-
-bool imported_handle(UiState *u, const UiInput *in, unsigned *pending)
-{
-    struct ImportedView *iv = u->iv;
-    if (u->app.layer != iv->layer_seen) { /* a file drops the pages of the layer left */
-        kind_release(u->ses.kind, iv->layer_seen);
-        iv->layer_seen = u->app.layer;
-    }
-    if (combine_key(u, in->action, pending))
-        return true;
-    bool typed = in->action == ACT_NONE && in->text[0];
-    if (!comb_leaves(in->action, typed))
-        return false;
-    if (iv->mode != COMB_WEIGHTS) { /* back to the plain weights first */
-        set_mode(u, COMB_WEIGHTS);
-        *pending |= APP_RUN;
-    }
-    return false;
 }
 
 void imported_free(UiState *u)

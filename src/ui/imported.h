@@ -8,7 +8,8 @@
  * AttnSource of combine.h), put where the views read u->ses.res, so every view
  * that draws weights draws it unchanged; heads combined and rollout have one
  * "head", so app.cfg.H is 1 while they are shown and the model's own H is
- * kept here.
+ * kept in the session's CombView (app/combview.h), which also decides, from
+ * the keys (session_input), which view is on.
  */
 #ifndef ATTNVIZ_UI_IMPORTED_H
 #define ATTNVIZ_UI_IMPORTED_H
@@ -22,13 +23,6 @@
  * ends); the session's runs of res then ask the combining view first (its
  * derive). Call after app_init, before the first run. */
 void imported_start(UiState *u);
-
-/* Handle in when it means something of its own: the combining keys (their
- * rules app/combview.h's); with a combining view on, keys that need the
- * plain weights leave the combining view first (what a kind refuses, and M,
- * are the session's: kindkeys.c, asked before). Returns true when handled
- * (flags added to *pending), false to let action_apply have it. */
-bool imported_handle(UiState *u, const UiInput *in, unsigned *pending);
 
 /* The query rows selected together (M) summed, for head h of the shown layer
  * of res: n_k weights (the interface's buffer, valid until the next call),

@@ -1,12 +1,9 @@
-/* kindkeys.c - the interface on any model kind: its line when it opens,
- * the keys the session takes before action_apply (what the kind refuses,
- * with its reason, and g: session_input), and g's marks (kindkeys.h).
+/* kindkeys.c - the interface on any model kind: its line when it opens and
+ * g's marks (kindkeys.h).
  */
 #include "kindkeys.h"
 
 #include <string.h>
-
-#include "term.h"
 
 void kindkeys_start(UiState *u)
 {
@@ -14,15 +11,6 @@ void kindkeys_start(UiState *u)
     kind_describe(u->ses.kind, line, sizeof line);
     if (line[0])
         memcpy(u->app.msg, line, sizeof line);
-}
-
-bool kindkeys_handle(UiState *u, const UiInput *in, unsigned *pending)
-{
-    bool typed = in->action == ACT_NONE && in->text[0];
-    int taken = session_input(&u->ses, &u->app, in->action, typed, pending);
-    if (taken < 0)
-        term_die("out of memory");
-    return taken != 0;
 }
 
 void kindkeys_overlay(UiState *u, Grid *g)

@@ -1,8 +1,9 @@
 /* ui.c - the loop of the ncurses front end, on top of its other files.
  *
  * Holds the program's only mutable global, `static UiState ui`. The loop
- * reads keys and mouse events (input.c, mouse.c), asks the model kind what it
- * refuses (kindkeys.c), hands the rest to action_apply (app/action.c) and
+ * reads keys and mouse events (input.c, mouse.c), offers each to the session
+ * (session_input: what the model kind refuses, g, M, the combining views'
+ * A, O and V), hands the rest to action_apply (app/action.c) and
  * app_type (app/state.c), has the session run what they asked (app/session.h:
  * the weights, the results, the decision to run), and draws
  * every frame in full from the state: erase, the views into a Grid, paint
@@ -149,13 +150,15 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         *pending |= flags & (APP_RUN | APP_WEIGHTS);
         return true;
     }
-    if (view_heads_handle(u, in, pending)) /* before kindkeys: Enter focuses a head there */
+    if (view_heads_handle(u, in, pending)) /* before the session: Enter focuses a head there */
         return true;
-    if (kindkeys_handle(u, in, pending))
+    bool typed = in->action == ACT_NONE && in->text[0];
+    int taken = session_input(&u->ses, &u->app, in->action, typed, pending);
+    if (taken < 0) /* the session's: what the kind refuses, g, M, A/O/V */
+        term_die("out of memory");
+    if (taken)
         return true;
-    if (imported_handle(u, in, pending))
-        return true;
-    if (in->action == ACT_NONE && in->text[0])
+    if (typed)
         flags = app_type(&u->app, in->text, strlen(in->text));
     else if (in->action == ACT_CELL_SET)
         flags = action_select_cell(&u->app, in->arg, in->col);

@@ -2,8 +2,8 @@
  * terminal (app/session.h's session_update, session_resume, session_input):
  * which inputs run the model and which leave the result standing, what a
  * failed run leaves, the compare view's second run, a kind that computes on
- * a thread, the keys a kind refuses with its reason, and when the next-token
- * predictions are asked again.
+ * a thread, the keys a kind refuses with its reason, when the next-token
+ * predictions are asked again, and the combining views' keys (A, O, V).
  */
 #include "test_common.h"
 
@@ -50,7 +50,8 @@ static void fix_free(Fix *f)
 typedef struct {
     ModelWeights w;
     bool busy;
-    int runs; /* runs that filled a result */
+    int runs;     /* runs that filled a result */
+    int released; /* the last layer whose pages were dropped, or -1 */
 } FakeModel;
 
 static int fake_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
@@ -104,12 +105,18 @@ static int fake_logits(Kind *k, const char *text, size_t len, int pos, float *ou
     return AV_OK;
 }
 
+static void fake_release(const Kind *k, int l)
+{
+    ((FakeModel *)k->self)->released = l;
+}
+
 static const KindClass fake_class = {.name = "fake",
                                      .run = fake_run,
                                      .logits = fake_logits,
                                      .generate = fake_generate,
                                      .refuses = fake_refuses,
                                      .poll = fake_poll,
+                                     .release = fake_release,
                                      .causal_only = true};
 
 static void fake_open(Kind *k, FakeModel *m)
@@ -118,6 +125,7 @@ static void fake_open(Kind *k, FakeModel *m)
     ModelConfig c;
     model_config_default(&c);
     assert_int_equal(model_weights_toy(&c, &m->w), AV_OK);
+    m->released = -1;
     *k = (Kind){.cls = &fake_class, .self = m, .temperature = 1.0f};
 }
 
@@ -423,6 +431,130 @@ static void test_session_multi_rows_summed(void **state)
     fix_free(&f);
 }
 
+/* A derive (the interface's combining views) that notes the mode each run
+ * of res asked it for and lets the kind's plain run apply. */
+static CombMode derive_seen[8];
+static int derive_calls;
+
+static bool note_derive(void *ctx, ModelResult *r, bool causal, int *err)
+{
+    const Session *ss = ctx;
+    (void)r, (void)causal, (void)err;
+    if (derive_calls < 8)
+        derive_seen[derive_calls] = ss->comb.mode;
+    derive_calls++;
+    return false;
+}
+
+/* One key through session_input as the interface offers it; the flags it
+ * added, which never quit. */
+static unsigned comb_key(Fix *f, Action a, int want_taken)
+{
+    unsigned flags = 0;
+    assert_int_equal(session_input(&f->ss, &f->s, a, false, &flags), want_taken);
+    assert_false(flags & APP_QUIT);
+    return flags;
+}
+
+static void test_session_combining_keys(void **state)
+{
+    /* expect: A A A O V Esc on the pipeline (2 layers, 4 heads, head 2
+     * focused) goes mean, max, sum, rollout, norms, and Esc leaves the
+     * norms on; each switch is taken with its status line and asks for a
+     * run whose derive sees the new mode; the one-head views show H 1 and
+     * head 0 with their labels, the norms the model's 4 heads and head 2
+     * again; Esc is not taken and action_apply's Esc quits nothing; the mask
+     * (a key that needs the plain weights) puts the weights back, the
+     * model's labels too, asks for a run and is not taken */
+    (void)state;
+    Fix f;
+    fix_init(&f, NULL);
+    f.s.cfg.layers = 2;
+    f.ss.derive = note_derive, f.ss.derive_ctx = &f.ss;
+    derive_calls = 0;
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    const char *const *labels = f.s.cfg.head_labels;
+    f.s.head = 2;
+    struct {
+        Action a;
+        CombMode mode;
+        int H;
+        const char *msg;
+    } steps[] = {
+        {ACT_COMBINE_HEADS, COMB_MEAN, 1, "showing heads combined: mean over heads (A: next)"},
+        {ACT_COMBINE_HEADS, COMB_MAX, 1, "showing heads combined: max over heads (A: next)"},
+        {ACT_COMBINE_HEADS, COMB_SUM, 1, "showing heads combined: sum over heads (A: next)"},
+        {ACT_ROLLOUT, COMB_ROLLOUT, 1, "showing attention rollout (O: back to the weights)"},
+        {ACT_NORMS, COMB_NORMS, 4,
+         "showing value-weighted norms (row shares) (V: back to the weights)"},
+    };
+    for (int k = 0; k < 5; k++) {
+        unsigned flags = comb_key(&f, steps[k].a, 1);
+        assert_int_equal(flags, APP_RUN);
+        assert_int_equal(f.ss.comb.mode, steps[k].mode);
+        assert_string_equal(f.s.msg, steps[k].msg);
+        assert_int_equal(f.s.cfg.H, steps[k].H);
+        assert_int_equal(f.s.head, steps[k].H == 1 ? 0 : 2);
+        assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+        assert_int_equal(derive_seen[k + 1], steps[k].mode);
+    }
+    assert_int_equal(derive_calls, 6);
+    assert_string_equal(f.s.cfg.head_labels[0], "value-weighted norms (row shares)");
+    assert_string_equal(f.s.cfg.head_labels[4 + 3], "value-weighted norms (row shares)");
+    assert_int_equal(comb_key(&f, ACT_ESCAPE, 0), 0);
+    assert_false(action_apply(&f.s, ACT_ESCAPE, 0) & APP_QUIT);
+    assert_int_equal(f.ss.comb.mode, COMB_NORMS);
+    assert_int_equal(comb_key(&f, ACT_ROLLOUT, 1), APP_RUN); /* layer 2's label */
+    assert_string_equal(f.s.cfg.head_labels[1], "rollout of layers 1-2");
+    assert_int_equal(comb_key(&f, ACT_HEAD_NEXT, 0), 0); /* moving stays in the view */
+    assert_int_equal(f.ss.comb.mode, COMB_ROLLOUT);
+    assert_int_equal(comb_key(&f, ACT_MASK, 0), APP_RUN);
+    assert_int_equal(f.ss.comb.mode, COMB_WEIGHTS);
+    assert_true(f.s.cfg.head_labels == labels);
+    assert_int_equal(f.s.cfg.H, 4);
+    assert_int_equal(f.s.head, 2);
+    assert_int_equal(comb_key(&f, ACT_MASK, 0), 0); /* the weights: nothing to leave */
+    fix_free(&f);
+}
+
+static void test_session_combining_keys_refused(void **state)
+{
+    /* expect: on a kind that refuses what the mask asks, the mask in a
+     * combining view is refused with the kind's reason and the view stays;
+     * the rollout without self-attention (7 queries, 8 keys) is refused with
+     * its line and nothing runs; typed text leaves a combining view; the
+     * layer left has its pages dropped at the next input (kind_release) */
+    (void)state;
+    FakeModel m;
+    Kind k;
+    fake_open(&k, &m);
+    Fix f;
+    fix_init(&f, &k);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    assert_int_equal(comb_key(&f, ACT_COMBINE_HEADS, 1), APP_RUN);
+    assert_int_equal(comb_key(&f, ACT_MASK, 1), 0);
+    assert_string_equal(f.s.msg, kind_refuses(&k, KIND_ASK_MASK));
+    assert_int_equal(f.ss.comb.mode, COMB_MEAN);
+    f.s.n_k = f.s.n_q + 1;
+    assert_int_equal(comb_key(&f, ACT_ROLLOUT, 1), 0);
+    assert_string_equal(f.s.msg, "rollout needs self-attention (as many queries as keys)");
+    assert_int_equal(f.ss.comb.mode, COMB_MEAN);
+    unsigned flags = 0;
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_NONE, true, &flags), 0);
+    assert_int_equal(flags, APP_RUN);
+    assert_int_equal(f.ss.comb.mode, COMB_WEIGHTS);
+    assert_int_equal(m.released, -1);
+    f.s.layer = 1; /* as action_apply's next layer leaves it */
+    assert_int_equal(comb_key(&f, ACT_HEAD_NEXT, 0), 0);
+    assert_int_equal(m.released, 0);
+    m.released = -1;
+    assert_int_equal(comb_key(&f, ACT_HEAD_NEXT, 0), 0);
+    assert_int_equal(m.released, -1); /* once */
+    fix_free(&f);
+    kind_close(&k);
+    model_weights_free(&m.w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -433,6 +565,8 @@ int main(void)
         cmocka_unit_test(test_session_refused_input_leaves_the_result),
         cmocka_unit_test(test_session_predictions_follow_run_and_selection),
         cmocka_unit_test(test_session_multi_rows_summed),
+        cmocka_unit_test(test_session_combining_keys),
+        cmocka_unit_test(test_session_combining_keys_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
