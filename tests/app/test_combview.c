@@ -1,6 +1,7 @@
 /* test_combview.c - the combining views' rules without a terminal
  * (app/combview.h): the keys' cycle, what is refused and why, which actions
- * leave a combining view for the plain weights, and the status line.
+ * leave a combining view for the plain weights, the status line, and the
+ * model's heads and labels a combining view keeps (comb_set).
  */
 #include "test_common.h"
 
@@ -116,12 +117,52 @@ static void test_comb_leaves_and_messages(void **state)
     assert_string_equal(msg, "showing the weights");
 }
 
+static void test_comb_set_keeps_the_models_heads(void **state)
+{
+    /* expect: with the model's 3 layers of 4 heads, head 3 focused and its
+     * own labels, mean -> norms -> rollout -> max -> weights gives H 1 head
+     * 0, then 4 and 3, then 1 and 0 again; the labels name each view (the
+     * rollout's layer by layer) and the model's come back at the end, never
+     * a combining view's own; the rows summed are cleared at each switch;
+     * comb_input refuses the norms on a kind without V or W_O, mode kept */
+    (void)state;
+    static const char *const own[12] = {"L1H1", "L1H2", "L1H3", "L1H4"};
+    static CombView cv; /* zero: the weights */
+    AppState s;
+    memset(&s, 0, sizeof s);
+    s.cfg.layers = 3, s.cfg.H = 4, s.head = 3, s.cfg.head_labels = own;
+    s.n_q = s.n_k = 5;
+    CombMode path[] = {COMB_MEAN, COMB_NORMS, COMB_ROLLOUT, COMB_MAX, COMB_WEIGHTS};
+    int want_H[] = {1, 4, 1, 1, 4};
+    for (int k = 0; k < 5; k++) {
+        s.n_multi = 2;
+        comb_set(&cv, &s, path[k]);
+        assert_int_equal(cv.mode, path[k]);
+        assert_int_equal(s.cfg.H, want_H[k]);
+        assert_int_equal(s.head, want_H[k] == 1 ? 0 : 3);
+        assert_int_equal(s.n_multi, 0);
+        assert_true(cv.saved_labels == own);
+        if (path[k] == COMB_ROLLOUT)
+            assert_string_equal(s.cfg.head_labels[2], "rollout of layers 1-3");
+        else if (path[k] != COMB_WEIGHTS)
+            assert_string_equal(s.cfg.head_labels[s.cfg.layers * s.cfg.H - 1], comb_name(path[k]));
+    }
+    assert_true(s.cfg.head_labels == own);
+    Kind imp = {.cls = &no_norms_class};
+    unsigned flags = 0;
+    assert_int_equal(comb_input(&cv, &imp, &s, ACT_NORMS, false, &flags), 1);
+    assert_string_equal(s.msg, "no V or W_O here");
+    assert_int_equal(cv.mode, COMB_WEIGHTS);
+    assert_int_equal(flags, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_comb_keys_cycle),
         cmocka_unit_test(test_comb_refusals_and_reasons),
         cmocka_unit_test(test_comb_leaves_and_messages),
+        cmocka_unit_test(test_comb_set_keeps_the_models_heads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
