@@ -168,7 +168,7 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         return false;
     if ((flags & APP_LESSONS) && lesson_state_list_open(&u->lesson, &u->app) != AV_OK)
         term_die("out of memory");
-    if ((flags & APP_TRAIN) && view_train_open(u, "induction"))
+    if ((flags & APP_TRAIN) && view_table_open(u, VIEW_ID_TRAIN))
         return false; /* quit from the live view */
     *pending |= flags & (APP_RUN | APP_CURSOR | APP_WEIGHTS);
     if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL | APP_EXPORT_SVG)) {
