@@ -27,24 +27,31 @@ enum {
     KERN_KB = 16,                 /* rows of W packed per call */
     KERN_BLOCK_FLOATS = 49152,    /* floats of X a block of rows may take */
     KERN_DIRECT_ROWS = 128,       /* at most this many rows skip the packing */
-    KERN_DIRECT_COLS = 128,       /* columns of W the direct kernel copies at a time */
+    KERN_DIRECT_COLS = 96,        /* columns of W the direct kernel copies at a time */
     KERN_DIRECT_KB = 16,          /* rows of W one tile of rows takes at a time */
     KERN_COPY_KB = 64,            /* rows of W copied at a time for more tiles */
     KERN_DIRECT_Y_FLOATS = 32768, /* floats of Y a chunk of the direct kernel takes */
-    KERN_TILE_ROWS = 6,           /* rows of a register tile of the direct kernel */
+    KERN_TILE_ROWS = 12,          /* rows of a register tile of the direct kernel */
+    KERN_PREFETCH_ROWS = 4,       /* from this many rows on, one tile asks for W's next rows */
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define KERN_X86 1
 #include <immintrin.h>
 #define KERN_TARGET __attribute__((target("avx2,fma")))
+#if defined(__clang__)
+#define KERN_NO_MEMCPY
+#else
+#define KERN_NO_MEMCPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 #else
 #define KERN_X86 0
 #endif
 
 size_t gpt2k_linear_work(int K)
 {
-    return mat_packed_floats(K, KERN_NC);
+    const size_t packed = mat_packed_floats(K, KERN_NC), direct = (size_t)KERN_DIRECT_ROWS * K;
+    return packed > direct ? packed : direct;
 }
 
 /* Y row (N) = x (K) W: the plain chain y_j = y_j + x_k w_kj from 0, k in order. */
@@ -60,71 +67,114 @@ static void linear_row_plain(int N, int K, const float *restrict x, const float 
 }
 
 #if KERN_X86
-/* A register tile: rows [0, R) of Y, columns [j, j + 16), terms [k0, k1),
- * W pointing at row k0 (ldw apart):
- * each element's chain goes on from what Y holds (zero when k0 is 0), one
- * fused multiply-add per term in order, so the chain is the same whatever
- * tile, block or thread the element falls in. */
-static inline __attribute__((always_inline)) KERN_TARGET void direct_tile(int R, int k0, int k1,
-                                                                          const float *X, int ldx,
+/* A register tile: rows [0, R) of Y, columns [0, 8 C), terms [k0, k1), W
+ * pointing at row k0 (ldw apart), the tile's rows of X packed term by term
+ * (Xp[k R + r] is X's (r, k)): each element's chain goes on from what Y
+ * holds (zero when k0 is 0), one fused multiply-add per term in order, so
+ * the chain is the same whatever tile, block or thread the element falls
+ * in. R C chains are in flight: the processor needs about ten to keep its
+ * multiply-add units busy, and R C + C + 1 registers must fit in 16. */
+static inline __attribute__((always_inline)) KERN_TARGET void direct_tile(int R, int C, int k0,
+                                                                          int k1, const float *Xp,
                                                                           const float *W, int ldw,
                                                                           float *Y, int ldy)
 {
-    __m256 c0[KERN_TILE_ROWS], c1[KERN_TILE_ROWS];
-#pragma GCC unroll 6
-    for (int r = 0; r < R; r++) {
-        c0[r] = k0 ? _mm256_loadu_ps(Y + (size_t)r * ldy) : _mm256_setzero_ps();
-        c1[r] = k0 ? _mm256_loadu_ps(Y + (size_t)r * ldy + 8) : _mm256_setzero_ps();
-    }
+    __m256 c[KERN_TILE_ROWS][3];
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 3
+        for (int q = 0; q < C; q++)
+            c[r][q] = k0 ? _mm256_loadu_ps(Y + (size_t)r * ldy + 8 * q) : _mm256_setzero_ps();
     for (int k = k0; k < k1; k++) {
-        const __m256 w0 = _mm256_loadu_ps(W + (size_t)(k - k0) * ldw);
-        const __m256 w1 = _mm256_loadu_ps(W + (size_t)(k - k0) * ldw + 8);
-#pragma GCC unroll 6
+        __m256 w[3];
+#pragma GCC unroll 3
+        for (int q = 0; q < C; q++)
+            w[q] = _mm256_loadu_ps(W + (size_t)(k - k0) * ldw + 8 * q);
+#pragma GCC unroll 12
         for (int r = 0; r < R; r++) {
-            const __m256 a = _mm256_broadcast_ss(X + (size_t)r * ldx + k);
-            c0[r] = _mm256_fmadd_ps(a, w0, c0[r]);
-            c1[r] = _mm256_fmadd_ps(a, w1, c1[r]);
+            const __m256 x = _mm256_broadcast_ss(Xp + (size_t)k * R + r);
+#pragma GCC unroll 3
+            for (int q = 0; q < C; q++)
+                c[r][q] = _mm256_fmadd_ps(x, w[q], c[r][q]);
         }
     }
-#pragma GCC unroll 6
-    for (int r = 0; r < R; r++) {
-        _mm256_storeu_ps(Y + (size_t)r * ldy, c0[r]);
-        _mm256_storeu_ps(Y + (size_t)r * ldy + 8, c1[r]);
-    }
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 3
+        for (int q = 0; q < C; q++)
+            _mm256_storeu_ps(Y + (size_t)r * ldy + 8 * q, c[r][q]);
 }
 
-/* Rows [0, R) (R <= KERN_TILE_ROWS), columns [0, w) (w a multiple of 16),
- * terms [k0, k1) of Y, B holding W's rows k0 .. k1 - 1 (ldb apart): one tile
- * after another, R a constant in each call. */
-KERN_TARGET static void direct_rows(int R, int w, int k0, int k1, const float *X, int ldx,
-                                    const float *B, int ldb, float *Y, int ldy)
+/* Rows [0, R) (R <= KERN_TILE_ROWS), columns [0, w) (w a multiple of 8),
+ * terms [k0, k1) of Y, B holding W's rows k0 .. k1 - 1 (ldb apart), Xp the
+ * rows' X packed: tiles of 24 columns up to 4 rows (12 chains at 4), of 16
+ * at 5 and 6 rows, of 8 from 7 to 12, then what is left in 16 and 8. When
+ * P is not NULL, each tile first asks the caches for the lines of its
+ * columns in the np rows at P (ldb apart): the rows of W the next call
+ * takes, which one tile reading W where it lies would otherwise wait for
+ * line by line once its rows need more time than the processor's own
+ * prefetcher allows for. */
+KERN_TARGET static void direct_rows(int R, int w, int k0, int k1, const float *Xp, const float *B,
+                                    int ldb, float *Y, int ldy, const float *P, int np)
 {
-    for (int j = 0; j < w; j += 16) {
-        switch (R) {
-#define KERN_CASE(r)                                                                               \
-    case r: direct_tile(r, k0, k1, X, ldx, B + j, ldb, Y + j, ldy); break;
-            KERN_CASE(1)
-            KERN_CASE(2)
-            KERN_CASE(3)
-            KERN_CASE(4)
-            KERN_CASE(5)
-            KERN_CASE(6)
-#undef KERN_CASE
-        }
+    int j = 0;
+#define KERN_RUN(r, cols)                                                                          \
+    for (; j + 8 * (cols) <= w; j += 8 * (cols)) {                                                 \
+        for (int q = 0; P && q < np; q++) {                                                        \
+            _mm_prefetch((const char *)(P + (size_t)q * ldb + j), _MM_HINT_T0);                    \
+            _mm_prefetch((const char *)(P + (size_t)q * ldb + j + 8 * (cols)-1), _MM_HINT_T0);     \
+        }                                                                                          \
+        direct_tile(r, cols, k0, k1, Xp, B + j, ldb, Y + j, ldy);                                  \
     }
+#define KERN_CASE(r, wide)                                                                         \
+    case r: KERN_RUN(r, wide) KERN_RUN(r, 2) KERN_RUN(r, 1) break;
+    switch (R) {
+        KERN_CASE(1, 3)
+        KERN_CASE(2, 3)
+        KERN_CASE(3, 3)
+        KERN_CASE(4, 3)
+        KERN_CASE(5, 2)
+        KERN_CASE(6, 2)
+        KERN_CASE(7, 1)
+        KERN_CASE(8, 1)
+        KERN_CASE(9, 1)
+        KERN_CASE(10, 1)
+        KERN_CASE(11, 1)
+        KERN_CASE(12, 1)
+    }
+#undef KERN_CASE
+#undef KERN_RUN
 }
 
-/* B (kb, w) = W's rows [0, kb), columns [0, w) (w a multiple of 8), rows w apart. */
-KERN_TARGET static void direct_copy(int kb, int w, const float *W, int ldw, float *B)
+/* B (kb, w) = W's rows [0, kb), columns [0, w) (w a multiple of 8), rows w
+ * apart, by 32-byte moves: gcc would make the loop a `rep movsq`, several
+ * times slower for rows this short on some processors. */
+KERN_NO_MEMCPY KERN_TARGET static void direct_copy(int kb, int w, const float *W, int ldw, float *B)
 {
     for (int k = 0; k < kb; k++)
         for (int j = 0; j < w; j += 8)
             _mm256_storeu_ps(B + (size_t)k * w + j, _mm256_loadu_ps(W + (size_t)k * ldw + j));
 }
 
-/* Rows of tile t of M rows cut into `tiles` tiles as even as can be (8
- * rows: 4 and 4, not 6 and 2, whose two rows would leave the processor
- * waiting on too few chains of sums). */
+/* Ask the caches for rows [k0, k1) of w columns at P (ldw apart): the piece
+ * the kernel copies next. The pieces take a few hundred bytes of each of
+ * many rows, more streams than the processor's own prefetcher follows, and
+ * the copy would otherwise wait on memory line by line. */
+static void direct_prefetch(const float *P, int k0, int k1, int w, int ldw)
+{
+    for (int k = k0; k < k1; k++)
+        for (int j = 0; j < w; j += 16)
+            _mm_prefetch((const char *)(P + (size_t)k * ldw + j), _MM_HINT_T0);
+}
+
+/* Tiles of rows of M: 4 rows each where that makes 12 chains (24 columns a
+ * tile), else 6 (16 columns); as even as can be, since a tile of few rows
+ * leaves the processor waiting on too few chains. */
+static int direct_tiles(int M)
+{
+    return M <= KERN_TILE_ROWS ? 1 : (M + 3) / 4;
+}
+
 static int direct_tile_rows(int M, int tiles, int t)
 {
     return M / tiles + (t < M % tiles);
@@ -136,36 +186,62 @@ static int direct_tile_rows(int M, int tiles, int t)
  * W's rows at a time: tiles of rows run over those rows, their sums in
  * registers through the block. One tile of rows reads W where it lies;
  * more tiles read a copy of each piece of KERN_DIRECT_COLS columns (W's
- * rows are a multiple of 4 KiB apart and would fight for the same L1 sets
- * while the tiles reuse them). The columns past the last multiple of 16
- * take scalar fused multiply-adds, the same operation. */
+ * rows are often a multiple of 4 KiB apart and would fight for the same L1
+ * sets while the tiles reuse them), the next piece asked for while the
+ * tiles work on this one. The columns past the last multiple of 8 take
+ * scalar fused multiply-adds, the same operation. */
 KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
-                                           const float *W, int ldw, float *Y, int ldy)
+                                           const float *W, int ldw, float *Y, int ldy, float *Xp)
 {
-    const int n16 = N - N % 16, tiles = (M + KERN_TILE_ROWS - 1) / KERN_TILE_ROWS;
+    const int n8 = N - N % 8, tiles = direct_tiles(M);
+    /* each tile's rows of X, term by term: the tile's broadcasts then read
+     * one run of memory at fixed offsets */
+    for (int t = 0, i0 = 0; t < tiles; i0 += direct_tile_rows(M, tiles, t++)) {
+        const int R = direct_tile_rows(M, tiles, t);
+        float *xp = Xp + (size_t)i0 * K;
+        for (int r = 0; r < R; r++)
+            for (int k = 0; k < K; k++)
+                xp[(size_t)k * R + r] = X[(size_t)(i0 + r) * ldx + k];
+    }
     int cw = KERN_DIRECT_Y_FLOATS / M / KERN_DIRECT_COLS * KERN_DIRECT_COLS;
     cw = cw < KERN_DIRECT_COLS ? KERN_DIRECT_COLS : cw;
-    const int kb = M <= KERN_TILE_ROWS ? KERN_DIRECT_KB : KERN_COPY_KB;
+    const int kb = tiles == 1 ? KERN_DIRECT_KB : KERN_COPY_KB;
     float B[KERN_COPY_KB * KERN_DIRECT_COLS];
-    for (int j0 = 0; j0 < n16; j0 += cw) {
-        const int w = n16 - j0 < cw ? n16 - j0 : cw;
+    for (int j0 = 0; j0 < n8; j0 += cw) {
+        const int w = n8 - j0 < cw ? n8 - j0 : cw;
         for (int k0 = 0; k0 < K; k0 += kb) {
             const int k1 = K - k0 < kb ? K : k0 + kb;
-            if (M <= KERN_TILE_ROWS) {
-                direct_rows(M, w, k0, k1, X, ldx, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy);
+            if (tiles == 1) {
+                direct_rows(M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy,
+                            k1 < K && M >= KERN_PREFETCH_ROWS ? W + (size_t)k1 * ldw + j0 : NULL,
+                            K - k1 < kb ? K - k1 : kb);
                 continue;
             }
             for (int c0 = j0; c0 < j0 + w; c0 += KERN_DIRECT_COLS) {
                 const int wc = j0 + w - c0 < KERN_DIRECT_COLS ? j0 + w - c0 : KERN_DIRECT_COLS;
+                /* the next piece: on along these rows, else the next rows of
+                 * this chunk, else the next chunk's first */
+                int nk = k0, nc = c0 + wc, nend = j0 + w;
+                if (nc >= j0 + w) {
+                    nk = k1, nc = j0;
+                    if (nk >= K)
+                        nk = 0, nc = j0 + w, nend = n8 - nc < cw ? n8 : nc + cw;
+                }
+                const int nkb = K - nk < kb ? K - nk : kb;
+                const int nw = nend - nc < KERN_DIRECT_COLS ? nend - nc : KERN_DIRECT_COLS;
                 direct_copy(k1 - k0, wc, W + (size_t)k0 * ldw + c0, ldw, B);
-                for (int t = 0, i0 = 0; t < tiles; i0 += direct_tile_rows(M, tiles, t++))
-                    direct_rows(direct_tile_rows(M, tiles, t), wc, k0, k1, X + (size_t)i0 * ldx,
-                                ldx, B, wc, Y + (size_t)i0 * ldy + c0, ldy);
+                for (int t = 0, i0 = 0; t < tiles; i0 += direct_tile_rows(M, tiles, t++)) {
+                    if (nc < n8)
+                        direct_prefetch(W + (size_t)nk * ldw + nc, t * nkb / tiles,
+                                        (t + 1) * nkb / tiles, nw, ldw);
+                    direct_rows(direct_tile_rows(M, tiles, t), wc, k0, k1, Xp + (size_t)i0 * K, B,
+                                wc, Y + (size_t)i0 * ldy + c0, ldy, NULL, 0);
+                }
             }
         }
     }
     for (int r = 0; r < M; r++)
-        for (int j = n16; j < N; j++) {
+        for (int j = n8; j < N; j++) {
             float c = 0.0f;
             for (int k = 0; k < K; k++)
                 c = fmaf(X[(size_t)r * ldx + k], W[(size_t)k * ldw + j], c);
@@ -207,7 +283,7 @@ void gpt2k_linear(int M, int N, int K, const float *X, int ldx, const float *W, 
     } else {
 #if KERN_X86
         if (fast && M > 0)
-            linear_rows_direct(M, N, K, X, ldx, W, ldw, Y, ldy);
+            linear_rows_direct(M, N, K, X, ldx, W, ldw, Y, ldy, work);
 #endif
         for (int i = 0; !fast && i < M; i++)
             linear_row_plain(N, K, X + (size_t)i * ldx, W, ldw, Y + (size_t)i * ldy);
@@ -324,3 +400,4 @@ void gpt2k_dots(int N, int K, const float *A, int lda, const float *x, float *ou
         out[v] = (float)s;
     }
 }
+

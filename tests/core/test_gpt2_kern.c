@@ -1,0 +1,108 @@
+/* test_gpt2_kern.c - GPT-2's linear kernel (src/core/gpt2_kern.h, private
+ * to core) element by element against the chain it promises: every element
+ * of Y = X W + b is one fused multiply-add chain over k in order from zero
+ * (a multiply-then-add chain where the processor has no AVX2 and FMA), then
+ * the bias. Bit for bit, for every row count the kernels split differently
+ * (one register tile of up to 12 rows, tiles of 4 over a copied piece of W,
+ * the packed kernel past 128 rows), widths with 24-, 16- and 8-column tiles
+ * and a scalar tail, and rows of W a multiple of 4 KiB apart. That each
+ * row's sums do not depend on the rows beside it is what lets the KV cache
+ * give the bits of a whole run.
+ */
+#include "test_common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/gpt2_kern.h"
+#include "core/mat.h"
+#include "core/rng.h"
+
+/* The chain the kernel promises for element (i, j). */
+static float reference(int K, const float *x, const float *W, int ldw, int j, float b)
+{
+    const bool fused = mat_packed_available();
+    float c = 0.0f;
+    for (int k = 0; k < K; k++) {
+        if (fused) {
+            c = fmaf(x[k], W[(size_t)k * ldw + j], c);
+        } else {
+            const float t = x[k] * W[(size_t)k * ldw + j];
+            c = c + t;
+        }
+    }
+    return c + b;
+}
+
+/* Y from gpt2k_linear equals the reference bit for bit; returns the count
+ * of elements that differ (0). */
+static int check_linear(Rng *r, int M, int N, int K, int ldw)
+{
+    const int ldx = K + 3, ldy = N + 5;
+    float *X = malloc(sizeof *X * (size_t)M * ldx), *W = malloc(sizeof *W * (size_t)K * ldw);
+    float *b = malloc(sizeof *b * (size_t)N), *Y = malloc(sizeof *Y * (size_t)M * ldy);
+    float *work = malloc(sizeof *work * gpt2k_linear_work(K));
+    assert_true(X && W && b && Y && work);
+    for (size_t q = 0; q < (size_t)M * ldx; q++)
+        X[q] = rng_symmetric(r, 1.0f);
+    for (size_t q = 0; q < (size_t)K * ldw; q++)
+        W[q] = rng_symmetric(r, 0.3f);
+    for (int j = 0; j < N; j++)
+        b[j] = rng_symmetric(r, 0.1f);
+    for (size_t q = 0; q < (size_t)M * ldy; q++)
+        Y[q] = NAN;
+    gpt2k_linear(M, N, K, X, ldx, W, ldw, b, Y, ldy, work);
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            const float want = reference(K, X + (size_t)i * ldx, W, ldw, j, b[j]);
+            const float got = Y[(size_t)i * ldy + j];
+            if (memcmp(&want, &got, sizeof got) != 0 && bad++ < 3)
+                print_message("M %d N %d K %d: (%d, %d) is %.9g, the chain gives %.9g\n", M, N, K,
+                              i, j, (double)got, (double)want);
+        }
+    free(X), free(W), free(b), free(Y), free(work);
+    return bad;
+}
+
+static void test_gpt2k_linear_rows(void **state)
+{
+    /* expect: every row count from 1 to 40 and the larger ones each kernel
+     * path takes, over widths that need every tile (216 = 9 x 24; 200 =
+     * 8 x 24 + 8; 61: 2 x 24, 8, then 5 scalar columns) */
+    (void)state;
+    static const int rows[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,   10,  11,  12,  13,  14,
+                               15, 16, 17, 18, 19, 20, 23, 24, 25,  31,  32,  33,  40,  64,
+                               65, 97, 100, 127, 128, 129, 150};
+    static const int widths[] = {216, 200, 61};
+    Rng r;
+    rng_seed(&r, 7);
+    for (size_t a = 0; a < sizeof rows / sizeof rows[0]; a++)
+        for (size_t c = 0; c < sizeof widths / sizeof widths[0]; c++)
+            assert_int_equal(check_linear(&r, rows[a], widths[c], 70, widths[c] + 11), 0);
+}
+
+static void test_gpt2k_linear_shapes(void **state)
+{
+    /* expect: GPT-2's own shapes (K 768 into 2304 and 3072 columns, and a
+     * thread's half of them), rows of W 4 KiB apart, and K not a multiple of
+     * the kernel's blocks of terms */
+    (void)state;
+    Rng r;
+    rng_seed(&r, 8);
+    assert_int_equal(check_linear(&r, 8, 2304, 768, 2304), 0);
+    assert_int_equal(check_linear(&r, 32, 1536, 768, 3072), 0);
+    assert_int_equal(check_linear(&r, 3, 1024, 97, 1024), 0);
+    assert_int_equal(check_linear(&r, 20, 384, 131, 1024), 0);
+    assert_int_equal(check_linear(&r, 128, 96, 300, 4096), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpt2k_linear_rows),
+        cmocka_unit_test(test_gpt2k_linear_shapes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
