@@ -86,18 +86,6 @@ static void layer_norm(int m, int D, const float *x, int ldx, const float *g, co
     }
 }
 
-/* GELU in its tanh form, in place over m rows of w floats ld apart. */
-static void gelu_tanh(int m, int w, float *v, int ld)
-{
-    const float k = 0.7978845608028654f; /* sqrt(2 / pi) */
-    for (int r = 0; r < m; r++)
-        for (int q = 0; q < w; q++) {
-            float *p = v + (size_t)r * ld + q;
-            const float x = *p;
-            *p = 0.5f * x * (1.0f + tanhf(k * (x + 0.044715f * x * x * x)));
-        }
-}
-
 /* ------------------------------------------------- a thread's share of a layer */
 
 typedef struct {
@@ -196,7 +184,7 @@ static void layer_share(const LayersPart *pt, int l)
     /* hidden (m, F) = gelu(a (m, D) fc_w (D, F) + fc_b) */
     share(F, t, T, &j0, &j1);
     linear_share(m, j0, j1, D, pt->a, D, y->fc_w, F, y->fc_b, run->hidden, F, pt->lw);
-    gelu_tanh(m, j1 - j0, run->hidden + j0, F);
+    gpt2k_gelu(m, j1 - j0, run->hidden + j0, F);
     wait_other(run);
     /* a (m, D) = hidden (m, F) fcproj_w (F, D) + fcproj_b; x' += a */
     share(D, t, T, &j0, &j1);

@@ -19,6 +19,7 @@
 
 #include "core/attention.h"
 #include "core/mat.h"
+#include "fast/attn_kernels.h"
 
 /* The blocking: a block of X's rows stays in L2 beside the packed chunk of W
  * while each of its panels passes. */
@@ -38,6 +39,8 @@ enum {
 #if defined(__x86_64__) && defined(__GNUC__)
 #define KERN_X86 1
 #include <immintrin.h>
+
+#include "fast/exp_x86.h"
 #define KERN_TARGET __attribute__((target("avx2,fma")))
 #if defined(__clang__)
 #define KERN_NO_MEMCPY
@@ -401,3 +404,56 @@ void gpt2k_dots(int N, int K, const float *A, int lda, const float *x, float *ou
     }
 }
 
+/* GELU in its tanh form through the logistic function it equals,
+ * 0.5 x (1 + tanh u) = x s(2u) with u = sqrt(2/pi) (x + 0.044715 x^3):
+ * with e = e^(-2|u|), s(2u) is 1 / (1 + e) for u >= 0 and e / (1 + e)
+ * below, which keeps its digits where tanh u nears -1. e^-2|u| is
+ * exp_nonpositive (clamped at -87: its polynomial wants |r| <= ln2/2), the
+ * same operations on every lane and in the scalar tail, so the bits do not
+ * depend on the column, the processor or libm. */
+#define GELU_K 0.7978845608028654f /* sqrt(2 / pi) */
+
+static float gelu1(float x)
+{
+    const float u = GELU_K * (x + 0.044715f * x * x * x);
+    float a = -2.0f * fabsf(u);
+    a = a < -87.0f ? -87.0f : a;
+    const float e = exp_nonpositive(a);
+    return x * (u >= 0.0f ? 1.0f : e) / (1.0f + e);
+}
+
+#if KERN_X86
+KERN_TARGET static void gelu_avx2(int w8, float *v)
+{
+    const __m256 k = _mm256_set1_ps(GELU_K), c = _mm256_set1_ps(0.044715f);
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    const __m256 sign = _mm256_set1_ps(-0.0f), lo = _mm256_set1_ps(-87.0f);
+    for (int q = 0; q < w8; q += 8) {
+        const __m256 x = _mm256_loadu_ps(v + q);
+        const __m256 cube = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(c, x), x), x);
+        const __m256 u = _mm256_mul_ps(k, _mm256_add_ps(x, cube));
+        const __m256 a = _mm256_mul_ps(_mm256_set1_ps(-2.0f), _mm256_andnot_ps(sign, u));
+        const __m256 e = exp8(_mm256_max_ps(a, lo));
+        const __m256 num = _mm256_blendv_ps(e, one, _mm256_cmp_ps(u, zero, _CMP_GE_OQ));
+        _mm256_storeu_ps(v + q, _mm256_div_ps(_mm256_mul_ps(x, num), _mm256_add_ps(one, e)));
+    }
+}
+#endif
+
+void gpt2k_gelu(int m, int w, float *v, int ld)
+{
+    int w8 = 0;
+#if KERN_X86
+    if (mat_packed_available())
+        w8 = w - w % 8;
+#endif
+    for (int r = 0; r < m; r++) {
+        float *row = v + (size_t)r * ld;
+#if KERN_X86
+        if (w8)
+            gelu_avx2(w8, row);
+#endif
+        for (int q = w8; q < w; q++)
+            row[q] = gelu1(row[q]);
+    }
+}

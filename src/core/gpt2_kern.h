@@ -35,4 +35,8 @@ void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq, c
  * x @ lm_head^T): one pass over A. */
 void gpt2k_dots(int N, int K, const float *A, int lda, const float *x, float *out);
 
+/* GELU in its tanh form, in place over m rows of w floats ld apart. The
+ * same bits on every processor and in every column. */
+void gpt2k_gelu(int m, int w, float *v, int ld);
+
 #endif

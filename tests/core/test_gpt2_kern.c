@@ -7,7 +7,8 @@
  * the packed kernel past 128 rows), widths with 24-, 16- and 8-column tiles
  * and a scalar tail, and rows of W a multiple of 4 KiB apart. That each
  * row's sums do not depend on the rows beside it is what lets the KV cache
- * give the bits of a whole run.
+ * give the bits of a whole run. GELU against float64, and its bits the same
+ * in every column.
  */
 #include "test_common.h"
 
@@ -98,11 +99,41 @@ static void test_gpt2k_linear_shapes(void **state)
     assert_int_equal(check_linear(&r, 128, 96, 300, 4096), 0);
 }
 
+static void test_gpt2k_gelu(void **state)
+{
+    /* expect: GELU's tanh form within 2e-7 + 2e-6 |gelu| of float64 over
+     * [-12, 12] and exactly x, 0 or -0 far out; and the same bits for a value
+     * in a column the AVX2 loop takes and in the scalar tail (13 columns:
+     * 8 then 5) */
+    (void)state;
+    enum { W = 13, COUNT = 24001 };
+    static float row[2][W];
+    double worst = 0;
+    for (int q = 0; q < COUNT; q++) {
+        const float x = -12.0f + 24.0f * (float)q / (COUNT - 1);
+        for (int c = 0; c < W; c++)
+            row[0][c] = row[1][c] = x;
+        gpt2k_gelu(2, W, &row[0][0], W);
+        const double u = 0.7978845608028654 * ((double)x + 0.044715 * (double)x * x * x);
+        const double want = 0.5 * x * (1.0 + tanh(u));
+        const double err = fabs(row[0][0] - want) - 2e-6 * fabs(want);
+        worst = err > worst ? err : worst;
+        for (int c = 1; c < W; c++)
+            assert_memory_equal(&row[0][c], &row[0][0], sizeof(float));
+        assert_memory_equal(&row[1][W - 1], &row[0][0], sizeof(float));
+    }
+    assert_true(worst <= 2e-7);
+    float far[4] = {1e30f, -1e30f, 50.0f, -50.0f};
+    gpt2k_gelu(1, 4, far, 4);
+    assert_true(far[0] == 1e30f && far[1] == 0.0f && far[2] == 50.0f && far[3] == 0.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpt2k_linear_rows),
         cmocka_unit_test(test_gpt2k_linear_shapes),
+        cmocka_unit_test(test_gpt2k_gelu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
