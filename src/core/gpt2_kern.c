@@ -190,8 +190,9 @@ static int direct_tile_rows(int M, int tiles, int t)
  * registers through the block. One tile of rows reads W where it lies;
  * more tiles read a copy of each piece of KERN_DIRECT_COLS columns (W's
  * rows are often a multiple of 4 KiB apart and would fight for the same L1
- * sets while the tiles reuse them), the next piece asked for while the
- * tiles work on this one. The columns past the last multiple of 8 take
+ * sets while the tiles reuse them), the piece's columns in the next block
+ * of rows asked for while the tiles work: a chunk's width ahead, so they
+ * have arrived in L2 when their turn comes. The columns past the last multiple of 8 take
  * scalar fused multiply-adds, the same operation. */
 KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
                                            const float *W, int ldw, float *Y, int ldy, float *Xp)
@@ -222,14 +223,12 @@ KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, 
             }
             for (int c0 = j0; c0 < j0 + w; c0 += KERN_DIRECT_COLS) {
                 const int wc = j0 + w - c0 < KERN_DIRECT_COLS ? j0 + w - c0 : KERN_DIRECT_COLS;
-                /* the next piece: on along these rows, else the next rows of
-                 * this chunk, else the next chunk's first */
-                int nk = k0, nc = c0 + wc, nend = j0 + w;
-                if (nc >= j0 + w) {
-                    nk = k1, nc = j0;
-                    if (nk >= K)
-                        nk = 0, nc = j0 + w, nend = n8 - nc < cw ? n8 : nc + cw;
-                }
+                /* asked for now: this piece's columns in the next block of
+                 * rows, used once the whole chunk has passed (the next
+                 * chunk's first rows after the last block) */
+                int nk = k1, nc = c0, nend = j0 + w;
+                if (nk >= K)
+                    nk = 0, nc = c0 + w, nend = n8;
                 const int nkb = K - nk < kb ? K - nk : kb;
                 const int nw = nend - nc < KERN_DIRECT_COLS ? nend - nc : KERN_DIRECT_COLS;
                 direct_copy(k1 - k0, wc, W + (size_t)k0 * ldw + c0, ldw, B);
