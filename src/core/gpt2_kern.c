@@ -8,8 +8,8 @@
  * every block of rows is multiplied against the chunk while it is in cache;
  * a few rows (a typed key, a short text) skip the packing, which would cost
  * as much as the product, and run linear_rows_direct: the same chain, read
- * straight from W. Without AVX2 and FMA the plain loops below keep the same property with
- * multiply-then-add chains.
+ * straight from W. Without AVX2 and FMA the plain loops below keep the same
+ * property with multiply-then-add chains.
  */
 #include "gpt2_kern.h"
 
@@ -159,10 +159,7 @@ KERN_NO_MEMCPY KERN_TARGET static void direct_copy(int kb, int w, const float *W
             _mm256_storeu_ps(B + (size_t)k * w + j, _mm256_loadu_ps(W + (size_t)k * ldw + j));
 }
 
-/* Ask the caches for rows [k0, k1) of w columns at P (ldw apart): the piece
- * the kernel copies next. The pieces take a few hundred bytes of each of
- * many rows, more streams than the processor's own prefetcher follows, and
- * the copy would otherwise wait on memory line by line. */
+/* Ask the caches for rows [k0, k1) of w columns at P (ldw apart). */
 static void direct_prefetch(const float *P, int k0, int k1, int w, int ldw)
 {
     for (int k = k0; k < k1; k++)
@@ -170,9 +167,9 @@ static void direct_prefetch(const float *P, int k0, int k1, int w, int ldw)
             _mm_prefetch((const char *)(P + (size_t)k * ldw + j), _MM_HINT_T0);
 }
 
-/* Tiles of rows of M: 4 rows each where that makes 12 chains (24 columns a
- * tile), else 6 (16 columns); as even as can be, since a tile of few rows
- * leaves the processor waiting on too few chains. */
+/* Tiles of rows of M: one up to KERN_TILE_ROWS rows, else tiles of at most
+ * 4 (24 columns, 12 chains each), as even as can be, since a tile of few
+ * rows leaves the processor waiting on too few chains. */
 static int direct_tiles(int M)
 {
     return M <= KERN_TILE_ROWS ? 1 : (M + 3) / 4;
@@ -183,49 +180,50 @@ static int direct_tile_rows(int M, int tiles, int t)
     return M / tiles + (t < M % tiles);
 }
 
-/* Y (M, N) = X W for a few rows (a typed key, a short text), never packing
- * W (which would cost as much as the product). A chunk of columns at a time,
- * narrow enough for its rows of Y to stay in L2, and through it a block of
- * W's rows at a time: tiles of rows run over those rows, their sums in
- * registers through the block. One tile of rows reads W where it lies;
- * more tiles read a copy of each piece of KERN_DIRECT_COLS columns (W's
- * rows are often a multiple of 4 KiB apart and would fight for the same L1
- * sets while the tiles reuse them), the piece's columns in the next block
- * of rows asked for while the tiles work: a chunk's width ahead, so they
- * have arrived in L2 when their turn comes. The columns past the last multiple of 8 take
- * scalar fused multiply-adds, the same operation. */
-KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
-                                           const float *W, int ldw, float *Y, int ldy, float *Xp)
+/* Columns of Y a chunk of the direct kernel takes: its M rows stay in L2. */
+static int direct_chunk(int M)
 {
-    const int n8 = N - N % 8, tiles = direct_tiles(M);
-    /* each tile's rows of X, term by term: the tile's broadcasts then read
-     * one run of memory at fixed offsets */
-    for (int t = 0, i0 = 0; t < tiles; i0 += direct_tile_rows(M, tiles, t++)) {
-        const int R = direct_tile_rows(M, tiles, t);
-        float *xp = Xp + (size_t)i0 * K;
-        for (int r = 0; r < R; r++)
-            for (int k = 0; k < K; k++)
-                xp[(size_t)k * R + r] = X[(size_t)(i0 + r) * ldx + k];
+    const int cw = KERN_DIRECT_Y_FLOATS / M / KERN_DIRECT_COLS * KERN_DIRECT_COLS;
+    return cw < KERN_DIRECT_COLS ? KERN_DIRECT_COLS : cw;
+}
+
+/* Y (M, n8) = X W, one tile of M <= KERN_TILE_ROWS rows reading W where it
+ * lies, KERN_DIRECT_KB of W's rows at a time, asking for the next rows as it
+ * goes from KERN_PREFETCH_ROWS rows on (fewer leave the processor's own
+ * prefetcher time enough). */
+KERN_TARGET static void direct_one(int M, int n8, int K, const float *Xp, const float *W, int ldw,
+                                   float *Y, int ldy)
+{
+    const int cw = direct_chunk(M), kb = KERN_DIRECT_KB;
+    for (int j0 = 0; j0 < n8; j0 += cw) {
+        const int w = n8 - j0 < cw ? n8 - j0 : cw;
+        for (int k0 = 0; k0 < K; k0 += kb) {
+            const int k1 = K - k0 < kb ? K : k0 + kb;
+            const bool ahead = k1 < K && M >= KERN_PREFETCH_ROWS;
+            direct_rows(M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy,
+                        ahead ? W + (size_t)k1 * ldw + j0 : NULL, K - k1 < kb ? K - k1 : kb);
+        }
     }
-    int cw = KERN_DIRECT_Y_FLOATS / M / KERN_DIRECT_COLS * KERN_DIRECT_COLS;
-    cw = cw < KERN_DIRECT_COLS ? KERN_DIRECT_COLS : cw;
-    const int kb = tiles == 1 ? KERN_DIRECT_KB : KERN_COPY_KB;
+}
+
+/* Y (M, n8) = X W in tiles of rows over a copy of each piece of
+ * KERN_COPY_KB x KERN_DIRECT_COLS of W (W's rows are often a multiple of
+ * 4 KiB apart and would fight for the same L1 sets while the tiles reuse
+ * them). Meanwhile the piece's columns in the next block of rows are asked
+ * for, a chunk's width ahead, so they are in L2 when their turn comes. */
+KERN_TARGET static void direct_pieces(int M, int n8, int K, const float *Xp, const float *W,
+                                      int ldw, float *Y, int ldy)
+{
+    const int tiles = direct_tiles(M), cw = direct_chunk(M), kb = KERN_COPY_KB;
     float B[KERN_COPY_KB * KERN_DIRECT_COLS];
     for (int j0 = 0; j0 < n8; j0 += cw) {
         const int w = n8 - j0 < cw ? n8 - j0 : cw;
         for (int k0 = 0; k0 < K; k0 += kb) {
             const int k1 = K - k0 < kb ? K : k0 + kb;
-            if (tiles == 1) {
-                direct_rows(M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy,
-                            k1 < K && M >= KERN_PREFETCH_ROWS ? W + (size_t)k1 * ldw + j0 : NULL,
-                            K - k1 < kb ? K - k1 : kb);
-                continue;
-            }
             for (int c0 = j0; c0 < j0 + w; c0 += KERN_DIRECT_COLS) {
                 const int wc = j0 + w - c0 < KERN_DIRECT_COLS ? j0 + w - c0 : KERN_DIRECT_COLS;
-                /* asked for now: this piece's columns in the next block of
-                 * rows, used once the whole chunk has passed (the next
-                 * chunk's first rows after the last block) */
+                /* the next rows of these columns (after the last block, the
+                 * next chunk's first rows) */
                 int nk = k1, nc = c0, nend = j0 + w;
                 if (nk >= K)
                     nk = 0, nc = c0 + w, nend = n8;
@@ -242,6 +240,29 @@ KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, 
             }
         }
     }
+}
+
+/* Y (M, N) = X W for a few rows (a typed key, a short text), never packing
+ * W (which would cost as much as the product): each tile's rows of X packed
+ * term by term into Xp (M K floats), so that its broadcasts read fixed
+ * offsets of one run, then direct_one or direct_pieces. The columns past
+ * the last multiple of 8 take scalar fused multiply-adds, the same
+ * operation. */
+KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
+                                           const float *W, int ldw, float *Y, int ldy, float *Xp)
+{
+    const int n8 = N - N % 8, tiles = direct_tiles(M);
+    for (int t = 0, i0 = 0; t < tiles; i0 += direct_tile_rows(M, tiles, t++)) {
+        const int R = direct_tile_rows(M, tiles, t);
+        float *xp = Xp + (size_t)i0 * K;
+        for (int r = 0; r < R; r++)
+            for (int k = 0; k < K; k++)
+                xp[(size_t)k * R + r] = X[(size_t)(i0 + r) * ldx + k];
+    }
+    if (tiles == 1)
+        direct_one(M, n8, K, Xp, W, ldw, Y, ldy);
+    else
+        direct_pieces(M, n8, K, Xp, W, ldw, Y, ldy);
     for (int r = 0; r < M; r++)
         for (int j = n8; j < N; j++) {
             float c = 0.0f;
