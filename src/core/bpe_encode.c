@@ -49,6 +49,10 @@ static int char_class(unsigned cp)
 /* The class of the code point at t[i] (valid UTF-8) and its end in *next. */
 static int class_at(const char *t, size_t len, size_t i, size_t *next)
 {
+    if ((unsigned char)t[i] < 0x80) { /* ASCII, most of most texts: no decoding */
+        *next = i + 1;
+        return char_class((unsigned char)t[i]);
+    }
     unsigned cp = 0;
     int m = utf8_decode(t + i, len - i, &cp);
     *next = i + (size_t)(m ? m : 1);
@@ -111,9 +115,12 @@ typedef struct {
 } Sym;
 
 /* A candidate merge of symbols left and left's next (right), valid while both
- * still hold the ids they had when it was pushed. */
+ * still hold the ids they had when it was pushed. Its key orders candidates
+ * as the merges must go: by rank, then leftmost first (rank << 32 | left,
+ * one comparison where a pair of fields took up to three). */
 typedef struct {
-    int rank, left, right, lid, rid, id;
+    uint64_t key;
+    int right, lid, rid, id;
 } Cand;
 
 typedef struct {
@@ -121,38 +128,36 @@ typedef struct {
     int n;
 } Heap;
 
-static int cand_less(const Cand *a, const Cand *b)
-{
-    return a->rank < b->rank || (a->rank == b->rank && a->left < b->left);
-}
-
 static void heap_push(Heap *h, Cand c)
 {
     int k = h->n++;
-    while (k > 0 && cand_less(&c, &h->c[(k - 1) / 2])) {
+    while (k > 0 && c.key < h->c[(k - 1) / 2].key) {
         h->c[k] = h->c[(k - 1) / 2];
         k = (k - 1) / 2;
     }
     h->c[k] = c;
 }
 
+/* Take the least candidate out. The hole it leaves goes down along the
+ * lesser children to a leaf (one comparison a level), and the last
+ * candidate rises from there: it belongs near the bottom, so this takes
+ * about half the comparisons of sifting it down from the root. */
 static Cand heap_pop(Heap *h)
 {
     Cand top = h->c[0], last = h->c[--h->n];
-    int k = 0;
-    for (;;) {
-        int m = 2 * k + 1;
-        if (m >= h->n)
-            break;
-        if (m + 1 < h->n && cand_less(&h->c[m + 1], &h->c[m]))
+    int n = h->n, k = 0;
+    if (n == 0)
+        return top;
+    for (int m = 1; m < n; k = m, m = 2 * m + 1) {
+        if (m + 1 < n && h->c[m + 1].key < h->c[m].key)
             m++;
-        if (!cand_less(&h->c[m], &last))
-            break;
         h->c[k] = h->c[m];
-        k = m;
     }
-    if (h->n > 0)
-        h->c[k] = last;
+    while (k > 0 && last.key < h->c[(k - 1) / 2].key) {
+        h->c[k] = h->c[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    h->c[k] = last;
     return top;
 }
 
@@ -164,7 +169,7 @@ static void push_pair(const Bpe *b, const Sym *sym, Heap *h, int l)
     int r = sym[l].next, id;
     int rank = bpe_merge_rank(b, sym[l].id, sym[r].id, &id);
     if (rank >= 0)
-        heap_push(h, (Cand){rank, l, r, sym[l].id, sym[r].id, id});
+        heap_push(h, (Cand){(uint64_t)rank << 32 | (uint32_t)l, r, sym[l].id, sym[r].id, id});
 }
 
 static int add_piece(BpeEncoding *e, int max_tokens, int id, size_t start, size_t len)
@@ -182,8 +187,8 @@ static int add_piece(BpeEncoding *e, int max_tokens, int id, size_t start, size_
     return AV_OK;
 }
 
-/* Scratch for a piece of m bytes: m symbols and up to 3m candidates (the
- * first m - 1, then at most two new ones per merge). */
+/* Scratch for a piece of m bytes: up to 3m candidates (the first m - 1,
+ * then at most two new ones per merge) and m symbols. */
 static int work_reserve(BpeEncoding *e, size_t m)
 {
     size_t need = m * sizeof(Sym) + 3 * m * sizeof(Cand);
@@ -200,14 +205,22 @@ static int work_reserve(BpeEncoding *e, size_t m)
 static int merge_piece(const Bpe *b, const char *t, size_t start, size_t m, int max_tokens,
                        BpeEncoding *e)
 {
+    const unsigned char *u = (const unsigned char *)t + start;
     if (m == 1)
-        return add_piece(e, max_tokens, b->byte_id[(unsigned char)t[start]], start, 1);
+        return add_piece(e, max_tokens, b->byte_id[u[0]], start, 1);
+    if (m == 2) { /* one pair: merged or not, no list or heap needed */
+        int id, rc;
+        if (bpe_merge_rank(b, b->byte_id[u[0]], b->byte_id[u[1]], &id) >= 0)
+            return add_piece(e, max_tokens, id, start, 2);
+        rc = add_piece(e, max_tokens, b->byte_id[u[0]], start, 1);
+        return rc ? rc : add_piece(e, max_tokens, b->byte_id[u[1]], start + 1, 1);
+    }
     if (m > (size_t)INT32_MAX / 4)
         return AV_ERR_TOO_MANY;
     if (work_reserve(e, m))
         return AV_ERR_NOMEM;
-    Sym *sym = e->work;
-    Heap h = {(Cand *)(sym + m), 0};
+    Heap h = {e->work, 0}; /* the candidates first: their 64-bit keys stay aligned */
+    Sym *sym = (Sym *)(h.c + 3 * m);
     for (int k = 0; k < (int)m; k++)
         sym[k] = (Sym){b->byte_id[(unsigned char)t[start + (size_t)k]], k - 1,
                        k + 1 < (int)m ? k + 1 : -1, k, 1};
@@ -215,15 +228,16 @@ static int merge_piece(const Bpe *b, const char *t, size_t start, size_t m, int 
         push_pair(b, sym, &h, k);
     while (h.n > 0) {
         Cand c = heap_pop(&h);
-        Sym *l = &sym[c.left], *r = &sym[c.right];
+        int left = (int)(uint32_t)c.key;
+        Sym *l = &sym[left], *r = &sym[c.right];
         if (!l->len || l->next != c.right || l->id != c.lid || r->id != c.rid)
             continue; /* stale: one side changed since it was pushed */
         l->id = c.id, l->len += r->len, l->next = r->next;
         if (r->next >= 0)
-            sym[r->next].prev = c.left;
+            sym[r->next].prev = left;
         r->len = 0;
         push_pair(b, sym, &h, l->prev);
-        push_pair(b, sym, &h, c.left);
+        push_pair(b, sym, &h, left);
     }
     for (int k = 0; k >= 0; k = sym[k].next) {
         int rc = add_piece(e, max_tokens, sym[k].id, start + (size_t)sym[k].at, (size_t)sym[k].len);

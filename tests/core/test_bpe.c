@@ -1,8 +1,9 @@
 /* test_bpe.c - the BPE core on small hand-made vocabularies: GPT-2's
  * pre-tokenisation pieces (seen through a vocabulary whose merges join every
  * byte pair of a piece), merge order by rank and leftmost first, the literal
- * <|endoftext|>, spans, decode, display strings and TokenLists, and the
- * errors (UTF-8, too many tokens, vocabulary faults).
+ * <|endoftext|>, spans, decode, display strings and TokenLists, the
+ * errors (UTF-8, too many tokens, vocabulary faults), and the merges of long
+ * and short words against a slow reference on random vocabularies.
  */
 #include "test_common.h"
 
@@ -11,6 +12,7 @@
 
 #include "core/av.h"
 #include "core/bpe.h"
+#include "core/rng.h"
 
 static char why[160];
 
@@ -273,6 +275,163 @@ static void test_bpe_errors(void **state)
     bpe_free(&b);
 }
 
+/* GPT-2's encoder.py's merging, written the slow way: while any adjacent
+ * pair is a merge, take the pair of lowest rank and merge every occurrence of
+ * it from left to right. ids[0..n) in place; returns the new n. */
+static int reference_passes(const Bpe *b, int *ids, int n)
+{
+    for (;;) {
+        int best = -1, best_l = 0, best_r = 0, id;
+        for (int i = 0; i + 1 < n; i++) {
+            int r = bpe_merge_rank(b, ids[i], ids[i + 1], &id);
+            if (r >= 0 && (best < 0 || r < best))
+                best = r, best_l = ids[i], best_r = ids[i + 1];
+        }
+        if (best < 0)
+            return n;
+        bpe_merge_rank(b, best_l, best_r, &id);
+        int o = 0;
+        for (int i = 0; i < n; i++) {
+            if (i + 1 < n && ids[i] == best_l && ids[i + 1] == best_r)
+                ids[o++] = id, i++;
+            else
+                ids[o++] = ids[i];
+        }
+        n = o;
+    }
+}
+
+/* The rule bpe.h states, one merge at a time: the adjacent pair of lowest
+ * rank, the leftmost of equal ones, until none is left. It differs from
+ * encoder.py's passes only when a merge makes a pair of lower rank than its
+ * own, which a learned merges.txt never does. */
+static int reference_single(const Bpe *b, int *ids, int n)
+{
+    for (;;) {
+        int best = -1, at = 0, id;
+        for (int i = 0; i + 1 < n; i++) {
+            int r = bpe_merge_rank(b, ids[i], ids[i + 1], &id);
+            if (r >= 0 && (best < 0 || r < best))
+                best = r, at = i;
+        }
+        if (best < 0)
+            return n;
+        bpe_merge_rank(b, ids[at], ids[at + 1], &id);
+        ids[at] = id;
+        memmove(ids + at + 1, ids + at + 2, (size_t)(n - at - 2) * sizeof *ids);
+        n--;
+    }
+}
+
+static int below(Rng *r, int n)
+{
+    return (int)(rng_next(r) % (uint64_t)n);
+}
+
+/* A random vocabulary over the letters a b c: the 256 bytes, then tokens
+ * made by joining two earlier ones (at most 12 bytes), one merge each, in the
+ * order they were made or (shuffled) in any order, so that a merge can make a
+ * pair of lower rank than its own. */
+static void random_abc_vocab(Bpe *b, Rng *rng, int n_extra, int shuffled)
+{
+    char tok[64][13];
+    int left[64], right[64], order[64], n = 0;
+    int have[3] = {'a', 'b', 'c'};
+    while (n < n_extra) {
+        int pick[2];
+        for (int k = 0; k < 2; k++) {
+            int r = below(rng, 3 + n);
+            pick[k] = r < 3 ? have[r] : 256 + (r - 3);
+        }
+        const char *s[2];
+        char one[2][2] = {{0}};
+        for (int k = 0; k < 2; k++) {
+            if (pick[k] < 256)
+                one[k][0] = (char)pick[k], s[k] = one[k];
+            else
+                s[k] = tok[pick[k] - 256];
+        }
+        size_t l0 = strlen(s[0]), l1 = strlen(s[1]);
+        if (l0 + l1 > 12)
+            continue;
+        char joined[13];
+        memcpy(joined, s[0], l0);
+        memcpy(joined + l0, s[1], l1);
+        joined[l0 + l1] = 0;
+        int dup = strlen(joined) < 2;
+        for (int k = 0; k < n && !dup; k++)
+            dup = strcmp(tok[k], joined) == 0;
+        if (dup)
+            continue;
+        strcpy(tok[n], joined);
+        left[n] = pick[0], right[n] = pick[1], order[n] = n;
+        n++;
+    }
+    const char *extra[64];
+    for (int k = 0; k < n; k++)
+        extra[k] = tok[k];
+    bytes_vocab(b, extra, n);
+    for (int k = n - 1; shuffled && k > 0; k--) {
+        int j = below(rng, k + 1), t = order[k];
+        order[k] = order[j], order[j] = t;
+    }
+    for (int k = 0; k < n; k++)
+        assert_int_equal(bpe_add_merge(b, left[order[k]], right[order[k]], why, sizeof why), AV_OK);
+    assert_int_equal(bpe_finish(b, why, sizeof why), AV_OK);
+}
+
+static void test_bpe_merges_match_reference(void **state)
+{
+    (void)state;
+    /* expect: on one-piece words of a b c (short ones, and runs of one
+       letter or of a few letters repeated) the encoder gives the ids of
+       encoder.py's passes on vocabularies whose merge ranks follow their
+       making (as a learned merges.txt's do; words up to 3000 bytes), and the
+       ids of one merge at a time on shuffled ones (up to 150 bytes) */
+    Rng rng;
+    rng_seed(&rng, 24);
+    enum { MAXW = 3000 };
+    static char word[MAXW + 1];
+    static int ids[MAXW];
+    BpeEncoding e = {0};
+    int words = 0, long_words = 0;
+    for (int v = 0; v < 40; v++) {
+        Bpe b;
+        random_abc_vocab(&b, &rng, 8 + v % 40, v % 2);
+        int shuffled = v % 2, max_len = shuffled ? 150 : MAXW;
+        for (int w = 0; w < 60; w++) {
+            int len, unit = 1 + below(&rng, 4);
+            if (w % 3 == 0)
+                len = 1 + below(&rng, 40);
+            else
+                len = unit * (1 + below(&rng, max_len / unit));
+            char pat[4];
+            for (int k = 0; k < unit; k++)
+                pat[k] = (char)('a' + below(&rng, 3));
+            for (int k = 0; k < len; k++)
+                word[k] = w % 3 == 0 ? (char)('a' + below(&rng, 3)) : pat[k % unit];
+            word[len] = 0;
+            for (int k = 0; k < len; k++)
+                ids[k] = (unsigned char)word[k];
+            int n = shuffled ? reference_single(&b, ids, len) : reference_passes(&b, ids, len);
+            assert_int_equal(bpe_encode(&b, word, (size_t)len, MAXW, &e), AV_OK);
+            if (e.n != n)
+                fail_msg("vocabulary %d, word %d (%d bytes): %d tokens, want %d", v, w, len, e.n,
+                         n);
+            for (int k = 0; k < n; k++)
+                if (e.piece[k].id != ids[k])
+                    fail_msg("vocabulary %d, word %d: token %d is id %d, want %d", v, w, k,
+                             e.piece[k].id, ids[k]);
+            words++;
+            long_words += len >= 1000;
+        }
+        bpe_free(&b);
+    }
+    bpe_encoding_free(&e);
+    assert_int_equal(words, 40 * 60);
+    assert_true(long_words > 250);
+}
+
 static void test_bpe_byte_alphabet(void **state)
 {
     (void)state;
@@ -293,9 +452,13 @@ static void test_bpe_byte_alphabet(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bpe_merge_order), cmocka_unit_test(test_bpe_pattern_pieces),
-        cmocka_unit_test(test_bpe_endoftext),   cmocka_unit_test(test_bpe_decode_and_display),
-        cmocka_unit_test(test_bpe_errors),      cmocka_unit_test(test_bpe_byte_alphabet),
+        cmocka_unit_test(test_bpe_merge_order),
+        cmocka_unit_test(test_bpe_pattern_pieces),
+        cmocka_unit_test(test_bpe_endoftext),
+        cmocka_unit_test(test_bpe_decode_and_display),
+        cmocka_unit_test(test_bpe_errors),
+        cmocka_unit_test(test_bpe_byte_alphabet),
+        cmocka_unit_test(test_bpe_merges_match_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
