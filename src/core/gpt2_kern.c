@@ -108,6 +108,18 @@ static inline __attribute__((always_inline)) KERN_TARGET void direct_tile(int R,
             _mm256_storeu_ps(Y + (size_t)r * ldy + 8 * q, c[r][q]);
 }
 
+/* Ask the caches for rows [k0, k1) of w columns at P (ldw apart): every
+ * line they touch, the last one too where a row does not start on a line. */
+static void direct_prefetch(const float *P, int k0, int k1, int w, int ldw)
+{
+    for (int k = k0; k < k1; k++) {
+        const float *row = P + (size_t)k * ldw;
+        for (int j = 0; j < w; j += 16)
+            _mm_prefetch((const char *)(row + j), _MM_HINT_T0);
+        _mm_prefetch((const char *)(row + w - 1), _MM_HINT_T0);
+    }
+}
+
 /* Rows [0, R) (R <= KERN_TILE_ROWS), columns [0, w) (w a multiple of 8),
  * terms [k0, k1) of Y, B holding W's rows k0 .. k1 - 1 (ldb apart), Xp the
  * rows' X packed: tiles of 24 columns up to 4 rows (12 chains at 4), of 16
@@ -123,10 +135,8 @@ KERN_TARGET static void direct_rows(int R, int w, int k0, int k1, const float *X
     int j = 0;
 #define KERN_RUN(r, cols)                                                                          \
     for (; j + 8 * (cols) <= w; j += 8 * (cols)) {                                                 \
-        for (int q = 0; P && q < np; q++) {                                                        \
-            _mm_prefetch((const char *)(P + (size_t)q * ldb + j), _MM_HINT_T0);                    \
-            _mm_prefetch((const char *)(P + (size_t)q * ldb + j + 8 * (cols)-1), _MM_HINT_T0);     \
-        }                                                                                          \
+        if (P)                                                                                     \
+            direct_prefetch(P + j, 0, np, 8 * (cols), ldb);                                        \
         direct_tile(r, cols, k0, k1, Xp, B + j, ldb, Y + j, ldy);                                  \
     }
 #define KERN_CASE(r, wide)                                                                         \
@@ -157,14 +167,6 @@ KERN_NO_MEMCPY KERN_TARGET static void direct_copy(int kb, int w, const float *W
     for (int k = 0; k < kb; k++)
         for (int j = 0; j < w; j += 8)
             _mm256_storeu_ps(B + (size_t)k * w + j, _mm256_loadu_ps(W + (size_t)k * ldw + j));
-}
-
-/* Ask the caches for rows [k0, k1) of w columns at P (ldw apart). */
-static void direct_prefetch(const float *P, int k0, int k1, int w, int ldw)
-{
-    for (int k = k0; k < k1; k++)
-        for (int j = 0; j < w; j += 16)
-            _mm_prefetch((const char *)(P + (size_t)k * ldw + j), _MM_HINT_T0);
 }
 
 /* Tiles of rows of M: one up to KERN_TILE_ROWS rows, else tiles of at most
@@ -428,16 +430,18 @@ void gpt2k_dots(int N, int K, const float *A, int lda, const float *x, float *ou
  * 0.5 x (1 + tanh u) = x s(2u) with u = sqrt(2/pi) (x + 0.044715 x^3):
  * with e = e^(-2|u|), s(2u) is 1 / (1 + e) for u >= 0 and e / (1 + e)
  * below, which keeps its digits where tanh u nears -1. e^-2|u| is
- * exp_nonpositive (clamped at -87: its polynomial wants |r| <= ln2/2), the
+ * exp_nonpositive, its argument clamped to the range it takes
+ * ([EXP_CLAMP, 0]; e is exactly 0 from about -87 down either way), the
  * same operations on every lane and in the scalar tail, so the bits do not
  * depend on the column, the processor or libm. */
 #define GELU_K 0.7978845608028654f /* sqrt(2 / pi) */
+#define GELU_C 0.044715f
 
 static float gelu1(float x)
 {
-    const float u = GELU_K * (x + 0.044715f * x * x * x);
+    const float u = GELU_K * (x + GELU_C * x * x * x);
     float a = -2.0f * fabsf(u);
-    a = a < -87.0f ? -87.0f : a;
+    a = a < EXP_CLAMP ? EXP_CLAMP : a;
     const float e = exp_nonpositive(a);
     return x * (u >= 0.0f ? 1.0f : e) / (1.0f + e);
 }
@@ -445,9 +449,9 @@ static float gelu1(float x)
 #if KERN_X86
 KERN_TARGET static void gelu_avx2(int w8, float *v)
 {
-    const __m256 k = _mm256_set1_ps(GELU_K), c = _mm256_set1_ps(0.044715f);
+    const __m256 k = _mm256_set1_ps(GELU_K), c = _mm256_set1_ps(GELU_C);
     const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
-    const __m256 sign = _mm256_set1_ps(-0.0f), lo = _mm256_set1_ps(-87.0f);
+    const __m256 sign = _mm256_set1_ps(-0.0f), lo = _mm256_set1_ps(EXP_CLAMP);
     for (int q = 0; q < w8; q += 8) {
         const __m256 x = _mm256_loadu_ps(v + q);
         const __m256 cube = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(c, x), x), x);
