@@ -15,10 +15,22 @@
  * messages that name a file. */
 const char *file_base_name(const char *path);
 
+/* open(2) path for reading without waiting for a FIFO's writer, for a
+ * reader that refuses anything but a regular file after fstat(2). The
+ * descriptor is blocking again and close-on-exec. Returns it, or -1 with
+ * errno set. */
+int file_open_read(const char *path);
+
 /* Read all of path ("-" is standard input) into a NUL-terminated malloc'd
  * buffer. Returns AV_OK, AV_ERR_IO (errno set), AV_ERR_TOO_LARGE (more than
  * max bytes) or AV_ERR_NOMEM. */
 int file_read_all(const char *path, size_t max, char **data, size_t *len);
+
+/* As file_read_all, for a file of a model's folder, which must be a regular
+ * file: a folder, FIFO or device in its place is AV_ERR_MODEL, refused
+ * without reading it or waiting for a writer. (file_read_all reads what it
+ * is given, a FIFO too, as cat(1) would.) */
+int file_read_regular(const char *path, size_t max, char **data, size_t *len);
 
 /* As file_read_all, from an open stream f (not closed here). */
 int file_read_stream(FILE *f, size_t max, char **data, size_t *len);

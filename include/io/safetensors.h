@@ -66,8 +66,9 @@ const char *st_dtype_name(int dtype);
 int st_dtype_size(int dtype);
 
 /* Map path read-only and parse it (st_parse). Returns AV_OK, AV_ERR_IO (the
- * file cannot be opened, is not a regular file or cannot be mapped; errno
- * set), AV_ERR_MODEL (malformed; why says what and where) or AV_ERR_NOMEM.
+ * file cannot be opened or mapped; errno set), AV_ERR_MODEL (not a regular
+ * file, such as a folder or a FIFO, which is never waited on; or malformed:
+ * why says what and where) or AV_ERR_NOMEM.
  * On error *f is zeroed and nothing is left mapped or allocated. */
 int st_open(const char *path, StFile *f, char *why, size_t whylen);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/gpt2job.h"
 #include "core/av.h"
@@ -533,16 +534,11 @@ bool kind_gpt2_folder(const char *dir)
     char *p = malloc(n);
     if (!p)
         return false;
+    /* access, not open: opening a FIFO would wait for a writer */
     snprintf(p, n, "%s/model.json", dir);
-    FILE *f = fopen(p, "rb");
-    bool own = f != NULL;
-    if (f)
-        fclose(f);
+    bool own = access(p, R_OK) == 0;
     snprintf(p, n, "%s/config.json", dir);
-    f = own ? NULL : fopen(p, "rb");
-    bool hf = f != NULL;
-    if (f)
-        fclose(f);
+    bool hf = !own && access(p, R_OK) == 0;
     free(p);
     return hf;
 }

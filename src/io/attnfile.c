@@ -122,7 +122,7 @@ int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen)
     struct stat st;
     NpyInfo info;
     memset(af, 0, sizeof(*af));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = file_open_read(path);
     if (fd < 0)
         return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path, strerror(errno));
     int bad = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? ENODEV : 0;

@@ -86,6 +86,21 @@ const char *file_base_name(const char *path)
     return s && s[1] ? s + 1 : path;
 }
 
+int file_open_read(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
 int file_read_all(const char *path, size_t max, char **data, size_t *len)
 {
     if (strcmp(path, "-") == 0)
@@ -98,6 +113,35 @@ int file_read_all(const char *path, size_t max, char **data, size_t *len)
     int rc = file_read_stream(f, max, data, len);
     int saved = errno;
     fclose(f); /* read-only: a close error loses nothing */
+    errno = saved;
+    return rc;
+}
+
+int file_read_regular(const char *path, size_t max, char **data, size_t *len)
+{
+    struct stat st;
+    *data = NULL;
+    *len = 0;
+    int fd = file_open_read(path);
+    if (fd < 0)
+        return AV_ERR_IO;
+    int bad = fstat(fd, &st) != 0 ? AV_ERR_IO : !S_ISREG(st.st_mode) ? AV_ERR_MODEL : AV_OK;
+    if (bad) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return bad;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return AV_ERR_IO;
+    }
+    int rc = file_read_stream(f, max, data, len);
+    int saved = errno;
+    fclose(f);
     errno = saved;
     return rc;
 }

@@ -150,9 +150,12 @@ int hfindex_open(const char *dir, StFile **shards, int *n, char *why, size_t why
     *shards = NULL;
     *n = 0;
     snprintf(path, sizeof path, "%s/" INDEX, dir);
-    int rc = file_read_all(path, HF_MAX_INDEX_BYTES, &text, &len);
+    int rc = file_read_regular(path, HF_MAX_INDEX_BYTES, &text, &len);
     if (rc != AV_OK) {
-        snprintf(why, whylen, "%s: %s", path, rc == AV_ERR_IO ? strerror(errno) : av_strerror(rc));
+        snprintf(why, whylen, "%s: %s", path,
+                 rc == AV_ERR_IO      ? strerror(errno)
+                 : rc == AV_ERR_MODEL ? "not a regular file"
+                                      : av_strerror(rc));
         return rc == AV_ERR_TOO_LARGE ? AV_ERR_MODEL : rc;
     }
     x.j = (Json){text, text + len, x.jwhy, sizeof x.jwhy, 0};

@@ -70,9 +70,11 @@ static int read_config(const char *dir, Gpt2Config *cfg, char *why, size_t whyle
     if (!S_ISDIR(st.st_mode))
         return fail(why, whylen, AV_ERR_MODEL, "%s: not a folder", dir);
     snprintf(path, sizeof path, "%s/config.json", dir);
-    int rc = file_read_all(path, HF_MAX_CONFIG_BYTES, &text, &len);
+    int rc = file_read_regular(path, HF_MAX_CONFIG_BYTES, &text, &len);
     if (rc == AV_ERR_IO && errno == ENOENT)
         return fail(why, whylen, AV_ERR_MODEL, "%s: no config.json", dir);
+    if (rc == AV_ERR_MODEL)
+        return fail(why, whylen, rc, "%s: not a regular file", path);
     if (rc == AV_ERR_TOO_LARGE)
         return fail(why, whylen, AV_ERR_MODEL, "%s: larger than %d bytes", path,
                     HF_MAX_CONFIG_BYTES);

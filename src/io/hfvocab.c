@@ -249,6 +249,24 @@ static int read_merges_txt(Bpe *b, const char *m, size_t len, char *why, size_t 
     return j.err;
 }
 
+/* A vocabulary with tokens of several bytes needs merges to reach them: none
+ * at all (an empty merges.txt) is a broken folder, not a tokenizer of bytes. */
+static int refuse_no_merges(const Bpe *b, const char *file, char *why, size_t whylen)
+{
+    if (b->n_merges > 0)
+        return AV_OK;
+    for (int id = 0; id < b->n_vocab; id++) {
+        size_t len;
+        const char *t = bpe_token(b, id, &len);
+        if (t && len > 1 && !(len == strlen(BPE_EOT_TEXT) && memcmp(t, BPE_EOT_TEXT, len) == 0)) {
+            snprintf(why, whylen, "%s: no merge, yet the vocabulary has tokens of several bytes",
+                     file);
+            return AV_ERR_MODEL;
+        }
+    }
+    return AV_OK;
+}
+
 /* How many lines a merges text has (a capacity hint). */
 static int count_lines(const char *s, size_t len)
 {
@@ -280,6 +298,8 @@ int hfvocab_parse(const char *vocab, size_t vlen, const char *merges, size_t mle
         rc = read_merges_txt(b, merges, mlen, why, whylen);
     if (!rc)
         rc = bpe_finish(b, why, whylen);
+    if (!rc)
+        rc = refuse_no_merges(b, "merges.txt", why, whylen);
     if (rc)
         bpe_free(b);
     return rc;
@@ -425,12 +445,15 @@ int hfvocab_parse_tokenizer(const char *json, size_t len, Bpe *b, char *why, siz
     }
     if (!rc)
         rc = bpe_finish(b, why, whylen);
+    if (!rc)
+        rc = refuse_no_merges(b, f, why, whylen);
     if (rc)
         bpe_free(b);
     return rc;
 }
 
-/* Read dir/name whole; AV_ERR_IO or AV_ERR_TOO_LARGE with why set. */
+/* Read dir/name whole; AV_ERR_IO, AV_ERR_MODEL (not a regular file) or
+ * AV_ERR_TOO_LARGE with why set. */
 static int read_file(const char *dir, const char *name, char **data, size_t *len, char *why,
                      size_t whylen)
 {
@@ -440,8 +463,10 @@ static int read_file(const char *dir, const char *name, char **data, size_t *len
         errno = ENAMETOOLONG;
         return AV_ERR_IO;
     }
-    int rc = file_read_all(path, HFVOCAB_MAX_FILE, data, len);
-    if (rc == AV_ERR_IO) {
+    int rc = file_read_regular(path, HFVOCAB_MAX_FILE, data, len);
+    if (rc == AV_ERR_MODEL) {
+        snprintf(why, whylen, "%s: not a regular file", path);
+    } else if (rc == AV_ERR_IO) {
         int e = errno;
         snprintf(why, whylen, "%s: %s", path, strerror(e));
         errno = e;

@@ -491,12 +491,14 @@ int modelfile_load(const char *dir, ModelSpec *s, float **params, char *why, siz
     memset(s, 0, sizeof *s);
     *params = NULL;
     snprintf(path, sizeof path, "%s/model.json", dir);
-    int err = file_read_all(path, JSON_MAX_BYTES, &text, &len);
+    int err = file_read_regular(path, JSON_MAX_BYTES, &text, &len);
     if (err == AV_ERR_NOMEM)
         return err;
     if (err) {
-        snprintf(why, whylen, "%s: %s", path, err == AV_ERR_IO ? strerror(errno)
-                 : av_strerror(err));
+        snprintf(why, whylen, "%s: %s", path,
+                 err == AV_ERR_IO      ? strerror(errno)
+                 : err == AV_ERR_MODEL ? "not a regular file"
+                                       : av_strerror(err));
         return AV_ERR_MODEL;
     }
     err = modelfile_parse_json(text, len, s, reason, sizeof reason);

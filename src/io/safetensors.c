@@ -377,7 +377,7 @@ int st_open(const char *path, StFile *f, char *why, size_t whylen)
 {
     struct stat st;
     memset(f, 0, sizeof(*f));
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = file_open_read(path);
     if (fd < 0) {
         int e = errno;
         snprintf(why, whylen, "%s: %s", path, strerror(e));
@@ -391,11 +391,11 @@ int st_open(const char *path, StFile *f, char *why, size_t whylen)
         bad = map == MAP_FAILED ? errno : 0;
     }
     close(fd);
-    if (bad) {
-        snprintf(why, whylen, "%s: %s", path,
-                 bad == EINVAL && !S_ISREG(st.st_mode) ? "not a regular file" : strerror(bad));
+    if (bad) { /* a folder or FIFO in a file's place: a broken folder, not I/O */
+        bool irregular = bad == EINVAL && !S_ISREG(st.st_mode);
+        snprintf(why, whylen, "%s: %s", path, irregular ? "not a regular file" : strerror(bad));
         errno = bad;
-        return AV_ERR_IO;
+        return irregular ? AV_ERR_MODEL : AV_ERR_IO;
     }
     size_t len = (size_t)st.st_size;
     int rc =

@@ -124,3 +124,21 @@ for m in nan inf missing shape dtype past-end hole overlap json utf8 pytorch sca
         notok "malformed ($m): exit $rc: $err"
     fi
 done
+
+# a FIFO in place of a file of the folder (nobody writes to it): refused at
+# once with one line, never a wait for a writer
+for f in model.safetensors config.json vocab.json merges.txt shard; do
+    src=$d
+    [ "$f" = shard ] && src=$tmp/sharded
+    cp -r "$src" "$tmp/fifo-$f" || { notok "cannot copy $src"; continue; }
+    target=$f
+    [ "$f" = shard ] && target=$(cd "$tmp/fifo-$f" && ls model-*.safetensors | head -1)
+    rm -f "$tmp/fifo-$f/$target" && mkfifo "$tmp/fifo-$f/$target"
+    err=$(timeout 20 "$A" --model "$tmp/fifo-$f" --export text "$text" 2>&1 >/dev/null)
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && [[ $err == attnviz:* ]]; then
+        ok "a FIFO as $target: exit 2, '$err'"
+    else
+        notok "a FIFO as $target: exit $rc (124: it waited): $err"
+    fi
+done

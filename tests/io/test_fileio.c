@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -217,6 +218,38 @@ static void test_fileio_read_missing_file(void **state)
     assert_int_equal(errno, ENOENT);
 }
 
+static void test_fileio_read_regular_refuses_others(void **state)
+{
+    /* expect: file_read_regular reads a regular file as file_read_all does,
+       and refuses a folder and a FIFO nobody writes to with AV_ERR_MODEL at
+       once (the alarm ends the test if it waits for a writer) */
+    Tmp *t = *state;
+    char *data;
+    size_t len = 1;
+    write_plain(t->path, "abc");
+    assert_int_equal(file_read_regular(t->path, 10, &data, &len), AV_OK);
+    assert_int_equal(len, 3);
+    assert_string_equal(data, "abc");
+    free(data);
+    assert_int_equal(file_read_regular(t->path, 2, &data, &len), AV_ERR_TOO_LARGE);
+    assert_null(data);
+    unlink(t->path);
+    errno = 0;
+    assert_int_equal(file_read_regular(t->path, 10, &data, &len), AV_ERR_IO);
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(file_read_regular(t->dir, 10, &data, &len), AV_ERR_MODEL);
+    assert_int_equal(mkfifo(t->path, 0600), 0);
+    alarm(10);
+    assert_int_equal(file_read_regular(t->path, 10, &data, &len), AV_ERR_MODEL);
+    assert_null(data);
+    int fd = file_open_read(t->path);
+    alarm(0);
+    assert_true(fd >= 0);
+    assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0); /* blocking again */
+    close(fd);
+    unlink(t->path);
+}
+
 static void test_fileio_memfile_collects_output(void **state)
 {
     /* expect: text printed to a MemFile is in buf/len after memfile_close */
@@ -309,6 +342,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fileio_read_large_and_empty,
                                         tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_fileio_read_missing_file, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_read_regular_refuses_others, tmp_setup,
+                                        tmp_teardown),
         cmocka_unit_test(test_fileio_memfile_collects_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -200,6 +200,9 @@ static void test_hfvocab_refuses_malformed(void **state)
     refused(v, "h zz\n", "'zz', which is not in the vocabulary");
     refused(v, "h \xff\n", "merges.txt: byte 2 is not UTF-8");
     refused(v, "h \xc3\xa9\n", "not in the vocabulary"); /* é is byte 0xe9, a token */
+    /* a token of two bytes and no merge to make it: an empty merges.txt */
+    refused(v, "", "merges.txt: no merge, yet the vocabulary has tokens of several bytes");
+    refused(v, "#version: 0.2\n", "merges.txt: no merge");
     free(v);
     refused("[]", "", "vocab.json: byte 0: the vocabulary is not a JSON object");
     refused("{}", "", "the vocabulary is empty");

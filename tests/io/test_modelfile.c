@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/av.h"
@@ -176,6 +177,14 @@ static void test_modelfile_broken(void **state)
     assert_int_equal(file_write_atomic(path, "{\"format\": \"attn", 16, false), AV_OK);
     assert_int_equal(modelfile_load(dir, &back, &q, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "model.json"));
+    /* a FIFO as model.json: refused at once, not waited on */
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(10);
+    assert_int_equal(modelfile_load(dir, &back, &q, why, sizeof why), AV_ERR_MODEL);
+    alarm(0);
+    assert_non_null(strstr(why, "model.json: not a regular file"));
+    unlink(path);
     /* no folder at all */
     assert_int_equal(modelfile_load("/nonexistent/x", &back, &q, why, sizeof why),
                      AV_ERR_MODEL);

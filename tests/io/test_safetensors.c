@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/av.h"
 #include "io/safetensors.h"
@@ -356,8 +358,14 @@ static void test_st_open_refusals(void **state)
     snprintf(path, sizeof path, "%s/none.safetensors", t->dir);
     assert_int_equal(st_open(path, &f, why, sizeof why), AV_ERR_IO);
     assert_non_null(strstr(why, "No such file"));
-    assert_int_equal(st_open(t->dir, &f, why, sizeof why), AV_ERR_IO);
+    assert_int_equal(st_open(t->dir, &f, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "not a regular file"));
+    /* a FIFO nobody writes to: refused at once, never a wait for a writer */
+    snprintf(path, sizeof path, "%s/fifo.safetensors", t->dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(st_open(path, &f, why, sizeof why), AV_ERR_MODEL);
+    assert_non_null(strstr(why, "not a regular file"));
+    unlink(path);
     write_file(t->path, (const unsigned char *)"", 0);
     assert_int_equal(st_open(t->path, &f, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "st: 0 bytes, too short"));
