@@ -20,7 +20,7 @@ set -u
 secs=${1:-60}
 shift 2>/dev/null
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(tokenize npy sentences cli bpe hfvocab safetensors hfconfig json model lesson attn)
+[ ${#names[@]} -eq 0 ] && names=(tokenize npy sentences cli bpe hfvocab safetensors hfconfig hfindex json model lesson attn)
 case $secs in
 '' | *[!0-9]*) echo "run.sh: SECONDS must be a whole number, not '$secs'" >&2; exit 2 ;;
 esac
