@@ -7,7 +7,8 @@
  * 10 are the double-precision softmax of them, in order, with display
  * texts that mark a leading space and never show GPT-2's "Ġ"; the cost of a
  * typed token is gpt2_flops of the one row computed; the status line's
- * sizes and what-if; what the kind refuses and allows.
+ * sizes and what-if; what the kind refuses and allows; a session running
+ * the GPT-2 builds no toy weights of its shape.
  */
 #include "test_common.h"
 
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #include "app/kind.h"
+#include "app/lesson.h"
 #include "app/session.h"
 #include "core/av.h"
 #include "core/bpe.h"
@@ -271,6 +273,35 @@ static void test_session_predict_gpt2(void **state)
     app_free(&s);
 }
 
+/* A session that runs the GPT-2 builds no toy weights of its shape (they
+ * were 12 d_model^2 floats a layer, as large as a GPT-2's layers, never
+ * read); the pipeline's session still builds its own. */
+static void test_session_gpt2_no_toy_weights(void **state)
+{
+    Fixture *f = *state;
+    AppState s;
+    assert_int_equal(app_init(&s, &f->c, TEXT, NULL, false), AV_OK);
+    assert_int_equal(s.cfg.layers, L);
+    assert_int_equal(s.cfg.d_model, D);
+    LessonState ls;
+    lesson_state_init(&ls);
+    Session ss;
+    session_init(&ss, NULL, &f->k, 0);
+    assert_int_equal(session_update(&ss, &s, &ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    assert_int_equal(ss.run_err, AV_OK);
+    assert_int_equal(ss.res.shape.n_q, 6);
+    assert_ptr_equal(ss.kind, &f->k);
+    assert_null(ss.toy.arena);
+    session_free(&ss);
+    session_init(&ss, NULL, NULL, 0);
+    assert_int_equal(session_update(&ss, &s, &ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    assert_non_null(ss.toy.arena);
+    assert_int_equal(ss.toy.L, L);
+    session_free(&ss);
+    lesson_state_free(&ls);
+    app_free(&s);
+}
+
 /* A typed token: the forward computes its row alone, the others cached. */
 static void test_kind_gpt2_cost_of_a_key(void **state)
 {
@@ -414,6 +445,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_kind_gpt2_logits_every_position, setup, teardown),
         cmocka_unit_test_setup_teardown(test_session_predict_gpt2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_session_gpt2_no_toy_weights, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_cost_of_a_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_status_and_whatif, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_background, setup, teardown),
