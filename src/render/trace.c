@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/grid.h"
 
 #define TRACE_MAX_SHOW 8
 
@@ -65,6 +66,14 @@ static double trace_dot(FILE *f, const Trace *t, int j)
     return dot;
 }
 
+/* "  TOKEN" padded to 12 columns of the terminal (not bytes: GPT-2's
+ * tokens begin with the 3-byte mark of their space), and a space. */
+static void put_token_column(FILE *f, const char *tok)
+{
+    int pad = 12 - grid_text_width(tok);
+    fprintf(f, "  %s%*s ", tok, pad > 0 ? pad : 0, "");
+}
+
 static void trace_scores(FILE *f, const Trace *t, double scale, double *dots, double *scaled)
 {
     const char *qs = t->r->tokens.tok[t->i].str;
@@ -87,7 +96,8 @@ static void trace_scores(FILE *f, const Trace *t, double scale, double *dots, do
     fputc('\n', f);
     for (int j = 0; j < t->vis; j++) {
         scaled[j] = dots[j] * scale;
-        fprintf(f, "  %-12s %.4f / %.4f = %.4f\n", t->keys->tok[j].str, dots[j], div, scaled[j]);
+        put_token_column(f, t->keys->tok[j].str);
+        fprintf(f, "%.4f / %.4f = %.4f\n", dots[j], div, scaled[j]);
     }
 }
 
@@ -101,9 +111,11 @@ static void trace_softmax(FILE *f, const Trace *t, const double *scaled)
         sum += exp(scaled[j] - max);
     fprintf(f, "\nStep 4. Softmax: exp(s - max) / sum, with max = %.4f and sum = %.4f\n", max,
             sum);
-    for (int j = 0; j < t->vis; j++)
-        fprintf(f, "  %-12s exp(%.4f) / %.4f = %.4f  (%.1f%%)\n", t->keys->tok[j].str,
-                scaled[j] - max, sum, (double)P_row[j], 100.0 * P_row[j]);
+    for (int j = 0; j < t->vis; j++) {
+        put_token_column(f, t->keys->tok[j].str);
+        fprintf(f, "exp(%.4f) / %.4f = %.4f  (%.1f%%)\n", scaled[j] - max, sum,
+                (double)P_row[j], 100.0 * P_row[j]);
+    }
 }
 
 static void trace_output(FILE *f, const Trace *t)

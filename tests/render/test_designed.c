@@ -1,10 +1,14 @@
 /* test_designed.c - the hand-built heads do what their labels say, on the
  * articles' sentences and on sentences of our own; and the calculation trace
- * reproduces seed 001's worked example. */
+ * reproduces seed 001's worked example, its token column aligned on the
+ * terminal whatever the tokens' bytes. */
+#define _XOPEN_SOURCE 700 /* wcwidth */
 #include "test_common.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "core/av.h"
 #include "core/designed.h"
@@ -264,6 +268,59 @@ static void test_trace_reproduces_seed001(void **state)
     model_weights_free(&w);
 }
 
+/* The byte of line at display column col (wcwidth), or NULL. */
+static const char *at_column(const char *line, int col)
+{
+    mbstate_t ms = {0};
+    int used = 0;
+    const char *p = line;
+    while (*p && *p != '\n' && used < col) {
+        wchar_t wc;
+        size_t k = mbrtowc(&wc, p, MB_CUR_MAX, &ms);
+        assert_true(k != (size_t)-1 && k != (size_t)-2 && k > 0);
+        used += wcwidth(wc);
+        p += k;
+    }
+    return used == col ? p : NULL;
+}
+
+/* Steps 3 and 4 put each key's number in one column of the terminal, also
+ * after tokens of several bytes a column (GPT-2's "␣cat", "über"): they
+ * were padded to 12 bytes, one or two columns short. */
+static void test_trace_columns_by_display_width(void **state)
+{
+    (void)state;
+    if (!setlocale(LC_ALL, "C.UTF-8"))
+        setlocale(LC_ALL, "");
+    ModelConfig c;
+    ModelWeights w = {0};
+    ModelResult r = {0};
+    model_config_default(&c);
+    assert_int_equal(model_weights_toy(&c, &w), AV_OK);
+    const char *text = "über café naïve cat";
+    assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r), AV_OK);
+    MemFile m;
+    assert_int_equal(memfile_open(&m), AV_OK);
+    assert_int_equal(trace_write(m.f, &r, &c, 0, 0, 3), AV_OK);
+    assert_int_equal(memfile_close(&m), AV_OK);
+    int lines = 0;
+    for (const char *step = strstr(m.buf, "Step 3."); step; step = strstr(step + 1, "Step 4.")) {
+        const char *line = strchr(step, '\n') + 1;
+        for (int j = 0; j < 4; j++, line = strchr(line, '\n') + 1, lines++) {
+            const char *num = at_column(line, 15);
+            if (!num || num[-1] != ' ' ||
+                !(num[0] == '-' || (num[0] >= '0' && num[0] <= '9') || num[0] == 'e'))
+                fail_msg("line not aligned at column 15: %.60s", line);
+        }
+        if (strncmp(step, "Step 4.", 7) == 0)
+            break;
+    }
+    assert_int_equal(lines, 8);
+    memfile_free(&m);
+    model_result_free(&r);
+    model_weights_free(&w);
+}
+
 static void test_seed000_example_matches_the_article(void **state)
 {
     (void)state;
@@ -300,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_designed_labels),
         cmocka_unit_test(test_designed_embed_classes_match_lexicon),
         cmocka_unit_test(test_trace_reproduces_seed001),
+        cmocka_unit_test(test_trace_columns_by_display_width),
         cmocka_unit_test(test_seed000_example_matches_the_article),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
