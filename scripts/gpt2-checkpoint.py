@@ -35,7 +35,7 @@ import sys
 import numpy as np
 
 KINDS = ["nan", "inf", "missing", "shape", "dtype", "past-end", "hole", "overlap", "json",
-         "utf8", "pytorch", "scale-attn", "cross-attn", "activation", "mixed-prefix",
+         "utf8", "pytorch", "scale-attn", "no-scale", "cross-attn", "activation", "mixed-prefix",
          "indivisible", "extra-layer", "index-wrong-shard"]
 
 SIZES = {"small": dict(layers=3, d_model=48, heads=4, vocab=50257, ctx=1024),
@@ -172,6 +172,8 @@ def config(a):
 def break_config(cfg, kind):
     if kind == "scale-attn":
         cfg["scale_attn_by_inverse_layer_idx"] = True
+    elif kind == "no-scale":
+        cfg["scale_attn_weights"] = False
     elif kind == "cross-attn":
         cfg["add_cross_attention"] = True
     elif kind == "activation":

@@ -29,6 +29,7 @@ enum {
     K_ACT,
     K_SCALE,
     K_CROSS,
+    K_SCALE_W,
     K_N
 };
 static const char *const keys[K_N] = {
@@ -45,6 +46,7 @@ static const char *const keys[K_N] = {
     "activation_function",
     "scale_attn_by_inverse_layer_idx",
     "add_cross_attention",
+    "scale_attn_weights",
 };
 
 typedef struct {
@@ -78,6 +80,7 @@ static int take_value(Conf *c, int k)
     case K_EPS: return json_number(j, keys[k], &c->eps);
     case K_SCALE:
     case K_CROSS:
+    case K_SCALE_W:
         if (json_word(j, "true"))
             return c->flag[k] = true, AV_OK;
         if (json_word(j, "false"))
@@ -150,6 +153,10 @@ static int check(Conf *c, Gpt2Config *cfg)
                          "\"%s\" is true, which changes the maths; attnviz does not "
                          "implement it",
                          keys[c->flag[K_SCALE] ? K_SCALE : K_CROSS]);
+    if ((c->seen & 1u << K_SCALE_W) && !c->flag[K_SCALE_W]) /* scores not divided by sqrt(d_k) */
+        return json_fail(j,
+                         "\"scale_attn_weights\" is false, which changes the maths; "
+                         "attnviz's GPT-2 divides the scores by sqrt(d_k)");
     if ((c->seen & 1u << K_VOCAB) && (c->seen & 1u << K_NVOCAB) && v[K_VOCAB] != v[K_NVOCAB])
         return json_fail(j, "\"vocab_size\" %d and \"n_vocab\" %d differ", v[K_VOCAB], v[K_NVOCAB]);
     if (!(c->seen & 1u << K_VOCAB) && (c->seen & 1u << K_NVOCAB))

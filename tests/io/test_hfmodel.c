@@ -451,7 +451,8 @@ static void test_hfmodel_config_keys(void **state)
     assert_float_equal(c.ln_eps, 1e-5f, 0);
     config_ok("{\"model_type\":\"gpt2\",\"n_embd\":1600,\"n_head\":25,\"n_layer\":48,"
               "\"n_inner\":null,\"activation_function\":\"gelu_pytorch_tanh\","
-              "\"scale_attn_by_inverse_layer_idx\":false,\"add_cross_attention\":false}",
+              "\"scale_attn_by_inverse_layer_idx\":false,\"add_cross_attention\":false,"
+              "\"scale_attn_weights\":true}",
               &c);
     assert_int_equal(c.d_model, 1600);
     assert_int_equal(c.n_head, 25);
@@ -476,6 +477,9 @@ static void test_hfmodel_config_refusals(void **state)
                    "\"scale_attn_by_inverse_layer_idx\" is true");
     config_refused("{\"model_type\":\"gpt2\",\"add_cross_attention\":true}",
                    "\"add_cross_attention\" is true");
+    config_refused("{\"model_type\":\"gpt2\",\"scale_attn_weights\":false}",
+                   "\"scale_attn_weights\" is false, which changes the maths");
+    config_refused("{\"model_type\":\"gpt2\",\"scale_attn_weights\":0}", "not true or false");
     config_refused("{\"model_type\":\"gpt2\",\"activation_function\":\"relu\"}",
                    "\"activation_function\" is \"relu\"");
     config_refused("{\"model_type\":\"gpt2\",\"n_embd\":50,\"n_head\":4}",
