@@ -199,6 +199,31 @@ static void fmt_count(double v, char *buf, size_t size)
     snprintf(buf, size, k ? "%.1f%s" : "%.0f%s", v, units[k]);
 }
 
+/* A kind's cost line (a GPT-2's KV cache): the forward's FLOPs, its rows
+ * computed and cached, the time. The weights' bytes go first, then the
+ * words "run" (or "on a"), then "forward", when the line is wider than the
+ * terminal: at 80 columns the time and its unit stay on screen. */
+static void draw_kind_cost(Grid *g, int y, const KindCost *kc, const char *n, const char *b_w,
+                           int digits, double ms)
+{
+    char b_fl[16], b_whole[16], line[256], weights[48];
+    fmt_count(kc->flops, b_fl, sizeof b_fl);
+    fmt_count(kc->whole, b_whole, sizeof b_whole);
+    snprintf(weights, sizeof weights, " | weights %s", b_w);
+    for (int tier = 0; tier < 4; tier++) {
+        const char *how = kc->ms > 0 ? (tier < 2 ? "on a thread " : "thread ")
+                                     : (tier < 2 ? "run " : "");
+        snprintf(line, sizeof line,
+                 "Cost: n %s | %s%s of %s FLOP: %d row%s computed, %d cached | %s%.*f ms%s", n,
+                 tier < 3 ? "forward " : "", b_fl, b_whole, kc->computed,
+                 kc->computed == 1 ? "" : "s", kc->cached, how, digits, ms,
+                 tier == 0 ? weights : "");
+        if ((int)strlen(line) <= g->w)
+            break;
+    }
+    grid_puts(g, 0, y, line, g->w, STYLE_TEXT);
+}
+
 /* What the text costs, and what twice as many tokens would: n^2 grows 4x.
  * FLOPs are a whole forward's, the model's cost; the time is the run's,
  * which on the heatmaps stops at the weights (said so). Imported attention
@@ -238,14 +263,7 @@ static void draw_cost(const UiState *u, Grid *g, int y)
     }
     KindCost kc;
     if (kind_cost(u->ses.kind, &kc)) { /* the whole forward's, of the positions computed */
-        char b_whole[16];
-        fmt_count(kc.flops, b_fl, sizeof b_fl);
-        fmt_count(kc.whole, b_whole, sizeof b_whole);
-        grid_printf(g, 0, y, g->w, STYLE_TEXT,
-                    "Cost: n %s | forward %s of %s FLOP: %d row%s computed, %d cached | "
-                    "%s %.*f ms | weights %s",
-                    n, b_fl, b_whole, kc.computed, kc.computed == 1 ? "" : "s", kc.cached,
-                    kc.ms > 0 ? "on a thread" : "run", digits, kc.ms > 0 ? kc.ms : u->ses.run_ms, b_w);
+        draw_kind_cost(g, y, &kc, n, b_w, digits, kc.ms > 0 ? kc.ms : u->ses.run_ms);
         return;
     }
     grid_printf(g, 0, y, g->w, STYLE_TEXT,

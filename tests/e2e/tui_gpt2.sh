@@ -5,7 +5,8 @@
 # the heatmap with the new token; the predictions panel lists the next tokens
 # after the last one with the probabilities of `--dump`'s logits.npy (10 at
 # 120x40, 4 at 80x24; lib/gpt2_predict.py); the cost line counts the forward
-# of the rows computed and the rows cached; the status line shows GPT-2's
+# of the rows computed and the rows cached, its time in ms whole at 80
+# columns too; the status line shows GPT-2's
 # sizes and learned positions; m is refused with its reason; s and t are a
 # labelled what-if; V's value-weighted norms are norms.npy's (120x40); q
 # exits 0. Then the same typed off the key path (a
@@ -52,6 +53,8 @@ for size in "80 24 4" "120 40 10"; do
     screen >"$WORK/screen-$tag"
     check "$tag: the cost line counts the forward of rows computed and cached" \
         eval 'screen | grep -Eq "^Cost: n 8 \| forward [0-9.]+k? of [0-9.]+M FLOP: [12] rows? computed, [67] cached"'
+    check "$tag: the cost line's time keeps its unit on screen" \
+        eval 'screen | grep -Eq "^Cost: n 8 \| .* cached \| (run )?[0-9.]+ ms( \| weights [0-9.]+ [KM]?i?B)?\$"'
     if out=$("$PY" tests/e2e/lib/gpt2_predict.py "$WORK/screen-$tag" "$WORK/dump" \
         "$M/vocab.json" "$3"); then
         ok "$tag: ${out#ok - }"
