@@ -154,9 +154,8 @@ static int check(Conf *c, Gpt2Config *cfg)
                          "implement it",
                          keys[c->flag[K_SCALE] ? K_SCALE : K_CROSS]);
     if ((c->seen & 1u << K_SCALE_W) && !c->flag[K_SCALE_W]) /* scores not divided by sqrt(d_k) */
-        return json_fail(j,
-                         "\"scale_attn_weights\" is false, which changes the maths; "
-                         "attnviz's GPT-2 divides the scores by sqrt(d_k)");
+        return json_fail(j, "\"scale_attn_weights\" is false, which changes the maths; "
+                            "attnviz's GPT-2 divides the scores by sqrt(d_k)");
     if ((c->seen & 1u << K_VOCAB) && (c->seen & 1u << K_NVOCAB) && v[K_VOCAB] != v[K_NVOCAB])
         return json_fail(j, "\"vocab_size\" %d and \"n_vocab\" %d differ", v[K_VOCAB], v[K_NVOCAB]);
     if (!(c->seen & 1u << K_VOCAB) && (c->seen & 1u << K_NVOCAB))

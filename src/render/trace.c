@@ -113,8 +113,8 @@ static void trace_softmax(FILE *f, const Trace *t, const double *scaled)
             sum);
     for (int j = 0; j < t->vis; j++) {
         put_token_column(f, t->keys->tok[j].str);
-        fprintf(f, "exp(%.4f) / %.4f = %.4f  (%.1f%%)\n", scaled[j] - max, sum,
-                (double)P_row[j], 100.0 * P_row[j]);
+        fprintf(f, "exp(%.4f) / %.4f = %.4f  (%.1f%%)\n", scaled[j] - max, sum, (double)P_row[j],
+                100.0 * P_row[j]);
     }
 }
 

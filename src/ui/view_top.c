@@ -211,8 +211,8 @@ static void draw_kind_cost(Grid *g, int y, const KindCost *kc, const char *n, co
     fmt_count(kc->whole, b_whole, sizeof b_whole);
     snprintf(weights, sizeof weights, " | weights %s", b_w);
     for (int tier = 0; tier < 4; tier++) {
-        const char *how = kc->ms > 0 ? (tier < 2 ? "on a thread " : "thread ")
-                                     : (tier < 2 ? "run " : "");
+        const char *how =
+            kc->ms > 0 ? (tier < 2 ? "on a thread " : "thread ") : (tier < 2 ? "run " : "");
         snprintf(line, sizeof line,
                  "Cost: n %s | %s%s of %s FLOP: %d row%s computed, %d cached | %s%.*f ms%s", n,
                  tier < 3 ? "forward " : "", b_fl, b_whole, kc->computed,
