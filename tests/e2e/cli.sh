@@ -242,6 +242,9 @@ run --help
 { [ "$rc" -eq 0 ] && grep -q '^usage: attnviz' "$out" && grep -q -- '--export' "$out" \
     && [ ! -s "$err" ]; } && pass "--help: status 0, usage on stdout, nothing on stderr" \
     || fail "--help: status 0, usage on stdout, nothing on stderr" "status $rc: $(err_text)"
+grep -A1 -- '--model DIR' "$out" | grep -q 'Hugging Face GPT-2 folder' &&
+    pass "--help: --model says it opens a Hugging Face GPT-2 folder" ||
+    fail "--help: --model says it opens a Hugging Face GPT-2 folder" "$(grep -A1 -- --model "$out")"
 run -h
 { [ "$rc" -eq 0 ] && grep -q '^usage: attnviz' "$out"; } && pass "-h prints the usage" \
     || fail "-h prints the usage" "status $rc"
