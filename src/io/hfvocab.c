@@ -222,19 +222,22 @@ static int add_merge_text(Bpe *b, Json *j, const char *file, const char *base, c
     return rc ? (j->err = rc) : AV_OK;
 }
 
-/* merges.txt: lines "a b", after an optional first line "#version...". */
+/* merges.txt: lines "a b", after an optional first line "#version...";
+ * CRLF line ends too (a folder checked out on Windows; GPT-2's byte
+ * alphabet has no '\r', and the reference reader splits on white space). */
 static int read_merges_txt(Bpe *b, const char *m, size_t len, char *why, size_t whylen)
 {
     Json j = {m, m + len, why, whylen, AV_OK};
     int line = 0;
-    for (const char *p = m; p < m + len && !j.err; line++) {
+    for (const char *p = m, *next; p < m + len && !j.err; line++, p = next) {
         const char *nl = memchr(p, '\n', (size_t)(m + len - p));
         const char *end = nl ? nl : m + len;
+        next = nl ? nl + 1 : m + len;
+        if (end > p && end[-1] == '\r')
+            end--;
         j.p = p;
-        if (line == 0 && end - p >= 8 && memcmp(p, "#version", 8) == 0) {
-            p = end + 1;
+        if (line == 0 && end - p >= 8 && memcmp(p, "#version", 8) == 0)
             continue;
-        }
         const char *sp = memchr(p, ' ', (size_t)(end - p));
         if (!sp || sp == p || sp + 1 == end || memchr(sp + 1, ' ', (size_t)(end - sp - 1)))
             return json_fail(&j, "merges.txt: line %d is not two tokens with one space between",
@@ -242,7 +245,6 @@ static int read_merges_txt(Bpe *b, const char *m, size_t len, char *why, size_t 
         if (add_merge_text(b, &j, "merges.txt", m, p, (size_t)(sp - p), sp + 1,
                            (size_t)(end - sp - 1)))
             break;
-        p = end + 1;
     }
     if (j.err == AV_ERR_MODEL && strstr(why, "merges.txt: byte"))
         snprintf(why + strlen(why), whylen - strlen(why), " (line %d)", line + 1);

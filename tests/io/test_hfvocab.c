@@ -193,6 +193,16 @@ static void test_hfvocab_refuses_malformed(void **state)
     assert_int_equal(hfvocab_parse(v, strlen(v), "#version: 0.2\nh i\n", 18, &b, why, sizeof why),
                      AV_OK);
     bpe_free(&b);
+    /* CRLF line ends (a Windows checkout) read as LF: "hi" is one token */
+    assert_int_equal(hfvocab_parse(v, strlen(v), "#version: 0.2\r\nh i\r\n", 20, &b, why,
+                                   sizeof why),
+                     AV_OK);
+    BpeEncoding e = {0};
+    assert_int_equal(bpe_encode(&b, "hi", 2, 8, &e), AV_OK);
+    assert_int_equal(e.n, 1);
+    assert_int_equal(e.piece[0].id, 256);
+    bpe_encoding_free(&e);
+    bpe_free(&b);
     refused(v, "h i\nh q\n", "merges.txt: byte 4: merge 2 makes a token that is not in");
     refused(v, "h i\nh i\n", "merge 2 repeats merge 1");
     refused(v, "h i j\n", "merges.txt: line 1 is not two tokens");
