@@ -194,9 +194,8 @@ static void test_hfvocab_refuses_malformed(void **state)
                      AV_OK);
     bpe_free(&b);
     /* CRLF line ends (a Windows checkout) read as LF: "hi" is one token */
-    assert_int_equal(hfvocab_parse(v, strlen(v), "#version: 0.2\r\nh i\r\n", 20, &b, why,
-                                   sizeof why),
-                     AV_OK);
+    assert_int_equal(
+        hfvocab_parse(v, strlen(v), "#version: 0.2\r\nh i\r\n", 20, &b, why, sizeof why), AV_OK);
     BpeEncoding e = {0};
     assert_int_equal(bpe_encode(&b, "hi", 2, 8, &e), AV_OK);
     assert_int_equal(e.n, 1);
