@@ -59,6 +59,9 @@ static const char *imported_refuses(const Kind *k, KindAsk ask)
     case KIND_ASK_NORMS:
         return "value-weighted norms need the model's V and W_O: imported attention has only "
                "weights";
+    case KIND_ASK_LESSONS:
+        return "the lessons run attnviz's own pipeline: start attnviz without --attention (o "
+               "there)";
     default: return "imported attention: the weights are the file's, there is no model to change";
     }
 }

@@ -127,6 +127,8 @@ static void test_trained(void **state)
     assert_string_equal(kind_refuses(&k, KIND_ASK_WHATIF), /* s, t: the reason of before */
                         "the trained model fixes its heads, sizes, weights, PE and scaling");
     assert_non_null(kind_refuses(&k, KIND_ASK_NORMS));
+    /* the lessons run the pipeline, which its config is not */
+    assert_non_null(kind_refuses(&k, KIND_ASK_LESSONS));
     assert_null(kind_out_proj(&k, 0)); /* what it refuses it keeps none of */
     assert_null(kind_refuses(&k, KIND_ASK_EDIT));
     assert_null(kind_refuses(&k, KIND_ASK_TRACE));

@@ -63,6 +63,11 @@ for size in "80 24 4" "120 40 10"; do
     fi
     keys m
     check "$tag: m is refused with its reason" wait_for 'GPT-2 was trained causal: the mask stays on'
+    # o's lessons run the pipeline, which a GPT-2's config is not: they
+    # broke the view ("invalid model configuration") for good
+    keys o
+    check "$tag: o is refused with its reason" wait_for "lessons run attnviz's own small models"
+    check "$tag: the heatmap stays GPT-2's after o" eval 'screen | grep -q "^8 ␣the "'
     check "$tag: the status line has no what-if before s" eval '! status | grep -q what-if'
     keys s
     check "$tag: s is a labelled what-if" wait_for 'what-if: scaling off, temp 1'
