@@ -184,8 +184,10 @@ static void test_imported(void **state)
     assert_true(r.shape.causal); /* found in the file */
     for (int h = 0; h < 2; h++)
         assert_memory_equal(model_head_P(&r, 0, h), A[h], sizeof A[h]);
-    for (int a = 0; a < KIND_ASK_COUNT; a++) /* no model: every change refused */
-        if (a != KIND_ASK_LESSONS) /* the lessons' pages read over the file's heads */
+    /* no model: every change refused; the lessons' pages read over the
+     * file's heads */
+    for (int a = 0; a < KIND_ASK_COUNT; a++)
+        if (a != KIND_ASK_LESSONS)
             assert_non_null(kind_refuses(&k, (KindAsk)a));
     assert_null(kind_refuses(&k, KIND_ASK_LESSONS));
     assert_string_equal(kind_refuses(&k, KIND_ASK_MASK),
