@@ -303,14 +303,17 @@ static void gpt2_kind_describe(const Kind *k, char *msg, size_t len)
 }
 
 /* tokens.txt of DESIGN.md: each token's own text a line, \n, \t and \\
- * escaped (not the display copy dump_write writes: a space is a space). */
+ * escaped (not the display copy dump_write writes: a space is a space),
+ * and each byte of a token holding part of a character (an emoji, CJK,
+ * accented Greek split by the BPE) as \xNN: the file stays UTF-8, which
+ * --tokens and Python's open() read. */
 static int write_tokens(const Gpt2Kind *g, const char *path)
 {
     size_t cap = 1, used = 0;
     for (int i = 0; i < g->st.n; i++) {
         size_t len;
         bpe_token(&g->bpe, g->st.ids[i], &len);
-        cap += 2 * len + 1;
+        cap += 4 * len + 1;
     }
     char *buf = malloc(cap);
     if (!buf)
@@ -318,12 +321,17 @@ static int write_tokens(const Gpt2Kind *g, const char *path)
     for (int i = 0; i < g->st.n; i++) {
         size_t len;
         const char *t = bpe_token(&g->bpe, g->st.ids[i], &len);
-        for (size_t k = 0; k < len; k++) {
+        for (size_t k = 0; k < len;) {
             char c = t[k], e = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\\' ? '\\' : 0;
+            unsigned cp;
+            int m = e ? 0 : utf8_decode(t + k, len - k, &cp);
             if (e)
-                buf[used++] = '\\', buf[used++] = e;
+                buf[used++] = '\\', buf[used++] = e, k++;
+            else if (m == 0)
+                used += (size_t)sprintf(buf + used, "\\x%02x", (unsigned char)c), k++;
             else
-                buf[used++] = c;
+                for (int b = 0; b < m; b++)
+                    buf[used++] = t[k++];
         }
         buf[used++] = '\n';
     }

@@ -78,6 +78,29 @@ else
 fi
 tok=$(sed -n 2p "$tmp/dump-f32/tokens.txt")
 [ "$tok" = " cat" ] && ok "tokens.txt holds the tokens' text (' cat')" || notok "tokens.txt line 2 is '$tok'"
+# a token holding part of a character (漢字 and 🙂 split by the BPE) is
+# written \xNN: tokens.txt stays UTF-8, one line a token, and imports back
+if res=$("$PY" - "$tmp/dump-f32" 2>&1 <<'PYEOF'
+import sys, numpy as np
+d = sys.argv[1]
+lines = open(d + "/tokens.txt", encoding="utf-8").read().split("\n")[:-1]
+ids = np.load(d + "/ids.npy")
+esc = [l for l in lines if "\\x" in l]
+assert len(lines) == len(ids), (len(lines), len(ids))
+assert esc, "no token holds part of a character"
+for l in esc:  # each escape is a byte of a character cut by the BPE
+    assert all(len(p) >= 2 and int(p[:2], 16) >= 0x80 for p in l.split("\\x")[1:]), l
+print(len(esc))
+PYEOF
+); then
+    ok "tokens.txt is UTF-8: $res tokens holding part of a character written \\xNN"
+else
+    notok "tokens.txt: $(tail -1 <<<"$res")"
+fi
+err=$("$A" --attention "$tmp/dump-f32/attention.npy" --tokens "$tmp/dump-f32/tokens.txt" \
+    --export text --head 1 2>&1 >/dev/null)
+[ $? -eq 0 ] && ok "--attention with the dump's tokens.txt imports it back" ||
+    notok "--attention with the dump's tokens.txt: $err"
 
 # greedy generation continues with the most likely token
 best=$("$PY" -c 'import numpy as np, sys; print(int(np.argmax(np.load(sys.argv[1]))))' \
