@@ -33,9 +33,10 @@ int hfvocab_parse(const char *vocab, size_t vlen, const char *merges, size_t mle
 int hfvocab_parse_tokenizer(const char *json, size_t len, Bpe *b, char *why, size_t whylen);
 
 /* Read folder dir's vocab.json and merges.txt, or, when vocab.json is absent,
- * its tokenizer.json. Returns as hfvocab_parse, or AV_ERR_IO (errno set; why
- * names the file) when a file cannot be read or none is there, or
- * AV_ERR_TOO_LARGE (a file past HFVOCAB_MAX_FILE). */
+ * its tokenizer.json. Returns as hfvocab_parse (AV_ERR_MODEL also when none
+ * is there, or vocab.json has no merges.txt beside it, or one is not a
+ * regular file), or AV_ERR_IO (errno set; why names the file) when a file
+ * cannot be read, or AV_ERR_TOO_LARGE (a file past HFVOCAB_MAX_FILE). */
 int hfvocab_read_dir(const char *dir, Bpe *b, char *why, size_t whylen);
 
 #endif

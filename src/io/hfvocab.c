@@ -486,15 +486,23 @@ int hfvocab_read_dir(const char *dir, Bpe *b, char *why, size_t whylen)
     int rc = read_file(dir, "vocab.json", &v, &vlen, why, whylen);
     if (rc == AV_ERR_IO && errno == ENOENT) {
         rc = read_file(dir, "tokenizer.json", &v, &vlen, why, whylen);
-        if (rc == AV_ERR_IO && errno == ENOENT)
+        if (rc == AV_ERR_IO && errno == ENOENT) { /* an incomplete folder, as without config */
             snprintf(why, whylen, "%s: no vocab.json (with merges.txt) nor tokenizer.json", dir);
+            rc = AV_ERR_MODEL;
+        }
         if (!rc)
             rc = hfvocab_parse_tokenizer(v, vlen, b, why, whylen);
         free(v);
         return rc;
     }
-    if (!rc)
+    if (!rc) {
         rc = read_file(dir, "merges.txt", &m, &mlen, why, whylen);
+        if (rc == AV_ERR_IO && errno == ENOENT) {
+            snprintf(why, whylen, "%s: vocab.json without merges.txt (or tokenizer.json instead)",
+                     dir);
+            rc = AV_ERR_MODEL;
+        }
+    }
     if (!rc)
         rc = hfvocab_parse(v, vlen, m, mlen, b, why, whylen);
     free(v);

@@ -9,8 +9,10 @@
  */
 #include "test_common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/av.h"
 #include "core/bpe.h"
@@ -263,10 +265,22 @@ static void test_hfvocab_tokenizer_json_refused(void **state)
 static void test_hfvocab_missing_folder(void **state)
 {
     (void)state;
-    /* expect: a folder without vocabulary files is an I/O error naming both */
+    /* expect: a folder without vocabulary files is a broken model naming
+       both, as a vocab.json without merges.txt is */
     Bpe b;
-    assert_int_equal(hfvocab_read_dir("/nonexistent-attnviz", &b, why, sizeof why), AV_ERR_IO);
+    assert_int_equal(hfvocab_read_dir("/nonexistent-attnviz", &b, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "no vocab.json (with merges.txt) nor tokenizer.json"));
+    char dir[] = "/tmp/attnviz-hfvocab.XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/vocab.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"a\": 0}", f);
+    fclose(f);
+    assert_int_equal(hfvocab_read_dir(dir, &b, why, sizeof why), AV_ERR_MODEL);
+    assert_non_null(strstr(why, "vocab.json without merges.txt"));
+    unlink(path);
+    rmdir(dir);
 }
 
 int main(void)
