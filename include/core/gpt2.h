@@ -178,7 +178,7 @@ void gpt2_model_config(const Gpt2Config *cfg, ModelConfig *c);
 
 /* Fill r (zeroed, or an earlier result to reuse) from st's last run, as
  * every view reads a result: r->X the embeddings + positions, per layer
- * ab.Q, ab.K, ab.V (with biases), ab.P (H, n, n) (NULL when r is lazy: past
+ * ab.Q, ab.K, ab.V (with biases: r->qkv_bias true), ab.P (H, n, n) (NULL when r is lazy: past
  * c->weights_budget the rows are computed from Q and K on demand), ab.S when
  * c->keep_scores, ab.concat, ab.out = the attention's share of the residual
  * (concat @ proj_w + proj_b), x_out the residual stream after the layer

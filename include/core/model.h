@@ -88,6 +88,8 @@ typedef struct {
                                weights_only run */
     bool lazy;              /* weights too big to keep: ab.P and ab.S are NULL, and
                                pool.h computes rows and screen cells on demand */
+    bool qkv_bias;          /* Q, K and V include a bias (X W_q + b_q: GPT-2's c_attn);
+                               false after model_run and model_result_prepare */
     const AttnSource *src;  /* imported attention (model_result_import): every weight
                                comes from here, and Q, K, V, X and out are NULL */
     float *arena;

@@ -35,6 +35,7 @@ typedef struct {
     float temperature;
     bool scaled;       /* the 1/sqrt(d_k) is on */
     bool causal;
+    bool bias;         /* Q, K, V include a bias (r->qkv_bias): "X W_q + b_q" */
     float *Q, *K, *V;  /* (n_q, d_k), (n_k, d_k), (n_k, d_k): head h's columns */
     float *raw;        /* (n_q, n_k) Q_h K_h^T */
     float *scaled_s;   /* (n_q, n_k) raw * factor */
@@ -57,7 +58,8 @@ void pipeline_free(PipelineData *d);
 /* The matrix of a stage, its rows and columns. */
 const float *pipeline_stage(const PipelineData *d, PipelineStage s, int *rows, int *cols);
 
-/* The stage's title: "Q_h = X W_q (query vectors)", "÷ sqrt(d_k) = 2.83", ... */
+/* The stage's title: "1 Q_h = X W_q: queries" ("X W_q + b_q" when d->bias),
+ * "5 ÷ sqrt(d_k) = sqrt(8) = 2.83", ... */
 void pipeline_stage_title(const PipelineData *d, PipelineStage s, char *buf, size_t size);
 
 typedef struct {

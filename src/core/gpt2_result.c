@@ -85,6 +85,7 @@ int gpt2_result_fill(const Gpt2Weights *w, const Gpt2State *st, const ModelConfi
         return err;
     }
     rows_copy(n, g->d_model, st->x, (size_t)(g->n_layer + 1) * g->d_model, r->X);
+    r->qkv_bias = true; /* c_attn's bias is in every Q, K and V */
     for (int l = 0; l < g->n_layer; l++)
         fill_layer(st, l, r, P_tmp);
     free(P_tmp);

@@ -184,6 +184,7 @@ static int result_layout(const ModelConfig *c, int n_q, int n_k, bool cross, Mod
 {
     double budget = c->weights_budget > 0 ? c->weights_budget : MODEL_BUDGET;
     r->lazy = model_weight_bytes(c, n_q, n_k) > budget;
+    r->qkv_bias = false;
     if (r->lazy && c->keep_scores)
         return AV_ERR_TOO_LARGE;
     /* counting sets r's pointers to NULL (a ModelResult zeroed to count

@@ -44,7 +44,7 @@ int pipeline_compute(const ModelResult *r, int layer, int h, PipelineData *d)
         return AV_ERR_NOMEM;
     d->n_q = n_q, d->n_k = n_k, d->d_k = d_k, d->d_model = dm, d->h = h, d->layer = layer;
     d->factor = attention_scale(s), d->temperature = s->temperature;
-    d->scaled = s->scale, d->causal = s->causal;
+    d->scaled = s->scale, d->causal = s->causal, d->bias = r->qkv_bias;
     d->Q = d->arena, d->O = d->Q + qs, d->K = d->O + qs, d->V = d->K + ks;
     d->raw = d->V + ks, d->scaled_s = d->raw + ss;
     d->masked = d->scaled_s + ss, d->P = d->masked + ss;
@@ -95,9 +95,9 @@ void pipeline_stage_title(const PipelineData *d, PipelineStage s, char *buf, siz
 {
     double root = sqrt((double)d->d_k), t = d->temperature;
     switch (s) {
-    case PIPE_Q: snprintf(buf, size, "1 Q_h = X W_q: queries"); break;
-    case PIPE_K: snprintf(buf, size, "2 K_h = X W_k: keys"); break;
-    case PIPE_V: snprintf(buf, size, "3 V_h = X W_v: values"); break;
+    case PIPE_Q: snprintf(buf, size, "1 Q_h = X W_q%s: queries", d->bias ? " + b_q" : ""); break;
+    case PIPE_K: snprintf(buf, size, "2 K_h = X W_k%s: keys", d->bias ? " + b_k" : ""); break;
+    case PIPE_V: snprintf(buf, size, "3 V_h = X W_v%s: values", d->bias ? " + b_v" : ""); break;
     case PIPE_RAW: snprintf(buf, size, "4 Q_h K_h^T: raw scores"); break;
     case PIPE_SCALED:
         if (d->scaled && t != 1.0)

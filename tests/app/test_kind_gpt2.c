@@ -8,7 +8,8 @@
  * texts that mark a leading space and never show GPT-2's "Ġ"; the cost of a
  * typed token is gpt2_flops of the one row computed; the status line's
  * sizes and what-if; what the kind refuses and allows; a session running
- * the GPT-2 builds no toy weights of its shape.
+ * the GPT-2 builds no toy weights of its shape; the pipeline's Q, K and V
+ * labelled and computed with c_attn's bias.
  */
 #include "test_common.h"
 
@@ -29,6 +30,7 @@
 #include "io/fileio.h"
 #include "io/hfmodel.h"
 #include "io/hfvocab.h"
+#include "render/pipeline.h"
 
 enum { L = 2, D = 8, H = 2, F = 4 * D, V = 388, T = 16, MAX_T = 64 };
 
@@ -377,6 +379,49 @@ static void test_kind_gpt2_status_and_whatif(void **state)
     kind_close(&pk);
 }
 
+/* The pipeline of a GPT-2 head says Q, K and V have c_attn's bias, as the
+ * numbers do: Q_h is LN_1(x) W_q + b_q, not without b_q. */
+static void test_kind_gpt2_pipeline_biases(void **state)
+{
+    Fixture *f = *state;
+    ModelResult r = {0};
+    assert_int_equal(kind_run(&f->k, &f->c, TEXT, strlen(TEXT), NULL, 0, &r), AV_OK);
+    assert_true(r.qkv_bias);
+    PipelineData d;
+    assert_int_equal(pipeline_compute(&r, 1, 1, &d), AV_OK);
+    assert_true(d.bias);
+    char title[96];
+    pipeline_stage_title(&d, PIPE_Q, title, sizeof title);
+    assert_string_equal(title, "1 Q_h = X W_q + b_q: queries");
+    pipeline_stage_title(&d, PIPE_K, title, sizeof title);
+    assert_string_equal(title, "2 K_h = X W_k + b_k: keys");
+    pipeline_stage_title(&d, PIPE_V, title, sizeof title);
+    assert_string_equal(title, "3 V_h = X W_v + b_v: values");
+    pipeline_free(&d);
+    /* the numbers hold the bias: Q_h = LN_1(x) W_q + b_q of layer 1, head 2 */
+    const Gpt2Layer *ly = &f->hf.w.layer[1];
+    const int d_k = D / H;
+    for (int i = 0; i < r.shape.n_q; i++) {
+        float a[D];
+        double mean = 0, var = 0;
+        const float *x = r.layer[0].x_out + (size_t)i * D;
+        for (int c = 0; c < D; c++)
+            mean += x[c] / D;
+        for (int c = 0; c < D; c++)
+            var += (x[c] - mean) * (x[c] - mean) / D;
+        for (int c = 0; c < D; c++)
+            a[c] = (float)((x[c] - mean) / sqrt(var + 1e-5) * ly->ln1_g[c] + ly->ln1_b[c]);
+        for (int e = 0; e < d_k; e++) {
+            int col = d_k + e; /* head 2's first column of Q */
+            double q = ly->attn_b[col];
+            for (int c = 0; c < D; c++)
+                q += (double)a[c] * ly->attn_w[(size_t)c * 3 * D + col];
+            assert_float_equal(r.layer[1].ab.Q[(size_t)i * D + col], q, 1e-4);
+        }
+    }
+    model_result_free(&r);
+}
+
 /* Poll until the thread's forward is done; returns the polls that said
  * busy (bounded: the tiny model takes microseconds). */
 static int wait_done(Kind *k)
@@ -452,6 +497,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kind_gpt2_cost_of_a_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_status_and_whatif, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_background, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kind_gpt2_pipeline_biases, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,6 +289,11 @@ static void test_pipeline_write_seed001(void **state)
     assert_non_null(strstr(buf, "0.38  0.30  0.32"));  /* step 4 */
     assert_non_null(strstr(buf, "0.54  0.46"));        /* step 5 */
     assert_non_null(strstr(buf, "sqrt(2) = 1.41"));
+    /* attnviz's own Q, K and V have no bias, and say so */
+    assert_false(r.qkv_bias);
+    assert_non_null(strstr(buf, "1 Q_h = X W_q: queries"));
+    assert_non_null(strstr(buf, "3 V_h = X W_v: values"));
+    assert_null(strstr(buf, "b_q"));
     free(buf);
     /* a run of the weights alone has no outputs to draw: said, not read */
     c.weights_only = true;
