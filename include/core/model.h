@@ -46,6 +46,9 @@ typedef struct {
                               are computed on demand instead (0: MODEL_BUDGET) */
     const char *const *head_labels; /* layers * H labels, row-major (layer, head), of a
                                        trained model; NULL: the preset's labels */
+    const char *about; /* what the model is, for the exports' titles in place of seed and
+                          PE ("GPT-2, 12 layers x 12 heads, learned PE": a kind's
+                          config sets it); NULL: attnviz's own seed and PE are said */
     bool weights_only; /* stop the last layer at its weights: its V, concat, out
                           and x_out (and r->out) are NULL, not computed (a view of
                           weights alone: P_h V_h is a third of a long text's run) */

@@ -36,6 +36,7 @@ typedef struct {
     float *logits;       /* (V): the last position's, after a run */
     const char **labels; /* L H head labels, each "learned (GPT-2)" */
     char name[64];       /* the folder's last part, for the status line */
+    char about[96];      /* ModelConfig.about: what the exports' titles say it is */
     KindCost cost;       /* the last run's */
     Gpt2Job job;         /* the forward off the key path (Kind.background) */
 } Gpt2Kind;
@@ -249,6 +250,7 @@ static void gpt2_kind_config(const Kind *k, ModelConfig *c)
     m.weights_only = c->weights_only;
     m.scale = c->scale, m.temperature = c->temperature; /* the what-if */
     m.head_labels = self_of(k)->labels;
+    m.about = self_of(k)->about;
     *c = m;
 }
 
@@ -523,6 +525,8 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
         return err;
     }
     gpt2_state_init(&g->st);
+    snprintf(g->about, sizeof g->about, "GPT-2, %d layers x %d heads, learned PE",
+             g->hf.w.cfg.n_layer, g->hf.w.cfg.n_head);
     if (streamed_bytes(&g->hf.w.cfg) > GPT2_LIVE_BYTES)
         k->cls = &gpt2_slow_class;
     const char *base = strrchr(dir, '/');

@@ -49,10 +49,15 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
                  r->shape.n_k, c->causal ? "causal (detected)" : "off");
         return;
     }
-    n += snprintf(buf + n, size - n, "  (d_model %d, d_k %d, seed %llu, mask %s, PE %s, %s",
-                  c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
-                  c->causal ? "causal" : "off", c->pe ? "on" : "off",
-                  c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
+    if (c->about) /* a model of its own kind: no seed, and its own positions */
+        n += snprintf(buf + n, size - n, "  (%s, d_model %d, d_k %d, mask %s, %s", c->about,
+                      c->d_model, c->d_model / c->H, c->causal ? "causal" : "off",
+                      c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
+    else
+        n += snprintf(buf + n, size - n, "  (d_model %d, d_k %d, seed %llu, mask %s, PE %s, %s",
+                      c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
+                      c->causal ? "causal" : "off", c->pe ? "on" : "off",
+                      c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
     if (c->temperature != 1.0f)
         n += snprintf(buf + n, size - n, ", temperature %g", (double)c->temperature);
     snprintf(buf + n, size - n, ")");
@@ -261,6 +266,13 @@ static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int
         fprintf(f, "  \"config\": {\"imported\": true, \"heads\": %d, \"causal\": %s, "
                    "\"layers\": %d, \"layer\": %d},\n", c->H, c->causal ? "true" : "false",
                 r->L, layer + 1);
+    } else if (c->about) { /* no seed, and its own positions: what it is */
+        fputs("  \"config\": {\"model\": ", f);
+        json_string(f, c->about);
+        fprintf(f, ", \"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"causal\": %s, "
+                   "\"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
+                c->H, c->d_model, c->d_model / c->H, c->causal ? "true" : "false",
+                c->scale ? "true" : "false", r->L, layer + 1);
     } else {
         fprintf(f, "  \"config\": {\"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"seed\": %llu, "
                    "\"causal\": %s, \"pe\": %s, \"scale\": %s, \"layers\": %d, \"layer\": %d},\n",

@@ -440,10 +440,17 @@ int pipeline_write(FILE *f, const ModelResult *r, const ModelConfig *c, int laye
         grid_printf(&g, 0, 0, width, STYLE_TITLE, "Head %d of %d: %s, layer %d: the pipeline%s%s",
                     h + 1, c->H, model_head_label(c, layer, h), layer + 1,
                     sel >= 0 ? " of query " : "", sel >= 0 ? rows[sel] : "");
-        grid_printf(&g, 0, 1, width, STYLE_DIM, "(d_model %d, d_k %d, seed %llu, mask %s, PE %s, "
-                    "%s, temperature %g)", c->d_model, d.d_k, (unsigned long long)c->seed,
-                    c->causal ? "causal" : "off", c->pe ? "on" : "off",
-                    c->scale ? "scaled" : "not scaled", (double)c->temperature);
+        if (c->about) /* a kind's model: what it is, no seed, its own positions */
+            grid_printf(&g, 0, 1, width, STYLE_DIM, "(%s, d_model %d, d_k %d, mask %s, %s, "
+                        "temperature %g)", c->about, c->d_model, d.d_k,
+                        c->causal ? "causal" : "off", c->scale ? "scaled" : "not scaled",
+                        (double)c->temperature);
+        else
+            grid_printf(&g, 0, 1, width, STYLE_DIM, "(d_model %d, d_k %d, seed %llu, mask %s, "
+                        "PE %s, %s, temperature %g)", c->d_model, d.d_k,
+                        (unsigned long long)c->seed, c->causal ? "causal" : "off",
+                        c->pe ? "on" : "off", c->scale ? "scaled" : "not scaled",
+                        (double)c->temperature);
         grid_printf(&g, 0, 2, width, STYLE_DIM, "(the formula in plain C: "
                     "src/core/attention_ref.c)");
         PipelineSpec sp = {.d = &d, .row_labels = rows, .col_labels = cols, .sel_row = sel,

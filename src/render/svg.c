@@ -153,7 +153,13 @@ void svg_settings(const ModelResult *r, const ModelConfig *c, const char *source
         n = snprintf(buf, size, "imported attention%s%s; mask %s", source ? " from " : "",
                      source ? source : "", r->shape.causal ? "causal (detected)" : "off");
         return;
-    case PRESET_TRAINED: n = snprintf(buf, size, "trained model %s", source ? source : ""); break;
+    case PRESET_TRAINED:
+        if (c->about) /* a kind's model says what it is */
+            n = snprintf(buf, size, "%s%s%s", c->about, source ? ", from " : "",
+                         source ? source : "");
+        else
+            n = snprintf(buf, size, "trained model %s", source ? source : "");
+        break;
     case PRESET_LOADED:
         n = snprintf(buf, size, "weights from %s", source ? source : "--weights");
         break;

@@ -30,6 +30,7 @@
 #include "io/fileio.h"
 #include "io/hfmodel.h"
 #include "io/hfvocab.h"
+#include "render/export.h"
 #include "render/pipeline.h"
 
 enum { L = 2, D = 8, H = 2, F = 4 * D, V = 388, T = 16, MAX_T = 64 };
@@ -422,6 +423,76 @@ static void test_kind_gpt2_pipeline_biases(void **state)
     model_result_free(&r);
 }
 
+/* r exported as format (head 1 of layer 2, 100 columns) into a string. */
+static char *export_string(const ModelResult *r, const ModelConfig *c, ExportFormat format)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    ExportOptions o = {.format = format, .head = 0, .layer = 1, .width = 100};
+    assert_int_equal(export_write(f, r, c, &o), AV_OK);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* Every export's title says the model is a GPT-2 with learned positions, as
+ * the status line does: never attnviz's seed and "PE off", nor a "trained
+ * model" in the SVG; attnviz's own keep their seed and PE. */
+static void test_kind_gpt2_exports_say_gpt2(void **state)
+{
+    Fixture *f = *state;
+    ModelResult r = {0};
+    assert_int_equal(kind_run(&f->k, &f->c, TEXT, strlen(TEXT), NULL, 0, &r), AV_OK);
+    assert_string_equal(f->c.about, "GPT-2, 2 layers x 2 heads, learned PE");
+    const char *settings = "(GPT-2, 2 layers x 2 heads, learned PE, d_model 8, d_k 4, mask "
+                           "causal, scaled by 1/sqrt(d_k))";
+    static const ExportFormat formats[] = {EXPORT_TEXT, EXPORT_MD, EXPORT_PIPELINE, EXPORT_JSON,
+                                           EXPORT_SVG, EXPORT_HTML};
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+        char *out = export_string(&r, &f->c, formats[i]);
+        assert_non_null(strstr(out, "GPT-2, 2 layers x 2 heads, learned PE"));
+        assert_null(strstr(out, "seed"));
+        assert_null(strstr(out, "PE off"));
+        assert_null(strstr(out, "trained model"));
+        assert_null(strstr(out, "\"pe\""));
+        if (formats[i] == EXPORT_TEXT) /* the whole line, not cut short */
+            assert_non_null(strstr(out, "\n(GPT-2, 2 layers x 2 heads, learned PE, d_model 8, "
+                                        "d_k 4, mask causal, scaled by 1/sqrt(d_k))\n"));
+        if (formats[i] == EXPORT_MD)
+            assert_non_null(strstr(out, settings));
+        if (formats[i] == EXPORT_PIPELINE)
+            assert_non_null(strstr(out, "\n(GPT-2, 2 layers x 2 heads, learned PE, d_model 8, "
+                                        "d_k 4, mask causal, scaled, temperature 1)\n"));
+        if (formats[i] == EXPORT_JSON)
+            assert_non_null(strstr(out, "\"config\": {\"model\": \"GPT-2, 2 layers x 2 heads, "
+                                        "learned PE\", \"heads\": 2, \"d_model\": 8, "
+                                        "\"d_k\": 4, \"causal\": true, \"scale\": true, "
+                                        "\"layers\": 2, \"layer\": 2}"));
+        free(out);
+    }
+    /* attnviz's own model says its seed and PE */
+    ModelConfig c;
+    model_config_default(&c);
+    assert_null(c.about);
+    ModelWeights w = {0};
+    ModelResult own = {0};
+    assert_int_equal(model_weights_toy(&c, &w), AV_OK);
+    assert_int_equal(model_run(&c, &w, "a b c", 5, NULL, 0, &own), AV_OK);
+    ExportOptions o = {.format = EXPORT_MD, .head = 0};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    assert_int_equal(export_write(fp, &own, &c, &o), AV_OK);
+    fclose(fp);
+    assert_non_null(strstr(buf, "(d_model 32, d_k 8, seed 42, mask off, PE on, scaled by "
+                                "1/sqrt(d_k))"));
+    free(buf);
+    model_result_free(&own);
+    model_weights_free(&w);
+    model_result_free(&r);
+}
+
 /* Poll until the thread's forward is done; returns the polls that said
  * busy (bounded: the tiny model takes microseconds). */
 static int wait_done(Kind *k)
@@ -498,6 +569,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kind_gpt2_status_and_whatif, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_background, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_pipeline_biases, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kind_gpt2_exports_say_gpt2, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
