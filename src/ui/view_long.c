@@ -236,18 +236,25 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
     bool whole = (half ? 2 * T : T) >= u->app.n_q && tile_w - 1 >= u->app.n_k;
     LongGeo lg0; /* every tile's axes are the same */
     tile_geo(u, r.x, r.y + 2, T, tile_w - 1, &lg0);
-    grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H,
-                whole                                          ? ""
-                : data_pool_sampled(&u->ses.res, &lg0.ar, &lg0.ac) ? ", pooled from sampled rows"
-                                                               : ", each pooled whole");
+    const char *pooled = ", each pooled whole";
+    if (whole)
+        pooled = "";
+    else if (data_pool_sampled(&u->ses.res, &lg0.ar, &lg0.ac))
+        pooled = ", pooled from sampled rows";
+    if (H > 1)
+        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H, pooled);
+    else /* one model head, or the heads combined into one */
+        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "One head%s", pooled);
     for (int h = 0; h < H; h++) {
         int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
         LongGeo lg;
         tile_geo(u, x, y + 1, T, tile_w - 1, &lg);
         draw_cells(u, g, &lg, data_pooled(u, &u->ses.res, u->app.layer, h, &lg.ar, &lg.ac));
         int st = h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE;
-        int used = grid_printf(g, x, y, tile_w - 1, st, "%d", h + 1);
-        grid_printf(g, x + used, y, tile_w - 1 - used, STYLE_LABEL, " %s",
+        /* the head's number for 1-9, unless it is the only one ("1 heads
+         * combined" read as a count) */
+        int used = H > 1 ? grid_printf(g, x, y, tile_w - 1, st, "%d ", h + 1) : 0;
+        grid_printf(g, x + used, y, tile_w - 1 - used, H > 1 ? STYLE_LABEL : st, "%s",
                     widget_head_label(u, h));
         char stats[32];
         widget_stats_text(data_stats(u, 0, h), false, stats, sizeof stats);

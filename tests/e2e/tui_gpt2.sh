@@ -9,8 +9,9 @@
 # columns too; the status line shows GPT-2's
 # sizes and learned positions; m is refused with its reason; s and t are a
 # labelled what-if; V's value-weighted norms are norms.npy's (120x40); q
-# exits 0. Then the same typed off the key path (a
-# thread, as for a model too big to be live).
+# exits 0. A long text at 80x24 (its heads drawn small, the help, heads
+# combined). Then the same typed off the key path (a thread, as for a model
+# too big to be live).
 cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
 if ! "$PY" -c 'import numpy' 2>/dev/null; then
@@ -105,6 +106,19 @@ PYEOF
     keys q
     check "$tag: q exits 0" wait_for 'EXITED:0'
 done
+
+# A long text at 80x24 draws every head small beside the focused one;
+# heads combined (A) are one head, not "All 1 heads".
+long="The cat sat on the mat because it was tired and the dog barked loudly."
+echo "$long $long $long $long" >"$WORK/long.txt"
+tui_start TERM=xterm-256color 80 24 --model "$M" -f "$WORK/long.txt"
+check "80x24 long text: the small heads are drawn" eval 'screen | grep -q "All 4 heads"'
+keys A
+check "80x24 long text: A's combined heads are one head" wait_for 'One head'
+check "80x24 long text: never \"All 1 heads\" nor \"1 heads combined\"" \
+    eval '! screen | grep -Eq "All 1 heads|1 heads combined"'
+keys q
+check "80x24 long text: q exits 0" wait_for 'EXITED:0'
 
 # A model too big to be live computes on a thread (ATTNVIZ_BACKGROUND: this
 # small one as if it were): keys typed meanwhile are taken, and the newest
