@@ -582,6 +582,10 @@ void input_help_draw(UiState *u, Grid *g)
     s->help_scroll = s->help_scroll > most ? most : s->help_scroll;
     int x0 = (g->w - w) / 2, y0 = 1, top = s->help_scroll;
     widget_box(g, (Rect){x0, y0, w, box_h});
+    for (int y = y0; y < y0 + box_h; y++) { /* a blank column each side: no cut text's "…" */
+        grid_put(g, x0 - 1, y, ' ', STYLE_TEXT, 0);
+        grid_put(g, x0 + w, y, ' ', STYLE_TEXT, 0);
+    }
     if (most > 0)
         grid_printf(g, x0 + w - 32, y0 + box_h - 1, 30, STYLE_DIM, " Up/Down: more (%d-%d of %d) ",
                     top + 1, top + rows, per_col);
