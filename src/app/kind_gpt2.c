@@ -34,7 +34,7 @@ typedef struct {
     int *ids;
     int ids_cap;
     float *logits;       /* (V): the last position's, after a run */
-    const char **labels; /* L H head labels, each "learned (GPT-2)" */
+    const char **labels; /* L H head labels, each "learned" */
     char name[64];       /* the folder's last part, for the status line */
     char about[96];      /* ModelConfig.about: what the exports' titles say it is */
     KindCost cost;       /* the last run's */
@@ -517,8 +517,8 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
     int heads = err ? 0 : g->hf.w.cfg.n_layer * g->hf.w.cfg.n_head;
     if (!err && !(g->labels = malloc(sizeof *g->labels * (size_t)heads)))
         err = AV_ERR_NOMEM;
-    for (int i = 0; i < heads && g->labels; i++)
-        g->labels[i] = "learned (GPT-2)";
+    for (int i = 0; i < heads && g->labels; i++) /* whole in a small tile; GPT-2 is said */
+        g->labels[i] = "learned";                 /* by the status line and exports */
     if (err) {
         gpt2_kind_close(k);
         *k = (Kind){0};

@@ -107,13 +107,16 @@ PYEOF
     check "$tag: q exits 0" wait_for 'EXITED:0'
 done
 
-# A long text at 80x24 draws every head small beside the focused one; the
-# help box hides the cut lines under its edges (no "…" beside it); heads
-# combined (A) are one head, not "All 1 heads".
+# A long text at 80x24 draws every head small beside the focused one: each
+# tile's label whole (not "learned (G…"); the help box hides the cut lines
+# under its edges (no "…" beside it); heads combined (A) are one head, not
+# "All 1 heads".
 long="The cat sat on the mat because it was tired and the dog barked loudly."
 echo "$long $long $long $long" >"$WORK/long.txt"
 tui_start TERM=xterm-256color 80 24 --model "$M" -f "$WORK/long.txt"
 check "80x24 long text: the small heads are drawn" eval 'screen | grep -q "All 4 heads"'
+check "80x24 long text: each small head's label is whole" \
+    eval 'screen | grep -q " 1 learned  *2 learned *\$" && ! screen | grep -q "learned[^ ]*…"'
 keys '?'
 check "80x24 long text: ? opens the help" wait_for 'attnviz keys - Esc'
 check "80x24 long text: nothing cut shows beside the help box" \
