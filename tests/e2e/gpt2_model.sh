@@ -10,7 +10,8 @@
 #  - the ids equal gpt-3-encoder's under node (when node is here);
 #  - greedy --generate continues with the dump's most likely next token, and
 #    a seed gives the same continuation twice;
-#  - exports draw the model; --head past its heads is refused;
+#  - exports draw the model, their titles and JSON name it a GPT-2 (no seed,
+#    no "PE off"); --head past its heads is refused;
 #  - every malformed folder is refused with one line and exit 2.
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
 set -u
@@ -121,6 +122,16 @@ s2=$("$A" --model "$d" --generate 6 --seed 5 "$text" 2>&1)
 out=$("$A" --model "$d" --export text --head 2 --layer 1 "$text" 2>&1)
 grep -q "Head 2 of 4" <<<"$out" && grep -q "␣cat" <<<"$out" &&
     ok "--export text draws head 2 with GPT-2's tokens" || notok "--export text: $(head -3 <<<"$out")"
+# the titles say what the model is, never attnviz's seed and PE off
+out=$("$A" --model "$d" --export md --head 1 "$text" 2>&1)
+grep -Fq "(GPT-2, 3 layers x 4 heads, learned PE, d_model 48, d_k 12, mask causal," <<<"$out" &&
+    ! grep -q "seed\|PE off" <<<"$out" &&
+    ok "--export md's title: GPT-2, 3 layers x 4 heads, learned PE" ||
+    notok "--export md's title: $(grep -m1 '^###' <<<"$out")"
+cfg=$("$A" --model "$d" --export json --head 1 "$text" 2>/dev/null | "$PY" -c \
+    'import json, sys; c = json.load(sys.stdin)["config"]; print(c.get("model"), "seed" in c, "pe" in c)')
+[ "$cfg" = "GPT-2, 3 layers x 4 heads, learned PE False False" ] &&
+    ok "--export json's config: \"model\", no seed or pe" || notok "--export json's config: $cfg"
 "$A" --model "$d" --export svg -o "$tmp/g.svg" "$text" 2>/dev/null &&
     "$PY" -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmp/g.svg" &&
     ok "--export svg of a GPT-2 parses as XML" || notok "--export svg of a GPT-2"
