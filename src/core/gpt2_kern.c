@@ -108,18 +108,6 @@ static inline __attribute__((always_inline)) KERN_TARGET void direct_tile(int R,
             _mm256_storeu_ps(Y + (size_t)r * ldy + 8 * q, c[r][q]);
 }
 
-/* Ask the caches for rows [k0, k1) of w columns at P (ldw apart): every
- * line they touch, the last one too where a row does not start on a line. */
-static void direct_prefetch(const float *P, int k0, int k1, int w, int ldw)
-{
-    for (int k = k0; k < k1; k++) {
-        const float *row = P + (size_t)k * ldw;
-        for (int j = 0; j < w; j += 16)
-            _mm_prefetch((const char *)(row + j), _MM_HINT_T0);
-        _mm_prefetch((const char *)(row + w - 1), _MM_HINT_T0);
-    }
-}
-
 /* Rows [0, R) (R <= KERN_TILE_ROWS), columns [0, w) (w a multiple of 8),
  * terms [k0, k1) of Y, B holding W's rows k0 .. k1 - 1 (ldb apart), Xp the
  * rows' X packed: tiles of 24 columns up to 4 rows (12 chains at 4), of 16
@@ -135,8 +123,10 @@ KERN_TARGET static void direct_rows(int R, int w, int k0, int k1, const float *X
     int j = 0;
 #define KERN_RUN(r, cols)                                                                          \
     for (; j + 8 * (cols) <= w; j += 8 * (cols)) {                                                 \
-        if (P)                                                                                     \
-            direct_prefetch(P + j, 0, np, 8 * (cols), ldb);                                        \
+        for (int q = 0; P && q < np; q++) {                                                        \
+            _mm_prefetch((const char *)(P + (size_t)q * ldb + j), _MM_HINT_T0);                    \
+            _mm_prefetch((const char *)(P + (size_t)q * ldb + j + 8 * (cols)-1), _MM_HINT_T0);     \
+        }                                                                                          \
         direct_tile(r, cols, k0, k1, Xp, B + j, ldb, Y + j, ldy);                                  \
     }
 #define KERN_CASE(r, wide)                                                                         \
@@ -167,6 +157,14 @@ KERN_NO_MEMCPY KERN_TARGET static void direct_copy(int kb, int w, const float *W
     for (int k = 0; k < kb; k++)
         for (int j = 0; j < w; j += 8)
             _mm256_storeu_ps(B + (size_t)k * w + j, _mm256_loadu_ps(W + (size_t)k * ldw + j));
+}
+
+/* Ask the caches for rows [k0, k1) of w columns at P (ldw apart). */
+static void direct_prefetch(const float *P, int k0, int k1, int w, int ldw)
+{
+    for (int k = k0; k < k1; k++)
+        for (int j = 0; j < w; j += 16)
+            _mm_prefetch((const char *)(P + (size_t)k * ldw + j), _MM_HINT_T0);
 }
 
 /* Tiles of rows of M: one up to KERN_TILE_ROWS rows, else tiles of at most
