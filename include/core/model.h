@@ -156,9 +156,23 @@ const TokenList *model_key_tokens(const ModelResult *r);
  * (a long text whose weights are computed on demand). */
 const float *model_head_P(const ModelResult *r, int layer, int h);
 
+/* What layer l of a result holds, as MODEL_HOLDS_ bits. Every reader of a
+ * buffer beyond the weights asks first: imported attention and the
+ * combining views' results hold weights alone (no Q, K, V), a lazy result
+ * no kept weights, a weights_only run's last layer no V, concat or output,
+ * and only keep_scores keeps S. */
+enum {
+    MODEL_HOLDS_WEIGHTS = 1u << 0, /* every head's weights kept: model_head_P */
+    MODEL_HOLDS_QK = 1u << 1,      /* Q and K: raw scores, dot products */
+    MODEL_HOLDS_SCORES = 1u << 2,  /* S, the scores before softmax */
+    MODEL_HOLDS_VECTORS = 1u << 3, /* V and the heads' outputs (concat) */
+    MODEL_HOLDS_OUTPUT = 1u << 4,  /* the layer's output (x_out) */
+};
+unsigned model_holds(const ModelResult *r, int layer);
+
 /* Whether layer l of r has its vectors: Q, K, V and the heads' outputs
- * (concat). Imported attention has none, and a weights_only run's last layer
- * only Q and K: the pipeline, the trace and the output answers need them all. */
+ * (model_holds' QK and VECTORS): the pipeline, the trace and the output
+ * answers need them all. */
 bool model_has_vectors(const ModelResult *r, int layer);
 
 /* Row i of head h of layer l (n_k weights): a pointer into the kept weights,

@@ -35,11 +35,17 @@ typedef struct {
     int choice;        /* 0-based matching choice, or -1 */
 } LessonAnswer;
 
+/* What the answer to q reads of a result, as model_holds' bits (0: the
+ * shape alone). */
+unsigned lesson_answer_needs(const LessonQuestion *q);
+
 /* The answer to q on result r (config c) for head h (0-based), layer
  * (0-based) and query row i (0-based; ignored by cells, tokens, d_k, pe).
  * Returns AV_OK, AV_ERR_CONFIG when the row or a named key is not there (a
  * lesson written for another sentence), or AV_ERR_NEEDS_MODEL when the result
- * keeps no weights (a long text). A choice question's matching choice is
+ * does not hold what the answer reads (lesson_answer_needs): no kept weights
+ * (a long text), no Q and K (imported or combined weights), no vectors (a
+ * weights_only run). A choice question's matching choice is
  * the one naming the answer token, or the one whose first number is nearest
  * the answer. */
 int lesson_answer(const LessonQuestion *q, const ModelResult *r, const ModelConfig *c, int layer,

@@ -421,10 +421,25 @@ const TokenList *model_key_tokens(const ModelResult *r)
     return r->cross_tokens.n ? &r->cross_tokens : &r->tokens;
 }
 
+unsigned model_holds(const ModelResult *r, int layer)
+{
+    if (layer < 0 || layer >= r->L || r->shape.n_q == 0)
+        return 0;
+    const LayerResult *lr = &r->layer[layer];
+    const AttnBuffers *b = &lr->ab;
+    unsigned h = 0;
+    h |= b->P ? MODEL_HOLDS_WEIGHTS : 0;
+    h |= b->Q && b->K ? MODEL_HOLDS_QK : 0;
+    h |= b->S ? MODEL_HOLDS_SCORES : 0;
+    h |= b->V && b->concat ? MODEL_HOLDS_VECTORS : 0;
+    h |= lr->x_out ? MODEL_HOLDS_OUTPUT : 0;
+    return h;
+}
+
 bool model_has_vectors(const ModelResult *r, int layer)
 {
-    const AttnBuffers *b = &r->layer[layer].ab;
-    return b->Q && b->K && b->V && b->concat;
+    unsigned need = MODEL_HOLDS_QK | MODEL_HOLDS_VECTORS;
+    return (model_holds(r, layer) & need) == need;
 }
 
 const float *model_head_P(const ModelResult *r, int layer, int h)

@@ -112,15 +112,38 @@ static double row_entropy(const float *row, int vis)
     return e;
 }
 
-/* The answers that need the row's weights or vectors. */
+/* What each answer reads of the result (model_holds): a result that does
+ * not hold it (imported or combined weights have no Q, K or V; a long
+ * text's weights are not kept) gets AV_ERR_NEEDS_MODEL, never a read of a
+ * buffer it lacks. Cells, tokens and PE need the shape alone; d_k needs Q
+ * and K (imported weights have heads but no d_k). */
+static const unsigned answer_needs[LESSON_ANS_COUNT] = {
+    [LESSON_ANS_TOP] = MODEL_HOLDS_WEIGHTS,
+    [LESSON_ANS_LOW] = MODEL_HOLDS_WEIGHTS,
+    [LESSON_ANS_WEIGHT] = MODEL_HOLDS_WEIGHTS,
+    [LESSON_ANS_SCORE] = MODEL_HOLDS_WEIGHTS | MODEL_HOLDS_QK,
+    [LESSON_ANS_DOT] = MODEL_HOLDS_WEIGHTS | MODEL_HOLDS_QK,
+    [LESSON_ANS_MAX] = MODEL_HOLDS_WEIGHTS,
+    [LESSON_ANS_SUM] = MODEL_HOLDS_WEIGHTS,
+    [LESSON_ANS_ENTROPY] = MODEL_HOLDS_WEIGHTS,
+    [LESSON_ANS_VISIBLE] = MODEL_HOLDS_WEIGHTS,
+    [LESSON_ANS_OUTPUT] = MODEL_HOLDS_WEIGHTS | MODEL_HOLDS_QK | MODEL_HOLDS_VECTORS,
+    [LESSON_ANS_DK] = MODEL_HOLDS_QK, /* weights from elsewhere have no d_k */
+};
+
+unsigned lesson_answer_needs(const LessonQuestion *q)
+{
+    return q->answer >= 0 && q->answer < LESSON_ANS_COUNT ? answer_needs[q->answer] : 0;
+}
+
+/* The answers that need the row's weights or vectors: the caller has
+ * checked that r holds what the answer needs (answer_needs). */
 static int row_answer(const LessonQuestion *q, const ModelResult *r, int layer, int h, int i,
                       LessonAnswer *a)
 {
     const AttnShape *s = &r->shape;
     const AttnBuffers *b = &r->layer[layer].ab;
     const float *P = model_head_P(r, layer, h);
-    if (!P)
-        return AV_ERR_NEEDS_MODEL;
     if (i < 0 || i >= s->n_q)
         return AV_ERR_CONFIG;
     const float *row = P + (size_t)i * s->n_k;
@@ -157,8 +180,6 @@ static int row_answer(const LessonQuestion *q, const ModelResult *r, int layer, 
     case LESSON_ANS_ENTROPY: a->value = row_entropy(row, vis), a->unit = " bits"; break;
     case LESSON_ANS_VISIBLE: a->value = vis; break;
     case LESSON_ANS_OUTPUT:
-        if (!model_has_vectors(r, layer))
-            return AV_ERR_NEEDS_MODEL;
         if (q->arg1 > d_k)
             return AV_ERR_CONFIG;
         a->value = b->concat[(size_t)i * s->d_model + h * d_k + q->arg1 - 1];
@@ -178,6 +199,9 @@ int lesson_answer(const LessonQuestion *q, const ModelResult *r, const ModelConf
     if (q->kind == LESSON_ASK_NONE || s->n_q == 0 || layer < 0 || layer >= r->L || h < 0 ||
         h >= s->H)
         return AV_ERR_CONFIG;
+    unsigned need = lesson_answer_needs(q);
+    if ((model_holds(r, layer) & need) != need)
+        return AV_ERR_NEEDS_MODEL;
     int err = AV_OK;
     switch (q->answer) {
     case LESSON_ANS_CELLS: a->value = (double)s->n_q * s->n_k; break;

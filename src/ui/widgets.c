@@ -118,7 +118,8 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
     const AttnBuffers *ab = &res->layer[s->layer].ab;
     /* imported or combined weights come without vectors: no score; the mask
      * from the shape */
-    float score = ab->Q ? attention_score(&res->shape, h, ab->Q, ab->K, i, j)
+    bool qk = model_holds(res, s->layer) & MODEL_HOLDS_QK;
+    float score = qk ? attention_score(&res->shape, h, ab->Q, ab->K, i, j)
                 : j < attention_visible_keys(&res->shape, i) ? 0.0f : -INFINITY;
     float wt = P_row[j];
     int used = grid_printf(g, x, y, w, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
@@ -127,14 +128,14 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
     if (isinf(score)) {
         grid_puts(g, x + used, y, ": masked", w - used, STYLE_TEXT);
         /* imported weights have no scores: their mask is the file's zero triangle */
-        grid_puts(g, x, y + 1, ab->Q ? "score -inf before softmax, weight exactly 0"
+        grid_puts(g, x, y + 1, qk ? "score -inf before softmax, weight exactly 0"
                                      : "weight exactly 0: the file is causal",
                   w, STYLE_DIM);
         return;
     }
     grid_printf(g, x + used, y, w - used, STYLE_TEXT, ": weight %.6f = %.1f%%", (double)wt,
                 (double)wt * 100.0);
-    if (!ab->Q) {
+    if (!qk) {
         grid_puts(g, x, y + 1, "no raw score: these weights come without Q and K", w, STYLE_DIM);
         return;
     }

@@ -255,6 +255,74 @@ static void test_lesson_answer_seed001(void **state)
     lesson_free(&l);
 }
 
+/* The soak's SIGSEGV (issue 33): a question whose answer is a dot product
+ * or a score, asked while the result on screen holds weights alone (the
+ * combining views' and imported attention's results have no Q, K or V; a
+ * weights_only run's last layer has no V or output). Every answer that reads
+ * a buffer the result lacks is refused; those that need the weights alone are
+ * the same numbers as on the full run. */
+static void test_lesson_answer_weights_only(void **state)
+{
+    (void)state;
+    static const char text[] = "title: T\n== P\nsentence: Cat eats fish\nd-model: 4\nheads: 2\n"
+                               "pe: off\nweights: assets/seed001\ntoken: Cat\n"
+                               "ask: d?\nanswer: dot eats\n== Q\nask: s?\nanswer: score fish\n"
+                               "== R\nask: o?\nanswer: output 1\n== S\nask: w?\nanswer: weight eats\n"
+                               "== T\nask: t?\nanswer: top\n== U\nask: k?\nanswer: d_k\n";
+    Lesson l;
+    LessonError e;
+    assert_int_equal(lesson_parse(text, strlen(text), "t", "", &l, &e), AV_OK);
+    char path[4096];
+    assert_true(lesson_find_path(&l, l.pages[0].set.weights, path, sizeof path));
+    ModelConfig c;
+    lesson_config(&l.pages[0].set, &c);
+    ModelWeights w = {0};
+    const char *which;
+    assert_int_equal(weights_load(&c, path, &w, &which), AV_OK);
+    ModelResult full = {0}, part = {0}, imp = {0};
+    const char *s = l.pages[0].set.sentence;
+    assert_int_equal(model_run(&c, &w, s, strlen(s), NULL, 0, &full), AV_OK);
+    ModelConfig wc = c;
+    wc.weights_only = true;
+    assert_int_equal(model_run(&wc, &w, s, strlen(s), NULL, 0, &part), AV_OK);
+    AttnSource src;
+    model_source(&full, &src);
+    ModelConfig ic;
+    model_config_import(&ic, 1, c.H, false);
+    assert_int_equal(model_result_import(&imp, &ic, &src, NULL, &full.tokens, NULL), AV_OK);
+    unsigned all = MODEL_HOLDS_WEIGHTS | MODEL_HOLDS_QK | MODEL_HOLDS_VECTORS | MODEL_HOLDS_OUTPUT;
+    assert_int_equal(model_holds(&full, 0) & all, all);
+    assert_int_equal(model_holds(&part, 0) & all, MODEL_HOLDS_WEIGHTS | MODEL_HOLDS_QK);
+    assert_int_equal(model_holds(&imp, 0), MODEL_HOLDS_WEIGHTS);
+    assert_int_equal(model_holds(&imp, 1), 0); /* no such layer */
+    LessonAnswer a, b;
+    for (int p = 0; p < 3; p++) { /* dot, score: Q and K; output: V and concat too */
+        assert_int_equal(lesson_answer(&l.pages[p].q, &full, &c, 0, 0, 0, &a), AV_OK);
+        assert_int_equal(lesson_answer(&l.pages[p].q, &imp, &ic, 0, 0, 0, &b),
+                         AV_ERR_NEEDS_MODEL);
+        assert_int_equal(lesson_answer(&l.pages[p].q, &part, &wc, 0, 0, 0, &b),
+                         p < 2 ? AV_OK : AV_ERR_NEEDS_MODEL);
+        if (p < 2)
+            assert_true(a.value == b.value);
+    }
+    assert_float_equal(a.value, 0.54, 0.005); /* output[Cat] = [0.54, 0.46] */
+    for (int p = 3; p < 5; p++) { /* the weights alone: the same answers */
+        assert_int_equal(lesson_answer(&l.pages[p].q, &full, &c, 0, 0, 0, &a), AV_OK);
+        assert_int_equal(lesson_answer(&l.pages[p].q, &imp, &ic, 0, 0, 0, &b), AV_OK);
+        assert_true(a.value == b.value && a.token == b.token);
+    }
+    /* d_k is a model's: imported weights have heads, not d_k */
+    assert_int_equal(lesson_answer(&l.pages[5].q, &full, &c, 0, 0, 0, &a), AV_OK);
+    assert_float_equal(a.value, 2.0, 0);
+    assert_int_equal(lesson_answer(&l.pages[5].q, &imp, &ic, 0, 0, 0, &b), AV_ERR_NEEDS_MODEL);
+    assert_int_equal(lesson_answer_needs(&l.pages[0].q), MODEL_HOLDS_WEIGHTS | MODEL_HOLDS_QK);
+    model_result_free(&imp);
+    model_result_free(&part);
+    model_result_free(&full);
+    model_weights_free(&w);
+    lesson_free(&l);
+}
+
 /* Token references: index, text ignoring case, none. */
 static void test_lesson_token_index(void **state)
 {
@@ -300,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_lesson_parse_good),
         cmocka_unit_test(test_lesson_parse_bad),
         cmocka_unit_test(test_lesson_answer_seed001),
+        cmocka_unit_test(test_lesson_answer_weights_only),
         cmocka_unit_test(test_lesson_token_index),
         cmocka_unit_test(test_lesson_builtins_parse),
     };
