@@ -176,8 +176,11 @@ static void compute_answer(LessonState *ls, const AppState *s, const ModelResult
     if (!p || p->q.kind == LESSON_ASK_NONE || !r || r->shape.n_q == 0)
         return;
     int row = s->sel_row >= 0 ? s->sel_row : 0;
-    if (lesson_answer(&p->q, r, &s->cfg, s->layer, s->head, row, &ls->answer) != AV_OK) {
-        snprintf(ls->answer_text, sizeof ls->answer_text, "(not computable on this sentence)");
+    int err = lesson_answer(&p->q, r, &s->cfg, s->layer, s->head, row, &ls->answer);
+    if (err) { /* the result on screen lacks what the answer reads (model_holds) */
+        snprintf(ls->answer_text, sizeof ls->answer_text, "%s",
+                 err == AV_ERR_NEEDS_MODEL ? "(not computable from the weights shown here)"
+                                           : "(not computable on this sentence)");
         return;
     }
     ls->have_answer = true;
