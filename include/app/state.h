@@ -161,6 +161,12 @@ typedef struct {
     char example_weights[SENTENCES_NAME_MAX]; /* the shown example's own weights
                                                  (assets/NAME), "" when none */
     ModelConfig cfg_before; /* the configuration before those weights came */
+    bool cli_fixed;      /* fixed_weights as the command line set it (--weights) */
+    bool lesson_kept;    /* a lesson was left (Esc): its page's weights, settings and
+                            sentence stay on screen until an example (n, p) replaces
+                            them all together */
+    ModelConfig cfg_home; /* the configuration before the lesson began */
+    int max_layers_home;  /* max_layers before the lesson began */
     char want_token[SENTENCES_NAME_MAX]; /* select this token after the next run */
     char msg[320];       /* a message for the status line(s), "" when none */
 } AppState;

@@ -420,8 +420,13 @@ static unsigned act_sentence(AppState *s, int step)
     s->sel_row = s->sel_col = -1;
     s->panel = PANEL_NONE, s->compare = CMP_NONE;
     unsigned flags = APP_RUN;
+    if (s->lesson_kept) { /* a left lesson's weights and settings go with its sentence */
+        s->cfg = s->cfg_home, s->fixed_weights = s->cli_fixed;
+        s->max_layers = s->max_layers_home, s->cross_on = false, s->lesson_kept = false;
+        flags |= APP_WEIGHTS;
+    }
     if (s->sentences->settings)
-        flags = action_example_setting(s, &s->sentences->settings[k]);
+        flags |= action_example_setting(s, &s->sentences->settings[k]);
     const char *note = s->sentences->notes ? s->sentences->notes[k] : NULL;
     s->note_shown = note != NULL;
     if (note)

@@ -163,6 +163,11 @@ unsigned lesson_state_start(LessonState *ls, Lesson *l, AppState *s)
     lesson_free(&ls->lesson);
     ls->lesson = *l;
     memset(l, 0, sizeof *l);
+    if (!ls->active && !s->lesson_kept) { /* what an example brings back after it */
+        s->cfg_home = s->example_weights[0] ? s->cfg_before : s->cfg;
+        s->max_layers_home = s->max_layers;
+    }
+    s->lesson_kept = false;
     ls->active = true, ls->list = false;
     return lesson_state_goto(ls, s, 0);
 }
@@ -304,6 +309,7 @@ bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, Less
     switch (in) {
     case LESSON_IN_LEAVE:
         ls->active = false;
+        s->lesson_kept = true; /* the page's weights stay until an example replaces them */
         snprintf(s->msg, sizeof s->msg, "left the lesson: free exploration of the same screen");
         return true;
     case LESSON_IN_ENTER:

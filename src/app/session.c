@@ -116,7 +116,7 @@ static int example_weights(Session *ss, AppState *s)
 static int lesson_weights(Session *ss, AppState *s, LessonState *ls)
 {
     const ModelWeights *lw = lesson_state_weights(ls);
-    if (!ls->active)
+    if (!ls->active && !s->lesson_kept) /* no lesson on screen */
         return AV_OK;
     /* its trained model, or the pipeline; a kind with no text to change
      * (imported attention) stays */
@@ -136,6 +136,10 @@ static int lesson_weights(Session *ss, AppState *s, LessonState *ls)
 
 int session_weights(Session *ss, AppState *s, LessonState *ls)
 {
+    /* no lesson on screen (none, or a left one's replaced): the command
+     * line's kind, else the pipeline */
+    if (!ls->active && !s->lesson_kept)
+        ss->kind = ss->cli_kind ? ss->cli_kind : &ss->pipe;
     int err = example_weights(ss, s);
     if (!err)
         err = lesson_weights(ss, s, ls);

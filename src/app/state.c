@@ -75,7 +75,7 @@ int app_init(AppState *s, const ModelConfig *cfg, const char *text,
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
     s->sentences = sentences;
-    s->fixed_weights = fixed_weights;
+    s->fixed_weights = s->cli_fixed = fixed_weights;
     s->sentence = -1;
     s->sel_row = 0, s->sel_col = -1;
     s->page = 5;

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/action.h"
 #include "app/session.h"
+#include "io/lesson_builtin.h"
 #include "core/av.h"
 
 #define TEXT "the cat sat on the mat"
@@ -163,6 +165,48 @@ static void test_session_lesson_chooses_the_kind(void **state)
     fix_free(&f);
 }
 
+static void test_session_example_replaces_a_left_lesson(void **state)
+{
+    /* expect (issue 33): a lesson left with Esc keeps its page on screen
+     * ("Cat eats fish" on seed001's weights, X of 3 rows, d_model 4); the
+     * next example (n) brings its sentence, its settings and its weights
+     * together: it runs, on toy weights of the configuration before the
+     * lesson, and the example after it too */
+    (void)state;
+    Fix f;
+    fix_init(&f, NULL, NULL);
+    ModelConfig home = f.s.cfg;
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    Lesson l;
+    LessonError e;
+    assert_int_equal(lesson_open("cat-eats-fish", &l, &e), AV_OK);
+    unsigned flags = lesson_state_start(&f.ls, &l, &f.s);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+    assert_int_equal(f.ss.run_err, AV_OK);
+    assert_int_equal(f.ss.res.shape.n_q, 3);
+    assert_int_equal(f.s.cfg.d_model, 4);
+    assert_true(f.s.fixed_weights);
+    assert_true(lesson_state_input(&f.ls, &f.s, &f.ss.res, LESSON_IN_LEAVE, 0, &flags));
+    assert_false(f.ls.active);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags | APP_RUN | APP_WEIGHTS), AV_OK);
+    assert_int_equal(f.ss.run_err, AV_OK);
+    assert_int_equal(f.ss.res.shape.n_q, 3); /* the same screen, free to explore */
+    assert_int_equal(f.s.cfg.d_model, 4);
+    for (int k = 0; k < 2; k++) {
+        flags = action_apply(&f.s, ACT_SENT_NEXT, 0);
+        assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+        assert_int_equal(f.ss.run_err, AV_OK);
+        assert_string_equal(f.s.text.s, f.s.sentences->items[f.s.sentence]);
+        assert_true(f.ss.res.shape.n_q > 3);
+        assert_false(f.s.fixed_weights);
+        assert_ptr_equal(f.ss.kind, &f.ss.pipe);
+        assert_int_equal(f.ss.w->d_model, f.s.cfg.d_model);
+        assert_null(f.ss.w->X); /* not seed001's three rows */
+    }
+    assert_int_equal(f.s.cfg.seed, home.seed);
+    fix_free(&f);
+}
+
 static void test_session_vocabulary_and_generation(void **state)
 {
     /* expect: a word outside the vocabulary is named on the status line; g
@@ -202,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_session_toy_weights_follow_the_settings),
         cmocka_unit_test(test_session_fixed_and_example_weights),
         cmocka_unit_test(test_session_lesson_chooses_the_kind),
+        cmocka_unit_test(test_session_example_replaces_a_left_lesson),
         cmocka_unit_test(test_session_vocabulary_and_generation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
