@@ -82,7 +82,9 @@ static inline int attention_visible_keys(const AttnShape *s, int i)
     return i + 1 < s->n_k ? i + 1 : s->n_k;
 }
 
-/* The factor scores are multiplied by: 1/sqrt(d_k) (when scaling) / temperature. */
+/* The formula's pieces, defined beside the reference (attention_ref.c) and
+ * shared by every path: the factor scores are multiplied by, 1/sqrt(d_k)
+ * (when scaling) / temperature. */
 float attention_scale(const AttnShape *s);
 
 /* Check a shape: positive sizes within the limits of av.h, H divides d_model,
@@ -144,7 +146,8 @@ int attention_block_rows(const AttnShape *s);
 void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K,
                             float *S_h, float *P_h);
 
-/* The raw scaled score of one pair (i, j) of head h, -INFINITY when masked. */
+/* The raw scaled score of one pair (i, j) of head h, -INFINITY when masked
+ * (attention_ref.c). */
 float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j);
 
 /* Softmax of one row in place: subtract the maximum, exp, normalise. Entries

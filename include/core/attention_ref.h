@@ -14,4 +14,11 @@
 int attention_ref(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
                   AttnBuffers *b);
 
+/* Steps 2 to 6 of attention_ref on Q (n_q, d_model), K and V (n_k, d_model)
+ * given: S (H, n_q, n_k) when not NULL, P (H, n_q, n_k) and concat (n_q,
+ * d_model). The reference for a model whose Q, K and V come another way
+ * (GPT-2's with c_attn's bias). Returns attention_check's codes. */
+int attention_ref_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
+                        float *S, float *P, float *concat);
+
 #endif

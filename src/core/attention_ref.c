@@ -2,7 +2,9 @@
  * You Need" as it reads, and nothing else: softmax(Q_h K_hᵀ / √d_k) V_h per
  * head, the heads side by side, times W_O.
  *
- * This is the reference. The fast path (src/core/fast/: blocked heads in
+ * This is the reference, and the home of the formula's pieces every path
+ * shares: the scale (1/√d_k, the temperature), the shape checks and one
+ * raw score. The fast path (src/core/fast/: blocked heads in
  * cache, a vectorised softmax, packed products, the pooled long texts, two
  * threads) and the trainer's forward (src/train/) compute the same numbers
  * another way, and their tests hold them to this file. No intrinsics, no
@@ -37,8 +39,44 @@ static void matmul(float *out, const float *a, const float *W, int n, int d_in, 
         }
 }
 
-int attention_ref(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
-                  AttnBuffers *b)
+/* ---- the formula's pieces, which every path shares ---- */
+
+float attention_scale(const AttnShape *s)
+{
+    int d_k = s->d_model / s->H;
+    float f = s->scale ? (float)(1.0 / sqrt((double)d_k)) : 1.0f;
+    return f / s->temperature;
+}
+
+int attention_check(const AttnShape *s)
+{
+    if (s->n_q < 1 || s->n_k < 1)
+        return AV_ERR_EMPTY;
+    if (s->d_model < 1 || s->d_model > AV_MAX_D_MODEL || s->H < 1 || s->H > AV_MAX_HEADS)
+        return AV_ERR_CONFIG;
+    if (s->d_model % s->H != 0)
+        return AV_ERR_CONFIG;
+    if (!(s->temperature > 0.0f) || !isfinite(s->temperature))
+        return AV_ERR_CONFIG;
+    return AV_OK;
+}
+
+float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j)
+{
+    const int d = s->d_model, d_k = d / s->H;
+    if (j >= attention_visible_keys(s, i))
+        return -INFINITY;
+    const float *q_i = Q + (long)i * d + h * d_k, *k_j = K + (long)j * d + h * d_k;
+    float acc = 0.0f;
+    for (int c = 0; c < d_k; c++)
+        acc += q_i[c] * k_j[c];
+    return acc * attention_scale(s);
+}
+
+/* ---- the reference ---- */
+
+int attention_ref_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
+                        float *S, float *P, float *concat)
 {
     int err = attention_check(s);
     if (err)
@@ -46,31 +84,26 @@ int attention_ref(const AttnShape *s, const float *Xq, const float *Xkv, const A
     const int n_q = s->n_q, n_k = s->n_k, d = s->d_model, H = s->H, d_k = d / H;
     const float scale = attention_scale(s); /* 1/sqrt(d_k) (when scaling) / temperature */
 
-    /* 1. the projections: Q, K, V */
-    matmul(b->Q, Xq, w->Wq, n_q, d, d);
-    matmul(b->K, Xkv, w->Wk, n_k, d, d);
-    matmul(b->V, Xkv, w->Wv, n_k, d, d);
-
     for (int h = 0; h < H; h++) {
-        float *P_h = b->P + (long)h * n_q * n_k;
+        float *P_h = P + (long)h * n_q * n_k;
         for (int i = 0; i < n_q; i++) {
-            const float *q_i = b->Q + (long)i * d + h * d_k;
+            const float *q_i = Q + (long)i * d + h * d_k;
             float *p_i = P_h + (long)i * n_k;
             const int seen = attention_visible_keys(s, i); /* keys 0 .. seen-1 */
 
             /* 2. scores q_i · k_j, 3. scaled, 4. masked */
             float max = -INFINITY;
             for (int j = 0; j < n_k; j++) {
-                const float *k_j = b->K + (long)j * d + h * d_k;
+                const float *k_j = K + (long)j * d + h * d_k;
                 float dot = 0.0f;
                 for (int c = 0; c < d_k; c++)
                     dot += q_i[c] * k_j[c];
                 p_i[j] = j < seen ? dot * scale : -INFINITY;
                 max = p_i[j] > max ? p_i[j] : max;
             }
-            if (b->S)
+            if (S)
                 for (int j = 0; j < n_k; j++)
-                    b->S[(long)h * n_q * n_k + (long)i * n_k + j] = p_i[j];
+                    S[(long)h * n_q * n_k + (long)i * n_k + j] = p_i[j];
 
             /* 5. softmax along the row (the maximum subtracted: no overflow) */
             float sum = 0.0f;
@@ -82,16 +115,34 @@ int attention_ref(const AttnShape *s, const float *Xq, const float *Xkv, const A
                 p_i[j] /= sum;
 
             /* 6. the weighted sum of V: head h's output, in its columns of concat */
-            float *o_i = b->concat + (long)i * d + h * d_k;
+            float *o_i = concat + (long)i * d + h * d_k;
             for (int c = 0; c < d_k; c++)
                 o_i[c] = 0.0f;
             for (int j = 0; j < n_k; j++) {
-                const float *v_j = b->V + (long)j * d + h * d_k;
+                const float *v_j = V + (long)j * d + h * d_k;
                 for (int c = 0; c < d_k; c++)
                     o_i[c] += p_i[j] * v_j[c];
             }
         }
     }
+    return AV_OK;
+}
+
+int attention_ref(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
+                  AttnBuffers *b)
+{
+    int err = attention_check(s);
+    if (err)
+        return err;
+    const int n_q = s->n_q, n_k = s->n_k, d = s->d_model;
+
+    /* 1. the projections: Q, K, V */
+    matmul(b->Q, Xq, w->Wq, n_q, d, d);
+    matmul(b->K, Xkv, w->Wk, n_k, d, d);
+    matmul(b->V, Xkv, w->Wv, n_k, d, d);
+
+    /* 2 to 6, head by head */
+    attention_ref_heads(s, b->Q, b->K, b->V, b->S, b->P, b->concat);
 
     /* 7. the heads concatenated, times W_O */
     matmul(b->out, b->concat, w->Wo, n_q, d, d);

@@ -56,26 +56,6 @@
 /* Bytes of weights a part of a block takes at a time on the packed path. */
 #define SUB_BYTES (256L << 10)
 
-float attention_scale(const AttnShape *s)
-{
-    int d_k = s->d_model / s->H;
-    float f = s->scale ? (float)(1.0 / sqrt((double)d_k)) : 1.0f;
-    return f / s->temperature;
-}
-
-int attention_check(const AttnShape *s)
-{
-    if (s->n_q < 1 || s->n_k < 1)
-        return AV_ERR_EMPTY;
-    if (s->d_model < 1 || s->d_model > AV_MAX_D_MODEL || s->H < 1 || s->H > AV_MAX_HEADS)
-        return AV_ERR_CONFIG;
-    if (s->d_model % s->H != 0)
-        return AV_ERR_CONFIG;
-    if (!(s->temperature > 0.0f) || !isfinite(s->temperature))
-        return AV_ERR_CONFIG;
-    return AV_OK;
-}
-
 /* The work of the heads: item k is row block k % blocks of head h0 + k / blocks.
  * Each item is made whole (scores, mask, softmax, P_h V_h) by whichever
  * thread takes it; concurrent single-thread cblas_sgemm calls run in
@@ -391,18 +371,6 @@ void attention_head_weights(const AttnShape *s, int h, const float *Q, const flo
     assert(h >= 0 && h < s->H);
     jb.blocks = (s->n_q + jb.rows - 1) / jb.rows;
     heads_run(&jb, 1);
-}
-
-float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j)
-{
-    const int d = s->d_model, d_k = d / s->H;
-    if (j >= attention_visible_keys(s, i))
-        return -INFINITY;
-    const float *q_i = Q + (long)i * d + h * d_k, *k_j = K + (long)j * d + h * d_k;
-    float acc = 0.0f;
-    for (int c = 0; c < d_k; c++)
-        acc += q_i[c] * k_j[c];
-    return acc * attention_scale(s);
 }
 
 /* The three passes of a forward on this thread and, when two, one more
