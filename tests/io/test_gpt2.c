@@ -13,7 +13,9 @@
 
 #include "core/attention.h"
 #include "core/av.h"
+#include "core/attention_ref.h"
 #include "core/gpt2.h"
+#include "core/gpt2_ref.h"
 #include "core/rng.h"
 #include "io/npy.h"
 
@@ -194,6 +196,113 @@ static void random_ids(uint64_t seed, int n, int *ids)
     rng_seed(&r, seed);
     for (int i = 0; i < n; i++)
         ids[i] = (int)(rng_next(&r) % V);
+}
+
+static void test_gpt2_ref_matches_numpy(void **state)
+{
+    /* expect: the plain C oracle (core/gpt2_ref.c) is make_ref.py's float64
+     * forward: every weight within 1e-5, every logit within 1e-4 */
+    Model *m = *state;
+    NpyArray att = {0}, lg = {0};
+    load("attention.npy", &att);
+    load("logits.npy", &lg);
+    Gpt2Ref r;
+    assert_int_equal(gpt2_ref(&m->w, m->ids, N, &r), AV_OK);
+    assert_floats_near(r.P, att.data, (size_t)L * H * N * N, 1e-5);
+    assert_floats_near(r.logits, lg.data, (size_t)N * V, 1e-4);
+    int bad = V;
+    assert_int_equal(gpt2_ref(&m->w, &bad, 1, &r), AV_ERR_CONFIG);
+    assert_null(r.P);
+    npy_free(&att), npy_free(&lg);
+}
+
+/* Every number of st's first n positions against the oracle's run of the
+ * same ids: the residual stream, Q K V, the weights, the heads' outputs and
+ * the logits. */
+static void assert_matches_ref(const Model *m, const Gpt2State *st, const Gpt2Ref *r, int n)
+{
+    float row[T], logits[V];
+    for (int i = 0; i < n; i++) {
+        for (int l = 0; l <= L; l++)
+            assert_floats_near(st->x + ((size_t)i * (L + 1) + l) * D,
+                               r->x + ((size_t)l * n + i) * D, D, 1e-4);
+        for (int l = 0; l < L; l++) {
+            assert_floats_near(st->qkv + ((size_t)i * L + l) * 3 * D,
+                               r->qkv + ((size_t)l * n + i) * 3 * D, 3 * D, 1e-4);
+            assert_floats_near(st->concat + ((size_t)i * L + l) * D,
+                               r->concat + ((size_t)l * n + i) * D, D, 1e-4);
+            for (int h = 0; h < H; h++) {
+                const float *src = st->P + gpt2_P_offset(L, H, i) + ((size_t)l * H + h) * (i + 1);
+                memset(row, 0, sizeof row);
+                memcpy(row, src, (size_t)(i + 1) * sizeof *row);
+                assert_floats_near(row, r->P + (((size_t)l * H + h) * n + i) * n, n, 1e-5);
+            }
+        }
+        assert_int_equal(gpt2_logits(&m->w, st, i, logits), AV_OK);
+        assert_floats_near(logits, r->logits + (size_t)i * V, V, 1e-4);
+    }
+}
+
+static void test_gpt2_forward_matches_ref(void **state)
+{
+    /* expect: the fast forward (packed kernels, 1 and 2 threads, the KV
+     * cache extended a token at a time and after an edit) holds to the oracle
+     * on every number it keeps */
+    Model *m = *state;
+    int ids[T];
+    random_ids(77, T, ids);
+    for (int threads = 1; threads <= 2; threads++) {
+        Gpt2State st = {0};
+        st.threads = threads;
+        Gpt2Ref r;
+        for (int n = 1; n <= 12; n++) { /* typed a token at a time: the cache */
+            assert_int_equal(gpt2_forward(&m->w, ids, n, &st), AV_OK);
+            assert_int_equal(st.from, n - 1);
+            assert_int_equal(gpt2_ref(&m->w, ids, n, &r), AV_OK);
+            assert_matches_ref(m, &st, &r, n);
+            gpt2_ref_free(&r);
+        }
+        ids[5] = (ids[5] + 1) % V; /* an edit in the middle, then the whole context */
+        assert_int_equal(gpt2_forward(&m->w, ids, T, &st), AV_OK);
+        assert_int_equal(st.from, 5);
+        assert_int_equal(gpt2_ref(&m->w, ids, T, &r), AV_OK);
+        assert_matches_ref(m, &st, &r, T);
+        gpt2_ref_free(&r);
+        gpt2_state_free(&st);
+    }
+}
+
+static void test_gpt2_attention_is_the_reference(void **state)
+{
+    /* expect: GPT-2's attention, given its own Q, K and V (c_attn's bias
+     * included), is attention_ref_heads' formula: the same weights and
+     * heads' outputs within float rounding */
+    Model *m = *state;
+    Gpt2State st = {0};
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    float *q = malloc(sizeof *q * 3 * N * D), *k = q + N * D, *v = k + N * D;
+    float *P = malloc(sizeof *P * H * N * N), *concat = malloc(sizeof *concat * N * D);
+    float row[N];
+    assert_non_null(q), assert_non_null(P), assert_non_null(concat);
+    AttnShape s = {N, N, D, H, true, true, 1.0f};
+    for (int l = 0; l < L; l++) {
+        for (int i = 0; i < N; i++) {
+            const float *qkv = st.qkv + ((size_t)i * L + l) * 3 * D;
+            memcpy(q + i * D, qkv, sizeof *q * D);
+            memcpy(k + i * D, qkv + D, sizeof *k * D);
+            memcpy(v + i * D, qkv + 2 * D, sizeof *v * D);
+        }
+        assert_int_equal(attention_ref_heads(&s, q, k, v, NULL, P, concat), AV_OK);
+        for (int i = 0; i < N; i++) {
+            for (int h = 0; h < H; h++) {
+                state_row(&st, l, h, i, row);
+                assert_floats_near(row, P + ((size_t)h * N + i) * N, N, 1e-6);
+            }
+            assert_floats_near(st.concat + ((size_t)i * L + l) * D, concat + i * D, D, 1e-5);
+        }
+    }
+    free(q), free(P), free(concat);
+    gpt2_state_free(&st);
 }
 
 /* A whole run of ids[0..n) in a fresh state, compared with st. */
@@ -613,6 +722,9 @@ int main(void)
         cmocka_unit_test(test_gpt2_weights_match_reference),
         cmocka_unit_test(test_gpt2_logits_match_reference),
         cmocka_unit_test(test_gpt2_weights_invariants),
+        cmocka_unit_test(test_gpt2_ref_matches_numpy),
+        cmocka_unit_test(test_gpt2_forward_matches_ref),
+        cmocka_unit_test(test_gpt2_attention_is_the_reference),
         cmocka_unit_test(test_gpt2_cache_append),
         cmocka_unit_test(test_gpt2_cache_edit),
         cmocka_unit_test(test_gpt2_threads_and_kernels),
