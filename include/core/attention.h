@@ -5,7 +5,9 @@
  * is (d_model, d_model). Head h uses columns h*d_k .. h*d_k+d_k-1 of Q, K and V,
  * like NumPy's reshape(n, H, d_k); its output is written into the same columns
  * of the concatenation, and out = concat W_o. Self-attention passes Xkv == Xq.
- * A masked score is -INFINITY and its weight exactly 0.
+ * A masked score is -INFINITY and its weight exactly 0. The shapes and the
+ * formula's pieces (the mask rule, the scale, the checks) are the
+ * reference's (attention_ref.h); this is the fast path held to it.
  */
 #ifndef ATTNVIZ_ATTENTION_H
 #define ATTNVIZ_ATTENTION_H
@@ -13,30 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct {
-    int n_q;          /* query tokens (rows of the heatmaps) */
-    int n_k;          /* key/value tokens (columns); n_q for self-attention */
-    int d_model;
-    int H;            /* heads; d_model % H == 0 */
-    bool causal;      /* query i sees keys j <= i only */
-    bool scale;       /* divide scores by sqrt(d_k) */
-    float temperature; /* scores are further divided by this (1 = off); > 0 */
-} AttnShape;
-
-typedef struct {
-    const float *Wq, *Wk, *Wv, *Wo; /* each (d_model, d_model) */
-} AttnWeights;
-
-typedef struct {
-    float *Q;      /* (n_q, d_model) */
-    float *K;      /* (n_k, d_model) */
-    float *V;      /* (n_k, d_model) */
-    float *S;      /* (H, n_q, n_k) scaled, masked scores; may be NULL (not kept) */
-    float *P;      /* (H, n_q, n_k) attention weights, rows sum to 1 */
-    float *concat; /* (n_q, d_model) the heads' outputs side by side */
-    float *out;    /* (n_q, d_model) concat W_o */
-    struct AttnPoolPlan *pool; /* grids pooled during the forward, or NULL */
-} AttnBuffers;
+#include "core/attention_ref.h"
 
 /* Grids of whole heads the forward pools while each block of weights is
  * still in cache (attn_pool.c), instead of reading the (H, n_q, n_k) weights
@@ -72,25 +51,6 @@ typedef struct AttnPoolPlan {
     size_t stats_cap;
     int stats_stride;
 } AttnPoolPlan;
-
-/* Keys query i sees: all n_k, or j <= i (at most n_k) under the causal mask.
- * The one statement of the mask rule; everything that masks asks here. */
-static inline int attention_visible_keys(const AttnShape *s, int i)
-{
-    if (!s->causal)
-        return s->n_k;
-    return i + 1 < s->n_k ? i + 1 : s->n_k;
-}
-
-/* The formula's pieces, defined beside the reference (attention_ref.c) and
- * shared by every path: the factor scores are multiplied by, 1/sqrt(d_k)
- * (when scaling) / temperature. */
-float attention_scale(const AttnShape *s);
-
-/* Check a shape: positive sizes within the limits of av.h, H divides d_model,
- * temperature > 0. Returns AV_OK, AV_ERR_EMPTY (no query or no key token) or
- * AV_ERR_CONFIG (any other fault). */
-int attention_check(const AttnShape *s);
 
 /* The whole forward pass into b. Xq is (n_q, d_model), Xkv (n_k, d_model).
  * With b->concat NULL it stops at the weights: Q, K, V, S and P as a whole
@@ -145,10 +105,6 @@ int attention_block_rows(const AttnShape *s);
  * P_h (n_q, n_k) and, when S_h is not NULL, the scores kept in S_h. */
 void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K,
                             float *S_h, float *P_h);
-
-/* The raw scaled score of one pair (i, j) of head h, -INFINITY when masked
- * (attention_ref.c). */
-float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j);
 
 /* Softmax of one row in place: subtract the maximum, exp, normalise. Entries
  * equal to -INFINITY become exactly 0. len >= 1 and at least one finite.
