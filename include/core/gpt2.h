@@ -22,6 +22,7 @@
 #include "core/av.h"
 #include "core/model.h"
 #include "core/rng.h"
+#include "core/sample.h"
 #include "core/tokenize.h"
 
 typedef struct {
@@ -139,27 +140,11 @@ int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st);
  * AV_ERR_CONFIG (i out of range). */
 int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits);
 
-/* The k most probable tokens of logits (V) under softmax(logits /
- * temperature) (temperature > 0; 1 is the model's own distribution): ids and
- * probabilities in decreasing order (ties: the smaller id first) into ids[k]
- * and probs[k]. Returns the count written, min(k, V). */
-int gpt2_top_k(const float *logits, int V, float temperature, int k, int *ids, float *probs);
-
-/* How the next token is chosen. */
-typedef struct {
-    float temperature; /* <= 0: greedy (the largest logit, the smaller id on a tie) */
-    int top_k;         /* > 0: sample among the top_k most probable only */
-} Gpt2Sampling;
-
-/* A token drawn from logits (V) as s says, with rng (core/rng.h: the same
- * seed gives the same token on every machine for the same logits). */
-int gpt2_sample(const float *logits, int V, const Gpt2Sampling *s, Rng *rng);
-
 /* One step of generation: gpt2_forward(ids[0..n)) (reusing st's cache),
  * the logits of position n - 1 into logits (V floats, the caller's) and the
- * chosen token into *next. Append *next to ids and call again for the one
+ * token sample_token chooses into *next. Append *next to ids and call again for the one
  * after (only that position is computed). Returns gpt2_forward's codes. */
-int gpt2_next(const Gpt2Weights *w, const int *ids, int n, const Gpt2Sampling *s, Rng *rng,
+int gpt2_next(const Gpt2Weights *w, const int *ids, int n, const Sampling *s, Rng *rng,
               Gpt2State *st, float *logits, int *next);
 
 /* ‖V_j,h W_O,h‖ for every key j < st->n and head h of layer l into out

@@ -169,7 +169,7 @@ static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, 
     if (err)
         return err;
     int n0 = g->enc.n, n = n0, limit = w->cfg.n_ctx;
-    Gpt2Sampling smp = {.temperature = temperature, .top_k = top_k};
+    Sampling smp = {.temperature = temperature, .top_k = top_k};
     Rng rng;
     rng_seed(&rng, seed);
     for (int t = 0; n < limit; t++) {

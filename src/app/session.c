@@ -455,7 +455,7 @@ int session_predict(Session *ss, const AppState *s, int pos, int k, SessionPredi
     int V, err = predict_logits(ss, s, pos, &V);
     if (err)
         return err;
-    int n = gpt2_top_k(ss->logits, V, 1.0f, k, p->id, p->prob);
+    int n = sample_top_k(ss->logits, V, 1.0f, k, p->id, p->prob);
     for (int t = 0; t < n; t++)
         kind_token_text(ss->kind, p->id[t], p->text[t], sizeof p->text[t]);
     p->n = n, p->V = V;

@@ -404,3 +404,14 @@ int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits)
     logits_run(w, xf, logits, threads_for(c, 1, st->threads));
     return AV_OK;
 }
+
+int gpt2_next(const Gpt2Weights *w, const int *ids, int n, const Sampling *s, Rng *rng,
+              Gpt2State *st, float *logits, int *next)
+{
+    int err = gpt2_forward(w, ids, n, st);
+    if (!err)
+        err = gpt2_logits(w, st, n - 1, logits);
+    if (!err)
+        *next = sample_token(logits, w->cfg.n_vocab, s, rng);
+    return err;
+}

@@ -3,6 +3,8 @@
  */
 #include "train/infer.h"
 
+#include "core/sample.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,46 +100,6 @@ int infer_run(Net *net, const int *ids, int n)
     return net_forward(net, ids + first, NULL, NULL, 1, n - first, NULL);
 }
 
-/* Sample from logits (V) with temperature and top-k. */
-static int sample(const float *logits, int V, float temperature, int top_k, Rng *r)
-{
-    int best = 0;
-    for (int v = 1; v < V; v++)
-        best = logits[v] > logits[best] ? v : best;
-    if (!(temperature > 0.0f))
-        return best;
-    /* the k-th largest logit is the threshold (ties kept) */
-    float cut = -INFINITY;
-    if (top_k > 0 && top_k < V) {
-        float *tmp = malloc((size_t)V * sizeof *tmp);
-        if (!tmp)
-            return best;
-        memcpy(tmp, logits, (size_t)V * sizeof *tmp);
-        for (int k = 0; k < top_k; k++) { /* partial selection: V is small */
-            int m = k;
-            for (int v = k + 1; v < V; v++)
-                m = tmp[v] > tmp[m] ? v : m;
-            float t = tmp[k];
-            tmp[k] = tmp[m], tmp[m] = t;
-        }
-        cut = tmp[top_k - 1];
-        free(tmp);
-    }
-    double sum = 0.0;
-    for (int v = 0; v < V; v++)
-        if (logits[v] >= cut)
-            sum += exp((double)(logits[v] - logits[best]) / temperature);
-    double u = rng_uniform(r) * sum, acc = 0.0;
-    for (int v = 0; v < V; v++) {
-        if (logits[v] < cut)
-            continue;
-        acc += exp((double)(logits[v] - logits[best]) / temperature);
-        if (u < acc)
-            return v;
-    }
-    return best;
-}
-
 int infer_next(Net *net, const int *ids, int n, float temperature, int top_k, Rng *r,
                int *next)
 {
@@ -145,7 +107,8 @@ int infer_next(Net *net, const int *ids, int n, float temperature, int top_k, Rn
     if (err)
         return err;
     const float *row = net->logits + (long)(net->n - 1) * net->spec.V;
-    *next = sample(row, net->spec.V, temperature, top_k, r);
+    Sampling smp = {.temperature = temperature, .top_k = top_k};
+    *next = sample_token(row, net->spec.V, &smp, r);
     return AV_OK;
 }
 

@@ -1,6 +1,7 @@
 /* test_gpt2.c - core/gpt2.h's forward against a float64 NumPy reference
  * (tests/data/gpt2/make_ref.py), its KV cache against whole runs, the
- * ModelResult it fills, and the choice of the next token.
+ * ModelResult it fills, and a generation step (the sampler is
+ * tests/core/test_sample.c's).
  *
  * The small GPT-2-shaped model's weights are drawn here from core/rng.h's
  * stream in the order of make_ref.py's TENSORS, so the committed files hold
@@ -602,59 +603,6 @@ static void test_gpt2_value_norms(void **state)
     gpt2_state_free(&st);
 }
 
-static void test_gpt2_top_k(void **state)
-{
-    /* expect: the k largest logits in order with their softmax probabilities */
-    (void)state;
-    const float logits[6] = {1.0f, 3.0f, -2.0f, 3.0f, 0.5f, 2.0f};
-    int ids[6];
-    float probs[6];
-    double z = 0;
-    for (int v = 0; v < 6; v++)
-        z += exp(logits[v] - 3.0);
-    assert_int_equal(gpt2_top_k(logits, 6, 1.0f, 4, ids, probs), 4);
-    int want[4] = {1, 3, 5, 0};
-    for (int q = 0; q < 4; q++) {
-        assert_int_equal(ids[q], want[q]);
-        assert_float_equal(probs[q], exp(logits[want[q]] - 3.0) / z, 1e-6);
-    }
-    assert_int_equal(gpt2_top_k(logits, 6, 1.0f, 10, ids, probs), 6);
-    assert_int_equal(ids[5], 2);
-    /* temperature 2: probabilities of logits / 2 */
-    assert_int_equal(gpt2_top_k(logits, 6, 2.0f, 1, ids, probs), 1);
-    z = 0;
-    for (int v = 0; v < 6; v++)
-        z += exp((logits[v] - 3.0) / 2);
-    assert_float_equal(probs[0], 1.0 / z, 1e-6);
-}
-
-static void test_gpt2_sample(void **state)
-{
-    /* expect: greedy takes the largest logit (the smaller id on a tie); a
-     * seeded draw repeats; top-k draws only among the k best; the draws'
-     * frequencies follow the probabilities (20,000 draws, within 0.015) */
-    (void)state;
-    const float logits[5] = {0.0f, 1.0f, 2.0f, 2.0f, -1.0f};
-    Rng a, b;
-    rng_seed(&a, 5), rng_seed(&b, 5);
-    Gpt2Sampling greedy = {0, 0}, warm = {1.0f, 0}, top2 = {1.5f, 2};
-    assert_int_equal(gpt2_sample(logits, 5, &greedy, &a), 2);
-    int count[5] = {0};
-    for (int k = 0; k < 20000; k++) {
-        int x = gpt2_sample(logits, 5, &warm, &a);
-        assert_int_equal(gpt2_sample(logits, 5, &warm, &b), x);
-        count[x]++;
-        int y = gpt2_sample(logits, 5, &top2, &b);
-        assert_true(y == 2 || y == 3);
-        rng_next(&a); /* a and b stay in step */
-    }
-    double z = 0;
-    for (int v = 0; v < 5; v++)
-        z += exp(logits[v]);
-    for (int v = 0; v < 5; v++)
-        assert_float_equal(count[v] / 20000.0, exp(logits[v]) / z, 0.015);
-}
-
 static void test_gpt2_generate(void **state)
 {
     /* expect: each step of generation computes one position, and its greedy
@@ -666,7 +614,7 @@ static void test_gpt2_generate(void **state)
     Rng r;
     rng_seed(&r, 1);
     random_ids(5, 6, ids);
-    Gpt2Sampling greedy = {0, 0};
+    Sampling greedy = {0, 0};
     for (int n = 6; n < 16; n++) {
         int next;
         assert_int_equal(gpt2_next(&m->w, ids, n, &greedy, &r, &st, logits, &next), AV_OK);
@@ -733,8 +681,6 @@ int main(void)
         cmocka_unit_test(test_gpt2_result_whatif),
         cmocka_unit_test(test_gpt2_result_lazy),
         cmocka_unit_test(test_gpt2_value_norms),
-        cmocka_unit_test(test_gpt2_top_k),
-        cmocka_unit_test(test_gpt2_sample),
         cmocka_unit_test(test_gpt2_generate),
         cmocka_unit_test(test_gpt2_xl_config),
         cmocka_unit_test(test_gpt2_flops),

@@ -1,0 +1,27 @@
+/* sample.h - the next token from logits (sample.c): one sampler for every
+ * model that predicts tokens.
+ */
+#ifndef ATTNVIZ_SAMPLE_H
+#define ATTNVIZ_SAMPLE_H
+
+#include "core/rng.h"
+
+/* The k most probable tokens of logits (V) under softmax(logits /
+ * temperature) (temperature > 0; 1 is the model's own distribution): ids and
+ * probabilities in decreasing order (ties: the smaller id first) into ids[k]
+ * and probs[k], the softmax in double. Returns the count written, min(k, V). */
+int sample_top_k(const float *logits, int V, float temperature, int k, int *ids, float *probs);
+
+/* How the next token is chosen. */
+typedef struct {
+    float temperature; /* <= 0: greedy (the largest logit, the smaller id on a tie) */
+    int top_k;         /* > 0: sample among the top_k most probable only */
+} Sampling;
+
+/* A token drawn from logits (V) as s says, with rng (core/rng.h: the same
+ * seed gives the same token on every machine for the same logits): one
+ * uniform number u, and the first token whose cumulative probability passes
+ * u, counted most probable first among the top k, in id order among all. */
+int sample_token(const float *logits, int V, const Sampling *s, Rng *rng);
+
+#endif
