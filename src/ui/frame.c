@@ -6,16 +6,21 @@
  */
 #include "frame.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "data.h"
+#include "imported.h"
 #include "input.h"
 #include "kindkeys.h"
 #include "term.h"
 #include "view_lesson.h"
+#include "view_heads.h"
 #include "view_panel.h"
 #include "view_table.h"
 #include "view_top.h"
+#include "view_train.h"
 #include "app/session.h"
 
 void frame_labels_fit(UiState *u)
@@ -95,4 +100,23 @@ void frame_draw(UiState *u, Grid *g, int w, int h)
             input_help_draw(u, g);
     }
     data_plan_arm(u, &u->plan); /* what this frame pooled whole, the next run pools */
+}
+
+void frame_free(UiState *u)
+{
+    imported_free(u);
+    view_heads_free(u);
+    app_free(&u->app);
+    lesson_state_free(&u->lesson);
+    data_plan_free(u, &u->plan);
+    data_free(u);
+    view_panel_free(u);
+    session_free(&u->ses);
+    view_train_free(u);
+    grid_free(&u->grid);
+    color_free(u);
+    free(u->labels_q), free(u->labels_k);
+    free(u->abbr_k), free(u->abbr_p);
+    free(u->chips), free(u->PE), free(u->sim);
+    memset(u, 0, sizeof *u);
 }

@@ -33,4 +33,8 @@ bool frame_lesson_input(UiState *u, int li, int arg, unsigned *pending);
  * says where things went. */
 void frame_draw(UiState *u, Grid *g, int w, int h);
 
+/* Free everything u holds (its views' caches, the session, the lesson,
+ * the grid) and zero it. */
+void frame_free(UiState *u);
+
 #endif

@@ -162,25 +162,6 @@ static void ui_loop(UiState *u)
     }
 }
 
-static void ui_free(UiState *u)
-{
-    imported_free(u);
-    view_heads_free(u);
-    app_free(&u->app);
-    lesson_state_free(&u->lesson);
-    data_plan_free(u, &u->plan);
-    data_free(u);
-    view_panel_free(u);
-    session_free(&u->ses);
-    view_train_free(u);
-    grid_free(&u->grid);
-    color_free(u);
-    free(u->labels_q), free(u->labels_k);
-    free(u->abbr_k), free(u->abbr_p);
-    free(u->chips), free(u->PE), free(u->sim);
-    memset(u, 0, sizeof *u);
-}
-
 /* No --preset or sizes given: open on the designed heads (heads that mean
  * something), on the first example with its setting and note when no text
  * was given. */
@@ -244,7 +225,7 @@ int ui_run(const UiOptions *o)
     else
         ui_loop(&ui);
     term_end();
-    ui_free(&ui);
+    frame_free(&ui);
     return 0;
 }
 
