@@ -201,6 +201,11 @@ const char *shot_quote(const char *row, char *buf, size_t size)
     char sq[1024];
     squash(row, sq, sizeof sq);
     snprintf(buf, size, "%.72s", sq);
+    size_t n = strlen(buf), k = n;
+    while (k > 0 && ((unsigned char)buf[k - 1] & 0xC0) == 0x80)
+        k--; /* back to the start of the last character */
+    if (k > 0 && ((unsigned char)buf[k - 1] & 0x80) && n - k + 1 < (size_t)step(buf + k - 1))
+        buf[k - 1] = '\0'; /* cut short: drop it whole */
     return buf;
 }
 
