@@ -191,6 +191,12 @@ void lessonleak_screen(Finder *f, ShotState st, const Shot *s, const LessonAnswe
     char when[48] = "", q[96];
     if (seen >= 0)
         snprintf(when, sizeof when, " on page %d, before the question", seen + 1);
+    for (int y = 0; y < s->h && seen < 0; y++)
+        if (strstr(s->row[y], "??") && !row_exempt(f, s->row[y])) {
+            finder_say(f, st, "a placeholder wider than one '?' (row %d: \"%s\")", y + 1,
+                       shot_quote(s->row[y], q, sizeof q));
+            break; /* a hidden number's width must not tell the answer */
+        }
     if (a->is_token) {
         if (seen < 0)
             find_ranked(f, st, s, a, r, when);
