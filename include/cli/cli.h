@@ -40,6 +40,10 @@ typedef struct {
     bool preset_given;       /* --preset was given */
     bool lesson_set;         /* --lesson was given */
     const char *lesson;      /* its NAME or FILE, or NULL: list the built-in lessons */
+    bool check;              /* --check: check the lesson's pages off-screen (every
+                                built-in lesson when no NAME is given) */
+    int n_sizes;             /* --size WxH given (0: the checker's three sizes) */
+    int size_w[8], size_h[8];
     char err[256];           /* the message when cli_parse fails */
 } CliOptions;
 

@@ -1,6 +1,7 @@
 /* lesson_cmd.h - `attnviz --lesson` on the command line: the list of the
  * built-in lessons, a lesson opened by name or path with its errors said in
- * one line, and the Markdown handout (--export md).
+ * one line, the Markdown handout (--export md) and the lesson checker
+ * (--check).
  */
 #ifndef ATTNVIZ_LESSON_CMD_H
 #define ATTNVIZ_LESSON_CMD_H
@@ -20,5 +21,12 @@ int lesson_cmd_open(const char *name, Lesson *l);
  * writes its handout to standard output or o->output (atomically). Returns
  * the exit status. */
 int lesson_cmd_batch(const CliOptions *o, const SentenceList *sentences);
+
+/* --lesson [NAME|FILE] --check: the lesson checker (ui/lessoncheck.h) on
+ * the lesson, or on every built-in lesson when no name is given, at
+ * o's sizes; the findings on standard output, one a line. Returns 1 when
+ * there is any, 0 when the lessons are clean, 2 for a lesson that does not
+ * open (said on standard error as lesson_cmd_open says it). */
+int lesson_cmd_check(const CliOptions *o, const SentenceList *sentences);
 
 #endif

@@ -22,6 +22,7 @@ enum {
     OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
     OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS, OPT_LESSON, OPT_MODEL,
     OPT_GENERATE, OPT_TOP_K, OPT_ATTENTION, OPT_TOKENS, OPT_KEY_TOKENS, OPT_TRAIN,
+    OPT_CHECK, OPT_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -54,6 +55,8 @@ static const struct option long_opts[] = {
     {"generate", required_argument, NULL, OPT_GENERATE},
     {"top-k", required_argument, NULL, OPT_TOP_K},
     {"lesson", optional_argument, NULL, OPT_LESSON},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"size", required_argument, NULL, OPT_SIZE},
     {"attention", required_argument, NULL, OPT_ATTENTION},
     {"tokens", required_argument, NULL, OPT_TOKENS},
     {"key-tokens", required_argument, NULL, OPT_KEY_TOKENS},
@@ -111,6 +114,10 @@ static const char usage[] =
     "                       K likeliest tokens only\n"
     "      --lesson [NAME|FILE]  list the built-in lessons, or open one (with\n"
     "                       --export md: write it as a Markdown handout)\n"
+    "      --check          with --lesson [NAME|FILE]: draw every page off-screen at\n"
+    "                       80x24, 100x30 and 120x40 (or --size WxH) before and after\n"
+    "                       its reveal, print what is wrong, one line each; exit 1 on\n"
+    "                       any finding (no NAME: every built-in lesson)\n"
     "      --attention FILE.npy  open attention computed elsewhere: (L, H, n, n) or\n"
     "                       (H, n, n), float32 or float64 (with --tokens FILE)\n"
     "      --tokens FILE    the n tokens of --attention: one a line, or a JSON list\n"
@@ -243,6 +250,19 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
     return fail(o, "internal error: option %d", opt);
 }
 
+/* --size WxH: a size the lesson checker draws at (repeatable). */
+static int parse_size(CliOptions *o, const char *arg)
+{
+    int w, h, end = 0;
+    if (sscanf(arg, "%dx%d%n", &w, &h, &end) != 2 || arg[end] || w < 60 || h < 18 ||
+        w > 1000 || h > 500)
+        return fail(o, "--size takes WxH, from 60x18 to 1000x500, not '%.40s'", arg);
+    if (o->n_sizes == (int)(sizeof o->size_w / sizeof o->size_w[0]))
+        return fail(o, "--size is given more than %d times", o->n_sizes);
+    o->size_w[o->n_sizes] = w, o->size_h[o->n_sizes++] = h;
+    return AV_OK;
+}
+
 static int parse_option(CliOptions *o, int opt, const char *arg)
 {
     switch (opt) {
@@ -272,6 +292,8 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
         return AV_OK;
     case 'h': o->help = true; return AV_OK;
     case OPT_LESSON: o->lesson_set = true, o->lesson = arg; return AV_OK;
+    case OPT_CHECK: o->check = true; return AV_OK;
+    case OPT_SIZE: return parse_size(o, arg);
     case 'V': o->version = true; return AV_OK;
     case 'e':
         o->export_set = true;
@@ -388,6 +410,16 @@ static int check_import(CliOptions *o)
 static int check_combination(CliOptions *o)
 {
     ModelConfig *c = &o->cfg;
+    if ((o->check || o->n_sizes) && !o->lesson_set)
+        return fail(o, "%s goes with --lesson [NAME|FILE] (the lesson checker)",
+                    o->check ? "--check" : "--size");
+    if (o->n_sizes && !o->check)
+        return fail(o, "--size goes with --lesson NAME --check");
+    if (o->check && o->export_set)
+        return fail(o, "--check writes findings, not an export: leave out --export");
+    if (o->check && (o->model_dir || o->attention || o->weights_dir))
+        return fail(o, "--check runs the lesson's own models: leave out --model, --attention "
+                    "and --weights");
     if (o->attention || o->tokens_file || o->key_tokens_file)
         return check_import(o);
     if (o->model_dir || o->generate || o->top_k)

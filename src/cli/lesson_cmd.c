@@ -5,6 +5,7 @@
 #include "cli/lesson_cmd.h"
 
 #include <errno.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "render/handout.h"
 #include "io/lesson_builtin.h"
 #include "cli/say.h"
+#include "ui/lessoncheck.h"
 
 int lesson_cmd_open(const char *name, Lesson *l)
 {
@@ -85,4 +87,60 @@ int lesson_cmd_batch(const CliOptions *o, const SentenceList *sentences)
     if (!o->lesson)
         return list();
     return handout(o, sentences);
+}
+
+/* The file a finding names: a built-in lesson's assets/lessons/NN-NAME.lesson
+ * when the working folder has it, else "NAME (built-in)"; a file as given. */
+static void check_label(const LessonCatalog *cat, const char *name, char *out, size_t size)
+{
+    char pat[256];
+    glob_t gl;
+    snprintf(out, size, "%s", name);
+    if (lesson_catalog_find(cat, name) < 0)
+        return;
+    snprintf(out, size, "%s (built-in)", name);
+    snprintf(pat, sizeof pat, "assets/lessons/[0-9]*-%s.lesson", name);
+    if (glob(pat, 0, NULL, &gl) == 0 && gl.gl_pathc == 1)
+        snprintf(out, size, "%s", gl.gl_pathv[0]);
+    globfree(&gl);
+}
+
+/* One lesson checked; its findings counted into *found. Returns 0 or the
+ * exit status of a lesson that does not open. */
+static int check_one(const LessonCatalog *cat, const char *name, const LessonCheckOptions *co,
+                     int *found)
+{
+    Lesson l;
+    int status = lesson_cmd_open(name, &l); /* its errors, said as the interface says them */
+    lesson_free(&l);
+    if (status)
+        return status;
+    char label[4200];
+    check_label(cat, name, label, sizeof label);
+    int n = lessoncheck_run(name, label, co, stdout);
+    if (n < 0)
+        return say(av_exit_status(n), "%s: %s", name, av_strerror(n));
+    *found += n;
+    return 0;
+}
+
+int lesson_cmd_check(const CliOptions *o, const SentenceList *sentences)
+{
+    LessonCheckOptions co = {.n_sizes = o->n_sizes, .sentences = sentences, .cfg = o->cfg};
+    for (int k = 0; k < o->n_sizes; k++)
+        co.w[k] = o->size_w[k], co.h[k] = o->size_h[k];
+    LessonCatalog cat;
+    if (lesson_catalog(&cat))
+        return say(1, "out of memory");
+    int found = 0, status = 0;
+    if (o->lesson)
+        status = check_one(&cat, o->lesson, &co, &found);
+    else if (!cat.n)
+        status = say(1, "no built-in lessons: assets/lessons was not found");
+    for (int k = 0; !o->lesson && k < cat.n && !status; k++)
+        status = check_one(&cat, cat.name[k], &co, &found);
+    lesson_catalog_free(&cat);
+    if (!status && (fflush(stdout) != 0 || ferror(stdout)))
+        status = say(1, "cannot write to standard output: %s", strerror(errno));
+    return status ? status : found ? 1 : 0;
 }

@@ -339,6 +339,8 @@ static int run(App *a)
         status = load_sentences(a);
     if (status)
         return status;
+    if (a->opt.check) /* the lesson checker: pages drawn off-screen, no terminal */
+        return lesson_cmd_check(&a->opt, &a->sentences);
     /* --lesson alone lists the lessons; with --export md it writes a handout */
     if (a->opt.lesson_set && (a->opt.export_set || !a->opt.lesson))
         return lesson_cmd_batch(&a->opt, &a->sentences);

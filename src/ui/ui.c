@@ -18,6 +18,7 @@
 
 #include "color.h"
 #include "data.h"
+#include "frame.h"
 #include "input.h"
 #include "save.h"
 #include "term.h"
@@ -25,36 +26,17 @@
 #include "kindkeys.h"
 #include "uistate.h"
 #include "view_panel.h"
-#include "view_lesson.h"
 #include "view_heads.h"
 #include "view_predict.h"
 #include "view_table.h"
-#include "view_top.h"
 #include "view_train.h"
 #include "app/action.h"
 #include "app/session.h"
 
 static UiState ui;
 
-/* The label arrays sized for the result's tokens. */
-static void ui_labels_fit(UiState *u)
-{
-    const Session *ss = &u->ses;
-    int n_q = ss->run_err ? 0 : ss->res.shape.n_q, n_k = ss->run_err ? 0 : ss->res.shape.n_k;
-    if (n_q <= u->labels_cap && n_k <= u->labels_cap)
-        return;
-    u->labels_cap = (n_q > n_k ? n_q : n_k) + 16;
-    size_t cap = (size_t)u->labels_cap;
-    u->labels_q = term_xrealloc(u->labels_q, cap * sizeof *u->labels_q);
-    u->labels_k = term_xrealloc(u->labels_k, cap * sizeof *u->labels_k);
-    u->abbr_k = term_xrealloc(u->abbr_k, cap * sizeof *u->abbr_k);
-    u->abbr_p = term_xrealloc(u->abbr_p, cap * sizeof *u->abbr_p);
-    u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
-}
-
-/* Carry out flags (action_apply's) through the session (session_update:
- * the weights, the runs, the selection within the result), then size the
- * labels for the result. */
+/* Carry out flags (action_apply's) through the session and size the labels
+ * for the result (frame_update). */
 static void ui_rerun(UiState *u, unsigned flags)
 {
     const Kind *k = u->ses.kind;
@@ -64,55 +46,16 @@ static void ui_rerun(UiState *u, unsigned flags)
         clrtoeol();
         refresh();
     }
-    if (session_update(&u->ses, &u->app, &u->lesson, flags) != AV_OK)
+    if (frame_update(u, flags) != AV_OK)
         term_die("out of memory");
-    ui_labels_fit(u);
 }
 
-/* Token labels: the tokens' own text. */
-static void fill_labels(const TokenList *t, int n, const char **labels)
-{
-    for (int k = 0; k < n; k++)
-        labels[k] = t->tok[k].str;
-}
-
-static void ui_labels(UiState *u)
-{
-    const TokenList *tq = &u->ses.res.tokens;
-    const TokenList *tk = u->ses.res.cross_tokens.n ? &u->ses.res.cross_tokens : tq;
-    fill_labels(tq, u->app.n_q, u->labels_q);
-    fill_labels(tk, u->app.n_k, u->labels_k);
-}
-
+/* The frame composed at the terminal's size (frame.c), painted, shown. */
 static void ui_frame(UiState *u)
 {
-    Grid *g = &u->grid;
-    if ((g->w != COLS || g->h != LINES) && grid_resize(g, COLS, LINES) != AV_OK)
-        term_die("out of memory");
-    grid_clear(g);
-    memset(&u->lay, 0, sizeof u->lay);
-    u->lay.chips = u->chips;
-    if (COLS < UI_MIN_W || LINES < UI_MIN_H) {
-        view_top_too_small(g);
-    } else {
-        ui_labels(u);
-        int top = view_top_draw(u, g);
-        Rect mid = {0, top, COLS, LINES - top - 2 - view_top_status_rows(u, COLS)}, page;
-        view_lesson_split(u, &mid, &page);
-        view_table_draw(u, g, mid); /* the view shown (io/views.h's table) */
-        kindkeys_overlay(u, g);
-        if (u->app.panel != PANEL_NONE)
-            view_panel_draw(u, g, mid);
-        view_lesson_veil(u, g, mid);
-        view_lesson_draw(u, g, page);
-        view_top_bottom_draw(u, g);
-        view_lesson_list_draw(u, g);
-        if (u->app.help)
-            input_help_draw(u, g);
-    }
-    color_paint(u, g);
+    frame_draw(u, &u->grid, COLS, LINES);
+    color_paint(u, &u->grid);
     refresh();
-    data_plan_arm(u, &u->plan); /* what this frame pooled whole, the next run pools */
 }
 
 /* Whether in reads the result while it is handled, not only when the next
@@ -141,15 +84,8 @@ static bool ui_handle(UiState *u, const UiInput *in, unsigned *pending)
         ui_rerun(u, *pending); /* the keys before it in the burst changed the result */
         *pending = 0;
     }
-    if (in->lesson_in && lesson_state_input(&u->lesson, &u->app, &u->ses.res, in->lesson_in - 1,
-                                            in->lesson_arg, &flags)) {
-        /* a page's settings, and those a lesson left behind, never override
-         * what the kind fixes (imported attention's layers, heads and mask) */
-        if ((flags & APP_WEIGHTS) || !u->lesson.active)
-            kind_config(u->ses.kind, &u->app.cfg);
-        *pending |= flags & (APP_RUN | APP_WEIGHTS);
+    if (in->lesson_in && frame_lesson_input(u, in->lesson_in - 1, in->lesson_arg, pending))
         return true;
-    }
     if (view_heads_handle(u, in, pending)) /* before the session: Enter focuses a head there */
         return true;
     bool typed = in->action == ACT_NONE && in->text[0];
@@ -206,7 +142,7 @@ static void ui_loop(UiState *u)
                 term_die("out of memory");
             if (ran) {
                 dirty = true;
-                ui_labels_fit(u);
+                frame_labels_fit(u);
             }
             continue;
         }
@@ -224,25 +160,6 @@ static void ui_loop(UiState *u)
         timeout(u->ses.computing ? 20 : 100);
         u->frame_ms = term_now_ms() - t0;
     }
-}
-
-static void ui_free(UiState *u)
-{
-    imported_free(u);
-    view_heads_free(u);
-    app_free(&u->app);
-    lesson_state_free(&u->lesson);
-    data_plan_free(u, &u->plan);
-    data_free(u);
-    view_panel_free(u);
-    session_free(&u->ses);
-    view_train_free(u);
-    grid_free(&u->grid);
-    color_free(u);
-    free(u->labels_q), free(u->labels_k);
-    free(u->abbr_k), free(u->abbr_p);
-    free(u->chips), free(u->PE), free(u->sim);
-    memset(u, 0, sizeof *u);
 }
 
 /* No --preset or sizes given: open on the designed heads (heads that mean
@@ -308,7 +225,7 @@ int ui_run(const UiOptions *o)
     else
         ui_loop(&ui);
     term_end();
-    ui_free(&ui);
+    frame_free(&ui);
     return 0;
 }
 

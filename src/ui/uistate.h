@@ -57,6 +57,7 @@ typedef struct {
     ViewAxis long_r, long_c;
     Rect cross_line;        /* the second sentence, when shown */
     int cross_scroll;
+    Rect view, page;        /* the view shown and the lesson's page (w = 0: none) */
 } UiLayout;
 
 /* A pooled grid kept for the next frames: recomputed only when the view or
@@ -127,6 +128,8 @@ typedef struct {
     struct ImportedView *iv;   /* imported.c: imported attention, combining views */
     struct HeadsView *hv;      /* view_heads.c: the head scores table, the model view */
     bool pred_due;             /* the last frame wanted the predictions asked again */
+    bool no_clock;             /* frames drawn off-screen (the lesson checker): no times on
+                                  the status and cost lines, the same frame every run */
 } UiState;
 
 /* One input: an Action with its arguments, or typed text. */

@@ -250,26 +250,26 @@ static void draw_cost(const UiState *u, Grid *g, int y)
         snprintf(n, sizeof n, "%d x %d", sh.n_q, sh.n_k);
     else
         snprintf(n, sizeof n, "%d", sh.n_q);
-    const int digits = u->ses.run_ms < 1 ? 3 : 1;
+    double ms = u->no_clock ? 0 : u->ses.run_ms;
+    const int digits = ms < 1 ? 3 : 1;
     if (r->src) { /* a file read as it stands, or a view derived from a run */
         AttnSource file;
         bool read = kind_source(u->ses.kind, &file);
         grid_printf(g, 0, y, g->w, STYLE_TEXT,
                     "Cost: n %s | n\u00b2 %s | weights %s | %s %.*f ms | "
                     "x2 tokens -> n\u00b2 x4, weights x4",
-                    n, b_nn, b_w, read ? "imported: read in" : "run and combined in", digits,
-                    u->ses.run_ms);
+                    n, b_nn, b_w, read ? "imported: read in" : "run and combined in", digits, ms);
         return;
     }
     KindCost kc;
     if (kind_cost(u->ses.kind, &kc)) { /* the whole forward's, of the positions computed */
-        draw_kind_cost(g, y, &kc, n, b_w, digits, kc.ms > 0 ? kc.ms : u->ses.run_ms);
+        draw_kind_cost(g, y, &kc, n, b_w, digits, u->no_clock ? 0 : kc.ms > 0 ? kc.ms : ms);
         return;
     }
     grid_printf(g, 0, y, g->w, STYLE_TEXT,
                 "Cost: n %s | n\u00b2 %s | weights %s | %s FLOP | run %.*f ms%s | "
                 "x2 tokens -> n\u00b2 x4, weights x4, FLOPs x%.1f",
-                n, b_nn, b_w, b_fl, digits, u->ses.run_ms, r->out ? "" : " (weights)",
+                n, b_nn, b_w, b_fl, digits, ms, r->out ? "" : " (weights)",
                 model_flops(&dbl) / model_flops(&sh));
 }
 
@@ -355,7 +355,7 @@ void view_top_bottom_draw(UiState *u, Grid *g)
         used += grid_puts(g, used, y, b, g->w - used, STYLE_STATUS);
     else
         grid_puts(g, 0, y + 1, b + 1, g->w, STYLE_STATUS); /* b opens with its separator */
-    if (wide)
+    if (wide && !u->no_clock)
         grid_printf(g, g->w - 10, y, 10, STYLE_STATUS, "%6.2f ms",
                     u->frame_ms + term_now_ms() - u->frame_t0); /* the key's update + drawing */
 }

@@ -1,0 +1,122 @@
+/* frame.c - one frame composed from the state into a Grid (frame.h): the
+ * order the views are drawn in and the rectangles each is given, the labels
+ * they read, and the lesson's inputs and runs as the loop carries them out.
+ * Draws from the size it is given, never the terminal's: ui.c passes the
+ * terminal's and paints the result; the lesson checker passes its own.
+ */
+#include "frame.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "color.h"
+#include "data.h"
+#include "imported.h"
+#include "input.h"
+#include "kindkeys.h"
+#include "term.h"
+#include "view_lesson.h"
+#include "view_heads.h"
+#include "view_panel.h"
+#include "view_table.h"
+#include "view_top.h"
+#include "view_train.h"
+#include "app/session.h"
+
+void frame_labels_fit(UiState *u)
+{
+    const Session *ss = &u->ses;
+    int n_q = ss->run_err ? 0 : ss->res.shape.n_q, n_k = ss->run_err ? 0 : ss->res.shape.n_k;
+    if (n_q <= u->labels_cap && n_k <= u->labels_cap)
+        return;
+    u->labels_cap = (n_q > n_k ? n_q : n_k) + 16;
+    size_t cap = (size_t)u->labels_cap;
+    u->labels_q = term_xrealloc(u->labels_q, cap * sizeof *u->labels_q);
+    u->labels_k = term_xrealloc(u->labels_k, cap * sizeof *u->labels_k);
+    u->abbr_k = term_xrealloc(u->abbr_k, cap * sizeof *u->abbr_k);
+    u->abbr_p = term_xrealloc(u->abbr_p, cap * sizeof *u->abbr_p);
+    u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
+}
+
+int frame_update(UiState *u, unsigned flags)
+{
+    int err = session_update(&u->ses, &u->app, &u->lesson, flags);
+    frame_labels_fit(u);
+    return err;
+}
+
+bool frame_lesson_input(UiState *u, int li, int arg, unsigned *pending)
+{
+    unsigned flags;
+    if (!lesson_state_input(&u->lesson, &u->app, &u->ses.res, (LessonInput)li, arg, &flags))
+        return false;
+    /* a page's settings, and those a lesson left behind, never override
+     * what the kind fixes (imported attention's layers, heads and mask) */
+    if ((flags & APP_WEIGHTS) || !u->lesson.active)
+        kind_config(u->ses.kind, &u->app.cfg);
+    *pending |= flags & (APP_RUN | APP_WEIGHTS);
+    return true;
+}
+
+/* Token labels: the tokens' own text. */
+static void fill_labels(const TokenList *t, int n, const char **labels)
+{
+    for (int k = 0; k < n; k++)
+        labels[k] = t->tok[k].str;
+}
+
+static void frame_labels(UiState *u)
+{
+    const TokenList *tq = &u->ses.res.tokens;
+    const TokenList *tk = u->ses.res.cross_tokens.n ? &u->ses.res.cross_tokens : tq;
+    fill_labels(tq, u->app.n_q, u->labels_q);
+    fill_labels(tk, u->app.n_k, u->labels_k);
+}
+
+void frame_draw(UiState *u, Grid *g, int w, int h)
+{
+    if ((g->w != w || g->h != h) && grid_resize(g, w, h) != AV_OK)
+        term_die("out of memory");
+    grid_clear(g);
+    memset(&u->lay, 0, sizeof u->lay);
+    u->lay.chips = u->chips;
+    if (w < UI_MIN_W || h < UI_MIN_H) {
+        view_top_too_small(g);
+    } else {
+        frame_labels(u);
+        int top = view_top_draw(u, g);
+        Rect mid = {0, top, w, h - top - 2 - view_top_status_rows(u, w)}, page;
+        view_lesson_split(u, &mid, &page);
+        u->lay.view = mid, u->lay.page = page;
+        view_table_draw(u, g, mid); /* the view shown (io/views.h's table) */
+        kindkeys_overlay(u, g);
+        if (u->app.panel != PANEL_NONE)
+            view_panel_draw(u, g, mid);
+        view_lesson_veil(u, g, mid);
+        view_lesson_draw(u, g, page);
+        view_top_bottom_draw(u, g);
+        view_lesson_list_draw(u, g);
+        if (u->app.help)
+            input_help_draw(u, g);
+    }
+    data_plan_arm(u, &u->plan); /* what this frame pooled whole, the next run pools */
+}
+
+void frame_free(UiState *u)
+{
+    imported_free(u);
+    view_heads_free(u);
+    app_free(&u->app);
+    lesson_state_free(&u->lesson);
+    data_plan_free(u, &u->plan);
+    data_free(u);
+    view_panel_free(u);
+    session_free(&u->ses);
+    view_train_free(u);
+    grid_free(&u->grid);
+    color_free(u);
+    free(u->labels_q), free(u->labels_k);
+    free(u->abbr_k), free(u->abbr_p);
+    free(u->chips), free(u->PE), free(u->sim);
+    memset(u, 0, sizeof *u);
+}

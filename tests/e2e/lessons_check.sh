@@ -1,0 +1,161 @@
+#!/bin/bash
+# lessons_check.sh - the lesson checker (attnviz --lesson --check) over every
+# built-in lesson at 80x24, 100x30 and 120x40, with no terminal: its findings
+# must be exactly tests/data/lessons_check.expected (today's known defects,
+# issue 35), so a new defect fails and so does a fixed one still listed
+# (fixing a lesson shrinks the baseline). Then the checker on lessons with
+# planted faults, each reported at its page's line, a clean lesson passing,
+# and bad usage refused.
+# Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+set -u
+BIN=${ATTNVIZ:-$PWD/attnviz}
+EXPECTED=${LESSONS_CHECK_EXPECTED:-$PWD/tests/data/lessons_check.expected}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+fail=0
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; fail=1; }
+
+# 1. Every built-in lesson, every size, off-screen: stdout a file, no TERM.
+t0=$(date +%s.%N)
+env -u TERM "$BIN" --lesson --check >"$WORK/found" 2>"$WORK/err" </dev/null
+status=$?
+t1=$(date +%s.%N)
+secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+n=$(wc -l <"$WORK/found")
+if [ "$status" -le 1 ] && [ ! -s "$WORK/err" ] && { [ "$status" = 1 ] || [ "$n" = 0 ]; }; then
+    ok "--lesson --check: $n findings over every built-in lesson in ${secs}s, exit $status"
+else
+    notok "--lesson --check: exit $status, stderr: $(head -c 300 "$WORK/err")"
+fi
+LC_ALL=C sort "$WORK/found" >"$WORK/found.sorted"
+comm -23 "$WORK/found.sorted" "$EXPECTED" >"$WORK/new"
+comm -13 "$WORK/found.sorted" "$EXPECTED" >"$WORK/gone"
+if [ -s "$WORK/new" ]; then
+    notok "findings not in $(basename "$EXPECTED"): $(wc -l <"$WORK/new")"
+    sed 's/^/#   /' "$WORK/new" | head -n 40
+else
+    ok "no finding beyond the baseline"
+fi
+if [ -s "$WORK/gone" ]; then
+    notok "baseline lines no longer found (fixed: remove them): $(wc -l <"$WORK/gone")"
+    sed 's/^/#   /' "$WORK/gone" | head -n 40
+else
+    ok "every baseline line is still found"
+fi
+# --size restricts the sizes; a lesson by name gives its own lines of the whole.
+"$BIN" --lesson cat-eats-fish --check --size 100x30 >"$WORK/one" 2>&1
+if [ $? = 1 ] && ! grep -Ev '^assets/lessons/05-cat-eats-fish.lesson:[0-9]+: (100x30 |page )' \
+        "$WORK/one" | grep -q . &&
+   diff <(LC_ALL=C sort "$WORK/one") <(grep '^assets/lessons/05-cat-eats-fish.lesson:[0-9]*: \(100x30\|page\) ' \
+        "$WORK/found.sorted") >/dev/null; then
+    ok "--lesson cat-eats-fish --check --size 100x30: that lesson at that size only"
+else
+    notok "--size 100x30: $(head -n 3 "$WORK/one")"
+fi
+
+# 2. Planted faults, each reported at its page's "==" line.
+cat >"$WORK/status.lesson" <<'L'
+title: Planted: the status line answers
+== Width of a head
+d-model: 32
+heads: 4
+
+The width of the model is split between its heads.
+
+ask: With d_model 32 and 4 heads, how wide is one head?
+answer: d_k
+L
+cat >"$WORK/nonarr.lesson" <<'L'
+title: Planted: a question without narration
+== Look first
+
+The heatmap shows how much each token attends to the others.
+
+== Ask at once
+ask: Which token does the first token attend to most?
+answer: top
+L
+cat >"$WORK/head.lesson" <<'L'
+title: Planted: a head named, not drawn
+== One head
+heads: 4
+head: 1
+
+Head 1 is drawn here; compare it with head 3 on the screen.
+L
+cat >"$WORK/told.lesson" <<'L'
+title: Planted: the answer in the narration before
+== Sizes
+d-model: 32
+heads: 4
+
+Each query is a row of 8 numbers per head.
+
+== The width
+ask: How wide is one head?
+answer: d_k
+L
+cat >"$WORK/change.lesson" <<'L'
+title: Planted: a setting changed in silence
+== First
+d-model: 32
+heads: 4
+
+The heatmap shows how much each token attends to the others.
+
+== Second
+d-model: 64
+
+The same heatmap, look again.
+L
+cat >"$WORK/clean.lesson" <<'L'
+title: Planted: clean
+== Look
+heads: 4
+head: 1
+
+The heatmap shows how much each token attends to the others.
+L
+planted() { # FILE WANT-REGEX LABEL
+    "$BIN" --lesson "$WORK/$1" --check >"$WORK/out" 2>&1
+    local st=$?
+    if [ "$st" = 1 ] && grep -Eq -- "^$WORK/$1:$2" "$WORK/out"; then ok "$3"
+    else notok "$3: exit $st: $(head -n 3 "$WORK/out")"; fi
+}
+planted status.lesson '2: 80x24 page 1 \(before the prediction\): the answer 8 is on screen as "d_k 8" \(row 23: ' \
+    "an answer on the status line: reported at line 2, 80x24, before the prediction"
+planted status.lesson '2: 120x40 page 1 \(after a prediction\): the answer 8 is on screen as "d_k 8"' \
+    "... and at 120x40 after a prediction"
+planted nonarr.lesson '6: page 2: a question page with no narration$' \
+    "a question page without narration: reported at line 6"
+planted head.lesson '2: 100x30 page 1 \(no question\): the text names head 3, which is not drawn$' \
+    "a page naming a head it does not draw: reported at line 2"
+planted told.lesson '8: page 2: the text of page 1 states the answer as "8 numbers per"$' \
+    "an answer stated in the narration of the page before: reported at line 8"
+planted change.lesson '8: page 2: d_model changes from page 1.s and the narration does not say so$' \
+    "a setting changed without a word: reported at line 8"
+if "$BIN" --lesson "$WORK/clean.lesson" --check >"$WORK/out" 2>&1 && [ ! -s "$WORK/out" ]; then
+    ok "a clean lesson: no output, exit 0"
+else
+    notok "a clean lesson: $(head -n 3 "$WORK/out")"
+fi
+
+# 3. Bad usage: one line, exit 2.
+usage() { # LABEL WANT-REGEX ARGS...
+    local label=$1 want=$2; shift 2
+    "$BIN" "$@" >"$WORK/out" 2>&1
+    local st=$?
+    if [ "$st" = 2 ] && [ "$(wc -l <"$WORK/out")" = 1 ] && grep -Eq -- "$want" "$WORK/out"; then
+        ok "$label"
+    else notok "$label: exit $st: $(head -n 2 "$WORK/out")"; fi
+}
+usage "--check without --lesson" '--check goes with --lesson' --check
+usage "--size without --check" '--size goes with' --lesson softmax --size 80x24
+usage "--size 10x5" '--size takes WxH' --lesson softmax --check --size 10x5
+usage "--check with --export" 'leave out --export' --lesson softmax --check --export md
+usage "no such lesson" "no lesson called 'nosuch'" --lesson nosuch --check
+printf 'title: T\n== P\nheads: 5\n' >"$WORK/bad.lesson"
+usage "a malformed lesson: file and line" 'bad.lesson:3: d-model 32 is not divisible by heads 5' \
+    --lesson "$WORK/bad.lesson" --check
+exit $fail
