@@ -23,7 +23,7 @@ if ! command -v strace >/dev/null 2>&1; then
 fi
 # each fsync made longer: 150 ms for a single file, 40 ms for a folder's
 # many files, 500 ms for the kill that waits for the temporary
-slow() { SLOW=(strace -f -qq -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=$1); }
+slow() { SLOW=(strace -f -qq -o /dev/null -e trace=fsync -e inject=fsync:delay_exit="$1"); }
 SLOWER=(strace -f -qq -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=500000)
 OLD="The trophy did not fit in the suitcase."
 NEW="The cat sat on the mat because it was tired."
@@ -86,7 +86,7 @@ whole() {
             cmp -s "$target/$f" "$T/ref.dump.new/$f" || cmp -s "$target/$f" "$T/ref.dump.old/$f" ||
                 { echo "$f: half"; return; }
         done
-        [ -z "$(find "$target" -name '.*' | grep -v '/\.[^/]*\.[0-9]*\.[A-Za-z0-9]\{6\}$')" ] ||
+        ! find "$target" -name '.*' | grep -qv '/\.[^/]*\.[0-9]*\.[A-Za-z0-9]\{6\}$' ||
             { echo "a stray file inside"; return; }
         echo ok ;;
     *)
@@ -108,8 +108,8 @@ done
 
 for kind in train csv json md text svg html dump; do
     case $kind in train) name=m ;; dump) name=d ;; *) name=out.$kind ;; esac
-    target=$T/$name new_arg=$NEW old_arg=$OLD
-    [ $kind = train ] && new_arg=2 old_arg=1
+    target=$T/$name new_arg=$NEW
+    [ $kind = train ] && new_arg=2
     bad="" left=0 counts=""
     declare -A n=([old]=0 [new]=0 [none]=0 [ok]=0)
     case $kind in train | dump) slow 40000 ;; *) slow 150000 ;; esac
@@ -150,8 +150,11 @@ for kind in train csv json md text svg html dump; do
     done
     counts="earlier ${n[old]}, new ${n[new]}, none ${n[none]}, whole files ${n[ok]}; $left of $((ROUNDS + 1)) left a temporary"
     counts="$counts, $(( ($(date +%s%N) - t0) / 1000000000 )) s"
-    [ -z "$bad" ] && ok "$kind killed at random moments: whole every time, the next run leaves nothing ($counts)" ||
+    if [ -z "$bad" ]; then
+        ok "$kind killed at random moments: whole every time, the next run leaves nothing ($counts)"
+    else
         notok "$kind killed ($counts$bad)"
+    fi
     unset n
 done
 
