@@ -8,4 +8,8 @@
  * error; returns status, for `return say(2, ...)`. */
 int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* say(0, "%s", line): the hook by which io says what a killed run left
+ * beside a file it writes (io/stale.h). */
+void say_note(const char *line);
+
 #endif

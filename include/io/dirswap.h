@@ -9,8 +9,9 @@
  * is not available (an older kernel, a file system without it), NAME is
  * first renamed aside to ".NAME.old-PID-XXXXXX" and the new one renamed into
  * place. A run killed on the way leaves only such siblings: dirswap_begin
- * removes those of processes that no longer run and, when NAME is missing
- * while an old one is aside, puts it back.
+ * removes those of processes that no longer run (or whose id a later process
+ * took), says those it leaves, and, when NAME is missing while an old one is
+ * aside, puts it back (stale.h).
  */
 #ifndef ATTNVIZ_DIRSWAP_H
 #define ATTNVIZ_DIRSWAP_H
@@ -37,8 +38,9 @@ int dirswap_commit(DirSwap *s);
 /* Give up: remove s->tmp and all it holds. errno is kept. */
 void dirswap_abort(DirSwap *s);
 
-/* Remove the folder path and everything in it (files and folders, no
- * symbolic link followed). Returns AV_OK or AV_ERR_IO (errno set). */
+/* Remove the folder path and everything in it (files and folders, by
+ * descriptor: no symbolic link followed, in it or in its place). A missing
+ * path is not an error. Returns AV_OK or AV_ERR_IO (errno set). */
 int dirswap_remove_tree(const char *path);
 
 #endif

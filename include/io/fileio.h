@@ -3,6 +3,10 @@
  * A file attnviz writes appears whole or not at all: the bytes go to a
  * temporary file in the target's folder, are flushed with fsync, and only then
  * renamed (or, for no-clobber, hard-linked) to the final name.
+ *
+ * The temporary is ".NAME.PID.XXXXXX" beside NAME (PID the writer's process
+ * id): one that a killed writer left is removed by the next write of NAME once
+ * that process is gone, or said when it cannot be (stale.h).
  */
 #ifndef ATTNVIZ_FILEIO_H
 #define ATTNVIZ_FILEIO_H
@@ -42,6 +46,13 @@ int file_read_stream(FILE *f, size_t max, char **data, size_t *len);
  * existing device, FIFO or socket (/dev/stdout, /dev/null) the bytes are written
  * to it directly, since it cannot be replaced by a rename. */
 int file_write_atomic(const char *path, const void *data, size_t len, bool no_clobber);
+
+/* Make path's temporary file, ".NAME.PID.XXXXXX" in path's folder (mode
+ * 0600, as mkstemp makes it), after removing the temporaries of NAME that
+ * killed writers left there (stale_sweep). Returns its descriptor with its
+ * malloc'd name in *tmp, or -1 with errno set (ENOMEM: no room for the name;
+ * EISDIR: path names no file) and *tmp NULL. */
+int file_temp_open(const char *path, char **tmp);
 
 /* A memory stream for building a file before writing it atomically. */
 typedef struct {

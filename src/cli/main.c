@@ -21,6 +21,7 @@
 #include "cli/lesson_cmd.h"
 #include "render/export.h"
 #include "io/fileio.h"
+#include "io/stale.h"
 #include "core/mat.h"
 #include "core/model.h"
 #include "io/npy.h"
@@ -292,6 +293,7 @@ static int interactive(App *a)
         .kind = a->opt.model_dir ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
     u.lesson = a->opt.lesson_set ? &a->lesson : NULL;
+    stale_set_note(NULL); /* standard error would land on the screen */
     return ui_run(&u);
 }
 
@@ -317,6 +319,7 @@ static int live(App *a)
     int status = load_text(a);
     if (!status)
         status = load_sentences(a);
+    stale_set_note(NULL); /* the interface: standard error would land on the screen */
     return status ? status : live_cmd_main(&a->opt, a->file_text, &a->sentences);
 }
 
@@ -376,6 +379,7 @@ static void app_free(App *a)
 int main(int argc, char **argv)
 {
     blaskern_ensure(argv); /* OpenBLAS on the processor's own kernel: may re-execute once */
+    stale_set_note(say_note); /* a killed run's temporary left beside a file: one line */
     if (argc > 1 && strcmp(argv[1], "train") == 0)
         return train_cmd_main(argc - 1, argv + 1);
     App a = {0};

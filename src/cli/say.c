@@ -16,3 +16,8 @@ int say(int status, const char *fmt, ...)
     va_end(ap);
     return status;
 }
+
+void say_note(const char *line)
+{
+    say(0, "%s", line);
+}

@@ -3,8 +3,9 @@
  * The siblings are named after the folder and the writing process,
  * ".NAME.new-PID-SUFFIX" and ".NAME.old-PID-SUFFIX", so that a later run
  * knows which belong to processes that are gone and may be removed, and
- * never touches one that a running process is writing. This module prints
- * nothing and never exits; errno is kept meaningful on every failure.
+ * never touches one that a running process is writing (stale.c judges and
+ * removes). This module prints nothing and never exits; errno is kept
+ * meaningful on every failure.
  */
 #include "io/dirswap.h"
 
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "core/av.h"
+#include "io/stale.h"
 
 #define EXCHANGE 2u /* RENAME_EXCHANGE of renameat2(2) */
 
@@ -68,13 +70,17 @@ static int each_entry(const char *path, int (*fn)(const char *))
 
 int dirswap_remove_tree(const char *path)
 {
-    struct stat st;
-    if (lstat(path, &st) != 0)
+    char parent[4096], base[1024];
+    if (split(path, parent, sizeof parent, base, sizeof base))
+        return AV_ERR_IO;
+    int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
         return errno == ENOENT ? AV_OK : AV_ERR_IO;
-    if (!S_ISDIR(st.st_mode))
-        return unlink(path) == 0 ? AV_OK : AV_ERR_IO;
-    int err = each_entry(path, dirswap_remove_tree);
-    return err ? err : rmdir(path) == 0 ? AV_OK : AV_ERR_IO;
+    int err = stale_remove_at(fd, base);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return err;
 }
 
 /* fsync the folder path and every folder in it (their entries); the files'
@@ -111,8 +117,9 @@ static void fsync_parent(const char *dir)
     }
 }
 
-/* The writer's pid in a sibling's name "." base "." kind "-PID-SUFFIX", or 0
- * when name is not one of base's siblings of that kind. */
+/* The writer's pid in a sibling's name "." base "." kind "-PID-SUFFIX"
+ * (SUFFIX six lower-case letters or digits, as sibling makes it), or 0 when
+ * name is not one of base's siblings of that kind. */
 static long sibling_pid(const char *name, const char *base, const char *kind)
 {
     size_t bl = strlen(base), kl = strlen(kind);
@@ -120,38 +127,50 @@ static long sibling_pid(const char *name, const char *base, const char *kind)
         strncmp(name + 2 + bl, kind, kl) || name[2 + bl + kl] != '-')
         return 0;
     const char *p = name + 3 + bl + kl;
-    char *end;
-    long pid = strtol(p, &end, 10);
-    return end > p && *end == '-' && end[1] && pid > 0 ? pid : 0;
+    long pid = 0;
+    if (*p < '1' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if ((pid = pid * 10 + (*p - '0')) > 99999999)
+            return 0;
+    if (*p++ != '-' || strlen(p) != 6)
+        return 0;
+    for (int k = 0; k < 6; k++)
+        if (!((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= '0' && p[k] <= '9')))
+            return 0;
+    return pid;
 }
 
-static bool alive(long pid)
+/* What the sweep of dir's parent is given. */
+typedef struct {
+    const char *dir, *base;
+} Siblings;
+
+static long match_sibling(const char *name, const void *ctx)
 {
-    return pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno == EPERM;
+    const Siblings *sb = ctx;
+    long pid = sibling_pid(name, sb->base, "new");
+    return pid ? pid : sibling_pid(name, sb->base, "old");
+}
+
+/* A folder renamed aside by a run killed before the new one took its place
+ * goes back when dir is missing (a folder: never a link in its place). */
+static bool put_back(int dfd, const char *name, const void *ctx)
+{
+    const Siblings *sb = ctx;
+    struct stat st;
+    return sibling_pid(name, sb->base, "old") &&
+           fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) &&
+           lstat(sb->dir, &st) != 0 && errno == ENOENT &&
+           renameat(dfd, name, AT_FDCWD, sb->dir) == 0;
 }
 
 /* Remove the siblings left by runs that were killed; put a folder that was
  * renamed aside back in place when dir itself is missing. */
 static void clean_siblings(const char *dir, const char *parent, const char *base)
 {
-    DIR *d = opendir(parent);
-    if (!d)
-        return;
-    char path[4096];
-    struct stat st;
-    for (struct dirent *e; (e = readdir(d));) {
-        long old = sibling_pid(e->d_name, base, "old");
-        long pid = old ? old : sibling_pid(e->d_name, base, "new");
-        if (!pid || alive(pid))
-            continue;
-        int n = snprintf(path, sizeof path, "%s/%s", parent, e->d_name);
-        if (n < 0 || (size_t)n >= sizeof path)
-            continue;
-        if (old && lstat(dir, &st) != 0 && errno == ENOENT && rename(path, dir) == 0)
-            continue;
-        dirswap_remove_tree(path);
-    }
-    closedir(d);
+    Siblings sb = {dir, base};
+    stale_sweep(parent, dir, match_sibling, put_back, &sb);
 }
 
 /* Make a fresh sibling folder "." base "." kind "-PID-SUFFIX" (mode 0777 less

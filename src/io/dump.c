@@ -137,18 +137,13 @@ typedef struct {
 
 static int stream_open(Stream *st, const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t size = strlen(path) + sizeof("..XXXXXX");
     memset(st, 0, sizeof(*st));
     st->fd = -1;
-    st->tmp = malloc(size);
     st->buf = malloc(STREAM_BUF);
-    if (!st->tmp || !st->buf)
+    if (!st->buf)
         return AV_ERR_NOMEM;
-    snprintf(st->tmp, size, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
-    st->fd = mkstemp(st->tmp);
-    return st->fd >= 0 ? AV_OK : AV_ERR_IO;
+    st->fd = file_temp_open(path, &st->tmp);
+    return st->fd >= 0 ? AV_OK : errno == ENOMEM ? AV_ERR_NOMEM : AV_ERR_IO;
 }
 
 static int stream_flush(Stream *st)

@@ -6,11 +6,13 @@
  * up at write, fsync or close) and only then renamed, or hard-linked for
  * no-clobber, so a reader never sees half a file. errno is kept meaningful on
  * every failure. SIGINT, SIGTERM and SIGHUP are held while the temporary file
- * exists (only SIGKILL can leave it). This module prints nothing and never
- * exits.
+ * exists (only SIGKILL can leave it; its name carries the writer's process
+ * id, so that the next write of the same file removes it once that process
+ * is gone: stale.c). This module prints nothing and never exits.
  */
 #include "io/fileio.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "core/av.h"
+#include "io/stale.h"
 
 #define FILEIO_CHUNK ((size_t)1 << 16)
 
@@ -178,24 +181,73 @@ static int write_direct(const char *path, const void *data, size_t len)
     return close(fd) == 0 ? AV_OK : AV_ERR_IO;
 }
 
-/* "<dir>/.<base>.XXXXXX": same folder, so rename and link stay on one file system. */
-static char *temp_name(const char *path)
+/* The writer's process id in name when it is one of base's temporaries,
+ * "." base "." PID "." and six letters or digits (mkstemp's), else 0. The
+ * name is read from its end, so that no other target's temporary (".a.1" of
+ * "a.1" beside "a") and no file of another kind matches. */
+static long temp_pid(const char *name, const char *base)
 {
+    size_t n = strlen(name), bl = strlen(base);
+    if (n < bl + 10 || name[0] != '.' || strncmp(name + 1, base, bl) || name[1 + bl] != '.')
+        return 0;
+    const char *suffix = name + n - 6;
+    for (int k = 0; k < 6; k++)
+        if (!isalnum((unsigned char)suffix[k]))
+            return 0;
+    const char *p = name + 2 + bl;
+    if (suffix[-1] != '.' || p >= suffix - 1 || !isdigit((unsigned char)*p) || *p == '0')
+        return 0;
+    long pid = 0;
+    for (; p < suffix - 1; p++) {
+        if (!isdigit((unsigned char)*p) || pid > 99999999)
+            return 0;
+        pid = pid * 10 + (*p - '0');
+    }
+    return pid;
+}
+
+static long match_temp(const char *name, const void *base)
+{
+    return temp_pid(name, base);
+}
+
+int file_temp_open(const char *path, char **tmp)
+{
+    *tmp = NULL;
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = path + dirlen;
-    if (*base == '\0') {
+    if (*base == '\0' || !strcmp(base, ".") || !strcmp(base, "..")) {
         errno = EISDIR;
-        return NULL;
+        return -1;
     }
-    size_t size = strlen(path) + sizeof("..XXXXXX");
-    char *tmp = malloc(size);
-    if (!tmp) {
+    char parent[4096];
+    if (dirlen >= sizeof parent) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if (dirlen == 0)
+        snprintf(parent, sizeof parent, ".");
+    else /* "/file": the root folder */
+        snprintf(parent, sizeof parent, "%.*s", dirlen > 1 ? (int)dirlen - 1 : 1, path);
+    stale_sweep(parent, path, match_temp, NULL, base);
+    /* "<dir>/.<base>.<pid>.XXXXXX": same folder, so rename and link stay on one file system */
+    size_t size = strlen(path) + sizeof("..2147483647.XXXXXX");
+    char *name = malloc(size);
+    if (!name) {
         errno = ENOMEM;
-        return NULL;
+        return -1;
     }
-    snprintf(tmp, size, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-    return tmp;
+    snprintf(name, size, "%.*s.%s.%ld.XXXXXX", (int)dirlen, path, base, (long)getpid());
+    int fd = mkstemp(name);
+    if (fd < 0) {
+        int saved = errno;
+        free(name);
+        errno = saved;
+        return -1;
+    }
+    *tmp = name;
+    return fd;
 }
 
 /* Best effort: make the rename itself durable. A failure here loses no data. */
@@ -262,16 +314,10 @@ static int write_via_temp(const char *path, const void *data, size_t len, bool n
         if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
             return write_direct(path, data, len);
     }
-    char *tmp = temp_name(path);
-    if (!tmp)
+    char *tmp;
+    int fd = file_temp_open(path, &tmp);
+    if (fd < 0)
         return errno == ENOMEM ? AV_ERR_NOMEM : AV_ERR_IO;
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int saved = errno;
-        free(tmp);
-        errno = saved;
-        return AV_ERR_IO;
-    }
     if (fill_temp(fd, data, len) != 0 || publish(tmp, path, no_clobber) != 0) {
         int saved = errno;
         unlink(tmp);

@@ -325,14 +325,17 @@ static int make_dir(const char *path)
 
 /* Whether name, an entry of a model folder (in a layer folder when in_layer),
  * is a file a model folder holds: model.json, heads.txt, a tensor, a layerN
- * folder, or the temporary file of an atomic write (".NAME.XXXXXX") an
- * earlier version left when it was killed. */
+ * folder, or the temporary file of an atomic write (".NAME.PID.XXXXXX", or
+ * ".NAME.XXXXXX" of earlier versions) a killed run left. */
 static bool model_entry(const char *name, bool in_layer, bool is_dir)
 {
     size_t len = strlen(name);
     if (name[0] == '.' && len > 8 && name[len - 7] == '.') {
         char inner[256];
         snprintf(inner, sizeof inner, "%.*s", (int)(len - 8), name + 1);
+        char *dot = strrchr(inner, '.'); /* the writer's pid */
+        if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
+            *dot = '\0';
         return !is_dir && model_entry(inner, in_layer, false);
     }
     if (is_dir) {

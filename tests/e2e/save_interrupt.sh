@@ -98,7 +98,8 @@ left=$(find "$T" -maxdepth 1 -name '.m.*')
 
 # an export (-o) and a lesson's handout stopped at random moments: the file
 # is the earlier one or the new one, whole; after SIGINT or SIGTERM no
-# temporary file is left beside it (SIGKILL may leave one, hidden: .NAME.XXXXXX)
+# temporary file is left beside it (SIGKILL may leave one, hidden:
+# .NAME.PID.XXXXXX, which the next write removes: stale_tmp.sh)
 TEXT="The cat sat on the mat because it was tired."
 for name in export handout; do
     if [ $name = export ]; then argv=(--export md -o OUT "$TEXT"); else

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,59 @@ static void test_dirswap_after_a_kill(void **state)
     unlink(other);
 }
 
+static void test_dirswap_stale_links_and_look_alikes(void **state)
+{
+    /* expect: a gone writer's sibling is removed whole without following a
+     * link in it (a link to a folder outside, to a file outside) or in its
+     * place; one of this process's id written before it started is an
+     * earlier process's and goes; names not exactly a sibling's stay */
+    const char *root = tmp_dir(state);
+    char target[512], outside[512], left[512], path[1024];
+    snprintf(target, sizeof target, "%s/m", root);
+    snprintf(outside, sizeof outside, "%s/outside", root);
+    assert_int_equal(mkdir(outside, 0777), 0);
+    put(outside, "keep.txt", "mine");
+    long dead = dead_pid();
+    snprintf(left, sizeof left, "%s/.m.new-%ld-abc123", root, dead);
+    assert_int_equal(mkdir(left, 0777), 0);
+    put(left, "model.json", "{");
+    snprintf(path, sizeof path, "%s/layer1", left);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/layer1/dir_link", left);
+    assert_int_equal(symlink(outside, path), 0);
+    snprintf(path, sizeof path, "%s/file_link", left);
+    char keep[600];
+    snprintf(keep, sizeof keep, "%s/keep.txt", outside);
+    assert_int_equal(symlink(keep, path), 0);
+    /* a link in a sibling's place */
+    snprintf(path, sizeof path, "%s/.m.old-%ld-zzz000", root, dead);
+    assert_int_equal(symlink(outside, path), 0);
+    /* this process's id, written in 2000 */
+    char reused[512];
+    snprintf(reused, sizeof reused, "%s/.m.new-%ld-qqq111", root, (long)getpid());
+    assert_int_equal(mkdir(reused, 0777), 0);
+    struct timespec old[2] = {{946684800, 0}, {946684800, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, reused, old, 0), 0);
+    bool proc = access("/proc/self/stat", R_OK) == 0;
+    /* look-alikes */
+    const char *fmt[] = {".m.new-%ld-abc12",   ".m.new-%ld-ABC123",  ".m.new-%ld-abc1234",
+                         ".mm.new-%ld-abc123", ".m.new-0%ld-abc123", ".m.newer-%ld-abc123",
+                         "m.new-%ld-abc123",   ".m.new-%ld_abc123"};
+    for (int k = 0; k < 8; k++) {
+        char name[64];
+        snprintf(name, sizeof name, fmt[k], dead);
+        put(root, name, "keep");
+    }
+    replace(target, 0, "new");
+    struct stat st;
+    assert_int_not_equal(lstat(left, &st), 0);
+    assert_int_not_equal(lstat(path, &st), 0);
+    assert_int_equal(lstat(reused, &st) == 0, !proc);
+    assert_string_equal(get(outside, "keep.txt"), "mine");
+    /* outside/, m, the eight look-alikes (and the reused one without /proc) */
+    assert_int_equal(entries(root), 2 + 8 + !proc);
+}
+
 static const char *VOCAB[] = {"a", "b", "c"};
 
 static void test_dirswap_model_never_mixed(void **state)
@@ -182,12 +236,14 @@ static void test_dirswap_model_never_mixed(void **state)
     assert_int_equal(errno, ENOTEMPTY);
     assert_string_equal(which, "layer1/notes.txt");
     assert_string_equal(get(dir, "layer1/notes.txt"), "mine");
-    /* the temporary file an atomic write of an earlier version left is not */
+    /* the temporary files a killed atomic write left are not */
     snprintf(path, sizeof path, "%s/layer1/notes.txt", dir);
     unlink(path);
     put(dir, ".model.json.Ab12Cd", "{");
+    put(dir, "layer1/.Wq.npy.4242.Ab12Cd", "{"); /* and one of this version's */
     assert_int_equal(modelfile_save(dir, &s, p, NULL, which, sizeof which), AV_OK);
     assert_string_equal(get(dir, ".model.json.Ab12Cd"), "");
+    assert_string_equal(get(dir, "layer1/.Wq.npy.4242.Ab12Cd"), "");
     free(p);
 }
 
@@ -197,6 +253,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dirswap_both_ways, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_dirswap_after_a_kill, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_dirswap_model_never_mixed, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_dirswap_stale_links_and_look_alikes, tmp_setup,
+                                        tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 
 #include "core/av.h"
 #include "io/fileio.h"
+#include "io/stale.h"
 
 
 static int count_entries(const char *dir)
@@ -40,6 +41,110 @@ static void write_plain(const char *path, const char *text)
     assert_non_null(f);
     fputs(text, f);
     assert_int_equal(fclose(f), 0);
+}
+
+/* A pid that no process has now: a child that has exited. */
+static long dead_pid(void)
+{
+    pid_t p = fork();
+    if (p == 0)
+        _exit(0);
+    assert_true(p > 0);
+    waitpid(p, NULL, 0);
+    return (long)p;
+}
+
+static bool present(const char *dir, const char *name)
+{
+    char path[1024];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return lstat(path, &st) == 0;
+}
+
+static char noted[512];
+static int n_noted;
+
+static void keep_note(const char *line)
+{
+    snprintf(noted, sizeof noted, "%s", line);
+    n_noted++;
+}
+
+static void test_fileio_temp_name_has_pid(void **state)
+{
+    /* expect: the temporary is ".out.txt.PID.XXXXXX" beside out.txt, PID this
+     * process's, XXXXXX six letters or digits */
+    Tmp *t = *state;
+    char *tmp, want[160];
+    int fd = file_temp_open(t->path, &tmp);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(want, sizeof want, "%s/.out.txt.%ld.", t->dir, (long)getpid());
+    assert_int_equal(strncmp(tmp, want, strlen(want)), 0);
+    assert_int_equal(strlen(tmp), strlen(want) + 6);
+    assert_int_equal(unlink(tmp), 0);
+    free(tmp);
+}
+
+static void test_fileio_stale_temporaries(void **state)
+{
+    /* expect: writing out.txt removes the temporaries of out.txt whose writer
+     * is gone (a file, a folder of that name whole) or whose id a later
+     * process took; a running writer's is left and said in one line; no
+     * other name is touched */
+    Tmp *t = *state;
+    long dead = dead_pid(), live = (long)getppid();
+    char gone[64], gone_dir[64], running[64], reused[64], path[1024];
+    snprintf(gone, sizeof gone, ".out.txt.%ld.Ab12Cd", dead);
+    snprintf(gone_dir, sizeof gone_dir, ".out.txt.%ld.zz9Q00", dead);
+    snprintf(running, sizeof running, ".out.txt.%ld.Ab12Cd", live);
+    snprintf(reused, sizeof reused, ".out.txt.%ld.Zz99Yy", live);
+    char kept[10][64];
+    snprintf(kept[0], 64, ".out.txt.Ab12Cd"); /* no pid: an earlier version's */
+    snprintf(kept[1], 64, ".out.txt.%ld.Ab12C", dead);
+    snprintf(kept[2], 64, ".out.txt.%ld.Ab12Cde", dead);
+    snprintf(kept[3], 64, ".out.txt.0%ld.Ab12Cd", dead);
+    snprintf(kept[4], 64, ".out.txtx.%ld.Ab12Cd", dead);
+    snprintf(kept[5], 64, ".out.txt.x.%ld.Ab12Cd", dead); /* out.txt.x's */
+    snprintf(kept[6], 64, "out.txt.%ld.Ab12Cd", dead);
+    snprintf(kept[7], 64, ".out.txt.%ld.Ab-2Cd", dead);
+    snprintf(kept[8], 64, ".out.txt.%ldx.Ab12Cd", dead);
+    snprintf(kept[9], 64, ".out.%ld.Ab12Cd", dead);
+    for (int k = 0; k < 10; k++) {
+        snprintf(path, sizeof path, "%s/%s", t->dir, kept[k]);
+        write_plain(path, "keep");
+    }
+    const char *temps[] = {gone, running, reused};
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s", t->dir, temps[k]);
+        write_plain(path, "half");
+    }
+    snprintf(path, sizeof path, "%s/%s", t->dir, gone_dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/%s/inner", t->dir, gone_dir);
+    write_plain(path, "half");
+    /* written long before the running process started: not its own */
+    struct timespec old[2] = {{946684800, 0}, {946684800, 0}};
+    bool proc = access("/proc/self/stat", R_OK) == 0;
+    snprintf(path, sizeof path, "%s/%s", t->dir, reused);
+    assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+
+    n_noted = 0;
+    stale_set_note(keep_note);
+    int err = file_write_atomic(t->path, "new", 3, false);
+    stale_set_note(NULL);
+    assert_int_equal(err, AV_OK);
+    assert_false(present(t->dir, gone));
+    assert_false(present(t->dir, gone_dir));
+    assert_true(present(t->dir, running));
+    assert_int_equal(present(t->dir, reused), !proc); /* without /proc: kill() trusted */
+    for (int k = 0; k < 10; k++)
+        assert_true(present(t->dir, kept[k]));
+    assert_int_equal(count_entries(t->dir), 10 + 1 + !proc + 1);
+    assert_int_equal(n_noted, 1 + !proc);
+    assert_non_null(strstr(noted, running));
+    assert_non_null(strstr(noted, "out.txt"));
 }
 
 static void test_fileio_atomic_write_creates_whole_file(void **state)
@@ -345,6 +450,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fileio_read_regular_refuses_others, tmp_setup,
                                         tmp_teardown),
         cmocka_unit_test(test_fileio_memfile_collects_output),
+        cmocka_unit_test_setup_teardown(test_fileio_temp_name_has_pid, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_stale_temporaries, tmp_setup, tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
