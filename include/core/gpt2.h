@@ -139,6 +139,12 @@ int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st);
  * AV_ERR_CONFIG (i out of range). */
 int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits);
 
+/* The logit lens's logits (core/lens.h) of layer l's residual stream at
+ * position i < st->n: logits (V) = LN_f(x_l[i]) @ lm_head^T, x_0 the
+ * embeddings; l = L is gpt2_logits (the same computation, the same bits).
+ * Returns AV_OK or AV_ERR_CONFIG (l or i out of range). */
+int gpt2_lens_logits(const Gpt2Weights *w, const Gpt2State *st, int l, int i, float *logits);
+
 /* The k most probable tokens of logits (V) under softmax(logits /
  * temperature) (temperature > 0; 1 is the model's own distribution): ids and
  * probabilities in decreasing order (ties: the smaller id first) into ids[k]
