@@ -1,7 +1,8 @@
 /* test_lens.c - core/lens.h's table and GPT-2's logit lens (gpt2_lens): its
  * last row is the model's own next-token distribution, bit for bit; the rows
- * the KV cache keeps are reused and equal a whole run's. The float64
- * reference of every cell is tests/e2e/gpt2_model.sh's.
+ * the KV cache keeps are reused and equal a whole run's; and the KV cache's
+ * size (model_kv_bytes). The float64 reference of every cell is
+ * tests/e2e/gpt2_model.sh's.
  */
 #include "test_common.h"
 
@@ -11,6 +12,7 @@
 #include "core/av.h"
 #include "core/gpt2.h"
 #include "core/lens.h"
+#include "core/model.h"
 #include "core/rng.h"
 #include "test_random.h"
 
@@ -220,12 +222,24 @@ static void test_lens_small_vocab_and_gather(void **state)
     lens_free(&ls);
 }
 
+static void test_lens_kv_bytes(void **state)
+{
+    /* expect: GPT-2 small (12 layers, d_model 768) keeps 72 KiB a token and
+     * 72 MiB at its context of 1,024; the model's own layers and width */
+    (void)state;
+    assert_float_equal(model_kv_bytes(12, 768, 1), 72.0 * 1024, 0);
+    assert_float_equal(model_kv_bytes(12, 768, 1024), 72.0 * 1024 * 1024, 0);
+    assert_float_equal(model_kv_bytes(2, 64, 10), 2 * 2 * 64 * 4 * 10, 0);
+    assert_float_equal(model_kv_bytes(2, 64, 0), 0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_lens_last_row_is_the_models, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lens_cache_reused, setup, teardown),
         cmocka_unit_test(test_lens_small_vocab_and_gather),
+        cmocka_unit_test(test_lens_kv_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
