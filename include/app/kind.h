@@ -59,6 +59,9 @@ typedef struct {
     int computed; /* positions computed */
     int cached;   /* positions reused from the cache (their keys and values) */
     double ms;    /* the forward's time when it ran off the caller's thread, else 0 */
+    double kv_token;   /* the KV cache's bytes a token (model_kv_bytes), 0: no cache */
+    double kv_now;     /* ... at the text's length */
+    double kv_context; /* ... at the model's context */
 } KindCost;
 
 typedef struct {

@@ -86,7 +86,10 @@ static void note_cost(Gpt2Kind *g, int from, double ms)
                          .whole = gpt2_flops(cfg, 0, g->st.n),
                          .computed = g->st.n - from,
                          .cached = from,
-                         .ms = ms};
+                         .ms = ms,
+                         .kv_token = model_kv_bytes(cfg->n_layer, cfg->d_model, 1),
+                         .kv_now = model_kv_bytes(cfg->n_layer, cfg->d_model, g->st.n),
+                         .kv_context = model_kv_bytes(cfg->n_layer, cfg->d_model, cfg->n_ctx)};
 }
 
 /* Whether g->ids[0..enc.n) are the state's: a run fills the result alone. */
