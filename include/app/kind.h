@@ -22,6 +22,7 @@
 #include "core/combine.h"
 #include "core/model.h"
 #include "core/gpt2.h"
+#include "core/lens.h"
 #include "io/attnimport.h"
 #include "io/hfmodel.h"
 #include "train/netresult.h"
@@ -58,6 +59,9 @@ typedef struct {
     int computed; /* positions computed */
     int cached;   /* positions reused from the cache (their keys and values) */
     double ms;    /* the forward's time when it ran off the caller's thread, else 0 */
+    double kv_token;   /* the KV cache's bytes a token (model_kv_bytes), 0: no cache */
+    double kv_now;     /* ... at the text's length */
+    double kv_context; /* ... at the model's context */
 } KindCost;
 
 typedef struct {
@@ -83,6 +87,11 @@ typedef struct {
      * out[0..*V) (at most cap). AV_ERR_CONFIG when pos is past the text's
      * tokens. NULL: the kind has no next-token distribution. */
     int (*logits)(Kind *k, const char *text, size_t len, int pos, float *out, int cap, int *V);
+    /* The logit lens (core/lens.h) of text[0..len) into ls (the caller's,
+     * reused between calls: a kind with a cache keeps the rows it can): L + 1
+     * rows of every position the run shows. NULL: the kind predicts no
+     * tokens (kind_lens says AV_ERR_NEEDS_MODEL). */
+    int (*lens)(Kind *k, const char *text, size_t len, Lens *ls);
     /* The display text of vocabulary entry id (a leading space shown by a
      * visible mark) into out (NUL-terminated, at most len bytes). NULL: the
      * kind has no vocabulary of its own (kind_token_text writes "#id"). */
@@ -183,6 +192,14 @@ int kind_logits(Kind *k, const char *text, size_t len, int pos, float *out, int 
 
 /* Whether the kind has a next-token distribution (a logits method). */
 bool kind_has_logits(const Kind *k);
+
+/* k->cls->lens, or AV_ERR_NEEDS_MODEL when the kind predicts no tokens
+ * (the toy pipeline, imported attention). Returns the kind's run codes (as
+ * kind_logits; KIND_BUSY while a slow kind's forward runs). */
+int kind_lens(Kind *k, const char *text, size_t len, Lens *ls);
+
+/* Whether the kind predicts tokens (a lens method). */
+bool kind_has_lens(const Kind *k);
 
 /* k->cls->token_text, or "#id". */
 void kind_token_text(const Kind *k, int id, char *out, size_t len);

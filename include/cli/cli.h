@@ -30,6 +30,7 @@ typedef struct {
     int top_k;               /* --top-k K: sample among the K likeliest (0: all) */
     bool export_set;
     bool export_heads; /* --export heads: every head's scores (app/headscan.h) as CSV */
+    int export_lens;   /* --export lens (1: text) or lens-json (2): render/lens.h */
     ExportOptions export;    /* head/layer/token 0-based, -1 head = all */
     int head_1;              /* --head as given (1-based), 0 = all */
     int layer_1;             /* --layer as given, 0 = last */

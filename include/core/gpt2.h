@@ -140,6 +140,12 @@ int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st);
  * AV_ERR_CONFIG (i out of range). */
 int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits);
 
+/* The logit lens's logits (core/lens.h) of layer l's residual stream at
+ * position i < st->n: logits (V) = LN_f(x_l[i]) @ lm_head^T, x_0 the
+ * embeddings; l = L is gpt2_logits (the same computation, the same bits).
+ * Returns AV_OK or AV_ERR_CONFIG (l or i out of range). */
+int gpt2_lens_logits(const Gpt2Weights *w, const Gpt2State *st, int l, int i, float *logits);
+
 /* One step of generation: gpt2_forward(ids[0..n)) (reusing st's cache),
  * the logits of position n - 1 into logits (V floats, the caller's) and the
  * token sample_token chooses into *next. Append *next to ids and call again for the one

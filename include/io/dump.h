@@ -11,6 +11,7 @@
 #define ATTNVIZ_DUMP_H
 
 #include "core/combine.h"
+#include "core/lens.h"
 #include "core/model.h"
 #include "io/attnimport.h"
 
@@ -33,6 +34,12 @@ int dump_write(const char *dir, const ModelResult *r, const ModelConfig *c, cons
  * Returns AV_OK, AV_ERR_IO or AV_ERR_NOMEM (*which is "norms.npy"). */
 int dump_write_norms(const char *dir, const ModelResult *r, const float *const *Wo,
                      const char **which);
+
+/* lens_ids.npy (L+1, n, K) int32 and lens_probs.npy (L+1, n, K) float32
+ * of ls (core/lens.h, K = LENS_K): DESIGN.md "The logit lens", for a model
+ * that predicts tokens. Returns AV_OK, AV_ERR_IO or AV_ERR_NOMEM (*which
+ * names the file). */
+int dump_write_lens(const char *dir, const Lens *ls, const char **which);
 
 /* dump_write, then dump_write_norms: --dump of attnviz's own models. */
 int dump_write_model(const char *dir, const ModelResult *r, const ModelConfig *c,

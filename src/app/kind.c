@@ -85,6 +85,21 @@ bool kind_has_logits(const Kind *k)
     return k->cls->logits != NULL;
 }
 
+int kind_lens(Kind *k, const char *text, size_t len, Lens *ls)
+{
+    k->bad[0] = 0;
+    if (!k->cls->lens)
+        return AV_ERR_NEEDS_MODEL;
+    int err = k->cls->lens(k, text, len, ls);
+    printable(k->bad);
+    return err;
+}
+
+bool kind_has_lens(const Kind *k)
+{
+    return k->cls->lens != NULL;
+}
+
 void kind_token_text(const Kind *k, int id, char *out, size_t len)
 {
     if (k->cls->token_text)

@@ -86,7 +86,10 @@ static void note_cost(Gpt2Kind *g, int from, double ms)
                          .whole = gpt2_flops(cfg, 0, g->st.n),
                          .computed = g->st.n - from,
                          .cached = from,
-                         .ms = ms};
+                         .ms = ms,
+                         .kv_token = model_kv_bytes(cfg->n_layer, cfg->d_model, 1),
+                         .kv_now = model_kv_bytes(cfg->n_layer, cfg->d_model, g->st.n),
+                         .kv_context = model_kv_bytes(cfg->n_layer, cfg->d_model, cfg->n_ctx)};
 }
 
 /* Whether g->ids[0..enc.n) are the state's: a run fills the result alone. */
@@ -242,6 +245,19 @@ static int gpt2_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
     return AV_OK;
 }
 
+/* After a run of the same text the forward is cached and gpt2_lens
+ * keeps the rows ls holds: only new positions cost (L + 1) unembeddings. */
+static int gpt2_kind_lens(Kind *k, const char *text, size_t len, Lens *ls)
+{
+    Gpt2Kind *g = self_of(k);
+    if (gpt2job_busy(&g->job))
+        return KIND_BUSY;
+    int err = encode(g, text, len, 0);
+    if (!err)
+        err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
+    return err ? err : gpt2_lens(&g->hf.w, &g->st, ls, g->logits);
+}
+
 static void gpt2_kind_config(const Kind *k, ModelConfig *c)
 {
     ModelConfig m;
@@ -342,9 +358,23 @@ static int write_tokens(const Gpt2Kind *g, const char *path)
     return err;
 }
 
+/* The lens of the run in the state, written by dump_write_lens. */
+static int dump_lens(Gpt2Kind *g, const char *dir, const char **which)
+{
+    Lens ls;
+    lens_init(&ls);
+    *which = "lens_ids.npy";
+    int err = gpt2_lens(&g->hf.w, &g->st, &ls, g->logits);
+    if (!err)
+        err = dump_write_lens(dir, &ls, which);
+    lens_free(&ls);
+    return err;
+}
+
 /* DESIGN.md's --dump of a GPT-2 model: attention.npy (L, H, n, n),
  * rollout.npy, norms.npy, tokens.txt, ids.npy (n,) and logits.npy (V,) of
- * the last position; then what dump_write writes of the result. */
+ * the last position, lens_ids.npy and lens_probs.npy (L+1, n, LENS_K);
+ * then what dump_write writes of the result. */
 static int gpt2_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
                           const ModelConfig *c, const char **which)
 {
@@ -384,6 +414,8 @@ static int gpt2_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
         *which = "logits.npy";
     }
     free(path);
+    if (!err)
+        err = dump_lens(g, dir, which);
     return err;
 }
 
@@ -477,7 +509,8 @@ static const float *gpt2_kind_out_proj(const Kind *k, int l)
 
 #define GPT2_METHODS                                                                               \
     .name = "gpt2", .run = gpt2_kind_run, .generate = gpt2_kind_generate,                          \
-    .refuses = gpt2_kind_refuses, .logits = gpt2_kind_logits, .token_text = gpt2_kind_token_text,  \
+    .refuses = gpt2_kind_refuses, .logits = gpt2_kind_logits, .lens = gpt2_kind_lens,        \
+    .token_text = gpt2_kind_token_text,  \
     .status = gpt2_kind_status, .cost = gpt2_kind_cost, .config = gpt2_kind_config,                \
     .describe = gpt2_kind_describe, .poll = gpt2_kind_poll, .dump = gpt2_kind_dump,                \
     .close = gpt2_kind_close, .run_ids = gpt2_kind_run_ids, .vocab = gpt2_kind_vocab,            \

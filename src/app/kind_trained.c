@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "core/av.h"
+#include "io/dump.h"
 #include "train/infer.h"
+#include "train/netlens.h"
 
 typedef struct {
     NetModel *m;
@@ -92,6 +94,37 @@ static int trained_logits(Kind *k, const char *text, size_t len, int pos, float 
     return AV_OK;
 }
 
+/* The Net runs every position each time: the lens is all computed. */
+static int trained_lens(Kind *k, const char *text, size_t len, Lens *ls)
+{
+    Net *net = &net_of(k)->net;
+    int *ids = malloc((len + 1) * sizeof *ids), n = 0;
+    if (!ids)
+        return AV_ERR_NOMEM;
+    int err = infer_encode(&net->spec, text, len, ids, (int)len + 1, &n, k->bad, sizeof k->bad);
+    if (!err)
+        err = infer_run(net, ids, n);
+    free(ids);
+    return err ? err : netlens_run(net, ls);
+}
+
+/* dump_write's files and the lens of the run (the Net's last forward). */
+static int trained_dump(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
+                        const char **which)
+{
+    int err = dump_write(dir, r, c, which);
+    Lens ls;
+    lens_init(&ls);
+    if (!err) {
+        *which = "lens_ids.npy";
+        err = netlens_run(&net_of(k)->net, &ls);
+    }
+    if (!err)
+        err = dump_write_lens(dir, &ls, which);
+    lens_free(&ls);
+    return err;
+}
+
 static int trained_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n,
                            ModelResult *r)
 {
@@ -158,6 +191,8 @@ static const KindClass trained_class = {
     .generate = trained_generate,
     .refuses = trained_refuses,
     .logits = trained_logits,
+    .lens = trained_lens,
+    .dump = trained_dump,
     .token_text = trained_token_text,
     .config = trained_config,
     .describe = trained_describe,

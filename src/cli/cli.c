@@ -81,12 +81,15 @@ static const char usage[] =
     "  -f, --file PATH      read the text from PATH (\"-\" is standard input)\n"
     "      --weights DIR    Wq.npy Wk.npy Wv.npy Wo.npy (d_model x d_model), X.npy\n"
     "      --dump DIR       write tokens.txt, X Q K V scores weights output .npy\n"
-    "                       (a GPT-2 also attention rollout norms ids logits .npy)\n"
-    "  -e, --export FMT     text | csv | json | md | trace | pipeline | svg | html | heads:\n"
-    "                       write and exit (svg: a picture for slides; html: one\n"
-    "                       self-contained page of every layer and head; heads:\n"
-    "                       every head's previous-token, induction, duplicate and\n"
-    "                       first-token scores as CSV)\n"
+    "                       (a GPT-2 also attention rollout norms ids logits .npy;\n"
+    "                       a model that predicts tokens lens_ids and lens_probs .npy)\n"
+    "  -e, --export FMT     text | csv | json | md | trace | pipeline | svg | html | heads\n"
+    "                       | lens | lens-json: write and exit (svg: a picture for\n"
+    "                       slides; html: one self-contained page of every layer and\n"
+    "                       head; heads: every head's previous-token, induction,\n"
+    "                       duplicate and first-token scores as CSV; lens: the logit\n"
+    "                       lens, each layer's likeliest next token at each position,\n"
+    "                       with --model; lens-json: its top 10 of every cell)\n"
     "      --head N|all     only head N (1-based) in exports (default all)\n"
     "  -o, --output PATH    write the export to PATH instead of standard output\n"
     "      --width N        columns of the text export (default 100)\n"
@@ -298,9 +301,12 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     case 'e':
         o->export_set = true;
         o->export_heads = strcmp(arg, "heads") == 0; /* app/headscan.h's table, as CSV */
-        if (!o->export_heads && export_parse_format(arg, &o->export.format) != 0)
-            return fail(o, "--export takes text, csv, json, md, trace, pipeline, svg, html or "
-                        "heads, not '%.40s'", arg);
+        /* the logit lens (render/lens.h): a grid as text, or every cell as JSON */
+        o->export_lens = strcmp(arg, "lens") == 0 ? 1 : strcmp(arg, "lens-json") == 0 ? 2 : 0;
+        if (!o->export_heads && !o->export_lens &&
+            export_parse_format(arg, &o->export.format) != 0)
+            return fail(o, "--export takes text, csv, json, md, trace, pipeline, svg, html, "
+                        "heads, lens or lens-json, not '%.40s'", arg);
         return AV_OK;
     }
     return parse_numeric(o, opt, arg);
@@ -397,6 +403,9 @@ static int check_import(CliOptions *o)
     if (o->export_heads)
         return fail(o, "--export heads runs token sequences through a model: imported "
                     "attention has only its own text");
+    if (o->export_lens)
+        return fail(o, "--export lens needs a model that predicts tokens (--model DIR): "
+                    "imported attention has only weights");
     if (o->export_set && (o->export.format == EXPORT_TRACE ||
                           o->export.format == EXPORT_PIPELINE))
         return fail(o, "--export %s needs a model's vectors (Q, K, V): imported attention has "
@@ -424,6 +433,9 @@ static int check_combination(CliOptions *o)
         return check_import(o);
     if (o->model_dir || o->generate || o->top_k)
         return check_model(o);
+    if (o->export_lens)
+        return fail(o, "--export lens needs a model that predicts tokens (--model DIR): "
+                    "the toy pipeline has no vocabulary to predict");
     if (c->preset == PRESET_DESIGNED && o->weights_dir)
         return fail(o, "--preset designed and --weights exclude each other");
     if (o->weights_dir)

@@ -33,6 +33,7 @@
 #include "cli/gpt2_cmd.h"
 #include "cli/model_cmd.h"
 #include "cli/import_cmd.h"
+#include "cli/lens_cmd.h"
 #include "cli/live_cmd.h"
 #include "cli/say.h"
 
@@ -248,6 +249,8 @@ static int batch(App *a)
         return 0; /* --generate alone: the continuation is printed */
     if (a->opt.export_heads && !a->opt.dump_dir)
         return write_heads(a);
+    if (a->opt.export_lens && !a->opt.dump_dir)
+        return lens_cmd_write(&a->opt, &a->kind, the_text(a));
     int status = run_model(a);
     if (status)
         return status;
@@ -266,6 +269,8 @@ static int batch(App *a)
     }
     if (a->opt.export_heads)
         return write_heads(a);
+    if (a->opt.export_lens)
+        return lens_cmd_write(&a->opt, &a->kind, the_text(a));
     return a->opt.export_set ? write_export(a) : 0;
 }
 

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/lens.h"
 #include "gpt2_kern.h"
 
 /* Multiply-adds of the layers below which a run stays on one thread. */
@@ -391,17 +392,50 @@ int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st)
 
 /* ------------------------------------------------------------- the output */
 
-int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits)
+int gpt2_lens_logits(const Gpt2Weights *w, const Gpt2State *st, int l, int i, float *logits)
 {
     const Gpt2Config *c = &w->cfg;
-    if (i < 0 || i >= st->n || st->D != c->d_model || st->L != c->n_layer)
+    if (i < 0 || i >= st->n || l < 0 || l > c->n_layer || st->D != c->d_model ||
+        st->L != c->n_layer)
         return AV_ERR_CONFIG;
     float xf[AV_MAX_D_MODEL];
     const int D = c->d_model;
-    layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + c->n_layer) * D, D, w->lnf_g, w->lnf_b,
+    layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + l) * D, D, w->lnf_g, w->lnf_b,
                c->ln_eps, xf);
     /* logits (V) = xf (D) lm_head^T (D, V): as many threads as a new position's layers */
     logits_run(w, xf, logits, threads_for(c, 1, st->threads));
+    return AV_OK;
+}
+
+int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits)
+{
+    return gpt2_lens_logits(w, st, w->cfg.n_layer, i, logits);
+}
+
+int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits)
+{
+    const int rows = w->cfg.n_layer + 1, n = st->n;
+    if (n < 1 || st->D != w->cfg.d_model || st->L != w->cfg.n_layer)
+        return AV_ERR_CONFIG;
+    /* kept: rows the last forward did not recompute, of the tokens ls holds */
+    int keep = ls->rows == rows ? ls->n : 0;
+    keep = keep < st->from ? keep : st->from;
+    int err = lens_reserve(ls, rows, n);
+    if (err) {
+        ls->n = 0;
+        return err;
+    }
+    int p = 0;
+    while (p < keep && ls->tok[p] == st->ids[p])
+        p++;
+    for (int i = p; i < n; i++) {
+        for (int l = 0; l < rows; l++) {
+            gpt2_lens_logits(w, st, l, i, logits);
+            lens_set(ls, l, i, logits, w->cfg.n_vocab);
+        }
+        ls->tok[i] = st->ids[i];
+    }
+    ls->n = n;
     return AV_OK;
 }
 

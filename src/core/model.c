@@ -416,6 +416,11 @@ double model_flops(const AttnShape *s)
     return 2 * n_q * d * d + 4 * n_k * d * d + 2 * n_q * d * d + 4 * n_q * n_k * d;
 }
 
+double model_kv_bytes(int layers, int d_model, int n)
+{
+    return 2.0 * layers * d_model * sizeof(float) * n;
+}
+
 const TokenList *model_key_tokens(const ModelResult *r)
 {
     return r->cross_tokens.n ? &r->cross_tokens : &r->tokens;

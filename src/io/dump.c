@@ -310,6 +310,33 @@ int dump_write_norms(const char *dir, const ModelResult *r, const float *const *
     return rc;
 }
 
+int dump_write_lens(const char *dir, const Lens *ls, const char **which)
+{
+    const size_t cells = (size_t)ls->rows * ls->n * LENS_K;
+    const size_t shape[3] = {(size_t)ls->rows, (size_t)ls->n, LENS_K};
+    char path[4096];
+    *which = "lens_ids.npy";
+    int32_t *ids = malloc(cells * sizeof *ids);
+    float *probs = malloc(cells * sizeof *probs);
+    int rc = ids && probs ? AV_OK : AV_ERR_NOMEM;
+    if (rc == AV_OK) {
+        lens_gather(ls, ids, probs);
+        rc = join(path, sizeof path, dir, "lens_ids.npy");
+    }
+    if (rc == AV_OK)
+        rc = npy_write_int32(path, 3, shape, ids);
+    if (rc == AV_OK) {
+        *which = "lens_probs.npy";
+        rc = join(path, sizeof path, dir, "lens_probs.npy");
+    }
+    if (rc == AV_OK)
+        rc = npy_write(path, 3, shape, probs);
+    int saved = errno;
+    free(ids), free(probs);
+    errno = saved;
+    return rc;
+}
+
 int dump_write_model(const char *dir, const ModelResult *r, const ModelConfig *c,
                      const ModelWeights *w, const char **which)
 {

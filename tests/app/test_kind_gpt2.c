@@ -325,6 +325,11 @@ static void test_kind_gpt2_cost_of_a_key(void **state)
     assert_true(kc.flops == gpt2_flops(cfg, 3, 4));
     assert_true(kc.whole == gpt2_flops(cfg, 0, 4));
     assert_true(kc.flops > 0 && kc.flops < kc.whole / 2);
+    /* the KV cache: a key and a value of d_model floats a layer per token */
+    const double per = 2.0 * cfg->n_layer * cfg->d_model * 4;
+    assert_float_equal(kc.kv_token, per, 0);
+    assert_float_equal(kc.kv_now, 4 * per, 0);
+    assert_float_equal(kc.kv_context, cfg->n_ctx * per, 0);
     /* an edit in the middle recomputes from the first changed token */
     assert_int_equal(kind_run(&f->k, &f->c, "The mat sat on", 14, NULL, 0, &r), AV_OK);
     assert_true(kind_cost(&f->k, &kc));

@@ -6,7 +6,8 @@
 #  - every variant (float32, float16, bfloat16, no "transformer." prefix,
 #    data not 4-byte aligned, an untied lm_head, three shards, the attn.bias
 #    buffers) dumped and held to a float64 NumPy forward (lib/gpt2_ref.py):
-#    weights within 1e-5, logits 1e-4, norms 1e-4;
+#    weights within 1e-5, logits 1e-4, norms 1e-4, every cell of the logit
+#    lens 1e-4 (lib/lens_ref.py);
 #  - the ids equal gpt-3-encoder's under node (when node is here);
 #  - greedy --generate continues with the dump's most likely next token, and
 #    a seed gives the same continuation twice;
@@ -58,13 +59,15 @@ for v in "f32" "f16:--dtype f16" "bf16:--dtype bf16" "noprefix:--no-prefix" \
     fi
     if res=$("$PY" tests/e2e/lib/gpt2_ref.py "$tmp/$name" "$tmp/dump-$name"); then
         ok "$name: --dump equals float64 NumPy ($(echo "$res" | grep -c '^ok') checks)"
+        [ "$name" = f32 ] && echo "$res" | grep '^ok - lens' | sed 's/^ok - /ok - f32 /'
     else
         notok "$name: $(echo "$res" | grep '^not ok' | head -2 | tr '\n' ' ')"
     fi
 done
 
 d=$tmp/f32
-for f in attention.npy rollout.npy norms.npy tokens.txt ids.npy logits.npy; do
+for f in attention.npy rollout.npy norms.npy tokens.txt ids.npy logits.npy lens_ids.npy \
+    lens_probs.npy; do
     [ -s "$tmp/dump-f32/$f" ] || notok "--dump wrote no $f"
 done
 if command -v node >/dev/null 2>&1; then

@@ -260,6 +260,34 @@ static void test_npy_write_header_layout(void **state)
     assert_memory_equal(buf + 10 + hl, F6, 24);
 }
 
+static void test_npy_write_int32(void **state)
+{
+    /* expect: '<i4' in version 1.0, the shape of three dimensions, the data at
+     * a multiple of 64 and the ids' own little-endian bytes (-1 included);
+     * npy_read, which reads floats, refuses the dtype */
+    Tmp *t = *state;
+    const size_t shape[3] = {2, 1, 3};
+    const int32_t ids[6] = {0, 1, -1, 50256, 7, 65536};
+    assert_int_equal(npy_write_int32(t->path, 3, shape, ids), AV_OK);
+    unsigned char buf[256];
+    FILE *f = fopen(t->path, "rb");
+    assert_non_null(f);
+    size_t len = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    size_t hl = (size_t)buf[8] | (size_t)buf[9] << 8;
+    assert_memory_equal(buf, "\x93NUMPY\x01\x00", 8);
+    assert_int_equal((10 + hl) % 64, 0);
+    assert_int_equal(len, 10 + hl + sizeof ids);
+    assert_memory_equal(buf + 10,
+                        "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 1, 3), }", 62);
+    const unsigned char want[8] = {0, 0, 0, 0, 1, 0, 0, 0};
+    assert_memory_equal(buf + 10 + hl, want, 8);
+    assert_memory_equal(buf + 10 + hl + 8, "\xff\xff\xff\xff", 4);
+    assert_memory_equal(buf + 10 + hl + 20, "\x00\x00\x01\x00", 4);
+    NpyArray a;
+    assert_int_equal(npy_read(t->path, &a), AV_ERR_NPY_DTYPE);
+}
+
 static void test_npy_read_missing_file(void **state)
 {
     /* expect: a missing file gives AV_ERR_IO with errno ENOENT and a zeroed array */
@@ -287,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_npy_parse_rejects_bad_headers),
         cmocka_unit_test_setup_teardown(test_npy_round_trip_1d_to_4d, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_npy_write_header_layout, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_npy_write_int32, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_npy_read_missing_file, tmp_setup, tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@ folder's safetensors by scripts/gpt2-checkpoint.py's reader (F16 and BF16
 widened exactly as attnviz does). Checks every layer's every head's weights
 within 1e-5, the last position's logits within 1e-4 (relative to the logits'
 spread), rows summing to 1 and masked weights exactly 0, and the value-
-weighted norms within 1e-4 relative. Prints "ok - ..." / "not ok - ..."
+weighted norms within 1e-4 relative, and the logit lens (lib/lens_ref.py:
+every cell within 1e-4; row L's ids those of logits.npy). Prints "ok - ..." / "not ok - ..."
 lines; exit status 0 when all are ok.
 """
 import importlib.util
@@ -22,6 +23,8 @@ spec = importlib.util.spec_from_file_location(
     "ckpt", os.path.join(here, "..", "..", "..", "scripts", "gpt2-checkpoint.py"))
 ckpt = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ckpt)
+sys.path.insert(0, here)
+import lens_ref  # noqa: E402
 
 
 def layer_norm(x, g, b, eps):
@@ -35,7 +38,8 @@ def gelu_tanh(x):
 
 
 def forward(w, cfg, ids):
-    """Attention (L, H, n, n), norms (L, H, n, n) and the last logits."""
+    """Attention (L, H, n, n), norms (L, H, n, n), the last logits and the
+    lens's logits (L+1, n, V): LN_f of every layer's residual stream."""
     L, D, H = cfg["n_layer"], cfg["n_embd"], cfg["n_head"]
     eps = cfg.get("layer_norm_epsilon", 1e-5)
     n, d_k = len(ids), D // H
@@ -44,7 +48,9 @@ def forward(w, cfg, ids):
     mask = np.tril(np.ones((n, n), dtype=bool))
     att = np.zeros((L, H, n, n))
     norms = np.zeros((L, H, n, n))
+    streams = []
     for l in range(L):
+        streams.append(x)
         p = "h.%d." % l
         a = layer_norm(x, f[p + "ln_1.weight"], f[p + "ln_1.bias"], eps)
         qkv = a @ f[p + "attn.c_attn.weight"] + f[p + "attn.c_attn.bias"]
@@ -62,15 +68,19 @@ def forward(w, cfg, ids):
         m = layer_norm(x, f[p + "ln_2.weight"], f[p + "ln_2.bias"], eps)
         x = x + gelu_tanh(m @ f[p + "mlp.c_fc.weight"] + f[p + "mlp.c_fc.bias"]) \
             @ f[p + "mlp.c_proj.weight"] + f[p + "mlp.c_proj.bias"]
+    streams.append(x)
+    unembed = f["lm_head.weight"].T
+    lens = np.stack([layer_norm(s, f["ln_f.weight"], f["ln_f.bias"], eps) @ unembed
+                     for s in streams])
     last = layer_norm(x[-1], f["ln_f.weight"], f["ln_f.bias"], eps)
-    return att, norms, last @ f["lm_head.weight"].T
+    return att, norms, last @ unembed, lens
 
 
 def main():
     folder, dump = sys.argv[1], sys.argv[2]
     w, cfg = ckpt.read_folder(folder)
     ids = np.load(os.path.join(dump, "ids.npy"))
-    att, norms, logits = forward(w, cfg, ids)
+    att, norms, logits, lens = forward(w, cfg, ids)
     got = np.load(os.path.join(dump, "attention.npy")).astype(np.float64)
     got_logits = np.load(os.path.join(dump, "logits.npy")).astype(np.float64)
     got_norms = np.load(os.path.join(dump, "norms.npy")).astype(np.float64)
@@ -98,6 +108,13 @@ def main():
           % (logits.shape[0], lerr))
     nerr = np.abs(got_norms - norms).max() / max(1e-12, np.abs(norms).max())
     check(nerr <= 1e-4, "value-weighted norms within 1e-4 relative (largest %.2g)" % nerr)
+    for ok, what in lens_ref.check(lens, dump):
+        check(ok, "lens: " + what)
+    # row L at the last position is the distribution of logits.npy, the same ids
+    own = np.argsort(-got_logits, kind="stable")[:lens_ref.K]
+    last_ids = np.load(os.path.join(dump, "lens_ids.npy"))[-1, -1]
+    check(bool((own == last_ids).all()), "lens: row L's ids at the last position are "
+          "logits.npy's ten largest")
     return 1 if bad else 0
 
 

@@ -1,0 +1,78 @@
+/* lens.h - the logit lens (DESIGN.md "The logit lens"): for a model that
+ * predicts tokens, the residual stream after l blocks (l = 0: the
+ * embeddings) at position i, through the final LayerNorm and the
+ * unembedding, kept as its top LENS_K tokens and their probabilities.
+ *
+ * A Lens holds rows = L + 1 layers for n positions, position-major so that
+ * it grows with the text without moving a row (as Gpt2State does):
+ *
+ *   ids   (cap, rows, LENS_K)  [i][l][q]: the q-th most probable token of
+ *                              layer l's stream at position i
+ *   probs (cap, rows, LENS_K)  its probability under softmax(logits)
+ *   tok   (cap)                the token at position i the numbers are of
+ *
+ * Row L is the model's own next-token distribution. A cell's probabilities
+ * come from sample_top_k (softmax in double, ties: the smaller id first); a
+ * vocabulary smaller than LENS_K leaves id -1 and probability 0 after its
+ * last token. The makers of the numbers are the models' own: gpt2_lens
+ * (below, in gpt2_forward.c beside the logits) and netlens_run
+ * (train/netlens.h). No global state.
+ */
+#ifndef ATTNVIZ_LENS_H
+#define ATTNVIZ_LENS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/gpt2.h"
+
+#define LENS_K 10
+
+typedef struct {
+    int rows;     /* L + 1 */
+    int n;        /* positions held */
+    int cap;      /* positions the arrays have room for */
+    int *tok;     /* (cap) */
+    int *ids;     /* (cap, rows, LENS_K) */
+    float *probs; /* (cap, rows, LENS_K) */
+} Lens;
+
+/* A zeroed lens. */
+void lens_init(Lens *ls);
+
+/* Release the arrays; accepts a zeroed lens. Leaves it zeroed. */
+void lens_free(Lens *ls);
+
+/* Room for n positions of rows layers, keeping the positions held (up to n)
+ * when rows is unchanged; another rows empties the lens (ls->n 0). Returns
+ * AV_OK, AV_ERR_CONFIG (rows or n below 1) or AV_ERR_NOMEM. */
+int lens_reserve(Lens *ls, int rows, int n);
+
+/* Offset of cell (l, i) in ids and probs. */
+static inline size_t lens_at(const Lens *ls, int l, int i)
+{
+    return ((size_t)i * ls->rows + l) * LENS_K;
+}
+
+/* Cell (l, i) from that stream's logits (V): its top LENS_K under the
+ * model's own softmax (sample_top_k at temperature 1). */
+void lens_set(Lens *ls, int l, int i, const float *logits, int V);
+
+/* The numbers in DESIGN.md's order, (rows, n, LENS_K), into ids and probs
+ * (rows n LENS_K each): what --dump writes. */
+void lens_gather(const Lens *ls, int32_t *ids, float *probs);
+
+/* ------------------------------------------------------------------ GPT-2 */
+
+/* GPT-2's lens (core/gpt2.h) of st's positions into ls (L + 1 rows, st->n
+ * positions), logits (V floats) the caller's scratch. Call it after
+ * gpt2_forward: rows of the
+ * positions before st->from whose tokens ls holds are kept (their residual
+ * streams are the cache's, the same bits), the rest computed, (L + 1)
+ * unembeddings a position; so a key typed at the end costs one position's.
+ * When the weights change, set ls->n to 0 as for the state. Returns AV_OK,
+ * AV_ERR_CONFIG (st holds no positions, or another model's) or AV_ERR_NOMEM
+ * (ls->n is then 0). */
+int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits);
+
+#endif

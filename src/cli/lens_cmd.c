@@ -1,0 +1,63 @@
+/* lens_cmd.c - --export lens and lens-json (cli/lens_cmd.h). */
+#include "cli/lens_cmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/av.h"
+#include "io/fileio.h"
+#include "render/lens.h"
+#include "ui/ui.h"
+#include "cli/gpt2_cmd.h"
+#include "cli/model_cmd.h"
+#include "cli/say.h"
+
+static void token_name(const void *ctx, int id, char *out, size_t len)
+{
+    kind_token_text(ctx, id, out, len);
+}
+
+static int write_to(FILE *f, const CliOptions *o, const Kind *k, const Lens *ls, bool color)
+{
+    if (o->export_lens == 2)
+        return lens_export_json(f, ls, token_name, k);
+    return lens_export_text(f, ls, token_name, k, o->export.width, color);
+}
+
+int lens_cmd_write(const CliOptions *o, Kind *k, const char *text)
+{
+    if (!kind_has_lens(k))
+        return say(2, "--export lens needs a model that predicts tokens (--model DIR)");
+    Lens ls;
+    lens_init(&ls);
+    int err = kind_lens(k, text, strlen(text), &ls);
+    if (err) {
+        lens_free(&ls);
+        return kind_gpt2_config(k) ? gpt2_cmd_error(o, k, err) : model_cmd_error(o, err, k->bad);
+    }
+    bool color = ui_color_wanted(o->color, !o->output && isatty(STDOUT_FILENO));
+    if (!o->output) {
+        err = write_to(stdout, o, k, &ls, color);
+        lens_free(&ls);
+        if (!err && fflush(stdout) != 0)
+            err = AV_ERR_IO;
+        if (err == AV_ERR_NOMEM)
+            return say(1, "out of memory");
+        return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
+    }
+    MemFile m;
+    if (memfile_open(&m)) {
+        lens_free(&ls);
+        return say(1, "out of memory");
+    }
+    err = write_to(m.f, o, k, &ls, color);
+    lens_free(&ls);
+    if (!err)
+        err = memfile_close(&m);
+    if (!err)
+        err = file_write_atomic(o->output, m.buf, m.len, false);
+    memfile_free(&m);
+    return err ? say(1, "cannot write %s: %s", o->output, strerror(errno)) : 0;
+}
