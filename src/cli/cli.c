@@ -453,4 +453,6 @@ void cli_free(CliOptions *o)
 {
     free(o->text);
     o->text = NULL;
+    free(o->model_path);
+    o->model_path = NULL;
 }
