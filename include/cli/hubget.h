@@ -22,6 +22,7 @@ typedef enum {
     HUB_DISK,      /* the cache could not be written (full disk: errno) */
     HUB_HTTP,      /* another answer: a server error after the retries, ... */
     HUB_BAD,       /* an answer without what a hub sends (no ETag, ...) */
+    HUB_BUSY,      /* another process is downloading the same blob */
 } HubErr;
 
 /* How to reach the hub: from $HF_ENDPOINT, $HF_TOKEN and the timeouts. */
@@ -37,13 +38,13 @@ typedef struct {
 
 /* What the hub says of one file. */
 typedef struct {
-    long status;         /* the HTTP status */
-    char code[64];       /* X-Error-Code ("RepoNotFound", "EntryNotFound", ...) */
-    char commit[41];     /* X-Repo-Commit */
-    char etag[80];       /* X-Linked-Etag, else ETag, as the cache names blobs */
-    bool lfs;            /* X-Linked-Etag was given: etag is the sha256 */
-    double size;         /* X-Linked-Size, else Content-Length; -1 unknown */
-    char url[4096];      /* where the bytes are: a redirect's Location, or the file's URL */
+    long status;     /* the HTTP status */
+    char code[64];   /* X-Error-Code ("RepoNotFound", "EntryNotFound", ...) */
+    char commit[41]; /* X-Repo-Commit */
+    char etag[80];   /* X-Linked-Etag, else ETag, as the cache names blobs */
+    bool lfs;        /* X-Linked-Etag was given: etag is the sha256 */
+    double size;     /* X-Linked-Size, else Content-Length; -1 unknown */
+    char url[4096];  /* where the bytes are: a redirect's Location, or the file's URL */
 } HubMeta;
 
 /* Start libcurl once, before any other call. Returns false when it cannot. */
@@ -52,8 +53,8 @@ bool hubget_init(void);
 /* HEAD of file of repo at rev (relative redirects followed: a renamed repo;
  * an absolute one is where the bytes are). HUB_OK with *m filled, or the
  * error (m->status and m->code set for an HTTP answer). */
-HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file,
-                   HubMeta *m, char *why, size_t whylen);
+HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
+                   char *why, size_t whylen);
 
 /* The bytes m names into blob: written to blob.incomplete (resumed with a
  * Range request when one is there), retried n->tries times when the

@@ -62,8 +62,7 @@ static void about(const char *repo, char *buf, size_t size)
 }
 
 /* The one line of a failed HEAD or download of file. */
-static int say_error(const Get *g, const char *file, HubErr err, const HubMeta *m,
-                     const char *why)
+static int say_error(const Get *g, const char *file, HubErr err, const HubMeta *m, const char *why)
 {
     const char *repo = g->id->repo;
     switch (err) {
@@ -76,22 +75,28 @@ static int say_error(const Get *g, const char *file, HubErr err, const HubMeta *
         return say(2, "no model %s at %s (404)", repo, g->endpoint);
     case HUB_DENIED:
         if (g->net.token)
-            return say(1, "%s: HF_TOKEN was refused (%ld): is it a token of an account that may "
-                       "read %s (a gated model's conditions accepted)?", repo, m->status, repo);
-        return say(1, "%s is gated or private (%ld): set HF_TOKEN to an access token that may "
-                   "read it", repo, m->status);
-    case HUB_NET:
-        return say(1, "cannot reach %s: %s (no network? HF_ENDPOINT?)", g->endpoint, why);
+            return say(1,
+                       "%s: HF_TOKEN was refused (%ld): is it a token of an account that may "
+                       "read %s (a gated model's conditions accepted)?",
+                       repo, m->status, repo);
+        return say(1,
+                   "%s is gated or private (%ld): set HF_TOKEN to an access token that may "
+                   "read it",
+                   repo, m->status);
+    case HUB_NET: return say(1, "cannot reach %s: %s (no network? HF_ENDPOINT?)", g->endpoint, why);
     case HUB_DROPPED:
         return say(1, "%s: the connection dropped: %s; `attnviz get %s` again resumes it", file,
                    why, repo);
     case HUB_CHECKSUM:
-        return say(1, "%s: checksum mismatch: %s; the bad copy was deleted, `attnviz get %s` "
-                   "again fetches it anew", file, why, repo);
+        return say(1,
+                   "%s: checksum mismatch: %s; the bad copy was deleted, `attnviz get %s` "
+                   "again fetches it anew",
+                   file, why, repo);
     case HUB_DISK:
         return say(1, "cannot write %s into %s: %s%s", file, g->repo_dir, why,
                    errno == ENOSPC ? " (the disk is full)" : "");
     case HUB_HTTP: return say(1, "%s from %s: %s", file, g->endpoint, why);
+    case HUB_BUSY: return say(1, "%s: %s: wait for it to end", file, why);
     case HUB_BAD:
     default:
         return say(1, "%s from %s: %s (is HF_ENDPOINT a Hugging Face hub?)", file, g->endpoint,
@@ -150,8 +155,10 @@ static int fetch(Get *g, const char *file, bool optional, bool *absent)
         return say_error(g, file, err, &m, why);
     if (!g->commit[0]) {
         if (!hfcache_is_commit(m.commit))
-            return say(1, "%s from %s: no commit (X-Repo-Commit) in the answer (is HF_ENDPOINT "
-                       "a Hugging Face hub?)", file, g->endpoint);
+            return say(1,
+                       "%s from %s: no commit (X-Repo-Commit) in the answer (is HF_ENDPOINT "
+                       "a Hugging Face hub?)",
+                       file, g->endpoint);
         memcpy(g->commit, m.commit, sizeof g->commit);
     }
     return get_file(g, file, &m);
@@ -168,8 +175,10 @@ static int fetch_weights(Get *g)
     if (status)
         return status;
     if (absent)
-        return say(2, "%s has neither model.safetensors nor model.safetensors.index.json at %s "
-                   "(attnviz reads safetensors weights only)", g->id->repo, g->endpoint);
+        return say(2,
+                   "%s has neither model.safetensors nor model.safetensors.index.json at %s "
+                   "(attnviz reads safetensors weights only)",
+                   g->id->repo, g->endpoint);
     char path[HF_PATH_MAX], why[512], **files;
     int n;
     snprintf(path, sizeof path, "%s/snapshots/%s/model.safetensors.index.json", g->repo_dir,
@@ -213,9 +222,11 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
     for (size_t n = strlen(g.endpoint); n > 0 && g.endpoint[n - 1] == '/'; n--)
         g.endpoint[n - 1] = 0;
     const char *token = getenv("HF_TOKEN");
-    g.net = (HubNet){.endpoint = g.endpoint, .token = token && *token ? token : NULL,
+    g.net = (HubNet){.endpoint = g.endpoint,
+                     .token = token && *token ? token : NULL,
                      .head_seconds = env_seconds("HF_HUB_ETAG_TIMEOUT", 10),
-                     .stall_seconds = env_seconds("HF_HUB_DOWNLOAD_TIMEOUT", 10), .tries = 5,
+                     .stall_seconds = env_seconds("HF_HUB_DOWNLOAD_TIMEOUT", 10),
+                     .tries = 5,
                      .bar = isatty(STDERR_FILENO)};
     if (!hfcache_repo_dir(root, id->repo, g.repo_dir, sizeof g.repo_dir))
         return say(1, "the cache's path is too long: %s", root);
@@ -246,7 +257,7 @@ int hub_cmd_get(int argc, char **argv)
     HfId id;
     if (argc != 2)
         return say(2, "usage: attnviz get NAME[@REVISION] (a hub id such as gpt2 or "
-                   "openai-community/gpt2)");
+                      "openai-community/gpt2)");
     if (!hfcache_parse_id(argv[1], &id))
         return say(2, "'%s' is not a hub id (NAME or ORG/NAME, optionally @REVISION)", argv[1]);
     char root[HF_PATH_MAX], snap[HF_PATH_MAX];
@@ -304,11 +315,14 @@ int hub_cmd_resolve(CliOptions *o)
         return use_snapshot(o, name, snap);
     about(id.repo, size, sizeof size);
     if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO) || offline())
-        return say(2, "%s is neither a folder nor in the Hugging Face cache: `attnviz get %s` "
-                   "downloads it%s into %s", name, name, size, root);
+        return say(2,
+                   "%s is neither a folder nor in the Hugging Face cache: `attnviz get %s` "
+                   "downloads it%s into %s",
+                   name, name, size, root);
     const char *e = getenv("HF_ENDPOINT");
     if (!ask("%s is neither a folder nor in the Hugging Face cache. Download it%s from %s "
-             "into %s?", name, size, e && *e ? e : DEFAULT_ENDPOINT, root))
+             "into %s?",
+             name, size, e && *e ? e : DEFAULT_ENDPOINT, root))
         return say(2, "%s: not downloaded (`attnviz get %s` downloads it)", name, name);
     int status = get_model(&id, root, snap, sizeof snap);
     return status ? status : use_snapshot(o, name, snap);

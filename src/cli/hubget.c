@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -129,8 +130,7 @@ static bool transient(CURLcode rc)
 {
     return rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
            rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_GOT_NOTHING || rc == CURLE_HTTP2 ||
-           rc == CURLE_HTTP2_STREAM || rc == CURLE_SSL_CONNECT_ERROR ||
-           rc == CURLE_COULDNT_CONNECT;
+           rc == CURLE_HTTP2_STREAM || rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_COULDNT_CONNECT;
 }
 
 static HubErr net_error(CURLcode rc, const char *err, const char *url, char *why, size_t whylen)
@@ -168,8 +168,8 @@ static void resolve_url(const HubNet *n, const char *repo, const char *rev, cons
     snprintf(url, size, "%s/%s/resolve/%s/%s", n->endpoint, repo, r, file);
 }
 
-HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file,
-                   HubMeta *m, char *why, size_t whylen)
+HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
+                   char *why, size_t whylen)
 {
     char err[CURL_ERROR_SIZE];
     memset(m, 0, sizeof *m);
@@ -412,8 +412,8 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
             break;
         }
         if (cr == CURLE_OK && t->have > (long long)m->size) {
-            rc = fail(why, whylen, HUB_BAD, "%lld bytes came where %.0f were announced",
-                      t->have, m->size);
+            rc = fail(why, whylen, HUB_BAD, "%lld bytes came where %.0f were announced", t->have,
+                      m->size);
             break;
         }
         if (cr == CURLE_HTTP_RETURNED_ERROR && status == 416) { /* past the end: again */
@@ -423,9 +423,10 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
             continue;
         }
         if (cr == CURLE_HTTP_RETURNED_ERROR && status != 429 && status < 500) {
-            rc = fail(why, whylen, status == 404 ? HUB_NOT_FOUND
-                                   : status == 401 || status == 403 ? HUB_DENIED
-                                                                    : HUB_HTTP,
+            rc = fail(why, whylen,
+                      status == 404                    ? HUB_NOT_FOUND
+                      : status == 401 || status == 403 ? HUB_DENIED
+                                                       : HUB_HTTP,
                       "the server answered %ld", status);
             break;
         }
@@ -451,8 +452,11 @@ HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const c
     snprintf(part, sizeof part, "%s.incomplete", blob);
     if (hfcache_make_parents(part) != AV_OK)
         return fail(why, whylen, HUB_DISK, "%s", strerror(errno));
-    Transfer t = {.fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0644), .label = label,
-                  .size = m->size, .bar = n->bar, .t0 = now()};
+    Transfer t = {.fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0644),
+                  .label = label,
+                  .size = m->size,
+                  .bar = n->bar,
+                  .t0 = now()};
     struct stat st;
     if (t.fd < 0 || fstat(t.fd, &st) != 0) {
         int e = errno;
@@ -460,6 +464,10 @@ HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const c
             close(t.fd);
         errno = e;
         return fail(why, whylen, HUB_DISK, "%s", strerror(e));
+    }
+    if (flock(t.fd, LOCK_EX | LOCK_NB) != 0) { /* held until closed, or the process ends */
+        close(t.fd);
+        return fail(why, whylen, HUB_BUSY, "another attnviz get is downloading it");
     }
     t.have = st.st_size;
     if ((m->size >= 0 && t.have > (long long)m->size) ||

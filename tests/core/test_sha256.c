@@ -52,7 +52,8 @@ static void test_sha256_million_a_in_any_pieces(void **state)
     static const size_t pieces[] = {1000000, 1, 55, 63, 64, 65, 4097};
     for (size_t k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
         hash(a, n, pieces[k], hex);
-        assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+        assert_string_equal(hex,
+                            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     }
     free(a);
 }

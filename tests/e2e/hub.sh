@@ -58,7 +58,7 @@ log=$tmp/hub.log faults=$tmp/faults
 "$PY" tests/e2e/lib/fakehub.py --repo user/tiny="$M" --repo user/sharded="$S" \
     --repo openai-community/gpt2="$M" --alias gpt2=openai-community/gpt2 \
     --repo user/gated="$M" --gated user/gated --token secret \
-    --repo user/big="$M" --repo user/big2="$M" --repo user/asked="$M" \
+    --repo user/big="$M" --repo user/big2="$M" --repo user/asked="$M" --repo user/both="$M" \
     --faults "$faults" --log "$log" --port-file "$tmp/port" 2>"$tmp/hub.err" &
 hubpid=$!
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
@@ -218,6 +218,22 @@ else
 fi
 same_numbers "the resumed download opens" user/big
 
+# --- two gets of one model at once: the second waits for nothing, says so ------
+echo "cdn trickle:300000" >"$faults"
+"$A" get user/both >/dev/null 2>"$tmp/first.err" &
+first=$!
+for _ in $(seq 100); do
+    [ -n "$(find "$HF_HUB_CACHE/models--user--both/blobs" -name '*.incomplete' 2>/dev/null)" ] && break
+    sleep 0.05
+done
+one_line "a second get while one downloads" 1 'another attnviz get is downloading it' \
+    "$A" get user/both
+wait $first
+rc=$?
+check "the first get ends well (exit $rc: $(tail -1 "$tmp/first.err"))" [ $rc -eq 0 ]
+same_numbers "what the first get wrote opens" user/both
+: >"$faults"
+
 # --- dropped and stalled connections -----------------------------------------
 echo "cdn drop 1" >"$faults"
 before=$(requests)
@@ -281,6 +297,11 @@ printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize %s\n' \
     "$(sha256sum "$M/model.safetensors" | cut -d' ' -f1)" "$size" >"$tmp/lfs/model.safetensors"
 one_line "a Git LFS pointer in place of the weights" 2 \
     'model.safetensors is a Git LFS pointer, not the weights: run .git lfs pull. in .*/lfs, or .attnviz get lfs.' \
+    "$A" --model "$tmp/lfs" --export text "$TEXT"
+mkdir -p "$tmp/lfs/.git" && printf '[remote "origin"]\n\turl = https://example.org/user/clone.git\n' \
+    >"$tmp/lfs/.git/config"
+one_line "a Git LFS pointer in a clone names the clone's id" 2 \
+    'run .git lfs pull. in .*/lfs, or .attnviz get user/clone.' \
     "$A" --model "$tmp/lfs" --export text "$TEXT"
 snapdir=$(ls -d "$HF_HUB_CACHE"/models--user--tiny/snapshots/*)
 rm -f "$(readlink -f "$snapdir/merges.txt")"
