@@ -128,8 +128,10 @@ static int get_file(Get *g, const char *file, const HubMeta *m)
     double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
     if (had)
         say(0, "%s: already in the cache", file);
-    else
+    else if (m->size >= 0)
         say(0, "%s: %.1f MB in %.1f s", file, m->size / 1e6, s);
+    else
+        say(0, "%s: done in %.1f s", file, s);
     return 0;
 }
 
