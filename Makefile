@@ -24,6 +24,9 @@ else
 BLAS_CFLAGS = $(shell $(PKG_CONFIG) --cflags openblas 2>/dev/null || echo -I/usr/include/x86_64-linux-gnu/openblas-pthread)
 BLAS_LIBS = $(shell $(PKG_CONFIG) --libs openblas 2>/dev/null || echo -lopenblas)
 endif
+# libcurl only for the download (src/cli/hubget.c) and the final link.
+CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
+CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null || echo -lcurl)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -62,7 +65,7 @@ all: $(BIN)
 
 $(BIN): $(MAIN_OBJ) $(ALL_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(call LIBS_OF,cli) $(ALL_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(call LIBS_OF,cli) $(ALL_LIBS) $(CURL_LIBS)
 
 define LAYER_RULE
 $(call layer_lib,$(1)): $(patsubst %.c,$(B)/%.o,$(call layer_src,$(1)))
@@ -75,6 +78,10 @@ $(foreach l,$(LAYERS),$(eval $(call LAYER_RULE,$(l))))
 $(B)/src/ui/%.o: src/ui/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
+$(B)/src/cli/hubget.o: src/cli/hubget.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CURL_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
 $(B)/src/core/mat.o: src/core/mat.c
 	@mkdir -p $(@D)

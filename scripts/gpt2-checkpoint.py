@@ -5,10 +5,15 @@
                         --vocab V --ctx T --inner F] [--seed S]
                         [--dtype f32|f16|bf16] [--no-prefix] [--misalign]
                         [--untied] [--shards K] [--shuffle] [--buffers]
-                        [--malformed KIND]
+                        [--malformed KIND] [--tokenizer DIR]
 
-OUT gets config.json and model.safetensors (or K shards and
-model.safetensors.index.json), with the real tensor names of a
+OUT gets config.json, model.safetensors (or K shards and
+model.safetensors.index.json) and a tokenizer, so that `attnviz --model OUT`
+opens it as it is. The tokenizer is DIR's vocab.json and merges.txt (or its
+tokenizer.json) with --tokenizer DIR (GPT-2's own, from a copy of gpt2);
+otherwise a small byte-level BPE of GPT-2's form learned from a paragraph of
+English (256 byte tokens, up to 500 merges, <|endoftext|>; fewer merges when
+--vocab is smaller), not GPT-2's ids. The weights have the real tensor names of a
 GPT2LMHeadModel save ("transformer.h.0.attn.c_attn.weight", ... and, with
 --untied, "lm_head.weight"). Weights are drawn wide enough that attention heads
 are peaked (scores of standard deviation about 4). --size small (the default)
@@ -158,6 +163,82 @@ def make_weights(L, D, H, V, T, F, rng):
     return w
 
 
+TEXT = """The cat sat on the mat because it was tired. Attention lets every token look
+at the tokens before it and decide which of them matter. A transformer stacks layers of
+attention heads; each head has its own queries, keys and values. The teacher typed a
+sentence and the students watched the weights move as the words changed. When the model
+reads the word it, one head looks back at the animal the sentence is about. Language
+models predict the next token from the ones they have seen, one step at a time."""
+
+
+def bytes_to_unicode():
+    """GPT-2's printable alphabet for the 256 bytes."""
+    bs = list(range(33, 127)) + list(range(161, 173)) + list(range(174, 256))
+    cs, n = bs[:], 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    return dict(zip(bs, map(chr, cs)))
+
+
+def small_tokenizer(vocab_size):
+    """(vocab dict, merges list): a byte-level BPE learned greedily on TEXT."""
+    import re
+    b2u = bytes_to_unicode()
+    vocab = {b2u[b]: i for i, b in enumerate(sorted(b2u, key=lambda b: ord(b2u[b])))}
+    words = [tuple(b2u[b] for b in w.encode()) for w in
+             re.findall(r" ?[A-Za-z]+| ?[0-9]+| ?[^\sA-Za-z0-9]+|\s+", " ".join(TEXT.split()))]
+    merges, budget = [], min(500, vocab_size - 257)
+    while len(merges) < budget:
+        pairs = {}
+        for w in words:
+            for p in zip(w, w[1:]):
+                pairs[p] = pairs.get(p, 0) + 1
+        if not pairs:
+            break
+        best = max(pairs, key=lambda p: (pairs[p], p))
+        if pairs[best] < 2:
+            break
+        merges.append(best)
+        vocab[best[0] + best[1]] = len(vocab)
+        out = []
+        for w in words:
+            k, m = 0, []
+            while k < len(w):
+                if k + 1 < len(w) and (w[k], w[k + 1]) == best:
+                    m.append(w[k] + w[k + 1])
+                    k += 2
+                else:
+                    m.append(w[k])
+                    k += 1
+            out.append(tuple(m))
+        words = out
+    vocab["<|endoftext|>"] = len(vocab)
+    return vocab, merges
+
+
+def write_tokenizer(out, vocab_size, source):
+    """OUT's tokenizer: source's files copied, or small_tokenizer's."""
+    import shutil
+    if source:
+        names = ["vocab.json", "merges.txt"]
+        if not all(os.path.exists(os.path.join(source, n)) for n in names):
+            names = ["tokenizer.json"]
+        for n in names:
+            shutil.copyfile(os.path.join(source, n), os.path.join(out, n))
+        return
+    if vocab_size < 257:
+        sys.exit("gpt2-checkpoint.py: --vocab %d is below the 257 tokens of a byte-level "
+                 "tokenizer: give --tokenizer DIR" % vocab_size)
+    vocab, merges = small_tokenizer(vocab_size)
+    with open(os.path.join(out, "vocab.json"), "w", encoding="utf-8") as f:
+        json.dump(vocab, f, ensure_ascii=False)
+    with open(os.path.join(out, "merges.txt"), "w", encoding="utf-8") as f:
+        f.write("#version: 0.2\n" + "".join("%s %s\n" % m for m in merges))
+
+
 def config(a):
     return {"architectures": ["GPT2LMHeadModel"], "activation_function": "gelu_new",
             "attn_pdrop": 0.1, "bos_token_id": 50256, "embd_pdrop": 0.1,
@@ -252,6 +333,7 @@ def main(argv):
     ap.add_argument("--buffers", action="store_true")
     ap.add_argument("--shards", type=int, default=1)
     ap.add_argument("--malformed", choices=KINDS)
+    ap.add_argument("--tokenizer", metavar="DIR")
     a = ap.parse_args(argv)
     for k, v in SIZES[a.size].items():
         if getattr(a, k) is None:
@@ -263,6 +345,7 @@ def main(argv):
     break_config(cfg, a.malformed)
     with open(os.path.join(a.out, "config.json"), "w") as f:
         json.dump(cfg, f, indent=2)
+    write_tokenizer(a.out, a.vocab, a.tokenizer)
     w = [(pre(a, n), x) for n, x in make_weights(a.layers, a.d_model, a.heads, a.vocab, a.ctx,
                                                  F, rng)]
     if a.untied:

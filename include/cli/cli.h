@@ -25,6 +25,7 @@ typedef struct {
     const char *tokens_file; /* --tokens FILE: its (query) tokens */
     const char *key_tokens_file; /* --key-tokens FILE: its key tokens (cross-attention) */
     const char *model_dir;   /* --model DIR: a saved trained model, or NULL */
+    char *model_path;        /* --model NAME's snapshot in the hub cache (owned), or NULL */
     const char *train;       /* --train TASK: the live training view, or NULL */
     int generate;            /* --generate N: tokens to continue the text by (0: none) */
     int top_k;               /* --top-k K: sample among the K likeliest (0: all) */

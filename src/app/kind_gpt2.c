@@ -21,6 +21,7 @@
 #include "core/utf8.h"
 #include "io/dump.h"
 #include "io/fileio.h"
+#include "io/hfcache.h"
 #include "io/hfmodel.h"
 #include "io/hfvocab.h"
 #include "io/npy.h"
@@ -562,6 +563,8 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
              g->hf.w.cfg.n_layer, g->hf.w.cfg.n_head);
     if (streamed_bytes(&g->hf.w.cfg) > GPT2_LIVE_BYTES)
         k->cls = &gpt2_slow_class;
+    if (hfcache_model_name(dir, g->name, sizeof g->name)) /* a hub cache's snapshot */
+        return AV_OK;
     const char *base = strrchr(dir, '/');
     while (base && base[1] == 0 && base > dir) { /* "dir/": the part before */
         const char *p = base - 1;

@@ -109,7 +109,8 @@ static const char usage[] =
     "                       its vocabulary, or a Hugging Face GPT-2 folder\n"
     "                       (config.json, model.safetensors, vocab.json and\n"
     "                       merges.txt: gpt2 to gpt2-xl in float32, float16 or\n"
-    "                       bfloat16), instead of the toy pipeline\n"
+    "                       bfloat16), instead of the toy pipeline; or a hub id\n"
+    "                       (gpt2, ORG/NAME[@REV]) found in the Hugging Face cache\n"
     "      --generate N     with --model: continue TEXT by N tokens and print them\n"
     "                       (sampled with --temperature and --seed; so is g's token\n"
     "                       in the interface)\n"
@@ -130,7 +131,10 @@ static const char usage[] =
     "  -h, --help / -V, --version\n"
     "\n"
     "attnviz train TASK [FILE] [OPTIONS] --save DIR   train a small transformer\n"
-    "                       (induction copy reverse sort text grammar: attnviz train --help)\n";
+    "                       (induction copy reverse sort text grammar: attnviz train --help)\n"
+    "attnviz get NAME[@REV]   download a Hugging Face model (gpt2, ORG/NAME) into its\n"
+    "                       cache, where --model NAME finds it (HF_ENDPOINT, HF_TOKEN,\n"
+    "                       HF_HUB_CACHE, HF_HOME, HF_HUB_OFFLINE are honoured)\n";
 
 const char *cli_usage(void)
 {
@@ -497,4 +501,6 @@ void cli_free(CliOptions *o)
 {
     free(o->text);
     o->text = NULL;
+    free(o->model_path);
+    o->model_path = NULL;
 }

@@ -9,7 +9,10 @@
 #include <unistd.h>
 
 #include "core/av.h"
+#include "cli/hub_cmd.h"
 #include "cli/say.h"
+#include "io/hfcache.h"
+#include "io/hffolder.h"
 
 /* Loading progress on a terminal's standard error: one line rewritten. */
 static void progress(void *ctx, double fraction, const char *what)
@@ -69,10 +72,26 @@ static int generate(const CliOptions *o, Kind *k, const char *text, bool batch, 
     return 0;
 }
 
+/* A Git LFS pointer left in place of a file (a clone made without git-lfs):
+ * said with the two ways to the real file. */
+static int lfs_pointer(const CliOptions *o)
+{
+    char name[256], id[HF_ID_MAX];
+    if (!hffolder_lfs_pointer(o->model_dir, name, sizeof name))
+        return 0;
+    hub_cmd_guess_id(o->model_dir, id, sizeof id);
+    bool weights = strstr(name, ".safetensors") && !strstr(name, ".json");
+    return say(2, "%s is a Git LFS pointer, not the %s: run `git lfs pull` in %s, or "
+               "`attnviz get %s`", name, weights ? "weights" : "file", o->model_dir, id);
+}
+
 int gpt2_cmd_prepare(CliOptions *o, const char *text, bool batch, Kind *k, char **whole)
 {
     char why[512] = "";
     *whole = NULL;
+    int pointer = lfs_pointer(o);
+    if (pointer)
+        return pointer;
     bool tty = isatty(STDERR_FILENO);
     int err = kind_gpt2_load(k, o->model_dir, tty ? progress : NULL, (void *)o->model_dir, why,
                              sizeof why);

@@ -31,6 +31,7 @@
 #include "app/headscan.h"
 #include "app/kind.h"
 #include "cli/gpt2_cmd.h"
+#include "cli/hub_cmd.h"
 #include "cli/model_cmd.h"
 #include "cli/import_cmd.h"
 #include "cli/lens_cmd.h"
@@ -353,6 +354,8 @@ static int run(App *a)
     if (a->opt.lesson_set && (a->opt.export_set || !a->opt.lesson))
         return lesson_cmd_batch(&a->opt, &a->sentences);
     bool batch_run = a->opt.export_set || a->opt.dump_dir || a->opt.generate;
+    if (a->opt.model_dir && (status = hub_cmd_resolve(&a->opt)) != 0)
+        return status; /* --model NAME: a hub id's snapshot in the cache */
     a->gpt2 = a->opt.model_dir && kind_gpt2_folder(a->opt.model_dir);
     if (a->gpt2) {
         status = gpt2_cmd_prepare(&a->opt, the_text(a), batch_run, &a->kind, &a->gen_text);
@@ -383,6 +386,8 @@ static void app_free(App *a)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "get") == 0)
+        return hub_cmd_get(argc - 1, argv + 1);
     blaskern_ensure(argv); /* OpenBLAS on the processor's own kernel: may re-execute once */
     stale_set_note(say_note); /* a killed run's temporary left beside a file: one line */
     if (argc > 1 && strcmp(argv[1], "train") == 0)

@@ -12,6 +12,7 @@
 
 #include "core/av.h"
 #include "io/fileio.h"
+#include "io/hfshards.h"
 #include "io/json.h"
 
 #define INDEX "model.safetensors.index.json"
@@ -142,14 +143,11 @@ static int open_shards(const char *dir, Index *x, StFile *sh, int *n, char *why,
     return AV_OK;
 }
 
-int hfindex_open(const char *dir, StFile **shards, int *n, char *why, size_t whylen)
+/* Read and parse the index at path into x (freed by the caller). */
+static int read_index(const char *path, Index *x, char *why, size_t whylen)
 {
-    char path[4096], *text;
+    char *text;
     size_t len;
-    Index x = {0};
-    *shards = NULL;
-    *n = 0;
-    snprintf(path, sizeof path, "%s/" INDEX, dir);
     int rc = file_read_regular(path, HF_MAX_INDEX_BYTES, &text, &len);
     if (rc != AV_OK) {
         snprintf(why, whylen, "%s: %s", path,
@@ -158,12 +156,23 @@ int hfindex_open(const char *dir, StFile **shards, int *n, char *why, size_t why
                                       : av_strerror(rc));
         return rc == AV_ERR_TOO_LARGE ? AV_ERR_MODEL : rc;
     }
-    x.j = (Json){text, text + len, x.jwhy, sizeof x.jwhy, 0};
-    rc = parse(&x);
+    x->j = (Json){text, text + len, x->jwhy, sizeof x->jwhy, 0};
+    rc = parse(x);
     if (rc != AV_OK)
-        snprintf(why, whylen, INDEX ": byte %zu: %s", (size_t)(x.j.p - text),
-                 rc == AV_ERR_NOMEM ? av_strerror(rc) : x.jwhy);
+        snprintf(why, whylen, INDEX ": byte %zu: %s", (size_t)(x->j.p - text),
+                 rc == AV_ERR_NOMEM ? av_strerror(rc) : x->jwhy);
     free(text);
+    return rc;
+}
+
+int hfindex_open(const char *dir, StFile **shards, int *n, char *why, size_t whylen)
+{
+    char path[4096];
+    Index x = {0};
+    *shards = NULL;
+    *n = 0;
+    snprintf(path, sizeof path, "%s/" INDEX, dir);
+    int rc = read_index(path, &x, why, whylen);
     StFile *sh = rc == AV_OK ? calloc((size_t)x.n_files, sizeof(*sh)) : NULL;
     if (rc == AV_OK && !sh)
         rc = AV_ERR_NOMEM, snprintf(why, whylen, "%s", av_strerror(rc));
@@ -180,4 +189,23 @@ int hfindex_open(const char *dir, StFile **shards, int *n, char *why, size_t why
     *shards = sh;
     *n = opened;
     return AV_OK;
+}
+
+int hfmodel_shard_files(const char *index_path, char ***files, int *n, char *why, size_t whylen)
+{
+    Index x = {0};
+    *files = NULL;
+    *n = 0;
+    int rc = read_index(index_path, &x, why, whylen);
+    char **f = rc == AV_OK ? calloc((size_t)x.n_files, sizeof(*f)) : NULL;
+    if (rc == AV_OK && !f)
+        rc = AV_ERR_NOMEM, snprintf(why, whylen, "%s", av_strerror(rc));
+    if (rc == AV_OK) {
+        memcpy(f, x.file, (size_t)x.n_files * sizeof(*f));
+        *files = f;
+        *n = x.n_files;
+        x.n_files = 0; /* taken over */
+    }
+    index_free(&x);
+    return rc;
 }

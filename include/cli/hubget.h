@@ -1,0 +1,67 @@
+/* hubget.h - files of a Hugging Face hub repository over HTTP, with libcurl
+ * (hubget.c): the metadata a HEAD of /{repo}/resolve/{rev}/{file} answers
+ * with, and a file's bytes into a blob of the cache, resumed and checked.
+ *
+ * The only layer that reaches the network, and only when the user asked
+ * (attnviz get, or yes to the question of --model NAME). Nothing here prints
+ * but the progress; a failure is a HubErr and one line in why.
+ */
+#ifndef ATTNVIZ_HUBGET_H
+#define ATTNVIZ_HUBGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    HUB_OK = 0,
+    HUB_NOT_FOUND, /* 404: no such repo, revision or file (see code) */
+    HUB_DENIED,    /* 401 or 403: gated, private, or a refused token */
+    HUB_NET,       /* the endpoint cannot be reached */
+    HUB_DROPPED,   /* the connection dropped or stalled, every retry too */
+    HUB_CHECKSUM,  /* the bytes' sha256 is not the one the hub named */
+    HUB_DISK,      /* the cache could not be written (full disk: errno) */
+    HUB_HTTP,      /* another answer: a server error after the retries, ... */
+    HUB_BAD,       /* an answer without what a hub sends (no ETag, ...) */
+    HUB_BUSY,      /* another process is downloading the same blob */
+} HubErr;
+
+/* How to reach the hub: from $HF_ENDPOINT, $HF_TOKEN and the timeouts. */
+typedef struct {
+    const char *endpoint; /* "https://huggingface.co", no trailing '/' */
+    const char *token;    /* sent as "Authorization: Bearer TOKEN", or NULL */
+    long head_seconds;    /* a HEAD's whole time (HF_HUB_ETAG_TIMEOUT) */
+    long stall_seconds;   /* no byte for this long is a dropped connection
+                           * (HF_HUB_DOWNLOAD_TIMEOUT) */
+    int tries;            /* attempts of a download before HUB_DROPPED */
+    bool bar;             /* a progress bar on standard error (a terminal) */
+} HubNet;
+
+/* What the hub says of one file. */
+typedef struct {
+    long status;     /* the HTTP status */
+    char code[64];   /* X-Error-Code ("RepoNotFound", "EntryNotFound", ...) */
+    char commit[41]; /* X-Repo-Commit */
+    char etag[80];   /* X-Linked-Etag, else ETag, as the cache names blobs */
+    bool lfs;        /* X-Linked-Etag was given: etag is the sha256 */
+    double size;     /* X-Linked-Size, else Content-Length; -1 unknown */
+    char url[4096];  /* where the bytes are: a redirect's Location, or the file's URL */
+} HubMeta;
+
+/* Start libcurl once, before any other call. Returns false when it cannot. */
+bool hubget_init(void);
+
+/* HEAD of file of repo at rev (relative redirects followed: a renamed repo;
+ * an absolute one is where the bytes are). HUB_OK with *m filled, or the
+ * error (m->status and m->code set for an HTTP answer). */
+HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
+                   char *why, size_t whylen);
+
+/* The bytes m names into blob: written to blob.incomplete (resumed with a
+ * Range request when one is there), retried n->tries times when the
+ * connection drops or stalls, its size checked against m->size and, for an
+ * LFS file, its sha256 against m->etag (a mismatch deletes it), then renamed
+ * to blob. label names the file in the progress. */
+HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
+                   char *why, size_t whylen);
+
+#endif

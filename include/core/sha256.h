@@ -1,0 +1,28 @@
+/* sha256.h - SHA-256 (FIPS 180-4), incremental: the check of a downloaded
+ * file against the sha256 its host names (sha256.c).
+ *
+ * The state lives in the caller's Sha256: no globals, no allocation.
+ */
+#ifndef ATTNVIZ_SHA256_H
+#define ATTNVIZ_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint32_t h[8];
+    uint64_t bytes;    /* message length so far */
+    uint8_t block[64]; /* a partial block */
+    size_t fill;       /* bytes in block */
+} Sha256;
+
+void sha256_init(Sha256 *s);
+
+/* Add data[0..len) to the message. */
+void sha256_update(Sha256 *s, const void *data, size_t len);
+
+/* The digest of the message so far, as 32 bytes and, when hex is not NULL,
+ * as 64 lower-case hexadecimal digits and a NUL (hex[65]). s is spent. */
+void sha256_final(Sha256 *s, uint8_t digest[32], char *hex);
+
+#endif

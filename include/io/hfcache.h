@@ -1,0 +1,86 @@
+/* hfcache.h - the Hugging Face cache as huggingface_hub lays it out
+ * (hfcache.c), read to find a model by its hub id and written by a download.
+ *
+ *   ROOT/models--ORG--NAME/refs/REVISION       a commit hash (40 hex digits)
+ *   ROOT/models--ORG--NAME/snapshots/HASH/FILE a symbolic link to
+ *                                             ../../blobs/ETAG
+ *   ROOT/models--ORG--NAME/blobs/ETAG          the file's bytes (ETAG: the
+ *                                             sha256 of an LFS file, the git
+ *                                             object id of a small one)
+ *
+ * ROOT is $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub
+ * (DESIGN.md "Hub ids and the Hugging Face cache"). Nothing here touches the
+ * network or prints.
+ */
+#ifndef ATTNVIZ_HFCACHE_H
+#define ATTNVIZ_HFCACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define HF_ID_MAX 97   /* a repo id: 96 characters, as the hub allows */
+#define HF_REV_MAX 256 /* a revision: a branch, a tag or a commit hash */
+#define HF_PATH_MAX 4096
+
+/* A model named by its hub id, with an optional @revision. */
+typedef struct {
+    char repo[HF_ID_MAX]; /* "openai-community/gpt2", or "gpt2" */
+    char rev[HF_REV_MAX]; /* "main" when none was given */
+} HfId;
+
+/* Parse NAME[@REV]: NAME is ORG/NAME or NAME of letters, digits, '-', '_'
+ * and '.', with neither "--" nor ".." and no part beginning or ending with
+ * '-' or '.'; REV is a branch, a tag (may hold '/', never "..") or a commit
+ * hash. Returns true when name is such an id (*id filled). */
+bool hfcache_parse_id(const char *name, HfId *id);
+
+/* Whether rev is a commit hash: 40 lower-case hexadecimal digits. */
+bool hfcache_is_commit(const char *rev);
+
+/* The cache's root from the environment into buf. Returns false when no
+ * root can be named (no HF_HUB_CACHE, HF_HOME nor HOME) or it is too long. */
+bool hfcache_root(char *buf, size_t size);
+
+/* The names a repo is found under: itself, and the other name of the hub's
+ * redirect for the short ids (gpt2 and openai-community/gpt2, distilgpt2 and
+ * distilbert/distilgpt2, gpt2-medium, -large, -xl), canonical first. Fills
+ * names[0..n) and returns n (1 or 2). */
+int hfcache_names(const char *repo, const char *names[2]);
+
+/* Bytes of the files a download of repo fetches, for the known GPT-2 ids
+ * (either name); 0 when not known without asking the hub. */
+double hfcache_known_size(const char *repo);
+
+/* ROOT/models--ORG--NAME into buf. Returns false when it does not fit. */
+bool hfcache_repo_dir(const char *root, const char *repo, char *buf, size_t size);
+
+/* The snapshot of id in the cache at root: for each of its names, the
+ * revision's commit (refs/REV, or REV itself when it is a commit hash) whose
+ * snapshots/ folder exists. On true, dir holds the snapshot's folder and
+ * *found the name it was under (one of hfcache_names). */
+bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, const char **found);
+
+/* ETag header's value as the cache names a blob: "W/" and quotes dropped.
+ * Returns false when the rest is empty, too long for out, or holds a
+ * character other than letters, digits, '-' and '_'. */
+bool hfcache_etag(const char *raw, char *out, size_t size);
+
+/* Make snapshots/COMMIT/FILE in repo_dir a symbolic link to
+ * ../../blobs/ETAG (one more ../ per '/' in file), replacing what was there
+ * at once (a link made beside it, then renamed). Returns AV_OK or AV_ERR_IO
+ * (errno set). */
+int hfcache_link(const char *repo_dir, const char *commit, const char *file, const char *etag);
+
+/* Write commit to repo_dir/refs/REV atomically (folders made). Returns AV_OK,
+ * AV_ERR_IO (errno set) or AV_ERR_NOMEM. */
+int hfcache_write_ref(const char *repo_dir, const char *rev, const char *commit);
+
+/* Make path's folder and its parents (mkdir -p of all but the last part).
+ * Returns AV_OK or AV_ERR_IO (errno set). */
+int hfcache_make_parents(const char *path);
+
+/* For a folder inside a cache (.../models--ORG--NAME/snapshots/HASH), the
+ * repo's NAME into buf (without ORG); false for any other folder. */
+bool hfcache_model_name(const char *dir, char *buf, size_t size);
+
+#endif

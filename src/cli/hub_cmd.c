@@ -1,0 +1,362 @@
+/* hub_cmd.c - `attnviz get NAME[@REV]` and --model NAME (hub_cmd.h): the
+ * files attnviz reads, fetched into the Hugging Face cache's layout
+ * (io/hfcache.h) with cli/hubget.h, and each failure said in one line with
+ * what to do.
+ */
+#include "cli/hub_cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/av.h"
+#include "cli/hubget.h"
+#include "cli/say.h"
+#include "io/fileio.h"
+#include "io/hfcache.h"
+#include "io/hffolder.h"
+#include "io/hfshards.h"
+
+#define DEFAULT_ENDPOINT "https://huggingface.co"
+
+/* One download: where from, where to. */
+typedef struct {
+    HubNet net;
+    const HfId *id;
+    char endpoint[1024];
+    char repo_dir[HF_PATH_MAX - 512]; /* room for /snapshots/HASH/FILE */
+    char commit[41];
+} Get;
+
+static bool offline(void)
+{
+    const char *v = getenv("HF_HUB_OFFLINE");
+    return v && (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+                 strcasecmp(v, "on") == 0);
+}
+
+static long env_seconds(const char *name, long dflt)
+{
+    const char *v = getenv(name);
+    char *end;
+    long s = v ? strtol(v, &end, 10) : 0;
+    return v && *v && *end == 0 && s > 0 ? s : dflt;
+}
+
+/* " (about 550 MB)" for a known id, "" otherwise. */
+static void about(const char *repo, char *buf, size_t size)
+{
+    double b = hfcache_known_size(repo);
+    if (b >= 1e9)
+        snprintf(buf, size, " (about %.1f GB)", b / 1e9);
+    else if (b > 0)
+        snprintf(buf, size, " (about %.0f MB)", b / 1e6);
+    else
+        buf[0] = 0;
+}
+
+/* The one line of a failed HEAD or download of file. */
+static int say_error(const Get *g, const char *file, HubErr err, const HubMeta *m, const char *why)
+{
+    const char *repo = g->id->repo;
+    switch (err) {
+    case HUB_OK: return 0;
+    case HUB_NOT_FOUND:
+        if (strcmp(m->code, "RevisionNotFound") == 0)
+            return say(2, "%s has no revision %s at %s", repo, g->id->rev, g->endpoint);
+        if (strcmp(m->code, "EntryNotFound") == 0)
+            return say(2, "%s has no %s at %s", repo, file, g->endpoint);
+        return say(2, "no model %s at %s (404)", repo, g->endpoint);
+    case HUB_DENIED:
+        if (g->net.token)
+            return say(1,
+                       "%s: HF_TOKEN was refused (%ld): is it a token of an account that may "
+                       "read %s (a gated model's conditions accepted)?",
+                       repo, m->status, repo);
+        return say(1,
+                   "%s is gated or private (%ld): set HF_TOKEN to an access token that may "
+                   "read it",
+                   repo, m->status);
+    case HUB_NET: return say(1, "cannot reach %s: %s (no network? HF_ENDPOINT?)", g->endpoint, why);
+    case HUB_DROPPED:
+        return say(1, "%s: the connection dropped: %s; `attnviz get %s` again resumes it", file,
+                   why, repo);
+    case HUB_CHECKSUM:
+        return say(1,
+                   "%s: checksum mismatch: %s; the bad copy was deleted, `attnviz get %s` "
+                   "again fetches it anew",
+                   file, why, repo);
+    case HUB_DISK:
+        return say(1, "cannot write %s into %s: %s%s", file, g->repo_dir, why,
+                   errno == ENOSPC ? " (the disk is full)" : "");
+    case HUB_HTTP: return say(1, "%s from %s: %s", file, g->endpoint, why);
+    case HUB_BUSY: return say(1, "%s: %s: wait for it to end", file, why);
+    case HUB_BAD:
+    default:
+        return say(1, "%s from %s: %s (is HF_ENDPOINT a Hugging Face hub?)", file, g->endpoint,
+                   why);
+    }
+}
+
+static bool blob_ready(const char *blob, double size)
+{
+    struct stat st;
+    return stat(blob, &st) == 0 && S_ISREG(st.st_mode) && (size < 0 || st.st_size == size);
+}
+
+/* file (m from its HEAD) into blobs/ and linked from the snapshot. */
+static int get_file(Get *g, const char *file, const HubMeta *m)
+{
+    char blob[HF_PATH_MAX], why[512] = "";
+    snprintf(blob, sizeof blob, "%s/blobs/%s", g->repo_dir, m->etag);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    bool had = blob_ready(blob, m->size);
+    HubErr err = had ? HUB_OK : hubget_blob(&g->net, m, file, blob, why, sizeof why);
+    if (err)
+        return say_error(g, file, err, m, why);
+    if (hfcache_link(g->repo_dir, g->commit, file, m->etag) != AV_OK)
+        return say(1, "cannot link %s into %s/snapshots/%s: %s", file, g->repo_dir, g->commit,
+                   strerror(errno));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (had)
+        say(0, "%s: already in the cache", file);
+    else if (m->size >= 0)
+        say(0, "%s: %.1f MB in %.1f s", file, m->size / 1e6, s);
+    else
+        say(0, "%s: done in %.1f s", file, s);
+    return 0;
+}
+
+/* HEAD of file at the commit (or the revision, before the commit is known). */
+static HubErr head(Get *g, const char *file, HubMeta *m, char *why, size_t whylen)
+{
+    return hubget_head(&g->net, g->id->repo, g->commit[0] ? g->commit : g->id->rev, file, m, why,
+                       whylen);
+}
+
+/* HEAD then get; with optional, a 404 of the file is *absent, not an error. */
+static int fetch(Get *g, const char *file, bool optional, bool *absent)
+{
+    HubMeta m;
+    char why[512] = "";
+    HubErr err = head(g, file, &m, why, sizeof why);
+    if (absent)
+        *absent = err == HUB_NOT_FOUND && strcmp(m.code, "RepoNotFound") != 0 &&
+                  strcmp(m.code, "RevisionNotFound") != 0;
+    if (optional && absent && *absent)
+        return 0;
+    if (err)
+        return say_error(g, file, err, &m, why);
+    if (!g->commit[0]) {
+        if (!hfcache_is_commit(m.commit))
+            return say(1,
+                       "%s from %s: no commit (X-Repo-Commit) in the answer (is HF_ENDPOINT "
+                       "a Hugging Face hub?)",
+                       file, g->endpoint);
+        memcpy(g->commit, m.commit, sizeof g->commit);
+    }
+    return get_file(g, file, &m);
+}
+
+/* The weights: model.safetensors, or the index and every shard it lists. */
+static int fetch_weights(Get *g)
+{
+    bool absent;
+    int status = fetch(g, "model.safetensors", true, &absent);
+    if (status || !absent)
+        return status;
+    status = fetch(g, "model.safetensors.index.json", true, &absent);
+    if (status)
+        return status;
+    if (absent)
+        return say(2,
+                   "%s has neither model.safetensors nor model.safetensors.index.json at %s "
+                   "(attnviz reads safetensors weights only)",
+                   g->id->repo, g->endpoint);
+    char path[HF_PATH_MAX], why[512], **files;
+    int n;
+    snprintf(path, sizeof path, "%s/snapshots/%s/model.safetensors.index.json", g->repo_dir,
+             g->commit);
+    int err = hfmodel_shard_files(path, &files, &n, why, sizeof why);
+    if (err)
+        return say(av_exit_status(err), "%s", why);
+    for (int k = 0; k < n && !status; k++)
+        status = fetch(g, files[k], false, NULL);
+    for (int k = 0; k < n; k++)
+        free(files[k]);
+    free(files);
+    return status;
+}
+
+/* The tokenizer: vocab.json and merges.txt, or tokenizer.json. */
+static int fetch_tokenizer(Get *g)
+{
+    bool no_vocab, no_merges, no_tok;
+    int status = fetch(g, "vocab.json", true, &no_vocab);
+    if (!status)
+        status = fetch(g, "merges.txt", true, &no_merges);
+    if (status || (!no_vocab && !no_merges))
+        return status;
+    status = fetch(g, "tokenizer.json", true, &no_tok);
+    if (!status && no_tok)
+        return say(2, "%s has no tokenizer at %s (vocab.json and merges.txt, or tokenizer.json)",
+                   g->id->repo, g->endpoint);
+    return status;
+}
+
+/* Download id into the cache at root; snap (size) receives the snapshot. */
+static int get_model(const HfId *id, const char *root, char *snap, size_t size)
+{
+    if (offline())
+        return say(1, "HF_HUB_OFFLINE is set: nothing is downloaded (unset it to fetch %s)",
+                   id->repo);
+    Get g = {.id = id};
+    const char *e = getenv("HF_ENDPOINT");
+    snprintf(g.endpoint, sizeof g.endpoint, "%s", e && *e ? e : DEFAULT_ENDPOINT);
+    for (size_t n = strlen(g.endpoint); n > 0 && g.endpoint[n - 1] == '/'; n--)
+        g.endpoint[n - 1] = 0;
+    const char *token = getenv("HF_TOKEN");
+    g.net = (HubNet){.endpoint = g.endpoint,
+                     .token = token && *token ? token : NULL,
+                     .head_seconds = env_seconds("HF_HUB_ETAG_TIMEOUT", 10),
+                     .stall_seconds = env_seconds("HF_HUB_DOWNLOAD_TIMEOUT", 10),
+                     .tries = 5,
+                     .bar = isatty(STDERR_FILENO)};
+    if (!hfcache_repo_dir(root, id->repo, g.repo_dir, sizeof g.repo_dir))
+        return say(1, "the cache's path is too long: %s", root);
+    if (!hubget_init())
+        return say(1, "libcurl cannot start");
+    say(0, "fetching %s (%s) from %s into %s", id->repo, id->rev, g.endpoint, g.repo_dir);
+    if (hfcache_is_commit(id->rev))
+        memcpy(g.commit, id->rev, sizeof g.commit);
+    int status = fetch(&g, "config.json", false, NULL);
+    if (!status)
+        status = fetch_weights(&g);
+    if (!status)
+        status = fetch_tokenizer(&g);
+    if (!status && !hfcache_is_commit(id->rev) &&
+        hfcache_write_ref(g.repo_dir, id->rev, g.commit) != AV_OK)
+        status = say(1, "cannot write %s/refs/%s: %s", g.repo_dir, id->rev, strerror(errno));
+    if (!status)
+        snprintf(snap, size, "%s/snapshots/%s", g.repo_dir, g.commit);
+    return status;
+}
+
+int hub_cmd_get(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        puts("usage: attnviz get NAME[@REVISION]   download a Hugging Face model into its cache");
+        return 0;
+    }
+    HfId id;
+    if (argc != 2)
+        return say(2, "usage: attnviz get NAME[@REVISION] (a hub id such as gpt2 or "
+                      "openai-community/gpt2)");
+    if (!hfcache_parse_id(argv[1], &id))
+        return say(2, "'%s' is not a hub id (NAME or ORG/NAME, optionally @REVISION)", argv[1]);
+    char root[HF_PATH_MAX], snap[HF_PATH_MAX];
+    if (!hfcache_root(root, sizeof root))
+        return say(2, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
+    int status = get_model(&id, root, snap, sizeof snap);
+    if (status)
+        return status;
+    printf("%s\n", snap);
+    return fflush(stdout) != 0 ? say(1, "cannot write to standard output") : 0;
+}
+
+/* Ask on the terminal; true for yes. */
+static bool ask(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static bool ask(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("attnviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" [y/N] ", stderr);
+    fflush(stderr);
+    char line[64];
+    if (!fgets(line, sizeof line, stdin))
+        return false;
+    return line[0] == 'y' || line[0] == 'Y';
+}
+
+/* The snapshot of id in the cache: missing files said with what to do. */
+static int use_snapshot(CliOptions *o, const char *name, const char *snap)
+{
+    char list[256];
+    if (hffolder_missing(snap, list, sizeof list))
+        return say(2, "the cache's copy of %s (%s) lacks %s: `attnviz get %s` fetches it", name,
+                   snap, list, name);
+    free(o->model_path);
+    o->model_path = strdup(snap);
+    if (!o->model_path)
+        return say(1, "out of memory");
+    o->model_dir = o->model_path;
+    return 0;
+}
+
+int hub_cmd_resolve(CliOptions *o)
+{
+    struct stat st;
+    HfId id;
+    char root[HF_PATH_MAX], snap[HF_PATH_MAX], size[32];
+    const char *name = o->model_dir, *found;
+    if (stat(name, &st) == 0 || errno != ENOENT || !hfcache_parse_id(name, &id) ||
+        !hfcache_root(root, sizeof root))
+        return 0; /* a folder (or file) of that name wins; a path is said as before */
+    if (hfcache_find(root, &id, snap, sizeof snap, &found))
+        return use_snapshot(o, name, snap);
+    about(id.repo, size, sizeof size);
+    if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO) || offline())
+        return say(2,
+                   "%s is neither a folder nor in the Hugging Face cache: `attnviz get %s` "
+                   "downloads it%s into %s",
+                   name, name, size, root);
+    const char *e = getenv("HF_ENDPOINT");
+    if (!ask("%s is neither a folder nor in the Hugging Face cache. Download it%s from %s "
+             "into %s?",
+             name, size, e && *e ? e : DEFAULT_ENDPOINT, root))
+        return say(2, "%s: not downloaded (`attnviz get %s` downloads it)", name, name);
+    int status = get_model(&id, root, snap, sizeof snap);
+    return status ? status : use_snapshot(o, name, snap);
+}
+
+void hub_cmd_guess_id(const char *dir, char *buf, size_t size)
+{
+    char path[HF_PATH_MAX], *text = NULL;
+    size_t len;
+    HfId id;
+    snprintf(path, sizeof path, "%s/.git/config", dir);
+    if (file_read_regular(path, 1 << 16, &text, &len) == AV_OK) {
+        char *url = strstr(text, "url = ");
+        char *end = url ? url + strcspn(url, "\r\n") : NULL;
+        if (end) {
+            *end = 0;
+            if (end - url > 4 && strcmp(end - 4, ".git") == 0)
+                end[-4] = 0;
+            char *host = strstr(url, "://");
+            char *p = host ? strchr(host + 3, '/') : NULL;
+            if (p && hfcache_parse_id(p + 1, &id)) {
+                snprintf(buf, size, "%s", id.repo);
+                free(text);
+                return;
+            }
+        }
+    }
+    free(text);
+    snprintf(path, sizeof path, "%s", dir);
+    for (size_t n = strlen(path); n > 1 && path[n - 1] == '/'; n--)
+        path[n - 1] = 0;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(buf, size, "%s", hfcache_parse_id(base, &id) ? id.repo : "ORG/NAME");
+}

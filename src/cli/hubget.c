@@ -1,0 +1,497 @@
+/* hubget.c - a hub repository's files over HTTP with libcurl (hubget.h).
+ *
+ * A HEAD without following absolute redirects gives the metadata the hub
+ * puts on its answer (the commit, the ETag, for an LFS file the sha256 and
+ * size and, as a redirect, where the bytes are); a GET then fetches the
+ * bytes into BLOB.incomplete, from where a partial one ended (Range), and
+ * only a whole, checked file is renamed to its blob's name.
+ */
+#include "cli/hubget.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "core/av.h"
+#include "core/sha256.h"
+#include "io/hfcache.h"
+
+#define HUB_MAX_REDIRECTS 5
+
+static HubErr fail(char *why, size_t whylen, HubErr rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static HubErr fail(char *why, size_t whylen, HubErr rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+bool hubget_init(void)
+{
+    return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+}
+
+/* The request headers: the token, and identity encoding so that
+ * Content-Length is the file's size. */
+static struct curl_slist *headers(const HubNet *n)
+{
+    struct curl_slist *h = curl_slist_append(NULL, "Accept-Encoding: identity");
+    if (h && n->token && *n->token) {
+        char auth[1024];
+        snprintf(auth, sizeof auth, "Authorization: Bearer %s", n->token);
+        struct curl_slist *t = curl_slist_append(h, auth);
+        if (!t)
+            curl_slist_free_all(h);
+        h = t;
+    }
+    return h;
+}
+
+static CURL *easy(const HubNet *n, struct curl_slist *h, const char *url, char *err)
+{
+    CURL *c = curl_easy_init();
+    if (!c)
+        return NULL;
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "attnviz/" AV_VERSION);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    (void)n;
+    err[0] = 0;
+    return c;
+}
+
+/* Copy a header's value (trimmed) into out when the line is name's. */
+static bool header_value(const char *line, size_t len, const char *name, char *out, size_t size)
+{
+    size_t k = strlen(name);
+    if (len <= k || line[k] != ':' || strncasecmp(line, name, k) != 0)
+        return false;
+    const char *v = line + k + 1, *end = line + len;
+    while (v < end && isspace((unsigned char)*v))
+        v++;
+    while (end > v && isspace((unsigned char)end[-1]))
+        end--;
+    snprintf(out, size, "%.*s", (int)(end - v), v);
+    return true;
+}
+
+typedef struct {
+    char commit[64], etag[128], linked_etag[128], linked_size[32], length[32], location[4096],
+        code[64];
+} Headers;
+
+static size_t on_header(char *line, size_t size, size_t nitems, void *ctx)
+{
+    Headers *h = ctx;
+    size_t len = size * nitems;
+    if (len >= 5 && strncmp(line, "HTTP/", 5) == 0)
+        memset(h, 0, sizeof *h); /* a new answer */
+    static const struct {
+        const char *name;
+        size_t at, size;
+    } want[] = {
+        {"X-Repo-Commit", offsetof(Headers, commit), sizeof(((Headers *)0)->commit)},
+        {"ETag", offsetof(Headers, etag), sizeof(((Headers *)0)->etag)},
+        {"X-Linked-Etag", offsetof(Headers, linked_etag), sizeof(((Headers *)0)->linked_etag)},
+        {"X-Linked-Size", offsetof(Headers, linked_size), sizeof(((Headers *)0)->linked_size)},
+        {"Content-Length", offsetof(Headers, length), sizeof(((Headers *)0)->length)},
+        {"Location", offsetof(Headers, location), sizeof(((Headers *)0)->location)},
+        {"X-Error-Code", offsetof(Headers, code), sizeof(((Headers *)0)->code)},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        if (header_value(line, len, want[k].name, (char *)h + want[k].at, want[k].size))
+            break;
+    return len;
+}
+
+/* A transfer that may work when tried again. */
+static bool transient(CURLcode rc)
+{
+    return rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+           rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_GOT_NOTHING || rc == CURLE_HTTP2 ||
+           rc == CURLE_HTTP2_STREAM || rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_COULDNT_CONNECT;
+}
+
+static HubErr net_error(CURLcode rc, const char *err, const char *url, char *why, size_t whylen)
+{
+    const char *what = err[0] ? err : curl_easy_strerror(rc);
+    if (rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_CONNECT ||
+        rc == CURLE_COULDNT_RESOLVE_PROXY || rc == CURLE_OPERATION_TIMEDOUT)
+        return fail(why, whylen, HUB_NET, "%s", what);
+    (void)url;
+    return fail(why, whylen, HUB_HTTP, "%s", what);
+}
+
+static void meta_from(HubMeta *m, const Headers *h)
+{
+    snprintf(m->code, sizeof m->code, "%s", h->code);
+    snprintf(m->commit, sizeof m->commit, "%.40s", h->commit);
+    m->lfs = h->linked_etag[0] != 0;
+    if (!hfcache_etag(m->lfs ? h->linked_etag : h->etag, m->etag, sizeof m->etag))
+        m->etag[0] = 0;
+    const char *size = h->linked_size[0] ? h->linked_size : h->length;
+    char *end;
+    double v = strtod(size, &end);
+    m->size = size[0] && *end == 0 && v >= 0 ? v : -1;
+}
+
+/* repo's resolve URL of file at rev: a '/' of the revision escaped. */
+static void resolve_url(const HubNet *n, const char *repo, const char *rev, const char *file,
+                        char *url, size_t size)
+{
+    char r[3 * HF_REV_MAX];
+    size_t k = 0;
+    for (const char *p = rev; *p && k + 4 < sizeof r; p++)
+        k += (size_t)(*p == '/' ? snprintf(r + k, 4, "%%2F") : snprintf(r + k, 2, "%c", *p));
+    r[k] = 0;
+    snprintf(url, size, "%s/%s/resolve/%s/%s", n->endpoint, repo, r, file);
+}
+
+HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
+                   char *why, size_t whylen)
+{
+    char err[CURL_ERROR_SIZE];
+    memset(m, 0, sizeof *m);
+    resolve_url(n, repo, rev, file, m->url, sizeof m->url);
+    struct curl_slist *h = headers(n);
+    HubErr rc = HUB_OK;
+    for (int hop = 0; hop <= HUB_MAX_REDIRECTS; hop++) {
+        Headers hd = {0};
+        CURL *c = easy(n, h, m->url, err);
+        if (!c || !h) {
+            rc = fail(why, whylen, HUB_NET, "libcurl: out of memory");
+            curl_easy_cleanup(c);
+            break;
+        }
+        curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+        curl_easy_setopt(c, CURLOPT_TIMEOUT, n->head_seconds);
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, &hd);
+        CURLcode cr = curl_easy_perform(c);
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &m->status);
+        curl_easy_cleanup(c);
+        if (cr != CURLE_OK) {
+            rc = net_error(cr, err, m->url, why, whylen);
+            break;
+        }
+        meta_from(m, &hd);
+        /* a relative redirect without the file's metadata: a renamed repo */
+        if (m->status >= 300 && m->status < 400 && hd.location[0] == '/' && !hd.linked_etag[0]) {
+            snprintf(m->url, sizeof m->url, "%s%s", n->endpoint, hd.location); /* renamed */
+            continue;
+        }
+        if (m->status >= 300 && m->status < 400 && hd.location[0] == '/')
+            snprintf(m->url, sizeof m->url, "%s%s", n->endpoint, hd.location);
+        else if (m->status >= 300 && m->status < 400 && hd.location[0])
+            snprintf(m->url, sizeof m->url, "%s", hd.location); /* the bytes' host */
+        else if (m->status >= 300 && m->status < 400)
+            rc = fail(why, whylen, HUB_BAD, "a redirect (%ld) without a Location", m->status);
+        else if (m->status == 404)
+            rc = fail(why, whylen, HUB_NOT_FOUND, "%ld %s", m->status, m->code);
+        else if (m->status == 401 || m->status == 403)
+            rc = fail(why, whylen, HUB_DENIED, "%ld %s", m->status, m->code);
+        else if (m->status >= 400)
+            rc = fail(why, whylen, HUB_HTTP, "the server answered %ld", m->status);
+        else if (!m->etag[0])
+            rc = fail(why, whylen, HUB_BAD, "no ETag in the answer for %s", file);
+        break;
+    }
+    if (rc == HUB_OK && m->status >= 300 && m->status < 400 && m->url[0] == '/')
+        rc = fail(why, whylen, HUB_BAD, "more than %d redirects", HUB_MAX_REDIRECTS);
+    curl_slist_free_all(h);
+    return rc;
+}
+
+/* One download's state, shared with libcurl's callbacks. */
+typedef struct {
+    int fd;
+    long long have;  /* bytes in the file */
+    long long start; /* bytes there when this transfer began */
+    int write_errno; /* a failed write's errno */
+    bool restarted;  /* the server ignored the Range: written from byte 0 */
+    CURL *c;
+    const char *label;
+    double size; /* bytes expected, -1 unknown */
+    bool bar;
+    double t0, last;
+} Transfer;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static size_t on_data(char *p, size_t size, size_t nitems, void *ctx)
+{
+    Transfer *t = ctx;
+    size_t len = size * nitems;
+    long status = 0;
+    curl_easy_getinfo(t->c, CURLINFO_RESPONSE_CODE, &status);
+    if (status == 200 && t->have > 0 && t->have == t->start && !t->restarted) {
+        /* a whole answer to a Range request: start the file over */
+        if (ftruncate(t->fd, 0) != 0 || lseek(t->fd, 0, SEEK_SET) != 0) {
+            t->write_errno = errno;
+            return 0;
+        }
+        t->have = t->start = 0;
+        t->restarted = true;
+    }
+    for (size_t at = 0; at < len;) {
+        ssize_t w = write(t->fd, p + at, len - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            t->write_errno = w < 0 ? errno : ENOSPC;
+            return 0;
+        }
+        at += (size_t)w;
+    }
+    t->have += (long long)len;
+    return len;
+}
+
+/* "12.3 MB" */
+static void mb(char *buf, size_t size, double bytes)
+{
+    if (bytes >= 1e9)
+        snprintf(buf, size, "%.2f GB", bytes / 1e9);
+    else
+        snprintf(buf, size, "%.1f MB", bytes / 1e6);
+}
+
+/* The bar on standard error: the file, how much, how fast, how long left. */
+static void draw_bar(const Transfer *t, double elapsed)
+{
+    char have[32], total[32] = "?", left[32] = "";
+    double speed = elapsed > 0 ? (t->have - t->start) / elapsed : 0;
+    mb(have, sizeof have, (double)t->have);
+    if (t->size > 0)
+        mb(total, sizeof total, t->size);
+    int width = 24, fill = t->size > 0 ? (int)(width * (double)t->have / t->size) : 0;
+    if (fill > width)
+        fill = width;
+    if (t->size > 0 && speed > 0) {
+        long s = (long)((t->size - (double)t->have) / speed);
+        snprintf(left, sizeof left, "  %ld:%02ld left", s / 60, s % 60);
+    }
+    fprintf(stderr, "\r\033[K%-20.20s [%.*s%*s] %s / %s  %.1f MB/s%s", t->label, fill,
+            "########################", width - fill, "", have, total, speed / 1e6, left);
+    fflush(stderr);
+}
+
+static int on_progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ul,
+                       curl_off_t ulnow)
+{
+    (void)dltotal, (void)dlnow, (void)ul, (void)ulnow;
+    Transfer *t = ctx;
+    double s = now();
+    if (t->bar && s - t->last >= 0.1) {
+        t->last = s;
+        draw_bar(t, s - t->t0);
+    }
+    return 0;
+}
+
+/* One GET of url from t->have on. Returns the curl code; *status the HTTP one. */
+static CURLcode get_once(const HubNet *n, struct curl_slist *h, const char *url, Transfer *t,
+                         long *status, char *err)
+{
+    CURL *c = easy(n, h, url, err);
+    if (!c)
+        return CURLE_OUT_OF_MEMORY;
+    char range[48];
+    t->c = c;
+    t->start = t->have;
+    t->restarted = false;
+    if (t->have > 0) {
+        snprintf(range, sizeof range, "%lld-", t->have);
+        curl_easy_setopt(c, CURLOPT_RANGE, range);
+    }
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)HUB_MAX_REDIRECTS);
+    curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, n->stall_seconds);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, t);
+    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(c, CURLOPT_XFERINFODATA, t);
+    CURLcode rc = curl_easy_perform(c);
+    *status = 0;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+    curl_easy_cleanup(c);
+    return rc;
+}
+
+/* The sha256 of path's bytes as hex[65]. */
+static bool file_sha256(const char *path, char hex[65])
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    static unsigned char buf[1 << 16];
+    Sha256 s;
+    uint8_t d[32];
+    sha256_init(&s);
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0)
+        sha256_update(&s, buf, (size_t)r);
+    close(fd);
+    sha256_final(&s, d, hex);
+    return r == 0;
+}
+
+/* Enough room beside blob for the bytes still to come. */
+static HubErr room(const char *part, double need, char *why, size_t whylen)
+{
+    char dir[HF_PATH_MAX];
+    struct statvfs v;
+    snprintf(dir, sizeof dir, "%s", part);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    if (need <= 0 || statvfs(dir, &v) != 0)
+        return HUB_OK;
+    double free_bytes = (double)v.f_bavail * (double)v.f_frsize;
+    if (free_bytes >= need)
+        return HUB_OK;
+    char a[32], b[32];
+    mb(a, sizeof a, need), mb(b, sizeof b, free_bytes);
+    errno = ENOSPC;
+    return fail(why, whylen, HUB_DISK, "%s more are needed and %s are free", a, b);
+}
+
+/* Download into part (t->fd) until whole, trying n->tries times. */
+static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *part, char *why,
+                    size_t whylen)
+{
+    struct curl_slist *h = headers(n);
+    HubErr rc = HUB_DROPPED;
+    char err[CURL_ERROR_SIZE];
+    for (int k = 0; k < n->tries; k++) {
+        if (k)
+            usleep((useconds_t)(250000 << (k < 4 ? k - 1 : 3))); /* 0.25, 0.5, 1, 2 s */
+        if (m->size >= 0 && t->have == (long long)m->size)
+            return curl_slist_free_all(h), HUB_OK;
+        if ((rc = room(part, m->size - (double)t->have, why, whylen)) != HUB_OK)
+            break;
+        long status;
+        CURLcode cr = get_once(n, h, m->url, t, &status, err);
+        if (t->write_errno) {
+            errno = t->write_errno;
+            rc = fail(why, whylen, HUB_DISK, "%s", strerror(t->write_errno));
+            break;
+        }
+        bool whole = m->size < 0 || t->have == (long long)m->size;
+        if (cr == CURLE_OK && whole) {
+            rc = HUB_OK;
+            break;
+        }
+        if (cr == CURLE_OK && t->have > (long long)m->size) {
+            rc = fail(why, whylen, HUB_BAD, "%lld bytes came where %.0f were announced", t->have,
+                      m->size);
+            break;
+        }
+        if (cr == CURLE_HTTP_RETURNED_ERROR && status == 416) { /* past the end: again */
+            if (ftruncate(t->fd, 0) != 0 || lseek(t->fd, 0, SEEK_SET) != 0)
+                break;
+            t->have = 0;
+            continue;
+        }
+        if (cr == CURLE_HTTP_RETURNED_ERROR && status != 429 && status < 500) {
+            rc = fail(why, whylen,
+                      status == 404                    ? HUB_NOT_FOUND
+                      : status == 401 || status == 403 ? HUB_DENIED
+                                                       : HUB_HTTP,
+                      "the server answered %ld", status);
+            break;
+        }
+        if (cr != CURLE_OK && cr != CURLE_HTTP_RETURNED_ERROR && !transient(cr)) {
+            rc = net_error(cr, err, m->url, why, whylen);
+            break;
+        }
+        rc = fail(why, whylen, HUB_DROPPED, "%s after %d tries (%lld of %.0f bytes)",
+                  cr == CURLE_OK ? "the answer ended early"
+                  : err[0]       ? err
+                                 : curl_easy_strerror(cr),
+                  k + 1, t->have, m->size);
+    }
+    curl_slist_free_all(h);
+    (void)part;
+    return rc;
+}
+
+HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
+                   char *why, size_t whylen)
+{
+    char part[HF_PATH_MAX];
+    snprintf(part, sizeof part, "%s.incomplete", blob);
+    if (hfcache_make_parents(part) != AV_OK)
+        return fail(why, whylen, HUB_DISK, "%s", strerror(errno));
+    Transfer t = {.fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0644),
+                  .label = label,
+                  .size = m->size,
+                  .bar = n->bar,
+                  .t0 = now()};
+    struct stat st;
+    if (t.fd < 0 || fstat(t.fd, &st) != 0) {
+        int e = errno;
+        if (t.fd >= 0)
+            close(t.fd);
+        errno = e;
+        return fail(why, whylen, HUB_DISK, "%s", strerror(e));
+    }
+    if (flock(t.fd, LOCK_EX | LOCK_NB) != 0) { /* held until closed, or the process ends */
+        close(t.fd);
+        return fail(why, whylen, HUB_BUSY, "another attnviz get is downloading it");
+    }
+    t.have = st.st_size;
+    if ((m->size >= 0 && t.have > (long long)m->size) ||
+        lseek(t.fd, (off_t)t.have, SEEK_SET) < 0) { /* longer than the file: start over */
+        t.have = 0;
+        if (ftruncate(t.fd, 0) != 0 || lseek(t.fd, 0, SEEK_SET) != 0)
+            t.have = -1;
+    }
+    HubErr rc = t.have < 0 ? fail(why, whylen, HUB_DISK, "%s", strerror(errno))
+                           : fetch(n, m, &t, part, why, whylen);
+    if (t.bar)
+        fputs("\r\033[K", stderr);
+    if (rc == HUB_OK && fsync(t.fd) != 0)
+        rc = fail(why, whylen, HUB_DISK, "%s", strerror(errno));
+    if (close(t.fd) != 0 && rc == HUB_OK)
+        rc = fail(why, whylen, HUB_DISK, "%s", strerror(errno));
+    char hex[65];
+    if (rc == HUB_OK && m->lfs && strlen(m->etag) == 64 &&
+        (!file_sha256(part, hex) || strcmp(hex, m->etag) != 0)) {
+        unlink(part); /* wrong bytes: nothing to resume from */
+        rc = fail(why, whylen, HUB_CHECKSUM, "its sha256 is %.12s..., the hub's %.12s...", hex,
+                  m->etag);
+    }
+    if (rc == HUB_OK && rename(part, blob) != 0)
+        rc = fail(why, whylen, HUB_DISK, "%s", strerror(errno));
+    return rc;
+}

@@ -1,0 +1,281 @@
+/* hfcache.c - the Hugging Face cache's layout (hfcache.h): hub ids, the
+ * cache's root, finding a snapshot through refs/, and the writes a download
+ * makes (a blob's link, a ref) so that a reader never sees half of one.
+ */
+#include "io/hfcache.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/av.h"
+#include "io/fileio.h"
+
+/* The short ids the hub redirects to an organisation's copy, and the bytes
+ * of what a download fetches (weights, vocab.json, merges.txt, config.json),
+ * rounded. */
+static const struct {
+    const char *alias, *repo;
+    double bytes;
+} KNOWN[] = {
+    {"gpt2", "openai-community/gpt2", 550e6},
+    {"gpt2-medium", "openai-community/gpt2-medium", 1.52e9},
+    {"gpt2-large", "openai-community/gpt2-large", 3.25e9},
+    {"gpt2-xl", "openai-community/gpt2-xl", 6.43e9},
+    {"distilgpt2", "distilbert/distilgpt2", 355e6},
+};
+#define N_KNOWN (sizeof KNOWN / sizeof KNOWN[0])
+
+static bool id_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.';
+}
+
+/* One part of a repo id: [0, len) of allowed characters, not starting or
+ * ending with '-' or '.'. */
+static bool id_part(const char *p, size_t len)
+{
+    if (len == 0 || strchr("-.", p[0]) || strchr("-.", p[len - 1]))
+        return false;
+    for (size_t k = 0; k < len; k++)
+        if (!id_char(p[k]))
+            return false;
+    return true;
+}
+
+static bool rev_ok(const char *r)
+{
+    size_t n = strlen(r);
+    if (n == 0 || n >= HF_REV_MAX || r[0] == '/' || r[n - 1] == '/' || strstr(r, "..") ||
+        strstr(r, "//"))
+        return false;
+    for (size_t k = 0; k < n; k++)
+        if (!id_char(r[k]) && r[k] != '/')
+            return false;
+    return true;
+}
+
+bool hfcache_parse_id(const char *name, HfId *id)
+{
+    const char *at = strchr(name, '@');
+    size_t n = at ? (size_t)(at - name) : strlen(name);
+    if (n == 0 || n >= HF_ID_MAX)
+        return false;
+    const char *slash = memchr(name, '/', n);
+    if (slash && memchr(slash + 1, '/', n - (size_t)(slash - name) - 1))
+        return false;
+    size_t first = slash ? (size_t)(slash - name) : n;
+    if (!id_part(name, first) || (slash && !id_part(slash + 1, n - first - 1)))
+        return false;
+    memcpy(id->repo, name, n);
+    id->repo[n] = 0;
+    if (strstr(id->repo, "--") || strstr(id->repo, ".."))
+        return false;
+    const char *rev = at ? at + 1 : "main";
+    if (!rev_ok(rev))
+        return false;
+    snprintf(id->rev, sizeof id->rev, "%s", rev);
+    return true;
+}
+
+bool hfcache_is_commit(const char *rev)
+{
+    size_t n = 0;
+    for (; rev[n]; n++)
+        if (!isdigit((unsigned char)rev[n]) && (rev[n] < 'a' || rev[n] > 'f'))
+            return false;
+    return n == 40;
+}
+
+bool hfcache_root(char *buf, size_t size)
+{
+    const char *v = getenv("HF_HUB_CACHE");
+    int n;
+    if (v && *v)
+        n = snprintf(buf, size, "%s", v);
+    else if ((v = getenv("HF_HOME")) && *v)
+        n = snprintf(buf, size, "%s/hub", v);
+    else if ((v = getenv("HOME")) && *v)
+        n = snprintf(buf, size, "%s/.cache/huggingface/hub", v);
+    else
+        return false;
+    return n > 0 && (size_t)n < size;
+}
+
+int hfcache_names(const char *repo, const char *names[2])
+{
+    names[0] = repo;
+    for (size_t k = 0; k < N_KNOWN; k++) {
+        if (strcmp(repo, KNOWN[k].alias) == 0) {
+            names[0] = KNOWN[k].repo, names[1] = KNOWN[k].alias;
+            return 2;
+        }
+        if (strcmp(repo, KNOWN[k].repo) == 0) {
+            names[1] = KNOWN[k].alias;
+            return 2;
+        }
+    }
+    return 1;
+}
+
+double hfcache_known_size(const char *repo)
+{
+    for (size_t k = 0; k < N_KNOWN; k++)
+        if (strcmp(repo, KNOWN[k].alias) == 0 || strcmp(repo, KNOWN[k].repo) == 0)
+            return KNOWN[k].bytes;
+    return 0;
+}
+
+bool hfcache_repo_dir(const char *root, const char *repo, char *buf, size_t size)
+{
+    const char *slash = strchr(repo, '/');
+    int n = slash ? snprintf(buf, size, "%s/models--%.*s--%s", root, (int)(slash - repo), repo,
+                             slash + 1)
+                  : snprintf(buf, size, "%s/models--%s", root, repo);
+    return n > 0 && (size_t)n < size;
+}
+
+/* The commit refs/REV of repo_dir names, into hash[41]. */
+static bool read_ref(const char *repo_dir, const char *rev, char hash[41])
+{
+    char path[HF_PATH_MAX], *text;
+    size_t len;
+    if (snprintf(path, sizeof path, "%s/refs/%s", repo_dir, rev) >= (int)sizeof path)
+        return false;
+    if (file_read_regular(path, 4096, &text, &len) != AV_OK)
+        return false;
+    while (len && isspace((unsigned char)text[len - 1]))
+        text[--len] = 0;
+    bool ok = hfcache_is_commit(text);
+    if (ok)
+        memcpy(hash, text, 41);
+    free(text);
+    return ok;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, const char **found)
+{
+    const char *names[2];
+    int n = hfcache_names(id->repo, names);
+    for (int k = 0; k < n; k++) {
+        char repo_dir[HF_PATH_MAX], hash[41];
+        if (!hfcache_repo_dir(root, names[k], repo_dir, sizeof repo_dir))
+            continue;
+        if (hfcache_is_commit(id->rev))
+            memcpy(hash, id->rev, 41);
+        else if (!read_ref(repo_dir, id->rev, hash))
+            continue;
+        int w = snprintf(dir, size, "%s/snapshots/%s", repo_dir, hash);
+        if (w > 0 && (size_t)w < size && is_dir(dir)) {
+            *found = names[k];
+            return true;
+        }
+    }
+    return false;
+}
+
+bool hfcache_etag(const char *raw, char *out, size_t size)
+{
+    while (isspace((unsigned char)*raw))
+        raw++;
+    if (strncmp(raw, "W/", 2) == 0)
+        raw += 2;
+    size_t n = strlen(raw);
+    while (n && (isspace((unsigned char)raw[n - 1]) || raw[n - 1] == '"'))
+        n--;
+    if (*raw == '"')
+        raw++, n--;
+    if (n == 0 || n >= size)
+        return false;
+    for (size_t k = 0; k < n; k++)
+        if (!isalnum((unsigned char)raw[k]) && raw[k] != '-' && raw[k] != '_')
+            return false;
+    memcpy(out, raw, n);
+    out[n] = 0;
+    return true;
+}
+
+int hfcache_make_parents(const char *path)
+{
+    char p[HF_PATH_MAX];
+    if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) {
+        errno = ENAMETOOLONG;
+        return AV_ERR_IO;
+    }
+    for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            return AV_ERR_IO;
+        *s = '/';
+    }
+    return AV_OK;
+}
+
+int hfcache_link(const char *repo_dir, const char *commit, const char *file, const char *etag)
+{
+    char link[HF_PATH_MAX], tmp[HF_PATH_MAX], target[HF_PATH_MAX] = "../../";
+    if (snprintf(link, sizeof link, "%s/snapshots/%s/%s", repo_dir, commit, file) >=
+            (int)sizeof link ||
+        snprintf(tmp, sizeof tmp, "%s.%ld.tmp", link, (long)getpid()) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return AV_ERR_IO;
+    }
+    for (const char *s = strchr(file, '/'); s; s = strchr(s + 1, '/'))
+        strcat(target, "../");
+    size_t at = strlen(target);
+    if (snprintf(target + at, sizeof target - at, "blobs/%s", etag) >= (int)(sizeof target - at)) {
+        errno = ENAMETOOLONG;
+        return AV_ERR_IO;
+    }
+    if (hfcache_make_parents(link) != AV_OK)
+        return AV_ERR_IO;
+    unlink(tmp);
+    if (symlink(target, tmp) != 0)
+        return AV_ERR_IO;
+    if (rename(tmp, link) != 0) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return AV_ERR_IO;
+    }
+    return AV_OK;
+}
+
+int hfcache_write_ref(const char *repo_dir, const char *rev, const char *commit)
+{
+    char path[HF_PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/refs/%s", repo_dir, rev) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return AV_ERR_IO;
+    }
+    if (hfcache_make_parents(path) != AV_OK)
+        return AV_ERR_IO;
+    return file_write_atomic(path, commit, strlen(commit), false);
+}
+
+bool hfcache_model_name(const char *dir, char *buf, size_t size)
+{
+    const char *snap = strstr(dir, "/snapshots/");
+    if (!snap)
+        return false;
+    const char *start = snap;
+    while (start > dir && start[-1] != '/')
+        start--;
+    if (strncmp(start, "models--", 8) != 0)
+        return false;
+    const char *name = start + 8, *sep = strstr(name, "--");
+    if (sep && sep < snap)
+        name = sep + 2;
+    int n = snprintf(buf, size, "%.*s", (int)(snap - name), name);
+    return n > 0 && (size_t)n < size;
+}

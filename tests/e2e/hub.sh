@@ -1,0 +1,369 @@
+#!/bin/bash
+# hub.sh - hub ids and `attnviz get`, without the internet: a stand-in for the
+# hub (tests/e2e/lib/fakehub.py) on 127.0.0.1 serves small random GPT-2
+# checkpoints (scripts/gpt2-checkpoint.py, with its own small tokenizer) and
+# fails on request; HF_ENDPOINT points at it, HF_HUB_CACHE at a fresh folder.
+#  - a cache laid out by hand (refs, snapshots, links into blobs) opens with
+#    --model ID, with the same numbers as the folder itself, also under the
+#    other name of a short id;
+#  - what `attnviz get` writes has that layout (refs/main, relative links to
+#    blobs named by sha256 or git id, no temporary file) and opens with the
+#    same numbers; a second get fetches nothing; shards, a renamed repo (307)
+#    and a commit as revision too;
+#  - downloads killed (SIGKILL) at random points leave the cache usable, and
+#    the next get resumes with a Range request (seen in the server's log);
+#  - a dropped or stalled connection is retried and resumed;
+#  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
+#    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
+#    lacking a file, a name found nowhere) is one line and its exit status;
+#  - the question on a terminal: yes downloads, no fetches nothing.
+# Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
+set -u
+PY=/usr/bin/python3
+A=${ATTNVIZ:-$PWD/attnviz}
+if ! "$PY" -c 'import numpy' 2>/dev/null; then
+    echo "skip - hub: python3-numpy not installed (scripts/deps.sh test)"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-hub.XXXXXX") || exit 1
+hubpid=
+cleanup() {
+    [ -n "$hubpid" ] && kill "$hubpid" 2>/dev/null
+    umount "$tmp/full" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; fail=1; }
+check() { # check NAME CMD...: ok when CMD succeeds
+    local name=$1; shift
+    if "$@"; then ok "$name"; else notok "$name"; fi
+}
+
+# Nothing may reach the internet: until the server is up, a closed port.
+export HF_ENDPOINT=http://127.0.0.1:9 HF_HUB_CACHE=$tmp/cache
+unset HF_TOKEN HF_HUB_OFFLINE HF_HOME
+export HF_HUB_DOWNLOAD_TIMEOUT=2 LC_ALL=C.UTF-8
+TEXT="The cat sat on the mat because it was tired."
+
+M=$tmp/m1 S=$tmp/m2
+"$PY" scripts/gpt2-checkpoint.py "$M" --seed 3 --vocab 1024 --ctx 128 >/dev/null &&
+    "$PY" scripts/gpt2-checkpoint.py "$S" --seed 4 --vocab 1024 --ctx 128 --shards 2 >/dev/null ||
+    { notok "hub: gpt2-checkpoint.py failed"; exit 1; }
+
+log=$tmp/hub.log faults=$tmp/faults
+: >"$faults"
+: >"$log"
+"$PY" tests/e2e/lib/fakehub.py --repo user/tiny="$M" --repo user/sharded="$S" \
+    --repo openai-community/gpt2="$M" --alias gpt2=openai-community/gpt2 \
+    --repo user/gated="$M" --gated user/gated --token secret \
+    --repo user/big="$M" --repo user/big2="$M" --repo user/asked="$M" --repo user/both="$M" \
+    --faults "$faults" --log "$log" --port-file "$tmp/port" 2>"$tmp/hub.err" &
+hubpid=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+[ -s "$tmp/port" ] || { notok "hub: fakehub.py did not start: $(head -3 "$tmp/hub.err")"; exit 1; }
+PORT=$(cat "$tmp/port")
+export HF_ENDPOINT=http://127.0.0.1:$PORT
+
+# same_numbers NAME DIR_OR_ID: --dump of the model equals the folder's $M
+"$A" --model "$M" --dump "$tmp/ref" "$TEXT" >/dev/null 2>&1 ||
+    { notok "hub: --model DIR --dump fails on the checkpoint"; exit 1; }
+"$A" --model "$S" --dump "$tmp/refs" "$TEXT" >/dev/null 2>&1 ||
+    { notok "hub: --model DIR --dump fails on the sharded checkpoint"; exit 1; }
+same_numbers() {
+    local name=$1 model=$2 ref=${3:-$tmp/ref} out=$tmp/dump.$RANDOM
+    if ! "$A" --model "$model" --dump "$out" "$TEXT" >/dev/null 2>"$tmp/err"; then
+        notok "$name: --model $model --dump fails: $(head -1 "$tmp/err")"
+        return
+    fi
+    for f in ids.npy logits.npy attention.npy tokens.txt; do
+        if ! cmp -s "$ref/$f" "$out/$f"; then
+            notok "$name: $f differs from the folder's"
+            return
+        fi
+    done
+    ok "$name: ids, logits and attention equal the folder's, bit for bit"
+}
+
+# one_line NAME STATUS PATTERN CMD...: exits STATUS, stderr's last line is
+# "attnviz: ..." matching PATTERN, and only one line says it
+one_line() {
+    local name=$1 want=$2 pat=$3; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    local last
+    last=$(tail -1 "$tmp/err")
+    if [ $rc -eq "$want" ] && [[ "$last" == "attnviz: "* ]] && grep -Eq -- "$pat" <<<"$last" &&
+        [ "$(grep -Ec -- "$pat" "$tmp/err")" -eq 1 ]; then
+        ok "$name (exit $rc: ${last:0:110})"
+    else
+        notok "$name: exit $rc (want $want), stderr: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+    fi
+}
+requests() { wc -l <"$log"; }
+
+# --- a cache laid out by hand, as huggingface_hub writes it -------------------
+hand() { # hand ROOT DIRNAME: lay $M out as a cached repo
+    local repo=$1/$2 hash=0123456789abcdef0123456789abcdef01234567
+    mkdir -p "$repo/blobs" "$repo/snapshots/$hash" "$repo/refs"
+    for f in "$M"/*; do
+        local sum
+        sum=$(sha256sum "$f" | cut -d' ' -f1)
+        cp "$f" "$repo/blobs/$sum"
+        ln -s "../../blobs/$sum" "$repo/snapshots/$hash/$(basename "$f")"
+    done
+    printf '%s' "$hash" >"$repo/refs/main"
+}
+hand "$tmp/handcache" models--user--hand
+hand "$tmp/handcache" models--openai-community--gpt2
+before=$(requests)
+HF_HUB_CACHE=$tmp/handcache same_numbers "a hand-laid cache opens as user/hand" user/hand
+HF_HUB_CACHE=$tmp/handcache same_numbers "gpt2 is found as models--openai-community--gpt2" gpt2
+mkdir -p "$tmp/hh" && mv "$tmp/handcache" "$tmp/hh/hub"
+HF_HUB_CACHE= HF_HOME=$tmp/hh same_numbers "HF_HOME/hub is the cache when HF_HUB_CACHE is unset" \
+    user/hand
+mkdir -p "$tmp/home/.cache/huggingface" && mv "$tmp/hh/hub" "$tmp/home/.cache/huggingface/hub"
+HF_HUB_CACHE= HOME=$tmp/home same_numbers "else ~/.cache/huggingface/hub" user/hand
+check "opening from the cache made no request" [ "$(requests)" -eq "$before" ]
+
+# --- attnviz get writes that layout ------------------------------------------
+snap=$("$A" get user/tiny 2>"$tmp/err")
+rc=$?
+repo=$HF_HUB_CACHE/models--user--tiny
+commit=$(cat "$repo/refs/main" 2>/dev/null)
+if [ $rc -eq 0 ] && [[ "$commit" =~ ^[0-9a-f]{40}$ ]] && [ "$snap" = "$repo/snapshots/$commit" ]; then
+    ok "get user/tiny: refs/main names the snapshot it prints"
+else
+    notok "get user/tiny: exit $rc, refs/main '$commit', printed '$snap': $(tr '\n' '|' <"$tmp/err")"
+fi
+layout_ok=1
+for f in "$M"/*; do
+    b=$(basename "$f")
+    t=$(readlink "$snap/$b")
+    want=$(sha256sum "$f" | cut -d' ' -f1)
+    # small files are named by their git blob id, LFS ones by their sha256
+    [ "${b##*.}" = safetensors ] || want=$("$PY" -c 'import hashlib,sys
+d=open(sys.argv[1],"rb").read(); print(hashlib.sha1(b"blob %d\0" % len(d) + d).hexdigest())' "$f")
+    if [ "$t" != "../../blobs/$want" ] || ! cmp -s "$f" "$snap/$b"; then
+        notok "get: $b links to '$t', want ../../blobs/$want holding the same bytes"
+        layout_ok=0
+    fi
+done
+[ $layout_ok = 1 ] && ok "get: every file links to ../../blobs/ETAG with the served bytes"
+check "get: no temporary file is left" [ -z "$(find "$HF_HUB_CACHE" -name '*.incomplete' -o -name '*.tmp')" ]
+check "get: one line per file when stderr is not a terminal" \
+    grep -q '^attnviz: model.safetensors: 0.6 MB in' "$tmp/err"
+same_numbers "get user/tiny then --model user/tiny" user/tiny
+"$A" --model user/tiny --export text "$TEXT" >"$tmp/a.txt" 2>/dev/null
+"$A" --model "$M" --export text "$TEXT" >"$tmp/b.txt" 2>/dev/null
+check "--model user/tiny --export text equals the folder's" cmp -s "$tmp/a.txt" "$tmp/b.txt"
+before=$(requests)
+"$A" get user/tiny >/dev/null 2>"$tmp/err"
+check "a second get downloads nothing (HEADs only)" \
+    [ "$(tail -n +$((before + 1)) "$log" | grep -c '^GET')" -eq 0 ]
+check "a second get says the files are in the cache" grep -q 'already in the cache' "$tmp/err"
+
+"$A" get user/sharded >/dev/null 2>"$tmp/err" || notok "get user/sharded: $(tail -1 "$tmp/err")"
+check "get user/sharded fetched the index and both shards" \
+    [ "$(ls "$HF_HUB_CACHE"/models--user--sharded/snapshots/*/ | grep -c safetensors)" -eq 3 ]
+same_numbers "a sharded model through get" user/sharded "$tmp/refs"
+
+"$A" get gpt2 >/dev/null 2>"$tmp/err" || notok "get gpt2: $(tail -1 "$tmp/err")"
+check "get gpt2 follows the hub's relative redirect to openai-community/gpt2" \
+    grep -q 'GET /openai-community/gpt2/resolve/' "$log"
+same_numbers "get gpt2, then --model openai-community/gpt2 (the other name)" openai-community/gpt2
+
+rm -rf "$HF_HUB_CACHE/models--user--tiny"
+"$A" get "user/tiny@$commit" >/dev/null 2>"$tmp/err" || notok "get @commit: $(tail -1 "$tmp/err")"
+check "get ID@COMMIT writes no ref (the revision is the commit)" \
+    [ ! -e "$HF_HUB_CACHE/models--user--tiny/refs/main" ]
+same_numbers "--model ID@COMMIT opens that snapshot" "user/tiny@$commit"
+
+# --- killed at random points, then resumed -----------------------------------
+echo "cdn trickle:150000" >"$faults"
+big=$HF_HUB_CACHE/models--user--big
+size=$(stat -c %s "$M/model.safetensors")
+for round in 1 2 3; do
+    "$A" get user/big >/dev/null 2>&1 &
+    pid=$!
+    sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.4 + (r % 100) / 100 }')"
+    kill -9 $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    part=$(find "$big/blobs" -name '*.incomplete' 2>/dev/null | head -1)
+    have=$([ -n "$part" ] && stat -c %s "$part" || echo 0)
+    # usable: never a ref, so never a half snapshot opened; no whole-named partial blob
+    bad=0
+    for blob in "$big"/blobs/*; do
+        [ -e "$blob" ] || continue
+        case $blob in *.incomplete) continue ;; esac
+        n=$(basename "$blob")
+        [ ${#n} -eq 64 ] && [ "$(sha256sum "$blob" | cut -d' ' -f1)" != "$n" ] && bad=1
+    done
+    "$A" --model user/big --export text "$TEXT" >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ $bad -eq 0 ] && [ ! -e "$big/refs/main" ] && [ $rc -eq 2 ] &&
+        grep -q 'attnviz get user/big' "$tmp/err"; then
+        ok "kill -9 round $round ($have of $size bytes): the cache holds no half file under its name"
+    else
+        notok "kill -9 round $round: bad blob $bad, ref $(ls "$big/refs" 2>/dev/null), --model exit $rc"
+    fi
+done
+: >"$faults"
+before=$(requests)
+"$A" get user/big >/dev/null 2>"$tmp/err" || notok "get after the kills: $(tail -1 "$tmp/err")"
+if tail -n +$((before + 1)) "$log" | grep -Eq '^GET /cdn/.* range=bytes=[1-9][0-9]*- '; then
+    ok "the get after the kills resumed with a Range request"
+else
+    notok "no Range request after the kills: $(tail -n +$((before + 1)) "$log" | grep '^GET /cdn' | head -2)"
+fi
+same_numbers "the resumed download opens" user/big
+
+# --- two gets of one model at once: the second waits for nothing, says so ------
+echo "cdn trickle:300000" >"$faults"
+"$A" get user/both >/dev/null 2>"$tmp/first.err" &
+first=$!
+for _ in $(seq 100); do
+    [ -n "$(find "$HF_HUB_CACHE/models--user--both/blobs" -name '*.incomplete' 2>/dev/null)" ] && break
+    sleep 0.05
+done
+one_line "a second get while one downloads" 1 'another attnviz get is downloading it' \
+    "$A" get user/both
+wait $first
+rc=$?
+check "the first get ends well (exit $rc: $(tail -1 "$tmp/first.err"))" [ $rc -eq 0 ]
+same_numbers "what the first get wrote opens" user/both
+: >"$faults"
+
+# --- dropped and stalled connections -----------------------------------------
+echo "cdn drop 1" >"$faults"
+before=$(requests)
+"$A" get user/big2 >/dev/null 2>"$tmp/err" || notok "get with one drop: $(tail -1 "$tmp/err")"
+check "a connection dropped half-way is retried with a Range request" \
+    grep -Eq '^GET /cdn/.* range=bytes=[1-9]' <(tail -n +$((before + 1)) "$log")
+same_numbers "the download retried after a drop opens" user/big2
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+echo "cdn stall 1" >"$faults"
+HF_HUB_DOWNLOAD_TIMEOUT=1 "$A" get user/big2 >/dev/null 2>"$tmp/err" ||
+    notok "get with a stall: $(tail -1 "$tmp/err")"
+same_numbers "a stalled transfer (HF_HUB_DOWNLOAD_TIMEOUT=1) is retried" user/big2
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+
+echo "cdn drop" >"$faults"
+one_line "dropped every time" 1 'connection dropped.*attnviz get user/big2. again resumes' \
+    "$A" get user/big2
+check "the partial download stays for the next get" \
+    [ -n "$(find "$HF_HUB_CACHE/models--user--big2/blobs" -name '*.incomplete')" ]
+echo "cdn badsum" >"$faults"
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+one_line "a wrong checksum" 1 'model.safetensors: checksum mismatch' "$A" get user/big2
+# left: the git-named small files fetched before the weights, nothing else
+check "the bad copy is deleted: no weights' blob, whole or partial" \
+    [ -z "$(ls "$HF_HUB_CACHE/models--user--big2/blobs" | grep -v '^[0-9a-f]\{40\}$')" ]
+check "a wrong checksum writes no ref" [ ! -e "$HF_HUB_CACHE/models--user--big2/refs/main" ]
+: >"$faults"
+
+# --- failures, one line each -------------------------------------------------
+one_line "no such model (404)" 2 'no model user/nope at http://127.0.0.1' "$A" get user/nope
+one_line "no such revision" 2 'user/tiny has no revision v9' "$A" get user/tiny@v9
+one_line "a gated model without HF_TOKEN (401)" 1 'gated or private \(401\): set HF_TOKEN' \
+    "$A" get user/gated
+HF_TOKEN=wrong one_line "a gated model with a refused token (403)" 1 'HF_TOKEN was refused \(403\)' \
+    "$A" get user/gated
+if HF_TOKEN=secret "$A" get user/gated >/dev/null 2>"$tmp/err" &&
+    grep -q 'HEAD /user/gated/resolve/main/config.json range=- auth=yes -> 200' "$log"; then
+    ok "HF_TOKEN is sent as a bearer token and opens the gated model"
+else
+    notok "HF_TOKEN=secret get user/gated: $(tail -1 "$tmp/err")"
+fi
+echo "resolve 500" >"$faults"
+one_line "a server error" 1 'config.json from .*: the server answered 500' "$A" get user/tiny2
+: >"$faults"
+closed=$("$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+HF_ENDPOINT=http://127.0.0.1:$closed one_line "no network" 1 'cannot reach http://127.0.0.1:[0-9]+' \
+    "$A" get user/tiny
+before=$(requests)
+HF_HUB_OFFLINE=1 one_line "HF_HUB_OFFLINE=1 forbids the download" 1 'HF_HUB_OFFLINE is set' \
+    "$A" get user/nope
+one_line "--model NAME found nowhere, not on a terminal" 2 \
+    'user/asked is neither a folder nor in the Hugging Face cache: .attnviz get user/asked. downloads it into' \
+    "$A" --model user/asked --export text "$TEXT"
+one_line "--model gpt2 says how big the download is" 2 'downloads it \(about 550 MB\) into' \
+    env HF_HUB_CACHE="$tmp/empty" "$A" --model gpt2 --export text "$TEXT"
+check "neither HF_HUB_OFFLINE nor a name found nowhere made a request" [ "$(requests)" -eq "$before" ]
+one_line "get of something that is not an id" 2 'is not a hub id' "$A" get ./some/path
+
+mkdir -p "$tmp/lfs" && cp "$M/config.json" "$M/vocab.json" "$M/merges.txt" "$tmp/lfs/"
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize %s\n' \
+    "$(sha256sum "$M/model.safetensors" | cut -d' ' -f1)" "$size" >"$tmp/lfs/model.safetensors"
+one_line "a Git LFS pointer in place of the weights" 2 \
+    'model.safetensors is a Git LFS pointer, not the weights: run .git lfs pull. in .*/lfs, or .attnviz get lfs.' \
+    "$A" --model "$tmp/lfs" --export text "$TEXT"
+mkdir -p "$tmp/lfs/.git" && printf '[remote "origin"]\n\turl = https://example.org/user/clone.git\n' \
+    >"$tmp/lfs/.git/config"
+one_line "a Git LFS pointer in a clone names the clone's id" 2 \
+    'run .git lfs pull. in .*/lfs, or .attnviz get user/clone.' \
+    "$A" --model "$tmp/lfs" --export text "$TEXT"
+snapdir=$(ls -d "$HF_HUB_CACHE"/models--user--tiny/snapshots/*)
+rm -f "$(readlink -f "$snapdir/merges.txt")"
+one_line "a snapshot lacking a file names it" 2 'lacks merges.txt: .attnviz get user/tiny@[0-9a-f]{40}. fetches it' \
+    "$A" --model "user/tiny@$commit" --export text "$TEXT"
+
+mkdir -p "$tmp/full"
+if mount -t tmpfs -o size=256k tmpfs "$tmp/full" 2>/dev/null; then
+    HF_HUB_CACHE=$tmp/full one_line "a full disk" 1 'model.safetensors into .*(the disk is full|are free)' \
+        "$A" get user/big2
+    check "the full disk holds no blob under its final name" \
+        [ -z "$(find "$tmp/full" -path '*blobs/*' -size +100k ! -name '*.incomplete')" ]
+else
+    echo "skip - a full disk: mounting a tmpfs is not allowed here"
+fi
+
+# --- the question on a terminal ----------------------------------------------
+# ask ANSWER: --model user/asked with stdin and stderr on a pseudo-terminal
+ask() {
+    "$PY" - "$A" "$1" "$TEXT" "$tmp/asked.out" <<'EOF'
+import os, pty, select, subprocess, sys, time
+a, answer, text, out = sys.argv[1:]
+m, s = pty.openpty()
+with open(out, "wb") as o:
+    p = subprocess.Popen([a, "--model", "user/asked", "--export", "text", text], stdin=s,
+                         stdout=o, stderr=s, close_fds=True)
+os.close(s)
+seen, t0 = b"", time.time()
+while time.time() - t0 < 20:
+    r, _, _ = select.select([m], [], [], 0.2)
+    if r:
+        try:
+            chunk = os.read(m, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if b"[y/N]" in seen and answer:
+            os.write(m, answer.encode() + b"\n")
+            answer = ""
+    elif p.poll() is not None:
+        break
+rc = p.wait(timeout=20)
+sys.stdout.write(seen.decode(errors="replace").replace("\r", "") + "\nEXIT %d\n" % rc)
+EOF
+}
+before=$(requests)
+ask n >"$tmp/ask.txt"
+if grep -q 'Download it from http://127.0.0.1:[0-9]* into .*\[y/N\]' "$tmp/ask.txt" &&
+    grep -q 'EXIT 2' "$tmp/ask.txt" && [ "$(requests)" -eq "$before" ]; then
+    ok "on a terminal --model asks first; no fetches nothing (exit 2, no request)"
+else
+    notok "the question, answered no: $(tr '\n' '|' <"$tmp/ask.txt" | cut -c1-300)"
+fi
+ask y >"$tmp/ask.txt"
+if grep -q 'EXIT 0' "$tmp/ask.txt" && grep -q '^Sentence: ' "$tmp/asked.out" &&
+    [ -e "$HF_HUB_CACHE/models--user--asked/refs/main" ]; then
+    ok "yes downloads it into the cache and opens it"
+else
+    notok "the question, answered yes: $(tr '\n' '|' <"$tmp/ask.txt" | cut -c1-300)"
+fi
+check "the progress bar shows bytes, speed and time on a terminal" \
+    grep -Eq 'model.safetensors +\[#* *\] [0-9.]+ MB / 0.6 MB +[0-9.]+ MB/s' "$tmp/ask.txt"
+exit $fail

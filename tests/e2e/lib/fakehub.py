@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+"""fakehub.py - a stand-in for the Hugging Face hub on 127.0.0.1, for tests.
+
+    fakehub.py --repo ID=DIR [--repo ...] [--alias OLD=NEW] [--gated ID --token T]
+               [--faults FILE] [--log FILE] --port-file FILE
+
+Serves HEAD and GET of /{ID}/resolve/{REVISION}/{FILE} as the hub does:
+REVISION is "main" or the repo's commit (the sha1 of its files' sha256s);
+a small file answers 200 with ETag (its git blob id), X-Repo-Commit and
+Content-Length; a *.safetensors file (an LFS file) answers 302 to
+http://127.0.0.1:PORT/cdn/{sha256} (absolute, as the hub's CDN) with X-Linked-Etag (its sha256), X-Linked-Size, ETag and
+X-Repo-Commit; /cdn/{sha256} serves the bytes, Range requests too (206).
+An unknown repo is 404 RepoNotFound, an unknown revision 404
+RevisionNotFound, a missing file 404 EntryNotFound; --alias answers the old
+name with a relative 307 to the new one (a renamed repo); a --gated repo is
+401 without "Authorization: Bearer T", 403 with another token.
+
+Failures are chosen per request by FILE, read again on every request, one
+rule a line: PATTERN ACTION [COUNT], PATTERN a substring of the path (or *),
+COUNT how many matching requests it applies to (default: all). ACTION:
+  404 401 403 500   answer with that status (X-Error-Code as the hub's)
+  drop              send half of the body, then close the connection (GET)
+  badsum            flip a byte of the body (GET)
+  trickle:RATE      send the body at RATE bytes a second (GET)
+  stall             send half of the body, then nothing for 60 s (GET)
+  norange           ignore a Range header (GET)
+Every request is logged to --log as "METHOD PATH range=R auth=yes|no -> STATUS".
+The port (bound to 0: a free one) is written to --port-file. Stdlib only.
+"""
+import argparse
+import hashlib
+import json
+import os
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+LOCK = threading.Lock()
+
+
+def git_blob_id(data):
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+class Repo:
+    def __init__(self, repo_id, folder):
+        self.id, self.files = repo_id, {}
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if os.path.isfile(path):
+                data = open(path, "rb").read()
+                self.files[name] = (data, hashlib.sha256(data).hexdigest())
+        h = hashlib.sha1()
+        for name, (_, sha) in sorted(self.files.items()):
+            h.update(("%s %s\n" % (name, sha)).encode())
+        self.commit = h.hexdigest()
+
+
+class Faults:
+    def __init__(self, path):
+        self.path, self.used = path, {}
+
+    def pick(self, path, kinds):
+        """The first rule matching path whose action is one of kinds, counted."""
+        if not self.path or not os.path.exists(self.path):
+            return None
+        with LOCK:
+            for k, line in enumerate(open(self.path).read().splitlines()):
+                parts = line.split()
+                if len(parts) < 2 or parts[0].startswith("#"):
+                    continue
+                pat, action = parts[0], parts[1]
+                count = int(parts[2]) if len(parts) > 2 else None
+                if action.split(":")[0] not in kinds or (pat != "*" and pat not in path):
+                    continue
+                key = (k, line)
+                if count is not None and self.used.get(key, 0) >= count:
+                    continue
+                self.used[key] = self.used.get(key, 0) + 1
+                return action
+        return None
+
+
+class Hub(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def log(self, status):
+        a = self.server.args
+        if a.log:
+            with LOCK, open(a.log, "a") as f:
+                f.write("%s %s range=%s auth=%s -> %s\n" % (
+                    self.command, self.path, self.headers.get("Range", "-"),
+                    "yes" if self.headers.get("Authorization") else "no", status))
+
+    def answer(self, status, headers=(), body=b""):
+        self.log(status)
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command == "GET":
+            self.wfile.write(body)
+
+    def error(self, status, code, commit=None):
+        h = [("X-Error-Code", code)] + ([("X-Repo-Commit", commit)] if commit else [])
+        self.answer(status, h, json.dumps({"error": code}).encode())
+
+    def do_HEAD(self):
+        self.route()
+
+    def do_GET(self):
+        self.route()
+
+    def route(self):
+        path = urllib.parse.urlparse(self.path).path
+        forced = self.server.faults.pick(path, ("404", "401", "403", "500"))
+        if forced:
+            codes = {"404": "EntryNotFound", "401": "GatedRepo", "403": "GatedRepo",
+                     "500": "Internal"}
+            return self.error(int(forced), codes[forced])
+        if path.startswith("/cdn/"):
+            return self.cdn(path[5:])
+        parts = [urllib.parse.unquote(p) for p in path.strip("/").split("/")]
+        if "resolve" not in parts or parts.index("resolve") not in (1, 2):
+            return self.error(404, "RepoNotFound")
+        at = parts.index("resolve")
+        repo_id, rest = "/".join(parts[:at]), parts[at + 1:]
+        if len(rest) < 2:
+            return self.error(404, "EntryNotFound")
+        rev, name = rest[0], "/".join(rest[1:])
+        a = self.server.args
+        if repo_id in self.server.aliases:
+            new = self.server.aliases[repo_id]
+            loc = "/%s/resolve/%s/%s" % (new, urllib.parse.quote(rev, safe=""), name)
+            return self.answer(307, [("Location", loc)])
+        repo = self.server.repos.get(repo_id)
+        if repo is None:
+            return self.error(404, "RepoNotFound")
+        if repo_id in (a.gated or []):
+            auth = self.headers.get("Authorization")
+            if not auth:
+                return self.error(401, "GatedRepo")
+            if auth != "Bearer %s" % a.token:
+                return self.error(403, "GatedRepo")
+        if rev not in ("main", repo.commit):
+            return self.error(404, "RevisionNotFound")
+        if name not in repo.files:
+            return self.error(404, "EntryNotFound", repo.commit)
+        data, sha = repo.files[name]
+        if name.endswith(".safetensors"):
+            host = "http://%s:%d" % self.server.server_address[:2]
+            return self.answer(302, [("Location", "%s/cdn/%s" % (host, sha)), ("X-Repo-Commit", repo.commit),
+                                     ("X-Linked-Etag", '"%s"' % sha),
+                                     ("X-Linked-Size", str(len(data))),
+                                     ("ETag", '"%s"' % git_blob_id(data))])
+        self.answer(200, [("ETag", '"%s"' % git_blob_id(data)), ("X-Repo-Commit", repo.commit)],
+                    data)
+
+    def cdn(self, sha):
+        data = None
+        for repo in self.server.repos.values():
+            for d, s in repo.files.values():
+                if s == sha:
+                    data = d
+        if data is None:
+            return self.error(404, "EntryNotFound")
+        start, status = 0, 200
+        rng = self.headers.get("Range")
+        if rng and self.command == "GET" and not self.server.faults.pick(self.path, ("norange",)):
+            start = int(rng.split("=")[1].split("-")[0])
+            if start >= len(data):
+                return self.answer(416, [("Content-Range", "bytes */%d" % len(data))])
+            status = 206
+        body = data[start:]
+        fault = self.server.faults.pick(self.path, ("drop", "badsum", "trickle", "stall")) \
+            if self.command == "GET" else None
+        if fault == "badsum":
+            body = bytes([body[0] ^ 0xFF]) + body[1:]
+        self.log(status)
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Accept-Ranges", "bytes")
+        if status == 206:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, len(data) - 1, len(data)))
+        self.end_headers()
+        if self.command != "GET":
+            return
+        if fault in ("drop", "stall"):
+            self.wfile.write(body[:len(body) // 2])
+            self.wfile.flush()
+            if fault == "stall":
+                time.sleep(60)
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if fault and fault.startswith("trickle"):
+            rate = int(fault.split(":")[1]) if ":" in fault else 65536
+            step = max(1, rate // 20)
+            for k in range(0, len(body), step):
+                self.wfile.write(body[k:k + step])
+                self.wfile.flush()
+                time.sleep(step / rate)
+            return
+        self.wfile.write(body)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repo", action="append", default=[])
+    ap.add_argument("--alias", action="append", default=[])
+    ap.add_argument("--gated", action="append")
+    ap.add_argument("--token", default="secret")
+    ap.add_argument("--faults")
+    ap.add_argument("--log")
+    ap.add_argument("--port-file", required=True)
+    a = ap.parse_args(argv)
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    srv.daemon_threads = True
+    srv.args, srv.faults = a, Faults(a.faults)
+    srv.repos = {}
+    for r in a.repo:
+        rid, folder = r.split("=", 1)
+        srv.repos[rid] = Repo(rid, folder)
+    srv.aliases = dict(x.split("=", 1) for x in a.alias)
+    tmp = a.port_file + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("%d\n" % srv.server_address[1])
+    os.rename(tmp, a.port_file)
+    srv.serve_forever()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,259 @@
+/* test_hfcache.c - the Hugging Face cache (hfcache.h) and a folder's files
+ * (hffolder.h) on caches laid out by hand the way huggingface_hub writes
+ * them: refs/REV holding a commit, snapshots/HASH/FILE linked into blobs/. */
+#include "test_common.h"
+#include "test_tmp.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/av.h"
+#include "io/hfcache.h"
+#include "io/fileio.h"
+#include "io/hffolder.h"
+
+#define HASH1 "607a30d783dfa663caf39e06633721c8d4cfcd7e"
+#define HASH2 "11c5a3d5811f50298f278a704980280950aedb10"
+#define SHA "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+
+static void put(const char *path, const char *text)
+{
+    assert_int_equal(hfcache_make_parents(path), AV_OK);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A repo of the cache at root: refs/main -> hash, its snapshot holding
+ * config.json linked into blobs/ by hand, as huggingface_hub makes it. */
+static void lay_out(const char *root, const char *dir_name, const char *hash)
+{
+    char p[1024], q[1024];
+    snprintf(p, sizeof p, "%s/%s/refs/main", root, dir_name);
+    put(p, hash);
+    snprintf(p, sizeof p, "%s/%s/blobs/" SHA, root, dir_name);
+    put(p, "{\"model_type\": \"gpt2\"}");
+    snprintf(p, sizeof p, "%s/%s/snapshots/%s/config.json", root, dir_name, hash);
+    assert_int_equal(hfcache_make_parents(p), AV_OK);
+    assert_int_equal(symlink("../../blobs/" SHA, p), 0);
+    (void)q;
+}
+
+static void test_hfcache_parse_ids(void **state)
+{
+    /* expect: hub ids with and without an organisation and a revision parse;
+     * paths, empty parts, "--", ".." and odd characters are not ids */
+    (void)state;
+    HfId id;
+    assert_true(hfcache_parse_id("gpt2", &id));
+    assert_string_equal(id.repo, "gpt2");
+    assert_string_equal(id.rev, "main");
+    assert_true(hfcache_parse_id("openai-community/gpt2-medium@refs/pr/1", &id));
+    assert_string_equal(id.repo, "openai-community/gpt2-medium");
+    assert_string_equal(id.rev, "refs/pr/1");
+    assert_true(hfcache_parse_id("user_1/my.model@" HASH1, &id));
+    assert_true(hfcache_is_commit(id.rev));
+    assert_false(hfcache_is_commit("main"));
+    static const char *const bad[] = {"",      "./gpt2", "/tmp/gpt2", "a/b/c",      "gpt2/",
+                                      "/gpt2", "a--b",   "a/..",      "-gpt2",      "gpt2.",
+                                      "gpt 2", "gpt2@",  "gpt2@../x", "gpt2@/main", "a@b@c"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        assert_false(hfcache_parse_id(bad[k], &id));
+}
+
+static void test_hfcache_root_from_environment(void **state)
+{
+    /* expect: HF_HUB_CACHE, else HF_HOME/hub, else HOME/.cache/huggingface/hub */
+    (void)state;
+    char buf[256];
+    setenv("HOME", "/home/t", 1);
+    unsetenv("HF_HUB_CACHE");
+    unsetenv("HF_HOME");
+    assert_true(hfcache_root(buf, sizeof buf));
+    assert_string_equal(buf, "/home/t/.cache/huggingface/hub");
+    setenv("HF_HOME", "/data/hf", 1);
+    assert_true(hfcache_root(buf, sizeof buf));
+    assert_string_equal(buf, "/data/hf/hub");
+    setenv("HF_HUB_CACHE", "/fast/cache", 1);
+    assert_true(hfcache_root(buf, sizeof buf));
+    assert_string_equal(buf, "/fast/cache");
+    assert_false(hfcache_root(buf, 5)); /* too long for the buffer */
+    unsetenv("HF_HUB_CACHE");
+    unsetenv("HF_HOME");
+}
+
+static void test_hfcache_finds_snapshot_through_refs(void **state)
+{
+    /* expect: refs/main names the snapshot, whose config.json reads through
+     * its link into blobs/; a commit hash names a snapshot directly; an
+     * unknown revision, a ref to a missing snapshot and a missing repo are
+     * not found */
+    const char *root = tmp_dir(state), *found = NULL;
+    char dir[512], want[1024], p[1024];
+    lay_out(root, "models--user--tiny", HASH1);
+    HfId id;
+    assert_true(hfcache_parse_id("user/tiny", &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    snprintf(want, sizeof want, "%s/models--user--tiny/snapshots/" HASH1, root);
+    assert_string_equal(dir, want);
+    assert_string_equal(found, "user/tiny");
+    snprintf(p, sizeof p, "%s/config.json", dir);
+    assert_int_equal(access(p, R_OK), 0);
+
+    assert_true(hfcache_parse_id("user/tiny@" HASH1, &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_true(hfcache_parse_id("user/tiny@" HASH2, &id)); /* no such snapshot */
+    assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_true(hfcache_parse_id("user/tiny@v1", &id)); /* no refs/v1 */
+    assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
+    snprintf(p, sizeof p, "%s/models--user--tiny/refs/v2", root);
+    put(p, HASH2 "\n"); /* a ref to a snapshot that is not there */
+    assert_true(hfcache_parse_id("user/tiny@v2", &id));
+    assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
+    snprintf(p, sizeof p, "%s/models--user--tiny/refs/pr/1", root);
+    put(p, HASH1 "\n"); /* a revision with a '/', the newline of some writers */
+    assert_true(hfcache_parse_id("user/tiny@pr/1", &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_true(hfcache_parse_id("user/other", &id));
+    assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
+}
+
+static void test_hfcache_short_ids_under_either_name(void **state)
+{
+    /* expect: gpt2 is found under models--openai-community--gpt2 and
+     * openai-community/gpt2 under models--gpt2 (an older download); the
+     * canonical name comes first; distilgpt2 is distilbert's */
+    const char *root = tmp_dir(state), *found = NULL, *names[2];
+    char dir[1024];
+    HfId id;
+    lay_out(root, "models--openai-community--gpt2", HASH1);
+    assert_true(hfcache_parse_id("gpt2", &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_string_equal(found, "openai-community/gpt2");
+    lay_out(root, "models--gpt2-medium", HASH2);
+    assert_true(hfcache_parse_id("openai-community/gpt2-medium", &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_string_equal(found, "gpt2-medium");
+    assert_non_null(strstr(dir, "/models--gpt2-medium/snapshots/" HASH2));
+    assert_int_equal(hfcache_names("distilgpt2", names), 2);
+    assert_string_equal(names[0], "distilbert/distilgpt2");
+    assert_int_equal(hfcache_names("user/model", names), 1);
+    assert_true(hfcache_known_size("gpt2") > 5e8 && hfcache_known_size("gpt2") < 6e8);
+    assert_true(hfcache_known_size("user/model") == 0);
+}
+
+static void test_hfcache_writes_the_layout(void **state)
+{
+    /* expect: a link made by hfcache_link is relative, into ../../blobs/
+     * (one ../ more per folder of the file), replaces an older one, and
+     * leaves no temporary name; refs/REV holds the commit */
+    const char *root = tmp_dir(state);
+    char repo[512], p[1024], target[256], *text;
+    size_t len;
+    assert_true(hfcache_repo_dir(root, "org/m", repo, sizeof repo));
+    snprintf(p, sizeof p, "%s/models--org--m", root);
+    assert_string_equal(repo, p);
+    snprintf(p, sizeof p, "%s/blobs/" SHA, repo);
+    put(p, "weights");
+    assert_int_equal(hfcache_link(repo, HASH1, "model.safetensors", "old"), AV_OK);
+    assert_int_equal(hfcache_link(repo, HASH1, "model.safetensors", SHA), AV_OK);
+    snprintf(p, sizeof p, "%s/snapshots/" HASH1 "/model.safetensors", repo);
+    ssize_t n = readlink(p, target, sizeof target - 1);
+    assert_true(n > 0);
+    target[n] = 0;
+    assert_string_equal(target, "../../blobs/" SHA);
+    assert_int_equal(file_read_all(p, 100, &text, &len), AV_OK);
+    assert_string_equal(text, "weights");
+    free(text);
+    assert_int_equal(hfcache_link(repo, HASH1, "sub/dir/x.json", SHA), AV_OK);
+    snprintf(p, sizeof p, "%s/snapshots/" HASH1 "/sub/dir/x.json", repo);
+    n = readlink(p, target, sizeof target - 1);
+    target[n > 0 ? n : 0] = 0;
+    assert_string_equal(target, "../../../../blobs/" SHA);
+    assert_int_equal(access(p, R_OK), 0);
+    assert_int_equal(hfcache_write_ref(repo, "main", HASH1), AV_OK);
+    HfId id;
+    const char *found;
+    char dir[1024];
+    assert_true(hfcache_parse_id("org/m", &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    snprintf(p, sizeof p, "%s/snapshots/" HASH1, repo);
+    assert_string_equal(dir, p);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int entries = 0;
+    while ((e = readdir(d)))
+        entries += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(entries, 2); /* model.safetensors and sub: no temporary link */
+    char name[64];
+    assert_true(hfcache_model_name(dir, name, sizeof name));
+    assert_string_equal(name, "m");
+    assert_false(hfcache_model_name("/tmp/gpt2", name, sizeof name));
+}
+
+static void test_hfcache_etag_normalised(void **state)
+{
+    /* expect: quotes and a weak W/ go; a '/' or an empty tag is refused */
+    (void)state;
+    char e[80];
+    assert_true(hfcache_etag("\"" SHA "\"", e, sizeof e));
+    assert_string_equal(e, SHA);
+    assert_true(hfcache_etag(" W/\"abc-12\" ", e, sizeof e));
+    assert_string_equal(e, "abc-12");
+    assert_false(hfcache_etag("\"\"", e, sizeof e));
+    assert_false(hfcache_etag("\"../x\"", e, sizeof e));
+    assert_false(hfcache_etag(SHA, e, 10));
+}
+
+static void test_hffolder_lfs_pointer_and_missing(void **state)
+{
+    /* expect: a Git LFS pointer in place of model.safetensors is named; a
+     * snapshot whose link points at a missing blob lacks that file; the
+     * missing files are listed, tokenizer.json standing for the two */
+    const char *root = tmp_dir(state);
+    char p[1024], name[64], list[256];
+    snprintf(p, sizeof p, "%s/m/config.json", root);
+    put(p, "{}");
+    snprintf(p, sizeof p, "%s/m/model.safetensors", root);
+    put(p, "version https://git-lfs.github.com/spec/v1\noid sha256:" SHA "\nsize 548105171\n");
+    snprintf(p, sizeof p, "%s/m", root);
+    assert_true(hffolder_lfs_pointer(p, name, sizeof name));
+    assert_string_equal(name, "model.safetensors");
+    assert_int_equal(hffolder_missing(p, list, sizeof list), 2);
+    assert_string_equal(list, "vocab.json, merges.txt");
+    snprintf(p, sizeof p, "%s/m/tokenizer.json", root);
+    put(p, "{}");
+    snprintf(p, sizeof p, "%s/m/config.json", root);
+    unlink(p);
+    assert_int_equal(symlink("../blobs/gone", p), 0); /* a dangling link */
+    snprintf(p, sizeof p, "%s/m", root);
+    assert_int_equal(hffolder_missing(p, list, sizeof list), 1);
+    assert_string_equal(list, "config.json");
+    snprintf(p, sizeof p, "%s/m/model.safetensors", root);
+    put(p, "version 1 but not a pointer");
+    snprintf(p, sizeof p, "%s/m", root);
+    assert_false(hffolder_lfs_pointer(p, name, sizeof name));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hfcache_parse_ids),
+        cmocka_unit_test(test_hfcache_root_from_environment),
+        cmocka_unit_test_setup_teardown(test_hfcache_finds_snapshot_through_refs, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_hfcache_short_ids_under_either_name, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_hfcache_writes_the_layout, tmp_setup, tmp_teardown),
+        cmocka_unit_test(test_hfcache_etag_normalised),
+        cmocka_unit_test_setup_teardown(test_hffolder_lfs_pointer_and_missing, tmp_setup,
+                                        tmp_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
