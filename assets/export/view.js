@@ -139,7 +139,7 @@
     if (st.token < 0 || st.key < 0) { box.textContent = "Click a cell for its weight and raw score."; return; }
     var w = weight(st.layer, st.head, st.token, st.key), s = score(st.layer, st.head, st.token, st.key);
     var t = rowLabel(st.token) + " \u2192 " + D.colLabels[st.key] + ": ";
-    if (w === null) t += "masked (weight exactly 0)";
+    if (w === null) t += "masked (weight exactly 0, no score: it is \u2212\u221e before softmax)";
     else {
       t += "weight " + pct(w);
       t += s === null ? "; raw score: " + (D.scoreNote || "none") : "; raw score " + s.toPrecision(4) + " (" + D.scoreKind + ")";

@@ -163,10 +163,12 @@ static void data_json(FILE *f, const ModelResult *r, const ModelConfig *c, const
     svg_settings(r, c, o->source, buf, sizeof buf);
     fputs("\"settings\":", f);
     json_str(f, buf);
+    /* what a visible cell's raw score is; a masked cell has none (its
+     * score is -inf before softmax) and the page says "masked" only there */
     fprintf(f, ",\n\"scoreKind\":\"%s\",\n\"scoreNote\":",
-            c->scale ? "scaled by 1/\xe2\x88\x9a"
-                       "d_k, masked"
-                     : "not scaled, masked");
+            c->scale ? "Q\xc2\xb7K scaled by 1/\xe2\x88\x9a"
+                       "d_k, before softmax"
+                     : "Q\xc2\xb7K not scaled, before softmax");
     if (note)
         json_str(f, note);
     else
