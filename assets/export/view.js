@@ -3,7 +3,9 @@
 // Reads the JSON of <script id="attnviz-data">, draws the heads of a layer as
 // small multiples, the focused head, a token's row as bars and a cell's
 // weight and raw score. The URL fragment #layer=L&head=H&token=T&key=K
-// (1-based) selects the view; the selection is written back into it.
+// (1-based) selects the view; the selection is written back into it. The
+// sentence's chips (<span class="tok" data-token="T">) select their token's
+// row on a click, Enter or Space.
 "use strict";
 (function () {
   var D = JSON.parse(document.getElementById("attnviz-data").textContent);
@@ -139,7 +141,7 @@
     if (st.token < 0 || st.key < 0) { box.textContent = "Click a cell for its weight and raw score."; return; }
     var w = weight(st.layer, st.head, st.token, st.key), s = score(st.layer, st.head, st.token, st.key);
     var t = rowLabel(st.token) + " \u2192 " + D.colLabels[st.key] + ": ";
-    if (w === null) t += "masked (weight exactly 0)";
+    if (w === null) t += "masked (weight exactly 0, no score: it is \u2212\u221e before softmax)";
     else {
       t += "weight " + pct(w);
       t += s === null ? "; raw score: " + (D.scoreNote || "none") : "; raw score " + s.toPrecision(4) + " (" + D.scoreKind + ")";
@@ -147,6 +149,35 @@
     box.textContent = t;
     box.setAttribute("data-weight", w === null ? "masked" : w.toFixed(6));
     box.setAttribute("data-score", s === null ? "none" : String(s));
+  }
+
+  // The row of the sentence's token t (0-based): itself, or the pooled row
+  // that covers it (rows of svg_matrix: tokens floor(x n / rows) .. floor((x + 1) n / rows) - 1).
+  function rowOf(t) {
+    if (!D.pooled) return t;
+    for (var x = 0; x < D.rows; x++) if (t < Math.floor((x + 1) * D.tokens / D.rows)) return x;
+    return D.rows - 1;
+  }
+  function chipsAll() { return document.querySelectorAll("#sentence .tok"); }
+  // The chips as buttons: focusable, Enter or Space selects like a click.
+  function chips() {
+    document.getElementById("sentence").className = "live";
+    Array.prototype.forEach.call(chipsAll(), function (c) {
+      var row = rowOf(+c.getAttribute("data-token") - 1);
+      c.setAttribute("tabindex", "0"); c.setAttribute("role", "button");
+      c.setAttribute("data-row", row + 1);
+      c.setAttribute("title", "Show what " + (D.pooled ? "row " + D.rowLabels[row] : "this token") + " attends to");
+      c.addEventListener("click", function () { select({ token: row }); });
+      c.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); select({ token: row }); }
+      });
+    });
+  }
+  function chipState() {
+    Array.prototype.forEach.call(chipsAll(), function (c) {
+      var on = +c.getAttribute("data-row") - 1 === st.token;
+      c.className = on ? "tok sel" : "tok"; c.setAttribute("aria-pressed", on ? "true" : "false");
+    });
   }
 
   function preview(i) { bars(document.getElementById("bars"), i); }
@@ -162,6 +193,7 @@
     focus(document.getElementById("focus"));
     bars(document.getElementById("bars"), st.token);
     cellInfo(document.getElementById("cell"));
+    chipState();
   }
 
   function clamp(v, n) { return isNaN(v) ? -1 : Math.max(-1, Math.min(n - 1, v)); }
@@ -205,6 +237,7 @@
     legend.appendChild(document.createTextNode(" weight 0 \u2192 100% (colour level floor(16\u221aw))"));
     side.appendChild(legend);
     main.appendChild(left); main.appendChild(side); app.appendChild(main);
+    chips();
     document.getElementById("static").hidden = true;
     app.hidden = false;
   }

@@ -58,4 +58,9 @@ void cli_free(CliOptions *o);
 /* The usage text of --help (the man page's SYNOPSIS and options). */
 const char *cli_usage(void);
 
+/* The 0-based layer an export of a model of `layers` layers shows: --layer N,
+ * else the HTML page opens on the first layer, as the interface does, and
+ * the other exports show the last. */
+int cli_export_layer(const CliOptions *o, int layers);
+
 #endif

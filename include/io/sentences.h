@@ -60,4 +60,10 @@ int sentences_builtin(SentenceList *out);
 
 void sentences_free(SentenceList *s);
 
+/* What the screen calls an example's weights folder NAME (weights=NAME):
+ * whose worked example they are, by the article's title ("seed001": "the
+ * worked example of \"Attention Mechanism & Transformers\""), or NULL for a
+ * folder the articles do not have. */
+const char *sentences_weights_about(const char *name);
+
 #endif

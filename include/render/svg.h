@@ -69,8 +69,15 @@ uint32_t svg_ramp_text_rgb(int level, bool mono);
  * code points (0: all), an ellipsis after a cut. */
 void svg_escape(FILE *f, const char *s, int max_chars);
 
+/* The name an export gives the folder or file it read, never a local path:
+ * its last component ("/home/a/models/gpt2/" -> "gpt2", a hub id
+ * "openai-community/gpt2" -> "gpt2"), or for a Hugging Face cache snapshot
+ * (".../models--ORG--NAME/snapshots/HASH") the hub id "ORG/NAME". Written
+ * NUL-terminated into out (cut to size). */
+void svg_source_name(const char *path, char *out, size_t size);
+
 /* The settings of a view in one line: "model or preset; mask; scaling;
- * temperature" (no sentence, no head). */
+ * temperature" (no sentence, no head); source is named by svg_source_name. */
 void svg_settings(const ModelResult *r, const ModelConfig *c, const char *source, char *buf,
                   size_t size);
 

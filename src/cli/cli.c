@@ -350,13 +350,20 @@ static int check_paths(CliOptions *o)
     return AV_OK;
 }
 
+int cli_export_layer(const CliOptions *o, int layers)
+{
+    if (o->layer_1)
+        return o->layer_1 - 1;
+    return o->export_set && o->export.format == EXPORT_HTML ? 0 : layers - 1;
+}
+
 /* The export's head, layer and query token, 0-based, from the 1-based
- * options; last is the layer meant when --layer is not given (-1: the last,
- * known only once a model or a file is read). Returns AV_OK. */
-static int export_targets(CliOptions *o, int last)
+ * options; layers is the model's layer count (0: known only once a model or
+ * a file is read, which sets the layer then). Returns AV_OK. */
+static int export_targets(CliOptions *o, int layers)
 {
     o->export.head = o->head_1 - 1;
-    o->export.layer = o->layer_1 ? o->layer_1 - 1 : last;
+    o->export.layer = cli_export_layer(o, layers);
     o->export.token = o->token_1 - 1;
     o->export.mono = o->color == COLOR_NEVER; /* SVG and HTML: the grey ramp */
     o->export.source = o->model_dir ? o->model_dir : o->attention ? o->attention : o->weights_dir;
@@ -385,7 +392,7 @@ static int check_model(CliOptions *o)
         return fail(o, "--export trace needs --token N (the query token, 1-based)");
     if (o->output && !o->export_set)
         return fail(o, "--output goes with --export");
-    return export_targets(o, -1); /* the last layer: known when the model is loaded */
+    return export_targets(o, 0); /* the layers: known when the model is loaded */
 }
 
 /* --attention: no model, so none of its settings; the head and layer are
@@ -416,7 +423,7 @@ static int check_import(CliOptions *o)
                     "only weights", o->export.format == EXPORT_TRACE ? "trace" : "pipeline");
     if (o->output && !o->export_set)
         return fail(o, "--output goes with --export");
-    return export_targets(o, -1); /* the last layer: known once the file is read */
+    return export_targets(o, 0); /* the layers: known once the file is read */
 }
 
 /* Checks that need every option: the head count divides d_model, ... */
@@ -468,7 +475,7 @@ static int check_combination(CliOptions *o)
         return fail(o, "--lesson sets its own sentences: leave out TEXT, --file and --dump");
     if (o->lesson_set && o->export_set && (o->export.format != EXPORT_MD || !o->lesson))
         return fail(o, "--lesson goes with --export md and a lesson name (the handout)");
-    return export_targets(o, c->layers - 1);
+    return export_targets(o, c->layers);
 }
 
 int cli_parse(int argc, char **argv, CliOptions *o)

@@ -111,6 +111,6 @@ int gpt2_cmd_prepare(CliOptions *o, const char *text, bool batch, Kind *k, char 
     kind_config(k, &c);
     c.temperature = 1.0f; /* --temperature is generation's here, not the softmax's */
     o->cfg = c;
-    o->export.layer = (o->layer_1 ? o->layer_1 : c.layers) - 1;
+    o->export.layer = cli_export_layer(o, c.layers);
     return 0;
 }

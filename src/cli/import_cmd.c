@@ -42,7 +42,7 @@ static int check_selection(const CliOptions *o, const AttnFile *af, ExportOption
                    "heads (slice the array, e.g. A[-%d:])", af->name, af->L, af->H,
                    AV_MAX_LAYERS, AV_MAX_HEADS, AV_MAX_LAYERS);
     eo->head = o->head_1 - 1;
-    eo->layer = (o->layer_1 ? o->layer_1 : af->L) - 1;
+    eo->layer = cli_export_layer(o, af->L);
     return 0;
 }
 

@@ -155,6 +155,6 @@ int model_cmd_prepare(CliOptions *o, const char *text, bool batch, Kind *k, char
     ModelConfig c = o->cfg;
     kind_config(k, &c);
     o->cfg = c;
-    o->export.layer = (o->layer_1 ? o->layer_1 : c.layers) - 1;
+    o->export.layer = cli_export_layer(o, c.layers);
     return 0;
 }

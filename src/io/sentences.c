@@ -218,3 +218,12 @@ void sentences_free(SentenceList *s)
     free(s->buf);
     memset(s, 0, sizeof *s);
 }
+
+const char *sentences_weights_about(const char *name)
+{
+    if (strcmp(name, "seed001") == 0)
+        return "the worked example of \"Attention Mechanism & Transformers\"";
+    if (strcmp(name, "seed000") == 0)
+        return "\"attention in action\" of \"Attention from Scratch\"";
+    return NULL;
+}

@@ -141,7 +141,8 @@ static void data_json(FILE *f, const ModelResult *r, const ModelConfig *c, const
             r->L, c->H, m->rows, m->cols, m->pooled ? "true" : "false",
             r->shape.causal ? "true" : "false", o->mono ? "true" : "false",
             m->pooled ? "false" : "true", HTML_WEIGHT_SCALE, HTML_MASKED);
-    fprintf(f, "\"focus\":{\"layer\":%d,\"head\":%d},\n", layer, head);
+    fprintf(f, "\"tokens\":%d,\"focus\":{\"layer\":%d,\"head\":%d},\n", r->shape.n_q, layer,
+            head);
     json_labels(f, "rowLabels", m->row_labels, m->rows);
     json_labels(f, "colLabels", m->col_labels, m->cols);
     fputs("\"headLabels\":[", f);
@@ -163,10 +164,12 @@ static void data_json(FILE *f, const ModelResult *r, const ModelConfig *c, const
     svg_settings(r, c, o->source, buf, sizeof buf);
     fputs("\"settings\":", f);
     json_str(f, buf);
+    /* what a visible cell's raw score is; a masked cell has none (its
+     * score is -inf before softmax) and the page says "masked" only there */
     fprintf(f, ",\n\"scoreKind\":\"%s\",\n\"scoreNote\":",
-            c->scale ? "scaled by 1/\xe2\x88\x9a"
-                       "d_k, masked"
-                     : "not scaled, masked");
+            c->scale ? "Q\xc2\xb7K scaled by 1/\xe2\x88\x9a"
+                       "d_k, before softmax"
+                     : "Q\xc2\xb7K not scaled, before softmax");
     if (note)
         json_str(f, note);
     else
@@ -189,7 +192,8 @@ static void header(FILE *f, const ModelResult *r, const ModelConfig *c, const Sv
             "<h1>attnviz: attention of every layer and head</h1>\n<p id=\"sentence\">",
             r->tokens.n > 12 ? " \xe2\x80\xa6" : "", view_css);
     for (int i = 0; i < r->tokens.n; i++) {
-        fprintf(f, "%s<span class=\"tok\">", i ? " " : "");
+        /* view.js makes each chip select its token's row */
+        fprintf(f, "%s<span class=\"tok\" data-token=\"%d\">", i ? " " : "", i + 1);
         svg_escape(f, r->tokens.tok[i].str, 0);
         fputs("</span>", f);
     }

@@ -144,9 +144,48 @@ void svg_escape(FILE *f, const char *s, int max_chars)
     }
 }
 
-void svg_settings(const ModelResult *r, const ModelConfig *c, const char *source, char *buf,
+/* The path component ending before end (no trailing '/'): its start. */
+static const char *component(const char *path, const char *end)
+{
+    const char *s = end;
+    while (s > path && s[-1] != '/')
+        s--;
+    return s;
+}
+
+void svg_source_name(const char *path, char *out, size_t size)
+{
+    const char *end = path + strlen(path);
+    while (end > path + 1 && end[-1] == '/')
+        end--;
+    const char *last = component(path, end), *snap = NULL, *repo = NULL;
+    if (last > path + 1) {
+        snap = component(path, last - 1);
+        if (snap > path + 1 && last - 1 - snap == 9 && strncmp(snap, "snapshots", 9) == 0)
+            repo = component(path, snap - 1);
+    }
+    if (repo && strncmp(repo, "models--", 8) == 0) { /* ORG--NAME: "--" stands for '/' */
+        size_t k = 0;
+        for (const char *p = repo + 8; p < snap - 1 && k + 1 < size; p++)
+            if (p[0] == '-' && p[1] == '-' && p + 1 < snap - 1)
+                out[k++] = '/', p++;
+            else
+                out[k++] = *p;
+        out[k] = '\0';
+        return;
+    }
+    snprintf(out, size, "%.*s", (int)(end - last), last);
+}
+
+void svg_settings(const ModelResult *r, const ModelConfig *c, const char *path, char *buf,
                   size_t size)
 {
+    char name[256];
+    const char *source = NULL;
+    if (path) {
+        svg_source_name(path, name, sizeof name);
+        source = name;
+    }
     int n;
     switch (c->preset) {
     case PRESET_IMPORTED:

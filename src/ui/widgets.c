@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/sentences.h"
+
 #include "core/attention.h"
 #include "data.h"
 #include "imported.h"
@@ -62,8 +64,12 @@ const char *widget_head_label(UiState *u, int h)
 {
     const AppState *s = &u->app;
     if (s->example_weights[0] && s->layer == 0) {
-        snprintf(u->label_text, sizeof u->label_text, "the example's weights (assets/%s)",
-                 s->example_weights);
+        const char *about = sentences_weights_about(s->example_weights);
+        if (about)
+            snprintf(u->label_text, sizeof u->label_text, "weights of %s", about);
+        else
+            snprintf(u->label_text, sizeof u->label_text, "the example's weights (assets/%s)",
+                     s->example_weights);
         return u->label_text;
     }
     return model_head_label(&s->cfg, s->layer, h);

@@ -141,6 +141,112 @@ size=$(stat -c %s "$tmp/big.html" 2>/dev/null || echo 0)
 check "html: 12 layers x 12 heads of 64 tokens, scores included, under 2 MB ($size bytes)" \
     test "$size" -gt 0 -a "$size" -lt 2000000 -a "$(grep -c '"scores":null' "$tmp/big.html")" = 0
 
+# ---- HTML (issue 35): the readout, the chips, the first layer, no path ----
+PAGE=$PWD/tests/e2e/lib/pagecheck.py
+# the readout says "masked" on masked cells only: causal and not, 1 and 3
+# layers, cross-attention, against --dump's weights
+readout_case() { # NAME "CELLS" ARGS...: CELLS as layer,head,token,key
+    local name=$1 cells=$2 c l h t k; shift 2
+    "$A" "$@" -e html -o "$tmp/$name.html" && rm -rf "$tmp/$name.d" &&
+        "$A" "$@" --dump "$tmp/$name.d" >/dev/null || { fail "$name: export or --dump"; return; }
+    for c in $cells; do
+        IFS=, read -r l h t k <<<"$c"
+        page "$name" "layer=$l&head=$h&token=$t&key=$k"
+        check "html readout, $name: cell ($t, $k) of layer $l head $h as --dump says" \
+            $PY "$PAGE" readout "$tmp/$name.dom" "$tmp/$name.d/attention.npy" "$l" "$h" "$t" "$k"
+    done
+}
+readout_case rc1 "1,1,3,2 1,1,3,5 1,2,10,10" --causal "$S"
+readout_case rn1 "1,3,1,10" "$S"
+readout_case rc3 "3,4,2,9" --causal --layers 3 "$S"
+readout_case rx "1,2,8,3" --cross "Le chat dort" "$S"
+check "html readout: an unmasked cell's raw score does not say masked" \
+    grep -q 'raw score [-0-9.]* (Q·K scaled by 1/√d_k, before softmax)' "$tmp/rc1.dom"
+
+# the chips: live buttons with data-token, one selected by the fragment
+check "html chips: 10 chips with data-token, tabindex and role, chip 10 selected" \
+    $PY "$PAGE" chips "$tmp/rc1.dom" 10 10
+# a click and an Enter on a chip, dispatched by a script added to a copy of
+# the page (a test-only copy, as the no-JavaScript one above)
+$PY -c 'import sys; t = open(sys.argv[1], encoding="utf-8").read()
+s = """<script>(function () {
+var c = document.querySelectorAll("#sentence .tok"), b = document.body;
+c[3].click(); b.setAttribute("data-click", location.hash + " " + b.getAttribute("data-token"));
+c[5].dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true}));
+b.setAttribute("data-enter", location.hash + " " + b.getAttribute("data-token"));
+})();</script>"""
+open(sys.argv[2], "w", encoding="utf-8").write(t.replace("</body>", s + "</body>"))' \
+    "$tmp/rc1.html" "$tmp/click.html"
+page click ""
+check "html chips: a click on chip 4 selects token 4 and writes it in the fragment" \
+    grep -q 'data-click="#layer=1&amp;head=1&amp;token=4 4"' "$tmp/click.dom"
+check "html chips: Enter on chip 6 selects token 6" \
+    grep -q 'data-enter="#layer=1&amp;head=1&amp;token=6 6"' "$tmp/click.dom"
+check "html chips: after it chip 6 alone is selected" $PY "$PAGE" chips "$tmp/click.dom" 10 6
+"$A" --causal -e csv -o "$tmp/rc1.csv" "$S" || fail "html chips: csv"
+check "html chips: the bars are token 6's row of the CSV" \
+    $PY "$CHECK" bars "$tmp/click.dom" "$tmp/rc1.csv" 1 6
+browse --window-size=1100,900 --screenshot="$tmp/click.png" "file://$tmp/click.html" >/dev/null
+[ -n "${KEEP_SHOTS:-}" ] && cp "$tmp/click.png" "$KEEP_SHOTS/html-chips.png"
+# a long text: chip 150 of 300 selects the pooled row that covers token 150
+"$A" -f "$tmp/long.txt" --causal -e html -o "$tmp/long.html" || fail "html: long export"
+page long "token=38"
+check "html chips, pooled: 300 chips; row 38 (tokens 139-142) selects its 4 chips" $PY -c '
+import re, sys
+d = open(sys.argv[1], encoding="utf-8").read()
+rows = dict(re.findall(r"data-token=\"(\d+)\"[^>]*data-row=\"(\d+)\"", d))
+sel = re.findall(r"class=\"tok sel\" data-token=\"(\d+)\"", d)
+row = lambda t: next(x for x in range(80) if t <= (x + 1) * 300 // 80)  # svg_matrix ranges
+want = ["139", "140", "141", "142"]
+ok = len(rows) == 300 and all(int(rows[t]) == row(int(t)) + 1 for t in rows)
+sys.exit(0 if ok and sel == want else "rows %d, selected %s, want %s" % (len(rows), sel, want))' \
+    "$tmp/long.dom"
+
+# the first layer, as the interface opens on; --layer N opens on layer N
+"$A" --layers 3 -e html -o "$tmp/l3.html" "$S" &&
+    "$A" --layers 3 --layer 2 -e html -o "$tmp/l3b.html" "$S" || fail "html: 3 layers"
+page l3 ""
+page l3b ""
+check "html: 3 layers open on layer 1" grep -q '<body data-layer="1"' "$tmp/l3.dom"
+check "html: --layer 2 opens on layer 2" grep -q '<body data-layer="2"' "$tmp/l3b.dom"
+for f in m i; do
+    check "html ($f): no --layer: the data's focus is layer 1" grep -q '"focus":{"layer":0,' "$tmp/$f.html"
+done
+
+# no local path in any export of any kind: the folder's path and $HOME
+deep=$tmp/home-PATHMARK/models
+mkdir -p "$deep" && cp -r "$tmp/ind" "$deep/ind" && cp -r "$PWD/assets/seed000" "$deep/w" &&
+    cp "$DATA/attn_l3h2n7.npy" "$DATA/tokens7.txt" "$deep/" || fail "no path: copies"
+kinds=("--weights $deep/w --d-model 4 --heads 2|The cat sat" "--model $deep/ind|abcabc"
+    "--attention $deep/attn_l3h2n7.npy --tokens $deep/tokens7.txt|")
+. "$PWD/tests/e2e/lib/gpt2vocab.sh"
+if gpt2vocab_fetch "export_browser" >/dev/null &&
+    $PY scripts/gpt2-checkpoint.py "$deep/gpt2" --seed 7 >/dev/null &&
+    cp "$GPT2VOCAB_PKG/package/encoder.json" "$deep/gpt2/vocab.json" &&
+    cp "$GPT2VOCAB_PKG/package/vocab.bpe" "$deep/gpt2/merges.txt"; then
+    kinds+=("--model $deep/gpt2|The cat sat")
+else
+    echo "skip - no path: a GPT-2 folder (GPT-2's vocabulary not available)"
+fi
+leaks=""
+for kind in "${kinds[@]}"; do
+    for e in text csv json md trace pipeline svg html; do
+        text=${kind#*|}
+        # shellcheck disable=SC2086
+        "$A" ${kind%%|*} -e "$e" --token 2 -o "$tmp/leak.out" ${text:+"$text"} 2>/dev/null || {
+            [[ $kind == --attention* && $e =~ trace|pipeline ]] ||
+                leaks+="${kind%% *} $e: exit $?; "
+            continue
+        }
+        grep -q "PATHMARK\|$HOME/" "$tmp/leak.out" && leaks+="${kind%% *} $e; "
+    done
+done
+check "no path: ${#kinds[@]} kinds x 8 formats name no folder path and no \$HOME" test -z "$leaks"
+[ -z "$leaks" ] || echo "# leaks: $leaks"
+"$A" --model "$deep/ind" -e html -o "$tmp/named.html" abcabc || fail "no path: named"
+check "no path: the page names the model folder by its name" \
+    grep -q 'id="settings">[^<]* ind;' "$tmp/named.html"
+
 # ---- bad input, atomic files ----
 "$A" -e svg -o /nonexistent/dir/x.svg "$S" >/dev/null 2>"$tmp/err"; rc=$?
 check "an unwritable -o: exit 1, one line" test "$rc" = 1 -a "$(wc -l <"$tmp/err")" = 1

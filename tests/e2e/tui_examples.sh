@@ -26,7 +26,7 @@ for size in "120 40" "100 30" "80 24"; do
         wait_for '^Head 5 of 6: pronoun -> noun'
     check "$1x$2: \"it\" is selected and finds the cat (9x%)" \
         eval "wait_for 'Token 8 .*it.* attends to' && wait_for '^.*cat +9[0-9]\.[0-9]%'"
-    check "$1x$2: the example's note says what to look at" wait_for 'Seed 000: which word is'
+    check "$1x$2: the example's note says what to look at" wait_for '"Attention from Scratch" asks: which word is'
     check "$1x$2: status line: d_model 192, 6 heads" wait_for 'd_model 192.*heads 6'
 done
 start 100 30 -c
@@ -67,7 +67,7 @@ check "Cat eats fish loads seed 001's weights: d_model 4, 2 heads, PE off" \
     wait_for 'd_model 4 .*heads 2 .*PE off'
 check "... and the article's numbers: 38.2%, 29.6%, 32.2%" \
     eval "wait_for 'Cat +38\.2%' && wait_for 'eats +29\.6%' && wait_for 'fish +32\.2%'"
-check "... with its note" wait_for "Seed 001's worked example"
+check "... with its note" wait_for 'The worked example of "Attention Mechanism'
 keys e End
 keys -l ' now'
 keys Enter

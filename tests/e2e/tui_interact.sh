@@ -142,7 +142,7 @@ check "v opens the positional encodings" wait_for 'PE matrix: row k = token k'
 keys v
 check "v goes back to attention" wait_for 'Head [0-9]+ of 8'
 keys n
-check "n loads an example sentence, with its note" wait_for '^[0-9]+/[0-9]+: Seed 00[0-9]'
+check "n loads an example sentence, with its note" wait_for '^[0-9]+/[0-9]+: "Attention (from Scratch|Mechanism|Is All)'
 
 keys q
 check "q quits with status 0" wait_for 'EXITED:0'

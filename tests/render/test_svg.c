@@ -64,6 +64,31 @@ static void test_escape(void **state)
     }
 }
 
+/* An export names what it read by its last component, never the path. */
+static void test_source_name(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        {"/home/ada/models/gpt2", "gpt2"},
+        {"/home/ada/models/gpt2///", "gpt2"},
+        {"gpt2", "gpt2"},
+        {"openai-community/gpt2", "gpt2"},
+        {"../runs/attn.npy", "attn.npy"},
+        {"/root/.cache/huggingface/hub/models--openai-community--gpt2/snapshots/607a30d7/",
+         "openai-community/gpt2"},
+        {"/c/models--gpt2/snapshots/abc", "gpt2"},
+        {"/c/not-a-cache/snapshots/abc", "abc"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char out[64];
+        svg_source_name(cases[k][0], out, sizeof out);
+        assert_string_equal(out, cases[k][1]);
+    }
+    char small[5];
+    svg_source_name("/a/models--org--name/snapshots/h", small, sizeof small);
+    assert_string_equal(small, "org/");
+}
+
 static void test_half(void **state)
 {
     (void)state;
@@ -300,6 +325,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_source_name),
         cmocka_unit_test(test_half),
         cmocka_unit_test(test_base64),
         cmocka_unit_test(test_svg_cells),
