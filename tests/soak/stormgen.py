@@ -163,7 +163,10 @@ class Gen:
         """The list, a lesson, its pages and answers with the result changed
         under it, left and opened again."""
         r = self.r
-        out = self.big_enough() + ["key o"]
+        out = self.big_enough()
+        if r.random() < 0.8:  # out of the editor, where o types an o
+            out.append("key Escape")
+        out.append("key o")
         out += ["key Down"] * r.randrange(15)
         out.append("key Enter")
         for _ in range(r.randint(4, 30)):
