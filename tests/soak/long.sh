@@ -3,7 +3,7 @@
 # each build of BUILDS ("plain": ./attnviz, -O2; "asan": build/asan/attnviz,
 # ASan and UBSan) for MINUTES minutes each, or KEYS keys when given, from SEED
 # (a fresh one, printed, when empty). Every stream is recorded in
-# build/soak/BUILD-SEED.events; a finding's stream is the one to replay
+# build/soak/BUILD-SEED.events (its output in BUILD-SEED.log); a finding's stream is the one to replay
 # (storm.py --replay FILE --bin BIN) and, once fixed, to keep as
 # tests/soak/regress/NAME.events, which `make test` replays.
 set -u
@@ -23,11 +23,12 @@ for b in $builds; do
         asan) bin=$root/build/asan/attnviz ;;
         *) echo "long.sh: a build is plain or asan, not $b" >&2; exit 2 ;;
     esac
-    rec=build/soak/$b-$seed.events
-    out=$(/usr/bin/python3 tests/soak/storm.py --bin "$bin" --seed "$seed" "${limit[@]}" \
-        --record "$rec" | tee /dev/stderr) || rc=1
-    summary+=("$b: $(grep '^storm ' <<<"$out")")
-    echo "# stream recorded in $rec"
+    rec=build/soak/$b-$seed.events log=build/soak/$b-$seed.log
+    /usr/bin/python3 tests/soak/storm.py --bin "$bin" --seed "$seed" "${limit[@]}" \
+        --record "$rec" | tee "$log"
+    [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+    summary+=("$b: $(grep '^storm ' "$log")")
+    echo "# stream recorded in $rec, its output in $log"
 done
 echo "# make soak, $(date -u +%Y-%m-%d), $(nproc) cores, ${cpu:-unknown processor}:"
 for s in "${summary[@]}"; do echo "#   $s"; done

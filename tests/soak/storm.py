@@ -88,24 +88,38 @@ sleep 3600
 """)
         self.run("new-session", "-d", "-s", "s", "-x", "120", "-y", "40", f"sh {shlex.quote(script)}")
         self.run("set-option", "-g", "mouse", "off")
+        self.lock = threading.Lock()
+        self.reattached = 0
+        self._attach()
+
+    def _attach(self):
         self.cc = subprocess.Popen(["tmux", "-L", self.sock, "-C", "attach", "-t", "s", "-f", "no-output"],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
         self.sent, self.done = 0, 0
-        self.lock = threading.Lock()
-        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read, args=(self.cc,), daemon=True).start()
 
-    def _read(self):
-        for line in self.cc.stdout:
+    def _read(self, cc):
+        for line in cc.stdout:
             if line.startswith(b"%end") or line.startswith(b"%error"):
                 with self.lock:
-                    self.done += 1
+                    if cc is self.cc:
+                        self.done += 1
 
     def run(self, *a):
         return subprocess.run(["tmux", "-L", self.sock] + [str(x) for x in a],
                               capture_output=True, text=True, errors="replace").stdout
 
     def send(self, cmd):
-        self.cc.stdin.write(cmd.encode() + b"\n")
+        """One command; a control client that tmux let go (it did once in a
+        4-minute run on a loaded machine) is replaced by a new one."""
+        try:
+            self.cc.stdin.write(cmd.encode() + b"\n")
+        except OSError:
+            self.cc.wait()
+            self.reattached += 1
+            with self.lock:
+                self._attach()
+            self.cc.stdin.write(cmd.encode() + b"\n")
         self.sent += 1
 
     def drain(self, limit):
@@ -493,6 +507,8 @@ def storm(a, st, work):
         print(f"# recorded: {rec}")
         print(f"# replay: tests/soak/storm.py --replay {rec} --bin {a.bin}")
     pages = sorted(sampler.pages)
+    if st.tm.reattached:
+        print(f"# storm: the tmux control client was attached again {st.tm.reattached} times")
     print(f"# storm: lesson pages reached: {len(pages)} ({sampler.shown} screens sampled in a lesson, "
           f"{sampler.reveals} answers revealed); exports {st.exports}")
     print(f"storm keys={st.keys} actions={st.actions} restarts={st.restarts} lesson_pages={len(pages)} "
