@@ -15,7 +15,7 @@ An action is a line `GAP_MS KIND ARGS...`:
 
 The gaps come in runs of 20-200 actions of one pace: 0 ms (keys that arrive
 together), 0-1 ms, 2-30 ms, 30-150 ms, with now and then a pause of up to
-1.5 s (a user reading). The mix reaches the lessons often (the list, a lesson,
+1.5 s (a user reading). Three actions in five are lessons' (the list, a lesson,
 pages turned both ways, answers typed, picked and revealed, the text
 scrolled, left with Esc and opened again) with the combining views (A, O, V),
 the heads table, the pipeline and trace, views, settings, edits, mouse
