@@ -245,8 +245,8 @@ class Storm:
         p = os.path.join(self.work, "status")
         try:
             size = os.path.getsize(p)
-        except OSError:
-            return True
+        except OSError:  # no exit yet
+            return self.check_stderr()
         if size != self.status_size:
             self.status_size = size
             with open(p) as f:
