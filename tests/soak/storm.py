@@ -180,6 +180,18 @@ def segfault_where(work, binary):
     return [f"{m.group(1)} (pid {pid}, offset 0x{m.group(2)})"] + frames
 
 
+def proc_state(pid):
+    """', still running (state S, waiting in wchan W)' for a report."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            st = f.read().rsplit(")", 1)[1].split()[0]
+        with open(f"/proc/{pid}/wchan") as f:
+            wchan = f.read().strip() or "-"
+    except (OSError, IndexError):
+        return ", and it is gone"
+    return f", still running (state {st}, waiting in {wchan})"
+
+
 def cpu_ticks(pid):
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -408,7 +420,7 @@ class Storm:
             return False
         self.restarts -= len(self.statuses) > n  # the last exit is not a restart
         if "EXITED:" not in s or len(self.statuses) == n:
-            self.finding("quit", "q did not end attnviz")
+            self.finding("quit", "q did not end attnviz" + proc_state(program_pid(self.tm)))
             return False
         # keys sent after the q are echoed by the terminal, around the lines
         if not re.search(r"(^|[^-])icanon echo\b", s.split("EXITED:", 1)[1]):
