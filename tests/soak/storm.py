@@ -32,6 +32,7 @@ that replays its recording.
 """
 import argparse, os, re, shlex, signal, subprocess, sys, tempfile, threading, time
 
+sys.dont_write_bytecode = True  # no __pycache__ left in tests/soak
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stormgen  # noqa: E402
 
