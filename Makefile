@@ -59,7 +59,7 @@ TRAIN_BENCH := $(B)/bench/train_bench
 ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
 
 .PHONY: all run test check asan asan-check bench bench-ref bench-import install uninstall clean lint \
-	format format-check deps deps-test screenshots fuzz models
+	format format-check deps deps-test screenshots fuzz soak models
 
 all: $(BIN)
 
@@ -206,6 +206,19 @@ models: $(BIN)
 fuzz:
 	@./scripts/deps.sh test
 	@./tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# The long storm soak (tests/soak/storm.py, README "Tests"): SOAK_MINUTES
+# (default 5) on the plain build, then as long on the ASan/UBSan build
+# (build/asan/attnviz, built here), or SOAK_KEYS keys each; a fresh seed
+# unless SOAK_SEED. SOAK_BUILDS=plain (or asan) runs one of the two.
+SOAK_MINUTES ?= 5
+SOAK_BUILDS ?= plain asan
+soak:
+	@./scripts/deps.sh test
+	@$(MAKE) --no-print-directory $(BIN)
+	@case " $(SOAK_BUILDS) " in *" asan "*) $(MAKE) --no-print-directory B=build/asan \
+		BIN=build/asan/attnviz CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" build/asan/attnviz ;; esac
+	@./tests/soak/long.sh "$(SOAK_BUILDS)" "$(SOAK_MINUTES)" "$(SOAK_KEYS)" "$(SOAK_SEED)"
 
 screenshots: attnviz
 	./scripts/screenshots.sh

@@ -232,8 +232,10 @@ probe() {
     sync_check || return 1
     settle
     local k
-    for k in 1 2 3; do # a view of its own (W: the live training view): Esc backs
-        title_ok && break # out one level and never quits
+    for k in 1 2 3; do # a view of its own (W: the live training view) or an
+        # overlay (the help may cover the status line's first row at 100x30):
+        # Esc backs out one level and never quits
+        title_ok && ! overlay_open && break
         t send-keys -t s Escape; sleep 0.3; settle
     done
     if ! title_ok || ! status_ok; then
