@@ -58,7 +58,7 @@ int wp_init(WordPiece *w, int n_vocab)
     w->off = calloc((size_t)n_vocab + 1, sizeof *w->off);
     w->len = calloc((size_t)n_vocab, sizeof *w->len);
     w->hash = malloc(w->slots * sizeof *w->hash);
-    w->pool_cap = 8 * (size_t)n_vocab;
+    w->pool_cap = n_vocab < (1 << 17) ? 8 * (size_t)n_vocab : 1u << 20; /* grows */
     w->pool = malloc(w->pool_cap);
     if (!w->off || !w->len || !w->hash || !w->pool) {
         wp_free(w);
