@@ -13,8 +13,9 @@
  *    \t \n \r) removed; whitespace (space, \t \n \r, Zs, and what Python's
  *    str.split() also splits on: U+2028, U+2029) separates words; each CJK
  *    ideograph is a word; when lower-casing, each word is lower-cased as
- *    Python's str.lower() does (full case mapping, final sigma), decomposed
- *    (NFD) and stripped of nonspacing marks (Mn); then every punctuation
+ *    Python's str.lower() does (full case mapping, final sigma); when
+ *    stripping accents (with lower-casing unless told otherwise), it is
+ *    decomposed (NFD) and stripped of nonspacing marks (Mn); then every punctuation
  *    character (ASCII 33-47, 58-64, 91-96, 123-126, category P*) is a word;
  *  - WordPiece: each word greedily cut into the longest vocabulary entries
  *    from its start, pieces after the first looked up with the prefix "##";
@@ -42,7 +43,8 @@ enum { WP_CLS, WP_SEP, WP_MASK, WP_UNK, WP_PAD };
 
 typedef struct {
     int n_vocab;                /* ids 0 .. n_vocab-1 */
-    bool lower;                 /* do_lower_case: lower-case and strip accents */
+    bool lower;                 /* do_lower_case: lower-case */
+    bool strip;                 /* strip accents (NFD, Mn removed): as lower by default */
     int max_chars;              /* max_input_chars_per_word (100) */
     char prefix[WP_PREFIX_MAX]; /* continuing_subword_prefix ("##") */
     size_t prefix_len;
@@ -72,8 +74,8 @@ typedef struct {
     size_t work_cap;
 } WpEncoding;
 
-/* Start an empty vocabulary of n_vocab ids (1 .. 1<<24), lower-casing,
- * prefix "##", max_chars 100 (change them before wp_finish). *w is
+/* Start an empty vocabulary of n_vocab ids (1 .. 1<<24), lower-casing and
+ * stripping accents, prefix "##", max_chars 100 (change them before wp_finish). *w is
  * overwritten. Returns AV_OK, AV_ERR_CONFIG or AV_ERR_NOMEM. */
 int wp_init(WordPiece *w, int n_vocab);
 

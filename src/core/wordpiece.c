@@ -47,6 +47,7 @@ int wp_init(WordPiece *w, int n_vocab)
         return AV_ERR_CONFIG;
     w->n_vocab = n_vocab;
     w->lower = true;
+    w->strip = true;
     w->max_chars = 100;
     memcpy(w->prefix, "##", 2);
     w->prefix_len = 2;

@@ -171,18 +171,18 @@ static int wordpiece(Enc *x, const Ch *c, size_t n)
     return AV_OK;
 }
 
-/* Lower-case the word (Python's str.lower() over the whole word), decompose
- * (NFD: full decomposition, then marks in canonical order) and drop
- * nonspacing marks, into k->norm. Returns AV_OK or AV_ERR_NOMEM; *out_n the
- * count. */
-static int normalize(Work *k, size_t n, size_t *out_n)
+/* Lower-case the word (Python's str.lower() over the whole word) when lower,
+ * then when strip decompose (NFD: full decomposition, then marks in canonical
+ * order) and drop nonspacing marks, into k->norm. Returns AV_OK or
+ * AV_ERR_NOMEM; *out_n the count. */
+static int normalize(Work *k, size_t n, bool lower, bool strip, size_t *out_n)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned low[3], dec[WP_DECOMP_MAX];
-        int nl = wp_lower_at(k->wcp, n, i, low);
+        int nl = lower ? wp_lower_at(k->wcp, n, i, low) : (low[0] = k->wcp[i], 1);
         for (int a = 0; a < nl; a++) {
-            int nd = wp_decompose(low[a], dec);
+            int nd = strip ? wp_decompose(low[a], dec) : (dec[0] = low[a], 1);
             if (norm_room(k, m + (size_t)nd))
                 return AV_ERR_NOMEM;
             for (int b = 0; b < nd; b++)
@@ -190,7 +190,7 @@ static int normalize(Work *k, size_t n, size_t *out_n)
         }
     }
     /* canonical ordering: a stable sort of each run of marks by class */
-    for (size_t i = 1; i < m; i++) {
+    for (size_t i = 1; strip && i < m; i++) {
         unsigned c = wp_ccc(k->norm[i].cp);
         for (size_t j = i; c && j > 0 && wp_ccc(k->norm[j - 1].cp) > c; j--) {
             Ch t = k->norm[j];
@@ -199,7 +199,7 @@ static int normalize(Work *k, size_t n, size_t *out_n)
     }
     size_t kept = 0;
     for (size_t i = 0; i < m; i++)
-        if (!(wp_flags(k->norm[i].cp) & WP_MN))
+        if (!strip || !(wp_flags(k->norm[i].cp) & WP_MN))
             k->norm[kept++] = k->norm[i];
     *out_n = kept;
     return AV_OK;
@@ -224,7 +224,7 @@ static int word_special(const Enc *x, size_t n)
 }
 
 /* One whitespace-separated word of n characters in k->word: lower-cased and
- * stripped when the vocabulary says so, split at punctuation, each part cut
+ * stripped of accents as the vocabulary says, split at punctuation, each part cut
  * into pieces. */
 static int word_done(Enc *x, size_t n)
 {
@@ -236,8 +236,8 @@ static int word_done(Enc *x, size_t n)
         return push_special(x, s, k->word[0].start, k->word[n - 1].end);
     size_t m = n;
     int rc = AV_OK;
-    if (x->w->lower) {
-        rc = normalize(k, n, &m);
+    if (x->w->lower || x->w->strip) {
+        rc = normalize(k, n, x->w->lower, x->w->strip, &m);
     } else if (!(rc = norm_room(k, n))) {
         memcpy(k->norm, k->word, n * sizeof *k->norm);
     }

@@ -62,7 +62,7 @@ int hfwp_parse_vocab(const char *txt, size_t len, bool lower, WordPiece *w, char
     int rc = wp_init(w, n);
     if (rc)
         return rc;
-    w->lower = lower;
+    w->lower = w->strip = lower;
     size_t p = 0;
     char msg[160];
     for (int id = 0; id < n && !rc; id++) {
@@ -241,7 +241,7 @@ static int build(Json *j, const TokJson *t, bool lower, WordPiece *w)
         return rc;
     if ((rc = wp_init(w, n)))
         return rc;
-    w->lower = lower;
+    w->lower = w->strip = lower;
     if (t->prefix_len >= 0)
         memcpy(w->prefix, t->prefix, (size_t)t->prefix_len), w->prefix_len = (size_t)t->prefix_len;
     if (t->max_chars > 0)
@@ -279,32 +279,37 @@ int hfwp_parse_tokenizer(const char *json, size_t len, bool lower, WordPiece *w,
 typedef struct {
     const char *base;
     bool *lower;
+    int strip; /* -1: absent or null */
 } Config;
 
 static int config_member(void *ctx, Json *j, const char *key)
 {
     Config *c = ctx;
-    if (strcmp(key, "do_lower_case") != 0)
+    int lower = strcmp(key, "do_lower_case") == 0;
+    if (!lower && strcmp(key, "strip_accents") != 0)
         return json_skip_value(j, 1);
-    if (json_word(j, "true"))
-        *c->lower = true;
-    else if (json_word(j, "false"))
-        *c->lower = false;
+    int v = json_word(j, "true") ? 1 : json_word(j, "false") ? 0 : -1;
+    if (v < 0 && (lower || !json_word(j, "null")))
+        return refuse_in(j, "tokenizer_config.json", c->base, "%s is not true or false", key);
+    if (lower)
+        *c->lower = v;
     else
-        return refuse_in(j, "tokenizer_config.json", c->base, "do_lower_case is not true or false");
+        c->strip = v;
     return AV_OK;
 }
 
-int hfwp_parse_config(const char *json, size_t len, bool *lower, char *why, size_t whylen)
+int hfwp_parse_config(const char *json, size_t len, bool *lower, bool *strip, char *why,
+                      size_t whylen)
 {
     const char *f = "tokenizer_config.json";
     Json j = {json, json + len, why, whylen, AV_OK};
-    Config c = {json, lower};
+    Config c = {json, lower, -1};
     *lower = true;
     int rc = each_member(&j, f, json, "the file", config_member, &c);
     json_skip_ws(&j);
     if (!rc && j.p != j.end)
         rc = refuse_in(&j, f, json, "text follows the top object");
+    *strip = c.strip < 0 ? *lower : c.strip;
     return name_file(rc, f, why, whylen);
 }
 
@@ -336,13 +341,13 @@ int hfwp_read_dir(const char *dir, WordPiece *w, char *why, size_t whylen)
 {
     char *data = NULL;
     size_t len = 0;
-    bool lower = true;
+    bool lower = true, strip = true;
     memset(w, 0, sizeof *w);
     int rc = read_file(dir, "tokenizer_config.json", &data, &len, why, whylen);
     if (rc == AV_ERR_IO && errno == ENOENT)
         rc = AV_OK; /* absent: the tokenizer's default, lower-casing */
     else if (!rc)
-        rc = hfwp_parse_config(data, len, &lower, why, whylen);
+        rc = hfwp_parse_config(data, len, &lower, &strip, why, whylen);
     free(data), data = NULL;
     if (rc)
         return rc;
@@ -361,5 +366,7 @@ int hfwp_read_dir(const char *dir, WordPiece *w, char *why, size_t whylen)
     else if (!rc)
         rc = hfwp_parse_tokenizer(data, len, lower, w, why, whylen);
     free(data);
+    if (!rc)
+        w->strip = strip;
     return rc;
 }

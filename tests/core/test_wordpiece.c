@@ -30,7 +30,7 @@ static void fixture(WordPiece *w, bool lower)
     for (size_t p = 0; p < len; p++)
         n += buf[p] == '\n';
     assert_int_equal(wp_init(w, n), AV_OK);
-    w->lower = lower;
+    w->lower = w->strip = lower;
     size_t p = 0;
     for (int id = 0; id < n; id++) {
         const char *nl = memchr(buf + p, '\n', len - p);
@@ -104,6 +104,12 @@ static void test_wordpiece_cased(void **state)
     fixture(&w, false);
     /* expect: case and accents kept: "Héllo" is not in the vocabulary */
     EXPECT(&w, "Caf\xc3\xa9 caf\xc3\xa9 H\xc3\xa9llo", -1, CLS, 692, 674, UNK, SEP);
+    /* expect: accents stripped without lower-casing (strip_accents true) */
+    w.strip = true;
+    EXPECT(&w, "caf\xc3\xa9 Caf\xc3\xa9", -1, CLS, 345, UNK, SEP);
+    /* expect: lower-cased with the accents kept (strip_accents false) */
+    w.lower = true, w.strip = false;
+    EXPECT(&w, "CAF\xc3\x89 Caf\xc3\xa9", -1, CLS, 674, 674, SEP);
     wp_free(&w);
 }
 

@@ -12,7 +12,8 @@
 #    characters, every kind of whitespace, typed special tokens, words of
 #    95-110 characters, and any code point on which Python's Unicode version
 #    and the package's agree: the others are counted and left out), and on
-#    10,000 more without lower-casing (do_lower_case false);
+#    10,000 more without lower-casing (do_lower_case false), and 3,000 with
+#    strip_accents false, true and null against do_lower_case;
 #  - the same ids from the vocabulary as a tokenizer.json;
 #  - malformed files refused with one line and exit 2.
 # Prints "ok - ..." / "not ok - ..."; "skip - ..." when unicode-data is not
@@ -162,6 +163,17 @@ got2, err = c_ids(texts2, folder("cased", False))
 report("C ids = the reference's, do_lower_case false", texts2,
        [ref2.encode(t) for t in texts2], got2, err)
 
+# strip_accents against do_lower_case, both ways (and null: as do_lower_case)
+for name, lower, strip in (("keep", True, False), ("strip", False, True), ("null", False, None)):
+    d = folder(name, None)
+    with open(d + "/tokenizer_config.json", "w") as f:
+        json.dump({"do_lower_case": lower, "strip_accents": strip}, f)
+    ref3 = WordPieceRef(vocab, lower=lower, strip=strip)
+    got3, err = c_ids(texts2[:3000], d)
+    report("C ids = the reference's, do_lower_case %s, strip_accents %s"
+           % (json.dumps(lower), json.dumps(strip)), texts2[:3000],
+           [ref3.encode(t) for t in texts2[:3000]], got3, err)
+
 tok = {"version": "1.0", "normalizer": {"type": "BertNormalizer", "lowercase": True},
        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
                  "max_input_chars_per_word": 100,
@@ -205,6 +217,8 @@ printf "${specials}%02000d\n" 0 >"$tmp/bad/vocab.txt"; refuse "a token too long"
 printf "${specials}" >"$tmp/bad/vocab.txt"
 printf '{"do_lower_case": "yes"}' >"$tmp/bad/tokenizer_config.json"
 refuse "do_lower_case not a boolean" "tokenizer_config.json"
+printf '{"strip_accents": 1}' >"$tmp/bad/tokenizer_config.json"
+refuse "strip_accents not a boolean" "strip_accents is not true or false"
 printf '{"do_lower_case": true' >"$tmp/bad/tokenizer_config.json"
 refuse "tokenizer_config.json not closed" "tokenizer_config.json"
 rm "$tmp/bad/tokenizer_config.json" "$tmp/bad/vocab.txt"

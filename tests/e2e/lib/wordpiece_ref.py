@@ -46,11 +46,12 @@ def is_cjk(ch):
 
 
 class WordPieceRef:
-    def __init__(self, tokens, lower=True, unk="[UNK]", prefix="##", max_chars=100):
+    def __init__(self, tokens, lower=True, unk="[UNK]", prefix="##", max_chars=100, strip=None):
         self.vocab = {}
         for i, t in enumerate(tokens):
             self.vocab[t] = i  # a repeated token: the later id
         self.lower, self.unk, self.prefix, self.max_chars = lower, unk, prefix, max_chars
+        self.strip = lower if strip is None else strip  # strip_accents, as BertTokenizer
         names = [unk if s == "[UNK]" else s for s in SPECIALS]
         self.specials = [s for s in names if s in self.vocab]
         self.cache = {}  # word -> ids (the cut depends on the word alone)
@@ -84,6 +85,7 @@ class WordPieceRef:
             return [word]
         if self.lower:
             word = word.lower()
+        if self.strip:
             word = unicodedata.normalize("NFD", word)
             word = "".join(c for c in word if unicodedata.category(c) != "Mn")
         words, cur = [], ""
