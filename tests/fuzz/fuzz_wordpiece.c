@@ -3,7 +3,8 @@
  *
  * The first byte chooses: bit 7 clear, the rest is a text encoded with a
  * small built-in vocabulary (bit 0: lower-casing, bit 1: a word limit of 5
- * characters instead of 100); bit 7 set, the rest is a vocab.txt (bit 6
+ * characters instead of 100, bit 2: accents stripped when bit 0 is clear and
+ * kept when it is set); bit 7 set, the rest is a vocab.txt (bit 6
  * clear) or a tokenizer.json (bit 6 set), and a vocabulary read is then used
  * on a fixed text. Besides the sanitizers, the harness aborts when the
  * contract breaks: invalid UTF-8 reported exactly at the first bad byte;
@@ -68,12 +69,13 @@ static const char *const tokens[] = {"[PAD]",
                                      "##e",
                                      "i"};
 
-static void vocab_build(WordPiece *w, int lower, int max_chars)
+static void vocab_build(WordPiece *w, int lower, int strip, int max_chars)
 {
     char why[160];
     int n = (int)(sizeof tokens / sizeof tokens[0]);
     check(wp_init(w, n) == AV_OK, "wp_init");
     w->lower = lower;
+    w->strip = strip;
     w->max_chars = max_chars;
     for (int id = 0; id < n; id++)
         check(wp_set_token(w, id, tokens[id], strlen(tokens[id]), why, sizeof why) == AV_OK, why);
@@ -145,11 +147,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static WordPiece vocab[4];
+    static WordPiece vocab[8];
     static int built;
     if (!built) {
-        for (int k = 0; k < 4; k++)
-            vocab_build(&vocab[k], k & 1, k & 2 ? 5 : 100);
+        for (int k = 0; k < 8; k++)
+            vocab_build(&vocab[k], k & 1, (k & 1) != !!(k & 4), k & 2 ? 5 : 100);
         built = 1;
     }
     if (size == 0)
@@ -158,6 +160,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (data[0] & 0x80)
         read_file(rest, size - 1, data[0] & 0x40);
     else
-        encode_text(&vocab[data[0] & 3], rest, size - 1);
+        encode_text(&vocab[data[0] & 7], rest, size - 1);
     return 0;
 }
