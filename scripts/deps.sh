@@ -8,7 +8,7 @@ set -eu
 
 need="pkg-config libncurses-dev libopenblas-dev libcurl4-openssl-dev"
 if [ "${1:-run}" = test ]; then
-    need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev python3-numpy python3-torch chromium python3-pil python3-regex nodejs npm time procps strace man-db bc"
+    need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev python3-numpy python3-torch chromium python3-pil python3-regex unicode-data nodejs npm time procps strace man-db bc"
 fi
 
 missing=""

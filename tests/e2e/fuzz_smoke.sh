@@ -21,7 +21,7 @@ trap 'rm -f "$log"' EXIT
 # file or a whole model folder, or runs a model on every page of a lesson:
 # their counts (below) keep each near 20-30 s on the project's 2-core machine
 # (README "Robustness" gives the rates).
-fast=(tokenize npy sentences cli json bpe hfvocab safetensors hfconfig hfindex)
+fast=(tokenize npy sentences cli json bpe wordpiece hfvocab safetensors hfconfig hfindex)
 # lesson is left to make fuzz: on a loaded machine one input (8 pages, each
 # running a model under ASan) passed libFuzzer's 10 s timeout
 slow=("attn ${FUZZ_RUNS_ATTN:-50000}" "model ${FUZZ_RUNS_MODEL:-30000}")

@@ -20,7 +20,7 @@ set -u
 secs=${1:-60}
 shift 2>/dev/null
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(tokenize npy sentences cli bpe hfvocab safetensors hfconfig hfindex json model lesson attn)
+[ ${#names[@]} -eq 0 ] && names=(tokenize npy sentences cli bpe wordpiece hfvocab safetensors hfconfig hfindex json model lesson attn)
 case $secs in
 '' | *[!0-9]*) echo "run.sh: SECONDS must be a whole number, not '$secs'" >&2; exit 2 ;;
 esac
@@ -87,7 +87,7 @@ ar rcs "$out/libcore.a" "${objs[@]}" || exit 1
 max_len() {
     case $1 in
     sentences | hfvocab) echo 16384 ;;
-    tokenize | bpe) echo 8192 ;;
+    tokenize | bpe | wordpiece) echo 8192 ;;
     *) echo 4096 ;;
     esac
 }
