@@ -127,6 +127,13 @@ bool session_outputs_missing(const Session *ss, const AppState *s, const LessonS
  * Returns AV_OK or AV_ERR_NOMEM (weights or a run out of memory). */
 int session_update(Session *ss, AppState *s, LessonState *ls, unsigned flags);
 
+/* Point ss->kind at the kind that runs now (the command line's, a lesson
+ * page's trained model, or the pipeline), making no weights: a lesson page
+ * that closes its model must not leave ss->kind on the closed kind for the
+ * rest of a burst of keys (the weights follow with the burst's
+ * session_update). */
+void session_pick_kind(Session *ss, const AppState *s, LessonState *ls);
+
 /* While computing: when the kind's thread is done (session_poll), res is
  * run again (the newest text, now cached) and, when the cursor moved
  * meanwhile, the selection follows it. Returns 1 when res changed (draw

@@ -118,11 +118,7 @@ static int lesson_weights(Session *ss, AppState *s, LessonState *ls)
     const ModelWeights *lw = lesson_state_weights(ls);
     if (!ls->active && !s->lesson_kept) /* no lesson on screen */
         return AV_OK;
-    /* its trained model, or the pipeline; a kind with no text to change
-     * (imported attention) stays */
-    Kind *lk = lesson_state_kind(ls);
-    if (!ss->cli_kind || !kind_refuses(ss->cli_kind, KIND_ASK_EDIT))
-        ss->kind = lk ? lk : &ss->pipe;
+    session_pick_kind(ss, s, ls);
     if (ss->w == lw)
         return AV_OK;
     if (lw) {
@@ -134,12 +130,23 @@ static int lesson_weights(Session *ss, AppState *s, LessonState *ls)
     return model_weights_toy(&s->cfg, &ss->toy);
 }
 
+void session_pick_kind(Session *ss, const AppState *s, LessonState *ls)
+{
+    if (!ls->active && !s->lesson_kept) { /* no lesson on screen: the command line's */
+        ss->kind = ss->cli_kind ? ss->cli_kind : &ss->pipe;
+        return;
+    }
+    /* a lesson's page: its trained model, or the pipeline; a kind with no
+     * text to change (imported attention) stays */
+    Kind *lk = lesson_state_kind(ls);
+    if (!ss->cli_kind || !kind_refuses(ss->cli_kind, KIND_ASK_EDIT))
+        ss->kind = lk ? lk : &ss->pipe;
+}
+
 int session_weights(Session *ss, AppState *s, LessonState *ls)
 {
-    /* no lesson on screen (none, or a left one's replaced): the command
-     * line's kind, else the pipeline */
     if (!ls->active && !s->lesson_kept)
-        ss->kind = ss->cli_kind ? ss->cli_kind : &ss->pipe;
+        session_pick_kind(ss, s, ls);
     int err = example_weights(ss, s);
     if (!err)
         err = lesson_weights(ss, s, ls);

@@ -36,6 +36,10 @@ void frame_labels_fit(UiState *u)
     u->abbr_k = term_xrealloc(u->abbr_k, cap * sizeof *u->abbr_k);
     u->abbr_p = term_xrealloc(u->abbr_p, cap * sizeof *u->abbr_p);
     u->chips = term_xrealloc(u->chips, cap * sizeof *u->chips);
+    /* the last frame's layout holds the chips a click is mapped to until the
+     * next frame: a run in the middle of a burst must not leave it on the
+     * freed array (their rectangles move with the realloc) */
+    u->lay.chips = u->chips;
 }
 
 int frame_update(UiState *u, unsigned flags)
@@ -50,6 +54,7 @@ bool frame_lesson_input(UiState *u, int li, int arg, unsigned *pending)
     unsigned flags;
     if (!lesson_state_input(&u->lesson, &u->app, &u->ses.res, (LessonInput)li, arg, &flags))
         return false;
+    session_pick_kind(&u->ses, &u->app, &u->lesson); /* the page may have closed its model */
     /* a page's settings, and those a lesson left behind, never override
      * what the kind fixes (imported attention's layers, heads and mask) */
     if ((flags & APP_WEIGHTS) || !u->lesson.active)

@@ -167,12 +167,16 @@ static const AttnSource *derived_source(UiState *u)
     if (mode == COMB_NORMS) {
         const ModelResult *m = &iv->base;
         int L = m->L, H = m->shape.H, n_k = m->shape.n_k, d = m->shape.d_model;
-        for (int l = 0; l < L; l++)
-            if (!(model_holds(m, l) & MODEL_HOLDS_VECTORS)) {
-                snprintf(u->app.msg, sizeof u->app.msg,
-                         "value norms need the model's V: these weights come without it");
-                return NULL;
-            }
+        /* the kind may have changed under the view (a lesson's page opening a
+         * trained model): it must still give V and W_O, or back to the weights */
+        const char *no = comb_refuses(COMB_NORMS, u->ses.kind, &u->app);
+        for (int l = 0; !no && l < L; l++)
+            if (!(model_holds(m, l) & MODEL_HOLDS_VECTORS) || !kind_out_proj(u->ses.kind, l))
+                no = "value norms need the model's V and W_O: these weights come without them";
+        if (no) {
+            snprintf(u->app.msg, sizeof u->app.msg, "%s", no);
+            return NULL;
+        }
         iv->fnorm = term_xrealloc(iv->fnorm, sizeof *iv->fnorm * (size_t)L * H * n_k);
         for (int l = 0; l < L; l++)
             if (combine_value_norms(n_k, d, H, m->layer[l].ab.V, kind_out_proj(u->ses.kind, l),

@@ -207,6 +207,37 @@ static void test_session_example_replaces_a_left_lesson(void **state)
     fix_free(&f);
 }
 
+static void test_session_kind_follows_a_closed_lesson_model(void **state)
+{
+    /* expect (the storm's SIGSEGV in kind_config): the induction lesson's
+     * page 2 opens a trained model and the session runs it; turning back to
+     * page 1 closes that model, and session_pick_kind points the session at
+     * the pipeline at once, before the burst's weights are made, so no key
+     * after it reads the closed kind */
+    (void)state;
+    Fix f;
+    fix_init(&f, NULL, NULL);
+    Lesson l;
+    LessonError e;
+    assert_int_equal(lesson_open("induction", &l, &e), AV_OK);
+    unsigned flags = lesson_state_start(&f.ls, &l, &f.s);
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+    assert_ptr_equal(f.ss.kind, &f.ss.pipe);
+    assert_true(lesson_state_input(&f.ls, &f.s, &f.ss.res, LESSON_IN_NEXT, 0, &flags));
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+    assert_int_equal(f.ss.run_err, AV_OK);
+    assert_ptr_equal(f.ss.kind, &f.ls.kind); /* the trained model runs */
+    assert_non_null(f.ls.kind.cls);
+    assert_true(lesson_state_input(&f.ls, &f.s, &f.ss.res, LESSON_IN_PREV, 0, &flags));
+    assert_null(f.ls.kind.cls); /* closed with its page */
+    session_pick_kind(&f.ss, &f.s, &f.ls);
+    assert_ptr_equal(f.ss.kind, &f.ss.pipe);
+    kind_config(f.ss.kind, &f.s.cfg); /* what the interface does next: a live kind */
+    assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
+    assert_int_equal(f.ss.run_err, AV_OK);
+    fix_free(&f);
+}
+
 static void test_session_vocabulary_and_generation(void **state)
 {
     /* expect: a word outside the vocabulary is named on the status line; g
@@ -247,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_session_fixed_and_example_weights),
         cmocka_unit_test(test_session_lesson_chooses_the_kind),
         cmocka_unit_test(test_session_example_replaces_a_left_lesson),
+        cmocka_unit_test(test_session_kind_follows_a_closed_lesson_model),
         cmocka_unit_test(test_session_vocabulary_and_generation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

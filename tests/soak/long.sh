@@ -5,7 +5,8 @@
 # (a fresh one, printed, when empty). Every stream is recorded in
 # build/soak/BUILD-SEED.events (its output in BUILD-SEED.log); a finding's stream is the one to replay
 # (storm.py --replay FILE --bin BIN) and, once fixed, to keep as
-# tests/soak/regress/NAME.events, which `make test` replays.
+# tests/soak/regress/NAME.events, which `make test` replays (a stream of
+# minutes in tests/soak/regress/long/, which this replays).
 set -u
 builds=${1:-plain asan} minutes=${2:-5} keys=${3:-} seed=${4:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,6 +30,13 @@ for b in $builds; do
     [ "${PIPESTATUS[0]}" = 0 ] || rc=1
     summary+=("$b: $(grep '^storm ' "$log")")
     echo "# stream recorded in $rec, its output in $log"
+done
+# the long recorded streams (minutes each: too long for make test), on the
+# sanitizer build when it is asked, else the plain one
+for f in tests/soak/regress/long/*.events; do
+    [ -e "$f" ] || continue
+    case " $builds " in *" asan "*) bin=$root/build/asan/attnviz ;; *) bin=$root/attnviz ;; esac
+    /usr/bin/python3 tests/soak/storm.py --bin "$bin" --replay "$f" --check-every 0 || rc=1
 done
 echo "# make soak, $(date -u +%Y-%m-%d), $(nproc) cores, ${cpu:-unknown processor}:"
 for s in "${summary[@]}"; do echo "#   $s"; done
