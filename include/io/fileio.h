@@ -54,6 +54,21 @@ int file_write_atomic(const char *path, const void *data, size_t len, bool no_cl
  * EISDIR: path names no file) and *tmp NULL. */
 int file_temp_open(const char *path, char **tmp);
 
+/* A family of files a writer names anew each time (the interface's exports,
+ * "attnviz-head2-20261206-101500.txt"): no later write has the same target,
+ * so the family is swept as a whole. */
+typedef struct {
+    const char *stem;        /* every name starts with it ("attnviz-head") */
+    const char *const *exts; /* and ends with one of these ("txt"), NULL-ended */
+    const char *what;        /* the family in the note's line ("the exports") */
+} FileFamily;
+
+/* Remove from folder parent the temporaries of fam's files
+ * (".NAME.PID.XXXXXX", NAME of the family) whose writers are gone, as
+ * file_temp_open does for one target; one that a running writer may still
+ * be writing is left and said to the note hook (stale.h). */
+void file_sweep_family(const char *parent, const FileFamily *fam);
+
 /* A memory stream for building a file before writing it atomically. */
 typedef struct {
     char *buf;

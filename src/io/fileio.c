@@ -211,6 +211,42 @@ static long match_temp(const char *name, const void *base)
     return temp_pid(name, base);
 }
 
+/* The writer's process id in name when it is the temporary of a file of
+ * the family (a name starting with stem, ending with one of exts), else 0:
+ * the family's own name is whatever stands between the dot and the pid. */
+static long family_pid(const char *name, const FileFamily *fam)
+{
+    size_t n = strlen(name), sl = strlen(fam->stem);
+    if (n < sl + 10 || name[0] != '.' || strncmp(name + 1, fam->stem, sl))
+        return 0;
+    /* ".STEM...EXT.PID.XXXXXX": the pid is the run of digits before the last dot */
+    const char *last = name + n - 7, *p = last;
+    while (p > name + 1 + sl && isdigit((unsigned char)p[-1]))
+        p--;
+    if (p == last || p[-1] != '.')
+        return 0;
+    for (const char *const *e = fam->exts; *e; e++) {
+        size_t el = strlen(*e);
+        const char *dot = p - 1 - el;
+        if (dot > name + 1 + sl && dot[-1] == '.' && !strncmp(dot, *e, el)) {
+            char base[256];
+            snprintf(base, sizeof base, "%.*s", (int)(p - 1 - (name + 1)), name + 1);
+            return temp_pid(name, base);
+        }
+    }
+    return 0;
+}
+
+static long match_family(const char *name, const void *fam)
+{
+    return family_pid(name, fam);
+}
+
+void file_sweep_family(const char *parent, const FileFamily *fam)
+{
+    stale_sweep(parent, fam->what, match_family, NULL, fam);
+}
+
 int file_temp_open(const char *path, char **tmp)
 {
     *tmp = NULL;

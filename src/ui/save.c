@@ -11,14 +11,41 @@
 #include <time.h>
 
 #include "io/fileio.h"
+#include "io/stale.h"
 #include "render/export.h"
 #include "render/svg.h"
+
+/* What the sweep of the exports' temporaries left (a running attnviz's),
+ * for the status line: the interface's stderr is the screen. */
+static char left_note[160];
+
+static void note_left(const char *line)
+{
+    snprintf(left_note, sizeof left_note, "%s", line);
+}
+
+/* The temporaries of earlier exports (attnviz-head2-..., attnviz-heads-...,
+ * attnviz-view-...) that a killed attnviz left in the current folder: each
+ * export has a name of its own, so no later one writes the same target and
+ * the whole family is swept. */
+static void sweep_exports(void)
+{
+    static const char *const txt[] = {"txt", NULL}, *const svg[] = {"svg", NULL};
+    static const FileFamily fams[] = {{"attnviz-head", txt, "the interface's exports"},
+                                      {"attnviz-view", svg, "the interface's exports"}};
+    left_note[0] = '\0';
+    stale_set_note(note_left);
+    for (size_t k = 0; k < sizeof fams / sizeof *fams; k++)
+        file_sweep_family(".", &fams[k]);
+    stale_set_note(NULL);
+}
 
 /* attnviz-head2-YYYYMMDD-HHMMSS[-k].txt or attnviz-heads-...: try suffixes
  * until a name is free. Returns AV_OK with the name in path, or an error. */
 static int save_new(const char *stem, const char *ext, const MemFile *m, char *path,
                     size_t size)
 {
+    sweep_exports();
     char stamp[32];
     time_t t = time(NULL);
     struct tm tm;
@@ -67,8 +94,8 @@ void save_export(UiState *u, bool all_heads)
         snprintf(s->msg, sizeof s->msg, "export failed: %s%s%s", av_strerror(err),
                  err == AV_ERR_IO ? ": " : "", err == AV_ERR_IO ? strerror(errno) : "");
     else
-        snprintf(s->msg, sizeof s->msg, "wrote %s (%s)", path,
-                 all_heads ? "all heads" : "focused head");
+        snprintf(s->msg, sizeof s->msg, "wrote %s (%s)%s%s", path,
+                 all_heads ? "all heads" : "focused head", left_note[0] ? "; " : "", left_note);
     memfile_free(&m);
 }
 
@@ -116,7 +143,7 @@ void save_svg(UiState *u)
         snprintf(s->msg, sizeof s->msg, "export failed: %s%s%s", av_strerror(err),
                  err == AV_ERR_IO ? ": " : "", err == AV_ERR_IO ? strerror(errno) : "");
     else
-        snprintf(s->msg, sizeof s->msg, "wrote %s (%s)", path,
-                 n == 2 ? "side by side" : "focused head");
+        snprintf(s->msg, sizeof s->msg, "wrote %s (%s)%s%s", path,
+                 n == 2 ? "side by side" : "focused head", left_note[0] ? "; " : "", left_note);
     memfile_free(&m);
 }

@@ -147,6 +147,45 @@ static void test_fileio_stale_temporaries(void **state)
     assert_non_null(strstr(noted, "out.txt"));
 }
 
+static void test_fileio_sweep_family(void **state)
+{
+    /* expect: the interface's exports, each a new name, are swept as a
+     * family: a gone writer's temporary of any of them is removed, a running
+     * one's is left and said, and no other name (another extension, another
+     * stem, an export itself, a malformed suffix) is touched */
+    Tmp *t = *state;
+    long dead = dead_pid(), live = (long)getppid();
+    char gone[2][96], running[96], kept[6][96], path[1024];
+    snprintf(gone[0], 96, ".attnviz-head2-20261206-101500.txt.%ld.Ab12Cd", dead);
+    snprintf(gone[1], 96, ".attnviz-heads-20261206-101500-3.txt.%ld.Zz99Yy", dead);
+    snprintf(running, 96, ".attnviz-head1-20261206-101501.txt.%ld.Ab12Cd", live);
+    snprintf(kept[0], 96, ".attnviz-head2-20261206-101500.csv.%ld.Ab12Cd", dead);
+    snprintf(kept[1], 96, ".other-20261206.txt.%ld.Ab12Cd", dead);
+    snprintf(kept[2], 96, "attnviz-head2-20261206-101500.txt");
+    snprintf(kept[3], 96, ".attnviz-head2-20261206-101500.txt.%ld.Ab12C", dead);
+    snprintf(kept[4], 96, ".attnviz-head2.txt.x%ld.Ab12Cd", dead);
+    snprintf(kept[5], 96, "attnviz-head2.txt.%ld.Ab12Cd", dead);
+    const char *all[] = {gone[0], gone[1], running, kept[0], kept[1], kept[2], kept[3], kept[4],
+                         kept[5]};
+    for (size_t k = 0; k < sizeof all / sizeof *all; k++) {
+        snprintf(path, sizeof path, "%s/%s", t->dir, all[k]);
+        write_plain(path, "half");
+    }
+    static const char *const txt[] = {"txt", NULL};
+    FileFamily fam = {"attnviz-head", txt, "the exports"};
+    n_noted = 0;
+    stale_set_note(keep_note);
+    file_sweep_family(t->dir, &fam);
+    stale_set_note(NULL);
+    assert_false(present(t->dir, gone[0]));
+    assert_false(present(t->dir, gone[1]));
+    assert_true(present(t->dir, running));
+    for (int k = 0; k < 6; k++)
+        assert_true(present(t->dir, kept[k]));
+    assert_int_equal(n_noted, 1);
+    assert_non_null(strstr(noted, running));
+}
+
 static void test_fileio_atomic_write_creates_whole_file(void **state)
 {
     /* expect: the file holds exactly the bytes written, mode 0644 under umask 022,
@@ -452,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_fileio_memfile_collects_output),
         cmocka_unit_test_setup_teardown(test_fileio_temp_name_has_pid, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_fileio_stale_temporaries, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_sweep_family, tmp_setup, tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
