@@ -26,6 +26,9 @@ BLAS_LIBS = $(shell $(PKG_CONFIG) --libs openblas 2>/dev/null || echo -lopenblas
 endif
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
+# Test files run at once by tests/run.sh (make test J=3): a job per core.
+J ?= $(shell nproc 2>/dev/null || echo 2)
+
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # The layers, bottom to top (README "Architecture"): each is a folder of
@@ -153,7 +156,7 @@ test:
 # The benches are built too, with -Werror: an API change that breaks them
 # fails `make test`, not the next `make bench`.
 check: $(BIN) $(TESTS) $(BENCH) $(TRAIN_BENCH)
-	@./tests/run.sh ./$(BIN) $(TESTS)
+	@./tests/run.sh -j $(J) --save-times $(B)/test-times.txt ./$(BIN) $(TESTS)
 
 asan:
 	@./scripts/deps.sh test
@@ -162,7 +165,8 @@ asan:
 
 asan-check: $(BIN) $(TESTS) $(BENCH) $(TRAIN_BENCH)
 	@ATTNVIZ_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run.sh ./$(BIN) $(TESTS)
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		./tests/run.sh -j $(J) --save-times $(B)/test-times.txt ./$(BIN) $(TESTS)
 
 $(TRAIN_BENCH): bench/train_bench.c $(call LIBS_OF,train)
 	@mkdir -p $(@D)
