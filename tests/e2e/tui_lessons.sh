@@ -13,16 +13,16 @@ ROOT=$PWD
 # A fresh session name for each start: killing a session and starting one
 # at once can meet the dying server ("server exited unexpectedly").
 SESS=s0
-screen() { tmux -L "$SOCK" capture-pane -p -t "$SESS" 2>/dev/null; }
-keys() { tmux -L "$SOCK" send-keys -t "$SESS" "$@"; }
 # lesson_start W H ARGS...: as tui_start, in the repository's folder (the
 # lessons' weights are found from there when the binary is elsewhere).
 lesson_start() {
     local w=$1 h=$2; shift 2
     local old=$SESS
     SESS=s$((${SESS#s} + 1))
+    FRAMES=$WORK/frames-$SESS FRAME_MARK=0 # (tui.sh: frames of this session's program)
     tmux -L "$SOCK" new-session -d -s "$SESS" -x "$w" -y "$h" -c "$ROOT" \
-        "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
+        "env TERM=xterm-256color LC_ALL=C.UTF-8 ATTNVIZ_FRAME_FILE=$FRAMES \
+$(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
     tmux -L "$SOCK" kill-session -t "$old" 2>/dev/null
     wait_for ' tokens [0-9]' && settle
 }

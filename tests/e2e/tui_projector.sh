@@ -14,7 +14,7 @@ SIZES="80x24 100x30 120x40"
 # weights are found from there) and wait for the status line.
 start() {
     local w=$1 h=$2; shift 2
-    tui_session "$w" "$h" "cd $(printf '%q' "$ROOT") && env TERM=xterm-256color LC_ALL=C.UTF-8 \
+    tui_session "$w" "$h" "cd $(printf '%q' "$ROOT") && env TERM=xterm-256color LC_ALL=C.UTF-8 $FRAME_ENV \
 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
     wait_for ' tokens [0-9]' && settle
 }
