@@ -1,5 +1,6 @@
 #!/bin/bash
-# run.sh [-j N] [--tier quick|test|full] [--asan] [--save-times FILE] ATTNVIZ TEST...
+# run.sh [-j N] [--tier quick|test|full] [--asan] [--with SCRIPT]... [--save-times FILE]
+#        ATTNVIZ TEST...
 # Runs every unit test binary TEST and the end-to-end scripts of tests/e2e/
 # of the tier asked, N at a time (default: a job per core), and ends with one
 # "N passed, N failed, N skipped" line.
@@ -9,7 +10,8 @@
 #   # tier: quick|test|full   the smallest tier that runs it (none: test);
 #                             make quick runs quick, make test quick and test,
 #                             make fulltest all three
-#   # asan: yes               make asan runs it too (--asan: only those)
+#   # asan: yes               make asan runs it too (--asan: only those, and
+#                             those named by --with)
 #   # run-alone               it cannot share the machine (timing, mounts,
 #                             ulimit): run after the others, by itself
 # E2E="tests/e2e/a.sh ..." runs those scripts instead of every one (their
@@ -18,7 +20,7 @@
 # whole and printed in the order of the command line, scripts after, with its
 # seconds; the run ends with the slowest ten.
 set -u
-jobs=$(nproc 2>/dev/null || echo 2) tier=test asan=0 save=""
+jobs=$(nproc 2>/dev/null || echo 2) tier=test asan=0 save="" with=()
 while [ $# -gt 0 ]; do
     case $1 in
     -j) jobs=$2; shift 2 ;;
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
     --tier) tier=$2; shift 2 ;;
     --asan) asan=1; shift ;;
     --save-times) save=$2; shift 2 ;;
+    --with) with+=("$2"); shift 2 ;;
     *) break ;;
     esac
 done
@@ -48,7 +51,8 @@ for s in ${E2E:-tests/e2e/*.sh}; do
     [ -e "$s" ] || continue
     case $(header "$s" tier) in quick) r=1 ;; full) r=3 ;; *) r=2 ;; esac
     [ "$r" -le "$rank" ] || continue
-    if [ "$asan" = 1 ] && [ "$(header "$s" asan)" != yes ]; then continue; fi
+    if [ "$asan" = 1 ] && [ "$(header "$s" asan)" != yes ] &&
+        [[ " ${with[*]} " != *" $s "* ]]; then continue; fi
     if head -30 "$s" | grep -q '^# run-alone'; then later+=("$s"); continue; fi
     files+=("$s"); kind+=(e2e); alone+=(0)
 done

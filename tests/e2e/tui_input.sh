@@ -6,6 +6,8 @@
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # run-alone: a wall-clock limit (a 3,000-byte paste within 5 s) and Esc told
 # from an Alt key by a pause, which another job's load can break.
+# tier: test
+# asan: no
 set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init input

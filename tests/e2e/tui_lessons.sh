@@ -5,6 +5,8 @@
 # line; predictions judged right and wrong (seed 001's 32% for Cat -> fish);
 # the pipeline view's stages; Esc leaves the lesson keeping the screen and
 # never quits; the list of lessons opens with o and opens a lesson.
+# tier: test
+# asan: no
 . "$(dirname "$0")/lib/tui.sh"
 tui_init lessons
 export LC_ALL=C.UTF-8

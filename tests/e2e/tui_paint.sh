@@ -14,6 +14,8 @@
 # runs the long key list on every terminal at 80x24, 100x30 and 120x40 too.
 # The other checks of the terminal (looks, restoring it) are tui_screen.sh's.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: test
+# asan: no
 set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init paint

@@ -4,6 +4,8 @@
 # selects its page's token before the first frame; the pipeline's page keys
 # visit every page in order; what a question page shows before its reveal
 # never states its answer; the 80-column screen keeps its hints whole.
+# tier: test
+# asan: no
 . "$(dirname "$0")/lib/tui.sh"
 tui_init projector
 export LC_ALL=C.UTF-8

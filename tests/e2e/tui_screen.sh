@@ -10,6 +10,8 @@
 # leave the terminal as it was: the main screen back, the cursor visible,
 # no attribute left on for what the shell prints next.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: test
+# asan: no
 set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init screen
