@@ -29,6 +29,15 @@ CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
 CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null || echo -lcurl)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
+# Test files run at once by tests/run.sh (make test J=3): a job per core.
+J ?= $(shell nproc 2>/dev/null || echo 2)
+# The e2e scripts a run takes (each script's "# tier:" line; tests/run.sh).
+TIER ?= test
+# make asan's: those whose "# asan: yes" line says the sanitizers find
+# something there (batch command line, the soak, the fuzz corpora); make
+# fulltest's: all.
+ASAN_SEL ?= --asan
+
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # The layers, bottom to top (README "Architecture"): each is a folder of
@@ -58,8 +67,8 @@ TRAIN_BENCH := $(B)/bench/train_bench
 
 ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
 
-.PHONY: all run test check asan asan-check bench bench-ref bench-import install uninstall clean lint \
-	format format-check deps deps-test screenshots fuzz soak models
+.PHONY: all run test quick fulltest check asan asan-check bench bench-ref bench-import install \
+	uninstall clean lint format format-check deps deps-test screenshots fuzz soak models
 
 all: $(BIN)
 
@@ -160,16 +169,33 @@ test:
 # The benches are built too, with -Werror: an API change that breaks them
 # fails `make test`, not the next `make bench`.
 check: $(BIN) $(TESTS) $(BENCH) $(TRAIN_BENCH)
-	@./tests/run.sh ./$(BIN) $(TESTS)
+	@./tests/run.sh -j $(J) --tier $(TIER) --save-times $(B)/test-times.txt ./$(BIN) $(TESTS)
+
+# The loop for every edit: lint, the unit tests and the fast e2e scripts.
+quick:
+	@$(MAKE) --no-print-directory lint $(BIN) $(TESTS)
+	@./tests/run.sh -j $(J) --tier quick ./$(BIN) $(TESTS)
+
+# Before a release or an issue's close: every script at every tier, plain
+# and under the sanitizers, the paint comparisons on every terminal and size,
+# the fuzzers with fresh seeds (FUZZ_SECONDS each) and the long soak.
+fulltest:
+	@./scripts/deps.sh test
+	@PAINT_SIZES=all $(MAKE) --no-print-directory TIER=full check
+	@PAINT_SIZES=all $(MAKE) --no-print-directory TIER=full ASAN_SEL= asan
+	@./tests/fuzz/run.sh $(or $(FUZZ_SECONDS),60)
+	@ATTNVIZ=$(CURDIR)/$(BIN) bash tests/soak/soak.sh --keys 10000 --seed 1
 
 asan:
 	@./scripts/deps.sh test
 	@$(MAKE) --no-print-directory B=build/asan BIN=build/asan/attnviz \
-		CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" asan-check
+		CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" TIER=$(TIER) ASAN_SEL="$(ASAN_SEL)" asan-check
 
 asan-check: $(BIN) $(TESTS) $(BENCH) $(TRAIN_BENCH)
 	@ATTNVIZ_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ./tests/run.sh ./$(BIN) $(TESTS)
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		./tests/run.sh -j $(J) --tier $(TIER) $(ASAN_SEL) --save-times $(B)/test-times.txt \
+		./$(BIN) $(TESTS)
 
 $(TRAIN_BENCH): bench/train_bench.c $(call LIBS_OF,train)
 	@mkdir -p $(@D)

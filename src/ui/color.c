@@ -10,8 +10,10 @@
 
 #include <curses.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ui/screen.h"
 #include "term.h"
@@ -67,6 +69,8 @@ void color_init(UiState *u, bool allowed)
     u->hmode = u->depth == DEPTH_256 ? HEATMAP_COLOR : HEATMAP_GLYPH;
     const char *full = getenv("ATTNVIZ_FULL_REDRAW"); /* tests/e2e/tui_paint.sh */
     u->paint_full = full && *full && strcmp(full, "0") != 0;
+    const char *frames = getenv("ATTNVIZ_FRAME_FILE"); /* tests/e2e/lib/tui.sh */
+    u->frame_file = frames && *frames ? frames : NULL;
     u->screen = screen_new(u->depth == DEPTH_256 ? 256 : u->depth == DEPTH_8 ? 8 : 0);
 }
 
@@ -176,7 +180,34 @@ static void paint_keys(UiState *u, const Grid *g, int w, int h)
     }
 }
 
-void color_paint(UiState *u, const Grid *g)
+/* ATTNVIZ_FRAME_FILE=PATH: after each frame PATH holds "N idle" or "N busy"
+ * (N frames written so far; busy: a model run or the predictions still to
+ * come, so another frame follows with no key), so that a test waits for the
+ * frame a key made instead of polling the screen until it stops changing.
+ * Written beside PATH and renamed: a reader never sees half of it. The
+ * terminal's title is set to "attnviz frame N" after the frame's bytes: a
+ * terminal that shows that title has drawn the whole frame. */
+static void frame_report(UiState *u)
+{
+    if (!u->frame_file)
+        return;
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.new", u->frame_file) >= (int)sizeof tmp)
+        return;
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    bool busy = u->pred_due || u->ses.computing;
+    fprintf(f, "%lu %s\n", ++u->frames, busy ? "busy" : "idle");
+    if (fclose(f) == 0)
+        rename(tmp, u->frame_file);
+    char osc[64];
+    int n = snprintf(osc, sizeof osc, "\033]2;attnviz frame %lu\033\\", u->frames);
+    if (write(STDOUT_FILENO, osc, (size_t)n) < 0)
+        return; /* a test's aid: the test sees no title and waits longer */
+}
+
+static void paint(UiState *u, const Grid *g)
 {
     /* What curses means to write itself (after a resize, Ctrl-L, the first
      * notice, or still in its buffer before a first frame) goes out first,
@@ -199,6 +230,12 @@ void color_paint(UiState *u, const Grid *g)
     u->painted = u->paint_next, u->paint_next = t;
     u->painted_w = w, u->painted_h = h;
     u->painted_ok = whole;
+}
+
+void color_paint(UiState *u, const Grid *g)
+{
+    paint(u, g);
+    frame_report(u);
 }
 
 void color_free(UiState *u)

@@ -3,8 +3,9 @@
  *
  * A frame is read as a student reads the terminal: rows of text, the view
  * on the left or above, the page at the right or below. The checks are the
- * ones the tmux walks made on captures (tests/e2e/lib/answer_leak.py,
- * lesson_picture.py) and more: the status and cost lines are searched too,
+ * ones the tmux walks once made on captures (an answer's forms before its
+ * reveal, the selected token's picture) and more: the status and cost lines
+ * are searched too,
  * the narration must be on screen whole, not scrolled, and what the page
  * names (a head, a layer, a pipeline stage, every head) must be drawn.
  */
@@ -324,7 +325,7 @@ static void re_quote(const char *s, char *out, size_t size)
     out[n] = '\0';
 }
 
-/* lesson_picture.py's checks: the selected token's heatmap row, the
+/* The picture checks: the selected token's heatmap row, the
  * pipeline's query row, the positional encodings' picture the page asks. */
 static void find_picture(Finder *f, ShotState st, const Shot *s, const UiState *u)
 {

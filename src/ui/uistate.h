@@ -110,6 +110,8 @@ typedef struct {
     int painted_w, painted_h;
     bool painted_ok;
     bool paint_full;           /* ATTNVIZ_FULL_REDRAW: every frame cleared and drawn whole */
+    const char *frame_file;    /* ATTNVIZ_FRAME_FILE: frames counted there (color.c) */
+    unsigned long frames;      /* frames written */
     /* Labels of the last run, sized once per token count. */
     const char **labels_q, **labels_k;
     char (*abbr_k)[24];        /* the focused head's key labels (view_attn.c) */

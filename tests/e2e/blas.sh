@@ -6,6 +6,8 @@
 # take "Prescott" as OpenBLAS's choice); the user's OPENBLAS_CORETYPE never
 # overridden; and never a second re-execution.
 # Run from the repository root; $ATTNVIZ is the binary (default ./attnviz).
+# tier: quick
+# asan: yes
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 failures=0

@@ -21,6 +21,8 @@
 # Prints "ok - ..." / "not ok - ..."; "skip - ..." when node, npm or
 # python3-regex is missing (scripts/deps.sh test installs them). Seed:
 # BPE_GPT2_SEED (printed). Run from the repository root.
+# tier: test
+# asan: yes
 set -u
 PY=/usr/bin/python3
 N=${BPE_GPT2_N:-100000}

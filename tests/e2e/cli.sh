@@ -5,6 +5,8 @@
 # the batch exports (--help, --version, csv, json, md, text, -o, -f -).
 # Run from the repository root; $ATTNVIZ is the binary (default ./attnviz).
 # Prints "ok - name" or "not ok - name (details)"; exits 1 when any failed.
+# tier: quick
+# asan: yes
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 export LC_ALL=${LC_ALL:-C.UTF-8}

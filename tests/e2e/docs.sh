@@ -6,6 +6,8 @@
 # the program prints today: the same words and whole numbers, and decimal
 # figures within 0.01 or 5 % (see close below).
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: quick
+# asan: yes
 set -u
 BIN=${ATTNVIZ:-$PWD/attnviz}
 fail=0

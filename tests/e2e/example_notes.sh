@@ -5,6 +5,8 @@
 # a head sends a token to, the per cents, the mask, the word order), and the
 # interface, walked through the examples with n at 120x40, 100x30 and 80x24,
 # opens each on the note's head and token with the same top key as the dump.
+# tier: test
+# asan: no
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
 tui_init notes

@@ -8,6 +8,8 @@
 # written fail in one line; -o replaces a file whole; the interface's G key
 # never overwrites. Checks: tests/e2e/lib/svgcheck.py.
 # Prints "ok - name" / "not ok - name" / "skip - name"; exits 1 on a failure.
+# tier: test
+# asan: no
 set -u
 A=${ATTNVIZ:-$PWD/attnviz}
 export LC_ALL=${LC_ALL:-C.UTF-8}

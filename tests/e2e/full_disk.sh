@@ -6,6 +6,9 @@
 # tmpfs (root can write into a chmod'ed folder, not into a read-only mount),
 # and /dev/full. Where mounting is not allowed the mount checks are skipped.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# run-alone: it mounts, fills and unmounts tmpfs folders.
+# tier: quick
+# asan: no
 set -u
 BIN=${ATTNVIZ:-$PWD/attnviz}
 SOCK="attnviz-e2e-full-$$"

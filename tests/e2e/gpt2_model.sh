@@ -15,6 +15,8 @@
 #    no "PE off"); --head past its heads is refused;
 #  - every malformed folder is refused with one line and exit 2.
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
+# tier: test
+# asan: yes
 set -u
 PY=/usr/bin/python3
 A=${ATTNVIZ:-./attnviz}

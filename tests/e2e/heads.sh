@@ -11,6 +11,8 @@
 #  - the same seed gives the same table twice; --output writes it;
 #  - imported attention is refused with one line and exit 2.
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
+# tier: test
+# asan: yes
 set -u
 PY=/usr/bin/python3
 A=${ATTNVIZ:-./attnviz}

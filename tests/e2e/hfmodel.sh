@@ -7,6 +7,8 @@
 # `attnviz --model DIR --dump` exists the reader is driven by
 # tests/e2e/lib/hfdump.c, built here against the layer archives beside
 # $ATTNVIZ. Run from the repository root.
+# tier: test
+# asan: yes
 set -u
 py=/usr/bin/python3
 gen=scripts/gpt2-checkpoint.py

@@ -1,4 +1,6 @@
 #!/bin/bash
+# tier: test
+# asan: yes
 # hub.sh - hub ids and `attnviz get`, without the internet: a stand-in for the
 # hub (tests/e2e/lib/fakehub.py) on 127.0.0.1 serves small random GPT-2
 # checkpoints (scripts/gpt2-checkpoint.py, with its own small tokenizer) and

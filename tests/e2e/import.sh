@@ -13,6 +13,8 @@
 # model the norms, heads combined and rollout against its --dump.
 # Prints "ok - name" / "not ok - name"; exits 1 when any failed. Needs
 # /usr/bin/python3 with numpy (else one "skip" line). Run from the root.
+# tier: test
+# asan: no
 set -u
 export LC_ALL=C.UTF-8
 PY=/usr/bin/python3

@@ -9,6 +9,8 @@
 # an 800 MB address-space limit (ulimit -v), where it cannot be mapped.
 # Prints "ok - name" / "not ok - name (why)". Needs /usr/bin/python3 with numpy
 # (else one "skip" line). Run from the repository root; $ATTNVIZ is the binary.
+# tier: test
+# asan: yes
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 PY=/usr/bin/python3

@@ -9,6 +9,8 @@
 # has them. Prints "ok - name" / "not ok - name (why)". Needs Debian's
 # python3-numpy for /usr/bin/python3 (else one "skip" line).
 # Run from the repository root; $ATTNVIZ is the binary.
+# tier: quick
+# asan: yes
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 PY=/usr/bin/python3

@@ -4,6 +4,8 @@
 # copy of it with an include that goes up a layer, a circle of includes,
 # <curses.h> outside src/ui/, <cblas.h> outside src/core/mat.c, or a .c file
 # directly in src/. Prints "ok - ..." / "not ok - ...". Run from the root.
+# tier: test
+# asan: no (it checks scripts/layers.py, not the program)
 set -u
 ok() { echo "ok - $1"; }
 notok() { echo "not ok - $1"; }

@@ -1,4 +1,6 @@
 #!/bin/bash
+# tier: test
+# asan: yes
 # lens.sh - the logit lens of attnviz's own trained models (issue 38 item 1):
 #  - --dump's lens_ids.npy and lens_probs.npy against a float64 NumPy lens of
 #    the model's forward (lib/lens_model.py): assets/models/chars (LayerNorm

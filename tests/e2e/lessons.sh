@@ -7,6 +7,8 @@
 # file and the line, exit status 2; and, under tmux, every built-in lesson
 # opens and every page renders at 80x24 and 120x40 with no error.
 # Run from the repository root; $ATTNVIZ is the binary (default ./attnviz).
+# tier: test
+# asan: yes
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 export LC_ALL=${LC_ALL:-C.UTF-8}

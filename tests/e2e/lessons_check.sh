@@ -1,4 +1,6 @@
 #!/bin/bash
+# tier: quick
+# asan: yes
 # lessons_check.sh - the lesson checker (attnviz --lesson --check) over every
 # built-in lesson at 80x24, 100x30 and 120x40, with no terminal: its findings
 # must be exactly tests/data/lessons_check.expected (today's known defects,

@@ -2,6 +2,8 @@
 # limits.sh - every stated limit (README.md "Limits") at its edge: the largest
 # value accepted works, one more is refused with one line and exit status 2.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: quick
+# asan: yes
 set -u
 BIN=${ATTNVIZ:-$PWD/attnviz}
 WORK=$(mktemp -d)

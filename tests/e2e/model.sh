@@ -7,6 +7,8 @@
 # interface under tmux at 80x24 opening a model and growing the sentence.
 # Models are trained here (attnviz train ... --steps 30: well under a second).
 # Prints "ok - name" / "not ok - name"; exits 1 when any failed.
+# tier: test
+# asan: yes
 set -u
 A=${ATTNVIZ:-$PWD/attnviz}
 export LC_ALL=${LC_ALL:-C.UTF-8}

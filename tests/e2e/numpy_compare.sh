@@ -10,6 +10,8 @@
 # tokens.txt - with NumPy within 1e-5. Prints "ok - name" / "not ok - name (why)".
 # Needs Debian's python3-numpy for /usr/bin/python3; without it: one "skip"
 # line, counted apart from the passes. Run from the repository root; $ATTNVIZ is the binary.
+# tier: test
+# asan: yes
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 PY=/usr/bin/python3

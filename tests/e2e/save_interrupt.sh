@@ -8,6 +8,8 @@
 # The save's fsync calls are slowed under strace (where it is installed) so
 # that most kills land inside the save.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: test
+# asan: yes
 set -u
 BIN=${ATTNVIZ:-$PWD/attnviz}
 TRIALS=${SAVE_INTERRUPT_TRIALS:-5} # per signal

@@ -1,4 +1,6 @@
 #!/bin/bash
+# tier: test
+# asan: yes
 # soak_short.sh - the short soaks of `make test` (and of `make asan`, where
 # $ATTNVIZ is the ASan/UBSan build), about a minute in all:
 #  1. tests/soak/soak.sh, spaced keys with a probe of the screen: SOAK_KEYS

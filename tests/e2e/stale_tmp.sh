@@ -1,4 +1,6 @@
 #!/bin/bash
+# tier: test
+# asan: no
 # stale_tmp.sh - nothing left behind (issue 33 item 4): `train --save DIR`,
 # the exports (-o FILE: csv, json, md, text, svg, html) and `--dump DIR`
 # killed with SIGKILL, once while their temporary surely exists and then at

@@ -3,6 +3,8 @@
 # and exit 2, a run prints its progress lines and saves a model folder that
 # reads back, Ctrl-C saves what it has and says so, and a broken model
 # folder is one line naming the file.
+# tier: quick
+# asan: yes
 set -u
 A=${ATTNVIZ:-./attnviz}
 case $A in /*) ;; */*) A="$(cd "$(dirname "$A")" && pwd)/$(basename "$A")" ;; esac

@@ -4,6 +4,8 @@
 # script re-implements the forward pass from the model format alone, in
 # float64, and compares every gradient (largest relative difference <= 1e-4).
 # Without torch every check prints "not ok": nothing is skipped silently.
+# tier: test
+# asan: yes
 set -u
 A=${ATTNVIZ:-./attnviz}
 REF=tests/data/train/torch_ref.py

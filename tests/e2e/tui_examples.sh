@@ -7,6 +7,8 @@
 # whole and labelled; side by side at 80x24; a long sentence; the smaller
 # defects (no head 7, help that scrolls, one layer, the temperature in the
 # raw score, X.npy rows against tokens, a --sentences line over its limit).
+# tier: test
+# asan: no
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
 tui_init examples

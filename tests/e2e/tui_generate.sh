@@ -4,6 +4,8 @@
 # --temperature 0.01, six presses of g on the character model grow 'the ' by
 # the six most likely characters, the ones `--generate 6 --top-k 1` prints;
 # at the default temperature 1 they are sampled, and differ.
+# tier: test
+# asan: no
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
 tui_init generate

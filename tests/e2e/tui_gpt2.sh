@@ -12,6 +12,8 @@
 # exits 0. A long text at 80x24 (its heads drawn small, the help, heads
 # combined). Then the same typed off the key path (a thread, as for a model
 # too big to be live).
+# tier: test
+# asan: no
 cd "$(dirname "$0")/../.." || exit 1
 PY=/usr/bin/python3
 if ! "$PY" -c 'import numpy' 2>/dev/null; then

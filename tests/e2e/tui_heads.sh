@@ -11,6 +11,8 @@
 #    others; Enter focuses the selected head;
 #  - 25 heads (gpt2-xl's) at 80 columns: both headers number every head;
 #  - imported attention's f says why there is no table.
+# tier: test
+# asan: no
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
 tui_init heads

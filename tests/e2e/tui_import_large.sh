@@ -10,6 +10,8 @@
 # and a batch export of the same file refuses it before writing anything.
 # Prints "ok - name" / "not ok - name"; exits 1 when any failed. Needs
 # /usr/bin/python3 with numpy (else one "skip" line). Run from the root.
+# tier: test
+# asan: no
 set -u
 export LC_ALL=C.UTF-8
 PY=/usr/bin/python3

@@ -4,6 +4,10 @@
 # a click after a press never released, and Ctrl-\ (SIGQUIT). Each must
 # leave the program responsive and the text whole.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# run-alone: a wall-clock limit (a 3,000-byte paste within 5 s) and Esc told
+# from an Alt key by a pause, which another job's load can break.
+# tier: test
+# asan: no
 set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init input

@@ -4,6 +4,8 @@
 # percentages equal --export csv, a click selects a cell, exports write new
 # files equal to --export text, settings reach the status line, q quits.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: quick
+# asan: no
 set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init interact

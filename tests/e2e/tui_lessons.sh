@@ -1,10 +1,14 @@
 #!/bin/bash
 # tui_lessons.sh - the lessons in the interface under tmux: every built-in
-# lesson opens and every page renders at 80x24 and at 120x40 with its title
-# and page number and no error; each question is revealed with an answer
-# line; predictions judged right and wrong (seed 001's 32% for Cat -> fish);
+# lesson opens and every page renders at 80x24 with its title and page
+# number and no error, on the terminal itself (the one walk under tmux; every
+# page at every size and state is drawn off-screen by the lesson checker,
+# lessons_check.sh); each question is revealed with an answer line; }
+# scrolls each page's narration to its end; predictions judged right and wrong (seed 001's 32% for Cat -> fish);
 # the pipeline view's stages; Esc leaves the lesson keeping the screen and
 # never quits; the list of lessons opens with o and opens a lesson.
+# tier: test
+# asan: no
 . "$(dirname "$0")/lib/tui.sh"
 tui_init lessons
 export LC_ALL=C.UTF-8
@@ -13,16 +17,16 @@ ROOT=$PWD
 # A fresh session name for each start: killing a session and starting one
 # at once can meet the dying server ("server exited unexpectedly").
 SESS=s0
-screen() { tmux -L "$SOCK" capture-pane -p -t "$SESS" 2>/dev/null; }
-keys() { tmux -L "$SOCK" send-keys -t "$SESS" "$@"; }
 # lesson_start W H ARGS...: as tui_start, in the repository's folder (the
 # lessons' weights are found from there when the binary is elsewhere).
 lesson_start() {
     local w=$1 h=$2; shift 2
     local old=$SESS
     SESS=s$((${SESS#s} + 1))
+    FRAMES=$WORK/frames-$SESS FRAME_MARK=0 # (tui.sh: frames of this session's program)
     tmux -L "$SOCK" new-session -d -s "$SESS" -x "$w" -y "$h" -c "$ROOT" \
-        "env TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
+        "env TERM=xterm-256color LC_ALL=C.UTF-8 ATTNVIZ_FRAME_FILE=$FRAMES \
+$(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
     tmux -L "$SOCK" kill-session -t "$old" 2>/dev/null
     wait_for ' tokens [0-9]' && settle
 }
@@ -44,6 +48,13 @@ walk() {
             bad="page $k: $(screen | grep -Ei -m1 'error|not computable|too small')"
             break
         fi
+        for _ in 1 2 3 4 5 6 7 8 9 10; do # } to the narration's end
+            screen | grep -Eq 'more text|\{ \}: text' || break
+            keys '}'; settle
+        done
+        if screen | grep -Eq 'more text|\{ \}: text'; then
+            bad="page $k: } does not reach the end of the narration"; break
+        fi
         [ "$k" -lt "$pages" ] && keys n
     done
     keys Escape
@@ -56,7 +67,6 @@ walk() {
 
 for name in $("$BIN" --lesson | cut -f1); do
     walk "$name" 80 24
-    walk "$name" 120 40
 done
 
 # Predict, then see: before the reveal the numbers that answer the question

@@ -7,6 +7,8 @@
 # they are not kept, falls back to one row a cell in glyph mode, and stays
 # responsive; the cost readout follows typing.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: test
+# asan: no
 set -u
 WAIT_TICKS=200 # a long text's first run takes a while
 . "$(dirname "$0")/lib/tui.sh"

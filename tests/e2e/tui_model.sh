@@ -4,6 +4,8 @@
 # trained for (a repeated segment for the induction model, whole sentences of
 # the toy language for the grammar model, the articles' sentence for the
 # character model), never on a sentence outside its vocabulary.
+# tier: quick
+# asan: no
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
 tui_init model

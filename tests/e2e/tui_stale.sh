@@ -16,6 +16,8 @@
 #               source over the 24-token run and the title's statistics read
 #               row 24 of it (model_head_row)
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: test
+# asan: no
 set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init stale

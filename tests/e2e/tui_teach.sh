@@ -6,6 +6,8 @@
 # and the previous-token head pointing back one token; layers; cross-attention
 # with both sentences; the mask off and on side by side; the cost readout.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: test
+# asan: no
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib/tui.sh"

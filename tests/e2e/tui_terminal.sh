@@ -5,6 +5,8 @@
 # a long sentence scrolls to keep the selection visible; clicks on a chip and
 # on a small head select them.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: test
+# asan: no
 set -u
 . "$(dirname "$0")/lib/tui.sh"
 tui_init term

@@ -9,6 +9,8 @@
 # interface a stray key keeps the run, W again resumes it (also after r), a
 # key of the interface's (F9, Down) goes back and acts there;
 # 80x24, 100x30 and 120x40, monochrome, and a bad task before curses starts.
+# tier: test
+# asan: no
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib/tui.sh
 tui_init train

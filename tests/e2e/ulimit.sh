@@ -14,6 +14,8 @@
 # then the interface on the long text under tmux at 6 and 12 MB above that
 # and at 100000 KB.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
+# tier: test
+# asan: no (a sanitized program cannot start under ulimit -v)
 set -u
 if [ -n "${ATTNVIZ_SANITIZED:-}" ]; then
     # ASan reserves terabytes of shadow address space at start: no sanitized

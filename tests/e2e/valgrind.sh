@@ -8,6 +8,8 @@
 # NAME (why)". "possibly lost" blocks are not counted: OpenBLAS keeps its
 # thread buffers to the end. $ATTNVIZ is the binary (absolute path); run from
 # the repository root. Without valgrind: one "skip" line.
+# tier: test
+# asan: no (valgrind and the sanitizers do not mix)
 set -u
 ATTNVIZ=${ATTNVIZ:-$PWD/attnviz}
 if ! command -v valgrind >/dev/null 2>&1; then

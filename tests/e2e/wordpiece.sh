@@ -1,4 +1,6 @@
 #!/bin/bash
+# tier: test
+# asan: yes
 # wordpiece.sh - BERT's tokenizer (core/wordpiece*.c, core/wp_unicode.c,
 # io/hfwordpiece.c) against tests/e2e/lib/wordpiece_ref.py, a reference in
 # plain Python (unicodedata, str.lower, str.split), over the fixture

