@@ -178,13 +178,15 @@ quick:
 
 # Before a release or an issue's close: every script at every tier, plain
 # and under the sanitizers, the paint comparisons on every terminal and size,
-# the fuzzers with fresh seeds (FUZZ_SECONDS each) and the long soak.
+# the fuzzers with fresh seeds (FUZZ_SECONDS each), the long keystroke soak
+# and the storm (make soak: SOAK_MINUTES on each build, and the long streams).
 fulltest:
 	@./scripts/deps.sh test
 	@PAINT_SIZES=all $(MAKE) --no-print-directory TIER=full check
 	@PAINT_SIZES=all $(MAKE) --no-print-directory TIER=full ASAN_SEL= asan
 	@./tests/fuzz/run.sh $(or $(FUZZ_SECONDS),60)
 	@ATTNVIZ=$(CURDIR)/$(BIN) bash tests/soak/soak.sh --keys 10000 --seed 1
+	@$(MAKE) --no-print-directory soak
 
 asan:
 	@./scripts/deps.sh test
