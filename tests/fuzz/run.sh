@@ -16,6 +16,8 @@
 # FUZZ_FRESH=1 starts from the committed corpus alone: then a run is the same
 # on every machine (make test's smoke run uses them, so CI does not fail by
 # chance; make fuzz explores with fresh seeds).
+# FUZZ_JOBS=N builds the objects and runs the harnesses N at a time (default
+# a job per core); each harness's lines are printed whole, in the order asked.
 set -u
 secs=${1:-60}
 shift 2>/dev/null
@@ -69,16 +71,23 @@ if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "$CC $CFLAGS" ]; then
     rm -f "$out"/obj/*.o
     echo "$CC $CFLAGS" >"$out/obj/flags"
 fi
-objs=()
+# every object, compiled FUZZ_JOBS at a time (default a job per core) when
+# its source or a header is newer
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
+objs=() todo=()
 for src in src/core/*.c src/core/fast/*.c src/io/*.c src/train/*.c src/render/*.c src/app/*.c src/cli/cli.c; do
     [ -e "$src" ] || continue
     obj=$out/obj/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
     if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_gen" -nt "$obj" ]; then
-        $CC $CFLAGS -fsanitize=fuzzer-no-link -c -o "$obj" "$src" || {
-            echo "run.sh: cannot compile $src"; exit 1; }
+        todo+=("$src" "$obj")
     fi
     objs+=("$obj")
 done
+if [ ${#todo[@]} -gt 0 ]; then
+    printf '%s\n' "${todo[@]}" | xargs -n 2 -P "$jobs" sh -c \
+        '$0 $1 -fsanitize=fuzzer-no-link -c -o "$3" "$2" || { echo "run.sh: cannot compile $2"; exit 255; }' \
+        "$CC" "$CFLAGS" || exit 1
+fi
 rm -f "$out/libcore.a"
 ar rcs "$out/libcore.a" "${objs[@]}" || exit 1
 
@@ -92,23 +101,24 @@ max_len() {
     esac
 }
 
-pass=0; fail=0; status=0
-for name in "${names[@]}"; do
-    src=tests/fuzz/fuzz_$name.c
-    bin=$out/bin/fuzz_$name
-    if [ ! -e "$src" ]; then echo "run.sh: no harness $src"; fail=$((fail + 1)); continue; fi
+# fuzz_one NAME: build harness NAME, run it, and print its one line
+# ("fuzz NAME execs=N findings=F seconds=S") after what it kept; exit 1 on a
+# finding or a harness that does not build.
+fuzz_one() {
+    local name=$1 src=tests/fuzz/fuzz_$1.c bin=$out/bin/fuzz_$1
+    if [ ! -e "$src" ]; then echo "run.sh: no harness $src"; return 1; fi
     if ! $CC $CFLAGS $HFLAGS -fsanitize=fuzzer -o "$bin" "$src" "$out/libcore.a" -lm; then
         echo "fuzz $name execs=0 findings=1 seconds=0 (does not build)"
-        fail=$((fail + 1)); status=1; continue
+        return 1
     fi
-    corpus=$out/corpus/$name crashes=$out/crashes/$name log=$out/fuzz_$name.log
+    local corpus=$out/corpus/$name crashes=$out/crashes/$name log=$out/fuzz_$name.log
     [ -n "${FUZZ_FRESH:-}" ] && rm -rf "$corpus"
     mkdir -p "$corpus" "$crashes"
     [ -d "tests/fuzz/corpus/$name" ] && cp -p tests/fuzz/corpus/$name/* "$corpus/" 2>/dev/null
     # a slow unit is no finding (its time depends on the machine's load)
+    local before after found rc t0 t1 execs fixed=()
     before=$(ls "$crashes" | grep -Evc '\.log$|^slow-unit-')
     t0=$(date +%s)
-    fixed=()
     [ -n "${FUZZ_SEED:-}" ] && fixed+=(-seed="$FUZZ_SEED")
     [ -n "${FUZZ_RUNS:-}" ] && fixed+=(-runs="$FUZZ_RUNS")
     "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$name")" \
@@ -122,13 +132,32 @@ for name in "${names[@]}"; do
     if [ "$rc" -ne 0 ] && [ "$found" -eq 0 ]; then found=1; fi
     if [ "$found" -gt 0 ]; then
         cp "$log" "$crashes/fuzz_$name.$t1.log"
-        fail=$((fail + 1)); status=1
         grep -m3 -E 'ERROR|invariant broken|runtime error' "$log" | sed 's/^/# /'
         ls -t "$crashes" | grep -v '\.log$' | head -"$found" | sed "s|^|# kept $crashes/|"
-    else
-        pass=$((pass + 1))
     fi
     echo "fuzz $name execs=${execs:-0} findings=$found seconds=$((t1 - t0))"
+    [ "$found" -eq 0 ]
+}
+
+# The harnesses, FUZZ_JOBS at a time, each one's lines printed whole in
+# the order asked (a fixed seed and number of runs give each the same inputs
+# whatever runs beside it).
+pass=0; fail=0; status=0 running=0
+mkdir -p "$out/run"
+for name in "${names[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+    rm -f "$out/run/$name.rc"
+    { fuzz_one "$name" >"$out/run/$name.out" 2>&1; echo $? >"$out/run/$name.rc"; } &
+    running=$((running + 1))
+done
+wait
+for name in "${names[@]}"; do
+    cat "$out/run/$name.out"
+    if [ "$(cat "$out/run/$name.rc" 2>/dev/null)" = 0 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); status=1
+    fi
 done
 echo "$pass passed, $fail failed"
 exit $status
