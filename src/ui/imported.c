@@ -74,12 +74,12 @@ void imported_start(UiState *u)
         term_die("out of memory");
     u->iv = iv;
     iv->ro.missing = -1;
-    iv->file = kind_source(u->ses.kind, &iv->base_src); /* the combining views read every
+    iv->file = kind_source(u->a.ses.kind, &iv->base_src); /* the combining views read every
                                                        head of a row, and the rollout all */
-    ModelConfig c = u->app.cfg;
-    kind_config(u->ses.kind, &c);
-    u->app.cfg.causal = c.causal; /* a large file's layer 0 until its check ends */
-    u->ses.derive = imported_run, u->ses.derive_ctx = u;
+    ModelConfig c = u->a.app.cfg;
+    kind_config(u->a.ses.kind, &c);
+    u->a.app.cfg.causal = c.causal; /* a large file's layer 0 until its check ends */
+    u->a.ses.derive = imported_run, u->a.ses.derive_ctx = u;
 }
 
 bool imported_poll(UiState *u, unsigned *pending)
@@ -90,14 +90,14 @@ bool imported_poll(UiState *u, unsigned *pending)
         return false;
     char msg[512];
     bool changed;
-    int err = kind_poll(u->ses.kind, &changed, msg, sizeof msg);
+    int err = kind_poll(u->a.ses.kind, &changed, msg, sizeof msg);
     if (err != KIND_BUSY && err != AV_OK)
         bad_file(u, err, msg);
     if (changed) {
-        ModelConfig c = u->app.cfg;
-        kind_config(u->ses.kind, &c);
-        if (c.causal != u->app.cfg.causal) { /* every layer's, now */
-            u->app.cfg.causal = c.causal;
+        ModelConfig c = u->a.app.cfg;
+        kind_config(u->a.ses.kind, &c);
+        if (c.causal != u->a.app.cfg.causal) { /* every layer's, now */
+            u->a.app.cfg.causal = c.causal;
             *pending |= APP_RUN;
         }
         kindkeys_start(u);
@@ -113,10 +113,10 @@ bool imported_poll(UiState *u, unsigned *pending)
             ro->seen = done, *pending |= APP_RUN;
         if (done > ro->missing) {
             ro->missing = -1;
-            snprintf(u->app.msg, sizeof u->app.msg, "showing the rollout of layers 1-%d",
-                     u->app.layer + 1);
+            snprintf(u->a.app.msg, sizeof u->a.app.msg, "showing the rollout of layers 1-%d",
+                     u->a.app.layer + 1);
         } else {
-            snprintf(u->app.msg, sizeof u->app.msg, "computing the rollout of layers 1-%d: "
+            snprintf(u->a.app.msg, sizeof u->a.app.msg, "computing the rollout of layers 1-%d: "
                      "%d of %d layers done (O: back to the weights)", ro->missing + 1, done,
                      ro->missing + 1);
         }
@@ -130,15 +130,15 @@ bool imported_poll(UiState *u, unsigned *pending)
 static int run_base(UiState *u, bool causal)
 {
     struct ImportedView *iv = u->iv;
-    AppState *s = &u->app;
+    AppState *s = &u->a.app;
     ModelConfig c = s->cfg;
     c.causal = causal;
-    c.weights_budget = iv->file ? 1 : u->ses.budget;
-    c.head_labels = u->ses.comb.saved_labels;
-    if (comb_one_head(u->ses.comb.mode))
-        c.H = u->ses.comb.saved_H;
+    c.weights_budget = iv->file ? 1 : u->a.ses.budget;
+    c.head_labels = u->a.ses.comb.saved_labels;
+    if (comb_one_head(u->a.ses.comb.mode))
+        c.H = u->a.ses.comb.saved_H;
     const EditBuf *x = s->cross_on ? &s->cross : NULL;
-    int err = kind_run(u->ses.kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0,
+    int err = kind_run(u->a.ses.kind, &c, s->text.s, s->text.len, x ? x->s : NULL, x ? x->len : 0,
                        &iv->base);
     if (!err && !iv->file)
         model_source(&iv->base, &iv->base_src);
@@ -150,10 +150,10 @@ static const AttnSource *derived_source(UiState *u)
 {
     struct ImportedView *iv = u->iv;
     const AttnSource *b = &iv->base_src;
-    CombMode mode = u->ses.comb.mode;
+    CombMode mode = u->a.ses.comb.mode;
     if (mode == COMB_ROLLOUT) {
         if (b->n_q != b->n_k) {
-            snprintf(u->app.msg, sizeof u->app.msg,
+            snprintf(u->a.app.msg, sizeof u->a.app.msg,
                      "rollout needs self-attention (as many queries as keys)");
             return NULL;
         }
@@ -169,13 +169,13 @@ static const AttnSource *derived_source(UiState *u)
         int L = m->L, H = m->shape.H, n_k = m->shape.n_k, d = m->shape.d_model;
         for (int l = 0; l < L; l++)
             if (!(model_holds(m, l) & MODEL_HOLDS_VECTORS)) {
-                snprintf(u->app.msg, sizeof u->app.msg,
+                snprintf(u->a.app.msg, sizeof u->a.app.msg,
                          "value norms need the model's V: these weights come without it");
                 return NULL;
             }
         iv->fnorm = term_xrealloc(iv->fnorm, sizeof *iv->fnorm * (size_t)L * H * n_k);
         for (int l = 0; l < L; l++)
-            if (combine_value_norms(n_k, d, H, m->layer[l].ab.V, kind_out_proj(u->ses.kind, l),
+            if (combine_value_norms(n_k, d, H, m->layer[l].ab.V, kind_out_proj(u->a.ses.kind, l),
                                     iv->fnorm + (size_t)l * H * n_k) != AV_OK)
                 term_die("out of memory");
         combine_norms_init(&iv->ns, b, iv->fnorm);
@@ -197,14 +197,14 @@ static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err)
 {
     UiState *u = ctx;
     struct ImportedView *iv = u->iv;
-    if (r != &u->ses.res || u->ses.comb.mode == COMB_WEIGHTS)
+    if (r != &u->a.ses.res || u->a.ses.comb.mode == COMB_WEIGHTS)
         return false;
     *err = run_base(u, causal);
     if (*err)
         return true;
     const AttnSource *src = derived_source(u);
     if (!src) { /* back to the weights: the plain run */
-        comb_set(&u->ses.comb, &u->app, COMB_WEIGHTS);
+        comb_set(&u->a.ses.comb, &u->a.app, COMB_WEIGHTS);
         return false;
     }
     const ModelResult *m = &iv->base;
@@ -212,7 +212,7 @@ static bool imported_run(void *ctx, ModelResult *r, bool causal, int *err)
     ModelConfig c;
     model_config_import(&c, src->L, src->H, m->shape.causal);
     c.weights_budget = IV_DERIVED_BUDGET;
-    c.head_labels = u->app.cfg.head_labels;
+    c.head_labels = u->a.app.cfg.head_labels;
     *err = model_result_import(r, &c, src, NULL, tq, tk->n ? tk : NULL);
     if (*err == AV_ERR_NOMEM)
         term_die("out of memory");
@@ -236,10 +236,10 @@ void imported_free(UiState *u)
 const float *imported_multi_row(UiState *u, const ModelResult *res, int h, int *n_rows)
 {
     struct ImportedView *iv = u->iv;
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int rows[APP_MAX_MULTI], n = 0, n_k = res->shape.n_k;
     for (int k = 0; iv && k < s->n_multi; k++)
-        if (s->multi[k] < res->shape.n_q) /* app_fit_result keeps them within u->ses.res */
+        if (s->multi[k] < res->shape.n_q) /* app_fit_result keeps them within u->a.ses.res */
             rows[n++] = s->multi[k];
     *n_rows = n;
     if (n == 0 || h >= res->shape.H || s->layer >= res->L)
@@ -250,6 +250,6 @@ const float *imported_multi_row(UiState *u, const ModelResult *res, int h, int *
     }
     AttnSource src;
     model_source(res, &src);
-    combine_rows_sum(&src, u->app.layer, h, rows, n, iv->multi_buf + n_k, iv->multi_buf);
+    combine_rows_sum(&src, u->a.app.layer, h, rows, n, iv->multi_buf + n_k, iv->multi_buf);
     return iv->multi_buf;
 }

@@ -5,7 +5,7 @@
  * query tokens summed. Private to src/ui/.
  *
  * A combining view is a ModelResult of its own (model_result_import over an
- * AttnSource of combine.h), put where the views read u->ses.res, so every view
+ * AttnSource of combine.h), put where the views read u->a.ses.res, so every view
  * that draws weights draws it unchanged; heads combined and rollout have one
  * "head", so app.cfg.H is 1 while they are shown and the model's own H is
  * kept in the session's CombView (app/combview.h), which also decides, from

@@ -35,9 +35,9 @@ void widget_box(Grid *g, Rect r)
 
 const char *const *widget_col_labels(UiState *u, int cell_w, int letters)
 {
-    int every = cell_w >= 3 ? 1 : cell_w == 2 ? 2 : 3, sel = u->app.sel_col;
+    int every = cell_w >= 3 ? 1 : cell_w == 2 ? 2 : 3, sel = u->a.app.sel_col;
     letters = letters < 1 ? 1 : letters > 5 ? 5 : letters;
-    for (int j = 0; j < u->app.n_k; j++) {
+    for (int j = 0; j < u->a.app.n_k; j++) {
         const char *t = u->labels_k[j];
         char *out = u->abbr_k[j];
         size_t len = 0;
@@ -55,12 +55,12 @@ const char *const *widget_col_labels(UiState *u, int cell_w, int letters)
 
 const char *widget_run_error(UiState *u, int err)
 {
-    return session_error_line(&u->ses, err);
+    return session_error_line(&u->a.ses, err);
 }
 
 const char *widget_head_label(UiState *u, int h)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     if (s->example_weights[0] && s->layer == 0) {
         snprintf(u->label_text, sizeof u->label_text, "the example's weights (assets/%s)",
                  s->example_weights);
@@ -108,7 +108,7 @@ void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const H
 static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
                            const ModelResult *res, int h, const float *P_row)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int i = s->sel_row, j = s->sel_col;
     if (j < 0) {
         grid_puts(g, x, y, "Left/Right or click a cell:", w, STYLE_DIM);
@@ -148,7 +148,7 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
 
 void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int i = s->sel_row;
     if (r.h < 4 || i < 0 || i >= res->shape.n_q)
         return;

@@ -1,0 +1,80 @@
+/* app.h - the one entry of the interface into the program's state: every
+ * key and click, as an AppInput, goes to app_input, which routes it (a
+ * lesson's page or list, the head scores table and the model view, the
+ * session: what the kind refuses, g, M and the combining views; editing;
+ * the action table), runs what it asks when its answer reads the result,
+ * and returns what the interface must do, as APP_DO_* bits (in the manner
+ * of htop's Htop_Reaction). The interface reads input, calls app_input,
+ * draws; between bursts of input app_settle runs what the burst asked for,
+ * and app_poll takes what threads did meanwhile. No curses: the tests in
+ * tests/app/ drive it with key sequences.
+ */
+#ifndef ATTNVIZ_APP_H
+#define ATTNVIZ_APP_H
+
+#include <stdbool.h>
+
+#include "app/headtable.h"
+#include "app/lesson.h"
+#include "app/session.h"
+#include "app/state.h"
+
+/* One input: an Action with its arguments, or typed text. */
+typedef struct {
+    Action action;
+    int arg;        /* ACT_HEAD_SET: the head; ACT_ROW_SET, ACT_CELL_SET: the row */
+    int col;        /* ACT_CELL_SET: the column */
+    char text[8];   /* typed UTF-8 when action == ACT_NONE, "" otherwise */
+    int lesson_in;  /* with a lesson shown: LessonInput + 1 for the key, else 0 */
+    int lesson_arg; /* its character, for LESSON_IN_CHAR */
+} AppInput;
+
+/* What the interface must do (app_input's, app_settle's, app_work's,
+ * app_poll's bits). */
+#define APP_DO_REDRAW 1u      /* the state changed: draw again */
+#define APP_DO_QUIT 2u        /* end the program */
+#define APP_DO_EXPORT_HEAD 4u /* write the focused head (the result is up to date) */
+#define APP_DO_EXPORT_ALL 8u  /* write every head */
+#define APP_DO_EXPORT_SVG 16u /* write the view as SVG */
+#define APP_DO_TRAIN 32u      /* open the live training view */
+#define APP_DO_WORK 64u       /* a step of seconds waits: show work_line, then app_work */
+#define APP_DO_NOMEM 128u     /* out of memory: the program cannot go on */
+#define APP_DO_FAIL 256u      /* a bad file found late: fail_msg, exit status fail_status */
+
+typedef enum { APP_WORK_NONE, APP_WORK_SCORES, APP_WORK_RUN } AppWork;
+
+typedef struct App {
+    AppState app;       /* the settings, the sentence, the selection, the view */
+    Session ses;        /* the weights, the kind, the results and the runs */
+    LessonState lesson; /* the lesson shown, and the list of lessons */
+    HeadTable heads;    /* the head scores table and the model view */
+    unsigned pending;   /* APP_RUN | APP_WEIGHTS | APP_CURSOR a burst asked for */
+    AppWork work;       /* the slow step app_work does next */
+    char work_line[128]; /* its line, shown before it */
+    int fail_status;    /* APP_DO_FAIL's */
+    char fail_msg[512];
+} App;
+
+/* Zero a and start the session on fixed weights (or NULL) and the command
+ * line's kind (or NULL), with budget as --budget gave it. app_init and the
+ * rest of the set-up follow on a->app. */
+void app_open(App *a, const ModelWeights *fixed, Kind *kind, double budget);
+
+/* Free what a holds (the fixed weights and the kind stay the caller's). */
+void app_close(App *a);
+
+/* Take one input: APP_DO_* bits. The run it asks for is added to
+ * a->pending and made once for a burst (app_settle), unless this input
+ * reads the result (a lesson's answer, M, g) or exports it: then first. */
+unsigned app_input(App *a, const AppInput *in);
+
+/* After a burst of inputs: the outputs a view needs, then the burst's run.
+ * APP_DO_WORK when the run takes seconds (the caller shows work_line, then
+ * calls app_work); APP_DO_NOMEM; else 0. */
+unsigned app_settle(App *a);
+
+/* The slow step app_input or app_settle announced (APP_DO_WORK): the head
+ * scores, or the run. Returns APP_DO_* bits. */
+unsigned app_work(App *a);
+
+#endif

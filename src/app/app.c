@@ -1,0 +1,159 @@
+/* app.c - the one entry (app.h): each input routed, in this order, to the
+ * lesson (its page or its list), the head scores table and the model view,
+ * the session (what the kind refuses, g, M, the combining views' A, O, V),
+ * then typing or the action table; what they ask of the interface comes
+ * back as APP_DO_* bits, the runs they ask for wait in a->pending for the
+ * burst's end (app_settle).
+ */
+#include "app/app.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "app/action.h"
+
+void app_open(App *a, const ModelWeights *fixed, Kind *kind, double budget)
+{
+    memset(a, 0, sizeof *a);
+    session_init(&a->ses, fixed, kind, budget);
+}
+
+void app_close(App *a)
+{
+    headtable_free(&a->heads);
+    app_free(&a->app);
+    lesson_state_free(&a->lesson);
+    session_free(&a->ses);
+    memset(a, 0, sizeof *a);
+}
+
+/* Carry out the runs flags ask for now. */
+static unsigned run_now(App *a, unsigned flags)
+{
+    a->pending = 0;
+    return session_update(&a->ses, &a->app, &a->lesson, flags) != AV_OK ? APP_DO_NOMEM : 0;
+}
+
+/* Whether in reads the result while it is handled, not only when the next
+ * frame draws it: a lesson's answer (Enter) or a token picked (arrows), the
+ * rows summed (M), a generated token (the rows before it). Such an input
+ * after keys of the same burst that asked for a run must see that run's
+ * result: the layer, head and rows it holds belong to it. Other keys wait
+ * for the burst's one run (a pasted page stays one run). */
+static bool reads_result(const App *a, const AppInput *in)
+{
+    int li = in->lesson_in - 1;
+    bool answer = li == LESSON_IN_ENTER || li == LESSON_IN_LEFT || li == LESSON_IN_RIGHT ||
+                  li == LESSON_IN_UP || li == LESSON_IN_DOWN;
+    return (in->lesson_in && answer && a->lesson.active && !a->lesson.list) ||
+           in->action == ACT_MULTI_ROW || in->action == ACT_GENERATE;
+}
+
+/* A lesson's key (its page, its list): true when the lesson took it. */
+static bool lesson_input(App *a, const AppInput *in)
+{
+    unsigned flags;
+    if (!lesson_state_input(&a->lesson, &a->app, &a->ses.res, (LessonInput)(in->lesson_in - 1),
+                            in->lesson_arg, &flags))
+        return false;
+    /* a page's settings, and those a lesson left behind, never override
+     * what the kind fixes (imported attention's layers, heads and mask) */
+    if ((flags & APP_WEIGHTS) || !a->lesson.active)
+        kind_config(a->ses.kind, &a->app.cfg);
+    a->pending |= flags & (APP_RUN | APP_WEIGHTS);
+    return true;
+}
+
+/* f, F and the keys of the two views of every head: true when taken. */
+static bool heads_input(App *a, const AppInput *in, unsigned *out)
+{
+    const ModelResult *r = &a->ses.res;
+    if (a->heads.mode == HT_MODEL && !a->ses.run_err && r->shape.n_q > 0)
+        headtable_fit(&a->heads, r->L, r->shape.H); /* the heads the model view drew */
+    bool score;
+    if (!headtable_input(&a->heads, &a->app, a->ses.kind, a->ses.budget, in->action, in->arg,
+                         in->col, &score))
+        return false;
+    if (score) {
+        a->work = APP_WORK_SCORES;
+        snprintf(a->work_line, sizeof a->work_line,
+                 "scoring every head on %d random repeated sequences ...", HEADSCAN_SEQS);
+        *out |= APP_DO_WORK;
+    }
+    return true;
+}
+
+/* Typing, a click on a cell, or the action table; the lesson list opened
+ * and the training view asked for. */
+static unsigned apply(App *a, const AppInput *in, bool typed)
+{
+    unsigned flags, out = 0;
+    if (typed)
+        flags = app_type(&a->app, in->text, strlen(in->text));
+    else if (in->action == ACT_CELL_SET)
+        flags = action_select_cell(&a->app, in->arg, in->col);
+    else
+        flags = action_apply(&a->app, in->action, in->arg);
+    if (flags & APP_QUIT)
+        return APP_DO_QUIT;
+    if ((flags & APP_LESSONS) && lesson_state_list_open(&a->lesson, &a->app) != AV_OK)
+        return APP_DO_NOMEM;
+    if (flags & APP_TRAIN)
+        out |= APP_DO_TRAIN;
+    a->pending |= flags & (APP_RUN | APP_CURSOR | APP_WEIGHTS);
+    if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL | APP_EXPORT_SVG)) {
+        if (a->pending) /* an export writes the result as it is now */
+            out |= run_now(a, a->pending);
+        out |= flags & APP_EXPORT_SVG    ? APP_DO_EXPORT_SVG
+               : flags & APP_EXPORT_ALL ? APP_DO_EXPORT_ALL
+                                        : APP_DO_EXPORT_HEAD;
+    }
+    return out;
+}
+
+unsigned app_input(App *a, const AppInput *in)
+{
+    unsigned out = APP_DO_REDRAW;
+    if ((a->pending & (APP_RUN | APP_WEIGHTS)) && reads_result(a, in))
+        out |= run_now(a, a->pending); /* the keys before it in the burst changed the result */
+    if (in->lesson_in && lesson_input(a, in))
+        return out;
+    if (heads_input(a, in, &out)) /* before the session: Enter focuses a head there */
+        return out;
+    bool typed = in->action == ACT_NONE && in->text[0];
+    int taken = session_input(&a->ses, &a->app, in->action, typed, &a->pending);
+    if (taken < 0)
+        return out | APP_DO_NOMEM;
+    if (taken)
+        return out;
+    return out | apply(a, in, typed);
+}
+
+unsigned app_settle(App *a)
+{
+    if (session_outputs_missing(&a->ses, &a->app, &a->lesson))
+        a->pending |= APP_RUN;
+    if (!a->pending)
+        return 0;
+    const Kind *k = a->ses.kind;
+    if ((a->pending & (APP_RUN | APP_WEIGHTS)) && k->cls->slow && !k->background) {
+        a->work = APP_WORK_RUN; /* seconds: say so, not a frozen screen */
+        snprintf(a->work_line, sizeof a->work_line, "running the %s model ...", k->cls->name);
+        return APP_DO_WORK;
+    }
+    return run_now(a, a->pending);
+}
+
+unsigned app_work(App *a)
+{
+    AppWork w = a->work;
+    a->work = APP_WORK_NONE, a->work_line[0] = '\0';
+    if (w == APP_WORK_RUN)
+        return run_now(a, a->pending) | APP_DO_REDRAW;
+    if (w != APP_WORK_SCORES)
+        return 0;
+    ModelConfig c = headtable_config(&a->app, a->ses.budget);
+    int err = headtable_score(&a->heads, a->ses.kind, &c, &a->app);
+    a->pending |= APP_RUN; /* the kind ran other tokens: the text's result again */
+    return APP_DO_REDRAW | (err == AV_ERR_NOMEM ? APP_DO_NOMEM : 0);
+}
