@@ -6,7 +6,7 @@
  * and returns what the interface must do, as APP_DO_* bits (in the manner
  * of htop's Htop_Reaction). The interface reads input, calls app_input,
  * draws; between bursts of input app_settle runs what the burst asked for,
- * and app_poll takes what threads did meanwhile. No curses: the tests in
+ * and app_poll (the one poller) takes what threads did meanwhile. No curses: the tests in
  * tests/app/ drive it with key sequences.
  */
 #ifndef ATTNVIZ_APP_H
@@ -67,6 +67,24 @@ void app_close(App *a);
  * a->pending and made once for a burst (app_settle), unless this input
  * reads the result (a lesson's answer, M, g) or exports it: then first. */
 unsigned app_input(App *a, const AppInput *in);
+
+/* After app_init and the command line's settings: the causal flag the
+ * kind found (a large file's layer 0 until its check ends), the first run
+ * asked for (app_settle makes it). */
+void app_begin(App *a);
+
+/* The kind's own line on the status line (a trained model's task and
+ * context, an imported file's sizes), when it has one: after the first
+ * run, and when the kind's check changes what it says. */
+void app_kind_line(App *a);
+
+/* What threads did meanwhile, polled once: the kind (a large file's check:
+ * a bad value is APP_DO_FAIL, with fail_msg and fail_status, the rollout's
+ * thread stopped; its end may change the causal flag: a run), the
+ * rollout's layers (a run when more are done, a progress line), a run
+ * the kind finished off the key path (the newest text's result). Call
+ * when no key came for a while. APP_DO_REDRAW when the screen changed. */
+unsigned app_poll(App *a);
 
 /* After a burst of inputs: the outputs a view needs, then the burst's run.
  * APP_DO_WORK when the run takes seconds (the caller shows work_line, then

@@ -49,13 +49,38 @@ static bool reads_result(const App *a, const AppInput *in)
            in->action == ACT_MULTI_ROW || in->action == ACT_GENERATE;
 }
 
+/* Enter revealing a page's answer while a combining view is shown: the
+ * answer reads each head's own weights, which the shown result does not
+ * hold (one head, or norms). Refused with a line; true when refused. */
+static bool reveal_refused(App *a, const AppInput *in)
+{
+    const LessonState *ls = &a->lesson;
+    const LessonPage *p = ls->active && !ls->list ? lesson_state_page(ls) : NULL;
+    if (!p || p->q.kind == LESSON_ASK_NONE || ls->revealed ||
+        in->lesson_in - 1 != LESSON_IN_ENTER || a->ses.comb.mode == COMB_WEIGHTS)
+        return false;
+    snprintf(a->app.msg, sizeof a->app.msg,
+             "the question needs each head's own weights, not %s: back to them first",
+             comb_name(a->ses.comb.mode));
+    return true;
+}
+
 /* A lesson's key (its page, its list): true when the lesson took it. */
 static bool lesson_input(App *a, const AppInput *in)
 {
     unsigned flags;
+    if (reveal_refused(a, in))
+        return true;
     if (!lesson_state_input(&a->lesson, &a->app, &a->ses.res, (LessonInput)(in->lesson_in - 1),
                             in->lesson_arg, &flags))
         return false;
+    /* a page's settings are the model's own: a combining view shown
+     * gives way to the weights, the page's heads and head kept */
+    if ((flags & APP_WEIGHTS) && a->ses.comb.mode != COMB_WEIGHTS) {
+        int H = a->app.cfg.H, head = a->app.head;
+        comb_set(&a->ses.comb, &a->app, COMB_WEIGHTS);
+        a->app.cfg.H = H, a->app.head = head;
+    }
     /* a page's settings, and those a lesson left behind, never override
      * what the kind fixes (imported attention's layers, heads and mask) */
     if ((flags & APP_WEIGHTS) || !a->lesson.active)
@@ -156,4 +181,71 @@ unsigned app_work(App *a)
     int err = headtable_score(&a->heads, a->ses.kind, &c, &a->app);
     a->pending |= APP_RUN; /* the kind ran other tokens: the text's result again */
     return APP_DO_REDRAW | (err == AV_ERR_NOMEM ? APP_DO_NOMEM : 0);
+}
+
+void app_begin(App *a)
+{
+    ModelConfig c = a->app.cfg;
+    kind_config(a->ses.kind, &c);
+    a->app.cfg.causal = c.causal; /* a large file's layer 0 until its check ends */
+    a->pending = APP_RUN | APP_WEIGHTS;
+}
+
+void app_kind_line(App *a)
+{
+    char line[sizeof a->app.msg];
+    kind_describe(a->ses.kind, line, sizeof line);
+    if (line[0])
+        memcpy(a->app.msg, line, sizeof line);
+}
+
+/* The end of the program on a failure found off the key path: its line
+ * and exit status for the interface, the rollout's thread stopped. */
+static unsigned fail(App *a, int status, const char *msg)
+{
+    combsrc_stop(&a->ses.src);
+    a->fail_status = status;
+    snprintf(a->fail_msg, sizeof a->fail_msg, "%s", msg);
+    return APP_DO_FAIL;
+}
+
+/* The kind's news (kind_poll's code err, changed): its check's end. */
+static unsigned kind_news(App *a, bool changed)
+{
+    if (!changed)
+        return 0;
+    ModelConfig c = a->app.cfg;
+    kind_config(a->ses.kind, &c);
+    if (c.causal != a->app.cfg.causal) { /* every layer's, now */
+        a->app.cfg.causal = c.causal;
+        a->pending |= APP_RUN;
+    }
+    app_kind_line(a);
+    return APP_DO_REDRAW;
+}
+
+unsigned app_poll(App *a)
+{
+    char msg[512];
+    bool changed;
+    int err = kind_poll(a->ses.kind, &changed, msg, sizeof msg);
+    if (err != KIND_BUSY && err != AV_OK)
+        return fail(a, av_exit_status(err), msg);
+    unsigned out = kind_news(a, changed);
+    int ro = combsrc_poll(&a->ses.src, &a->app, &a->pending);
+    if (ro == -ROLLOUT_NOTHREAD)
+        return fail(a, 1, "cannot start a thread: out of resources");
+    if (ro < 0)
+        return APP_DO_NOMEM;
+    if (ro > 0)
+        out |= APP_DO_REDRAW;
+    if (out && a->pending)
+        out |= run_now(a, a->pending);
+    if (err != KIND_BUSY) { /* a run the kind made on a thread: the newest text's */
+        int ran = session_resume_done(&a->ses, &a->app, &a->lesson);
+        if (ran < 0)
+            return out | APP_DO_NOMEM;
+        out |= ran ? APP_DO_REDRAW : 0;
+    }
+    return out;
 }

@@ -11,7 +11,6 @@
 
 #include "color.h"
 #include "data.h"
-#include "imported.h"
 #include "input.h"
 #include "kindkeys.h"
 #include "term.h"
@@ -85,7 +84,6 @@ void frame_draw(UiState *u, Grid *g, int w, int h)
 
 void frame_free(UiState *u)
 {
-    imported_free(u);
     view_heads_free(u);
     data_plan_free(u, &u->plan);
     data_free(u);

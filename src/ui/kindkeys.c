@@ -1,17 +1,8 @@
-/* kindkeys.c - the interface on any model kind: its line when it opens and
- * g's marks (kindkeys.h).
+/* kindkeys.c - the interface on any model kind: g's marks (kindkeys.h).
  */
 #include "kindkeys.h"
 
 #include <string.h>
-
-void kindkeys_start(UiState *u)
-{
-    char line[sizeof u->a.app.msg];
-    kind_describe(u->a.ses.kind, line, sizeof line);
-    if (line[0])
-        memcpy(u->a.app.msg, line, sizeof line);
-}
 
 void kindkeys_overlay(UiState *u, Grid *g)
 {

@@ -20,8 +20,6 @@
 #include "input.h"
 #include "save.h"
 #include "term.h"
-#include "imported.h"
-#include "kindkeys.h"
 #include "uistate.h"
 #include "view_panel.h"
 #include "view_predict.h"
@@ -50,6 +48,8 @@ static bool ui_do(UiState *u, unsigned bits)
         bits |= ui_work(u);
     if (bits & APP_DO_NOMEM)
         term_die("out of memory");
+    if (bits & APP_DO_FAIL)
+        term_fail(u->a.fail_status, u->a.fail_msg);
     if (bits & APP_DO_QUIT)
         return false;
     if ((bits & APP_DO_TRAIN) && view_table_open(u, VIEW_ID_TRAIN))
@@ -84,13 +84,9 @@ static void ui_loop(UiState *u)
         if (!input_read(u, &in)) { /* no key: what threads have done meanwhile */
             dirty = view_predict_update(u);
             timeout(u->a.ses.computing ? 20 : 100);
-            if (imported_poll(u, &u->a.pending) && (dirty = true) && u->a.pending)
-                ui_do(u, app_settle(&u->a));
-            int ran = session_resume(&u->a.ses, &u->a.app, &u->a.lesson);
-            if (ran < 0)
-                term_die("out of memory");
-            if (ran)
-                dirty = true;
+            unsigned bits = app_poll(&u->a); /* the one poller */
+            dirty = dirty || (bits & APP_DO_REDRAW);
+            ui_do(u, bits);
             continue;
         }
         double t0 = term_now_ms();
@@ -155,12 +151,11 @@ int ui_run(const UiOptions *o)
     term_begin();
     color_init(&ui, ui_color_wanted(o->color, true));
     input_init(&ui);
-    imported_start(&ui);
+    app_begin(&ui.a);
     mvprintw(0, 0, "attnviz: running the model on %zu bytes of text ...", ui.a.app.text.len);
     refresh(); /* a long text's first run takes seconds: say so, not a blank screen */
-    ui.a.pending = APP_RUN | APP_WEIGHTS;
     ui_do(&ui, app_settle(&ui.a));
-    kindkeys_start(&ui);
+    app_kind_line(&ui.a);
     if (ui.a.app.fixed_weights)
         snprintf(ui.a.app.msg, sizeof ui.a.app.msg,
                  "weights from --weights: d_model and seed are fixed");

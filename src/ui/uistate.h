@@ -120,7 +120,6 @@ typedef struct {
     int key_ctrl_left, key_ctrl_right; /* ncurses codes of kLFT5 / kRIT5, or 0 */
     double frame_ms;           /* time of the last update (model runs included) */
     double frame_t0;           /* when the drawing of this frame began */
-    struct ImportedView *iv;   /* imported.c: imported attention, combining views */
     struct HeadsView *hv;      /* view_heads.c: where the two views of every head were drawn */
     bool pred_due;             /* the last frame wanted the predictions asked again */
     bool no_clock;             /* frames drawn off-screen (the lesson checker): no times on

@@ -11,7 +11,7 @@
 
 #include "core/attention.h"
 #include "data.h"
-#include "imported.h"
+#include "term.h"
 
 void widget_rect_clear(Grid *g, Rect r)
 {
@@ -153,7 +153,9 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
     if (r.h < 4 || i < 0 || i >= res->shape.n_q)
         return;
     int n_multi;
-    const float *sum = imported_multi_row(u, res, h, &n_multi);
+    const float *sum = combsrc_multi_row(&u->a.ses.src, &u->a.app, res, h, &n_multi);
+    if (n_multi < 0)
+        term_die("out of memory");
     if (sum) { /* query tokens selected together (M): their rows summed */
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%d quer%s summed (M, head %d):", n_multi,
                     n_multi == 1 ? "y" : "ies", h + 1);

@@ -39,8 +39,10 @@ static void start(Fix *f, const char *text, bool designed)
         kind_config(&f->kind, &f->a.app.cfg);
     if (designed && f->a.app.cfg.preset != PRESET_DESIGNED)
         action_apply(&f->a.app, ACT_PRESET, 0);
-    f->a.pending = APP_RUN | APP_WEIGHTS;
+    app_begin(&f->a);
     assert_int_equal(app_settle(&f->a), 0);
+    app_kind_line(&f->a);
+    assert_int_equal(app_poll(&f->a) & (APP_DO_FAIL | APP_DO_NOMEM), 0);
 }
 
 static void stop(Fix *f)
@@ -373,6 +375,130 @@ static void test_lesson_on_imported_export(void **state)
     stop(&f);
 }
 
+/* A, O and V over a model (the pipeline, two layers): each view made as
+ * the shown result, one head for heads combined and rollout, the model's
+ * heads for the norms; a key that needs the weights leaves them. */
+static void test_combining_views_on_a_model(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, "the cat sat on the mat", true);
+    key(&f, ACT_LAYERS_INC, 0);
+    settle(&f);
+    int H = f.a.app.cfg.H;
+    assert_true(H > 1);
+    assert_null(f.a.ses.res.src);
+    key(&f, ACT_COMBINE_HEADS, 0);
+    assert_true(f.a.pending & APP_RUN);
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_MEAN);
+    assert_non_null(f.a.ses.res.src);
+    assert_int_equal(f.a.ses.res.shape.H, 1);
+    assert_string_equal(f.a.app.msg, "showing heads combined: mean over heads (A: next)");
+    /* the mean of every head's weights: row 2 of layer 1 sums to 1 */
+    const float *row = model_head_row(&f.a.ses.res, 0, 0, 2, NULL);
+    double sum = 0;
+    for (int j = 0; j < f.a.ses.res.shape.n_k; j++)
+        sum += row[j];
+    assert_float_equal(sum, 1.0, 1e-4);
+    key(&f, ACT_ROLLOUT, 0);
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_ROLLOUT);
+    assert_int_equal(f.a.ses.res.shape.H, 1);
+    assert_int_equal(f.a.ses.res.L, 2);
+    key(&f, ACT_NORMS, 0);
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_NORMS);
+    assert_int_equal(f.a.ses.res.shape.H, H);
+    assert_string_equal(f.a.app.cfg.head_labels[0], "value-weighted norms (row shares)");
+    key(&f, ACT_MASK, 0); /* needs the model's own weights */
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_WEIGHTS);
+    assert_null(f.a.ses.res.src);
+    assert_int_equal(f.a.ses.res.shape.H, H);
+    stop(&f);
+}
+
+/* A, O and V over imported attention: heads combined and rollout made of
+ * the file, the norms refused (no V to weigh by) with their line. */
+static void test_combining_views_on_imported(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    char msg[256];
+    assert_int_equal(kind_imported_load(&f.kind, DATA_IMPORT "/attn_l3h2n7.npy",
+                                        DATA_IMPORT "/tokens7.txt", NULL, true, msg, sizeof msg),
+                     AV_OK);
+    f.have_kind = true;
+    start(&f, NULL, false);
+    key(&f, ACT_COMBINE_HEADS, 0);
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_MEAN);
+    assert_int_equal(f.a.ses.res.shape.H, 1);
+    assert_int_equal(f.a.ses.res.L, 3);
+    key(&f, ACT_ROLLOUT, 0);
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_ROLLOUT);
+    assert_int_equal(f.a.ses.res.shape.H, 1);
+    f.a.app.msg[0] = '\0';
+    assert_int_equal(key(&f, ACT_NORMS, 0), APP_DO_REDRAW);
+    assert_int_equal(f.a.ses.comb.mode, COMB_ROLLOUT); /* refused: the view stays */
+    assert_non_null(f.a.app.msg[0] ? f.a.app.msg : NULL);
+    assert_null(strchr(f.a.app.msg, '\n'));
+    assert_int_equal(f.a.pending, 0);
+    key(&f, ACT_ROLLOUT, 0); /* O again: back to the weights */
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_WEIGHTS);
+    assert_int_equal(f.a.ses.res.shape.H, 2);
+    stop(&f);
+}
+
+/* A lesson opened while heads are combined: its page's settings are the
+ * model's own, so the combining view gives way; heads combined again on an
+ * asking page, Enter is refused with a line, never answered off the
+ * one-head result; back on the weights it is answered. */
+static void test_lesson_while_combined(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, "some text", true);
+    key(&f, ACT_COMBINE_HEADS, 0);
+    settle(&f);
+    assert_int_equal(f.a.ses.res.shape.H, 1);
+    key(&f, ACT_LESSONS, 0);
+    lkey(&f, LESSON_IN_ENTER, 0, ACT_EDIT);
+    settle(&f);
+    LessonState *ls = &f.a.lesson;
+    assert_true(ls->active);
+    assert_int_equal(f.a.ses.comb.mode, COMB_WEIGHTS);
+    assert_null(f.a.ses.res.src);
+    assert_int_equal(f.a.ses.res.shape.H, f.a.app.cfg.H);
+    while (lesson_state_page(ls)->q.kind == LESSON_ASK_NONE && ls->page + 1 < ls->lesson.n_pages) {
+        lkey(&f, LESSON_IN_NEXT, 0, ACT_ROW_PGDN);
+        settle(&f);
+    }
+    assert_int_not_equal(lesson_state_page(ls)->q.kind, LESSON_ASK_NONE);
+    int H = f.a.app.cfg.H;
+    lkey(&f, LESSON_IN_CHAR, 'A', ACT_COMBINE_HEADS);
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_MEAN);
+    assert_int_equal(f.a.ses.res.shape.H, 1);
+    assert_int_equal(lkey(&f, LESSON_IN_ENTER, 0, ACT_EDIT), APP_DO_REDRAW);
+    assert_false(ls->revealed);
+    assert_int_equal(f.a.app.mode, MODE_BROWSE); /* taken: not the editor */
+    assert_string_equal(f.a.app.msg, "the question needs each head's own weights, not heads "
+                                     "combined: mean over heads: back to them first");
+    assert_int_equal(f.a.pending, 0);
+    for (int k = 0; k < 3; k++) /* A: max, sum, the weights again */
+        lkey(&f, LESSON_IN_CHAR, 'A', ACT_COMBINE_HEADS);
+    settle(&f);
+    assert_int_equal(f.a.ses.comb.mode, COMB_WEIGHTS);
+    assert_int_equal(f.a.ses.res.shape.H, H);
+    lkey(&f, LESSON_IN_ENTER, 0, ACT_EDIT);
+    assert_true(ls->revealed);
+    stop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,6 +510,9 @@ int main(void)
         cmocka_unit_test(test_heads_table),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_lesson_on_imported_export),
+        cmocka_unit_test(test_combining_views_on_a_model),
+        cmocka_unit_test(test_combining_views_on_imported),
+        cmocka_unit_test(test_lesson_while_combined),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
