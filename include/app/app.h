@@ -41,6 +41,27 @@ typedef struct {
 #define APP_DO_NOMEM 128u     /* out of memory: the program cannot go on */
 #define APP_DO_FAIL 256u      /* a bad file found late: fail_msg, exit status fail_status */
 
+/* What a frame found while it drew, for the state to follow (app_layout):
+ * views draw from the state they are given and write none of it. -1 (or
+ * false): that view was not drawn. */
+typedef struct {
+    int page;         /* rows PgUp/PgDn move (the view's rows shown) */
+    int row_step;     /* tokens an arrow moves (a pooled screen row's worth) */
+    int col_step;
+    int zoom_max;     /* the pooled view's deepest zoom (one token a cell) */
+    bool recentred;   /* the pooled view centred itself on the selection */
+    int pipe_page;    /* the pipeline page drawn */
+    bool stage_shown; /* ... the one the lesson asked for (want_stage) */
+    bool no_trace;    /* the trace panel had no token to trace */
+    bool note_gone;   /* the status line held an example's note, its sentence gone */
+    int panel_most;   /* the panel's last first line */
+    int help_most;    /* the help's */
+    int lesson_most;  /* the lesson narration's */
+} AppLayout;
+
+/* An AppLayout of nothing drawn. */
+void app_layout_clear(AppLayout *l);
+
 typedef enum { APP_WORK_NONE, APP_WORK_SCORES, APP_WORK_RUN } AppWork;
 
 typedef struct App {
@@ -85,6 +106,12 @@ void app_kind_line(App *a);
  * the kind finished off the key path (the newest text's result). Call
  * when no key came for a while. APP_DO_REDRAW when the screen changed. */
 unsigned app_poll(App *a);
+
+/* After each frame: the state follows what the frame found (the page and
+ * steps the arrows move, scrolls and pages clamped to what there is, the
+ * zoom to its deepest, the trace closed when it has nothing). Returns true
+ * when the frame must be drawn again (a status line or a panel changed). */
+bool app_layout(App *a, const AppLayout *l);
 
 /* After a burst of inputs: the outputs a view needs, then the burst's run.
  * APP_DO_WORK when the run takes seconds (the caller shows work_line, then

@@ -249,3 +249,47 @@ unsigned app_poll(App *a)
     }
     return out;
 }
+
+void app_layout_clear(AppLayout *l)
+{
+    *l = (AppLayout){.page = -1, .row_step = -1, .col_step = -1, .zoom_max = -1,
+                     .pipe_page = -1, .panel_most = -1, .help_most = -1, .lesson_most = -1};
+}
+
+/* v clamped to 0 .. most (most -1: v as it is). */
+static int clamp_to(int v, int most)
+{
+    return most >= 0 && v > most ? most : v;
+}
+
+bool app_layout(App *a, const AppLayout *l)
+{
+    AppState *s = &a->app;
+    bool again = false;
+    if (l->row_step >= 0)
+        s->row_step = l->row_step, s->col_step = l->col_step;
+    if (l->page >= 0)
+        s->page = l->page;
+    if (l->zoom_max >= 0 && s->zoom > l->zoom_max) {
+        s->zoom = l->zoom_max;
+        snprintf(s->msg, sizeof s->msg, "zoomed in as far as it goes: one token a cell");
+        again = true;
+    }
+    if (l->recentred)
+        s->recentre = false;
+    if (l->pipe_page >= 0)
+        s->pipe_page = l->pipe_page;
+    if (l->stage_shown)
+        a->lesson.want_stage = 0;
+    if (l->no_trace) {
+        snprintf(s->msg, sizeof s->msg, "no trace: the sentence has no tokens");
+        s->panel = PANEL_NONE;
+        again = true;
+    }
+    if (l->note_gone) /* after the trace's line, as the status line drew them */
+        s->msg[0] = '\0', s->note_shown = false;
+    s->panel_scroll = clamp_to(s->panel_scroll, l->panel_most);
+    s->help_scroll = clamp_to(s->help_scroll, l->help_most);
+    s->lesson_scroll = clamp_to(s->lesson_scroll, l->lesson_most);
+    return again;
+}

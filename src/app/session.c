@@ -188,7 +188,7 @@ static double now_ms(void)
 static int run_one(Session *ss, AppState *s, const LessonState *ls, ModelResult *r, bool causal)
 {
     int err;
-    if (r == &ss->res &&
+    if (r == &ss->res && ss->comb.mode != COMB_WEIGHTS &&
         combsrc_make(&ss->src, &ss->comb, ss->kind, s, ss->budget, causal, r, &err))
         return err;
     return session_run(ss, s, r, causal, session_wants_outputs(s, ls));

@@ -52,11 +52,12 @@ static void frame_labels(UiState *u)
     fill_labels(tk, u->a.app.n_k, u->labels_k);
 }
 
-void frame_draw(UiState *u, Grid *g, int w, int h)
+/* The frame, once: the views draw from the state and report in u->report
+ * what the state should follow. */
+static void compose(UiState *u, Grid *g, int w, int h)
 {
-    if ((g->w != w || g->h != h) && grid_resize(g, w, h) != AV_OK)
-        term_die("out of memory");
     grid_clear(g);
+    app_layout_clear(&u->report);
     frame_labels_fit(u); /* the labels' room for the result's tokens */
     memset(&u->lay, 0, sizeof u->lay);
     u->lay.chips = u->chips;
@@ -80,6 +81,15 @@ void frame_draw(UiState *u, Grid *g, int w, int h)
             input_help_draw(u, g);
     }
     data_plan_arm(u, &u->plan); /* what this frame pooled whole, the next run pools */
+}
+
+void frame_draw(UiState *u, Grid *g, int w, int h)
+{
+    if ((g->w != w || g->h != h) && grid_resize(g, w, h) != AV_OK)
+        term_die("out of memory");
+    compose(u, g, w, h);
+    if (app_layout(&u->a, &u->report)) /* a line or a panel changed: the frame shows it */
+        compose(u, g, w, h);
 }
 
 void frame_free(UiState *u)

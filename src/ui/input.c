@@ -578,9 +578,9 @@ void input_help_draw(UiState *u, Grid *g)
     int cols = help_layout(g->w, g->h, &w, &rows, &per_col), h = g->h - 2;
     int col_w = (w - 2) / cols;
     int most = per_col - rows > 0 ? per_col - rows : 0, box_h = per_col + 3 < h ? per_col + 3 : h;
-    AppState *s = &u->a.app;
-    s->help_scroll = s->help_scroll > most ? most : s->help_scroll;
-    int x0 = (g->w - w) / 2, y0 = 1, top = s->help_scroll;
+    const AppState *s = &u->a.app;
+    u->report.help_most = most;
+    int x0 = (g->w - w) / 2, y0 = 1, top = s->help_scroll > most ? most : s->help_scroll;
     widget_box(g, (Rect){x0, y0, w, box_h});
     for (int y = y0; y < y0 + box_h; y++) { /* a blank column each side: no cut text's "…" */
         grid_put(g, x0 - 1, y, ' ', STYLE_TEXT, 0);

@@ -117,6 +117,7 @@ typedef struct {
     int first_row, first_col;  /* scroll of the focused heatmap */
     int pe_first;              /* scroll of the PE matrix */
     UiLayout lay;
+    AppLayout report;          /* what this frame found, for app_layout (frame.c) */
     int key_ctrl_left, key_ctrl_right; /* ncurses codes of kLFT5 / kRIT5, or 0 */
     double frame_ms;           /* time of the last update (model runs included) */
     double frame_t0;           /* when the drawing of this frame began */

@@ -126,7 +126,7 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
 
 void view_attn_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->a.app;
+    const AppState *s = &u->a.app;
     if (u->a.ses.run_err || s->n_q == 0) {
         const char *why = u->a.ses.run_err == AV_ERR_EMPTY
                               ? "Nothing to show yet: press e (or Enter) and type a sentence."
@@ -134,7 +134,7 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
         grid_puts(g, 2, r.y + 1, why, r.w - 4, STYLE_ACCENT);
         return;
     }
-    s->row_step = s->col_step = 1;
+    u->report.row_step = u->report.col_step = 1;
     if (view_long_wanted(u, r)) {
         view_long_draw(u, g, r);
         return;
@@ -144,7 +144,7 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
     Rect left = {r.x, r.y + 1, left_w, r.h - 1};
     Rect right = {r.x + left_w + 1, r.y + 1, r.w - left_w - 1, r.h - 1};
     draw_focus(u, g, left, fcw);
-    s->page = u->lay.focus.rows > 2 ? u->lay.focus.rows - 1 : 1;
+    u->report.page = u->lay.focus.rows > 2 ? u->lay.focus.rows - 1 : 1;
     int pred_h = view_predict_rows(u, right.h);
     int used = view_long_tiles(u, g, right, right.h - INFO_MIN - pred_h);
     Rect below = {right.x, right.y + used, right.w, right.h - used - pred_h};

@@ -58,12 +58,12 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
 
 void view_cmp_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->a.app;
+    const AppState *s = &u->a.app;
     if (u->a.ses.run_err || s->n_q == 0) {
         grid_puts(g, 2, r.y + 1, widget_run_error(u, u->a.ses.run_err), r.w - 4, STYLE_ACCENT);
         return;
     }
-    s->row_step = s->col_step = 1;
+    u->report.row_step = u->report.col_step = 1;
     int half = (r.w - 1) / 2;
     Rect left = {r.x, r.y, half, r.h}, right = {r.x + half + 1, r.y, r.w - half - 1, r.h};
     for (int y = r.y; y < r.y + r.h; y++)

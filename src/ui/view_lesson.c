@@ -394,7 +394,7 @@ void view_lesson_draw(UiState *u, Grid *g, Rect r)
     /* the narration scrolls, never cut: { and } (or Shift-Up/Down) move it */
     int most = text.n - nt > 0 ? text.n - nt : 0;
     int first = u->a.app.lesson_scroll > most ? most : u->a.app.lesson_scroll;
-    u->a.app.lesson_scroll = first;
+    u->report.lesson_most = most;
     put_lines(g, &text, first, nt, r.x, r.y + nh);
     if (nt > 0 && first > 0)
         grid_puts(g, r.x + r.w - 1, r.y + nh, "\u25b2", 1, STYLE_ACCENT);

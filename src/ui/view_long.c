@@ -30,22 +30,24 @@ typedef struct {
     int x, y, rows, cols; /* the cells' screen rectangle */
     int cw;               /* columns a cell */
     bool half;            /* two cells a screen row */
+    int zoom;             /* the zoom drawn (the state's, at most the deepest) */
     ViewAxis ar, ac;
 } LongGeo;
 
 /* Zoom, scroll and pooling of both axes for cells in rows x cols. */
 static void long_geo(UiState *u, int rows, int cols, LongGeo *lg)
 {
-    AppState *s = &u->a.app;
+    const AppState *s = &u->a.app;
+    AppLayout *rep = &u->report;
     int zmax = axis_zoom_max(s->n_q, rows), zc = axis_zoom_max(s->n_k, cols);
     zmax = zc > zmax ? zc : zmax;
-    if (s->zoom > zmax) {
-        s->zoom = zmax;
-        snprintf(s->msg, sizeof s->msg, "zoomed in as far as it goes: one token a cell");
-    }
+    if (s->zoom > zmax && (rep->zoom_max < 0 || zmax < rep->zoom_max))
+        rep->zoom_max = zmax; /* app_layout clamps the zoom, with a line */
+    lg->zoom = rep->zoom_max >= 0 && s->zoom > rep->zoom_max ? rep->zoom_max : s->zoom;
+    bool centre = s->recentre && !rep->recentred; /* once a frame */
     int sel_c = s->sel_col >= 0 ? s->sel_col : (s->n_k == s->n_q ? s->sel_row : 0);
-    lg->ar = axis_view(s->n_q, rows, s->zoom, s->sel_row, u->long_first_row, s->recentre);
-    lg->ac = axis_view(s->n_k, cols, s->zoom, sel_c, u->long_first_col, s->recentre);
+    lg->ar = axis_view(s->n_q, rows, lg->zoom, s->sel_row, u->long_first_row, centre);
+    lg->ac = axis_view(s->n_k, cols, lg->zoom, sel_c, u->long_first_col, centre);
     lg->half = u->hmode == HEATMAP_COLOR && lg->ar.span > rows;
     if (lg->half)
         lg->ar.cells = lg->ar.span < 2 * rows ? lg->ar.span : 2 * rows;
@@ -54,9 +56,9 @@ static void long_geo(UiState *u, int rows, int cols, LongGeo *lg)
     lg->rows = lg->half ? (lg->ar.cells + 1) / 2 : lg->ar.cells;
     lg->cols = lg->ac.cells;
     u->long_first_row = lg->ar.first, u->long_first_col = lg->ac.first;
-    s->row_step = (lg->ar.span + lg->rows - 1) / (lg->rows > 0 ? lg->rows : 1);
-    s->col_step = (lg->ac.span + lg->cols - 1) / (lg->cols > 0 ? lg->cols : 1);
-    s->page = lg->rows > 2 ? (lg->rows - 1) * s->row_step : s->row_step;
+    rep->row_step = (lg->ar.span + lg->rows - 1) / (lg->rows > 0 ? lg->rows : 1);
+    rep->col_step = (lg->ac.span + lg->cols - 1) / (lg->cols > 0 ? lg->cols : 1);
+    rep->page = lg->rows > 2 ? (lg->rows - 1) * rep->row_step : rep->row_step;
 }
 
 /* A pooled value as a level, GRID_LEVELS for masked. */
@@ -166,7 +168,7 @@ static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, i
     snprintf(rr, sizeof rr, rmin == rmax ? "%d" : "%d-%d", rmin, rmax);
     snprintf(cc, sizeof cc, cmin == cmax ? "%d" : "%d-%d", cmin, cmax);
     grid_printf(g, x, y, w, STYLE_DIM,
-                "zoom %d (z/Z/0) | rows %d-%d, cols %d-%d | %s pooling%s (a)", u->a.app.zoom,
+                "zoom %d (z/Z/0) | rows %d-%d, cols %d-%d | %s pooling%s (a)", lg->zoom,
                 lg->ar.first + 1, lg->ar.first + lg->ar.span, lg->ac.first + 1,
                 lg->ac.first + lg->ac.span, u->a.app.pool_mean ? "mean" : "max",
                 sampled ? " of sampled rows" : "");
@@ -177,7 +179,7 @@ static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, i
 void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *title,
                     bool main)
 {
-    AppState *s = &u->a.app;
+    const AppState *s = &u->a.app;
     int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1;
     int rows = r.h - 2 - 2 - legend_h, cols = r.w - LONG_LABEL_W - 3;
     if (rows < 2 || cols < 4)
@@ -195,7 +197,7 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
     heatmap_legend(g, r.x, lg.y + lg.rows + 2, r.w, u->hmode, res->shape.causal);
     if (!main)
         return;
-    s->recentre = false;
+    u->report.recentred = true;
     u->lay.have_long = true;
     u->lay.long_x = lg.x, u->lay.long_y = lg.y, u->lay.long_rows = lg.rows;
     u->lay.long_cw = lg.cw, u->lay.long_half = lg.half;

@@ -83,7 +83,7 @@ static void draw_similarity(UiState *u, Grid *g, Rect r)
 
 void view_pe_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->a.app;
+    const AppState *s = &u->a.app;
     int d = s->cfg.d_model, n = s->n_q;
     int P = pe_compute(u, n, d);
     int left_w = 1 + 3 + 11 + 1 + d + 2;
@@ -91,7 +91,7 @@ void view_pe_draw(UiState *u, Grid *g, Rect r)
     Rect left = {r.x, r.y, left_w - 1, r.h};
     Rect right = {r.x + left_w, r.y, r.w - left_w, r.h};
     draw_matrix(u, g, left, P, d);
-    s->page = r.h > 8 ? r.h / 2 : 1;
+    u->report.page = r.h > 8 ? r.h / 2 : 1;
     if (!s->cfg.pe)
         grid_puts(g, right.x, right.y, "PE is off (p): the model cannot tell word order",
                   right.w, STYLE_ACCENT);

@@ -18,7 +18,7 @@ static void say(Grid *g, Rect r, const char *msg)
 
 void view_pipeline_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->a.app;
+    const AppState *s = &u->a.app;
     if (u->a.ses.run_err || s->n_q == 0) {
         say(g, r, "the pipeline view needs a sentence with tokens");
         return;
@@ -47,10 +47,10 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     sp.lead_last = sp.lead ? lp->set.stage_last : 0;
     if (u->a.lesson.active && u->a.lesson.want_stage) { /* the page the lesson talks about */
         sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->a.lesson.want_stage - 1));
-        u->a.lesson.want_stage = 0;
+        u->report.stage_shown = true;
     }
     int page = 0, pages = pipeline_draw(g, r.x, r.y + 1, r.w, r.h - 1, &sp, &page);
-    s->pipe_page = page;
+    u->report.pipe_page = page; /* clamped to the pages there are */
     char title[160];
     int n = snprintf(title, sizeof title, "Pipeline of head %d of %d (%s)", s->head + 1,
                      s->cfg.H, model_head_label(&s->cfg, s->layer, s->head));

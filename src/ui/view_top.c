@@ -330,15 +330,16 @@ int view_top_status_rows(const UiState *u, int w)
 
 void view_top_bottom_draw(UiState *u, Grid *g)
 {
-    AppState *s = &u->a.app;
-    if (s->note_shown && (s->sentence < 0 || u->a.lesson.active)) /* its sentence is gone */
-        s->msg[0] = '\0', s->note_shown = false;
+    const AppState *s = &u->a.app;
+    /* an example's note goes with its sentence (app_layout clears it) */
+    u->report.note_gone = s->note_shown && (s->sentence < 0 || u->a.lesson.active);
+    const char *msg = u->report.note_gone ? "" : s->msg;
     int rows = view_top_status_rows(u, g->w), y = g->h - rows;
     draw_cost(u, g, y - 2);
-    if (s->msg[0] && grid_text_width(s->msg) > g->w) {
-        draw_wrapped(g, y - 2, s->msg); /* an example's note: two lines, over the cost */
-    } else if (s->msg[0])
-        grid_puts(g, 0, y - 1, s->msg, g->w, STYLE_ACCENT);
+    if (msg[0] && grid_text_width(msg) > g->w) {
+        draw_wrapped(g, y - 2, msg); /* an example's note: two lines, over the cost */
+    } else if (msg[0])
+        grid_puts(g, 0, y - 1, msg, g->w, STYLE_ACCENT);
     else
         grid_puts(g, 0, y - 1, hint(u), g->w, STYLE_DIM);
     for (int yy = y; yy < g->h; yy++)

@@ -499,6 +499,43 @@ static void test_lesson_while_combined(void **state)
     stop(&f);
 }
 
+/* What a frame reports (app_layout): PgDn moves the rows the view showed,
+ * an arrow a pooled row's tokens; the zoom and the scrolls are clamped to
+ * what was drawn, the zoom with its line (the frame drawn again); a view
+ * not drawn leaves the state. */
+static void test_layout_report(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, TROPHY, true);
+    AppLayout l;
+    app_layout_clear(&l);
+    l.page = 5, l.row_step = 3, l.col_step = 2;
+    assert_false(app_layout(&f.a, &l));
+    assert_int_equal(f.a.app.sel_row, 0);
+    key(&f, ACT_ROW_PGDN, 0);
+    assert_int_equal(f.a.app.sel_row, 5);
+    key(&f, ACT_ROW_NEXT, 0);
+    assert_int_equal(f.a.app.sel_row, 8);
+    app_layout_clear(&l); /* nothing drawn: the steps stand */
+    assert_false(app_layout(&f.a, &l));
+    assert_int_equal(f.a.app.row_step, 3);
+    for (int k = 0; k < 4; k++)
+        key(&f, ACT_ZOOM_IN, 0);
+    assert_int_equal(f.a.app.zoom, 4);
+    l.zoom_max = 2, l.recentred = true;
+    f.a.app.help_scroll = 40, f.a.app.lesson_scroll = 9;
+    l.help_most = 12, l.lesson_most = 3;
+    assert_true(app_layout(&f.a, &l)); /* a new line: draw again */
+    assert_int_equal(f.a.app.zoom, 2);
+    assert_string_equal(f.a.app.msg, "zoomed in as far as it goes: one token a cell");
+    assert_false(f.a.app.recentre);
+    assert_int_equal(f.a.app.help_scroll, 12);
+    assert_int_equal(f.a.app.lesson_scroll, 3);
+    assert_false(app_layout(&f.a, &l)); /* as far as it goes already: no line again */
+    stop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -513,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_combining_views_on_a_model),
         cmocka_unit_test(test_combining_views_on_imported),
         cmocka_unit_test(test_lesson_while_combined),
+        cmocka_unit_test(test_layout_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
