@@ -18,6 +18,7 @@
 #include "app/lesson.h"
 #include "app/session.h"
 #include "app/state.h"
+#include "app/trainview.h"
 
 /* One input: an Action with its arguments, or typed text. */
 typedef struct {
@@ -72,6 +73,7 @@ typedef struct App {
     unsigned pending;   /* APP_RUN | APP_WEIGHTS | APP_CURSOR a burst asked for */
     AppWork work;       /* the slow step app_work does next */
     char work_line[128]; /* its line, shown before it */
+    TrainView *train;   /* the live training run W opened, kept for the next W */
     int fail_status;    /* APP_DO_FAIL's */
     char fail_msg[512];
 } App;
@@ -83,6 +85,12 @@ void app_open(App *a, const ModelWeights *fixed, Kind *kind, double budget);
 
 /* Free what a holds (the fixed weights and the kind stay the caller's). */
 void app_close(App *a);
+
+/* The live training run of task (W: "induction") with the interface's
+ * seed, in a->train: the one kept when its task and seed are the same (W
+ * again resumes where Esc left it), else a new one. Returns AV_OK,
+ * AV_ERR_NOMEM, or another error with its reason in a->app.msg. */
+int app_train_open(App *a, const char *task);
 
 /* Take one input: APP_DO_* bits. The run it asks for is added to
  * a->pending and made once for a burst (app_settle), unless this input

@@ -8,6 +8,7 @@
 #include "app/app.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/action.h"
@@ -18,13 +19,49 @@ void app_open(App *a, const ModelWeights *fixed, Kind *kind, double budget)
     session_init(&a->ses, fixed, kind, budget);
 }
 
+/* The training run dropped; none is fine. */
+static void train_close(App *a)
+{
+    if (a->train)
+        trainview_free(a->train);
+    free(a->train);
+    a->train = NULL;
+}
+
 void app_close(App *a)
 {
+    train_close(a);
     headtable_free(&a->heads);
     app_free(&a->app);
     lesson_state_free(&a->lesson);
     session_free(&a->ses);
     memset(a, 0, sizeof *a);
+}
+
+int app_train_open(App *a, const char *task)
+{
+    TrainViewConfig c;
+    char why[160];
+    trainview_config(task, &c);
+    c.cfg.seed = a->app.cfg.seed; /* the interface's seed, as --train takes --seed */
+    /* another task, or another seed set in the interface: a run of its own
+     * (r in the view moves the run's seed on; W again resumes that run) */
+    if (a->train && (strcmp(a->train->conf.task, c.task) != 0 || a->train->seed0 != c.cfg.seed))
+        train_close(a);
+    if (a->train)
+        return AV_OK;
+    TrainView *tv = calloc(1, sizeof *tv);
+    if (!tv)
+        return AV_ERR_NOMEM;
+    int err = trainview_init(tv, &c, NULL, 0, why, sizeof why);
+    if (err) {
+        free(tv);
+        if (err != AV_ERR_NOMEM)
+            snprintf(a->app.msg, sizeof a->app.msg, "%s", why);
+        return err;
+    }
+    a->train = tv;
+    return AV_OK;
 }
 
 /* Carry out the runs flags ask for now. */

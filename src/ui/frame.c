@@ -99,7 +99,6 @@ void frame_free(UiState *u)
     data_free(u);
     view_panel_free(u);
     app_close(&u->a);
-    view_train_free(u);
     grid_free(&u->grid);
     color_free(u);
     free(u->labels_q), free(u->labels_k);

@@ -13,7 +13,6 @@
 #include <stdint.h>
 
 #include "app/app.h"
-#include "app/trainview.h"
 #include "core/model.h"
 #include "core/stats.h"
 #include "render/axis.h"
@@ -83,7 +82,6 @@ typedef struct {
     App a;                     /* the program's state (app/app.h): what views draw */
     ColorDepth depth;
     HeatmapMode hmode;
-    TrainView *train;          /* the live view's run opened with W, kept for the next W */
     PoolSlot pool[UI_POOL_SLOTS];
     AttnPoolPlan plan;         /* whole heads the next forward pools (data_plan_arm) */
     unsigned pool_clock;

@@ -410,33 +410,10 @@ bool view_train_run(UiState *u, TrainView *tv, bool top)
 
 bool view_train_open(UiState *u, const char *task)
 {
-    TrainViewConfig c;
-    char why[160];
-    trainview_config(task, &c);
-    c.cfg.seed = u->a.app.cfg.seed; /* the interface's seed, as --train takes --seed */
-    /* another task, or another seed set in the interface: a run of its own
-     * (r in the view moves the run's seed on; W again resumes that run) */
-    if (u->train && (strcmp(u->train->conf.task, c.task) != 0 || u->train->seed0 != c.cfg.seed))
-        view_train_free(u);
-    if (!u->train) {
-        TrainView *tv = term_xrealloc(NULL, sizeof *tv);
-        int err = trainview_init(tv, &c, NULL, 0, why, sizeof why);
-        if (err == AV_ERR_NOMEM)
-            term_die("out of memory");
-        if (err) {
-            free(tv);
-            snprintf(u->a.app.msg, sizeof u->a.app.msg, "%s", why);
-            return false;
-        }
-        u->train = tv;
-    }
-    return view_train_run(u, u->train, false); /* W again resumes where Esc left it */
-}
-
-void view_train_free(UiState *u)
-{
-    if (u->train)
-        trainview_free(u->train);
-    free(u->train);
-    u->train = NULL;
+    int err = app_train_open(&u->a, task);
+    if (err == AV_ERR_NOMEM)
+        term_die("out of memory");
+    if (err)
+        return false; /* the reason is on the status line */
+    return view_train_run(u, u->a.train, false); /* W again resumes where Esc left it */
 }

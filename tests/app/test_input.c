@@ -536,6 +536,31 @@ static void test_layout_report(void **state)
     stop(&f);
 }
 
+/* W: the training view asked for (APP_DO_TRAIN); its run is the App's,
+ * kept for the next W on the same seed, a new one on another seed. */
+static void test_training_run(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, "the cat sat", false);
+    assert_int_equal(key(&f, ACT_TRAIN, 0), APP_DO_REDRAW | APP_DO_TRAIN);
+    assert_null(f.a.train); /* the interface opens it */
+    assert_int_equal(app_train_open(&f.a, "induction"), AV_OK);
+    TrainView *tv = f.a.train;
+    assert_non_null(tv);
+    assert_string_equal(tv->conf.task, "induction");
+    assert_int_equal(tv->seed0, f.a.app.cfg.seed);
+    assert_int_equal(app_train_open(&f.a, "induction"), AV_OK);
+    assert_ptr_equal(f.a.train, tv); /* W again resumes the same run */
+    key(&f, ACT_SEED_INC, 0);
+    assert_int_equal(app_train_open(&f.a, "induction"), AV_OK);
+    assert_int_equal(f.a.train->seed0, f.a.app.cfg.seed);
+    assert_int_not_equal(app_train_open(&f.a, "no-such-task"), AV_OK);
+    assert_null(f.a.train);
+    assert_true(f.a.app.msg[0] != '\0');
+    stop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -551,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_combining_views_on_imported),
         cmocka_unit_test(test_lesson_while_combined),
         cmocka_unit_test(test_layout_report),
+        cmocka_unit_test(test_training_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
