@@ -55,6 +55,7 @@ typedef struct {
     bool stage_shown; /* ... the one the lesson asked for (want_stage) */
     bool no_trace;    /* the trace panel had no token to trace */
     bool note_gone;   /* the status line held an example's note, its sentence gone */
+    bool pred_wanted; /* the predictions drawn are not the selected row's of this run */
     int panel_most;   /* the panel's last first line */
     int help_most;    /* the help's */
     int lesson_most;  /* the lesson narration's */
@@ -74,6 +75,7 @@ typedef struct App {
     AppWork work;       /* the slow step app_work does next */
     char work_line[128]; /* its line, shown before it */
     TrainView *train;   /* the live training run W opened, kept for the next W */
+    bool pred_due;      /* a frame wanted the predictions asked again (app_poll) */
     int fail_status;    /* APP_DO_FAIL's */
     char fail_msg[512];
 } App;
@@ -111,8 +113,11 @@ void app_kind_line(App *a);
  * a bad value is APP_DO_FAIL, with fail_msg and fail_status, the rollout's
  * thread stopped; its end may change the causal flag: a run), the
  * rollout's layers (a run when more are done, a progress line), a run
- * the kind finished off the key path (the newest text's result). Call
- * when no key came for a while. APP_DO_REDRAW when the screen changed. */
+ * the kind finished off the key path (the newest text's result); first,
+ * the next-token predictions a frame wanted (pred_due: the unembedding of
+ * a large vocabulary costs a real model tens of milliseconds, so they are
+ * asked when no key waits, never while typing). Call when no key came for
+ * a while. APP_DO_REDRAW when the screen changed. */
 unsigned app_poll(App *a);
 
 /* After each frame: the state follows what the frame found (the page and

@@ -261,8 +261,21 @@ static unsigned kind_news(App *a, bool changed)
     return APP_DO_REDRAW;
 }
 
+/* The predictions a frame wanted, asked: APP_DO_REDRAW when they changed. */
+static unsigned predict(App *a)
+{
+    if (!a->pred_due)
+        return 0;
+    a->pred_due = false;
+    int asked = session_predict_update(&a->ses, &a->app);
+    return asked < 0 ? APP_DO_NOMEM : asked ? APP_DO_REDRAW : 0;
+}
+
 unsigned app_poll(App *a)
 {
+    unsigned pred = predict(a);
+    if (pred & APP_DO_NOMEM)
+        return pred;
     char msg[512];
     bool changed;
     int err = kind_poll(a->ses.kind, &changed, msg, sizeof msg);
@@ -284,7 +297,7 @@ unsigned app_poll(App *a)
             return out | APP_DO_NOMEM;
         out |= ran ? APP_DO_REDRAW : 0;
     }
-    return out;
+    return pred | out;
 }
 
 void app_layout_clear(AppLayout *l)
@@ -323,6 +336,8 @@ bool app_layout(App *a, const AppLayout *l)
         s->panel = PANEL_NONE;
         again = true;
     }
+    if (l->pred_wanted)
+        a->pred_due = true;
     if (l->note_gone) /* after the trace's line, as the status line drew them */
         s->msg[0] = '\0', s->note_shown = false;
     s->panel_scroll = clamp_to(s->panel_scroll, l->panel_most);

@@ -53,7 +53,10 @@ static int settle(UiState *u, int w, int h)
     if (app_settle(&u->a) & APP_DO_NOMEM)
         return AV_ERR_NOMEM;
     frame_draw(u, &u->grid, w, h);
-    if (view_predict_update(u))
+    unsigned bits = app_poll(&u->a); /* the predictions the frame wanted */
+    if (bits & (APP_DO_NOMEM | APP_DO_FAIL))
+        return AV_ERR_NOMEM;
+    if (bits & APP_DO_REDRAW)
         frame_draw(u, &u->grid, w, h);
     return AV_OK;
 }

@@ -77,15 +77,14 @@ static void ui_loop(UiState *u)
             u->frame_t0 = term_now_ms(); /* the status line adds the drawing so far */
             ui_frame(u);
         }
-        if (u->pred_due) /* a key waiting goes first, then the predictions */
+        if (u->a.pred_due) /* a key waiting goes first, then the predictions */
             timeout(0);
         AppInput in;
         dirty = false;
         if (!input_read(u, &in)) { /* no key: what threads have done meanwhile */
-            dirty = view_predict_update(u);
             timeout(u->a.ses.computing ? 20 : 100);
             unsigned bits = app_poll(&u->a); /* the one poller */
-            dirty = dirty || (bits & APP_DO_REDRAW);
+            dirty = (bits & APP_DO_REDRAW) != 0;
             ui_do(u, bits);
             continue;
         }

@@ -120,7 +120,6 @@ typedef struct {
     double frame_ms;           /* time of the last update (model runs included) */
     double frame_t0;           /* when the drawing of this frame began */
     struct HeadsView *hv;      /* view_heads.c: where the two views of every head were drawn */
-    bool pred_due;             /* the last frame wanted the predictions asked again */
     bool no_clock;             /* frames drawn off-screen (the lesson checker): no times on
                                   the status and cost lines, the same frame every run */
 } UiState;

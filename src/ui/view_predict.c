@@ -3,7 +3,8 @@
  * probabilities, as Transformer Explainer lists them, each token in its
  * display form (a leading space as a visible mark). The numbers come from
  * the kind through the session, which keeps them until the run or the
- * selection changes (session_predict_update); this file draws them.
+ * selection changes (session_predict_update, asked by app_poll); this file
+ * draws them.
  */
 #include "view_predict.h"
 
@@ -11,7 +12,6 @@
 #include <stdio.h>
 
 #include "render/heatmap.h"
-#include "term.h"
 
 int view_predict_rows(const UiState *u, int h)
 {
@@ -30,17 +30,6 @@ static void bar(Grid *g, int x, int y, int width, float frac)
         grid_put(g, x + k, y, units >= 8 ? 0x2588 : eighths[units], STYLE_BAR, level);
 }
 
-bool view_predict_update(UiState *u)
-{
-    if (!u->pred_due)
-        return false;
-    u->pred_due = false;
-    int asked = session_predict_update(&u->a.ses, &u->a.app);
-    if (asked < 0)
-        term_die("out of memory");
-    return asked != 0;
-}
-
 void view_predict_draw(UiState *u, Grid *g, Rect r)
 {
     int i = u->a.app.sel_row;
@@ -51,7 +40,7 @@ void view_predict_draw(UiState *u, Grid *g, Rect r)
                            wide ? "Next token after" : "Next after", i + 1);
     used += grid_puts(g, r.x + used, r.y, u->labels_q[i], 12, STYLE_LABEL_SEL);
     if (!session_predict_fresh(&u->a.ses, &u->a.app)) { /* asked once no key waits */
-        u->pred_due = true;
+        u->report.pred_wanted = true; /* asked by app_poll once no key waits */
         grid_puts(g, r.x + used, r.y, ": \u2026", r.w - used, STYLE_DIM);
         return;
     }

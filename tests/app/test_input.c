@@ -561,6 +561,32 @@ static void test_training_run(void **state)
     stop(&f);
 }
 
+/* The predictions a frame wanted are asked by the one poller, once: not
+ * during a burst of keys. */
+static void test_poll_asks_predictions(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    char why[256];
+    assert_int_equal(kind_trained_load(&f.kind, "assets/models/induction", why, sizeof why),
+                     AV_OK);
+    f.have_kind = true;
+    start(&f, "abcdefghabcdefgh", false);
+    key(&f, ACT_ROW_NEXT, 0);
+    assert_false(session_predict_fresh(&f.a.ses, &f.a.app));
+    AppLayout l;
+    app_layout_clear(&l);
+    l.pred_wanted = true;
+    app_layout(&f.a, &l);
+    assert_int_equal(app_poll(&f.a), APP_DO_REDRAW);
+    assert_true(session_predict_fresh(&f.a.ses, &f.a.app));
+    assert_int_equal(f.a.ses.pred.pos, 1);
+    assert_true(f.a.ses.pred.n > 0);
+    assert_true(f.a.ses.pred.prob[0] > 0.0f && f.a.ses.pred.prob[0] <= 1.0f);
+    assert_int_equal(app_poll(&f.a), 0); /* asked once */
+    stop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_lesson_while_combined),
         cmocka_unit_test(test_layout_report),
         cmocka_unit_test(test_training_run),
+        cmocka_unit_test(test_poll_asks_predictions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
