@@ -1,95 +1,14 @@
 /* test_input.c - the interface's one entry (app/app.h) driven with key
  * sequences, without a terminal: typing and a paste as one burst, the
- * settings keys, a lesson walked (pages, a prediction, the reveal, Esc
- * leaving and the list re-entering), the head scores table (open, move,
- * Enter focusing a head), what a kind refuses with its one line, and what
- * tests/e2e/tui_stale.sh and tui_interact.sh check on the screen, here on
- * the state and the returned bits.
+ * settings keys, the mask, a click and the exports' bits, a lesson walked
+ * (pages, a prediction, the reveal, Esc leaving and the list re-entering),
+ * the head scores table (open, move, Enter focusing a head), what a kind
+ * refuses with its one line, and what tests/e2e/tui_stale.sh and
+ * tui_interact.sh check on the screen, here on the state and the returned
+ * bits. The combining views, the frame's report and the poller:
+ * test_input_views.c.
  */
-#include "test_common.h"
-
-#include <stdio.h>
-#include <string.h>
-
-#include "app/action.h"
-#include "app/app.h"
-#include "core/av.h"
-
-#define TROPHY "The trophy did not fit in the suitcase because it was too big."
-#define DATA_IMPORT TEST_DATA_DIR "/import"
-
-typedef struct {
-    App a;
-    SentenceList list;
-    Kind kind; /* the command line's, when open */
-    bool have_kind;
-} Fix;
-
-/* As ui_run starts: the state on text (designed heads when designed), the
- * kind's settings, the first run. */
-static void start(Fix *f, const char *text, bool designed)
-{
-    ModelConfig c;
-    model_config_default(&c);
-    assert_int_equal(sentences_builtin(&f->list), AV_OK);
-    app_open(&f->a, NULL, f->have_kind ? &f->kind : NULL, 0);
-    assert_int_equal(app_init(&f->a.app, &c, text, &f->list, false), AV_OK);
-    f->a.app.max_layers = AV_MAX_LAYERS;
-    if (f->have_kind)
-        kind_config(&f->kind, &f->a.app.cfg);
-    if (designed && f->a.app.cfg.preset != PRESET_DESIGNED)
-        action_apply(&f->a.app, ACT_PRESET, 0);
-    app_begin(&f->a);
-    assert_int_equal(app_settle(&f->a), 0);
-    app_kind_line(&f->a);
-    assert_int_equal(app_poll(&f->a) & (APP_DO_FAIL | APP_DO_NOMEM), 0);
-}
-
-static void stop(Fix *f)
-{
-    app_close(&f->a);
-    if (f->have_kind)
-        kind_close(&f->kind);
-    sentences_free(&f->list);
-}
-
-static unsigned key(Fix *f, Action a, int arg)
-{
-    AppInput in = {.action = a, .arg = arg};
-    return app_input(&f->a, &in);
-}
-
-/* A key with a lesson shown: its lesson input and its action, as the
- * interface reads both from one key. */
-static unsigned lkey(Fix *f, LessonInput li, int arg, Action a)
-{
-    AppInput in = {.action = a, .lesson_in = (int)li + 1, .lesson_arg = arg};
-    return app_input(&f->a, &in);
-}
-
-/* Text typed one character an input, as a paste arrives: no run yet. */
-static void type(Fix *f, const char *s)
-{
-    for (; *s; s++) {
-        AppInput in = {.action = ACT_NONE, .text = {*s}};
-        assert_int_equal(app_input(&f->a, &in), APP_DO_REDRAW);
-    }
-}
-
-static void settle(Fix *f)
-{
-    assert_int_equal(app_settle(&f->a) & (APP_DO_NOMEM | APP_DO_WORK), 0);
-}
-
-static const char *token(const Fix *f, int k)
-{
-    return f->a.ses.res.tokens.tok[k].str;
-}
-
-static bool starts(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+#include "input_fix.h"
 
 /* tui_interact.sh: typing changes the tokens; a paste is one run. */
 static void test_typing_and_paste(void **state)
@@ -196,18 +115,6 @@ static void test_stale_burst_reads_result(void **state)
     settle(&f);
     stop(&f);
 }
-
-static const char lesson_text[] = "title: Walk\n"
-                                  "== One\n"
-                                  "sentence: the cat sat on the mat\n"
-                                  "heads: 2\n"
-                                  "token: cat\n"
-                                  "Narration.\n"
-                                  "ask: Which key does cat attend to most?\n"
-                                  "answer: top\n"
-                                  "== Two\n"
-                                  "view: pe\n"
-                                  "Positions.\n";
 
 /* A lesson walked: the page's settings, a prediction and its reveal, the
  * pages turned, Esc leaving with the screen kept, the list re-entering. */
@@ -375,215 +282,30 @@ static void test_lesson_on_imported_export(void **state)
     stop(&f);
 }
 
-/* A, O and V over a model (the pipeline, two layers): each view made as
- * the shown result, one head for heads combined and rollout, the model's
- * heads for the norms; a key that needs the weights leaves them. */
-static void test_combining_views_on_a_model(void **state)
+/* tui_interact.sh: the mask, a click on a cell, the exports' bits. */
+static void test_mask_click_export(void **state)
 {
     (void)state;
     Fix f = {0};
-    start(&f, "the cat sat on the mat", true);
-    key(&f, ACT_LAYERS_INC, 0);
+    start(&f, "The cat sat on the mat", false);
+    bool causal = f.a.app.cfg.causal;
+    key(&f, ACT_MASK, 0);
     settle(&f);
-    int H = f.a.app.cfg.H;
-    assert_true(H > 1);
-    assert_null(f.a.ses.res.src);
-    key(&f, ACT_COMBINE_HEADS, 0);
-    assert_true(f.a.pending & APP_RUN);
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_MEAN);
-    assert_non_null(f.a.ses.res.src);
-    assert_int_equal(f.a.ses.res.shape.H, 1);
-    assert_string_equal(f.a.app.msg, "showing heads combined: mean over heads (A: next)");
-    /* the mean of every head's weights: row 2 of layer 1 sums to 1 */
-    const float *row = model_head_row(&f.a.ses.res, 0, 0, 2, NULL);
-    double sum = 0;
-    for (int j = 0; j < f.a.ses.res.shape.n_k; j++)
-        sum += row[j];
-    assert_float_equal(sum, 1.0, 1e-4);
-    key(&f, ACT_ROLLOUT, 0);
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_ROLLOUT);
-    assert_int_equal(f.a.ses.res.shape.H, 1);
-    assert_int_equal(f.a.ses.res.L, 2);
-    key(&f, ACT_NORMS, 0);
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_NORMS);
-    assert_int_equal(f.a.ses.res.shape.H, H);
-    assert_string_equal(f.a.app.cfg.head_labels[0], "value-weighted norms (row shares)");
-    key(&f, ACT_MASK, 0); /* needs the model's own weights */
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_WEIGHTS);
-    assert_null(f.a.ses.res.src);
-    assert_int_equal(f.a.ses.res.shape.H, H);
-    stop(&f);
-}
-
-/* A, O and V over imported attention: heads combined and rollout made of
- * the file, the norms refused (no V to weigh by) with their line. */
-static void test_combining_views_on_imported(void **state)
-{
-    (void)state;
-    Fix f = {0};
-    char msg[256];
-    assert_int_equal(kind_imported_load(&f.kind, DATA_IMPORT "/attn_l3h2n7.npy",
-                                        DATA_IMPORT "/tokens7.txt", NULL, true, msg, sizeof msg),
-                     AV_OK);
-    f.have_kind = true;
-    start(&f, NULL, false);
-    key(&f, ACT_COMBINE_HEADS, 0);
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_MEAN);
-    assert_int_equal(f.a.ses.res.shape.H, 1);
-    assert_int_equal(f.a.ses.res.L, 3);
-    key(&f, ACT_ROLLOUT, 0);
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_ROLLOUT);
-    assert_int_equal(f.a.ses.res.shape.H, 1);
-    f.a.app.msg[0] = '\0';
-    assert_int_equal(key(&f, ACT_NORMS, 0), APP_DO_REDRAW);
-    assert_int_equal(f.a.ses.comb.mode, COMB_ROLLOUT); /* refused: the view stays */
-    assert_non_null(f.a.app.msg[0] ? f.a.app.msg : NULL);
-    assert_null(strchr(f.a.app.msg, '\n'));
+    assert_int_equal(f.a.app.cfg.causal, !causal);
+    assert_int_equal(f.a.ses.res.shape.causal, !causal);
+    if (f.a.ses.res.shape.causal) /* row 1 sees no later key: exactly 0 */
+        assert_true(model_head_row(&f.a.ses.res, 0, 0, 0, NULL)[1] == 0.0f);
+    AppInput click = {.action = ACT_CELL_SET, .arg = 1, .col = 3}; /* (cat, on) */
+    app_input(&f.a, &click);
+    assert_int_equal(f.a.app.sel_row, 1);
+    assert_int_equal(f.a.app.sel_col, 3);
+    key(&f, ACT_HEADS_INC, 0); /* a run pending: the export brings it first */
+    unsigned bits = key(&f, ACT_EXPORT_HEAD, 0);
+    assert_int_equal(bits, APP_DO_REDRAW | APP_DO_EXPORT_HEAD);
     assert_int_equal(f.a.pending, 0);
-    key(&f, ACT_ROLLOUT, 0); /* O again: back to the weights */
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_WEIGHTS);
-    assert_int_equal(f.a.ses.res.shape.H, 2);
-    stop(&f);
-}
-
-/* A lesson opened while heads are combined: its page's settings are the
- * model's own, so the combining view gives way; heads combined again on an
- * asking page, Enter is refused with a line, never answered off the
- * one-head result; back on the weights it is answered. */
-static void test_lesson_while_combined(void **state)
-{
-    (void)state;
-    Fix f = {0};
-    start(&f, "some text", true);
-    key(&f, ACT_COMBINE_HEADS, 0);
-    settle(&f);
-    assert_int_equal(f.a.ses.res.shape.H, 1);
-    key(&f, ACT_LESSONS, 0);
-    lkey(&f, LESSON_IN_ENTER, 0, ACT_EDIT);
-    settle(&f);
-    LessonState *ls = &f.a.lesson;
-    assert_true(ls->active);
-    assert_int_equal(f.a.ses.comb.mode, COMB_WEIGHTS);
-    assert_null(f.a.ses.res.src);
     assert_int_equal(f.a.ses.res.shape.H, f.a.app.cfg.H);
-    while (lesson_state_page(ls)->q.kind == LESSON_ASK_NONE && ls->page + 1 < ls->lesson.n_pages) {
-        lkey(&f, LESSON_IN_NEXT, 0, ACT_ROW_PGDN);
-        settle(&f);
-    }
-    assert_int_not_equal(lesson_state_page(ls)->q.kind, LESSON_ASK_NONE);
-    int H = f.a.app.cfg.H;
-    lkey(&f, LESSON_IN_CHAR, 'A', ACT_COMBINE_HEADS);
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_MEAN);
-    assert_int_equal(f.a.ses.res.shape.H, 1);
-    assert_int_equal(lkey(&f, LESSON_IN_ENTER, 0, ACT_EDIT), APP_DO_REDRAW);
-    assert_false(ls->revealed);
-    assert_int_equal(f.a.app.mode, MODE_BROWSE); /* taken: not the editor */
-    assert_string_equal(f.a.app.msg, "the question needs each head's own weights, not heads "
-                                     "combined: mean over heads: back to them first");
-    assert_int_equal(f.a.pending, 0);
-    for (int k = 0; k < 3; k++) /* A: max, sum, the weights again */
-        lkey(&f, LESSON_IN_CHAR, 'A', ACT_COMBINE_HEADS);
-    settle(&f);
-    assert_int_equal(f.a.ses.comb.mode, COMB_WEIGHTS);
-    assert_int_equal(f.a.ses.res.shape.H, H);
-    lkey(&f, LESSON_IN_ENTER, 0, ACT_EDIT);
-    assert_true(ls->revealed);
-    stop(&f);
-}
-
-/* What a frame reports (app_layout): PgDn moves the rows the view showed,
- * an arrow a pooled row's tokens; the zoom and the scrolls are clamped to
- * what was drawn, the zoom with its line (the frame drawn again); a view
- * not drawn leaves the state. */
-static void test_layout_report(void **state)
-{
-    (void)state;
-    Fix f = {0};
-    start(&f, TROPHY, true);
-    AppLayout l;
-    app_layout_clear(&l);
-    l.page = 5, l.row_step = 3, l.col_step = 2;
-    assert_false(app_layout(&f.a, &l));
-    assert_int_equal(f.a.app.sel_row, 0);
-    key(&f, ACT_ROW_PGDN, 0);
-    assert_int_equal(f.a.app.sel_row, 5);
-    key(&f, ACT_ROW_NEXT, 0);
-    assert_int_equal(f.a.app.sel_row, 8);
-    app_layout_clear(&l); /* nothing drawn: the steps stand */
-    assert_false(app_layout(&f.a, &l));
-    assert_int_equal(f.a.app.row_step, 3);
-    for (int k = 0; k < 4; k++)
-        key(&f, ACT_ZOOM_IN, 0);
-    assert_int_equal(f.a.app.zoom, 4);
-    l.zoom_max = 2, l.recentred = true;
-    f.a.app.help_scroll = 40, f.a.app.lesson_scroll = 9;
-    l.help_most = 12, l.lesson_most = 3;
-    assert_true(app_layout(&f.a, &l)); /* a new line: draw again */
-    assert_int_equal(f.a.app.zoom, 2);
-    assert_string_equal(f.a.app.msg, "zoomed in as far as it goes: one token a cell");
-    assert_false(f.a.app.recentre);
-    assert_int_equal(f.a.app.help_scroll, 12);
-    assert_int_equal(f.a.app.lesson_scroll, 3);
-    assert_false(app_layout(&f.a, &l)); /* as far as it goes already: no line again */
-    stop(&f);
-}
-
-/* W: the training view asked for (APP_DO_TRAIN); its run is the App's,
- * kept for the next W on the same seed, a new one on another seed. */
-static void test_training_run(void **state)
-{
-    (void)state;
-    Fix f = {0};
-    start(&f, "the cat sat", false);
-    assert_int_equal(key(&f, ACT_TRAIN, 0), APP_DO_REDRAW | APP_DO_TRAIN);
-    assert_null(f.a.train); /* the interface opens it */
-    assert_int_equal(app_train_open(&f.a, "induction"), AV_OK);
-    TrainView *tv = f.a.train;
-    assert_non_null(tv);
-    assert_string_equal(tv->conf.task, "induction");
-    assert_int_equal(tv->seed0, f.a.app.cfg.seed);
-    assert_int_equal(app_train_open(&f.a, "induction"), AV_OK);
-    assert_ptr_equal(f.a.train, tv); /* W again resumes the same run */
-    key(&f, ACT_SEED_INC, 0);
-    assert_int_equal(app_train_open(&f.a, "induction"), AV_OK);
-    assert_int_equal(f.a.train->seed0, f.a.app.cfg.seed);
-    assert_int_not_equal(app_train_open(&f.a, "no-such-task"), AV_OK);
-    assert_null(f.a.train);
-    assert_true(f.a.app.msg[0] != '\0');
-    stop(&f);
-}
-
-/* The predictions a frame wanted are asked by the one poller, once: not
- * during a burst of keys. */
-static void test_poll_asks_predictions(void **state)
-{
-    (void)state;
-    Fix f = {0};
-    char why[256];
-    assert_int_equal(kind_trained_load(&f.kind, "assets/models/induction", why, sizeof why),
-                     AV_OK);
-    f.have_kind = true;
-    start(&f, "abcdefghabcdefgh", false);
-    key(&f, ACT_ROW_NEXT, 0);
-    assert_false(session_predict_fresh(&f.a.ses, &f.a.app));
-    AppLayout l;
-    app_layout_clear(&l);
-    l.pred_wanted = true;
-    app_layout(&f.a, &l);
-    assert_int_equal(app_poll(&f.a), APP_DO_REDRAW);
-    assert_true(session_predict_fresh(&f.a.ses, &f.a.app));
-    assert_int_equal(f.a.ses.pred.pos, 1);
-    assert_true(f.a.ses.pred.n > 0);
-    assert_true(f.a.ses.pred.prob[0] > 0.0f && f.a.ses.pred.prob[0] <= 1.0f);
-    assert_int_equal(app_poll(&f.a), 0); /* asked once */
+    assert_int_equal(key(&f, ACT_EXPORT_ALL, 0), APP_DO_REDRAW | APP_DO_EXPORT_ALL);
+    assert_int_equal(key(&f, ACT_EXPORT_SVG, 0), APP_DO_REDRAW | APP_DO_EXPORT_SVG);
     stop(&f);
 }
 
@@ -598,12 +320,7 @@ int main(void)
         cmocka_unit_test(test_heads_table),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_lesson_on_imported_export),
-        cmocka_unit_test(test_combining_views_on_a_model),
-        cmocka_unit_test(test_combining_views_on_imported),
-        cmocka_unit_test(test_lesson_while_combined),
-        cmocka_unit_test(test_layout_report),
-        cmocka_unit_test(test_training_run),
-        cmocka_unit_test(test_poll_asks_predictions),
+        cmocka_unit_test(test_mask_click_export),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
