@@ -99,6 +99,11 @@ int app_train_open(App *a, const char *task);
  * reads the result (a lesson's answer, M, g) or exports it: then first. */
 unsigned app_input(App *a, const AppInput *in);
 
+/* No --preset or sizes given (nor weights, nor a kind): open on the designed
+ * heads (heads that mean something) and, when no text was given
+ * (text_given false), on the first example with its setting and note. */
+void app_defaults(App *a, bool text_given);
+
 /* After app_init and the command line's settings: the causal flag the
  * kind found (a large file's layer 0 until its check ends), the first run
  * asked for (app_settle makes it). */

@@ -220,6 +220,27 @@ unsigned app_work(App *a)
     return APP_DO_REDRAW | (err == AV_ERR_NOMEM ? APP_DO_NOMEM : 0);
 }
 
+void app_defaults(App *a, bool text_given)
+{
+    AppState *s = &a->app;
+    const SentenceList *l = s->sentences;
+    if (!text_given && l && l->settings && s->sentence == 0) {
+        SentenceSetting st = l->settings[0];
+        st.pe = st.causal = -1; /* -c and --no-pe on the command line stand */
+        action_example_setting(s, &st);
+        if (l->notes && l->notes[0])
+            snprintf(s->msg, sizeof s->msg, "1/%d: %s", l->n, l->notes[0]);
+        s->note_shown = l->notes && l->notes[0];
+    }
+    if (s->cfg.preset != PRESET_DESIGNED && !s->example_weights[0]) {
+        char note[sizeof s->msg];
+        memcpy(note, s->msg, sizeof note);
+        action_apply(s, ACT_PRESET, 0);
+        if (note[0])
+            memcpy(s->msg, note, sizeof note);
+    }
+}
+
 void app_begin(App *a)
 {
     ModelConfig c = a->app.cfg;

@@ -103,30 +103,6 @@ static void ui_loop(UiState *u)
     }
 }
 
-/* No --preset or sizes given: open on the designed heads (heads that mean
- * something), on the first example with its setting and note when no text
- * was given. */
-static void start_defaults(UiState *u, const UiOptions *o)
-{
-    AppState *s = &u->a.app;
-    const SentenceList *l = o->sentences;
-    if (!o->text && l && l->settings && s->sentence == 0) {
-        SentenceSetting st = l->settings[0];
-        st.pe = st.causal = -1; /* -c and --no-pe on the command line stand */
-        action_example_setting(s, &st);
-        if (l->notes && l->notes[0])
-            snprintf(s->msg, sizeof s->msg, "1/%d: %s", l->n, l->notes[0]);
-        s->note_shown = l->notes && l->notes[0];
-    }
-    if (s->cfg.preset != PRESET_DESIGNED && !s->example_weights[0]) {
-        char note[sizeof s->msg];
-        memcpy(note, s->msg, sizeof note);
-        action_apply(s, ACT_PRESET, 0);
-        if (note[0])
-            memcpy(s->msg, note, sizeof note);
-    }
-}
-
 int ui_run(const UiOptions *o)
 {
     memset(&ui, 0, sizeof ui);
@@ -143,7 +119,7 @@ int ui_run(const UiOptions *o)
     }
     ui.a.app.max_layers = o->weights ? o->weights->L : AV_MAX_LAYERS;
     if (o->defaults && !o->weights && !o->kind)
-        start_defaults(&ui, o);
+        app_defaults(&ui.a, o->text != NULL);
     if (o->lesson) /* the lesson's first page sets the screen up */
         lesson_state_start(&ui.a.lesson, o->lesson, &ui.a.app);
     term_signals();

@@ -25,8 +25,9 @@ typedef struct {
     bool have_kind;
 } Fix;
 
-/* As ui_run starts: the state on text (designed heads when designed), the
- * kind's settings, the first run. */
+/* As ui_run starts: the state on text (NULL: the first example), the
+ * defaults when designed (designed heads, the example's setting and note),
+ * the kind's settings, the first run. */
 static inline void start(Fix *f, const char *text, bool designed)
 {
     ModelConfig c;
@@ -37,8 +38,8 @@ static inline void start(Fix *f, const char *text, bool designed)
     f->a.app.max_layers = AV_MAX_LAYERS;
     if (f->have_kind)
         kind_config(&f->kind, &f->a.app.cfg);
-    if (designed && f->a.app.cfg.preset != PRESET_DESIGNED)
-        action_apply(&f->a.app, ACT_PRESET, 0);
+    if (designed) /* no --preset or sizes given */
+        app_defaults(&f->a, text != NULL);
     app_begin(&f->a);
     assert_int_equal(app_settle(&f->a), 0);
     app_kind_line(&f->a);

@@ -309,9 +309,34 @@ static void test_mask_click_export(void **state)
     stop(&f);
 }
 
+/* No text and no sizes given: the first example on designed heads, its
+ * note on the status line until its sentence is edited away. */
+static void test_defaults_first_example(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, NULL, true);
+    assert_int_equal(f.a.app.cfg.preset, PRESET_DESIGNED);
+    assert_int_equal(f.a.app.sentence, 0);
+    assert_true(starts(f.a.app.msg, "1/"));
+    assert_true(f.a.app.note_shown);
+    key(&f, ACT_EDIT, 0);
+    type(&f, "x");
+    settle(&f);
+    assert_int_equal(f.a.app.sentence, -1);
+    AppLayout l; /* the status line found the note's sentence gone */
+    app_layout_clear(&l);
+    l.note_gone = true;
+    app_layout(&f.a, &l);
+    assert_string_equal(f.a.app.msg, "");
+    assert_false(f.a.app.note_shown);
+    stop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_first_example),
         cmocka_unit_test(test_typing_and_paste),
         cmocka_unit_test(test_settings_keys),
         cmocka_unit_test(test_stale_row_summed),
