@@ -6,8 +6,9 @@
  * and returns what the interface must do, as APP_DO_* bits (in the manner
  * of htop's Htop_Reaction). The interface reads input, calls app_input,
  * draws; between bursts of input app_settle runs what the burst asked for,
- * and app_poll (the one poller) takes what threads did meanwhile. No curses: the tests in
- * tests/app/ drive it with key sequences.
+ * app_poll (the one poller) takes what threads did meanwhile, and after
+ * each frame app_layout takes what the frame found. No curses: the tests
+ * in tests/app/ drive it with key sequences.
  */
 #ifndef ATTNVIZ_APP_H
 #define ATTNVIZ_APP_H

@@ -267,7 +267,7 @@ static unsigned fail(App *a, int status, const char *msg)
     return APP_DO_FAIL;
 }
 
-/* The kind's news (kind_poll's code err, changed): its check's end. */
+/* The kind's news (kind_poll's changed): its check's end, the causal flag. */
 static unsigned kind_news(App *a, bool changed)
 {
     if (!changed)
