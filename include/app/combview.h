@@ -1,6 +1,6 @@
 /* combview.h - the rules of the views that combine attention weights (heads
  * combined: mean, max, sum; attention rollout across layers; value-weighted
- * norms), which the interface computes and draws (src/ui/imported.c): which
+ * norms), whose results app/combsrc.h makes and the interface draws: which
  * key switches to which view, what is refused and why, which actions leave a
  * combining view for the plain weights first, and the status line of a
  * switch; and the view shown (CombView, the session's: its keys go through

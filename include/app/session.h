@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/combsrc.h"
 #include "app/combview.h"
 #include "app/kind.h"
 #include "app/lesson.h"
@@ -35,13 +36,6 @@ typedef struct {
     float prob[SESSION_PREDICT_MAX]; /* softmax of the logits (temperature 1), decreasing */
     char text[SESSION_PREDICT_MAX][SESSION_TOKEN_TEXT]; /* kind_token_text's */
 } SessionPredict;
-
-/* A view that makes the shown result itself (the interface's combining
- * views: heads combined, rollout, norms): asked before the kind runs res
- * (never res2);
- * true with *err set (AV_OK or the run's error) when it made r, false when
- * the kind's plain run applies. */
-typedef bool (*SessionDerive)(void *ctx, ModelResult *r, bool causal, int *err);
 
 typedef struct {
     const ModelWeights *fixed; /* --weights, or NULL */
@@ -72,10 +66,9 @@ typedef struct {
     SessionPredict pred;   /* session_predict_update's: the selected row's next tokens */
     unsigned pred_gen;     /* the run they were asked for (0: none) */
     int pred_err;          /* session_predict's code */
-    CombView comb;         /* the combining view shown (session_input's; derive computes it) */
+    CombView comb;         /* the combining view shown (session_input's) */
+    CombSrc src;           /* what it shows, made as res (combsrc_make) */
     int layer_seen;        /* the layer shown at the last input: its pages dropped when left */
-    SessionDerive derive;  /* or NULL, with its context: */
-    void *derive_ctx;
 } Session;
 
 /* Start a session on fixed weights (or NULL: toy ones) and the command
@@ -116,7 +109,8 @@ bool session_outputs_missing(const Session *ss, const AppState *s, const LessonS
 
 /* Carry out flags (action_apply's, app_type's, a lesson's). APP_WEIGHTS
  * points the session at the weights s asks for (session_weights); APP_RUN
- * or APP_WEIGHTS runs res (through derive when it takes it, else the kind,
+ * or APP_WEIGHTS runs res (the combining view's, combsrc_make, while one is
+ * on, else the kind's,
  * with the outputs session_wants_outputs asks) and, while s->compare is
  * CMP_MASK, res2 with the mask flipped: each run stores its error and takes
  * a new generation. A run the kind took on a thread (KIND_BUSY) leaves res,
@@ -139,6 +133,10 @@ void session_pick_kind(Session *ss, const AppState *s, LessonState *ls);
  * meanwhile, the selection follows it. Returns 1 when res changed (draw
  * again), 0 when nothing did, AV_ERR_NOMEM. */
 int session_resume(Session *ss, AppState *s, LessonState *ls);
+
+/* session_resume when the caller polled the kind itself (kind_poll said it
+ * is no longer busy): the run again, without a second poll. */
+int session_resume_done(Session *ss, AppState *s, LessonState *ls);
 
 /* A failed run's one line for err (run_err or run_err2): the batch's words
  * for X.npy's rows against res's tokens (--weights, an example's weights),

@@ -92,7 +92,7 @@ typedef enum {
     ACT_DEL_WORD,
     ACT_CLEAR,
     ACT_GENERATE,    /* a trained model (--model): the next token (src/ui/trained.c) */
-    ACT_COMBINE_HEADS, /* heads combined: mean, max, sum, off (src/ui/imported.c) */
+    ACT_COMBINE_HEADS, /* heads combined: mean, max, sum, off (app/combsrc.c) */
     ACT_ROLLOUT,     /* attention rollout across layers on/off */
     ACT_NORMS,       /* value-weighted norms beside the weights on/off (own models) */
     ACT_MULTI_ROW,   /* the selected query token in/out of the rows summed together */
@@ -102,8 +102,8 @@ typedef enum {
     ACT_EXPORT_SVG,  /* the view as SVG to a new file (APP_EXPORT_SVG) */
     ACT_LESSON_TEXT_UP,   /* a lesson page's narration: scroll back / on (when it */
     ACT_LESSON_TEXT_DOWN, /* does not fit its panel; the panel clamps the scroll) */
-    ACT_HEAD_TABLE,  /* every head scored: a table (src/ui/view_heads.c) */
-    ACT_MODEL_VIEW,  /* every layer x head as thumbnails (src/ui/view_heads.c) */
+    ACT_HEAD_TABLE,  /* every head scored: a table (app/headtable.c) */
+    ACT_MODEL_VIEW,  /* every layer x head as thumbnails (app/headtable.c) */
     ACT_TRAIN_PAUSE,  /* the live training view's keys (trainview_apply): pause / go on */
     ACT_TRAIN_STEP,   /* one step, then paused */
     ACT_TRAIN_FASTER, /* more / fewer steps a frame */

@@ -61,11 +61,13 @@ void session_init(Session *ss, const ModelWeights *fixed, Kind *cli_kind, double
     ss->budget = budget;
     kind_pipeline_open(&ss->pipe, ss->w);
     ss->kind = cli_kind ? cli_kind : &ss->pipe;
+    combsrc_init(&ss->src, ss->kind);
 }
 
 void session_free(Session *ss)
 {
     free(ss->logits);
+    combsrc_free(&ss->src);
     model_result_free(&ss->res);
     model_result_free(&ss->res2);
     kind_close(&ss->pipe);
@@ -188,11 +190,13 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* One run into r with the mask as causal says: derive's when it takes res. */
+/* One run into r with the mask as causal says: the combining view's
+ * (combsrc_make) when one is on and r is res. */
 static int run_one(Session *ss, AppState *s, const LessonState *ls, ModelResult *r, bool causal)
 {
     int err;
-    if (r == &ss->res && ss->derive && ss->derive(ss->derive_ctx, r, causal, &err))
+    if (r == &ss->res && ss->comb.mode != COMB_WEIGHTS &&
+        combsrc_make(&ss->src, &ss->comb, ss->kind, s, ss->budget, causal, r, &err))
         return err;
     return session_run(ss, s, r, causal, session_wants_outputs(s, ls));
 }
@@ -255,6 +259,13 @@ int session_update(Session *ss, AppState *s, LessonState *ls, unsigned flags)
 int session_resume(Session *ss, AppState *s, LessonState *ls)
 {
     if (!ss->computing || !session_poll(ss))
+        return 0;
+    return session_resume_done(ss, s, ls);
+}
+
+int session_resume_done(Session *ss, AppState *s, LessonState *ls)
+{
+    if (!ss->computing)
         return 0;
     bool follow = ss->cursor_due; /* typed meanwhile: the selection follows the cursor */
     int err = session_update(ss, s, ls, APP_RUN); /* the newest text, now cached */
@@ -429,7 +440,7 @@ int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flag
 
 bool session_poll(Session *ss)
 {
-    bool changed; /* another poller (the imported view's) may have seen the end first */
+    bool changed;
     char msg[8];
     return kind_poll(ss->kind, &changed, msg, sizeof msg) != KIND_BUSY;
 }

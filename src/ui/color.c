@@ -197,7 +197,7 @@ static void frame_report(UiState *u)
     FILE *f = fopen(tmp, "w");
     if (!f)
         return;
-    bool busy = u->pred_due || u->ses.computing;
+    bool busy = u->a.pred_due || u->a.ses.computing;
     fprintf(f, "%lu %s\n", ++u->frames, busy ? "busy" : "idle");
     if (fclose(f) == 0)
         rename(tmp, u->frame_file);

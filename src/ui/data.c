@@ -23,7 +23,7 @@
 
 unsigned data_gen(const UiState *u, const ModelResult *r)
 {
-    return r == &u->ses.res2 ? u->ses.gen2 : u->ses.gen;
+    return r == &u->a.ses.res2 ? u->a.ses.gen2 : u->a.ses.gen;
 }
 
 const float *data_row(UiState *u, const ModelResult *r, int layer, int h, int i)
@@ -45,9 +45,9 @@ static bool slot_matches(const PoolSlot *p, const ModelResult *r, unsigned gen, 
 /* r's plan when it was made by the one run since it was armed, else NULL. */
 static const AttnPoolPlan *plan_made(const UiState *u, const ModelResult *r, int layer)
 {
-    const AttnPoolPlan *plan = r == &u->ses.res && !r->src ? r->layer[layer].ab.pool : NULL;
+    const AttnPoolPlan *plan = r == &u->a.ses.res && !r->src ? r->layer[layer].ab.pool : NULL;
     /* made by the one run since the plan was armed (gen_clock counts runs) */
-    if (!plan || !plan->done || plan->stamp + 1 != u->ses.gen)
+    if (!plan || !plan->done || plan->stamp + 1 != u->a.ses.gen)
         return NULL;
     if (plan->n_q != r->shape.n_q || plan->n_k != r->shape.n_k ||
         plan->causal != r->shape.causal)
@@ -55,7 +55,7 @@ static const AttnPoolPlan *plan_made(const UiState *u, const ModelResult *r, int
     return plan;
 }
 
-/* A whole head of u->ses.res pooled by its last forward (data_plan_arm's plan),
+/* A whole head of u->a.ses.res pooled by its last forward (data_plan_arm's plan),
  * for these cells: copied into out, true; else false. The forward clears
  * done before it runs, so done describes the run that made r's weights. */
 static bool plan_take(const UiState *u, const ModelResult *r, int layer, int h,
@@ -99,7 +99,7 @@ const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
     const int key[6] = {ar->first, ar->first + ar->span, ac->first, ac->first + ac->span,
                         ar->cells, ac->cells};
     unsigned gen = data_gen(u, r);
-    bool mean = u->app.pool_mean;
+    bool mean = u->a.app.pool_mean;
     for (int k = 0; k < UI_POOL_SLOTS; k++)
         if (slot_matches(&u->pool[k], r, gen, layer, h, key, mean)) {
             u->pool[k].stamp = ++u->pool_clock;
@@ -141,8 +141,8 @@ static bool plan_stats(const UiState *u, const ModelResult *r, int layer, int h,
 const HeadStats *data_stats(UiState *u, int which, int h)
 {
     StatsCache *c = &u->stats[which ? 1 : 0];
-    const ModelResult *r = which ? &u->ses.res2 : &u->ses.res;
-    int layer = u->app.layer, H = r->shape.H;
+    const ModelResult *r = which ? &u->a.ses.res2 : &u->a.ses.res;
+    int layer = u->a.app.layer, H = r->shape.H;
     if (h < 0 || h >= H || r->shape.n_q <= 0)
         return NULL;
     if (c->res != r || c->gen != data_gen(u, r) || c->layer != layer || c->H != H) {
@@ -161,7 +161,7 @@ const HeadStats *data_stats(UiState *u, int which, int h)
 
 void data_plan_arm(UiState *u, AttnPoolPlan *plan)
 {
-    const ModelResult *r = &u->ses.res;
+    const ModelResult *r = &u->a.ses.res;
     const unsigned gen = data_gen(u, r);
     int layer = -1, count = 0;
     for (int k = 0; k < UI_POOL_SLOTS && count < ATTN_POOL_GRIDS; k++) {
@@ -187,18 +187,18 @@ void data_plan_arm(UiState *u, AttnPoolPlan *plan)
     plan->stats_budget = UI_STATS_BUDGET; /* every head's entropy, as data_stats asks */
     plan->count = count; /* grids past count keep their room for later */
     plan->done = false;
-    plan->stamp = u->ses.gen_clock; /* the next run of res is gen stamp + 1 */
+    plan->stamp = u->a.ses.gen_clock; /* the next run of res is gen stamp + 1 */
     for (int l = 0; l < AV_MAX_LAYERS; l++)
-        u->ses.res.layer[l].ab.pool = NULL;
+        u->a.ses.res.layer[l].ab.pool = NULL;
     if (count > 0)
-        u->ses.res.layer[layer].ab.pool = plan;
+        u->a.ses.res.layer[layer].ab.pool = plan;
 }
 
 void data_plan_free(UiState *u, AttnPoolPlan *plan)
 {
     for (int l = 0; l < AV_MAX_LAYERS; l++)
-        if (u->ses.res.layer[l].ab.pool == plan)
-            u->ses.res.layer[l].ab.pool = NULL;
+        if (u->a.ses.res.layer[l].ab.pool == plan)
+            u->a.ses.res.layer[l].ab.pool = NULL;
     for (int k = 0; k < ATTN_POOL_GRIDS; k++)
         free(plan->grid[k].out);
     free(plan->row_entropy), free(plan->row_top);

@@ -20,7 +20,7 @@ const float *data_row(UiState *u, const ModelResult *r, int layer, int h, int i)
 bool data_pool_sampled(const ModelResult *r, const ViewAxis *ar, const ViewAxis *ac);
 
 /* Head h pooled over the two axes (ar->cells x ac->cells, row-major; max or
- * mean as u->app.pool_mean says; masked cells negative), cached. */
+ * mean as u->a.app.pool_mean says; masked cells negative), cached. */
 const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
                          const ViewAxis *ar, const ViewAxis *ac);
 
@@ -28,17 +28,17 @@ const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
  * layer, or NULL when there is no such head or no token. */
 const HeadStats *data_stats(UiState *u, int which, int h);
 
-/* After a frame is drawn: ask the next forward of u->ses.res to pool, from each
+/* After a frame is drawn: ask the next forward of u->a.ses.res to pool, from each
  * block of weights while in cache, the whole heads (POOL_MAX) the frame drew
  * of it at its shown layer, into plan (the caller's, zeroed at first, kept
  * between frames: its grids' room is reused), and the rows every head's
  * statistics read; data_pooled and data_stats then take them when the run's
  * cells and statistics are asked for, bit for bit pool_head's and
  * stats_head's. Points
- * u->ses.res's AttnBuffers of that layer at plan (the others at none). */
+ * u->a.ses.res's AttnBuffers of that layer at plan (the others at none). */
 void data_plan_arm(UiState *u, AttnPoolPlan *plan);
 
-/* Free what data_plan_arm allocated in plan and unhook it from u->ses.res. */
+/* Free what data_plan_arm allocated in plan and unhook it from u->a.ses.res. */
 void data_plan_free(UiState *u, AttnPoolPlan *plan);
 
 /* Free the caches (the UiState itself is the caller's). */

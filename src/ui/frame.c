@@ -1,6 +1,6 @@
 /* frame.c - one frame composed from the state into a Grid (frame.h): the
- * order the views are drawn in and the rectangles each is given, the labels
- * they read, and the lesson's inputs and runs as the loop carries them out.
+ * order the views are drawn in and the rectangles each is given, and the
+ * labels they read.
  * Draws from the size it is given, never the terminal's: ui.c passes the
  * terminal's and paints the result; the lesson checker passes its own.
  */
@@ -11,7 +11,6 @@
 
 #include "color.h"
 #include "data.h"
-#include "imported.h"
 #include "input.h"
 #include "kindkeys.h"
 #include "term.h"
@@ -25,7 +24,7 @@
 
 void frame_labels_fit(UiState *u)
 {
-    const Session *ss = &u->ses;
+    const Session *ss = &u->a.ses;
     int n_q = ss->run_err ? 0 : ss->res.shape.n_q, n_k = ss->run_err ? 0 : ss->res.shape.n_k;
     if (n_q <= u->labels_cap && n_k <= u->labels_cap)
         return;
@@ -42,27 +41,6 @@ void frame_labels_fit(UiState *u)
     u->lay.chips = u->chips;
 }
 
-int frame_update(UiState *u, unsigned flags)
-{
-    int err = session_update(&u->ses, &u->app, &u->lesson, flags);
-    frame_labels_fit(u);
-    return err;
-}
-
-bool frame_lesson_input(UiState *u, int li, int arg, unsigned *pending)
-{
-    unsigned flags;
-    if (!lesson_state_input(&u->lesson, &u->app, &u->ses.res, (LessonInput)li, arg, &flags))
-        return false;
-    session_pick_kind(&u->ses, &u->app, &u->lesson); /* the page may have closed its model */
-    /* a page's settings, and those a lesson left behind, never override
-     * what the kind fixes (imported attention's layers, heads and mask) */
-    if ((flags & APP_WEIGHTS) || !u->lesson.active)
-        kind_config(u->ses.kind, &u->app.cfg);
-    *pending |= flags & (APP_RUN | APP_WEIGHTS);
-    return true;
-}
-
 /* Token labels: the tokens' own text. */
 static void fill_labels(const TokenList *t, int n, const char **labels)
 {
@@ -72,17 +50,19 @@ static void fill_labels(const TokenList *t, int n, const char **labels)
 
 static void frame_labels(UiState *u)
 {
-    const TokenList *tq = &u->ses.res.tokens;
-    const TokenList *tk = u->ses.res.cross_tokens.n ? &u->ses.res.cross_tokens : tq;
-    fill_labels(tq, u->app.n_q, u->labels_q);
-    fill_labels(tk, u->app.n_k, u->labels_k);
+    const TokenList *tq = &u->a.ses.res.tokens;
+    const TokenList *tk = u->a.ses.res.cross_tokens.n ? &u->a.ses.res.cross_tokens : tq;
+    fill_labels(tq, u->a.app.n_q, u->labels_q);
+    fill_labels(tk, u->a.app.n_k, u->labels_k);
 }
 
-void frame_draw(UiState *u, Grid *g, int w, int h)
+/* The frame, once: the views draw from the state and report in u->report
+ * what the state should follow. */
+static void compose(UiState *u, Grid *g, int w, int h)
 {
-    if ((g->w != w || g->h != h) && grid_resize(g, w, h) != AV_OK)
-        term_die("out of memory");
     grid_clear(g);
+    app_layout_clear(&u->report);
+    frame_labels_fit(u); /* the labels' room for the result's tokens */
     memset(&u->lay, 0, sizeof u->lay);
     u->lay.chips = u->chips;
     if (w < UI_MIN_W || h < UI_MIN_H) {
@@ -95,29 +75,34 @@ void frame_draw(UiState *u, Grid *g, int w, int h)
         u->lay.view = mid, u->lay.page = page;
         view_table_draw(u, g, mid); /* the view shown (io/views.h's table) */
         kindkeys_overlay(u, g);
-        if (u->app.panel != PANEL_NONE)
+        if (u->a.app.panel != PANEL_NONE)
             view_panel_draw(u, g, mid);
         view_lesson_veil(u, g, mid);
         view_lesson_draw(u, g, page);
         view_top_bottom_draw(u, g);
         view_lesson_list_draw(u, g);
-        if (u->app.help)
+        if (u->a.app.help)
             input_help_draw(u, g);
     }
     data_plan_arm(u, &u->plan); /* what this frame pooled whole, the next run pools */
 }
 
+void frame_draw(UiState *u, Grid *g, int w, int h)
+{
+    if ((g->w != w || g->h != h) && grid_resize(g, w, h) != AV_OK)
+        term_die("out of memory");
+    compose(u, g, w, h);
+    if (app_layout(&u->a, &u->report)) /* a line or a panel changed: the frame shows it */
+        compose(u, g, w, h);
+}
+
 void frame_free(UiState *u)
 {
-    imported_free(u);
     view_heads_free(u);
-    app_free(&u->app);
-    lesson_state_free(&u->lesson);
     data_plan_free(u, &u->plan);
     data_free(u);
     view_panel_free(u);
-    session_free(&u->ses);
-    view_train_free(u);
+    app_close(&u->a);
     grid_free(&u->grid);
     color_free(u);
     free(u->labels_q), free(u->labels_k);

@@ -11,20 +11,9 @@
 
 #include "uistate.h"
 
-/* Size u's label arrays for the result's tokens (out of memory: term_die). */
+/* Size u's label arrays for the result's tokens (out of memory: term_die);
+ * frame_draw does, before the views read them. */
 void frame_labels_fit(UiState *u);
-
-/* Carry out flags (action_apply's, a lesson's) through the session
- * (session_update: the weights, the runs, the selection within the
- * result), then size the labels for the result. Returns AV_OK or
- * AV_ERR_NOMEM. */
-int frame_update(UiState *u, unsigned flags);
-
-/* A lesson's input li (LessonInput) with its character arg, when the
- * lesson (or its list) takes it: the page's settings applied as the kind
- * allows, the runs they need added to *pending (carried out by
- * frame_update). Returns false when the lesson does not take it. */
-bool frame_lesson_input(UiState *u, int li, int arg, unsigned *pending);
 
 /* Compose the whole frame into g, resized to w x h (out of memory:
  * term_die): the "too small" notice below UI_MIN_W x UI_MIN_H, else the

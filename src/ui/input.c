@@ -288,7 +288,7 @@ void input_init(UiState *u)
     }
 }
 
-static bool lookup(unsigned mode, int key, UiInput *in)
+static bool lookup(unsigned mode, int key, AppInput *in)
 {
     for (int k = 0; k < N_BINDINGS; k++)
         if (bindings[k].key == key && (bindings[k].modes & mode)) {
@@ -378,17 +378,17 @@ static int read_input(wint_t *ch)
     return OK;
 }
 
-static bool typed(const UiState *u, wint_t ch, UiInput *in)
+static bool typed(const UiState *u, wint_t ch, AppInput *in)
 {
-    if (u->app.mode == MODE_EDIT && (ch == '\r' || ch == '\n') && more_pending())
+    if (u->a.app.mode == MODE_EDIT && (ch == '\r' || ch == '\n') && more_pending())
         ch = ' '; /* a line break inside pasted text joins the lines */
-    if (u->app.mode != MODE_EDIT || ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xA0))
+    if (u->a.app.mode != MODE_EDIT || ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xA0))
         return false;
     in->text[utf8_encode((unsigned)ch, in->text)] = '\0';
     return true;
 }
 
-bool input_read(UiState *u, UiInput *in)
+bool input_read(UiState *u, AppInput *in)
 {
     wint_t ch;
     int r = read_input(&ch);
@@ -416,11 +416,11 @@ bool input_read(UiState *u, UiInput *in)
         return true;
     }
     view_lesson_key(u, key, r == KEY_CODE_YES, in);
-    lookup(u->app.mode == MODE_EDIT ? IN_EDIT : IN_BROWSE, key, in);
+    lookup(u->a.app.mode == MODE_EDIT ? IN_EDIT : IN_BROWSE, key, in);
     return true; /* an unbound key (or KEY_RESIZE) just redraws */
 }
 
-bool input_read_train(UiInput *in, int *key)
+bool input_read_train(AppInput *in, int *key)
 {
     wint_t ch;
     int r = read_input(&ch);
@@ -567,7 +567,7 @@ void input_help_at(UiState *u, int gw, int gh, Action a)
                            ? k - 1
                            : k;
             line %= per_col; /* within its column; already in sight: no scroll */
-            u->app.help_scroll = line < rows ? 0 : line; /* input_help_draw clamps the end */
+            u->a.app.help_scroll = line < rows ? 0 : line; /* input_help_draw clamps the end */
             return;
         }
 }
@@ -578,9 +578,9 @@ void input_help_draw(UiState *u, Grid *g)
     int cols = help_layout(g->w, g->h, &w, &rows, &per_col), h = g->h - 2;
     int col_w = (w - 2) / cols;
     int most = per_col - rows > 0 ? per_col - rows : 0, box_h = per_col + 3 < h ? per_col + 3 : h;
-    AppState *s = &u->app;
-    s->help_scroll = s->help_scroll > most ? most : s->help_scroll;
-    int x0 = (g->w - w) / 2, y0 = 1, top = s->help_scroll;
+    const AppState *s = &u->a.app;
+    u->report.help_most = most;
+    int x0 = (g->w - w) / 2, y0 = 1, top = s->help_scroll > most ? most : s->help_scroll;
     widget_box(g, (Rect){x0, y0, w, box_h});
     for (int y = y0; y < y0 + box_h; y++) { /* a blank column each side: no cut text's "…" */
         grid_put(g, x0 - 1, y, ' ', STYLE_TEXT, 0);

@@ -14,13 +14,13 @@ void input_init(UiState *u);
 /* Read one key, mouse event or typed character (waiting at most the current
  * timeout) into *in; false when none came. An unbound key gives ACT_NONE
  * with no text (a redraw). */
-bool input_read(UiState *u, UiInput *in);
+bool input_read(UiState *u, AppInput *in);
 
 /* The live training view's input: one key (waiting at most the current
  * timeout) as the table's training rows map it into *in, its code in *key
  * (0 for a resize, a click or a sequence curses did not know: nothing to
  * say). False when none came. */
-bool input_read_train(UiInput *in, int *key);
+bool input_read_train(AppInput *in, int *key);
 
 /* Whether key means something to the interface outside the editor (a row
  * of the key table): the live training view hands such keys back, and

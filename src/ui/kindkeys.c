@@ -1,31 +1,22 @@
-/* kindkeys.c - the interface on any model kind: its line when it opens and
- * g's marks (kindkeys.h).
+/* kindkeys.c - the interface on any model kind: g's marks (kindkeys.h).
  */
 #include "kindkeys.h"
 
 #include <string.h>
 
-void kindkeys_start(UiState *u)
-{
-    char line[sizeof u->app.msg];
-    kind_describe(u->ses.kind, line, sizeof line);
-    if (line[0])
-        memcpy(u->app.msg, line, sizeof line);
-}
-
 void kindkeys_overlay(UiState *u, Grid *g)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     const HeatmapLayout *l = &u->lay.focus;
-    if (!kind_generates(u->ses.kind) || !u->ses.cached_rows || s->text.len != u->ses.cached_len || u->ses.run_err ||
-        s->n_q != u->ses.cached_rows + 1 || !u->lay.have_focus || s->view != VIEW_ATTN ||
+    if (!kind_generates(u->a.ses.kind) || !u->a.ses.cached_rows || s->text.len != u->a.ses.cached_len || u->a.ses.run_err ||
+        s->n_q != u->a.ses.cached_rows + 1 || !u->lay.have_focus || s->view != VIEW_ATTN ||
         l->cells_x < 1)
         return;
     for (int k = 0; k < l->rows; k++) {
         int r = l->first_row + k;
-        if (r < u->ses.cached_rows)
+        if (r < u->a.ses.cached_rows)
             grid_put(g, l->cells_x - 1, l->cells_y + k, 0x00b7, STYLE_DIM, 0);
-        else if (r == u->ses.cached_rows)
+        else if (r == u->a.ses.cached_rows)
             grid_put(g, l->cells_x - 1, l->cells_y + k, '+', STYLE_ACCENT, 0);
     }
 }

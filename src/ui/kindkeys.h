@@ -1,5 +1,5 @@
-/* kindkeys.h - the interface on any model kind (app/kind.h): its line when
- * it opens, and the marks of g, which continues the sentence by one token on
+/* kindkeys.h - the interface on any model kind (app/kind.h): the marks of
+ * g (the kind's line when it opens is app_kind_line's), which continues the sentence by one token on
  * a kind that generates (the keys a kind refuses, and g itself, are the
  * session's: session_input). Private to src/ui/.
  */
@@ -9,10 +9,6 @@
 #include <stdbool.h>
 
 #include "uistate.h"
-
-/* The kind's own line on the status line when it opens (a trained model's
- * task and context, an imported file's sizes), when it has one. */
-void kindkeys_start(UiState *u);
 
 /* After g, while the sentence is the one g made: mark the focused heatmap's
  * rows whose keys and values were cached ('·', dim) and the new row ('+'),

@@ -16,7 +16,7 @@
 #include "lessonleak.h"
 #include "uistate.h"
 #include "view_predict.h"
-#include "app/session.h"
+#include "app/app.h"
 #include "core/av.h"
 #include "io/lesson_builtin.h"
 
@@ -35,26 +35,28 @@ typedef struct {
 static int open_state(UiState *u, const LessonCheckOptions *o, Lesson *l)
 {
     memset(u, 0, sizeof *u);
-    session_init(&u->ses, NULL, NULL, o->cfg.weights_budget);
-    if (app_init(&u->app, &o->cfg, NULL, o->sentences, false) != AV_OK)
+    app_open(&u->a, NULL, NULL, o->cfg.weights_budget);
+    if (app_init(&u->a.app, &o->cfg, NULL, o->sentences, false) != AV_OK)
         return AV_ERR_NOMEM;
-    u->app.max_layers = AV_MAX_LAYERS;
+    u->a.app.max_layers = AV_MAX_LAYERS;
     u->depth = DEPTH_256, u->hmode = HEATMAP_COLOR;
     u->no_clock = true;
-    lesson_state_start(&u->lesson, l, &u->app);
-    return frame_update(u, APP_RUN | APP_WEIGHTS);
+    lesson_state_start(&u->a.lesson, l, &u->a.app);
+    u->a.pending = APP_RUN | APP_WEIGHTS;
+    return app_settle(&u->a) & APP_DO_NOMEM ? AV_ERR_NOMEM : AV_OK;
 }
 
 /* What the loop does after keys: the outputs a view needs, then the frame,
  * again when it asked for the predictions (as the loop's idle pass). */
-static int settle(UiState *u, unsigned pending, int w, int h)
+static int settle(UiState *u, int w, int h)
 {
-    if (session_outputs_missing(&u->ses, &u->app, &u->lesson))
-        pending |= APP_RUN;
-    if (pending && frame_update(u, pending) != AV_OK)
+    if (app_settle(&u->a) & APP_DO_NOMEM)
         return AV_ERR_NOMEM;
     frame_draw(u, &u->grid, w, h);
-    if (view_predict_update(u))
+    unsigned bits = app_poll(&u->a); /* the predictions the frame wanted */
+    if (bits & (APP_DO_NOMEM | APP_DO_FAIL))
+        return AV_ERR_NOMEM;
+    if (bits & APP_DO_REDRAW)
         frame_draw(u, &u->grid, w, h);
     return AV_OK;
 }
@@ -62,9 +64,10 @@ static int settle(UiState *u, unsigned pending, int w, int h)
 /* A lesson input, then the frame. */
 static int press(UiState *u, LessonInput in, int arg, int w, int h)
 {
-    unsigned pending = 0;
-    frame_lesson_input(u, in, arg, &pending);
-    return settle(u, pending, w, h);
+    AppInput key = {.lesson_in = (int)in + 1, .lesson_arg = arg};
+    if (app_input(&u->a, &key) & APP_DO_NOMEM)
+        return AV_ERR_NOMEM;
+    return settle(u, w, h);
 }
 
 /* Make a prediction on the page's question: the first choice, the first
@@ -86,7 +89,7 @@ static int check_question(Finder *f, UiState *u, PageSeen *seen, int k, const Sh
                           bool first)
 {
     const LessonPage *p = &f->l->pages[k];
-    int w = f->w, h = f->h, row = u->app.sel_row;
+    int w = f->w, h = f->h, row = u->a.app.sel_row;
     Shot pred, shown;
     memset(&shown, 0, sizeof shown);
     int err = predict(u, &p->q, w, h);
@@ -99,10 +102,10 @@ static int check_question(Finder *f, UiState *u, PageSeen *seen, int k, const Sh
     if (!err) {
         find_frame(f, SHOT_REVEALED, &shown, u);
         PageSeen *ps = &seen[k];
-        ps->have = u->lesson.have_answer && u->lesson.active && u->lesson.page == k;
-        ps->a = u->lesson.answer;
-        snprintf(ps->atext, sizeof ps->atext, "%s", u->lesson.answer_text);
-        const ModelResult *r = &u->ses.res;
+        ps->have = u->a.lesson.have_answer && u->a.lesson.active && u->a.lesson.page == k;
+        ps->a = u->a.lesson.answer;
+        snprintf(ps->atext, sizeof ps->atext, "%s", u->a.lesson.answer_text);
+        const ModelResult *r = &u->a.ses.res;
         if (ps->have) {
             lessonleak_screen(f, SHOT_BEFORE, before, &ps->a, ps->atext, r, row, -1);
             lessonleak_screen(f, SHOT_PREDICTED, &pred, &ps->a, ps->atext, r, row, -1);
@@ -157,7 +160,7 @@ static int check_size(Finder *f, const char *name, const LessonCheckOptions *o, 
     }
     err = open_state(u, o, &l); /* takes l over */
     if (!err)
-        err = settle(u, 0, w, h);
+        err = settle(u, w, h);
     for (int k = 0; k < n && !err; k++) {
         f->page = k, f->w = w, f->h = h;
         err = check_page(f, u, seen, k, first);

@@ -120,7 +120,7 @@ int shot_take(Shot *s, const Grid *g, const UiState *u)
         cells_text(g, 0, y, g->w, s->row[y], size);
     }
     s->view = u->lay.view, s->page = u->lay.page;
-    s->stages = u->app.view == VIEW_PIPELINE ? stage_titles(g, s->view) : 0;
+    s->stages = u->a.app.view == VIEW_PIPELINE ? stage_titles(g, s->view) : 0;
     s->n_tiles = u->lay.n_tiles, s->have_focus = u->lay.have_focus;
     return AV_OK;
 }
@@ -435,7 +435,7 @@ static void find_names(Finder *f, ShotState st, const Shot *s, const UiState *u)
     const LessonPage *p = &f->l->pages[f->page];
     char words[8192];
     find_page_words(f->l, p, st == SHOT_REVEALED, words, sizeof words);
-    int H = u->app.cfg.H, L = u->app.cfg.layers;
+    int H = u->a.app.cfg.H, L = u->a.app.cfg.layers;
     regmatch_t m[8];
     for (const char *w = words; !regexec(&f->re[FIND_RE_HEAD], w, 8, m, 0); w += m[0].rm_eo) {
         for (int g = 2; g <= 5; g += 3) {
@@ -455,7 +455,7 @@ static void find_names(Finder *f, ShotState st, const Shot *s, const UiState *u)
         else if (!shot_has(s, "layer %d([^0-9]|$)", l))
             finder_say(f, st, "the text names layer %d, which is not shown", l);
     }
-    if (u->app.view == VIEW_PIPELINE) {
+    if (u->a.app.view == VIEW_PIPELINE) {
         int want = 0;
         for (int k = p->set.stage; k && k <= (p->set.stage_last ? p->set.stage_last : k); k++)
             want |= stage_bit(k);
@@ -468,7 +468,7 @@ static void find_names(Finder *f, ShotState st, const Shot *s, const UiState *u)
             if ((want & (1 << k)) && !(s->stages & (1 << k)))
                 finder_say(f, st, "the page names pipeline stage %d, which is not drawn", k + 1);
     }
-    if (u->app.view == VIEW_ATTN && H > 1 && !regexec(&f->re[FIND_RE_EVERY_HEAD], words, 1, m, 0) &&
+    if (u->a.app.view == VIEW_ATTN && H > 1 && !regexec(&f->re[FIND_RE_EVERY_HEAD], words, 1, m, 0) &&
         s->n_tiles < H)
         finder_say(f, st, "the text speaks of every head (\"%.*s\"); %d of %d heads are drawn",
                    (int)(m[0].rm_eo - m[0].rm_so), words + m[0].rm_so, s->n_tiles, H);

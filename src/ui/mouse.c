@@ -14,13 +14,13 @@ static bool in_rect(Rect r, int x, int y)
     return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
 }
 
-static bool click_editor(UiState *u, int x, int y, UiInput *in)
+static bool click_editor(UiState *u, int x, int y, AppInput *in)
 {
-    bool cross = u->app.cross_on && in_rect(u->lay.cross_line, x, y);
+    bool cross = u->a.app.cross_on && in_rect(u->lay.cross_line, x, y);
     Rect r = cross ? u->lay.cross_line : u->lay.editor;
     if (!in_rect(r, x, y))
         return false;
-    EditBuf *e = cross ? &u->app.cross : &u->app.text;
+    EditBuf *e = cross ? &u->a.app.cross : &u->a.app.text;
     e->cur = edit_offset_at(e, x - r.x + (cross ? u->lay.cross_scroll : u->lay.editor_scroll));
     in->action = cross ? ACT_EDIT_CROSS : ACT_EDIT;
     in->arg = cross ? 1 : 0;
@@ -28,7 +28,7 @@ static bool click_editor(UiState *u, int x, int y, UiInput *in)
 }
 
 /* A cell of the pooled view: its first token (row and column). */
-static bool click_long(UiState *u, int x, int y, UiInput *in)
+static bool click_long(UiState *u, int x, int y, AppInput *in)
 {
     const UiLayout *l = &u->lay;
     if (!l->have_long || y < l->long_y || y >= l->long_y + l->long_rows || x < l->long_x - 14)
@@ -47,7 +47,7 @@ static bool click_long(UiState *u, int x, int y, UiInput *in)
     return true;
 }
 
-static bool click_chip(UiState *u, int x, int y, UiInput *in)
+static bool click_chip(UiState *u, int x, int y, AppInput *in)
 {
     for (int k = 0; k < u->lay.n_chips; k++)
         if (u->lay.chips[k].w > 0 && in_rect(u->lay.chips[k], x, y)) {
@@ -57,7 +57,7 @@ static bool click_chip(UiState *u, int x, int y, UiInput *in)
     return false;
 }
 
-static bool click_tile(UiState *u, int x, int y, UiInput *in)
+static bool click_tile(UiState *u, int x, int y, AppInput *in)
 {
     for (int k = 0; k < u->lay.n_tiles; k++)
         if (in_rect(u->lay.tile_rect[k], x, y)) {
@@ -67,7 +67,7 @@ static bool click_tile(UiState *u, int x, int y, UiInput *in)
     return false;
 }
 
-static bool click_focus(UiState *u, int x, int y, UiInput *in)
+static bool click_focus(UiState *u, int x, int y, AppInput *in)
 {
     int row, col;
     if (!u->lay.have_focus || !heatmap_hit(&u->lay.focus, x, y, &row, &col))
@@ -77,24 +77,24 @@ static bool click_focus(UiState *u, int x, int y, UiInput *in)
     else if (row >= 0)
         in->action = ACT_ROW_SET, in->arg = row;
     else
-        in->action = ACT_CELL_SET, in->arg = u->app.sel_row > 0 ? u->app.sel_row : 0, in->col = col;
+        in->action = ACT_CELL_SET, in->arg = u->a.app.sel_row > 0 ? u->a.app.sel_row : 0, in->col = col;
     return true;
 }
 
-static bool click_pe(UiState *u, int x, int y, UiInput *in)
+static bool click_pe(UiState *u, int x, int y, AppInput *in)
 {
     int row = -1;
     if (u->lay.have_pe)
         row = plot_hit_row(&u->lay.pe, x, y);
     if (row < 0 && u->lay.have_sim)
         row = plot_hit_row(&u->lay.sim, x, y);
-    if (row < 0 || row >= u->app.n_q)
+    if (row < 0 || row >= u->a.app.n_q)
         return false;
     in->action = ACT_ROW_SET, in->arg = row;
     return true;
 }
 
-static bool wheel(const MEVENT *ev, UiInput *in)
+static bool wheel(const MEVENT *ev, AppInput *in)
 {
 #if NCURSES_MOUSE_VERSION > 1
     if (ev->bstate & BUTTON4_PRESSED) {
@@ -111,7 +111,7 @@ static bool wheel(const MEVENT *ev, UiInput *in)
     return false;
 }
 
-bool mouse_read(UiState *u, UiInput *in)
+bool mouse_read(UiState *u, AppInput *in)
 {
     MEVENT ev;
     int got = getmouse(&ev);
@@ -122,7 +122,7 @@ bool mouse_read(UiState *u, UiInput *in)
         return true;
     if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
         return false;
-    if (u->app.help) {
+    if (u->a.app.help) {
         in->action = ACT_HELP; /* a click closes the help */
         return true;
     }

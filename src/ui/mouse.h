@@ -10,6 +10,6 @@
 
 /* Read the pending curses mouse event (after KEY_MOUSE) into *in; false when
  * it maps to nothing. A click on the sentence moves its cursor. */
-bool mouse_read(UiState *u, UiInput *in);
+bool mouse_read(UiState *u, AppInput *in);
 
 #endif

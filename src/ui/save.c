@@ -65,8 +65,8 @@ static int save_new(const char *stem, const char *ext, const MemFile *m, char *p
 
 void save_export(UiState *u, bool all_heads)
 {
-    AppState *s = &u->app;
-    if (u->ses.run_err || s->n_q == 0) {
+    AppState *s = &u->a.app;
+    if (u->a.ses.run_err || s->n_q == 0) {
         snprintf(s->msg, sizeof s->msg, "nothing to export: the sentence has no tokens");
         return;
     }
@@ -81,7 +81,7 @@ void save_export(UiState *u, bool all_heads)
         snprintf(s->msg, sizeof s->msg, "export failed: out of memory");
         return;
     }
-    int err = export_write(m.f, &u->ses.res, &s->cfg, &eo);
+    int err = export_write(m.f, &u->a.ses.res, &s->cfg, &eo);
     int cerr = memfile_close(&m);
     err = err ? err : cerr;
     if (all_heads)
@@ -102,17 +102,17 @@ void save_export(UiState *u, bool all_heads)
 /* The panels of the view: the focused head, or the side-by-side pair. */
 static int svg_panels(UiState *u, SvgPanel *p)
 {
-    const AppState *s = &u->app;
-    p[0] = (SvgPanel){.r = &u->ses.res, .layer = s->layer, .head = s->head};
-    if (s->compare == CMP_MASK && !u->ses.run_err2) {
-        bool on = u->ses.res.shape.causal;
+    const AppState *s = &u->a.app;
+    p[0] = (SvgPanel){.r = &u->a.ses.res, .layer = s->layer, .head = s->head};
+    if (s->compare == CMP_MASK && !u->a.ses.run_err2) {
+        bool on = u->a.ses.res.shape.causal;
         p[0].caption = on ? "mask causal" : "mask off";
-        p[1] = (SvgPanel){.r = &u->ses.res2, .layer = s->layer, .head = s->head,
+        p[1] = (SvgPanel){.r = &u->a.ses.res2, .layer = s->layer, .head = s->head,
                           .caption = on ? "mask off" : "mask causal"};
         return 2;
     }
     if (s->compare == CMP_HEADS && s->cfg.H > 1) {
-        p[1] = (SvgPanel){.r = &u->ses.res, .layer = s->layer, .head = (s->head + 1) % s->cfg.H};
+        p[1] = (SvgPanel){.r = &u->a.ses.res, .layer = s->layer, .head = (s->head + 1) % s->cfg.H};
         return 2;
     }
     return 1;
@@ -120,8 +120,8 @@ static int svg_panels(UiState *u, SvgPanel *p)
 
 void save_svg(UiState *u)
 {
-    AppState *s = &u->app;
-    if (u->ses.run_err || s->n_q == 0) {
+    AppState *s = &u->a.app;
+    if (u->a.ses.run_err || s->n_q == 0) {
         snprintf(s->msg, sizeof s->msg, "nothing to export: the sentence has no tokens");
         return;
     }

@@ -10,12 +10,12 @@
 
 /* Write the focused head (or all heads) as `--export text` would, to a new
  * attnviz-head<N>-<time>.txt (attnviz-heads-...); never overwrites. The
- * outcome goes to u->app.msg. */
+ * outcome goes to u->a.app.msg. */
 void save_export(UiState *u, bool all_heads);
 
 /* Write the view as `--export svg` draws it: the focused head, or the two
  * heatmaps side by side, to a new attnviz-view-<time>.svg; never
- * overwrites. The outcome goes to u->app.msg. */
+ * overwrites. The outcome goes to u->a.app.msg. */
 void save_svg(UiState *u);
 
 #endif

@@ -58,6 +58,13 @@ void term_die(const char *fmt, ...)
     exit(1);
 }
 
+void term_fail(int status, const char *msg)
+{
+    term_end();
+    fprintf(stderr, "attnviz: %s\n", msg);
+    exit(status);
+}
+
 void *term_xrealloc(void *p, size_t size)
 {
     void *q = realloc(p, size ? size : 1);

@@ -34,6 +34,10 @@ int term_signalled(void);
 /* Restore the terminal, print "attnviz: <message>" on stderr, exit 1. */
 void term_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* The same with the exit status a failure asks for (app_poll's APP_DO_FAIL:
+ * a bad file found while the interface is up exits 2): msg is one line. */
+void term_fail(int status, const char *msg) __attribute__((noreturn));
+
 /* realloc that never fails: out of memory ends in term_die. size 0 gives a
  * 1-byte block. */
 void *term_xrealloc(void *p, size_t size);

@@ -1,7 +1,7 @@
 /* uistate.h - the types the files of the ncurses front end share: the
  * UiState (one instance, `static UiState ui` in ui.c, handed to every file
  * by pointer), the layout of the last frame kept for mouse hits, the caches
- * of data.c, and one input as the loop hands it on. Types only: no file's
+ * of data.c. Types only: no file's
  * functions are declared here, so every file may include it without a
  * circle. Private to src/ui/; no curses types.
  */
@@ -12,10 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "app/lesson.h"
-#include "app/session.h"
-#include "app/state.h"
-#include "app/trainview.h"
+#include "app/app.h"
 #include "core/model.h"
 #include "core/stats.h"
 #include "render/axis.h"
@@ -82,12 +79,9 @@ typedef struct {
 } StatsCache;
 
 typedef struct {
-    AppState app;
+    App a;                     /* the program's state (app/app.h): what views draw */
     ColorDepth depth;
     HeatmapMode hmode;
-    Session ses;               /* the weights, the kind that runs, its results, their
-                                  errors and generations, g's counters (app) */
-    TrainView *train;          /* the live view's run opened with W, kept for the next W */
     PoolSlot pool[UI_POOL_SLOTS];
     AttnPoolPlan plan;         /* whole heads the next forward pools (data_plan_arm) */
     unsigned pool_clock;
@@ -123,25 +117,14 @@ typedef struct {
     int first_row, first_col;  /* scroll of the focused heatmap */
     int pe_first;              /* scroll of the PE matrix */
     UiLayout lay;
+    AppLayout report;          /* what this frame found, for app_layout (frame.c) */
     int key_ctrl_left, key_ctrl_right; /* ncurses codes of kLFT5 / kRIT5, or 0 */
     double frame_ms;           /* time of the last update (model runs included) */
     double frame_t0;           /* when the drawing of this frame began */
-    LessonState lesson;        /* the lesson shown, and the list of lessons */
-    struct ImportedView *iv;   /* imported.c: imported attention, combining views */
-    struct HeadsView *hv;      /* view_heads.c: the head scores table, the model view */
-    bool pred_due;             /* the last frame wanted the predictions asked again */
+    struct HeadsView *hv;      /* view_heads.c: where the two views of every head were drawn */
     bool no_clock;             /* frames drawn off-screen (the lesson checker): no times on
                                   the status and cost lines, the same frame every run */
 } UiState;
 
-/* One input: an Action with its arguments, or typed text. */
-typedef struct {
-    Action action;
-    int arg;       /* ACT_HEAD_SET: the head; ACT_ROW_SET, ACT_CELL_SET: the row */
-    int col;       /* ACT_CELL_SET: the column */
-    char text[8];  /* typed UTF-8 when action == ACT_NONE, "" otherwise */
-    int lesson_in; /* with a lesson shown: LessonInput + 1 for the key, else 0 */
-    int lesson_arg; /* its character, for LESSON_IN_CHAR */
-} UiInput;
 
 #endif

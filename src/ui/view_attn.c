@@ -26,11 +26,11 @@ static int label_limit(int screen_w)
 static int focus_label_w(const UiState *u, int screen_w)
 {
     int w = 1, limit = label_limit(screen_w);
-    for (int k = 0; k < u->app.n_q && w < limit; k++) {
+    for (int k = 0; k < u->a.app.n_q && w < limit; k++) {
         int lw = grid_text_width(u->labels_q[k]);
         w = lw > w ? lw : w;
     }
-    return grid_digits(u->app.n_q) + 1 + (w < limit ? w : limit);
+    return grid_digits(u->a.app.n_q) + 1 + (w < limit ? w : limit);
 }
 
 /* The focused head's cell width and columns: as wide as leaves the small
@@ -40,9 +40,9 @@ static int focus_width(const UiState *u, Rect r, int *fcw)
     int right_min = r.w >= 100 ? 34 : 28, lw = focus_label_w(u, r.w);
     int most = r.w - right_min;
     for (*fcw = 5; *fcw > 1; (*fcw)--)
-        if (lw + 1 + u->app.n_k * *fcw + 1 <= most)
+        if (lw + 1 + u->a.app.n_k * *fcw + 1 <= most)
             break;
-    int w = lw + 1 + u->app.n_k * *fcw + 1;
+    int w = lw + 1 + u->a.app.n_k * *fcw + 1;
     int least = most < 44 ? most : 44; /* room for the legend */
     return w > most ? most : w < least ? least : w;
 }
@@ -50,9 +50,9 @@ static int focus_width(const UiState *u, Rect r, int *fcw)
 static HeatmapSpec spec_for(const UiState *u, int h)
 {
     return (HeatmapSpec){
-        .P = model_head_P(&u->ses.res, u->app.layer, h), .n_q = u->app.n_q, .n_k = u->app.n_k,
-        .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = u->ses.res.shape.causal,
-        .mode = u->hmode, .sel_row = u->app.sel_row, .sel_col = u->app.sel_col,
+        .P = model_head_P(&u->a.ses.res, u->a.app.layer, h), .n_q = u->a.app.n_q, .n_k = u->a.app.n_k,
+        .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = u->a.ses.res.shape.causal,
+        .mode = u->hmode, .sel_row = u->a.app.sel_row, .sel_col = u->a.app.sel_col,
     };
 }
 
@@ -73,7 +73,7 @@ static int keep_visible(int first, int sel, int shown, int n)
 /* The title across the whole width, never cut: head, label, statistics. */
 static void draw_title(UiState *u, Grid *g, Rect r)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Head %d of %d", s->head + 1, s->cfg.H);
     if (s->cfg.layers > 1)
         used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, ", layer %d of %d",
@@ -89,7 +89,7 @@ static void draw_title(UiState *u, Grid *g, Rect r)
 /* The focused head: heatmap scrolled to the selection, legend. */
 static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     HeatmapSpec sp = spec_for(u, s->head);
     int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1, max_h = r.h - legend_h - 1;
     /* a short view (a lesson page below it) keeps the selected token's row
@@ -126,15 +126,15 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
 
 void view_attn_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->app;
-    if (u->ses.run_err || s->n_q == 0) {
-        const char *why = u->ses.run_err == AV_ERR_EMPTY
+    const AppState *s = &u->a.app;
+    if (u->a.ses.run_err || s->n_q == 0) {
+        const char *why = u->a.ses.run_err == AV_ERR_EMPTY
                               ? "Nothing to show yet: press e (or Enter) and type a sentence."
-                              : widget_run_error(u, u->ses.run_err);
+                              : widget_run_error(u, u->a.ses.run_err);
         grid_puts(g, 2, r.y + 1, why, r.w - 4, STYLE_ACCENT);
         return;
     }
-    s->row_step = s->col_step = 1;
+    u->report.row_step = u->report.col_step = 1;
     if (view_long_wanted(u, r)) {
         view_long_draw(u, g, r);
         return;
@@ -144,10 +144,10 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
     Rect left = {r.x, r.y + 1, left_w, r.h - 1};
     Rect right = {r.x + left_w + 1, r.y + 1, r.w - left_w - 1, r.h - 1};
     draw_focus(u, g, left, fcw);
-    s->page = u->lay.focus.rows > 2 ? u->lay.focus.rows - 1 : 1;
+    u->report.page = u->lay.focus.rows > 2 ? u->lay.focus.rows - 1 : 1;
     int pred_h = view_predict_rows(u, right.h);
     int used = view_long_tiles(u, g, right, right.h - INFO_MIN - pred_h);
     Rect below = {right.x, right.y + used, right.w, right.h - used - pred_h};
-    widget_info_draw(u, g, below, &u->ses.res, s->head);
+    widget_info_draw(u, g, below, &u->a.ses.res, s->head);
     view_predict_draw(u, g, (Rect){right.x, right.y + right.h - pred_h, right.w, pred_h});
 }

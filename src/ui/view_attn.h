@@ -8,7 +8,7 @@
 #include "uistate.h"
 
 /* Draw the view into r of the frame; keeps the layout in u->lay for clicks
- * and sets the selection's paging steps in u->app. */
+ * and sets the selection's paging steps in u->a.app. */
 void view_attn_draw(UiState *u, Grid *g, Rect r);
 
 #endif

@@ -15,7 +15,7 @@
  * labels shortened to leave them room), scrolled only as the selection needs. */
 static void cmp_heatmap(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, bool main)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1, max_h = r.h - legend_h;
     int label_w = r.w >= 40 ? 8 : 6, cw = (r.w - label_w - 4) / (s->n_k > 0 ? s->n_k : 1);
     cw = cw > 4 ? 4 : cw < 1 ? 1 : cw;
@@ -48,7 +48,7 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
         view_long_head(u, g, top, res, h, title, main);
     } else {
         char stats[64];
-        widget_stats_text(data_stats(u, res == &u->ses.res2, h), false, stats, sizeof stats);
+        widget_stats_text(data_stats(u, res == &u->a.ses.res2, h), false, stats, sizeof stats);
         int used = grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
         grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
         cmp_heatmap(u, g, (Rect){r.x, r.y + 1, r.w, top.h - 1}, res, h, main);
@@ -58,27 +58,27 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
 
 void view_cmp_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->app;
-    if (u->ses.run_err || s->n_q == 0) {
-        grid_puts(g, 2, r.y + 1, widget_run_error(u, u->ses.run_err), r.w - 4, STYLE_ACCENT);
+    const AppState *s = &u->a.app;
+    if (u->a.ses.run_err || s->n_q == 0) {
+        grid_puts(g, 2, r.y + 1, widget_run_error(u, u->a.ses.run_err), r.w - 4, STYLE_ACCENT);
         return;
     }
-    s->row_step = s->col_step = 1;
+    u->report.row_step = u->report.col_step = 1;
     int half = (r.w - 1) / 2;
     Rect left = {r.x, r.y, half, r.h}, right = {r.x + half + 1, r.y, r.w - half - 1, r.h};
     for (int y = r.y; y < r.y + r.h; y++)
         grid_put(g, r.x + half, y, 0x2502, STYLE_DIM, 0); /* │ */
     if (s->compare == CMP_HEADS) {
-        cmp_side(u, g, left, &u->ses.res, s->head, "", true);
-        cmp_side(u, g, right, &u->ses.res, (s->head + 1) % s->cfg.H, "", false);
+        cmp_side(u, g, left, &u->a.ses.res, s->head, "", true);
+        cmp_side(u, g, right, &u->a.ses.res, (s->head + 1) % s->cfg.H, "", false);
         return;
     }
-    if (u->ses.run_err2) {
-        grid_puts(g, right.x, r.y + 1, widget_run_error(u, u->ses.run_err2), right.w, STYLE_ACCENT);
+    if (u->a.ses.run_err2) {
+        grid_puts(g, right.x, r.y + 1, widget_run_error(u, u->a.ses.run_err2), right.w, STYLE_ACCENT);
         return;
     }
-    const ModelResult *off = s->cfg.causal ? &u->ses.res2 : &u->ses.res;
-    const ModelResult *on = s->cfg.causal ? &u->ses.res : &u->ses.res2;
-    cmp_side(u, g, left, off, s->head, " mask off", off == &u->ses.res);
-    cmp_side(u, g, right, on, s->head, " mask ON", on == &u->ses.res);
+    const ModelResult *off = s->cfg.causal ? &u->a.ses.res2 : &u->a.ses.res;
+    const ModelResult *on = s->cfg.causal ? &u->a.ses.res : &u->a.ses.res2;
+    cmp_side(u, g, left, off, s->head, " mask off", off == &u->a.ses.res);
+    cmp_side(u, g, right, on, s->head, " mask ON", on == &u->a.ses.res);
 }

@@ -6,7 +6,7 @@
 
 #include "uistate.h"
 
-/* Draw the comparison u->app.compare asks for into r. */
+/* Draw the comparison u->a.app.compare asks for into r. */
 void view_cmp_draw(UiState *u, Grid *g, Rect r);
 
 #endif

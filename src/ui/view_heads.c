@@ -1,7 +1,7 @@
 /* view_heads.c - the head scores table and the model view (view_heads.h).
  *
- * The table runs app/headscan.h once per model and settings (the scores
- * stay until the kind or its sizes change) and draws one cell per head: two
+ * The table draws app/headtable.h's scores (run by app_input once per model
+ * and settings) as one cell per head: two
  * lines "p35 i02" / "d00 f05" (percentages of previous-token, induction,
  * duplicate-token, first-token; the best head of a kind has its letter in
  * capitals), or, where the screen is too narrow for that, one kind at a time
@@ -23,18 +23,11 @@
 #define HALF_BLOCK 0x2580u
 #define LABEL_W 4 /* "L12 " */
 
-typedef enum { HV_OFF, HV_TABLE, HV_MODEL } HvMode;
-
+/* Where the heads were drawn in the last frame, for clicks, and the
+ * table's scroll: the interface's own (the selection is app's HeadTable). */
 struct HeadsView {
-    HvMode mode;
-    int sel_l, sel_h;
-    int kind;      /* the score shown one at a time on narrow screens */
-    HeadScan scan; /* the table's scores, of scan_kind and scan_cfg */
-    bool have;
-    const Kind *scan_kind;
-    ModelConfig scan_cfg;
     int first_l;             /* the first layer shown (scrolled) */
-    int x0, y0, cw, ch, gap; /* where the heads were drawn, for clicks */
+    int x0, y0, cw, ch, gap; /* where the heads were drawn */
     int rows_shown, L, H;
 };
 
@@ -47,131 +40,14 @@ static struct HeadsView *hv_of(UiState *u)
 
 void view_heads_free(UiState *u)
 {
-    if (!u->hv)
-        return;
-    headscan_free(&u->hv->scan);
     free(u->hv);
     u->hv = NULL;
 }
 
-/* The settings the kind runs with, as session_run gives them. */
-static ModelConfig scan_config(const UiState *u)
-{
-    ModelConfig c = u->app.cfg;
-    c.weights_budget = u->ses.budget;
-    c.weights_only = true, c.keep_scores = false;
-    return c;
-}
-
-static bool same_model(const struct HeadsView *hv, const Kind *k, const ModelConfig *c)
-{
-    const ModelConfig *o = &hv->scan_cfg;
-    return hv->have && hv->scan_kind == k && o->H == c->H && o->layers == c->layers &&
-           o->d_model == c->d_model && o->seed == c->seed && o->preset == c->preset &&
-           o->causal == c->causal && o->pe == c->pe && o->scale == c->scale &&
-           o->temperature == c->temperature && o->max_tokens == c->max_tokens;
-}
-
-/* The scores of the model as it is now: run once, kept. False (the reason
- * on the status line) when the kind cannot be scored. */
-static bool scores_ready(UiState *u, unsigned *pending)
+bool view_heads_click(UiState *u, int x, int y, AppInput *in)
 {
     struct HeadsView *hv = u->hv;
-    ModelConfig c = scan_config(u);
-    if (same_model(hv, u->ses.kind, &c))
-        return true;
-    const char *why = headscan_refuses(u->ses.kind, &c);
-    if (why) {
-        snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
-        return false;
-    }
-    mvprintw(LINES - 1, 0, "scoring every head on %d random repeated sequences ...", HEADSCAN_SEQS);
-    clrtoeol();
-    refresh();
-    u->painted_ok = false; /* the line above is not the grid's: paint it all again */
-    headscan_free(&hv->scan);
-    hv->have = false;
-    int err = headscan_run(u->ses.kind, &c, HEADSCAN_SEED, &hv->scan);
-    *pending |= APP_RUN; /* the kind ran other tokens: the text's result again */
-    if (err == AV_ERR_NOMEM)
-        term_die("out of memory");
-    if (err) {
-        snprintf(u->app.msg, sizeof u->app.msg, "the head scores failed: %s", av_strerror(err));
-        return false;
-    }
-    hv->have = true, hv->scan_kind = u->ses.kind, hv->scan_cfg = c;
-    int b = hv->scan.best[HEADSCORE_INDUCTION];
-    if (b >= 0)
-        snprintf(u->app.msg, sizeof u->app.msg, "best induction head: layer %d head %d (%.2f)",
-                 b / c.H + 1, b % c.H + 1,
-                 (double)headscore_value(&hv->scan.t[b], HEADSCORE_INDUCTION));
-    return true;
-}
-
-static void open_view(UiState *u, HvMode mode, unsigned *pending)
-{
-    struct HeadsView *hv = hv_of(u);
-    if (mode == HV_TABLE && !scores_ready(u, pending))
-        return;
-    hv->mode = mode;
-    hv->sel_l = u->app.layer, hv->sel_h = u->app.head;
-}
-
-/* Focus head (l, h) in the heatmap view and close. */
-static void focus(UiState *u, int l, int h)
-{
-    struct HeadsView *hv = u->hv;
-    if (l >= 0 && l < u->app.cfg.layers && h >= 0 && h < u->app.cfg.H)
-        u->app.layer = l, u->app.head = h;
-    hv->mode = HV_OFF;
-    snprintf(u->app.msg, sizeof u->app.msg, "layer %d head %d focused", u->app.layer + 1,
-             u->app.head + 1);
-}
-
-static void select_step(UiState *u, int dl, int dh)
-{
-    struct HeadsView *hv = u->hv;
-    int L = u->app.cfg.layers, H = u->app.cfg.H;
-    hv->sel_l = ((hv->sel_l + dl) % L + L) % L;
-    hv->sel_h = ((hv->sel_h + dh) % H + H) % H;
-}
-
-bool view_heads_handle(UiState *u, const UiInput *in, unsigned *pending)
-{
-    struct HeadsView *hv = u->hv;
-    bool open = hv && hv->mode != HV_OFF;
-    if (in->action == ACT_HEAD_TABLE || in->action == ACT_MODEL_VIEW) {
-        HvMode want = in->action == ACT_HEAD_TABLE ? HV_TABLE : HV_MODEL;
-        if (open && hv->mode == want)
-            hv->mode = HV_OFF;
-        else
-            open_view(u, want, pending);
-        return true;
-    }
-    if (!open)
-        return false;
-    switch (in->action) {
-    case ACT_ESCAPE: hv->mode = HV_OFF; return true;
-    case ACT_ROW_PREV: select_step(u, -1, 0); return true;
-    case ACT_ROW_NEXT: select_step(u, 1, 0); return true;
-    case ACT_COL_PREV: select_step(u, 0, -1); return true;
-    case ACT_COL_NEXT: select_step(u, 0, 1); return true;
-    case ACT_HEAD_NEXT: hv->kind = (hv->kind + 1) % HEADSCORE_KINDS; return true;
-    case ACT_HEAD_PREV: hv->kind = (hv->kind + HEADSCORE_KINDS - 1) % HEADSCORE_KINDS; return true;
-    case ACT_EDIT: focus(u, hv->sel_l, hv->sel_h); return true;
-    case ACT_CELL_SET: focus(u, in->arg, in->col); return true;
-    default: break;
-    }
-    /* a key that changes the model or the view closes this one */
-    if (in->action != ACT_NONE && in->action != ACT_HELP && in->action != ACT_QUIT)
-        hv->mode = HV_OFF;
-    return false;
-}
-
-bool view_heads_click(UiState *u, int x, int y, UiInput *in)
-{
-    struct HeadsView *hv = u->hv;
-    if (!hv || hv->mode == HV_OFF || hv->cw <= 0 || x < hv->x0 || y < hv->y0)
+    if (!hv || u->a.heads.mode == HT_OFF || hv->cw <= 0 || x < hv->x0 || y < hv->y0)
         return false;
     int h = (x - hv->x0) / (hv->cw + hv->gap), row = (y - hv->y0) / hv->ch;
     if (h >= hv->H || row >= hv->rows_shown || (x - hv->x0) % (hv->cw + hv->gap) >= hv->cw)
@@ -181,12 +57,12 @@ bool view_heads_click(UiState *u, int x, int y, UiInput *in)
 }
 
 /* The first layer shown so that the selected one is among rows. */
-static void scroll_to(struct HeadsView *hv, int rows, int L)
+static void scroll_to(struct HeadsView *hv, int sel_l, int rows, int L)
 {
-    if (hv->sel_l < hv->first_l)
-        hv->first_l = hv->sel_l;
-    if (hv->sel_l >= hv->first_l + rows)
-        hv->first_l = hv->sel_l - rows + 1;
+    if (sel_l < hv->first_l)
+        hv->first_l = sel_l;
+    if (sel_l >= hv->first_l + rows)
+        hv->first_l = sel_l - rows + 1;
     if (hv->first_l > L - rows)
         hv->first_l = L - rows > 0 ? L - rows : 0;
 }
@@ -201,7 +77,7 @@ static int pct(float v)
 /* The heads' numbers over their columns: "h1" ... or, when the last one's
  * "h" and digits are wider than a cell (gpt2-large's 20 and gpt2-xl's 25
  * heads at 80 columns), the numbers alone, never a column of "h…". */
-static void head_labels(Grid *g, const struct HeadsView *hv, int y, int width)
+static void head_labels(Grid *g, const struct HeadsView *hv, int sel_h, int y, int width)
 {
     char last[16];
     const bool h_fits = snprintf(last, sizeof last, "h%d", hv->H) <= hv->cw;
@@ -210,7 +86,7 @@ static void head_labels(Grid *g, const struct HeadsView *hv, int y, int width)
         snprintf(t, sizeof t, "%s%d", h_fits ? "h" : "", h + 1);
         int x = hv->x0 + h * (hv->cw + hv->gap);
         if (x + grid_text_width(t) <= width)
-            grid_puts(g, x, y, t, hv->cw, h == hv->sel_h ? STYLE_LABEL_SEL : STYLE_DIM);
+            grid_puts(g, x, y, t, hv->cw, h == sel_h ? STYLE_LABEL_SEL : STYLE_DIM);
     }
 }
 
@@ -222,24 +98,26 @@ static void layer_label(Grid *g, int x, int y, int l, bool sel)
 }
 
 /* One head's two lines: p i / d f, the best of a kind in capitals. */
-static void table_cell4(Grid *g, const struct HeadsView *hv, int x, int y, int i)
+static void table_cell4(Grid *g, const HeadTable *ht, int x, int y, int i)
 {
     static const char letter[HEADSCORE_KINDS] = {'p', 'i', 'd', 'f'};
     for (int k = 0; k < HEADSCORE_KINDS; k++) {
-        bool best = hv->scan.best[k] == i;
+        bool best = ht->scan.best[k] == i;
         char t[8];
         snprintf(t, sizeof t, "%c%02d", best ? letter[k] - 32 : letter[k],
-                 pct(headscore_value(&hv->scan.t[i], (HeadScoreKind)k)));
+                 pct(headscore_value(&ht->scan.t[i], (HeadScoreKind)k)));
         grid_puts(g, x + (k % 2) * 4, y + k / 2, t, 3, best ? STYLE_ACCENT : STYLE_TEXT);
     }
 }
 
 /* One head's score of the kind shown, coloured by its value. */
-static void table_cell1(const UiState *u, Grid *g, const struct HeadsView *hv, int x, int y, int i)
+static void table_cell1(const UiState *u, Grid *g, int x, int y, int i)
 {
-    float v = headscore_value(&hv->scan.t[i], (HeadScoreKind)hv->kind);
+    const struct HeadsView *hv = u->hv;
+    const HeadTable *ht = &u->a.heads;
+    float v = headscore_value(&ht->scan.t[i], (HeadScoreKind)ht->kind);
     char t[8];
-    snprintf(t, sizeof t, "%02d%s", pct(v), hv->scan.best[hv->kind] == i ? "*" : "");
+    snprintf(t, sizeof t, "%02d%s", pct(v), ht->scan.best[ht->kind] == i ? "*" : "");
     int level = heatmap_level(v < 0 ? 0 : v);
     for (int k = 0; k < hv->cw; k++)
         grid_put(g, x + k, y, ' ', u->depth == DEPTH_MONO ? STYLE_TEXT : STYLE_HEAT, level);
@@ -253,8 +131,9 @@ static void table_cell1(const UiState *u, Grid *g, const struct HeadsView *hv, i
 
 void view_heads_table_draw(UiState *u, Grid *g, Rect r)
 {
-    struct HeadsView *hv = u->hv;
-    const HeadScan *s = &hv->scan;
+    struct HeadsView *hv = hv_of(u);
+    const HeadTable *ht = &u->a.heads;
+    const HeadScan *s = &ht->scan;
     hv->L = s->L, hv->H = s->H, hv->x0 = r.x + LABEL_W, hv->gap = 1;
     bool four = (r.w - LABEL_W) / s->H >= 8 && r.h - 4 >= 2;
     int narrow = (r.w - LABEL_W) / s->H - 1;
@@ -271,23 +150,23 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
                  "the best head   Enter focuses, Esc back");
     else
         snprintf(title, sizeof title, "%s (Tab: next score)  *: the best head  Enter focuses",
-                 headscore_name((HeadScoreKind)hv->kind));
+                 headscore_name((HeadScoreKind)ht->kind));
     grid_puts(g, r.x, r.y + 1, title, r.w, STYLE_DIM);
     hv->y0 = r.y + 3;
     hv->rows_shown = (r.h - 3) / hv->ch;
     hv->rows_shown = hv->rows_shown > s->L ? s->L : hv->rows_shown;
-    scroll_to(hv, hv->rows_shown, s->L);
-    head_labels(g, hv, r.y + 2, r.x + r.w);
+    scroll_to(hv, ht->sel_l, hv->rows_shown, s->L);
+    head_labels(g, hv, ht->sel_h, r.y + 2, r.x + r.w);
     for (int row = 0; row < hv->rows_shown; row++) {
         int l = hv->first_l + row, y = hv->y0 + row * hv->ch;
-        layer_label(g, r.x, y, l, l == hv->sel_l);
+        layer_label(g, r.x, y, l, l == ht->sel_l);
         for (int h = 0; h < s->H; h++) {
             int x = hv->x0 + h * (hv->cw + hv->gap);
             if (four)
-                table_cell4(g, hv, x, y, l * s->H + h);
+                table_cell4(g, ht, x, y, l * s->H + h);
             else
-                table_cell1(u, g, hv, x, y, l * s->H + h);
-            if (l == hv->sel_l && h == hv->sel_h)
+                table_cell1(u, g, x, y, l * s->H + h);
+            if (l == ht->sel_l && h == ht->sel_h)
                 grid_flag_rect(g, x, y, hv->cw, hv->ch, CELL_CURSOR);
         }
     }
@@ -321,7 +200,7 @@ static void put_block(const UiState *u, Grid *g, int x, int y, float up, float l
 static void thumbnail(UiState *u, Grid *g, int x, int y, int l, int h, int rows, float *buf)
 {
     struct HeadsView *hv = u->hv;
-    const ModelResult *r = &u->ses.res;
+    const ModelResult *r = &u->a.ses.res;
     int n_q = r->shape.n_q, n_k = r->shape.n_k, half = u->hmode == HEATMAP_COLOR;
     int sh = rows << half, gh = sh > n_q ? n_q : sh, gw = hv->cw > n_k ? n_k : hv->cw;
     if (model_pool_head(r, l, h, 0, n_q, 0, n_k, gh, gw, POOL_MAX, buf) != AV_OK)
@@ -337,15 +216,17 @@ static void thumbnail(UiState *u, Grid *g, int x, int y, int l, int h, int rows,
 
 void view_heads_model_draw(UiState *u, Grid *g, Rect r)
 {
-    struct HeadsView *hv = u->hv;
-    const ModelResult *res = &u->ses.res;
-    if (u->ses.run_err || res->shape.n_q == 0) {
+    struct HeadsView *hv = hv_of(u);
+    const ModelResult *res = &u->a.ses.res;
+    if (u->a.ses.run_err || res->shape.n_q == 0) {
         grid_puts(g, r.x, r.y + 1, "the model view needs a text with tokens", r.w, STYLE_DIM);
         return;
     }
     int L = res->L, H = res->shape.H;
     hv->L = L, hv->H = H, hv->x0 = r.x + LABEL_W, hv->gap = 1, hv->y0 = r.y + 2;
-    hv->sel_l = hv->sel_l < L ? hv->sel_l : L - 1, hv->sel_h = hv->sel_h < H ? hv->sel_h : H - 1;
+    /* the selection within the result's heads (app_input keeps it so too) */
+    int sel_l = u->a.heads.sel_l < L ? u->a.heads.sel_l : L - 1;
+    int sel_h = u->a.heads.sel_h < H ? u->a.heads.sel_h : H - 1;
     hv->cw = (r.w - LABEL_W) / H - 1;
     hv->cw = hv->cw > 2 * res->shape.n_k ? 2 * res->shape.n_k : hv->cw;
     hv->cw = hv->cw < 1 ? 1 : hv->cw;
@@ -354,35 +235,32 @@ void view_heads_model_draw(UiState *u, Grid *g, Rect r)
     int rows = per >= 3 ? per - 1 : per;
     hv->ch = per;
     hv->rows_shown = (r.h - 2) / hv->ch > L ? L : (r.h - 2) / hv->ch;
-    scroll_to(hv, hv->rows_shown, L);
+    scroll_to(hv, sel_l, hv->rows_shown, L);
     char title[200];
     snprintf(title, sizeof title,
              "Model view: %d layer%s x %d heads, each head's %d x %d weights at its largest per "
              "block   arrows, Enter focuses, Esc back",
              L, L == 1 ? "" : "s", H, res->shape.n_q, res->shape.n_k);
     grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
-    head_labels(g, hv, r.y + 1, r.x + r.w);
+    head_labels(g, hv, sel_h, r.y + 1, r.x + r.w);
     float *buf = term_xrealloc(NULL, sizeof *buf * (size_t)(2 * rows) * (size_t)hv->cw);
     for (int row = 0; row < hv->rows_shown; row++) {
         int l = hv->first_l + row, y = hv->y0 + row * hv->ch;
-        layer_label(g, r.x, y, l, l == hv->sel_l);
+        layer_label(g, r.x, y, l, l == sel_l);
         for (int h = 0; h < H; h++) {
             int x = hv->x0 + h * (hv->cw + hv->gap);
             thumbnail(u, g, x, y, l, h, rows, buf);
-            if (l == hv->sel_l && h == hv->sel_h) { /* brackets in the gaps around it */
+            if (l == sel_l && h == sel_h) { /* brackets in the gaps around it */
                 grid_put(g, x - 1, y, '[', STYLE_ACCENT, 0);
                 grid_put(g, x + hv->cw, y, ']', STYLE_ACCENT, 0);
             }
         }
-        kind_release(u->ses.kind, l);
+        kind_release(u->a.ses.kind, l);
     }
     free(buf);
 }
 
 ViewId view_heads_shown(const UiState *u)
 {
-    const struct HeadsView *hv = u->hv;
-    if (hv && hv->mode == HV_TABLE && hv->have)
-        return VIEW_ID_HEAD_SCORES;
-    return hv && hv->mode == HV_MODEL ? VIEW_ID_MODEL : VIEW_ID_COUNT;
+    return headtable_shown(&u->a.heads);
 }

@@ -5,7 +5,8 @@
  * heads, as BertViz's). Arrows or a click select a head, Enter (or the
  * click) focuses it in the heatmap view, Esc goes back. Their rows in
  * io/views.h's table: head-scores and model (VIEW_HOME_UI: their state is
- * UiState's hv, so no lesson page shows them); view_table.c draws them.
+ * App's heads, app/headtable.h, not the AppState, so no lesson page shows
+ * them); view_table.c draws them.
  * Private to src/ui/.
  */
 #ifndef ATTNVIZ_VIEW_HEADS_H
@@ -15,10 +16,6 @@
 
 #include "io/views.h"
 #include "uistate.h"
-
-/* Handle in when one of the two views is open or opened by it: true when
- * taken (*pending gets APP_RUN after the scores ran the kind). */
-bool view_heads_handle(UiState *u, const UiInput *in, unsigned *pending);
 
 /* The one of the two views that is open (VIEW_ID_HEAD_SCORES once its
  * scores ran, VIEW_ID_MODEL), or VIEW_ID_COUNT when neither is. */
@@ -32,7 +29,7 @@ void view_heads_model_draw(UiState *u, Grid *g, Rect r);
 
 /* A click at (x, y) on a head of the open view: in becomes ACT_CELL_SET
  * (arg the layer, col the head) and true; false elsewhere. */
-bool view_heads_click(UiState *u, int x, int y, UiInput *in);
+bool view_heads_click(UiState *u, int x, int y, AppInput *in);
 
 /* Free the views' state. */
 void view_heads_free(UiState *u);

@@ -16,11 +16,11 @@
 #define LESSON_SIDE_W 44
 #define LESSON_LINES 64     /* wrapped lines of a part of a page, at most */
 
-void view_lesson_key(const UiState *u, int key, bool code, UiInput *in)
+void view_lesson_key(const UiState *u, int key, bool code, AppInput *in)
 {
-    const LessonState *ls = &u->lesson;
+    const LessonState *ls = &u->a.lesson;
     in->lesson_in = 0;
-    if ((!ls->active && !ls->list) || u->app.mode == MODE_EDIT || u->app.help)
+    if ((!ls->active && !ls->list) || u->a.app.mode == MODE_EDIT || u->a.app.help)
         return;
     int li = -1;
     if (code && key == KEY_NPAGE)
@@ -115,7 +115,7 @@ static bool choices_inline(const UiState *u, const LessonQuestion *q, Lines *L, 
 {
     char buf[256];
     size_t len = 0;
-    if (!compact || !q->n_choices || u->lesson.pick >= 0 || u->lesson.revealed)
+    if (!compact || !q->n_choices || u->a.lesson.pick >= 0 || u->a.lesson.revealed)
         return false;
     for (int k = 0; k < q->n_choices && len < sizeof buf; k++)
         len += (size_t)snprintf(buf + len, sizeof buf - len, "%s(%c) %s", k ? "  " : " ", 'a' + k,
@@ -129,7 +129,7 @@ static bool choices_inline(const UiState *u, const LessonQuestion *q, Lines *L, 
 /* The question, the prediction and, once revealed, the answer. */
 static void question_lines(const UiState *u, const LessonPage *p, Lines *L, bool compact)
 {
-    const LessonState *ls = &u->lesson;
+    const LessonState *ls = &u->a.lesson;
     const LessonQuestion *q = &p->q;
     char buf[256];
     add(L, q->text, STYLE_TITLE, 0);
@@ -140,7 +140,7 @@ static void question_lines(const UiState *u, const LessonPage *p, Lines *L, bool
         add(L, buf, k == ls->pick ? STYLE_LABEL_SEL : right ? STYLE_ACCENT : STYLE_TEXT, 1);
     }
     const char *pred = "";
-    if (q->kind == LESSON_ASK_TOKEN && ls->pick >= 0 && ls->pick < u->app.n_k)
+    if (q->kind == LESSON_ASK_TOKEN && ls->pick >= 0 && ls->pick < u->a.app.n_k)
         pred = u->labels_k[ls->pick];
     else if (q->kind == LESSON_ASK_CHOICE && ls->pick >= 0)
         pred = q->choices[ls->pick];
@@ -254,10 +254,10 @@ static void veil_pe(Grid *g, Rect r)
 
 void view_lesson_veil(const UiState *u, Grid *g, Rect r)
 {
-    if (!lesson_state_veiled(&u->lesson) || u->app.view == VIEW_PIPELINE ||
-        u->app.panel != PANEL_NONE)
+    if (!lesson_state_veiled(&u->a.lesson) || u->a.app.view == VIEW_PIPELINE ||
+        u->a.app.panel != PANEL_NONE)
         return;
-    if (u->app.view == VIEW_PE) {
+    if (u->a.app.view == VIEW_PE) {
         veil_pe(g, r);
         return;
     }
@@ -289,7 +289,7 @@ void view_lesson_veil(const UiState *u, Grid *g, Rect r)
 static void page_lines(const UiState *u, const LessonPage *p, int w, bool compact, Lines *head,
                        Lines *text, Lines *q)
 {
-    const LessonState *ls = &u->lesson;
+    const LessonState *ls = &u->a.lesson;
     char buf[256];
     head->n = text->n = q->n = 0;
     head->w = q->w = w;
@@ -313,21 +313,21 @@ static void page_lines(const UiState *u, const LessonPage *p, int w, bool compac
  * side-by-side views fit in as many). */
 static int view_min_rows(const UiState *u, int w)
 {
-    int lab = 1, n_k = u->app.n_k > 0 ? u->app.n_k : 1;
-    for (int j = 0; j < u->app.n_k; j++) {
+    int lab = 1, n_k = u->a.app.n_k > 0 ? u->a.app.n_k : 1;
+    for (int j = 0; j < u->a.app.n_k; j++) {
         int lw = grid_text_width(u->labels_k[j]);
         lab = lw > lab ? lw : lab;
     }
     int cell = (w - 40) / n_k; /* about the focused head's cells (view_attn.c) */
     cell = cell > 5 ? 5 : cell;
     lab = lab <= cell - 1 ? 1 : lab > 5 ? 5 : lab; /* across the cells, or rotated */
-    int rows = u->app.n_q < 3 ? u->app.n_q : 3;
+    int rows = u->a.app.n_q < 3 ? u->a.app.n_q : 3;
     return 4 + lab + rows;
 }
 
 void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
 {
-    const LessonPage *p = lesson_state_page(&u->lesson);
+    const LessonPage *p = lesson_state_page(&u->a.lesson);
     *panel = (Rect){0, 0, 0, 0};
     if (!p)
         return;
@@ -361,7 +361,7 @@ static void put_lines(Grid *g, const Lines *L, int first, int n, int x, int y)
 static void draw_hint(const UiState *u, Grid *g, Rect r, int first, int shown, int total)
 {
     char buf[160];
-    int n = snprintf(buf, sizeof buf, "%s", lesson_state_hint(&u->lesson));
+    int n = snprintf(buf, sizeof buf, "%s", lesson_state_hint(&u->a.lesson));
     if (shown < total)
         snprintf(buf + n, sizeof buf - n, "  %s text %d-%d of %d",
                  first + shown < total ? (first ? "{ }:" : "}: more") : "{: back,",
@@ -371,7 +371,7 @@ static void draw_hint(const UiState *u, Grid *g, Rect r, int first, int shown, i
 
 void view_lesson_draw(UiState *u, Grid *g, Rect r)
 {
-    const LessonState *ls = &u->lesson;
+    const LessonState *ls = &u->a.lesson;
     const LessonPage *p = lesson_state_page(ls);
     if (!p || r.w < 10 || r.h < 4)
         return;
@@ -393,8 +393,8 @@ void view_lesson_draw(UiState *u, Grid *g, Rect r)
     nt = nt < 0 ? 0 : nt > text.n ? text.n : nt;
     /* the narration scrolls, never cut: { and } (or Shift-Up/Down) move it */
     int most = text.n - nt > 0 ? text.n - nt : 0;
-    int first = u->app.lesson_scroll > most ? most : u->app.lesson_scroll;
-    u->app.lesson_scroll = first;
+    int first = u->a.app.lesson_scroll > most ? most : u->a.app.lesson_scroll;
+    u->report.lesson_most = most;
     put_lines(g, &text, first, nt, r.x, r.y + nh);
     if (nt > 0 && first > 0)
         grid_puts(g, r.x + r.w - 1, r.y + nh, "\u25b2", 1, STYLE_ACCENT);
@@ -406,7 +406,7 @@ void view_lesson_draw(UiState *u, Grid *g, Rect r)
 
 void view_lesson_list_draw(const UiState *u, Grid *g)
 {
-    const LessonState *ls = &u->lesson;
+    const LessonState *ls = &u->a.lesson;
     if (!ls->list)
         return;
     int w = g->w - 8 < 76 ? g->w - 8 : 76, rows = g->h - 6;

@@ -12,7 +12,7 @@
 /* When a lesson is active or its list open (and neither the editor nor the
  * help is), translate key (an ncurses code when code, else a character) to
  * in->lesson_in (LessonInput + 1) and in->lesson_arg; else leave them 0. */
-void view_lesson_key(const UiState *u, int key, bool code, UiInput *in);
+void view_lesson_key(const UiState *u, int key, bool code, AppInput *in);
 
 /* Split the middle of the screen for an active lesson: *panel gets the
  * page's part (the right side on wide screens, the bottom on narrow ones)

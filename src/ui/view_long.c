@@ -19,33 +19,35 @@
 
 bool view_long_wanted(const UiState *u, Rect r)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     /* a lesson page speaks of a token's row: the rows scroll to it rather
      * than pool when the page leaves the view few lines */
-    bool rows_pool = s->n_q > 2 * (r.h - 4) && !u->lesson.active;
-    return u->ses.res.lazy || rows_pool || s->n_k > r.w - 40;
+    bool rows_pool = s->n_q > 2 * (r.h - 4) && !u->a.lesson.active;
+    return u->a.ses.res.lazy || rows_pool || s->n_k > r.w - 40;
 }
 
 typedef struct {
     int x, y, rows, cols; /* the cells' screen rectangle */
     int cw;               /* columns a cell */
     bool half;            /* two cells a screen row */
+    int zoom;             /* the zoom drawn (the state's, at most the deepest) */
     ViewAxis ar, ac;
 } LongGeo;
 
 /* Zoom, scroll and pooling of both axes for cells in rows x cols. */
 static void long_geo(UiState *u, int rows, int cols, LongGeo *lg)
 {
-    AppState *s = &u->app;
+    const AppState *s = &u->a.app;
+    AppLayout *rep = &u->report;
     int zmax = axis_zoom_max(s->n_q, rows), zc = axis_zoom_max(s->n_k, cols);
     zmax = zc > zmax ? zc : zmax;
-    if (s->zoom > zmax) {
-        s->zoom = zmax;
-        snprintf(s->msg, sizeof s->msg, "zoomed in as far as it goes: one token a cell");
-    }
+    if (s->zoom > zmax && (rep->zoom_max < 0 || zmax < rep->zoom_max))
+        rep->zoom_max = zmax; /* app_layout clamps the zoom, with a line */
+    lg->zoom = rep->zoom_max >= 0 && s->zoom > rep->zoom_max ? rep->zoom_max : s->zoom;
+    bool centre = s->recentre && !rep->recentred; /* once a frame */
     int sel_c = s->sel_col >= 0 ? s->sel_col : (s->n_k == s->n_q ? s->sel_row : 0);
-    lg->ar = axis_view(s->n_q, rows, s->zoom, s->sel_row, u->long_first_row, s->recentre);
-    lg->ac = axis_view(s->n_k, cols, s->zoom, sel_c, u->long_first_col, s->recentre);
+    lg->ar = axis_view(s->n_q, rows, lg->zoom, s->sel_row, u->long_first_row, centre);
+    lg->ac = axis_view(s->n_k, cols, lg->zoom, sel_c, u->long_first_col, centre);
     lg->half = u->hmode == HEATMAP_COLOR && lg->ar.span > rows;
     if (lg->half)
         lg->ar.cells = lg->ar.span < 2 * rows ? lg->ar.span : 2 * rows;
@@ -54,9 +56,9 @@ static void long_geo(UiState *u, int rows, int cols, LongGeo *lg)
     lg->rows = lg->half ? (lg->ar.cells + 1) / 2 : lg->ar.cells;
     lg->cols = lg->ac.cells;
     u->long_first_row = lg->ar.first, u->long_first_col = lg->ac.first;
-    s->row_step = (lg->ar.span + lg->rows - 1) / (lg->rows > 0 ? lg->rows : 1);
-    s->col_step = (lg->ac.span + lg->cols - 1) / (lg->cols > 0 ? lg->cols : 1);
-    s->page = lg->rows > 2 ? (lg->rows - 1) * s->row_step : s->row_step;
+    rep->row_step = (lg->ar.span + lg->rows - 1) / (lg->rows > 0 ? lg->rows : 1);
+    rep->col_step = (lg->ac.span + lg->cols - 1) / (lg->cols > 0 ? lg->cols : 1);
+    rep->page = lg->rows > 2 ? (lg->rows - 1) * rep->row_step : rep->row_step;
 }
 
 /* A pooled value as a level, GRID_LEVELS for masked. */
@@ -120,13 +122,13 @@ static void row_tokens(const LongGeo *lg, int y, int *t0, int *t1)
 
 static void draw_row_labels(UiState *u, Grid *g, const LongGeo *lg)
 {
-    int sel = u->app.sel_row;
+    int sel = u->a.app.sel_row;
     for (int y = 0; y < lg->rows; y++) {
         int t0, t1, sy = lg->y + y;
         char lab[48];
         row_tokens(lg, y, &t0, &t1);
         bool mine = sel >= t0 && sel < t1;
-        int nw = grid_digits(u->app.n_q) & 7; /* at most 5 digits (16384 tokens) */
+        int nw = grid_digits(u->a.app.n_q) & 7; /* at most 5 digits (16384 tokens) */
         if (t1 - t0 == 1) /* numbers right-aligned: no shift at token 10 */
             snprintf(lab, sizeof lab, "%*d %.24s", nw, t0 + 1, u->labels_q[t0]);
         else
@@ -141,7 +143,7 @@ static void draw_row_labels(UiState *u, Grid *g, const LongGeo *lg)
  * themselves when each has a cell wide enough; the selected key marked. */
 static void draw_col_ticks(UiState *u, Grid *g, const LongGeo *lg, int y)
 {
-    int every = lg->cw >= 4 ? 1 : 10 / lg->cw, sel = u->app.sel_col;
+    int every = lg->cw >= 4 ? 1 : 10 / lg->cw, sel = u->a.app.sel_col;
     for (int c = 0; c < lg->cols; c += every) {
         int t0, t1, x = lg->x + c * lg->cw;
         axis_cell_range(&lg->ac, c, &t0, &t1);
@@ -166,9 +168,9 @@ static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, i
     snprintf(rr, sizeof rr, rmin == rmax ? "%d" : "%d-%d", rmin, rmax);
     snprintf(cc, sizeof cc, cmin == cmax ? "%d" : "%d-%d", cmin, cmax);
     grid_printf(g, x, y, w, STYLE_DIM,
-                "zoom %d (z/Z/0) | rows %d-%d, cols %d-%d | %s pooling%s (a)", u->app.zoom,
+                "zoom %d (z/Z/0) | rows %d-%d, cols %d-%d | %s pooling%s (a)", lg->zoom,
                 lg->ar.first + 1, lg->ar.first + lg->ar.span, lg->ac.first + 1,
-                lg->ac.first + lg->ac.span, u->app.pool_mean ? "mean" : "max",
+                lg->ac.first + lg->ac.span, u->a.app.pool_mean ? "mean" : "max",
                 sampled ? " of sampled rows" : "");
     grid_printf(g, x, y + 1, w, STYLE_DIM, "a row: %s token%s%s, a column: %s", rr,
                 rmax > 1 ? "s" : "", lg->half ? " (▀ 2 cells)" : "", cc);
@@ -177,7 +179,7 @@ static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, i
 void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *title,
                     bool main)
 {
-    AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1;
     int rows = r.h - 2 - 2 - legend_h, cols = r.w - LONG_LABEL_W - 3;
     if (rows < 2 || cols < 4)
@@ -185,7 +187,7 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
     LongGeo lg = {.x = r.x + LONG_LABEL_W + 2, .y = r.y + 2};
     long_geo(u, rows, cols, &lg);
     char stats[64];
-    widget_stats_text(data_stats(u, res == &u->ses.res2, h), true, stats, sizeof stats);
+    widget_stats_text(data_stats(u, res == &u->a.ses.res2, h), true, stats, sizeof stats);
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s", title);
     grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
     draw_col_ticks(u, g, &lg, r.y + 1);
@@ -195,7 +197,7 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
     heatmap_legend(g, r.x, lg.y + lg.rows + 2, r.w, u->hmode, res->shape.causal);
     if (!main)
         return;
-    s->recentre = false;
+    u->report.recentred = true;
     u->lay.have_long = true;
     u->lay.long_x = lg.x, u->lay.long_y = lg.y, u->lay.long_rows = lg.rows;
     u->lay.long_cw = lg.cw, u->lay.long_half = lg.half;
@@ -205,7 +207,7 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
 /* Geometry of one small head: cells (x, y) .. in rows x cols screen cells. */
 static void tile_geo(const UiState *u, int x, int y, int rows, int cols, LongGeo *lg)
 {
-    int n_q = u->app.n_q, n_k = u->app.n_k;
+    int n_q = u->a.app.n_q, n_k = u->a.app.n_k;
     bool half = u->hmode == HEATMAP_COLOR && n_q > rows; /* two cells a row only if needed */
     *lg = (LongGeo){.x = x, .y = y, .cw = 1, .half = half};
     lg->ar = axis_view(n_q, half ? 2 * rows : rows, 0, 0, 0, false);
@@ -219,27 +221,27 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
 {
     /* three across when "5 pronoun -> noun" fits each, else two; more
      * across (labels cut) when the height leaves too few rows for that */
-    int H = u->app.cfg.H, per_row = r.w / 3 >= 19 && H > 2 ? 3 : H > 1 && r.w >= 24 ? 2 : 1;
+    int H = u->a.app.cfg.H, per_row = r.w / 3 >= 19 && H > 2 ? 3 : H > 1 && r.w >= 24 ? 2 : 1;
     while (per_row < H && r.w / (per_row + 1) >= 9 &&
            (max_h - 1) / ((H + per_row - 1) / per_row) - 2 < 2)
         per_row++;
     per_row = H < per_row ? H : per_row;
     int tile_w = r.w / per_row, tile_rows = (H + per_row - 1) / per_row;
     bool half = u->hmode == HEATMAP_COLOR;
-    int want = half ? (u->app.n_q + 1) / 2 : u->app.n_q;
+    int want = half ? (u->a.app.n_q + 1) / 2 : u->a.app.n_q;
     int T = (max_h - 1) / tile_rows - 2;
-    if (half && T >= u->app.n_q)
-        want = u->app.n_q; /* one cell a row fits: no half blocks */
+    if (half && T >= u->a.app.n_q)
+        want = u->a.app.n_q; /* one cell a row fits: no half blocks */
     T = T > want ? want : T > 10 ? 10 : T;
     if (T < 1 || tile_w < 8)
         return 0;
-    bool whole = (half ? 2 * T : T) >= u->app.n_q && tile_w - 1 >= u->app.n_k;
+    bool whole = (half ? 2 * T : T) >= u->a.app.n_q && tile_w - 1 >= u->a.app.n_k;
     LongGeo lg0; /* every tile's axes are the same */
     tile_geo(u, r.x, r.y + 2, T, tile_w - 1, &lg0);
     const char *pooled = ", each pooled whole";
     if (whole)
         pooled = "";
-    else if (data_pool_sampled(&u->ses.res, &lg0.ar, &lg0.ac))
+    else if (data_pool_sampled(&u->a.ses.res, &lg0.ar, &lg0.ac))
         pooled = ", pooled from sampled rows";
     if (H > 1)
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H, pooled);
@@ -249,8 +251,8 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
         int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
         LongGeo lg;
         tile_geo(u, x, y + 1, T, tile_w - 1, &lg);
-        draw_cells(u, g, &lg, data_pooled(u, &u->ses.res, u->app.layer, h, &lg.ar, &lg.ac));
-        int st = h == u->app.head ? STYLE_LABEL_SEL : STYLE_TITLE;
+        draw_cells(u, g, &lg, data_pooled(u, &u->a.ses.res, u->a.app.layer, h, &lg.ar, &lg.ac));
+        int st = h == u->a.app.head ? STYLE_LABEL_SEL : STYLE_TITLE;
         /* the head's number for 1-9, unless it is the only one ("1 heads
          * combined" read as a count) */
         int used = H > 1 ? grid_printf(g, x, y, tile_w - 1, st, "%d ", h + 1) : 0;
@@ -268,7 +270,7 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
 
 void view_long_draw(UiState *u, Grid *g, Rect r)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int R = r.w / 3 < 28 ? 28 : r.w / 3 > 48 ? 48 : r.w / 3;
     Rect left = {r.x, r.y, r.w - R - 1, r.h}, right = {r.x + r.w - R, r.y, R, r.h};
     char title[96];
@@ -277,8 +279,8 @@ void view_long_draw(UiState *u, Grid *g, Rect r)
         snprintf(layer, sizeof layer, ", layer %d of %d", s->layer + 1, s->cfg.layers);
     snprintf(title, sizeof title, "Head %d of %d%s: %s, %d x %d tokens", s->head + 1, s->cfg.H,
              layer, widget_head_label(u, s->head), s->n_q, s->n_k);
-    view_long_head(u, g, left, &u->ses.res, s->head, title, true);
+    view_long_head(u, g, left, &u->a.ses.res, s->head, title, true);
     int used = view_long_tiles(u, g, right, right.h / 2);
-    widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->ses.res,
+    widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->a.ses.res,
                  s->head);
 }

@@ -20,7 +20,7 @@ void view_long_draw(UiState *u, Grid *g, Rect r);
 void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *title,
                     bool main);
 
-/* Every head of u->ses.res small in r, each its whole matrix (max-pooled when it
+/* Every head of u->a.ses.res small in r, each its whole matrix (max-pooled when it
  * has more tokens than cells), labelled with its number and label, its
  * statistics under it, the focused one marked; at most max_h rows. Keeps
  * the tiles for clicks. Returns the rows used (0 when nothing fits). */

@@ -37,7 +37,7 @@ static void wrap(FILE *f, const char *text, int width, const char *indent)
 
 static void heads_text(const UiState *u, FILE *f, int width)
 {
-    const ModelConfig *c = &u->app.cfg;
+    const ModelConfig *c = &u->a.app.cfg;
     if (c->preset == PRESET_LOADED) {
         fprintf(f, "The %d heads come from --weights\n\n", c->H);
         wrap(f, "Layer 1's W_q, W_k, W_v and W_o were read from Wq.npy, Wk.npy, Wv.npy and "
@@ -94,9 +94,9 @@ static void panel_lines(UiState *u)
 /* Make the text again when what it shows has changed. */
 static void panel_make(UiState *u, int width)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     char key[96];
-    snprintf(key, sizeof key, "%d %u %d %d %d %d %d %d", s->panel, u->ses.gen, s->layer, s->head,
+    snprintf(key, sizeof key, "%d %u %d %d %d %d %d %d", s->panel, u->a.ses.gen, s->layer, s->head,
              s->sel_row, width, s->cfg.preset, s->cfg.H);
     if (u->panel && strcmp(key, u->panel_key) == 0)
         return;
@@ -104,7 +104,7 @@ static void panel_make(UiState *u, int width)
     if (memfile_open(&m) != AV_OK)
         term_die("out of memory");
     if (s->panel == PANEL_TRACE)
-        trace_write(m.f, &u->ses.res, &s->cfg, s->layer, s->head, s->sel_row);
+        trace_write(m.f, &u->a.ses.res, &s->cfg, s->layer, s->head, s->sel_row);
     else
         heads_text(u, m.f, width);
     if (memfile_close(&m) != AV_OK)
@@ -126,30 +126,30 @@ void view_panel_free(UiState *u)
 
 void view_panel_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     if (r.h < 5 || r.w < 20)
         return;
-    if (s->panel == PANEL_TRACE && (u->ses.run_err || s->sel_row < 0)) {
-        snprintf(s->msg, sizeof s->msg, "no trace: the sentence has no tokens");
-        s->panel = PANEL_NONE;
+    if (s->panel == PANEL_TRACE && (u->a.ses.run_err || s->sel_row < 0)) {
+        u->report.no_trace = true; /* app_layout closes it, with a line */
         return;
     }
     panel_make(u, r.w - 6);
     widget_box(g, r);
     int rows = r.h - 2, most = u->panel_n - rows > 0 ? u->panel_n - rows : 0;
-    s->panel_scroll = s->panel_scroll > most ? most : s->panel_scroll;
+    int top = s->panel_scroll > most ? most : s->panel_scroll;
+    u->report.panel_most = most;
     const char *what = s->panel == PANEL_TRACE
                            ? " Calculation trace: Up/Down token, Tab head, PgUp/PgDn scroll, w/Esc "
                              "closes "
                            : " How the heads were built: PgUp/PgDn scroll, I/Esc closes ";
     grid_puts(g, r.x + 2, r.y, what, r.w - 4, STYLE_TITLE);
-    for (int k = 0; k < rows && s->panel_scroll + k < u->panel_n; k++) {
-        const char *line = u->panel + u->panel_lines[s->panel_scroll + k];
+    for (int k = 0; k < rows && top + k < u->panel_n; k++) {
+        const char *line = u->panel + u->panel_lines[top + k];
         bool head = strncmp(line, "Step", 4) == 0 || strncmp(line, "Head", 4) == 0 ||
                     strncmp(line, "Calculation", 11) == 0 || strncmp(line, "The ", 4) == 0;
         grid_puts(g, r.x + 2, r.y + 1 + k, line, r.w - 4, head ? STYLE_ACCENT : STYLE_TEXT);
     }
     if (most > 0)
         grid_printf(g, r.x + r.w - 22, r.y + r.h - 1, 20, STYLE_DIM, " lines %d-%d of %d ",
-                    s->panel_scroll + 1, s->panel_scroll + rows, u->panel_n);
+                    top + 1, top + rows, u->panel_n);
 }

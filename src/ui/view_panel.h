@@ -6,7 +6,7 @@
 
 #include "uistate.h"
 
-/* Draw the panel u->app.panel names over r, scrolled by u->app.panel_scroll;
+/* Draw the panel u->a.app.panel names over r, scrolled by u->a.app.panel_scroll;
  * closes it with a message when there is nothing to show. */
 void view_panel_draw(UiState *u, Grid *g, Rect r);
 

@@ -43,7 +43,7 @@ static int pe_compute(UiState *u, int n, int d)
 
 static void draw_matrix(UiState *u, Grid *g, Rect r, int P, int d)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     grid_puts(g, r.x, r.y, "PE matrix: row k = token k (pos k-1)", r.w,
               STYLE_TITLE);
     diverge_legend(u, g, r.x, r.y + 1, r.w);
@@ -65,7 +65,7 @@ static void draw_matrix(UiState *u, Grid *g, Rect r, int P, int d)
 
 static void draw_similarity(UiState *u, Grid *g, Rect r)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int n = s->n_q;
     grid_puts(g, r.x, r.y, "Similarity of the tokens' positions: cos(PE(i), PE(j))", r.w, STYLE_TITLE);
     int cw = (r.w - 16) / (n > 0 ? n : 1);
@@ -83,7 +83,7 @@ static void draw_similarity(UiState *u, Grid *g, Rect r)
 
 void view_pe_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int d = s->cfg.d_model, n = s->n_q;
     int P = pe_compute(u, n, d);
     int left_w = 1 + 3 + 11 + 1 + d + 2;
@@ -91,7 +91,7 @@ void view_pe_draw(UiState *u, Grid *g, Rect r)
     Rect left = {r.x, r.y, left_w - 1, r.h};
     Rect right = {r.x + left_w, r.y, r.w - left_w, r.h};
     draw_matrix(u, g, left, P, d);
-    s->page = r.h > 8 ? r.h / 2 : 1;
+    u->report.page = r.h > 8 ? r.h / 2 : 1;
     if (!s->cfg.pe)
         grid_puts(g, right.x, right.y, "PE is off (p): the model cannot tell word order",
                   right.w, STYLE_ACCENT);
@@ -103,7 +103,7 @@ void view_pe_draw(UiState *u, Grid *g, Rect r)
      * whole where it fits, the line plots above it only with room for two
      * dimensions; otherwise the similarity takes at most half, and goes on a
      * screen too short for both (a lesson page below) */
-    const LessonPage *lp = u->lesson.active ? lesson_state_page(&u->lesson) : NULL;
+    const LessonPage *lp = u->a.lesson.active ? lesson_state_page(&u->a.lesson) : NULL;
     bool want_sim = lp && lp->set.pe_similarity;
     int sim_h = n + 2 < r.h / 2 || (want_sim && n + 2 < r.h) ? n + 2 : want_sim ? r.h : r.h / 2;
     int lines_h = r.h - 1 - sim_h - 1;

@@ -18,8 +18,8 @@ static void say(Grid *g, Rect r, const char *msg)
 
 void view_pipeline_draw(UiState *u, Grid *g, Rect r)
 {
-    AppState *s = &u->app;
-    if (u->ses.run_err || s->n_q == 0) {
+    const AppState *s = &u->a.app;
+    if (u->a.ses.run_err || s->n_q == 0) {
         say(g, r, "the pipeline view needs a sentence with tokens");
         return;
     }
@@ -28,7 +28,7 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
         return;
     }
     PipelineData d;
-    int err = pipeline_compute(&u->ses.res, s->layer, s->head, &d);
+    int err = pipeline_compute(&u->a.ses.res, s->layer, s->head, &d);
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
     if (err) {
@@ -40,21 +40,21 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     PipelineSpec sp = {
         .d = &d, .row_labels = u->labels_q, .col_labels = u->labels_k, .sel_row = s->sel_row,
         .sel_col = s->sel_col, .glyphs = u->depth == DEPTH_MONO, .page = s->pipe_page,
-        .veil = lesson_state_veil_stage(&u->lesson),
+        .veil = lesson_state_veil_stage(&u->a.lesson),
     };
-    const LessonPage *lp = lesson_state_page(&u->lesson);
+    const LessonPage *lp = lesson_state_page(&u->a.lesson);
     sp.lead = lp && lp->set.view == VIEW_ID_PIPELINE ? lp->set.stage : 0;
     sp.lead_last = sp.lead ? lp->set.stage_last : 0;
-    if (u->lesson.active && u->lesson.want_stage) { /* the page the lesson talks about */
-        sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->lesson.want_stage - 1));
-        u->lesson.want_stage = 0;
+    if (u->a.lesson.active && u->a.lesson.want_stage) { /* the page the lesson talks about */
+        sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->a.lesson.want_stage - 1));
+        u->report.stage_shown = true;
     }
     int page = 0, pages = pipeline_draw(g, r.x, r.y + 1, r.w, r.h - 1, &sp, &page);
-    s->pipe_page = page;
+    u->report.pipe_page = page; /* clamped to the pages there are */
     char title[160];
     int n = snprintf(title, sizeof title, "Pipeline of head %d of %d (%s)", s->head + 1,
                      s->cfg.H, model_head_label(&s->cfg, s->layer, s->head));
-    if (u->ses.res.L > 1)
+    if (u->a.ses.res.L > 1)
         n += snprintf(title + n, sizeof title - n, ", layer %d", s->layer + 1);
     if (s->sel_row >= 0 && s->sel_row < s->n_q)
         n += snprintf(title + n, sizeof title - n, ": query %s", u->labels_q[s->sel_row]);

@@ -10,7 +10,7 @@
  * not fit a screen, and their copies cost memory). */
 #define VIEW_PIPELINE_MAX_CELLS (256 * 256)
 
-/* Draw the focused head's stages into r; clamps u->app.pipe_page. */
+/* Draw the focused head's stages into r; clamps u->a.app.pipe_page. */
 void view_pipeline_draw(UiState *u, Grid *g, Rect r);
 
 #endif

@@ -3,7 +3,8 @@
  * probabilities, as Transformer Explainer lists them, each token in its
  * display form (a leading space as a visible mark). The numbers come from
  * the kind through the session, which keeps them until the run or the
- * selection changes (session_predict_update); this file draws them.
+ * selection changes (session_predict_update, asked by app_poll); this file
+ * draws them.
  */
 #include "view_predict.h"
 
@@ -11,11 +12,10 @@
 #include <stdio.h>
 
 #include "render/heatmap.h"
-#include "term.h"
 
 int view_predict_rows(const UiState *u, int h)
 {
-    if (u->ses.run_err || u->app.n_q == 0 || u->app.cross_on || !kind_has_logits(u->ses.kind))
+    if (u->a.ses.run_err || u->a.app.n_q == 0 || u->a.app.cross_on || !kind_has_logits(u->a.ses.kind))
         return 0;
     int want = 1 + SESSION_PREDICT_MAX;
     return h >= 28 ? want : h >= 16 ? 5 : h >= 12 ? 4 : 0;
@@ -30,34 +30,23 @@ static void bar(Grid *g, int x, int y, int width, float frac)
         grid_put(g, x + k, y, units >= 8 ? 0x2588 : eighths[units], STYLE_BAR, level);
 }
 
-bool view_predict_update(UiState *u)
-{
-    if (!u->pred_due)
-        return false;
-    u->pred_due = false;
-    int asked = session_predict_update(&u->ses, &u->app);
-    if (asked < 0)
-        term_die("out of memory");
-    return asked != 0;
-}
-
 void view_predict_draw(UiState *u, Grid *g, Rect r)
 {
-    int i = u->app.sel_row;
-    if (r.h < 2 || i < 0 || i >= u->app.n_q)
+    int i = u->a.app.sel_row;
+    if (r.h < 2 || i < 0 || i >= u->a.app.n_q)
         return;
     bool wide = r.w >= 40;
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s %d ",
                            wide ? "Next token after" : "Next after", i + 1);
     used += grid_puts(g, r.x + used, r.y, u->labels_q[i], 12, STYLE_LABEL_SEL);
-    if (!session_predict_fresh(&u->ses, &u->app)) { /* asked once no key waits */
-        u->pred_due = true;
+    if (!session_predict_fresh(&u->a.ses, &u->a.app)) { /* asked once no key waits */
+        u->report.pred_wanted = true; /* asked by app_poll once no key waits */
         grid_puts(g, r.x + used, r.y, ": \u2026", r.w - used, STYLE_DIM);
         return;
     }
-    const SessionPredict *p = u->ses.pred_err ? NULL : &u->ses.pred;
+    const SessionPredict *p = u->a.ses.pred_err ? NULL : &u->a.ses.pred;
     if (!p) {
-        int err = u->ses.pred_err;
+        int err = u->a.ses.pred_err;
         grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, ": %s",
                     err == KIND_BUSY ? "computing\u2026" : av_strerror(err));
         return;

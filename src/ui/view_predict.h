@@ -15,13 +15,8 @@ int view_predict_rows(const UiState *u, int h);
 
 /* Draw the selected row's predictions into r (r.h from view_predict_rows).
  * When the run or the selection changed since they were asked, draw "…"
- * and set u->pred_due: the unembedding of a large vocabulary costs a
- * real model tens of milliseconds, asked after the frame when no key
+ * and report pred_wanted: app_poll asks them after the frame when no key
  * waits, so typing is never slowed by it. */
 void view_predict_draw(UiState *u, Grid *g, Rect r);
-
-/* Ask the session for the predictions the last frame wanted (u->pred_due):
- * true when they changed (draw again). */
-bool view_predict_update(UiState *u);
 
 #endif

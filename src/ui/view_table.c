@@ -48,7 +48,7 @@ void view_table_draw(UiState *u, Grid *g, Rect r)
 {
     ViewId v = view_heads_shown(u); /* the interface's own over the state's */
     if (v < 0 || v >= VIEW_ID_COUNT)
-        v = app_view_base(&u->app);
+        v = app_view_base(&u->a.app);
     ViewDraw draw = v >= 0 && v < VIEW_ID_COUNT ? VIEW_TABLE[v].draw : NULL;
     (draw ? draw : view_attn_draw)(u, g, r);
 }

@@ -13,7 +13,7 @@
 
 static void draw_title(const UiState *u, Grid *g)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     for (int x = 0; x < g->w; x++)
         grid_put(g, x, 0, ' ', STYLE_STATUS, 0);
     const char *view = s->view == VIEW_PE ? "Positional encodings"
@@ -34,9 +34,9 @@ static void draw_title(const UiState *u, Grid *g)
  * selected token with some of its neighbours (a third of the line before). */
 static int token_scroll(const UiState *u, const EditBuf *e, int field, int w)
 {
-    const TokenList *t = field ? &u->ses.res.cross_tokens : &u->ses.res.tokens;
-    int sel = field ? u->app.sel_col : u->app.sel_row, total = edit_width(e, e->len);
-    if (total <= w || u->ses.run_err || sel < 0 || sel >= t->n)
+    const TokenList *t = field ? &u->a.ses.res.cross_tokens : &u->a.ses.res.tokens;
+    int sel = field ? u->a.app.sel_col : u->a.app.sel_row, total = edit_width(e, e->len);
+    if (total <= w || u->a.ses.run_err || sel < 0 || sel >= t->n)
         return 0;
     int at = edit_width(e, t->tok[sel].start), scroll = at - w / 3;
     scroll = scroll > total - w + 1 ? total - w + 1 : scroll;
@@ -48,7 +48,7 @@ static int token_scroll(const UiState *u, const EditBuf *e, int field, int w)
  * 1: the second sentence of cross-attention (keys and values). */
 static void draw_editor(UiState *u, Grid *g, int y, int field)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     const EditBuf *e = field ? &s->cross : &s->text;
     bool active = s->mode == MODE_EDIT && (field == 1) == (s->cross_on && s->field == 1);
     const char *name = !s->cross_on ? "Sentence: " : field ? "Keys/values (2): " : "Queries (1): ";
@@ -63,9 +63,9 @@ static void draw_editor(UiState *u, Grid *g, int y, int field)
         u->lay.editor = (Rect){x0, y, w + 1, 1}, u->lay.editor_scroll = scroll;
     }
     size_t sel_a = 1, sel_b = 0;
-    const TokenList *t = field ? &u->ses.res.cross_tokens : &u->ses.res.tokens;
+    const TokenList *t = field ? &u->a.ses.res.cross_tokens : &u->a.ses.res.tokens;
     int sel = field ? s->sel_col : s->sel_row;
-    if (sel >= 0 && sel < t->n && !u->ses.run_err) {
+    if (sel >= 0 && sel < t->n && !u->a.ses.run_err) {
         sel_a = t->tok[sel].start;
         sel_b = sel_a + t->tok[sel].len;
     }
@@ -111,10 +111,10 @@ static bool chips_fit(const UiState *u, int first, int last, int x0, int w, int 
 /* Numbered chips on `rows` rows, starting late enough to show the selection. */
 static void draw_chips(UiState *u, Grid *g, int y, int rows)
 {
-    const AppState *s = &u->app;
-    if (u->ses.run_err) {
-        const char *why = u->ses.run_err == AV_ERR_EMPTY ? "no tokens yet: type a sentence (e)"
-                                                     : widget_run_error(u, u->ses.run_err);
+    const AppState *s = &u->a.app;
+    if (u->a.ses.run_err) {
+        const char *why = u->a.ses.run_err == AV_ERR_EMPTY ? "no tokens yet: type a sentence (e)"
+                                                     : widget_run_error(u, u->a.ses.run_err);
         grid_printf(g, 0, y, g->w, STYLE_ACCENT, "Tokens: %s", why);
         return;
     }
@@ -158,7 +158,7 @@ int view_top_draw(UiState *u, Grid *g)
     int chip_rows = g->h >= 30 ? 2 : 1, y = 2;
     draw_title(u, g);
     draw_editor(u, g, 1, 0);
-    if (u->app.cross_on)
+    if (u->a.app.cross_on)
         draw_editor(u, g, y++, 1);
     draw_chips(u, g, y, chip_rows);
     return y + chip_rows + (g->h >= 30 ? 1 : 0);
@@ -166,13 +166,13 @@ int view_top_draw(UiState *u, Grid *g)
 
 static const char *hint(const UiState *u)
 {
-    if (u->app.mode == MODE_EDIT)
+    if (u->a.app.mode == MODE_EDIT)
         return "typing edits the sentence | Enter/Esc: done | Up/Down: token | Tab: head | "
                "^K mask | ^P PE | ^T scaling | ^O export | F1 help";
-    if (u->app.view == VIEW_PIPELINE)
+    if (u->a.app.view == VIEW_PIPELINE)
         return "Up/Down: query | Left/Right: key | Tab: head | [ ]: pages | S: leave | "
                "m: mask | s: scaling | t/T temp | o: lessons | ? help | q quit";
-    if (u->app.view == VIEW_PE)
+    if (u->a.app.view == VIEW_PE)
         return "Up/Down: position | [ ]: plotted dims | p: PE on/off | d/D: d_model | "
                "v: attention view | e: edit | ? help | q quit";
     return "Tab: head | Up/Down: token | Left/Right: cell | w: trace | m: mask | t/T temp | "
@@ -230,15 +230,15 @@ static void draw_kind_cost(Grid *g, int y, const KindCost *kc, const char *n, co
  * was computed elsewhere: no FLOPs, the time is reading it. */
 static void draw_cost(const UiState *u, Grid *g, int y)
 {
-    const AppState *s = &u->app;
-    if (u->ses.computing) {
+    const AppState *s = &u->a.app;
+    if (u->a.ses.computing) {
         grid_puts(g, 0, y, "Cost: computing\u2026 the newest text runs off the key path (keys "
                            "are taken meanwhile)", g->w, STYLE_ACCENT);
         return;
     }
-    if (u->ses.run_err || s->n_q == 0)
+    if (u->a.ses.run_err || s->n_q == 0)
         return;
-    const ModelResult *r = &u->ses.res;
+    const ModelResult *r = &u->a.ses.res;
     AttnShape sh = r->shape, dbl = sh;
     dbl.n_q *= 2, dbl.n_k *= 2;
     double nn = (double)sh.n_q * sh.n_k, fl = model_flops(&sh) * s->cfg.layers;
@@ -250,11 +250,11 @@ static void draw_cost(const UiState *u, Grid *g, int y)
         snprintf(n, sizeof n, "%d x %d", sh.n_q, sh.n_k);
     else
         snprintf(n, sizeof n, "%d", sh.n_q);
-    double ms = u->no_clock ? 0 : u->ses.run_ms;
+    double ms = u->no_clock ? 0 : u->a.ses.run_ms;
     const int digits = ms < 1 ? 3 : 1;
     if (r->src) { /* a file read as it stands, or a view derived from a run */
         AttnSource file;
-        bool read = kind_source(u->ses.kind, &file);
+        bool read = kind_source(u->a.ses.kind, &file);
         grid_printf(g, 0, y, g->w, STYLE_TEXT,
                     "Cost: n %s | n\u00b2 %s | weights %s | %s %.*f ms | "
                     "x2 tokens -> n\u00b2 x4, weights x4",
@@ -262,7 +262,7 @@ static void draw_cost(const UiState *u, Grid *g, int y)
         return;
     }
     KindCost kc;
-    if (kind_cost(u->ses.kind, &kc)) { /* the whole forward's, of the positions computed */
+    if (kind_cost(u->a.ses.kind, &kc)) { /* the whole forward's, of the positions computed */
         draw_kind_cost(g, y, &kc, n, b_w, digits, u->no_clock ? 0 : kc.ms > 0 ? kc.ms : ms);
         return;
     }
@@ -297,7 +297,7 @@ static void draw_wrapped(Grid *g, int y, const char *msg)
 static void status_parts(const UiState *u, const char *sep, char *a, size_t na, char *b,
                          size_t nb)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     const ModelConfig *c = &s->cfg;
     if (c->preset == PRESET_IMPORTED) { /* weights only: no sizes, seed or PE to show */
         snprintf(a, na, " imported attention%stokens %d x %d%sheads %d", sep, s->n_q, s->n_k,
@@ -307,7 +307,7 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
         return;
     }
     char kind[160]; /* the kind's own sizes (a GPT-2's), else attnviz's settings */
-    if (kind_status(u->ses.kind, c, strcmp(sep, " | ") == 0, kind, sizeof kind)) {
+    if (kind_status(u->a.ses.kind, c, strcmp(sep, " | ") == 0, kind, sizeof kind)) {
         snprintf(a, na, " tokens %d%slayer %d/%d", s->n_q, sep, s->layer + 1, c->layers);
         snprintf(b, nb, "%s%s", sep, kind);
         return;
@@ -330,15 +330,16 @@ int view_top_status_rows(const UiState *u, int w)
 
 void view_top_bottom_draw(UiState *u, Grid *g)
 {
-    AppState *s = &u->app;
-    if (s->note_shown && (s->sentence < 0 || u->lesson.active)) /* its sentence is gone */
-        s->msg[0] = '\0', s->note_shown = false;
+    const AppState *s = &u->a.app;
+    /* an example's note goes with its sentence (app_layout clears it) */
+    u->report.note_gone = s->note_shown && (s->sentence < 0 || u->a.lesson.active);
+    const char *msg = u->report.note_gone ? "" : s->msg;
     int rows = view_top_status_rows(u, g->w), y = g->h - rows;
     draw_cost(u, g, y - 2);
-    if (s->msg[0] && grid_text_width(s->msg) > g->w) {
-        draw_wrapped(g, y - 2, s->msg); /* an example's note: two lines, over the cost */
-    } else if (s->msg[0])
-        grid_puts(g, 0, y - 1, s->msg, g->w, STYLE_ACCENT);
+    if (msg[0] && grid_text_width(msg) > g->w) {
+        draw_wrapped(g, y - 2, msg); /* an example's note: two lines, over the cost */
+    } else if (msg[0])
+        grid_puts(g, 0, y - 1, msg, g->w, STYLE_ACCENT);
     else
         grid_puts(g, 0, y - 1, hint(u), g->w, STYLE_DIM);
     for (int yy = y; yy < g->h; yy++)

@@ -280,7 +280,7 @@ static void frame(UiState *u, const TrainView *tv, const TrainLoop *lp, bool top
         int used = draw_heads(u, tv, g, body);
         draw_plots(tv, g, (Rect){used + 2, body.y, g->w - used - 2, body.h});
         draw_bottom(tv, g, top);
-        if (u->app.help)
+        if (u->a.app.help)
             input_help_draw(u, g);
     }
     color_paint(u, g);
@@ -308,10 +308,10 @@ static int other_key(AppState *s, TrainView *tv, int key, bool top)
 
 /* Apply one input of the view (input_read_train: the key table's training
  * rows; key is its code); returns 1 to quit, -1 to back out, 0 to go on. */
-static int handle(UiState *u, TrainView *tv, const UiInput *in, int key, bool top)
+static int handle(UiState *u, TrainView *tv, const AppInput *in, int key, bool top)
 {
     char path[512];
-    AppState *s = &u->app;
+    AppState *s = &u->a.app;
     switch (in->action) {
     case ACT_TRAIN_PAUSE:
     case ACT_TRAIN_STEP:
@@ -379,7 +379,7 @@ bool view_train_run(UiState *u, TrainView *tv, bool top)
         dirty = false;
         double wait = tv->paused ? 100.0 : next - term_now_ms();
         timeout(wait > 0 ? (int)wait : 0);
-        UiInput in;
+        AppInput in;
         int key;
         if (input_read_train(&in, &key)) {
             /* Every key already waiting, then a frame before any training. */
@@ -410,33 +410,10 @@ bool view_train_run(UiState *u, TrainView *tv, bool top)
 
 bool view_train_open(UiState *u, const char *task)
 {
-    TrainViewConfig c;
-    char why[160];
-    trainview_config(task, &c);
-    c.cfg.seed = u->app.cfg.seed; /* the interface's seed, as --train takes --seed */
-    /* another task, or another seed set in the interface: a run of its own
-     * (r in the view moves the run's seed on; W again resumes that run) */
-    if (u->train && (strcmp(u->train->conf.task, c.task) != 0 || u->train->seed0 != c.cfg.seed))
-        view_train_free(u);
-    if (!u->train) {
-        TrainView *tv = term_xrealloc(NULL, sizeof *tv);
-        int err = trainview_init(tv, &c, NULL, 0, why, sizeof why);
-        if (err == AV_ERR_NOMEM)
-            term_die("out of memory");
-        if (err) {
-            free(tv);
-            snprintf(u->app.msg, sizeof u->app.msg, "%s", why);
-            return false;
-        }
-        u->train = tv;
-    }
-    return view_train_run(u, u->train, false); /* W again resumes where Esc left it */
-}
-
-void view_train_free(UiState *u)
-{
-    if (u->train)
-        trainview_free(u->train);
-    free(u->train);
-    u->train = NULL;
+    int err = app_train_open(&u->a, task);
+    if (err == AV_ERR_NOMEM)
+        term_die("out of memory");
+    if (err)
+        return false; /* the reason is on the status line */
+    return view_train_run(u, u->a.train, false); /* W again resumes where Esc left it */
 }

@@ -21,13 +21,11 @@
 bool view_train_run(UiState *u, TrainView *tv, bool top);
 
 /* From the interface: set up the task's view with its defaults and the
- * interface's seed and run it (not top); it is kept in u->train, so that
+ * interface's seed and run it (not top); the run is the App's (app_train_open), so that
  * opening it again (the same task and seed) resumes the run where it was
- * left. A task that cannot start leaves a message in u->app.msg. Returns
+ * left. A task that cannot start leaves a message in u->a.app.msg. Returns
  * true when the user quit. */
 bool view_train_open(UiState *u, const char *task);
 
-/* Free the run view_train_open kept; accepts none. */
-void view_train_free(UiState *u);
 
 #endif

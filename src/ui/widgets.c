@@ -13,7 +13,7 @@
 
 #include "core/attention.h"
 #include "data.h"
-#include "imported.h"
+#include "term.h"
 
 void widget_rect_clear(Grid *g, Rect r)
 {
@@ -37,9 +37,9 @@ void widget_box(Grid *g, Rect r)
 
 const char *const *widget_col_labels(UiState *u, int cell_w, int letters)
 {
-    int every = cell_w >= 3 ? 1 : cell_w == 2 ? 2 : 3, sel = u->app.sel_col;
+    int every = cell_w >= 3 ? 1 : cell_w == 2 ? 2 : 3, sel = u->a.app.sel_col;
     letters = letters < 1 ? 1 : letters > 5 ? 5 : letters;
-    for (int j = 0; j < u->app.n_k; j++) {
+    for (int j = 0; j < u->a.app.n_k; j++) {
         const char *t = u->labels_k[j];
         char *out = u->abbr_k[j];
         size_t len = 0;
@@ -57,12 +57,12 @@ const char *const *widget_col_labels(UiState *u, int cell_w, int letters)
 
 const char *widget_run_error(UiState *u, int err)
 {
-    return session_error_line(&u->ses, err);
+    return session_error_line(&u->a.ses, err);
 }
 
 const char *widget_head_label(UiState *u, int h)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     if (s->example_weights[0] && s->layer == 0) {
         const char *about = sentences_weights_about(s->example_weights);
         if (about)
@@ -114,7 +114,7 @@ void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const H
 static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
                            const ModelResult *res, int h, const float *P_row)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int i = s->sel_row, j = s->sel_col;
     if (j < 0) {
         grid_puts(g, x, y, "Left/Right or click a cell:", w, STYLE_DIM);
@@ -154,12 +154,14 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
 
 void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h)
 {
-    const AppState *s = &u->app;
+    const AppState *s = &u->a.app;
     int i = s->sel_row;
     if (r.h < 4 || i < 0 || i >= res->shape.n_q)
         return;
     int n_multi;
-    const float *sum = imported_multi_row(u, res, h, &n_multi);
+    const float *sum = combsrc_multi_row(&u->a.ses.src, &u->a.app, res, h, &n_multi);
+    if (n_multi < 0)
+        term_die("out of memory");
     if (sum) { /* query tokens selected together (M): their rows summed */
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%d quer%s summed (M, head %d):", n_multi,
                     n_multi == 1 ? "y" : "ies", h + 1);

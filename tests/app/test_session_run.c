@@ -217,28 +217,20 @@ static void test_session_failed_run_keeps_the_error(void **state)
     fix_free(&f);
 }
 
-static bool count_derive(void *ctx, ModelResult *r, bool causal, int *err)
-{
-    (void)r, (void)causal, (void)err;
-    ++*(int *)ctx;
-    return false; /* the kind's plain run applies */
-}
-
 static void test_session_compare_runs_both_masks(void **state)
 {
     /* expect: with the mask compared, one update runs res with the mask on
      * (query 1 sees no later key: exactly 0) and res2 with it off (> 0),
-     * each a generation of its own; the combining view's derive is asked
-     * for res only */
+     * each a generation of its own; with a combining view on, it makes res
+     * only (res2 is the kind's plain run) */
     (void)state;
     Fix f;
     fix_init(&f, NULL);
-    int derived = 0;
-    f.ss.derive = count_derive, f.ss.derive_ctx = &derived;
     f.s.cfg.causal = true;
     f.s.compare = CMP_MASK;
     assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
-    assert_int_equal(derived, 1);
+    assert_null(f.ss.res.src); /* the weights: the kind's own runs */
+    assert_null(f.ss.res2.src);
     assert_int_equal(f.ss.run_err, AV_OK);
     assert_int_equal(f.ss.run_err2, AV_OK);
     assert_int_equal(f.ss.gen, 1);
@@ -431,21 +423,6 @@ static void test_session_multi_rows_summed(void **state)
     fix_free(&f);
 }
 
-/* A derive (the interface's combining views) that notes the mode each run
- * of res asked it for and lets the kind's plain run apply. */
-static CombMode derive_seen[8];
-static int derive_calls;
-
-static bool note_derive(void *ctx, ModelResult *r, bool causal, int *err)
-{
-    const Session *ss = ctx;
-    (void)r, (void)causal, (void)err;
-    if (derive_calls < 8)
-        derive_seen[derive_calls] = ss->comb.mode;
-    derive_calls++;
-    return false;
-}
-
 /* One key through session_input as the interface offers it; the flags it
  * added, which never quit. */
 static unsigned comb_key(Fix *f, Action a, int want_taken)
@@ -461,7 +438,8 @@ static void test_session_combining_keys(void **state)
     /* expect: A A A O V Esc on the pipeline (2 layers, 4 heads, head 2
      * focused) goes mean, max, sum, rollout, norms, and Esc leaves the
      * norms on; each switch is taken with its status line and asks for a
-     * run whose derive sees the new mode; the one-head views show H 1 and
+     * run that makes res of the new mode (combsrc_make: an imported
+     * result of the view's heads); the one-head views show H 1 and
      * head 0 with their labels, the norms the model's 4 heads and head 2
      * again; Esc is not taken and action_apply's Esc quits nothing; the mask
      * (a key that needs the plain weights) puts the weights back, the
@@ -470,9 +448,8 @@ static void test_session_combining_keys(void **state)
     Fix f;
     fix_init(&f, NULL);
     f.s.cfg.layers = 2;
-    f.ss.derive = note_derive, f.ss.derive_ctx = &f.ss;
-    derive_calls = 0;
     assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN | APP_WEIGHTS), AV_OK);
+    assert_null(f.ss.res.src); /* the weights: the kind's plain run */
     const char *const *labels = f.s.cfg.head_labels;
     f.s.head = 2;
     struct {
@@ -496,9 +473,11 @@ static void test_session_combining_keys(void **state)
         assert_int_equal(f.s.cfg.H, steps[k].H);
         assert_int_equal(f.s.head, steps[k].H == 1 ? 0 : 2);
         assert_int_equal(session_update(&f.ss, &f.s, &f.ls, flags), AV_OK);
-        assert_int_equal(derive_seen[k + 1], steps[k].mode);
+        assert_int_equal(f.ss.run_err, AV_OK);
+        assert_non_null(f.ss.res.src); /* made of the view's source */
+        assert_int_equal(f.ss.res.shape.H, steps[k].H);
+        assert_int_equal(f.ss.res.L, 2);
     }
-    assert_int_equal(derive_calls, 6);
     assert_string_equal(f.s.cfg.head_labels[0], "value-weighted norms (row shares)");
     assert_string_equal(f.s.cfg.head_labels[4 + 3], "value-weighted norms (row shares)");
     assert_int_equal(comb_key(&f, ACT_ESCAPE, 0), 0);

@@ -17,11 +17,11 @@ static void test_frame_chips_follow_the_labels(void **state)
     (void)state;
     UiState *u = calloc(1, sizeof *u);
     assert_non_null(u);
-    u->ses.res.shape.n_q = u->ses.res.shape.n_k = 1;
+    u->a.ses.res.shape.n_q = u->a.ses.res.shape.n_k = 1;
     frame_labels_fit(u);
     u->lay.chips = u->chips; /* as a frame lays its chips out */
     for (int n = 3; n <= 300; n *= 3) { /* runs within one burst: no frame between */
-        u->ses.res.shape.n_q = u->ses.res.shape.n_k = n;
+        u->a.ses.res.shape.n_q = u->a.ses.res.shape.n_k = n;
         frame_labels_fit(u);
         assert_true(u->labels_cap >= n);
         assert_ptr_equal(u->lay.chips, u->chips);

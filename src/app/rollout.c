@@ -4,7 +4,7 @@
  * a lower one is asked for), on a large imported file built on a thread
  * while the interface draws, with one BLAS thread.
  */
-#include "rollout.h"
+#include "app/rollout.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "core/mat.h"
-#include "term.h"
 
 /* R_l from R_{l-1} (or A_hat_0) into a new matrix; AV_OK or AV_ERR_NOMEM. */
 static int rollout_next(RolloutSource *ro, int l)
@@ -41,7 +40,7 @@ static void *rollout_main(void *arg)
     int l;
     while (!atomic_load(&ro->stop) && (l = atomic_load(&ro->done)) <= atomic_load(&ro->want))
         if (rollout_next(ro, l) != AV_OK) {
-            atomic_store(&ro->failed, 1);
+            atomic_store(&ro->failed, ROLLOUT_NOMEM);
             break;
         }
     atomic_store(&ro->running, 0);
@@ -58,8 +57,10 @@ void rollout_kick(RolloutSource *ro)
         pthread_join(ro->thread, NULL);
     atomic_store(&ro->running, 1);
     ro->thread_on = pthread_create(&ro->thread, NULL, rollout_main, ro) == 0;
-    if (!ro->thread_on)
-        term_die("cannot start a thread: %s", "out of resources");
+    if (!ro->thread_on) {
+        atomic_store(&ro->running, 0);
+        atomic_store(&ro->failed, ROLLOUT_NOTHREAD);
+    }
 }
 
 void rollout_stop(RolloutSource *ro)
@@ -99,7 +100,7 @@ static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf
     }
     if (!ro->R[l] && atomic_load(&ro->done) > l)
         rollout_clear(ro); /* a lower layer, dropped to save memory: again from layer 0 */
-    while (atomic_load(&ro->done) <= l) {
+    while (atomic_load(&ro->done) <= l && !atomic_load(&ro->failed)) {
         /* a long text's products of (n, n) matrices on two BLAS threads, as
          * attention.c does for its large products; back to one after */
         bool big = ro->src.n_q >= 512 && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
@@ -109,7 +110,11 @@ static const float *rollout_row(const void *ctx, int l, int h, int i, float *buf
         if (big)
             mat_set_threads(1);
         if (err != AV_OK)
-            term_die("out of memory");
+            atomic_store(&ro->failed, ROLLOUT_NOMEM);
+    }
+    if (atomic_load(&ro->failed)) { /* zeros until app_poll ends the program */
+        memset(buf, 0, sizeof *buf * (size_t)ro->src.n_k);
+        return buf;
     }
     return ro->R[l] + (size_t)i * ro->src.n_k;
 }
