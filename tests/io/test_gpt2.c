@@ -211,6 +211,7 @@ static void test_gpt2_ref_matches_numpy(void **state)
     assert_int_equal(gpt2_ref(&m->w, m->ids, N, &r), AV_OK);
     assert_floats_near(r.P, att.data, (size_t)L * H * N * N, 1e-5);
     assert_floats_near(r.logits, lg.data, (size_t)N * V, 1e-4);
+    gpt2_ref_free(&r);
     int bad = V;
     assert_int_equal(gpt2_ref(&m->w, &bad, 1, &r), AV_ERR_CONFIG);
     assert_null(r.P);
