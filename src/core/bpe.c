@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/av.h"
+#include "core/rng.h"
 #include "core/utf8.h"
 
 #define BPE_MAX_VOCAB (1 << 24)
@@ -33,9 +34,7 @@ static int fail(char *why, size_t whylen, const char *fmt, ...)
 
 static uint64_t hash_bytes(const char *s, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-    for (size_t k = 0; k < len; k++)
-        h = (h ^ (unsigned char)s[k]) * 0x100000001b3u;
+    uint64_t h = rng_hash(s, len); /* FNV-1a */
     return h ^ (h >> 29);
 }
 

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -146,6 +147,28 @@ int file_read_regular(const char *path, size_t max, char **data, size_t *len)
     int saved = errno;
     fclose(f);
     errno = saved;
+    return rc;
+}
+
+int file_read_in(const char *dir, const char *name, size_t max, char **data, size_t *len,
+                 char *why, size_t whylen)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+        snprintf(why, whylen, "%s: the folder's path is too long", name);
+        errno = ENAMETOOLONG;
+        return AV_ERR_IO;
+    }
+    int rc = file_read_regular(path, max, data, len);
+    if (rc == AV_ERR_MODEL) {
+        snprintf(why, whylen, "%s: not a regular file", path);
+    } else if (rc == AV_ERR_IO) {
+        int e = errno;
+        snprintf(why, whylen, "%s: %s", path, strerror(e));
+        errno = e;
+    } else if (rc == AV_ERR_TOO_LARGE) {
+        snprintf(why, whylen, "%s: larger than %zu MB", path, max >> 20);
+    }
     return rc;
 }
 

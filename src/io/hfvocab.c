@@ -454,28 +454,11 @@ int hfvocab_parse_tokenizer(const char *json, size_t len, Bpe *b, char *why, siz
     return rc;
 }
 
-/* Read dir/name whole; AV_ERR_IO, AV_ERR_MODEL (not a regular file) or
- * AV_ERR_TOO_LARGE with why set. */
+/* Read dir/name whole (file_read_in), at most HFVOCAB_MAX_FILE bytes. */
 static int read_file(const char *dir, const char *name, char **data, size_t *len, char *why,
                      size_t whylen)
 {
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
-        snprintf(why, whylen, "%s: the folder's path is too long", name);
-        errno = ENAMETOOLONG;
-        return AV_ERR_IO;
-    }
-    int rc = file_read_regular(path, HFVOCAB_MAX_FILE, data, len);
-    if (rc == AV_ERR_MODEL) {
-        snprintf(why, whylen, "%s: not a regular file", path);
-    } else if (rc == AV_ERR_IO) {
-        int e = errno;
-        snprintf(why, whylen, "%s: %s", path, strerror(e));
-        errno = e;
-    } else if (rc == AV_ERR_TOO_LARGE) {
-        snprintf(why, whylen, "%s: larger than %u MB", path, HFVOCAB_MAX_FILE >> 20);
-    }
-    return rc;
+    return file_read_in(dir, name, HFVOCAB_MAX_FILE, data, len, why, whylen);
 }
 
 int hfvocab_read_dir(const char *dir, Bpe *b, char *why, size_t whylen)

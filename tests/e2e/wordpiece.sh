@@ -48,7 +48,7 @@ san=""
 [ -n "${ATTNVIZ_SANITIZED:-}" ] && san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 if ! cc -std=c11 -O2 -g -D_DEFAULT_SOURCE -Iinclude $san -o "$tmp/wordpiece_ids" \
     tests/e2e/lib/wordpiece_ids.c src/core/wordpiece.c src/core/wordpiece_encode.c \
-    src/core/wp_unicode.c src/core/utf8.c src/core/av.c src/core/tokenize.c \
+    src/core/wp_unicode.c src/core/utf8.c src/core/av.c src/core/rng.c src/core/tokenize.c \
     src/io/hfwordpiece.c src/io/json.c src/io/fileio.c src/io/stale.c 2>"$tmp/cc.log"; then
     echo "not ok - wordpiece: the driver does not build: $(head -1 "$tmp/cc.log")"
     exit 1
