@@ -53,4 +53,8 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
 int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int h,
                      const ExportOptions *o);
 
+/* s as a JSON string of the JSON exports: quotes, '"' and '\\' escaped,
+ * control bytes as \u00XX, other bytes as they are (tokens are UTF-8). */
+void export_json_string(FILE *f, const char *s);
+
 #endif

@@ -230,7 +230,7 @@ static void export_csv(FILE *f, const ModelResult *r, int layer, int h0, int h1)
     }
 }
 
-static void json_string(FILE *f, const char *s)
+void export_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -249,7 +249,7 @@ static void json_tokens(FILE *f, const char *key, const TokenList *t)
     fprintf(f, "  \"%s\": [", key);
     for (int i = 0; i < t->n; i++) {
         fputs(i ? ", " : "", f);
-        json_string(f, t->tok[i].str);
+        export_json_string(f, t->tok[i].str);
     }
     fputs("],\n", f);
 }
@@ -268,7 +268,7 @@ static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int
                 r->L, layer + 1);
     } else if (c->about) { /* no seed, and its own positions: what it is */
         fputs("  \"config\": {\"model\": ", f);
-        json_string(f, c->about);
+        export_json_string(f, c->about);
         fprintf(f, ", \"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"causal\": %s, "
                    "\"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
                 c->H, c->d_model, c->d_model / c->H, c->causal ? "true" : "false",
@@ -287,7 +287,7 @@ static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int
         const float *P_h = model_head_P(r, layer, h);
         HeadStats st = head_stats(r, layer, h);
         fprintf(f, "    {\"head\": %d, \"label\": ", h + 1);
-        json_string(f, model_head_label(c, layer, h));
+        export_json_string(f, model_head_label(c, layer, h));
         fprintf(f, ", \"entropy_bits\": %.6g, \"mean_max_weight\": %.6g, \"weights\": [\n",
                 st.entropy, st.top);
         for (int i = 0; i < s->n_q; i++) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "core/av.h"
+#include "render/export.h"
 
 #define LABEL_W 9 /* "layer 12 " */
 #define NAME_MAX_BYTES 160
@@ -70,20 +71,6 @@ int lens_export_text(FILE *f, const Lens *ls, LensName name, const void *ctx, in
     return rc != 0 || ferror(f) ? AV_ERR_IO : AV_OK;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 /* One cell: {"ids": [...], "tokens": [...], "probs": [...]}. */
 static void json_cell(FILE *f, const Lens *ls, int l, int i, LensName name, const void *ctx)
 {
@@ -96,7 +83,7 @@ static void json_cell(FILE *f, const Lens *ls, int l, int i, LensName name, cons
     for (int q = 0; q < LENS_K; q++) {
         token_name(ls->ids[at + q], name, ctx, buf, sizeof buf);
         fputs(q ? ", " : "", f);
-        json_string(f, buf);
+        export_json_string(f, buf);
     }
     fputs("], \"probs\": [", f);
     for (int q = 0; q < LENS_K; q++)
@@ -111,7 +98,7 @@ int lens_export_json(FILE *f, const Lens *ls, LensName name, const void *ctx)
     for (int i = 0; i < ls->n; i++) {
         token_name(ls->tok[i], name, ctx, buf, sizeof buf);
         fputs(i ? ", " : "", f);
-        json_string(f, buf);
+        export_json_string(f, buf);
     }
     fputs("],\n  \"token_ids\": [", f);
     for (int i = 0; i < ls->n; i++)
