@@ -320,9 +320,11 @@ static bool gpt2_kind_cost(const Kind *k, KindCost *cost)
 static void gpt2_kind_describe(const Kind *k, char *msg, size_t len)
 {
     const Gpt2Weights *w = weights_of(k);
-    snprintf(msg, len, "GPT-2 '%s': %d layers x %d heads, d_model %d, %.0fM parameters, causal",
+    double p = gpt2_param_count(w); /* attnviz's own models saved as GPT-2 have thousands */
+    bool big = p >= 1e6;
+    snprintf(msg, len, "GPT-2 '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, causal",
              self_of(k)->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model,
-             gpt2_param_count(w) / 1e6);
+             big ? p / 1e6 : p / 1e3, big ? "M" : "K");
 }
 
 /* tokens.txt of DESIGN.md: each token's own text a line, \n, \t and \\
