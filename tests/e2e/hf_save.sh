@@ -140,8 +140,8 @@ PYEOF
     out=$("$A" --model "$tmp/readme-h" --export json "ab"$'\xd0\xb6' 2>&1)
     rc=$?
     if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
-        [[ $out == *vocabulary* ]]; then
-        pass "readme: a character the model never saw: exit 2, one line ($out)"
+        [[ $out == *"'"$'\xd0\xb6'"' is not in the model's vocabulary"* ]]; then
+        pass "readme: a character the model never saw: exit 2, one line naming it ($out)"
     else
         fail "readme: a character the model never saw: exit $rc" "$out"
     fi
