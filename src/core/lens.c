@@ -18,6 +18,7 @@ void lens_init(Lens *ls)
 void lens_free(Lens *ls)
 {
     free(ls->tok), free(ls->ids), free(ls->probs);
+    free(ls->next), free(ls->rank), free(ls->nprob);
     memset(ls, 0, sizeof *ls);
 }
 
@@ -39,9 +40,18 @@ int lens_reserve(Lens *ls, int rows, int n)
         if (ids)
             ls->ids = ids;
         float *probs = ids ? realloc(ls->probs, cells * sizeof *probs) : NULL;
-        if (!probs)
+        if (probs)
+            ls->probs = probs;
+        int *next = probs ? realloc(ls->next, (size_t)cap * sizeof *next) : NULL;
+        if (next)
+            ls->next = next;
+        int *rank = next ? realloc(ls->rank, (size_t)cap * rows * sizeof *rank) : NULL;
+        if (rank)
+            ls->rank = rank;
+        float *nprob = rank ? realloc(ls->nprob, (size_t)cap * rows * sizeof *nprob) : NULL;
+        if (!nprob)
             return AV_ERR_NOMEM;
-        ls->probs = probs, ls->cap = cap;
+        ls->nprob = nprob, ls->cap = cap;
     }
     if (ls->n > n)
         ls->n = n;
@@ -55,6 +65,15 @@ void lens_set(Lens *ls, int l, int i, const float *logits, int V)
     int count = sample_top_k(logits, V, 1.0f, LENS_K, ids, probs);
     for (int q = count; q < LENS_K; q++)
         ids[q] = -1, probs[q] = 0.0f;
+}
+
+void lens_set_next(Lens *ls, int l, int i, const float *logits, int V, int next)
+{
+    const size_t at = (size_t)i * ls->rows + l;
+    ls->next[i] = next >= 0 && next < V ? next : -1;
+    ls->rank[at] = 0, ls->nprob[at] = 0.0f;
+    if (ls->next[i] >= 0)
+        ls->rank[at] = sample_rank(logits, V, next, &ls->nprob[at]);
 }
 
 void lens_gather(const Lens *ls, int32_t *ids, float *probs)
