@@ -1,6 +1,6 @@
 /* app.c - the one entry (app.h): each input routed, in this order, to the
  * lesson (its page or its list), the head scores table and the model view,
- * the session (what the kind refuses, g, M, the combining views' A, O, V),
+ * the logit lens view (its layer and position), the session (what the kind refuses, g, M, the combining views' A, O, V),
  * then typing or the action table; what they ask of the interface comes
  * back as APP_DO_* bits, the runs they ask for wait in a->pending for the
  * burst's end (app_settle).
@@ -32,6 +32,7 @@ void app_close(App *a)
 {
     train_close(a);
     headtable_free(&a->heads);
+    lensview_free(&a->lens);
     app_free(&a->app);
     lesson_state_free(&a->lesson);
     session_free(&a->ses);
@@ -183,6 +184,8 @@ unsigned app_input(App *a, const AppInput *in)
         return out;
     if (heads_input(a, in, &out)) /* before the session: Enter focuses a head there */
         return out;
+    if (lensview_input(&a->lens, &a->app, a->ses.kind, in->action, in->arg, in->col))
+        return out;
     bool typed = in->action == ACT_NONE && in->text[0];
     int taken = session_input(&a->ses, &a->app, in->action, typed, &a->pending);
     if (taken < 0)
@@ -283,6 +286,18 @@ static unsigned kind_news(App *a, bool changed)
     return APP_DO_REDRAW;
 }
 
+/* The lens of the text's newest result, when the lens view shows it and
+ * the kind does not compute it meanwhile: APP_DO_REDRAW when it changed. */
+static unsigned lens(App *a)
+{
+    const Session *ss = &a->ses;
+    if (ss->computing)
+        return 0;
+    int got = lensview_update(&a->lens, ss->kind, &a->app, ss->gen,
+                              !ss->run_err && a->app.n_q > 0);
+    return got < 0 ? APP_DO_NOMEM : got ? APP_DO_REDRAW : 0;
+}
+
 /* The predictions a frame wanted, asked: APP_DO_REDRAW when they changed. */
 static unsigned predict(App *a)
 {
@@ -295,7 +310,7 @@ static unsigned predict(App *a)
 
 unsigned app_poll(App *a)
 {
-    unsigned pred = predict(a);
+    unsigned pred = predict(a) | lens(a);
     if (pred & APP_DO_NOMEM)
         return pred;
     char msg[512];
