@@ -8,10 +8,10 @@
 
 #include "core/av.h"
 
-/* The kind's lens is that of another text while the layers differ. */
-static int layers_of(const LensView *lv)
+/* The layers of the lens held, or (none computed yet) the model's. */
+static int layers_of(const LensView *lv, const AppState *s)
 {
-    return lv->ls.rows > 0 ? lv->ls.rows - 1 : 0;
+    return lv->ls.rows > 0 ? lv->ls.rows - 1 : s->cfg.layers;
 }
 
 static int clampi(int v, int lo, int hi)
@@ -67,7 +67,7 @@ bool lensview_input(LensView *lv, AppState *s, const Kind *k, Action a, int arg,
     }
     if (s->mode != MODE_BROWSE || s->help)
         return false;
-    int top = layers_of(lv), last = s->n_q - 1;
+    int top = layers_of(lv, s), last = s->n_q - 1;
     lv->sel_l = clampi(lv->sel_l, 0, top);
     switch (a) {
     case ACT_ROW_PREV: lv->sel_l = clampi(lv->sel_l - 1, 0, top); return true;
@@ -109,7 +109,7 @@ int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool
     lv->gen = gen, lv->err = err;
     if (err)
         lv->ls.n = 0;
-    lv->sel_l = clampi(lv->sel_l, 0, layers_of(lv));
+    lv->sel_l = clampi(lv->sel_l, 0, layers_of(lv, s));
     return err == AV_ERR_NOMEM ? AV_ERR_NOMEM : 1;
 }
 

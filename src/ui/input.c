@@ -142,6 +142,7 @@ static const Binding bindings[] = {
     {'W', IN_BROWSE, ACT_TRAIN, 0, "W"},
     {'f', IN_BROWSE, ACT_HEAD_TABLE, 0, "f"},
     {'F', IN_BROWSE, ACT_MODEL_VIEW, 0, "F"},
+    {'u', IN_BROWSE, ACT_LENS, 0, "u"},
     /* the live training view (W, --train) */
     {' ', IN_TRAIN, ACT_TRAIN_PAUSE, 0, "Space"},
     {'p', IN_TRAIN, ACT_TRAIN_PAUSE, 0, "p"},
@@ -215,6 +216,7 @@ static const HelpLine help_lines[] = {
     {ACT_PIPELINE, ACT_NONE, "pipeline: every stage"},
     {ACT_HEAD_TABLE, ACT_NONE, "find heads: every head's scores"},
     {ACT_MODEL_VIEW, ACT_NONE, "model view: every layer x head"},
+    {ACT_LENS, ACT_NONE, "logit lens: layers' next token"},
     {ACT_LESSONS, ACT_NONE, "lessons (n/p pages, Esc)"},
     {ACT_LESSON_TEXT_UP, ACT_LESSON_TEXT_DOWN, "lesson text back / on"},
     {ACT_HEADS_HELP, ACT_NONE, "how the heads were built"},

@@ -122,6 +122,9 @@ static void test_lens_keys(void **state)
     Fix f = {0};
     open_chars(&f, "the cat sat");
     key(&f, ACT_LENS, 0);
+    key(&f, ACT_ROW_PREV, 0); /* before the lens came: a layer of the model's */
+    assert_int_equal(f.a.lens.sel_l, f.a.app.cfg.layers - 1);
+    key(&f, ACT_ROW_NEXT, 0);
     poll_lens(&f);
     const int L = f.a.lens.ls.rows - 1, n = f.a.app.n_q;
     key(&f, ACT_ROW_NEXT, 0); /* at the output already */

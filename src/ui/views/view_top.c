@@ -17,7 +17,9 @@ static void draw_title(const UiState *u, Grid *g)
     for (int x = 0; x < g->w; x++)
         grid_put(g, x, 0, ' ', STYLE_STATUS, 0);
     const char *view = s->view == VIEW_PE ? "Positional encodings"
-                       : s->view == VIEW_PIPELINE ? "Pipeline" : "Attention";
+                       : s->view == VIEW_PIPELINE ? "Pipeline"
+                       : s->view == VIEW_LENS     ? "Logit lens"
+                                                  : "Attention";
     const char *other = s->view == VIEW_ATTN ? "positional encodings" : "attention";
     bool edit = s->mode == MODE_EDIT;
     const char *mode = edit ? "EDITING: type, Enter/Esc when done" : "e: edit the sentence";
@@ -172,6 +174,9 @@ static const char *hint(const UiState *u)
     if (u->a.app.view == VIEW_PIPELINE)
         return "Up/Down: query | Left/Right: key | Tab: head | [ ]: pages | S: leave | "
                "m: mask | s: scaling | t/T temp | o: lessons | ? help | q quit";
+    if (u->a.app.view == VIEW_LENS)
+        return "Up/Down: layer | Left/Right: position | click a cell | e: edit (the lens "
+               "follows) | u or Esc: back | ? help | q quit";
     if (u->a.app.view == VIEW_PE)
         return "Up/Down: position | [ ]: plotted dims | p: PE on/off | d/D: d_model | "
                "v: attention view | e: edit | ? help | q quit";
