@@ -111,6 +111,7 @@ typedef enum {
     ACT_TRAIN_RESET,  /* start again from step 0 with the next seed */
     ACT_TRAIN_SAVE,   /* the model to a new folder (the front end names it) */
     ACT_LENS,         /* the logit lens view on / off (app/lensview.h) */
+    ACT_SINK,         /* what-if: each row without the first token's weight, on / off */
     ACT_COUNT
 } Action;
 

@@ -143,6 +143,7 @@ static const Binding bindings[] = {
     {'f', IN_BROWSE, ACT_HEAD_TABLE, 0, "f"},
     {'F', IN_BROWSE, ACT_MODEL_VIEW, 0, "F"},
     {'u', IN_BROWSE, ACT_LENS, 0, "u"},
+    {'K', IN_BROWSE, ACT_SINK, 0, "K"},
     /* the live training view (W, --train) */
     {' ', IN_TRAIN, ACT_TRAIN_PAUSE, 0, "Space"},
     {'p', IN_TRAIN, ACT_TRAIN_PAUSE, 0, "p"},
@@ -239,6 +240,7 @@ static const HelpLine help_lines[] = {
     {ACT_COMBINE_HEADS, ACT_NONE, "heads mean/max/sum"},
     {ACT_ROLLOUT, ACT_NONE, "rollout across layers"},
     {ACT_NORMS, ACT_NONE, "value-weighted norms"},
+    {ACT_SINK, ACT_NONE, "what-if: no first token"},
     {ACT_MULTI_ROW, ACT_NONE, "query +/- rows summed"},
     {ACT_NONE, ACT_NONE, "Long texts (pooled)"},
     {ACT_ZOOM_IN, ACT_ZOOM_OUT, "zoom in / out"},
