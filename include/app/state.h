@@ -92,7 +92,7 @@ typedef enum {
     ACT_DEL_WORD,
     ACT_CLEAR,
     ACT_GENERATE,    /* a trained model (--model): the next token (src/ui/trained.c) */
-    ACT_COMBINE_HEADS, /* heads combined: mean, max, sum, off (app/combsrc.c) */
+    ACT_COMBINE_HEADS, /* heads combined: mean, max, sum, off (app/combine/combsrc.c) */
     ACT_ROLLOUT,     /* attention rollout across layers on/off */
     ACT_NORMS,       /* value-weighted norms beside the weights on/off (own models) */
     ACT_MULTI_ROW,   /* the selected query token in/out of the rows summed together */
