@@ -95,8 +95,8 @@ int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool
 {
     if (s->view != VIEW_LENS || lensview_fresh(lv, k, gen))
         return 0;
-    if (lv->kind != k)
-        lens_free(&lv->ls), lv->kind = k;
+    if (lv->kind != k) /* another model (a lesson's page): on its output layer */
+        lens_free(&lv->ls), lv->kind = k, lv->sel_l = 1 << 20;
     if (!ok) { /* the run failed: its line is on screen, no lens to ask */
         lv->gen = gen, lv->err = AV_ERR_EMPTY, lv->ls.n = 0;
         return 1;

@@ -6,7 +6,9 @@
 # text's next token with its rank, Up the layer above; typing with the view
 # open gives the longer text's lens; Esc goes back to the heatmaps and q
 # quits with status 0. The toy pipeline says in one status line why it has
-# no lens. Its numbers are test_input_lens.c's and lens.sh's.
+# no lens. The lesson "lens" is clean under --check at the three sizes and
+# its handout writes the grid. Its numbers are test_input_lens.c's and
+# lens.sh's.
 # tier: test
 # asan: no
 cd "$(dirname "$0")/../.." || exit 1
@@ -42,6 +44,13 @@ for size in "80 24" "100 30" "120 40"; do
         notok "$at: Esc: $(screen | head -1)"
     keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
 done
+
+# The lesson on the lens: clean at the three sizes, its handout writes the grid.
+out=$(env -u TERM "$BIN" --lesson lens --check </dev/null 2>&1)
+rc=$?
+check "the lens lesson: --check clean at 80x24, 100x30 and 120x40" test "$rc" = 0 -a -z "$out"
+"$BIN" --lesson lens --export md -o "$WORK/lens.md" 2>/dev/null
+check "the lens lesson's handout writes the lens" grep -q "^Logit lens: each layer" "$WORK/lens.md"
 
 tui_start TERM=xterm-256color 80 24 'The cat sat on the mat'
 wait_for '^Sentence: ' && settle
