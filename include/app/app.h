@@ -66,7 +66,7 @@ typedef struct {
 /* An AppLayout of nothing drawn. */
 void app_layout_clear(AppLayout *l);
 
-typedef enum { APP_WORK_NONE, APP_WORK_SCORES, APP_WORK_RUN } AppWork;
+typedef enum { APP_WORK_NONE, APP_WORK_SCORES, APP_WORK_RUN, APP_WORK_LENS } AppWork;
 
 typedef struct App {
     AppState app;       /* the settings, the sentence, the selection, the view */
@@ -142,7 +142,8 @@ bool app_layout(App *a, const AppLayout *l);
 unsigned app_settle(App *a);
 
 /* The slow step app_input or app_settle announced (APP_DO_WORK): the head
- * scores, or the run. Returns APP_DO_* bits. */
+ * scores, the run, or the first lens of the text the lens view opened on
+ * (L + 1 unembeddings of every position: seconds for a GPT-2). Returns APP_DO_* bits. */
 unsigned app_work(App *a);
 
 #endif

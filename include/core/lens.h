@@ -55,6 +55,10 @@ void lens_free(Lens *ls);
  * AV_OK, AV_ERR_CONFIG (rows or n below 1) or AV_ERR_NOMEM. */
 int lens_reserve(Lens *ls, int rows, int n);
 
+/* dst made a copy of src's positions (its arrays grown as needed).
+ * Returns AV_OK, or AV_ERR_NOMEM (dst->n is then 0). */
+int lens_copy(Lens *dst, const Lens *src);
+
 /* Offset of cell (l, i) in ids and probs. */
 static inline size_t lens_at(const Lens *ls, int l, int i)
 {

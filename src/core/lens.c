@@ -58,6 +58,27 @@ int lens_reserve(Lens *ls, int rows, int n)
     return AV_OK;
 }
 
+int lens_copy(Lens *dst, const Lens *src)
+{
+    if (src->n < 1 || src->rows < 1) {
+        dst->n = 0;
+        return AV_OK;
+    }
+    if (lens_reserve(dst, src->rows, src->n) != AV_OK) {
+        dst->n = 0;
+        return AV_ERR_NOMEM;
+    }
+    const size_t n = (size_t)src->n, cells = n * src->rows;
+    memcpy(dst->tok, src->tok, n * sizeof *dst->tok);
+    memcpy(dst->next, src->next, n * sizeof *dst->next);
+    memcpy(dst->ids, src->ids, cells * LENS_K * sizeof *dst->ids);
+    memcpy(dst->probs, src->probs, cells * LENS_K * sizeof *dst->probs);
+    memcpy(dst->rank, src->rank, cells * sizeof *dst->rank);
+    memcpy(dst->nprob, src->nprob, cells * sizeof *dst->nprob);
+    dst->n = src->n;
+    return AV_OK;
+}
+
 void lens_set(Lens *ls, int l, int i, const float *logits, int V)
 {
     int *ids = ls->ids + lens_at(ls, l, i);

@@ -73,9 +73,13 @@ static void test_lens_rows_are_the_models(void **state)
     Fix f = {0};
     open_chars(&f, "the cat sat");
     const int n = f.a.app.n_q;
-    key(&f, ACT_LENS, 0);
+    /* the first lens is a slow step, announced, then made by app_work */
+    assert_int_equal(key(&f, ACT_LENS, 0), APP_DO_REDRAW | APP_DO_WORK);
+    assert_string_equal(f.a.work_line, "computing the logit lens of 11 positions, 5 read-outs each ...");
     assert_int_equal(f.a.app.view, VIEW_LENS);
     assert_int_equal(f.a.app.sel_row, n - 1);
+    assert_int_equal(app_work(&f.a) & APP_DO_NOMEM, 0);
+    assert_true(lensview_fresh(&f.a.lens, f.a.ses.kind, f.a.ses.gen));
     poll_lens(&f);
     const Lens *ls = &f.a.lens.ls;
     const int L = ls->rows - 1;

@@ -548,6 +548,16 @@ static void test_kind_gpt2_background(void **state)
     assert_int_equal(kc.computed, 3);
     assert_int_equal(kc.cached, 3);
     assert_true(kc.ms > 0);
+    /* the lens too is the thread's: busy first, then the copy of its lens */
+    Lens ls, ls2;
+    lens_init(&ls), lens_init(&ls2);
+    assert_int_equal(kind_lens(&f->k, c, strlen(c), &ls), KIND_BUSY);
+    assert_int_equal(kind_lens(&f->k, c, strlen(c), &ls), KIND_BUSY);
+    wait_done(&f->k);
+    assert_int_equal(kind_lens(&f->k, c, strlen(c), &ls), AV_OK);
+    assert_int_equal(ls.n, 6);
+    assert_true(kind_cost(&f->k, &kc)); /* a lens over a cached forward: the cost stands */
+    assert_int_equal(kc.computed, 3);
     f->k.background = false;
     Kind k2;
     char why[256];
@@ -561,6 +571,13 @@ static void test_kind_gpt2_background(void **state)
         for (int h = 0; h < H; h++)
             assert_memory_equal(model_head_P(&r, l, h), model_head_P(&live, l, h), 6 * 6 * 4);
     assert_memory_equal(r.out, live.out, 6 * D * sizeof(float));
+    assert_int_equal(kind_lens(&k2, c, strlen(c), &ls2), AV_OK); /* live: the same lens */
+    assert_int_equal(ls2.n, 6);
+    assert_memory_equal(ls.ids, ls2.ids, sizeof *ls.ids * 6 * (L + 1) * LENS_K);
+    assert_memory_equal(ls.probs, ls2.probs, sizeof *ls.probs * 6 * (L + 1) * LENS_K);
+    assert_memory_equal(ls.rank, ls2.rank, sizeof *ls.rank * 6 * (L + 1));
+    assert_memory_equal(ls.next, ls2.next, sizeof *ls.next * 6);
+    lens_free(&ls), lens_free(&ls2);
     kind_close(&k2);
     /* a tiny model is live; closing while a thread runs waits for it */
     assert_false(f->k.cls->slow);
