@@ -40,6 +40,7 @@ typedef struct {
     char about[96];      /* ModelConfig.about: what the exports' titles say it is */
     KindCost cost;       /* the last run's */
     Gpt2Job job;         /* the forward off the key path (Kind.background) */
+    Lens lens;           /* the job's lens of the state (Kind.background) */
 } Gpt2Kind;
 
 /* Bytes of weights above which a key's forward is not live: what one new
@@ -264,14 +265,29 @@ static int gpt2_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
     return AV_OK;
 }
 
+/* Whether the kind's own lens (the job's) is that of the state's tokens. */
+static bool lens_current(const Gpt2Kind *g)
+{
+    return g->lens.n == g->st.n && g->lens.rows == g->hf.w.cfg.n_layer + 1 &&
+           memcmp(g->lens.tok, g->st.ids, sizeof *g->ids * (size_t)g->st.n) == 0;
+}
+
 /* After a run of the same text the forward is cached and gpt2_lens
- * keeps the rows ls holds: only new positions cost (L + 1) unembeddings. */
+ * keeps the rows ls holds: only new positions cost (L + 1) unembeddings.
+ * Off the key path (Kind.background) the job computes them into the
+ * kind's own lens, copied into ls once it is the text's. */
 static int gpt2_kind_lens(Kind *k, const char *text, size_t len, Lens *ls)
 {
     Gpt2Kind *g = self_of(k);
     if (gpt2job_busy(&g->job))
         return KIND_BUSY;
     int err = encode(k, text, len, 0);
+    if (!err && k->background) {
+        if (all_cached(g) && lens_current(g))
+            return lens_copy(ls, &g->lens);
+        return gpt2job_start_lens(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n, &g->lens,
+                                  g->logits);
+    }
     if (!err)
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
     return err ? err : gpt2_lens(&g->hf.w, &g->st, ls, g->logits);
@@ -501,7 +517,8 @@ static int gpt2_kind_poll(Kind *k, bool *changed, char *msg, size_t len)
     (void)msg, (void)len;
     Gpt2Kind *g = self_of(k);
     int err = gpt2job_poll(&g->job, changed);
-    if (*changed && !g->job.err)
+    /* a lens's job over a cached forward computed no row: the cost stands */
+    if (*changed && !g->job.err && !(g->job.lens && g->job.from == g->st.n))
         note_cost(g, g->job.from, g->job.ms);
     return err; /* a failed forward: the run again computes it and says why */
 }
@@ -512,6 +529,7 @@ static void gpt2_kind_close(Kind *k)
     if (!g)
         return;
     gpt2job_free(&g->job);
+    lens_free(&g->lens);
     gpt2_state_free(&g->st);
     bpe_encoding_free(&g->enc);
     tokenize_free(&g->tokens);
