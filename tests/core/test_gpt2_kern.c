@@ -88,10 +88,16 @@ static void test_gpt2k_linear_shapes(void **state)
 {
     /* expect: GPT-2's own shapes (K 768 into 2304 and 3072 columns, and a
      * thread's half of them), rows of W 4 KiB apart, and K not a multiple of
-     * the kernel's blocks of terms */
+     * the kernel's blocks of terms; one row (a typed key) over whole rows
+     * of W and over a thread's share of them, with columns past the
+     * vectors' width */
     (void)state;
     Rng r;
     rng_seed(&r, 8);
+    assert_int_equal(check_linear(&r, 1, 2304, 768, 2304), 0);
+    assert_int_equal(check_linear(&r, 1, 1152, 768, 2304), 0);
+    assert_int_equal(check_linear(&r, 1, 61, 97, 61), 0);
+    assert_int_equal(check_linear(&r, 1, 45, 3072, 768), 0);
     assert_int_equal(check_linear(&r, 8, 2304, 768, 2304), 0);
     assert_int_equal(check_linear(&r, 32, 1536, 768, 3072), 0);
     assert_int_equal(check_linear(&r, 3, 1024, 97, 1024), 0);
