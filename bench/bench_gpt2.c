@@ -27,13 +27,16 @@
  *                       peak; flop_ms (the operations at the peak) and bw_ms
  *                       (the layers' weights at the 2-thread bandwidth),
  *                       roof_ms the larger and roof_ratio = ms / roof_ms
- *   bench gpt2_key      a typed key at the end of n tokens, the core alone: the
- *                       last token changed, gpt2_forward through the KV cache
- *                       (one position computed) and gpt2_logits of it; median
- *                       and best of 9, bw_ratio = ms over the time to stream
- *                       the layers' and lm_head's bytes at the 2-thread
- *                       bandwidth, cpu_bw_ratio = cpu_ms over the processor
- *                       time one thread takes to read them
+ *                       (target 1.5 up to 32 tokens); kernel= the forward's
+ *                       kernels (core/gpt2.h gpt2_kernel)
+ *   bench gpt2_key      a typed key at the end of n tokens (8, 32, 128, 512),
+ *                       the core alone, on one thread and on two: the last
+ *                       token changed, gpt2_forward through the KV cache (one
+ *                       position computed) and gpt2_logits of it; median and
+ *                       best of 9 against floor_ms, the layers' and lm_head's
+ *                       bytes read once at the bandwidth of as many threads
+ *                       (ratio, best_ratio; target 1.25), cpu_ratio = cpu_ms
+ *                       over the processor time one thread takes to read them
  *   bench gpt2_key_kind the same key as the interface makes it: kind_run on a
  *                       text of n tokens and one word more (tokenised, the
  *                       cache reused, the views' result filled: every layer's
@@ -341,46 +344,70 @@ static void bench_whole(const Gpt2Weights *w, const int *ids, double peak, doubl
         const double flop_ms = peak > 0 ? flops / peak * 1e-6 : 0;
         const double bw_ms = gbs > 0 ? layer_bytes(&w->cfg) / gbs * 1e-6 : 0;
         const double roof = flop_ms > bw_ms ? flop_ms : bw_ms;
+        const double ratio = roof > 0 ? ms / roof : 0;
+        char target[48] = "target_ratio=none";
+        if (n <= 32 && roof > 0)
+            snprintf(target, sizeof target, "target_ratio=1.5 met=%s", ratio <= 1.5 ? "yes" : "no");
         printf("bench gpt2_forward n=%d ms=%.1f best_ms=%.1f cpu_ms=%.1f threads=%d gflops=%.1f "
-               "peak_ratio=%.2f flop_ms=%.1f bw_ms=%.1f roof_ms=%.1f roof_ratio=%.2f reps=%d "
-               "on=\"%s\"\n",
+               "peak_ratio=%.2f flop_ms=%.1f bw_ms=%.1f roof_ms=%.1f roof_ratio=%.2f %s reps=%d "
+               "kernel=%s on=\"%s\"\n",
                n, ms, least(t, reps[q]), median(c, reps[q]), bench_threads(), gf,
-               peak > 0 ? gf / peak : 0, flop_ms, bw_ms, roof, roof > 0 ? ms / roof : 0, reps[q],
-               on);
+               peak > 0 ? gf / peak : 0, flop_ms, bw_ms, roof, ratio, target, reps[q],
+               gpt2_kernel(), on);
         fflush(stdout);
     }
     gpt2_state_free(&st);
 }
 
-static void bench_keys(const Gpt2Weights *w, int *ids, double gbs, double cpu_gbs, const char *on)
+/* The keys of one length n on `threads` threads: KEY_REPS keys, each the
+ * last token typed again (one position through the cache, then the
+ * logits), against floor_ms, the layers' and lm_head's bytes read once at
+ * the bandwidth of as many threads. */
+static void key_line(const Gpt2Weights *w, int *ids, int n, int threads, double bytes,
+                     double floor_ms, double cpu_floor_ms, Gpt2State *st, float *logits,
+                     const char *on)
 {
-    static const int lengths[] = {8, 32, 128};
+    double t[KEY_REPS], tf[KEY_REPS], c[KEY_REPS];
+    st->threads = threads;
+    for (int rep = 0; rep < KEY_REPS; rep++) {
+        ids[n - 1] = (ids[n - 1] + 1) % w->cfg.n_vocab; /* the last token typed again */
+        double t0 = now_ms(), c0 = cpu_ms();
+        gpt2_forward(w, ids, n, st);
+        double t1 = now_ms();
+        gpt2_logits(w, st, n - 1, logits);
+        t[rep] = now_ms() - t0, tf[rep] = t1 - t0, c[rep] = cpu_ms() - c0;
+    }
+    const double ms = median(t, KEY_REPS), fms = median(tf, KEY_REPS);
+    const double cms = median(c, KEY_REPS), ratio = floor_ms > 0 ? ms / floor_ms : 0;
+    printf("bench gpt2_key n=%d threads=%d computed=%d ms=%.1f best_ms=%.1f cpu_ms=%.1f "
+           "forward_ms=%.1f logits_ms=%.1f weights_mb=%.0f floor_ms=%.1f ratio=%.2f "
+           "best_ratio=%.2f cpu_ratio=%.2f target_ratio=1.25 met=%s kernel=%s on=\"%s\"\n",
+           n, threads, n - st->from, ms, least(t, KEY_REPS), cms, fms, ms - fms, bytes / 1e6,
+           floor_ms, ratio, floor_ms > 0 ? least(t, KEY_REPS) / floor_ms : 0,
+           cpu_floor_ms > 0 ? cms / cpu_floor_ms : 0, ratio > 0 && ratio <= 1.25 ? "yes" : "no",
+           gpt2_kernel(), on);
+    fflush(stdout);
+}
+
+/* A typed key at the end of 8, 32, 128 and 512 tokens, on one thread and on
+ * two; gbs1 and gbs2 the read bandwidth of one and two threads, cpu_gbs1
+ * one thread's by its processor time. */
+static void bench_keys(const Gpt2Weights *w, int *ids, double gbs1, double gbs2, double cpu_gbs1,
+                       const char *on)
+{
+    static const int lengths[] = {8, 32, 128, 512};
     const double bytes = layer_bytes(&w->cfg) + (double)w->cfg.n_vocab * w->cfg.d_model * 4;
+    const double cpu_floor = cpu_gbs1 > 0 ? bytes / cpu_gbs1 * 1e-6 : 0;
     float *logits = malloc(sizeof *logits * (size_t)w->cfg.n_vocab);
     Gpt2State st;
     gpt2_state_init(&st);
-    for (int q = 0; logits && q < 3; q++) {
-        const int n = lengths[q];
-        double t[KEY_REPS], tf[KEY_REPS], c[KEY_REPS];
-        gpt2_forward(w, ids, n, &st);
-        for (int rep = 0; rep < KEY_REPS; rep++) {
-            ids[n - 1] = (ids[n - 1] + 1) % w->cfg.n_vocab; /* the last token typed again */
-            double t0 = now_ms(), c0 = cpu_ms();
-            gpt2_forward(w, ids, n, &st);
-            double t1 = now_ms();
-            gpt2_logits(w, &st, n - 1, logits);
-            t[rep] = now_ms() - t0, tf[rep] = t1 - t0, c[rep] = cpu_ms() - c0;
+    for (int q = 0; logits && q < 4 && lengths[q] <= w->cfg.n_ctx; q++) {
+        gpt2_forward(w, ids, lengths[q], &st);
+        for (int threads = 1; threads <= bench_threads(); threads++) {
+            const double gbs = threads == 1 ? gbs1 : gbs2;
+            key_line(w, ids, lengths[q], threads, bytes, gbs > 0 ? bytes / gbs * 1e-6 : 0,
+                     cpu_floor, &st, logits, on);
         }
-        const double ms = median(t, KEY_REPS), fms = median(tf, KEY_REPS);
-        const double cms = median(c, KEY_REPS);
-        const double roof = gbs > 0 ? bytes / gbs * 1e-6 : 0;
-        const double croof = cpu_gbs > 0 ? bytes / cpu_gbs * 1e-6 : 0;
-        printf("bench gpt2_key n=%d computed=%d ms=%.1f best_ms=%.1f cpu_ms=%.1f threads=%d "
-               "forward_ms=%.1f logits_ms=%.1f weights_mb=%.0f bw_ms=%.1f bw_ratio=%.2f "
-               "cpu_bw_ratio=%.2f on=\"%s\"\n",
-               n, n - st.from, ms, least(t, KEY_REPS), cms, bench_threads(), fms, ms - fms,
-               bytes / 1e6, roof, roof > 0 ? ms / roof : 0, croof > 0 ? cms / croof : 0, on);
-        fflush(stdout);
     }
     free(logits);
     gpt2_state_free(&st);
@@ -483,7 +510,7 @@ void bench_gpt2(double peak_gflops, const char *dir, const char *on)
         ids[i] = (int)(rng_next(&r) % (uint64_t)g->n_vocab);
     if (ids) {
         bench_whole(&m.w, ids, peak_gflops, gbs, on);
-        bench_keys(&m.w, ids, gbs, cpu_gbs, on);
+        bench_keys(&m.w, ids, gbs1, gbs, cpu_gbs, on);
     }
     free(ids);
     hfmodel_close(&m);

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "core/lens.h"
+#include "core/mat.h"
 #include "gpt2_kern.h"
 
 /* Multiply-adds of the layers below which a run stays on one thread. */
@@ -448,4 +449,9 @@ int gpt2_next(const Gpt2Weights *w, const int *ids, int n, const Sampling *s, Rn
     if (!err)
         *next = sample_token(logits, w->cfg.n_vocab, s, rng);
     return err;
+}
+
+const char *gpt2_kernel(void)
+{
+    return mat_packed_available() ? "avx2+fma" : "plain";
 }
