@@ -36,7 +36,6 @@
 #include <unistd.h>
 
 #include "core/lens.h"
-#include "core/mat.h"
 #include "gpt2_kern.h"
 
 /* Multiply-adds of the layers below which a run stays on one thread. */
@@ -453,5 +452,5 @@ int gpt2_next(const Gpt2Weights *w, const int *ids, int n, const Sampling *s, Rn
 
 const char *gpt2_kernel(void)
 {
-    return mat_packed_available() ? "avx2+fma" : "plain";
+    return gpt2k_kernel();
 }

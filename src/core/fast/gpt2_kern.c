@@ -150,6 +150,89 @@ KERN_TARGET static void direct_rows(int R, int w, int k0, int k1, const float *X
 #undef KERN_RUN
 }
 
+#define KERN_TARGET512 __attribute__((target("avx512f,avx2,fma")))
+
+/* Whether the processor has AVX-512 (F): the one-tile kernel then takes
+ * 16 columns a register and 32 registers, twice the sums in flight. */
+static bool kern_avx512(void)
+{
+    static int has = -1;
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx512f") && mat_packed_available();
+    }
+    return has;
+}
+
+/* direct_tile with 16 columns a register: R C chains, R C + C + 1 of the
+ * 32 registers; each element the same chain of fused multiply-adds. */
+static inline __attribute__((always_inline)) KERN_TARGET512 void
+direct_tile512(int R, int C, int k0, int k1, const float *Xp, const float *W, int ldw, float *Y,
+               int ldy)
+{
+    __m512 c[KERN_TILE_ROWS][4];
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 4
+        for (int q = 0; q < C; q++)
+            c[r][q] = k0 ? _mm512_loadu_ps(Y + (size_t)r * ldy + 16 * q) : _mm512_setzero_ps();
+    for (int k = k0; k < k1; k++) {
+        __m512 w[4];
+#pragma GCC unroll 4
+        for (int q = 0; q < C; q++)
+            w[q] = _mm512_loadu_ps(W + (size_t)(k - k0) * ldw + 16 * q);
+#pragma GCC unroll 12
+        for (int r = 0; r < R; r++) {
+            const __m512 x = _mm512_set1_ps(Xp[(size_t)k * R + r]);
+#pragma GCC unroll 4
+            for (int q = 0; q < C; q++)
+                c[r][q] = _mm512_fmadd_ps(x, w[q], c[r][q]);
+        }
+    }
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 4
+        for (int q = 0; q < C; q++)
+            _mm512_storeu_ps(Y + (size_t)r * ldy + 16 * q, c[r][q]);
+}
+
+/* direct_rows in AVX-512: tiles of 64 columns up to 4 rows, 48 at 5 and 6,
+ * 32 from 7 to 12, then 16; the last 8 columns (w an odd multiple of 8)
+ * by direct_rows. */
+KERN_TARGET512 static void direct_rows512(int R, int w, int k0, int k1, const float *Xp,
+                                          const float *B, int ldb, float *Y, int ldy,
+                                          const float *P, int np)
+{
+    int j = 0;
+#define KERN_RUN(r, cols)                                                                          \
+    for (; j + 16 * (cols) <= w; j += 16 * (cols)) {                                               \
+        for (int q = 0; P && q < np; q++)                                                          \
+            for (int l = 0; l < (cols); l++)                                                       \
+                _mm_prefetch((const char *)(P + (size_t)q * ldb + j + 16 * l), _MM_HINT_T0);       \
+        direct_tile512(r, cols, k0, k1, Xp, B + j, ldb, Y + j, ldy);                               \
+    }
+#define KERN_CASE(r, wide)                                                                         \
+    case r: KERN_RUN(r, wide) KERN_RUN(r, 1) break;
+    switch (R) {
+        KERN_CASE(1, 4)
+        KERN_CASE(2, 4)
+        KERN_CASE(3, 4)
+        KERN_CASE(4, 4)
+        KERN_CASE(5, 3)
+        KERN_CASE(6, 3)
+        KERN_CASE(7, 2)
+        KERN_CASE(8, 2)
+        KERN_CASE(9, 2)
+        KERN_CASE(10, 2)
+        KERN_CASE(11, 2)
+        KERN_CASE(12, 2)
+    }
+#undef KERN_CASE
+#undef KERN_RUN
+    if (j < w)
+        direct_rows(R, w - j, k0, k1, Xp, B + j, ldb, Y + j, ldy, P ? P + j : NULL, np);
+}
+
 /* B (kb, w) = W's rows [0, kb), columns [0, w) (w a multiple of 8), rows w
  * apart, by 32-byte moves: gcc would make the loop a `rep movsq`, several
  * times slower for rows this short on some processors. */
@@ -201,8 +284,9 @@ KERN_TARGET static void direct_one(int M, int n8, int K, const float *Xp, const 
         for (int k0 = 0; k0 < K; k0 += kb) {
             const int k1 = K - k0 < kb ? K : k0 + kb;
             const bool ahead = k1 < K && M >= KERN_PREFETCH_ROWS;
-            direct_rows(M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy,
-                        ahead ? W + (size_t)k1 * ldw + j0 : NULL, K - k1 < kb ? K - k1 : kb);
+            (kern_avx512() ? direct_rows512 : direct_rows)(
+                M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy,
+                ahead ? W + (size_t)k1 * ldw + j0 : NULL, K - k1 < kb ? K - k1 : kb);
         }
     }
 }
@@ -235,8 +319,9 @@ KERN_TARGET static void direct_pieces(int M, int n8, int K, const float *Xp, con
                     if (nc < n8)
                         direct_prefetch(W + (size_t)nk * ldw + nc, t * nkb / tiles,
                                         (t + 1) * nkb / tiles, nw, ldw);
-                    direct_rows(direct_tile_rows(M, tiles, t), wc, k0, k1, Xp + (size_t)i0 * K, B,
-                                wc, Y + (size_t)i0 * ldy + c0, ldy, NULL, 0);
+                    (kern_avx512() ? direct_rows512 : direct_rows)(
+                        direct_tile_rows(M, tiles, t), wc, k0, k1, Xp + (size_t)i0 * K, B, wc,
+                        Y + (size_t)i0 * ldy + c0, ldy, NULL, 0);
                 }
             }
         }
@@ -588,4 +673,13 @@ void gpt2k_gelu(int m, int w, float *v, int ld)
         for (int q = w8; q < w; q++)
             row[q] = gelu1(row[q]);
     }
+}
+
+const char *gpt2k_kernel(void)
+{
+#if KERN_X86
+    if (kern_avx512())
+        return "avx512+fma";
+#endif
+    return mat_packed_available() ? "avx2+fma" : "plain";
 }
