@@ -453,3 +453,8 @@ int gpt2_next(const Gpt2Weights *w, const int *ids, int n, const Sampling *s, Rn
         *next = sample_token(logits, w->cfg.n_vocab, s, rng);
     return err;
 }
+
+const char *gpt2_kernel(void)
+{
+    return gpt2k_kernel();
+}
