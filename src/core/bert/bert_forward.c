@@ -1,0 +1,250 @@
+/* bert_forward.c - a BERT-family encoder's forward pass (core/bert.h): the
+ * embeddings and their LayerNorm, the post-LayerNorm blocks, the masked-LM
+ * head's logits and the heads' value norms. Every product is one mat_sgemm
+ * over the whole sentence (nn.Linear's W^T as a transposed operand, no
+ * copy); the heads are attention_heads', the kernel attnviz's own attention
+ * runs. bert_ref.c is the plain oracle it is tested against. No global state.
+ */
+#include "core/bert.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/attention.h"
+#include "core/mat.h"
+
+int bert_check(const BertWeights *w)
+{
+    const BertConfig *c = &w->cfg;
+    if (c->n_vocab < 1 || c->n_pos < 1 || c->n_pos > AV_MAX_TOKENS || c->n_types < 0 ||
+        c->d_model < 1 || c->d_model > AV_MAX_D_MODEL || c->n_head < 1 ||
+        c->n_head > AV_MAX_HEADS || c->d_model % c->n_head != 0 || c->n_layer < 1 ||
+        c->n_layer > AV_MAX_LAYERS || c->d_ff < 1 || !(c->ln_eps > 0.0f) || !isfinite(c->ln_eps))
+        return AV_ERR_CONFIG;
+    if (!w->word || !w->pos || !w->emb_ln_g || !w->emb_ln_b || (c->n_types > 0) != !!w->type)
+        return AV_ERR_CONFIG;
+    for (int l = 0; l < c->n_layer; l++) {
+        const BertLayer *y = &w->layer[l];
+        const float *p[] = {y->q_w,   y->q_b,   y->k_w,  y->k_b,  y->v_w,   y->v_b,
+                            y->o_w,   y->o_b,   y->ln1_g, y->ln1_b, y->fc_w, y->fc_b,
+                            y->out_w, y->out_b, y->ln2_g, y->ln2_b};
+        for (size_t k = 0; k < sizeof p / sizeof *p; k++)
+            if (!p[k])
+                return AV_ERR_CONFIG;
+    }
+    const float *m[] = {w->mlm_w, w->mlm_b, w->mlm_ln_g, w->mlm_ln_b, w->decoder, w->mlm_bias};
+    int have = 0;
+    for (size_t k = 0; k < sizeof m / sizeof *m; k++)
+        have += m[k] != NULL;
+    return have == 0 || have == (int)(sizeof m / sizeof *m) ? AV_OK : AV_ERR_CONFIG;
+}
+
+bool bert_has_mlm(const BertWeights *w)
+{
+    return w->decoder != NULL;
+}
+
+void bert_state_free(BertState *st)
+{
+    free(st->ids), free(st->types), free(st->x), free(st->q), free(st->k), free(st->v);
+    free(st->P), free(st->concat), free(st->attn), free(st->work);
+    memset(st, 0, sizeof *st);
+}
+
+/* Room for n positions of w's shape; the arrays are sized for cap = n and
+ * regrown only when the text or the model is larger. */
+static int state_reserve(const BertWeights *w, int n, BertState *st, size_t work)
+{
+    const BertConfig *c = &w->cfg;
+    const int L = c->n_layer, D = c->d_model, H = c->n_head;
+    bool fits = n <= st->cap && st->L == L && st->D == D && st->H == H;
+    if (!fits) {
+        bert_state_free(st);
+        size_t nd = (size_t)n * D;
+        st->ids = malloc(sizeof *st->ids * n);
+        st->types = malloc(sizeof *st->types * n);
+        st->x = malloc(sizeof *st->x * (L + 1) * nd);
+        st->q = malloc(sizeof *st->q * L * nd);
+        st->k = malloc(sizeof *st->k * L * nd);
+        st->v = malloc(sizeof *st->v * L * nd);
+        st->P = malloc(sizeof *st->P * (size_t)L * H * n * n);
+        st->concat = malloc(sizeof *st->concat * L * nd);
+        st->attn = malloc(sizeof *st->attn * L * nd);
+        if (!st->ids || !st->types || !st->x || !st->q || !st->k || !st->v || !st->P ||
+            !st->concat || !st->attn) {
+            bert_state_free(st);
+            return AV_ERR_NOMEM;
+        }
+        st->cap = n, st->L = L, st->D = D, st->H = H;
+    }
+    if (work > st->work_cap) {
+        free(st->work);
+        st->work = malloc(sizeof *st->work * work);
+        st->work_cap = st->work ? work : 0;
+        if (!st->work)
+            return AV_ERR_NOMEM;
+    }
+    return AV_OK;
+}
+
+/* Each row of x (n, D) normalised in place: (x - mean) / sqrt(var + eps) * g + b,
+ * the mean and variance summed in double. */
+static void layer_norm_rows(float *x, int n, int D, const float *g, const float *b, float eps)
+{
+    for (int i = 0; i < n; i++) {
+        float *row = x + (size_t)i * D;
+        double mean = 0, var = 0;
+        for (int c = 0; c < D; c++)
+            mean += row[c];
+        mean /= D;
+        for (int c = 0; c < D; c++)
+            var += (row[c] - mean) * (row[c] - mean);
+        float m = (float)mean, inv = (float)(1.0 / sqrt(var / D + eps));
+        for (int c = 0; c < D; c++)
+            row[c] = (row[c] - m) * inv * g[c] + b[c];
+    }
+}
+
+/* y (n, d_out) = x (n, d_in) W^T + b, W (d_out, d_in) as nn.Linear stores it */
+static void linear(const float *x, int n, int d_in, const float *W, const float *b, int d_out,
+                   float *y)
+{
+    /* y (n, d_out) = x (n, d_in) W^T (d_in, d_out) */
+    mat_sgemm(false, true, n, d_out, d_in, 1.0f,
+              x, d_in,
+              W, d_in,
+              0.0f, y, d_out);
+    for (int i = 0; i < n; i++)
+        for (int o = 0; o < d_out; o++)
+            y[(size_t)i * d_out + o] += b[o];
+}
+
+static void gelu_erf_rows(float *x, size_t count)
+{
+    for (size_t c = 0; c < count; c++)
+        x[c] = 0.5f * x[c] * (1.0f + erff(x[c] * 0.70710678118654752f));
+}
+
+/* Layer l: st->x[l] -> st->x[l + 1]; work holds (n, D) + (n, F) floats and
+ * then the heads' packing room. */
+static int layer(const BertWeights *w, int l, const AttnShape *s, BertState *st)
+{
+    const BertLayer *y = &w->layer[l];
+    const int n = st->n, D = st->D, F = w->cfg.d_ff;
+    const float eps = w->cfg.ln_eps;
+    const size_t nd = (size_t)n * D;
+    const float *x = st->x + l * nd;
+    float *q = st->q + l * nd, *k = st->k + l * nd, *v = st->v + l * nd;
+    float *concat = st->concat + l * nd, *attn = st->attn + l * nd, *x_next = st->x + (l + 1) * nd;
+    float *a = st->work, *hid = a + nd, *pack = hid + (size_t)n * F;
+    linear(x, n, D, y->q_w, y->q_b, D, q);
+    linear(x, n, D, y->k_w, y->k_b, D, k);
+    linear(x, n, D, y->v_w, y->v_b, D, v);
+    int err = attention_heads(s, q, k, v, st->P + (size_t)l * st->H * n * n, concat,
+                              attention_heads_work(s) ? pack : NULL);
+    if (err)
+        return err;
+    linear(concat, n, D, y->o_w, y->o_b, D, attn);
+    for (size_t c = 0; c < nd; c++)
+        a[c] = x[c] + attn[c];
+    layer_norm_rows(a, n, D, y->ln1_g, y->ln1_b, eps);
+    linear(a, n, D, y->fc_w, y->fc_b, F, hid);
+    gelu_erf_rows(hid, (size_t)n * F);
+    linear(hid, n, F, y->out_w, y->out_b, D, x_next);
+    for (size_t c = 0; c < nd; c++)
+        x_next[c] += a[c];
+    layer_norm_rows(x_next, n, D, y->ln2_g, y->ln2_b, eps);
+    return AV_OK;
+}
+
+static int check_input(const BertWeights *w, const int *ids, const int *types, int n)
+{
+    const BertConfig *c = &w->cfg;
+    if (bert_check(w) != AV_OK)
+        return AV_ERR_CONFIG;
+    if (n < 1)
+        return AV_ERR_EMPTY;
+    if (n > c->n_pos)
+        return AV_ERR_TOO_MANY;
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= c->n_vocab ||
+            (types && types[i] != 0 && (types[i] < 0 || types[i] >= c->n_types)))
+            return AV_ERR_CONFIG;
+    return AV_OK;
+}
+
+int bert_forward(const BertWeights *w, const int *ids, const int *types, int n, bool causal,
+                 BertState *st)
+{
+    st->n = 0;
+    int err = check_input(w, ids, types, n);
+    if (err)
+        return err;
+    const BertConfig *c = &w->cfg;
+    const int D = c->d_model, L = c->n_layer;
+    AttnShape s = {n, n, D, c->n_head, causal, true, 1.0f};
+    size_t work = (size_t)n * D + (size_t)n * c->d_ff + attention_heads_work(&s);
+    if ((err = state_reserve(w, n, st, work)) != AV_OK)
+        return err;
+    st->n = n, st->causal = causal;
+    for (int i = 0; i < n; i++) {
+        int ty = types ? types[i] : 0;
+        st->ids[i] = ids[i], st->types[i] = ty;
+        float *row = st->x + (size_t)i * D;
+        const float *we = w->word + (size_t)ids[i] * D, *pe = w->pos + (size_t)i * D;
+        for (int col = 0; col < D; col++)
+            row[col] = we[col] + (w->type ? w->type[(size_t)ty * D + col] : 0.0f) + pe[col];
+    }
+    layer_norm_rows(st->x, n, D, w->emb_ln_g, w->emb_ln_b, c->ln_eps);
+    for (int l = 0; l < L && !err; l++)
+        err = layer(w, l, &s, st);
+    if (err)
+        st->n = 0;
+    return err;
+}
+
+int bert_mlm_logits(const BertWeights *w, const BertState *st, int i0, int count, float *out)
+{
+    const int D = w->cfg.d_model, V = w->cfg.n_vocab;
+    if (!bert_has_mlm(w) || i0 < 0 || count < 1 || i0 + count > st->n || st->D != D ||
+        st->L != w->cfg.n_layer)
+        return AV_ERR_CONFIG;
+    float *t = malloc(sizeof *t * (size_t)count * D);
+    if (!t)
+        return AV_ERR_NOMEM;
+    const float *x = st->x + ((size_t)st->L * st->n + i0) * D;
+    linear(x, count, D, w->mlm_w, w->mlm_b, D, t);
+    gelu_erf_rows(t, (size_t)count * D);
+    layer_norm_rows(t, count, D, w->mlm_ln_g, w->mlm_ln_b, w->cfg.ln_eps);
+    linear(t, count, D, w->decoder, w->mlm_bias, V, out);
+    free(t);
+    return AV_OK;
+}
+
+int bert_value_norms(const BertWeights *w, const BertState *st, int l, float *out)
+{
+    const BertConfig *c = &w->cfg;
+    const int n = st->n, D = c->d_model, H = c->n_head, d_k = D / H;
+    if (l < 0 || l >= c->n_layer || n < 1 || st->L != c->n_layer || st->D != D)
+        return AV_ERR_CONFIG;
+    float *u = malloc((size_t)n * D * sizeof *u);
+    if (!u)
+        return AV_ERR_NOMEM;
+    const float *V = st->v + (size_t)l * n * D;
+    for (int h = 0; h < H; h++) {
+        /* u (n, D) = V_h (n, d_k) (o_w's columns h d_k ..)^T (d_k, D) */
+        mat_sgemm(false, true, n, D, d_k, 1.0f,
+                  V + h * d_k, D,
+                  w->layer[l].o_w + h * d_k, D,
+                  0.0f, u, D);
+        for (int j = 0; j < n; j++) {
+            double sq = 0;
+            for (int k = 0; k < D; k++)
+                sq += (double)u[(size_t)j * D + k] * u[(size_t)j * D + k];
+            out[(size_t)h * n + j] = (float)sqrt(sq);
+        }
+    }
+    free(u);
+    return AV_OK;
+}
