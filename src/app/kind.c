@@ -204,6 +204,7 @@ static const struct {
     int (*load)(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
                 size_t whylen);
 } FOLDER_KINDS[] = {
+    {kind_bert_folder, kind_bert_load}, /* before GPT-2's, which claims any config.json */
     {kind_gpt2_folder, kind_gpt2_load},
     {NULL, trained_load},
 };

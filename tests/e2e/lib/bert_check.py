@@ -1,10 +1,12 @@
-"""bert_check.py DIR OUT TEXT [--causal] - hold a BERT run's dump in OUT (ids.npy,
-types.npy, attention.npy, hidden.npy when written, mlm_logits.npy) to the
-float64 reference (bert_ref.py) of the checkpoint DIR and to the WordPiece
-reference (wordpiece_ref.py) of TEXT. Prints one line of the largest
-differences; exits 1 with the first fault. Tolerances: every head's weights
-1e-5 (BERT_TOL_P), the residual stream 1e-4, the masked-LM logits 1e-5 of
-their largest magnitude.
+"""bert_check.py DIR OUT TEXT [--causal] - hold `attnviz --model DIR --dump OUT
+TEXT`'s files (ids.npy, attention.npy, X.npy and layerN/layer_output.npy,
+norms.npy, mlm_logits.npy) to the float64 reference (bert_ref.py) of the
+checkpoint DIR and to the WordPiece reference (wordpiece_ref.py) of TEXT.
+Token types are checked through the numbers: a wrong type row changes every
+weight. Prints one line of the largest differences; exits 1 with the first
+fault. Tolerances: every head's weights 1e-5 (BERT_TOL_P), the residual
+stream and the norms 1e-4, the masked-LM logits 1e-5 of their largest
+magnitude.
 """
 import importlib.util
 import json
@@ -54,10 +56,6 @@ def main():
     types = np.zeros(len(ids), dtype=int)
     if second >= 0 and not distil:
         types[second:] = 1
-    if os.path.exists(os.path.join(out, "types.npy")):
-        got = np.load(os.path.join(out, "types.npy"))
-        if list(got) != list(types):
-            fail("token types %s, expected %s" % (list(got), list(types)))
     r = bert_ref.forward(w, cfg, ids, types, causal=causal)
     P = np.load(os.path.join(out, "attention.npy"))
     if P.shape != r["P"].shape:
@@ -69,11 +67,15 @@ def main():
     if causal and np.any(P[:, :, np.triu_indices(len(ids), 1)[0], np.triu_indices(len(ids), 1)[1]] != 0):
         fail("a masked weight is not 0")
     msg = "weights %.2g" % dp
-    if os.path.exists(os.path.join(out, "hidden.npy")):
-        dh = np.abs(np.load(os.path.join(out, "hidden.npy")) - r["hidden"]).max()
-        if not dh <= 1e-4:
-            fail("the residual stream differs by %.3g" % dh)
-        msg += ", residual stream %.2g" % dh
+    hid = [np.load(os.path.join(out, "X.npy"))]
+    hid += [np.load(os.path.join(out, "layer%d" % (l + 1), "layer_output.npy")) for l in range(P.shape[0])]
+    dh = np.abs(np.stack(hid) - r["hidden"]).max()
+    if not dh <= 1e-4:
+        fail("the residual stream differs by %.3g" % dh)
+    dn = np.abs(np.load(os.path.join(out, "norms.npy")) - r["norms"]).max()
+    if not dn <= 1e-4 * max(1.0, np.abs(r["norms"]).max()):
+        fail("the value-weighted norms differ by %.3g" % dn)
+    msg += ", residual stream %.2g, norms %.2g" % (dh, dn)
     mp = os.path.join(out, "mlm_logits.npy")
     if (r["mlm"] is None) != (not os.path.exists(mp)):
         fail("mlm_logits.npy %s, the checkpoint %s the head" % (

@@ -10,7 +10,8 @@ weights scripts/bert-checkpoint.py's read_folder maps to BERT's names):
     mlm = LN(gelu_erf(x W_t^T + b_t)) decoder^T + bias
 
 forward(w, cfg, ids, types, causal=False) -> dict(P=(L, H, n, n),
-hidden=(L + 1, n, D), mlm=(n, V) or None).
+hidden=(L + 1, n, D), norms=(L, H, n, n) the value-weighted norms
+P_hij ||V_j,h W_O,h|| (W_O = W_o^T), mlm=(n, V) or None).
 """
 import math
 
@@ -43,7 +44,7 @@ def forward(w, cfg, ids, types, causal=False):
     x = layer_norm(x, f["embeddings.LayerNorm.weight"], f["embeddings.LayerNorm.bias"], eps)
     D = x.shape[1]
     dk = D // H
-    hidden, Ps = [x], []
+    hidden, Ps, norms = [x], [], []
     mask = np.triu(np.ones((n, n), dtype=bool), 1)
     for l in range(L):
         p = "encoder.layer.%d." % l
@@ -60,6 +61,9 @@ def forward(w, cfg, ids, types, causal=False):
         e = np.exp(s)
         P = e / e.sum(-1, keepdims=True)
         Ps.append(P)
+        Wo = f[p + "attention.output.dense.weight"].T  # (D, D), head h's rows at h dk
+        vn = np.stack([np.linalg.norm(v[h] @ Wo[h * dk:(h + 1) * dk], axis=1) for h in range(H)])
+        norms.append(P * vn[:, None, :])
         concat = (P @ v).transpose(1, 0, 2).reshape(n, D)
         a = layer_norm(x + lin("attention.output.dense", concat),
                        f[p + "attention.output.LayerNorm.weight"],
@@ -74,4 +78,4 @@ def forward(w, cfg, ids, types, causal=False):
         t = gelu(x @ f[c + "transform.dense.weight"].T + f[c + "transform.dense.bias"])
         t = layer_norm(t, f[c + "transform.LayerNorm.weight"], f[c + "transform.LayerNorm.bias"], eps)
         mlm = t @ f[c + "decoder.weight"].T + f[c + "bias"]
-    return dict(P=np.stack(Ps), hidden=np.stack(hidden), mlm=mlm)
+    return dict(P=np.stack(Ps), hidden=np.stack(hidden), norms=np.stack(norms), mlm=mlm)
