@@ -145,6 +145,10 @@ typedef struct {
      * part of a long text the result shows) into out, or out emptied. NULL:
      * none. */
     void (*run_note)(const Kind *k, const ModelResult *r, char *out, size_t len);
+    /* What logits predicts, as the predictions' title ("Fill-in for": a
+     * masked-LM's fill-ins of the selected token). NULL: the next token
+     * after it. */
+    const char *predict_title;
     /* Free what the opener made; the model it was given stays the caller's. */
     void (*close)(Kind *k);
     bool temperature_samples; /* --temperature is generation's: the softmax keeps 1 */
@@ -210,6 +214,10 @@ int kind_lens(Kind *k, const char *text, size_t len, Lens *ls);
 
 /* Whether the kind predicts tokens (a lens method). */
 bool kind_has_lens(const Kind *k);
+
+/* The predictions' title: k->cls->predict_title, or "Next token after"
+ * ("Next after" when not wide). */
+const char *kind_predict_title(const Kind *k, bool wide);
 
 /* k->cls->token_text, or "#id". */
 void kind_token_text(const Kind *k, int id, char *out, size_t len);

@@ -220,3 +220,10 @@ int kind_open_folder(Kind *k, const char *dir, HfProgress progress, void *ctx, c
             return FOLDER_KINDS[i].load(k, dir, progress, ctx, why, whylen);
     return AV_ERR_MODEL; /* not reached: the last row claims every folder */
 }
+
+const char *kind_predict_title(const Kind *k, bool wide)
+{
+    if (k->cls->predict_title)
+        return k->cls->predict_title;
+    return wide ? "Next token after" : "Next after";
+}

@@ -228,7 +228,7 @@ static void bert_kind_describe(const Kind *k, char *msg, size_t len)
              "%s '%s': %d layers x %d heads, d_model %d, %.0fM parameters, bidirectional%s",
              family(g), g->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model,
              bert_param_count(w) / 1e6,
-             bert_has_mlm(w) ? "; m masks the selected token's fill-ins" : "");
+             bert_has_mlm(w) ? ", masked-LM head: the selected token's fill-ins" : "");
 }
 
 /* tokens.txt: each token's vocabulary string a line ("[CLS]", "##ing"),
@@ -373,7 +373,8 @@ static void bert_kind_close(Kind *k)
     .out_proj = bert_kind_out_proj
 
 /* with the masked-LM head: the predictions are its fill-ins */
-static const KindClass bert_mlm_class = {BERT_METHODS, .logits = bert_kind_logits};
+static const KindClass bert_mlm_class = {BERT_METHODS, .logits = bert_kind_logits,
+                                         .predict_title = "Fill-in for"};
 static const KindClass bert_class = {BERT_METHODS};
 
 /* Each layer's o_w (out, in) transposed into g->o_t: W_O of the row-vector
