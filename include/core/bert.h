@@ -1,5 +1,5 @@
 /* bert.h - a BERT-family encoder's sizes and weights, and its forward pass
- * (src/core/bert/).
+ * (src/core/bert/, the forward's kernel src/core/fast/bert_forward.c).
  *
  * The reader (io/hfbert.h) fills these from a Hugging Face folder (BERT,
  * DistilBERT, MiniLM); the forward reads them. Weights are PyTorch nn.Linear
@@ -71,7 +71,8 @@ typedef struct {
  *                 x_{l+1} = LN2(a + gelu_erf(a fc_w^T + fc_b) out_w^T + out_b)
  *   mlm_i = LN_mlm(gelu_erf(x_L[i] mlm_w^T + mlm_b)) decoder^T + mlm_bias   (V)
  *
- * Every product runs through core/mat.h (cblas_sgemm), the heads through
+ * Every product runs through core/mat.h (cblas_sgemm; a large one on two
+ * threads, src/core/fast/bert_forward.c), the heads through
  * core/attention.h's attention_heads. There is no cache: a new text is a
  * whole forward (attention looks both ways, so one new token changes every
  * position).
@@ -94,6 +95,8 @@ typedef struct {
     float *attn;  /* (L, n, D) concat o_w^T + o_b: the attention's share */
     float *work;  /* scratch */
     size_t work_cap;
+    int threads;  /* the caller's: 1 or 2 threads for the products, 0 (the default):
+                     2 for a product that repays the helper, on two processors */
 } BertState;
 
 /* AV_OK when the sizes are ones the forward takes (every size positive, or

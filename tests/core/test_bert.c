@@ -56,9 +56,10 @@ static void model_make(Model *m, int types, bool head, uint64_t seed)
     assert_true(p <= m->arena + total);
 }
 
-static void compare(const BertWeights *w, const int *ids, const int *types, int n, bool causal)
+static void compare_on(const BertWeights *w, const int *ids, const int *types, int n, bool causal,
+                       int threads)
 {
-    BertState st = {0};
+    BertState st = {.threads = threads};
     BertRef ref;
     assert_int_equal(bert_forward(w, ids, types, n, causal, &st), AV_OK);
     assert_int_equal(bert_ref(w, ids, types, n, causal, &ref), AV_OK);
@@ -96,6 +97,11 @@ static void compare(const BertWeights *w, const int *ids, const int *types, int 
     bert_state_free(&st);
 }
 
+static void compare(const BertWeights *w, const int *ids, const int *types, int n, bool causal)
+{
+    compare_on(w, ids, types, n, causal, 0);
+}
+
 static const int ids[] = {1, 5, 9, 2, 30, 30, 7, 3, 11, 2};
 static const int types[] = {0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
 
@@ -109,6 +115,24 @@ static void test_bert_forward_matches_ref(void **state)
     compare(&m.w, ids, NULL, 10, false);
     compare(&m.w, ids, types, 10, true);
     compare(&m.w, ids, types, 1, false);
+    compare_on(&m.w, ids, types, 10, false, 1);
+    free(m.arena);
+}
+
+/* Two threads, each a half of the output columns (d_ff 40: 16 and 24),
+ * give the oracle's numbers too, and the bits of one thread. */
+static void test_bert_forward_two_threads(void **state)
+{
+    (void)state;
+    Model m;
+    model_make(&m, Y, true, 12);
+    compare_on(&m.w, ids, types, 10, false, 2);
+    BertState one = {.threads = 1}, two = {.threads = 2};
+    assert_int_equal(bert_forward(&m.w, ids, types, 10, false, &one), AV_OK);
+    assert_int_equal(bert_forward(&m.w, ids, types, 10, false, &two), AV_OK);
+    assert_int_equal(two.threads, 2);
+    assert_memory_equal(one.x, two.x, sizeof *one.x * (L + 1) * 10 * D);
+    bert_state_free(&one), bert_state_free(&two);
     free(m.arena);
 }
 
@@ -193,6 +217,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bert_forward_matches_ref),
+        cmocka_unit_test(test_bert_forward_two_threads),
         cmocka_unit_test(test_bert_forward_distil_no_head),
         cmocka_unit_test(test_bert_types_matter),
         cmocka_unit_test(test_bert_refusals),

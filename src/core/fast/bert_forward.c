@@ -1,56 +1,22 @@
 /* bert_forward.c - a BERT-family encoder's forward pass (core/bert.h): the
  * embeddings and their LayerNorm, the post-LayerNorm blocks, the masked-LM
- * head's logits and the heads' value norms. Every product is one mat_sgemm
- * over the whole sentence (nn.Linear's W^T as a transposed operand, no
- * copy); the heads are attention_heads', the kernel attnviz's own attention
- * runs. bert_ref.c is the plain oracle it is tested against. No global state.
+ * head's logits and the heads' value norms. Every product is mat_sgemm over
+ * the whole sentence (nn.Linear's W^T as a transposed operand, no copy), a
+ * large one split by output columns over two threads (each column the same
+ * sums whichever thread computes it); the heads are attention_heads', the
+ * kernel attnviz's own attention runs. src/core/bert/bert_ref.c is the plain
+ * oracle it is tested against. No global state.
  */
 #include "core/bert.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/attention.h"
 #include "core/mat.h"
-
-int bert_check(const BertWeights *w)
-{
-    const BertConfig *c = &w->cfg;
-    if (c->n_vocab < 1 || c->n_pos < 1 || c->n_pos > AV_MAX_TOKENS || c->n_types < 0 ||
-        c->d_model < 1 || c->d_model > AV_MAX_D_MODEL || c->n_head < 1 ||
-        c->n_head > AV_MAX_HEADS || c->d_model % c->n_head != 0 || c->n_layer < 1 ||
-        c->n_layer > AV_MAX_LAYERS || c->d_ff < 1 || !(c->ln_eps > 0.0f) || !isfinite(c->ln_eps))
-        return AV_ERR_CONFIG;
-    if (!w->word || !w->pos || !w->emb_ln_g || !w->emb_ln_b || (c->n_types > 0) != !!w->type)
-        return AV_ERR_CONFIG;
-    for (int l = 0; l < c->n_layer; l++) {
-        const BertLayer *y = &w->layer[l];
-        const float *p[] = {y->q_w,   y->q_b,   y->k_w,  y->k_b,  y->v_w,   y->v_b,
-                            y->o_w,   y->o_b,   y->ln1_g, y->ln1_b, y->fc_w, y->fc_b,
-                            y->out_w, y->out_b, y->ln2_g, y->ln2_b};
-        for (size_t k = 0; k < sizeof p / sizeof *p; k++)
-            if (!p[k])
-                return AV_ERR_CONFIG;
-    }
-    const float *m[] = {w->mlm_w, w->mlm_b, w->mlm_ln_g, w->mlm_ln_b, w->decoder, w->mlm_bias};
-    int have = 0;
-    for (size_t k = 0; k < sizeof m / sizeof *m; k++)
-        have += m[k] != NULL;
-    return have == 0 || have == (int)(sizeof m / sizeof *m) ? AV_OK : AV_ERR_CONFIG;
-}
-
-bool bert_has_mlm(const BertWeights *w)
-{
-    return w->decoder != NULL;
-}
-
-void bert_state_free(BertState *st)
-{
-    free(st->ids), free(st->types), free(st->x), free(st->q), free(st->k), free(st->v);
-    free(st->P), free(st->concat), free(st->attn), free(st->work);
-    memset(st, 0, sizeof *st);
-}
 
 /* Room for n positions of w's shape; the arrays are sized for cap = n and
  * regrown only when the text or the model is larger. */
@@ -60,7 +26,9 @@ static int state_reserve(const BertWeights *w, int n, BertState *st, size_t work
     const int L = c->n_layer, D = c->d_model, H = c->n_head;
     bool fits = n <= st->cap && st->L == L && st->D == D && st->H == H;
     if (!fits) {
+        int threads = st->threads; /* the caller's, kept */
         bert_state_free(st);
+        st->threads = threads;
         size_t nd = (size_t)n * D;
         st->ids = malloc(sizeof *st->ids * n);
         st->types = malloc(sizeof *st->types * n);
@@ -74,6 +42,7 @@ static int state_reserve(const BertWeights *w, int n, BertState *st, size_t work
         if (!st->ids || !st->types || !st->x || !st->q || !st->k || !st->v || !st->P ||
             !st->concat || !st->attn) {
             bert_state_free(st);
+            st->threads = threads;
             return AV_ERR_NOMEM;
         }
         st->cap = n, st->L = L, st->D = D, st->H = H;
@@ -106,18 +75,70 @@ static void layer_norm_rows(float *x, int n, int D, const float *g, const float 
     }
 }
 
-/* y (n, d_out) = x (n, d_in) W^T + b, W (d_out, d_in) as nn.Linear stores it */
-static void linear(const float *x, int n, int d_in, const float *W, const float *b, int d_out,
-                   float *y)
+/* Products past this many multiply-adds go to two threads when there are
+ * two processors (a helper thread costs tens of microseconds). */
+#define BERT_TWO_MACS 4e6
+
+typedef struct {
+    const float *x, *W, *b;
+    float *y;
+    int n, d_in, d_out, o0, o1; /* output columns [o0, o1) */
+} LinPart;
+
+/* Columns [o0, o1) of y (n, d_out) = x (n, d_in) W^T + b */
+static void linear_part(const LinPart *p)
 {
-    /* y (n, d_out) = x (n, d_in) W^T (d_in, d_out) */
-    mat_sgemm(false, true, n, d_out, d_in, 1.0f,
-              x, d_in,
-              W, d_in,
-              0.0f, y, d_out);
-    for (int i = 0; i < n; i++)
-        for (int o = 0; o < d_out; o++)
-            y[(size_t)i * d_out + o] += b[o];
+    const int w = p->o1 - p->o0;
+    /* y[:, o0..o1) (n, w) = x (n, d_in) W[o0..o1)^T (d_in, w) */
+    mat_sgemm(false, true, p->n, w, p->d_in, 1.0f,
+              p->x, p->d_in,
+              p->W + (size_t)p->o0 * p->d_in, p->d_in,
+              0.0f, p->y + p->o0, p->d_out);
+    for (int i = 0; i < p->n; i++)
+        for (int o = p->o0; o < p->o1; o++)
+            p->y[(size_t)i * p->d_out + o] += p->b[o];
+}
+
+static void *linear_thread(void *arg)
+{
+    linear_part(arg);
+    return NULL;
+}
+
+static int processors(void)
+{
+    static int n;
+    if (!n) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c < 1 ? 1 : c > 2 ? 2 : (int)c;
+    }
+    return n;
+}
+
+/* y (n, d_out) = x (n, d_in) W^T + b, W (d_out, d_in) as nn.Linear stores it;
+ * threads 0: two when the product repays a helper and there are two
+ * processors. */
+static void linear(const float *x, int n, int d_in, const float *W, const float *b, int d_out,
+                   float *y, int threads)
+{
+    LinPart whole = {x, W, b, y, n, d_in, d_out, 0, d_out};
+    double macs = (double)n * d_in * d_out;
+    if (threads == 0)
+        threads = macs >= BERT_TWO_MACS ? processors() : 1;
+    int half = d_out / 2 / 16 * 16; /* whole panels of 16 columns */
+    pthread_t tid;
+    if (threads < 2 || half < 16) {
+        linear_part(&whole);
+        return;
+    }
+    LinPart a = whole, c = whole;
+    a.o1 = half, c.o0 = half;
+    if (pthread_create(&tid, NULL, linear_thread, &c) != 0) {
+        linear_part(&whole);
+        return;
+    }
+    linear_part(&a);
+    pthread_join(tid, NULL);
 }
 
 static void gelu_erf_rows(float *x, size_t count)
@@ -138,20 +159,21 @@ static int layer(const BertWeights *w, int l, const AttnShape *s, BertState *st)
     float *q = st->q + l * nd, *k = st->k + l * nd, *v = st->v + l * nd;
     float *concat = st->concat + l * nd, *attn = st->attn + l * nd, *x_next = st->x + (l + 1) * nd;
     float *a = st->work, *hid = a + nd, *pack = hid + (size_t)n * F;
-    linear(x, n, D, y->q_w, y->q_b, D, q);
-    linear(x, n, D, y->k_w, y->k_b, D, k);
-    linear(x, n, D, y->v_w, y->v_b, D, v);
+    const int th = st->threads;
+    linear(x, n, D, y->q_w, y->q_b, D, q, th);
+    linear(x, n, D, y->k_w, y->k_b, D, k, th);
+    linear(x, n, D, y->v_w, y->v_b, D, v, th);
     int err = attention_heads(s, q, k, v, st->P + (size_t)l * st->H * n * n, concat,
                               attention_heads_work(s) ? pack : NULL);
     if (err)
         return err;
-    linear(concat, n, D, y->o_w, y->o_b, D, attn);
+    linear(concat, n, D, y->o_w, y->o_b, D, attn, th);
     for (size_t c = 0; c < nd; c++)
         a[c] = x[c] + attn[c];
     layer_norm_rows(a, n, D, y->ln1_g, y->ln1_b, eps);
-    linear(a, n, D, y->fc_w, y->fc_b, F, hid);
+    linear(a, n, D, y->fc_w, y->fc_b, F, hid, th);
     gelu_erf_rows(hid, (size_t)n * F);
-    linear(hid, n, F, y->out_w, y->out_b, D, x_next);
+    linear(hid, n, F, y->out_w, y->out_b, D, x_next, th);
     for (size_t c = 0; c < nd; c++)
         x_next[c] += a[c];
     layer_norm_rows(x_next, n, D, y->ln2_g, y->ln2_b, eps);
@@ -214,10 +236,10 @@ int bert_mlm_logits(const BertWeights *w, const BertState *st, int i0, int count
     if (!t)
         return AV_ERR_NOMEM;
     const float *x = st->x + ((size_t)st->L * st->n + i0) * D;
-    linear(x, count, D, w->mlm_w, w->mlm_b, D, t);
+    linear(x, count, D, w->mlm_w, w->mlm_b, D, t, st->threads);
     gelu_erf_rows(t, (size_t)count * D);
     layer_norm_rows(t, count, D, w->mlm_ln_g, w->mlm_ln_b, w->cfg.ln_eps);
-    linear(t, count, D, w->decoder, w->mlm_bias, V, out);
+    linear(t, count, D, w->decoder, w->mlm_bias, V, out, st->threads);
     free(t);
     return AV_OK;
 }
