@@ -12,7 +12,8 @@
 #    token types 0/1 (through the numbers), every layer's every head's
 #    weights within 1e-5, the residual stream and the value-weighted norms
 #    1e-4, the MLM logits 1e-5 of their largest; the causal what-if (-c) likewise, its masked weights 0;
-#  - every malformed folder refused with one line and exit 2.
+#  - every malformed folder refused with one line and exit 2;
+#  - `attnviz get` of a BERT from a stand-in hub, then --model ID.
 # Drives $ATTNVIZ --model DIR --dump OUT. Prints "ok - ..." / "not ok - ..." /
 # "skip - ...". Run from the repository root.
 # tier: test
@@ -102,3 +103,37 @@ s.loader.exec_module(b); print(" ".join(b.KINDS))'); do
         notok "bert refuses $k: exit $rc, $lines lines: $(head -3 "$tmp/err")"
     fi
 done
+
+# The hub: `attnviz get` of a BERT (a stand-in hub, lib/fakehub.py, on
+# 127.0.0.1) fetches its vocab.txt or tokenizer.json and
+# tokenizer_config.json, and --model ID then opens it from the cache.
+for v in "user/bert-cased:--cased --seed 21" "user/bert-json:--tokenizer-json --seed 22"; do
+    id=${v%%:*}
+    name=${id#user/}
+    # shellcheck disable=SC2086
+    "$PY" scripts/bert-checkpoint.py "$tmp/hub-$name" ${v#*:} >/dev/null ||
+        { notok "bert hub $name: the generator failed"; continue; }
+done
+"$PY" tests/e2e/lib/fakehub.py --repo user/bert-cased="$tmp/hub-bert-cased" \
+    --repo user/bert-json="$tmp/hub-bert-json" --port-file "$tmp/port" 2>"$tmp/hub.err" &
+hubpid=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+if [ -s "$tmp/port" ]; then
+    for name in bert-cased bert-json; do
+        out=$(HF_ENDPOINT=http://127.0.0.1:$(cat "$tmp/port") HF_HUB_CACHE=$tmp/cache \
+            "$A" get "user/$name" 2>&1) || { notok "bert hub $name: get failed: $out"; continue; }
+        if ! HF_HUB_OFFLINE=1 HF_HUB_CACHE=$tmp/cache "$A" --model "user/$name" \
+            --dump "$tmp/hub-$name.out" "$text" >/dev/null 2>"$tmp/err"; then
+            notok "bert hub $name: --model user/$name: $(cat "$tmp/err")"
+        elif why=$("$PY" tests/e2e/lib/bert_check.py "$tmp/hub-$name" "$tmp/hub-$name.out" \
+            "$text" 2>&1); then
+            ok "bert hub $name: get, then --model from the cache: $why"
+        else
+            notok "bert hub $name: $why"
+        fi
+    done
+else
+    notok "bert hub: fakehub.py did not start: $(head -3 "$tmp/hub.err")"
+fi
+kill "$hubpid" 2>/dev/null
+wait "$hubpid" 2>/dev/null
