@@ -149,15 +149,19 @@ static int bert_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
         pos = n - 2;
     if (pos >= n || mask < 0)
         return AV_ERR_CONFIG;
+    /* a typed [MASK] of the run on screen: its forward is the fill-in's */
+    BertState *st = g->ids[pos] == mask && same_run(&g->st, g->ids, g->types, n, false)
+                        ? &g->st
+                        : &g->fill;
     int keep = g->ids[pos];
     g->ids[pos] = mask;
-    err = forward(g, &g->fill, g->ids, g->types, n, false);
+    err = forward(g, st, g->ids, g->types, n, false);
     g->ids[pos] = keep;
     float *logits = err ? NULL : malloc(sizeof *logits * (size_t)w->cfg.n_vocab);
     if (!err && !logits)
         err = AV_ERR_NOMEM;
     if (!err)
-        err = bert_mlm_logits(w, &g->fill, pos, 1, logits);
+        err = bert_mlm_logits(w, st, pos, 1, logits);
     if (!err) {
         *V = w->cfg.n_vocab < cap ? w->cfg.n_vocab : cap;
         memcpy(out, logits, sizeof *out * (size_t)*V);
