@@ -7,7 +7,8 @@
 # first being `--dump`'s most likely mlm_logits.npy entry for that row; m
 # runs the causal mask as a labelled what-if ("BERT was trained without
 # it"), masked cells drawn as such, and m again takes it back; g is refused
-# with its reason; q exits 0.
+# with its reason; q exits 0. Then the same typed off the key path (a
+# thread, as for a model too big to be live: ATTNVIZ_BACKGROUND).
 # tier: test
 # asan: no
 cd "$(dirname "$0")/../.." || exit 1
@@ -64,4 +65,21 @@ for size in "80 24" "120 40"; do
     keys q
     check "$tag: q exits 0" wait_for 'EXITED:0'
 done
+
+# A model too big to be live computes on a thread (ATTNVIZ_BACKGROUND: this
+# small one as if it were): keys typed meanwhile are taken, and the newest
+# text's heatmap and fill-ins come when its forward is done.
+tui_start "TERM=xterm-256color ATTNVIZ_BACKGROUND=1" 120 40 --model "$M" 'The cat [MASK] on the mat.'
+keys e End
+keys -l ' [SEP] It was tired.'
+check "off the key path: the heatmap redraws with the typed tokens" wait_for '^18 \[SEP\] +[0-9]'
+check "off the key path: the cost line says the forward ran on a thread" \
+    wait_for '^Cost: n 18 \| forward .* \| on a thread [0-9.]+ ms'
+keys Enter
+check "off the key path: the fill-ins of the selected token come" wait_for 'Fill-in for 18 \[SEP\]'
+keys m
+check "off the key path: m's what-if too" \
+    wait_for 'what-if: causal mask \(BERT was trained without it\)'
+keys q
+check "off the key path: q exits 0" wait_for 'EXITED:0'
 exit $fail

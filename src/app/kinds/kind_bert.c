@@ -6,8 +6,9 @@
  * the causal mask as a labelled what-if. A typed [SEP] makes a sentence pair
  * (token types 0, then 1); a typed [MASK] is the mask token. With the
  * masked-LM head the predictions are the fill-ins of the selected token
- * (masked first when it is not [MASK]). It refuses attnviz's own settings,
- * examples, cross-attention and generation.
+ * (masked first when it is not [MASK]). A model too big to be live runs its
+ * forward on a thread (bertjob.c) where the caller polls. It refuses
+ * attnviz's own settings, examples, cross-attention and generation.
  */
 #include "app/kind.h"
 
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/bertjob.h"
 #include "core/av.h"
 #include "core/bert.h"
 #include "core/wordpiece.h"
@@ -39,7 +41,12 @@ typedef struct {
     char name[64];       /* the folder's last part, for the status line */
     char about[96];      /* ModelConfig.about */
     KindCost cost;
+    BertJob job;         /* the forward off the key path (Kind.background) */
 } BertKind;
+
+/* Bytes of the layers' weights above which a key's forward is not live: a
+ * BERT streams them all on every key (bert-base 340 MB, MiniLM-L6 42 MB). */
+#define BERT_LIVE_BYTES 200e6
 
 static BertKind *self_of(const Kind *k)
 {
@@ -102,8 +109,12 @@ static int bert_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t
 {
     (void)cross_len;
     BertKind *g = self_of(k);
-    r->shape.n_q = 0;
     int err = cross ? AV_ERR_CONFIG : encode(g, text, len);
+    if (!err && k->background &&
+        (bertjob_busy(&g->job) || !same_run(&g->st, g->ids, g->types, g->enc.n, c->causal)))
+        return bertjob_start(&g->job, &g->hf.w, &g->st, g->ids, g->types, g->enc.n,
+                             c->causal); /* r stands until the newest text is done */
+    r->shape.n_q = 0;
     if (!err)
         err = forward(g, &g->st, g->ids, g->types, g->enc.n, c->causal);
     if (!err)
@@ -141,6 +152,8 @@ static int bert_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
 {
     BertKind *g = self_of(k);
     const BertWeights *w = &g->hf.w;
+    if (bertjob_busy(&g->job))
+        return KIND_BUSY;
     int err = encode(g, text, len);
     if (err)
         return err;
@@ -292,7 +305,8 @@ static int dump_ids_mlm(const BertKind *g, const char *dir, const char **which)
 static int bert_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
                           const ModelConfig *c, const char **which)
 {
-    const BertKind *g = self_of(k);
+    BertKind *g = self_of(k);
+    bertjob_free(&g->job); /* the state is the thread's until it ends */
     int err = dump_write(dir, r, c, which);
     const float *Wo[AV_MAX_LAYERS];
     const int L = g->hf.w.cfg.n_layer, D = g->hf.w.cfg.d_model;
@@ -313,6 +327,7 @@ static int bert_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int 
                              ModelResult *r)
 {
     BertKind *g = self_of(k);
+    bertjob_free(&g->job); /* the state is the thread's until it ends */
     r->shape.n_q = 0;
     if (n < 1 || n > g->hf.w.cfg.n_pos)
         return AV_ERR_CONFIG;
@@ -354,11 +369,26 @@ static const float *bert_kind_out_proj(const Kind *k, int l)
     return g->o_t + (size_t)l * g->hf.w.cfg.d_model * g->hf.w.cfg.d_model;
 }
 
+/* The thread's forward: joined here, the next text started; *changed when
+ * the newest one is done (the caller runs it again: the same run, kept). */
+static int bert_kind_poll(Kind *k, bool *changed, char *msg, size_t len)
+{
+    (void)msg, (void)len;
+    BertKind *g = self_of(k);
+    int err = bertjob_poll(&g->job, changed);
+    if (*changed && !g->job.err) {
+        double f = bert_flops(&g->hf.w.cfg, g->st.n);
+        g->cost = (KindCost){.flops = f, .whole = f, .computed = g->st.n, .ms = g->job.ms};
+    }
+    return err; /* a failed forward: the run again computes it and says why */
+}
+
 static void bert_kind_close(Kind *k)
 {
     BertKind *g = k->self;
     if (!g)
         return;
+    bertjob_free(&g->job);
     bert_state_free(&g->st);
     bert_state_free(&g->fill);
     wp_encoding_free(&g->enc);
@@ -374,12 +404,15 @@ static void bert_kind_close(Kind *k)
     .token_text = bert_kind_token_text, .status = bert_kind_status, .cost = bert_kind_cost,       \
     .config = bert_kind_config, .describe = bert_kind_describe, .dump = bert_kind_dump,           \
     .close = bert_kind_close, .run_ids = bert_kind_run_ids, .vocab = bert_kind_vocab,             \
-    .out_proj = bert_kind_out_proj
+    .out_proj = bert_kind_out_proj, .poll = bert_kind_poll
 
 /* with the masked-LM head: the predictions are its fill-ins */
-static const KindClass bert_mlm_class = {BERT_METHODS, .logits = bert_kind_logits,
-                                         .predict_title = "Fill-in for"};
+#define BERT_MLM .logits = bert_kind_logits, .predict_title = "Fill-in for"
+static const KindClass bert_mlm_class = {BERT_METHODS, BERT_MLM};
 static const KindClass bert_class = {BERT_METHODS};
+/* too big to be live: computed off the key path where the caller polls */
+static const KindClass bert_mlm_slow_class = {BERT_METHODS, BERT_MLM, .slow = true};
+static const KindClass bert_slow_class = {BERT_METHODS, .slow = true};
 
 /* Each layer's o_w (out, in) transposed into g->o_t: W_O of the row-vector
  * convention (out = concat W_O), head h's rows at h d_k. */
@@ -432,9 +465,12 @@ int kind_bert_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
         *k = (Kind){0};
         return err;
     }
-    if (bert_has_mlm(&g->hf.w) && g->wp.special[WP_MASK] >= 0)
-        k->cls = &bert_mlm_class;
     const BertConfig *c = &g->hf.w.cfg;
+    const double D = c->d_model, bytes = 4 * c->n_layer * (4 * D * D + 2 * D * c->d_ff);
+    bool mlm = bert_has_mlm(&g->hf.w) && g->wp.special[WP_MASK] >= 0;
+    bool slow = bytes > BERT_LIVE_BYTES;
+    k->cls = mlm ? (slow ? &bert_mlm_slow_class : &bert_mlm_class)
+                 : (slow ? &bert_slow_class : &bert_class);
     snprintf(g->about, sizeof g->about, "%s, %d layers x %d heads, learned PE, bidirectional",
              family(g), c->n_layer, c->n_head);
     hfcache_display_name(dir, g->name, sizeof g->name);
@@ -448,5 +484,8 @@ bool kind_bert_folder(const char *dir)
 
 const BertConfig *kind_bert_config(const Kind *k)
 {
-    return k->cls == &bert_class || k->cls == &bert_mlm_class ? &self_of(k)->hf.w.cfg : NULL;
+    const KindClass *c = k->cls;
+    bool bert = c == &bert_class || c == &bert_mlm_class || c == &bert_slow_class ||
+                c == &bert_mlm_slow_class;
+    return bert ? &self_of(k)->hf.w.cfg : NULL;
 }
