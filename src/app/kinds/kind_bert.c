@@ -241,10 +241,12 @@ static void bert_kind_describe(const Kind *k, char *msg, size_t len)
 {
     const BertKind *g = self_of(k);
     const BertWeights *w = &g->hf.w;
+    double p = bert_param_count(w); /* a small random checkpoint has thousands */
+    bool big = p >= 1e6;
     snprintf(msg, len,
-             "%s '%s': %d layers x %d heads, d_model %d, %.0fM parameters, bidirectional%s",
+             "%s '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, bidirectional%s",
              family(g), g->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model,
-             bert_param_count(w) / 1e6,
+             big ? p / 1e6 : p / 1e3, big ? "M" : "K",
              bert_has_mlm(w) ? ", masked-LM head: the selected token's fill-ins" : "");
 }
 
