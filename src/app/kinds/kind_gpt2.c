@@ -596,19 +596,7 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
              g->hf.w.cfg.n_layer, g->hf.w.cfg.n_head);
     if (streamed_bytes(&g->hf.w.cfg) > GPT2_LIVE_BYTES)
         k->cls = &gpt2_slow_class;
-    if (hfcache_model_name(dir, g->name, sizeof g->name)) /* a hub cache's snapshot */
-        return AV_OK;
-    const char *base = strrchr(dir, '/');
-    while (base && base[1] == 0 && base > dir) { /* "dir/": the part before */
-        const char *p = base - 1;
-        while (p > dir && *p != '/')
-            p--;
-        base = p;
-    }
-    snprintf(g->name, sizeof g->name, "%s", base && *base == '/' ? base + 1 : dir);
-    char *slash = strchr(g->name, '/');
-    if (slash)
-        *slash = 0;
+    hfcache_display_name(dir, g->name, sizeof g->name);
     return AV_OK;
 }
 
