@@ -55,4 +55,24 @@ float headscore_value(const HeadTally *t, HeadScoreKind k);
  * t[0..count), ties to the first; -1 when none has the score. */
 int headscore_best(const HeadTally *t, int count, HeadScoreKind k);
 
+/* The score from which a head is named a head of kind k (the table's
+ * capital letter, "induction head: layer 2 head 2"); below it the best is
+ * only "the best", never "an induction head". Each is a mean weight:
+ *   previous-token  0.4, induction 0.4: the cut-off of the detectors in
+ *                   ARENA's interpretability course (chapter 1.2, "Finding
+ *                   induction heads"), which score heads exactly so, as the
+ *                   mean weight on the stripe of the kind on random tokens
+ *                   repeated once;
+ *   duplicate-token 0.4: no usual cut-off in that literature; the same,
+ *                   so that four in ten of a query's weight goes there;
+ *   first-token     0.5: no usual cut-off either, and a uniform head
+ *                   already gives key 0 a mean of 1/(i+1) over the queries
+ *                   (0.16 on 16 tokens): more than half the weight on it.
+ * A random untrained head stays well under each on these probes. */
+float headscore_threshold(HeadScoreKind k);
+
+/* headscore_best's head when its score reaches headscore_threshold(k),
+ * else -1: the head that may be named of kind k. */
+int headscore_named(const HeadTally *t, int count, HeadScoreKind k);
+
 #endif

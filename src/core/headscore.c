@@ -71,3 +71,14 @@ int headscore_best(const HeadTally *t, int count, HeadScoreKind k)
     }
     return v >= 0 ? best : -1;
 }
+
+float headscore_threshold(HeadScoreKind k)
+{
+    return k == HEADSCORE_FIRST ? 0.5f : 0.4f; /* headscore.h says why */
+}
+
+int headscore_named(const HeadTally *t, int count, HeadScoreKind k)
+{
+    int b = headscore_best(t, count, k);
+    return b >= 0 && headscore_value(&t[b], k) >= headscore_threshold(k) ? b : -1;
+}

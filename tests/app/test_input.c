@@ -243,7 +243,7 @@ static void test_heads_table(void **state)
     assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_COUNT); /* not before the scores */
     assert_int_equal(app_work(&f.a), APP_DO_REDRAW);
     assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_HEAD_SCORES);
-    assert_true(starts(f.a.app.msg, "best induction head: layer 2 head "));
+    assert_true(starts(f.a.app.msg, "induction head: layer 2 head "));
     assert_true(f.a.pending & APP_RUN); /* the probes ran: the text's result again */
     settle(&f);
     assert_int_equal(f.a.heads.sel_l, 0);
@@ -267,6 +267,32 @@ static void test_heads_table(void **state)
     assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_MODEL);
     key(&f, ACT_ESCAPE, 0);
     assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_COUNT);
+    stop(&f);
+}
+
+/* Issue 35: the designed heads have no induction head. f scores them and
+ * names none: "no induction head: best 0.0x (layer 1 head h; one is named
+ * from 0.40)", and the scan's named head of that kind is -1 while its best
+ * is a head; the previous-token head (98%) is named. */
+static void test_heads_table_names_none(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, NULL, true);
+    assert_int_equal(key(&f, ACT_HEAD_TABLE, 0), APP_DO_REDRAW | APP_DO_WORK);
+    assert_int_equal(app_work(&f.a), APP_DO_REDRAW);
+    const HeadScan *hs = &f.a.heads.scan;
+    int b = hs->best[HEADSCORE_INDUCTION];
+    assert_true(b >= 0);
+    float v = headscore_value(&hs->t[b], HEADSCORE_INDUCTION);
+    assert_true(v < headscore_threshold(HEADSCORE_INDUCTION));
+    assert_int_equal(hs->named[HEADSCORE_INDUCTION], -1);
+    char want[128];
+    snprintf(want, sizeof want, "no induction head: best %.2f (layer 1 head %d; one is named "
+             "from 0.40)", (double)v, b + 1);
+    assert_string_equal(f.a.app.msg, want);
+    assert_int_equal(hs->named[HEADSCORE_PREV], 0); /* head 1: previous token */
+    assert_true(headscore_value(&hs->t[0], HEADSCORE_PREV) >= 0.9f);
     stop(&f);
 }
 
@@ -388,6 +414,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_first_example),
         cmocka_unit_test(test_example_keeps_view),
+        cmocka_unit_test(test_heads_table_names_none),
         cmocka_unit_test(test_typing_and_paste),
         cmocka_unit_test(test_settings_keys),
         cmocka_unit_test(test_stale_row_summed),

@@ -3,7 +3,8 @@
  * The table draws app/headtable.h's scores (run by app_input once per model
  * and settings) as one cell per head: two
  * lines "p35 i02" / "d00 f05" (percentages of previous-token, induction,
- * duplicate-token, first-token; the best head of a kind has its letter in
+ * duplicate-token, first-token; the best head of a kind, when it reaches the
+ * kind's threshold (core/headscore.h), has its letter in
  * capitals), or, where the screen is too narrow for that, one kind at a time
  * (Tab) as a coloured percentage with '*' on the best. The model view pools
  * each head of the current result to the cells its thumbnail has
@@ -97,12 +98,13 @@ static void layer_label(Grid *g, int x, int y, int l, bool sel)
     grid_puts(g, x, y, t, LABEL_W - 1, sel ? STYLE_LABEL_SEL : STYLE_DIM);
 }
 
-/* One head's two lines: p i / d f, the best of a kind in capitals. */
+/* One head's two lines: p i / d f, the best of a kind in capitals when it
+ * reaches the kind's threshold (headscore_threshold). */
 static void table_cell4(Grid *g, const HeadTable *ht, int x, int y, int i)
 {
     static const char letter[HEADSCORE_KINDS] = {'p', 'i', 'd', 'f'};
     for (int k = 0; k < HEADSCORE_KINDS; k++) {
-        bool best = ht->scan.best[k] == i;
+        bool best = ht->scan.named[k] == i;
         char t[8];
         snprintf(t, sizeof t, "%c%02d", best ? letter[k] - 32 : letter[k],
                  pct(headscore_value(&ht->scan.t[i], (HeadScoreKind)k)));
@@ -117,7 +119,7 @@ static void table_cell1(const UiState *u, Grid *g, int x, int y, int i)
     const HeadTable *ht = &u->a.heads;
     float v = headscore_value(&ht->scan.t[i], (HeadScoreKind)ht->kind);
     char t[8];
-    snprintf(t, sizeof t, "%02d%s", pct(v), ht->scan.best[ht->kind] == i ? "*" : "");
+    snprintf(t, sizeof t, "%02d%s", pct(v), ht->scan.named[ht->kind] == i ? "*" : "");
     int level = heatmap_level(v < 0 ? 0 : v);
     for (int k = 0; k < hv->cw; k++)
         grid_put(g, x + k, y, ' ', u->depth == DEPTH_MONO ? STYLE_TEXT : STYLE_HEAT, level);
@@ -147,10 +149,11 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
     if (four)
         snprintf(title, sizeof title,
                  "p previous-token  i induction  d duplicate-token  f first-token  CAPITAL: "
-                 "the best head   Enter focuses, Esc back");
+                 "best, >= 40 (f: 50)   Enter focuses, Esc back");
     else
-        snprintf(title, sizeof title, "%s (Tab: next score)  *: the best head  Enter focuses",
-                 headscore_name((HeadScoreKind)ht->kind));
+        snprintf(title, sizeof title, "%s (Tab: next score)  *: best, >= %.0f  Enter focuses",
+                 headscore_name((HeadScoreKind)ht->kind),
+                 100.0 * headscore_threshold((HeadScoreKind)ht->kind));
     grid_puts(g, r.x, r.y + 1, title, r.w, STYLE_DIM);
     hv->y0 = r.y + 3;
     hv->rows_shown = (r.h - 3) / hv->ch;
