@@ -272,7 +272,7 @@ static void test_heads_table(void **state)
 
 /* Issue 35: the designed heads have no induction head. f scores them and
  * names none: "no induction head: best 0.0x (layer 1 head h; one is named
- * from 0.40)", and the scan's named head of that kind is -1 while its best
+ * from 0.50)", and the scan's named head of that kind is -1 while its best
  * is a head; the previous-token head (98%) is named. */
 static void test_heads_table_names_none(void **state)
 {
@@ -289,7 +289,7 @@ static void test_heads_table_names_none(void **state)
     assert_int_equal(hs->named[HEADSCORE_INDUCTION], -1);
     char want[128];
     snprintf(want, sizeof want, "no induction head: best %.2f (layer 1 head %d; one is named "
-             "from 0.40)", (double)v, b + 1);
+             "from 0.50)", (double)v, b + 1);
     assert_string_equal(f.a.app.msg, want);
     assert_int_equal(hs->named[HEADSCORE_PREV], 0); /* head 1: previous token */
     assert_true(headscore_value(&hs->t[0], HEADSCORE_PREV) >= 0.9f);

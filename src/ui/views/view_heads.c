@@ -149,7 +149,7 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
     if (four)
         snprintf(title, sizeof title,
                  "p previous-token  i induction  d duplicate-token  f first-token  CAPITAL: "
-                 "best, >= 40 (f: 50)   Enter focuses, Esc back");
+                 "the best, >= 50   Enter focuses, Esc back");
     else
         snprintf(title, sizeof title, "%s (Tab: next score)  *: best, >= %.0f  Enter focuses",
                  headscore_name((HeadScoreKind)ht->kind),
