@@ -239,11 +239,18 @@ void view_heads_model_draw(UiState *u, Grid *g, Rect r)
     hv->ch = per;
     hv->rows_shown = (r.h - 2) / hv->ch > L ? L : (r.h - 2) / hv->ch;
     scroll_to(hv, sel_l, hv->rows_shown, L);
-    char title[200];
+    char title[320], heads[96];
+    const CombView *cv = &u->a.ses.comb;
+    if (cv->mode == COMB_ROLLOUT) /* one head a layer: what it stands for */
+        snprintf(heads, sizeof heads, "the rollout of %d heads", comb_model_heads(cv, &u->a.app));
+    else if (comb_one_head(cv->mode))
+        snprintf(heads, sizeof heads, "%s", model_head_label(&u->a.app.cfg, 0, 0));
+    else
+        snprintf(heads, sizeof heads, "%d heads", H);
     snprintf(title, sizeof title,
-             "Model view: %d layer%s x %d heads, each head's %d x %d weights at its largest per "
+             "Model view: %d layer%s x %s, each head's %d x %d weights at its largest per "
              "block   arrows, Enter focuses, Esc back",
-             L, L == 1 ? "" : "s", H, res->shape.n_q, res->shape.n_k);
+             L, L == 1 ? "" : "s", heads, res->shape.n_q, res->shape.n_k);
     grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
     head_labels(g, hv, sel_h, r.y + 1, r.x + r.w);
     float *buf = term_xrealloc(NULL, sizeof *buf * (size_t)(2 * rows) * (size_t)hv->cw);
