@@ -200,6 +200,11 @@ static void test_comb_labels_tell_the_truth(void **state)
     comb_head_title(&cv, &s, buf, sizeof buf);
     assert_string_equal(buf, "Rollout of layers 1-2 (6 heads averaged)");
     assert_true(comb_full(&cv) == 1.0f);
+    comb_set(&cv, &s, COMB_SINK); /* a view of every head: its own name, heads as they are */
+    assert_int_equal(s.cfg.H, 6);
+    assert_string_equal(s.cfg.head_labels[2 * 6 - 1], comb_name(COMB_SINK));
+    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    assert_string_equal(buf, "heads 6  d_k 32");
     comb_set(&cv, &s, COMB_WEIGHTS);
     s.cfg.preset = PRESET_IMPORTED, s.cfg.d_model = 0;
     comb_set(&cv, &s, COMB_MEAN);

@@ -95,11 +95,11 @@ void comb_set(CombView *cv, AppState *s, CombMode m)
         if (m == COMB_ROLLOUT)
             snprintf(cv->label_buf[l], sizeof cv->label_buf[l],
                      "rollout of layers 1-%d (%d heads averaged)", l + 1, model_H);
-        else if (m == COMB_NORMS)
-            snprintf(cv->label_buf[l], sizeof cv->label_buf[l], "%s", names[m]);
-        else
+        else if (m >= COMB_MEAN && m <= COMB_SUM)
             snprintf(cv->label_buf[l], sizeof cv->label_buf[l], "%d heads combined: %s", model_H,
                      how[m]);
+        else /* a view of every head (norms, the sink's what-if): its name */
+            snprintf(cv->label_buf[l], sizeof cv->label_buf[l], "%s", names[m]);
         for (int h = 0; h < H; h++)
             cv->labels[l * H + h] = cv->label_buf[l];
     }
