@@ -252,8 +252,12 @@ soak:
 	@./tests/soak/long.sh "$(SOAK_BUILDS)" "$(SOAK_MINUTES)" "$(SOAK_KEYS)" "$(SOAK_SEED)"
 
 screenshots: attnviz
+	./scripts/deps.sh shots
 	./scripts/screenshots.sh
 	./scripts/screenshots-svg.sh
+	./scripts/screenshots-import.sh
+	./scripts/screenshots-lessons.sh
+	./scripts/screenshots-train.sh
 
 install: attnviz
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1

@@ -2,11 +2,16 @@
 # deps.sh - install the Debian packages attnviz needs, when they are missing.
 #   scripts/deps.sh run    what building and running needs
 #   scripts/deps.sh test   that, plus what the tests need (cmocka, tmux, ...)
+#   scripts/deps.sh shots  that, plus what `make screenshots` needs (an X
+#                          server, xterm and ImageMagick to photograph it)
 # Says what it installs; runs apt-get as root or through sudo. Where that
 # cannot work it stops with one line naming the packages to install.
 set -eu
 
 need="pkg-config libncurses-dev libopenblas-dev libcurl4-openssl-dev"
+if [ "${1:-run}" = shots ]; then
+    need="$need tmux xvfb xterm imagemagick fonts-dejavu-core"
+fi
 if [ "${1:-run}" = test ]; then
     need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev python3-numpy python3-torch chromium python3-pil python3-regex unicode-data nodejs npm time procps strace man-db bc"
 fi

@@ -54,7 +54,7 @@ for k in l l O Down Down Down Down Down; do # layer 3, the rollout, token 6 "she
 done
 settle
 tmux -L "$SOCK" capture-pane -p -t s >"$OUT/$name.txt"
-grep -q 'rollout of layers 1-3' "$OUT/$name.txt" ||
+grep -qi 'rollout of layers 1-3' "$OUT/$name.txt" ||
     { echo "screenshots-import: the rollout is not on the screen" >&2; exit 1; }
 DISPLAY=$DISP xterm -tn xterm-256color -geometry "${cols}x${rows}+0+0" \
     -fa 'DejaVu Sans Mono' -fs 11 -bg black -fg white \

@@ -33,7 +33,7 @@ typedef struct {
     CombMode mode;
     int saved_H, saved_head;         /* the model's, while a one-head mode is shown */
     const char *const *saved_labels; /* s->cfg.head_labels before a combining view */
-    char label_buf[AV_MAX_LAYERS][48];
+    char label_buf[AV_MAX_LAYERS][64];
     const char *labels[AV_MAX_LAYERS * AV_MAX_HEADS];
 } CombView;
 
@@ -69,6 +69,26 @@ void comb_message(CombMode m, char *msg, size_t len);
  * the model's again, and the rows summed together (M) are cleared. Sets no
  * message. */
 void comb_set(CombView *cv, AppState *s, CombMode m);
+
+/* The model's number of heads while cv is shown on s (s->cfg.H is 1 while
+ * a one-head view is). */
+int comb_model_heads(const CombView *cv, const AppState *s);
+
+/* The value a full cell stands for: the model's number of heads for the
+ * sum over heads (its cells are sums, from 0 to H), else 1 (weights). */
+float comb_full(const CombView *cv);
+
+/* The heads on the status line, fields apart by sep: "heads 6<sep>d_k 32",
+ * or while a one-head view is shown "6 heads combined<sep>d_k 32" ("6 heads
+ * rolled out"): d_k is a head's, d_model / the model's heads; none without
+ * a d_model (imported attention). Returns snprintf's count. */
+int comb_heads_text(const CombView *cv, const AppState *s, const char *sep, char *buf,
+                    size_t len);
+
+/* The shown head's name in titles: "Head 5 of 6", or while a one-head view
+ * is shown its label ("6 heads combined: mean", "rollout of layers 1-2 (6
+ * heads averaged)"). Returns snprintf's count. */
+int comb_head_title(const CombView *cv, const AppState *s, char *buf, size_t len);
 
 /* Input a offered to the combining views (typed: text typed, a ACT_NONE),
  * kind k on s. A combining key is taken (1): switched with comb_message's

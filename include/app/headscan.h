@@ -30,6 +30,7 @@ typedef struct {
     int *ids;                  /* (seqs, 2P) the probes' ids */
     HeadTally *t;              /* (L, H) the scores */
     int best[HEADSCORE_KINDS]; /* layer * H + head of each kind's best, or -1 */
+    int named[HEADSCORE_KINDS]; /* best[] when it reaches headscore_threshold, or -1 */
 } HeadScan;
 
 /* Score every head of k with the settings c (kind_config'd) on the probes of

@@ -160,6 +160,8 @@ typedef struct {
     int max_layers;      /* the most layers the weights have (--weights), else AV_MAX_LAYERS */
     const SentenceList *sentences;
     int sentence;        /* index of the example shown, or -1 after editing */
+    int example_at;      /* the example last shown, kept through editing (n and
+                            p go on from it), or -1 before any */
     char example_weights[SENTENCES_NAME_MAX]; /* the shown example's own weights
                                                  (assets/NAME), "" when none */
     ModelConfig cfg_before; /* the configuration before those weights came */

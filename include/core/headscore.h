@@ -55,4 +55,25 @@ float headscore_value(const HeadTally *t, HeadScoreKind k);
  * t[0..count), ties to the first; -1 when none has the score. */
 int headscore_best(const HeadTally *t, int count, HeadScoreKind k);
 
+/* The score from which a head is named a head of kind k (the table's
+ * capital letter, "induction head: layer 2 head 2"); below it the best is
+ * only "the best", never "an induction head". Each score is a mean weight,
+ * and each threshold 0.5, half the query's weight on the kind's keys:
+ *   previous-token, induction: the detectors of ARENA's interpretability
+ *                   course (chapter 1.2, "Finding induction heads") score
+ *                   heads exactly so, the mean weight on the kind's stripe
+ *                   over random tokens repeated once, and name a head from
+ *                   0.4; attnviz takes 0.5, the line at which its training
+ *                   view says a head "became" a kind (train/scores.c,
+ *                   scores_label), so that the two never disagree;
+ *   duplicate-token, first-token: no usual cut-off in that literature;
+ *                   the same 0.5 (for first-token a uniform head already
+ *                   gives key 0 a mean of 1/(i+1), 0.16 on 16 tokens).
+ * A random untrained head stays well under it on these probes. */
+float headscore_threshold(HeadScoreKind k);
+
+/* headscore_best's head when its score reaches headscore_threshold(k),
+ * else -1: the head that may be named of kind k. */
+int headscore_named(const HeadTally *t, int count, HeadScoreKind k);
+
 #endif

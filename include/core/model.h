@@ -52,6 +52,10 @@ typedef struct {
     bool weights_only; /* stop the last layer at its weights: its V, concat, out
                           and x_out (and r->out) are NULL, not computed (a view of
                           weights alone: P_h V_h is a third of a long text's run) */
+    int heads_combined; /* > 0: the one head of the result stands for this many of
+                           the model's heads combined (the interface's combining
+                           views): exports title it by its label, not "Head 1 of
+                           1", and give d_k of one of those heads; 0: plain heads */
 } ModelConfig;
 
 #define MODEL_BUDGET (1024.0 * 1024 * 1024) /* 1 GiB */

@@ -42,6 +42,9 @@ typedef struct {
     bool number_rows;            /* prefix row labels with their 1-based index */
     bool pooled;                 /* P holds pooled cells (pool.h): a negative value
                                     (POOL_MASKED) is masked, causal is not applied */
+    float full;                  /* > 1: the cells are sums from 0 to full (heads
+                                    summed), shaded by their share of it and written
+                                    as sums ("4.3", ".06"); else weights, in % */
 } HeatmapSpec;
 
 typedef struct {
@@ -86,10 +89,19 @@ static inline bool heatmap_masked(const HeatmapSpec *sp, int i, int j)
  * At most max_w columns, 1 or 2 rows. Returns the rows used. */
 int heatmap_legend(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal);
 
+/* heatmap_legend of sums from 0 to full (full > 1: "sum:", ticks at 0,
+ * 5, 25, 50 and 100% of full written as sums), else heatmap_legend's. */
+int heatmap_legend_of(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal, float full);
+
 /* Ranked bars of one row: P_row (n_k), labels; the row sees keys [0, vis)
  * (attention_visible_keys), the others are listed last as "masked". At most
  * max_h bars. Returns the rows used. */
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
                  const char *const *labels, int vis);
+
+/* heatmap_bars of sums from 0 to full (full > 1): each written as a sum
+ * ("1.62"), its bar's end at full; else heatmap_bars'. */
+int heatmap_bars_of(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
+                    const char *const *labels, int vis, float full);
 
 #endif

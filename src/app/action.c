@@ -414,8 +414,10 @@ static unsigned act_sentence(AppState *s, int step)
 {
     if (!s->sentences || s->sentences->n <= 0)
         return 0;
-    int n = s->sentences->n, k;
-    k = s->sentence = s->sentence < 0 ? (step > 0 ? 0 : n - 1) : ((s->sentence + step) % n + n) % n;
+    /* after an edit, from the example the sentence was edited from */
+    int n = s->sentences->n, from = s->sentence >= 0 ? s->sentence : s->example_at, k;
+    k = from < 0 || from >= n ? (step > 0 ? 0 : n - 1) : ((from + step) % n + n) % n;
+    s->sentence = s->example_at = k;
     edit_set(&s->text, s->sentences->items[k]);
     s->sel_row = s->sel_col = -1;
     s->panel = PANEL_NONE, s->compare = CMP_NONE;

@@ -68,8 +68,10 @@ int headscan_run(Kind *k, const ModelConfig *c, uint64_t seed, HeadScan *s)
         headscan_free(s);
         return err;
     }
-    for (int kind = 0; kind < HEADSCORE_KINDS; kind++)
+    for (int kind = 0; kind < HEADSCORE_KINDS; kind++) {
         s->best[kind] = headscore_best(s->t, s->L * s->H, (HeadScoreKind)kind);
+        s->named[kind] = headscore_named(s->t, s->L * s->H, (HeadScoreKind)kind);
+    }
     return AV_OK;
 }
 

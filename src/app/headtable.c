@@ -41,11 +41,17 @@ int headtable_score(HeadTable *ht, Kind *k, const ModelConfig *c, AppState *s)
         return err;
     }
     ht->have = true, ht->scan_kind = k, ht->scan_cfg = *c;
+    /* a head is named only from its kind's threshold (headscore.h) */
     int b = ht->scan.best[HEADSCORE_INDUCTION];
-    if (b >= 0)
-        snprintf(s->msg, sizeof s->msg, "best induction head: layer %d head %d (%.2f)",
-                 b / c->H + 1, b % c->H + 1,
-                 (double)headscore_value(&ht->scan.t[b], HEADSCORE_INDUCTION));
+    double v = b >= 0 ? headscore_value(&ht->scan.t[b], HEADSCORE_INDUCTION) : 0.0;
+    double at = headscore_threshold(HEADSCORE_INDUCTION);
+    if (b >= 0 && ht->scan.named[HEADSCORE_INDUCTION] == b)
+        snprintf(s->msg, sizeof s->msg, "induction head: layer %d head %d (%.2f; named from %.2f)",
+                 b / c->H + 1, b % c->H + 1, v, at);
+    else if (b >= 0)
+        snprintf(s->msg, sizeof s->msg,
+                 "no induction head: best %.2f (layer %d head %d; one is named from %.2f)", v,
+                 b / c->H + 1, b % c->H + 1, at);
     open_on(ht, HT_TABLE, s);
     return AV_OK;
 }

@@ -22,6 +22,7 @@
 #include "core/av.h"
 #include "core/combine.h"
 #include "core/gpt2.h"
+#include "core/tokenize.h"
 #include "io/weights.h"
 
 /* Try assets/NAME in the current folder, then near the executable. */
@@ -201,10 +202,35 @@ static int run_one(Session *ss, AppState *s, const LessonState *ls, ModelResult 
     return session_run(ss, s, r, causal, session_wants_outputs(s, ls));
 }
 
+/* Weights with their own input rows (an example's X.npy, or --weights')
+ * are for that many tokens. A text of another count keeps the result shown
+ * (the view stays) and the line says what to do: true when kept. */
+static bool keep_for_rows(Session *ss, AppState *s)
+{
+    const ModelWeights *w = ss->w;
+    if (!w || !w->X || ss->kind != &ss->pipe || s->cross_on || ss->run_err ||
+        ss->res.shape.n_q != w->n_x)
+        return false;
+    TokenList t = {0};
+    int err = tokenize(s->text.s, s->text.len, s->cfg.max_tokens, &t);
+    int n = t.n;
+    tokenize_free(&t);
+    if (err || n == 0 || n == w->n_x)
+        return false;
+    bool more = s->sentences && s->sentences->n > 1;
+    snprintf(s->msg, sizeof s->msg,
+             "the weights are for %d tokens, the text has %d: %s%s", w->n_x, n,
+             n > w->n_x ? "Backspace" : "type more", more ? ", or n for the next example" : "");
+    s->note_shown = false;
+    return true;
+}
+
 /* The runs of res (and res2) with their errors and generations. */
 static int run_results(Session *ss, AppState *s, const LessonState *ls, unsigned flags)
 {
     double t0 = now_ms();
+    if (keep_for_rows(ss, s))
+        return AV_OK;
     int err = run_one(ss, s, ls, &ss->res, s->cfg.causal);
     if (err == AV_ERR_NOMEM)
         return err;

@@ -76,13 +76,13 @@ int app_init(AppState *s, const ModelConfig *cfg, const char *text,
     s->cfg = *cfg;
     s->sentences = sentences;
     s->fixed_weights = s->cli_fixed = fixed_weights;
-    s->sentence = -1;
+    s->sentence = s->example_at = -1;
     s->sel_row = 0, s->sel_col = -1;
     s->page = 5;
     s->row_step = s->col_step = 1;
     s->max_layers = AV_MAX_LAYERS;
     if (!text && sentences && sentences->n > 0)
-        text = sentences->items[0], s->sentence = 0;
+        text = sentences->items[0], s->sentence = s->example_at = 0;
     int err = edit_init(&s->text, text ? text : "");
     if (!err)
         err = edit_init(&s->cross, APP_CROSS_DEFAULT);

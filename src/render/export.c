@@ -41,7 +41,13 @@ static const char *const *token_labels(const TokenList *t, const char **buf)
 static void head_title(const ModelResult *r, const ModelConfig *c, int layer, int h, char *buf,
                        size_t size)
 {
-    int n = snprintf(buf, size, "Head %d of %d: %s", h + 1, c->H, model_head_label(c, layer, h));
+    /* a combining view's one head is named by its label ("6 heads combined:
+     * sum"), and d_k is that of one of the heads it combines */
+    int hk = c->heads_combined > 0 ? c->heads_combined : c->H;
+    int n = c->heads_combined > 0
+                ? snprintf(buf, size, "%s", model_head_label(c, layer, h))
+                : snprintf(buf, size, "Head %d of %d: %s", h + 1, c->H,
+                           model_head_label(c, layer, h));
     if (r->L > 1)
         n += snprintf(buf + n, size - n, ", layer %d of %d", layer + 1, r->L);
     if (c->preset == PRESET_IMPORTED) { /* weights only: no d_model, seed, PE */
@@ -51,11 +57,11 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
     }
     if (c->about) /* a model of its own kind: no seed, and its own positions */
         n += snprintf(buf + n, size - n, "  (%s, d_model %d, d_k %d, mask %s, %s", c->about,
-                      c->d_model, c->d_model / c->H, c->causal ? "causal" : "off",
+                      c->d_model, c->d_model / hk, c->causal ? "causal" : "off",
                       c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
     else
         n += snprintf(buf + n, size - n, "  (d_model %d, d_k %d, seed %llu, mask %s, PE %s, %s",
-                      c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
+                      c->d_model, c->d_model / hk, (unsigned long long)c->seed,
                       c->causal ? "causal" : "off", c->pe ? "on" : "off",
                       c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
     if (c->temperature != 1.0f)

@@ -253,6 +253,38 @@ static inline void paint_color(Cell *c, int cw, float w, int level)
         d[0].cp = (uint32_t)('0' + pct);
 }
 
+/* A sum of up to `full` (spec.full > 1: heads summed) in at most 3
+ * columns, its own number and not a percentage: "0", ".06", "4.3", "12". */
+static int sum_text(float v, char t[8])
+{
+    if (v < 0.005f)
+        return snprintf(t, 8, "0");
+    if (v < 0.995f)
+        return snprintf(t, 8, ".%02d", (int)(v * 100.0f + 0.5f));
+    if (v < 9.95f)
+        return snprintf(t, 8, "%.1f", (double)v);
+    return snprintf(t, 8, "%.0f", v < 999.0f ? (double)v : 999.0);
+}
+
+/* One cell of a sum v (0..full) at c, cw columns, all inside the grid:
+ * shaded by its share of full, with its value when it fits. */
+static void paint_sum(Cell *c, int cw, float v, bool masked, HeatmapMode mode, float full)
+{
+    float share = v / full;
+    if (masked || mode == HEATMAP_GLYPH) {
+        paint_cell(c, cw, share, masked, mode);
+        return;
+    }
+    grid_fill_cells(c, cw, ' ', STYLE_HEAT, heatmap_level(share));
+    char t[8];
+    int len = sum_text(v, t);
+    if (cw < 3 || len > cw)
+        return;
+    Cell *d = c + (len == cw ? 0 : cw - 1 - len);
+    for (int k = 0; k < len; k++)
+        d[k].cp = (uint32_t)(unsigned char)t[k];
+}
+
 /* paint_cell's 6-column colour cells for weights P[0..cols), those from
  * masked_from on masked: the levels a block at a time, four at once. */
 static void paint_color_row6(Cell *c, const float *P, int cols, int masked_from)
@@ -281,6 +313,15 @@ static void draw_cells_row(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *
     /* heatmap_masked's rule, once a row: masked from key vis on */
     const AttnShape s = {.n_q = sp->n_q, .n_k = sp->n_k, .causal = sp->causal};
     const int vis = attention_visible_keys(&s, i);
+    if (sp->full > 1.0f) { /* sums: rare and small, each cell on its own */
+        for (int k = 0; k < l->cols; k++) {
+            int x = l->cells_x + k * cw;
+            if (x >= 0 && y >= 0 && y < g->h && x + cw <= g->w)
+                paint_sum(&g->cells[(long)y * g->w + x], cw, P[k],
+                          sp->pooled ? P[k] < 0.0f : j0 + k >= vis, sp->mode, sp->full);
+        }
+        return;
+    }
     if (y >= 0 && y < g->h && l->cells_x >= 0 && l->cells_x + (long)l->cols * cw <= g->w) {
         Cell *c = &g->cells[(long)y * g->w + l->cells_x];
         /* the common case with the cell width a constant: the fills unroll */
@@ -360,15 +401,24 @@ bool heatmap_hit(const HeatmapLayout *l, int sx, int sy, int *row, int *col)
     return false;
 }
 
-static int legend_glyphs(Grid *g, int x, int y, int max_w, bool causal)
+static int legend_glyphs(Grid *g, int x, int y, int max_w, bool causal, float full)
 {
     static const char *const ranges[HEATMAP_GLYPHS] = {
         "<5%", "5-15%", "15-35%", "35-65%", ">=65%",
     };
-    int used = grid_puts(g, x, y, "weight: ", max_w, STYLE_DIM);
+    static const float edge[HEATMAP_GLYPHS - 1] = {0.05f, 0.15f, 0.35f, 0.65f};
+    int used = grid_puts(g, x, y, full > 1.0f ? "sum: " : "weight: ", max_w, STYLE_DIM);
     for (int k = 0; k < HEATMAP_GLYPHS && used < max_w; k++) {
         used += grid_put(g, x + used, y, glyphs[k], STYLE_TEXT, 0);
-        used += grid_printf(g, x + used, y, max_w - used, STYLE_DIM, " %s  ", ranges[k]);
+        char r[24], a[8], b[8];
+        if (full <= 1.0f)
+            snprintf(r, sizeof r, "%s", ranges[k]);
+        else if (k == 0 || k == HEATMAP_GLYPHS - 1)
+            sum_text(edge[k ? k - 1 : 0] * full, a), snprintf(r, sizeof r, "%s%s", k ? ">=" : "<", a);
+        else
+            sum_text(edge[k - 1] * full, a), sum_text(edge[k] * full, b),
+                snprintf(r, sizeof r, "%s-%s", a, b);
+        used += grid_printf(g, x + used, y, max_w - used, STYLE_DIM, " %s  ", r);
     }
     if (causal && used + 8 < max_w) {
         used += grid_put(g, x + used, y, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
@@ -379,10 +429,10 @@ static int legend_glyphs(Grid *g, int x, int y, int max_w, bool causal)
 
 /* A ramp of the GRID_LEVELS colours, two columns each, with the weight at
  * which some of them start written underneath. */
-static int legend_ramp(Grid *g, int x, int y, int max_w, bool causal)
+static int legend_ramp(Grid *g, int x, int y, int max_w, bool causal, float full)
 {
     static const int tick_pct[] = {0, 5, 25, 50, 100};
-    int lead = grid_puts(g, x, y, "weight: ", max_w, STYLE_DIM);
+    int lead = grid_puts(g, x, y, full > 1.0f ? "sum:    " : "weight: ", max_w, STYLE_DIM);
     int sw = max_w - lead >= 2 * GRID_LEVELS + 12 ? 2 : 1;
     for (int k = 0; k < GRID_LEVELS; k++)
         for (int s = 0; s < sw; s++)
@@ -392,18 +442,32 @@ static int legend_ramp(Grid *g, int x, int y, int max_w, bool causal)
         grid_put(g, x + end + 2, y, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
         grid_puts(g, x + end + 3, y, " masked", max_w - end - 3, STYLE_DIM);
     }
+    int free_x = 0; /* the first column after the last tick written */
     for (size_t t = 0; t < sizeof tick_pct / sizeof *tick_pct; t++) {
-        int level = heatmap_level(tick_pct[t] / 100.0f);
-        grid_printf(g, x + lead + level * sw, y + 1, max_w - lead - level * sw, STYLE_DIM,
-                    "%d%s", tick_pct[t], t + 1 == sizeof tick_pct / sizeof *tick_pct ? "%" : "");
+        int level = heatmap_level(tick_pct[t] / 100.0f), tx = lead + level * sw;
+        bool last = t + 1 == sizeof tick_pct / sizeof *tick_pct;
+        char v[8];
+        if (full > 1.0f) /* the sum's own scale: 0 to full */
+            sum_text(tick_pct[t] / 100.0f * full, v);
+        else
+            snprintf(v, sizeof v, "%d%s", tick_pct[t], last ? "%" : "");
+        if (tx < free_x && !last) /* a tick that would run into the one before */
+            continue;
+        tx = tx < free_x ? free_x : tx;
+        free_x = tx + grid_puts(g, x + tx, y + 1, v, max_w - tx, STYLE_DIM) + 1;
     }
     return 2;
 }
 
 int heatmap_legend(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal)
 {
-    return mode == HEATMAP_GLYPH ? legend_glyphs(g, x, y, max_w, causal)
-                                 : legend_ramp(g, x, y, max_w, causal);
+    return heatmap_legend_of(g, x, y, max_w, mode, causal, 1.0f);
+}
+
+int heatmap_legend_of(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal, float full)
+{
+    return mode == HEATMAP_GLYPH ? legend_glyphs(g, x, y, max_w, causal, full)
+                                 : legend_ramp(g, x, y, max_w, causal, full);
 }
 
 /* A bar of frac * width columns in eighths of a block. */
@@ -444,6 +508,12 @@ static bool labels_repeat(const char *const *labels, int n)
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
                  const char *const *labels, int vis)
 {
+    return heatmap_bars_of(g, x, y, max_w, max_h, P_row, n_k, labels, vis, 1.0f);
+}
+
+int heatmap_bars_of(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
+                    const char *const *labels, int vis, float full)
+{
     assert(vis >= 1 && vis <= n_k);
     Ranked *rank = malloc((size_t)(vis > 0 ? vis : 1) * sizeof *rank);
     if (!rank || max_h < 1)
@@ -465,9 +535,13 @@ int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row
         if (num_w)
             grid_printf(g, x, yy, num_w, STYLE_DIM, "%*d ", num_w - 1, rank[r].j + 1);
         grid_puts(g, x + num_w, yy, labels[rank[r].j], label_w - num_w - 1, STYLE_LABEL);
-        grid_printf(g, x + label_w, yy, 7, STYLE_TEXT, "%5.1f%%", rank[r].w * 100.0f);
+        float w = rank[r].w, share = full > 1.0f ? w / full : w;
+        if (full > 1.0f) /* a sum, on its own scale: the bar's end is full */
+            grid_printf(g, x + label_w, yy, 7, STYLE_TEXT, "%5.2f ", (double)w);
+        else
+            grid_printf(g, x + label_w, yy, 7, STYLE_TEXT, "%5.1f%%", w * 100.0f);
         if (bar_w > 0)
-            draw_bar(g, x + label_w + 7, yy, bar_w, rank[r].w, heatmap_level(rank[r].w));
+            draw_bar(g, x + label_w + 7, yy, bar_w, share, heatmap_level(share));
     }
     int more = vis - rows;
     if (more > 0 || vis < n_k)

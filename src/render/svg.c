@@ -207,8 +207,10 @@ void svg_settings(const ModelResult *r, const ModelConfig *c, const char *path, 
     }
     if (n < 0 || (size_t)n >= size)
         return;
-    n += snprintf(buf + n, size - (size_t)n, "; d_model %d, %d heads, d_k %d; mask %s; %s",
-                  c->d_model, c->H, c->d_model / c->H, r->shape.causal ? "causal" : "off",
+    int hk = c->heads_combined > 0 ? c->heads_combined : c->H; /* the model's heads */
+    n += snprintf(buf + n, size - (size_t)n, "; d_model %d, %d heads%s, d_k %d; mask %s; %s",
+                  c->d_model, hk, c->heads_combined > 0 ? " combined" : "", c->d_model / hk,
+                  r->shape.causal ? "causal" : "off",
                   c->scale ? "scaled by 1/\xe2\x88\x9a"
                              "d_k"
                            : "not scaled");
@@ -424,9 +426,10 @@ static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const
             "<g id=\"%stitle\" fill=\"#222\">\n<text x=\"%d\" y=\"%d\" font-size=\"16\" "
             "font-weight=\"bold\">",
             o->id ? o->id : "", x, y + 16);
-    if (n == 1)
-        fprintf(f, "Head %d of %d: ", p[0].head + 1, c->H);
-    else if (p[0].r == p[n - 1].r && p[0].layer == p[n - 1].layer && n == c->H)
+    if (n == 1) {
+        if (c->heads_combined <= 0) /* a combining view: its label alone */
+            fprintf(f, "Head %d of %d: ", p[0].head + 1, c->H);
+    } else if (p[0].r == p[n - 1].r && p[0].layer == p[n - 1].layer && n == c->H)
         fprintf(f, "All %d heads", n);
     else
         fprintf(f, "Side by side");

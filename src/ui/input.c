@@ -228,7 +228,7 @@ static const HelpLine help_lines[] = {
     {ACT_EDIT_CROSS, ACT_NONE, "edit the 2nd sentence"},
     {ACT_GENERATE, ACT_NONE, "--model: next token"},
     {ACT_NONE, ACT_COUNT, "title: entropy (bits, mean"},
-    {ACT_NONE, ACT_COUNT, " of rows), max: mean top weight"},
+    {ACT_NONE, ACT_COUNT, " of rows), mean top weight"},
     {ACT_NONE, ACT_NONE, "Training view (W)"},
     {ACT_TRAIN, ACT_NONE, "watch a model train"},
     {ACT_TRAIN_PAUSE, ACT_NONE, "pause / train on"},

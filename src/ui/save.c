@@ -63,6 +63,16 @@ static int save_new(const char *stem, const char *ext, const MemFile *m, char *p
     return AV_ERR_IO;
 }
 
+/* The configuration the exports are titled by: the shown one, and while a
+ * combining view shows one head, the number of heads it stands for. */
+static ModelConfig save_config(const UiState *u)
+{
+    ModelConfig c = u->a.app.cfg;
+    const CombView *cv = &u->a.ses.comb;
+    c.heads_combined = comb_one_head(cv->mode) ? comb_model_heads(cv, &u->a.app) : 0;
+    return c;
+}
+
 void save_export(UiState *u, bool all_heads)
 {
     AppState *s = &u->a.app;
@@ -81,7 +91,8 @@ void save_export(UiState *u, bool all_heads)
         snprintf(s->msg, sizeof s->msg, "export failed: out of memory");
         return;
     }
-    int err = export_write(m.f, &u->a.ses.res, &s->cfg, &eo);
+    ModelConfig c = save_config(u);
+    int err = export_write(m.f, &u->a.ses.res, &c, &eo);
     int cerr = memfile_close(&m);
     err = err ? err : cerr;
     if (all_heads)
@@ -134,7 +145,8 @@ void save_svg(UiState *u)
         snprintf(s->msg, sizeof s->msg, "export failed: out of memory");
         return;
     }
-    int err = svg_write(m.f, &s->cfg, p, n, &so);
+    ModelConfig c = save_config(u);
+    int err = svg_write(m.f, &c, p, n, &so);
     int cerr = memfile_close(&m);
     err = err ? err : cerr;
     if (!err)

@@ -75,6 +75,14 @@ const char *widget_head_label(UiState *u, int h)
     return model_head_label(&s->cfg, s->layer, h);
 }
 
+int widget_head_of(const UiState *u, int h, char *buf, size_t size)
+{
+    const AppState *s = &u->a.app;
+    if (comb_one_head(u->a.ses.comb.mode))
+        return snprintf(buf, size, "%s", model_head_label(&s->cfg, s->layer, 0));
+    return snprintf(buf, size, "head %d", h + 1);
+}
+
 int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
 {
     if (!st)
@@ -83,9 +91,11 @@ int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
     /* rows not a distribution (heads combined by max or sum): their entropy
      * is of the rows normalised (stats.h), and says so */
     const char *norm = st->normalised ? " (rows normalised)" : "";
+    /* top: the mean over the rows of each row's largest weight (stats.h),
+     * not the largest weight of the head */
     if (wide)
-        return snprintf(buf, size, "entropy %s%.2f bits%s, max %s%.2f", approx, st->entropy, norm,
-                        approx, st->top);
+        return snprintf(buf, size, "entropy %s%.2f bits%s, mean top weight %s%.2f", approx,
+                        st->entropy, norm, approx, st->top);
     char top[8];
     snprintf(top, sizeof top, "%.2f", st->top);
     return snprintf(buf, size, "%.2fb %s", st->entropy, top[0] == '0' ? top + 1 : top);
@@ -163,21 +173,26 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
     if (n_multi < 0)
         term_die("out of memory");
     if (sum) { /* query tokens selected together (M): their rows summed */
-        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%d quer%s summed (M, head %d):", n_multi,
-                    n_multi == 1 ? "y" : "ies", h + 1);
-        heatmap_bars(g, r.x, r.y + 1, r.w, r.h - 1, sum, res->shape.n_k, u->labels_k,
-                     res->shape.n_k);
+        char who[112];
+        widget_head_of(u, h, who, sizeof who);
+        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%d quer%s summed (M, %s):", n_multi,
+                    n_multi == 1 ? "y" : "ies", who);
+        /* a sum of n_multi rows: up to n_multi (times the heads summed) */
+        heatmap_bars_of(g, r.x, r.y + 1, r.w, r.h - 1, sum, res->shape.n_k, u->labels_k,
+                        res->shape.n_k, (float)n_multi * comb_full(&u->a.ses.comb));
         return;
     }
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Token %d ", i + 1);
     used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
-    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (head %d):", h + 1);
+    char who[112];
+    widget_head_of(u, h, who, sizeof who);
+    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (%s):", who);
     const float *P_row = data_row(u, res, s->layer, h, i);
     int top = 3; /* a short panel skips the hint on picking a cell: the bars come first */
     if (s->sel_col >= 0 || r.h >= 8)
         draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
     else
         top = 1;
-    heatmap_bars(g, r.x, r.y + top, r.w, r.h - top, P_row, res->shape.n_k, u->labels_k,
-                 attention_visible_keys(&res->shape, i));
+    heatmap_bars_of(g, r.x, r.y + top, r.w, r.h - top, P_row, res->shape.n_k, u->labels_k,
+                    attention_visible_keys(&res->shape, i), comb_full(&u->a.ses.comb));
 }

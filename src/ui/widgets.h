@@ -29,8 +29,14 @@ const char *widget_run_error(UiState *u, int err);
  * example's own weights, where they come from. */
 const char *widget_head_label(UiState *u, int h);
 
-/* A head's statistics into buf: "entropy 1.58 bits, max 0.38" when wide,
- * else "1.58b .38"; "~" marks values from sampled rows; "" for st NULL.
+/* Who a panel's numbers are of: "head 5", or what a combining view's one
+ * head is ("6 heads combined: sum", "rollout of layers 1-2 (6 heads
+ * averaged)"). Returns snprintf's count. */
+int widget_head_of(const UiState *u, int h, char *buf, size_t size);
+
+/* A head's statistics into buf: "entropy 1.58 bits, mean top weight 0.38"
+ * (the rows' largest weights averaged) when wide, else "1.58b .38" (the
+ * tiles' captions, explained under them: view_long_tiles); "~" marks values from sampled rows; "" for st NULL.
  * Returns snprintf's count. */
 int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size);
 

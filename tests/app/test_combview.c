@@ -143,9 +143,13 @@ static void test_comb_set_keeps_the_models_heads(void **state)
         assert_int_equal(s.n_multi, 0);
         assert_true(cv.saved_labels == own);
         if (path[k] == COMB_ROLLOUT)
-            assert_string_equal(s.cfg.head_labels[2], "rollout of layers 1-3");
-        else if (path[k] != COMB_WEIGHTS)
+            assert_string_equal(s.cfg.head_labels[2], "rollout of layers 1-3 (4 heads averaged)");
+        else if (path[k] == COMB_NORMS)
             assert_string_equal(s.cfg.head_labels[s.cfg.layers * s.cfg.H - 1], comb_name(path[k]));
+        else if (path[k] != COMB_WEIGHTS) /* "4 heads combined: mean", "...: max" */
+            assert_string_equal(s.cfg.head_labels[s.cfg.layers * s.cfg.H - 1],
+                                path[k] == COMB_MEAN ? "4 heads combined: mean"
+                                                     : "4 heads combined: max");
     }
     assert_true(s.cfg.head_labels == own);
     Kind imp = {.cls = &no_norms_class};
@@ -156,6 +160,61 @@ static void test_comb_set_keeps_the_models_heads(void **state)
     assert_int_equal(flags, 0);
 }
 
+/* Issue 35: a combining view never reads as "heads 1 d_k 192". */
+static void test_comb_labels_tell_the_truth(void **state)
+{
+    /* expect: a 6-head model of d_model 192, 2 layers: the status line
+     * says "heads 6  d_k 32" on the weights, "6 heads combined  d_k 32" on
+     * mean, max and sum, "6 heads rolled out  d_k 32" on the rollout; the
+     * title is "Head 5 of 6" on the weights and the view's label otherwise
+     * ("6 heads combined: sum", "Rollout of layers 1-2 (6 heads
+     * averaged)"); a full cell is 6 on the sum, 1 elsewhere; imported
+     * attention (no d_model) has no d_k */
+    (void)state;
+    static CombView cv;
+    AppState s;
+    memset(&s, 0, sizeof s);
+    s.cfg.layers = 2, s.cfg.H = 6, s.cfg.d_model = 192, s.head = 4, s.layer = 1;
+    s.n_q = s.n_k = 5;
+    char buf[128];
+    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    assert_string_equal(buf, "heads 6  d_k 32");
+    comb_head_title(&cv, &s, buf, sizeof buf);
+    assert_string_equal(buf, "Head 5 of 6");
+    assert_true(comb_full(&cv) == 1.0f);
+    static const char *const title[] = {"", "6 heads combined: mean", "6 heads combined: max",
+                                        "6 heads combined: sum"};
+    for (CombMode m = COMB_MEAN; m <= COMB_SUM; m++) {
+        comb_set(&cv, &s, m);
+        assert_int_equal(s.cfg.H, 1);
+        comb_heads_text(&cv, &s, " | ", buf, sizeof buf);
+        assert_string_equal(buf, "6 heads combined | d_k 32");
+        comb_head_title(&cv, &s, buf, sizeof buf);
+        assert_string_equal(buf, title[m]);
+        assert_true(comb_full(&cv) == (m == COMB_SUM ? 6.0f : 1.0f));
+        assert_int_equal(comb_model_heads(&cv, &s), 6);
+    }
+    comb_set(&cv, &s, COMB_ROLLOUT);
+    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    assert_string_equal(buf, "6 heads rolled out  d_k 32");
+    comb_head_title(&cv, &s, buf, sizeof buf);
+    assert_string_equal(buf, "Rollout of layers 1-2 (6 heads averaged)");
+    assert_true(comb_full(&cv) == 1.0f);
+    comb_set(&cv, &s, COMB_SINK); /* a view of every head: its own name, heads as they are */
+    assert_int_equal(s.cfg.H, 6);
+    assert_string_equal(s.cfg.head_labels[2 * 6 - 1], comb_name(COMB_SINK));
+    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    assert_string_equal(buf, "heads 6  d_k 32");
+    comb_set(&cv, &s, COMB_WEIGHTS);
+    s.cfg.preset = PRESET_IMPORTED, s.cfg.d_model = 0;
+    comb_set(&cv, &s, COMB_MEAN);
+    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    assert_string_equal(buf, "6 heads combined");
+    comb_set(&cv, &s, COMB_WEIGHTS);
+    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    assert_string_equal(buf, "heads 6");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_comb_refusals_and_reasons),
         cmocka_unit_test(test_comb_leaves_and_messages),
         cmocka_unit_test(test_comb_set_keeps_the_models_heads),
+        cmocka_unit_test(test_comb_labels_tell_the_truth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

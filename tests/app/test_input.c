@@ -75,6 +75,56 @@ static void test_settings_keys(void **state)
     stop(&f);
 }
 
+/* Issue 35: n four times to the worked example "Cat eats fish" (its own
+ * weights, for 3 tokens), e, " now", Enter: the view keeps the example's
+ * result and the line says what to do; Backspace runs again, and n goes on
+ * to example 6, not back to 1. */
+static void test_example_keeps_view(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, NULL, true);
+    for (int k = 0; k < 4; k++) {
+        key(&f, ACT_SENT_NEXT, 0);
+        settle(&f);
+    }
+    assert_string_equal(f.a.app.text.s, "Cat eats fish");
+    assert_string_equal(f.a.app.example_weights, "seed001");
+    assert_int_equal(f.a.app.n_q, 3);
+    key(&f, ACT_EDIT, 0);
+    type(&f, " now");
+    settle(&f);
+    key(&f, ACT_EDIT_DONE, 0);
+    settle(&f);
+    assert_int_equal(f.a.app.mode, MODE_BROWSE);
+    assert_string_equal(f.a.app.text.s, "Cat eats fish now");
+    assert_int_equal(f.a.ses.run_err, AV_OK); /* the view stays */
+    assert_int_equal(f.a.app.n_q, 3);
+    assert_string_equal(token(&f, 2), "fish");
+    assert_string_equal(f.a.app.msg, "the weights are for 3 tokens, the text has 4: Backspace, "
+                                     "or n for the next example");
+    key(&f, ACT_EDIT, 0); /* Backspace back to 3 tokens: a run of them */
+    unsigned gen = f.a.ses.gen;
+    for (int k = 0; k < 4; k++)
+        key(&f, ACT_BACKSPACE, 0);
+    settle(&f);
+    assert_string_equal(f.a.app.text.s, "Cat eats fish");
+    assert_int_equal(f.a.ses.gen, gen + 1);
+    assert_int_equal(f.a.ses.run_err, AV_OK);
+    type(&f, " now");
+    settle(&f);
+    key(&f, ACT_EDIT_DONE, 0);
+    key(&f, ACT_SENT_NEXT, 0);
+    settle(&f);
+    int k = 0, n = 0;
+    assert_int_equal(sscanf(f.a.app.msg, "%d/%d: ", &k, &n), 2);
+    assert_int_equal(k, 6);
+    assert_string_equal(f.a.app.text.s, f.list.items[5]);
+    assert_int_equal(f.a.ses.run_err, AV_OK);
+    assert_int_equal(f.a.app.n_q, f.a.ses.res.tokens.n);
+    stop(&f);
+}
+
 /* tui_stale.sh: End M n M. The row summed of a longer sentence drops out
  * when the next example is shorter; M then sums the row there is. */
 static void test_stale_row_summed(void **state)
@@ -193,7 +243,7 @@ static void test_heads_table(void **state)
     assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_COUNT); /* not before the scores */
     assert_int_equal(app_work(&f.a), APP_DO_REDRAW);
     assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_HEAD_SCORES);
-    assert_true(starts(f.a.app.msg, "best induction head: layer 2 head "));
+    assert_true(starts(f.a.app.msg, "induction head: layer 2 head "));
     assert_true(f.a.pending & APP_RUN); /* the probes ran: the text's result again */
     settle(&f);
     assert_int_equal(f.a.heads.sel_l, 0);
@@ -217,6 +267,32 @@ static void test_heads_table(void **state)
     assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_MODEL);
     key(&f, ACT_ESCAPE, 0);
     assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_COUNT);
+    stop(&f);
+}
+
+/* Issue 35: the designed heads have no induction head. f scores them and
+ * names none: "no induction head: best 0.0x (layer 1 head h; one is named
+ * from 0.50)", and the scan's named head of that kind is -1 while its best
+ * is a head; the previous-token head (98%) is named. */
+static void test_heads_table_names_none(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, NULL, true);
+    assert_int_equal(key(&f, ACT_HEAD_TABLE, 0), APP_DO_REDRAW | APP_DO_WORK);
+    assert_int_equal(app_work(&f.a), APP_DO_REDRAW);
+    const HeadScan *hs = &f.a.heads.scan;
+    int b = hs->best[HEADSCORE_INDUCTION];
+    assert_true(b >= 0);
+    float v = headscore_value(&hs->t[b], HEADSCORE_INDUCTION);
+    assert_true(v < headscore_threshold(HEADSCORE_INDUCTION));
+    assert_int_equal(hs->named[HEADSCORE_INDUCTION], -1);
+    char want[128];
+    snprintf(want, sizeof want, "no induction head: best %.2f (layer 1 head %d; one is named "
+             "from 0.50)", (double)v, b + 1);
+    assert_string_equal(f.a.app.msg, want);
+    assert_int_equal(hs->named[HEADSCORE_PREV], 0); /* head 1: previous token */
+    assert_true(headscore_value(&hs->t[0], HEADSCORE_PREV) >= 0.9f);
     stop(&f);
 }
 
@@ -337,6 +413,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_first_example),
+        cmocka_unit_test(test_example_keeps_view),
+        cmocka_unit_test(test_heads_table_names_none),
         cmocka_unit_test(test_typing_and_paste),
         cmocka_unit_test(test_settings_keys),
         cmocka_unit_test(test_stale_row_summed),

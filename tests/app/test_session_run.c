@@ -484,7 +484,7 @@ static void test_session_combining_keys(void **state)
     assert_false(action_apply(&f.s, ACT_ESCAPE, 0) & APP_QUIT);
     assert_int_equal(f.ss.comb.mode, COMB_NORMS);
     assert_int_equal(comb_key(&f, ACT_ROLLOUT, 1), APP_RUN); /* layer 2's label */
-    assert_string_equal(f.s.cfg.head_labels[1], "rollout of layers 1-2");
+    assert_string_equal(f.s.cfg.head_labels[1], "rollout of layers 1-2 (4 heads averaged)");
     assert_int_equal(comb_key(&f, ACT_HEAD_NEXT, 0), 0); /* moving stays in the view */
     assert_int_equal(f.ss.comb.mode, COMB_ROLLOUT);
     assert_int_equal(comb_key(&f, ACT_MASK, 0), APP_RUN);

@@ -54,7 +54,8 @@ def hat(l):
 r = hat(1) @ hat(0)
 open(d + '/rollout_row1.txt', 'w').write(' '.join('%d' % round(100 * v) for v in r[0]))
 m = u[1, 0, 0].astype(np.float64) + u[1, 0, 2]  # layer 2, head 1, queries 1 and 3 summed
-open(d + '/multi_top.txt', 'w').write('%s +%.1f%%' % (words[int(m.argmax())], 100 * m.max()))
+# rows summed are a sum (0 to 2 for two rows), shown as one: "alpha  0.39"
+open(d + '/multi_top.txt', 'w').write('%s +%.2f ' % (words[int(m.argmax())], m.max()))
 np.save(d + '/bad_rank.npy', np.ones((7, 7), np.float32) / 7)
 b = a.copy(); b[1, 2, 3, 4] = np.nan; np.save(d + '/bad_nan.npy', b)
 b = a.copy(); b[0, 0, 0, 0] = np.inf; np.save(d + '/bad_inf.npy', b)

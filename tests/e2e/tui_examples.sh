@@ -6,7 +6,8 @@
 # largest thing, with its numbers and its whole title; every small head is
 # whole and labelled; side by side at 80x24; a long sentence; the smaller
 # defects (no head 7, help that scrolls, one layer, the temperature in the
-# raw score, X.npy rows against tokens, a --sentences line over its limit).
+# raw score, a sentence no longer fitting X.npy's rows, a --sentences line
+# over its limit).
 # tier: test
 # asan: no
 cd "$(dirname "$0")/../.." || exit 1
@@ -70,14 +71,20 @@ check "Cat eats fish loads seed 001's weights: d_model 4, 2 heads, PE off" \
 check "... and the article's numbers: 38.2%, 29.6%, 32.2%" \
     eval "wait_for 'Cat +38\.2%' && wait_for 'eats +29\.6%' && wait_for 'fish +32\.2%'"
 check "... with its note" wait_for 'The worked example of "Attention Mechanism'
+# issue 35: a student's sentence at 100x30 keeps the view and says what to
+# do; n goes on from the example shown (6), not back to the first
+resize 100 30
+settle
 keys e End
 keys -l ' now'
 keys Enter
-check "an edited sentence under X.npy: rows against tokens, as the batch says" \
-    wait_for 'X\.npy has 3 rows but the text has 4 tokens'
+check "100x30, Cat eats fish now: one line on what to do" \
+    wait_for '^the weights are for 3 tokens, the text has 4: Backspace, or n for the next example'
+check "... and the view stays: the heatmap and the bars of the 3 tokens" \
+    eval "wait_for '^3 fish +34 +31 +34' && wait_for 'fish +34\.5%' && not_shown 'X\.npy has'"
 keys n
-check "the next example brings the designed heads back" \
-    eval "wait_for 'd_model 192' && wait_for 'PE on'"
+check "n goes on to example 6, with the designed heads back" \
+    eval "wait_for '^6/[0-9]+: ' && wait_for 'd_model 192' && wait_for 'PE on'"
 
 # 4. Esc never quits: it backs out one level.
 start 100 30

@@ -130,7 +130,7 @@ check "80x24 long text: nothing cut shows beside the help box" \
     eval '! screen | grep -q "[│┐┘]…" && ! screen | grep -q "^[^ ][│┌└]"'
 keys '?'
 keys A
-check "80x24 long text: A's combined heads are one head" wait_for 'One head'
+check "80x24 long text: A's combined heads are one head" wait_for 'All 4 heads as one'
 check "80x24 long text: never \"All 1 heads\" nor \"1 heads combined\"" \
     eval '! screen | grep -Eq "All 1 heads|1 heads combined"'
 keys q

@@ -53,7 +53,7 @@ check "1200 tokens: the cost readout has no FLOPs, only the reading" \
     wait_for 'Cost: n 1200 \| n² 1\.4M \| weights 33\.0 MiB \| imported: read in [0-9.]+ ms \| x2 tokens'
 # a cell of the pooled views covers ~30 rows and reads a few: they say so
 check "1200 tokens: the small heads say they are pooled from sampled rows" \
-    wait_for 'All 2 heads, pooled from sampled rows'
+    wait_for 'All 2 heads(: entropy \(b\), mean top)?, pooled from sampled rows'
 check "1200 tokens: the readout says max pooling of sampled rows" \
     wait_for 'max pooling of sampled rows \(a\)'
 keys l l

@@ -76,7 +76,7 @@ lesson_start 120 40 --lesson cat-eats-fish
 wait_for 'Enter: reveal'
 check "before the reveal the weights are hidden" bash -c \
     "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '^1 Cat +\\? +\\? +\\?( |$)' &&
-     ! tmux -L '$SOCK' capture-pane -p -t $SESS | grep -v '^Cost' | grep -Eq '38|29\\.6|max 0\\.'"
+     ! tmux -L '$SOCK' capture-pane -p -t $SESS | grep -v '^Cost' | grep -Eq '38|29\\.6|top weight 0\\.'"
 check "before the reveal the ranked bars do not give the order away" bash -c \
     "! tmux -L '$SOCK' capture-pane -p -t $SESS | grep -Eq '^ {20,}(Cat|eats|fish) '"
 keys b; keys Enter

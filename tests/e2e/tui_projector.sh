@@ -166,8 +166,8 @@ press e; keys -l ' again'; press Escape
 check "the note goes when the sentence is edited" lacks 'looks one back'
 
 # 6. Heads combined by sum: the entropy is of the rows normalised and says
-# so, never above log2(15) = 3.91 bits; a cell of a summed weight above 100%
-# writes its value (the bars say 150.6%, the cell 151, not 100).
+# so, never above log2(15) = 3.91 bits; the cells and bars are sums on their
+# own scale, 0 to 4 (4 heads), never percentages of a 100% scale (issue 35).
 /usr/bin/python3 - "$WORK" <<'PY'
 import sys, numpy as np
 w = sys.argv[1]
@@ -175,8 +175,9 @@ a = np.exp(np.random.default_rng(0).normal(size=(3, 4, 15, 15)) * 3)
 np.save(w + "/att.npy", (a / a.sum(-1, keepdims=True)).astype(np.float32))
 open(w + "/tok.txt", "w").write("".join("t%d\n" % i for i in range(15)))
 PY
-# bars_match_cells: every bar of the selected token ("t6   60.5%") and its
-# cell in the heatmap's row (61) say the same weight, to the cell's digits.
+# bars_match_cells: every bar of the selected token ("t6   60.5%", or a
+# sum "t6   1.51") and its cell in the heatmap's row (61, or 1.5) say the
+# same value, to the cell's digits.
 bars_match_cells() {
     screen | /usr/bin/python3 -c '
 import re, sys
@@ -185,30 +186,60 @@ head = next(l for l in lines if re.match(r"^ +t0 +t1 ", l))
 cols = {m.group(1): m.start() for m in re.finditer(r"(t\d+)", head)}  # a cell starts at its label
 sel = next(re.search(r"Token (\d+) (\S+) attends", l) for l in lines if " attends to" in l)
 row = next(l for l in lines if re.match(r"^ *%s %s " % (sel.group(1), sel.group(2)), l))
-bars = [m for l in lines for m in [re.search(r"(t\d+) +(\d+\.\d)% [█▉▊▋▌▍▎▏]", l)] if m]
+bars = [m for l in lines
+        for m in [re.search(r"(t\d+) +(\d+\.\d%|\d+\.\d\d ) *[█▉▊▋▌▍▎▏]", l)] if m]
 ok = len(bars) >= 5
 for b in bars:
     cell = row[cols[b.group(1)]:cols[b.group(1)] + 5].split()
-    ok = ok and cell and abs(int(cell[-1]) - float(b.group(2))) <= 0.5 + 1e-9
+    v = b.group(2).strip()
+    if v.endswith("%"):  # a weight: the cell its percentage
+        ok = ok and cell and abs(int(cell[-1]) - float(v[:-1])) <= 0.5 + 1e-9
+    else:  # a sum: the cell the sum, to its digits (".61", "1.5", "0")
+        d = cell[-1].split(".")[-1] if cell and "." in cell[-1] else ""
+        ok = ok and cell and abs(float(cell[-1]) - float(v)) <= 0.5 * 10 ** -len(d) + 1e-9
 sys.exit(0 if ok else 1)'
 }
 start 120 40 --attention "$WORK/att.npy" --tokens "$WORK/tok.txt"
 press A
 check "mean of heads: says so, and its rows sum to 1 (no normalising)" \
-    has 'heads combined: mean over heads  entropy [0-9.]+ bits, max'
+    has '^4 heads combined: mean, layer 1 of 3  entropy [0-9.]+ bits, mean top weight'
 check "... bars and cells agree" bars_match_cells
 press A
 check "max of heads: says what it shows, and its entropy that the rows are normalised" \
-    has 'heads combined: max over heads  entropy [0-9.]+ bits \(rows normalised\)'
+    has '^4 heads combined: max, layer 1 of 3  entropy [0-9.]+ bits \(rows normalised\)'
 ent=$(screen | grep -o 'entropy [0-9.]* bits' | head -n 1 | awk '{print $2}')
 check "... at most log2(15) = 3.91 bits ($ent)" awk -v e="$ent" 'BEGIN { exit !(e > 0 && e <= 3.907) }'
 check "... bars and cells agree" bars_match_cells
 press A
 check "sum of heads: the entropy says the rows are normalised" \
-    has 'heads combined: sum over heads  entropy [0-9.]+ bits \(rows normalised\)'
+    has '^4 heads combined: sum, layer 1 of 3  entropy [0-9.]+ bits \(rows normalised\)'
 ent=$(screen | grep -o 'entropy [0-9.]* bits' | head -n 1 | awk '{print $2}')
 check "... and is at most log2(15) = 3.91 bits ($ent)" awk -v e="$ent" 'BEGIN { exit !(e > 0 && e <= 3.907) }'
-check "... a summed weight above 100% is written as such (101)" has '^ 3 t2 .* 101 '
+check "... a sum on its own scale: the legend says sum, 0 to 4 (4 heads)" \
+    eval "has '^sum:' && has '^ +0 +\\.20 +1\\.0 +2\\.0 +4\\.0'"
+check "... the title and status line: 4 heads combined, d_k of a head not shown" \
+    eval "has '^4 heads combined: sum, layer 1 of 3  entropy' && has 'imported attention.*4 heads combined'"
+check "... no bar of a sum is a percentage" lacks '^ +t[0-9]+ +[0-9]+\.[0-9]% '
+check "... never \"Head 1 of 1\" nor \"heads 1\"" lacks 'Head 1 of 1|heads 1( |$)'
 check "... bars and cells agree" bars_match_cells
+
+# 7. Labels that tell the truth (issue 35) on the 6 designed heads at
+# 100x30: the status line says what the one head shown stands for and a
+# head's d_k; the rollout's bars are the rollout's; the tiles' captions
+# ("2.41b .41") have their key; the title says "mean top weight", not "max".
+start 100 30
+check "the tiles' captions (2.41b .41) are explained" \
+    has 'entropy \(b(: bits)?\), mean top'
+check "the title's statistic is the mean top weight" \
+    has '^Head 5 of 6: pronoun -> noun  entropy [0-9.]+ bits, mean top weight 0\.41'
+press A
+check "A: 6 heads combined, d_k of a head (32), never heads 1 d_k 192" \
+    eval "has '6 heads combined +d_k 32' && lacks 'heads 1 |d_k 192'"
+check "A: the bars are of the heads combined, not head 1" \
+    eval "has 'attends to \\(6 heads combined' && lacks '\\(head 1\\)'"
+press O
+check "O: the rollout's title and bars name the rollout" \
+    eval "has '^Rollout of layers 1-1 \\(6 heads averaged\\)' && has 'attends to \\(rollout of' &&
+          lacks '\\(head 1\\)|Head 1 of 1'"
 
 exit $fail

@@ -21,8 +21,8 @@ start() { # W H ARGS...
 }
 # The focused head's entropy in the title ("entropy 1.23 bits").
 entropy() { screen | grep -oE 'entropy ~?[0-9]+\.[0-9]+ bits' | head -1 | grep -oE '[0-9]+\.[0-9]+'; }
-# ... and its largest weight, the mean over rows ("max 0.38").
-top() { screen | grep -oE 'bits, max ~?[0-9]+\.[0-9]+' | head -1 | grep -oE '[0-9]+\.[0-9]+$'; }
+# ... and its rows' largest weights, averaged ("mean top weight 0.38").
+top() { screen | grep -oE 'bits, mean top weight ~?[0-9]+\.[0-9]+' | head -1 | grep -oE '[0-9]+\.[0-9]+$'; }
 # The label of the top bar of the selected token (the bars are ranked).
 top_bar() { screen | grep -oE '[^ ]+ +[0-9]+\.[0-9]%' | head -1 | awk '{print $1}'; }
 less_than() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a + 0 < b + 0)}'; }
@@ -47,9 +47,9 @@ check "Esc closes the trace" bash -c "sleep 0.3; ! tmux -L $SOCK capture-pane -p
 
 # 2. Entropy and largest weight beside each head; temperature and scaling.
 keys 1
-check "the focused head's title shows entropy and max" \
+check "the focused head's title shows entropy and the mean top weight" \
     eval "wait_for 'Head 1 of 2: from --weights' &&
-          wait_for 'entropy [0-9]\.[0-9]{2} bits, max 0\.[0-9]{2}'"
+          wait_for 'entropy [0-9]\.[0-9]{2} bits, mean top weight 0\.[0-9]{2}'"
 check "each small head shows its entropy and max (head 2 uniform: log2 3)" \
     wait_for '1\.58b \.33'
 e0=$(entropy) m0=$(top)

@@ -168,7 +168,7 @@ static void test_heatmap_golden_glyph_grid(void **state)
     HeatmapLayout lay;
     assert_int_equal(grid_init(&g, 40, 6), AV_OK);
     HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_GLYPH, -1, -1, 5, 0, 0, 0,
-                      true, false};
+                      true, false, 1.0f};
     assert_int_equal(heatmap_draw(&g, 0, 0, 40, 6, &sp, &lay), 4);
     char *text = grid_text(&g, false);
     const char *want = "       Cat  eats fish\n"
@@ -189,7 +189,7 @@ static void test_heatmap_causal_cells_marked(void **state)
     grid_init(&g, 30, 5);
     const float P[9] = {1.0f, 0, 0, 0.5f, 0.5f, 0, 0.2f, 0.3f, 0.5f};
     HeatmapSpec sp = {P, 3, 3, labels3, labels3, true, HEATMAP_GLYPH, -1, -1, 5, 0, 0, 0,
-                      false, false};
+                      false, false, 1.0f};
     heatmap_draw(&g, 0, 0, 30, 5, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "Cat  ████  ╳    ╳\n"));
@@ -206,7 +206,7 @@ static void test_heatmap_color_numbers_and_hit(void **state)
     HeatmapLayout lay;
     grid_init(&g, 40, 6);
     HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_COLOR, 1, 2, 4, 0, 0, 0,
-                      false, false};
+                      false, false, 1.0f};
     heatmap_draw(&g, 2, 1, 38, 5, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "Cat ea… fi…\n"));
@@ -235,7 +235,7 @@ static void test_heatmap_full_weight_numbered_in_narrow_cells(void **state)
     HeatmapLayout lay;
     grid_init(&g, 30, 6);
     HeatmapSpec sp = {P, 2, 3, lab, lab, false, HEATMAP_COLOR, -1, -1, 3, 0, 0, 0,
-                      false, false};
+                      false, false, 1.0f};
     heatmap_draw(&g, 0, 0, 30, 6, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "a 100 0  0\n"));
@@ -282,6 +282,51 @@ static void test_heatmap_bars_repeated_tokens(void **state)
     grid_free(&g);
 }
 
+/* Issue 35: heads summed are sums, not percentages of a 100% scale. With
+ * full = 4 (four heads) a cell writes its sum ("4.3", ".37", "0"), is
+ * shaded by its share of 4, the legend's ticks run 0 to 4 under "sum:",
+ * and a bar writes "1.62" and ends at 4, not at 1. */
+static void test_heatmap_sums_on_their_own_scale(void **state)
+{
+    (void)state;
+    const float P[2 * 3] = {4.27f, 0.37f, 0.07f, 0.99f, 1.62f, 0.001f};
+    const char *const lab[3] = {"a", "b", "c"};
+    Grid g;
+    HeatmapLayout lay;
+    grid_init(&g, 40, 8);
+    HeatmapSpec sp = {P, 2, 3, lab, lab, false, HEATMAP_COLOR, -1, -1, 4, 0, 0, 0,
+                      false, false, 4.0f};
+    heatmap_draw(&g, 0, 0, 40, 3, &sp, &lay);
+    assert_int_equal(heatmap_legend_of(&g, 0, 4, 40, HEATMAP_COLOR, false, 4.0f), 2);
+    char *text = grid_text(&g, false);
+    assert_non_null(strstr(text, "a 4.3 .37 .07\n"));
+    assert_non_null(strstr(text, "b .99 1.6   0\n"));
+    assert_non_null(strstr(text, "\nsum:"));
+    assert_non_null(strstr(text, " .20 "));
+    assert_non_null(strstr(text, " 4.0\n")); /* the ticks apart, the last whole */
+    assert_null(strstr(text, "%"));
+    for (int k = 0; k < 6; k++) { /* each cell's shade: its share of 4 */
+        const Cell *c = grid_at(&g, lay.cells_x + (k % 3) * 4, lay.cells_y + k / 3);
+        assert_int_equal(c->level, heatmap_level(P[k] / 4.0f));
+    }
+    free(text);
+    grid_clear(&g);
+    const float row[3] = {1.62f, 0.4f, 0.001f};
+    assert_int_equal(heatmap_bars_of(&g, 0, 0, 40, 4, row, 3, lab, 3, 4.0f), 3);
+    text = grid_text(&g, false);
+    assert_non_null(strstr(text, "a  1.62 "));
+    assert_non_null(strstr(text, "b  0.40 "));
+    assert_null(strstr(text, "%"));
+    free(text);
+    /* the bar of 1.62 of 4 is 40% of the bar's width: 40 - 2 - 9 = 29
+     * columns, so 11 full blocks and part of a 12th, not all 29 */
+    int full_blocks = 0;
+    for (int x = 0; x < 40; x++)
+        full_blocks += grid_at(&g, x, 0)->cp == 0x2588;
+    assert_int_equal(full_blocks, 11);
+    grid_free(&g);
+}
+
 static void test_grid_wide_chars_and_ellipsis(void **state)
 {
     (void)state;
@@ -312,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_full_weight_numbered_in_narrow_cells),
         cmocka_unit_test(test_heatmap_bars_ranked),
         cmocka_unit_test(test_heatmap_bars_repeated_tokens),
+        cmocka_unit_test(test_heatmap_sums_on_their_own_scale),
         cmocka_unit_test(test_grid_wide_chars_and_ellipsis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

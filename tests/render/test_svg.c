@@ -10,6 +10,7 @@
 
 #include "core/av.h"
 #include "core/model.h"
+#include "render/export.h"
 #include "render/heatmap.h"
 #include "render/html.h"
 #include "render/svg.h"
@@ -214,6 +215,45 @@ static void test_svg_cells(void **state)
     fixture_free(&f);
 }
 
+/* Issue 35: an export of a combining view (the interface's A: one head
+ * that stands for the model's 4) is titled by its label, never "Head 1 of
+ * 1", and gives d_k of one of the 4 heads (32 / 4 = 8), not d_model. */
+static void test_exports_of_heads_combined(void **state)
+{
+    (void)state;
+    Fixture f;
+    fixture_run(&f, "the cat sat on the mat", false);
+    static const char *const label[4] = {"4 heads combined: sum"};
+    ModelConfig c = f.c;
+    c.H = 1, c.head_labels = label, c.heads_combined = 4;
+    SvgPanel p = {.r = &f.r, .layer = 0, .head = 0};
+    SvgOptions o = {0};
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(svg_write(m.f, &c, &p, 1, &o), AV_OK);
+    char *doc = mem_close(&m);
+    assert_non_null(strstr(doc, "font-weight=\"bold\">4 heads combined: sum, layer 1 of 1<"));
+    assert_non_null(strstr(doc, "d_model 32, 4 heads combined, d_k 8;"));
+    assert_null(strstr(doc, "Head 1 of 1"));
+    assert_null(strstr(doc, "All 1 heads"));
+    free(doc);
+    ExportOptions eo = {.format = EXPORT_TEXT, .head = 0, .layer = 0, .width = 100};
+    mem_open(&m);
+    assert_int_equal(export_write(m.f, &f.r, &c, &eo), AV_OK);
+    doc = mem_close(&m);
+    assert_non_null(strstr(doc, "4 heads combined: sum  (d_model 32, d_k 8, seed 42"));
+    assert_null(strstr(doc, "Head 1 of 1"));
+    free(doc);
+    c.heads_combined = 0; /* the plain heads: as before */
+    mem_open(&m);
+    assert_int_equal(export_write(m.f, &f.r, &c, &eo), AV_OK);
+    doc = mem_close(&m);
+    assert_non_null(strstr(doc, "Head 1 of 1: 4 heads combined: sum"));
+    assert_non_null(strstr(doc, "(d_model 32, d_k 32,"));
+    free(doc);
+    fixture_free(&f);
+}
+
 static void test_svg_multiples_mono(void **state)
 {
     (void)state;
@@ -329,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_half),
         cmocka_unit_test(test_base64),
         cmocka_unit_test(test_svg_cells),
+        cmocka_unit_test(test_exports_of_heads_combined),
         cmocka_unit_test(test_svg_multiples_mono),
         cmocka_unit_test(test_svg_pooled),
         cmocka_unit_test(test_html_data),

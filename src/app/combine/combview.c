@@ -87,11 +87,18 @@ void comb_set(CombView *cv, AppState *s, CombMode m)
     }
     if (m != COMB_WEIGHTS && cv->mode == COMB_WEIGHTS)
         cv->saved_labels = s->cfg.head_labels;
-    int L = s->cfg.layers, H = s->cfg.H;
+    int L = s->cfg.layers, H = s->cfg.H, model_H = comb_one_head(m) ? cv->saved_H : H;
+    static const char *const how[] = {"", "mean", "max", "sum"};
     for (int l = 0; l < L && m != COMB_WEIGHTS; l++) {
+        /* the label is the head's name in titles, bars and exports: what
+         * the one head shown stands for, never "head 1" */
         if (m == COMB_ROLLOUT)
-            snprintf(cv->label_buf[l], sizeof cv->label_buf[l], "rollout of layers 1-%d", l + 1);
-        else
+            snprintf(cv->label_buf[l], sizeof cv->label_buf[l],
+                     "rollout of layers 1-%d (%d heads averaged)", l + 1, model_H);
+        else if (m >= COMB_MEAN && m <= COMB_SUM)
+            snprintf(cv->label_buf[l], sizeof cv->label_buf[l], "%d heads combined: %s", model_H,
+                     how[m]);
+        else /* a view of every head (norms, the sink's what-if): its name */
             snprintf(cv->label_buf[l], sizeof cv->label_buf[l], "%s", names[m]);
         for (int h = 0; h < H; h++)
             cv->labels[l * H + h] = cv->label_buf[l];
@@ -99,6 +106,41 @@ void comb_set(CombView *cv, AppState *s, CombMode m)
     s->cfg.head_labels = m == COMB_WEIGHTS ? cv->saved_labels : cv->labels;
     cv->mode = m;
     s->n_multi = 0;
+}
+
+int comb_model_heads(const CombView *cv, const AppState *s)
+{
+    return comb_one_head(cv->mode) ? cv->saved_H : s->cfg.H;
+}
+
+float comb_full(const CombView *cv)
+{
+    return cv->mode == COMB_SUM && cv->saved_H > 1 ? (float)cv->saved_H : 1.0f;
+}
+
+int comb_heads_text(const CombView *cv, const AppState *s, const char *sep, char *buf,
+                    size_t len)
+{
+    int H = comb_model_heads(cv, s);
+    int d_k = s->cfg.preset != PRESET_IMPORTED && H > 0 ? s->cfg.d_model / H : 0;
+    char dk[32] = "";
+    if (d_k > 0)
+        snprintf(dk, sizeof dk, "%sd_k %d", sep, d_k);
+    if (comb_one_head(cv->mode))
+        return snprintf(buf, len, "%d heads %s%s", H,
+                        cv->mode == COMB_ROLLOUT ? "rolled out" : "combined", dk);
+    return snprintf(buf, len, "heads %d%s", H, dk);
+}
+
+int comb_head_title(const CombView *cv, const AppState *s, char *buf, size_t len)
+{
+    if (comb_one_head(cv->mode)) { /* the label, as a title: "Rollout of ..." */
+        int n = snprintf(buf, len, "%s", model_head_label(&s->cfg, s->layer, 0));
+        if (len > 0 && buf[0] >= 'a' && buf[0] <= 'z')
+            buf[0] = (char)(buf[0] - 'a' + 'A');
+        return n;
+    }
+    return snprintf(buf, len, "Head %d of %d", s->head + 1, s->cfg.H);
 }
 
 int comb_input(CombView *cv, const Kind *k, AppState *s, Action a, bool typed, unsigned *flags)

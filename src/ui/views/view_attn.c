@@ -53,6 +53,7 @@ static HeatmapSpec spec_for(const UiState *u, int h)
         .P = model_head_P(&u->a.ses.res, u->a.app.layer, h), .n_q = u->a.app.n_q, .n_k = u->a.app.n_k,
         .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = u->a.ses.res.shape.causal,
         .mode = u->hmode, .sel_row = u->a.app.sel_row, .sel_col = u->a.app.sel_col,
+        .full = comb_full(&u->a.ses.comb),
     };
 }
 
@@ -74,13 +75,17 @@ static int keep_visible(int first, int sel, int shown, int n)
 static void draw_title(UiState *u, Grid *g, Rect r)
 {
     const AppState *s = &u->a.app;
-    int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Head %d of %d", s->head + 1, s->cfg.H);
-    if (s->cfg.layers > 1)
+    const CombView *cv = &u->a.ses.comb;
+    char name[96]; /* "Head 5 of 6", or what a combining view's one head is */
+    comb_head_title(cv, s, name, sizeof name);
+    int used = grid_puts(g, r.x, r.y, name, r.w, STYLE_TITLE);
+    if (s->cfg.layers > 1 && cv->mode != COMB_ROLLOUT) /* the rollout's label names its layers */
         used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, ", layer %d of %d",
                             s->layer + 1, s->cfg.layers);
-    used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, ": %s%s",
-                        widget_head_label(u, s->head),
-                        s->cfg.preset == PRESET_RANDOM ? " (untrained, P: designed)" : "");
+    if (!comb_one_head(cv->mode))
+        used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, ": %s%s",
+                            widget_head_label(u, s->head),
+                            s->cfg.preset == PRESET_RANDOM ? " (untrained, P: designed)" : "");
     char stats[64];
     widget_stats_text(data_stats(u, 0, s->head), true, stats, sizeof stats);
     grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
@@ -114,7 +119,7 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
     u->lay.have_focus = true;
     widget_tint_cells(u, g, &sp, l);
     int ly = l->y + l->h;
-    heatmap_legend(g, r.x, ly, r.w, u->hmode, sp.causal);
+    heatmap_legend_of(g, r.x, ly, r.w, u->hmode, sp.causal, sp.full);
     const char *what = s->cross_on ? "rows: queries (sentence 1), columns: keys (sentence 2)"
                                    : "rows: queries, columns: keys";
     char shown[64] = "";

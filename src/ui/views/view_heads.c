@@ -3,7 +3,8 @@
  * The table draws app/headtable.h's scores (run by app_input once per model
  * and settings) as one cell per head: two
  * lines "p35 i02" / "d00 f05" (percentages of previous-token, induction,
- * duplicate-token, first-token; the best head of a kind has its letter in
+ * duplicate-token, first-token; the best head of a kind, when it reaches the
+ * kind's threshold (core/headscore.h), has its letter in
  * capitals), or, where the screen is too narrow for that, one kind at a time
  * (Tab) as a coloured percentage with '*' on the best. The model view pools
  * each head of the current result to the cells its thumbnail has
@@ -97,12 +98,13 @@ static void layer_label(Grid *g, int x, int y, int l, bool sel)
     grid_puts(g, x, y, t, LABEL_W - 1, sel ? STYLE_LABEL_SEL : STYLE_DIM);
 }
 
-/* One head's two lines: p i / d f, the best of a kind in capitals. */
+/* One head's two lines: p i / d f, the best of a kind in capitals when it
+ * reaches the kind's threshold (headscore_threshold). */
 static void table_cell4(Grid *g, const HeadTable *ht, int x, int y, int i)
 {
     static const char letter[HEADSCORE_KINDS] = {'p', 'i', 'd', 'f'};
     for (int k = 0; k < HEADSCORE_KINDS; k++) {
-        bool best = ht->scan.best[k] == i;
+        bool best = ht->scan.named[k] == i;
         char t[8];
         snprintf(t, sizeof t, "%c%02d", best ? letter[k] - 32 : letter[k],
                  pct(headscore_value(&ht->scan.t[i], (HeadScoreKind)k)));
@@ -117,7 +119,7 @@ static void table_cell1(const UiState *u, Grid *g, int x, int y, int i)
     const HeadTable *ht = &u->a.heads;
     float v = headscore_value(&ht->scan.t[i], (HeadScoreKind)ht->kind);
     char t[8];
-    snprintf(t, sizeof t, "%02d%s", pct(v), ht->scan.best[ht->kind] == i ? "*" : "");
+    snprintf(t, sizeof t, "%02d%s", pct(v), ht->scan.named[ht->kind] == i ? "*" : "");
     int level = heatmap_level(v < 0 ? 0 : v);
     for (int k = 0; k < hv->cw; k++)
         grid_put(g, x + k, y, ' ', u->depth == DEPTH_MONO ? STYLE_TEXT : STYLE_HEAT, level);
@@ -147,10 +149,11 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
     if (four)
         snprintf(title, sizeof title,
                  "p previous-token  i induction  d duplicate-token  f first-token  CAPITAL: "
-                 "the best head   Enter focuses, Esc back");
+                 "the best, >= 50   Enter focuses, Esc back");
     else
-        snprintf(title, sizeof title, "%s (Tab: next score)  *: the best head  Enter focuses",
-                 headscore_name((HeadScoreKind)ht->kind));
+        snprintf(title, sizeof title, "%s (Tab: next score)  *: best, >= %.0f  Enter focuses",
+                 headscore_name((HeadScoreKind)ht->kind),
+                 100.0 * headscore_threshold((HeadScoreKind)ht->kind));
     grid_puts(g, r.x, r.y + 1, title, r.w, STYLE_DIM);
     hv->y0 = r.y + 3;
     hv->rows_shown = (r.h - 4) / hv->ch; /* the last line: what a first-token score means */
@@ -239,11 +242,18 @@ void view_heads_model_draw(UiState *u, Grid *g, Rect r)
     hv->ch = per;
     hv->rows_shown = (r.h - 2) / hv->ch > L ? L : (r.h - 2) / hv->ch;
     scroll_to(hv, sel_l, hv->rows_shown, L);
-    char title[200];
+    char title[320], heads[96];
+    const CombView *cv = &u->a.ses.comb;
+    if (cv->mode == COMB_ROLLOUT) /* one head a layer: what it stands for */
+        snprintf(heads, sizeof heads, "the rollout of %d heads", comb_model_heads(cv, &u->a.app));
+    else if (comb_one_head(cv->mode))
+        snprintf(heads, sizeof heads, "%s", model_head_label(&u->a.app.cfg, 0, 0));
+    else
+        snprintf(heads, sizeof heads, "%d heads", H);
     snprintf(title, sizeof title,
-             "Model view: %d layer%s x %d heads, each head's %d x %d weights at its largest per "
+             "Model view: %d layer%s x %s, each head's %d x %d weights at its largest per "
              "block   arrows, Enter focuses, Esc back",
-             L, L == 1 ? "" : "s", H, res->shape.n_q, res->shape.n_k);
+             L, L == 1 ? "" : "s", heads, res->shape.n_q, res->shape.n_k);
     grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
     head_labels(g, hv, sel_h, r.y + 1, r.x + r.w);
     float *buf = term_xrealloc(NULL, sizeof *buf * (size_t)(2 * rows) * (size_t)hv->cw);

@@ -90,24 +90,33 @@ static void put_cell(const UiState *u, Grid *g, int x, int y, float v)
                  u->depth == DEPTH_8 ? STYLE_HEAT : STYLE_TEXT, heatmap_level(v));
 }
 
+/* A pooled value as its share of full (sums of heads: 0..H), masked ones
+ * (negative) as they are. */
+static float share_of(float v, float full)
+{
+    return full > 1.0f && v >= 0.0f ? v / full : v;
+}
+
 static void draw_cells(const UiState *u, Grid *g, const LongGeo *lg, const float *M)
 {
     int gw = lg->ac.cells;
+    float full = comb_full(&u->a.ses.comb); /* sums shaded by their share of the most */
     for (int y = 0; y < lg->rows; y++)
         for (int x = 0; x < lg->cols; x++)
             for (int k = 0; k < lg->cw; k++) {
                 int sx = lg->x + x * lg->cw + k, sy = lg->y + y;
                 if (!lg->half) {
-                    put_cell(u, g, sx, sy, M[(size_t)y * gw + x]);
+                    put_cell(u, g, sx, sy, share_of(M[(size_t)y * gw + x], full));
                     continue;
                 }
                 if (2 * y + 1 >= lg->ar.cells) { /* an odd last row: a whole cell, not a
                                                      half that would look masked */
-                    put_cell(u, g, sx, sy, M[(size_t)(2 * y) * gw + x]);
+                    put_cell(u, g, sx, sy, share_of(M[(size_t)(2 * y) * gw + x], full));
                     continue;
                 }
-                int up = cell_level(M[(size_t)(2 * y) * gw + x]);
-                put_half(g, sx, sy, up, cell_level(M[(size_t)(2 * y + 1) * gw + x]));
+                float up = share_of(M[(size_t)(2 * y) * gw + x], full);
+                float lo = share_of(M[(size_t)(2 * y + 1) * gw + x], full);
+                put_half(g, sx, sy, cell_level(up), cell_level(lo));
             }
 }
 
@@ -194,7 +203,8 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
     draw_cells(u, g, &lg, data_pooled(u, res, s->layer, h, &lg.ar, &lg.ac));
     draw_row_labels(u, g, &lg);
     draw_readout(u, g, &lg, data_pool_sampled(res, &lg.ar, &lg.ac), r.x, lg.y + lg.rows, r.w);
-    heatmap_legend(g, r.x, lg.y + lg.rows + 2, r.w, u->hmode, res->shape.causal);
+    heatmap_legend_of(g, r.x, lg.y + lg.rows + 2, r.w, u->hmode, res->shape.causal,
+                      comb_full(&u->a.ses.comb));
     if (!main)
         return;
     u->report.recentred = true;
@@ -229,10 +239,16 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
     int tile_w = r.w / per_row, tile_rows = (H + per_row - 1) / per_row;
     bool half = u->hmode == HEATMAP_COLOR;
     int want = half ? (u->a.app.n_q + 1) / 2 : u->a.app.n_q;
-    int T = (max_h - 1) / tile_rows - 2;
+    int T = (max_h - 1) / tile_rows - 2; /* the title above */
     if (half && T >= u->a.app.n_q)
         want = u->a.app.n_q; /* one cell a row fits: no half blocks */
     T = T > want ? want : T > 10 ? 10 : T;
+    /* the captions' key ("2.41b .41") gets a row of its own where the
+     * panel below still has room for the bars (up to 8), else it takes the
+     * title's hint */
+    int below = r.h - (2 + tile_rows * (T + 2));
+    int bars = u->a.app.n_k < 8 ? u->a.app.n_k : 8;
+    bool key_row = 1 + tile_rows * (T + 2) + 1 <= max_h && below >= bars + 4;
     if (T < 1 || tile_w < 8)
         return 0;
     bool whole = (half ? 2 * T : T) >= u->a.app.n_q && tile_w - 1 >= u->a.app.n_k;
@@ -243,9 +259,15 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
         pooled = "";
     else if (data_pool_sampled(&u->a.ses.res, &lg0.ar, &lg0.ac))
         pooled = ", pooled from sampled rows";
-    if (H > 1)
+    if (H > 1 && !key_row)
+        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads: entropy (b), mean top%s", H,
+                    pooled);
+    else if (H > 1)
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H, pooled);
-    else /* one model head, or the heads combined into one */
+    else if (comb_one_head(u->a.ses.comb.mode)) /* the heads combined into one */
+        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads as one%s",
+                    comb_model_heads(&u->a.ses.comb, &u->a.app), pooled);
+    else
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "One head%s", pooled);
     for (int h = 0; h < H; h++) {
         int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
@@ -265,7 +287,13 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
         u->lay.tile_head[k] = h;
         u->lay.tile_rect[k] = (Rect){x, y, tile_w - 1, T + 2};
     }
-    return 1 + tile_rows * (T + 2);
+    if (!key_row)
+        return 1 + tile_rows * (T + 2);
+    grid_puts(g, r.x, r.y + 1 + tile_rows * (T + 2),
+              r.w >= 46 ? "under each: entropy (b: bits), mean top weight"
+                        : "entropy (b: bits), mean top weight",
+              r.w, STYLE_DIM);
+    return 2 + tile_rows * (T + 2);
 }
 
 void view_long_draw(UiState *u, Grid *g, Rect r)
@@ -273,12 +301,18 @@ void view_long_draw(UiState *u, Grid *g, Rect r)
     const AppState *s = &u->a.app;
     int R = r.w / 3 < 28 ? 28 : r.w / 3 > 48 ? 48 : r.w / 3;
     Rect left = {r.x, r.y, r.w - R - 1, r.h}, right = {r.x + r.w - R, r.y, R, r.h};
-    char title[96];
+    char title[224];
     char layer[48] = "";
     if (s->cfg.layers > 1)
         snprintf(layer, sizeof layer, ", layer %d of %d", s->layer + 1, s->cfg.layers);
-    snprintf(title, sizeof title, "Head %d of %d%s: %s, %d x %d tokens", s->head + 1, s->cfg.H,
-             layer, widget_head_label(u, s->head), s->n_q, s->n_k);
+    char name[96];
+    comb_head_title(&u->a.ses.comb, s, name, sizeof name);
+    if (comb_one_head(u->a.ses.comb.mode))
+        snprintf(title, sizeof title, "%s%s, %d x %d tokens", name,
+                 u->a.ses.comb.mode == COMB_ROLLOUT ? "" : layer, s->n_q, s->n_k);
+    else
+        snprintf(title, sizeof title, "%s%s: %s, %d x %d tokens", name, layer,
+                 widget_head_label(u, s->head), s->n_q, s->n_k);
     view_long_head(u, g, left, &u->a.ses.res, s->head, title, true);
     int used = view_long_tiles(u, g, right, right.h / 2);
     widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->a.ses.res,

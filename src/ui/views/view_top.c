@@ -334,9 +334,11 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
 {
     const AppState *s = &u->a.app;
     const ModelConfig *c = &s->cfg;
+    char heads[64]; /* "heads 6  d_k 32", "6 heads combined  d_k 32" */
+    comb_heads_text(&u->a.ses.comb, s, sep, heads, sizeof heads);
     if (c->preset == PRESET_IMPORTED) { /* weights only: no sizes, seed or PE to show */
-        snprintf(a, na, " imported attention%stokens %d x %d%sheads %d", sep, s->n_q, s->n_k,
-                 sep, c->H);
+        snprintf(a, na, " imported attention%stokens %d x %d%s%s", sep, s->n_q, s->n_k, sep,
+                 heads);
         snprintf(b, nb, "%smask %s%slayer %d/%d", sep, c->causal ? "causal (detected)" : "none",
                  sep, s->layer + 1, c->layers);
         return;
@@ -347,9 +349,8 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
         snprintf(b, nb, "%s%s", sep, kind);
         return;
     }
-    snprintf(a, na, " tokens %d%sd_model %d%s%sheads %d%sd_k %d%sseed %llu", s->n_q, sep,
-             c->d_model, s->fixed_weights ? " (fixed)" : "", sep, c->H, sep, c->d_model / c->H,
-             sep, (unsigned long long)c->seed);
+    snprintf(a, na, " tokens %d%sd_model %d%s%s%s%sseed %llu", s->n_q, sep, c->d_model,
+             s->fixed_weights ? " (fixed)" : "", sep, heads, sep, (unsigned long long)c->seed);
     snprintf(b, nb, "%smask %s%sPE %s%sscaling %s%stemp %g%slayer %d/%d%s%s", sep,
              c->causal ? "on" : "off", sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off",
              sep, (double)c->temperature, sep, s->layer + 1, c->layers, s->cross_on ? sep : "",
