@@ -118,6 +118,14 @@ bool lesson_state_veiled(const LessonState *ls);
  * when nothing is to be hidden. */
 int lesson_state_veil_stage(const LessonState *ls);
 
+/* Claim k (0-based) of the page shown, checked on r as the page shows it:
+ * its selected token's row, its focused head and shown layer, the numbers
+ * its question's answer is read from (io/lesson_claim.h). Returns
+ * lesson_answer_claim's code; AV_ERR_CONFIG when there is no such claim or
+ * r holds no tokens. */
+int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r, int k,
+                       LessonClaimVerdict *v);
+
 /* The question's prompt line for the student: "Pick a token with Left/Right,
  * then Enter", "Type a number, then Enter", ... */
 const char *lesson_state_hint(const LessonState *ls);

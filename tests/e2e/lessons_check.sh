@@ -111,6 +111,29 @@ d-model: 64
 
 The same heatmap, look again.
 L
+cat >"$WORK/claim.lesson" <<'L'
+title: Planted: a claim the numbers make false
+== Widths
+d-model: 32
+heads: 4
+
+One head is 8 numbers wide, and a row of weights sums to 100%.
+claim: d_k == 8
+claim: sum(1) == 100%
+
+== Wider
+Here one head is 9 numbers wide.
+claim: d_k == 9
+claim: top(1, head 9) == top(1)
+L
+cat >"$WORK/unclaimed.lesson" <<'L'
+title: Planted: numbers with no claim
+== Look
+heads: 4
+
+The first token gives 40% of its attention to itself.
+Its highest weight is on the last token. Nothing here is a number.
+L
 cat >"$WORK/clean.lesson" <<'L'
 title: Planted: clean
 == Look
@@ -137,6 +160,25 @@ planted told.lesson '8: page 2: the text of page 1 states the answer as "8 numbe
     "an answer stated in the narration of the page before: reported at line 8"
 planted change.lesson '8: page 2: d_model changes from page 1.s and the narration does not say so$' \
     "a setting changed without a word: reported at line 8"
+planted claim.lesson '10: page 2: the claim "d_k == 9" \(line 12\) is false: the left side is 8, the right 9$' \
+    "a false claim: reported at its page's line with both sides' values"
+planted claim.lesson '10: page 2: the claim "top\(1, head 9\) == top\(1\)" \(line 13\) cannot be checked: there is no head 9$' \
+    "a claim naming a head the model lacks: cannot be checked, said"
+"$BIN" --lesson "$WORK/claim.lesson" --check >"$WORK/out" 2>&1
+if [ $? = 1 ] && [ "$(wc -l <"$WORK/out")" = 2 ] && ! grep -q '^[^:]*:2: ' "$WORK/out"; then
+    ok "true claims (d_k == 8, sum(1) == 100%): nothing reported on their page"
+else
+    notok "true claims: $(head -n 3 "$WORK/out")"
+fi
+planted unclaimed.lesson '2: page 1: a sentence states a number or a ranking and the page has no claim: "The first token gives 40% of its attention to itself\."$' \
+    "a sentence stating a number, on a page with no claim"
+planted unclaimed.lesson '2: page 1: a sentence states a number or a ranking and the page has no claim: "Its highest weight is on the last token\."$' \
+    "a sentence stating a ranking, on a page with no claim"
+if [ "$(grep -c 'no claim' "$WORK/out")" = 2 ]; then
+    ok "a sentence with neither a number nor a ranking: not reported"
+else
+    notok "unclaimed sentences: $(grep -c 'no claim' "$WORK/out") reported, want 2"
+fi
 if "$BIN" --lesson "$WORK/clean.lesson" --check >"$WORK/out" 2>&1 && [ ! -s "$WORK/out" ]; then
     ok "a clean lesson: no output, exit 0"
 else
