@@ -118,7 +118,7 @@ $(B)/gen/lessons.inc: $(LESSON_FILES) scripts/gen-lessons.sh
 	@mkdir -p $(@D)
 	./scripts/gen-lessons.sh $@ $(LESSON_FILES)
 
-$(B)/src/io/lesson_builtin.o: src/io/lesson_builtin.c $(B)/gen/lessons.inc
+$(B)/src/io/lesson/lesson_builtin.o: src/io/lesson/lesson_builtin.c $(B)/gen/lessons.inc
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 

@@ -6,8 +6,8 @@ GPT-2 splits text with the pattern
 run by Python's `regex` module. This script asks that module itself (Debian's
 python3-regex, for /usr/bin/python3) which class each code point falls in:
 \\s, \\p{L}, \\p{N} or none, and writes the ranges as a C table for
-src/core/bpe_text.c. Its output, src/core/bpe_unicode.inc, is committed; run
-    /usr/bin/python3 scripts/gen-bpe-unicode.py > src/core/bpe_unicode.inc
+src/core/bpe_text.c. Its output, src/core/text/bpe_unicode.inc, is committed; run
+    /usr/bin/python3 scripts/gen-bpe-unicode.py > src/core/text/bpe_unicode.inc
 again only to move to another Unicode version. The Unicode version is the
 module's (python3-regex 2022.10.31: Unicode 15.0); the script checks it by
 asking for characters added in 14.0 and 15.0 and writes it in the header.

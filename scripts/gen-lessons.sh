@@ -1,6 +1,6 @@
 #!/bin/sh
 # gen-lessons.sh OUT FILE... - compile the built-in lessons (assets/lessons/
-# NN-name.lesson) into a C include that src/io/lesson_builtin.c takes when it
+# NN-name.lesson) into a C include that src/io/lesson/lesson_builtin.c takes when it
 # is on the include path: LESSON_BUILTIN_N, the names ("name" from
 # "NN-name.lesson") and the texts as string literals, in the order given
 # (the Makefile passes them sorted by file name).

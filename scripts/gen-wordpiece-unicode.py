@@ -2,7 +2,7 @@
 """gen-wordpiece-unicode.py - the Unicode tables of BERT's basic tokenizer.
 
 BERT's reference tokenizer asks Python's unicodedata and str methods about each
-character; src/core/wp_unicode.c answers the same questions from the tables
+character; src/core/text/wp_unicode.c answers the same questions from the tables
 this script writes, read from the Unicode Character Database as Debian's
 unicode-data package installs it (/usr/share/unicode, or the folder given):
 
@@ -11,14 +11,14 @@ unicode-data package installs it (/usr/share/unicode, or the folder given):
   SpecialCasing.txt          unconditional full lower case (U+0130 -> i + U+0307)
   DerivedCoreProperties.txt  Cased and Case_Ignorable (str.lower()'s final sigma)
 
-Its output, src/core/wp_unicode.inc, is committed; tests/e2e/wordpiece.sh runs
+Its output, src/core/text/wp_unicode.inc, is committed; tests/e2e/wordpiece.sh runs
 this script again and fails when the committed file differs from what the
 installed package gives. Regenerate with
-    /usr/bin/python3 scripts/gen-wordpiece-unicode.py > src/core/wp_unicode.inc
+    /usr/bin/python3 scripts/gen-wordpiece-unicode.py > src/core/text/wp_unicode.inc
 """
 import sys
 
-# flags of a code point (src/core/wp_unicode.c names them alike)
+# flags of a code point (src/core/text/wp_unicode.c names them alike)
 CONTROL, SPACE, PUNCT, MN, CASED, CASE_IGN, PYSPACE = 1, 2, 4, 8, 16, 32, 64
 FLAG_NAMES = ["CONTROL", "SPACE", "PUNCT", "MN", "CASED", "CASE_IGN", "PYSPACE"]
 

@@ -1,5 +1,5 @@
 /* headtable.h - the state and the decisions of two views of every head at
- * once (drawn by src/ui/view_heads.c): the head scores table (f: each head
+ * once (drawn by src/ui/views/view_heads.c): the head scores table (f: each head
  * scored by app/headscan.h, the best of each kind marked) and the model view
  * (F: a pooled thumbnail per head). Which one is open, the head selected,
  * the score shown one at a time on a narrow screen, and the scores, run once

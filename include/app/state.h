@@ -96,7 +96,7 @@ typedef enum {
     ACT_ROLLOUT,     /* attention rollout across layers on/off */
     ACT_NORMS,       /* value-weighted norms beside the weights on/off (own models) */
     ACT_MULTI_ROW,   /* the selected query token in/out of the rows summed together */
-    ACT_TRAIN,       /* the live training view (src/ui/view_train.c); Esc comes back */
+    ACT_TRAIN,       /* the live training view (src/ui/views/view_train.c); Esc comes back */
     ACT_PIPELINE,    /* the pipeline view of the focused head on / off */
     ACT_LESSONS,     /* open the list of lessons (APP_LESSONS) */
     ACT_EXPORT_SVG,  /* the view as SVG to a new file (APP_EXPORT_SVG) */

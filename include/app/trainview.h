@@ -4,7 +4,7 @@
  * moments a head's score first passed 0.5, every head's weights on one fixed
  * probe sequence, and the pause, speed and seed the keys change.
  *
- * No curses: the front end (src/ui/view_train.c) calls trainview_run between
+ * No curses: the front end (src/ui/views/view_train.c) calls trainview_run between
  * frames and draws the fields below; everything here is unit-tested
  * (tests/app/test_trainview.c). Deterministic: the same settings and seed
  * give the same history whatever the slices were.

@@ -12,7 +12,7 @@
  *  - the rest is cut by GPT-2's pattern
  *    's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
  *    (implemented by hand over code points; the classes are those of Python's
- *    regex module, Unicode 15.0, src/core/bpe_unicode.inc);
+ *    regex module, Unicode 15.0, src/core/text/bpe_unicode.inc);
  *  - each piece's UTF-8 bytes start as single-byte tokens and the adjacent
  *    pair of lowest merge rank is merged until none is left (leftmost first
  *    among equal ranks), as GPT-2's encoder.py does.

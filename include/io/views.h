@@ -6,7 +6,7 @@
  * (io/lesson.c), the handout writes each view (render/handout.c), the app
  * layer puts a view on the interface's state and says what the state shows
  * (app_view_show, app_view_base in app/state.h), and the interface draws it
- * through its table of draw functions (src/ui/view_table.c).
+ * through its table of draw functions (src/ui/views/view_table.c).
  *
  * Where a view lives (ViewHome) says who may show it:
  * - VIEW_HOME_STATE: the app state shows it (AppView, panel, comparison), so
@@ -33,9 +33,9 @@ typedef enum {
     VIEW_ID_CMP_MASK,    /* the focused head with the mask off and on */
     VIEW_ID_CMP_HEADS,   /* the focused head and the next */
     VIEW_ID_HEADS,       /* every head (the handout writes each one) */
-    VIEW_ID_HEAD_SCORES, /* every head scored, a table (f; src/ui/view_heads.c) */
-    VIEW_ID_MODEL,       /* every layer x head as thumbnails (F; src/ui/view_heads.c) */
-    VIEW_ID_TRAIN,       /* a model training live (W; src/ui/view_train.c) */
+    VIEW_ID_HEAD_SCORES, /* every head scored, a table (f; src/ui/views/view_heads.c) */
+    VIEW_ID_MODEL,       /* every layer x head as thumbnails (F; src/ui/views/view_heads.c) */
+    VIEW_ID_TRAIN,       /* a model training live (W; src/ui/views/view_train.c) */
     VIEW_ID_COUNT
 } ViewId;
 

@@ -1,5 +1,5 @@
 /* headtable.c - the head scores table's and the model view's state and
- * decisions (headtable.h); src/ui/view_heads.c draws them.
+ * decisions (headtable.h); src/ui/views/view_heads.c draws them.
  */
 #include "app/headtable.h"
 

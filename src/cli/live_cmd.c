@@ -1,6 +1,6 @@
 /* live_cmd.c - `attnviz --train TASK`: the task's data read and the trainer
  * set up before curses starts, so that every error is one line on stderr;
- * then the interface opens on the live training view (src/ui/view_train.c).
+ * then the interface opens on the live training view (src/ui/views/view_train.c).
  */
 #include "cli/live_cmd.h"
 

@@ -14,12 +14,12 @@
 #include "input.h"
 #include "kindkeys.h"
 #include "term.h"
-#include "view_lesson.h"
-#include "view_heads.h"
-#include "view_panel.h"
-#include "view_table.h"
-#include "view_top.h"
-#include "view_train.h"
+#include "views/view_lesson.h"
+#include "views/view_heads.h"
+#include "views/view_panel.h"
+#include "views/view_table.h"
+#include "views/view_top.h"
+#include "views/view_train.h"
 #include "app/session.h"
 
 void frame_labels_fit(UiState *u)

@@ -19,7 +19,7 @@
 
 #include "core/utf8.h"
 #include "mouse.h"
-#include "view_lesson.h"
+#include "views/view_lesson.h"
 #include "widgets.h"
 
 enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3, IN_TRAIN = 4 }; /* TRAIN: the live view */

@@ -16,7 +16,7 @@
 #include "lessonfind.h"
 #include "lessonleak.h"
 #include "uistate.h"
-#include "view_predict.h"
+#include "views/view_predict.h"
 #include "app/app.h"
 #include "core/av.h"
 #include "io/lesson_builtin.h"

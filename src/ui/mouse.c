@@ -7,7 +7,7 @@
 #include <curses.h>
 
 #include "term.h"
-#include "view_heads.h"
+#include "views/view_heads.h"
 
 static bool in_rect(Rect r, int x, int y)
 {

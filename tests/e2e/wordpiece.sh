@@ -6,7 +6,7 @@
 # plain Python (unicodedata, str.lower, str.split), over the fixture
 # vocabulary tests/data/wordpiece/vocab.txt. The C driver
 # tests/e2e/lib/wordpiece_ids.c (built here from the sources) must give:
-#  - src/core/wp_unicode.inc equal to what scripts/gen-wordpiece-unicode.py
+#  - src/core/text/wp_unicode.inc equal to what scripts/gen-wordpiece-unicode.py
 #    writes from the installed unicode-data package;
 #  - the reference's ids and sentence-pair index on WORDPIECE_N (100,000)
 #    random texts, lower-casing (ASCII words and pieces, punctuation, accents
@@ -36,20 +36,20 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-wp.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 if "$PY" scripts/gen-wordpiece-unicode.py "$UCD" >"$tmp/wp_unicode.inc" &&
-    cmp -s "$tmp/wp_unicode.inc" src/core/wp_unicode.inc; then
-    echo "ok - src/core/wp_unicode.inc is what $UCD gives ($(sed -n 2p "$tmp/wp_unicode.inc" |
+    cmp -s "$tmp/wp_unicode.inc" src/core/text/wp_unicode.inc; then
+    echo "ok - src/core/text/wp_unicode.inc is what $UCD gives ($(sed -n 2p "$tmp/wp_unicode.inc" |
         grep -o 'Database [0-9.]*'))"
 else
-    echo "not ok - src/core/wp_unicode.inc differs from what $UCD gives" \
+    echo "not ok - src/core/text/wp_unicode.inc differs from what $UCD gives" \
         "(regenerate: scripts/gen-wordpiece-unicode.py)"
 fi
 
 san=""
 [ -n "${ATTNVIZ_SANITIZED:-}" ] && san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 if ! cc -std=c11 -O2 -g -D_DEFAULT_SOURCE -Iinclude $san -o "$tmp/wordpiece_ids" \
-    tests/e2e/lib/wordpiece_ids.c src/core/wordpiece.c src/core/wordpiece_encode.c \
-    src/core/wp_unicode.c src/core/utf8.c src/core/av.c src/core/rng.c src/core/tokenize.c \
-    src/io/hfwordpiece.c src/io/json.c src/io/fileio.c src/io/stale.c 2>"$tmp/cc.log"; then
+    tests/e2e/lib/wordpiece_ids.c src/core/text/wordpiece.c src/core/text/wordpiece_encode.c \
+    src/core/text/wp_unicode.c src/core/text/utf8.c src/core/av.c src/core/rng.c src/core/text/tokenize.c \
+    src/io/hf/hfwordpiece.c src/io/json.c src/io/fileio.c src/io/stale.c 2>"$tmp/cc.log"; then
     echo "not ok - wordpiece: the driver does not build: $(head -1 "$tmp/cc.log")"
     exit 1
 fi

@@ -1,5 +1,5 @@
 /* fuzz_hfindex.c - libFuzzer harness for a sharded checkpoint's index,
- * model.safetensors.index.json (src/io/hfindex.h, private to the GPT-2
+ * model.safetensors.index.json (src/io/hf/hfindex.h, private to the GPT-2
  * folder reader).
  *
  * The input is the index, written into a scratch folder that holds two real
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/io/hfindex.h"
+#include "../../src/io/hf/hfindex.h"
 #include "core/av.h"
 #include "core/utf8.h"
 

@@ -54,7 +54,7 @@ static void check_page(const Lesson *l, const LessonPage *p, int lines)
     check(p->text_first >= 0 && p->n_text >= 0 && p->text_first + p->n_text <= l->n_lines,
           "narration outside the lines");
     check(s->d_model >= 1 && s->H >= 1 && s->d_model % s->H == 0, "heads do not divide d_model");
-    /* a page with a trained model may name a layer of the model's: src/io/lesson.c leaves
+    /* a page with a trained model may name a layer of the model's: src/io/lesson/lesson.c leaves
      * it to src/app/lesson.c, which brings it within the model's layers when the page is
      * applied (every page is applied below) */
     check(s->layers >= 1 && s->layer >= 0 && (s->layer <= s->layers || s->model),

@@ -32,7 +32,7 @@ KEYS = ("F1 C-g F2 Tab BTab Up Down PPage NPage F9 C-k C-p C-t F3 F4 F5 F6 F7 F8
         "n N x X G P [ ] w F11 I t T L < > C E b B a z + = Z - 0 C-a C-e C-Left M-b C-Right "
         "M-f BSpace DC C-h C-d C-w C-u C-l Space Insert F12 S-Up S-Down C-Up M-x S A O V M g "
         "o f F { } Escape").split()
-# What a lesson page takes (src/ui/view_lesson.c, src/app/lesson.c): pages
+# What a lesson page takes (src/ui/views/view_lesson.c, src/app/lesson.c): pages
 # (PgDn/PgUp, n/p, Enter once revealed), answers (a-d, digits, '.', '-',
 # arrows, BkSp), the reveal (Enter), the text scrolled ({ }, S-Up/S-Down).
 LESSON_KEYS = ("NPage NPage NPage PPage n n p Enter Enter Enter Left Right Up Down BSpace "

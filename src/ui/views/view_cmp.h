@@ -4,7 +4,7 @@
 #ifndef ATTNVIZ_VIEW_CMP_H
 #define ATTNVIZ_VIEW_CMP_H
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* Draw the comparison u->a.app.compare asks for into r. */
 void view_cmp_draw(UiState *u, Grid *g, Rect r);

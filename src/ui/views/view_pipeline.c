@@ -9,7 +9,7 @@
 
 #include "core/av.h"
 #include "render/pipeline.h"
-#include "term.h"
+#include "../term.h"
 
 static void say(Grid *g, Rect r, const char *msg)
 {

@@ -13,8 +13,8 @@
 #include "core/designed.h"
 #include "io/fileio.h"
 #include "render/trace.h"
-#include "term.h"
-#include "widgets.h"
+#include "../term.h"
+#include "../widgets.h"
 
 /* Words of text written to f in lines of at most width columns, indented. */
 static void wrap(FILE *f, const char *text, int width, const char *indent)

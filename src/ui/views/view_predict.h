@@ -6,7 +6,7 @@
 #ifndef ATTNVIZ_VIEW_PREDICT_H
 #define ATTNVIZ_VIEW_PREDICT_H
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* Rows the predictions want at the foot of a panel h rows high: 0 when the
  * kind predicts nothing or there is no result, else a title and up to 10

@@ -5,7 +5,7 @@
 #ifndef ATTNVIZ_VIEW_TOP_H
 #define ATTNVIZ_VIEW_TOP_H
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* The title, sentence(s) and chips; returns the rows used at the top. */
 int view_top_draw(UiState *u, Grid *g);

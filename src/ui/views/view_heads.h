@@ -15,7 +15,7 @@
 #include <stdbool.h>
 
 #include "io/views.h"
-#include "uistate.h"
+#include "../uistate.h"
 
 /* The one of the two views that is open (VIEW_ID_HEAD_SCORES once its
  * scores ran, VIEW_ID_MODEL), or VIEW_ID_COUNT when neither is. */

@@ -23,12 +23,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "color.h"
-#include "input.h"
+#include "../color.h"
+#include "../input.h"
 #include "app/action.h"
 #include "app/trainkeys.h"
 #include "render/trainplot.h"
-#include "term.h"
+#include "../term.h"
 #include "view_top.h"
 
 #define SLICE_MS 15.0 /* training a frame, at most (plus one step) */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "core/posenc.h"
-#include "term.h"
+#include "../term.h"
 
 /* Lines the line plots need to show two dimensions (a title and a row of
  * dots each) and the position axis. */

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data.h"
-#include "widgets.h"
+#include "../data.h"
+#include "../widgets.h"
 
 #define LONG_LABEL_W 12 /* "16321-16384" */
 #define HALF_BLOCK 0x2580u

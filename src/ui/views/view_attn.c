@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data.h"
+#include "../data.h"
 #include "view_long.h"
 #include "view_predict.h"
-#include "widgets.h"
+#include "../widgets.h"
 
 #define INFO_MIN 6    /* rows the right panel keeps for the cell lines and bars */
 #define FOCUS_LABEL_W 10

@@ -5,7 +5,7 @@
 #ifndef ATTNVIZ_VIEW_ATTN_H
 #define ATTNVIZ_VIEW_ATTN_H
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* Draw the view into r of the frame; keeps the layout in u->lay for clicks
  * and sets the selection's paging steps in u->a.app. */

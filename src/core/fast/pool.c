@@ -26,7 +26,7 @@
 #include <immintrin.h>
 #endif
 
-#include "fast/attn_kernels.h"
+#include "attn_kernels.h"
 #include "core/av.h"
 #include "core/mat.h"
 

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "core/utf8.h"
-#include "term.h"
-#include "widgets.h"
+#include "../term.h"
+#include "../widgets.h"
 
 static void draw_title(const UiState *u, Grid *g)
 {

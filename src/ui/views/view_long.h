@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* Whether the result must be drawn pooled in r (lazy, or too many tokens). */
 bool view_long_wanted(const UiState *u, Rect r);

@@ -4,7 +4,7 @@
 #ifndef ATTNVIZ_VIEW_PIPELINE_H
 #define ATTNVIZ_VIEW_PIPELINE_H
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* The largest n_q x n_k the view draws (the stages of longer texts would
  * not fit a screen, and their copies cost memory). */

@@ -7,9 +7,9 @@
 
 #include <stdio.h>
 
-#include "data.h"
+#include "../data.h"
 #include "view_long.h"
-#include "widgets.h"
+#include "../widgets.h"
 
 /* The short heatmap of one side in r: every row that fits shown (the key
  * labels shortened to leave them room), scrolled only as the selection needs. */

@@ -4,7 +4,7 @@
 #ifndef ATTNVIZ_VIEW_PE_H
 #define ATTNVIZ_VIEW_PE_H
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* Draw the view into r; keeps the matrices' layouts for clicks. */
 void view_pe_draw(UiState *u, Grid *g, Rect r);

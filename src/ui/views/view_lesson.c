@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "app/lesson.h"
-#include "widgets.h"
+#include "../widgets.h"
 
 #define LESSON_SIDE_MIN 110 /* screens this wide get the page at the right */
 #define LESSON_SIDE_W 44

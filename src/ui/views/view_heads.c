@@ -18,7 +18,7 @@
 
 #include "app/headscan.h"
 #include "render/heatmap.h"
-#include "term.h"
+#include "../term.h"
 
 #define HALF_BLOCK 0x2580u
 #define LABEL_W 4 /* "L12 " */

@@ -4,7 +4,7 @@
 #ifndef ATTNVIZ_VIEW_PANEL_H
 #define ATTNVIZ_VIEW_PANEL_H
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* Draw the panel u->a.app.panel names over r, scrolled by u->a.app.panel_scroll;
  * closes it with a message when there is nothing to show. */

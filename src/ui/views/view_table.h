@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "io/views.h"
-#include "uistate.h"
+#include "../uistate.h"
 
 /* Draw the view shown into r: the head scores or the model view when one
  * is open (the interface's own, view_heads.h), else the state's

@@ -19,7 +19,7 @@
 
 #include "core/attention.h"
 #include "core/mat.h"
-#include "fast/attn_kernels.h"
+#include "attn_kernels.h"
 
 /* The blocking: a block of X's rows stays in L2 beside the packed chunk of W
  * while each of its panels passes. */
@@ -40,7 +40,7 @@ enum {
 #define KERN_X86 1
 #include <immintrin.h>
 
-#include "fast/exp_x86.h"
+#include "exp_x86.h"
 #define KERN_TARGET __attribute__((target("avx2,fma")))
 #if defined(__clang__)
 #define KERN_NO_MEMCPY

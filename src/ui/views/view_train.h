@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "app/trainview.h"
-#include "uistate.h"
+#include "../uistate.h"
 
 /* Run the view on tv (set up by the caller, who frees it) until the user
  * backs out with Esc or a key of the interface's (input_bound), pushed back

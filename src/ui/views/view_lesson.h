@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "uistate.h"
+#include "../uistate.h"
 
 /* When a lesson is active or its list open (and neither the editor nor the
  * help is), translate key (an ncurses code when code, else a character) to
