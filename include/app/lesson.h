@@ -112,6 +112,12 @@ const LessonPage *lesson_state_page(const LessonState *ls);
  * count such as visible keys or d_k). */
 bool lesson_state_veiled(const LessonState *ls);
 
+/* Whether the page shown asks for a count of kind k (d_k, cells, tokens)
+ * and has not revealed it: the status and cost lines then write '?' for
+ * that figure (and for the bytes the cells take), so the question is
+ * worked out, not read off. */
+bool lesson_state_hides(const LessonState *ls, LessonAnswerKind k);
+
 /* With lesson_state_veiled: 1 + the first pipeline stage (PipelineStage)
  * that holds the answer (the raw scores for a dot product, the scaled ones
  * for a score, the weights, the output), for the pipeline view's veil; 0

@@ -384,6 +384,12 @@ bool lesson_state_veiled(const LessonState *ls)
     }
 }
 
+bool lesson_state_hides(const LessonState *ls, LessonAnswerKind k)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    return p && p->q.kind != LESSON_ASK_NONE && !ls->revealed && p->q.answer == k;
+}
+
 int lesson_state_veil_stage(const LessonState *ls)
 {
     if (!lesson_state_veiled(ls))

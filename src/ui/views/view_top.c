@@ -245,6 +245,8 @@ static void draw_cost(const UiState *u, Grid *g, int y)
     char b_nn[16], b_w[16], b_fl[16], n[32];
     fmt_count(nn, b_nn, sizeof b_nn);
     fmt_bytes(model_weight_bytes(&s->cfg, sh.n_q, sh.n_k), b_w, sizeof b_w);
+    if (lesson_state_hides(&u->a.lesson, LESSON_ANS_CELLS)) /* the lesson's question */
+        snprintf(b_nn, sizeof b_nn, "?"), snprintf(b_w, sizeof b_w, "?");
     fmt_count(fl, b_fl, sizeof b_fl);
     if (sh.n_k != sh.n_q)
         snprintf(n, sizeof n, "%d x %d", sh.n_q, sh.n_k);
@@ -312,9 +314,12 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
         snprintf(b, nb, "%s%s", sep, kind);
         return;
     }
-    snprintf(a, na, " tokens %d%sd_model %d%s%sheads %d%sd_k %d%sseed %llu", s->n_q, sep,
-             c->d_model, s->fixed_weights ? " (fixed)" : "", sep, c->H, sep, c->d_model / c->H,
-             sep, (unsigned long long)c->seed);
+    char d_k[16] = "?"; /* a lesson's question on d_k is worked out, not read here */
+    if (!lesson_state_hides(&u->a.lesson, LESSON_ANS_DK))
+        snprintf(d_k, sizeof d_k, "%d", c->d_model / c->H);
+    snprintf(a, na, " tokens %d%sd_model %d%s%sheads %d%sd_k %s%sseed %llu", s->n_q, sep,
+             c->d_model, s->fixed_weights ? " (fixed)" : "", sep, c->H, sep, d_k, sep,
+             (unsigned long long)c->seed);
     snprintf(b, nb, "%smask %s%sPE %s%sscaling %s%stemp %g%slayer %d/%d%s%s", sep,
              c->causal ? "on" : "off", sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off",
              sep, (double)c->temperature, sep, s->layer + 1, c->layers, s->cross_on ? sep : "",
