@@ -92,4 +92,10 @@ int heatmap_legend(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool caus
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
                  const char *const *labels, int vis);
 
+/* heatmap_bars with the visible keys in the sentence's order when ranked is
+ * false: a lesson's bars before a reveal, whose order must not tell which
+ * key is strongest. */
+int heatmap_bars_ordered(Grid *g, int x, int y, int max_w, int max_h, const float *P_row,
+                         int n_k, const char *const *labels, int vis, bool ranked);
+
 #endif

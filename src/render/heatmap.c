@@ -444,13 +444,20 @@ static bool labels_repeat(const char *const *labels, int n)
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
                  const char *const *labels, int vis)
 {
+    return heatmap_bars_ordered(g, x, y, max_w, max_h, P_row, n_k, labels, vis, true);
+}
+
+int heatmap_bars_ordered(Grid *g, int x, int y, int max_w, int max_h, const float *P_row,
+                         int n_k, const char *const *labels, int vis, bool ranked)
+{
     assert(vis >= 1 && vis <= n_k);
     Ranked *rank = malloc((size_t)(vis > 0 ? vis : 1) * sizeof *rank);
     if (!rank || max_h < 1)
         return free(rank), 0;
     for (int j = 0; j < vis; j++)
         rank[j] = (Ranked){P_row[j], j};
-    qsort(rank, (size_t)vis, sizeof *rank, cmp_ranked);
+    if (ranked)
+        qsort(rank, (size_t)vis, sizeof *rank, cmp_ranked);
     int label_w = max_label_width(labels, n_k, 12) + 1;
     /* a repeated token is told apart by its number: "4 dog", "9 dog" */
     int num_w = n_k <= 256 && labels_repeat(labels, n_k) ? snprintf(NULL, 0, "%d ", n_k) : 0;

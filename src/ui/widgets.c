@@ -178,6 +178,9 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
         draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
     else
         top = 1;
-    heatmap_bars(g, r.x, r.y + top, r.w, r.h - top, P_row, res->shape.n_k, u->labels_k,
-                 attention_visible_keys(&res->shape, i));
+    /* before a lesson's reveal the bars (their numbers veiled) keep the
+     * sentence's order: a ranked list would name the strongest key */
+    heatmap_bars_ordered(g, r.x, r.y + top, r.w, r.h - top, P_row, res->shape.n_k, u->labels_k,
+                         attention_visible_keys(&res->shape, i),
+                         !lesson_state_veiled(&u->a.lesson));
 }

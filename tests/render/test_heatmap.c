@@ -264,6 +264,24 @@ static void test_heatmap_bars_ranked(void **state)
     grid_free(&g);
 }
 
+/* Unranked (a lesson's bars before the reveal): the sentence's order. */
+static void test_heatmap_bars_in_order(void **state)
+{
+    (void)state;
+    const char *const labels[4] = {"fit", "because", "trophy", "suitcase"};
+    const float row[4] = {0.03f, 0.02f, 0.85f, 0.10f};
+    Grid g;
+    grid_init(&g, 60, 6);
+    assert_int_equal(heatmap_bars_ordered(&g, 0, 0, 60, 6, row, 4, labels, 4, false), 4);
+    char *text = grid_text(&g, false);
+    const char *t = strstr(text, "trophy"), *s = strstr(text, "suitcase");
+    const char *f = strstr(text, "fit"), *b = strstr(text, "because");
+    assert_true(t && s && f && b && f < b && b < t && t < s);
+    assert_non_null(strstr(text, "trophy    85.0%"));
+    free(text);
+    grid_free(&g);
+}
+
 /* A repeated token ("dog" twice) is told apart by its number, every label
  * numbered so that they align. */
 static void test_heatmap_bars_repeated_tokens(void **state)
@@ -311,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_color_numbers_and_hit),
         cmocka_unit_test(test_heatmap_full_weight_numbered_in_narrow_cells),
         cmocka_unit_test(test_heatmap_bars_ranked),
+        cmocka_unit_test(test_heatmap_bars_in_order),
         cmocka_unit_test(test_heatmap_bars_repeated_tokens),
         cmocka_unit_test(test_grid_wide_chars_and_ellipsis),
     };
