@@ -306,23 +306,14 @@ static void page_lines(const UiState *u, const LessonPage *p, int w, bool compac
         question_lines(u, p, q, compact);
 }
 
-/* Rows the view under a lesson page keeps at least: the title, the column
- * labels (rotated: as many rows as the longest key's letters, up to 5, but
- * one when every key fits its cell), the selected token's row and its
- * neighbours, the legend (the attention view; the pipeline, PE and
- * side-by-side views fit in as many). */
-static int view_min_rows(const UiState *u, int w)
+/* Rows the view under a lesson page keeps at least: the title, one row of
+ * key labels (a short view abbreviates them across the cells rather than
+ * rotate them, view_attn.c), the selected token's row and its neighbours,
+ * the legend (the pipeline, PE and side-by-side views fit in as many). */
+static int view_min_rows(const UiState *u)
 {
-    int lab = 1, n_k = u->a.app.n_k > 0 ? u->a.app.n_k : 1;
-    for (int j = 0; j < u->a.app.n_k; j++) {
-        int lw = grid_text_width(u->labels_k[j]);
-        lab = lw > lab ? lw : lab;
-    }
-    int cell = (w - 40) / n_k; /* about the focused head's cells (view_attn.c) */
-    cell = cell > 5 ? 5 : cell;
-    lab = lab <= cell - 1 ? 1 : lab > 5 ? 5 : lab; /* across the cells, or rotated */
     int rows = u->a.app.n_q < 3 ? u->a.app.n_q : 3;
-    return 4 + lab + rows;
+    return 5 + rows;
 }
 
 void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
@@ -341,7 +332,7 @@ void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
     Lines head, text, q;
     page_lines(u, p, mid->w, true, &head, &text, &q);
     int h = head.n + text.n + q.n + (q.n ? 1 : 0) + 1;
-    int most = mid->h - view_min_rows(u, mid->w) - 1;
+    int most = mid->h - view_min_rows(u) - 1;
     most = most < 6 ? 6 : most;
     h = h > most ? most : h < 6 ? 6 : h;
     *panel = (Rect){mid->x, mid->y + mid->h - h, mid->w, h};
