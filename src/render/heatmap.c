@@ -217,7 +217,10 @@ static inline void paint_cell(Cell *c, int cw, float w, bool masked, HeatmapMode
     int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
     if (masked) {
         grid_fill_cells(c, cw, ' ', STYLE_TEXT, 0);
-        grid_fill_cells(c + (fill - 1) / 2, 1, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
+        /* a 3-column cell's mark in its middle: "100" fills the cell before
+         * it, gap column too, and must not run into it ("100╳") */
+        grid_fill_cells(c + (cw == 3 ? 1 : (fill - 1) / 2), 1, HEATMAP_MASKED_GLYPH,
+                        STYLE_MASKED, 0);
         return;
     }
     if (mode == HEATMAP_GLYPH) {

@@ -198,6 +198,27 @@ static void test_heatmap_causal_cells_marked(void **state)
     grid_free(&g);
 }
 
+static void test_heatmap_masked_clear_of_100(void **state)
+{
+    /* expect: in 3-column cells the mask's mark stands in the middle of its
+     * cell, so "100" (the first token sees itself only) never runs into it */
+    (void)state;
+    const float P[2 * 3] = {1.0f, 0, 0, 0.26f, 0.74f, 0};
+    const char *const lab[3] = {"a", "b", "c"};
+    Grid g;
+    HeatmapLayout lay;
+    grid_init(&g, 30, 6);
+    HeatmapSpec sp = {P, 2, 3, lab, lab, true, HEATMAP_COLOR, -1, -1, 3, 0, 0, 0,
+                      false, false};
+    heatmap_draw(&g, 0, 0, 30, 6, &sp, &lay);
+    char *text = grid_text(&g, false);
+    assert_non_null(strstr(text, "a 100 \u2573  \u2573\n"));
+    assert_non_null(strstr(text, "b 26 74  \u2573\n"));
+    assert_null(strstr(text, "100\u2573"));
+    free(text);
+    grid_free(&g);
+}
+
 static void test_heatmap_color_numbers_and_hit(void **state)
 {
     (void)state;
@@ -326,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_grid_flag_rect_keeps_cells),
         cmocka_unit_test(test_heatmap_golden_glyph_grid),
         cmocka_unit_test(test_heatmap_causal_cells_marked),
+        cmocka_unit_test(test_heatmap_masked_clear_of_100),
         cmocka_unit_test(test_heatmap_color_numbers_and_hit),
         cmocka_unit_test(test_heatmap_full_weight_numbered_in_narrow_cells),
         cmocka_unit_test(test_heatmap_bars_ranked),
