@@ -108,18 +108,18 @@ static void add_paragraphs(Lines *L, const Lesson *l, int first, int n, int styl
     }
 }
 
-/* The choices on one line, "(a) Cat  (b) eats  (c) fish", when the page is
- * below the view (its lines are the picture's), they fit and none is
- * picked or revealed yet; else false. */
+/* The choices on one line, "(a) Cat  >(b) eats  (c) fish" (the picked one
+ * marked), when the page is below the view (its lines are the picture's)
+ * and they fit; else false. */
 static bool choices_inline(const UiState *u, const LessonQuestion *q, Lines *L, bool compact)
 {
     char buf[256];
     size_t len = 0;
-    if (!compact || !q->n_choices || u->a.lesson.pick >= 0 || u->a.lesson.revealed)
+    if (!compact || !q->n_choices)
         return false;
     for (int k = 0; k < q->n_choices && len < sizeof buf; k++)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s(%c) %s", k ? "  " : " ", 'a' + k,
-                                q->choices[k]);
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s(%c) %s", k ? "  " : "",
+                                k == u->a.lesson.pick ? ">" : " ", 'a' + k, q->choices[k]);
     if (len >= sizeof buf || grid_text_width(buf) > L->w)
         return false;
     add(L, buf, STYLE_TEXT, 0);
