@@ -12,7 +12,11 @@ fault, on:
     include/core/x.h and src/core/x.c are core/x);
   - <curses.h> / <ncurses.h> outside src/ui/ (and its tests), <cblas.h> outside
     src/core/mat.c;
-  - a .c or .h file directly in src/ or include/.
+  - a .c or .h file directly in src/ or include/;
+  - a folder of src/ holding more than 16 .c files (a layer's concepts are
+    its subfolders: README "Architecture");
+  - threads, intrinsics, vector types or target attributes in src/core/
+    outside src/core/fast/ (the maths stays plain C beside its kernels).
 Exit status 0 when clean, 1 otherwise.
 """
 import os
@@ -20,6 +24,29 @@ import re
 import sys
 
 INC = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+FOLDER_MAX = 16
+FAST = re.compile(r'<(immintrin|x86intrin|pthread|stdatomic)\.h>|\bvector_size\b|'
+                  r'\btarget(_clones)?\s*\(|\b_Atomic\b|\bthrd_create\b')
+
+
+def folder_faults():
+    """Folders of src/ past FOLDER_MAX .c files, and core files outside
+    fast/ that use what only fast/ may."""
+    out = []
+    for root, _, names in os.walk("src"):
+        count = sum(n.endswith(".c") for n in names)
+        if count > FOLDER_MAX:
+            out.append(f"{root}/: {count} .c files, more than {FOLDER_MAX} (a concept's "
+                       "subfolder is due)")
+        if not root.startswith("src/core") or root.startswith("src/core/fast"):
+            continue
+        for n in sorted(names):
+            if n.endswith((".c", ".h")):
+                path = os.path.join(root, n)
+                m = FAST.search(open(path, encoding="utf-8", errors="replace").read())
+                if m:
+                    out.append(f"{path}: uses {m.group(0)} outside src/core/fast/")
+    return out
 
 
 def files():
@@ -86,6 +113,7 @@ def main(layers):
             if src_mod != dst_mod and not path.startswith(("tests/", "bench/")):
                 edges.setdefault(src_mod, set()).add(dst_mod)
     faults += cycles(edges)
+    faults += folder_faults()
     for f in faults:
         print("layers: " + f)
     if faults:

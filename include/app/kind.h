@@ -136,8 +136,17 @@ typedef struct {
      * at h d_k: what the value-weighted norms multiply V by. NULL: the kind keeps
      * none (and its refuses names KIND_ASK_NORMS). */
     const float *(*out_proj)(const Kind *k, int l);
+    /* A text of the model's own to open the interface on when the command
+     * line gives none (malloc'd), or NULL (AV_ERR_NOMEM aside: the interface
+     * starts empty). NULL: none. */
+    char *(*start_text)(const Kind *k);
+    /* A line the batch says on standard error after a successful run (which
+     * part of a long text the result shows) into out, or out emptied. NULL:
+     * none. */
+    void (*run_note)(const Kind *k, const ModelResult *r, char *out, size_t len);
     /* Free what the opener made; the model it was given stays the caller's. */
     void (*close)(Kind *k);
+    bool temperature_samples; /* --temperature is generation's: the softmax keeps 1 */
     bool causal_only; /* the model was made causal: the mask cannot be turned off */
     bool slow;        /* a run may take seconds: the interface says so before it, or
                          sets Kind.background */
@@ -233,8 +242,23 @@ int kind_dump(const Kind *k, const char *dir, const ModelResult *r, const ModelC
 /* k->cls->out_proj of layer l, or NULL. */
 const float *kind_out_proj(const Kind *k, int l);
 
+/* k->cls->start_text (malloc'd), or NULL. */
+char *kind_start_text(const Kind *k);
+
+/* k->cls->run_note after a run into r, or out emptied. */
+void kind_run_note(const Kind *k, const ModelResult *r, char *out, size_t len);
+
 /* Close k and zero it; accepts a zeroed Kind. */
 void kind_close(Kind *k);
+
+/* The model folder dir opened as the first kind of the table of folder
+ * kinds (kind.c: a Hugging Face GPT-2 folder, else attnviz's own trained
+ * model) that claims it; progress (may be NULL) is called with ctx as a
+ * large model's weights are read. Returns AV_OK, AV_ERR_IO, AV_ERR_NOMEM or
+ * AV_ERR_MODEL with one line in why (why may also be empty: the code says
+ * it); on error k is zeroed. A new folder kind is one row there. */
+int kind_open_folder(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
+                     size_t whylen);
 
 /* The openers of the kinds, one in each kind's file. */
 

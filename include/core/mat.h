@@ -15,6 +15,10 @@
  * mat_sgemm_small instead of cblas_sgemm, whose fixed cost is larger there. */
 #define MAT_SMALL_MNK (1L << 18)
 
+/* Asserts that op(A) (M, K), op(B) (K, N) and C (M, N) fit their leading
+ * dimensions (nothing with NDEBUG): every product's first line. */
+void mat_check_shapes(bool trans_a, bool trans_b, int M, int N, int K, int lda, int ldb, int ldc);
+
 /* C = alpha * op(A) op(B) + beta * C through cblas_sgemm, or mat_sgemm_small
  * when mat_small_fits, or mat_sgemm_tiled when !mat_blas_usable() (the
  * reference with NO_BLAS). */

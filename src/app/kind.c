@@ -173,3 +173,49 @@ void kind_close(Kind *k)
         k->cls->close(k);
     memset(k, 0, sizeof *k);
 }
+
+char *kind_start_text(const Kind *k)
+{
+    return k->cls->start_text ? k->cls->start_text(k) : NULL;
+}
+
+void kind_run_note(const Kind *k, const ModelResult *r, char *out, size_t len)
+{
+    if (len)
+        out[0] = '\0';
+    if (k->cls->run_note)
+        k->cls->run_note(k, r, out, len);
+}
+
+static int trained_load(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
+                        size_t whylen)
+{
+    (void)progress, (void)ctx; /* attnviz's own models are small */
+    int err = kind_trained_load(k, dir, why, whylen);
+    if (err)
+        *k = (Kind){0};
+    return err;
+}
+
+/* The folder kinds, first claim first: a folder no earlier row claims is
+ * attnviz's own (its reader says what is missing). */
+static const struct {
+    bool (*claims)(const char *dir); /* NULL: every folder */
+    int (*load)(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
+                size_t whylen);
+} FOLDER_KINDS[] = {
+    {kind_gpt2_folder, kind_gpt2_load},
+    {NULL, trained_load},
+};
+
+int kind_open_folder(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
+                     size_t whylen)
+{
+    if (whylen)
+        why[0] = '\0';
+    size_t n = sizeof FOLDER_KINDS / sizeof FOLDER_KINDS[0];
+    for (size_t i = 0; i < n; i++)
+        if (!FOLDER_KINDS[i].claims || FOLDER_KINDS[i].claims(dir))
+            return FOLDER_KINDS[i].load(k, dir, progress, ctx, why, whylen);
+    return AV_ERR_MODEL; /* not reached: the last row claims every folder */
+}

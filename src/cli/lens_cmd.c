@@ -10,7 +10,6 @@
 #include "io/fileio.h"
 #include "render/lens.h"
 #include "ui/ui.h"
-#include "cli/gpt2_cmd.h"
 #include "cli/model_cmd.h"
 #include "cli/say.h"
 
@@ -35,7 +34,7 @@ int lens_cmd_write(const CliOptions *o, Kind *k, const char *text)
     int err = kind_lens(k, text, strlen(text), &ls);
     if (err) {
         lens_free(&ls);
-        return kind_gpt2_config(k) ? gpt2_cmd_error(o, k, err) : model_cmd_error(o, err, k->bad);
+        return model_cmd_error(o, k, err);
     }
     bool color = ui_color_wanted(o->color, !o->output && isatty(STDOUT_FILENO));
     if (!o->output) {

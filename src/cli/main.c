@@ -30,7 +30,6 @@
 #include "io/weights.h"
 #include "app/headscan.h"
 #include "app/kind.h"
-#include "cli/gpt2_cmd.h"
 #include "cli/hub_cmd.h"
 #include "cli/model_cmd.h"
 #include "cli/import_cmd.h"
@@ -45,7 +44,6 @@ typedef struct {
     ModelWeights weights;
     ModelResult result;
     Kind kind;           /* what runs: the pipeline on weights, --model's (trained or GPT-2) */
-    bool gpt2;           /* --model DIR is a Hugging Face GPT-2 folder */
     char *gen_text;      /* the text continued by --generate, or NULL */
     Lesson lesson;       /* --lesson NAME for the interface */
 } App;
@@ -153,14 +151,12 @@ static int run_model(App *a)
         err = kind_run(&a->kind, &a->opt.cfg, text, strlen(text), cross,
                        cross ? strlen(cross) : 0, &a->result);
     }
-    const NetModel *net = kind_trained_model(&a->kind);
-    if (net && err)
-        return model_cmd_error(&a->opt, err, a->kind.bad);
-    if (a->gpt2 && err)
-        return gpt2_cmd_error(&a->opt, &a->kind, err);
-    if (net && net->first)
-        say(0, "note: the text has %d tokens and the model's context is %d: the last %d "
-            "are shown", net->total, net->net.spec.context, a->result.tokens.n);
+    if (a->opt.model_dir && err)
+        return model_cmd_error(&a->opt, &a->kind, err);
+    char note[256];
+    kind_run_note(&a->kind, &a->result, note, sizeof note);
+    if (note[0])
+        say(0, "%s", note);
     const TokenList *t = a->result.tokens.bad_offset || !cross ? &a->result.tokens
                                                                : &a->result.cross_tokens;
     switch (err) {
@@ -356,12 +352,9 @@ static int run(App *a)
     bool batch_run = a->opt.export_set || a->opt.dump_dir || a->opt.generate;
     if (a->opt.model_dir && (status = hub_cmd_resolve(&a->opt)) != 0)
         return status; /* --model NAME: a hub id's snapshot in the cache */
-    a->gpt2 = a->opt.model_dir && kind_gpt2_folder(a->opt.model_dir);
-    if (a->gpt2) {
-        status = gpt2_cmd_prepare(&a->opt, the_text(a), batch_run, &a->kind, &a->gen_text);
-    } else if (a->opt.model_dir) {
+    if (a->opt.model_dir) {
         status = model_cmd_prepare(&a->opt, a->file_text ? a->file_text : a->opt.text,
-                                   batch_run, &a->kind, &a->gen_text);
+                                   a->sentences.items[0], batch_run, &a->kind, &a->gen_text);
     } else {
         status = load_weights(a);
         if (!status)

@@ -1,30 +1,72 @@
-/* model_cmd.c - --model DIR and --generate N: the model folder opened (its
- * errors one line naming the file), the options checked against its sizes,
- * and the text continued by sampling, before the batch or interface runs.
+/* model_cmd.c - --model DIR and --generate N, for every kind of model folder
+ * (app/kind.h's table of folder kinds): the folder opened with its progress
+ * on a terminal, a Git LFS pointer said with the two ways to the real file,
+ * the options checked against the model's sizes, and the text continued by
+ * sampling, before the batch or interface runs.
  */
 #include "cli/model_cmd.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/kind.h"
-#include "core/av.h"
-#include "train/infer.h"
-#include "train/task.h"
+#include "cli/hub_cmd.h"
 #include "cli/say.h"
+#include "core/av.h"
+#include "io/hfcache.h"
+#include "io/hffolder.h"
 
-int model_cmd_error(const CliOptions *o, int err, const char *bad)
+int model_cmd_error(const CliOptions *o, const Kind *k, int err)
 {
+    int V = 0, n_ctx = 0;
     switch (err) {
+    case AV_OK: return 0;
     case AV_ERR_VOCAB:
-        return say(2, "'%s' is not in the model's vocabulary (%s)", bad, o->model_dir);
+        return say(2, "'%s' is not in the model's vocabulary (%s)", k->bad, o->model_dir);
     case AV_ERR_UTF8: return say(2, "the text is not valid UTF-8");
     case AV_ERR_EMPTY: return say(2, "the text holds no token");
+    case AV_ERR_TOO_MANY:
+        kind_vocab(k, &o->cfg, &V, &n_ctx);
+        return say(2, "the text has more tokens than %s's context of %d", o->model_dir, n_ctx);
     case AV_ERR_TOO_LARGE: return say(2, "the text is too long to dump every weight");
     default: return say(av_exit_status(err), "%s: %s", o->model_dir, av_strerror(err));
     }
+}
+
+/* Loading progress on a terminal's standard error: one line rewritten. */
+static void progress(void *ctx, double fraction, const char *what)
+{
+    const char *dir = ctx;
+    fprintf(stderr, "\rattnviz: reading %s: %3.0f%% %-32.32s", dir, 100 * fraction, what);
+    fflush(stderr);
+}
+
+/* A Git LFS pointer left in place of a file (a clone made without git-lfs):
+ * said with the two ways to the real file. */
+static int lfs_pointer(const CliOptions *o)
+{
+    char name[256], id[HF_ID_MAX];
+    if (!hffolder_lfs_pointer(o->model_dir, name, sizeof name))
+        return 0;
+    hub_cmd_guess_id(o->model_dir, id, sizeof id);
+    bool weights = strstr(name, ".safetensors") && !strstr(name, ".json");
+    return say(2, "%s is a Git LFS pointer, not the %s: run `git lfs pull` in %s, or "
+               "`attnviz get %s`", name, weights ? "weights" : "file", o->model_dir, id);
+}
+
+static int open_folder(const CliOptions *o, Kind *k)
+{
+    char why[512] = "";
+    bool tty = isatty(STDERR_FILENO);
+    int err = kind_open_folder(k, o->model_dir, tty ? progress : NULL, (void *)o->model_dir, why,
+                               sizeof why);
+    if (tty)
+        fputs("\r\033[K", stderr);
+    if (err == AV_ERR_NOMEM || (err && !why[0]))
+        return say(av_exit_status(err), "%s: %s", o->model_dir, av_strerror(err));
+    return err ? say(av_exit_status(err), "%s", why) : 0;
 }
 
 /* --head and --layer within the model's sizes. */
@@ -42,11 +84,14 @@ static int check_sizes(const CliOptions *o, const ModelConfig *c)
 /* --generate: continue text, print the continuation, keep the whole sequence. */
 static int generate(const CliOptions *o, Kind *k, const char *text, bool batch, char **whole)
 {
+    const char *why = kind_refuses(k, KIND_ASK_GENERATE);
+    if (why)
+        return say(2, "--generate: %s", why);
     size_t cont = 0;
     int err = kind_generate(k, text, strlen(text), o->generate, o->cfg.temperature, o->top_k,
                             o->cfg.seed, whole, &cont);
     if (err)
-        return model_cmd_error(o, err, k->bad);
+        return model_cmd_error(o, k, err);
     if (batch && !(o->export_set && !o->output)) {
         printf("%s\n", *whole + cont);
         if (fflush(stdout) != 0)
@@ -55,105 +100,35 @@ static int generate(const CliOptions *o, Kind *k, const char *text, bool batch, 
     return 0;
 }
 
-/* ids[0..n) cut to whole sentences: from after the first "." to the last
- * (a grammar batch is a window that starts and ends mid-sentence). */
-static int whole_sentences(const ModelSpec *s, int *ids, int n)
+int model_cmd_prepare(CliOptions *o, const char *text, const char *example, bool batch, Kind *k,
+                      char **whole)
 {
-    int first = -1, last = -1;
-    for (int k = 0; k < n; k++)
-        if (strcmp(s->vocab[ids[k]], ".") == 0)
-            first = first < 0 ? k : first, last = k;
-    if (first < 0 || last - first < 4)
-        return n;
-    memmove(ids, ids + first + 1, sizeof *ids * (size_t)(last - first));
-    return last - first;
-}
-
-/* A sequence of the model's own task (task.h): a segment repeated for an
- * induction model, sentences of the toy language for a grammar model, a
- * string and its copy for copy, reverse and sort. 0 when the task needs a
- * file (text) or one of its pieces is outside the model's vocabulary (a
- * grammar of the user's own). */
-static int task_ids(const ModelSpec *s, int *ids, int max)
-{
-    Task t;
-    Batch b;
-    char why[256];
-    int n = 0;
-    if (task_init(&t, s->task, NULL, 0, why, sizeof why) != AV_OK)
-        return 0;
-    int len = s->context < max ? s->context : max;
-    if (task_batch_init(&b, &t, 1, len) == AV_OK) {
-        task_batch(&t, s->seed, 0, &b);
-        for (n = 0; n < len; n++) {
-            const char *piece = t.vocab[b.tok[n]];
-            int v = 0;
-            while (v < s->V && strcmp(s->vocab[v], piece) != 0)
-                v++;
-            if (v == s->V)
-                break;
-            ids[n] = v;
-        }
-        n = n == len ? n : 0;
-        if (n && t.kind == TASK_GRAMMAR)
-            n = whole_sentences(s, ids, n);
-        task_batch_free(&b);
-    }
-    task_free(&t);
-    return n;
-}
-
-/* The interface without TEXT: text the model can read and was made for
- * (task_ids), else the articles' sentence when its vocabulary has it (a
- * character model of English), else its first few printable pieces. */
-static int default_text(const NetModel *nm, char **whole)
-{
-    static const char sentence[] = "the cat sat on the mat";
-    const ModelSpec *s = &nm->net.spec;
-    int ids[64], n = task_ids(s, ids, 64);
-    char bad[8];
-    if (n == 0 && infer_encode(s, sentence, sizeof sentence - 1, ids, 64, &n, bad,
-                               sizeof bad) != AV_OK)
-        n = 0;
-    if (n == 0)
-        for (int v = 0; v < s->V && n < 8; v++)
-            if ((unsigned char)s->vocab[v][0] > ' ' && s->vocab[v][0] != 0x7f)
-                ids[n++] = v;
-    char one[1];
-    size_t need = infer_decode(s, ids, n, one, sizeof one);
-    *whole = malloc(need + 1);
-    if (!*whole)
-        return say(1, "out of memory");
-    infer_decode(s, ids, n, *whole, need + 1);
-    return 0;
-}
-
-int model_cmd_prepare(CliOptions *o, const char *text, bool batch, Kind *k, char **whole)
-{
-    char why[512] = "";
     *whole = NULL;
-    int err = kind_trained_load(k, o->model_dir, why, sizeof why);
-    if (err)
-        return err == AV_ERR_MODEL ? say(2, "%s", why) : say(1, "%s: %s", o->model_dir,
-                                                            av_strerror(err));
-    const NetModel *nm = kind_trained_model(k);
-    int status = check_sizes(o, &nm->cfg);
+    int status = lfs_pointer(o);
+    if (!status)
+        status = open_folder(o, k);
+    if (status)
+        return status;
+    ModelConfig c = o->cfg;
+    kind_config(k, &c);
+    status = check_sizes(o, &c);
+    if (!text && !k->cls->start_text)
+        text = example; /* a model of open vocabulary reads the built-in example */
     if (!status && !text && (batch || o->generate) && !o->export_heads)
         status = say(2, "--model needs a TEXT in the model's vocabulary (%s)", o->model_dir);
-    if (!status && o->generate && !kind_generates(k))
-        status = say(2, "%s is a '%s' model: --generate continues text and grammar models",
-                     o->model_dir, nm->net.spec.task);
     if (!status && o->generate)
         status = generate(o, k, text, batch, whole);
-    if (!status && !text)
-        status = default_text(nm, whole);
+    if (!status && !text && k->cls->start_text && !(*whole = kind_start_text(k)))
+        status = say(1, "out of memory");
     if (status) {
+        free(*whole);
+        *whole = NULL;
         kind_close(k);
         return status;
     }
     k->temperature = o->cfg.temperature, k->top_k = o->top_k; /* what g samples with */
-    ModelConfig c = o->cfg;
-    kind_config(k, &c);
+    if (k->cls->temperature_samples)
+        c.temperature = 1.0f; /* --temperature is generation's here, not the softmax's */
     o->cfg = c;
     o->export.layer = cli_export_layer(o, c.layers);
     return 0;

@@ -16,6 +16,7 @@
 #include "core/mat.h"
 #include "core/pool.h"
 #include "core/posenc.h"
+#include "fast/vecadd.h"
 
 void model_config_default(ModelConfig *c)
 {
@@ -261,28 +262,6 @@ static const float *cached_pe(ModelResult *r, int n, int d)
     return r->pe;
 }
 
-/* X[k] += pe[k] for k < count, eight at a time (gcc -O2 left the plain loop
- * scalar: X and pe might overlap); the same additions. An AVX clone adds the
- * eight in one instruction where the default target takes two halves and
- * twice the moves (a tenth of a sentence's inputs). */
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx", "default")))
-#endif
-static void add_rows(float *X, const float *pe, size_t count)
-{
-    typedef float Eight __attribute__((vector_size(8 * sizeof(float))));
-    size_t k = 0;
-    for (; k + 8 <= count; k += 8) {
-        Eight x, p;
-        memcpy(&x, X + k, sizeof x);
-        memcpy(&p, pe + k, sizeof p);
-        x += p;
-        memcpy(X + k, &x, sizeof x);
-    }
-    for (; k < count; k++)
-        X[k] += pe[k];
-}
-
 /* Embeddings (toy, or X.npy for the query sentence) plus PE into X (n, d). */
 static int model_inputs(const ModelConfig *c, const ModelWeights *w, const TokenList *t,
                         bool use_x, float *X, ModelResult *r)
@@ -303,7 +282,7 @@ static int model_inputs(const ModelConfig *c, const ModelWeights *w, const Token
         const float *pe = cached_pe(r, n, d);
         if (!pe)
             return AV_ERR_NOMEM;
-        add_rows(X, pe, (size_t)n * d);
+        vec_add(X, pe, (size_t)n * d);
     }
     return AV_OK;
 }

@@ -211,12 +211,53 @@ static void test_imported(void **state)
     nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+/* The table of folder kinds: an attnviz model folder opens as the trained
+ * kind, with a text of its own vocabulary to start on and a note when a long
+ * text is cut to the model's context; a folder of neither kind is refused
+ * with the reader's one line. */
+static void test_open_folder(void **state)
+{
+    (void)state;
+    Kind k;
+    char why[256];
+    assert_int_equal(kind_open_folder(&k, "assets/models/induction", NULL, NULL, why, sizeof why),
+                     AV_OK);
+    assert_string_equal(k.cls->name, "trained");
+    assert_false(k.cls->temperature_samples);
+    char *start = kind_start_text(&k);
+    assert_non_null(start);
+    ModelConfig c;
+    model_config_default(&c);
+    kind_config(&k, &c);
+    ModelResult r = {0};
+    assert_int_equal(kind_run(&k, &c, start, strlen(start), NULL, 0, &r), AV_OK);
+    assert_true(r.tokens.n >= 2); /* the induction task's repeated segment */
+    char note[256];
+    kind_run_note(&k, &r, note, sizeof note);
+    assert_string_equal(note, ""); /* within the context */
+    char longer[4096]; /* the start text again and again, past the context */
+    size_t n = 0, len = strlen(start);
+    while (n + len < sizeof longer && n < 4 * (size_t)c.max_tokens)
+        memcpy(longer + n, start, len), n += len;
+    assert_int_equal(kind_run(&k, &c, longer, n, NULL, 0, &r), AV_OK);
+    kind_run_note(&k, &r, note, sizeof note);
+    assert_non_null(strstr(note, "the last"));
+    free(start);
+    model_result_free(&r);
+    kind_close(&k);
+    assert_int_equal(kind_open_folder(&k, "tests/data", NULL, NULL, why, sizeof why),
+                     AV_ERR_MODEL);
+    assert_non_null(strstr(why, "model.json"));
+    assert_null(k.cls);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_toy_is_model_run),
         cmocka_unit_test(test_trained),
         cmocka_unit_test(test_imported),
+        cmocka_unit_test(test_open_folder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -550,7 +550,11 @@ static void test_kind_gpt2_background(void **state)
     f->k.background = false;
     Kind k2;
     char why[256];
-    assert_int_equal(kind_gpt2_load(&k2, f->tmp->dir, NULL, NULL, why, sizeof why), AV_OK);
+    /* the command line's way in: the table of folder kinds claims it as GPT-2 */
+    assert_int_equal(kind_open_folder(&k2, f->tmp->dir, NULL, NULL, why, sizeof why), AV_OK);
+    assert_string_equal(k2.cls->name, "gpt2");
+    assert_true(k2.cls->temperature_samples);
+    assert_null(kind_start_text(&k2)); /* it reads any text: the caller gives one */
     assert_int_equal(kind_run(&k2, &f->c, c, strlen(c), NULL, 0, &live), AV_OK);
     for (int l = 0; l < L; l++)
         for (int h = 0; h < H; h++)

@@ -2,8 +2,9 @@
 # layers.sh - the house's order (README "Architecture") checked on the tree and
 # shown to bite: scripts/layers.py passes on the repository, and fails on a
 # copy of it with an include that goes up a layer, a circle of includes,
-# <curses.h> outside src/ui/, <cblas.h> outside src/core/mat.c, or a .c file
-# directly in src/. Prints "ok - ..." / "not ok - ...". Run from the root.
+# <curses.h> outside src/ui/, <cblas.h> outside src/core/mat.c, a .c file
+# directly in src/, a folder of more than 16 .c files, or threads or
+# intrinsics in src/core/ outside fast/. Prints "ok - ..." / "not ok - ...". Run from the root.
 # tier: test
 # asan: no (it checks scripts/layers.py, not the program)
 set -u
@@ -48,4 +49,10 @@ expect_fail "cblas outside mat.c" "outside src/core/mat.c" \
     "sed -i 's|#include <math.h>|#include <math.h>\\n#include <cblas.h>|' src/core/posenc.c"
 expect_fail "a .c file directly in src/" "outside the layers" \
     "printf 'int x;\\n' > src/stray.c"
+expect_fail "a seventeenth .c file in a folder" "more than 16" \
+    "for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do printf 'int x\$k;\\n' > src/render/extra\$k.c; done"
+expect_fail "threads in core outside fast/" "outside src/core/fast/" \
+    "sed -i 's|#include <math.h>|#include <math.h>\\n#include <pthread.h>|' src/core/posenc.c"
+expect_fail "a vector type in GPT-2's maths" "outside src/core/fast/" \
+    "printf 'typedef float V8 __attribute__((vector_size(32)));\\n' >> src/core/gpt2/gpt2_ref.c"
 exit 0

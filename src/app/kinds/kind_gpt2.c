@@ -516,7 +516,7 @@ static const float *gpt2_kind_out_proj(const Kind *k, int l)
     .describe = gpt2_kind_describe, .poll = gpt2_kind_poll, .dump = gpt2_kind_dump,                \
     .close = gpt2_kind_close, .run_ids = gpt2_kind_run_ids, .vocab = gpt2_kind_vocab,            \
     .out_proj = gpt2_kind_out_proj,                                                                \
-    .causal_only = true
+    .temperature_samples = true, .causal_only = true
 
 static const KindClass gpt2_class = {GPT2_METHODS};
 /* too big to be live: computed off the key path where the caller polls */

@@ -13,6 +13,7 @@
 #include "io/dump.h"
 #include "train/infer.h"
 #include "train/netlens.h"
+#include "train/task.h"
 
 typedef struct {
     NetModel *m;
@@ -48,8 +49,8 @@ static const char *trained_refuses(const Kind *k, KindAsk ask)
     switch (ask) {
     case KIND_ASK_GENERATE:
         return netresult_generates(m) ? NULL
-                                      : "g continues text and grammar models; this "
-                                        "one was trained on a task";
+                                      : "only text and grammar models continue a text; "
+                                        "this one was trained on a task";
     case KIND_ASK_MASK: return "this model was trained causal: the mask stays on";
     case KIND_ASK_SETTINGS:
     case KIND_ASK_WHATIF:
@@ -185,6 +186,88 @@ static void trained_close(Kind *k)
     free(t);
 }
 
+/* ids[0..n) cut to whole sentences: from after the first "." to the last
+ * (a grammar batch is a window that starts and ends mid-sentence). */
+static int whole_sentences(const ModelSpec *s, int *ids, int n)
+{
+    int first = -1, last = -1;
+    for (int k = 0; k < n; k++)
+        if (strcmp(s->vocab[ids[k]], ".") == 0)
+            first = first < 0 ? k : first, last = k;
+    if (first < 0 || last - first < 4)
+        return n;
+    memmove(ids, ids + first + 1, sizeof *ids * (size_t)(last - first));
+    return last - first;
+}
+
+/* A sequence of the model's own task (task.h): a segment repeated for an
+ * induction model, sentences of the toy language for a grammar model, a
+ * string and its copy for copy, reverse and sort. 0 when the task needs a
+ * file (text) or one of its pieces is outside the model's vocabulary (a
+ * grammar of the user's own). */
+static int task_ids(const ModelSpec *s, int *ids, int max)
+{
+    Task t;
+    Batch b;
+    char why[256];
+    int n = 0;
+    if (task_init(&t, s->task, NULL, 0, why, sizeof why) != AV_OK)
+        return 0;
+    int len = s->context < max ? s->context : max;
+    if (task_batch_init(&b, &t, 1, len) == AV_OK) {
+        task_batch(&t, s->seed, 0, &b);
+        for (n = 0; n < len; n++) {
+            const char *piece = t.vocab[b.tok[n]];
+            int v = 0;
+            while (v < s->V && strcmp(s->vocab[v], piece) != 0)
+                v++;
+            if (v == s->V)
+                break;
+            ids[n] = v;
+        }
+        n = n == len ? n : 0;
+        if (n && t.kind == TASK_GRAMMAR)
+            n = whole_sentences(s, ids, n);
+        task_batch_free(&b);
+    }
+    task_free(&t);
+    return n;
+}
+
+/* The interface without TEXT: text the model can read and was made for
+ * (task_ids), else the articles' sentence when its vocabulary has it (a
+ * character model of English), else its first few printable pieces. */
+static char *trained_start_text(const Kind *k)
+{
+    const NetModel *nm = net_of(k);
+    static const char sentence[] = "the cat sat on the mat";
+    const ModelSpec *s = &nm->net.spec;
+    int ids[64], n = task_ids(s, ids, 64);
+    char bad[8];
+    if (n == 0 && infer_encode(s, sentence, sizeof sentence - 1, ids, 64, &n, bad,
+                               sizeof bad) != AV_OK)
+        n = 0;
+    if (n == 0)
+        for (int v = 0; v < s->V && n < 8; v++)
+            if ((unsigned char)s->vocab[v][0] > ' ' && s->vocab[v][0] != 0x7f)
+                ids[n++] = v;
+    char one[1];
+    size_t need = infer_decode(s, ids, n, one, sizeof one);
+    char *whole = malloc(need + 1);
+    if (whole)
+        infer_decode(s, ids, n, whole, need + 1);
+    return whole;
+}
+
+/* A text longer than the model's context is shown by its last tokens. */
+static void trained_run_note(const Kind *k, const ModelResult *r, char *out, size_t len)
+{
+    const NetModel *nm = net_of(k);
+    if (nm->first)
+        snprintf(out, len, "note: the text has %d tokens and the model's context is %d: the "
+                 "last %d are shown", nm->total, nm->net.spec.context, r->tokens.n);
+}
+
 static const KindClass trained_class = {
     .name = "trained",
     .run = trained_run,
@@ -199,6 +282,8 @@ static const KindClass trained_class = {
     .close = trained_close,
     .run_ids = trained_run_ids,
     .vocab = trained_vocab,
+    .start_text = trained_start_text,
+    .run_note = trained_run_note,
     .causal_only = true,
 };
 
