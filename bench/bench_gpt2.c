@@ -10,7 +10,8 @@
  *                       system), target 2,000 ms; resident memory after the
  *                       open (rss_mib) and at its peak over the float32 weights
  *                       (rss_ratio, peak_ratio, target 1.25)
- *   bench gpt2_bandwidth  the best of 3 passes reading 256 MB: GB/s on one
+ *   bench gpt2_bandwidth  the best of 3 passes reading 256 MB (and of 3 more
+ *                       with AVX2's loads, where the processor has them): GB/s on one
  *                       thread (read_gbs; cpu_gbs by its processor time) and
  *                       on two, each reading half (read_gbs_2threads): the
  *                       limit of a forward that streams the weights on two
@@ -26,13 +27,16 @@
  *                       peak; flop_ms (the operations at the peak) and bw_ms
  *                       (the layers' weights at the 2-thread bandwidth),
  *                       roof_ms the larger and roof_ratio = ms / roof_ms
- *   bench gpt2_key      a typed key at the end of n tokens, the core alone: the
- *                       last token changed, gpt2_forward through the KV cache
- *                       (one position computed) and gpt2_logits of it; median
- *                       and best of 9, bw_ratio = ms over the time to stream
- *                       the layers' and lm_head's bytes at the 2-thread
- *                       bandwidth, cpu_bw_ratio = cpu_ms over the processor
- *                       time one thread takes to read them
+ *                       (target 1.5 up to 32 tokens); kernel= the forward's
+ *                       kernels (core/gpt2.h gpt2_kernel)
+ *   bench gpt2_key      a typed key at the end of n tokens (8, 32, 128, 512),
+ *                       the core alone, on one thread and on two: the last
+ *                       token changed, gpt2_forward through the KV cache (one
+ *                       position computed) and gpt2_logits of it; median and
+ *                       best of 9 against floor_ms, the layers' and lm_head's
+ *                       bytes read once at the bandwidth of as many threads
+ *                       (ratio, best_ratio; target 1.25), cpu_ratio = cpu_ms
+ *                       over the processor time one thread takes to read them
  *   bench gpt2_key_kind the same key as the interface makes it: kind_run on a
  *                       text of n tokens and one word more (tokenised, the
  *                       cache reused, the views' result filled: every layer's
@@ -50,6 +54,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "app/kind.h"
 #include "bench_util.h"
@@ -192,30 +199,70 @@ static float sum_floats(const float *data, size_t count)
     return s[0] + s[1] + s[2] + s[3];
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* sum_floats in AVX2, 32 floats a step in four registers: a read as fast as
+ * the processor's widest loads of the GPT-2 kernels make it. */
+__attribute__((target("avx2"))) static float sum_floats8(const float *data, size_t count)
+{
+    __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+    for (size_t k = 0; k + 32 <= count; k += 32) {
+        s0 = _mm256_add_ps(s0, _mm256_loadu_ps(data + k));
+        s1 = _mm256_add_ps(s1, _mm256_loadu_ps(data + k + 8));
+        s2 = _mm256_add_ps(s2, _mm256_loadu_ps(data + k + 16));
+        s3 = _mm256_add_ps(s3, _mm256_loadu_ps(data + k + 24));
+    }
+    float lanes[8], s = 0;
+    _mm256_storeu_ps(lanes, _mm256_add_ps(_mm256_add_ps(s0, s1), _mm256_add_ps(s2, s3)));
+    for (int q = 0; q < 8; q++)
+        s += lanes[q];
+    return s;
+}
+
+static bool wide_sums(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2");
+}
+#else
+static float sum_floats8(const float *data, size_t count)
+{
+    return sum_floats(data, count);
+}
+
+static bool wide_sums(void)
+{
+    return false;
+}
+#endif
+
 typedef struct {
     const float *data;
     size_t count;
+    bool wide; /* sum_floats8 */
     float sum;
 } SumJob;
 
 static void *sum_thread(void *arg)
 {
     SumJob *j = arg;
-    j->sum = sum_floats(j->data, j->count);
+    j->sum = j->wide ? sum_floats8(j->data, j->count) : sum_floats(j->data, j->count);
     return NULL;
 }
 
 /* Read bandwidth in GB/s: the best of 3 passes summing count floats of
- * data, on one thread or (two) on two, each summing half, by the wall clock
- * and (*cpu_gbs) by the process's processor time. */
+ * data (with 4-float vectors and, where the processor has AVX2, 8-float
+ * ones: the faster read is the machine's limit), on one thread or (two) on
+ * two, each summing half, by the wall clock and (*cpu_gbs) by the
+ * process's processor time. */
 static double bandwidth(const float *data, size_t count, bool two, double *cpu_gbs)
 {
     double best = 0;
     volatile float sink = 0;
     *cpu_gbs = 0;
-    for (int rep = 0; rep < 3; rep++) {
-        const size_t half = two ? count / 2 / 16 * 16 : count;
-        SumJob j[2] = {{data, half, 0}, {data + half, count - half, 0}};
+    for (int rep = 0; rep < (wide_sums() ? 6 : 3); rep++) {
+        const size_t half = two ? count / 2 / 32 * 32 : count;
+        const bool wide = rep % 2 == 1;
+        SumJob j[2] = {{data, half, wide, 0}, {data + half, count - half, wide, 0}};
         pthread_t tid;
         double t0 = now_ms(), c0 = cpu_ms();
         const bool started = two && pthread_create(&tid, NULL, sum_thread, &j[1]) == 0;
@@ -234,9 +281,7 @@ static double bandwidth(const float *data, size_t count, bool two, double *cpu_g
     return best;
 }
 
-/* The bandwidth of 256 MB on one thread (*gbs1, *cpu_gbs1 by processor
- * time) and on two (*gbs2). */
-static void bandwidth_of_256mb(double *gbs1, double *cpu_gbs1, double *gbs2)
+void bandwidth_of_256mb(double *gbs1, double *cpu_gbs1, double *gbs2)
 {
     const size_t count = (size_t)64 << 20;
     float *buf = malloc(count * sizeof *buf);
@@ -297,46 +342,70 @@ static void bench_whole(const Gpt2Weights *w, const int *ids, double peak, doubl
         const double flop_ms = peak > 0 ? flops / peak * 1e-6 : 0;
         const double bw_ms = gbs > 0 ? layer_bytes(&w->cfg) / gbs * 1e-6 : 0;
         const double roof = flop_ms > bw_ms ? flop_ms : bw_ms;
+        const double ratio = roof > 0 ? ms / roof : 0;
+        char target[48] = "target_ratio=none";
+        if (n <= 32 && roof > 0)
+            snprintf(target, sizeof target, "target_ratio=1.5 met=%s", ratio <= 1.5 ? "yes" : "no");
         printf("bench gpt2_forward n=%d ms=%.1f best_ms=%.1f cpu_ms=%.1f threads=%d gflops=%.1f "
-               "peak_ratio=%.2f flop_ms=%.1f bw_ms=%.1f roof_ms=%.1f roof_ratio=%.2f reps=%d "
-               "on=\"%s\"\n",
+               "peak_ratio=%.2f flop_ms=%.1f bw_ms=%.1f roof_ms=%.1f roof_ratio=%.2f %s reps=%d "
+               "kernel=%s on=\"%s\"\n",
                n, ms, least(t, reps[q]), median(c, reps[q]), bench_threads(), gf,
-               peak > 0 ? gf / peak : 0, flop_ms, bw_ms, roof, roof > 0 ? ms / roof : 0, reps[q],
-               on);
+               peak > 0 ? gf / peak : 0, flop_ms, bw_ms, roof, ratio, target, reps[q],
+               gpt2_kernel(), on);
         fflush(stdout);
     }
     gpt2_state_free(&st);
 }
 
-static void bench_keys(const Gpt2Weights *w, int *ids, double gbs, double cpu_gbs, const char *on)
+/* The keys of one length n on `threads` threads: KEY_REPS keys, each the
+ * last token typed again (one position through the cache, then the
+ * logits), against floor_ms, the layers' and lm_head's bytes read once at
+ * the bandwidth of as many threads. */
+static void key_line(const Gpt2Weights *w, int *ids, int n, int threads, double bytes,
+                     double floor_ms, double cpu_floor_ms, Gpt2State *st, float *logits,
+                     const char *on)
 {
-    static const int lengths[] = {8, 32, 128};
+    double t[KEY_REPS], tf[KEY_REPS], c[KEY_REPS];
+    st->threads = threads;
+    for (int rep = 0; rep < KEY_REPS; rep++) {
+        ids[n - 1] = (ids[n - 1] + 1) % w->cfg.n_vocab; /* the last token typed again */
+        double t0 = now_ms(), c0 = cpu_ms();
+        gpt2_forward(w, ids, n, st);
+        double t1 = now_ms();
+        gpt2_logits(w, st, n - 1, logits);
+        t[rep] = now_ms() - t0, tf[rep] = t1 - t0, c[rep] = cpu_ms() - c0;
+    }
+    const double ms = median(t, KEY_REPS), fms = median(tf, KEY_REPS);
+    const double cms = median(c, KEY_REPS), ratio = floor_ms > 0 ? ms / floor_ms : 0;
+    printf("bench gpt2_key n=%d threads=%d computed=%d ms=%.1f best_ms=%.1f cpu_ms=%.1f "
+           "forward_ms=%.1f logits_ms=%.1f weights_mb=%.0f floor_ms=%.1f ratio=%.2f "
+           "best_ratio=%.2f cpu_ratio=%.2f target_ratio=1.25 met=%s kernel=%s on=\"%s\"\n",
+           n, threads, n - st->from, ms, least(t, KEY_REPS), cms, fms, ms - fms, bytes / 1e6,
+           floor_ms, ratio, floor_ms > 0 ? least(t, KEY_REPS) / floor_ms : 0,
+           cpu_floor_ms > 0 ? cms / cpu_floor_ms : 0, ratio > 0 && ratio <= 1.25 ? "yes" : "no",
+           gpt2_kernel(), on);
+    fflush(stdout);
+}
+
+/* A typed key at the end of 8, 32, 128 and 512 tokens, on one thread and on
+ * two; gbs1 and gbs2 the read bandwidth of one and two threads, cpu_gbs1
+ * one thread's by its processor time. */
+static void bench_keys(const Gpt2Weights *w, int *ids, double gbs1, double gbs2, double cpu_gbs1,
+                       const char *on)
+{
+    static const int lengths[] = {8, 32, 128, 512};
     const double bytes = layer_bytes(&w->cfg) + (double)w->cfg.n_vocab * w->cfg.d_model * 4;
+    const double cpu_floor = cpu_gbs1 > 0 ? bytes / cpu_gbs1 * 1e-6 : 0;
     float *logits = malloc(sizeof *logits * (size_t)w->cfg.n_vocab);
     Gpt2State st;
     gpt2_state_init(&st);
-    for (int q = 0; logits && q < 3; q++) {
-        const int n = lengths[q];
-        double t[KEY_REPS], tf[KEY_REPS], c[KEY_REPS];
-        gpt2_forward(w, ids, n, &st);
-        for (int rep = 0; rep < KEY_REPS; rep++) {
-            ids[n - 1] = (ids[n - 1] + 1) % w->cfg.n_vocab; /* the last token typed again */
-            double t0 = now_ms(), c0 = cpu_ms();
-            gpt2_forward(w, ids, n, &st);
-            double t1 = now_ms();
-            gpt2_logits(w, &st, n - 1, logits);
-            t[rep] = now_ms() - t0, tf[rep] = t1 - t0, c[rep] = cpu_ms() - c0;
+    for (int q = 0; logits && q < 4 && lengths[q] <= w->cfg.n_ctx; q++) {
+        gpt2_forward(w, ids, lengths[q], &st);
+        for (int threads = 1; threads <= bench_threads(); threads++) {
+            const double gbs = threads == 1 ? gbs1 : gbs2;
+            key_line(w, ids, lengths[q], threads, bytes, gbs > 0 ? bytes / gbs * 1e-6 : 0,
+                     cpu_floor, &st, logits, on);
         }
-        const double ms = median(t, KEY_REPS), fms = median(tf, KEY_REPS);
-        const double cms = median(c, KEY_REPS);
-        const double roof = gbs > 0 ? bytes / gbs * 1e-6 : 0;
-        const double croof = cpu_gbs > 0 ? bytes / cpu_gbs * 1e-6 : 0;
-        printf("bench gpt2_key n=%d computed=%d ms=%.1f best_ms=%.1f cpu_ms=%.1f threads=%d "
-               "forward_ms=%.1f logits_ms=%.1f weights_mb=%.0f bw_ms=%.1f bw_ratio=%.2f "
-               "cpu_bw_ratio=%.2f on=\"%s\"\n",
-               n, n - st.from, ms, least(t, KEY_REPS), cms, bench_threads(), fms, ms - fms,
-               bytes / 1e6, roof, roof > 0 ? ms / roof : 0, croof > 0 ? cms / croof : 0, on);
-        fflush(stdout);
     }
     free(logits);
     gpt2_state_free(&st);
@@ -439,7 +508,7 @@ void bench_gpt2(double peak_gflops, const char *dir, const char *on)
         ids[i] = (int)(rng_next(&r) % (uint64_t)g->n_vocab);
     if (ids) {
         bench_whole(&m.w, ids, peak_gflops, gbs, on);
-        bench_keys(&m.w, ids, gbs, cpu_gbs, on);
+        bench_keys(&m.w, ids, gbs1, gbs, cpu_gbs, on);
     }
     free(ids);
     hfmodel_close(&m);

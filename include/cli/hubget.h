@@ -18,7 +18,7 @@ typedef enum {
     HUB_DENIED,    /* 401 or 403: gated, private, or a refused token */
     HUB_NET,       /* the endpoint cannot be reached */
     HUB_DROPPED,   /* the connection dropped or stalled, every retry too */
-    HUB_CHECKSUM,  /* the bytes' sha256 is not the one the hub named */
+    HUB_CHECKSUM,  /* the bytes are not the ones the hub named (sha256, git blob id) */
     HUB_DISK,      /* the cache could not be written (full disk: errno) */
     HUB_HTTP,      /* another answer: a server error after the retries, ... */
     HUB_BAD,       /* an answer without what a hub sends (no ETag, ...) */
@@ -59,8 +59,9 @@ HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const cha
 /* The bytes m names into blob: written to blob.incomplete (resumed with a
  * Range request when one is there), retried n->tries times when the
  * connection drops or stalls, its size checked against m->size and, for an
- * LFS file, its sha256 against m->etag (a mismatch deletes it), then renamed
- * to blob. label names the file in the progress. */
+ * LFS file, its sha256 against m->etag, for a small file its git blob id
+ * (a mismatch deletes it), then renamed to blob. label names the file in
+ * the progress. */
 HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
                    char *why, size_t whylen);
 

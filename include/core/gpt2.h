@@ -192,4 +192,9 @@ double gpt2_param_count(const Gpt2Weights *w);
  * logits), the causal triangle's only. */
 double gpt2_flops(const Gpt2Config *cfg, int from, int n);
 
+/* The kernels gpt2_forward runs on this processor: "avx512+fma" (register
+ * tiles of 16-float vectors for up to 12 rows), "avx2+fma" or "plain" (the
+ * loops without them). */
+const char *gpt2_kernel(void);
+
 #endif

@@ -26,6 +26,7 @@
 #include <curl/curl.h>
 
 #include "core/av.h"
+#include "core/sha1.h"
 #include "core/sha256.h"
 #include "io/hfcache.h"
 
@@ -365,6 +366,60 @@ static bool file_sha256(const char *path, char hex[65])
     return r == 0;
 }
 
+/* The git blob id of path's bytes as hex[41]: sha1("blob SIZE\0" bytes),
+ * the ETag the hub gives a small (not LFS) file. */
+static bool file_git_id(const char *path, char hex[41])
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0)
+        return false;
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return false;
+    }
+    static unsigned char buf[1 << 16];
+    char head[32];
+    Sha1 s;
+    uint8_t d[20];
+    sha1_init(&s);
+    const int len = snprintf(head, sizeof head, "blob %lld", (long long)st.st_size);
+    sha1_update(&s, head, (size_t)len + 1); /* with its NUL */
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0)
+        sha1_update(&s, buf, (size_t)r);
+    close(fd);
+    sha1_final(&s, d, hex);
+    return r == 0;
+}
+
+/* Whether etag is 40 lower-case hexadecimal digits: a git object id. */
+static bool is_git_id(const char *etag)
+{
+    size_t k = 0;
+    while (etag[k] && isxdigit((unsigned char)etag[k]) && !isupper((unsigned char)etag[k]))
+        k++;
+    return k == 40 && !etag[k];
+}
+
+/* The downloaded part against what the hub named: an LFS file's sha256, a
+ * small file's git blob id; a mismatch deletes it. */
+static HubErr check_part(const HubMeta *m, const char *part, char *why, size_t whylen)
+{
+    char hex[65] = "";
+    if (m->lfs && strlen(m->etag) == 64 && (!file_sha256(part, hex) || strcmp(hex, m->etag) != 0)) {
+        unlink(part); /* wrong bytes: nothing to resume from */
+        return fail(why, whylen, HUB_CHECKSUM, "its sha256 is %.12s..., the hub's %.12s...", hex,
+                    m->etag);
+    }
+    if (!m->lfs && is_git_id(m->etag) && (!file_git_id(part, hex) || strcmp(hex, m->etag) != 0)) {
+        unlink(part);
+        return fail(why, whylen, HUB_CHECKSUM, "its git blob id is %.12s..., the hub's %.12s...",
+                    hex, m->etag);
+    }
+    return HUB_OK;
+}
+
 /* Enough room beside blob for the bytes still to come. */
 static HubErr room(const char *part, double need, char *why, size_t whylen)
 {
@@ -484,13 +539,8 @@ HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const c
         rc = fail(why, whylen, HUB_DISK, "%s", strerror(errno));
     if (close(t.fd) != 0 && rc == HUB_OK)
         rc = fail(why, whylen, HUB_DISK, "%s", strerror(errno));
-    char hex[65];
-    if (rc == HUB_OK && m->lfs && strlen(m->etag) == 64 &&
-        (!file_sha256(part, hex) || strcmp(hex, m->etag) != 0)) {
-        unlink(part); /* wrong bytes: nothing to resume from */
-        rc = fail(why, whylen, HUB_CHECKSUM, "its sha256 is %.12s..., the hub's %.12s...", hex,
-                  m->etag);
-    }
+    if (rc == HUB_OK)
+        rc = check_part(m, part, why, whylen);
     if (rc == HUB_OK && rename(part, blob) != 0)
         rc = fail(why, whylen, HUB_DISK, "%s", strerror(errno));
     return rc;

@@ -88,15 +88,65 @@ static void test_gpt2k_linear_shapes(void **state)
 {
     /* expect: GPT-2's own shapes (K 768 into 2304 and 3072 columns, and a
      * thread's half of them), rows of W 4 KiB apart, and K not a multiple of
-     * the kernel's blocks of terms */
+     * the kernel's blocks of terms; one row (a typed key) over whole rows
+     * of W and over a thread's share of them, with columns past the
+     * vectors' width */
     (void)state;
     Rng r;
     rng_seed(&r, 8);
+    assert_int_equal(check_linear(&r, 1, 2304, 768, 2304), 0);
+    assert_int_equal(check_linear(&r, 1, 1152, 768, 2304), 0);
+    assert_int_equal(check_linear(&r, 1, 61, 97, 61), 0);
+    assert_int_equal(check_linear(&r, 1, 45, 3072, 768), 0);
     assert_int_equal(check_linear(&r, 8, 2304, 768, 2304), 0);
     assert_int_equal(check_linear(&r, 32, 1536, 768, 3072), 0);
     assert_int_equal(check_linear(&r, 3, 1024, 97, 1024), 0);
     assert_int_equal(check_linear(&r, 20, 384, 131, 1024), 0);
     assert_int_equal(check_linear(&r, 128, 96, 300, 4096), 0);
+}
+
+/* The last row of one head over n keys of d_k features, made once among
+ * all n rows (the packed kernel) and once alone (a typed key's path): the
+ * count of its weights and outputs that differ in any bit (0). */
+static int check_head_row(Rng *r, int n, int d_k)
+{
+    const int ld = 3 * d_k + 5; /* Q | K | V of a row side by side, as in the cache */
+    float *qkv = malloc(sizeof *qkv * (size_t)n * ld);
+    float *P = malloc(sizeof *P * (size_t)n * n), *O = malloc(sizeof *O * (size_t)n * d_k);
+    float *P1 = malloc(sizeof *P1 * (size_t)n), *O1 = malloc(sizeof *O1 * (size_t)d_k);
+    float *work = malloc(sizeof *work * (gpt2k_head_work(n, n, d_k) + 1));
+    assert_true(qkv && P && O && P1 && O1 && work);
+    for (size_t q = 0; q < (size_t)n * ld; q++)
+        qkv[q] = rng_symmetric(r, 2.0f);
+    const float scale = 1.0f / sqrtf((float)d_k);
+    const float *Q = qkv, *K = qkv + d_k, *V = qkv + 2 * d_k;
+    gpt2k_head(0, n, d_k, scale, Q, ld, K, V, ld, P, O, d_k, work);
+    gpt2k_head(n - 1, n, d_k, scale, Q + (size_t)(n - 1) * ld, ld, K, V, ld, P1, O1, d_k, work);
+    int bad = 0;
+    for (int j = 0; j < n; j++)
+        bad += memcmp(&P1[j], &P[(size_t)(n - 1) * n + j], sizeof(float)) != 0;
+    for (int c = 0; c < d_k; c++)
+        bad += memcmp(&O1[c], &O[(size_t)(n - 1) * d_k + c], sizeof(float)) != 0;
+    if (bad)
+        print_message("n %d d_k %d: %d numbers of the last row differ\n", n, d_k, bad);
+    free(qkv), free(P), free(O), free(P1), free(O1), free(work);
+    return bad;
+}
+
+static void test_gpt2k_head_one_row(void **state)
+{
+    /* expect: a typed key's row (one new query over the cached keys)
+     * has the bits of the same row in a whole run: weights and outputs,
+     * for GPT-2's 64 features, fewer than a vector, a vector and some, and
+     * key counts around the 8 keys one step takes */
+    (void)state;
+    static const int keys[] = {1, 2, 7, 8, 9, 17, 64, 131};
+    static const int dims[] = {64, 5, 12, 66, 40};
+    Rng r;
+    rng_seed(&r, 9);
+    for (size_t a = 0; a < sizeof keys / sizeof keys[0]; a++)
+        for (size_t c = 0; c < sizeof dims / sizeof dims[0]; c++)
+            assert_int_equal(check_head_row(&r, keys[a], dims[c]), 0);
 }
 
 static void test_gpt2k_gelu(void **state)
@@ -133,6 +183,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpt2k_linear_rows),
         cmocka_unit_test(test_gpt2k_linear_shapes),
+        cmocka_unit_test(test_gpt2k_head_one_row),
         cmocka_unit_test(test_gpt2k_gelu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

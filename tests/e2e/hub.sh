@@ -262,6 +262,13 @@ one_line "a wrong checksum" 1 'model.safetensors: checksum mismatch' "$A" get us
 check "the bad copy is deleted: no weights' blob, whole or partial" \
     [ -z "$(ls "$HF_HUB_CACHE/models--user--big2/blobs" | grep -v '^[0-9a-f]\{40\}$')" ]
 check "a wrong checksum writes no ref" [ ! -e "$HF_HUB_CACHE/models--user--big2/refs/main" ]
+echo "config.json badsum" >"$faults"
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+one_line "a small file whose bytes are not its git blob id (ETag)" 1 \
+    'config.json: checksum mismatch: its git blob id is' "$A" get user/big2
+check "the bad small file is deleted and no ref is written" \
+    [ -z "$(find "$HF_HUB_CACHE/models--user--big2" -name '*.incomplete')" ] &&
+    [ ! -e "$HF_HUB_CACHE/models--user--big2/refs/main" ]
 : >"$faults"
 
 # --- failures, one line each -------------------------------------------------

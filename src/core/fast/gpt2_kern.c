@@ -34,6 +34,7 @@ enum {
     KERN_DIRECT_Y_FLOATS = 32768, /* floats of Y a chunk of the direct kernel takes */
     KERN_TILE_ROWS = 12,          /* rows of a register tile of the direct kernel */
     KERN_PREFETCH_ROWS = 4,       /* from this many rows on, one tile asks for W's next rows */
+    KERN_HEAD_AHEAD = 8,           /* cached keys a typed key's head asks for ahead */
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -149,6 +150,89 @@ KERN_TARGET static void direct_rows(int R, int w, int k0, int k1, const float *X
 #undef KERN_RUN
 }
 
+#define KERN_TARGET512 __attribute__((target("avx512f,avx2,fma")))
+
+/* Whether the processor has AVX-512 (F): the one-tile kernel then takes
+ * 16 columns a register and 32 registers, twice the sums in flight. */
+static bool kern_avx512(void)
+{
+    static int has = -1;
+    if (has < 0) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx512f") && mat_packed_available();
+    }
+    return has;
+}
+
+/* direct_tile with 16 columns a register: R C chains, R C + C + 1 of the
+ * 32 registers; each element the same chain of fused multiply-adds. */
+static inline __attribute__((always_inline)) KERN_TARGET512 void
+direct_tile512(int R, int C, int k0, int k1, const float *Xp, const float *W, int ldw, float *Y,
+               int ldy)
+{
+    __m512 c[KERN_TILE_ROWS][4];
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 4
+        for (int q = 0; q < C; q++)
+            c[r][q] = k0 ? _mm512_loadu_ps(Y + (size_t)r * ldy + 16 * q) : _mm512_setzero_ps();
+    for (int k = k0; k < k1; k++) {
+        __m512 w[4];
+#pragma GCC unroll 4
+        for (int q = 0; q < C; q++)
+            w[q] = _mm512_loadu_ps(W + (size_t)(k - k0) * ldw + 16 * q);
+#pragma GCC unroll 12
+        for (int r = 0; r < R; r++) {
+            const __m512 x = _mm512_set1_ps(Xp[(size_t)k * R + r]);
+#pragma GCC unroll 4
+            for (int q = 0; q < C; q++)
+                c[r][q] = _mm512_fmadd_ps(x, w[q], c[r][q]);
+        }
+    }
+#pragma GCC unroll 12
+    for (int r = 0; r < R; r++)
+#pragma GCC unroll 4
+        for (int q = 0; q < C; q++)
+            _mm512_storeu_ps(Y + (size_t)r * ldy + 16 * q, c[r][q]);
+}
+
+/* direct_rows in AVX-512: tiles of 64 columns up to 4 rows, 48 at 5 and 6,
+ * 32 from 7 to 12, then 16; the last 8 columns (w an odd multiple of 8)
+ * by direct_rows. */
+KERN_TARGET512 static void direct_rows512(int R, int w, int k0, int k1, const float *Xp,
+                                          const float *B, int ldb, float *Y, int ldy,
+                                          const float *P, int np)
+{
+    int j = 0;
+#define KERN_RUN(r, cols)                                                                          \
+    for (; j + 16 * (cols) <= w; j += 16 * (cols)) {                                               \
+        for (int q = 0; P && q < np; q++)                                                          \
+            for (int l = 0; l < (cols); l++)                                                       \
+                _mm_prefetch((const char *)(P + (size_t)q * ldb + j + 16 * l), _MM_HINT_T0);       \
+        direct_tile512(r, cols, k0, k1, Xp, B + j, ldb, Y + j, ldy);                               \
+    }
+#define KERN_CASE(r, wide)                                                                         \
+    case r: KERN_RUN(r, wide) KERN_RUN(r, 1) break;
+    switch (R) {
+        KERN_CASE(1, 4)
+        KERN_CASE(2, 4)
+        KERN_CASE(3, 4)
+        KERN_CASE(4, 4)
+        KERN_CASE(5, 3)
+        KERN_CASE(6, 3)
+        KERN_CASE(7, 2)
+        KERN_CASE(8, 2)
+        KERN_CASE(9, 2)
+        KERN_CASE(10, 2)
+        KERN_CASE(11, 2)
+        KERN_CASE(12, 2)
+    }
+#undef KERN_CASE
+#undef KERN_RUN
+    if (j < w)
+        direct_rows(R, w - j, k0, k1, Xp, B + j, ldb, Y + j, ldy, P ? P + j : NULL, np);
+}
+
 /* B (kb, w) = W's rows [0, kb), columns [0, w) (w a multiple of 8), rows w
  * apart, by 32-byte moves: gcc would make the loop a `rep movsq`, several
  * times slower for rows this short on some processors. */
@@ -200,8 +284,9 @@ KERN_TARGET static void direct_one(int M, int n8, int K, const float *Xp, const 
         for (int k0 = 0; k0 < K; k0 += kb) {
             const int k1 = K - k0 < kb ? K : k0 + kb;
             const bool ahead = k1 < K && M >= KERN_PREFETCH_ROWS;
-            direct_rows(M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy,
-                        ahead ? W + (size_t)k1 * ldw + j0 : NULL, K - k1 < kb ? K - k1 : kb);
+            (kern_avx512() ? direct_rows512 : direct_rows)(
+                M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy,
+                ahead ? W + (size_t)k1 * ldw + j0 : NULL, K - k1 < kb ? K - k1 : kb);
         }
     }
 }
@@ -234,8 +319,9 @@ KERN_TARGET static void direct_pieces(int M, int n8, int K, const float *Xp, con
                     if (nc < n8)
                         direct_prefetch(W + (size_t)nk * ldw + nc, t * nkb / tiles,
                                         (t + 1) * nkb / tiles, nw, ldw);
-                    direct_rows(direct_tile_rows(M, tiles, t), wc, k0, k1, Xp + (size_t)i0 * K, B,
-                                wc, Y + (size_t)i0 * ldy + c0, ldy, NULL, 0);
+                    (kern_avx512() ? direct_rows512 : direct_rows)(
+                        direct_tile_rows(M, tiles, t), wc, k0, k1, Xp + (size_t)i0 * K, B, wc,
+                        Y + (size_t)i0 * ldy + c0, ldy, NULL, 0);
                 }
             }
         }
@@ -365,6 +451,109 @@ static void head_plain(int p, int n, int d_k, float scale, const float *Q_h, int
     }
 }
 
+#if KERN_X86
+/* Eight keys' scores s (8) = scale (q . K_j) for keys j .. j+7 (rows ldk
+ * apart): each a chain of fused multiply-adds over the d_k features in
+ * order from zero, then the scale, as mat_sgemm_packed's. The keys go in
+ * lanes: eight features of the eight rows at a time turned by a transpose
+ * in registers, the last d_k % 8 one lane at a time. */
+KERN_TARGET static __m256 head_scores8(int d_k, float scale, const float *q, const float *K,
+                                       int ldk)
+{
+    __m256 acc = _mm256_setzero_ps();
+    int c0 = 0;
+    for (; c0 + 8 <= d_k; c0 += 8) {
+        __m256 r[8], t[8], u[8];
+        for (int a = 0; a < 8; a++)
+            r[a] = _mm256_loadu_ps(K + (size_t)a * ldk + c0);
+        for (int a = 0; a < 8; a += 2) {
+            t[a] = _mm256_unpacklo_ps(r[a], r[a + 1]);
+            t[a + 1] = _mm256_unpackhi_ps(r[a], r[a + 1]);
+        }
+        for (int a = 0; a < 8; a += 4) {
+            u[a] = _mm256_shuffle_ps(t[a], t[a + 2], 0x44);
+            u[a + 1] = _mm256_shuffle_ps(t[a], t[a + 2], 0xee);
+            u[a + 2] = _mm256_shuffle_ps(t[a + 1], t[a + 3], 0x44);
+            u[a + 3] = _mm256_shuffle_ps(t[a + 1], t[a + 3], 0xee);
+        }
+        /* feature c0 + f of the eight keys: f = 0, 1, 2, 3 from the low
+         * halves, 4 .. 7 from the high ones */
+        for (int f = 0; f < 8; f++) {
+            const __m256 col = _mm256_permute2f128_ps(u[f % 4], u[f % 4 + 4], f < 4 ? 0x20 : 0x31);
+            acc = _mm256_fmadd_ps(_mm256_broadcast_ss(q + c0 + f), col, acc);
+        }
+    }
+    for (; c0 < d_k; c0++) {
+        float col[8];
+        for (int a = 0; a < 8; a++)
+            col[a] = K[(size_t)a * ldk + c0];
+        acc = _mm256_fmadd_ps(_mm256_broadcast_ss(q + c0), _mm256_loadu_ps(col), acc);
+    }
+    return _mm256_mul_ps(acc, _mm256_set1_ps(scale));
+}
+
+/* Ask the caches for rows [i0, i1) (below n) of d_k floats at X, ldx apart:
+ * the cache's rows of one head lie a whole position apart (every layer's Q,
+ * K and V between them), too far for the processor to guess the next. */
+static inline void head_prefetch(int i0, int i1, int n, int d_k, const float *X, int ldx)
+{
+    for (int i = i0; i < i1 && i < n; i++)
+        for (int c = 0; c < d_k; c += 16)
+            _mm_prefetch((const char *)(X + (size_t)i * ldx + c), _MM_HINT_T0);
+}
+
+/* The one new row of a typed key (position p = n - 1) straight from the
+ * cache, nothing packed: its scores over keys 0 .. p, the softmax, and
+ * O (d_k) = P V_h, each feature a chain over the keys in order from zero.
+ * The chains are the packed kernel's (which adds only exact zeros past the
+ * row's last key), so the row has the bits a whole run gives it. */
+KERN_TARGET static void head_one(int n, int d_k, float scale, const float *q, const float *K_h,
+                                 const float *V_h, int ldkv, float *P, float *O)
+{
+    int j = 0;
+    for (; j + 8 <= n; j += 8) {
+        head_prefetch(j + KERN_HEAD_AHEAD, j + KERN_HEAD_AHEAD + 8, n, d_k, K_h, ldkv);
+        _mm256_storeu_ps(P + j, head_scores8(d_k, scale, q, K_h + (size_t)j * ldkv, ldkv));
+    }
+    for (; j < n; j++) {
+        const float *k = K_h + (size_t)j * ldkv;
+        float s = 0.0f;
+        for (int c = 0; c < d_k; c++)
+            s = fmaf(q[c], k[c], s);
+        P[j] = s * scale;
+    }
+    head_softmax(n - 1, 1, n, P);
+    int c0 = 0;
+    for (; c0 + 32 <= d_k; c0 += 32) {
+        __m256 o0 = _mm256_setzero_ps(), o1 = o0, o2 = o0, o3 = o0;
+        for (int i = 0; i < n; i++) {
+            head_prefetch(i + KERN_HEAD_AHEAD, i + KERN_HEAD_AHEAD + 1, n, 32, V_h + c0, ldkv);
+            const __m256 w = _mm256_broadcast_ss(P + i);
+            const float *v = V_h + (size_t)i * ldkv + c0;
+            o0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v), o0);
+            o1 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 8), o1);
+            o2 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 16), o2);
+            o3 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 24), o3);
+        }
+        _mm256_storeu_ps(O + c0, o0), _mm256_storeu_ps(O + c0 + 8, o1);
+        _mm256_storeu_ps(O + c0 + 16, o2), _mm256_storeu_ps(O + c0 + 24, o3);
+    }
+    for (; c0 + 8 <= d_k; c0 += 8) {
+        __m256 o = _mm256_setzero_ps();
+        for (int i = 0; i < n; i++)
+            o = _mm256_fmadd_ps(_mm256_broadcast_ss(P + i),
+                                _mm256_loadu_ps(V_h + (size_t)i * ldkv + c0), o);
+        _mm256_storeu_ps(O + c0, o);
+    }
+    for (; c0 < d_k; c0++) {
+        float o = 0.0f;
+        for (int i = 0; i < n; i++)
+            o = fmaf(P[i], V_h[(size_t)i * ldkv + c0], o);
+        O[c0] = o;
+    }
+}
+#endif
+
 void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq, const float *K_h,
                 const float *V_h, int ldkv, float *P, float *O, int ldo, float *work)
 {
@@ -374,6 +563,12 @@ void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq, c
         head_plain(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldkv, P, O, ldo);
         return;
     }
+#if KERN_X86
+    if (m == 1) { /* a typed key: packing K_h and V_h would cost more than the row */
+        head_one(n, d_k, scale, Q_h, K_h, V_h, ldkv, P, O);
+        return;
+    }
+#endif
     float *Kp = work, *Vp = work + mat_packed_floats(d_k, n);
     mat_pack(true, d_k, n, K_h, ldkv, Kp);
     /* P (m, n) = scale Q_h (m, d_k) K_h^T (d_k, n), row r wanting keys below p + r + 1 */
@@ -478,4 +673,13 @@ void gpt2k_gelu(int m, int w, float *v, int ld)
         for (int q = w8; q < w; q++)
             row[q] = gelu1(row[q]);
     }
+}
+
+const char *gpt2k_kernel(void)
+{
+#if KERN_X86
+    if (kern_avx512())
+        return "avx512+fma";
+#endif
+    return mat_packed_available() ? "avx2+fma" : "plain";
 }

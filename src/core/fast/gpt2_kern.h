@@ -39,4 +39,8 @@ void gpt2k_dots(int N, int K, const float *A, int lda, const float *x, float *ou
  * same bits on every processor and in every column. */
 void gpt2k_gelu(int m, int w, float *v, int ld);
 
+/* The vectors the linear kernel runs on this processor: "avx512+fma" (the
+ * one-tile path of up to 12 rows; the rest AVX2), "avx2+fma" or "plain". */
+const char *gpt2k_kernel(void);
+
 #endif

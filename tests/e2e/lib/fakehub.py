@@ -20,7 +20,7 @@ rule a line: PATTERN ACTION [COUNT], PATTERN a substring of the path (or *),
 COUNT how many matching requests it applies to (default: all). ACTION:
   404 401 403 500   answer with that status (X-Error-Code as the hub's)
   drop              send half of the body, then close the connection (GET)
-  badsum            flip a byte of the body (GET)
+  badsum            flip a byte of the body (GET; a small file's too)
   trickle:RATE      send the body at RATE bytes a second (GET)
   stall             send half of the body, then nothing for 60 s (GET)
   norange           ignore a Range header (GET)
@@ -160,8 +160,11 @@ class Hub(BaseHTTPRequestHandler):
                                      ("X-Linked-Etag", '"%s"' % sha),
                                      ("X-Linked-Size", str(len(data))),
                                      ("ETag", '"%s"' % git_blob_id(data))])
+        body = data
+        if self.command == "GET" and self.server.faults.pick(self.path, ("badsum",)):
+            body = bytes([data[0] ^ 0xFF]) + data[1:]
         self.answer(200, [("ETag", '"%s"' % git_blob_id(data)), ("X-Repo-Commit", repo.commit)],
-                    data)
+                    body)
 
     def cdn(self, sha):
         data = None
