@@ -80,10 +80,11 @@ float comb_full(const CombView *cv);
 
 /* The heads on the status line, fields apart by sep: "heads 6<sep>d_k 32",
  * or while a one-head view is shown "6 heads combined<sep>d_k 32" ("6 heads
- * rolled out"): d_k is a head's, d_model / the model's heads; none without
+ * rolled out"): d_k is a head's, d_model / the model's heads, "d_k ?" when
+ * dk_hidden (a lesson's question on it waits for its reveal); none without
  * a d_model (imported attention). Returns snprintf's count. */
-int comb_heads_text(const CombView *cv, const AppState *s, const char *sep, char *buf,
-                    size_t len);
+int comb_heads_text(const CombView *cv, const AppState *s, const char *sep, bool dk_hidden,
+                    char *buf, size_t len);
 
 /* The shown head's name in titles: "Head 5 of 6", or while a one-head view
  * is shown its label ("6 heads combined: mean", "rollout of layers 1-2 (6

@@ -112,11 +112,25 @@ const LessonPage *lesson_state_page(const LessonState *ls);
  * count such as visible keys or d_k). */
 bool lesson_state_veiled(const LessonState *ls);
 
+/* Whether the page shown asks for a count of kind k (d_k, cells, tokens)
+ * and has not revealed it: the status and cost lines then write '?' for
+ * that figure (and for the bytes the cells take), so the question is
+ * worked out, not read off. */
+bool lesson_state_hides(const LessonState *ls, LessonAnswerKind k);
+
 /* With lesson_state_veiled: 1 + the first pipeline stage (PipelineStage)
  * that holds the answer (the raw scores for a dot product, the scaled ones
  * for a score, the weights, the output), for the pipeline view's veil; 0
  * when nothing is to be hidden. */
 int lesson_state_veil_stage(const LessonState *ls);
+
+/* Claim k (0-based) of the page shown, checked on r as the page shows it:
+ * its selected token's row, its focused head and shown layer, the numbers
+ * its question's answer is read from (io/lesson_claim.h). Returns
+ * lesson_answer_claim's code; AV_ERR_CONFIG when there is no such claim or
+ * r holds no tokens. */
+int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r, int k,
+                       LessonClaimVerdict *v);
 
 /* The question's prompt line for the student: "Pick a token with Left/Right,
  * then Enter", "Type a number, then Enter", ... */

@@ -21,6 +21,8 @@
  *   answer: top                              (what the answer is, computed live)
  *   choice: Cat                              (optional: 2 to 9 choices)
  *   explain: shown after the reveal
+ *   claim: top(Cat) == fish                  (what the narration says of the
+ *                                             numbers, checked: io/lesson_claim.h)
  *
  * A page starts from the settings of the page before it (the first from
  * lesson_settings_default), so a page names only what changes. A setting
@@ -40,6 +42,8 @@
 #include <stdint.h>
 
 #include "core/model.h"
+#include "io/lesson_claim.h"
+#include "io/lesson_kind.h"
 #include "io/views.h"
 
 #define LESSON_MAX_BYTES (256 * 1024) /* a lesson file */
@@ -47,33 +51,7 @@
 #define LESSON_MAX_CHOICES 9
 
 
-/* What a question's answer is, computed from the result on screen for the
- * focused head, the shown layer and the selected query token (the row). */
-typedef enum {
-    LESSON_ANS_TOP,     /* token: the key with the largest weight in the row */
-    LESSON_ANS_LOW,     /* token: the visible key with the smallest weight */
-    LESSON_ANS_WEIGHT,  /* number: the row's weight on key K, in per cent */
-    LESSON_ANS_SCORE,   /* number: the scaled (and masked) score of the row on key K */
-    LESSON_ANS_DOT,     /* number: the raw dot product q . k of the row and key K */
-    LESSON_ANS_MAX,     /* number: the row's largest weight, per cent */
-    LESSON_ANS_SUM,     /* number: the sum of the row's weights, per cent */
-    LESSON_ANS_ENTROPY, /* number: the row's entropy in bits */
-    LESSON_ANS_VISIBLE, /* number: the keys the row sees (the mask) */
-    LESSON_ANS_OUTPUT,  /* number: component D (1-based) of the head's output row */
-    LESSON_ANS_CELLS,   /* number: weights one head computes, n_q x n_k */
-    LESSON_ANS_TOKENS,  /* number: tokens of the sentence */
-    LESSON_ANS_DK,      /* number: d_k */
-    LESSON_ANS_PE,      /* number: PE(pos, dim), both 0-based as in the formula */
-    LESSON_ANS_COUNT
-} LessonAnswerKind;
-
 typedef enum { LESSON_ASK_NONE, LESSON_ASK_TOKEN, LESSON_ASK_CHOICE, LESSON_ASK_NUMBER } LessonAsk;
-
-/* A key named in an answer: a 1-based index, or a token's text. */
-typedef struct {
-    int index;        /* 1-based, or 0 when text names it */
-    const char *text; /* the token's text (matched ignoring ASCII case), or NULL */
-} LessonTokenRef;
 
 typedef struct {
     LessonAsk kind;           /* LESSON_ASK_NONE: the page asks nothing */
@@ -120,7 +98,10 @@ typedef struct {
     LessonSettings set;
     int text_first, n_text; /* narration: lines of Lesson.lines; "" ends a paragraph */
     LessonQuestion q;
+    int claim_first, n_claims; /* its claims: Lesson.claims[claim_first ..] */
 } LessonPage;
+
+
 
 typedef struct {
     const char *title;
@@ -131,6 +112,8 @@ typedef struct {
     int n_pages;
     const char **lines;    /* narration and explanation lines, pointing into buf */
     int n_lines;
+    LessonClaim *claims;   /* every page's claims, in the file's order */
+    int n_claims;
     char *buf;             /* a copy of the file: every string above points into it */
 } Lesson;
 

@@ -11,6 +11,7 @@
 #include "core/model.h"
 #include "core/tokenize.h"
 #include "io/lesson.h"
+#include "io/lesson_claim.h"
 
 /* The settings as a model configuration: c starts from model_config_default
  * and takes heads, d_model, layers, seed, mask, PE, scaling, temperature and
@@ -57,5 +58,20 @@ void lesson_answer_text(const LessonAnswer *a, const ModelResult *r, char *buf, 
 /* The tolerance a typed number is judged with: q's, or 5% of the answer
  * (at least 0.01; at least 2 points for a percentage). */
 double lesson_tolerance(const LessonQuestion *q, const LessonAnswer *a);
+
+typedef struct {
+    bool holds;
+    char a[96], b[96]; /* each side's value as text: "river (52.2%)", "2.31 bits" */
+    char why[96];      /* when it cannot be checked: what is not there */
+} LessonClaimVerdict;
+
+/* Claim c (io/lesson_claim.h) on result r (config cfg) for the page's
+ * layer, head and query row (0-based; a term naming its own replaces
+ * them), each side computed as a question's answer. Returns AV_OK with *v
+ * filled, AV_ERR_CONFIG when a named token, head or layer is not there,
+ * AV_ERR_NEEDS_MODEL when r does not hold what a side reads; either way
+ * v->why says what. */
+int lesson_answer_claim(const LessonClaim *c, const ModelResult *r, const ModelConfig *cfg,
+                        int layer, int head, int row, LessonClaimVerdict *v);
 
 #endif

@@ -99,9 +99,11 @@ int heatmap_legend_of(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool c
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
                  const char *const *labels, int vis);
 
-/* heatmap_bars of sums from 0 to full (full > 1): each written as a sum
- * ("1.62"), its bar's end at full; else heatmap_bars'. */
+/* heatmap_bars of sums from 0 to full when full > 1: each written as a sum
+ * ("1.62"), its bar's end at full (else weights, as heatmap_bars'); the
+ * visible keys in the sentence's order when ranked is false: a lesson's bars
+ * before a reveal, whose order must not tell which key is strongest. */
 int heatmap_bars_of(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
-                    const char *const *labels, int vis, float full);
+                    const char *const *labels, int vis, float full, bool ranked);
 
 #endif

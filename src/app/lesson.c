@@ -201,6 +201,20 @@ static void compute_answer(LessonState *ls, const AppState *s, const ModelResult
         ls->correct = fabs(strtod(ls->typed, NULL) - a->value) <= lesson_tolerance(&p->q, a);
 }
 
+int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r, int k,
+                       LessonClaimVerdict *v)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    memset(v, 0, sizeof *v);
+    if (!p || k < 0 || k >= p->n_claims || !r || r->shape.n_q == 0) {
+        snprintf(v->why, sizeof v->why, "no result to check it on");
+        return AV_ERR_CONFIG;
+    }
+    int row = s->sel_row >= 0 ? s->sel_row : 0;
+    return lesson_answer_claim(&ls->lesson.claims[p->claim_first + k], r, &s->cfg, s->layer,
+                             s->head, row, v);
+}
+
 void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r)
 {
     const LessonPage *p = lesson_state_page(ls);
@@ -368,6 +382,12 @@ bool lesson_state_veiled(const LessonState *ls)
     default:
         return true;
     }
+}
+
+bool lesson_state_hides(const LessonState *ls, LessonAnswerKind k)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    return p && p->q.kind != LESSON_ASK_NONE && !ls->revealed && p->q.answer == k;
 }
 
 int lesson_state_veil_stage(const LessonState *ls)

@@ -217,7 +217,10 @@ static inline void paint_cell(Cell *c, int cw, float w, bool masked, HeatmapMode
     int fill = cw >= 3 ? cw - 1 : cw; /* a gap column keeps cells apart on paper */
     if (masked) {
         grid_fill_cells(c, cw, ' ', STYLE_TEXT, 0);
-        grid_fill_cells(c + (fill - 1) / 2, 1, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
+        /* a 3-column cell's mark in its middle: "100" fills the cell before
+         * it, gap column too, and must not run into it ("100╳") */
+        grid_fill_cells(c + (cw == 3 ? 1 : (fill - 1) / 2), 1, HEATMAP_MASKED_GLYPH,
+                        STYLE_MASKED, 0);
         return;
     }
     if (mode == HEATMAP_GLYPH) {
@@ -508,11 +511,11 @@ static bool labels_repeat(const char *const *labels, int n)
 int heatmap_bars(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
                  const char *const *labels, int vis)
 {
-    return heatmap_bars_of(g, x, y, max_w, max_h, P_row, n_k, labels, vis, 1.0f);
+    return heatmap_bars_of(g, x, y, max_w, max_h, P_row, n_k, labels, vis, 1.0f, true);
 }
 
 int heatmap_bars_of(Grid *g, int x, int y, int max_w, int max_h, const float *P_row, int n_k,
-                    const char *const *labels, int vis, float full)
+                    const char *const *labels, int vis, float full, bool ranked)
 {
     assert(vis >= 1 && vis <= n_k);
     Ranked *rank = malloc((size_t)(vis > 0 ? vis : 1) * sizeof *rank);
@@ -520,7 +523,8 @@ int heatmap_bars_of(Grid *g, int x, int y, int max_w, int max_h, const float *P_
         return free(rank), 0;
     for (int j = 0; j < vis; j++)
         rank[j] = (Ranked){P_row[j], j};
-    qsort(rank, (size_t)vis, sizeof *rank, cmp_ranked);
+    if (ranked)
+        qsort(rank, (size_t)vis, sizeof *rank, cmp_ranked);
     int label_w = max_label_width(labels, n_k, 12) + 1;
     /* a repeated token is told apart by its number: "4 dog", "9 dog" */
     int num_w = n_k <= 256 && labels_repeat(labels, n_k) ? snprintf(NULL, 0, "%d ", n_k) : 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "frame.h"
+#include "lessonclaim.h"
 #include "lessonfind.h"
 #include "lessonleak.h"
 #include "uistate.h"
@@ -132,6 +133,10 @@ static int check_page(Finder *f, UiState *u, PageSeen *seen, int k, bool first)
     if (shot_take(before, &u->grid, u) != AV_OK)
         return AV_ERR_NOMEM;
     find_frame(f, asks ? SHOT_BEFORE : SHOT_PAGE, before, u);
+    if (first) {
+        lessonclaim_check(f, u);
+        lessonclaim_unclaimed(f);
+    }
     if (asks)
         return check_question(f, u, seen, k, before, first);
     if (first) {

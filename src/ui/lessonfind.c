@@ -26,8 +26,8 @@ static const char *const patterns[FIND_RE_COUNT] = {
     [FIND_RE_HEAD] = "(^|[^a-z_])heads? ([0-9]+)((, | and | or | to )([0-9]+))?",
     [FIND_RE_LAYER] = "(^|[^a-z_])layer ([0-9]+)",
     [FIND_RE_STAGE] = "(^|[^a-z_])(stage|panel)s? ([1-8])((, | and | to |-)([1-8]))?",
-    [FIND_RE_EVERY_HEAD] = "every head|all (the |its |[0-9]+ |two |three |four |six |eight )?heads"
-                           "|each head|heads side by side|small multiples",
+    [FIND_RE_EVERY_HEAD] = "(^|[^a-z])(every head|all (the |its |[0-9]+ |two |three |four |six "
+                           "|eight )?heads|each head|heads side by side|small multiples)",
 };
 
 static const char *const state_name[] = {"no question", "before the prediction",
@@ -410,8 +410,9 @@ bool shot_has(const Shot *s, const char *fmt, int v)
     if (regcomp(&x, re, REG_EXTENDED | REG_ICASE | REG_NOSUB))
         return true;
     bool found = false, side = s->page.w > 0 && s->page.x > 0;
-    Rect left = {0, 0, side ? s->page.x - 1 : s->w, 1};
     for (int y = 0; y < s->h && !found; y++) {
+        bool beside = side && y >= s->page.y && y < s->page.y + s->page.h;
+        Rect left = {0, 0, beside ? s->page.x - 1 : s->w, 1}; /* the status lines: whole */
         bool below = !side && s->page.w > 0 && y >= s->page.y - 1 && y < s->page.y + s->page.h;
         if (below && y < s->h - 3) /* the page, not the status and cost lines under it */
             continue;

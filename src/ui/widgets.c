@@ -179,7 +179,8 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
                     n_multi == 1 ? "y" : "ies", who);
         /* a sum of n_multi rows: up to n_multi (times the heads summed) */
         heatmap_bars_of(g, r.x, r.y + 1, r.w, r.h - 1, sum, res->shape.n_k, u->labels_k,
-                        res->shape.n_k, (float)n_multi * comb_full(&u->a.ses.comb));
+                        res->shape.n_k, (float)n_multi * comb_full(&u->a.ses.comb),
+                        !lesson_state_veiled(&u->a.lesson));
         return;
     }
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Token %d ", i + 1);
@@ -193,6 +194,9 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
         draw_cell_info(u, g, r.x, r.y + 1, r.w, res, h, P_row);
     else
         top = 1;
+    /* before a lesson's reveal the bars (their numbers veiled) keep the
+     * sentence's order: a ranked list would name the strongest key */
     heatmap_bars_of(g, r.x, r.y + top, r.w, r.h - top, P_row, res->shape.n_k, u->labels_k,
-                    attention_visible_keys(&res->shape, i), comb_full(&u->a.ses.comb));
+                    attention_visible_keys(&res->shape, i), comb_full(&u->a.ses.comb),
+                    !lesson_state_veiled(&u->a.lesson));
 }

@@ -177,8 +177,10 @@ static void test_comb_labels_tell_the_truth(void **state)
     s.cfg.layers = 2, s.cfg.H = 6, s.cfg.d_model = 192, s.head = 4, s.layer = 1;
     s.n_q = s.n_k = 5;
     char buf[128];
-    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    comb_heads_text(&cv, &s, "  ", false, buf, sizeof buf);
     assert_string_equal(buf, "heads 6  d_k 32");
+    comb_heads_text(&cv, &s, "  ", true, buf, sizeof buf); /* a lesson asks for d_k */
+    assert_string_equal(buf, "heads 6  d_k ?");
     comb_head_title(&cv, &s, buf, sizeof buf);
     assert_string_equal(buf, "Head 5 of 6");
     assert_true(comb_full(&cv) == 1.0f);
@@ -187,7 +189,7 @@ static void test_comb_labels_tell_the_truth(void **state)
     for (CombMode m = COMB_MEAN; m <= COMB_SUM; m++) {
         comb_set(&cv, &s, m);
         assert_int_equal(s.cfg.H, 1);
-        comb_heads_text(&cv, &s, " | ", buf, sizeof buf);
+        comb_heads_text(&cv, &s, " | ", false, buf, sizeof buf);
         assert_string_equal(buf, "6 heads combined | d_k 32");
         comb_head_title(&cv, &s, buf, sizeof buf);
         assert_string_equal(buf, title[m]);
@@ -195,7 +197,7 @@ static void test_comb_labels_tell_the_truth(void **state)
         assert_int_equal(comb_model_heads(&cv, &s), 6);
     }
     comb_set(&cv, &s, COMB_ROLLOUT);
-    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    comb_heads_text(&cv, &s, "  ", false, buf, sizeof buf);
     assert_string_equal(buf, "6 heads rolled out  d_k 32");
     comb_head_title(&cv, &s, buf, sizeof buf);
     assert_string_equal(buf, "Rollout of layers 1-2 (6 heads averaged)");
@@ -203,15 +205,15 @@ static void test_comb_labels_tell_the_truth(void **state)
     comb_set(&cv, &s, COMB_SINK); /* a view of every head: its own name, heads as they are */
     assert_int_equal(s.cfg.H, 6);
     assert_string_equal(s.cfg.head_labels[2 * 6 - 1], comb_name(COMB_SINK));
-    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    comb_heads_text(&cv, &s, "  ", false, buf, sizeof buf);
     assert_string_equal(buf, "heads 6  d_k 32");
     comb_set(&cv, &s, COMB_WEIGHTS);
     s.cfg.preset = PRESET_IMPORTED, s.cfg.d_model = 0;
     comb_set(&cv, &s, COMB_MEAN);
-    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    comb_heads_text(&cv, &s, "  ", false, buf, sizeof buf);
     assert_string_equal(buf, "6 heads combined");
     comb_set(&cv, &s, COMB_WEIGHTS);
-    comb_heads_text(&cv, &s, "  ", buf, sizeof buf);
+    comb_heads_text(&cv, &s, "  ", false, buf, sizeof buf);
     assert_string_equal(buf, "heads 6");
 }
 

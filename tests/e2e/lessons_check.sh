@@ -2,16 +2,13 @@
 # tier: quick
 # asan: yes
 # lessons_check.sh - the lesson checker (attnviz --lesson --check) over every
-# built-in lesson at 80x24, 100x30 and 120x40, with no terminal: its findings
-# must be exactly tests/data/lessons_check.expected (today's known defects,
-# issue 35), so a new defect fails and so does a fixed one still listed
-# (fixing a lesson shrinks the baseline). Then the checker on lessons with
-# planted faults, each reported at its page's line, a clean lesson passing,
-# and bad usage refused.
+# built-in lesson at 80x24, 100x30 and 120x40, with no terminal: any finding
+# fails (issue 35: the built-in lessons pass). Then the checker on lessons
+# with planted faults, each reported at its page's line, a clean lesson
+# passing, and bad usage refused.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 set -u
 BIN=${ATTNVIZ:-$PWD/attnviz}
-EXPECTED=${LESSONS_CHECK_EXPECTED:-$PWD/tests/data/lessons_check.expected}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 fail=0
@@ -30,30 +27,18 @@ if [ "$status" -le 1 ] && [ ! -s "$WORK/err" ] && { [ "$status" = 1 ] || [ "$n" 
 else
     notok "--lesson --check: exit $status, stderr: $(head -c 300 "$WORK/err")"
 fi
-LC_ALL=C sort "$WORK/found" >"$WORK/found.sorted"
-comm -23 "$WORK/found.sorted" "$EXPECTED" >"$WORK/new"
-comm -13 "$WORK/found.sorted" "$EXPECTED" >"$WORK/gone"
-if [ -s "$WORK/new" ]; then
-    notok "findings not in $(basename "$EXPECTED"): $(wc -l <"$WORK/new")"
-    sed 's/^/#   /' "$WORK/new" | head -n 40
+if [ "$status" = 0 ] && [ "$n" = 0 ]; then
+    ok "every built-in lesson passes at 80x24, 100x30 and 120x40"
 else
-    ok "no finding beyond the baseline"
-fi
-if [ -s "$WORK/gone" ]; then
-    notok "baseline lines no longer found (fixed: remove them): $(wc -l <"$WORK/gone")"
-    sed 's/^/#   /' "$WORK/gone" | head -n 40
-else
-    ok "every baseline line is still found"
+    notok "findings in the built-in lessons: $n"
+    sed 's/^/#   /' "$WORK/found" | head -n 40
 fi
 # --size restricts the sizes; a lesson by name gives its own lines of the whole.
-"$BIN" --lesson cat-eats-fish --check --size 100x30 >"$WORK/one" 2>&1
-if [ $? = 1 ] && ! grep -Ev '^assets/lessons/05-cat-eats-fish.lesson:[0-9]+: (100x30 |page )' \
-        "$WORK/one" | grep -q . &&
-   diff <(LC_ALL=C sort "$WORK/one") <(grep '^assets/lessons/05-cat-eats-fish.lesson:[0-9]*: \(100x30\|page\) ' \
-        "$WORK/found.sorted") >/dev/null; then
-    ok "--lesson cat-eats-fish --check --size 100x30: that lesson at that size only"
+"$BIN" --lesson cat-eats-fish --check --size 100x30 --size 80x24 >"$WORK/one" 2>&1
+if [ $? = 0 ] && [ ! -s "$WORK/one" ]; then
+    ok "--lesson cat-eats-fish --check --size 100x30 --size 80x24: clean, exit 0"
 else
-    notok "--size 100x30: $(head -n 3 "$WORK/one")"
+    notok "--size: $(head -n 3 "$WORK/one")"
 fi
 
 # 2. Planted faults, each reported at its page's "==" line.
@@ -86,6 +71,14 @@ head: 1
 
 Head 1 is drawn here; compare it with head 3 on the screen.
 L
+cat >"$WORK/panel.lesson" <<'L'
+title: Planted: a pipeline panel named, not drawn
+== Queries
+view: pipeline
+stage: q
+
+Panel 1 holds the queries; panel 7 holds the weights they lead to.
+L
 cat >"$WORK/told.lesson" <<'L'
 title: Planted: the answer in the narration before
 == Sizes
@@ -111,6 +104,29 @@ d-model: 64
 
 The same heatmap, look again.
 L
+cat >"$WORK/claim.lesson" <<'L'
+title: Planted: a claim the numbers make false
+== Widths
+d-model: 32
+heads: 4
+
+One head is 8 numbers wide, and a row of weights sums to 100%.
+claim: d_k == 8
+claim: sum(1) == 100%
+
+== Wider
+Here one head is 9 numbers wide.
+claim: d_k == 9
+claim: top(1, head 9) == top(1)
+L
+cat >"$WORK/unclaimed.lesson" <<'L'
+title: Planted: numbers with no claim
+== Look
+heads: 4
+
+The first token gives 40% of its attention to itself.
+Its highest weight is on the last token. Nothing here is a number.
+L
 cat >"$WORK/clean.lesson" <<'L'
 title: Planted: clean
 == Look
@@ -125,18 +141,44 @@ planted() { # FILE WANT-REGEX LABEL
     if [ "$st" = 1 ] && grep -Eq -- "^$WORK/$1:$2" "$WORK/out"; then ok "$3"
     else notok "$3: exit $st: $(head -n 3 "$WORK/out")"; fi
 }
-planted status.lesson '2: 80x24 page 1 \(before the prediction\): the answer 8 is on screen as "d_k 8" \(row 23: ' \
-    "an answer on the status line: reported at line 2, 80x24, before the prediction"
-planted status.lesson '2: 120x40 page 1 \(after a prediction\): the answer 8 is on screen as "d_k 8"' \
-    "... and at 120x40 after a prediction"
+# The status line writes "d_k ?" until the reveal (issue 35): a page asking
+# for d_k has no answer on screen left to find (tests/ui/test_lessonleak.c
+# finds "d_k 8" on a frame that shows it).
+"$BIN" --lesson "$WORK/status.lesson" --check >"$WORK/out" 2>&1
+if [ $? = 0 ] && [ ! -s "$WORK/out" ]; then
+    ok "a page asking for d_k: the status line does not answer it (no finding)"
+else
+    notok "a page asking for d_k: $(head -n 3 "$WORK/out")"
+fi
 planted nonarr.lesson '6: page 2: a question page with no narration$' \
     "a question page without narration: reported at line 6"
 planted head.lesson '2: 100x30 page 1 \(no question\): the text names head 3, which is not drawn$' \
     "a page naming a head it does not draw: reported at line 2"
+planted panel.lesson '2: 80x24 page 1 \(no question\): the page names pipeline stage 7, which is not drawn$' \
+    "a pipeline panel the page names, not drawn at 80x24: reported at line 2"
 planted told.lesson '8: page 2: the text of page 1 states the answer as "8 numbers per"$' \
     "an answer stated in the narration of the page before: reported at line 8"
 planted change.lesson '8: page 2: d_model changes from page 1.s and the narration does not say so$' \
     "a setting changed without a word: reported at line 8"
+planted claim.lesson '10: page 2: the claim "d_k == 9" \(line 12\) is false: the left side is 8, the right 9$' \
+    "a false claim: reported at its page's line with both sides' values"
+planted claim.lesson '10: page 2: the claim "top\(1, head 9\) == top\(1\)" \(line 13\) cannot be checked: there is no head 9$' \
+    "a claim naming a head the model lacks: cannot be checked, said"
+"$BIN" --lesson "$WORK/claim.lesson" --check >"$WORK/out" 2>&1
+if [ $? = 1 ] && [ "$(wc -l <"$WORK/out")" = 2 ] && ! grep -q '^[^:]*:2: ' "$WORK/out"; then
+    ok "true claims (d_k == 8, sum(1) == 100%): nothing reported on their page"
+else
+    notok "true claims: $(head -n 3 "$WORK/out")"
+fi
+planted unclaimed.lesson '2: page 1: a sentence states a number or a ranking and the page has no claim: "The first token gives 40% of its attention to itself\."$' \
+    "a sentence stating a number, on a page with no claim"
+planted unclaimed.lesson '2: page 1: a sentence states a number or a ranking and the page has no claim: "Its highest weight is on the last token\."$' \
+    "a sentence stating a ranking, on a page with no claim"
+if [ "$(grep -c 'no claim' "$WORK/out")" = 2 ]; then
+    ok "a sentence with neither a number nor a ranking: not reported"
+else
+    notok "unclaimed sentences: $(grep -c 'no claim' "$WORK/out") reported, want 2"
+fi
 if "$BIN" --lesson "$WORK/clean.lesson" --check >"$WORK/out" 2>&1 && [ ! -s "$WORK/out" ]; then
     ok "a clean lesson: no output, exit 0"
 else

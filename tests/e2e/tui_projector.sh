@@ -110,9 +110,10 @@ done
 # 7. Choice keys match the choices; a reveal prints numbers to sensible
 # precision (scaling's saturated row: 0.00 bits, not 8.782e-12 bits).
 start 80 24 --lesson cat-eats-fish
+press n; wait_for 'Lesson 2/8: '
 check "a question of 3 choices says a-c at 80x24" has 'a-c or Up/Down: choose'
 start 80 24 --lesson scaling
-press n; press n; wait_for 'Lesson 3/6: '; press Enter
+press n; press n; press n; wait_for 'Lesson 4/7: '; press Enter
 check "an entropy of almost 0 is revealed as 0.00 bits" has 'answer: 0\.00 bits'
 check "... never in e-notation" lacks 'answer: [0-9.]+e-'
 

@@ -198,6 +198,27 @@ static void test_heatmap_causal_cells_marked(void **state)
     grid_free(&g);
 }
 
+static void test_heatmap_masked_clear_of_100(void **state)
+{
+    /* expect: in 3-column cells the mask's mark stands in the middle of its
+     * cell, so "100" (the first token sees itself only) never runs into it */
+    (void)state;
+    const float P[2 * 3] = {1.0f, 0, 0, 0.26f, 0.74f, 0};
+    const char *const lab[3] = {"a", "b", "c"};
+    Grid g;
+    HeatmapLayout lay;
+    grid_init(&g, 30, 6);
+    HeatmapSpec sp = {P, 2, 3, lab, lab, true, HEATMAP_COLOR, -1, -1, 3, 0, 0, 0,
+                      false, false};
+    heatmap_draw(&g, 0, 0, 30, 6, &sp, &lay);
+    char *text = grid_text(&g, false);
+    assert_non_null(strstr(text, "a 100 \u2573  \u2573\n"));
+    assert_non_null(strstr(text, "b 26 74  \u2573\n"));
+    assert_null(strstr(text, "100\u2573"));
+    free(text);
+    grid_free(&g);
+}
+
 static void test_heatmap_color_numbers_and_hit(void **state)
 {
     (void)state;
@@ -264,6 +285,24 @@ static void test_heatmap_bars_ranked(void **state)
     grid_free(&g);
 }
 
+/* Unranked (a lesson's bars before the reveal): the sentence's order. */
+static void test_heatmap_bars_in_order(void **state)
+{
+    (void)state;
+    const char *const labels[4] = {"fit", "because", "trophy", "suitcase"};
+    const float row[4] = {0.03f, 0.02f, 0.85f, 0.10f};
+    Grid g;
+    grid_init(&g, 60, 6);
+    assert_int_equal(heatmap_bars_of(&g, 0, 0, 60, 6, row, 4, labels, 4, 1.0f, false), 4);
+    char *text = grid_text(&g, false);
+    const char *t = strstr(text, "trophy"), *s = strstr(text, "suitcase");
+    const char *f = strstr(text, "fit"), *b = strstr(text, "because");
+    assert_true(t && s && f && b && f < b && b < t && t < s);
+    assert_non_null(strstr(text, "trophy    85.0%"));
+    free(text);
+    grid_free(&g);
+}
+
 /* A repeated token ("dog" twice) is told apart by its number, every label
  * numbered so that they align. */
 static void test_heatmap_bars_repeated_tokens(void **state)
@@ -312,7 +351,7 @@ static void test_heatmap_sums_on_their_own_scale(void **state)
     free(text);
     grid_clear(&g);
     const float row[3] = {1.62f, 0.4f, 0.001f};
-    assert_int_equal(heatmap_bars_of(&g, 0, 0, 40, 4, row, 3, lab, 3, 4.0f), 3);
+    assert_int_equal(heatmap_bars_of(&g, 0, 0, 40, 4, row, 3, lab, 3, 4.0f, true), 3);
     text = grid_text(&g, false);
     assert_non_null(strstr(text, "a  1.62 "));
     assert_non_null(strstr(text, "b  0.40 "));
@@ -353,9 +392,11 @@ int main(void)
         cmocka_unit_test(test_grid_flag_rect_keeps_cells),
         cmocka_unit_test(test_heatmap_golden_glyph_grid),
         cmocka_unit_test(test_heatmap_causal_cells_marked),
+        cmocka_unit_test(test_heatmap_masked_clear_of_100),
         cmocka_unit_test(test_heatmap_color_numbers_and_hit),
         cmocka_unit_test(test_heatmap_full_weight_numbered_in_narrow_cells),
         cmocka_unit_test(test_heatmap_bars_ranked),
+        cmocka_unit_test(test_heatmap_bars_in_order),
         cmocka_unit_test(test_heatmap_bars_repeated_tokens),
         cmocka_unit_test(test_heatmap_sums_on_their_own_scale),
         cmocka_unit_test(test_grid_wide_chars_and_ellipsis),

@@ -118,13 +118,15 @@ float comb_full(const CombView *cv)
     return cv->mode == COMB_SUM && cv->saved_H > 1 ? (float)cv->saved_H : 1.0f;
 }
 
-int comb_heads_text(const CombView *cv, const AppState *s, const char *sep, char *buf,
-                    size_t len)
+int comb_heads_text(const CombView *cv, const AppState *s, const char *sep, bool dk_hidden,
+                    char *buf, size_t len)
 {
     int H = comb_model_heads(cv, s);
     int d_k = s->cfg.preset != PRESET_IMPORTED && H > 0 ? s->cfg.d_model / H : 0;
     char dk[32] = "";
-    if (d_k > 0)
+    if (d_k > 0 && dk_hidden)
+        snprintf(dk, sizeof dk, "%sd_k ?", sep);
+    else if (d_k > 0)
         snprintf(dk, sizeof dk, "%sd_k %d", sep, d_k);
     if (comb_one_head(cv->mode))
         return snprintf(buf, len, "%d heads %s%s", H,

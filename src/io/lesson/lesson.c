@@ -21,6 +21,8 @@
 #include "core/av.h"
 #include "core/designed.h"
 #include "core/utf8.h"
+#include "io/lesson_claim.h"
+#include "io/lesson_kind.h"
 #include "io/lesson_value.h"
 #include "io/views.h"
 
@@ -38,7 +40,7 @@ typedef struct {
     LessonError *err;
     int line;             /* current line, 1-based */
     LessonPage *page;     /* the page being read, or NULL before the first */
-    int cap_pages, cap_lines;
+    int cap_pages, cap_lines, cap_claims;
     bool in_text;         /* narration has begun on this page */
     bool asked;           /* the page's question has begun */
     bool answered;        /* ... and has its answer: line */
@@ -289,11 +291,6 @@ static int push_line(Parser *p, const char *s)
     return AV_OK;
 }
 
-static const char *const answer_names[LESSON_ANS_COUNT] = {
-    "top", "low", "weight", "score", "dot", "max", "sum", "entropy", "visible", "output",
-    "cells", "tokens", "d_k", "pe",
-};
-
 /* "weight fish", "output 2", "pe 3 0", "top", ... */
 static int get_answer(Parser *p, char *v, LessonQuestion *q)
 {
@@ -301,9 +298,7 @@ static int get_answer(Parser *p, char *v, LessonQuestion *q)
     if (*arg)
         *arg++ = '\0';
     arg += strspn(arg, " \t");
-    int k = 0;
-    while (k < LESSON_ANS_COUNT && strcmp(v, answer_names[k]) != 0)
-        k++;
+    int k = (int)lesson_kind_of(v);
     if (k == LESSON_ANS_COUNT)
         return perr(p, "answer takes top, low, weight KEY, score KEY, dot KEY, max, sum, "
                     "entropy, visible, output D, cells, tokens, d_k or pe POS DIM, not '%.30s'",
@@ -463,10 +458,36 @@ static int top_key(Parser *p, const char *key, char *v)
     return AV_OK;
 }
 
+/* "claim: ...", anywhere on a page. */
+static int claim_line(Parser *p, char *v)
+{
+    Lesson *l = p->l;
+    if (!p->page)
+        return perr(p, "claim: belongs to a page: start one with '== Title'");
+    if (l->n_claims == p->cap_claims) {
+        int cap = p->cap_claims ? 2 * p->cap_claims : 16;
+        LessonClaim *n = realloc(l->claims, (size_t)cap * sizeof *n);
+        if (!n)
+            return AV_ERR_NOMEM;
+        l->claims = n, p->cap_claims = cap;
+    }
+    LessonClaim *c = &l->claims[l->n_claims];
+    char msg[160];
+    if (lesson_claim_parse(v, c, msg, sizeof msg))
+        return perr(p, "%s", msg);
+    c->line = p->line;
+    if (!p->page->n_claims)
+        p->page->claim_first = l->n_claims;
+    p->page->n_claims++, l->n_claims++;
+    return AV_OK;
+}
+
 static int keyed_line(Parser *p, const char *key, char *v)
 {
     if (!strcmp(key, "title") || !strcmp(key, "summary"))
         return top_key(p, key, v);
+    if (!strcmp(key, "claim"))
+        return claim_line(p, v);
     bool is_set = in_list(setting_names, key), is_q = in_list(question_names, key);
     if (!is_set && !is_q)
         return perr(p, "unknown setting '%s:' (start the line with '\\' if it is narration)",
@@ -592,6 +613,7 @@ void lesson_free(Lesson *l)
 {
     free(l->pages);
     free(l->lines);
+    free(l->claims);
     free(l->buf);
     free((char *)l->name);
     free((char *)l->dir);

@@ -15,6 +15,7 @@
 
 #include "core/av.h"
 #include "core/posenc.h"
+#include "io/lesson_kind.h"
 
 /* ---- a page's settings at run time ---- */
 
@@ -52,6 +53,7 @@ int lesson_token_index(const LessonTokenRef *ref, const TokenList *t)
 }
 
 /* ---- answers ---- */
+
 
 /* The first number written in s ("about 38%" -> 38), or NAN. */
 static double first_number(const char *s)
@@ -253,4 +255,98 @@ double lesson_tolerance(const LessonQuestion *q, const LessonAnswer *a)
     if (a->unit[0] == '%' && t < 2)
         t = 2;
     return t < 0.01 ? 0.01 : t;
+}
+
+/* ---- claims ---- */
+
+/* A side's value: an answer on r, or the constant. */
+static int term_eval(const LessonClaimTerm *t, const ModelResult *r, const ModelConfig *cfg,
+                     int layer, int head, int row, LessonAnswer *a, char *why, size_t len)
+{
+    memset(a, 0, sizeof *a);
+    a->unit = "";
+    if (t->is_const) {
+        a->is_token = t->is_token, a->value = t->value;
+        return AV_OK;
+    }
+    int L = t->layer ? t->layer - 1 : layer, h = t->head ? t->head - 1 : head;
+    int i = t->query.index || t->query.text ? lesson_token_index(&t->query, &r->tokens) : row;
+    if (L >= r->L)
+        return snprintf(why, len, "there is no layer %d", L + 1), AV_ERR_CONFIG;
+    if (h >= r->shape.H)
+        return snprintf(why, len, "there is no head %d", h + 1), AV_ERR_CONFIG;
+    if (i < 0)
+        return snprintf(why, len, "the sentence has no token %s",
+                        t->query.text ? t->query.text : "of that number"), AV_ERR_CONFIG;
+    LessonQuestion q = {.kind = t->answer <= LESSON_ANS_LOW ? LESSON_ASK_TOKEN : LESSON_ASK_NUMBER,
+                        .answer = t->answer, .key = t->key, .arg1 = t->arg1, .arg2 = t->arg2,
+                        .tolerance = -1};
+    int err = lesson_answer(&q, r, cfg, L, h, i, a);
+    if (err == AV_ERR_NEEDS_MODEL)
+        snprintf(why, len, "the result shown does not hold what %s reads",
+                 lesson_kind_name(t->answer));
+    else if (err)
+        snprintf(why, len, "%s cannot be read here (a key not in the sentence?)",
+                 lesson_kind_name(t->answer));
+    return err;
+}
+
+/* A side as text: its value, or the constant as written. */
+static void term_text(const LessonClaimTerm *t, const LessonAnswer *a, const ModelResult *r,
+                      char *buf, size_t len)
+{
+    if (t->is_const && t->is_token)
+        snprintf(buf, len, "%s", t->token);
+    else if (t->is_const)
+        snprintf(buf, len, "%g%s", t->value, t->answer == LESSON_ANS_WEIGHT ? "%" : "");
+    else
+        lesson_answer_text(a, r, buf, len);
+}
+
+/* Whether two tokens' sides are the same token (a constant by its text). */
+static bool same_token(const LessonClaimTerm *ta, const LessonAnswer *a,
+                       const LessonClaimTerm *tb, const LessonAnswer *b, const ModelResult *r)
+{
+    const TokenList *keys = model_key_tokens(r);
+    if (ta->is_const)
+        return !strcasecmp(ta->token, keys->tok[b->token].str);
+    if (tb->is_const)
+        return !strcasecmp(tb->token, keys->tok[a->token].str);
+    return a->token == b->token;
+}
+
+static bool compare(LessonClaimOp op, double x, double y, double eq)
+{
+    switch (op) {
+    case CLAIM_EQ: return fabs(x - y) <= eq;
+    case CLAIM_NE: return fabs(x - y) > eq;
+    case CLAIM_LT: return x < y;
+    case CLAIM_LE: return x <= y + eq;
+    case CLAIM_GT: return x > y;
+    default: return x >= y - eq;
+    }
+}
+
+int lesson_answer_claim(const LessonClaim *c, const ModelResult *r, const ModelConfig *cfg,
+                      int layer, int head, int row, LessonClaimVerdict *v)
+{
+    memset(v, 0, sizeof *v);
+    LessonAnswer a, b;
+    int err = term_eval(&c->a, r, cfg, layer, head, row, &a, v->why, sizeof v->why);
+    if (!err)
+        err = term_eval(&c->b, r, cfg, layer, head, row, &b, v->why, sizeof v->why);
+    if (err)
+        return err;
+    term_text(&c->a, &a, r, v->a, sizeof v->a);
+    term_text(&c->b, &b, r, v->b, sizeof v->b);
+    if (a.is_token) {
+        bool same = same_token(&c->a, &a, &c->b, &b, r);
+        v->holds = c->op == CLAIM_EQ ? same : !same;
+        return AV_OK;
+    }
+    /* == with a written number: to its precision; two answers: exactly */
+    double eq = c->a.is_const ? c->a.half_ulp : c->b.is_const ? c->b.half_ulp
+                : 1e-9 * fmax(1, fabs(a.value));
+    v->holds = compare(c->op, a.value, b.value, eq);
+    return AV_OK;
 }

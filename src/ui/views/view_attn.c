@@ -152,6 +152,9 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
     u->report.page = u->lay.focus.rows > 2 ? u->lay.focus.rows - 1 : 1;
     int pred_h = view_predict_rows(u, right.h);
     int used = view_long_tiles(u, g, right, right.h - INFO_MIN - pred_h);
+    const LessonPage *page = lesson_state_page(&u->a.lesson);
+    if (!used && page && page->set.view == VIEW_ID_HEADS) /* a lesson's page on every head */
+        used = view_long_tiles(u, g, right, right.h - pred_h);
     Rect below = {right.x, right.y + used, right.w, right.h - used - pred_h};
     widget_info_draw(u, g, below, &u->a.ses.res, s->head);
     view_predict_draw(u, g, (Rect){right.x, right.y + right.h - pred_h, right.w, pred_h});

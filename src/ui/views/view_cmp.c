@@ -20,7 +20,9 @@ static void cmp_heatmap(UiState *u, Grid *g, Rect r, const ModelResult *res, int
     int label_w = r.w >= 40 ? 8 : 6, cw = (r.w - label_w - 4) / (s->n_k > 0 ? s->n_k : 1);
     cw = cw > 4 ? 4 : cw < 1 ? 1 : cw;
     int letters = max_h - s->n_q; /* rows left for the rotated key labels */
-    letters = letters > 5 ? 5 : letters < 3 ? 3 : letters; /* rotated from 3 rows on */
+    /* rotated from 3 rows on; fewer: abbreviated across the cells, one row,
+     * so that every row of the triangle keeps its place */
+    letters = letters > 5 ? 5 : letters >= 3 ? letters : cw > 1 ? cw - 1 : 1;
     HeatmapSpec sp = {
         .P = model_head_P(res, s->layer, h), .n_q = s->n_q, .n_k = s->n_k,
         .row_labels = u->labels_q, .col_labels = widget_col_labels(u, cw, letters),
@@ -43,6 +45,11 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
     char title[128];
     snprintf(title, sizeof title, "Head %d%s: %s", h + 1, what, widget_head_label(u, h));
     int bars_h = r.h >= 24 ? r.h / 3 : 4;
+    /* a short side keeps every row of its heatmap (the mask's triangle is
+     * what it is about) before the bars: title, labels, rows, legend */
+    int need = 2 + u->a.app.n_q + (u->hmode == HEATMAP_COLOR ? 2 : 1);
+    if (r.h - bars_h < need)
+        bars_h = r.h - need >= 3 ? r.h - need : 0;
     Rect top = {r.x, r.y, r.w, r.h - bars_h};
     if (view_long_wanted(u, (Rect){r.x, r.y, r.w * 2, r.h})) {
         view_long_head(u, g, top, res, h, title, main);
@@ -53,7 +60,8 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
         grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
         cmp_heatmap(u, g, (Rect){r.x, r.y + 1, r.w, top.h - 1}, res, h, main);
     }
-    widget_info_draw(u, g, (Rect){r.x, r.y + top.h, r.w, bars_h}, res, h);
+    if (bars_h)
+        widget_info_draw(u, g, (Rect){r.x, r.y + top.h, r.w, bars_h}, res, h);
 }
 
 void view_cmp_draw(UiState *u, Grid *g, Rect r)

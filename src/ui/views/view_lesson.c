@@ -108,18 +108,18 @@ static void add_paragraphs(Lines *L, const Lesson *l, int first, int n, int styl
     }
 }
 
-/* The choices on one line, "(a) Cat  (b) eats  (c) fish", when the page is
- * below the view (its lines are the picture's), they fit and none is
- * picked or revealed yet; else false. */
+/* The choices on one line, "(a) Cat  >(b) eats  (c) fish" (the picked one
+ * marked), when the page is below the view (its lines are the picture's)
+ * and they fit; else false. */
 static bool choices_inline(const UiState *u, const LessonQuestion *q, Lines *L, bool compact)
 {
     char buf[256];
     size_t len = 0;
-    if (!compact || !q->n_choices || u->a.lesson.pick >= 0 || u->a.lesson.revealed)
+    if (!compact || !q->n_choices)
         return false;
     for (int k = 0; k < q->n_choices && len < sizeof buf; k++)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s(%c) %s", k ? "  " : " ", 'a' + k,
-                                q->choices[k]);
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s(%c) %s", k ? "  " : "",
+                                k == u->a.lesson.pick ? ">" : " ", 'a' + k, q->choices[k]);
     if (len >= sizeof buf || grid_text_width(buf) > L->w)
         return false;
     add(L, buf, STYLE_TEXT, 0);
@@ -306,23 +306,14 @@ static void page_lines(const UiState *u, const LessonPage *p, int w, bool compac
         question_lines(u, p, q, compact);
 }
 
-/* Rows the view under a lesson page keeps at least: the title, the column
- * labels (rotated: as many rows as the longest key's letters, up to 5, but
- * one when every key fits its cell), the selected token's row and its
- * neighbours, the legend (the attention view; the pipeline, PE and
- * side-by-side views fit in as many). */
-static int view_min_rows(const UiState *u, int w)
+/* Rows the view under a lesson page keeps at least: the title, one row of
+ * key labels (a short view abbreviates them across the cells rather than
+ * rotate them, view_attn.c), the selected token's row and its neighbours,
+ * the legend (the pipeline, PE and side-by-side views fit in as many). */
+static int view_min_rows(const UiState *u)
 {
-    int lab = 1, n_k = u->a.app.n_k > 0 ? u->a.app.n_k : 1;
-    for (int j = 0; j < u->a.app.n_k; j++) {
-        int lw = grid_text_width(u->labels_k[j]);
-        lab = lw > lab ? lw : lab;
-    }
-    int cell = (w - 40) / n_k; /* about the focused head's cells (view_attn.c) */
-    cell = cell > 5 ? 5 : cell;
-    lab = lab <= cell - 1 ? 1 : lab > 5 ? 5 : lab; /* across the cells, or rotated */
     int rows = u->a.app.n_q < 3 ? u->a.app.n_q : 3;
-    return 4 + lab + rows;
+    return 5 + rows;
 }
 
 void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
@@ -341,7 +332,7 @@ void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
     Lines head, text, q;
     page_lines(u, p, mid->w, true, &head, &text, &q);
     int h = head.n + text.n + q.n + (q.n ? 1 : 0) + 1;
-    int most = mid->h - view_min_rows(u, mid->w) - 1;
+    int most = mid->h - view_min_rows(u) - 1;
     most = most < 6 ? 6 : most;
     h = h > most ? most : h < 6 ? 6 : h;
     *panel = (Rect){mid->x, mid->y + mid->h - h, mid->w, h};

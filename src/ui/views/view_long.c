@@ -232,7 +232,7 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
     /* three across when "5 pronoun -> noun" fits each, else two; more
      * across (labels cut) when the height leaves too few rows for that */
     int H = u->a.app.cfg.H, per_row = r.w / 3 >= 19 && H > 2 ? 3 : H > 1 && r.w >= 24 ? 2 : 1;
-    while (per_row < H && r.w / (per_row + 1) >= 9 &&
+    while (per_row < H && r.w / (per_row + 1) >= 8 &&
            (max_h - 1) / ((H + per_row - 1) / per_row) - 2 < 2)
         per_row++;
     per_row = H < per_row ? H : per_row;

@@ -45,6 +45,11 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     const LessonPage *lp = lesson_state_page(&u->a.lesson);
     sp.lead = lp && lp->set.view == VIEW_ID_PIPELINE ? lp->set.stage : 0;
     sp.lead_last = sp.lead ? lp->set.stage_last : 0;
+    /* a lesson's page shows the values of the stages it speaks of and those
+     * before; the stages after it are the next pages' questions */
+    int upto = sp.lead_last > sp.lead ? sp.lead_last : sp.lead;
+    if (upto && upto < PIPE_STAGES && (!sp.veil || sp.veil > upto + 1))
+        sp.veil = upto + 1;
     if (u->a.lesson.active && u->a.lesson.want_stage) { /* the page the lesson talks about */
         sp.page = pipeline_page_of(&sp, r.w, r.h - 1, (PipelineStage)(u->a.lesson.want_stage - 1));
         u->report.stage_shown = true;

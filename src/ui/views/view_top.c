@@ -280,6 +280,8 @@ static void draw_cost(const UiState *u, Grid *g, int y)
     char b_nn[16], b_w[16], b_fl[16], n[32];
     fmt_count(nn, b_nn, sizeof b_nn);
     fmt_bytes(model_weight_bytes(&s->cfg, sh.n_q, sh.n_k), b_w, sizeof b_w);
+    if (lesson_state_hides(&u->a.lesson, LESSON_ANS_CELLS)) /* the lesson's question */
+        snprintf(b_nn, sizeof b_nn, "?"), snprintf(b_w, sizeof b_w, "?");
     fmt_count(fl, b_fl, sizeof b_fl);
     if (sh.n_k != sh.n_q)
         snprintf(n, sizeof n, "%d x %d", sh.n_q, sh.n_k);
@@ -335,7 +337,9 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
     const AppState *s = &u->a.app;
     const ModelConfig *c = &s->cfg;
     char heads[64]; /* "heads 6  d_k 32", "6 heads combined  d_k 32" */
-    comb_heads_text(&u->a.ses.comb, s, sep, heads, sizeof heads);
+    /* a lesson's question on d_k is worked out, not read here: "d_k ?" */
+    comb_heads_text(&u->a.ses.comb, s, sep, lesson_state_hides(&u->a.lesson, LESSON_ANS_DK),
+                    heads, sizeof heads);
     if (c->preset == PRESET_IMPORTED) { /* weights only: no sizes, seed or PE to show */
         snprintf(a, na, " imported attention%stokens %d x %d%s%s", sep, s->n_q, s->n_k, sep,
                  heads);
