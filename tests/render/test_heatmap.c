@@ -209,7 +209,7 @@ static void test_heatmap_masked_clear_of_100(void **state)
     HeatmapLayout lay;
     grid_init(&g, 30, 6);
     HeatmapSpec sp = {P, 2, 3, lab, lab, true, HEATMAP_COLOR, -1, -1, 3, 0, 0, 0,
-                      false, false};
+                      false, false, 0};
     heatmap_draw(&g, 0, 0, 30, 6, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "a 100 \u2573  \u2573\n"));
