@@ -29,8 +29,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-bert.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 text="The cat [MASK] on the mat, Ünïcödé and 漢字 too. [SEP] It was tired!"
 
+fail=0
 ok() { echo "ok - $*"; }
-notok() { echo "not ok - $*"; }
+notok() { echo "not ok - $*"; fail=1; }
 
 # variant NAME ABOUT ARGS...: generate, dump, compare; ABOUT is what the
 # JSON export must call the model.
@@ -137,3 +138,4 @@ else
 fi
 kill "$hubpid" 2>/dev/null
 wait "$hubpid" 2>/dev/null
+exit $fail
