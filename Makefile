@@ -153,10 +153,11 @@ $(foreach l,$(LAYERS),$(eval $(call TEST_RULE,$(l))))
 # The bench takes the start-up kernel check (cli/blaskern.c) from the cli
 # archive and GPT-2's model kind from app's; nothing of the interface is linked.
 $(BENCH): bench/bench.c bench/bench_tty.c bench/bench_tty.h bench/bench_util.h \
-		bench/bench_gpt2.c bench/bench_gpt2.h $(call LIBS_OF,app) $(call layer_lib,cli) $(BIN)
+		bench/bench_gpt2.c bench/bench_gpt2.h bench/bench_bert.c bench/bench_bert.h \
+		$(call LIBS_OF,app) $(call layer_lib,cli) $(BIN)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -o $@ bench/bench.c bench/bench_tty.c \
-		bench/bench_gpt2.c \
+		bench/bench_gpt2.c bench/bench_bert.c \
 		$(call layer_lib,cli) $(call LIBS_OF,app) $(BLAS_LIBS) -lm -lutil -pthread
 
 run:

@@ -38,12 +38,15 @@
  *   bench gpt2_*     a full-size gpt2-shaped checkpoint of random weights on disk
  *                    (made when missing): its load, resident memory, whole forward
  *                    passes and typed keys through the KV cache (bench_gpt2.c)
+ *   bench bert_*     a BERT's whole forward at 32 tokens, bert-base's and
+ *                    MiniLM-L6's shapes, against the peak (bench_bert.c)
  *
- * Usage: bench [--model | --interface | --gpt2] [PATH_TO_ATTNVIZ]. Without a path, the
+ * Usage: bench [--model | --interface | --gpt2 | --bert] [PATH_TO_ATTNVIZ]. Without a path, the
  * interface figures are skipped; --model gives only the machine, the peak, the pipeline
  * and the forward passes (what bench/reference.py puts beside NumPy and PyTorch),
  * --interface only the machine and the interface figures, --gpt2 only the machine, the
- * peak and GPT-2's figures (what bench/gpt2_reference.py puts beside PyTorch). GPT-2's
+ * peak and GPT-2's figures (what bench/gpt2_reference.py puts beside PyTorch), --bert
+ * only the machine, the peak and BERT's figures. GPT-2's
  * checkpoint is $ATTNVIZ_BENCH_GPT2, else $TMPDIR/attnviz-bench-gpt2 (or /tmp's);
  * run from the repository root (scripts/bench-gpt2-checkpoint.sh makes it).
  * Timings are medians; the whole run takes about two minutes on two cores.
@@ -58,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_bert.h"
 #include "bench_gpt2.h"
 #include "bench_util.h"
 #include "bench_tty.h"
@@ -540,14 +544,20 @@ int main(int argc, char **argv)
     bool model_only = argc > 1 && strcmp(argv[1], "--model") == 0;
     bool ui_only = argc > 1 && strcmp(argv[1], "--interface") == 0;
     bool gpt2_only = argc > 1 && strcmp(argv[1], "--gpt2") == 0;
-    const int at = 1 + (model_only || ui_only || gpt2_only); /* the program's path */
+    bool bert_only = argc > 1 && strcmp(argv[1], "--bert") == 0;
+    const int at = 1 + (model_only || ui_only || gpt2_only || bert_only); /* the program's path */
     const char *prog = argc > at ? argv[at] : NULL;
     double t0 = now_ms();
     signal(SIGPIPE, SIG_IGN);
     mat_set_threads(1);
     bench_machine();
-    if (!model_only && !ui_only && !gpt2_only)
+    if (!model_only && !ui_only && !gpt2_only && !bert_only)
         bench_rss(4096); /* first, while this process is still small */
+    if (bert_only) {
+        bench_bert(bench_peak(), machine_on);
+        printf("bench total_s=%.1f\n", (now_ms() - t0) / 1e3);
+        return 0;
+    }
     char gpt2_dir[1024];
     bench_gpt2_dir(gpt2_dir, sizeof gpt2_dir);
     bool gpt2 = !model_only && !ui_only && bench_gpt2_checkpoint(gpt2_dir) == 0;
@@ -565,6 +575,7 @@ int main(int argc, char **argv)
         bench_forward(peak);
         if (gpt2)
             bench_gpt2(peak, gpt2_dir, machine_on);
+        bench_bert(peak, machine_on);
     }
     if (prog && !model_only)
         bench_interface(prog);

@@ -281,9 +281,7 @@ static double bandwidth(const float *data, size_t count, bool two, double *cpu_g
     return best;
 }
 
-/* The bandwidth of 256 MB on one thread (*gbs1, *cpu_gbs1 by processor
- * time) and on two (*gbs2). */
-static void bandwidth_of_256mb(double *gbs1, double *cpu_gbs1, double *gbs2)
+void bandwidth_of_256mb(double *gbs1, double *cpu_gbs1, double *gbs2)
 {
     const size_t count = (size_t)64 << 20;
     float *buf = malloc(count * sizeof *buf);

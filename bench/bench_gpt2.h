@@ -23,4 +23,8 @@ void bench_gpt2_load(const char *dir, const char *on);
  * key through the KV cache, through the kind as the interface runs it. */
 void bench_gpt2(double peak_gflops, const char *dir, const char *on);
 
+/* The read bandwidth of 256 MB in GB/s on one thread (*gbs1, *cpu_gbs1 by
+ * processor time) and on two (*gbs2): the best of 3 passes. */
+void bandwidth_of_256mb(double *gbs1, double *cpu_gbs1, double *gbs2);
+
 #endif

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "app/headtable.h"
+#include "app/lensview.h"
 #include "app/lesson.h"
 #include "app/session.h"
 #include "app/state.h"
@@ -65,13 +66,14 @@ typedef struct {
 /* An AppLayout of nothing drawn. */
 void app_layout_clear(AppLayout *l);
 
-typedef enum { APP_WORK_NONE, APP_WORK_SCORES, APP_WORK_RUN } AppWork;
+typedef enum { APP_WORK_NONE, APP_WORK_SCORES, APP_WORK_RUN, APP_WORK_LENS } AppWork;
 
 typedef struct App {
     AppState app;       /* the settings, the sentence, the selection, the view */
     Session ses;        /* the weights, the kind, the results and the runs */
     LessonState lesson; /* the lesson shown, and the list of lessons */
     HeadTable heads;    /* the head scores table and the model view */
+    LensView lens;      /* the logit lens view's layer and lens */
     unsigned pending;   /* APP_RUN | APP_WEIGHTS | APP_CURSOR a burst asked for */
     AppWork work;       /* the slow step app_work does next */
     char work_line[128]; /* its line, shown before it */
@@ -122,8 +124,10 @@ void app_kind_line(App *a);
  * the kind finished off the key path (the newest text's result); first,
  * the next-token predictions a frame wanted (pred_due: the unembedding of
  * a large vocabulary costs a real model tens of milliseconds, so they are
- * asked when no key waits, never while typing). Call when no key came for
- * a while. APP_DO_REDRAW when the screen changed. */
+ * asked when no key waits, never while typing), and the logit lens of the
+ * newest result while the lens view shows it (L + 1 unembeddings of each
+ * position the kind's cache does not keep: the same reason). Call when no
+ * key came for a while. APP_DO_REDRAW when the screen changed. */
 unsigned app_poll(App *a);
 
 /* After each frame: the state follows what the frame found (the page and
@@ -138,7 +142,8 @@ bool app_layout(App *a, const AppLayout *l);
 unsigned app_settle(App *a);
 
 /* The slow step app_input or app_settle announced (APP_DO_WORK): the head
- * scores, or the run. Returns APP_DO_* bits. */
+ * scores, the run, or the first lens of the text the lens view opened on
+ * (L + 1 unembeddings of every position: seconds for a GPT-2). Returns APP_DO_* bits. */
 unsigned app_work(App *a);
 
 #endif

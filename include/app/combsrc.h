@@ -21,6 +21,7 @@
 #include "app/state.h"
 #include "core/combine.h"
 #include "core/model.h"
+#include "core/sink.h"
 
 typedef struct {
     bool file;           /* the kind keeps its attention (kind_source): a file */
@@ -29,6 +30,7 @@ typedef struct {
     CombinedHeads ch;
     RolloutSource ro;
     NormsSource ns;
+    SinkSource sink;
     AttnSource shares; /* ns's rows divided by their sums: comparable with the weights */
     float *fnorm;      /* (L, H, n_k) */
     float *multi_buf;  /* (2, n_k): the summed row and scratch */

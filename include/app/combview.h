@@ -22,7 +22,8 @@ typedef enum {
     COMB_MAX,
     COMB_SUM,
     COMB_ROLLOUT, /* attention rollout of layers 1..l */
-    COMB_NORMS    /* value-weighted norms as shares of their row */
+    COMB_NORMS,   /* value-weighted norms as shares of their row */
+    COMB_SINK     /* what-if: the first key's weight set aside, the rest renormalised */
 } CombMode;
 
 /* A combining view's state, the session's (Session.comb): the mode shown
@@ -44,7 +45,8 @@ bool comb_one_head(CombMode m);
 const char *comb_name(CombMode m);
 
 /* The view the key a switches to from m: A cycles mean, max, sum and back
- * to the weights, O and V turn the rollout and the norms on and off. False
+ * to the weights, O, V and K turn the rollout, the norms and the sink
+ * what-if (core/sink.h) on and off. False
  * (*next untouched) when a is no combining key. */
 bool comb_next(CombMode m, Action a, CombMode *next);
 

@@ -21,6 +21,7 @@
 
 #include "core/combine.h"
 #include "core/model.h"
+#include "core/bert.h"
 #include "core/gpt2.h"
 #include "core/lens.h"
 #include "io/attnimport.h"
@@ -144,6 +145,10 @@ typedef struct {
      * part of a long text the result shows) into out, or out emptied. NULL:
      * none. */
     void (*run_note)(const Kind *k, const ModelResult *r, char *out, size_t len);
+    /* What logits predicts, as the predictions' title ("Fill-in for": a
+     * masked-LM's fill-ins of the selected token). NULL: the next token
+     * after it. */
+    const char *predict_title;
     /* Free what the opener made; the model it was given stays the caller's. */
     void (*close)(Kind *k);
     bool temperature_samples; /* --temperature is generation's: the softmax keeps 1 */
@@ -210,6 +215,10 @@ int kind_lens(Kind *k, const char *text, size_t len, Lens *ls);
 /* Whether the kind predicts tokens (a lens method). */
 bool kind_has_lens(const Kind *k);
 
+/* The predictions' title: k->cls->predict_title, or "Next token after"
+ * ("Next after" when not wide). */
+const char *kind_predict_title(const Kind *k, bool wide);
+
 /* k->cls->token_text, or "#id". */
 void kind_token_text(const Kind *k, int id, char *out, size_t len);
 
@@ -252,8 +261,8 @@ void kind_run_note(const Kind *k, const ModelResult *r, char *out, size_t len);
 void kind_close(Kind *k);
 
 /* The model folder dir opened as the first kind of the table of folder
- * kinds (kind.c: a Hugging Face GPT-2 folder, else attnviz's own trained
- * model) that claims it; progress (may be NULL) is called with ctx as a
+ * kinds (kind.c: a Hugging Face BERT-family folder, a GPT-2 one, else
+ * attnviz's own trained model) that claims it; progress (may be NULL) is called with ctx as a
  * large model's weights are read. Returns AV_OK, AV_ERR_IO, AV_ERR_NOMEM or
  * AV_ERR_MODEL with one line in why (why may also be empty: the code says
  * it); on error k is zeroed. A new folder kind is one row there. */
@@ -310,6 +319,20 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
 
 /* Whether dir is a Hugging Face folder (config.json, no attnviz model.json). */
 bool kind_gpt2_folder(const char *dir);
+
+/* A Hugging Face BERT-family folder dir (kind_bert.c: config.json with
+ * model_type bert or distilbert, or the sentence-transformers layout;
+ * safetensors; vocab.txt or tokenizer.json), opened and owned by k; progress
+ * as kind_gpt2_load's. Returns AV_OK, AV_ERR_IO, AV_ERR_MODEL (one line in
+ * why) or AV_ERR_NOMEM; on error k is zeroed. */
+int kind_bert_load(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
+                   size_t whylen);
+
+/* Whether dir is a BERT-family folder (hfbert_is_folder). */
+bool kind_bert_folder(const char *dir);
+
+/* k's BERT sizes, or NULL when k is of another kind. */
+const BertConfig *kind_bert_config(const Kind *k);
 
 /* k's GPT-2 sizes, or NULL when k is of another kind. */
 const Gpt2Config *kind_gpt2_config(const Kind *k);

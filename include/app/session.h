@@ -166,8 +166,9 @@ int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flag
 /* g: the sentence continued by one token sampled with the kind's
  * temperature and top-k (the seed from s->cfg.seed and the count so far);
  * before is the number of query rows of the last good run. Sets s->text,
- * the selection and the status line, and the cached rows (before) for the
- * marks. Returns APP_RUN when the sentence grew, 0 when it did not (the
+ * the selection and the status line (with a KV cache, kind_cost's: its
+ * rows and bytes after the new row, and a token's), and the cached rows
+ * (before) for the marks. Returns APP_RUN when the sentence grew, 0 when it did not (the
  * reason in s->msg; out of memory sets *nomem). */
 unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem);
 

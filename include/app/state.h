@@ -22,7 +22,7 @@
 #define APP_MAX_MULTI 64 /* query rows summed together (M) */
 
 
-typedef enum { VIEW_ATTN, VIEW_PE, VIEW_PIPELINE, VIEW_COUNT } AppView;
+typedef enum { VIEW_ATTN, VIEW_PE, VIEW_PIPELINE, VIEW_LENS, VIEW_COUNT } AppView;
 typedef enum { MODE_BROWSE, MODE_EDIT } AppMode;
 typedef enum { PANEL_NONE, PANEL_TRACE, PANEL_HEADS } AppPanel; /* text over the view */
 typedef enum { CMP_NONE, CMP_MASK, CMP_HEADS } AppCompare;      /* side by side */
@@ -92,7 +92,7 @@ typedef enum {
     ACT_DEL_WORD,
     ACT_CLEAR,
     ACT_GENERATE,    /* a trained model (--model): the next token (src/ui/trained.c) */
-    ACT_COMBINE_HEADS, /* heads combined: mean, max, sum, off (app/combsrc.c) */
+    ACT_COMBINE_HEADS, /* heads combined: mean, max, sum, off (app/combine/combsrc.c) */
     ACT_ROLLOUT,     /* attention rollout across layers on/off */
     ACT_NORMS,       /* value-weighted norms beside the weights on/off (own models) */
     ACT_MULTI_ROW,   /* the selected query token in/out of the rows summed together */
@@ -110,6 +110,8 @@ typedef enum {
     ACT_TRAIN_SLOWER,
     ACT_TRAIN_RESET,  /* start again from step 0 with the next seed */
     ACT_TRAIN_SAVE,   /* the model to a new folder (the front end names it) */
+    ACT_LENS,         /* the logit lens view on / off (app/lensview.h) */
+    ACT_SINK,         /* what-if: each row without the first token's weight, on / off */
     ACT_COUNT
 } Action;
 

@@ -23,6 +23,7 @@ typedef struct {
     ModelPe pe;
     ModelAct activation;
     TrainConfig cfg;
+    bool hf;                 /* --format hf: save a Hugging Face GPT-2 folder */
     bool help;
     char err[256];           /* the one-line message when parsing fails */
 } TrainOptions;

@@ -10,6 +10,10 @@
  *                              layer l's stream at position i
  *   probs (cap, rows, LENS_K)  its probability under softmax(logits)
  *   tok   (cap)                the token at position i the numbers are of
+ *   next  (cap)                the token after it in the text, -1 at the last
+ *   rank  (cap, rows)          [i][l]: where next stands in layer l's
+ *                              distribution at i, 1-based (0: no next)
+ *   nprob (cap, rows)          its probability there
  *
  * Row L is the model's own next-token distribution. A cell's probabilities
  * come from sample_top_k (softmax in double, ties: the smaller id first); a
@@ -35,6 +39,9 @@ typedef struct {
     int *tok;     /* (cap) */
     int *ids;     /* (cap, rows, LENS_K) */
     float *probs; /* (cap, rows, LENS_K) */
+    int *next;    /* (cap) */
+    int *rank;    /* (cap, rows) */
+    float *nprob; /* (cap, rows) */
 } Lens;
 
 /* A zeroed lens. */
@@ -48,6 +55,10 @@ void lens_free(Lens *ls);
  * AV_OK, AV_ERR_CONFIG (rows or n below 1) or AV_ERR_NOMEM. */
 int lens_reserve(Lens *ls, int rows, int n);
 
+/* dst made a copy of src's positions (its arrays grown as needed).
+ * Returns AV_OK, or AV_ERR_NOMEM (dst->n is then 0). */
+int lens_copy(Lens *dst, const Lens *src);
+
 /* Offset of cell (l, i) in ids and probs. */
 static inline size_t lens_at(const Lens *ls, int l, int i)
 {
@@ -57,6 +68,12 @@ static inline size_t lens_at(const Lens *ls, int l, int i)
 /* Cell (l, i) from that stream's logits (V): its top LENS_K under the
  * model's own softmax (sample_top_k at temperature 1). */
 void lens_set(Lens *ls, int l, int i, const float *logits, int V);
+
+/* Where token next (-1: none, the last position) stands in cell (l, i)
+ * from the same logits as lens_set: its rank and probability
+ * (sample_rank), or 0 and 0 without one. The makers call it for every cell
+ * with the token that follows position i in their text. */
+void lens_set_next(Lens *ls, int l, int i, const float *logits, int V, int next);
 
 /* The numbers in DESIGN.md's order, (rows, n, LENS_K), into ids and probs
  * (rows n LENS_K each): what --dump writes. */

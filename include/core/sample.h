@@ -12,6 +12,12 @@
  * and probs[k], the softmax in double. Returns the count written, min(k, V). */
 int sample_top_k(const float *logits, int V, float temperature, int k, int *ids, float *probs);
 
+/* Where token id (0 .. V - 1) stands among logits (V) in sample_top_k's
+ * order (the larger logit first, ties: the smaller id first): its rank,
+ * 1-based, and its probability under softmax(logits) (temperature 1, in
+ * double) into *prob. One pass over the logits, nothing allocated. */
+int sample_rank(const float *logits, int V, int id, float *prob);
+
 /* How the next token is chosen. */
 typedef struct {
     float temperature; /* <= 0: greedy (the largest logit, the smaller id on a tie) */

@@ -83,4 +83,8 @@ int hfcache_make_parents(const char *path);
  * repo's NAME into buf (without ORG); false for any other folder. */
 bool hfcache_model_name(const char *dir, char *buf, size_t size);
 
+/* A model folder's name for the status line into buf: the repo's NAME for a
+ * cache's snapshot, else the folder's last part ("dir/" its part before). */
+void hfcache_display_name(const char *dir, char *buf, size_t size);
+
 #endif

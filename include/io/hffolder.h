@@ -1,6 +1,6 @@
-/* hffolder.h - what a Hugging Face GPT-2 folder holds, checked before it is
- * read (hffolder.c): files a clone without git-lfs left as pointers, and
- * files a snapshot lacks. Nothing prints.
+/* hffolder.h - what a Hugging Face GPT-2 or BERT folder holds, checked
+ * before it is read (hffolder.c): files a clone without git-lfs left as
+ * pointers, and files a snapshot lacks. Nothing prints.
  */
 #ifndef ATTNVIZ_HFFOLDER_H
 #define ATTNVIZ_HFFOLDER_H
@@ -13,14 +13,16 @@
 bool hffolder_is_lfs_pointer(const char *path);
 
 /* The first file of dir that attnviz reads (config.json, *.safetensors,
- * model.safetensors.index.json, vocab.json, merges.txt, tokenizer.json) and
- * that is a Git LFS pointer, its name into name; false when there is none. */
+ * model.safetensors.index.json, vocab.json, merges.txt, tokenizer.json,
+ * vocab.txt, tokenizer_config.json) and that is a Git LFS pointer, its name
+ * into name; false when there is none. */
 bool hffolder_lfs_pointer(const char *dir, char *name, size_t size);
 
 /* The files dir lacks (a link whose blob is gone counts as lacking): each
  * of config.json; model.safetensors, unless model.safetensors.index.json is
- * there; vocab.json and merges.txt, unless tokenizer.json is there. Their
- * names, ", " between, into list. Returns how many. */
+ * there; vocab.json and merges.txt, unless tokenizer.json or vocab.txt
+ * (BERT's) is there. Their names, ", " between, into list. Returns how
+ * many. */
 int hffolder_missing(const char *dir, char *list, size_t size);
 
 #endif

@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "core/gpt2.h"
-#include "io/safetensors.h"
+#include "io/hfweights.h"
 
 /* Caps of config.json's sizes (not av.h's: gpt2-xl's n_embd of 1600 and 25
  * heads are beyond the toy models' AV_MAX_D_MODEL). */
@@ -31,10 +31,6 @@
 #define HF_MAX_D_FF 65536
 #define HF_MAX_CONFIG_BYTES (1 << 20)
 
-/* Loading progress: fraction of the bytes read so far (0..1) and what is being
- * read (a tensor's name, or a file's), valid during the call only. */
-typedef void (*HfProgress)(void *ctx, double fraction, const char *what);
-
 typedef struct {
     Gpt2Weights w;       /* the pointers point into maps or arena */
     bool tied;           /* no lm_head.weight: w.lm_head == w.wte */
@@ -42,10 +38,7 @@ typedef struct {
     int dtype;           /* ST_F32, ST_F16 or ST_BF16 (that of wte) */
     size_t n_params;     /* floats in the weights (lm_head counted once when tied) */
     size_t copied_bytes; /* bytes of arena: weights copied or converted */
-    /* private */
-    StFile *shard; /* n_shards files, malloc'd */
-    int n_shards;
-    float *arena;
+    HfWeights files;     /* private: the maps and the arena */
 } HfModel;
 
 /* Parse config.json's text[0..len) into *cfg. Keys read: model_type (must

@@ -33,6 +33,7 @@ typedef enum {
     VIEW_ID_CMP_MASK,    /* the focused head with the mask off and on */
     VIEW_ID_CMP_HEADS,   /* the focused head and the next */
     VIEW_ID_HEADS,       /* every head (the handout writes each one) */
+    VIEW_ID_LENS,        /* the logit lens: each layer's likeliest next token (app/lensview.h) */
     VIEW_ID_HEAD_SCORES, /* every head scored, a table (f; src/ui/views/view_heads.c) */
     VIEW_ID_MODEL,       /* every layer x head as thumbnails (F; src/ui/views/view_heads.c) */
     VIEW_ID_TRAIN,       /* a model training live (W; src/ui/views/view_train.c) */

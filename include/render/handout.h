@@ -26,6 +26,11 @@ typedef struct {
     int (*run)(HandoutRun *run, const char *text, const char *cross);
     /* Free run->model; accepts NULL. */
     void (*close)(void *model);
+    /* The logit lens of the text run last, as --export lens writes it
+     * (render/lens.h) at width columns, to f. Returns AV_OK,
+     * AV_ERR_NEEDS_MODEL (the page's model predicts no tokens), or another
+     * error. NULL: no page has one. */
+    int (*lens)(HandoutRun *run, FILE *f, int width);
 } HandoutModel;
 
 /* One page's model, run as the page sets it up. */

@@ -1,6 +1,6 @@
 /* app.c - the one entry (app.h): each input routed, in this order, to the
  * lesson (its page or its list), the head scores table and the model view,
- * the session (what the kind refuses, g, M, the combining views' A, O, V),
+ * the logit lens view (its layer and position), the session (what the kind refuses, g, M, the combining views' A, O, V),
  * then typing or the action table; what they ask of the interface comes
  * back as APP_DO_* bits, the runs they ask for wait in a->pending for the
  * burst's end (app_settle).
@@ -32,6 +32,7 @@ void app_close(App *a)
 {
     train_close(a);
     headtable_free(&a->heads);
+    lensview_free(&a->lens);
     app_free(&a->app);
     lesson_state_free(&a->lesson);
     session_free(&a->ses);
@@ -69,6 +70,18 @@ static unsigned run_now(App *a, unsigned flags)
 {
     a->pending = 0;
     return session_update(&a->ses, &a->app, &a->lesson, flags) != AV_OK ? APP_DO_NOMEM : 0;
+}
+
+/* The lens of the text's newest result, when the lens view shows it and
+ * the kind does not compute it meanwhile: APP_DO_REDRAW when it changed. */
+static unsigned lens(App *a)
+{
+    const Session *ss = &a->ses;
+    if (ss->computing)
+        return 0;
+    int got = lensview_update(&a->lens, ss->kind, &a->app, ss->gen,
+                              !ss->run_err && a->app.n_q > 0);
+    return got < 0 ? APP_DO_NOMEM : got ? APP_DO_REDRAW : 0;
 }
 
 /* Whether in reads the result while it is handled, not only when the next
@@ -183,6 +196,17 @@ unsigned app_input(App *a, const AppInput *in)
         return out;
     if (heads_input(a, in, &out)) /* before the session: Enter focuses a head there */
         return out;
+    if (lensview_input(&a->lens, &a->app, a->ses.kind, in->action, in->arg, in->col)) {
+        if (in->action == ACT_LENS && a->app.view == VIEW_LENS && !a->ses.computing &&
+            !lensview_fresh(&a->lens, a->ses.kind, a->ses.gen)) {
+            a->work = APP_WORK_LENS; /* every position's rows: say so, not a frozen screen */
+            snprintf(a->work_line, sizeof a->work_line,
+                     "computing the logit lens of %d positions, %d read-outs each ...",
+                     a->app.n_q, a->app.cfg.layers + 1);
+            out |= APP_DO_WORK;
+        }
+        return out;
+    }
     bool typed = in->action == ACT_NONE && in->text[0];
     int taken = session_input(&a->ses, &a->app, in->action, typed, &a->pending);
     if (taken < 0)
@@ -213,6 +237,11 @@ unsigned app_work(App *a)
     a->work = APP_WORK_NONE, a->work_line[0] = '\0';
     if (w == APP_WORK_RUN)
         return run_now(a, a->pending) | APP_DO_REDRAW;
+    if (w == APP_WORK_LENS) {
+        if (a->pending & (APP_RUN | APP_WEIGHTS)) /* the burst's text first */
+            run_now(a, a->pending);
+        return lens(a) | APP_DO_REDRAW;
+    }
     if (w != APP_WORK_SCORES)
         return 0;
     ModelConfig c = headtable_config(&a->app, a->ses.budget);
@@ -295,7 +324,7 @@ static unsigned predict(App *a)
 
 unsigned app_poll(App *a)
 {
-    unsigned pred = predict(a);
+    unsigned pred = predict(a) | lens(a);
     if (pred & APP_DO_NOMEM)
         return pred;
     char msg[512];

@@ -204,6 +204,7 @@ static const struct {
     int (*load)(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
                 size_t whylen);
 } FOLDER_KINDS[] = {
+    {kind_bert_folder, kind_bert_load}, /* before GPT-2's, which claims any config.json */
     {kind_gpt2_folder, kind_gpt2_load},
     {NULL, trained_load},
 };
@@ -218,4 +219,11 @@ int kind_open_folder(Kind *k, const char *dir, HfProgress progress, void *ctx, c
         if (!FOLDER_KINDS[i].claims || FOLDER_KINDS[i].claims(dir))
             return FOLDER_KINDS[i].load(k, dir, progress, ctx, why, whylen);
     return AV_ERR_MODEL; /* not reached: the last row claims every folder */
+}
+
+const char *kind_predict_title(const Kind *k, bool wide)
+{
+    if (k->cls->predict_title)
+        return k->cls->predict_title;
+    return wide ? "Next token after" : "Next after";
 }

@@ -8,10 +8,12 @@
 #include "core/av.h"
 #include "io/lesson_builtin.h"
 #include "io/weights.h"
+#include "render/lens.h"
 
 typedef struct {
     ModelWeights w; /* the pipeline's: toy or from the page's folder */
     Kind kind;
+    char *text;     /* the text run last (the lens's) */
 } PageModel;
 
 /* The page's trained model folder, opened as the trained kind. */
@@ -69,6 +71,10 @@ static int page_run(HandoutRun *run, const char *text, const char *cross)
     PageModel *pm = run->model;
     if (kind_refuses(&pm->kind, KIND_ASK_CROSS)) /* a decoder runs on its own tokens */
         cross = NULL;
+    free(pm->text);
+    pm->text = strdup(text);
+    if (!pm->text)
+        return AV_ERR_NOMEM;
     return kind_run(&pm->kind, &run->cfg, text, strlen(text), cross, cross ? strlen(cross) : 0,
                     &run->r);
 }
@@ -80,10 +86,30 @@ static void page_close(void *model)
         return;
     kind_close(&pm->kind);
     model_weights_free(&pm->w);
+    free(pm->text);
     free(pm);
 }
 
-static const HandoutModel page_model = {page_open, page_run, page_close};
+static void token_name(const void *ctx, int id, char *out, size_t len)
+{
+    kind_token_text(ctx, id, out, len);
+}
+
+static int page_lens(HandoutRun *run, FILE *f, int width)
+{
+    PageModel *pm = run->model;
+    if (!pm || !pm->text)
+        return AV_ERR_NEEDS_MODEL;
+    Lens ls;
+    lens_init(&ls);
+    int err = kind_lens(&pm->kind, pm->text, strlen(pm->text), &ls);
+    if (!err)
+        err = lens_export_text(f, &ls, token_name, &pm->kind, width, false);
+    lens_free(&ls);
+    return err;
+}
+
+static const HandoutModel page_model = {page_open, page_run, page_close, page_lens};
 
 const HandoutModel *pagerun_model(void)
 {

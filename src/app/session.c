@@ -276,6 +276,31 @@ int session_resume_done(Session *ss, AppState *s, LessonState *ls)
     return 1;
 }
 
+/* bytes in B, KiB, MiB or GiB, as the cost line writes them. */
+static void bytes_text(double b, char *out, size_t len)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB"};
+    int k = 0;
+    while (b >= 1024 && k < 3)
+        b /= 1024, k++;
+    snprintf(out, len, k ? "%.1f %s" : "%.0f %s", b, units[k]);
+}
+
+/* What g's new row does to the kind's KV cache (its bytes a token, from
+ * the last run): " | KV cache 9 rows, 10.1 KiB (+1.1 KiB)", or "" for a
+ * kind without one. */
+static void kv_growth(const Kind *k, int rows, char *out, size_t len)
+{
+    KindCost kc;
+    out[0] = 0;
+    if (!kind_cost(k, &kc) || !(kc.kv_token > 0))
+        return;
+    char total[24], one[24];
+    bytes_text(kc.kv_token * rows, total, sizeof total);
+    bytes_text(kc.kv_token, one, sizeof one);
+    snprintf(out, len, "; KV cache %d rows, %s (+%s)", rows, total, one);
+}
+
 unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
 {
     char *out;
@@ -300,10 +325,12 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
     ss->cached_rows = before, ss->cached_len = s->text.len;
     s->sentence = -1;
     s->sel_row = before; /* the new query row (clamped after the run) */
+    char kv[96];
+    kv_growth(k, before + 1, kv, sizeof kv);
     snprintf(s->msg, sizeof s->msg,
              "+'%.24s': keys and values of rows 1-%d (·) were "
-             "cached; only row %d (+) is new",
-             out + cont, before, before + 1);
+             "cached; only row %d (+) is new%s",
+             out + cont, before, before + 1, kv);
     free(out);
     return APP_RUN;
 }

@@ -110,6 +110,7 @@ static const struct {
     [VIEW_ID_CMP_MASK] = {VIEW_ATTN, PANEL_NONE, CMP_MASK},
     [VIEW_ID_CMP_HEADS] = {VIEW_ATTN, PANEL_NONE, CMP_HEADS},
     [VIEW_ID_HEADS] = {VIEW_ATTN, PANEL_NONE, CMP_NONE},
+    [VIEW_ID_LENS] = {VIEW_LENS, PANEL_NONE, CMP_NONE},
 };
 
 bool app_view_show(AppState *s, ViewId v)
@@ -130,6 +131,8 @@ ViewId app_view_base(const AppState *s)
         return VIEW_ID_PIPELINE;
     if (s->view == VIEW_PE)
         return VIEW_ID_PE;
+    if (s->view == VIEW_LENS)
+        return VIEW_ID_LENS;
     if (s->compare != CMP_NONE)
         return s->compare == CMP_MASK ? VIEW_ID_CMP_MASK : VIEW_ID_CMP_HEADS;
     return VIEW_ID_ATTN;

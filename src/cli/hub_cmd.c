@@ -196,18 +196,26 @@ static int fetch_weights(Get *g)
     return status;
 }
 
-/* The tokenizer: vocab.json and merges.txt, or tokenizer.json. */
+/* The tokenizer: vocab.json and merges.txt (GPT-2's), or else
+ * tokenizer.json, vocab.txt (BERT's WordPiece) and tokenizer_config.json
+ * (BERT's do_lower_case), each when the repository has it. */
 static int fetch_tokenizer(Get *g)
 {
-    bool no_vocab, no_merges, no_tok;
+    bool no_vocab, no_merges, no_tok, no_txt, no_conf;
     int status = fetch(g, "vocab.json", true, &no_vocab);
     if (!status)
         status = fetch(g, "merges.txt", true, &no_merges);
     if (status || (!no_vocab && !no_merges))
         return status;
     status = fetch(g, "tokenizer.json", true, &no_tok);
-    if (!status && no_tok)
-        return say(2, "%s has no tokenizer at %s (vocab.json and merges.txt, or tokenizer.json)",
+    if (!status)
+        status = fetch(g, "vocab.txt", true, &no_txt);
+    if (!status)
+        status = fetch(g, "tokenizer_config.json", true, &no_conf);
+    if (!status && no_tok && no_txt)
+        return say(2,
+                   "%s has no tokenizer at %s (vocab.json and merges.txt, tokenizer.json or "
+                   "vocab.txt)",
                    g->id->repo, g->endpoint);
     return status;
 }

@@ -22,6 +22,7 @@
 #include "core/av.h"
 #include "core/mat.h"
 #include "io/fileio.h"
+#include "io/hfwrite.h"
 #include "io/modelfile.h"
 #include "io/npy.h"
 #include "train/scores.h"
@@ -54,7 +55,9 @@ const char *train_cmd_usage(void)
            "      --report N         a progress line every N steps (0: at the end)\n"
            "      --threads N        1 or 2 (default: 2 on a machine of 2 cores or more):\n"
            "                         the batch's halves on two cores, the same bits\n"
-           "      --save DIR         the model folder to write\n";
+           "      --save DIR         the model folder to write\n"
+           "      --format F         attnviz (default) | hf: a Hugging Face GPT-2 folder\n"
+           "                         (character models with --layernorm, GELU or no MLP)\n";
 }
 
 /* The task's defaults (trainer_defaults), before the options. */
@@ -94,7 +97,8 @@ static bool get_float(const char *s, double lo, double hi, float *v)
 }
 
 enum { O_STEPS = 256, O_LAYERS, O_HEADS, O_DMODEL, O_CONTEXT, O_BATCH, O_LR, O_SEED, O_MLP,
-       O_ACT, O_LN, O_NOLN, O_PE, O_REPORT, O_SAVE, O_WD, O_CLIP, O_DUMP, O_THREADS };
+       O_ACT, O_LN, O_NOLN, O_PE, O_REPORT, O_SAVE, O_WD, O_CLIP, O_DUMP, O_THREADS,
+       O_FORMAT };
 
 static const struct option LONG[] = {
     {"steps", 1, 0, O_STEPS}, {"layers", 1, 0, O_LAYERS}, {"heads", 1, 0, O_HEADS},
@@ -103,7 +107,7 @@ static const struct option LONG[] = {
     {"activation", 1, 0, O_ACT}, {"layernorm", 0, 0, O_LN}, {"no-layernorm", 0, 0, O_NOLN},
     {"pe", 1, 0, O_PE}, {"report", 1, 0, O_REPORT}, {"save", 1, 0, O_SAVE},
     {"weight-decay", 1, 0, O_WD}, {"clip", 1, 0, O_CLIP}, {"dump-grads", 1, 0, O_DUMP},
-    {"threads", 1, 0, O_THREADS},
+    {"threads", 1, 0, O_THREADS}, {"format", 1, 0, O_FORMAT},
     {"help", 0, 0, 'h'}, {0, 0, 0, 0},
 };
 
@@ -139,6 +143,10 @@ static bool set_option(TrainOptions *o, int c, const char *a)
     case O_NOLN: return o->layernorm = false, true;
     case O_SAVE: return o->save = a, true;
     case O_DUMP: return o->dump_grads = a, true;
+    case O_FORMAT:
+        if (strcmp(a, "attnviz") && strcmp(a, "hf"))
+            return false;
+        return o->hf = a[0] == 'h', true;
     default: return false;
     }
 }
@@ -275,10 +283,12 @@ static int say_not_replaceable(const char *dir, const char *which)
                "new folder, or one that holds a model)", dir, which);
 }
 
-static int save(Trainer *tr, const char *dir, const HeadScore *hs)
+/* The model folder, in attnviz's format or (hf) as a GPT-2 folder. */
+static int save(Trainer *tr, const char *dir, const HeadScore *hs, bool hf)
 {
     char which[256];
-    int err = trainer_save(tr, dir, hs, which, sizeof which);
+    int err = hf ? hfwrite_save(dir, &tr->net.spec, tr->net.params, which, sizeof which)
+                 : trainer_save(tr, dir, hs, which, sizeof which);
     if (err == AV_ERR_NOMEM)
         return say(1, "out of memory");
     if (err == AV_ERR_IO && (errno == ENOTEMPTY || errno == ENOTDIR))
@@ -294,10 +304,11 @@ static int save(Trainer *tr, const char *dir, const HeadScore *hs)
 /* Before training: the folder could be saved (its parent is a folder we may
  * write in, and it is new or holds only a model). Nothing is made: the folder
  * appears whole when the model is saved. */
-static int make_save_dir(const char *dir)
+static int make_save_dir(const char *dir, bool hf)
 {
     char which[256], parent[4096];
-    if (modelfile_save_check(dir, which, sizeof which))
+    if (hf ? hfwrite_save_check(dir, which, sizeof which)
+           : modelfile_save_check(dir, which, sizeof which))
         return errno == ENOTEMPTY || errno == ENOTDIR ? say_not_replaceable(dir, which)
                : say(1, "cannot save in %s: %s", dir, strerror(errno));
     snprintf(parent, sizeof parent, "%s", dir);
@@ -321,7 +332,7 @@ static int dump_grads(Trainer *tr, const char *dir)
     char path[4096], which[64], txt[64];
     Batch *b = &tr->batch;
     const size_t N = (size_t)b->B * b->n, shape[2] = {(size_t)b->B, (size_t)b->n};
-    int status = save(tr, dir, NULL);
+    int status = save(tr, dir, NULL, false);
     if (status)
         return status;
     task_batch(tr->task, tr->cfg.seed, tr->step, b);
@@ -376,7 +387,7 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
         fputs("\r\033[K", stderr);
     if (o->steps == 0 || interrupted)
         progress(tr, hs, false);
-    int status = save(tr, o->save, hs);
+    int status = save(tr, o->save, hs, o->hf);
     if (!status && interrupted)
         fprintf(stderr, "attnviz: interrupted at step %ld of %ld: saved the model so far "
                 "in %s\n", tr->step, o->steps, o->save);
@@ -400,7 +411,7 @@ int train_cmd_main(int argc, char **argv)
         return fflush(stdout) ? 1 : 0;
     }
     Task task;
-    int status = o.save ? make_save_dir(o.save) : 0;
+    int status = o.save ? make_save_dir(o.save, o.hf) : 0;
     if (status)
         return status;
     status = load_task(&o, &task);
@@ -411,6 +422,13 @@ int train_cmd_main(int argc, char **argv)
     mat_set_threads(1);
     int err = trainer_spec(&task, o.layers, o.heads, o.d_model, o.context, o.mlp, o.layernorm,
                            o.pe, o.activation, &spec);
+    char why[256];
+    if (!err && o.hf && hfwrite_check(&spec, why, sizeof why)) {
+        status = say(2, "train: --format hf: GPT-2 cannot express this model: %s", why);
+        modelfile_spec_free(&spec);
+        task_free(&task);
+        return status;
+    }
     if (!err)
         err = trainer_init(&tr, &task, &spec, &o.cfg);
     if (err == AV_ERR_NOMEM)

@@ -56,6 +56,18 @@ int sample_top_k(const float *logits, int V, float temperature, int k, int *ids,
     return count;
 }
 
+int sample_rank(const float *logits, int V, int id, float *prob)
+{
+    int rank = 1;
+    float max = logits[id];
+    for (int v = 0; v < V; v++) {
+        rank += ranks_before(logits, v, id);
+        max = logits[v] > max ? logits[v] : max;
+    }
+    *prob = (float)(exp((double)logits[id] - max) / partition(logits, V, 1.0f, max));
+    return rank;
+}
+
 int sample_token(const float *logits, int V, const Sampling *s, Rng *rng)
 {
     int best;

@@ -16,6 +16,8 @@ static const ViewInfo VIEWS[VIEW_ID_COUNT] = {
     {VIEW_ID_CMP_HEADS, "compare-heads", "the focused head and the next, side by side", 0,
      VIEW_HOME_STATE},
     {VIEW_ID_HEADS, "heads", "every head of the layer", 0, VIEW_HOME_STATE},
+    {VIEW_ID_LENS, "lens", "each layer's likeliest next token at every position (the logit lens)",
+     0, VIEW_HOME_STATE},
     {VIEW_ID_HEAD_SCORES, "head-scores",
      "every head scored as previous-token, induction, duplicate-token and first-token",
      VIEW_NEEDS_HEADSCAN, VIEW_HOME_UI},

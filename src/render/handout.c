@@ -149,6 +149,11 @@ static int md_view(FILE *f, const LessonSettings *s, HandoutRun *run)
                              HANDOUT_WIDTH);
         break;
     case VIEW_ID_TRACE: err = trace_write(f, r, &run->cfg, run->layer, run->head, row); break;
+    case VIEW_ID_LENS:
+        err = run->hm->lens ? run->hm->lens(run, f, HANDOUT_WIDTH) : AV_ERR_NEEDS_MODEL;
+        if (err == AV_ERR_NEEDS_MODEL)
+            err = AV_OK, fputs("(no logit lens: this page's model predicts no tokens)\n", f);
+        break;
     case VIEW_ID_CMP_HEADS:
         err = export_text_head(f, r, &run->cfg, run->head, &o);
         if (!err && run->head + 1 < run->cfg.H)

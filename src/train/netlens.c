@@ -35,8 +35,10 @@ int netlens_run(const Net *net, Lens *ls)
             ops_linear_forward(logits, in, net->p.unembed, NULL, n, D, V);
             row = logits;
         }
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
             lens_set(ls, l, i, row + (size_t)i * V, V);
+            lens_set_next(ls, l, i, row + (size_t)i * V, V, i + 1 < n ? net->tok[i + 1] : -1);
+        }
     }
     for (int i = 0; i < n; i++)
         ls->tok[i] = net->tok[i];

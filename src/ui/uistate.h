@@ -33,6 +33,14 @@ typedef struct {
     int x, y, w, h;
 } Rect;
 
+/* Where the logit lens view drew its cells (views/lens.c), for clicks. */
+typedef struct {
+    bool have;
+    int x0, y0;        /* the first cell */
+    int cols, rows;    /* positions and layers shown */
+    int first_i, first_l;
+} LensLayout;
+
 /* Where things were drawn in the last frame, for mapping clicks. */
 typedef struct {
     Rect editor;            /* the sentence line */
@@ -55,6 +63,7 @@ typedef struct {
     Rect cross_line;        /* the second sentence, when shown */
     int cross_scroll;
     Rect view, page;        /* the view shown and the lesson's page (w = 0: none) */
+    LensLayout lens;        /* the logit lens's cells, when it was drawn */
 } UiLayout;
 
 /* A pooled grid kept for the next frames: recomputed only when the view or

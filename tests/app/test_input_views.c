@@ -248,11 +248,75 @@ static void test_poll_asks_predictions(void **state)
     stop(&f);
 }
 
+/* K, the sink what-if: every head kept, each row i >= 1 without the first
+ * key's weight (exactly 0) and summing to 1, the other keys in the
+ * proportions of the model's own row, the first row as it was; the heads
+ * labelled; K again back to the weights. On a trained model and on
+ * imported attention. */
+static void check_sink(Fix *f)
+{
+    const int H = f->a.app.cfg.H, L = f->a.ses.res.L, n = f->a.app.n_q, n_k = f->a.app.n_k;
+    float w[64], x[64];
+    assert_true(n_k <= 64);
+    key(f, ACT_SINK, 0);
+    settle(f);
+    assert_int_equal(f->a.ses.comb.mode, COMB_SINK);
+    assert_non_null(f->a.ses.res.src);
+    assert_int_equal(f->a.ses.res.shape.H, H);
+    assert_int_equal(f->a.ses.res.L, L);
+    assert_true(starts(f->a.app.msg, "what-if: each row without the first token's weight"));
+    assert_string_equal(f->a.app.cfg.head_labels[0], "what-if: first token set aside");
+    const AttnSource *base = &f->a.ses.src.base_src;
+    for (int l = 0; l < L; l++)
+        for (int h = 0; h < H; h++)
+            for (int i = 0; i < n; i++) {
+                const float *got = model_head_row(&f->a.ses.res, l, h, i, x);
+                const float *row = combine_row(base, l, h, i, w);
+                double sum = 0, rest = 0;
+                for (int j = 0; j < n_k; j++)
+                    sum += got[j], rest += j > 0 ? row[j] : 0;
+                assert_float_equal(sum, 1.0, 1e-5);
+                if (i == 0 && rest == 0) {
+                    assert_memory_equal(got, row, sizeof(float) * (size_t)n_k);
+                    continue;
+                }
+                assert_true(got[0] == 0.0f);
+                for (int j = 1; j < n_k; j++)
+                    assert_float_equal(got[j], row[j] / rest, 1e-6);
+            }
+    key(f, ACT_SINK, 0);
+    settle(f);
+    assert_int_equal(f->a.ses.comb.mode, COMB_WEIGHTS);
+    if (!f->a.ses.src.file) /* a run's own result again (a file's stays the file) */
+        assert_null(f->a.ses.res.src);
+}
+
+static void test_sink_what_if(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    char why[256];
+    assert_int_equal(kind_trained_load(&f.kind, "assets/models/chars", why, sizeof why), AV_OK);
+    f.have_kind = true;
+    start(&f, "the cat sat on the mat", false);
+    check_sink(&f);
+    stop(&f);
+    Fix g = {0};
+    assert_int_equal(kind_imported_load(&g.kind, DATA_IMPORT "/attn_l3h2n7.npy",
+                                        DATA_IMPORT "/tokens7.txt", NULL, true, why, sizeof why),
+                     AV_OK);
+    g.have_kind = true;
+    start(&g, NULL, false);
+    check_sink(&g);
+    stop(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_combining_views_on_a_model),
         cmocka_unit_test(test_combining_views_on_imported),
+        cmocka_unit_test(test_sink_what_if),
         cmocka_unit_test(test_lesson_while_combined),
         cmocka_unit_test(test_stale_typed_leaves_combined),
         cmocka_unit_test(test_layout_report),

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/app.h"
 #include "app/kind.h"
 #include "app/lesson.h"
 #include "app/session.h"
@@ -547,6 +548,16 @@ static void test_kind_gpt2_background(void **state)
     assert_int_equal(kc.computed, 3);
     assert_int_equal(kc.cached, 3);
     assert_true(kc.ms > 0);
+    /* the lens too is the thread's: busy first, then the copy of its lens */
+    Lens ls, ls2;
+    lens_init(&ls), lens_init(&ls2);
+    assert_int_equal(kind_lens(&f->k, c, strlen(c), &ls), KIND_BUSY);
+    assert_int_equal(kind_lens(&f->k, c, strlen(c), &ls), KIND_BUSY);
+    wait_done(&f->k);
+    assert_int_equal(kind_lens(&f->k, c, strlen(c), &ls), AV_OK);
+    assert_int_equal(ls.n, 6);
+    assert_true(kind_cost(&f->k, &kc)); /* a lens over a cached forward: the cost stands */
+    assert_int_equal(kc.computed, 3);
     f->k.background = false;
     Kind k2;
     char why[256];
@@ -560,6 +571,13 @@ static void test_kind_gpt2_background(void **state)
         for (int h = 0; h < H; h++)
             assert_memory_equal(model_head_P(&r, l, h), model_head_P(&live, l, h), 6 * 6 * 4);
     assert_memory_equal(r.out, live.out, 6 * D * sizeof(float));
+    assert_int_equal(kind_lens(&k2, c, strlen(c), &ls2), AV_OK); /* live: the same lens */
+    assert_int_equal(ls2.n, 6);
+    assert_memory_equal(ls.ids, ls2.ids, sizeof *ls.ids * 6 * (L + 1) * LENS_K);
+    assert_memory_equal(ls.probs, ls2.probs, sizeof *ls.probs * 6 * (L + 1) * LENS_K);
+    assert_memory_equal(ls.rank, ls2.rank, sizeof *ls.rank * 6 * (L + 1));
+    assert_memory_equal(ls.next, ls2.next, sizeof *ls.next * 6);
+    lens_free(&ls), lens_free(&ls2);
     kind_close(&k2);
     /* a tiny model is live; closing while a thread runs waits for it */
     assert_false(f->k.cls->slow);
@@ -568,11 +586,57 @@ static void test_kind_gpt2_background(void **state)
     model_result_free(&r), model_result_free(&live);
 }
 
+/* g on a GPT-2 grows its KV cache by a row a token (2 x L x D x 4 bytes):
+ * the status line says the rows and bytes after the new row and a
+ * token's; the cost after the run has the text's rows and the context's;
+ * the logit lens of the longer text has the new token (u after g). */
+static void test_generate_grows_the_kv_cache(void **state)
+{
+    Fixture *f = *state;
+    App a;
+    app_open(&a, NULL, &f->k, 0);
+    assert_int_equal(app_init(&a.app, &f->c, TEXT, NULL, false), AV_OK);
+    kind_config(&f->k, &a.app.cfg);
+    app_begin(&a);
+    assert_int_equal(app_settle(&a), 0);
+    const int n = a.app.n_q, per = 2 * L * D * 4;
+    assert_int_equal(n, 6);
+    char want[128];
+    for (int g = 1; g <= 2; g++) {
+        AppInput in = {.action = ACT_GENERATE};
+        assert_int_equal(app_input(&a, &in) & (APP_DO_NOMEM | APP_DO_FAIL), 0);
+        const int total = (n + g) * per; /* 896 B, then 1.0 KiB */
+        if (total < 1024)
+            snprintf(want, sizeof want, "; KV cache %d rows, %d B (+%d B)", n + g, total, per);
+        else
+            snprintf(want, sizeof want, "; KV cache %d rows, %.1f KiB (+%d B)", n + g,
+                     total / 1024.0, per);
+        if (!strstr(a.app.msg, want))
+            fail_msg("status \"%s\", want \"%s\"", a.app.msg, want);
+        assert_int_equal(app_settle(&a), 0);
+        assert_int_equal(a.app.n_q, n + g);
+        KindCost kc;
+        assert_true(kind_cost(&f->k, &kc));
+        assert_float_equal(kc.kv_now, (n + g) * per, 0);
+        assert_float_equal(kc.kv_context, T * per, 0);
+        assert_int_equal(kc.computed, 1); /* the new row alone: the rest was cached */
+    }
+    AppInput u = {.action = ACT_LENS};
+    app_input(&a, &u);
+    assert_int_equal(a.app.view, VIEW_LENS);
+    app_poll(&a);
+    assert_int_equal(a.lens.err, AV_OK);
+    assert_int_equal(a.lens.ls.n, n + 2);
+    assert_int_equal(a.lens.ls.rows, L + 1);
+    app_close(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_kind_gpt2_logits_every_position, setup, teardown),
         cmocka_unit_test_setup_teardown(test_session_predict_gpt2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_generate_grows_the_kv_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_session_gpt2_no_toy_weights, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_cost_of_a_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_status_and_whatif, setup, teardown),

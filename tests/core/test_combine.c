@@ -1,7 +1,9 @@
-/* test_combine.c - heads combined, rows summed, rollout and value-weighted
+/* test_combine.c - heads combined, rows summed, rollout, value-weighted
  * norms against the NumPy references of tests/data/import/make_import_ref.py,
- * plus invariants (rows of the rollout sum to 1, causal structure survives,
- * the row-only rollout equals the matrix one, sources compose).
+ * and the attention-sink what-if (core/sink.h) against make_sink_ref.py's,
+ * plus invariants (rows of the rollout and of the what-if sum to 1, causal
+ * structure survives, the row-only rollout equals the matrix one, sources
+ * compose).
  *
  * Core tests link no io, so the committed .npy files are read by a small
  * loader here (version 1.0, '<f4' or '<f8', C order, little-endian host).
@@ -13,6 +15,7 @@
 
 #include "core/av.h"
 #include "core/combine.h"
+#include "core/sink.h"
 
 #define IMPORT_DIR TEST_DATA_DIR "/import/"
 
@@ -390,6 +393,67 @@ static void test_combine_norms_compose(void **state)
     free(V);
 }
 
+static void test_sink_what_if_numpy(void **state)
+{
+    /* expect: the trained chars model's weights (4 layers, 4 heads, 23
+     * causal tokens) with the first key set aside equal the float64 NumPy
+     * reference (tests/data/import/make_sink_ref.py) within 1e-6, by
+     * pointer and by copy; every row sums to 1, key 0 of rows 1.. is 0, a
+     * masked weight stays exactly 0, the first row (key 0 alone) is as it
+     * was; in place gives the same; release reaches the inner source */
+    (void)state;
+    enum { SL = 4, SH = 4, SN = 23 };
+    const size_t count = (size_t)SL * SH * SN * SN;
+    float *A = load("sink_attn_chars.npy", count), *want = load("sink_chars_f64.npy", count);
+    for (int copy = 0; copy < 2; copy++) {
+        ArrCtx c = {A, copy, {0}, 0, 0, 0};
+        AttnSource s = arr_source(&c, SL, SH, SN, SN);
+        SinkSource sk;
+        sink_source_init(&sk, &s);
+        assert_int_equal(sk.src.n_k, SN);
+        for (int l = 0; l < SL; l++)
+            for (int h = 0; h < SH; h++)
+                for (int i = 0; i < SN; i++) {
+                    float buf[SN];
+                    const size_t at = (((size_t)l * SH + h) * SN + i) * SN;
+                    const float *row = combine_row(&sk.src, l, h, i, buf);
+                    assert_floats_near(row, want + at, SN, 1e-6);
+                    double sum = 0;
+                    for (int j = 0; j < SN; j++)
+                        sum += row[j];
+                    assert_float_equal(sum, 1.0, 1e-5);
+                    for (int j = i + 1; j < SN; j++)
+                        assert_true(row[j] == 0.0f);
+                    if (i == 0)
+                        assert_memory_equal(row, A + at, sizeof buf);
+                    else
+                        assert_true(row[0] == 0.0f);
+                    memcpy(buf, A + at, sizeof buf); /* in place */
+                    assert_int_equal(sink_aside_row(buf, SN, buf), i > 0);
+                    assert_memory_equal(buf, row, sizeof buf);
+                }
+        sk.src.release(sk.src.ctx, 2);
+        assert_int_equal(c.released[2], 1);
+    }
+    free(A), free(want);
+}
+
+static void test_sink_row_edges(void **state)
+{
+    /* expect: a row with every weight on key 0 is left as it is; one key is
+     * copied; a row of two keys puts all its weight on the second */
+    (void)state;
+    const float all0[3] = {1, 0, 0}, half[2] = {0.5f, 0.5f};
+    float out[3];
+    assert_false(sink_aside_row(all0, 3, out));
+    assert_memory_equal(out, all0, sizeof all0);
+    assert_false(sink_aside_row(half, 1, out));
+    assert_float_equal(out[0], 0.5f, 0);
+    assert_true(sink_aside_row(half, 2, out));
+    assert_float_equal(out[0], 0.0f, 0);
+    assert_float_equal(out[1], 1.0f, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +470,8 @@ int main(void)
         cmocka_unit_test(test_combine_rollout_refuses),
         cmocka_unit_test(test_combine_value_norms_numpy),
         cmocka_unit_test(test_combine_norms_compose),
+        cmocka_unit_test(test_sink_what_if_numpy),
+        cmocka_unit_test(test_sink_row_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,13 @@
 /* test_lens.c - core/lens.h's table and GPT-2's logit lens (gpt2_lens): its
  * last row is the model's own next-token distribution, bit for bit; the rows
  * the KV cache keeps are reused and equal a whole run's; and the KV cache's
- * size (model_kv_bytes). The float64 reference of every cell is
+ * size (model_kv_bytes); each cell holds the next token's rank and
+ * probability, as counted here. The float64 reference of every cell is
  * tests/e2e/gpt2_model.sh's.
  */
 #include "test_common.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +89,9 @@ static void assert_lens_equal(const Lens *a, const Lens *b)
     assert_memory_equal(a->ids, b->ids, cells * sizeof *a->ids);
     assert_memory_equal(a->probs, b->probs, cells * sizeof *a->probs);
     assert_memory_equal(a->tok, b->tok, (size_t)a->n * sizeof *a->tok);
+    assert_memory_equal(a->next, b->next, (size_t)a->n * sizeof *a->next);
+    assert_memory_equal(a->rank, b->rank, (size_t)a->n * a->rows * sizeof *a->rank);
+    assert_memory_equal(a->nprob, b->nprob, (size_t)a->n * a->rows * sizeof *a->nprob);
 }
 
 static void test_lens_last_row_is_the_models(void **state)
@@ -170,11 +175,13 @@ static void test_lens_cache_reused(void **state)
     assert_int_equal(gpt2_forward(&m->w, ids, N, &st), AV_OK);
     assert_int_equal(gpt2_forward(&m->w, ids, N, &st), AV_OK);
     assert_int_equal(st.from, N);
-    ls.ids[lens_at(&ls, 0, 4)] = -7; /* before the edit: kept */
+    ls.ids[lens_at(&ls, 0, 3)] = -7; /* before the edit: kept */
+    ls.ids[lens_at(&ls, 0, 4)] = -7; /* its next token changed: recomputed */
     assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
-    assert_int_equal(ls.ids[lens_at(&ls, 0, 4)], -7);
+    assert_int_equal(ls.ids[lens_at(&ls, 0, 3)], -7);
     whole_lens(m, ids, N, &whole);
-    ls.ids[lens_at(&ls, 0, 4)] = whole.ids[lens_at(&whole, 0, 4)];
+    assert_int_equal(ls.ids[lens_at(&ls, 0, 4)], whole.ids[lens_at(&whole, 0, 4)]);
+    ls.ids[lens_at(&ls, 0, 3)] = whole.ids[lens_at(&whole, 0, 3)];
     assert_lens_equal(&ls, &whole);
 
     /* a forward that recomputed everything (st->n set to 0, as after a change
@@ -223,6 +230,65 @@ static void test_lens_small_vocab_and_gather(void **state)
     lens_free(&ls);
 }
 
+/* The rank (1-based; ties: the smaller id first) and the probability
+ * (softmax in double) of id among logits[0..n), counted here. */
+static int rank_of(const float *logits, int n, int id, double *prob)
+{
+    int rank = 1;
+    double max = logits[0], z = 0;
+    for (int v = 0; v < n; v++)
+        max = logits[v] > max ? logits[v] : max;
+    for (int v = 0; v < n; v++) {
+        z += exp((double)logits[v] - max);
+        rank += logits[v] > logits[id] || (logits[v] == logits[id] && v < id);
+    }
+    *prob = exp((double)logits[id] - max) / z;
+    return rank;
+}
+
+static void test_lens_next_token_rank(void **state)
+{
+    /* expect: every cell but the last position's holds the text's next token
+     * with its rank and probability as counted here over the cell's logits;
+     * within the top ten it stands at that place with the same probability,
+     * bit for bit; the last position has none (-1, rank 0); after a token is
+     * appended the old last position has its next token too */
+    Model *m = *state;
+    Gpt2State st;
+    Lens ls;
+    float logits[V];
+    gpt2_state_init(&st), lens_init(&ls);
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N - 1, &st), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(ls.next[N - 2], -1);
+    assert_int_equal(ls.rank[(size_t)(N - 2) * ls.rows], 0);
+    assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    int in_top = 0;
+    for (int i = 0; i < N; i++)
+        for (int l = 0; l <= L; l++) {
+            const size_t at = (size_t)i * ls.rows + l;
+            if (i == N - 1) {
+                assert_int_equal(ls.next[i], -1);
+                assert_int_equal(ls.rank[at], 0);
+                continue;
+            }
+            assert_int_equal(ls.next[i], m->ids[i + 1]);
+            assert_int_equal(gpt2_lens_logits(&m->w, &st, l, i, logits), AV_OK);
+            double want;
+            assert_int_equal(ls.rank[at], rank_of(logits, V, m->ids[i + 1], &want));
+            assert_float_equal(ls.nprob[at], want, 1e-6);
+            if (ls.rank[at] <= LENS_K) {
+                const size_t c = lens_at(&ls, l, i) + ls.rank[at] - 1;
+                assert_int_equal(ls.ids[c], m->ids[i + 1]);
+                assert_memory_equal(&ls.probs[c], &ls.nprob[at], sizeof(float));
+                in_top++;
+            }
+        }
+    assert_true(in_top > 0); /* the bit-for-bit check ran */
+    lens_free(&ls), gpt2_state_free(&st);
+}
+
 static void test_lens_kv_bytes(void **state)
 {
     /* expect: GPT-2 small (12 layers, d_model 768) keeps 72 KiB a token and
@@ -238,6 +304,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_lens_last_row_is_the_models, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lens_next_token_rank, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lens_cache_reused, setup, teardown),
         cmocka_unit_test(test_lens_small_vocab_and_gather),
         cmocka_unit_test(test_lens_kv_bytes),

@@ -27,6 +27,7 @@ usage_error "unknown task" dance --save "$tmp/m"
 usage_error "no --save" induction
 usage_error "bad --steps" induction --steps -3 --save "$tmp/m"
 usage_error "bad --pe" induction --pe wavy --save "$tmp/m"
+usage_error "bad --format" induction --format onnx --save "$tmp/m"
 usage_error "heads not dividing d_model" induction --heads 3 --save "$tmp/m"
 usage_error "unknown option" induction --frobnicate --save "$tmp/m"
 usage_error "text without FILE" text --save "$tmp/m"

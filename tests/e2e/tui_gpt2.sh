@@ -9,8 +9,9 @@
 # columns too; the status line shows GPT-2's
 # sizes and learned positions; m is refused with its reason; s and t are a
 # labelled what-if; V's value-weighted norms are norms.npy's (120x40); q
-# exits 0. A long text at 80x24 (its heads drawn small, the help, heads
-# combined). Then the same typed off the key path (a thread, as for a model
+# exits 0; the cost line gives the KV cache (a token's bytes, the text's and
+# the context's at 120 columns, the text's at 80). A long text at 80x24 (its
+# heads drawn small, the help, heads combined). Then the same typed off the key path (a thread, as for a model
 # too big to be live).
 # tier: test
 # asan: no
@@ -55,9 +56,13 @@ for size in "80 24 4" "120 40 10"; do
     settle
     screen >"$WORK/screen-$tag"
     check "$tag: the cost line counts the forward of rows computed and cached" \
-        eval 'screen | grep -Eq "^Cost: n 8 \| forward [0-9.]+k? of [0-9.]+M FLOP: [12] rows? computed, [67] cached"'
+        eval 'screen | grep -Eq "^Cost: n 8 \| (forward )?[0-9.]+k? of [0-9.]+M FLOP: [12] (rows? )?computed, [67] cached"'
     check "$tag: the cost line's time keeps its unit on screen" \
-        eval 'screen | grep -Eq "^Cost: n 8 \| .* cached \| (run )?[0-9.]+ ms( \| weights [0-9.]+ [KM]?i?B)?\$"'
+        eval 'screen | grep -Eq "^Cost: n 8 \| .* cached( \| KV [^|]*)? \| (run )?[0-9.]+ ms( \| weights [0-9.]+ [KM]?i?B)?\$"'
+    # 2 x 3 layers x d_model 48 x 4 bytes = 1,152 bytes a token: 8 tokens 9 KiB
+    kv='KV 9\.0 KiB \|'
+    [ "$1" -ge 120 ] && kv='KV 1\.1 KiB/token: 9\.0 KiB, 1\.1 MiB at 1024 \|'
+    check "$tag: the cost line gives the KV cache's bytes ($kv)" eval 'screen | grep -Eq "$kv"'
     if out=$("$PY" tests/e2e/lib/gpt2_predict.py "$WORK/screen-$tag" "$WORK/dump" \
         "$M/vocab.json" "$3"); then
         ok "$tag: ${out#ok - }"
@@ -139,7 +144,7 @@ keys e End
 keys -l "$MORE"
 check "off the key path: the heatmap redraws with the typed tokens" wait_for '^8 ␣the +[0-9]'
 check "off the key path: the cost line says the forward ran on a thread" \
-    wait_for '^Cost: n 8 \| forward .* cached \| on a thread [0-9.]+ ms'
+    wait_for '^Cost: n 8 \| .* cached( \| KV [^|]*)? \| (on a )?thread [0-9.]+ ms'
 keys Enter
 settle
 screen >"$WORK/screen-bg"

@@ -75,9 +75,11 @@ fi
 # its source or a header is newer
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 objs=() todo=()
-for src in src/core/*.c src/core/fast/*.c src/io/*.c src/train/*.c src/render/*.c src/app/*.c src/cli/cli.c; do
+# (every layer below the interface, with its wings: src/core/gpt2/, src/io/hf/, ...)
+for src in src/{core,io,train,render,app}/*.c src/{core,io,train,render,app}/*/*.c src/cli/cli.c; do
     [ -e "$src" ] || continue
-    obj=$out/obj/$(basename "$(dirname "$src")")_$(basename "${src%.c}").o
+    obj=$(echo "${src#src/}" | tr / _)
+    obj=$out/obj/${obj%.c}.o
     if [ ! -e "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_gen" -nt "$obj" ]; then
         todo+=("$src" "$obj")
     fi

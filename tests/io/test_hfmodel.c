@@ -342,7 +342,7 @@ static void test_hfmodel_reads_every_variant(void **state)
         bool in_place = v.dtype == ST_F32 && !v.misalign;
         assert_int_equal(m.copied_bytes, in_place ? 0 : params * sizeof(float));
         const unsigned char *p = (const unsigned char *)m.w.layer[1].fc_w;
-        bool in_map = p >= m.shard[0].base && p < m.shard[0].base + m.shard[0].len;
+        bool in_map = p >= m.files.shard[0].base && p < m.files.shard[0].base + m.files.shard[0].len;
         assert_int_equal(in_map, in_place);
         hfmodel_close(&m);
         assert_true(is_zeroed(&m));
@@ -376,7 +376,7 @@ static void test_hfmodel_reads_shards(void **state)
     if (rc)
         print_error("%s\n", why);
     assert_int_equal(rc, AV_OK);
-    assert_int_equal(m.n_shards, 2);
+    assert_int_equal(m.files.n_shards, 2);
     check_values(&m, true);
     hfmodel_close(&m);
 }

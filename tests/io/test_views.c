@@ -45,12 +45,13 @@ static void test_views_table_names_and_ids(void **state)
     assert_int_equal(view_info(VIEW_ID_HEAD_SCORES)->needs, VIEW_NEEDS_HEADSCAN);
     assert_int_equal(view_info(VIEW_ID_MODEL)->needs, 0); /* the text's result, every layer */
     assert_int_equal(view_info(VIEW_ID_TRAIN)->needs, VIEW_NEEDS_TRAINING);
-    for (int k = 0; k <= VIEW_ID_HEADS; k++)
+    assert_int_equal(view_find("lens"), VIEW_ID_LENS);
+    for (int k = 0; k <= VIEW_ID_LENS; k++)
         assert_int_equal(view_info((ViewId)k)->home, VIEW_HOME_STATE);
     char list[160];
     view_name_list(list, sizeof list);
     assert_string_equal(list,
-                        "attention, pipeline, trace, pe, compare-mask, compare-heads or heads");
+                        "attention, pipeline, trace, pe, compare-mask, compare-heads, heads or lens");
 }
 
 static void test_views_lesson_names_views_by_the_table(void **state)
@@ -70,14 +71,14 @@ static void test_views_lesson_names_views_by_the_table(void **state)
         assert_int_equal(l.pages[0].set.view, k);
         lesson_free(&l);
     }
-    assert_int_equal(shown, VIEW_ID_HEADS + 1);
+    assert_int_equal(shown, VIEW_ID_LENS + 1);
     const char *bad = "title: T\n== P\nview: Trace\n";
     Lesson l;
     LessonError e;
     assert_int_equal(lesson_parse(bad, strlen(bad), "t", "", &l, &e), AV_ERR_LESSON);
     assert_int_equal(e.line, 3);
     assert_non_null(strstr(e.msg, "view takes attention, pipeline, trace, pe, compare-mask, "
-                                  "compare-heads or heads, not 'Trace'"));
+                                  "compare-heads, heads or lens, not 'Trace'"));
     lesson_free(&l);
 }
 
@@ -96,7 +97,7 @@ static void test_views_lesson_refuses_the_interfaces_own(void **state)
         assert_int_equal(e.line, 4);
         snprintf(want, sizeof want,
                  "view %s is the interface's own, no lesson page shows it; view takes attention, "
-                 "pipeline, trace, pe, compare-mask, compare-heads or heads",
+                 "pipeline, trace, pe, compare-mask, compare-heads, heads or lens",
                  names[k]);
         assert_string_equal(e.msg, want);
         lesson_free(&l);

@@ -1,5 +1,5 @@
 /* gpt2job.c - a GPT-2 forward on a thread of its own (gpt2job.h). The
- * thread only calls gpt2_forward; joining, and every decision about what
+ * thread only calls gpt2_forward (and gpt2_lens after it when asked); joining, and every decision about what
  * runs next, happen on the caller's thread in gpt2job_poll.
  */
 #include "app/gpt2job.h"
@@ -24,6 +24,8 @@ static void *job_main(void *arg)
     j->err = gpt2_forward(j->w, j->ids, j->n, j->st);
     j->from = j->st->from;
     j->ms = now_ms() - j->t0;
+    if (!j->err && j->lens)
+        j->err = gpt2_lens(j->w, j->st, j->lens, j->logits);
     atomic_store(&j->done, true);
     return NULL;
 }
@@ -52,21 +54,27 @@ static int launch(Gpt2Job *j)
     return KIND_BUSY;
 }
 
-int gpt2job_start(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n)
+int gpt2job_start_lens(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n,
+                       Lens *ls, float *logits)
 {
     if (j->running) { /* the newest request waits; an older waiting one is dropped */
         int err = keep(&j->next, &j->next_cap, ids, n);
         if (err)
             return err;
-        j->next_n = n, j->has_next = true;
+        j->next_n = n, j->next_lens = ls, j->next_logits = logits, j->has_next = true;
         return KIND_BUSY;
     }
     j->w = w, j->st = st;
     int err = keep(&j->ids, &j->cap, ids, n);
     if (err)
         return err;
-    j->n = n;
+    j->n = n, j->lens = ls, j->logits = logits;
     return launch(j);
+}
+
+int gpt2job_start(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n)
+{
+    return gpt2job_start_lens(j, w, st, ids, n, NULL, NULL);
 }
 
 bool gpt2job_busy(const Gpt2Job *j)
@@ -88,6 +96,7 @@ int gpt2job_poll(Gpt2Job *j, bool *finished)
         int *t = j->ids, c = j->cap;
         j->ids = j->next, j->cap = j->next_cap, j->n = j->next_n;
         j->next = t, j->next_cap = c;
+        j->lens = j->next_lens, j->logits = j->next_logits;
         if (launch(j) == KIND_BUSY)
             return KIND_BUSY;
     }

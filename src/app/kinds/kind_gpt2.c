@@ -40,6 +40,7 @@ typedef struct {
     char about[96];      /* ModelConfig.about: what the exports' titles say it is */
     KindCost cost;       /* the last run's */
     Gpt2Job job;         /* the forward off the key path (Kind.background) */
+    Lens lens;           /* the job's lens of the state (Kind.background) */
 } Gpt2Kind;
 
 /* Bytes of weights above which a key's forward is not live: what one new
@@ -57,11 +58,23 @@ static const Gpt2Weights *weights_of(const Kind *k)
     return &self_of(k)->hf.w;
 }
 
+/* The whole character of text[0..len) holding byte at into bad: a byte-level
+ * piece may be part of one. */
+static void bad_character(const char *text, size_t len, size_t at, char *bad, size_t cap)
+{
+    while (at > 0 && ((unsigned char)text[at] & 0xC0) == 0x80)
+        at--;
+    unsigned cp;
+    int n = utf8_decode(text + at, len - at, &cp);
+    snprintf(bad, cap, "%.*s", n > 0 ? n : 1, text + at);
+}
+
 /* text[0..len) as GPT-2's ids in g->ids (g->enc the pieces). Returns AV_OK,
  * AV_ERR_EMPTY, AV_ERR_UTF8, AV_ERR_TOO_MANY (past the model's context) or
  * AV_ERR_NOMEM. */
-static int encode(Gpt2Kind *g, const char *text, size_t len, int extra)
+static int encode(Kind *k, const char *text, size_t len, int extra)
 {
+    Gpt2Kind *g = self_of(k);
     int ctx = g->hf.w.cfg.n_ctx;
     int err = bpe_encode(&g->bpe, text, len, ctx, &g->enc);
     if (err)
@@ -75,8 +88,14 @@ static int encode(Gpt2Kind *g, const char *text, size_t len, int extra)
             return AV_ERR_NOMEM;
         g->ids = ids, g->ids_cap = cap;
     }
+    /* vocab.json may hold tokens the model has no row for (attnviz's own
+     * models written as GPT-2: io/hfwrite.h); a text that needs one holds a
+     * character the model never saw */
     for (int i = 0; i < g->enc.n; i++)
-        g->ids[i] = g->enc.piece[i].id;
+        if ((g->ids[i] = g->enc.piece[i].id) >= g->hf.w.cfg.n_vocab) {
+            bad_character(text, len, g->enc.piece[i].start, k->bad, sizeof k->bad);
+            return AV_ERR_VOCAB;
+        }
     return AV_OK;
 }
 
@@ -104,7 +123,7 @@ static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t
 {
     (void)cross_len;
     Gpt2Kind *g = self_of(k);
-    int err = cross || !c->causal ? AV_ERR_CONFIG : encode(g, text, len, 0);
+    int err = cross || !c->causal ? AV_ERR_CONFIG : encode(k, text, len, 0);
     if (!err && k->background && (gpt2job_busy(&g->job) || !all_cached(g))) {
         if (!gpt2job_busy(&g->job))
             g->st.weights_budget = c->weights_budget;
@@ -169,7 +188,7 @@ static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, 
     Gpt2Kind *g = self_of(k);
     const Gpt2Weights *w = &g->hf.w;
     /* up to 3 tokens more finish a character the last one began */
-    int err = encode(g, text, len, count + 3);
+    int err = encode(k, text, len, count + 3);
     if (err)
         return err;
     int n0 = g->enc.n, n = n0, limit = w->cfg.n_ctx;
@@ -231,7 +250,7 @@ static int gpt2_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
     Gpt2Kind *g = self_of(k);
     if (gpt2job_busy(&g->job))
         return KIND_BUSY;
-    int err = encode(g, text, len, 0);
+    int err = encode(k, text, len, 0);
     if (!err && pos >= g->enc.n)
         err = AV_ERR_CONFIG;
     if (!err)
@@ -246,14 +265,29 @@ static int gpt2_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
     return AV_OK;
 }
 
+/* Whether the kind's own lens (the job's) is that of the state's tokens. */
+static bool lens_current(const Gpt2Kind *g)
+{
+    return g->lens.n == g->st.n && g->lens.rows == g->hf.w.cfg.n_layer + 1 &&
+           memcmp(g->lens.tok, g->st.ids, sizeof *g->ids * (size_t)g->st.n) == 0;
+}
+
 /* After a run of the same text the forward is cached and gpt2_lens
- * keeps the rows ls holds: only new positions cost (L + 1) unembeddings. */
+ * keeps the rows ls holds: only new positions cost (L + 1) unembeddings.
+ * Off the key path (Kind.background) the job computes them into the
+ * kind's own lens, copied into ls once it is the text's. */
 static int gpt2_kind_lens(Kind *k, const char *text, size_t len, Lens *ls)
 {
     Gpt2Kind *g = self_of(k);
     if (gpt2job_busy(&g->job))
         return KIND_BUSY;
-    int err = encode(g, text, len, 0);
+    int err = encode(k, text, len, 0);
+    if (!err && k->background) {
+        if (all_cached(g) && lens_current(g))
+            return lens_copy(ls, &g->lens);
+        return gpt2job_start_lens(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n, &g->lens,
+                                  g->logits);
+    }
     if (!err)
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
     return err ? err : gpt2_lens(&g->hf.w, &g->st, ls, g->logits);
@@ -316,9 +350,11 @@ static bool gpt2_kind_cost(const Kind *k, KindCost *cost)
 static void gpt2_kind_describe(const Kind *k, char *msg, size_t len)
 {
     const Gpt2Weights *w = weights_of(k);
-    snprintf(msg, len, "GPT-2 '%s': %d layers x %d heads, d_model %d, %.0fM parameters, causal",
+    double p = gpt2_param_count(w); /* attnviz's own models saved as GPT-2 have thousands */
+    bool big = p >= 1e6;
+    snprintf(msg, len, "GPT-2 '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, causal",
              self_of(k)->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model,
-             gpt2_param_count(w) / 1e6);
+             big ? p / 1e6 : p / 1e3, big ? "M" : "K");
 }
 
 /* tokens.txt of DESIGN.md: each token's own text a line, \n, \t and \\
@@ -481,7 +517,8 @@ static int gpt2_kind_poll(Kind *k, bool *changed, char *msg, size_t len)
     (void)msg, (void)len;
     Gpt2Kind *g = self_of(k);
     int err = gpt2job_poll(&g->job, changed);
-    if (*changed && !g->job.err)
+    /* a lens's job over a cached forward computed no row: the cost stands */
+    if (*changed && !g->job.err && !(g->job.lens && g->job.from == g->st.n))
         note_cost(g, g->job.from, g->job.ms);
     return err; /* a failed forward: the run again computes it and says why */
 }
@@ -492,6 +529,7 @@ static void gpt2_kind_close(Kind *k)
     if (!g)
         return;
     gpt2job_free(&g->job);
+    lens_free(&g->lens);
     gpt2_state_free(&g->st);
     bpe_encoding_free(&g->enc);
     tokenize_free(&g->tokens);
@@ -539,11 +577,6 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
     int err = hfmodel_open(dir, &g->hf, progress, ctx, why, whylen);
     if (!err)
         err = hfvocab_read_dir(dir, &g->bpe, why, whylen);
-    if (!err && g->bpe.n_vocab != g->hf.w.cfg.n_vocab && g->bpe.n_vocab > g->hf.w.cfg.n_vocab) {
-        snprintf(why, whylen, "%s: the vocabulary has %d tokens, config.json's model %d", dir,
-                 g->bpe.n_vocab, g->hf.w.cfg.n_vocab);
-        err = AV_ERR_MODEL;
-    }
     if (!err && !(g->logits = malloc(sizeof *g->logits * (size_t)g->hf.w.cfg.n_vocab)))
         err = AV_ERR_NOMEM;
     if (!err)
@@ -563,19 +596,7 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
              g->hf.w.cfg.n_layer, g->hf.w.cfg.n_head);
     if (streamed_bytes(&g->hf.w.cfg) > GPT2_LIVE_BYTES)
         k->cls = &gpt2_slow_class;
-    if (hfcache_model_name(dir, g->name, sizeof g->name)) /* a hub cache's snapshot */
-        return AV_OK;
-    const char *base = strrchr(dir, '/');
-    while (base && base[1] == 0 && base > dir) { /* "dir/": the part before */
-        const char *p = base - 1;
-        while (p > dir && *p != '/')
-            p--;
-        base = p;
-    }
-    snprintf(g->name, sizeof g->name, "%s", base && *base == '/' ? base + 1 : dir);
-    char *slash = strchr(g->name, '/');
-    if (slash)
-        *slash = 0;
+    hfcache_display_name(dir, g->name, sizeof g->name);
     return AV_OK;
 }
 

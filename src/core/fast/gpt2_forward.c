@@ -428,10 +428,14 @@ int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits
     int p = 0;
     while (p < keep && ls->tok[p] == st->ids[p])
         p++;
+    /* a kept row's next token must still be the text's (the last one's was none) */
+    while (p > 0 && ls->next[p - 1] != (p < n ? st->ids[p] : -1))
+        p--;
     for (int i = p; i < n; i++) {
         for (int l = 0; l < rows; l++) {
             gpt2_lens_logits(w, st, l, i, logits);
             lens_set(ls, l, i, logits, w->cfg.n_vocab);
+            lens_set_next(ls, l, i, logits, w->cfg.n_vocab, i + 1 < n ? st->ids[i + 1] : -1);
         }
         ls->tok[i] = st->ids[i];
     }

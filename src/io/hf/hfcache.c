@@ -279,3 +279,20 @@ bool hfcache_model_name(const char *dir, char *buf, size_t size)
     int n = snprintf(buf, size, "%.*s", (int)(snap - name), name);
     return n > 0 && (size_t)n < size;
 }
+
+void hfcache_display_name(const char *dir, char *buf, size_t size)
+{
+    if (hfcache_model_name(dir, buf, size))
+        return;
+    const char *base = strrchr(dir, '/');
+    while (base && base[1] == 0 && base > dir) { /* "dir/": the part before */
+        const char *p = base - 1;
+        while (p > dir && *p != '/')
+            p--;
+        base = p;
+    }
+    snprintf(buf, size, "%s", base && *base == '/' ? base + 1 : dir);
+    char *slash = strchr(buf, '/');
+    if (slash)
+        *slash = 0;
+}

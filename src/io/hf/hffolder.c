@@ -1,4 +1,4 @@
-/* hffolder.c - a GPT-2 folder's files before they are read (hffolder.h). */
+/* hffolder.c - a Hugging Face folder's files before they are read (hffolder.h). */
 #include "io/hffolder.h"
 
 #include <dirent.h>
@@ -36,7 +36,8 @@ static bool ends_with(const char *s, const char *end)
 /* A file of the folder that attnviz reads. */
 static bool read_by_attnviz(const char *name)
 {
-    static const char *const fixed[] = {"config.json", "vocab.json", "merges.txt", "tokenizer.json",
+    static const char *const fixed[] = {"config.json",    "vocab.json", "merges.txt",
+                                        "tokenizer.json", "vocab.txt",  "tokenizer_config.json",
                                         "model.safetensors.index.json"};
     for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
         if (strcmp(name, fixed[k]) == 0)
@@ -86,7 +87,7 @@ int hffolder_missing(const char *dir, char *list, size_t size)
         n = add(list, size, n, "config.json");
     if (!has(dir, "model.safetensors") && !has(dir, "model.safetensors.index.json"))
         n = add(list, size, n, "model.safetensors");
-    if (!has(dir, "tokenizer.json")) {
+    if (!has(dir, "tokenizer.json") && !has(dir, "vocab.txt")) { /* BERT's: either */
         if (!has(dir, "vocab.json"))
             n = add(list, size, n, "vocab.json");
         if (!has(dir, "merges.txt"))

@@ -1,5 +1,5 @@
 /* hfindex.h - model.safetensors.index.json: a sharded checkpoint's shards
- * (hfindex.c; private to hfmodel.c).
+ * (hfindex.c; private to hfweights.c).
  */
 #ifndef ATTNVIZ_HFINDEX_H
 #define ATTNVIZ_HFINDEX_H

@@ -153,7 +153,7 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
                  headscore_name((HeadScoreKind)ht->kind));
     grid_puts(g, r.x, r.y + 1, title, r.w, STYLE_DIM);
     hv->y0 = r.y + 3;
-    hv->rows_shown = (r.h - 3) / hv->ch;
+    hv->rows_shown = (r.h - 4) / hv->ch; /* the last line: what a first-token score means */
     hv->rows_shown = hv->rows_shown > s->L ? s->L : hv->rows_shown;
     scroll_to(hv, ht->sel_l, hv->rows_shown, s->L);
     head_labels(g, hv, ht->sel_h, r.y + 2, r.x + r.w);
@@ -170,6 +170,9 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
                 grid_flag_rect(g, x, y, hv->cw, hv->ch, CELL_CURSOR);
         }
     }
+    grid_puts(g, r.x, hv->y0 + hv->rows_shown * hv->ch,
+              "f: weight parked on token 1 when nothing else fits (a sink); K shows the rest",
+              r.w, STYLE_DIM);
 }
 
 /* A pooled block (POOL_MASKED: every weight masked) into one screen cell:

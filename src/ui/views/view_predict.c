@@ -1,5 +1,6 @@
 /* view_predict.c - what the model predicts: for the selected query token,
- * the next-token distribution's most probable entries with their
+ * the next-token distribution's most probable entries (a masked-LM's
+ * fill-ins of the token, the kind's title says) with their
  * probabilities, as Transformer Explainer lists them, each token in its
  * display form (a leading space as a visible mark). The numbers come from
  * the kind through the session, which keeps them until the run or the
@@ -37,7 +38,7 @@ void view_predict_draw(UiState *u, Grid *g, Rect r)
         return;
     bool wide = r.w >= 40;
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s %d ",
-                           wide ? "Next token after" : "Next after", i + 1);
+                           kind_predict_title(u->a.ses.kind, wide), i + 1);
     used += grid_puts(g, r.x + used, r.y, u->labels_q[i], 12, STYLE_LABEL_SEL);
     if (!session_predict_fresh(&u->a.ses, &u->a.app)) { /* asked once no key waits */
         u->report.pred_wanted = true; /* asked by app_poll once no key waits */

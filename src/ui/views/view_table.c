@@ -14,6 +14,7 @@
 #include "io/views.h"
 #include "view_attn.h"
 #include "view_cmp.h"
+#include "lens.h"
 #include "view_heads.h"
 #include "view_pe.h"
 #include "view_pipeline.h"
@@ -39,6 +40,7 @@ static const struct {
     [VIEW_ID_CMP_MASK] = {view_cmp_draw, NULL},
     [VIEW_ID_CMP_HEADS] = {view_cmp_draw, NULL},
     [VIEW_ID_HEADS] = {view_attn_draw, NULL}, /* its small multiples show every head */
+    [VIEW_ID_LENS] = {view_lens_draw, NULL},
     [VIEW_ID_HEAD_SCORES] = {view_heads_table_draw, NULL},
     [VIEW_ID_MODEL] = {view_heads_model_draw, NULL},
     [VIEW_ID_TRAIN] = {NULL, train_open},

@@ -17,7 +17,9 @@ static void draw_title(const UiState *u, Grid *g)
     for (int x = 0; x < g->w; x++)
         grid_put(g, x, 0, ' ', STYLE_STATUS, 0);
     const char *view = s->view == VIEW_PE ? "Positional encodings"
-                       : s->view == VIEW_PIPELINE ? "Pipeline" : "Attention";
+                       : s->view == VIEW_PIPELINE ? "Pipeline"
+                       : s->view == VIEW_LENS     ? "Logit lens"
+                                                  : "Attention";
     const char *other = s->view == VIEW_ATTN ? "positional encodings" : "attention";
     bool edit = s->mode == MODE_EDIT;
     const char *mode = edit ? "EDITING: type, Enter/Esc when done" : "e: edit the sentence";
@@ -172,6 +174,9 @@ static const char *hint(const UiState *u)
     if (u->a.app.view == VIEW_PIPELINE)
         return "Up/Down: query | Left/Right: key | Tab: head | [ ]: pages | S: leave | "
                "m: mask | s: scaling | t/T temp | o: lessons | ? help | q quit";
+    if (u->a.app.view == VIEW_LENS)
+        return "Up/Down: layer | Left/Right: position | click a cell | e: edit (the lens "
+               "follows) | u or Esc: back | ? help | q quit";
     if (u->a.app.view == VIEW_PE)
         return "Up/Down: position | [ ]: plotted dims | p: PE on/off | d/D: d_model | "
                "v: attention view | e: edit | ? help | q quit";
@@ -199,26 +204,56 @@ static void fmt_count(double v, char *buf, size_t size)
     snprintf(buf, size, k ? "%.1f%s" : "%.0f%s", v, units[k]);
 }
 
+/* The KV cache's part of a kind's cost line, in form 0 (words), 1 (short)
+ * or 2 (the total alone); "" for a kind without a cache. */
+static void kv_part(const KindCost *kc, int form, char *out, size_t len)
+{
+    char tok[16], now[16], ctx[16];
+    out[0] = 0;
+    if (!(kc->kv_token > 0))
+        return;
+    fmt_bytes(kc->kv_token, tok, sizeof tok);
+    fmt_bytes(kc->kv_now, now, sizeof now);
+    fmt_bytes(kc->kv_context, ctx, sizeof ctx);
+    const int n_ctx = (int)(kc->kv_context / kc->kv_token + 0.5);
+    if (form == 0)
+        snprintf(out, len, " | KV cache %s a token: %s now, %s at %d", tok, now, ctx, n_ctx);
+    else if (form == 1)
+        snprintf(out, len, " | KV %s/token: %s, %s at %d", tok, now, ctx, n_ctx);
+    else
+        snprintf(out, len, " | KV %s", now);
+}
+
 /* A kind's cost line (a GPT-2's KV cache): the forward's FLOPs, its rows
- * computed and cached, the time. The weights' bytes go first, then the
- * words "run" (or "on a"), then "forward", when the line is wider than the
- * terminal: at 80 columns the time and its unit stay on screen. */
+ * computed and cached, the KV cache's bytes (a token's, the text's, the
+ * context's), the time. When the line is wider than the terminal the
+ * weights' bytes go first, then the KV cache's words, "run" (or "on a"),
+ * "forward", "rows", the KV cache but its total ("rows" back), the rest
+ * of the KV cache: at 80 columns the time and its unit stay on screen. */
 static void draw_kind_cost(Grid *g, int y, const KindCost *kc, const char *n, const char *b_w,
                            int digits, double ms)
 {
-    char b_fl[16], b_whole[16], line[256], weights[48];
+    /* per tier: forward's words (0 all, 1 no "forward", 2 nor "rows"), KV form, "run"/"on a",
+     * the weights */
+    static const struct {
+        char fl, kv, run, weights;
+    } tiers[] = {{0, 0, 1, 1}, {0, 0, 1, 0}, {0, 1, 1, 0}, {0, 1, 0, 0}, {1, 1, 0, 0},
+                 {2, 1, 0, 0}, {1, 2, 0, 0}, {2, 2, 0, 0}, {2, 3, 0, 0}};
+    char b_fl[16], b_whole[16], line[320], weights[48], kv[128];
     fmt_count(kc->flops, b_fl, sizeof b_fl);
     fmt_count(kc->whole, b_whole, sizeof b_whole);
     snprintf(weights, sizeof weights, " | weights %s", b_w);
-    for (int tier = 0; tier < 4; tier++) {
-        const char *how =
-            kc->ms > 0 ? (tier < 2 ? "on a thread " : "thread ") : (tier < 2 ? "run " : "");
-        snprintf(line, sizeof line,
-                 "Cost: n %s | %s%s of %s FLOP: %d row%s computed, %d cached | %s%.*f ms%s", n,
-                 tier < 3 ? "forward " : "", b_fl, b_whole, kc->computed,
-                 kc->computed == 1 ? "" : "s", kc->cached, how, digits, ms,
-                 tier == 0 ? weights : "");
-        if ((int)strlen(line) <= g->w)
+    for (size_t t = 0; t < sizeof tiers / sizeof tiers[0]; t++) {
+        const char *how = kc->ms > 0 ? (tiers[t].run ? "on a thread " : "thread ")
+                                     : (tiers[t].run ? "run " : "");
+        kv_part(kc, tiers[t].kv, kv, sizeof kv);
+        if (tiers[t].kv > 2)
+            kv[0] = 0;
+        snprintf(line, sizeof line, "Cost: n %s | %s%s of %s FLOP: %d %s%s, %d cached%s | %s%.*f ms%s",
+                 n, tiers[t].fl == 0 ? "forward " : "", b_fl, b_whole, kc->computed,
+                 tiers[t].fl < 2 ? (kc->computed == 1 ? "row " : "rows ") : "",
+                 "computed", kc->cached, kv, how, digits, ms, tiers[t].weights ? weights : "");
+        if (grid_text_width(line) <= g->w)
             break;
     }
     grid_puts(g, 0, y, line, g->w, STYLE_TEXT);

@@ -110,6 +110,10 @@ static const AttnSource *derived_source(CombSrc *cs, CombMode mode, const Kind *
         return rollout_source(cs, s);
     if (mode == COMB_NORMS)
         return norms_source(cs, k, s, err);
+    if (mode == COMB_SINK) {
+        sink_source_init(&cs->sink, &cs->base_src);
+        return &cs->sink.src;
+    }
     combine_heads_free(&cs->ch);
     CombineMode cm = mode == COMB_MEAN  ? COMBINE_MEAN
                      : mode == COMB_MAX ? COMBINE_MAX

@@ -8,7 +8,8 @@
 static const char *const names[] = {"the weights", "heads combined: mean over heads",
                                     "heads combined: max over heads",
                                     "heads combined: sum over heads", "attention rollout",
-                                    "value-weighted norms (row shares)"};
+                                    "value-weighted norms (row shares)",
+                                    "what-if: first token set aside"};
 
 bool comb_one_head(CombMode m)
 {
@@ -31,6 +32,8 @@ bool comb_next(CombMode m, Action a, CombMode *next)
         *next = m == COMB_ROLLOUT ? COMB_WEIGHTS : COMB_ROLLOUT;
     else if (a == ACT_NORMS)
         *next = m == COMB_NORMS ? COMB_WEIGHTS : COMB_NORMS;
+    else if (a == ACT_SINK)
+        *next = m == COMB_SINK ? COMB_WEIGHTS : COMB_SINK;
     else
         return false;
     return true;
@@ -62,6 +65,11 @@ bool comb_leaves(Action a, bool typed)
 
 void comb_message(CombMode m, char *msg, size_t len)
 {
+    if (m == COMB_SINK) {
+        snprintf(msg, len, "what-if: each row without the first token's weight, the rest "
+                           "renormalised to 1: what a sink hides (K: back to the weights)");
+        return;
+    }
     snprintf(msg, len, "showing %s%s", names[m],
              m == COMB_WEIGHTS  ? ""
              : m == COMB_NORMS  ? " (V: back to the weights)"

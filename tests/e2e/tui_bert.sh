@@ -1,0 +1,85 @@
+#!/bin/bash
+# tui_bert.sh - a random BERT-shaped checkpoint (scripts/bert-checkpoint.py,
+# the fixture WordPiece vocabulary) in the interface, under tmux at 80x24 and
+# 120x40: the status line shows BERT's sizes, learned positions and (wide)
+# bidirectional; a sentence pair typed with [SEP] and [MASK] shows them as
+# tokens (the tokens line is cut at 80 columns after [MASK]); with [MASK] selected the predictions are "Fill-in for" it, the
+# first being `--dump`'s most likely mlm_logits.npy entry for that row; m
+# runs the causal mask as a labelled what-if ("BERT was trained without
+# it"), masked cells drawn as such, and m again takes it back; g is refused
+# with its reason; q exits 0. Then the same typed off the key path (a
+# thread, as for a model too big to be live: ATTNVIZ_BACKGROUND).
+# tier: test
+# asan: no
+cd "$(dirname "$0")/../.." || exit 1
+PY=/usr/bin/python3
+if ! "$PY" -c 'import numpy' 2>/dev/null; then
+    echo "skip - tui_bert: python3-numpy not installed"
+    exit 0
+fi
+. tests/e2e/lib/tui.sh
+tui_init bert
+M=$WORK/bert
+if ! "$PY" scripts/bert-checkpoint.py "$M" --seed 3 >/dev/null; then
+    echo "not ok - tui_bert: bert-checkpoint.py failed"
+    exit 1
+fi
+TEXT='The cat [MASK] on the mat. [SEP] It was tired.'
+if ! "$BIN" --model "$M" --dump "$WORK/dump" "$TEXT" >/dev/null 2>&1; then
+    echo "not ok - tui_bert: --dump failed"
+    exit 1
+fi
+# the vocabulary's most likely fill-in of row 5 ([MASK]), as the panel writes it
+best=$("$PY" -c 'import sys, numpy as np
+v = open(sys.argv[2], encoding="utf-8").read().split("\n")
+print(v[int(np.load(sys.argv[1])[4].argmax())])' "$WORK/dump/mlm_logits.npy" "$M/vocab.txt")
+status() { screen | tail -1; }
+
+for size in "80 24" "120 40"; do
+    set -- $size
+    tag="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --model "$M" "$TEXT"
+    check "$tag: BERT's sizes and learned positions on the status line" \
+        eval 'status | grep -q "tokens 18.*BERT.*2 layers x 4 heads.*d_model 32.*learned positions"'
+    if [ "$1" = 120 ]; then
+        check "$tag: the status line says bidirectional" eval 'status | grep -q "bidirectional"'
+    fi
+    check "$tag: the typed [MASK] is a token" eval 'screen | grep -q " 5 \[MASK\] "'
+    if [ "$1" = 120 ]; then
+        check "$tag: the typed [SEP] is a token" eval 'screen | grep -q " 11 \[SEP\] "'
+    fi
+    keys Down Down Down Down
+    check "$tag: the predictions are the fill-ins of the selected [MASK]" \
+        wait_for 'Fill-in for 5 \[MASK\]'
+    check "$tag: the first fill-in is mlm_logits.npy's most likely ($best)" \
+        eval 'screen | grep -Fq " 1 $best "'
+    check "$tag: no what-if before m" eval '! status | grep -q what-if'
+    keys m
+    check "$tag: m is the causal mask as a labelled what-if" \
+        wait_for 'what-if: causal mask \(BERT was trained without it\)'
+    check "$tag: the masked cells are drawn as masked" eval 'screen | grep -q "^ 1 \[CLS\] .*╳"'
+    keys m
+    check "$tag: m again: the model's own, no what-if" eval 'settle; ! status | grep -q what-if'
+    keys g
+    check "$tag: g is refused with its reason" wait_for 'BERT fills in a \[MASK\]'
+    keys q
+    check "$tag: q exits 0" wait_for 'EXITED:0'
+done
+
+# A model too big to be live computes on a thread (ATTNVIZ_BACKGROUND: this
+# small one as if it were): keys typed meanwhile are taken, and the newest
+# text's heatmap and fill-ins come when its forward is done.
+tui_start "TERM=xterm-256color ATTNVIZ_BACKGROUND=1" 120 40 --model "$M" 'The cat [MASK] on the mat.'
+keys e End
+keys -l ' [SEP] It was tired.'
+check "off the key path: the heatmap redraws with the typed tokens" wait_for '^18 \[SEP\] +[0-9]'
+check "off the key path: the cost line says the forward ran on a thread" \
+    wait_for '^Cost: n 18 \| forward .* \| on a thread [0-9.]+ ms'
+keys Enter
+check "off the key path: the fill-ins of the selected token come" wait_for 'Fill-in for 18 \[SEP\]'
+keys m
+check "off the key path: m's what-if too" \
+    wait_for 'what-if: causal mask \(BERT was trained without it\)'
+keys q
+check "off the key path: q exits 0" wait_for 'EXITED:0'
+exit $fail
