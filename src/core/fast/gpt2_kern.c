@@ -477,11 +477,13 @@ KERN_TARGET static __m256 head_scores8(int d_k, float scale, const float *q, con
             u[a + 3] = _mm256_shuffle_ps(t[a + 1], t[a + 3], 0xee);
         }
         /* feature c0 + f of the eight keys: f = 0, 1, 2, 3 from the low
-         * halves, 4 .. 7 from the high ones */
-        for (int f = 0; f < 8; f++) {
-            const __m256 col = _mm256_permute2f128_ps(u[f % 4], u[f % 4 + 4], f < 4 ? 0x20 : 0x31);
-            acc = _mm256_fmadd_ps(_mm256_broadcast_ss(q + c0 + f), col, acc);
-        }
+         * halves, 4 .. 7 from the high ones (the selector a constant) */
+        for (int f = 0; f < 4; f++)
+            acc = _mm256_fmadd_ps(_mm256_broadcast_ss(q + c0 + f),
+                                  _mm256_permute2f128_ps(u[f], u[f + 4], 0x20), acc);
+        for (int f = 4; f < 8; f++)
+            acc = _mm256_fmadd_ps(_mm256_broadcast_ss(q + c0 + f),
+                                  _mm256_permute2f128_ps(u[f - 4], u[f], 0x31), acc);
     }
     for (; c0 < d_k; c0++) {
         float col[8];
