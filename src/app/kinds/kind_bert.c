@@ -247,7 +247,7 @@ static void bert_kind_describe(const Kind *k, char *msg, size_t len)
              "%s '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, bidirectional%s",
              family(g), g->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model,
              big ? p / 1e6 : p / 1e3, big ? "M" : "K",
-             bert_has_mlm(w) ? ", masked-LM head: the selected token's fill-ins" : "");
+             bert_has_mlm(w) ? ", masked-LM head: fill-ins" : "");
 }
 
 /* tokens.txt: each token's vocabulary string a line ("[CLS]", "##ing"),
