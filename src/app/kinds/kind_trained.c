@@ -72,10 +72,9 @@ static const char *trained_refuses(const Kind *k, KindAsk ask)
     }
 }
 
-/* The logits at row pos of the model's last context (the rows a run
- * shows), or after its last token. */
-static int trained_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap,
-                          int *V)
+/* text[0..len) through the model's Net (its last context), the piece outside
+ * the vocabulary in k->bad. */
+static int run_text(Kind *k, const char *text, size_t len)
 {
     Net *net = &net_of(k)->net;
     int *ids = malloc((len + 1) * sizeof *ids), n = 0;
@@ -85,6 +84,16 @@ static int trained_logits(Kind *k, const char *text, size_t len, int pos, float 
     if (!err)
         err = infer_run(net, ids, n);
     free(ids);
+    return err;
+}
+
+/* The logits at row pos of the model's last context (the rows a run
+ * shows), or after its last token. */
+static int trained_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap,
+                          int *V)
+{
+    Net *net = &net_of(k)->net;
+    int err = run_text(k, text, len);
     if (err)
         return err;
     if (pos >= net->n)
@@ -98,15 +107,8 @@ static int trained_logits(Kind *k, const char *text, size_t len, int pos, float 
 /* The Net runs every position each time: the lens is all computed. */
 static int trained_lens(Kind *k, const char *text, size_t len, Lens *ls)
 {
-    Net *net = &net_of(k)->net;
-    int *ids = malloc((len + 1) * sizeof *ids), n = 0;
-    if (!ids)
-        return AV_ERR_NOMEM;
-    int err = infer_encode(&net->spec, text, len, ids, (int)len + 1, &n, k->bad, sizeof k->bad);
-    if (!err)
-        err = infer_run(net, ids, n);
-    free(ids);
-    return err ? err : netlens_run(net, ls);
+    int err = run_text(k, text, len);
+    return err ? err : netlens_run(&net_of(k)->net, ls);
 }
 
 /* dump_write's files and the lens of the run (the Net's last forward). */
