@@ -4,7 +4,7 @@
  * (core/lens.h), and the cell selected with its ten likeliest tokens and
  * the rank and probability of the token that really comes next.
  *
- * The view is one of the state's (VIEW_LENS, so a lesson page can show
+ * The view is one of the state's (VIEW_ID_LENS, so a lesson page can show
  * it: `view: lens`). Which cell is selected (the layer here, the position
  * the state's selected token s->sel_row, so the heatmaps and the lens
  * follow one token), and the lens of the text shown, asked
@@ -31,7 +31,7 @@ typedef struct {
 } LensView;
 
 /* Input a (arg, col: ACT_CELL_SET's layer and position) offered to the
- * view, kind k on s. ACT_LENS shows it (s->view VIEW_LENS; on the last
+ * view, kind k on s. ACT_LENS shows it (s->view VIEW_ID_LENS; on the last
  * token, whose next token is the text's continuation, and on the output
  * layer for a new kind)
  * when the kind predicts tokens, else says why not in s->msg; or goes back

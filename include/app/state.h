@@ -22,7 +22,6 @@
 #define APP_MAX_MULTI 64 /* query rows summed together (M) */
 
 
-typedef enum { VIEW_ATTN, VIEW_PE, VIEW_PIPELINE, VIEW_LENS, VIEW_COUNT } AppView;
 typedef enum { MODE_BROWSE, MODE_EDIT } AppMode;
 typedef enum { PANEL_NONE, PANEL_TRACE, PANEL_HEADS } AppPanel; /* text over the view */
 typedef enum { CMP_NONE, CMP_MASK, CMP_HEADS } AppCompare;      /* side by side */
@@ -34,7 +33,6 @@ typedef enum {
     ACT_EDIT,        /* start editing the sentence */
     ACT_EDIT_DONE,   /* leave the editor (browse mode) */
     ACT_ESCAPE,      /* leave help, else leave the editor, else quit */
-    ACT_VIEW,        /* attention <-> positional encodings */
     ACT_HEAD_NEXT,
     ACT_HEAD_PREV,
     ACT_HEAD_SET,    /* arg: 0-based head */
@@ -65,7 +63,6 @@ typedef enum {
     ACT_DIMS_NEXT,   /* positional encodings: next pair of plotted dimensions */
     ACT_DIMS_PREV,
     ACT_PRESET,      /* designed heads <-> random toy weights */
-    ACT_TRACE,       /* the calculation trace of the selected token (a panel) */
     ACT_HEADS_HELP,  /* how each head was built (a panel) */
     ACT_TEMP_DOWN,   /* temperature x0.5 */
     ACT_TEMP_UP,     /* temperature x2 */
@@ -75,8 +72,6 @@ typedef enum {
     ACT_CROSS,       /* cross-attention on/off: keys and values from a second sentence */
     ACT_EDIT_CROSS,  /* edit the second sentence */
     ACT_FIELD_NEXT,  /* editing: the other sentence (cross-attention), else next head */
-    ACT_CMP_MASK,    /* side by side: the focused head with the mask off and on */
-    ACT_CMP_HEADS,   /* side by side: the focused head and the next */
     ACT_POOL,        /* max <-> mean pooling of long texts */
     ACT_ZOOM_IN,     /* long texts: half as many tokens, around the selection */
     ACT_ZOOM_OUT,
@@ -96,22 +91,24 @@ typedef enum {
     ACT_ROLLOUT,     /* attention rollout across layers on/off */
     ACT_NORMS,       /* value-weighted norms beside the weights on/off (own models) */
     ACT_MULTI_ROW,   /* the selected query token in/out of the rows summed together */
-    ACT_TRAIN,       /* the live training view (src/ui/views/view_train.c); Esc comes back */
-    ACT_PIPELINE,    /* the pipeline view of the focused head on / off */
     ACT_LESSONS,     /* open the list of lessons (APP_LESSONS) */
     ACT_EXPORT_SVG,  /* the view as SVG to a new file (APP_EXPORT_SVG) */
     ACT_LESSON_TEXT_UP,   /* a lesson page's narration: scroll back / on (when it */
     ACT_LESSON_TEXT_DOWN, /* does not fit its panel; the panel clamps the scroll) */
-    ACT_HEAD_TABLE,  /* every head scored: a table (app/headtable.c) */
-    ACT_MODEL_VIEW,  /* every layer x head as thumbnails (app/headtable.c) */
     ACT_TRAIN_PAUSE,  /* the live training view's keys (trainview_apply): pause / go on */
     ACT_TRAIN_STEP,   /* one step, then paused */
     ACT_TRAIN_FASTER, /* more / fewer steps a frame */
     ACT_TRAIN_SLOWER,
     ACT_TRAIN_RESET,  /* start again from step 0 with the next seed */
     ACT_TRAIN_SAVE,   /* the model to a new folder (the front end names it) */
-    ACT_LENS,         /* the logit lens view on / off (app/lensview.h) */
     ACT_SINK,         /* what-if: each row without the first token's weight, on / off */
+    /* each view's key (io/views.def: ACTION(NAME) is ACT_NAME): ACT_PIPELINE,
+     * ACT_TRACE, ACT_VIEW (attention <-> the PE view), ACT_CMP_MASK,
+     * ACT_CMP_HEADS, ACT_LENS, ACT_HEAD_TABLE, ACT_MODEL_VIEW, ACT_TRAIN */
+#define VIEW_ROW(id, name, what, needs, home, state, act, ...) act
+#define ACTION(a) ACT_##a,
+#define NO_ACTION
+#include "io/views.def"
     ACT_COUNT
 } Action;
 
@@ -134,7 +131,7 @@ typedef struct {
     bool cross_on;
     int field;           /* the sentence typing goes to: 0 text, 1 cross */
     AppMode mode;
-    AppView view;
+    ViewId view;         /* the base view: its own (pipeline, PE, lens) or VIEW_ID_ATTN */
     bool help;
     int help_scroll;     /* first line of each help column shown (a short screen) */
     bool fixed_weights;  /* --weights: d_model and seed cannot change */
@@ -220,9 +217,17 @@ void app_set_tokens(AppState *s, int n_q, int n_k);
 bool app_view_show(AppState *s, ViewId v);
 
 /* The view drawn under any text panel, with the precedence the interface
- * draws by: the pipeline, else the PE view, else side by side, else the
- * attention view. */
+ * draws by: a base view of its own (the pipeline, the PE view, the lens),
+ * else side by side, else the attention view. */
 ViewId app_view_base(const AppState *s);
+
+/* The view whose key is action a (views.def's ACTION), or VIEW_ID_COUNT. */
+ViewId app_view_of_action(Action a);
+
+/* A key of view v that is a base view of its own (the pipeline, the lens):
+ * show it, or back to the attention view when it is shown; panels and side
+ * by side stay as they are, under it. false (s as it is) for any other v. */
+bool app_view_toggle(AppState *s, ViewId v);
 
 /* What the state needs (VIEW_NEEDS_*): the base view's, the trace panel's
  * when it is open, and the flipped run while side by side with the mask

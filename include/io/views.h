@@ -1,6 +1,8 @@
 /* views.h - the views attnviz draws, in one table: each one's name (what a
  * lesson's `view:` line and the handout call it), what it shows, and which
- * results it needs beyond the attention weights.
+ * results it needs beyond the attention weights. Its rows are views.def's,
+ * which the layers above read too (their state, keys, help, hints and draw
+ * functions).
  *
  * The layers above read it: the lesson parser resolves `view:` names here
  * (io/lesson.c), the handout writes each view (render/handout.c), the app
@@ -9,9 +11,8 @@
  * through its table of draw functions (src/ui/views/view_table.c).
  *
  * Where a view lives (ViewHome) says who may show it:
- * - VIEW_HOME_STATE: the app state shows it (AppView, panel, comparison), so
- *   a lesson page and its handout can too. A new one: a row here, its state
- *   in app, its draw function in ui's table.
+ * - VIEW_HOME_STATE: the app state shows it (its base view, panel,
+ *   comparison), so a lesson page and its handout can too.
  * - VIEW_HOME_UI: drawn in the interface's frame over the state's view from
  *   state the interface keeps (UiState, src/ui/uistate.h), opened and closed
  *   by its key. A lesson may not name it (the parser refuses it with a line
@@ -25,18 +26,13 @@
 
 #include <stddef.h>
 
+/* The views, in the order of views.def: VIEW_ID_ATTN (the heatmaps, the
+ * default), VIEW_ID_PIPELINE, VIEW_ID_TRACE, VIEW_ID_PE, VIEW_ID_CMP_MASK,
+ * VIEW_ID_CMP_HEADS, VIEW_ID_HEADS, VIEW_ID_LENS, VIEW_ID_HEAD_SCORES,
+ * VIEW_ID_MODEL, VIEW_ID_TRAIN. */
 typedef enum {
-    VIEW_ID_ATTN,        /* the heatmaps (the default) */
-    VIEW_ID_PIPELINE,    /* every stage of the focused head */
-    VIEW_ID_TRACE,       /* the calculation trace of the selected token (a panel) */
-    VIEW_ID_PE,          /* positional encodings */
-    VIEW_ID_CMP_MASK,    /* the focused head with the mask off and on */
-    VIEW_ID_CMP_HEADS,   /* the focused head and the next */
-    VIEW_ID_HEADS,       /* every head (the handout writes each one) */
-    VIEW_ID_LENS,        /* the logit lens: each layer's likeliest next token (app/lensview.h) */
-    VIEW_ID_HEAD_SCORES, /* every head scored, a table (f; src/ui/views/view_heads.c) */
-    VIEW_ID_MODEL,       /* every layer x head as thumbnails (F; src/ui/views/view_heads.c) */
-    VIEW_ID_TRAIN,       /* a model training live (W; src/ui/views/view_train.c) */
+#define VIEW_ROW(id, ...) VIEW_ID_##id,
+#include "io/views.def"
     VIEW_ID_COUNT
 } ViewId;
 

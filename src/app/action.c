@@ -87,8 +87,8 @@ static unsigned act_escape(AppState *s, int arg)
         s->mode = MODE_BROWSE;
     } else if (s->compare != CMP_NONE) {
         s->compare = CMP_NONE;
-    } else if (s->view != VIEW_ATTN) {
-        s->view = VIEW_ATTN;
+    } else if (s->view != VIEW_ID_ATTN) {
+        s->view = VIEW_ID_ATTN;
     } else if (s->cross_on) {
         s->cross_on = false, s->field = 0, s->sel_col = -1;
         app_msg(s, "self-attention: one sentence (C brings the second back)");
@@ -102,7 +102,7 @@ static unsigned act_escape(AppState *s, int arg)
 static unsigned act_pipeline(AppState *s, int arg)
 {
     (void)arg;
-    s->view = s->view == VIEW_PIPELINE ? VIEW_ATTN : VIEW_PIPELINE;
+    app_view_toggle(s, VIEW_ID_PIPELINE);
     s->pipe_page = 0;
     return 0;
 }
@@ -123,7 +123,7 @@ static unsigned act_lesson_text(AppState *s, int step)
 static unsigned act_view(AppState *s, int arg)
 {
     (void)arg; /* v / F2: attention <-> positional encodings (the pipeline has S) */
-    s->view = s->view == VIEW_ATTN ? VIEW_PE : VIEW_ATTN;
+    s->view = s->view == VIEW_ID_ATTN ? VIEW_ID_PE : VIEW_ID_ATTN;
     return 0;
 }
 
@@ -452,7 +452,7 @@ void action_take_tokens(AppState *s, const TokenList *t)
 
 static unsigned act_dims(AppState *s, int step)
 {
-    if (s->view == VIEW_PIPELINE) { /* [ and ] turn the pipeline's pages one by one */
+    if (s->view == VIEW_ID_PIPELINE) { /* [ and ] turn the pipeline's pages one by one */
         int page = s->pipe_page + (step > 0 ? 1 : -1);
         s->pipe_page = page < 0 ? 0 : page;
         return 0;
@@ -589,5 +589,7 @@ unsigned action_apply(AppState *s, Action a, int arg)
     if (edit_ops[a].fn)
         return act_edit_op(s, a);
     const ActEntry *e = &act_table[a];
-    return e->fn ? e->fn(s, e->arg == ARG_CALLER ? arg : e->arg) : 0;
+    if (!e->fn) /* a view's key (views.def) with no row here: it shows the view, or leaves it */
+        return app_view_toggle(s, app_view_of_action(a)), 0;
+    return e->fn(s, e->arg == ARG_CALLER ? arg : e->arg);
 }

@@ -197,7 +197,7 @@ unsigned app_input(App *a, const AppInput *in)
     if (heads_input(a, in, &out)) /* before the session: Enter focuses a head there */
         return out;
     if (lensview_input(&a->lens, &a->app, a->ses.kind, in->action, in->arg, in->col)) {
-        if (in->action == ACT_LENS && a->app.view == VIEW_LENS && !a->ses.computing &&
+        if (in->action == ACT_LENS && a->app.view == VIEW_ID_LENS && !a->ses.computing &&
             !lensview_fresh(&a->lens, a->ses.kind, a->ses.gen)) {
             a->work = APP_WORK_LENS; /* every position's rows: say so, not a frozen screen */
             snprintf(a->work_line, sizeof a->work_line,

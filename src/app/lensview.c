@@ -28,7 +28,7 @@ static void open_view(LensView *lv, AppState *s, const Kind *k)
                  k->cls->name);
         return;
     }
-    s->view = VIEW_LENS, s->panel = PANEL_NONE, s->compare = CMP_NONE, s->help = false;
+    s->view = VIEW_ID_LENS, s->panel = PANEL_NONE, s->compare = CMP_NONE, s->help = false;
     if (lv->kind != k) /* the output layer first: the model's own prediction */
         lv->sel_l = 1 << 20, lv->kind = k, lv->gen = 0;
     if (s->n_q > 0) /* the text's last token: what the model says comes next */
@@ -53,16 +53,16 @@ static void position_to(AppState *s, int i)
 bool lensview_input(LensView *lv, AppState *s, const Kind *k, Action a, int arg, int col)
 {
     if (a == ACT_LENS) {
-        if (s->view == VIEW_LENS)
-            s->view = VIEW_ATTN;
+        if (s->view == VIEW_ID_LENS)
+            s->view = VIEW_ID_ATTN;
         else
             open_view(lv, s, k);
         return true;
     }
-    if (s->view != VIEW_LENS)
+    if (s->view != VIEW_ID_LENS)
         return false;
     if (over_heatmaps(a)) {
-        s->view = VIEW_ATTN;
+        s->view = VIEW_ID_ATTN;
         return false;
     }
     if (s->mode != MODE_BROWSE || s->help)
@@ -93,7 +93,7 @@ bool lensview_fresh(const LensView *lv, const Kind *k, unsigned gen)
 
 int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool ok)
 {
-    if (s->view != VIEW_LENS || lensview_fresh(lv, k, gen))
+    if (s->view != VIEW_ID_LENS || lensview_fresh(lv, k, gen))
         return 0;
     if (lv->kind != k) /* another model (a lesson's page): on its output layer */
         lens_free(&lv->ls), lv->kind = k, lv->sel_l = 1 << 20;

@@ -400,7 +400,7 @@ KindAsk session_ask_of(const AppState *s, Action a, bool typed, bool *pe_view)
     case ACT_GENERATE: return KIND_ASK_GENERATE;
     case ACT_TRACE: return KIND_ASK_TRACE;
     case ACT_VIEW: /* from the heatmaps the next view is the PE view */
-        *pe_view = s->view == VIEW_ATTN;
+        *pe_view = s->view == VIEW_ID_ATTN;
         return KIND_ASK_VIEWS;
     case ACT_HEADS_HELP: return KIND_ASK_HEADS_HELP;
     case ACT_DIMS_NEXT:

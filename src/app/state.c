@@ -97,20 +97,25 @@ void app_free(AppState *s)
 
 /* ---- views (io/views.h) on the state ------------------------------------ */
 
-/* Each view of the table the state holds (VIEW_HOME_STATE) as it shows it. */
+/* Each view of the table as the state shows it (views.def's STATE: its
+ * base view, panel and comparison; a view of another home never shows). */
 static const struct {
-    AppView view;
+    ViewId view;
     AppPanel panel;
     AppCompare compare;
 } APP_VIEWS[VIEW_ID_COUNT] = {
-    [VIEW_ID_ATTN] = {VIEW_ATTN, PANEL_NONE, CMP_NONE},
-    [VIEW_ID_PIPELINE] = {VIEW_PIPELINE, PANEL_NONE, CMP_NONE},
-    [VIEW_ID_TRACE] = {VIEW_ATTN, PANEL_TRACE, CMP_NONE},
-    [VIEW_ID_PE] = {VIEW_PE, PANEL_NONE, CMP_NONE},
-    [VIEW_ID_CMP_MASK] = {VIEW_ATTN, PANEL_NONE, CMP_MASK},
-    [VIEW_ID_CMP_HEADS] = {VIEW_ATTN, PANEL_NONE, CMP_HEADS},
-    [VIEW_ID_HEADS] = {VIEW_ATTN, PANEL_NONE, CMP_NONE},
-    [VIEW_ID_LENS] = {VIEW_LENS, PANEL_NONE, CMP_NONE},
+#define VIEW_ROW(id, name, what, needs, home, state, ...) [VIEW_ID_##id] = state,
+#define STATE(base, panel, compare) {VIEW_ID_##base, panel, compare}
+#define NO_STATE {VIEW_ID_ATTN, PANEL_NONE, CMP_NONE}
+#include "io/views.def"
+};
+
+/* Each view's action (views.def's ACTION), ACT_NONE for none. */
+static const Action VIEW_ACTIONS[VIEW_ID_COUNT] = {
+#define VIEW_ROW(id, name, what, needs, home, state, act, ...) [VIEW_ID_##id] = act,
+#define ACTION(a) ACT_##a
+#define NO_ACTION ACT_NONE
+#include "io/views.def"
 };
 
 bool app_view_show(AppState *s, ViewId v)
@@ -127,15 +132,30 @@ bool app_view_show(AppState *s, ViewId v)
 
 ViewId app_view_base(const AppState *s)
 {
-    if (s->view == VIEW_PIPELINE)
-        return VIEW_ID_PIPELINE;
-    if (s->view == VIEW_PE)
-        return VIEW_ID_PE;
-    if (s->view == VIEW_LENS)
-        return VIEW_ID_LENS;
-    if (s->compare != CMP_NONE)
-        return s->compare == CMP_MASK ? VIEW_ID_CMP_MASK : VIEW_ID_CMP_HEADS;
+    if (s->view != VIEW_ID_ATTN) /* a view of its own: the pipeline, the PE view, the lens */
+        return s->view;
+    for (int v = 0; v < VIEW_ID_COUNT; v++) /* over the heatmaps: side by side, else them */
+        if (view_info((ViewId)v)->home == VIEW_HOME_STATE && APP_VIEWS[v].view == VIEW_ID_ATTN &&
+            APP_VIEWS[v].panel == PANEL_NONE && APP_VIEWS[v].compare == s->compare)
+            return (ViewId)v;
     return VIEW_ID_ATTN;
+}
+
+ViewId app_view_of_action(Action a)
+{
+    for (int v = 0; v < VIEW_ID_COUNT && a != ACT_NONE; v++)
+        if (VIEW_ACTIONS[v] == a)
+            return (ViewId)v;
+    return VIEW_ID_COUNT;
+}
+
+bool app_view_toggle(AppState *s, ViewId v)
+{
+    ViewId base = APP_VIEWS[view_info(v)->id].view;
+    if (view_info(v)->home != VIEW_HOME_STATE || base == VIEW_ID_ATTN)
+        return false;
+    s->view = s->view == base ? VIEW_ID_ATTN : base;
+    return true;
 }
 
 unsigned app_view_needs(const AppState *s)

@@ -16,6 +16,7 @@
 #include "term.h"
 #include "views/view_lesson.h"
 #include "views/view_heads.h"
+#include "views/view_help.h"
 #include "views/view_panel.h"
 #include "views/view_table.h"
 #include "views/view_top.h"
@@ -82,7 +83,7 @@ static void compose(UiState *u, Grid *g, int w, int h)
         view_top_bottom_draw(u, g);
         view_lesson_list_draw(u, g);
         if (u->a.app.help)
-            input_help_draw(u, g);
+            view_help_draw(u, g);
     }
     data_plan_arm(u, &u->plan); /* what this frame pooled whole, the next run pools */
 }

@@ -1,5 +1,6 @@
-/* input.c - keys to Actions through one const table, and the help overlay
- * generated from that same table, so the help always lists every key.
+/* input.c - keys to Actions through one const table (and the views' keys,
+ * from their rows in io/views.def); the help overlay (views/view_help.c)
+ * lists the keys from the same tables, so it always lists every key.
  *
  * The live training view (W, --train) reads its keys from the same table, in
  * a mode of its own (input_read_train); its rows are in the help too.
@@ -12,7 +13,6 @@
 #include "input.h"
 
 #include <curses.h>
-#include <stdio.h>
 #include <string.h>
 #include <term.h>
 #include <wchar.h>
@@ -20,9 +20,7 @@
 #include "core/utf8.h"
 #include "mouse.h"
 #include "views/view_lesson.h"
-#include "widgets.h"
-
-enum { IN_BROWSE = 1, IN_EDIT = 2, IN_BOTH = 3, IN_TRAIN = 4 }; /* TRAIN: the live view */
+#include "views/view_table.h"
 
 /* Extra key codes above ncurses' own, for keys it reports in other ways. */
 enum { UIKEY_CTRL_LEFT = KEY_MAX + 1, UIKEY_CTRL_RIGHT, UIKEY_ALT_B, UIKEY_ALT_F };
@@ -45,7 +43,6 @@ static const Binding bindings[] = {
     {KEY_CTRL('\\'), IN_BOTH | IN_TRAIN, ACT_QUIT, 0, NULL},
     {27, IN_BOTH | IN_TRAIN, ACT_ESCAPE, 0, "Esc"},
     {KEY_F(10), IN_BOTH | IN_TRAIN, ACT_QUIT, 0, "F10"},
-    {KEY_F(2), IN_BOTH, ACT_VIEW, 0, "F2"},
     {'\t', IN_EDIT, ACT_FIELD_NEXT, 0, "Tab"},
     {'\t', IN_BOTH, ACT_HEAD_NEXT, 0, "Tab"},
     {KEY_BTAB, IN_BOTH, ACT_HEAD_PREV, 0, "Shift-Tab"},
@@ -74,7 +71,6 @@ static const Binding bindings[] = {
     {'\n', IN_BROWSE, ACT_EDIT, 0, NULL},
     {'e', IN_BROWSE, ACT_EDIT, 0, "e"},
     {'i', IN_BROWSE, ACT_EDIT, 0, "i"},
-    {'v', IN_BROWSE, ACT_VIEW, 0, "v"},
     {'k', IN_BROWSE, ACT_ROW_PREV, 0, "k"},
     {'j', IN_BROWSE, ACT_ROW_NEXT, 0, "j"},
     {KEY_HOME, IN_BROWSE, ACT_ROW_FIRST, 0, "Home"},
@@ -109,14 +105,11 @@ static const Binding bindings[] = {
     {'P', IN_BROWSE, ACT_PRESET, 0, "P"},
     {'[', IN_BROWSE, ACT_DIMS_PREV, 0, "["},
     {']', IN_BROWSE, ACT_DIMS_NEXT, 0, "]"},
-    {'w', IN_BROWSE, ACT_TRACE, 0, "w"},
-    {'S', IN_BROWSE, ACT_PIPELINE, 0, "S"},
     {'o', IN_BROWSE, ACT_LESSONS, 0, "o"},
     {'{', IN_BROWSE, ACT_LESSON_TEXT_UP, 0, "{"},
     {'}', IN_BROWSE, ACT_LESSON_TEXT_DOWN, 0, "}"},
     {KEY_SR, IN_BROWSE, ACT_LESSON_TEXT_UP, 0, "S-Up"},
     {KEY_SF, IN_BROWSE, ACT_LESSON_TEXT_DOWN, 0, "S-Down"},
-    {KEY_F(11), IN_BOTH, ACT_TRACE, 0, "F11"},
     {'I', IN_BROWSE, ACT_HEADS_HELP, 0, "I"},
     {'t', IN_BROWSE, ACT_TEMP_DOWN, 0, "t"},
     {'T', IN_BROWSE, ACT_TEMP_UP, 0, "T"},
@@ -125,8 +118,6 @@ static const Binding bindings[] = {
     {'>', IN_BROWSE, ACT_LAYERS_INC, 0, ">"},
     {'C', IN_BROWSE, ACT_CROSS, 0, "C"},
     {'E', IN_BROWSE, ACT_EDIT_CROSS, 0, "E"},
-    {'b', IN_BROWSE, ACT_CMP_MASK, 0, "b"},
-    {'B', IN_BROWSE, ACT_CMP_HEADS, 0, "B"},
     {'a', IN_BROWSE, ACT_POOL, 0, "a"},
     {'z', IN_BROWSE, ACT_ZOOM_IN, 0, "z"},
     {'+', IN_BROWSE, ACT_ZOOM_IN, 0, "+"},
@@ -139,10 +130,6 @@ static const Binding bindings[] = {
     {'O', IN_BROWSE, ACT_ROLLOUT, 0, "O"},
     {'V', IN_BROWSE, ACT_NORMS, 0, "V"},
     {'M', IN_BROWSE, ACT_MULTI_ROW, 0, "M"},
-    {'W', IN_BROWSE, ACT_TRAIN, 0, "W"},
-    {'f', IN_BROWSE, ACT_HEAD_TABLE, 0, "f"},
-    {'F', IN_BROWSE, ACT_MODEL_VIEW, 0, "F"},
-    {'u', IN_BROWSE, ACT_LENS, 0, "u"},
     {'K', IN_BROWSE, ACT_SINK, 0, "K"},
     /* the live training view (W, --train) */
     {' ', IN_TRAIN, ACT_TRAIN_PAUSE, 0, "Space"},
@@ -179,89 +166,6 @@ static const Binding bindings[] = {
 };
 
 #define N_BINDINGS ((int)(sizeof bindings / sizeof bindings[0]))
-
-/* The help overlay: one line per action or -/+ pair; keys come from the table. */
-typedef struct {
-    Action a, b; /* b: the pair's second action, or ACT_NONE */
-    const char *text;  /* with a == ACT_NONE: a heading */
-} HelpLine;
-
-static const HelpLine help_lines[] = {
-    {ACT_NONE, ACT_NONE, "Commands (letters while browsing)"},
-    {ACT_QUIT, ACT_NONE, "quit (also Ctrl-C)"},
-    {ACT_ESCAPE, ACT_NONE, "back out one level (never quits)"},
-    {ACT_HELP, ACT_NONE, "this help"},
-    {ACT_EDIT, ACT_NONE, "edit the sentence"},
-    {ACT_VIEW, ACT_NONE, "attention <-> PE view"},
-    {ACT_HEAD_NEXT, ACT_HEAD_PREV, "next / previous head"},
-    {ACT_HEAD_SET, ACT_NONE, "focus head 1-9"},
-    {ACT_ROW_PREV, ACT_ROW_NEXT, "token up / down"},
-    {ACT_ROW_PGUP, ACT_ROW_PGDN, "a page up / down"},
-    {ACT_ROW_FIRST, ACT_ROW_LAST, "first / last token"},
-    {ACT_COL_PREV, ACT_COL_NEXT, "cell weight & score"},
-    {ACT_MASK, ACT_NONE, "causal mask on/off"},
-    {ACT_PE, ACT_NONE, "pos. encoding on/off"},
-    {ACT_SCALE, ACT_NONE, "1/sqrt(d_k) on/off"},
-    {ACT_HEADS_DEC, ACT_HEADS_INC, "fewer / more heads"},
-    {ACT_DMODEL_DEC, ACT_DMODEL_INC, "d_model down / up"},
-    {ACT_SEED_DEC, ACT_SEED_INC, "seed - / +"},
-    {ACT_SENT_NEXT, ACT_SENT_PREV, "next / prev. example"},
-    {ACT_EXPORT_HEAD, ACT_NONE, "export this head"},
-    {ACT_EXPORT_ALL, ACT_NONE, "export all heads"},
-    {ACT_EXPORT_SVG, ACT_NONE, "save the view as SVG"},
-    {ACT_PRESET, ACT_NONE, "designed/random heads"},
-    {ACT_LAYER_NEXT, ACT_LAYER_PREV, "next / previous layer"},
-    {ACT_LAYERS_DEC, ACT_LAYERS_INC, "fewer / more layers"},
-    {ACT_NONE, ACT_NONE, "Teaching"},
-    {ACT_TRACE, ACT_NONE, "calculation trace"},
-    {ACT_PIPELINE, ACT_NONE, "pipeline: every stage"},
-    {ACT_HEAD_TABLE, ACT_NONE, "find heads: every head's scores"},
-    {ACT_MODEL_VIEW, ACT_NONE, "model view: every layer x head"},
-    {ACT_LENS, ACT_NONE, "logit lens: layers' next token"},
-    {ACT_LESSONS, ACT_NONE, "lessons (n/p pages, Esc)"},
-    {ACT_LESSON_TEXT_UP, ACT_LESSON_TEXT_DOWN, "lesson text back / on"},
-    {ACT_HEADS_HELP, ACT_NONE, "how the heads were built"},
-    {ACT_TEMP_DOWN, ACT_TEMP_UP, "temperature x0.5 / x2"},
-    {ACT_CMP_MASK, ACT_NONE, "side by side: mask off/on"},
-    {ACT_CMP_HEADS, ACT_NONE, "side by side: next head"},
-    {ACT_CROSS, ACT_NONE, "cross-attention on/off"},
-    {ACT_EDIT_CROSS, ACT_NONE, "edit the 2nd sentence"},
-    {ACT_GENERATE, ACT_NONE, "--model: next token"},
-    {ACT_NONE, ACT_COUNT, "title: entropy (bits, mean"},
-    {ACT_NONE, ACT_COUNT, " of rows), mean top weight"},
-    {ACT_NONE, ACT_NONE, "Training view (W)"},
-    {ACT_TRAIN, ACT_NONE, "watch a model train"},
-    {ACT_TRAIN_PAUSE, ACT_NONE, "pause / train on"},
-    {ACT_TRAIN_STEP, ACT_NONE, "one step (pauses)"},
-    {ACT_TRAIN_FASTER, ACT_TRAIN_SLOWER, "more / fewer steps"},
-    {ACT_TRAIN_RESET, ACT_NONE, "from step 0, next seed"},
-    {ACT_TRAIN_SAVE, ACT_NONE, "save the model"},
-    {ACT_NONE, ACT_NONE, "Combining (also imported)"},
-    {ACT_COMBINE_HEADS, ACT_NONE, "heads mean/max/sum"},
-    {ACT_ROLLOUT, ACT_NONE, "rollout across layers"},
-    {ACT_NORMS, ACT_NONE, "value-weighted norms"},
-    {ACT_SINK, ACT_NONE, "what-if: no first token"},
-    {ACT_MULTI_ROW, ACT_NONE, "query +/- rows summed"},
-    {ACT_NONE, ACT_NONE, "Long texts (pooled)"},
-    {ACT_ZOOM_IN, ACT_ZOOM_OUT, "zoom in / out"},
-    {ACT_ZOOM_ALL, ACT_NONE, "every token"},
-    {ACT_POOL, ACT_NONE, "max / mean pooling"},
-    {ACT_DIMS_PREV, ACT_DIMS_NEXT, "PE dims; pipeline pages"},
-    {ACT_NONE, ACT_NONE, "Editing (letters type)"},
-    {ACT_EDIT_DONE, ACT_NONE, "stop editing (or Esc)"},
-    {ACT_FIELD_NEXT, ACT_NONE, "other sentence (cross)"},
-    {ACT_CUR_LEFT, ACT_CUR_RIGHT, "cursor left / right"},
-    {ACT_CUR_HOME, ACT_CUR_END, "start / end"},
-    {ACT_WORD_LEFT, ACT_WORD_RIGHT, "word left/right; Alt-b/f"},
-    {ACT_BACKSPACE, ACT_DELETE, "delete back / fwd"},
-    {ACT_DEL_WORD, ACT_NONE, "delete word back"},
-    {ACT_CLEAR, ACT_NONE, "clear the sentence"},
-    {ACT_NONE, ACT_NONE, "Mouse"},
-    {ACT_NONE, ACT_COUNT, "click chip/row/cell: select"},
-    {ACT_NONE, ACT_COUNT, "click a small head: focus it"},
-    {ACT_NONE, ACT_COUNT, "click sentence: edit there"},
-    {ACT_NONE, ACT_COUNT, "wheel: token up / down"},
-};
 
 /* Home and End as other terminals send them, when the terminfo entry does
  * not name these sequences (tmux sends ESC [1~ under TERM=xterm). */
@@ -300,7 +204,7 @@ static bool lookup(unsigned mode, int key, AppInput *in)
             in->arg = bindings[k].arg;
             return true;
         }
-    return false;
+    return view_table_key(mode, key, &in->action); /* a view's key (views.def) */
 }
 
 bool input_bound(int key)
@@ -308,7 +212,8 @@ bool input_bound(int key)
     for (int k = 0; k < N_BINDINGS; k++)
         if (bindings[k].key == key && (bindings[k].modes & IN_BROWSE))
             return true;
-    return false;
+    Action a;
+    return view_table_key(IN_BROWSE, key, &a);
 }
 
 /* Esc alone is Esc, also when a key curses decoded itself (a resize)
@@ -453,8 +358,7 @@ bool input_read_train(AppInput *in, int *key)
     return true;
 }
 
-/* The key names of action a in the table, space-separated, into names[]. */
-static int key_names(Action a, const char **names, int max)
+int input_key_names(Action a, const char **names, int max)
 {
     int n = 0;
     for (int k = 0; k < N_BINDINGS && n < max; k++)
@@ -465,141 +369,6 @@ static int key_names(Action a, const char **names, int max)
             if (!seen)
                 names[n++] = bindings[k].name;
         }
-    return n;
+    return n + view_table_key_names(a, names + n, max - n); /* a view's (views.def) */
 }
 
-/* "h/H F3/F4" for a pair with as many keys each, else "a b / c d". */
-static void help_keys(const HelpLine *hl, char *buf, size_t size)
-{
-    const char *na[8], *nb[8];
-    int ka = key_names(hl->a, na, 8), kb = hl->b != ACT_NONE ? key_names(hl->b, nb, 8) : 0;
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < ka && len < size; k++) {
-        if (kb == ka)
-            len += (size_t)snprintf(buf + len, size - len, "%s%s/%s", k ? " " : "", na[k], nb[k]);
-        else
-            len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? " " : "", na[k]);
-    }
-    for (int k = 0; kb != ka && k < kb && len < size; k++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", k ? " " : " / ", nb[k]);
-}
-
-/* The widest key list among lines first .. first+count-1. */
-static int keys_width(int first, int count)
-{
-    int w = 0;
-    for (int k = first; k < first + count; k++) {
-        char keys[96];
-        if (help_lines[k].a == ACT_NONE)
-            continue;
-        help_keys(&help_lines[k], keys, sizeof keys);
-        int kw = (int)strlen(keys);
-        w = kw > w ? kw : w;
-    }
-    return w + 1;
-}
-
-static void help_line(Grid *g, const HelpLine *hl, int x, int y, int col_w, int key_w)
-{
-    char keys[96];
-    if (hl->a == ACT_NONE && hl->b == ACT_NONE) {
-        grid_puts(g, x + 1, y, hl->text, col_w - 2, STYLE_ACCENT);
-    } else if (hl->b == ACT_COUNT) {
-        grid_puts(g, x + 2, y, hl->text, col_w - 3, STYLE_TEXT);
-    } else {
-        help_keys(hl, keys, sizeof keys);
-        grid_puts(g, x + 1, y, keys, key_w - 1, STYLE_LABEL);
-        grid_puts(g, x + 1 + key_w, y, hl->text, col_w - key_w - 2, STYLE_TEXT);
-    }
-}
-
-/* Columns of at least HELP_COL_W, as many as the width allows and the lines
- * need; a screen too short for them scrolls (Up/Down, PgUp/PgDn). */
-#define HELP_COL_W 38
-
-/* Whether lines first .. first+count-1 fit whole in a column col_w wide:
- * keys, a gap, the description and the box's margins. */
-static bool help_fits(int first, int count, int col_w)
-{
-    int key_w = keys_width(first, count);
-    key_w = key_w > col_w / 2 ? col_w / 2 : key_w;
-    for (int k = first; k < first + count; k++) {
-        int tw = grid_text_width(help_lines[k].text);
-        const HelpLine *hl = &help_lines[k]; /* as help_line lays it out */
-        int need = hl->a == ACT_NONE ? tw + 2 : hl->b == ACT_COUNT ? tw + 3 : key_w + tw + 2;
-        if (need > col_w)
-            return false;
-    }
-    return true;
-}
-
-#define N_HELP ((int)(sizeof help_lines / sizeof help_lines[0]))
-
-/* The help's columns on a screen gw x gh: the box's width, the rows a
- * column shows and the lines a column holds. */
-static int help_layout(int gw, int gh, int *w, int *rows, int *per_col)
-{
-    const int n = N_HELP;
-    *w = gw - 2 > 120 ? 120 : gw - 2;
-    *rows = gh - 2 - 3;
-    int cols = (*w - 2) / HELP_COL_W;
-    cols = cols < 1 ? 1 : cols;
-    if (*rows > 0 && cols > (n + *rows - 1) / *rows)
-        cols = (n + *rows - 1) / *rows;
-    cols = cols < 1 ? 1 : cols;
-    /* fewer columns (and more scrolling) rather than a description cut */
-    for (bool fit = false; cols > 1 && !fit;) {
-        int per = (n + cols - 1) / cols;
-        fit = true;
-        for (int c = 0; c < cols && fit; c++)
-            fit = help_fits(c * per, n - c * per < per ? n - c * per : per, (*w - 2) / cols);
-        cols -= !fit;
-    }
-    *per_col = (n + cols - 1) / cols;
-    return cols;
-}
-
-void input_help_at(UiState *u, int gw, int gh, Action a)
-{
-    int w, rows, per_col;
-    help_layout(gw, gh, &w, &rows, &per_col);
-    for (int k = 0; k < N_HELP; k++)
-        if (help_lines[k].a == a) {
-            /* its heading first, when the line under one */
-            int line = k > 0 && help_lines[k - 1].a == ACT_NONE && help_lines[k - 1].b == ACT_NONE
-                           ? k - 1
-                           : k;
-            line %= per_col; /* within its column; already in sight: no scroll */
-            u->a.app.help_scroll = line < rows ? 0 : line; /* input_help_draw clamps the end */
-            return;
-        }
-}
-
-void input_help_draw(UiState *u, Grid *g)
-{
-    int n = N_HELP, w, rows, per_col;
-    int cols = help_layout(g->w, g->h, &w, &rows, &per_col), h = g->h - 2;
-    int col_w = (w - 2) / cols;
-    int most = per_col - rows > 0 ? per_col - rows : 0, box_h = per_col + 3 < h ? per_col + 3 : h;
-    const AppState *s = &u->a.app;
-    u->report.help_most = most;
-    int x0 = (g->w - w) / 2, y0 = 1, top = s->help_scroll > most ? most : s->help_scroll;
-    widget_box(g, (Rect){x0, y0, w, box_h});
-    for (int y = y0; y < y0 + box_h; y++) { /* a blank column each side: no cut text's "…" */
-        grid_put(g, x0 - 1, y, ' ', STYLE_TEXT, 0);
-        grid_put(g, x0 + w, y, ' ', STYLE_TEXT, 0);
-    }
-    if (most > 0)
-        grid_printf(g, x0 + w - 32, y0 + box_h - 1, 30, STYLE_DIM, " Up/Down: more (%d-%d of %d) ",
-                    top + 1, top + rows, per_col);
-    grid_puts(g, x0 + 2, y0, " attnviz keys - Esc, ? or F1 closes ", w - 4, STYLE_TITLE);
-    for (int c = 0; c < cols; c++) {
-        int first = c * per_col, count = n - first < per_col ? n - first : per_col;
-        int key_w = keys_width(first, count);
-        key_w = key_w > col_w / 2 ? col_w / 2 : key_w;
-        for (int k = top; k < count && k - top < rows; k++)
-            help_line(g, &help_lines[first + k], x0 + 1 + c * col_w, y0 + 1 + k - top, col_w,
-                      key_w);
-    }
-}

@@ -1,5 +1,5 @@
-/* input.h - keys to Actions through one const table, and the help overlay
- * made from that same table (input.c).
+/* input.h - keys to Actions through one const table (input.c); the help
+ * overlay lists them (views/view_help.h).
  */
 #ifndef ATTNVIZ_INPUT_H
 #define ATTNVIZ_INPUT_H
@@ -27,11 +27,8 @@ bool input_read_train(AppInput *in, int *key);
  * keeps the others. */
 bool input_bound(int key);
 
-/* Scroll the help (on a screen gw x gh) to the line of action a, under its
- * heading: the live training view opens it at its own keys. */
-void input_help_at(UiState *u, int gw, int gh, Action a);
-
-/* Draw the help overlay over g. */
-void input_help_draw(UiState *u, Grid *g);
+/* The names of the keys of action a, in the order of the key table (a
+ * view's from its row), into names[] (at most max): how many. */
+int input_key_names(Action a, const char **names, int max);
 
 #endif

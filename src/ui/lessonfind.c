@@ -120,7 +120,7 @@ int shot_take(Shot *s, const Grid *g, const UiState *u)
         cells_text(g, 0, y, g->w, s->row[y], size);
     }
     s->view = u->lay.view, s->page = u->lay.page;
-    s->stages = u->a.app.view == VIEW_PIPELINE ? stage_titles(g, s->view) : 0;
+    s->stages = u->a.app.view == VIEW_ID_PIPELINE ? stage_titles(g, s->view) : 0;
     s->n_tiles = u->lay.n_tiles, s->have_focus = u->lay.have_focus;
     return AV_OK;
 }
@@ -456,7 +456,7 @@ static void find_names(Finder *f, ShotState st, const Shot *s, const UiState *u)
         else if (!shot_has(s, "layer %d([^0-9]|$)", l))
             finder_say(f, st, "the text names layer %d, which is not shown", l);
     }
-    if (u->a.app.view == VIEW_PIPELINE) {
+    if (u->a.app.view == VIEW_ID_PIPELINE) {
         int want = 0;
         for (int k = p->set.stage; k && k <= (p->set.stage_last ? p->set.stage_last : k); k++)
             want |= stage_bit(k);
@@ -469,7 +469,7 @@ static void find_names(Finder *f, ShotState st, const Shot *s, const UiState *u)
             if ((want & (1 << k)) && !(s->stages & (1 << k)))
                 finder_say(f, st, "the page names pipeline stage %d, which is not drawn", k + 1);
     }
-    if (u->a.app.view == VIEW_ATTN && H > 1 && !regexec(&f->re[FIND_RE_EVERY_HEAD], words, 1, m, 0) &&
+    if (u->a.app.view == VIEW_ID_ATTN && H > 1 && !regexec(&f->re[FIND_RE_EVERY_HEAD], words, 1, m, 0) &&
         s->n_tiles < H)
         finder_say(f, st, "the text speaks of every head (\"%.*s\"); %d of %d heads are drawn",
                    (int)(m[0].rm_eo - m[0].rm_so), words + m[0].rm_so, s->n_tiles, H);

@@ -7,7 +7,7 @@
 #include <curses.h>
 
 #include "term.h"
-#include "views/lens.h"
+#include "views/view_table.h"
 #include "views/view_heads.h"
 
 static bool in_rect(Rect r, int x, int y)
@@ -129,9 +129,9 @@ bool mouse_read(UiState *u, AppInput *in)
     }
     if (view_heads_click(u, ev.x, ev.y, in))
         return true;
-    if (u->a.app.view == VIEW_LENS)
+    if (view_table_clicks(u)) /* a view of its own clicks (views.def's CLICK) */
         return click_editor(u, ev.x, ev.y, in) || click_chip(u, ev.x, ev.y, in) ||
-               view_lens_click(u, ev.x, ev.y, in);
+               view_table_click(u, ev.x, ev.y, in);
     return click_editor(u, ev.x, ev.y, in) || click_chip(u, ev.x, ev.y, in) ||
            click_tile(u, ev.x, ev.y, in) || click_long(u, ev.x, ev.y, in) ||
            click_focus(u, ev.x, ev.y, in) ||

@@ -44,7 +44,7 @@ static void test_pipeline_pages_step_by_one(void **state)
     (void)state;
     AppState s;
     setup(&s);
-    s.view = VIEW_PIPELINE;
+    s.view = VIEW_ID_PIPELINE;
     s.pipe_page = 0;
     action_apply(&s, ACT_DIMS_NEXT, 0);
     assert_int_equal(s.pipe_page, 1);

@@ -55,7 +55,7 @@ static void test_lens_refused_without_tokens(void **state)
     Fix f = {0};
     start(&f, "the cat sat on the mat", true);
     assert_int_equal(key(&f, ACT_LENS, 0), APP_DO_REDRAW);
-    assert_int_not_equal(f.a.app.view, VIEW_LENS);
+    assert_int_not_equal(f.a.app.view, VIEW_ID_LENS);
     assert_true(starts(f.a.app.msg, "no logit lens: the pipeline model predicts no tokens"));
     assert_null(strchr(f.a.app.msg, '\n'));
     assert_int_equal(f.a.pending, 0);
@@ -76,7 +76,7 @@ static void test_lens_rows_are_the_models(void **state)
     /* the first lens is a slow step, announced, then made by app_work */
     assert_int_equal(key(&f, ACT_LENS, 0), APP_DO_REDRAW | APP_DO_WORK);
     assert_string_equal(f.a.work_line, "computing the logit lens of 11 positions, 5 read-outs each ...");
-    assert_int_equal(f.a.app.view, VIEW_LENS);
+    assert_int_equal(f.a.app.view, VIEW_ID_LENS);
     assert_int_equal(f.a.app.sel_row, n - 1);
     assert_int_equal(app_work(&f.a) & APP_DO_NOMEM, 0);
     assert_true(lensview_fresh(&f.a.lens, f.a.ses.kind, f.a.ses.gen));
@@ -149,12 +149,12 @@ static void test_lens_keys(void **state)
     assert_int_equal(f.a.app.sel_row, 4);
     assert_int_equal(f.a.pending, 0); /* moving in the lens runs nothing */
     key(&f, ACT_ESCAPE, 0);
-    assert_int_not_equal(f.a.app.view, VIEW_LENS);
+    assert_int_not_equal(f.a.app.view, VIEW_ID_LENS);
     key(&f, ACT_LENS, 0);
-    assert_int_equal(f.a.app.view, VIEW_LENS);
+    assert_int_equal(f.a.app.view, VIEW_ID_LENS);
     assert_int_equal(f.a.lens.sel_l, 2); /* the same model: the layer kept */
     key(&f, ACT_CMP_HEADS, 0);
-    assert_int_equal(f.a.app.view, VIEW_ATTN);
+    assert_int_equal(f.a.app.view, VIEW_ID_ATTN);
     assert_int_equal(f.a.app.compare, CMP_HEADS);
     stop(&f);
 }
@@ -177,7 +177,7 @@ static void test_lens_follows_typing(void **state)
     key(&f, ACT_CUR_END, 0);
     type(&f, " sat");
     settle(&f);
-    assert_int_equal(f.a.app.view, VIEW_LENS);
+    assert_int_equal(f.a.app.view, VIEW_ID_LENS);
     assert_false(lensview_fresh(&f.a.lens, f.a.ses.kind, f.a.ses.gen));
     poll_lens(&f);
     assert_int_equal(f.a.lens.ls.n, n + 4);

@@ -623,7 +623,7 @@ static void test_generate_grows_the_kv_cache(void **state)
     }
     AppInput u = {.action = ACT_LENS};
     app_input(&a, &u);
-    assert_int_equal(a.app.view, VIEW_LENS);
+    assert_int_equal(a.app.view, VIEW_ID_LENS);
     app_poll(&a);
     assert_int_equal(a.lens.err, AV_OK);
     assert_int_equal(a.lens.ls.n, n + 2);

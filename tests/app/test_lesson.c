@@ -117,7 +117,7 @@ static void test_lesson_state_apply(void **state)
     assert_int_equal(f.s.cfg.preset, PRESET_LOADED);
     assert_non_null(lesson_state_weights(&f.ls));
     assert_true(f.s.fixed_weights);
-    assert_int_equal(f.s.view, VIEW_PIPELINE);
+    assert_int_equal(f.s.view, VIEW_ID_PIPELINE);
     assert_int_equal(f.s.head, 0);
     assert_int_equal(f.s.sel_row, 1); /* eats */
     assert_string_equal(f.ls.problem, "");
@@ -187,7 +187,7 @@ static void test_lesson_state_token_question(void **state)
     assert_true(input(&f, LESSON_IN_ENTER, 0, &flags));
     assert_int_equal(f.ls.page, 1);
     assert_false(f.ls.revealed);
-    assert_int_equal(f.s.view, VIEW_ATTN);
+    assert_int_equal(f.s.view, VIEW_ID_ATTN);
     assert_int_equal(f.s.panel, PANEL_TRACE);
     assert_int_equal(f.s.sel_row, 0); /* Cat */
     teardown(&f);
@@ -264,7 +264,7 @@ static void test_lesson_state_missing_and_leave(void **state)
     assert_non_null(strstr(f.ls.problem, "no/such/folder"));
     assert_null(lesson_state_weights(&f.ls));
     assert_int_equal(f.s.cfg.preset, PRESET_RANDOM);
-    assert_int_equal(f.s.view, VIEW_PE);
+    assert_int_equal(f.s.view, VIEW_ID_PE);
     assert_true(input(&f, LESSON_IN_NEXT, 0, &flags));
     assert_int_equal(f.ls.page, 3);
     assert_int_equal(flags, 0);
@@ -272,7 +272,7 @@ static void test_lesson_state_missing_and_leave(void **state)
     assert_false(f.ls.active);
     assert_null(lesson_state_page(&f.ls));
     assert_string_equal(f.s.text.s, "Cat eats fish");
-    assert_int_equal(f.s.view, VIEW_PE);
+    assert_int_equal(f.s.view, VIEW_ID_PE);
     assert_false(input(&f, LESSON_IN_NEXT, 0, &flags)); /* no lesson: the app's keys again */
     teardown(&f);
 }

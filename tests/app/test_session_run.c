@@ -179,7 +179,7 @@ static void test_session_update_runs_on_edits_only(void **state)
     assert_true(f.ss.res.layer[0].ab.P[7] != p10); /* the same pair, other weights */
 
     assert_false(session_outputs_missing(&f.ss, &f.s, &f.ls));
-    f.s.view = VIEW_PIPELINE;
+    f.s.view = VIEW_ID_PIPELINE;
     assert_true(session_wants_outputs(&f.s, &f.ls));
     assert_true(session_outputs_missing(&f.ss, &f.s, &f.ls));
     assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN), AV_OK);
@@ -305,13 +305,13 @@ static void test_session_refused_input_leaves_the_result(void **state)
     assert_true(f.s.cfg.causal == causal);
     assert_int_equal(session_input(&f.ss, &f.s, ACT_CMP_MASK, false, &flags), 1);
     assert_int_equal(f.s.compare, CMP_NONE);
-    f.s.view = VIEW_ATTN;
+    f.s.view = VIEW_ID_ATTN;
     assert_int_equal(session_input(&f.ss, &f.s, ACT_VIEW, false, &flags), 1);
     assert_string_equal(f.s.msg, "the fake model has no PE view");
-    assert_int_equal(f.s.view, VIEW_ATTN);
+    assert_int_equal(f.s.view, VIEW_ID_ATTN);
     assert_int_equal(m.runs, 1);
     assert_int_equal(f.ss.gen, 1);
-    f.s.view = VIEW_PE; /* from the PE view the next is the pipeline: allowed */
+    f.s.view = VIEW_ID_PE; /* from the PE view the next is the pipeline: allowed */
     assert_int_equal(session_input(&f.ss, &f.s, ACT_VIEW, false, &flags), 0);
     assert_int_equal(session_input(&f.ss, &f.s, ACT_SEED_INC, false, &flags), 0);
     assert_int_equal(session_input(&f.ss, &f.s, ACT_HEAD_NEXT, false, &flags), 0);

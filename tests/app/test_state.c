@@ -221,6 +221,40 @@ static void test_app_views_from_the_table(void **state)
     app_free(&s);
 }
 
+/* expect: each view's key (views.def's ACTION) names its view, other
+ * actions none; a view's key with no row of its own in action.c (the lens,
+ * reached here without the app's routing) shows its base view and leaves
+ * it, a side by side kept under it; a view over the heatmaps or of the
+ * interface's own is no toggle and leaves the state as it was. */
+static void test_app_view_keys_from_the_table(void **state)
+{
+    (void)state;
+    const struct {
+        Action a;
+        ViewId v;
+    } keys[] = {{ACT_PIPELINE, VIEW_ID_PIPELINE}, {ACT_TRACE, VIEW_ID_TRACE},
+                {ACT_VIEW, VIEW_ID_PE},           {ACT_CMP_MASK, VIEW_ID_CMP_MASK},
+                {ACT_CMP_HEADS, VIEW_ID_CMP_HEADS}, {ACT_LENS, VIEW_ID_LENS},
+                {ACT_HEAD_TABLE, VIEW_ID_HEAD_SCORES}, {ACT_MODEL_VIEW, VIEW_ID_MODEL},
+                {ACT_TRAIN, VIEW_ID_TRAIN},       {ACT_MASK, VIEW_ID_COUNT},
+                {ACT_NONE, VIEW_ID_COUNT},        {ACT_HEADS_HELP, VIEW_ID_COUNT}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        assert_int_equal(app_view_of_action(keys[k].a), keys[k].v);
+    AppState s;
+    setup_app(&s, false);
+    action_apply(&s, ACT_CMP_HEADS, 0);
+    assert_int_equal(action_apply(&s, ACT_LENS, 0), 0);
+    assert_int_equal(s.view, VIEW_ID_LENS);
+    assert_int_equal(app_view_base(&s), VIEW_ID_LENS);
+    assert_int_equal(action_apply(&s, ACT_LENS, 0), 0);
+    assert_int_equal(app_view_base(&s), VIEW_ID_CMP_HEADS); /* kept under it */
+    assert_false(app_view_toggle(&s, VIEW_ID_TRACE));
+    assert_false(app_view_toggle(&s, VIEW_ID_HEAD_SCORES));
+    assert_int_equal(app_view_base(&s), VIEW_ID_CMP_HEADS);
+    assert_int_equal(s.panel, PANEL_NONE);
+    app_free(&s);
+}
+
 static void test_app_toggles_ask_for_a_run(void **state)
 {
     (void)state;
@@ -374,9 +408,9 @@ static void test_app_escape_layers(void **state)
     action_apply(&s, ACT_CMP_MASK, 0);
     assert_false(action_apply(&s, ACT_ESCAPE, 0) & APP_QUIT);
     assert_int_equal(s.compare, CMP_NONE);
-    assert_int_equal(s.view, VIEW_PE);
+    assert_int_equal(s.view, VIEW_ID_PE);
     assert_false(action_apply(&s, ACT_ESCAPE, 0) & APP_QUIT);
-    assert_int_equal(s.view, VIEW_ATTN);
+    assert_int_equal(s.view, VIEW_ID_ATTN);
     assert_int_equal(action_apply(&s, ACT_ESCAPE, 0), APP_RUN); /* one sentence again */
     assert_false(s.cross_on);
     for (int k = 0; k < 3; k++)
@@ -492,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_app_example_settings),
         cmocka_unit_test(test_app_typing_and_sentences),
         cmocka_unit_test(test_app_views_from_the_table),
+        cmocka_unit_test(test_app_view_keys_from_the_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

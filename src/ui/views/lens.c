@@ -180,7 +180,7 @@ void view_lens_draw(UiState *u, Grid *g, Rect r)
 bool view_lens_click(const UiState *u, int x, int y, AppInput *in)
 {
     const LensLayout *ll = &u->lay.lens;
-    if (!ll->have || u->a.app.view != VIEW_LENS || x < ll->x0 || y < ll->y0)
+    if (!ll->have || u->a.app.view != VIEW_ID_LENS || x < ll->x0 || y < ll->y0)
         return false;
     int c = (x - ll->x0) / CELL_W, row = y - ll->y0;
     if (c >= ll->cols || row >= ll->rows || (x - ll->x0) % CELL_W == CELL_W - 1)

@@ -254,10 +254,10 @@ static void veil_pe(Grid *g, Rect r)
 
 void view_lesson_veil(const UiState *u, Grid *g, Rect r)
 {
-    if (!lesson_state_veiled(&u->a.lesson) || u->a.app.view == VIEW_PIPELINE ||
+    if (!lesson_state_veiled(&u->a.lesson) || u->a.app.view == VIEW_ID_PIPELINE ||
         u->a.app.panel != PANEL_NONE)
         return;
-    if (u->a.app.view == VIEW_PE) {
+    if (u->a.app.view == VIEW_ID_PE) {
         veil_pe(g, r);
         return;
     }

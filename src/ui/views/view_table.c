@@ -1,49 +1,71 @@
-/* view_table.c - each view of io/views.h's table and how the interface shows
- * it (view_table.h): a draw function for the views a frame draws (the
- * state's, VIEW_HOME_STATE, and the interface's own, VIEW_HOME_UI), the
- * function that opens it for a view with its own loop (VIEW_HOME_LOOP). A
- * new view: its row in io/views.c; for VIEW_HOME_STATE its state in app
- * (APP_VIEWS in app/state.c: an AppView, panel or comparison, which
- * app_view_base maps back to the row); its draw or open function here.
+/* view_table.c - each view of io/views.def as the interface shows it
+ * (view_table.h): a draw function for the views a frame draws (the state's,
+ * VIEW_HOME_STATE, and the interface's own, VIEW_HOME_UI), the function
+ * that opens it for a view with its own loop (VIEW_HOME_LOOP), its keys,
+ * help line, title, hint and clicks, all from its row there. A view's
+ * functions are named from its row (DRAW(lens): view_lens_draw, in
+ * src/ui/views/lens.c), so a new view adds no line here.
  */
 #include "view_table.h"
 
+#include <curses.h>
 #include <stddef.h>
 
 #include "app/state.h"
-#include "io/views.h"
-#include "view_attn.h"
-#include "view_cmp.h"
-#include "lens.h"
 #include "view_heads.h"
-#include "view_pe.h"
-#include "view_pipeline.h"
-#include "view_train.h"
 
 typedef void (*ViewDraw)(UiState *u, Grid *g, Rect r);
 typedef bool (*ViewOpen)(UiState *u);
+typedef bool (*ViewClick)(const UiState *u, int x, int y, AppInput *in);
 
-/* The live training view opens on the induction task (as W always has). */
-static bool train_open(UiState *u)
-{
-    return view_train_open(u, "induction");
-}
+/* Each view's functions, declared from its row. */
+#define VIEW_ROW(id, name, what, needs, home, state, act, keys, help, title, hint, fn, click)      \
+    fn click
+#define DRAW(f) void view_##f##_draw(UiState *u, Grid *g, Rect r);
+#define OPEN(f) bool view_##f##_loop(UiState *u);
+#define CLICK(f) bool view_##f##_click(const UiState *u, int x, int y, AppInput *in);
+#define NO_CLICK
+#include "io/views.def"
+
+#define VIEW_KEYS_MAX 2 /* keys of one view */
+
+typedef struct {
+    int key;
+    unsigned char modes; /* IN_* */
+    const char *name;    /* in the help */
+} ViewKey;
 
 static const struct {
+    Action act;
+    ViewKey keys[VIEW_KEYS_MAX];
+    const char *help, *title, *hint;
     ViewDraw draw; /* a frame draws it (NULL: its own loop draws it) */
     ViewOpen open; /* VIEW_HOME_LOOP: runs it until left */
+    ViewClick click;
 } VIEW_TABLE[VIEW_ID_COUNT] = {
-    [VIEW_ID_ATTN] = {view_attn_draw, NULL},
-    [VIEW_ID_PIPELINE] = {view_pipeline_draw, NULL},
-    [VIEW_ID_TRACE] = {view_attn_draw, NULL}, /* a panel (view_panel.c) over the view under it */
-    [VIEW_ID_PE] = {view_pe_draw, NULL},
-    [VIEW_ID_CMP_MASK] = {view_cmp_draw, NULL},
-    [VIEW_ID_CMP_HEADS] = {view_cmp_draw, NULL},
-    [VIEW_ID_HEADS] = {view_attn_draw, NULL}, /* its small multiples show every head */
-    [VIEW_ID_LENS] = {view_lens_draw, NULL},
-    [VIEW_ID_HEAD_SCORES] = {view_heads_table_draw, NULL},
-    [VIEW_ID_MODEL] = {view_heads_model_draw, NULL},
-    [VIEW_ID_TRAIN] = {NULL, train_open},
+#define VIEW_ROW(id, name, what, needs, home, state, act, keys, help, title, hint, fn, click)      \
+    [VIEW_ID_##id] = {act, keys, help, title, hint, fn, click},
+#define ACTION(a) ACT_##a
+#define NO_ACTION ACT_NONE
+#define KEYS(...)                                                                                  \
+    {                                                                                              \
+        __VA_ARGS__                                                                                \
+    }
+#define K(key, modes, name)                                                                        \
+    {                                                                                              \
+        key, modes, name                                                                           \
+    }
+#define NO_KEYS                                                                                    \
+    {                                                                                              \
+        {                                                                                          \
+            0, 0, NULL                                                                             \
+        }                                                                                          \
+    }
+#define DRAW(f) view_##f##_draw, NULL
+#define OPEN(f) NULL, view_##f##_loop
+#define CLICK(f) view_##f##_click
+#define NO_CLICK NULL
+#include "io/views.def"
 };
 
 void view_table_draw(UiState *u, Grid *g, Rect r)
@@ -59,4 +81,66 @@ bool view_table_open(UiState *u, ViewId v)
 {
     ViewOpen open = v >= 0 && v < VIEW_ID_COUNT ? VIEW_TABLE[v].open : NULL;
     return open ? open(u) : false;
+}
+
+bool view_table_key(unsigned mode, int key, Action *a)
+{
+    for (int v = 0; v < VIEW_ID_COUNT; v++)
+        for (int k = 0; k < VIEW_KEYS_MAX && VIEW_TABLE[v].keys[k].name; k++)
+            if (VIEW_TABLE[v].keys[k].key == key && (VIEW_TABLE[v].keys[k].modes & mode)) {
+                *a = VIEW_TABLE[v].act;
+                return true;
+            }
+    return false;
+}
+
+int view_table_key_names(Action a, const char **names, int max)
+{
+    int n = 0;
+    for (int v = 0; v < VIEW_ID_COUNT && a != ACT_NONE; v++)
+        for (int k = 0; VIEW_TABLE[v].act == a && k < VIEW_KEYS_MAX && n < max; k++)
+            if (VIEW_TABLE[v].keys[k].name)
+                names[n++] = VIEW_TABLE[v].keys[k].name;
+    return n;
+}
+
+const char *view_table_help(Action a)
+{
+    for (int v = 0; v < VIEW_ID_COUNT && a != ACT_NONE; v++)
+        if (VIEW_TABLE[v].act == a)
+            return VIEW_TABLE[v].help;
+    return NULL;
+}
+
+bool view_table_help_at(int k, Action *a)
+{
+    for (int v = 0; v < VIEW_ID_COUNT; v++)
+        if (VIEW_TABLE[v].help && k-- == 0) {
+            *a = VIEW_TABLE[v].act;
+            return true;
+        }
+    return false;
+}
+
+const char *view_table_title(ViewId v)
+{
+    const char *t = v >= 0 && v < VIEW_ID_COUNT ? VIEW_TABLE[v].title : NULL;
+    return t ? t : VIEW_TABLE[VIEW_ID_ATTN].title;
+}
+
+const char *view_table_hint(ViewId v)
+{
+    const char *h = v >= 0 && v < VIEW_ID_COUNT ? VIEW_TABLE[v].hint : NULL;
+    return h ? h : VIEW_TABLE[VIEW_ID_ATTN].hint;
+}
+
+bool view_table_clicks(const UiState *u)
+{
+    return VIEW_TABLE[app_view_base(&u->a.app)].click != NULL;
+}
+
+bool view_table_click(const UiState *u, int x, int y, AppInput *in)
+{
+    ViewClick click = VIEW_TABLE[app_view_base(&u->a.app)].click;
+    return click && click(u, x, y, in);
 }

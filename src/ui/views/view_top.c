@@ -10,24 +10,22 @@
 #include "core/utf8.h"
 #include "../term.h"
 #include "../widgets.h"
+#include "view_table.h"
 
 static void draw_title(const UiState *u, Grid *g)
 {
     const AppState *s = &u->a.app;
     for (int x = 0; x < g->w; x++)
         grid_put(g, x, 0, ' ', STYLE_STATUS, 0);
-    const char *view = s->view == VIEW_PE ? "Positional encodings"
-                       : s->view == VIEW_PIPELINE ? "Pipeline"
-                       : s->view == VIEW_LENS     ? "Logit lens"
-                                                  : "Attention";
-    const char *other = s->view == VIEW_ATTN ? "positional encodings" : "attention";
+    const char *view = view_table_title(s->view);
+    const char *other = s->view == VIEW_ID_ATTN ? "positional encodings" : "attention";
     bool edit = s->mode == MODE_EDIT;
     const char *mode = edit ? "EDITING: type, Enter/Esc when done" : "e: edit the sentence";
     char line[256];
     snprintf(line, sizeof line, " attnviz | %s (F2/v: %s) | %s | ?/F1: help", view, other, mode);
     if (grid_text_width(line) > g->w) /* narrow: shorter words, the help hint whole */
         snprintf(line, sizeof line, " attnviz | %s (v: %s) | %s | ?: help",
-                 s->view == VIEW_PE ? "PE" : view, s->view == VIEW_ATTN ? "PE" : "attention",
+                 s->view == VIEW_ID_PE ? "PE" : view, s->view == VIEW_ID_ATTN ? "PE" : "attention",
                  edit ? "EDITING: Enter/Esc ends" : "e: edit");
     grid_puts(g, 0, 0, line, g->w, STYLE_STATUS);
 }
@@ -171,18 +169,7 @@ static const char *hint(const UiState *u)
     if (u->a.app.mode == MODE_EDIT)
         return "typing edits the sentence | Enter/Esc: done | Up/Down: token | Tab: head | "
                "^K mask | ^P PE | ^T scaling | ^O export | F1 help";
-    if (u->a.app.view == VIEW_PIPELINE)
-        return "Up/Down: query | Left/Right: key | Tab: head | [ ]: pages | S: leave | "
-               "m: mask | s: scaling | t/T temp | o: lessons | ? help | q quit";
-    if (u->a.app.view == VIEW_LENS)
-        return "Up/Down: layer | Left/Right: position | click a cell | e: edit (the lens "
-               "follows) | u or Esc: back | ? help | q quit";
-    if (u->a.app.view == VIEW_PE)
-        return "Up/Down: position | [ ]: plotted dims | p: PE on/off | d/D: d_model | "
-               "v: attention view | e: edit | ? help | q quit";
-    return "Tab: head | Up/Down: token | Left/Right: cell | w: trace | m: mask | t/T temp | "
-           "s: scaling | b/B side by side | C: cross | P: designed | l/L layer | z/Z zoom | "
-           "e: edit | ? help | q quit";
+    return view_table_hint(u->a.app.view);
 }
 
 /* A size in B, KiB, MiB or GiB. */

@@ -29,6 +29,7 @@
 #include "app/trainkeys.h"
 #include "render/trainplot.h"
 #include "../term.h"
+#include "view_help.h"
 #include "view_top.h"
 
 #define SLICE_MS 15.0 /* training a frame, at most (plus one step) */
@@ -281,7 +282,7 @@ static void frame(UiState *u, const TrainView *tv, const TrainLoop *lp, bool top
         draw_plots(tv, g, (Rect){used + 2, body.y, g->w - used - 2, body.h});
         draw_bottom(tv, g, top);
         if (u->a.app.help)
-            input_help_draw(u, g);
+            view_help_draw(u, g);
     }
     color_paint(u, g);
     refresh();
@@ -336,7 +337,7 @@ static int handle(UiState *u, TrainView *tv, const AppInput *in, int key, bool t
     case ACT_HELP:
         action_apply(s, in->action, 0);
         if (s->help) /* opened at this view's keys */
-            input_help_at(u, COLS, LINES, ACT_TRAIN);
+            view_help_at(u, COLS, LINES, ACT_TRAIN);
         break;
     case ACT_ESCAPE:
         if (s->help)
@@ -416,4 +417,9 @@ bool view_train_open(UiState *u, const char *task)
     if (err)
         return false; /* the reason is on the status line */
     return view_train_run(u, u->a.train, false); /* W again resumes where Esc left it */
+}
+
+bool view_train_loop(UiState *u)
+{
+    return view_train_open(u, "induction");
 }

@@ -27,5 +27,9 @@ bool view_train_run(UiState *u, TrainView *tv, bool top);
  * true when the user quit. */
 bool view_train_open(UiState *u, const char *task);
 
+/* The view's row in io/views.def (W): view_train_open on the induction
+ * task, as W always has. */
+bool view_train_loop(UiState *u);
+
 
 #endif
