@@ -14,17 +14,15 @@
 #include <unistd.h>
 
 #include "app/gpt2job.h"
+#include "gpt2dump.h"
 #include "core/av.h"
 #include "core/bpe.h"
 #include "core/gpt2.h"
 #include "core/rng.h"
 #include "core/utf8.h"
-#include "io/dump.h"
-#include "io/fileio.h"
 #include "io/hfcache.h"
 #include "io/hfmodel.h"
 #include "io/hfvocab.h"
-#include "io/npy.h"
 
 typedef struct {
     HfModel hf;
@@ -357,103 +355,13 @@ static void gpt2_kind_describe(const Kind *k, char *msg, size_t len)
              big ? p / 1e6 : p / 1e3, big ? "M" : "K");
 }
 
-/* tokens.txt of DESIGN.md: each token's own text a line, \n, \t and \\
- * escaped (not the display copy dump_write writes: a space is a space),
- * and each byte of a token holding part of a character (an emoji, CJK,
- * accented Greek split by the BPE) as \xNN: the file stays UTF-8, which
- * --tokens and Python's open() read. */
-static int write_tokens(const Gpt2Kind *g, const char *path)
-{
-    size_t cap = 1, used = 0;
-    for (int i = 0; i < g->st.n; i++) {
-        size_t len;
-        bpe_token(&g->bpe, g->st.ids[i], &len);
-        cap += 4 * len + 1;
-    }
-    char *buf = malloc(cap);
-    if (!buf)
-        return AV_ERR_NOMEM;
-    for (int i = 0; i < g->st.n; i++) {
-        size_t len;
-        const char *t = bpe_token(&g->bpe, g->st.ids[i], &len);
-        for (size_t k = 0; k < len;) {
-            char c = t[k], e = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\\' ? '\\' : 0;
-            unsigned cp;
-            int m = e ? 0 : utf8_decode(t + k, len - k, &cp);
-            if (e)
-                buf[used++] = '\\', buf[used++] = e, k++;
-            else if (m == 0)
-                used += (size_t)sprintf(buf + used, "\\x%02x", (unsigned char)c), k++;
-            else
-                for (int b = 0; b < m; b++)
-                    buf[used++] = t[k++];
-        }
-        buf[used++] = '\n';
-    }
-    int err = file_write_atomic(path, buf, used, false);
-    free(buf);
-    return err;
-}
-
-/* The lens of the run in the state, written by dump_write_lens. */
-static int dump_lens(Gpt2Kind *g, const char *dir, const char **which)
-{
-    Lens ls;
-    lens_init(&ls);
-    *which = "lens_ids.npy";
-    int err = gpt2_lens(&g->hf.w, &g->st, &ls, g->logits);
-    if (!err)
-        err = dump_write_lens(dir, &ls, which);
-    lens_free(&ls);
-    return err;
-}
-
-/* DESIGN.md's --dump of a GPT-2 model: attention.npy (L, H, n, n),
- * rollout.npy, norms.npy, tokens.txt, ids.npy (n,) and logits.npy (V,) of
- * the last position, lens_ids.npy and lens_probs.npy (L+1, n, LENS_K);
- * then what dump_write writes of the result. */
+/* DESIGN.md's --dump of a GPT-2 model (gpt2dump.h), of the state's run. */
 static int gpt2_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
                           const ModelConfig *c, const char **which)
 {
     Gpt2Kind *g = self_of(k);
-    const Gpt2Weights *w = &g->hf.w;
     gpt2job_free(&g->job); /* the state is the thread's until it ends */
-    int err = dump_write(dir, r, c, which);
-    if (err)
-        return err;
-    const float *Wo[AV_MAX_LAYERS];
-    for (int l = 0; l < w->cfg.n_layer; l++)
-        Wo[l] = w->layer[l].proj_w;
-    if ((err = dump_write_norms(dir, r, Wo, which)) != AV_OK)
-        return err;
-    size_t dlen = strlen(dir) + 16;
-    char *path = malloc(dlen);
-    *which = "ids.npy";
-    if (!path)
-        return AV_ERR_NOMEM;
-    int n = g->st.n;
-    snprintf(path, dlen, "%s/tokens.txt", dir);
-    *which = "tokens.txt";
-    if ((err = write_tokens(g, path)) != AV_OK) {
-        free(path);
-        return err;
-    }
-    snprintf(path, dlen, "%s/ids.npy", dir);
-    size_t shape_ids[1] = {(size_t)n};
-    *which = "ids.npy";
-    err = npy_write_int32(path, 1, shape_ids, g->st.ids);
-    if (!err) {
-        err = gpt2_logits(w, &g->st, n - 1, g->logits);
-        snprintf(path, dlen, "%s/logits.npy", dir);
-        size_t shape_v[1] = {(size_t)w->cfg.n_vocab};
-        if (!err)
-            err = npy_write(path, 1, shape_v, g->logits);
-        *which = "logits.npy";
-    }
-    free(path);
-    if (!err)
-        err = dump_lens(g, dir, which);
-    return err;
+    return gpt2dump_write(dir, r, c, &g->hf.w, &g->bpe, &g->st, g->logits, which);
 }
 
 /* ids[0..n) as they stand (the head scores' probes: random tokens whose
