@@ -22,10 +22,10 @@
 #include "app/kind.h"
 #include "core/av.h"
 #include "io/attnimport.h"
-#include "io/fileio.h"
 #include "io/sentences.h"
 #include "render/export.h"
 #include "ui/ui.h"
+#include "cli/outfile.h"
 #include "cli/say.h"
 
 /* The head and layer asked for, against the file's; sets eo's 0-based ones. */
@@ -54,6 +54,19 @@ static int build_result(Kind *k, const AttnImport *im, const ModelConfig *c, Mod
     return err ? say(av_exit_status(err), "%s: %s", im->a.name, av_strerror(err)) : 0;
 }
 
+/* The result as --export says, for outfile_write. */
+typedef struct {
+    const ModelResult *r;
+    const ModelConfig *c;
+    const ExportOptions *eo;
+} ExportJob;
+
+static int export_to(FILE *f, void *ctx)
+{
+    const ExportJob *j = ctx;
+    return export_write(f, j->r, j->c, j->eo);
+}
+
 static int write_export(const CliOptions *o, const ModelResult *r, const ModelConfig *c,
                         ExportOptions *eo)
 {
@@ -71,16 +84,7 @@ static int write_export(const CliOptions *o, const ModelResult *r, const ModelCo
             return say(av_exit_status(err), "the export stopped: %s", av_strerror(err));
         return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
     }
-    MemFile m;
-    if (memfile_open(&m))
-        return say(1, "out of memory");
-    int err = export_write(m.f, r, c, eo);
-    if (!err)
-        err = memfile_close(&m);
-    if (!err)
-        err = file_write_atomic(o->output, m.buf, m.len, false);
-    memfile_free(&m);
-    return err ? say(1, "cannot write %s: %s", o->output, strerror(errno)) : 0;
+    return outfile_write(o->output, NULL, export_to, &(ExportJob){r, c, eo});
 }
 
 static int batch(const CliOptions *o, Kind *k, const AttnImport *im, const ModelConfig *c,

@@ -7,10 +7,10 @@
 #include <unistd.h>
 
 #include "core/av.h"
-#include "io/fileio.h"
 #include "render/lens.h"
 #include "ui/ui.h"
 #include "cli/model_cmd.h"
+#include "cli/outfile.h"
 #include "cli/say.h"
 
 static void token_name(const void *ctx, int id, char *out, size_t len)
@@ -23,6 +23,20 @@ static int write_to(FILE *f, const CliOptions *o, const Kind *k, const Lens *ls,
     if (o->export_lens == 2)
         return lens_export_json(f, ls, token_name, k);
     return lens_export_text(f, ls, token_name, k, o->export.width, color);
+}
+
+/* The lens as --export says, for outfile_write. */
+typedef struct {
+    const CliOptions *o;
+    const Kind *k;
+    const Lens *ls;
+    bool color;
+} LensJob;
+
+static int lens_to(FILE *f, void *ctx)
+{
+    const LensJob *j = ctx;
+    return write_to(f, j->o, j->k, j->ls, j->color);
 }
 
 int lens_cmd_write(const CliOptions *o, Kind *k, const char *text)
@@ -46,17 +60,7 @@ int lens_cmd_write(const CliOptions *o, Kind *k, const char *text)
             return say(1, "out of memory");
         return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
     }
-    MemFile m;
-    if (memfile_open(&m)) {
-        lens_free(&ls);
-        return say(1, "out of memory");
-    }
-    err = write_to(m.f, o, k, &ls, color);
+    int status = outfile_write(o->output, NULL, lens_to, &(LensJob){o, k, &ls, color});
     lens_free(&ls);
-    if (!err)
-        err = memfile_close(&m);
-    if (!err)
-        err = file_write_atomic(o->output, m.buf, m.len, false);
-    memfile_free(&m);
-    return err ? say(1, "cannot write %s: %s", o->output, strerror(errno)) : 0;
+    return status;
 }

@@ -35,6 +35,7 @@
 #include "cli/import_cmd.h"
 #include "cli/lens_cmd.h"
 #include "cli/live_cmd.h"
+#include "cli/outfile.h"
 #include "cli/say.h"
 
 typedef struct {
@@ -182,6 +183,18 @@ static int run_model(App *a)
     }
 }
 
+/* The result as --export says, for outfile_write. */
+typedef struct {
+    const App *a;
+    const ExportOptions *eo;
+} ExportJob;
+
+static int export_to(FILE *f, void *ctx)
+{
+    const ExportJob *j = ctx;
+    return export_write(f, &j->a->result, &j->a->opt.cfg, j->eo);
+}
+
 static int write_export(App *a)
 {
     ExportOptions eo = a->opt.export;
@@ -197,16 +210,12 @@ static int write_export(App *a)
             return say(av_exit_status(err), "the export stopped: %s", av_strerror(err));
         return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
     }
-    MemFile m;
-    if (memfile_open(&m))
-        return say(1, "out of memory");
-    int err = export_write(m.f, &a->result, &a->opt.cfg, &eo);
-    if (!err)
-        err = memfile_close(&m);
-    if (!err)
-        err = file_write_atomic(a->opt.output, m.buf, m.len, false);
-    memfile_free(&m);
-    return err ? say(1, "cannot write %s: %s", a->opt.output, strerror(errno)) : 0;
+    return outfile_write(a->opt.output, NULL, export_to, &(ExportJob){a, &eo});
+}
+
+static int heads_to(FILE *f, void *hs)
+{
+    return headscan_write_csv(hs, f);
 }
 
 /* --export heads: every head scored on the probes (app/headscan.h), CSV to
@@ -220,24 +229,9 @@ static int write_heads(App *a)
     int err = headscan_run(&a->kind, &a->opt.cfg, HEADSCAN_SEED, &hs);
     if (err)
         return say(av_exit_status(err), "--export heads: %s", av_strerror(err));
-    MemFile m;
-    if (memfile_open(&m)) {
-        headscan_free(&hs);
-        return say(1, "out of memory");
-    }
-    err = headscan_write_csv(&hs, m.f);
+    int status = outfile_write(a->opt.output, "the scores", heads_to, &hs);
     headscan_free(&hs);
-    if (!err)
-        err = memfile_close(&m);
-    if (!err && a->opt.output)
-        err = file_write_atomic(a->opt.output, m.buf, m.len, false);
-    else if (!err)
-        err = fwrite(m.buf, 1, m.len, stdout) != m.len || fflush(stdout) ? -1 : 0;
-    memfile_free(&m);
-    if (err)
-        return say(1, "cannot write %s: %s", a->opt.output ? a->opt.output : "the scores",
-                   strerror(errno));
-    return 0;
+    return status;
 }
 
 static int batch(App *a)
