@@ -86,7 +86,7 @@ bool view_table_open(UiState *u, ViewId v)
 bool view_table_key(unsigned mode, int key, Action *a)
 {
     for (int v = 0; v < VIEW_ID_COUNT; v++)
-        for (int k = 0; k < VIEW_KEYS_MAX && VIEW_TABLE[v].keys[k].name; k++)
+        for (int k = 0; k < VIEW_KEYS_MAX && VIEW_TABLE[v].keys[k].modes; k++)
             if (VIEW_TABLE[v].keys[k].key == key && (VIEW_TABLE[v].keys[k].modes & mode)) {
                 *a = VIEW_TABLE[v].act;
                 return true;
