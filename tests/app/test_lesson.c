@@ -6,7 +6,9 @@
  */
 #include "test_common.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/lesson.h"
 #include "app/action.h"
@@ -336,6 +338,48 @@ static void test_lesson_state_trained_model(void **state)
     teardown(&f);
 }
 
+/* A page's model opens through the table of folder kinds: its last layer
+ * and last token are the model's; a folder holding neither model.json nor
+ * config.json is said on the page by what it lacks; a view the model
+ * cannot show is its key's refusal on the status line, over the heatmaps. */
+static void test_lesson_state_model_kinds(void **state)
+{
+    (void)state;
+    char empty[] = "/tmp/attnviz-lesson-XXXXXX";
+    assert_non_null(mkdtemp(empty));
+    char t[512];
+    snprintf(t, sizeof t,
+             "title: T\n== P\nmodel: assets/models/chars\nsentence: the cat\nlayer: last\n"
+             "token: last\nview: lens\n== Q\nmodel: %s\n== R\nmodel: assets/models/chars\n"
+             "view: compare-mask\n", empty);
+    Fix f;
+    Lesson l;
+    LessonError e;
+    setup(&f);
+    assert_int_equal(lesson_parse(t, strlen(t), "t", "", &l, &e), AV_OK);
+    lesson_state_start(&f.ls, &l, &f.s);
+    Kind *k = lesson_state_kind(&f.ls);
+    assert_non_null(k);
+    assert_int_equal(f.s.cfg.layers, 4);
+    assert_int_equal(f.s.layer, 3); /* last: the model's fourth, not the page's first */
+    assert_int_equal(app_view_base(&f.s), VIEW_ID_LENS);
+    assert_int_equal(kind_run(k, &f.s.cfg, f.s.text.s, f.s.text.len, NULL, 0, &f.r), AV_OK);
+    lesson_state_after_run(&f.ls, &f.s, &f.r);
+    assert_int_equal(f.r.shape.n_q, 7);
+    assert_int_equal(f.s.sel_row, 6); /* token: last */
+    unsigned flags;
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
+    assert_null(lesson_state_kind(&f.ls));
+    assert_non_null(strstr(f.ls.problem, "neither model.json"));
+    assert_non_null(strstr(f.ls.problem, "config.json (a Hugging Face GPT-2 or BERT folder)"));
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
+    assert_non_null(lesson_state_kind(&f.ls));
+    assert_string_equal(f.s.msg, "this model was trained causal: the mask stays on");
+    assert_int_equal(app_view_base(&f.s), VIEW_ID_ATTN);
+    teardown(&f);
+    rmdir(empty);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_lesson_state_missing_and_leave),
         cmocka_unit_test(test_lesson_state_list),
         cmocka_unit_test(test_lesson_state_trained_model),
+        cmocka_unit_test(test_lesson_state_model_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
