@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "core/av.h"
-#include "io/hfcache.h"
 #include "io/weights.h"
 #include "render/pipeline.h"
 #include "io/lesson_answer.h"
@@ -66,16 +65,11 @@ static void load_model(LessonState *ls, const LessonSettings *set)
     ls->have_model = false, ls->model_dir[0] = '\0';
     if (!set->model)
         return;
-    HfId id;
-    if (!there && !strchr(set->model, '/') && hfcache_parse_id(set->model, &id)) {
-        snprintf(ls->problem, sizeof ls->problem, "The model %.60s is neither a folder nor in "
-                 "the Hugging Face cache (attnviz get %.60s fetches it). Toy weights run "
-                 "meanwhile.", set->model, set->model);
-        return;
-    }
     if (!there) {
-        snprintf(ls->problem, sizeof ls->problem, "The model folder %.120s is missing: "
-                 "make it as the page says. Toy weights run meanwhile.", set->model);
+        char why_missing[300];
+        lesson_model_missing(set->model, why_missing, sizeof why_missing);
+        snprintf(ls->problem, sizeof ls->problem, "%.220s Toy weights run meanwhile.",
+                 why_missing);
         return;
     }
     int err = kind_open_folder(&ls->kind, path, NULL, NULL, why, sizeof why);

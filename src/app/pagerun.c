@@ -22,11 +22,10 @@ typedef struct {
 static int open_model(const Lesson *l, const LessonSettings *s, PageModel *pm, HandoutRun *run)
 {
     char path[4096], why[512];
-    if (!lesson_find_model(l, s->model, path, sizeof path))
-        return handout_problem(run, AV_ERR_MODEL,
-                               "The model folder %s is missing: "
-                               "this page needs it (the page says how to make it).",
-                               s->model);
+    if (!lesson_find_model(l, s->model, path, sizeof path)) {
+        lesson_model_missing(s->model, why, sizeof why);
+        return handout_problem(run, AV_ERR_MODEL, "%s", why);
+    }
     int err = kind_open_folder(&pm->kind, path, NULL, NULL, why, sizeof why);
     if (err == AV_ERR_NOMEM)
         return err;

@@ -341,7 +341,8 @@ static void test_lesson_state_trained_model(void **state)
 /* A page's model opens through the table of folder kinds: its last layer
  * and last token are the model's; a folder holding neither model.json nor
  * config.json is said on the page by what it lacks; a view the model
- * cannot show is its key's refusal on the status line, over the heatmaps. */
+ * cannot show is its key's refusal on the status line, over the heatmaps;
+ * a hub id not in the cache says how to fetch it. */
 static void test_lesson_state_model_kinds(void **state)
 {
     (void)state;
@@ -351,7 +352,8 @@ static void test_lesson_state_model_kinds(void **state)
     snprintf(t, sizeof t,
              "title: T\n== P\nmodel: assets/models/chars\nsentence: the cat\nlayer: last\n"
              "token: last\nview: lens\n== Q\nmodel: %s\n== R\nmodel: assets/models/chars\n"
-             "view: compare-mask\n", empty);
+             "view: compare-mask\n== S\nmodel: no-such-hub-model\n", empty);
+    setenv("HF_HUB_CACHE", empty, 1); /* a cache that holds nothing */
     Fix f;
     Lesson l;
     LessonError e;
@@ -376,7 +378,13 @@ static void test_lesson_state_model_kinds(void **state)
     assert_non_null(lesson_state_kind(&f.ls));
     assert_string_equal(f.s.msg, "this model was trained causal: the mask stays on");
     assert_int_equal(app_view_base(&f.s), VIEW_ID_ATTN);
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
+    assert_null(lesson_state_kind(&f.ls));
+    assert_string_equal(f.ls.problem, "The model no-such-hub-model is neither a folder nor in "
+                        "the Hugging Face cache: attnviz get no-such-hub-model fetches it. Toy "
+                        "weights run meanwhile.");
     teardown(&f);
+    unsetenv("HF_HUB_CACHE");
     rmdir(empty);
 }
 

@@ -99,7 +99,7 @@ check "model: me/tiny, a hub id in the cache: the GPT-2 snapshot" \
     grep -q 'layer 3 of 3.*the model me/tiny (GPT-2, 3 layers' <<<"$out"
 out=$(md nohub)
 check "model: me/none, not in the cache: said on the page" \
-    grep -q 'The model folder me/none is missing' <<<"$out"
+    grep -q 'The model me/none is neither a folder nor in the Hugging Face cache: attnviz get me/none fetches it.' <<<"$out"
 out=$(md empty)
 check "model: a folder of neither kind: named by what it lacks" \
     grep -q "holds neither model.json (attnviz's own model) nor config.json" <<<"$out"
