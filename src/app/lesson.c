@@ -175,7 +175,7 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     s->max_layers = ls->have_weights ? ls->weights.L : ls->have_model ? c.layers : AV_MAX_LAYERS;
     ls->want_stage = set->stage;
     s->zoom = 0;
-    app_view_show(s, refused && set->view != VIEW_ID_LENS ? VIEW_ID_ATTN : set->view);
+    app_view_show(s, refused ? VIEW_ID_ATTN : set->view);
     s->sel_row = set->token.index > 0 ? set->token.index - 1 : -1; /* last: after the run */
     s->sel_col = set->key.index > 0 ? set->key.index - 1 : -1;
     /* the page's settings replace an example's: its token to select after
@@ -187,6 +187,7 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     ls->pick = -1, ls->typed[0] = '\0', ls->answer_text[0] = '\0';
     /* what the model cannot show is said as its key's refusal is */
     snprintf(s->msg, sizeof s->msg, "%s", refused ? refused : "");
+    s->note_shown = false; /* an example's note was the line's: it went */
     return APP_RUN | APP_WEIGHTS;
 }
 

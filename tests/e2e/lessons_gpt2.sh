@@ -12,8 +12,9 @@
 # Face cache, `layer: last` being the model's last layer; a hub id not in the
 # cache and a folder of neither kind are said on the page (the handout's
 # note; the interface's line is test_lesson.c's). Bad usage is one
-# line and exit 2. Under tmux at 100x30, `--lesson lens --model DIR` shows
-# the GPT-2's lens and then its attention page.
+# line and exit 2. Under tmux at 80x24, 100x30 and 120x40, `--lesson lens
+# --model DIR` shows the GPT-2's lens, then its attention page veiled and
+# revealed; on a BERT (no lens) the first page says why on the status line.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # Run from the repository root.
 set -u
@@ -121,22 +122,39 @@ refused "--lesson sets its own sentences" --lesson lens --model "$G2" 'some text
 refused "--model goes with --lesson NAME" --lesson --model "$G2"
 refused "--model fixes the heads" --lesson lens --model "$G2" --heads 2
 
-# 5. The interface at 100x30: the GPT-2's lens, then its attention page.
-tui_start TERM=xterm-256color 100 30 --lesson lens --model "$G2"
-wait_for 'Lesson 1/5: ' && settle
-s=$(screen)
-check "100x30: the GPT-2's lens: 3 layers, the last token marked" \
-    bash -c 'grep -q "(layer 0: embeddings, 3: output)" <<<"$1" && grep -q "▼8 " <<<"$1" &&
-             grep -q "layer 3 after ␣m" <<<"$1"' _ "$s"
-check "100x30: the status line names the GPT-2" \
-    grep -q 'GPT-2  3 layers x 4 heads  d_model 48' <<<"$(tail -1 <<<"$s")"
-keys n n n && wait_for 'Lesson 4/5: ' && settle
-s=$(screen)
-check "100x30: page 4: the last layer's head 1, the last token's row veiled" \
-    bash -c 'grep -q "Head 1 of 4, layer 3 of 3" <<<"$1" && grep -Eq "^8 ␣m +\?" <<<"$1"' _ "$s"
-keys Right Enter && wait_for 'answer: ' && settle
-check "100x30: the reveal gives the answer computed on the GPT-2" \
-    bash -c 'grep -Eq "answer: [^ ]+ \([0-9.]+%\)" <<<"$1"' _ "$(screen)"
-keys Escape && wait_for 'left the lesson' && settle
-keys q && wait_for 'EXITED:0' && ok "100x30: Esc, q: exit 0" || notok "q: $(screen | tail -2)"
+# 5. The interface at each size: the GPT-2's lens, then its attention page.
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    at="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --lesson lens --model "$G2"
+    wait_for 'Lesson 1/5: ' && settle
+    s=$(screen)
+    check "$at: the GPT-2's lens: 3 layers, the last token marked" \
+        bash -c 'grep -q "(layer 0: embeddings, 3: out" <<<"$1" && grep -q "▼8 " <<<"$1" &&
+                 grep -q "layer 3 after ␣m" <<<"$1"' _ "$s"
+    check "$at: the status line names the GPT-2" \
+        grep -q 'GPT-2 .*3 layers x 4 heads' <<<"$(tail -2 <<<"$s")"
+    keys n n n && wait_for 'Lesson 4/5: ' && settle
+    s=$(screen)
+    check "$at: page 4: the last layer's head 1, the last token's row veiled" \
+        bash -c 'grep -q "Head 1 of 4, layer 3 of 3" <<<"$1" && grep -Eq "^ ?8 ␣m +\?" <<<"$1"' _ "$s"
+    keys Right Enter && wait_for 'answer: ' && settle
+    check "$at: the reveal gives the answer computed on the GPT-2" \
+        bash -c 'grep -Eq "answer: [^ ]+ \([0-9.]+%\)" <<<"$1"' _ "$(screen)"
+    keys Escape && wait_for 'left the lesson' && settle
+    keys q && wait_for 'EXITED:0' && ok "$at: Esc, q: exit 0" || notok "$at: q: $(screen | tail -2)"
+done
+
+# 6. A BERT has no lens: the lesson's first page shows its heatmaps and says
+# why on the status line (not the kind's opening line over it).
+if "$PY" scripts/bert-checkpoint.py "$WORK/bert" >/dev/null 2>&1; then
+    tui_start TERM=xterm-256color 100 30 --lesson lens --model "$WORK/bert"
+    wait_for 'Lesson 1/5: ' && settle
+    s=$(screen)
+    check "100x30, a BERT: the heatmaps, and why there is no lens on the status line" \
+        bash -c 'grep -q "Head 1 of 4, layer 2 of 2" <<<"$1" &&
+                 grep -q "^this model predicts no next token: it has no logit lens" <<<"$1"' _ "$s"
+else
+    notok "bert-checkpoint.py failed"
+fi
 exit $fail
