@@ -132,35 +132,41 @@ static const char *model_refuses(const LessonState *ls, const LessonSettings *se
     }
 }
 
+/* The page's settings, its weights folder and its model loaded: the
+ * settings it runs with (a model's own sizes), keeping was's limits. */
+static ModelConfig page_config(LessonState *ls, const LessonSettings *set, const ModelConfig *was)
+{
+    ModelConfig c;
+    lesson_config(set, &c);
+    c.max_tokens = was->max_tokens, c.weights_budget = was->weights_budget;
+    c.keep_scores = was->keep_scores;
+    load_weights(ls, set, &c);
+    load_model(ls, set);
+    if (set->weights && !ls->have_weights)
+        c.preset = PRESET_RANDOM;
+    if (ls->have_model) { /* a model brings its own sizes */
+        model_config_default(&c);
+        kind_config(&ls->kind, &c);
+        c.max_tokens = was->max_tokens, c.weights_budget = was->weights_budget;
+        c.keep_scores = was->keep_scores;
+    }
+    return c;
+}
+
 unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
 {
     const Lesson *l = &ls->lesson;
     k = k < 0 ? 0 : k >= l->n_pages ? l->n_pages - 1 : k;
     ls->page = k;
     const LessonSettings *set = &l->pages[k].set;
-    ModelConfig c;
-    lesson_config(set, &c);
-    c.max_tokens = s->cfg.max_tokens, c.weights_budget = s->cfg.weights_budget;
-    c.keep_scores = s->cfg.keep_scores;
     ls->problem[0] = '\0';
-    load_weights(ls, set, &c);
-    load_model(ls, set);
-    if (set->weights && !ls->have_weights)
-        c.preset = PRESET_RANDOM;
-    if (ls->have_model) { /* a model brings its own sizes */
-        ModelConfig m;
-        model_config_default(&m);
-        kind_config(&ls->kind, &m);
-        m.max_tokens = s->cfg.max_tokens, m.weights_budget = s->cfg.weights_budget;
-        m.keep_scores = s->cfg.keep_scores;
-        c = m;
-    }
+    ModelConfig c = page_config(ls, set, &s->cfg);
     s->cfg = c;
     const char *text = set->sentence ? set->sentence
                        : s->sentences && s->sentences->n ? s->sentences->items[0] : "";
     edit_set(&s->text, text);
     const char *refused = model_refuses(ls, set);
-    s->cross_on = set->cross != NULL && !(ls->have_model && kind_refuses(&ls->kind, KIND_ASK_CROSS));
+    s->cross_on = set->cross && !(ls->have_model && kind_refuses(&ls->kind, KIND_ASK_CROSS));
     if (set->cross)
         edit_set(&s->cross, set->cross);
     s->field = 0, s->mode = MODE_BROWSE, s->help = false, s->sentence = -1;
