@@ -305,6 +305,16 @@ static void test_lesson_state_list(void **state)
     teardown(&f);
 }
 
+/* Set f up and start the lesson of text t at its first page (no run). */
+static void start_text(Fix *f, const char *t)
+{
+    Lesson l;
+    LessonError e;
+    setup(f);
+    assert_int_equal(lesson_parse(t, strlen(t), "t", "", &l, &e), AV_OK);
+    lesson_state_start(&f->ls, &l, &f->s);
+}
+
 /* A page with a trained model: its sizes, the head named by its label;
  * a missing folder is said on the page. Needs assets/models/induction
  * (attnviz train induction --layers 2 --heads 2 --save assets/models/induction). */
@@ -316,11 +326,7 @@ static void test_lesson_state_trained_model(void **state)
         "layer: 2\nhead: induction\ntoken: 7\n"
         "== Q\nmodel: no/such/model\n";
     Fix f;
-    Lesson l;
-    LessonError e;
-    setup(&f);
-    assert_int_equal(lesson_parse(t, strlen(t), "t", "", &l, &e), AV_OK);
-    lesson_state_start(&f.ls, &l, &f.s);
+    start_text(&f, t);
     NetModel *m = lesson_state_net(&f.ls);
     if (!m) {
         teardown(&f);
@@ -355,11 +361,7 @@ static void test_lesson_state_model_kinds(void **state)
              "view: compare-mask\n== S\nmodel: no-such-hub-model\n", empty);
     setenv("HF_HUB_CACHE", empty, 1); /* a cache that holds nothing */
     Fix f;
-    Lesson l;
-    LessonError e;
-    setup(&f);
-    assert_int_equal(lesson_parse(t, strlen(t), "t", "", &l, &e), AV_OK);
-    lesson_state_start(&f.ls, &l, &f.s);
+    start_text(&f, t);
     Kind *k = lesson_state_kind(&f.ls);
     assert_non_null(k);
     assert_int_equal(f.s.cfg.layers, 4);

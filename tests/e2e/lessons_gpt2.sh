@@ -91,19 +91,21 @@ page g2 >"$WORK/beside.lesson"
 page me/tiny >"$WORK/hub.lesson"
 page me/none >"$WORK/nohub.lesson"
 page empty >"$WORK/empty.lesson"
-md() { HF_HUB_CACHE=$WORK/hub "$BIN" --lesson "$WORK/$1.lesson" --export md 2>&1; }
-out=$(md beside)
-check "model: g2 beside the lesson: a GPT-2, layer: last its third" \
-    grep -q 'layer 3 of 3.*the model g2 (GPT-2, 3 layers x 4 heads' <<<"$out"
-out=$(md hub)
-check "model: me/tiny, a hub id in the cache: the GPT-2 snapshot" \
-    grep -q 'layer 3 of 3.*the model me/tiny (GPT-2, 3 layers' <<<"$out"
-out=$(md nohub)
-check "model: me/none, not in the cache: said on the page" \
-    grep -q 'The model me/none is neither a folder nor in the Hugging Face cache: attnviz get me/none fetches it.' <<<"$out"
-out=$(md empty)
-check "model: a folder of neither kind: named by what it lacks" \
-    grep -q "holds neither model.json (attnviz's own model) nor config.json" <<<"$out"
+# page_md LESSON WANT NAME: LESSON's handout (HF_HUB_CACHE the cache above)
+# holds WANT.
+page_md() {
+    local out
+    out=$(HF_HUB_CACHE=$WORK/hub "$BIN" --lesson "$WORK/$1.lesson" --export md 2>&1)
+    check "$3" grep -q -- "$2" <<<"$out"
+}
+page_md beside 'layer 3 of 3.*the model g2 (GPT-2, 3 layers x 4 heads' \
+    "model: g2 beside the lesson: a GPT-2, layer: last its third"
+page_md hub 'layer 3 of 3.*the model me/tiny (GPT-2, 3 layers' \
+    "model: me/tiny, a hub id in the cache: the GPT-2 snapshot"
+page_md nohub 'The model me/none is neither a folder nor in the Hugging Face cache: attnviz get me/none fetches it.' \
+    "model: me/none, not in the cache: said on the page"
+page_md empty "holds neither model.json (attnviz's own model) nor config.json" \
+    "model: a folder of neither kind: named by what it lacks"
 
 # 4. Bad usage: one line, exit 2.
 refused() {
