@@ -52,11 +52,10 @@ typedef struct {
     ModelWeights weights;
     bool have_weights;
     char weights_dir[4096];
-    /* the trained model the page opened (model: DIR) */
-    NetModel net;
-    Kind kind;            /* the kind over net, when have_net */
-    bool have_net;
-    char net_dir[4096];
+    /* the model the page opened (model: DIR or a hub id), of any folder kind */
+    Kind kind;            /* when have_model */
+    bool have_model;
+    char model_dir[4096]; /* the folder it was opened from */
     int want_stage;       /* the pipeline stage (1-8) whose page to open, 0 when done */
     /* the list of built-in lessons */
     bool list;
@@ -81,10 +80,12 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k);
 /* The weights the page runs with, or NULL for the toy ones. */
 const ModelWeights *lesson_state_weights(const LessonState *ls);
 
-/* The trained model the page runs (its cfg is the AppState's), or NULL. */
+/* The page's model when it is attnviz's own trained kind (its cfg is the
+ * AppState's), or NULL. */
 NetModel *lesson_state_net(LessonState *ls);
 
-/* The page's trained model as the kind that runs (app/kind.h), or NULL. */
+/* The page's model as the kind that runs (app/kind.h: attnviz's own, a
+ * GPT-2 or a BERT folder), or NULL. */
 Kind *lesson_state_kind(LessonState *ls);
 
 /* After each model run: the page's token and key by name become the

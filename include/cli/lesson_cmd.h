@@ -16,6 +16,16 @@
  * malformed one); 0 on success. */
 int lesson_cmd_open(const char *name, Lesson *l);
 
+/* --lesson NAME --model DIR: DIR (or a hub id's snapshot in the cache,
+ * cli/hub_cmd.h) opened once to see that it opens, then made absolute in
+ * o->model_dir (o->model_path owns it). Returns 0 or the exit status after
+ * one line on standard error. */
+int lesson_cmd_model(CliOptions *o);
+
+/* With --model (lesson_cmd_model done): every page of l runs on it
+ * (lesson_use_model). Returns 0, or 1 after "out of memory". */
+int lesson_cmd_use(const CliOptions *o, Lesson *l);
+
 /* --lesson without the interface: no name lists the built-in lessons
  * ("name<TAB>title" one a line) on standard output; a name with --export md
  * writes its handout to standard output or o->output (atomically). Returns

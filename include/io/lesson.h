@@ -115,6 +115,8 @@ typedef struct {
     LessonClaim *claims;   /* every page's claims, in the file's order */
     int n_claims;
     char *buf;             /* a copy of the file: every string above points into it */
+    char *model;           /* the model every page runs instead of its own
+                              (lesson_use_model: --lesson NAME --model DIR), owned, or NULL */
 } Lesson;
 
 typedef struct {

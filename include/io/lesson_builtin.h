@@ -15,6 +15,23 @@
  * when it exists; else writes path as given and returns false. */
 bool lesson_find_path(const Lesson *l, const char *path, char *out, size_t size);
 
+/* A model a lesson page names (model:): a folder found as lesson_find_path
+ * finds it, else a hub id ("gpt2", "user/model@rev") whose snapshot is in
+ * the Hugging Face cache (io/hfcache.h), as --model finds it; nothing is
+ * downloaded. Writes the folder to out and returns true, or writes name as
+ * given and returns false. */
+bool lesson_find_model(const Lesson *l, const char *name, char *out, size_t size);
+
+/* The one line for a page's model that lesson_find_model did not find:
+ * a name that could be a hub id says how to fetch it, a path that it is
+ * missing. Into out (size bytes). */
+void lesson_model_missing(const char *name, char *out, size_t size);
+
+/* Run every page of l on model (a folder or a hub id, as a page's model:
+ * names it; copied) instead of the page's own model or weights: --lesson
+ * NAME --model DIR. Returns AV_OK or AV_ERR_NOMEM (l unchanged). */
+int lesson_use_model(Lesson *l, const char *model);
+
 #define LESSON_MAX_BUILTIN 64
 
 /* The built-in lessons: compiled into the binary when the build made

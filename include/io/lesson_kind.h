@@ -26,9 +26,13 @@ typedef enum {
     LESSON_ANS_COUNT
 } LessonAnswerKind;
 
-/* A key named in an answer: a 1-based index, or a token's text. */
+/* LessonTokenRef.index of "last": the text's last token, whatever the
+ * tokenizer makes of it (a lesson that runs on any model). */
+#define LESSON_TOKEN_LAST (-1)
+
+/* A key named in an answer: a 1-based index, "last", or a token's text. */
 typedef struct {
-    int index;        /* 1-based, or 0 when text names it */
+    int index;        /* 1-based, LESSON_TOKEN_LAST, or 0 when text names it */
     const char *text; /* the token's text (matched ignoring ASCII case), or NULL */
 } LessonTokenRef;
 

@@ -20,7 +20,8 @@ int lesson_value_number(const char *name, const char *v, double lo, double hi, d
 /* on / yes / causal, or off / no / none. */
 int lesson_value_onoff(const char *name, const char *v, bool *out, char *msg, size_t len);
 
-/* A token: "none" (both left 0 / NULL), a 1-based index, a quoted "text"
+/* A token: "none" (both left 0 / NULL), "last" (*index LESSON_TOKEN_LAST:
+ * the text's last token), a 1-based index, a quoted "text"
  * (v is cut in place: the quotes dropped) or a token's text. *text points
  * into v. */
 int lesson_value_token(const char *name, char *v, int *index, const char **text, char *msg,

@@ -20,6 +20,7 @@ typedef struct {
     int w[LESSONCHECK_MAX_SIZES], h[LESSONCHECK_MAX_SIZES];
     const SentenceList *sentences;      /* the examples (a page without a sentence) */
     ModelConfig cfg;                    /* the command line's starting settings */
+    const char *model;                  /* --model: every page runs on it, or NULL */
 } LessonCheckOptions;
 
 /* Check lesson name (a built-in lesson's name or a file, as lesson_open

@@ -3,8 +3,10 @@
  */
 #include "app/kind.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/av.h"
 #include "io/dump.h"
@@ -187,10 +189,35 @@ void kind_run_note(const Kind *k, const ModelResult *r, char *out, size_t len)
         k->cls->run_note(k, r, out, len);
 }
 
+/* Whether dir/name exists. */
+static bool has_file(const char *dir, const char *name)
+{
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return stat(path, &st) == 0;
+}
+
+/* A folder no other row claims, as attnviz's own model: one that is not a
+ * folder, or holds neither kind's first file, is said as what it lacks for
+ * every kind it could be (not as model.json's read error alone). */
 static int trained_load(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
                         size_t whylen)
 {
     (void)progress, (void)ctx; /* attnviz's own models are small */
+    struct stat st;
+    *k = (Kind){0};
+    int r = stat(dir, &st);
+    if (r != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(why, whylen, "%s: %s", dir, r == 0 ? "not a folder"
+                 : errno == ENOENT ? "no such folder" : strerror(errno));
+        return AV_ERR_MODEL;
+    }
+    if (!has_file(dir, "model.json") && !has_file(dir, "config.json")) {
+        snprintf(why, whylen, "%s holds neither model.json (attnviz's own model) nor "
+                 "config.json (a Hugging Face GPT-2 or BERT folder)", dir);
+        return AV_ERR_MODEL;
+    }
     int err = kind_trained_load(k, dir, why, whylen);
     if (err)
         *k = (Kind){0};

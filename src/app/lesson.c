@@ -29,7 +29,6 @@ void lesson_state_free(LessonState *ls)
     lesson_free(&ls->lesson);
     model_weights_free(&ls->weights);
     kind_close(&ls->kind);
-    netresult_close(&ls->net);
     lesson_state_init(ls);
 }
 
@@ -45,40 +44,42 @@ const ModelWeights *lesson_state_weights(const LessonState *ls)
 
 NetModel *lesson_state_net(LessonState *ls)
 {
-    return ls->have_net ? &ls->net : NULL;
+    return ls->have_model ? kind_trained_model(&ls->kind) : NULL;
 }
 
 Kind *lesson_state_kind(LessonState *ls)
 {
-    return ls->have_net ? &ls->kind : NULL;
+    return ls->have_model ? &ls->kind : NULL;
 }
 
-/* The page's trained model folder, opened unless it is open already. */
-static void load_net(LessonState *ls, const LessonSettings *set)
+/* The page's model (a folder of any kind the table of folder kinds opens,
+ * or a hub id in the Hugging Face cache), opened unless it is open already. */
+static void load_model(LessonState *ls, const LessonSettings *set)
 {
-    char path[4096], why[160];
-    bool there = set->model && lesson_find_path(&ls->lesson, set->model, path, sizeof path);
-    if (ls->have_net && there && !strcmp(path, ls->net_dir))
+    char path[4096], why[512];
+    bool there = set->model && lesson_find_model(&ls->lesson, set->model, path, sizeof path);
+    if (ls->have_model && there && !strcmp(path, ls->model_dir))
         return;
-    if (ls->have_net)
-        kind_close(&ls->kind), netresult_close(&ls->net);
-    ls->have_net = false, ls->net_dir[0] = '\0';
+    if (ls->have_model)
+        kind_close(&ls->kind);
+    ls->have_model = false, ls->model_dir[0] = '\0';
     if (!set->model)
         return;
     if (!there) {
-        snprintf(ls->problem, sizeof ls->problem, "The trained model folder %.120s is missing: "
-                 "make it as the page says. Toy weights run meanwhile.", set->model);
+        char why_missing[300];
+        lesson_model_missing(set->model, why_missing, sizeof why_missing);
+        snprintf(ls->problem, sizeof ls->problem, "%.220s Toy weights run meanwhile.",
+                 why_missing);
         return;
     }
-    if (netresult_open(&ls->net, path, why, sizeof why) != AV_OK ||
-        kind_trained_open(&ls->kind, &ls->net) != AV_OK) {
-        netresult_close(&ls->net);
-        snprintf(ls->problem, sizeof ls->problem, "The trained model could not be opened: %s",
-                 why);
+    int err = kind_open_folder(&ls->kind, path, NULL, NULL, why, sizeof why);
+    if (err) {
+        snprintf(ls->problem, sizeof ls->problem, "The model could not be opened: %.200s",
+                 why[0] ? why : av_strerror(err));
         return;
     }
-    ls->have_net = true;
-    snprintf(ls->net_dir, sizeof ls->net_dir, "%s", path);
+    ls->have_model = true;
+    snprintf(ls->model_dir, sizeof ls->model_dir, "%s", path);
 }
 
 /* The page's weights folder, loaded unless it is the one loaded already. */
@@ -108,45 +109,81 @@ static void load_weights(LessonState *ls, const LessonSettings *set, const Model
     snprintf(ls->weights_dir, sizeof ls->weights_dir, "%s", path);
 }
 
+/* Why the page's model cannot show what the page asks for (its view, its
+ * cross sentence), as the kind refuses the key that shows it; or NULL. */
+static const char *model_refuses(const LessonState *ls, const LessonSettings *set)
+{
+    const Kind *k = &ls->kind;
+    if (!ls->have_model)
+        return NULL;
+    const char *why = set->cross ? kind_refuses(k, KIND_ASK_CROSS) : NULL;
+    switch (why ? VIEW_ID_ATTN : set->view) {
+    case VIEW_ID_PE:
+        why = kind_refuses(k, KIND_ASK_VIEWS);
+        return why ? why : kind_refuses(k, KIND_ASK_PE_VIEW);
+    case VIEW_ID_PIPELINE:
+    case VIEW_ID_TRACE:
+        why = kind_refuses(k, KIND_ASK_VIEWS);
+        return why ? why : kind_refuses(k, KIND_ASK_TRACE);
+    case VIEW_ID_CMP_MASK: return kind_refuses(k, KIND_ASK_MASK);
+    case VIEW_ID_LENS:
+        return kind_has_lens(k) ? NULL : "this model predicts no next token: it has no logit lens";
+    default: return why;
+    }
+}
+
+/* The page's settings, its weights folder and its model loaded: the
+ * settings it runs with (a model's own sizes), keeping was's limits. */
+static ModelConfig page_config(LessonState *ls, const LessonSettings *set, const ModelConfig *was)
+{
+    ModelConfig c;
+    lesson_config(set, &c);
+    c.max_tokens = was->max_tokens, c.weights_budget = was->weights_budget;
+    c.keep_scores = was->keep_scores;
+    load_weights(ls, set, &c);
+    load_model(ls, set);
+    if (set->weights && !ls->have_weights)
+        c.preset = PRESET_RANDOM;
+    if (ls->have_model) { /* a model brings its own sizes */
+        model_config_default(&c);
+        kind_config(&ls->kind, &c);
+        c.max_tokens = was->max_tokens, c.weights_budget = was->weights_budget;
+        c.keep_scores = was->keep_scores;
+    }
+    return c;
+}
+
 unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
 {
     const Lesson *l = &ls->lesson;
     k = k < 0 ? 0 : k >= l->n_pages ? l->n_pages - 1 : k;
     ls->page = k;
     const LessonSettings *set = &l->pages[k].set;
-    ModelConfig c;
-    lesson_config(set, &c);
-    c.max_tokens = s->cfg.max_tokens, c.weights_budget = s->cfg.weights_budget;
-    c.keep_scores = s->cfg.keep_scores;
     ls->problem[0] = '\0';
-    load_weights(ls, set, &c);
-    load_net(ls, set);
-    if (set->weights && !ls->have_weights)
-        c.preset = PRESET_RANDOM;
-    if (ls->have_net) /* a trained model brings its own sizes */
-        c = ls->net.cfg, c.max_tokens = s->cfg.max_tokens;
+    ModelConfig c = page_config(ls, set, &s->cfg);
     s->cfg = c;
     const char *text = set->sentence ? set->sentence
                        : s->sentences && s->sentences->n ? s->sentences->items[0] : "";
     edit_set(&s->text, text);
-    s->cross_on = set->cross != NULL;
+    const char *refused = model_refuses(ls, set);
+    s->cross_on = set->cross && !(ls->have_model && kind_refuses(&ls->kind, KIND_ASK_CROSS));
     if (set->cross)
         edit_set(&s->cross, set->cross);
     s->field = 0, s->mode = MODE_BROWSE, s->help = false, s->sentence = -1;
-    int layer = set->layer ? set->layer : set->layers;
+    int layer = set->layer ? set->layer : c.layers; /* last: the model's, now it is known */
     s->layer = (layer < c.layers ? layer : c.layers) - 1;
     int h = lesson_head_index(set, &c, s->layer);
     if (h < 0 && !ls->problem[0])
         snprintf(ls->problem, sizeof ls->problem, "No head of this model is labelled \"%.60s\": "
                  "head 1 is shown.", set->head_label);
     s->head = h < 0 ? 0 : h;
-    s->fixed_weights = ls->have_weights || ls->have_net;
-    s->max_layers = ls->have_weights ? ls->weights.L : ls->have_net ? c.layers : AV_MAX_LAYERS;
+    s->fixed_weights = ls->have_weights || ls->have_model;
+    s->max_layers = ls->have_weights ? ls->weights.L : ls->have_model ? c.layers : AV_MAX_LAYERS;
     ls->want_stage = set->stage;
     s->zoom = 0;
-    app_view_show(s, set->view);
-    s->sel_row = set->token.index ? set->token.index - 1 : -1;
-    s->sel_col = set->key.index ? set->key.index - 1 : -1;
+    app_view_show(s, refused ? VIEW_ID_ATTN : set->view);
+    s->sel_row = set->token.index > 0 ? set->token.index - 1 : -1; /* last: after the run */
+    s->sel_col = set->key.index > 0 ? set->key.index - 1 : -1;
     /* the page's settings replace an example's: its token to select after
      * the run (the first example's "it") and its own weights */
     s->want_token[0] = '\0', s->example_weights[0] = '\0';
@@ -154,7 +191,9 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     ls->resolve = true;
     ls->revealed = ls->predicted = ls->have_answer = ls->correct = false;
     ls->pick = -1, ls->typed[0] = '\0', ls->answer_text[0] = '\0';
-    s->msg[0] = '\0';
+    /* what the model cannot show is said as its key's refusal is */
+    snprintf(s->msg, sizeof s->msg, "%s", refused ? refused : "");
+    s->note_shown = false; /* an example's note was the line's: it went */
     return APP_RUN | APP_WEIGHTS;
 }
 
@@ -223,7 +262,16 @@ void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r)
     if (ls->resolve && r->shape.n_q > 0) {
         int i = lesson_token_index(&p->set.token, &r->tokens);
         int j = lesson_token_index(&p->set.key, model_key_tokens(r));
-        s->sel_row = i >= 0 ? i : s->sel_row >= 0 && s->sel_row < r->shape.n_q ? s->sel_row : 0;
+        const LessonTokenRef *t = &p->set.token;
+        char which[64];
+        if (t->text)
+            snprintf(which, sizeof which, "\"%.40s\"", t->text);
+        else
+            snprintf(which, sizeof which, "%d", t->index);
+        if (i < 0 && (t->index || t->text) && !ls->problem[0]) /* another model's tokens */
+            snprintf(ls->problem, sizeof ls->problem, "This model splits the sentence into %d "
+                     "tokens, none of them token %s: the first is selected.", r->tokens.n, which);
+        s->sel_row = i >= 0 ? i : 0;
         s->sel_col = j;
         ls->resolve = false;
     }

@@ -1,4 +1,5 @@
-/* pagerun.c - a lesson page's model as a kind, for the handout (pagerun.h). */
+/* pagerun.c - a lesson page's model as a kind, for the handout (pagerun.h):
+ * its model folder of any kind, or its weights (toy ones) in the pipeline. */
 #include "app/pagerun.h"
 
 #include <stdlib.h>
@@ -16,20 +17,24 @@ typedef struct {
     char *text;     /* the text run last (the lens's) */
 } PageModel;
 
-/* The page's trained model folder, opened as the trained kind. */
-static int open_trained(const Lesson *l, const LessonSettings *s, PageModel *pm, HandoutRun *run)
+/* The page's model (any folder kind, or a hub id in the Hugging Face
+ * cache), opened through the table of folder kinds. */
+static int open_model(const Lesson *l, const LessonSettings *s, PageModel *pm, HandoutRun *run)
 {
-    char path[4096], why[160];
-    if (!lesson_find_path(l, s->model, path, sizeof path))
-        return handout_problem(run, AV_ERR_MODEL,
-                               "The trained model folder %s is missing: "
-                               "this page needs it (the page says how to make it).",
-                               s->model);
-    int err = kind_trained_load(&pm->kind, path, why, sizeof why);
+    char path[4096], why[512];
+    if (!lesson_find_model(l, s->model, path, sizeof path)) {
+        lesson_model_missing(s->model, why, sizeof why);
+        return handout_problem(run, AV_ERR_MODEL, "%s", why);
+    }
+    int err = kind_open_folder(&pm->kind, path, NULL, NULL, why, sizeof why);
     if (err == AV_ERR_NOMEM)
         return err;
     if (err)
-        return handout_problem(run, err, "The trained model could not be opened: %s.", why);
+        return handout_problem(run, err, "The model could not be opened: %s.",
+                               why[0] ? why : av_strerror(err));
+    ModelConfig c = run->cfg;
+    model_config_default(&run->cfg);
+    run->cfg.keep_scores = c.keep_scores, run->cfg.weights_budget = c.weights_budget;
     kind_config(&pm->kind, &run->cfg);
     return AV_OK;
 }
@@ -63,7 +68,7 @@ static int page_open(const Lesson *l, const LessonSettings *s, HandoutRun *run)
     if (!pm)
         return AV_ERR_NOMEM;
     run->model = pm;
-    return s->model ? open_trained(l, s, pm, run) : open_pipeline(l, s, pm, run);
+    return s->model ? open_model(l, s, pm, run) : open_pipeline(l, s, pm, run);
 }
 
 static int page_run(HandoutRun *run, const char *text, const char *cross)

@@ -119,7 +119,9 @@ static const char usage[] =
     "      --top-k K        with --generate (or g in the interface): sample among the\n"
     "                       K likeliest tokens only\n"
     "      --lesson [NAME|FILE]  list the built-in lessons, or open one (with\n"
-    "                       --export md: write it as a Markdown handout)\n"
+    "                       --export md: write it as a Markdown handout); with\n"
+    "                       --model DIR every page runs on that model instead of\n"
+    "                       its own (the interface, --check and the handout)\n"
     "      --check          with --lesson [NAME|FILE]: draw every page off-screen at\n"
     "                       80x24, 100x30 and 120x40 (or --size WxH) before and after\n"
     "                       its reveal, print what is wrong, one line each; exit 1 on\n"
@@ -428,6 +430,25 @@ static int check_import(CliOptions *o)
     return export_targets(o, 0); /* the layers: known once the file is read */
 }
 
+/* --lesson NAME --model DIR: the lesson's pages run on DIR, so the model
+ * brings the sizes and the lesson the sentences. */
+static int check_lesson_model(CliOptions *o)
+{
+    if (!o->lesson)
+        return fail(o, "--model goes with --lesson NAME (every page then runs on it)");
+    if (o->weights_dir || o->cfg.preset != PRESET_RANDOM || o->dims_given || o->cfg.layers != 1)
+        return fail(o, "--model fixes the heads, d_model, layers and weights: leave out "
+                    "--heads, --d-model, --layers, --weights and --preset");
+    if (o->text || o->file || o->dump_dir || o->cross || o->generate || o->top_k)
+        return fail(o, "--lesson sets its own sentences: leave out TEXT, --file, --cross, "
+                    "--dump and --generate");
+    if (o->export_set && o->export.format != EXPORT_MD)
+        return fail(o, "--lesson goes with --export md and a lesson name (the handout)");
+    if (o->output && !o->export_set)
+        return fail(o, "--output goes with --export");
+    return AV_OK;
+}
+
 /* Checks that need every option: the head count divides d_model, ... */
 static int check_combination(CliOptions *o)
 {
@@ -439,9 +460,11 @@ static int check_combination(CliOptions *o)
         return fail(o, "--size goes with --lesson NAME --check");
     if (o->check && o->export_set)
         return fail(o, "--check writes findings, not an export: leave out --export");
-    if (o->check && (o->model_dir || o->attention || o->weights_dir))
-        return fail(o, "--check runs the lesson's own models: leave out --model, --attention "
-                    "and --weights");
+    if (o->check && (o->attention || o->weights_dir))
+        return fail(o, "--check runs the lesson's own models (or --model's): leave out "
+                    "--attention and --weights");
+    if (o->lesson_set && o->model_dir)
+        return check_lesson_model(o);
     if (o->attention || o->tokens_file || o->key_tokens_file)
         return check_import(o);
     if (o->model_dir || o->generate || o->top_k)

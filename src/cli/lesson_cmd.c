@@ -16,6 +16,8 @@
 #include "io/fileio.h"
 #include "render/handout.h"
 #include "io/lesson_builtin.h"
+#include "cli/hub_cmd.h"
+#include "cli/model_cmd.h"
 #include "cli/say.h"
 #include "ui/lessoncheck.h"
 
@@ -34,6 +36,30 @@ int lesson_cmd_open(const char *name, Lesson *l)
     if (err == AV_ERR_IO)
         return say(1, "cannot read the lesson %s: %s", name, strerror(errno));
     return say(av_exit_status(err), "%s: %s", name, av_strerror(err));
+}
+
+int lesson_cmd_model(CliOptions *o)
+{
+    int status = hub_cmd_resolve(o); /* --model NAME: a hub id's snapshot in the cache */
+    if (!status)
+        status = model_cmd_check(o);
+    if (status)
+        return status;
+    /* absolute, so that no page finds a folder of that name beside its lesson */
+    char *abs = realpath(o->model_dir, NULL);
+    if (!abs)
+        return say(1, "%s: %s", o->model_dir, strerror(errno));
+    free(o->model_path);
+    o->model_path = abs;
+    o->model_dir = abs;
+    return 0;
+}
+
+int lesson_cmd_use(const CliOptions *o, Lesson *l)
+{
+    if (o->model_dir && lesson_use_model(l, o->model_dir))
+        return say(1, "out of memory");
+    return 0;
 }
 
 /* "name<TAB>title" of every built-in lesson. */
@@ -60,8 +86,12 @@ static int handout(const CliOptions *o, const SentenceList *sentences)
 {
     Lesson l;
     int status = lesson_cmd_open(o->lesson, &l);
-    if (status)
+    if (!status)
+        status = lesson_cmd_use(o, &l);
+    if (status) {
+        lesson_free(&l);
         return status;
+    }
     const char *const *items = (const char *const *)sentences->items;
     MemFile m;
     int err = memfile_open(&m);
@@ -126,7 +156,8 @@ static int check_one(const LessonCatalog *cat, const char *name, const LessonChe
 
 int lesson_cmd_check(const CliOptions *o, const SentenceList *sentences)
 {
-    LessonCheckOptions co = {.n_sizes = o->n_sizes, .sentences = sentences, .cfg = o->cfg};
+    LessonCheckOptions co = {.n_sizes = o->n_sizes, .sentences = sentences, .cfg = o->cfg,
+                             .model = o->model_dir};
     for (int k = 0; k < o->n_sizes; k++)
         co.w[k] = o->size_w[k], co.h[k] = o->size_h[k];
     LessonCatalog cat;

@@ -269,6 +269,8 @@ static int interactive(App *a)
 {
     if (a->opt.lesson_set) { /* a malformed lesson is said before curses starts */
         int status = lesson_cmd_open(a->opt.lesson, &a->lesson);
+        if (!status)
+            status = lesson_cmd_use(&a->opt, &a->lesson); /* --model: every page on it */
         if (status)
             return status;
     }
@@ -286,7 +288,7 @@ static int interactive(App *a)
                                    : a->file_text ? a->file_text : a->opt.text,
         .cross = a->opt.cross, .sentences = &a->sentences,
         .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
-        .kind = a->opt.model_dir ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
+        .kind = a->opt.model_dir && !a->opt.lesson_set ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
     u.lesson = a->opt.lesson_set ? &a->lesson : NULL;
     stale_set_note(NULL); /* standard error would land on the screen */
@@ -338,15 +340,19 @@ static int run(App *a)
         status = load_sentences(a);
     if (status)
         return status;
+    /* --lesson NAME --model DIR: the pages open the model; see first that it opens */
+    if (a->opt.lesson_set && a->opt.model_dir && (status = lesson_cmd_model(&a->opt)) != 0)
+        return status;
     if (a->opt.check) /* the lesson checker: pages drawn off-screen, no terminal */
         return lesson_cmd_check(&a->opt, &a->sentences);
     /* --lesson alone lists the lessons; with --export md it writes a handout */
     if (a->opt.lesson_set && (a->opt.export_set || !a->opt.lesson))
         return lesson_cmd_batch(&a->opt, &a->sentences);
     bool batch_run = a->opt.export_set || a->opt.dump_dir || a->opt.generate;
-    if (a->opt.model_dir && (status = hub_cmd_resolve(&a->opt)) != 0)
+    bool model = a->opt.model_dir && !a->opt.lesson_set; /* a lesson's pages open theirs */
+    if (model && (status = hub_cmd_resolve(&a->opt)) != 0)
         return status; /* --model NAME: a hub id's snapshot in the cache */
-    if (a->opt.model_dir) {
+    if (model) {
         status = model_cmd_prepare(&a->opt, a->file_text ? a->file_text : a->opt.text,
                                    a->sentences.items[0], batch_run, &a->kind, &a->gen_text);
     } else {

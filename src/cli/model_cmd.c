@@ -69,6 +69,16 @@ static int open_folder(const CliOptions *o, Kind *k)
     return err ? say(av_exit_status(err), "%s", why) : 0;
 }
 
+int model_cmd_check(const CliOptions *o)
+{
+    Kind k = {0};
+    int status = lfs_pointer(o);
+    if (!status)
+        status = open_folder(o, &k);
+    kind_close(&k);
+    return status;
+}
+
 /* --head and --layer within the model's sizes. */
 static int check_sizes(const CliOptions *o, const ModelConfig *c)
 {

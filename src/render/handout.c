@@ -93,12 +93,15 @@ static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
         fprintf(f, ", layer %d of %d", run->layer + 1, c->layers);
     if (run->row >= 0)
         fprintf(f, ", query \"%s\"", run->r.tokens.tok[run->row].str);
-    fprintf(f, "; mask %s, PE %s, %s", c->causal ? "causal" : "off", c->pe ? "on" : "off",
-            c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
+    fprintf(f, "; mask %s, ", c->causal ? "causal" : "off");
+    if (!c->about) /* a model that says what it is says its positions (learned PE) */
+        fprintf(f, "PE %s, ", c->pe ? "on" : "off");
+    fprintf(f, "%s", c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
     if (c->temperature != 1.0f)
         fprintf(f, ", temperature %g", (double)c->temperature);
     if (s->model)
-        fprintf(f, "; the trained model %s", s->model);
+        fprintf(f, "; the model %s%s%s%s", s->model, c->about ? " (" : "",
+                c->about ? c->about : "", c->about ? ")" : "");
     else if (s->weights)
         fprintf(f, "; weights from %s", s->weights);
     else if (s->preset == PRESET_DESIGNED)

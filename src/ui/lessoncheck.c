@@ -154,8 +154,12 @@ static int check_size(Finder *f, const char *name, const LessonCheckOptions *o, 
     Lesson l;
     LessonError e;
     int err = lesson_open(name, &l, &e);
-    if (err)
+    if (!err && o->model) /* --model: every page on it */
+        err = lesson_use_model(&l, o->model);
+    if (err) {
+        lesson_free(&l);
         return err;
+    }
     UiState *u = malloc(sizeof *u);
     PageSeen *seen = calloc((size_t)l.n_pages, sizeof *seen);
     int n = l.n_pages;
@@ -185,8 +189,12 @@ int lessoncheck_run(const char *name, const char *label, const LessonCheckOption
     Lesson l;
     LessonError e;
     int err = lesson_open(name, &l, &e); /* the pages the findings point into */
-    if (err)
+    if (!err && o->model)
+        err = lesson_use_model(&l, o->model);
+    if (err) {
+        lesson_free(&l);
         return err;
+    }
     Finder f;
     if (finder_init(&f, out, label, &l) != AV_OK) {
         lesson_free(&l);

@@ -130,8 +130,9 @@ int ui_run(const UiOptions *o)
     mvprintw(0, 0, "attnviz: running the model on %zu bytes of text ...", ui.a.app.text.len);
     refresh(); /* a long text's first run takes seconds: say so, not a blank screen */
     ui_do(&ui, app_settle(&ui.a));
-    app_kind_line(&ui.a);
-    if (ui.a.app.fixed_weights)
+    if (!o->lesson || !ui.a.app.msg[0]) /* a lesson's first page may say what it cannot show */
+        app_kind_line(&ui.a);
+    if (o->weights) /* not a lesson page's model or weights: its page says them */
         snprintf(ui.a.app.msg, sizeof ui.a.app.msg,
                  "weights from --weights: d_model and seed are fixed");
     if (o->text && strlen(o->text) > EDIT_MAX_BYTES)

@@ -6,7 +6,9 @@
  */
 #include "test_common.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/lesson.h"
 #include "app/action.h"
@@ -303,6 +305,16 @@ static void test_lesson_state_list(void **state)
     teardown(&f);
 }
 
+/* Set f up and start the lesson of text t at its first page (no run). */
+static void start_text(Fix *f, const char *t)
+{
+    Lesson l;
+    LessonError e;
+    setup(f);
+    assert_int_equal(lesson_parse(t, strlen(t), "t", "", &l, &e), AV_OK);
+    lesson_state_start(&f->ls, &l, &f->s);
+}
+
 /* A page with a trained model: its sizes, the head named by its label;
  * a missing folder is said on the page. Needs assets/models/induction
  * (attnviz train induction --layers 2 --heads 2 --save assets/models/induction). */
@@ -314,11 +326,7 @@ static void test_lesson_state_trained_model(void **state)
         "layer: 2\nhead: induction\ntoken: 7\n"
         "== Q\nmodel: no/such/model\n";
     Fix f;
-    Lesson l;
-    LessonError e;
-    setup(&f);
-    assert_int_equal(lesson_parse(t, strlen(t), "t", "", &l, &e), AV_OK);
-    lesson_state_start(&f.ls, &l, &f.s);
+    start_text(&f, t);
     NetModel *m = lesson_state_net(&f.ls);
     if (!m) {
         teardown(&f);
@@ -336,6 +344,52 @@ static void test_lesson_state_trained_model(void **state)
     teardown(&f);
 }
 
+/* A page's model opens through the table of folder kinds: its last layer
+ * and last token are the model's; a folder holding neither model.json nor
+ * config.json is said on the page by what it lacks; a view the model
+ * cannot show is its key's refusal on the status line, over the heatmaps;
+ * a hub id not in the cache says how to fetch it. */
+static void test_lesson_state_model_kinds(void **state)
+{
+    (void)state;
+    char empty[] = "/tmp/attnviz-lesson-XXXXXX";
+    assert_non_null(mkdtemp(empty));
+    char t[512];
+    snprintf(t, sizeof t,
+             "title: T\n== P\nmodel: assets/models/chars\nsentence: the cat\nlayer: last\n"
+             "token: last\nview: lens\n== Q\nmodel: %s\n== R\nmodel: assets/models/chars\n"
+             "view: compare-mask\n== S\nmodel: no-such-hub-model\n", empty);
+    setenv("HF_HUB_CACHE", empty, 1); /* a cache that holds nothing */
+    Fix f;
+    start_text(&f, t);
+    Kind *k = lesson_state_kind(&f.ls);
+    assert_non_null(k);
+    assert_int_equal(f.s.cfg.layers, 4);
+    assert_int_equal(f.s.layer, 3); /* last: the model's fourth, not the page's first */
+    assert_int_equal(app_view_base(&f.s), VIEW_ID_LENS);
+    assert_int_equal(kind_run(k, &f.s.cfg, f.s.text.s, f.s.text.len, NULL, 0, &f.r), AV_OK);
+    lesson_state_after_run(&f.ls, &f.s, &f.r);
+    assert_int_equal(f.r.shape.n_q, 7);
+    assert_int_equal(f.s.sel_row, 6); /* token: last */
+    unsigned flags;
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
+    assert_null(lesson_state_kind(&f.ls));
+    assert_non_null(strstr(f.ls.problem, "neither model.json"));
+    assert_non_null(strstr(f.ls.problem, "config.json (a Hugging Face GPT-2 or BERT folder)"));
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
+    assert_non_null(lesson_state_kind(&f.ls));
+    assert_string_equal(f.s.msg, "this model was trained causal: the mask stays on");
+    assert_int_equal(app_view_base(&f.s), VIEW_ID_ATTN);
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
+    assert_null(lesson_state_kind(&f.ls));
+    assert_string_equal(f.ls.problem, "The model no-such-hub-model is neither a folder nor in "
+                        "the Hugging Face cache: attnviz get no-such-hub-model fetches it. Toy "
+                        "weights run meanwhile.");
+    teardown(&f);
+    unsetenv("HF_HUB_CACHE");
+    rmdir(empty);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_lesson_state_missing_and_leave),
         cmocka_unit_test(test_lesson_state_list),
         cmocka_unit_test(test_lesson_state_trained_model),
+        cmocka_unit_test(test_lesson_state_model_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,11 +145,11 @@ static void test_session_lesson_chooses_the_kind(void **state)
     Fix f;
     fix_init(&f, NULL, NULL);
     f.ls.active = true;
-    f.ls.have_net = true;
+    f.ls.have_model = true;
     f.ls.kind = (Kind){.cls = &fake_class};
     assert_int_equal(session_weights(&f.ss, &f.s, &f.ls), AV_OK);
     assert_ptr_equal(f.ss.kind, &f.ls.kind);
-    f.ls.have_net = false;
+    f.ls.have_model = false;
     assert_int_equal(session_weights(&f.ss, &f.s, &f.ls), AV_OK);
     assert_ptr_equal(f.ss.kind, &f.ss.pipe);
     assert_ptr_equal(f.ss.w, &f.ss.toy);

@@ -88,7 +88,7 @@ static void apply_pages(Lesson *l)
             check((unsigned char)*c2 >= 0x20, "a problem line that is not one line");
         const ModelWeights *w = lesson_state_weights(&ls);
         ModelWeights toy = {0};
-        if (!w && !ls.have_net) {
+        if (!w && !ls.have_model) {
             check(model_weights_toy(&s.cfg, &toy) == AV_OK, "the page's toy weights");
             w = &toy;
         }

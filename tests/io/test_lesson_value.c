@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/av.h"
+#include "io/lesson_kind.h"
 #include "io/lesson_value.h"
 
 static void test_lesson_value_int_and_number_ranges(void **state)
@@ -50,6 +51,11 @@ static void test_lesson_value_onoff_token_stage(void **state)
     assert_true(idx == 3 && text == NULL);
     assert_int_equal(lesson_value_token("token", none, &idx, &text, m, sizeof m), AV_OK);
     assert_true(idx == 0 && text == NULL);
+    char last_word[] = "last", quoted_last[] = "\"last\"";
+    assert_int_equal(lesson_value_token("token", last_word, &idx, &text, m, sizeof m), AV_OK);
+    assert_true(idx == LESSON_TOKEN_LAST && text == NULL);
+    assert_int_equal(lesson_value_token("token", quoted_last, &idx, &text, m, sizeof m), AV_OK);
+    assert_true(idx == 0 && strcmp(text, "last") == 0); /* the word, in quotes */
     assert_int_equal(lesson_value_token("key", empty, &idx, &text, m, sizeof m), AV_ERR_LESSON);
     assert_string_equal(m, "key names an empty token");
     int last = 0;

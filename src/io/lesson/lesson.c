@@ -617,6 +617,7 @@ void lesson_free(Lesson *l)
     free(l->buf);
     free((char *)l->name);
     free((char *)l->dir);
+    free(l->model);
     memset(l, 0, sizeof *l);
 }
 

@@ -42,6 +42,8 @@ int lesson_head_index(const LessonSettings *s, const ModelConfig *c, int layer)
 
 int lesson_token_index(const LessonTokenRef *ref, const TokenList *t)
 {
+    if (ref->index == LESSON_TOKEN_LAST)
+        return t->n - 1;
     if (ref->index)
         return ref->index <= t->n ? ref->index - 1 : -1;
     if (!ref->text)

@@ -18,6 +18,7 @@
 
 #include "core/av.h"
 #include "io/fileio.h"
+#include "io/hfcache.h"
 
 #if defined(__has_include)
 #if __has_include("lessons.inc")
@@ -70,6 +71,46 @@ bool lesson_find_path(const Lesson *l, const char *path, char *out, size_t size)
     }
     snprintf(out, size, "%s", path);
     return false;
+}
+
+bool lesson_find_model(const Lesson *l, const char *name, char *out, size_t size)
+{
+    HfId id;
+    char root[4096];
+    const char *found;
+    if (lesson_find_path(l, name, out, size))
+        return true;
+    /* a hub id ("gpt2", "user/model@rev"), as --model finds it: no download */
+    if (name[0] != '/' && name[0] != '.' && hfcache_parse_id(name, &id) &&
+        hfcache_root(root, sizeof root) && hfcache_find(root, &id, out, size, &found))
+        return true;
+    snprintf(out, size, "%s", name);
+    return false;
+}
+
+void lesson_model_missing(const char *name, char *out, size_t size)
+{
+    HfId id;
+    if (name[0] != '/' && name[0] != '.' && hfcache_parse_id(name, &id))
+        snprintf(out, size, "The model %.100s is neither a folder nor in the Hugging Face "
+                 "cache: attnviz get %.100s fetches it.", name, name);
+    else
+        snprintf(out, size, "The model folder %.200s is missing: make it as the page says.",
+                 name);
+}
+
+int lesson_use_model(Lesson *l, const char *model)
+{
+    char *m = strdup(model);
+    if (!m)
+        return AV_ERR_NOMEM;
+    free(l->model);
+    l->model = m;
+    for (int k = 0; k < l->n_pages; k++) { /* the model brings its own sizes and weights */
+        l->pages[k].set.model = m;
+        l->pages[k].set.weights = NULL;
+    }
+    return AV_OK;
 }
 
 #ifndef LESSON_COMPILED

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/av.h"
+#include "io/lesson_kind.h"
 
 int lesson_value_int(const char *name, const char *v, long lo, long hi, int *out, char *msg,
                      size_t len)
@@ -57,6 +58,10 @@ int lesson_value_token(const char *name, char *v, int *index, const char **text,
     *index = 0, *text = NULL;
     if (!strcmp(v, "none"))
         return AV_OK;
+    if (!strcmp(v, "last")) { /* "last" in quotes is the word */
+        *index = LESSON_TOKEN_LAST;
+        return AV_OK;
+    }
     if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
         v[n - 1] = '\0';
         *text = v + 1;
