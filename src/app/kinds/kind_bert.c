@@ -365,6 +365,12 @@ static void bert_kind_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_
     *n_max = g->hf.w.cfg.n_pos;
 }
 
+static void bert_kind_wrap(const Kind *k, int *cls, int *sep)
+{
+    const BertKind *g = self_of(k);
+    *cls = g->wp.special[WP_CLS], *sep = g->wp.special[WP_SEP];
+}
+
 static const float *bert_kind_out_proj(const Kind *k, int l)
 {
     const BertKind *g = self_of(k);
@@ -406,7 +412,7 @@ static void bert_kind_close(Kind *k)
     .token_text = bert_kind_token_text, .status = bert_kind_status, .cost = bert_kind_cost,       \
     .config = bert_kind_config, .describe = bert_kind_describe, .dump = bert_kind_dump,           \
     .close = bert_kind_close, .run_ids = bert_kind_run_ids, .vocab = bert_kind_vocab,             \
-    .out_proj = bert_kind_out_proj, .poll = bert_kind_poll
+    .out_proj = bert_kind_out_proj, .poll = bert_kind_poll, .wrap = bert_kind_wrap
 
 /* with the masked-LM head: the predictions are its fill-ins */
 #define BERT_MLM .logits = bert_kind_logits, .predict_title = "Fill-in for"
