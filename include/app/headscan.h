@@ -49,7 +49,8 @@ int headscan_run(Kind *k, const ModelConfig *c, uint64_t seed, HeadScan *s);
 void headscan_free(HeadScan *s);
 
 /* The table as CSV into f: lines starting '#' say the probes (and list each
- * sequence's ids) and the best head of each kind (1-based), then the header
+ * sequence's ids) and the best head of each kind (1-based; none for a kind
+ * every head scores 0 on), then the header
  * "layer,head,previous_token,induction,duplicate_token,first_token,
  * next_token,noop_cls,noop_sep" and one line per head (1-based layer and
  * head, scores to 6 decimals; a score the model cannot have, the no-op ones

@@ -140,10 +140,10 @@ int headscan_write_csv(const HeadScan *s, FILE *f)
     }
     for (int kind = 0; kind < HEADSCORE_KINDS; kind++) {
         int b = s->best[kind];
-        if (b >= 0)
+        float v = b >= 0 ? headscore_value(&s->t[b], (HeadScoreKind)kind) : 0.0f;
+        if (v > 0) /* none when every head scores 0: next-token under the causal mask */
             fprintf(f, "# best %s: layer %d head %d (%.3f)\n", headscore_name((HeadScoreKind)kind),
-                    b / s->H + 1, b % s->H + 1,
-                    (double)headscore_value(&s->t[b], (HeadScoreKind)kind));
+                    b / s->H + 1, b % s->H + 1, (double)v);
     }
     if (s->cls < 0 && s->sep < 0)
         fputs("# noop_cls, noop_sep: empty, the model has no [CLS] or [SEP] token\n", f);

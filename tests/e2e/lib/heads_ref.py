@@ -123,8 +123,12 @@ def main():
     total_s, total_c = 0, 0
     for ids in seqs:
         wrapped = ids[0] == cls and ids[-1] == sep and len(ids) == 2 * P + 2
-        if cls is not None and not wrapped:
-            print("not ok - %s: a sequence is not [CLS] %d + %d ids [SEP]" % (kind, P, P))
+        seg = ids[1:P + 1] if cls is not None else ids[:P]
+        if cls is not None and (not wrapped or cls in seg or sep in seg):
+            print("not ok - %s: a sequence is not [CLS] %d + %d other ids [SEP]" % (kind, P, P))
+            return 1
+        if len(set(seg)) != P or ids[at:at + 2 * P] != seg + seg:
+            print("not ok - %s: a segment is not %d distinct ids repeated once" % (kind, P))
             return 1
         att = run(ids)
         s, c = tallies(att, ids, P, at, cls, sep)
