@@ -25,18 +25,18 @@ typedef struct {
     Job job;
     const BertWeights *w;
     BertState *st;
-    BertRequest req[2];    /* the job's two requests (job.h) */
+    BertRequest req[2];      /* the job's two requests (job.h) */
     const BertRequest *last; /* the last one finished, until the next starts */
-    int err;               /* the last finished request's code */
-    double ms;             /* its wall time */
+    int err;                 /* the last finished request's code */
+    double ms;               /* its wall time */
 } BertJob;
 
 /* Run ids and types[0..n) (causal: the what-if) through w into st on a
  * thread; the job takes copies. When a job runs, the request becomes the
  * next one (replacing any other waiting). Returns KIND_BUSY (app/kind.h),
  * or AV_ERR_NOMEM (nothing started) or AV_ERR_IO (no thread started). */
-int bertjob_start(BertJob *j, const BertWeights *w, BertState *st, const int *ids,
-                  const int *types, int n, bool causal);
+int bertjob_start(BertJob *j, const BertWeights *w, BertState *st, const int *ids, const int *types,
+                  int n, bool causal);
 
 /* A fill-in: bertjob_start's forward (not causal), then the masked-LM
  * logits of position pos into the request's own buffer (bertjob_fill

@@ -27,15 +27,15 @@
 #define HEADSCAN_SEED 1
 
 typedef struct {
-    int L, H;    /* the model's layers and heads */
-    int P, seqs; /* the probes: seqs sequences of n tokens, a segment of P twice */
-    int n, at;   /* n = at + 2P (+ 1 with [SEP]); the segment starts at at */
+    int L, H;     /* the model's layers and heads */
+    int P, seqs;  /* the probes: seqs sequences of n tokens, a segment of P twice */
+    int n, at;    /* n = at + 2P (+ 1 with [SEP]); the segment starts at at */
     int cls, sep; /* the ids of [CLS] and [SEP] the probes are wrapped in, or -1 */
-    int V;       /* drawn from ids 0 .. V - 1 (the wrapping tokens' aside) */
+    int V;        /* drawn from ids 0 .. V - 1 (the wrapping tokens' aside) */
     uint64_t seed;
-    int *ids;                  /* (seqs, n) the probes' ids */
-    HeadTally *t;              /* (L, H) the scores */
-    int best[HEADSCORE_KINDS]; /* layer * H + head of each kind's best, or -1 */
+    int *ids;                   /* (seqs, n) the probes' ids */
+    HeadTally *t;               /* (L, H) the scores */
+    int best[HEADSCORE_KINDS];  /* layer * H + head of each kind's best, or -1 */
     int named[HEADSCORE_KINDS]; /* best[] when it reaches headscore_threshold, or -1 */
 } HeadScan;
 

@@ -24,8 +24,8 @@ typedef int (*JobRun)(void *ctx, void *req);
 
 typedef struct {
     JobRun run;
-    void *ctx;        /* run's first argument: the kind's weights and state */
-    void *req[2];     /* the kind's two requests: req[now] runs, the other waits */
+    void *ctx;    /* run's first argument: the kind's weights and state */
+    void *req[2]; /* the kind's two requests: req[now] runs, the other waits */
     int now;
     pthread_t thread;
     atomic_bool done; /* set by the thread as it ends */

@@ -130,8 +130,8 @@ int headscan_write_csv(const HeadScan *s, FILE *f)
     fprintf(f,
             "# attnviz head scores: %d sequences of a random segment of %d tokens and one "
             "repetition%s, ids 0..%d, seed %llu\n",
-            s->seqs, s->P, s->cls >= 0 || s->sep >= 0 ? " between [CLS] and [SEP]" : "",
-            s->V - 1, (unsigned long long)s->seed);
+            s->seqs, s->P, s->cls >= 0 || s->sep >= 0 ? " between [CLS] and [SEP]" : "", s->V - 1,
+            (unsigned long long)s->seed);
     for (int q = 0; q < s->seqs; q++) {
         fprintf(f, "# sequence %d:", q + 1);
         for (int i = 0; i < s->n; i++)

@@ -34,8 +34,10 @@ static void open_on(HeadTable *ht, HtMode mode, const AppState *s)
  * no-op on [SEP] (0.83)", as many as fit. */
 static void name_others(const HeadScan *sc, char *msg, size_t len)
 {
-    static const HeadScoreKind order[] = {HEADSCORE_SEP, HEADSCORE_CLS, HEADSCORE_NEXT,
-                                          HEADSCORE_PREV, HEADSCORE_FIRST, HEADSCORE_DUP};
+    static const HeadScoreKind order[] = {
+        HEADSCORE_SEP,  HEADSCORE_CLS,   HEADSCORE_NEXT,
+        HEADSCORE_PREV, HEADSCORE_FIRST, HEADSCORE_DUP,
+    };
     for (size_t k = 0; k < sizeof order / sizeof *order; k++) {
         int b = sc->named[order[k]];
         size_t at = strlen(msg);

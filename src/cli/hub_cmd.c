@@ -245,8 +245,8 @@ static int fetch_config(Get *g)
     if (err)
         return say(av_exit_status(err), "%s: %s", g->id->repo, why);
     size_t at = strlen(snap);
-    if (sub[at] == '/' && (size_t)snprintf(g->pre, sizeof g->pre, "%s/", sub + at + 1) >=
-                              sizeof g->pre)
+    if (sub[at] == '/' &&
+        (size_t)snprintf(g->pre, sizeof g->pre, "%s/", sub + at + 1) >= sizeof g->pre)
         return say(2, "%s: modules.json: the path is too long", g->id->repo);
     if (!g->pre[0])
         return say(2, "%s has no config.json at %s (its modules.json puts the model there)",

@@ -29,8 +29,7 @@ const char *headscore_column(HeadScoreKind k)
 
 /* The weight of row w on the keys holding id (ids[0..n)) into t's kind k,
  * when the model has the token (id >= 0). */
-static void add_noop(const float *w, const int *ids, int n, int id, HeadScoreKind k,
-                     HeadTally *t)
+static void add_noop(const float *w, const int *ids, int n, int id, HeadScoreKind k, HeadTally *t)
 {
     if (id < 0)
         return;

@@ -149,19 +149,24 @@ for size in "80 24" "120 40"; do
     if [ "$W" -ge 120 ]; then
         check "${W}x$H: bert: the probes are in [CLS] and [SEP]" \
             wait_for '^Head scores .* in \[CLS\] and \[SEP\]'
-        keys Tab Tab Tab Tab
+        keys Tab
         check "${W}x$H: bert: Tab shows next-token and the no-op scores" \
             wait_for '^n next-token  c no-op on \[CLS\]  s no-op on \[SEP\]'
         n=$(screen | grep -E '^L7 ' | grep -Eo '[nN][0-9]{2} [cC][0-9]{2}' | wc -l)
         check "${W}x$H: bert: 12 heads of 'n.. c..' in layer 7 ($n)" [ "$n" = 12 ]
+        check "${W}x$H: bert: the note says what a no-op head is" \
+            wait_for '^c, s: a no-op head parks weight on \[CLS\] or \[SEP\]'
+        keys Tab
+        check "${W}x$H: bert: Tab again: back to the first page" \
+            wait_for '^p previous-token  i induction  d duplicate-token  f first-token'
     else
         keys Tab Tab Tab Tab Tab Tab
         check "${W}x$H: bert: Tab on to no-op on [SEP]" wait_for '^no-op on \[SEP\] \(Tab'
         n=$(screen | grep -E '^L7 ' | grep -Eo '\b[0-9]{2}\b' | wc -l)
         check "${W}x$H: bert: 12 no-op scores in layer 7 ($n)" [ "$n" = 12 ]
+        check "${W}x$H: bert: the note says what a no-op head is" \
+            wait_for '^c, s: a no-op head parks weight on \[CLS\] or \[SEP\]'
     fi
-    check "${W}x$H: bert: the note says what a no-op head is" \
-        wait_for '^c, s: a no-op head parks weight on \[CLS\] or \[SEP\]'
 done
 
 # gpt2-xl's 25 heads at 80 columns: cells of 2 columns, the heads' numbers

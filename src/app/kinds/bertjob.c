@@ -41,8 +41,8 @@ static int keep(BertRequest *r, const int *ids, const int *types, int n, bool ca
     return AV_OK;
 }
 
-static int start(BertJob *j, const BertWeights *w, BertState *st, const int *ids,
-                 const int *types, int n, bool causal, int pos)
+static int start(BertJob *j, const BertWeights *w, BertState *st, const int *ids, const int *types,
+                 int n, bool causal, int pos)
 {
     if (!j->job.run)
         job_init(&j->job, run, j, &j->req[0], &j->req[1]);
@@ -53,8 +53,8 @@ static int start(BertJob *j, const BertWeights *w, BertState *st, const int *ids
     return err ? err : job_start(&j->job);
 }
 
-int bertjob_start(BertJob *j, const BertWeights *w, BertState *st, const int *ids,
-                  const int *types, int n, bool causal)
+int bertjob_start(BertJob *j, const BertWeights *w, BertState *st, const int *ids, const int *types,
+                  int n, bool causal)
 {
     return start(j, w, st, ids, types, n, causal, -1);
 }

@@ -37,8 +37,12 @@ static bool ends_with(const char *s, const char *end)
 /* A file of the folder that attnviz reads. */
 static bool read_by_attnviz(const char *name)
 {
-    static const char *const fixed[] = {"config.json",    "vocab.json", "merges.txt",
-                                        "tokenizer.json", "vocab.txt",  "tokenizer_config.json",
+    static const char *const fixed[] = {"config.json",
+                                        "vocab.json",
+                                        "merges.txt",
+                                        "tokenizer.json",
+                                        "vocab.txt",
+                                        "tokenizer_config.json",
                                         "model.safetensors.index.json"};
     for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
         if (strcmp(name, fixed[k]) == 0)

@@ -4,13 +4,14 @@
  * and settings) as one cell per head: two lines of up to four scores,
  * "p35 i02" / "d00 f05" (percentages of previous-token, induction,
  * duplicate-token, first-token, then next-token and the no-op scores on
- * [CLS] and [SEP], a page of them at a time (Tab) when a column holds fewer
- * than all seven; "c -" where the model has no such token; the best head of
- * a kind, when it reaches the kind's threshold (core/headscore.h), has its
- * letter in capitals), or, where the screen is too narrow for two a line,
- * one kind at a time (Tab) as a coloured percentage with '*' on the best. The model view pools
- * each head of the current result to the cells its thumbnail has
- * (model_pool_head, the largest weight of each block).
+ * [CLS] and [SEP]; a page of them at a time, Tab turning the pages, when a
+ * column holds fewer than all seven; "c -" where the model has no such
+ * token; the best head of a kind, when it reaches the kind's threshold
+ * (core/headscore.h), has its letter in capitals), or, where the screen is
+ * too narrow for two a line, one kind at a time (Tab) as a coloured
+ * percentage with '*' on the best. The model view pools each head of the
+ * current result to the cells its thumbnail has (model_pool_head, the
+ * largest weight of each block).
  */
 #include "view_heads.h"
 
@@ -102,11 +103,13 @@ static void layer_label(Grid *g, int x, int y, int l, bool sel)
 
 static const char LETTER[HEADSCORE_KINDS] = {'p', 'i', 'd', 'f', 'n', 'c', 's'};
 
-/* The kinds a cell of `slots` scores shows: the page holding the kind
- * selected (Tab), kinds [*first, *first + *count). */
+/* The kinds a cell of `slots` scores shows, kinds [*first, *first +
+ * *count): one at a time (slots 1), the kind Tab selected; else Tab turns
+ * the pages of them, the kind's number counting pages. */
 static void page_of(const HeadTable *ht, int slots, int *first, int *count)
 {
-    *first = ht->kind / slots * slots;
+    int pages = (HEADSCORE_KINDS + slots - 1) / slots;
+    *first = ht->kind % pages * slots;
     *count = HEADSCORE_KINDS - *first < slots ? HEADSCORE_KINDS - *first : slots;
 }
 
@@ -127,7 +130,9 @@ static void table_cells(Grid *g, const HeadTable *ht, int x, int y, int i, int p
         else
             snprintf(t, sizeof t, "%c%02d", best ? LETTER[k] - 32 : LETTER[k], pct(v));
         grid_puts(g, x + (s % per) * 4, y + s / per, t, 3,
-                  best ? STYLE_ACCENT : v < 0 ? STYLE_DIM : STYLE_TEXT);
+                  best    ? STYLE_ACCENT
+                  : v < 0 ? STYLE_DIM
+                          : STYLE_TEXT);
     }
 }
 
@@ -167,7 +172,8 @@ static int table_notes(const HeadScan *s, int first, int count, const char *note
     if (sink)
         note[n++] = "f: weight parked on token 1 when nothing else fits (a sink); K shows the rest";
     if (noop && (s->cls >= 0 || s->sep >= 0))
-        note[n++] = "c, s: a no-op head parks weight on [CLS] or [SEP] when what it seeks is absent";
+        note[n++] =
+            "c, s: a no-op head parks weight on [CLS] or [SEP] when what it seeks is absent";
     else if (noop)
         note[n++] = "c, s: - , this model has no [CLS] or [SEP] (where BERT's no-op heads park)";
     return n;
