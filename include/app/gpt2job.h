@@ -1,38 +1,37 @@
-/* gpt2job.h - a GPT-2 forward off the key path, for models too big to be
- * live (kind_gpt2.c's slow class): one thread at a time runs gpt2_forward
- * into the kind's state (and, when asked, the logit lens of it into the
- * kind's lens) while the interface goes on taking keys. A request
- * made while one runs waits as "the next", and a newer one replaces it (the
- * newest text wins; the stale one is dropped). The state belongs to the job
- * while it runs: its owner touches it only when gpt2job_busy is false.
+/* gpt2job.h - GPT-2's requests for a job off the key path (app/job.h), for
+ * models too big to be live (kind_gpt2.c's slow class): a forward of ids
+ * into the kind's state and, when asked, the logit lens of it into the
+ * kind's lens. The newest request wins; the stale one is dropped. The state
+ * belongs to the job while it runs: its owner touches it only when
+ * gpt2job_busy is false.
  */
 #ifndef ATTNVIZ_GPT2JOB_H
 #define ATTNVIZ_GPT2JOB_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 
+#include "app/job.h"
 #include "core/gpt2.h"
 #include "core/lens.h"
 
 typedef struct {
+    int *ids, n, cap; /* the tokens */
+    Lens *lens;       /* the lens to fill after the forward, or NULL */
+    float *logits;    /* its scratch (V floats) */
+    int from;         /* after the run: the forward's first computed position */
+    double ms;        /* ... and its time alone */
+} Gpt2Request;
+
+typedef struct {
+    Job job;
     const Gpt2Weights *w;
     Gpt2State *st;
-    pthread_t thread;
-    atomic_bool done; /* set by the thread as it ends */
-    bool running;     /* started and not yet joined */
-    int *ids, n, cap; /* the running job's tokens */
-    Lens *lens;       /* ... and the lens it fills after the forward, or NULL */
-    float *logits;    /* its scratch (V floats) */
-    int *next, next_n, next_cap;
-    Lens *next_lens;
-    float *next_logits;
-    bool has_next; /* a request waiting for the running one */
-    int err;       /* the last finished job's gpt2_forward code */
-    int from;      /* its first computed position (st->from) */
-    double ms;     /* its wall time */
-    double t0;     /* when the running job began */
+    Gpt2Request req[2]; /* the job's two requests (job.h) */
+    /* the last finished request's: */
+    int err;    /* gpt2_forward's code, else the lens's */
+    int from;   /* its first computed position (st->from) */
+    double ms;  /* the forward's wall time */
+    Lens *lens; /* the lens it filled, or NULL */
 } Gpt2Job;
 
 /* Run ids[0..n) through w into st on a thread: the job takes a copy of

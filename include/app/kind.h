@@ -133,6 +133,11 @@ typedef struct {
     /* The ids run_ids takes, 0 .. *V - 1, and the longest sequence *n_max of
      * the settings c. Required with run_ids. */
     void (*vocab)(const Kind *k, const ModelConfig *c, int *V, int *n_max);
+    /* The ids of the tokens the model's texts are wrapped in, [CLS] first
+     * and [SEP] last (BERT's), into *cls and *sep, -1 for one it has not:
+     * the head scores wrap their probes so and score the no-op heads.
+     * NULL: none (both -1). */
+    void (*wrap)(const Kind *k, int *cls, int *sep);
     /* Layer l's output projection W_O, (d_model, d_model) with head h's rows
      * at h d_k: what the value-weighted norms multiply V by. NULL: the kind keeps
      * none (and its refuses names KIND_ASK_NORMS). */
@@ -188,6 +193,9 @@ int kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResu
 
 /* k->cls->vocab into *V and *n_max: false (both 0) when the kind runs no ids. */
 bool kind_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_max);
+
+/* k->cls->wrap into *cls and *sep, or both -1. */
+void kind_wrap(const Kind *k, int *cls, int *sep);
 
 /* k->cls->generate, or AV_ERR_CONFIG (*out NULL) when the kind cannot. */
 int kind_generate(Kind *k, const char *text, size_t len, int count, float temperature, int top_k,

@@ -1,5 +1,5 @@
-/* headscore.h - what a head does, scored on token sequences: the four
- * kinds of head a reader of a real model looks for first.
+/* headscore.h - what a head does, scored on token sequences: the kinds of
+ * head a reader of a real model looks for first.
  *
  * Each score is a mean attention weight (0..1) over the queries it applies
  * to, summed over every sequence given (headscore_add) before the mean:
@@ -10,7 +10,18 @@
  *   duplicate-token the weight of query i on every earlier key j < i holding
  *                   the same token id, over the queries i that have one;
  *   first-token     weight of query i on key 0 over i >= 1 (the "attention
- *                   sink").
+ *                   sink");
+ *   next-token      weight of query i on key i+1, over i <= n-2 (0 under the
+ *                   causal mask, which hides it);
+ *   no-op [CLS], no-op [SEP]
+ *                   the weight of query i on every key holding [CLS] (or
+ *                   [SEP]), over the queries that hold neither: Clark et al.
+ *                   ("What Does BERT Look At?", 2019) found BERT's heads park
+ *                   most of their weight there when what they look for is
+ *                   not in the text. Absent (headscore_value -1, never 0)
+ *                   for a model without the token.
+ * With a [CLS] first the segment starts at position 1 (HeadProbe.at); the
+ * other scores count every position, the special tokens' too.
  * Pure: the weights come through an AttnSource (combine.h), the tallies are
  * the caller's.
  */
@@ -26,6 +37,9 @@ typedef enum {
     HEADSCORE_INDUCTION,
     HEADSCORE_DUP,
     HEADSCORE_FIRST,
+    HEADSCORE_NEXT,
+    HEADSCORE_CLS,
+    HEADSCORE_SEP,
     HEADSCORE_KINDS
 } HeadScoreKind;
 
@@ -35,20 +49,32 @@ typedef struct {
     double count[HEADSCORE_KINDS];
 } HeadTally;
 
-/* "previous-token", "induction", "duplicate-token", "first-token". */
+/* One sequence's tokens as the scores read them. */
+typedef struct {
+    const int *ids; /* (n) the token ids */
+    int P;          /* > 0: ids[at .. at + 2P) are a segment and its repetition; 0: none */
+    int at;         /* where the segment starts: 1 after a [CLS], else 0 */
+    int cls, sep;   /* the ids of [CLS] and [SEP], or -1 when the model has none */
+} HeadProbe;
+
+/* "previous-token", "induction", "duplicate-token", "first-token",
+ * "next-token", "no-op on [CLS]", "no-op on [SEP]". */
 const char *headscore_name(HeadScoreKind k);
 
-/* "prev", "ind", "dup", "first": table headers. */
+/* "prev", "ind", "dup", "first", "next", "cls", "sep": table headers. */
 const char *headscore_short(HeadScoreKind k);
 
-/* Add one sequence: src (L, H, n, n) holds its weights, ids[0..n) its token
- * ids; P > 0 when it is a segment of length P and one repetition (n == 2P),
- * which adds the induction score, else 0. t has L * H tallies, row-major
- * (layer, head). buf: n floats of scratch. Returns false (nothing added)
- * when the source is not square or P does not fit n. */
-bool headscore_add(const AttnSource *src, const int *ids, int P, float *buf, HeadTally *t);
+/* "previous_token", ..., "next_token", "noop_cls", "noop_sep": the CSV's. */
+const char *headscore_column(HeadScoreKind k);
 
-/* The mean of kind k in t, or -1 when no query applied. */
+/* Add one sequence: src (L, H, n, n) holds its weights, p its tokens (n of
+ * them). t has L * H tallies, row-major (layer, head). buf: n floats of
+ * scratch. Returns false (nothing added) when the source is not square or
+ * the segment does not fit n. */
+bool headscore_add(const AttnSource *src, const HeadProbe *p, float *buf, HeadTally *t);
+
+/* The mean of kind k in t, or -1 when no query applied (or the model has
+ * no token of the kind: no-op on [CLS] or [SEP]). */
 float headscore_value(const HeadTally *t, HeadScoreKind k);
 
 /* The index (layer * H + head) of the head scoring highest on k among
@@ -66,9 +92,12 @@ int headscore_best(const HeadTally *t, int count, HeadScoreKind k);
  *                   0.4; attnviz takes 0.5, the line at which its training
  *                   view says a head "became" a kind (train/scores.c,
  *                   scores_label), so that the two never disagree;
- *   duplicate-token, first-token: no usual cut-off in that literature;
- *                   the same 0.5 (for first-token a uniform head already
- *                   gives key 0 a mean of 1/(i+1), 0.16 on 16 tokens).
+ *   duplicate-token, first-token, next-token: no usual cut-off in that
+ *                   literature; the same 0.5 (for first-token a uniform
+ *                   head already gives key 0 a mean of 1/(i+1), 0.16 on 16
+ *                   tokens);
+ *   no-op [CLS], [SEP]: Clark et al. call a head's weight on [SEP] "most"
+ *                   from about half; the same 0.5.
  * A random untrained head stays well under it on these probes. */
 float headscore_threshold(HeadScoreKind k);
 

@@ -312,14 +312,21 @@ static unsigned kind_news(App *a, bool changed)
     return APP_DO_REDRAW;
 }
 
-/* The predictions a frame wanted, asked: APP_DO_REDRAW when they changed. */
+/* The predictions a frame wanted, asked: APP_DO_REDRAW when they changed.
+ * Those a kind computes on its thread (KIND_BUSY: a fill-in) are asked
+ * again at each poll until they come, without a redraw meanwhile. */
 static unsigned predict(App *a)
 {
-    if (!a->pred_due)
+    bool waiting = a->ses.pred_err == KIND_BUSY && session_predict_fresh(&a->ses, &a->app);
+    if (!a->pred_due && !waiting)
         return 0;
     a->pred_due = false;
+    if (waiting)
+        a->ses.pred_gen = 0; /* not fresh: asked again */
     int asked = session_predict_update(&a->ses, &a->app);
-    return asked < 0 ? APP_DO_NOMEM : asked ? APP_DO_REDRAW : 0;
+    if (asked < 0)
+        return APP_DO_NOMEM;
+    return asked && !(waiting && a->ses.pred_err == KIND_BUSY) ? APP_DO_REDRAW : 0;
 }
 
 unsigned app_poll(App *a)

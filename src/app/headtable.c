@@ -29,6 +29,29 @@ static void open_on(HeadTable *ht, HtMode mode, const AppState *s)
     ht->sel_l = s->layer, ht->sel_h = s->head;
 }
 
+/* The heads named of the kinds the induction line does not say (the no-op
+ * heads first: BERT's most common), appended to msg as "; layer 1 head 2:
+ * no-op on [SEP] (0.83)", as many as fit. */
+static void name_others(const HeadScan *sc, char *msg, size_t len)
+{
+    static const HeadScoreKind order[] = {
+        HEADSCORE_SEP,  HEADSCORE_CLS,   HEADSCORE_NEXT,
+        HEADSCORE_PREV, HEADSCORE_FIRST, HEADSCORE_DUP,
+    };
+    for (size_t k = 0; k < sizeof order / sizeof *order; k++) {
+        int b = sc->named[order[k]];
+        size_t at = strlen(msg);
+        if (b < 0)
+            continue;
+        char one[96];
+        int n = snprintf(one, sizeof one, "%slayer %d head %d: %s (%.2f)", at ? "; " : "",
+                         b / sc->H + 1, b % sc->H + 1, headscore_name(order[k]),
+                         (double)headscore_value(&sc->t[b], order[k]));
+        if (n > 0 && at + (size_t)n < len)
+            memcpy(msg + at, one, (size_t)n + 1);
+    }
+}
+
 int headtable_score(HeadTable *ht, Kind *k, const ModelConfig *c, AppState *s)
 {
     headscan_free(&ht->scan);
@@ -52,6 +75,7 @@ int headtable_score(HeadTable *ht, Kind *k, const ModelConfig *c, AppState *s)
         snprintf(s->msg, sizeof s->msg,
                  "no induction head: best %.2f (layer %d head %d; one is named from %.2f)", v,
                  b / c->H + 1, b % c->H + 1, at);
+    name_others(&ht->scan, s->msg, sizeof s->msg);
     open_on(ht, HT_TABLE, s);
     return AV_OK;
 }

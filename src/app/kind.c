@@ -47,6 +47,13 @@ bool kind_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_max)
     return *V > 0 && *n_max > 0;
 }
 
+void kind_wrap(const Kind *k, int *cls, int *sep)
+{
+    *cls = *sep = -1;
+    if (k->cls->wrap)
+        k->cls->wrap(k, cls, sep);
+}
+
 int kind_generate(Kind *k, const char *text, size_t len, int count, float temperature, int top_k,
                   uint64_t seed, char **out, size_t *cont)
 {

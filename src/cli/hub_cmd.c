@@ -20,6 +20,7 @@
 #include "cli/say.h"
 #include "io/fileio.h"
 #include "io/hfcache.h"
+#include "io/hfbert.h"
 #include "io/hffolder.h"
 #include "io/hfshards.h"
 
@@ -32,6 +33,7 @@ typedef struct {
     char endpoint[1024];
     char repo_dir[HF_PATH_MAX - 512]; /* room for /snapshots/HASH/FILE */
     char commit[41];
+    char pre[256]; /* the model's folder in the repository, "0_BERT/" (modules.json), or "" */
 } Get;
 
 static bool offline(void)
@@ -142,11 +144,13 @@ static HubErr head(Get *g, const char *file, HubMeta *m, char *why, size_t whyle
                        whylen);
 }
 
-/* HEAD then get; with optional, a 404 of the file is *absent, not an error. */
-static int fetch(Get *g, const char *file, bool optional, bool *absent)
+/* HEAD then get of g->pre + name; with optional, a 404 of the file is
+ * *absent, not an error. */
+static int fetch(Get *g, const char *name, bool optional, bool *absent)
 {
     HubMeta m;
-    char why[512] = "";
+    char why[512] = "", file[512];
+    snprintf(file, sizeof file, "%s%s", g->pre, name);
     HubErr err = head(g, file, &m, why, sizeof why);
     if (absent)
         *absent = err == HUB_NOT_FOUND && strcmp(m.code, "RepoNotFound") != 0 &&
@@ -183,8 +187,8 @@ static int fetch_weights(Get *g)
                    g->id->repo, g->endpoint);
     char path[HF_PATH_MAX], why[512], **files;
     int n;
-    snprintf(path, sizeof path, "%s/snapshots/%s/model.safetensors.index.json", g->repo_dir,
-             g->commit);
+    snprintf(path, sizeof path, "%s/snapshots/%s/%smodel.safetensors.index.json", g->repo_dir,
+             g->commit, g->pre);
     int err = hfmodel_shard_files(path, &files, &n, why, sizeof why);
     if (err)
         return say(av_exit_status(err), "%s", why);
@@ -220,6 +224,36 @@ static int fetch_tokenizer(Get *g)
     return status;
 }
 
+/* config.json, or for a sentence-transformers repository without one at
+ * its root (older ones: the BERT in "0_BERT/" or "0_Transformer/"),
+ * modules.json and the Transformer module's folder named g->pre, its
+ * config.json fetched there. */
+static int fetch_config(Get *g)
+{
+    bool no_config, no_modules;
+    int status = fetch(g, "config.json", true, &no_config);
+    if (status || !no_config)
+        return status;
+    status = fetch(g, "modules.json", true, &no_modules);
+    if (status)
+        return status;
+    if (no_modules)
+        return say(2, "%s has no config.json at %s", g->id->repo, g->endpoint);
+    char snap[HF_PATH_MAX], sub[HF_PATH_MAX], why[512];
+    snprintf(snap, sizeof snap, "%s/snapshots/%s", g->repo_dir, g->commit);
+    int err = hfbert_model_dir(snap, sub, sizeof sub, why, sizeof why);
+    if (err)
+        return say(av_exit_status(err), "%s: %s", g->id->repo, why);
+    size_t at = strlen(snap);
+    if (sub[at] == '/' &&
+        (size_t)snprintf(g->pre, sizeof g->pre, "%s/", sub + at + 1) >= sizeof g->pre)
+        return say(2, "%s: modules.json: the path is too long", g->id->repo);
+    if (!g->pre[0])
+        return say(2, "%s has no config.json at %s (its modules.json puts the model there)",
+                   g->id->repo, g->endpoint);
+    return fetch(g, "config.json", false, NULL);
+}
+
 /* Download id into the cache at root; snap (size) receives the snapshot. */
 static int get_model(const HfId *id, const char *root, char *snap, size_t size)
 {
@@ -245,7 +279,7 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
     say(0, "fetching %s (%s) from %s into %s", id->repo, id->rev, g.endpoint, g.repo_dir);
     if (hfcache_is_commit(id->rev))
         memcpy(g.commit, id->rev, sizeof g.commit);
-    int status = fetch(&g, "config.json", false, NULL);
+    int status = fetch_config(&g);
     if (!status)
         status = fetch_weights(&g);
     if (!status)

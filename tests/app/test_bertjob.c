@@ -1,6 +1,7 @@
-/* test_bertjob.c - BERT's forward off the key path (app/bertjob.h): the
- * newest request wins, a waiting one is dropped, and what the thread leaves
- * in the state is bert_forward's own run of the newest ids.
+/* test_bertjob.c - BERT's forward and fill-ins off the key path
+ * (app/bertjob.h): the newest request wins, a waiting one is dropped, and
+ * what the thread leaves in the state is bert_forward's own run of the
+ * newest ids; a fill-in's logits are bert_mlm_logits of that run.
  */
 #include "test_common.h"
 
@@ -19,7 +20,9 @@ static float *make(BertWeights *w)
     Rng r;
     rng_seed(&r, 3);
     size_t per = 4 * (D * D + D) + 2 * D * F + F + D + 4 * D;
-    float *a = test_random_floats(&r, (size_t)(V + T + 2) * D + 2 * D + L * per, 0.5f), *p = a;
+    size_t mlm = D * D + 3 * D + V; /* the masked-LM head, its decoder the word embeddings */
+    float *a = test_random_floats(&r, (size_t)(V + T + 2) * D + 2 * D + L * per + mlm, 0.5f);
+    float *p = a;
     memset(w, 0, sizeof *w);
     w->cfg = (BertConfig){V, T, 2, D, H, L, F, 1e-12f};
 #define TAKE(dst, count) (dst = p, p += (count))
@@ -32,6 +35,9 @@ static float *make(BertWeights *w)
         TAKE(y->ln1_g, D), TAKE(y->ln1_b, D), TAKE(y->fc_w, F * D), TAKE(y->fc_b, F);
         TAKE(y->out_w, D * F), TAKE(y->out_b, D), TAKE(y->ln2_g, D), TAKE(y->ln2_b, D);
     }
+    TAKE(w->mlm_w, D * D), TAKE(w->mlm_b, D), TAKE(w->mlm_ln_g, D), TAKE(w->mlm_ln_b, D);
+    TAKE(w->mlm_bias, V);
+    w->decoder = w->word;
 #undef TAKE
     return a;
 }
@@ -101,11 +107,64 @@ static void test_bertjob_error_and_free(void **state)
     free(arena);
 }
 
+/* Fill-ins of three tokens asked while the first runs (a key on each):
+ * the newest's logits are bert_mlm_logits of bert_forward of its masked
+ * ids; the one it replaced never runs, the first is stale. */
+static void test_bertjob_fill_in_newest_wins(void **state)
+{
+    (void)state;
+    BertWeights w;
+    float *arena = make(&w);
+    assert_true(bert_has_mlm(&w));
+    enum { MASK = 7, N = 6 };
+    const int a[N] = {1, 2, MASK, 4, 5, 6}, b[N] = {1, 2, 3, MASK, 5, 6},
+              c[N] = {1, 2, 3, 4, MASK, 6}, t[N] = {0, 0, 0, 1, 1, 1};
+    BertState st = {0}, want = {0};
+    BertJob j = {0};
+    assert_int_equal(bertjob_start_fill(&j, &w, &st, a, t, N, 2), KIND_BUSY);
+    assert_int_equal(bertjob_start_fill(&j, &w, &st, b, t, N, 3), KIND_BUSY);
+    assert_true(bertjob_fill_pending(&j, b, t, N, 3));
+    assert_int_equal(bertjob_start_fill(&j, &w, &st, c, t, N, 4), KIND_BUSY);
+    assert_false(bertjob_fill_pending(&j, b, t, N, 3)); /* dropped */
+    assert_true(bertjob_fill_pending(&j, c, t, N, 4));
+    assert_false(bertjob_fill_pending(&j, c, t, N, 3)); /* another position */
+    const float *got;
+    assert_int_equal(bertjob_fill(&j, c, t, N, 4, &got), KIND_BUSY); /* not before it ends */
+    assert_null(got);
+    assert_int_equal(drain(&j), 1);
+    assert_int_equal(j.err, AV_OK);
+    assert_false(bertjob_fill_pending(&j, c, t, N, 4));
+    const float *stale;
+    assert_int_equal(bertjob_fill(&j, a, t, N, 2, &stale), KIND_BUSY); /* its result is gone */
+    assert_int_equal(bertjob_fill(&j, b, t, N, 3, &stale), KIND_BUSY);
+    assert_int_equal(bertjob_fill(&j, c, t, N, 4, &got), AV_OK);
+    assert_non_null(got);
+    float ref[V];
+    assert_int_equal(bert_forward(&w, c, t, N, false, &want), AV_OK);
+    assert_int_equal(bert_mlm_logits(&w, &want, 4, 1, ref), AV_OK);
+    assert_memory_equal(got, ref, sizeof ref);
+    /* a forward after it: the fill-in's logits are no longer said */
+    assert_int_equal(bertjob_start(&j, &w, &st, a, t, N, false), KIND_BUSY);
+    assert_int_equal(bertjob_fill(&j, c, t, N, 4, &got), KIND_BUSY);
+    drain(&j);
+    assert_int_equal(bertjob_fill(&j, c, t, N, 4, &got), KIND_BUSY);
+    /* a fill-in that fails says its code, once it is the last finished */
+    const int bad[N] = {1, 2, 3, 4, MASK, V};
+    assert_int_equal(bertjob_start_fill(&j, &w, &st, bad, t, N, 4), KIND_BUSY);
+    drain(&j);
+    assert_int_equal(bertjob_fill(&j, bad, t, N, 4, &got), AV_ERR_CONFIG);
+    assert_null(got);
+    bertjob_free(&j);
+    bert_state_free(&st), bert_state_free(&want);
+    free(arena);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bertjob_newest_wins),
         cmocka_unit_test(test_bertjob_error_and_free),
+        cmocka_unit_test(test_bertjob_fill_in_newest_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

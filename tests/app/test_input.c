@@ -287,9 +287,21 @@ static void test_heads_table_names_none(void **state)
     float v = headscore_value(&hs->t[b], HEADSCORE_INDUCTION);
     assert_true(v < headscore_threshold(HEADSCORE_INDUCTION));
     assert_int_equal(hs->named[HEADSCORE_INDUCTION], -1);
-    char want[128];
+    char want[320];
+    /* then the heads that are named, each with its score: the designed
+     * previous-token, first-token and duplicate-token heads; no [CLS] or
+     * [SEP] here, so no no-op head */
     snprintf(want, sizeof want, "no induction head: best %.2f (layer 1 head %d; one is named "
-             "from 0.50)", (double)v, b + 1);
+             "from 0.50); layer 1 head 1: previous-token (%.2f); layer 1 head %d: first-token "
+             "(%.2f); layer 1 head %d: duplicate-token (%.2f)", (double)v, b + 1,
+             (double)headscore_value(&hs->t[0], HEADSCORE_PREV), hs->named[HEADSCORE_FIRST] + 1,
+             (double)headscore_value(&hs->t[hs->named[HEADSCORE_FIRST]], HEADSCORE_FIRST),
+             hs->named[HEADSCORE_DUP] + 1,
+             (double)headscore_value(&hs->t[hs->named[HEADSCORE_DUP]], HEADSCORE_DUP));
+    assert_int_equal(hs->named[HEADSCORE_FIRST], 2);
+    assert_int_equal(hs->named[HEADSCORE_DUP], 3);
+    assert_int_equal(hs->named[HEADSCORE_CLS], -1);
+    assert_float_equal(headscore_value(&hs->t[0], HEADSCORE_SEP), -1.0, 0);
     assert_string_equal(f.a.app.msg, want);
     assert_int_equal(hs->named[HEADSCORE_PREV], 0); /* head 1: previous token */
     assert_true(headscore_value(&hs->t[0], HEADSCORE_PREV) >= 0.9f);

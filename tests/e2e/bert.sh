@@ -107,8 +107,11 @@ done
 
 # The hub: `attnviz get` of a BERT (a stand-in hub, lib/fakehub.py, on
 # 127.0.0.1) fetches its vocab.txt or tokenizer.json and
-# tokenizer_config.json, and --model ID then opens it from the cache.
-for v in "user/bert-cased:--cased --seed 21" "user/bert-json:--tokenizer-json --seed 22"; do
+# tokenizer_config.json (of an older sentence-transformers repository,
+# modules.json and its 0_BERT/ folder's files: no config.json at its root),
+# and --model ID then opens it from the cache.
+for v in "user/bert-cased:--cased --seed 21" "user/bert-json:--tokenizer-json --seed 22" \
+    "user/bert-st:--st sub --no-prefix --no-mlm --seed 23"; do
     id=${v%%:*}
     name=${id#user/}
     # shellcheck disable=SC2086
@@ -116,11 +119,12 @@ for v in "user/bert-cased:--cased --seed 21" "user/bert-json:--tokenizer-json --
         { notok "bert hub $name: the generator failed"; continue; }
 done
 "$PY" tests/e2e/lib/fakehub.py --repo user/bert-cased="$tmp/hub-bert-cased" \
-    --repo user/bert-json="$tmp/hub-bert-json" --port-file "$tmp/port" 2>"$tmp/hub.err" &
+    --repo user/bert-json="$tmp/hub-bert-json" --repo user/bert-st="$tmp/hub-bert-st" \
+    --port-file "$tmp/port" 2>"$tmp/hub.err" &
 hubpid=$!
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
 if [ -s "$tmp/port" ]; then
-    for name in bert-cased bert-json; do
+    for name in bert-cased bert-json bert-st; do
         out=$(HF_ENDPOINT=http://127.0.0.1:$(cat "$tmp/port") HF_HUB_CACHE=$tmp/cache \
             "$A" get "user/$name" 2>&1) || { notok "bert hub $name: get failed: $out"; continue; }
         if ! HF_HUB_OFFLINE=1 HF_HUB_CACHE=$tmp/cache "$A" --model "user/$name" \
@@ -133,6 +137,21 @@ if [ -s "$tmp/port" ]; then
             notok "bert hub $name: $why"
         fi
     done
+    snap=$(HF_ENDPOINT=http://127.0.0.1:$(cat "$tmp/port") HF_HUB_CACHE=$tmp/cache \
+        "$A" get user/bert-st 2>/dev/null)
+    if [ -f "$snap/modules.json" ] && [ -f "$snap/0_BERT/config.json" ] &&
+        [ -f "$snap/0_BERT/vocab.txt" ] && [ ! -e "$snap/config.json" ]; then
+        ok "bert hub bert-st: the snapshot holds modules.json and 0_BERT/'s files"
+    else
+        notok "bert hub bert-st: snapshot '$snap': $([ -n "$snap" ] && ls -R "$snap" | tr '\n' ' ')"
+    fi
+    # a snapshot that lost its subfolder's weights says which file, and how to get it
+    [ -n "$snap" ] && rm -f "$snap/0_BERT/model.safetensors"
+    out=$(HF_HUB_OFFLINE=1 HF_HUB_CACHE=$tmp/cache "$A" --model user/bert-st --export text "$text" 2>&1)
+    rc=$?
+    [ $rc = 2 ] && [[ "$out" == *"lacks 0_BERT/model.safetensors"* ]] &&
+        ok "bert hub bert-st: a lost 0_BERT/model.safetensors is named: $out" ||
+        notok "bert hub bert-st: lost weights: exit $rc: $out"
 else
     notok "bert hub: fakehub.py did not start: $(head -3 "$tmp/hub.err")"
 fi

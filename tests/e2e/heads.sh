@@ -1,13 +1,16 @@
 #!/bin/bash
 # heads.sh - `--export heads`: every head scored as previous-token,
-# induction, duplicate-token and first-token (app/headscan.h), as CSV.
+# induction, duplicate-token, first-token, next-token and no-op on [CLS] /
+# [SEP] (app/headscan.h), as CSV.
 #  - on the shipped induction model the best induction head is in layer 2
 #    and scores above 0.5 (its heads.txt says so too), the previous-token
 #    head in layer 1;
 #  - the table equals the scores computed in NumPy (lib/heads_ref.py) from
 #    `--dump`'s attention.npy of the same sequences (the pipeline, the
 #    trained model) and from a float64 GPT-2 forward of the same ids (a
-#    random 12 x 12 GPT-2-shaped checkpoint): every score within 2e-5;
+#    random 12 x 12 GPT-2-shaped checkpoint) and from a float64 BERT
+#    forward (random BERT checkpoints, whose probes are [CLS] seg seg
+#    [SEP]): every score within 2e-5, the no-op ones empty but for BERT;
 #  - the same seed gives the same table twice; --output writes it;
 #  - imported attention is refused with one line and exit 2.
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
@@ -35,7 +38,7 @@ if "$A" --model "$ind" --export heads >"$tmp/ind.csv" 2>"$tmp/err"; then
     grep -q '^# best previous-token: layer 1 ' "$tmp/ind.csv" &&
         ok "induction model: best previous-token head in layer 1" ||
         notok "induction model: $(grep 'best previous' "$tmp/ind.csv")"
-    head=$(grep -c '^layer,head,previous_token,induction,duplicate_token,first_token$' \
+    head=$(grep -c '^layer,head,previous_token,induction,duplicate_token,first_token,next_token,noop_cls,noop_sep$' \
         "$tmp/ind.csv")
     rows=$(grep -c '^[0-9]' "$tmp/ind.csv")
     [ "$head" = 1 ] && [ "$rows" = 4 ] && ok "induction model: a header and 2 x 2 rows" ||
@@ -88,6 +91,24 @@ if gpt2vocab_fetch heads >/dev/null; then
 else
     notok "heads: GPT-2's vocabulary could not be fetched (npm)"
 fi
+
+for v in "tiny:--seed 5" "3x6:--seed 6 --layers 3 --heads 6 --d-model 48 --st root --no-prefix"; do
+    b=$tmp/bert-${v%%:*}
+    # shellcheck disable=SC2086
+    "$PY" scripts/bert-checkpoint.py "$b" ${v#*:} >/dev/null || notok "bert-checkpoint.py ${v#*:}"
+    if "$A" --model "$b" --export heads >"$tmp/b.csv" 2>"$tmp/err"; then
+        grep -q '^# attnviz head scores: .* repetition between \[CLS\] and \[SEP\],' "$tmp/b.csv" &&
+            ok "bert ${v%%:*}: the probes are wrapped in [CLS] and [SEP]" ||
+            notok "bert ${v%%:*}: $(head -1 "$tmp/b.csv")"
+        if out=$("$PY" tests/e2e/lib/heads_ref.py bert "$tmp/b.csv" "$A" "$b" 2>&1); then
+            echo "$out" | sed "s|^ok - bert|ok - bert ${v%%:*}|"
+        else
+            notok "bert ${v%%:*}: $(echo "$out" | grep -v '^ok' | head -3 | tr '\n' ' ')"
+        fi
+    else
+        notok "bert ${v%%:*} --export heads failed: $(cat "$tmp/err")"
+    fi
+done
 
 "$PY" -c 'import numpy as np; np.save("'"$tmp"'/a.npy", np.full((1, 2, 3, 3), 1/3, np.float32))'
 printf 'a\nb\nc\n' >"$tmp/t.txt"

@@ -8,7 +8,8 @@
 # runs the causal mask as a labelled what-if ("BERT was trained without
 # it"), masked cells drawn as such, and m again takes it back; g is refused
 # with its reason; q exits 0. Then the same typed off the key path (a
-# thread, as for a model too big to be live: ATTNVIZ_BACKGROUND).
+# thread, as for a model too big to be live: ATTNVIZ_BACKGROUND), the
+# fill-in of a selected token that is not [MASK] (masked first) too.
 # tier: test
 # asan: no
 cd "$(dirname "$0")/../.." || exit 1
@@ -77,6 +78,25 @@ check "off the key path: the cost line says the forward ran on a thread" \
     wait_for '^Cost: n 18 \| forward .* \| on a thread [0-9.]+ ms'
 keys Enter
 check "off the key path: the fill-ins of the selected token come" wait_for 'Fill-in for 18 \[SEP\]'
+# the selected [SEP] masked: that fill-in's forward runs on a thread too,
+# and its first entry is the float64 forward's (lib/bert_ref.py) most likely
+"$BIN" --model "$M" --dump "$WORK/dump2" 'The cat [MASK] on the mat. [SEP] It was tired.' \
+    >/dev/null 2>&1
+sep_best=$("$PY" -c 'import importlib.util as u, re, sys, numpy as np
+sys.path.insert(0, "tests/e2e/lib"); import bert_ref
+s = u.spec_from_file_location("b", "scripts/bert-checkpoint.py"); b = u.module_from_spec(s)
+s.loader.exec_module(b)
+w, cfg = b.read_folder(sys.argv[1])
+v = open(sys.argv[1] + "/vocab.txt", encoding="utf-8").read().split("\n")
+ids = np.load(sys.argv[2] + "/ids.npy").tolist()
+types = [0] * len(ids)
+second = ids.index(v.index("[SEP]")) + 1
+types[second:] = [1] * (len(ids) - second)
+ids[-1] = v.index("[MASK]")
+print(re.escape(v[int(bert_ref.forward(w, cfg, ids, types)["mlm"][-1].argmax())]))' "$M" \
+    "$WORK/dump2")
+check "off the key path: the masked [SEP]'s first fill-in is the float64 one's ($sep_best)" \
+    wait_for " 1 $sep_best +[0-9.]+%"
 keys m
 check "off the key path: m's what-if too" \
     wait_for 'what-if: causal mask \(BERT was trained without it\)'

@@ -9,6 +9,9 @@
 #    heads (four scores a head at 120 columns, one at a time with Tab at 80);
 #  - its model view draws 12 rows of 12 thumbnails, each as wide as the
 #    others; Enter focuses the selected head;
+#  - a random 12 x 12 BERT's table: its next-token and no-op scores a Tab
+#    away (at 80 and 120 columns), the note saying what a no-op head is;
+#    GPT-2's no-op scores are '-' with the reason;
 #  - 25 heads (gpt2-xl's) at 80 columns: both headers number every head;
 #  - the designed heads: f names no induction head ("no induction head: best
 #    0.02"), a head is named only from its kind's threshold;
@@ -107,6 +110,11 @@ for size in "80 24" "120 40"; do
         check "${W}x$H: gpt2: Tab shows the induction scores" wait_for '^induction \(Tab'
         stars=$(screen | grep -E '^L[0-9]+ ' | grep -o '\*' | wc -l)
         check "${W}x$H: gpt2 (random): no induction head starred ($stars)" [ "$stars" = 0 ]
+        keys Tab Tab Tab Tab
+        check "${W}x$H: gpt2: Tab on to the no-op scores" wait_for '^no-op on \[CLS\] \(Tab'
+        n=$(screen | grep -E '^L7 ' | grep -Eo '(^| )-( |$)' | wc -l)
+        check "${W}x$H: gpt2: no [CLS]: 12 heads of '-' in layer 7 ($n), and why" \
+            eval '[ "$n" = 12 ] && screen | grep -q "this model has no \[CLS\] or \[SEP\]"'
     fi
     keys Escape
     check "${W}x$H: gpt2: Esc leaves the table" gone '^Head scores'
@@ -124,6 +132,41 @@ for size in "80 24" "120 40"; do
     check "${W}x$H: gpt2: model view: Enter focuses layer 3 head 4" \
         wait_for 'layer 3 head 4 focused'
     check "${W}x$H: gpt2: the heatmap view is back on head 4" wait_for 'Head 4 of 12'
+done
+
+# A random 12 x 12 BERT: its probes are wrapped in [CLS] and [SEP], and
+# next-token and the no-op scores are a Tab away (a page of them at 120
+# columns, one at a time at 80), with the note saying what a no-op head is
+b=$WORK/b12
+"$PY" scripts/bert-checkpoint.py "$b" --seed 5 --layers 12 --heads 12 --d-model 96 >/dev/null ||
+    notok "bert-checkpoint.py failed"
+for size in "80 24" "120 40"; do
+    set -- $size
+    W=$1 H=$2
+    start "$W" "$H" --model "$b" "the cat sat on the mat"
+    keys f
+    check "${W}x$H: bert: f opens the table" wait_for '^Head scores'
+    if [ "$W" -ge 120 ]; then
+        check "${W}x$H: bert: the probes are in [CLS] and [SEP]" \
+            wait_for '^Head scores .* in \[CLS\] and \[SEP\]'
+        keys Tab
+        check "${W}x$H: bert: Tab shows next-token and the no-op scores" \
+            wait_for '^n next-token  c no-op on \[CLS\]  s no-op on \[SEP\]'
+        n=$(screen | grep -E '^L7 ' | grep -Eo '[nN][0-9]{2} [cC][0-9]{2}' | wc -l)
+        check "${W}x$H: bert: 12 heads of 'n.. c..' in layer 7 ($n)" [ "$n" = 12 ]
+        check "${W}x$H: bert: the note says what a no-op head is" \
+            wait_for '^c, s: a no-op head parks weight on \[CLS\] or \[SEP\]'
+        keys Tab
+        check "${W}x$H: bert: Tab again: back to the first page" \
+            wait_for '^p previous-token  i induction  d duplicate-token  f first-token'
+    else
+        keys Tab Tab Tab Tab Tab Tab
+        check "${W}x$H: bert: Tab on to no-op on [SEP]" wait_for '^no-op on \[SEP\] \(Tab'
+        n=$(screen | grep -E '^L7 ' | grep -Eo '\b[0-9]{2}\b' | wc -l)
+        check "${W}x$H: bert: 12 no-op scores in layer 7 ($n)" [ "$n" = 12 ]
+        check "${W}x$H: bert: the note says what a no-op head is" \
+            wait_for '^c, s: a no-op head parks weight on \[CLS\] or \[SEP\]'
+    fi
 done
 
 # gpt2-xl's 25 heads at 80 columns: cells of 2 columns, the heads' numbers

@@ -1,34 +1,28 @@
-/* bertjob.c - a BERT forward on a thread of its own (bertjob.h). The thread
- * only calls bert_forward; joining, and every decision about what runs
- * next, happen on the caller's thread in bertjob_poll.
+/* bertjob.c - BERT's forward and fill-ins as requests of a job on a thread
+ * (bertjob.h): the copies of the ids, and the function the thread runs.
  */
 #include "app/bertjob.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app/kind.h"
 #include "core/av.h"
 
-static double now_ms(void)
+/* The thread's work: the forward, and a fill-in's logits after it. */
+static int run(void *ctx, void *req)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-static void *job_main(void *arg)
-{
-    BertJob *j = arg;
-    j->err = bert_forward(j->w, j->now.ids, j->now.types, j->now.n, j->now.causal, j->st);
-    j->ms = now_ms() - j->t0;
-    atomic_store(&j->done, true);
-    return NULL;
+    const BertJob *j = ctx;
+    const BertRequest *r = req;
+    int err = bert_forward(j->w, r->ids, r->types, r->n, r->causal, j->st);
+    if (!err && r->pos >= 0)
+        err = bert_mlm_logits(j->w, j->st, r->pos, 1, r->logits);
+    return err;
 }
 
 /* The request into r's growing copies. */
-static int keep(BertRequest *r, const int *ids, const int *types, int n, bool causal)
+static int keep(BertRequest *r, const int *ids, const int *types, int n, bool causal, int pos,
+                int V)
 {
     if (n > r->cap) {
         int *a = realloc(r->ids, sizeof *a * (size_t)n);
@@ -39,66 +33,90 @@ static int keep(BertRequest *r, const int *ids, const int *types, int n, bool ca
             return AV_ERR_NOMEM;
         r->types = b, r->cap = n;
     }
+    if (pos >= 0 && !r->logits && !(r->logits = malloc(sizeof *r->logits * (size_t)V)))
+        return AV_ERR_NOMEM;
     memcpy(r->ids, ids, sizeof *ids * (size_t)n);
     memcpy(r->types, types, sizeof *types * (size_t)n);
-    r->n = n, r->causal = causal;
+    r->n = n, r->causal = causal, r->pos = pos;
     return AV_OK;
 }
 
-static int launch(BertJob *j)
+static int start(BertJob *j, const BertWeights *w, BertState *st, const int *ids, const int *types,
+                 int n, bool causal, int pos)
 {
-    atomic_store(&j->done, false);
-    j->t0 = now_ms();
-    if (pthread_create(&j->thread, NULL, job_main, j) != 0)
-        return AV_ERR_IO;
-    j->running = true;
-    return KIND_BUSY;
+    if (!j->job.run)
+        job_init(&j->job, run, j, &j->req[0], &j->req[1]);
+    if (!bertjob_busy(j))
+        j->w = w, j->st = st;
+    j->last = NULL;
+    int err = keep(job_request(&j->job), ids, types, n, causal, pos, w->cfg.n_vocab);
+    return err ? err : job_start(&j->job);
 }
 
-int bertjob_start(BertJob *j, const BertWeights *w, BertState *st, const int *ids,
-                  const int *types, int n, bool causal)
+int bertjob_start(BertJob *j, const BertWeights *w, BertState *st, const int *ids, const int *types,
+                  int n, bool causal)
 {
-    if (j->running) { /* the newest request waits; an older waiting one is dropped */
-        int err = keep(&j->next, ids, types, n, causal);
-        if (err)
-            return err;
-        j->has_next = true;
-        return KIND_BUSY;
-    }
-    j->w = w, j->st = st;
-    int err = keep(&j->now, ids, types, n, causal);
-    return err ? err : launch(j);
+    return start(j, w, st, ids, types, n, causal, -1);
+}
+
+int bertjob_start_fill(BertJob *j, const BertWeights *w, BertState *st, const int *ids,
+                       const int *types, int n, int pos)
+{
+    return start(j, w, st, ids, types, n, false, pos);
 }
 
 bool bertjob_busy(const BertJob *j)
 {
-    return j->running;
+    return job_busy(&j->job);
+}
+
+typedef struct {
+    const int *ids, *types;
+    int n, pos;
+} FillKey;
+
+static bool same_fill(const void *req, const void *want)
+{
+    const BertRequest *r = req;
+    const FillKey *k = want;
+    return r->pos == k->pos && r->n == k->n && !r->causal &&
+           memcmp(r->ids, k->ids, sizeof *k->ids * (size_t)k->n) == 0 &&
+           memcmp(r->types, k->types, sizeof *k->types * (size_t)k->n) == 0;
+}
+
+bool bertjob_fill_pending(const BertJob *j, const int *ids, const int *types, int n, int pos)
+{
+    const FillKey k = {ids, types, n, pos};
+    return job_has(&j->job, same_fill, &k);
+}
+
+int bertjob_fill(const BertJob *j, const int *ids, const int *types, int n, int pos,
+                 const float **logits)
+{
+    const FillKey k = {ids, types, n, pos};
+    *logits = NULL;
+    if (!j->last || bertjob_busy(j) || !same_fill(j->last, &k))
+        return KIND_BUSY;
+    if (!j->err)
+        *logits = j->last->logits;
+    return j->err;
 }
 
 int bertjob_poll(BertJob *j, bool *finished)
 {
-    *finished = false;
-    if (!j->running)
-        return AV_OK;
-    if (!atomic_load(&j->done))
-        return KIND_BUSY;
-    pthread_join(j->thread, NULL);
-    j->running = false;
-    if (j->has_next) {
-        j->has_next = false;
-        BertRequest t = j->now;
-        j->now = j->next, j->next = t;
-        if (launch(j) == KIND_BUSY)
-            return KIND_BUSY;
+    void *ran;
+    int err = job_poll(&j->job, finished, &ran);
+    if (*finished) {
+        j->err = j->job.err, j->ms = j->job.ms;
+        j->last = ran;
     }
-    *finished = true;
-    return AV_OK;
+    return err;
 }
 
 void bertjob_free(BertJob *j)
 {
-    if (j->running)
-        pthread_join(j->thread, NULL);
-    free(j->now.ids), free(j->now.types), free(j->next.ids), free(j->next.types);
+    job_wait(&j->job);
+    for (int i = 0; i < 2; i++)
+        free(j->req[i].ids), free(j->req[i].types), free(j->req[i].logits);
     memset(j, 0, sizeof *j);
 }

@@ -1,6 +1,5 @@
-/* gpt2job.c - a GPT-2 forward on a thread of its own (gpt2job.h). The
- * thread only calls gpt2_forward (and gpt2_lens after it when asked); joining, and every decision about what
- * runs next, happen on the caller's thread in gpt2job_poll.
+/* gpt2job.c - GPT-2's forward (and lens) as requests of a job on a thread
+ * (gpt2job.h): the copies of the ids, and the function the thread runs.
  */
 #include "app/gpt2job.h"
 
@@ -18,58 +17,37 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-static void *job_main(void *arg)
+/* The thread's work: the forward, timed alone, and the lens after it. */
+static int run(void *ctx, void *req)
 {
-    Gpt2Job *j = arg;
-    j->err = gpt2_forward(j->w, j->ids, j->n, j->st);
-    j->from = j->st->from;
-    j->ms = now_ms() - j->t0;
-    if (!j->err && j->lens)
-        j->err = gpt2_lens(j->w, j->st, j->lens, j->logits);
-    atomic_store(&j->done, true);
-    return NULL;
-}
-
-/* ids[0..n) into a growing copy. */
-static int keep(int **dst, int *cap, const int *ids, int n)
-{
-    if (n > *cap) {
-        int *p = realloc(*dst, sizeof *p * (size_t)n);
-        if (!p)
-            return AV_ERR_NOMEM;
-        *dst = p, *cap = n;
-    }
-    memcpy(*dst, ids, sizeof *ids * (size_t)n);
-    return AV_OK;
-}
-
-/* Start the thread on j->ids[0..j->n). */
-static int launch(Gpt2Job *j)
-{
-    atomic_store(&j->done, false);
-    j->t0 = now_ms();
-    if (pthread_create(&j->thread, NULL, job_main, j) != 0)
-        return AV_ERR_IO;
-    j->running = true;
-    return KIND_BUSY;
+    const Gpt2Job *j = ctx;
+    Gpt2Request *r = req;
+    double t0 = now_ms();
+    int err = gpt2_forward(j->w, r->ids, r->n, j->st);
+    r->from = j->st->from;
+    r->ms = now_ms() - t0;
+    if (!err && r->lens)
+        err = gpt2_lens(j->w, j->st, r->lens, r->logits);
+    return err;
 }
 
 int gpt2job_start_lens(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n,
                        Lens *ls, float *logits)
 {
-    if (j->running) { /* the newest request waits; an older waiting one is dropped */
-        int err = keep(&j->next, &j->next_cap, ids, n);
-        if (err)
-            return err;
-        j->next_n = n, j->next_lens = ls, j->next_logits = logits, j->has_next = true;
-        return KIND_BUSY;
+    if (!j->job.run)
+        job_init(&j->job, run, j, &j->req[0], &j->req[1]);
+    if (!gpt2job_busy(j))
+        j->w = w, j->st = st;
+    Gpt2Request *r = job_request(&j->job);
+    if (n > r->cap) {
+        int *p = realloc(r->ids, sizeof *p * (size_t)n);
+        if (!p)
+            return AV_ERR_NOMEM;
+        r->ids = p, r->cap = n;
     }
-    j->w = w, j->st = st;
-    int err = keep(&j->ids, &j->cap, ids, n);
-    if (err)
-        return err;
-    j->n = n, j->lens = ls, j->logits = logits;
-    return launch(j);
+    memcpy(r->ids, ids, sizeof *ids * (size_t)n);
+    r->n = n, r->lens = ls, r->logits = logits;
+    return job_start(&j->job);
 }
 
 int gpt2job_start(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n)
@@ -79,35 +57,23 @@ int gpt2job_start(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *id
 
 bool gpt2job_busy(const Gpt2Job *j)
 {
-    return j->running;
+    return job_busy(&j->job);
 }
 
 int gpt2job_poll(Gpt2Job *j, bool *finished)
 {
-    *finished = false;
-    if (!j->running)
-        return AV_OK;
-    if (!atomic_load(&j->done))
-        return KIND_BUSY;
-    pthread_join(j->thread, NULL);
-    j->running = false;
-    if (j->has_next) {
-        j->has_next = false;
-        int *t = j->ids, c = j->cap;
-        j->ids = j->next, j->cap = j->next_cap, j->n = j->next_n;
-        j->next = t, j->next_cap = c;
-        j->lens = j->next_lens, j->logits = j->next_logits;
-        if (launch(j) == KIND_BUSY)
-            return KIND_BUSY;
+    void *ran;
+    int err = job_poll(&j->job, finished, &ran);
+    if (*finished) {
+        const Gpt2Request *r = ran;
+        j->err = j->job.err, j->from = r->from, j->ms = r->ms, j->lens = r->lens;
     }
-    *finished = true;
-    return AV_OK;
+    return err;
 }
 
 void gpt2job_free(Gpt2Job *j)
 {
-    if (j->running)
-        pthread_join(j->thread, NULL);
-    free(j->ids), free(j->next);
+    job_wait(&j->job);
+    free(j->req[0].ids), free(j->req[1].ids);
     memset(j, 0, sizeof *j);
 }

@@ -7,7 +7,8 @@
  * (token types 0, then 1); a typed [MASK] is the mask token. With the
  * masked-LM head the predictions are the fill-ins of the selected token
  * (masked first when it is not [MASK]). A model too big to be live runs its
- * forward on a thread (bertjob.c) where the caller polls. It refuses
+ * forward, and the fill-in of a token it masks, on threads (bertjob.c)
+ * where the caller polls. It refuses
  * attnviz's own settings, examples, cross-attention and generation.
  */
 #include "app/kind.h"
@@ -42,6 +43,7 @@ typedef struct {
     char about[96];      /* ModelConfig.about */
     KindCost cost;
     BertJob job;         /* the forward off the key path (Kind.background) */
+    BertJob filljob;     /* ... and the fill-in of a token masked (into fill) */
 } BertKind;
 
 /* Bytes of the layers' weights above which a key's forward is not live: a
@@ -145,8 +147,34 @@ static const char *bert_kind_refuses(const Kind *k, KindAsk ask)
     }
 }
 
+/* Off the key path (Kind.background): the fill-in of position pos of the
+ * text in g (its token masked) from the thread into out: the thread's
+ * logits when they are this text's, else KIND_BUSY with the fill-in
+ * started or on its way (a newer one replaces a waiting one). */
+static int fill_background(BertKind *g, int pos, int mask, float *out, int cap, int *V)
+{
+    const BertWeights *w = &g->hf.w;
+    const int n = g->enc.n, keep = g->ids[pos];
+    bool joined;
+    int err = bertjob_poll(&g->filljob, &joined); /* the thread's own end, joined here */
+    g->ids[pos] = mask;
+    const float *logits = NULL;
+    if (err != KIND_BUSY)
+        err = bertjob_fill(&g->filljob, g->ids, g->types, n, pos, &logits);
+    if (err == KIND_BUSY && !bertjob_fill_pending(&g->filljob, g->ids, g->types, n, pos))
+        err = bertjob_start_fill(&g->filljob, w, &g->fill, g->ids, g->types, n, pos);
+    g->ids[pos] = keep;
+    if (logits) {
+        *V = w->cfg.n_vocab < cap ? w->cfg.n_vocab : cap;
+        memcpy(out, logits, sizeof *out * (size_t)*V);
+    }
+    return err;
+}
+
 /* The masked-LM logits of position pos (< 0: the last word before [SEP])
- * with the token there replaced by [MASK]: what BERT would fill in. */
+ * with the token there replaced by [MASK]: what BERT would fill in.
+ * A slow model's fill-in of a token that is not a typed [MASK] runs on a
+ * thread (fill_background): keys are never blocked by it. */
 static int bert_kind_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap,
                             int *V)
 {
@@ -163,9 +191,12 @@ static int bert_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
     if (pos >= n || mask < 0)
         return AV_ERR_CONFIG;
     /* a typed [MASK] of the run on screen: its forward is the fill-in's */
-    BertState *st = g->ids[pos] == mask && same_run(&g->st, g->ids, g->types, n, false)
-                        ? &g->st
-                        : &g->fill;
+    bool typed = g->ids[pos] == mask && same_run(&g->st, g->ids, g->types, n, false);
+    if (!typed && k->background)
+        return fill_background(g, pos, mask, out, cap, V);
+    BertState *st = typed ? &g->st : &g->fill;
+    if (!typed)
+        bertjob_free(&g->filljob); /* fill is the thread's until it ends (background was on) */
     int keep = g->ids[pos];
     g->ids[pos] = mask;
     err = forward(g, st, g->ids, g->types, n, false);
@@ -365,6 +396,12 @@ static void bert_kind_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_
     *n_max = g->hf.w.cfg.n_pos;
 }
 
+static void bert_kind_wrap(const Kind *k, int *cls, int *sep)
+{
+    const BertKind *g = self_of(k);
+    *cls = g->wp.special[WP_CLS], *sep = g->wp.special[WP_SEP];
+}
+
 static const float *bert_kind_out_proj(const Kind *k, int l)
 {
     const BertKind *g = self_of(k);
@@ -391,6 +428,7 @@ static void bert_kind_close(Kind *k)
     if (!g)
         return;
     bertjob_free(&g->job);
+    bertjob_free(&g->filljob);
     bert_state_free(&g->st);
     bert_state_free(&g->fill);
     wp_encoding_free(&g->enc);
@@ -406,7 +444,7 @@ static void bert_kind_close(Kind *k)
     .token_text = bert_kind_token_text, .status = bert_kind_status, .cost = bert_kind_cost,       \
     .config = bert_kind_config, .describe = bert_kind_describe, .dump = bert_kind_dump,           \
     .close = bert_kind_close, .run_ids = bert_kind_run_ids, .vocab = bert_kind_vocab,             \
-    .out_proj = bert_kind_out_proj, .poll = bert_kind_poll
+    .out_proj = bert_kind_out_proj, .poll = bert_kind_poll, .wrap = bert_kind_wrap
 
 /* with the masked-LM head: the predictions are its fill-ins */
 #define BERT_MLM .logits = bert_kind_logits, .predict_title = "Fill-in for"

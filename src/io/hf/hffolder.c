@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "io/fileio.h"
+#include "io/hfbert.h"
 
 #define LFS_MAGIC "version https://git-lfs.github.com/spec/"
 #define LFS_MAX_BYTES 1024 /* a pointer is about 130 bytes */
@@ -36,8 +37,12 @@ static bool ends_with(const char *s, const char *end)
 /* A file of the folder that attnviz reads. */
 static bool read_by_attnviz(const char *name)
 {
-    static const char *const fixed[] = {"config.json",    "vocab.json", "merges.txt",
-                                        "tokenizer.json", "vocab.txt",  "tokenizer_config.json",
+    static const char *const fixed[] = {"config.json",
+                                        "vocab.json",
+                                        "merges.txt",
+                                        "tokenizer.json",
+                                        "vocab.txt",
+                                        "tokenizer_config.json",
                                         "model.safetensors.index.json"};
     for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
         if (strcmp(name, fixed[k]) == 0)
@@ -66,7 +71,7 @@ bool hffolder_lfs_pointer(const char *dir, char *name, size_t size)
 
 static bool has(const char *dir, const char *file)
 {
-    char path[4096];
+    char path[4096 + 64];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, file);
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
@@ -79,19 +84,36 @@ static int add(char *list, size_t size, int n, const char *file)
     return n + 1;
 }
 
+/* The files dir/pre lacks, named pre + name. */
+static int missing_in(const char *dir, const char *pre, char *list, size_t size)
+{
+    char d[4096], name[1200];
+    int n = 0;
+    snprintf(d, sizeof d, "%s%s%s", dir, pre[0] ? "/" : "", pre);
+#define NEED(file) (snprintf(name, sizeof name, "%s%s%s", pre, pre[0] ? "/" : "", file), name)
+    if (!has(d, "config.json"))
+        n = add(list, size, n, NEED("config.json"));
+    if (!has(d, "model.safetensors") && !has(d, "model.safetensors.index.json"))
+        n = add(list, size, n, NEED("model.safetensors"));
+    if (!has(d, "tokenizer.json") && !has(d, "vocab.txt")) { /* BERT's: either */
+        if (!has(d, "vocab.json"))
+            n = add(list, size, n, NEED("vocab.json"));
+        if (!has(d, "merges.txt"))
+            n = add(list, size, n, NEED("merges.txt"));
+    }
+#undef NEED
+    return n;
+}
+
 int hffolder_missing(const char *dir, char *list, size_t size)
 {
-    int n = 0;
+    char sub[4096], why[256];
     list[0] = 0;
-    if (!has(dir, "config.json"))
-        n = add(list, size, n, "config.json");
-    if (!has(dir, "model.safetensors") && !has(dir, "model.safetensors.index.json"))
-        n = add(list, size, n, "model.safetensors");
-    if (!has(dir, "tokenizer.json") && !has(dir, "vocab.txt")) { /* BERT's: either */
-        if (!has(dir, "vocab.json"))
-            n = add(list, size, n, "vocab.json");
-        if (!has(dir, "merges.txt"))
-            n = add(list, size, n, "merges.txt");
-    }
-    return n;
+    size_t at = strlen(dir);
+    /* a sentence-transformers folder whose BERT is in a subfolder (0_BERT/) */
+    if (!has(dir, "config.json") && has(dir, "modules.json") &&
+        hfbert_model_dir(dir, sub, sizeof sub, why, sizeof why) == AV_OK &&
+        strncmp(sub, dir, at) == 0 && sub[at] == '/')
+        return missing_in(dir, sub + at + 1, list, size);
+    return missing_in(dir, "", list, size);
 }

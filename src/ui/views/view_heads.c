@@ -1,14 +1,17 @@
 /* view_heads.c - the head scores table and the model view (view_heads.h).
  *
  * The table draws app/headtable.h's scores (run by app_input once per model
- * and settings) as one cell per head: two
- * lines "p35 i02" / "d00 f05" (percentages of previous-token, induction,
- * duplicate-token, first-token; the best head of a kind, when it reaches the
- * kind's threshold (core/headscore.h), has its letter in
- * capitals), or, where the screen is too narrow for that, one kind at a time
- * (Tab) as a coloured percentage with '*' on the best. The model view pools
- * each head of the current result to the cells its thumbnail has
- * (model_pool_head, the largest weight of each block).
+ * and settings) as one cell per head: two lines of up to four scores,
+ * "p35 i02" / "d00 f05" (percentages of previous-token, induction,
+ * duplicate-token, first-token, then next-token and the no-op scores on
+ * [CLS] and [SEP]; a page of them at a time, Tab turning the pages, when a
+ * column holds fewer than all seven; "c -" where the model has no such
+ * token; the best head of a kind, when it reaches the kind's threshold
+ * (core/headscore.h), has its letter in capitals), or, where the screen is
+ * too narrow for two a line, one kind at a time (Tab) as a coloured
+ * percentage with '*' on the best. The model view pools each head of the
+ * current result to the cells its thumbnail has (model_pool_head, the
+ * largest weight of each block).
  */
 #include "view_heads.h"
 
@@ -98,29 +101,55 @@ static void layer_label(Grid *g, int x, int y, int l, bool sel)
     grid_puts(g, x, y, t, LABEL_W - 1, sel ? STYLE_LABEL_SEL : STYLE_DIM);
 }
 
-/* One head's two lines: p i / d f, the best of a kind in capitals when it
- * reaches the kind's threshold (headscore_threshold). */
-static void table_cell4(Grid *g, const HeadTable *ht, int x, int y, int i)
+static const char LETTER[HEADSCORE_KINDS] = {'p', 'i', 'd', 'f', 'n', 'c', 's'};
+
+/* The kinds a cell of `slots` scores shows, kinds [*first, *first +
+ * *count): one at a time (slots 1), the kind Tab selected; else Tab turns
+ * the pages of them, the kind's number counting pages. */
+static void page_of(const HeadTable *ht, int slots, int *first, int *count)
 {
-    static const char letter[HEADSCORE_KINDS] = {'p', 'i', 'd', 'f'};
-    for (int k = 0; k < HEADSCORE_KINDS; k++) {
+    int pages = (HEADSCORE_KINDS + slots - 1) / slots;
+    *first = ht->kind % pages * slots;
+    *count = HEADSCORE_KINDS - *first < slots ? HEADSCORE_KINDS - *first : slots;
+}
+
+/* One head's scores of the page, `per` to a line: "p35 i02" over "d00 f05",
+ * the best of a kind in capitals when it reaches the kind's threshold
+ * (headscore_threshold); a score the model cannot have "c -". */
+static void table_cells(Grid *g, const HeadTable *ht, int x, int y, int i, int per, int slots)
+{
+    int first, count;
+    page_of(ht, slots, &first, &count);
+    for (int s = 0; s < count; s++) {
+        HeadScoreKind k = (HeadScoreKind)(first + s);
         bool best = ht->scan.named[k] == i;
+        float v = headscore_value(&ht->scan.t[i], k);
         char t[8];
-        snprintf(t, sizeof t, "%c%02d", best ? letter[k] - 32 : letter[k],
-                 pct(headscore_value(&ht->scan.t[i], (HeadScoreKind)k)));
-        grid_puts(g, x + (k % 2) * 4, y + k / 2, t, 3, best ? STYLE_ACCENT : STYLE_TEXT);
+        if (v < 0)
+            snprintf(t, sizeof t, "%c -", LETTER[k]);
+        else
+            snprintf(t, sizeof t, "%c%02d", best ? LETTER[k] - 32 : LETTER[k], pct(v));
+        grid_puts(g, x + (s % per) * 4, y + s / per, t, 3,
+                  best    ? STYLE_ACCENT
+                  : v < 0 ? STYLE_DIM
+                          : STYLE_TEXT);
     }
 }
 
-/* One head's score of the kind shown, coloured by its value. */
+/* One head's score of the kind shown, coloured by its value ("-" when the
+ * model cannot have it). */
 static void table_cell1(const UiState *u, Grid *g, int x, int y, int i)
 {
     const struct HeadsView *hv = u->hv;
     const HeadTable *ht = &u->a.heads;
     float v = headscore_value(&ht->scan.t[i], (HeadScoreKind)ht->kind);
     char t[8];
+    if (v < 0) {
+        grid_puts(g, x, y, "-", hv->cw, STYLE_DIM);
+        return;
+    }
     snprintf(t, sizeof t, "%02d%s", pct(v), ht->scan.named[ht->kind] == i ? "*" : "");
-    int level = heatmap_level(v < 0 ? 0 : v);
+    int level = heatmap_level(v);
     for (int k = 0; k < hv->cw; k++)
         grid_put(g, x + k, y, ' ', u->depth == DEPTH_MONO ? STYLE_TEXT : STYLE_HEAT, level);
     grid_puts(g, x, y, t, hv->cw, u->depth == DEPTH_MONO ? STYLE_TEXT : STYLE_HEAT);
@@ -131,32 +160,70 @@ static void table_cell1(const UiState *u, Grid *g, int x, int y, int i)
     }
 }
 
+/* The notes under the table for the kinds [first, first + count) shown:
+ * what a first-token score means (unless only no-op scores are shown), what
+ * a no-op head is (or why the model has no no-op score) when one is shown.
+ * Returns how many, into note[0..2). */
+static int table_notes(const HeadScan *s, int first, int count, const char *note[2])
+{
+    int n = 0;
+    bool noop = first + count > HEADSCORE_CLS;
+    bool sink = (first <= HEADSCORE_FIRST && first + count > HEADSCORE_FIRST) || !noop;
+    if (sink)
+        note[n++] = "f: weight parked on token 1 when nothing else fits (a sink); K shows the rest";
+    if (noop && (s->cls >= 0 || s->sep >= 0))
+        note[n++] =
+            "c, s: a no-op head parks weight on [CLS] or [SEP] when what it seeks is absent";
+    else if (noop)
+        note[n++] = "c, s: - , this model has no [CLS] or [SEP] (where BERT's no-op heads park)";
+    return n;
+}
+
+/* The legend of the table's second line into t: the kinds shown, or the
+ * one kind shown one at a time. */
+static void legend(const HeadTable *ht, bool many, int first, int count, char *t, size_t len)
+{
+    if (!many) {
+        snprintf(t, len, "%s (Tab: next score)  *: best, >= %.0f  Enter focuses",
+                 headscore_name((HeadScoreKind)ht->kind),
+                 100.0 * headscore_threshold((HeadScoreKind)ht->kind));
+        return;
+    }
+    size_t at = 0;
+    for (int k = first; k < first + count && at < len; k++)
+        at += (size_t)snprintf(t + at, len - at, "%c %s  ", LETTER[k],
+                               headscore_name((HeadScoreKind)k));
+    if (at < len)
+        snprintf(t + at, len - at, "CAPITAL: the best, >= 50%s  Enter focuses",
+                 count < HEADSCORE_KINDS ? "  Tab: more" : "");
+}
+
 void view_heads_table_draw(UiState *u, Grid *g, Rect r)
 {
     struct HeadsView *hv = hv_of(u);
     const HeadTable *ht = &u->a.heads;
     const HeadScan *s = &ht->scan;
     hv->L = s->L, hv->H = s->H, hv->x0 = r.x + LABEL_W, hv->gap = 1;
-    bool four = (r.w - LABEL_W) / s->H >= 8 && r.h - 4 >= 2;
-    int narrow = (r.w - LABEL_W) / s->H - 1;
-    hv->cw = four ? 7 : narrow > 4 ? 4 : narrow;
-    hv->ch = four ? 2 : 1;
-    char title[200];
+    /* scores a line: as many "p35 " as a head's column holds, up to 4 (two
+     * lines of them); one at a time, coloured, when not even 2 fit */
+    int room = (r.w - LABEL_W) / s->H - 1, per = (room + 1) / 4;
+    per = per > 4 ? 4 : per;
+    bool many = per >= 2 && r.h - 5 >= 2;
+    int slots = many ? 2 * per : 1, first, count;
+    hv->cw = many ? 4 * per - 1 : room > 4 ? 4 : room;
+    hv->ch = many ? 2 : 1;
+    page_of(ht, slots, &first, &count);
+    char title[240];
     snprintf(title, sizeof title,
-             "Head scores (%% of attention) on %d random sequences of %d tokens repeated once",
-             s->seqs, s->P);
+             "Head scores (%% of attention) on %d random sequences of %d tokens repeated once%s",
+             s->seqs, s->P, s->cls >= 0 ? ", in [CLS] and [SEP]" : "");
     grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
-    if (four)
-        snprintf(title, sizeof title,
-                 "p previous-token  i induction  d duplicate-token  f first-token  CAPITAL: "
-                 "the best, >= 50   Enter focuses, Esc back");
-    else
-        snprintf(title, sizeof title, "%s (Tab: next score)  *: best, >= %.0f  Enter focuses",
-                 headscore_name((HeadScoreKind)ht->kind),
-                 100.0 * headscore_threshold((HeadScoreKind)ht->kind));
+    legend(ht, many, first, count, title, sizeof title);
     grid_puts(g, r.x, r.y + 1, title, r.w, STYLE_DIM);
+    const char *note[2];
+    int notes = table_notes(s, first, count, note);
     hv->y0 = r.y + 3;
-    hv->rows_shown = (r.h - 4) / hv->ch; /* the last line: what a first-token score means */
+    hv->rows_shown = (r.h - 3 - notes) / hv->ch; /* the last lines: the notes */
     hv->rows_shown = hv->rows_shown > s->L ? s->L : hv->rows_shown;
     scroll_to(hv, ht->sel_l, hv->rows_shown, s->L);
     head_labels(g, hv, ht->sel_h, r.y + 2, r.x + r.w);
@@ -165,17 +232,16 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
         layer_label(g, r.x, y, l, l == ht->sel_l);
         for (int h = 0; h < s->H; h++) {
             int x = hv->x0 + h * (hv->cw + hv->gap);
-            if (four)
-                table_cell4(g, ht, x, y, l * s->H + h);
+            if (many)
+                table_cells(g, ht, x, y, l * s->H + h, per, slots);
             else
                 table_cell1(u, g, x, y, l * s->H + h);
             if (l == ht->sel_l && h == ht->sel_h)
                 grid_flag_rect(g, x, y, hv->cw, hv->ch, CELL_CURSOR);
         }
     }
-    grid_puts(g, r.x, hv->y0 + hv->rows_shown * hv->ch,
-              "f: weight parked on token 1 when nothing else fits (a sink); K shows the rest",
-              r.w, STYLE_DIM);
+    for (int k = 0; k < notes; k++)
+        grid_puts(g, r.x, hv->y0 + hv->rows_shown * hv->ch + k, note[k], r.w, STYLE_DIM);
 }
 
 /* A pooled block (POOL_MASKED: every weight masked) into one screen cell:

@@ -4,7 +4,8 @@
     fakehub.py --repo ID=DIR [--repo ...] [--alias OLD=NEW] [--gated ID --token T]
                [--faults FILE] [--log FILE] --port-file FILE
 
-Serves HEAD and GET of /{ID}/resolve/{REVISION}/{FILE} as the hub does:
+Serves HEAD and GET of /{ID}/resolve/{REVISION}/{FILE} as the hub does
+(FILE may be in a subfolder of DIR, "0_BERT/config.json"):
 REVISION is "main" or the repo's commit (the sha1 of its files' sha256s);
 a small file answers 200 with ETag (its git blob id), X-Repo-Commit and
 Content-Length; a *.safetensors file (an LFS file) answers 302 to
@@ -48,9 +49,11 @@ def git_blob_id(data):
 class Repo:
     def __init__(self, repo_id, folder):
         self.id, self.files = repo_id, {}
-        for name in sorted(os.listdir(folder)):
-            path = os.path.join(folder, name)
-            if os.path.isfile(path):
+        for top, dirs, names in os.walk(folder):  # subfolders' files as "0_BERT/config.json"
+            dirs.sort()
+            for n in sorted(names):
+                path = os.path.join(top, n)
+                name = os.path.relpath(path, folder).replace(os.sep, "/")
                 data = open(path, "rb").read()
                 self.files[name] = (data, hashlib.sha256(data).hexdigest())
         h = hashlib.sha1()
