@@ -110,7 +110,11 @@ one_line "--generate without --model" 2 "--generate goes with --model"
 run --model "$IND" --generate 3 abc
 one_line "--generate on an induction model" 2 "text and grammar models"
 run --model "$tmp/none" -e text abc
-one_line "a missing folder names model.json" 2 "none/model.json"
+one_line "a missing folder is said as a folder" 2 "none: no such folder"
+mkdir -p "$tmp/bare"
+run --model "$tmp/bare" -e text abc
+one_line "a folder of neither kind names what it lacks" 2 \
+    "bare holds neither model.json .*attnviz's own model.* nor config.json"
 cp -r "$IND" "$tmp/broken1"; rm "$tmp/broken1/layer2/Wk.npy"
 run --model "$tmp/broken1" -e text abc
 one_line "a missing tensor is named" 2 "layer2/Wk.npy"
