@@ -1,9 +1,12 @@
 /* bert_forward.c - a BERT-family encoder's forward pass (core/bert.h): the
  * embeddings and their LayerNorm, the post-LayerNorm blocks, the masked-LM
- * head's logits and the heads' value norms. Every product is mat_sgemm over
- * the whole sentence (nn.Linear's W^T as a transposed operand, no copy), a
- * large one split by output columns over two threads (each column the same
- * sums whichever thread computes it); the heads are attention_heads', the
+ * head's logits and the heads' value norms. With AVX2 and FMA every linear
+ * layer is turned over, y^T = W x^T, on attnviz's packed kernel (the
+ * weights, stored (out, in), read in place as its left operand, the
+ * sentence's few rows packed), elsewhere mat_sgemm with nn.Linear's W^T as
+ * a transposed operand; a large one split by output columns over two
+ * threads (each column the same sums whichever thread computes it); the
+ * heads are attention_heads', the
  * kernel attnviz's own attention runs. src/core/bert/bert_ref.c is the plain
  * oracle it is tested against. No global state.
  */
@@ -83,12 +86,36 @@ typedef struct {
     const float *x, *W, *b;
     float *y;
     int n, d_in, d_out, o0, o1; /* output columns [o0, o1) */
+    const float *xp; /* x^T packed (mat_pack), or NULL: mat_sgemm */
+    float *yt;       /* (d_out, n): y^T, the packed product's rows */
 } LinPart;
 
-/* Columns [o0, o1) of y (n, d_out) = x (n, d_in) W^T + b */
+/* Columns [o0, o1) of y (n, d_out) = x (n, d_in) W^T + b. With x^T packed,
+ * the product is turned over: y^T's rows [o0, o1) (w, n) = W's rows (w,
+ * d_in) x^T (d_in, n), the weights read once in place as the left operand
+ * (one row of W is one row of y^T: nothing of W is packed) and the few
+ * rows of x packed once for every call; each element a chain of fused
+ * multiply-adds over d_in in order, whichever thread or block computes it.
+ * Then y^T goes back to y with the bias. */
 static void linear_part(const LinPart *p)
 {
     const int w = p->o1 - p->o0;
+    if (w <= 0)
+        return;
+    if (p->xp) {
+        float *yt = p->yt + (size_t)p->o0 * p->n;
+        /* y^T[o0..o1) (w, n) = W[o0..o1) (w, d_in) x^T (d_in, n) */
+        mat_sgemm_packed(w, p->n, p->d_in, 1.0f,
+                         p->W + (size_t)p->o0 * p->d_in, p->d_in,
+                         p->xp, p->d_in,
+                         yt, p->n);
+        for (int i = 0; i < p->n; i++) {
+            float *y_i = p->y + (size_t)i * p->d_out;
+            for (int o = 0; o < w; o++)
+                y_i[p->o0 + o] = yt[(size_t)o * p->n + i] + p->b[p->o0 + o];
+        }
+        return;
+    }
     /* y[:, o0..o1) (n, w) = x (n, d_in) W[o0..o1)^T (d_in, w) */
     mat_sgemm(false, true, p->n, w, p->d_in, 1.0f,
               p->x, p->d_in,
@@ -115,13 +142,25 @@ static int processors(void)
     return n;
 }
 
+/* Floats of work linear needs for n rows of at most K inputs and N outputs:
+ * x^T packed and y^T (0 where the packed kernel does not run). */
+static size_t linear_work(int n, int K, int N)
+{
+    return mat_packed_available() ? mat_packed_floats(K, n) + (size_t)n * N : 0;
+}
+
 /* y (n, d_out) = x (n, d_in) W^T + b, W (d_out, d_in) as nn.Linear stores it;
  * threads 0: two when the product repays a helper and there are two
- * processors. */
+ * processors. work: linear_work(n, d_in, d_out) floats. */
 static void linear(const float *x, int n, int d_in, const float *W, const float *b, int d_out,
-                   float *y, int threads)
+                   float *y, int threads, float *work)
 {
-    LinPart whole = {x, W, b, y, n, d_in, d_out, 0, d_out};
+    LinPart whole = {x, W, b, y, n, d_in, d_out, 0, d_out, NULL, NULL};
+    if (mat_packed_available()) {
+        /* x^T (d_in, n) packed: the right operand of y^T = W x^T */
+        mat_pack(true, d_in, n, x, d_in, work);
+        whole.xp = work, whole.yt = work + mat_packed_floats(d_in, n);
+    }
     double macs = (double)n * d_in * d_out;
     if (threads == 0)
         threads = macs >= BERT_TWO_MACS ? processors() : 1;
@@ -159,21 +198,22 @@ static int layer(const BertWeights *w, int l, const AttnShape *s, BertState *st)
     float *q = st->q + l * nd, *k = st->k + l * nd, *v = st->v + l * nd;
     float *concat = st->concat + l * nd, *attn = st->attn + l * nd, *x_next = st->x + (l + 1) * nd;
     float *a = st->work, *hid = a + nd, *pack = hid + (size_t)n * F;
+    float *lw = pack + attention_heads_work(s);
     const int th = st->threads;
-    linear(x, n, D, y->q_w, y->q_b, D, q, th);
-    linear(x, n, D, y->k_w, y->k_b, D, k, th);
-    linear(x, n, D, y->v_w, y->v_b, D, v, th);
+    linear(x, n, D, y->q_w, y->q_b, D, q, th, lw);
+    linear(x, n, D, y->k_w, y->k_b, D, k, th, lw);
+    linear(x, n, D, y->v_w, y->v_b, D, v, th, lw);
     int err = attention_heads(s, q, k, v, st->P + (size_t)l * st->H * n * n, concat,
                               attention_heads_work(s) ? pack : NULL);
     if (err)
         return err;
-    linear(concat, n, D, y->o_w, y->o_b, D, attn, th);
+    linear(concat, n, D, y->o_w, y->o_b, D, attn, th, lw);
     for (size_t c = 0; c < nd; c++)
         a[c] = x[c] + attn[c];
     layer_norm_rows(a, n, D, y->ln1_g, y->ln1_b, eps);
-    linear(a, n, D, y->fc_w, y->fc_b, F, hid, th);
+    linear(a, n, D, y->fc_w, y->fc_b, F, hid, th, lw);
     gelu_erf_rows(hid, (size_t)n * F);
-    linear(hid, n, F, y->out_w, y->out_b, D, x_next, th);
+    linear(hid, n, F, y->out_w, y->out_b, D, x_next, th, lw);
     for (size_t c = 0; c < nd; c++)
         x_next[c] += a[c];
     layer_norm_rows(x_next, n, D, y->ln2_g, y->ln2_b, eps);
@@ -206,7 +246,9 @@ int bert_forward(const BertWeights *w, const int *ids, const int *types, int n, 
     const BertConfig *c = &w->cfg;
     const int D = c->d_model, L = c->n_layer;
     AttnShape s = {n, n, D, c->n_head, causal, true, 1.0f};
-    size_t work = (size_t)n * D + (size_t)n * c->d_ff + attention_heads_work(&s);
+    const int wide = D > c->d_ff ? D : c->d_ff;
+    size_t work = (size_t)n * D + (size_t)n * c->d_ff + attention_heads_work(&s) +
+                  linear_work(n, wide, wide);
     if ((err = state_reserve(w, n, st, work)) != AV_OK)
         return err;
     st->n = n, st->causal = causal;
@@ -232,14 +274,15 @@ int bert_mlm_logits(const BertWeights *w, const BertState *st, int i0, int count
     if (!bert_has_mlm(w) || i0 < 0 || count < 1 || i0 + count > st->n || st->D != D ||
         st->L != w->cfg.n_layer)
         return AV_ERR_CONFIG;
-    float *t = malloc(sizeof *t * (size_t)count * D);
+    float *t = malloc(sizeof *t * ((size_t)count * D + linear_work(count, D, V)));
     if (!t)
         return AV_ERR_NOMEM;
+    float *lw = t + (size_t)count * D;
     const float *x = st->x + ((size_t)st->L * st->n + i0) * D;
-    linear(x, count, D, w->mlm_w, w->mlm_b, D, t, st->threads);
+    linear(x, count, D, w->mlm_w, w->mlm_b, D, t, st->threads, lw);
     gelu_erf_rows(t, (size_t)count * D);
     layer_norm_rows(t, count, D, w->mlm_ln_g, w->mlm_ln_b, w->cfg.ln_eps);
-    linear(t, count, D, w->decoder, w->mlm_bias, V, out, st->threads);
+    linear(t, count, D, w->decoder, w->mlm_bias, V, out, st->threads, lw);
     free(t);
     return AV_OK;
 }
