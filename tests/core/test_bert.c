@@ -11,6 +11,8 @@
 
 #include "core/bert.h"
 #include "core/bert_ref.h"
+#include "core/mat.h"
+#include "../../src/core/fast/bert_kern.h"
 #include "test_random.h"
 
 enum { V = 37, T = 20, Y = 2, D = 24, H = 4, L = 3, F = 40 };
@@ -213,6 +215,35 @@ static void test_bert_result_fill(void **state)
     free(m.arena);
 }
 
+/* The turned-over linear kernel gives mat_sgemm_packed's bits (the same
+ * chain of fused multiply-adds per element) on every row count around its
+ * 12-row tile and every column count around its two 16-column panels. */
+static void test_bert_kern_matches_packed(void **state)
+{
+    (void)state;
+    if (!mat_packed_available())
+        skip();
+    Rng r;
+    rng_seed(&r, 5);
+    const int Ms[] = {1, 5, 11, 12, 13, 25, 40}, ns[] = {1, 7, 16, 17, 31, 32, 33, 50};
+    const int K = 37, ldw = 41;
+    float *W = test_random_floats(&r, (size_t)40 * ldw, 0.5f);
+    float *x = test_random_floats(&r, (size_t)50 * K, 0.5f);
+    float *xp = malloc(sizeof *xp * mat_packed_floats(K, 50));
+    float *a = malloc(sizeof *a * 40 * 52), *b = malloc(sizeof *b * 40 * 52);
+    for (size_t mi = 0; mi < sizeof Ms / sizeof *Ms; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+            const int M = Ms[mi], n = ns[ni];
+            mat_pack(true, K, n, x, K, xp);
+            for (int k = 0; k < 40 * 52; k++)
+                a[k] = b[k] = -7.0f; /* past n: untouched */
+            bertk_linear_t(M, n, K, W, ldw, xp, a, n + 2);
+            mat_sgemm_packed(M, n, K, 1.0f, W, ldw, xp, K, b, n + 2);
+            assert_memory_equal(a, b, sizeof *a * (size_t)M * (n + 2));
+        }
+    free(W), free(x), free(xp), free(a), free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_bert_types_matter),
         cmocka_unit_test(test_bert_refusals),
         cmocka_unit_test(test_bert_result_fill),
+        cmocka_unit_test(test_bert_kern_matches_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

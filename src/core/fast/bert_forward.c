@@ -20,6 +20,7 @@
 
 #include "core/attention.h"
 #include "core/mat.h"
+#include "bert_kern.h"
 
 /* Room for n positions of w's shape; the arrays are sized for cap = n and
  * regrown only when the text or the model is larger. */
@@ -105,10 +106,8 @@ static void linear_part(const LinPart *p)
     if (p->xp) {
         float *yt = p->yt + (size_t)p->o0 * p->n;
         /* y^T[o0..o1) (w, n) = W[o0..o1) (w, d_in) x^T (d_in, n) */
-        mat_sgemm_packed(w, p->n, p->d_in, 1.0f,
-                         p->W + (size_t)p->o0 * p->d_in, p->d_in,
-                         p->xp, p->d_in,
-                         yt, p->n);
+        bertk_linear_t(w, p->n, p->d_in, p->W + (size_t)p->o0 * p->d_in, p->d_in, p->xp, yt,
+                       p->n);
         for (int i = 0; i < p->n; i++) {
             float *y_i = p->y + (size_t)i * p->d_out;
             for (int o = 0; o < w; o++)
