@@ -1,18 +1,19 @@
 /* bert_forward.c - a BERT-family encoder's forward pass (core/bert.h): the
  * embeddings and their LayerNorm, the post-LayerNorm blocks, the masked-LM
  * head's logits and the heads' value norms. With AVX2 and FMA every linear
- * layer is turned over, y^T = W x^T, on attnviz's packed kernel (the
- * weights, stored (out, in), read in place as its left operand, the
- * sentence's few rows packed), elsewhere mat_sgemm with nn.Linear's W^T as
- * a transposed operand; a large one split by output columns over two
- * threads (each column the same sums whichever thread computes it); the
- * heads are attention_heads', the
- * kernel attnviz's own attention runs. src/core/bert/bert_ref.c is the plain
- * oracle it is tested against. No global state.
+ * layer is turned over, y^T = W x^T (bert_kern.h: the weights, stored (out,
+ * in), read in place as the left operand, the sentence's few rows packed),
+ * elsewhere mat_sgemm with nn.Linear's W^T as a transposed operand. A large
+ * forward runs on the caller's thread and one helper, which split every
+ * step and meet at a barrier (duo.h; the plan above layer_share); the
+ * heads are attention_heads_part's, the kernel attnviz's own attention
+ * runs. src/core/bert/bert_ref.c is the plain oracle it is tested against.
+ * No global state.
  */
 #include "core/bert.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "core/attention.h"
 #include "core/mat.h"
 #include "bert_kern.h"
+#include "duo.h"
 
 /* Room for n positions of w's shape; the arrays are sized for cap = n and
  * regrown only when the text or the model is larger. */
@@ -185,38 +187,192 @@ static void gelu_erf_rows(float *x, size_t count)
         x[c] = 0.5f * x[c] * (1.0f + erff(x[c] * 0.70710678118654752f));
 }
 
-/* Layer l: st->x[l] -> st->x[l + 1]; work holds (n, D) + (n, F) floats and
- * then the heads' packing room. */
-static int layer(const BertWeights *w, int l, const AttnShape *s, BertState *st)
+/* ------------------------------------------------ the layers on two threads
+ *
+ * The calling thread and one helper (started per forward) each take a share
+ * of every step and meet at a barrier before the next step reads what the
+ * other wrote; one thread runs the same steps alone. A layer, for thread t:
+ *
+ *   1. its output columns of Q, K and V (x^T packed in xp[0])
+ *   2. its heads: P_h and concat's columns, packed into xp[1]
+ *   3. its columns of attn = concat o_w^T + o_b, and of a = x + attn
+ *   4. LN1 of its rows of a, packed into xp[0]
+ *   5. its columns of hid = gelu(a fc_w^T + fc_b), packed into xp[1]
+ *   6. its columns of x' = a + hid out_w^T + out_b
+ *   7. LN2 of its rows of x', packed into xp[0] for the next layer
+ *
+ * Rows are split at a multiple of 16 (a packed panel's columns) and output
+ * columns too; every element's sum is the same chain whichever thread makes
+ * it, so the bits do not depend on the threads. Without the packed kernel
+ * (no AVX2 and FMA) nothing is packed and the products are mat_sgemm's. */
+
+typedef struct {
+    const BertWeights *w;
+    BertState *st;
+    const AttnShape *s;
+    int threads;
+    DuoBarrier bar;
+    float *a, *hid;   /* (n, D), (n, F) */
+    float *xp[2];     /* x^T packed, two in turn: one read while the next is written */
+    float *yt;        /* (max(D, F), n) y^T */
+    float *pack;      /* the heads' work, or NULL */
+    atomic_int err;
+} BertRun;
+
+/* Thread t's share [*i0, *i1) of N: the split at a multiple of 16. */
+static void share16(int N, int t, int T, int *i0, int *i1)
 {
-    const BertLayer *y = &w->layer[l];
-    const int n = st->n, D = st->D, F = w->cfg.d_ff;
-    const float eps = w->cfg.ln_eps;
+    int half = T > 1 ? (N / 2 + 8) / 16 * 16 : N;
+    half = half > N ? N : half;
+    *i0 = t == 0 ? 0 : half;
+    *i1 = t == 0 ? half : N;
+}
+
+/* y[:, o0..o1) = x (n, K) W[o0..o1)^T + b for thread t's columns, from
+ * xp = x^T packed (or x itself through mat_sgemm). */
+static void lin_share(const BertRun *run, int t, const float *x, const float *xp, int K,
+                      const float *W, const float *b, int N, float *y)
+{
+    const int n = run->st->n;
+    int o0, o1;
+    share16(N, t, run->threads, &o0, &o1);
+    LinPart p = {x, W, b, y, n, K, N, o0, o1, xp, run->yt};
+    linear_part(&p);
+}
+
+/* LN of thread t's rows of x (n, D) in place, then their columns of x^T
+ * packed into xp (when packing). */
+static void norm_share(const BertRun *run, int t, float *x, const float *g, const float *b,
+                       float *xp)
+{
+    const int n = run->st->n, D = run->st->D;
+    int i0, i1;
+    share16(n, t, run->threads, &i0, &i1);
+    if (i1 <= i0)
+        return;
+    layer_norm_rows(x + (size_t)i0 * D, i1 - i0, D, g, b, run->w->cfg.ln_eps);
+    if (xp)
+        mat_pack_part(true, D, i1 - i0, x + (size_t)i0 * D, D, xp, D, 0, i0);
+}
+
+/* Rows [k0, k1) of x^T (columns k0.. of x, n rows ld apart) into xp of kp rows. */
+static void pack_cols(const float *x, int ld, int k0, int k1, int n, float *xp, int kp)
+{
+    if (xp && k1 > k0)
+        mat_pack_part(true, k1 - k0, n, x + k0, ld, xp, kp, k0, 0);
+}
+
+/* Layer l, thread t's share: st->x[l] (normed, packed in xp[0]) -> st->x[l + 1]. */
+static void layer_share(BertRun *run, int t, int l)
+{
+    const BertLayer *y = &run->w->layer[l];
+    BertState *st = run->st;
+    const int n = st->n, D = st->D, F = run->w->cfg.d_ff, H = st->H, T = run->threads;
     const size_t nd = (size_t)n * D;
-    const float *x = st->x + l * nd;
+    float *x = st->x + l * nd, *x_next = st->x + (l + 1) * nd;
     float *q = st->q + l * nd, *k = st->k + l * nd, *v = st->v + l * nd;
-    float *concat = st->concat + l * nd, *attn = st->attn + l * nd, *x_next = st->x + (l + 1) * nd;
-    float *a = st->work, *hid = a + nd, *pack = hid + (size_t)n * F;
-    float *lw = pack + attention_heads_work(s);
-    const int th = st->threads;
-    linear(x, n, D, y->q_w, y->q_b, D, q, th, lw);
-    linear(x, n, D, y->k_w, y->k_b, D, k, th, lw);
-    linear(x, n, D, y->v_w, y->v_b, D, v, th, lw);
-    int err = attention_heads(s, q, k, v, st->P + (size_t)l * st->H * n * n, concat,
-                              attention_heads_work(s) ? pack : NULL);
+    float *concat = st->concat + l * nd, *attn = st->attn + l * nd;
+    float *xp0 = run->xp[0], *xp1 = run->xp[1];
+    int c0, c1;
+    lin_share(run, t, x, xp0, D, y->q_w, y->q_b, D, q);
+    lin_share(run, t, x, xp0, D, y->k_w, y->k_b, D, k);
+    lin_share(run, t, x, xp0, D, y->v_w, y->v_b, D, v);
+    duo_wait(&run->bar);
+    const int h0 = t * H / T, h1 = (t + 1) * H / T, d_k = D / H;
+    int err = attention_heads_part(run->s, h0, h1, q, k, v, st->P + (size_t)l * H * n * n,
+                                   concat, run->pack);
     if (err)
-        return err;
-    linear(concat, n, D, y->o_w, y->o_b, D, attn, th, lw);
-    for (size_t c = 0; c < nd; c++)
-        a[c] = x[c] + attn[c];
-    layer_norm_rows(a, n, D, y->ln1_g, y->ln1_b, eps);
-    linear(a, n, D, y->fc_w, y->fc_b, F, hid, th, lw);
-    gelu_erf_rows(hid, (size_t)n * F);
-    linear(hid, n, F, y->out_w, y->out_b, D, x_next, th, lw);
-    for (size_t c = 0; c < nd; c++)
-        x_next[c] += a[c];
-    layer_norm_rows(x_next, n, D, y->ln2_g, y->ln2_b, eps);
-    return AV_OK;
+        atomic_store(&run->err, err);
+    pack_cols(concat, D, h0 * d_k, h1 * d_k, n, xp1, D);
+    duo_wait(&run->bar);
+    lin_share(run, t, concat, xp1, D, y->o_w, y->o_b, D, attn);
+    share16(D, t, T, &c0, &c1);
+    for (int i = 0; i < n; i++)
+        for (int c = c0; c < c1; c++)
+            run->a[(size_t)i * D + c] = x[(size_t)i * D + c] + attn[(size_t)i * D + c];
+    duo_wait(&run->bar);
+    norm_share(run, t, run->a, y->ln1_g, y->ln1_b, xp0);
+    duo_wait(&run->bar);
+    lin_share(run, t, run->a, xp0, D, y->fc_w, y->fc_b, F, run->hid);
+    share16(F, t, T, &c0, &c1);
+    for (int i = 0; i < n; i++)
+        gelu_erf_rows(run->hid + (size_t)i * F + c0, (size_t)(c1 - c0));
+    pack_cols(run->hid, F, c0, c1, n, xp1, F);
+    duo_wait(&run->bar);
+    lin_share(run, t, run->hid, xp1, F, y->out_w, y->out_b, D, x_next);
+    share16(D, t, T, &c0, &c1);
+    for (int i = 0; i < n; i++)
+        for (int c = c0; c < c1; c++)
+            x_next[(size_t)i * D + c] += run->a[(size_t)i * D + c];
+    duo_wait(&run->bar);
+    norm_share(run, t, x_next, y->ln2_g, y->ln2_b, l + 1 < run->w->cfg.n_layer ? xp0 : NULL);
+    duo_wait(&run->bar);
+}
+
+static void run_share(BertRun *run, int t)
+{
+    norm_share(run, t, run->st->x, run->w->emb_ln_g, run->w->emb_ln_b, run->xp[0]);
+    duo_wait(&run->bar);
+    for (int l = 0; l < run->w->cfg.n_layer; l++)
+        layer_share(run, t, l);
+}
+
+static void *run_helper(void *arg)
+{
+    run_share(arg, 1);
+    return NULL;
+}
+
+/* Threads a forward takes: the state's 1 or 2, else 2 on two processors
+ * when the layers' products repay the helper. */
+static int run_threads(const BertConfig *c, int n, int st_threads)
+{
+    if (st_threads == 1 || st_threads == 2)
+        return st_threads;
+    const double D = c->d_model, F = c->d_ff;
+    const double macs = (double)n * c->n_layer * (4 * D * D + 2 * D * F);
+    return macs >= BERT_TWO_MACS * c->n_layer ? processors() : 1;
+}
+
+/* Floats of work the layers take: a, hid, the two packs, y^T, the heads'. */
+static size_t run_work(const BertConfig *c, int n, const AttnShape *s)
+{
+    const int D = c->d_model, F = c->d_ff, wide = D > F ? D : F;
+    const size_t packs = mat_packed_available() ? 2 * mat_packed_floats(wide, n) : 0;
+    return (size_t)n * D + (size_t)n * F + packs + linear_work(n, 0, wide) +
+           attention_heads_work(s);
+}
+
+/* Every layer over st (x[0] holding the embeddings before their LN). */
+static int layers_run(const BertWeights *w, const AttnShape *s, BertState *st)
+{
+    const BertConfig *c = &w->cfg;
+    const int n = st->n, D = c->d_model, F = c->d_ff, wide = D > F ? D : F;
+    BertRun run = {.w = w, .st = st, .s = s, .a = st->work};
+    run.hid = run.a + (size_t)n * D;
+    float *p = run.hid + (size_t)n * F;
+    if (mat_packed_available()) {
+        run.xp[0] = p, run.xp[1] = p + mat_packed_floats(wide, n);
+        p = run.xp[1] + mat_packed_floats(wide, n);
+        run.yt = p, p += (size_t)n * wide;
+    }
+    run.pack = attention_heads_work(s) ? p : NULL;
+    atomic_init(&run.err, AV_OK);
+    int threads = run_threads(c, n, st->threads);
+    if (duo_init(&run.bar, threads) != 0) {
+        if (duo_init(&run.bar, 1) != 0)
+            return AV_ERR_NOMEM;
+        threads = 1;
+    }
+    run.threads = threads;
+    pthread_t tid;
+    if (threads > 1 && pthread_create(&tid, NULL, run_helper, &run) != 0)
+        run.threads = run.bar.threads = 1;
+    run_share(&run, 0);
+    if (run.threads > 1)
+        pthread_join(tid, NULL);
+    duo_destroy(&run.bar);
+    return atomic_load(&run.err);
 }
 
 static int check_input(const BertWeights *w, const int *ids, const int *types, int n)
@@ -243,12 +399,9 @@ int bert_forward(const BertWeights *w, const int *ids, const int *types, int n, 
     if (err)
         return err;
     const BertConfig *c = &w->cfg;
-    const int D = c->d_model, L = c->n_layer;
+    const int D = c->d_model;
     AttnShape s = {n, n, D, c->n_head, causal, true, 1.0f};
-    const int wide = D > c->d_ff ? D : c->d_ff;
-    size_t work = (size_t)n * D + (size_t)n * c->d_ff + attention_heads_work(&s) +
-                  linear_work(n, wide, wide);
-    if ((err = state_reserve(w, n, st, work)) != AV_OK)
+    if ((err = state_reserve(w, n, st, run_work(c, n, &s))) != AV_OK)
         return err;
     st->n = n, st->causal = causal;
     for (int i = 0; i < n; i++) {
@@ -259,9 +412,7 @@ int bert_forward(const BertWeights *w, const int *ids, const int *types, int n, 
         for (int col = 0; col < D; col++)
             row[col] = we[col] + (w->type ? w->type[(size_t)ty * D + col] : 0.0f) + pe[col];
     }
-    layer_norm_rows(st->x, n, D, w->emb_ln_g, w->emb_ln_b, c->ln_eps);
-    for (int l = 0; l < L && !err; l++)
-        err = layer(w, l, &s, st);
+    err = layers_run(w, &s, st);
     if (err)
         st->n = 0;
     return err;
