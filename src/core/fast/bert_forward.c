@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,46 +86,73 @@ static void layer_norm_rows(float *x, int n, int D, const float *g, const float 
  * two processors (a helper thread costs tens of microseconds). */
 #define BERT_TWO_MACS 4e6
 
+/* The products' sums: each element is summed BERT_KB terms at a time, each
+ * block a chain of fused multiply-adds in float from zero, the blocks added
+ * in double, the bias too, and rounded once. One float chain over d_in
+ * terms (3,072 in bert-base's MLP) carried enough rounding to move
+ * bert-base's attention weights by 1.2e-5 from a float64 forward; the
+ * blocks bring the chain's error down by about the square root of their
+ * count, for a few additions a block. A chunk of BERT_CHUNK_FLOATS / n rows
+ * of W (a multiple of 12, the kernel's tile) is finished before the next,
+ * its sums in L1. */
+enum { BERT_KB = 128, BERT_CHUNK_FLOATS = 1536 };
+
+static int chunk_rows(int n)
+{
+    const int ch = BERT_CHUNK_FLOATS / n / 12 * 12;
+    return ch < 12 ? 12 : ch;
+}
+
+/* Floats of one thread's scratch for n rows: a chunk's block sums in float
+ * and their totals in double. */
+static size_t chunk_floats(int n)
+{
+    return (size_t)3 * chunk_rows(n) * n + 2; /* 2: room to align the doubles */
+}
+
 typedef struct {
     const float *x, *W, *b;
     float *y;
     int n, d_in, d_out, o0, o1; /* output columns [o0, o1) */
     const float *xp; /* x^T packed (mat_pack), or NULL: mat_sgemm */
-    float *yt;       /* (d_out, n): y^T, the packed product's rows */
+    float *scratch;  /* chunk_floats(n), this thread's */
 } LinPart;
 
-/* Columns [o0, o1) of y (n, d_out) = x (n, d_in) W^T + b. With x^T packed,
- * the product is turned over: y^T's rows [o0, o1) (w, n) = W's rows (w,
- * d_in) x^T (d_in, n), the weights read once in place as the left operand
- * (one row of W is one row of y^T: nothing of W is packed) and the few
- * rows of x packed once for every call; each element a chain of fused
- * multiply-adds over d_in in order, whichever thread or block computes it.
- * Then y^T goes back to y with the bias. */
+/* Columns [o0, o1) of y (n, d_out) = x (n, d_in) W^T + b, turned over:
+ * y^T's rows are W's rows times x^T, so W, stored (out, in), is read in
+ * place as the left operand (bert_kern.h), and only the sentence's few
+ * rows of x are packed, once for every call (without the packed kernel,
+ * mat_sgemm on x, block by block). Each element's sum is fixed by BERT_KB
+ * and d_in alone, whichever thread, chunk or tile computes it. */
 static void linear_part(const LinPart *p)
 {
-    const int w = p->o1 - p->o0;
-    if (w <= 0)
-        return;
-    if (p->xp) {
-        float *yt = p->yt + (size_t)p->o0 * p->n;
-        /* y^T[o0..o1) (w, n) = W[o0..o1) (w, d_in) x^T (d_in, n) */
-        bertk_linear_t(w, p->n, p->d_in, p->W + (size_t)p->o0 * p->d_in, p->d_in, p->xp, yt,
-                       p->n);
-        for (int i = 0; i < p->n; i++) {
-            float *y_i = p->y + (size_t)i * p->d_out;
-            for (int o = 0; o < w; o++)
-                y_i[p->o0 + o] = yt[(size_t)o * p->n + i] + p->b[p->o0 + o];
+    const int n = p->n, K = p->d_in, ch = chunk_rows(n);
+    float *t = p->scratch;
+    const uintptr_t at = (uintptr_t)(p->scratch + (size_t)ch * n);
+    double *acc = (double *)(at + (-at & (sizeof(double) - 1)));
+    for (int i0 = p->o0; i0 < p->o1; i0 += ch) {
+        const int m = p->o1 - i0 < ch ? p->o1 - i0 : ch;
+        const float *W = p->W + (size_t)i0 * K;
+        if (p->xp) {
+            bertk_linear_blocks(m, n, K, BERT_KB, W, K, p->xp, K, acc, n, t);
+        } else {
+            for (int k0 = 0; k0 < K; k0 += BERT_KB) {
+                const int kb = K - k0 < BERT_KB ? K - k0 : BERT_KB;
+                /* t (m, n) = W[:, k0..] (m, kb) x[:, k0..]^T (kb, n) */
+                mat_sgemm(false, true, m, n, kb, 1.0f,
+                          W + k0, K,
+                          p->x + k0, K,
+                          0.0f, t, n);
+                for (size_t e = 0; e < (size_t)m * n; e++)
+                    acc[e] = k0 ? acc[e] + t[e] : t[e];
+            }
         }
-        return;
+        for (int i = 0; i < n; i++) {
+            float *y_i = p->y + (size_t)i * p->d_out + i0;
+            for (int o = 0; o < m; o++)
+                y_i[o] = (float)(acc[(size_t)o * n + i] + p->b[i0 + o]);
+        }
     }
-    /* y[:, o0..o1) (n, w) = x (n, d_in) W[o0..o1)^T (d_in, w) */
-    mat_sgemm(false, true, p->n, w, p->d_in, 1.0f,
-              p->x, p->d_in,
-              p->W + (size_t)p->o0 * p->d_in, p->d_in,
-              0.0f, p->y + p->o0, p->d_out);
-    for (int i = 0; i < p->n; i++)
-        for (int o = p->o0; o < p->o1; o++)
-            p->y[(size_t)i * p->d_out + o] += p->b[o];
 }
 
 static void *linear_thread(void *arg)
@@ -143,24 +171,25 @@ static int processors(void)
     return n;
 }
 
-/* Floats of work linear needs for n rows of at most K inputs and N outputs:
- * x^T packed and y^T (0 where the packed kernel does not run). */
-static size_t linear_work(int n, int K, int N)
+/* Floats of work linear needs for n rows of at most K inputs: x^T packed
+ * (where the packed kernel runs) and two threads' scratch. */
+static size_t linear_work(int n, int K)
 {
-    return mat_packed_available() ? mat_packed_floats(K, n) + (size_t)n * N : 0;
+    const size_t pack = mat_packed_available() ? mat_packed_floats(K, n) : 0;
+    return (pack + 1) / 2 * 2 + 2 * chunk_floats(n);
 }
 
 /* y (n, d_out) = x (n, d_in) W^T + b, W (d_out, d_in) as nn.Linear stores it;
  * threads 0: two when the product repays a helper and there are two
- * processors. work: linear_work(n, d_in, d_out) floats. */
+ * processors. work: linear_work(n, d_in) floats. */
 static void linear(const float *x, int n, int d_in, const float *W, const float *b, int d_out,
                    float *y, int threads, float *work)
 {
-    LinPart whole = {x, W, b, y, n, d_in, d_out, 0, d_out, NULL, NULL};
-    if (mat_packed_available()) {
-        /* x^T (d_in, n) packed: the right operand of y^T = W x^T */
+    const size_t pack = mat_packed_available() ? mat_packed_floats(d_in, n) : 0;
+    LinPart whole = {x, W, b, y, n, d_in, d_out, 0, d_out, NULL, work + (pack + 1) / 2 * 2};
+    if (pack) { /* x^T (d_in, n) packed: the right operand of y^T = W x^T */
         mat_pack(true, d_in, n, x, d_in, work);
-        whole.xp = work, whole.yt = work + mat_packed_floats(d_in, n);
+        whole.xp = work;
     }
     double macs = (double)n * d_in * d_out;
     if (threads == 0)
@@ -173,6 +202,7 @@ static void linear(const float *x, int n, int d_in, const float *W, const float 
     }
     LinPart a = whole, c = whole;
     a.o1 = half, c.o0 = half;
+    c.scratch = whole.scratch + chunk_floats(n);
     if (pthread_create(&tid, NULL, linear_thread, &c) != 0) {
         linear_part(&whole);
         return;
@@ -214,7 +244,7 @@ typedef struct {
     DuoBarrier bar;
     float *a, *hid;   /* (n, D), (n, F) */
     float *xp[2];     /* x^T packed, two in turn: one read while the next is written */
-    float *yt;        /* (max(D, F), n) y^T */
+    float *scratch[2]; /* each thread's chunk_floats(n) */
     float *pack;      /* the heads' work, or NULL */
     atomic_int err;
 } BertRun;
@@ -236,7 +266,7 @@ static void lin_share(const BertRun *run, int t, const float *x, const float *xp
     const int n = run->st->n;
     int o0, o1;
     share16(N, t, run->threads, &o0, &o1);
-    LinPart p = {x, W, b, y, n, K, N, o0, o1, xp, run->yt};
+    LinPart p = {x, W, b, y, n, K, N, o0, o1, xp, run->scratch[t]};
     linear_part(&p);
 }
 
@@ -339,8 +369,7 @@ static size_t run_work(const BertConfig *c, int n, const AttnShape *s)
 {
     const int D = c->d_model, F = c->d_ff, wide = D > F ? D : F;
     const size_t packs = mat_packed_available() ? 2 * mat_packed_floats(wide, n) : 0;
-    return (size_t)n * D + (size_t)n * F + packs + linear_work(n, 0, wide) +
-           attention_heads_work(s);
+    return (size_t)n * D + (size_t)n * F + packs + linear_work(n, 0) + attention_heads_work(s);
 }
 
 /* Every layer over st (x[0] holding the embeddings before their LN). */
@@ -354,8 +383,9 @@ static int layers_run(const BertWeights *w, const AttnShape *s, BertState *st)
     if (mat_packed_available()) {
         run.xp[0] = p, run.xp[1] = p + mat_packed_floats(wide, n);
         p = run.xp[1] + mat_packed_floats(wide, n);
-        run.yt = p, p += (size_t)n * wide;
     }
+    run.scratch[0] = p, run.scratch[1] = p + chunk_floats(n);
+    p += 2 * chunk_floats(n);
     run.pack = attention_heads_work(s) ? p : NULL;
     atomic_init(&run.err, AV_OK);
     int threads = run_threads(c, n, st->threads);
@@ -424,7 +454,7 @@ int bert_mlm_logits(const BertWeights *w, const BertState *st, int i0, int count
     if (!bert_has_mlm(w) || i0 < 0 || count < 1 || i0 + count > st->n || st->D != D ||
         st->L != w->cfg.n_layer)
         return AV_ERR_CONFIG;
-    float *t = malloc(sizeof *t * ((size_t)count * D + linear_work(count, D, V)));
+    float *t = malloc(sizeof *t * ((size_t)count * D + linear_work(count, D)));
     if (!t)
         return AV_ERR_NOMEM;
     float *lw = t + (size_t)count * D;

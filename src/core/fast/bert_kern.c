@@ -40,30 +40,64 @@ static bool bertk_avx512(void)
     return has;
 }
 
-/* Yt rows [0, R), the P (1 or 2) panels at Xp (K 16 floats apart), the
- * first w columns of the last panel: R P chains in flight. */
+/* Add (or, first, store) R rows of P panels' float sums c to Yd's doubles,
+ * the first w_last columns of the last panel. */
 static inline __attribute__((always_inline)) BERTK_TARGET512 void
-tile512(int R, int P, int K, const float *W, int ldw, const float *Xp, float *Yt, int ldy,
-        int w_last)
+add512(int R, int P, __m512 c[][2], double *Yd, int ldy, int w_last, bool first)
 {
-    __m512 c[BERTK_MR][2];
+    const __mmask16 lastf = (__mmask16)((1u << w_last) - 1u);
+    const __mmask8 lo = (__mmask8)(lastf & 0xff), hi = (__mmask8)(lastf >> 8);
 #pragma GCC unroll 12
     for (int r = 0; r < R; r++)
 #pragma GCC unroll 2
-        for (int q = 0; q < P; q++)
-            c[r][q] = _mm512_setzero_ps();
-    const float *b1 = Xp + (size_t)BERTK_NR * K;
-    for (int k = 0; k < K; k++) {
-        const __m512 b0v = _mm512_loadu_ps(Xp + (size_t)k * BERTK_NR);
-        const __m512 b1v = P > 1 ? _mm512_loadu_ps(b1 + (size_t)k * BERTK_NR) : b0v;
-#pragma GCC unroll 12
-        for (int r = 0; r < R; r++) {
-            const __m512 a = _mm512_set1_ps(W[(size_t)r * ldw + k]);
-            c[r][0] = _mm512_fmadd_ps(a, b0v, c[r][0]);
-            if (P > 1)
-                c[r][1] = _mm512_fmadd_ps(a, b1v, c[r][1]);
+        for (int q = 0; q < P; q++) {
+            double *y = Yd + (size_t)r * ldy + q * BERTK_NR;
+            const __mmask8 m0 = q == P - 1 ? lo : 0xff, m1 = q == P - 1 ? hi : 0xff;
+            __m512d d0 = _mm512_cvtps_pd(_mm512_castps512_ps256(c[r][q]));
+            __m512d d1 = _mm512_cvtps_pd(
+                _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(c[r][q]), 1)));
+            if (!first) {
+                d0 = _mm512_add_pd(_mm512_maskz_loadu_pd(m0, y), d0);
+                d1 = _mm512_add_pd(_mm512_maskz_loadu_pd(m1, y + 8), d1);
+            }
+            _mm512_mask_storeu_pd(y, m0, d0);
+            _mm512_mask_storeu_pd(y + 8, m1, d1);
         }
+}
+
+/* Rows [0, R) of the P (1 or 2) panels at Xp (kp 16 floats apart), the
+ * first w_last columns of the last panel, R P chains in flight: with Yt,
+ * one float chain over K into Yt; with Yd, a chain over each kb terms
+ * from zero, added to Yd's doubles in order. */
+static inline __attribute__((always_inline)) BERTK_TARGET512 void
+tile512(int R, int P, int K, int kb, const float *W, int ldw, const float *Xp, int kp,
+        float *Yt, double *Yd, int ldy, int w_last)
+{
+    __m512 c[BERTK_MR][2];
+    const float *b1 = Xp + (size_t)BERTK_NR * kp;
+    for (int k0 = 0; k0 < K || k0 == 0; k0 += kb) {
+        const int k1 = K - k0 < kb ? K : k0 + kb;
+#pragma GCC unroll 12
+        for (int r = 0; r < R; r++)
+#pragma GCC unroll 2
+            for (int q = 0; q < P; q++)
+                c[r][q] = _mm512_setzero_ps();
+        for (int k = k0; k < k1; k++) {
+            const __m512 b0v = _mm512_loadu_ps(Xp + (size_t)k * BERTK_NR);
+            const __m512 b1v = P > 1 ? _mm512_loadu_ps(b1 + (size_t)k * BERTK_NR) : b0v;
+#pragma GCC unroll 12
+            for (int r = 0; r < R; r++) {
+                const __m512 a = _mm512_set1_ps(W[(size_t)r * ldw + k]);
+                c[r][0] = _mm512_fmadd_ps(a, b0v, c[r][0]);
+                if (P > 1)
+                    c[r][1] = _mm512_fmadd_ps(a, b1v, c[r][1]);
+            }
+        }
+        if (Yd)
+            add512(R, P, c, Yd, ldy, w_last, k0 == 0);
     }
+    if (Yd)
+        return;
     const __mmask16 last = (__mmask16)((1u << w_last) - 1u);
 #pragma GCC unroll 12
     for (int r = 0; r < R; r++) {
@@ -78,15 +112,16 @@ tile512(int R, int P, int K, const float *W, int ldw, const float *Xp, float *Yt
 }
 
 /* Rows [0, R) of Yt (R <= BERTK_MR) against P panels. */
-BERTK_TARGET512 static void rows512(int R, int P, int K, const float *W, int ldw,
-                                    const float *Xp, float *Yt, int ldy, int w_last)
+BERTK_TARGET512 static void rows512(int R, int P, int K, int kb, const float *W, int ldw,
+                                    const float *Xp, int kp, float *Yt, double *Yd, int ldy,
+                                    int w_last)
 {
 #define BERTK_CASE(r)                                                                              \
     case r:                                                                                        \
         if (P > 1)                                                                                 \
-            tile512(r, 2, K, W, ldw, Xp, Yt, ldy, w_last);                                         \
+            tile512(r, 2, K, kb, W, ldw, Xp, kp, Yt, Yd, ldy, w_last);                                         \
         else                                                                                       \
-            tile512(r, 1, K, W, ldw, Xp, Yt, ldy, w_last);                                         \
+            tile512(r, 1, K, kb, W, ldw, Xp, kp, Yt, Yd, ldy, w_last);                                         \
         break;
     switch (R) {
         BERTK_CASE(1)
@@ -107,40 +142,64 @@ BERTK_TARGET512 static void rows512(int R, int P, int K, const float *W, int ldw
 
 /* Every pair of panels (the last one alone when their count is odd), tiles
  * of BERTK_MR rows of W and what is left. */
-BERTK_TARGET512 static void linear_t512(int M, int n, int K, const float *W, int ldw,
-                                        const float *Xp, float *Yt, int ldy)
+BERTK_TARGET512 static void linear_t512(int M, int n, int K, int kb, const float *W, int ldw,
+                                        const float *Xp, int kp, float *Yt, double *Yd,
+                                        int ldy)
 {
     for (int j = 0; j < n; j += 2 * BERTK_NR) {
         const int P = n - j > BERTK_NR ? 2 : 1;
         const int w_last = n - j - (P - 1) * BERTK_NR < BERTK_NR
                                ? n - j - (P - 1) * BERTK_NR
                                : BERTK_NR;
-        const float *panel = Xp + (size_t)j * K;
+        const float *panel = Xp + (size_t)j * kp;
         for (int i = 0; i < M; i += BERTK_MR) {
             const int R = M - i < BERTK_MR ? M - i : BERTK_MR;
-            rows512(R, P, K, W + (size_t)i * ldw, ldw, panel, Yt + (size_t)i * ldy + j, ldy,
-                    w_last);
+            rows512(R, P, K, kb, W + (size_t)i * ldw, ldw, panel, kp,
+                    Yt ? Yt + (size_t)i * ldy + j : NULL, Yd ? Yd + (size_t)i * ldy + j : NULL,
+                    ldy, w_last);
         }
     }
 }
 #endif
 
-void bertk_linear_t(int M, int n, int K, const float *W, int ldw, const float *Xp, float *Yt,
-                    int ldy)
+void bertk_linear_t(int M, int n, int K, const float *W, int ldw, const float *Xp, int kp,
+                    float *Yt, int ldy)
 {
     assert(mat_packed_available());
-    assert(M >= 0 && n > 0 && K > 0 && ldw >= K && ldy >= n);
+    assert(M >= 0 && n > 0 && K > 0 && ldw >= K && kp >= K && ldy >= n);
 #if BERTK_X86
     if (bertk_avx512()) {
-        linear_t512(M, n, K, W, ldw, Xp, Yt, ldy);
+        linear_t512(M, n, K, K, W, ldw, Xp, kp, Yt, NULL, ldy);
         return;
     }
 #endif
     /* Yt (M, n) = W (M, K) x^T (K, n) */
     mat_sgemm_packed(M, n, K, 1.0f,
                      W, ldw,
-                     Xp, K,
+                     Xp, kp,
                      Yt, ldy);
+}
+
+void bertk_linear_blocks(int M, int n, int K, int kb, const float *W, int ldw, const float *Xp,
+                         int kp, double *Yd, int ldy, float *tmp)
+{
+    assert(mat_packed_available());
+    assert(M >= 0 && n > 0 && K > 0 && kb > 0 && ldw >= K && kp >= K && ldy >= n);
+#if BERTK_X86
+    if (bertk_avx512()) {
+        linear_t512(M, n, K, kb, W, ldw, Xp, kp, NULL, Yd, ldy);
+        return;
+    }
+#endif
+    for (int k0 = 0; k0 < K; k0 += kb) {
+        const int b = K - k0 < kb ? K - k0 : kb;
+        bertk_linear_t(M, n, b, W + k0, ldw, Xp + (size_t)BERTK_NR * k0, kp, tmp, n);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < n; j++) {
+                double *y = Yd + (size_t)i * ldy + j;
+                *y = k0 ? *y + tmp[(size_t)i * n + j] : tmp[(size_t)i * n + j];
+            }
+    }
 }
 
 const char *bertk_kernel(void)
