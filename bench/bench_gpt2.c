@@ -322,9 +322,12 @@ static void bench_whole(const Gpt2Weights *w, const int *ids, double peak, doubl
                         const char *on)
 {
     static const int lengths[] = {8, 32, 128, 512, 1024}, reps[] = {5, 5, 3, 3, 3};
+    /* ATTNVIZ_BENCH_GPT2_SHORT=1: the short texts only (8 and 32 tokens),
+     * for comparing two builds in turn in a few seconds each */
+    const int count = getenv("ATTNVIZ_BENCH_GPT2_SHORT") ? 2 : 5;
     Gpt2State st;
     gpt2_state_init(&st);
-    for (int q = 0; q < 5 && lengths[q] <= w->cfg.n_ctx; q++) {
+    for (int q = 0; q < count && lengths[q] <= w->cfg.n_ctx; q++) {
         const int n = lengths[q];
         double t[5], c[5];
         for (int rep = 0; rep < reps[q]; rep++) {

@@ -89,6 +89,14 @@ size_t attention_heads_work(const AttnShape *s);
 int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
                     float *P, float *concat, float *work);
 
+/* attention_heads for heads [h0, h1) only: P (H, n_q, n_k) the whole
+ * array, of which the heads' blocks are written, and their columns of
+ * concat; work as attention_heads' (the heads' own parts of it are used),
+ * so two threads may run two parts over the same arrays. The same bits as
+ * attention_heads. */
+int attention_heads_part(const AttnShape *s, int h0, int h1, const float *Q, const float *K,
+                         const float *V, float *P, float *concat, float *work);
+
 /* Threads attention_forward uses for s: 1 for small problems (no start-up
  * cost while typing), 2 for large ones on a machine of 2 or more CPUs. The
  * heads' weights computed from given Q and K do not depend on it; the

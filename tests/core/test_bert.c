@@ -11,6 +11,8 @@
 
 #include "core/bert.h"
 #include "core/bert_ref.h"
+#include "core/mat.h"
+#include "../../src/core/fast/bert_kern.h"
 #include "test_random.h"
 
 enum { V = 37, T = 20, Y = 2, D = 24, H = 4, L = 3, F = 40 };
@@ -213,6 +215,72 @@ static void test_bert_result_fill(void **state)
     free(m.arena);
 }
 
+/* The turned-over linear kernel gives mat_sgemm_packed's bits (the same
+ * chain of fused multiply-adds per element) on every row count around its
+ * 12-row tile and every column count around its two 16-column panels. */
+static void test_bert_kern_matches_packed(void **state)
+{
+    (void)state;
+    if (!mat_packed_available())
+        skip();
+    Rng r;
+    rng_seed(&r, 5);
+    const int Ms[] = {1, 5, 11, 12, 13, 25, 40}, ns[] = {1, 7, 16, 17, 31, 32, 33, 50};
+    const int K = 37, ldw = 41;
+    float *W = test_random_floats(&r, (size_t)40 * ldw, 0.5f);
+    float *x = test_random_floats(&r, (size_t)50 * K, 0.5f);
+    float *xp = malloc(sizeof *xp * mat_packed_floats(K, 50));
+    float *a = malloc(sizeof *a * 40 * 52), *b = malloc(sizeof *b * 40 * 52);
+    for (size_t mi = 0; mi < sizeof Ms / sizeof *Ms; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+            const int M = Ms[mi], n = ns[ni];
+            mat_pack(true, K, n, x, K, xp);
+            for (int k = 0; k < 40 * 52; k++)
+                a[k] = b[k] = -7.0f; /* past n: untouched */
+            bertk_linear_t(M, n, K, W, ldw, xp, K, a, n + 2);
+            mat_sgemm_packed(M, n, K, 1.0f, W, ldw, xp, K, b, n + 2);
+            assert_memory_equal(a, b, sizeof *a * (size_t)M * (n + 2));
+        }
+    free(W), free(x), free(xp), free(a), free(b);
+}
+
+/* The blocked product gives, bit for bit, each block's packed chain summed
+ * in double in order, on row and column counts around the tiles and a
+ * last block shorter than the others. */
+static void test_bert_kern_blocks(void **state)
+{
+    (void)state;
+    if (!mat_packed_available())
+        skip();
+    Rng r;
+    rng_seed(&r, 6);
+    const int Ms[] = {1, 12, 13, 40}, ns[] = {1, 16, 17, 32, 33};
+    const int K = 45, kb = 16, ldw = 47;
+    float *W = test_random_floats(&r, (size_t)40 * ldw, 0.5f);
+    float *x = test_random_floats(&r, (size_t)33 * K, 0.5f);
+    float *xp = malloc(sizeof *xp * mat_packed_floats(K, 33)), *t = malloc(sizeof *t * 40 * 33);
+    double *a = malloc(sizeof *a * 40 * 35), *b = malloc(sizeof *b * 40 * 35);
+    for (size_t mi = 0; mi < sizeof Ms / sizeof *Ms; mi++)
+        for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++) {
+            const int M = Ms[mi], n = ns[ni];
+            mat_pack(true, K, n, x, K, xp);
+            for (int k = 0; k < 40 * 35; k++)
+                a[k] = b[k] = -7.0;
+            bertk_linear_blocks(M, n, K, kb, W, ldw, xp, K, a, n + 2, t);
+            for (int k0 = 0; k0 < K; k0 += kb) {
+                const int c = K - k0 < kb ? K - k0 : kb;
+                mat_sgemm_packed(M, n, c, 1.0f, W + k0, ldw, xp + 16 * k0, K, t, n);
+                for (int i = 0; i < M; i++)
+                    for (int j = 0; j < n; j++) {
+                        double *y = b + (size_t)i * (n + 2) + j;
+                        *y = k0 ? *y + t[(size_t)i * n + j] : t[(size_t)i * n + j];
+                    }
+            }
+            assert_memory_equal(a, b, sizeof *a * (size_t)M * (n + 2));
+        }
+    free(W), free(x), free(xp), free(t), free(a), free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +290,8 @@ int main(void)
         cmocka_unit_test(test_bert_types_matter),
         cmocka_unit_test(test_bert_refusals),
         cmocka_unit_test(test_bert_result_fill),
+        cmocka_unit_test(test_bert_kern_matches_packed),
+        cmocka_unit_test(test_bert_kern_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

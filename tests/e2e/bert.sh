@@ -6,7 +6,7 @@
 #    pooler, the masked-LM head, an explicit decoder, the position_ids
 #    buffer, LayerNorm's gamma/beta; float32, float16, bfloat16; vocab.txt or
 #    tokenizer.json, cased; the sentence-transformers layout with the BERT in
-#    the root or in 0_BERT/; MiniLM-L6's shape) run on a sentence pair with
+#    the root or in 0_BERT/; MiniLM-L6's and bert-base's shapes) run on a sentence pair with
 #    [MASK] and held to a float64 NumPy forward (lib/bert_ref.py) and the
 #    WordPiece reference (lib/wordpiece_ref.py) by lib/bert_check.py: ids,
 #    token types 0/1 (through the numbers), every layer's every head's
@@ -80,6 +80,8 @@ variant st-sub "$bert" --st sub --no-prefix --no-mlm --seed 11 --dtype f16
 variant minilm-l6 "BERT, 6 layers x 12 heads" --size minilm --st root --no-prefix --no-mlm \
     --seed 12
 variant minilm-mlm "BERT, 6 layers x 12 heads" --size minilm --seed 13
+# bert-base's shape: twelve layers of 768 x 3,072, where float sums drift most
+variant base "BERT, 12 layers x 12 heads" --size base --seed 14
 
 # Malformed folders: one line, exit 2.
 for k in $("$PY" -c 'import importlib.util as u

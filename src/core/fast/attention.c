@@ -525,22 +525,25 @@ size_t attention_heads_work(const AttnShape *s)
     return s->H * (k_pack_floats(s) + v_pack_floats(s));
 }
 
-int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
-                    float *P, float *concat, float *work)
+int attention_heads_part(const AttnShape *s, int h0, int h1, const float *Q, const float *K,
+                         const float *V, float *P, float *concat, float *work)
 {
     int err = attention_check(s);
     if (err)
         return err;
+    assert(0 <= h0 && h0 <= h1 && h1 <= s->H);
+    if (h0 == h1)
+        return AV_OK;
     const int d = s->d_model, d_k = d / s->H;
-    HeadJob jb = {.s = s, .Q = Q, .K = K, .V = V, .P = P, .concat = concat, .h0 = 0,
-                  .H = s->H, .rows = attention_block_rows(s),
+    HeadJob jb = {.s = s, .Q = Q, .K = K, .V = V, .P = P + (size_t)h0 * s->n_q * s->n_k,
+                  .concat = concat, .h0 = h0, .H = h1 - h0, .rows = attention_block_rows(s),
                   .short_rows = s->n_k <= SOFTMAX_LANES};
     jb.packed = work && packed_pays(s, jb.rows);
     jb.blocks = (s->n_q + jb.rows - 1) / jb.rows;
     if (jb.packed) { /* every head's K_h^T and V_h packed once, as the projections do */
         const size_t kf = k_pack_floats(s), vf = v_pack_floats(s);
         float *Vall = work + s->H * kf;
-        for (int h = 0; h < s->H; h++) {
+        for (int h = h0; h < h1; h++) {
             mat_pack(true, d_k, s->n_k, K + h * d_k, d, work + h * kf);
             mat_pack(false, s->n_k, d_k, V + h * d_k, d, Vall + h * vf);
         }
@@ -550,6 +553,12 @@ int attention_heads(const AttnShape *s, const float *Q, const float *K, const fl
     atomic_init(&jb.next, 0);
     heads_worker(&wk);
     return AV_OK;
+}
+
+int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
+                    float *P, float *concat, float *work)
+{
+    return attention_heads_part(s, 0, s->H, Q, K, V, P, concat, work);
 }
 
 int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
