@@ -1,6 +1,6 @@
 #!/bin/bash
 # tui_bert.sh - a random BERT-shaped checkpoint (scripts/bert-checkpoint.py,
-# the fixture WordPiece vocabulary) in the interface, under tmux at 80x24 and
+# the fixture WordPiece vocabulary) in the interface, under tmux at 80x24, 100x30 and
 # 120x40: the status line shows BERT's sizes, learned positions and (wide)
 # bidirectional; a sentence pair typed with [SEP] and [MASK] shows them as
 # tokens (the tokens line is cut at 80 columns after [MASK]); with [MASK] selected the predictions are "Fill-in for" it, the
@@ -36,7 +36,7 @@ v = open(sys.argv[2], encoding="utf-8").read().split("\n")
 print(v[int(np.load(sys.argv[1])[4].argmax())])' "$WORK/dump/mlm_logits.npy" "$M/vocab.txt")
 status() { screen | tail -1; }
 
-for size in "80 24" "120 40"; do
+for size in "80 24" "100 30" "120 40"; do
     set -- $size
     tag="$1x$2"
     tui_start TERM=xterm-256color "$1" "$2" --model "$M" "$TEXT"
