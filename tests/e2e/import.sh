@@ -277,7 +277,12 @@ wait_for 'rollout of layers 1-2' >/dev/null; settle
 check "own model: O on layer 2 row 1 is rollout.npy's" test "$(row1)" = "$(sed -n 3p "$T/own_rows")"
 keys w
 check "own model: w leaves the rollout for the trace" wait_for 'Calculation trace: head 1 of 4'
+settle
 keys Escape
+# q only once Escape has been taken: an Escape and a q read within ncurses'
+# escape delay are one key, Alt-q, which does not quit
+check "own model: Escape backs out of the trace" \
+    wait_for '^ tokens 11 \| d_model 32 \| heads 4'
 settle
 keys q
 check "own model: q quits with status 0" wait_for 'EXITED:0'
