@@ -129,9 +129,10 @@ int lesson_state_veil_stage(const LessonState *ls);
  * its selected token's row, its focused head and shown layer, the numbers
  * its question's answer is read from (io/lesson_claim.h). Returns
  * lesson_answer_claim's code; AV_ERR_CONFIG when there is no such claim or
- * r holds no tokens. */
-int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r, int k,
-                       LessonClaimVerdict *v);
+ * r holds no tokens. lens is the logit lens of r's text the page shows, or
+ * NULL (a claim that reads it then cannot be checked). */
+int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r,
+                       const Lens *lens, int k, LessonClaimVerdict *v);
 
 /* The question's prompt line for the student: "Pick a token with Left/Right,
  * then Enter", "Type a number, then Enter", ... */

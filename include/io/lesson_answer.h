@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/lens.h"
 #include "core/model.h"
 #include "core/tokenize.h"
 #include "io/lesson.h"
@@ -70,8 +71,9 @@ typedef struct {
  * them), each side computed as a question's answer. Returns AV_OK with *v
  * filled, AV_ERR_CONFIG when a named token, head or layer is not there,
  * AV_ERR_NEEDS_MODEL when r does not hold what a side reads; either way
- * v->why says what. */
+ * v->why says what. ls is the logit lens the page shows (core/lens.h), or
+ * NULL: a side that reads it (lens_rows, lens_prob) then cannot be checked. */
 int lesson_answer_claim(const LessonClaim *c, const ModelResult *r, const ModelConfig *cfg,
-                        int layer, int head, int row, LessonClaimVerdict *v);
+                        const Lens *ls, int layer, int head, int row, LessonClaimVerdict *v);
 
 #endif

@@ -12,8 +12,14 @@
  * text, quoted or not) or one of the answers' names with its arguments in
  * parentheses: top, low, max, sum, entropy, visible (QUERY); weight, score,
  * dot ([QUERY,] KEY); output ([QUERY,] D); pe (POS, DIM); d_k, tokens,
- * cells (no argument). Any of them may add "head N" and "layer N"; what is
- * left out is the page's (its selected token, focused head, shown layer).
+ * cells, layers (the model's) (no argument). Any of them may add "head N"
+ * and "layer N"; what is left out is the page's (its selected token,
+ * focused head, shown layer). The logit lens the page shows (core/lens.h)
+ * is read by lens_rows (the grid's rows, layers + 1; no argument) and
+ * lens_prob ([QUERY][, layer N]: the top token's probability, per cent, in
+ * grid row N, 0 the embedding; no layer: the last row); without a lens on
+ * the page they cannot be checked. An answer may end in "+ N" or "- N", a
+ * whole number added to it: lens_rows == layers + 1.
  * The operators are ==, !=, <, <=, >, >=. A token is compared with a token,
  * a number with a number; == with a written number holds within half a unit
  * of its last digit ("52.2%": 52.15 .. 52.25).
@@ -39,7 +45,8 @@ typedef struct {
     LessonTokenRef key;     /* weight, score, dot */
     int arg1, arg2;         /* output: D; pe: pos, dim */
     LessonTokenRef query;   /* the row; none (0, NULL): the page's selected token */
-    int head, layer;        /* 1-based; 0: the page's */
+    int head, layer;        /* 1-based; 0: the page's (lens_prob: grid row + 1; 0: the last) */
+    int offset;             /* "+ N" / "- N" after an answer: added to its value */
 } LessonClaimTerm;
 
 typedef struct {

@@ -23,6 +23,10 @@ typedef enum {
     LESSON_ANS_TOKENS,  /* number: tokens of the sentence */
     LESSON_ANS_DK,      /* number: d_k */
     LESSON_ANS_PE,      /* number: PE(pos, dim), both 0-based as in the formula */
+    /* the logit lens (core/lens.h), claims only: a question has no lens */
+    LESSON_ANS_LENS_ROWS, /* number: the lens grid's rows, layers + 1 */
+    LESSON_ANS_LAYERS,    /* number: the model's layers */
+    LESSON_ANS_LENS_PROB, /* number: a lens cell's top token's probability, per cent */
     LESSON_ANS_COUNT
 } LessonAnswerKind;
 

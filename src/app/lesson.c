@@ -240,8 +240,8 @@ static void compute_answer(LessonState *ls, const AppState *s, const ModelResult
         ls->correct = fabs(strtod(ls->typed, NULL) - a->value) <= lesson_tolerance(&p->q, a);
 }
 
-int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r, int k,
-                       LessonClaimVerdict *v)
+int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r,
+                       const Lens *lens, int k, LessonClaimVerdict *v)
 {
     const LessonPage *p = lesson_state_page(ls);
     memset(v, 0, sizeof *v);
@@ -250,8 +250,8 @@ int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResu
         return AV_ERR_CONFIG;
     }
     int row = s->sel_row >= 0 ? s->sel_row : 0;
-    return lesson_answer_claim(&ls->lesson.claims[p->claim_first + k], r, &s->cfg, s->layer,
-                             s->head, row, v);
+    return lesson_answer_claim(&ls->lesson.claims[p->claim_first + k], r, &s->cfg, lens,
+                               s->layer, s->head, row, v);
 }
 
 void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r)

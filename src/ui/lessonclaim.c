@@ -35,10 +35,15 @@ void lessonclaim_check(Finder *f, const UiState *u)
     const LessonPage *p = &f->l->pages[f->page];
     int w = f->w;
     f->w = 0; /* the page's numbers are the same at every size */
+    /* the lens only when it is of the result shown (lens claims go on lens pages) */
+    const LensView *lv = &u->a.lens;
+    const Lens *lens = lensview_fresh(lv, u->a.ses.kind, u->a.ses.gen) && lv->ls.n > 0
+                           ? &lv->ls
+                           : NULL;
     for (int k = 0; k < p->n_claims; k++) {
         const LessonClaim *c = &f->l->claims[p->claim_first + k];
         LessonClaimVerdict v;
-        if (lesson_state_claim(&u->a.lesson, &u->a.app, &u->a.ses.res, k, &v))
+        if (lesson_state_claim(&u->a.lesson, &u->a.app, &u->a.ses.res, lens, k, &v))
             finder_say(f, SHOT_PAGE, "the claim \"%s\" (line %d) cannot be checked: %s", c->text,
                        c->line, v.why);
         else if (!v.holds)

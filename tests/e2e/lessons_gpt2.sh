@@ -39,15 +39,19 @@ if ! "$BIN" train text README.md --layernorm --pe learned --mlp 64 --activation 
     exit 1
 fi
 
-# 1. The lens lesson, clean at the three sizes on each model; a planted false
-# claim found on each with that model's numbers.
-sed 's/^claim: visible(last) == tokens/&\nclaim: visible(1) == tokens/' \
+# 1. The lens lesson, clean at the three sizes on each model; planted false
+# claims found on each with that model's numbers: one on the attention, one
+# on the logit lens (its grid has a row per layer and one for the embedding).
+sed -e 's/^claim: visible(last) == tokens/&\nclaim: visible(1) == tokens/' \
+    -e '0,/^claim: lens_rows == layers + 1/s//&\nclaim: lens_rows == layers/' \
     assets/lessons/16-lens.lesson >"$WORK/planted.lesson"
 cp -r assets/models/chars "$WORK/chars" # the planted copy's model: beside it
 sed -i "s#^model: assets/models/chars#model: chars#" "$WORK/planted.lesson"
 line=$(grep -n '^claim: visible(1)' "$WORK/planted.lesson" | cut -d: -f1)
-for m in "chars:" "gpt2:$G2" "hf:$HF"; do
-    name=${m%%:*} dir=${m#*:} n=20
+lens_line=$(grep -n '^claim: lens_rows == layers$' "$WORK/planted.lesson" | cut -d: -f1)
+for m in "chars:4:" "gpt2:3:$G2" "hf:2:$HF"; do # NAME:LAYERS:DIR
+    IFS=: read -r name layers dir <<<"$m"
+    n=20
     args=() && [ -n "$dir" ] && args=(--model "$dir")
     [ "$name" = gpt2 ] && n=8 # the checkpoint's small BPE: "The", " c", "at", ...
     out=$(env -u TERM "$BIN" --lesson lens --check "${args[@]}" </dev/null 2>&1)
@@ -61,8 +65,11 @@ for m in "chars:" "gpt2:$G2" "hf:$HF"; do
         "${args[@]}" </dev/null 2>&1)
     rc=$?
     want="claim \"visible(1) == tokens\" (line $line) is false: the left side is 1, the right $n"
-    if [ $rc = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -qF "$want" <<<"$out"; then
-        ok "$name: a false claim found on this model's $n tokens"
+    lens="claim \"lens_rows == layers\" (line $lens_line) is false: the left side is"
+    lens="$lens $((layers + 1)), the right $layers"
+    if [ $rc = 1 ] && [ "$(wc -l <<<"$out")" = 2 ] && grep -qF "$want" <<<"$out" &&
+        grep -qF "$lens" <<<"$out"; then
+        ok "$name: false claims found on this model's $n tokens and $layers layers"
     else
         notok "$name: the planted claim: exit $rc: $out"
     fi

@@ -2,13 +2,15 @@
  * pages, malformed ones refused in one line with their line number, and
  * checked on a real model run (seed 001's "Cat eats fish", whose numbers
  * the article prints): true claims hold, false ones do not, and a claim
- * naming what the result lacks cannot be checked.
+ * naming what the result lacks cannot be checked; the logit lens's claims
+ * on a hand-built lens.
  */
 #include "test_common.h"
 
 #include <string.h>
 
 #include "core/av.h"
+#include "core/lens.h"
 #include "core/model.h"
 #include "io/lesson.h"
 #include "io/lesson_answer.h"
@@ -90,8 +92,8 @@ static void test_claim_parse(void **state)
         {"top(bank) river", "a claim compares two things with =="},
         {"top(bank) > river", "tokens are compared with == or !="},
         {"top(bank) == 3", "a token with a token, a number with a number"},
-        {"weight(saw, cat) > 0.3", "weight, max and sum are in per cent"},
-        {"entropy(she) > 50%", "weight, max and sum are in per cent"},
+        {"weight(saw, cat) > 0.3", "weight, max, sum and lens_prob are in per cent"},
+        {"entropy(she) > 50%", "weight, max, sum and lens_prob are in per cent"},
         {"2 == 3", "both sides are constants"},
         {"d_k(she) == 8", "d_k takes no token"},
         {"weight() > 5%", "weight( ) needs a key token"},
@@ -101,6 +103,13 @@ static void test_claim_parse(void **state)
         {"top(bank == river", "a claim compares two things"},
         {"top(bank) x == river", "top( ) is not closed"},
         {" == 3", "a term on each side"},
+        {"lens_rows(3) == 4", "lens_rows takes no token"},
+        {"lens_rows == layers + x", "a term's offset is a whole number"},
+        {"lens_rows == layers + 1.5", "a term's offset is a whole number"},
+        {"lens_rows == layers +", "a term's offset is a whole number"},
+        {"top(bank) + 1 == 2", "an offset is added to a number"},
+        {"lens_prob(last) == 3", "in per cent"},
+        {"lens_prob(last, layer -1) > 5%", "a lens term's layer"},
     };
     for (size_t k2 = 0; k2 < sizeof bad / sizeof bad[0]; k2++) {
         assert_int_equal(parse(bad[k2].claim, &k, msg, sizeof msg), AV_ERR_LESSON);
@@ -112,20 +121,42 @@ static void test_claim_parse(void **state)
     assert_int_equal(lesson_parse(badfile, strlen(badfile), "t", "", &l, &e), AV_ERR_LESSON);
     assert_int_equal(e.line, 4);
     assert_non_null(strstr(e.msg, "tokens are compared with == or !="));
+    /* a question has no lens: its kinds are claims' alone */
+    static const char lensq[] = "title: T\n== P\nText.\nask: How many?\nanswer: lens_rows\n";
+    assert_int_equal(lesson_parse(lensq, strlen(lensq), "t", "", &l, &e), AV_ERR_LESSON);
+    assert_int_equal(e.line, 5);
+    assert_non_null(strstr(e.msg, "lens_rows reads the logit lens"));
     static const char early[] = "title: T\nclaim: d_k == 8\n== P\n";
     assert_int_equal(lesson_parse(early, strlen(early), "t", "", &l, &e), AV_ERR_LESSON);
     assert_int_equal(e.line, 2);
 }
 
-/* Claim s on result r at head h, row i: its code, and whether it holds. */
-static int check(const char *s, const ModelResult *r, const ModelConfig *c, int h, int i,
-                 LessonClaimVerdict *v)
+/* Claim s on result r (and lens ls, or NULL) at head h, row i: its code,
+ * and whether it holds. */
+static int check_lens(const char *s, const ModelResult *r, const ModelConfig *c, const Lens *ls,
+                      int h, int i, LessonClaimVerdict *v)
 {
     LessonClaim k;
     char msg[160];
     if (parse(s, &k, msg, sizeof msg) != AV_OK)
         fail_msg("claim '%s' refused: %s", s, msg);
-    return lesson_answer_claim(&k, r, c, 0, h, i, v);
+    return lesson_answer_claim(&k, r, c, ls, 0, h, i, v);
+}
+
+static int check(const char *s, const ModelResult *r, const ModelConfig *c, int h, int i,
+                 LessonClaimVerdict *v)
+{
+    return check_lens(s, r, c, NULL, h, i, v);
+}
+
+static void expect_lens(const char *s, const ModelResult *r, const ModelConfig *c,
+                        const Lens *ls, bool holds)
+{
+    LessonClaimVerdict v;
+    int err = check_lens(s, r, c, ls, 0, 0, &v);
+    if (err || v.holds != holds)
+        fail_msg("claim '%s': code %d, holds %d (left %s, right %s), want %d (%s)", s, err,
+                 v.holds, v.a, v.b, holds, v.why);
 }
 
 static void expect(const char *s, const ModelResult *r, const ModelConfig *c, bool holds)
@@ -187,6 +218,47 @@ static void test_claim_eval_seed001(void **state)
     assert_non_null(strstr(v.why, "no head 3"));
     assert_int_equal(check("top(Cat, layer 2) == Cat", &r, &c, 0, 0, &v), AV_ERR_CONFIG);
     assert_int_equal(check("weight(Cat, dog) > 5%", &r, &c, 0, 0, &v), AV_ERR_CONFIG);
+
+    /* the logit lens: a hand-built one of the 3 tokens, a row per layer
+     * and one for the embedding; cell (l, i)'s top token at 10 (l + 1) + i
+     * per cent */
+    assert_int_equal(r.L, 1);
+    Lens ls;
+    lens_init(&ls);
+    assert_int_equal(lens_reserve(&ls, r.L + 1, 3), AV_OK);
+    ls.n = 3;
+    for (int i = 0; i < 3; i++)
+        for (int row = 0; row < ls.rows; row++)
+            for (int q = 0; q < LENS_K; q++) {
+                ls.ids[lens_at(&ls, row, i) + q] = q;
+                ls.probs[lens_at(&ls, row, i) + q] = q ? 0.01f : (10.0f * (row + 1) + i) / 100;
+            }
+    expect_lens("layers == 1", &r, &c, &ls, true);
+    expect_lens("lens_rows == 2", &r, &c, &ls, true);
+    expect_lens("lens_rows > layers", &r, &c, &ls, true);
+    expect_lens("lens_rows == layers", &r, &c, &ls, false);
+    expect_lens("lens_rows == layers + 1", &r, &c, &ls, true);
+    expect_lens("lens_rows - 1 == layers", &r, &c, &ls, true);
+    expect_lens("lens_rows == layers + 2", &r, &c, &ls, false);
+    expect("tokens - 1 == 2", &r, &c, true);
+    expect("visible(fish) + 2 == 5", &r, &c, true);
+    expect_lens("lens_prob(Cat) == 20%", &r, &c, &ls, true);    /* the last row */
+    expect_lens("lens_prob(fish, layer 0) == 12%", &r, &c, &ls, true);
+    expect_lens("lens_prob(last, layer 1) == 22%", &r, &c, &ls, true);
+    expect_lens("lens_prob(eats, layer 0) > lens_prob(eats)", &r, &c, &ls, false);
+    assert_int_equal(check_lens("lens_prob(Cat) < 15%", &r, &c, &ls, 0, 0, &v), AV_OK);
+    assert_string_equal(v.a, "20.0%");
+    /* a grid row that is not there, a token the lens lacks, no lens */
+    assert_int_equal(check_lens("lens_prob(Cat, layer 2) > 0%", &r, &c, &ls, 0, 0, &v),
+                     AV_ERR_CONFIG);
+    assert_non_null(strstr(v.why, "no layer 2"));
+    assert_int_equal(check_lens("lens_prob(dog) > 0%", &r, &c, &ls, 0, 0, &v), AV_ERR_CONFIG);
+    ls.n = 2;
+    assert_int_equal(check_lens("lens_prob(fish) > 0%", &r, &c, &ls, 0, 0, &v), AV_ERR_CONFIG);
+    assert_int_equal(check_lens("lens_rows == 2", &r, &c, NULL, 0, 0, &v), AV_ERR_CONFIG);
+    assert_non_null(strstr(v.why, "does not show the lens"));
+    expect("layers == 1", &r, &c, true); /* the model's, no lens needed */
+    lens_free(&ls);
     model_result_free(&r);
     model_weights_free(&w);
     lesson_free(&l);

@@ -303,6 +303,8 @@ static int get_answer(Parser *p, char *v, LessonQuestion *q)
         return perr(p, "answer takes top, low, weight KEY, score KEY, dot KEY, max, sum, "
                     "entropy, visible, output D, cells, tokens, d_k or pe POS DIM, not '%.30s'",
                     v);
+    if (k >= LESSON_ANS_LENS_ROWS)
+        return perr(p, "%s reads the logit lens: it is a claim's term, not an answer", v);
     q->answer = (LessonAnswerKind)k;
     bool keyed = k == LESSON_ANS_WEIGHT || k == LESSON_ANS_SCORE || k == LESSON_ANS_DOT;
     if (keyed)

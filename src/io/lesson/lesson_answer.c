@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "core/av.h"
+#include "core/lens.h"
 #include "core/posenc.h"
 #include "io/lesson_kind.h"
 
@@ -261,15 +262,51 @@ double lesson_tolerance(const LessonQuestion *q, const LessonAnswer *a)
 
 /* ---- claims ---- */
 
-/* A side's value: an answer on r, or the constant. */
+/* A lens term's value (lens_rows, lens_prob) from ls, NULL when the page
+ * shows none. lens_prob's layer is a grid row + 1 (0: the last row). */
+static int lens_eval(const LessonClaimTerm *t, const ModelResult *r, const Lens *ls, int row,
+                     LessonAnswer *a, char *why, size_t len)
+{
+    if (!ls || ls->n <= 0 || ls->rows <= 0)
+        return snprintf(why, len, "the page does not show the lens"), AV_ERR_CONFIG;
+    if (t->answer == LESSON_ANS_LENS_ROWS) {
+        a->value = ls->rows;
+        return AV_OK;
+    }
+    int l = t->layer ? t->layer - 1 : ls->rows - 1;
+    int i = t->query.index || t->query.text ? lesson_token_index(&t->query, &r->tokens) : row;
+    if (l >= ls->rows)
+        return snprintf(why, len, "the lens has no layer %d (rows 0 to %d)", l, ls->rows - 1),
+               AV_ERR_CONFIG;
+    if (i < 0 || i >= ls->n)
+        return snprintf(why, len, "the lens has no token %s",
+                        t->query.text ? t->query.text : "of that number"), AV_ERR_CONFIG;
+    size_t at = lens_at(ls, l, i);
+    if (ls->ids[at] < 0)
+        return snprintf(why, len, "the lens cell holds no token"), AV_ERR_CONFIG;
+    a->value = 100.0 * ls->probs[at], a->unit = "%";
+    return AV_OK;
+}
+
+/* A side's value: an answer on r (or on the lens ls), or the constant. */
 static int term_eval(const LessonClaimTerm *t, const ModelResult *r, const ModelConfig *cfg,
-                     int layer, int head, int row, LessonAnswer *a, char *why, size_t len)
+                     const Lens *ls, int layer, int head, int row, LessonAnswer *a, char *why,
+                     size_t len)
 {
     memset(a, 0, sizeof *a);
     a->unit = "";
     if (t->is_const) {
         a->is_token = t->is_token, a->value = t->value;
         return AV_OK;
+    }
+    if (t->answer == LESSON_ANS_LAYERS) {
+        a->value = r->L + t->offset;
+        return AV_OK;
+    }
+    if (t->answer == LESSON_ANS_LENS_ROWS || t->answer == LESSON_ANS_LENS_PROB) {
+        int err = lens_eval(t, r, ls, row, a, why, len);
+        a->value += t->offset;
+        return err;
     }
     int L = t->layer ? t->layer - 1 : layer, h = t->head ? t->head - 1 : head;
     int i = t->query.index || t->query.text ? lesson_token_index(&t->query, &r->tokens) : row;
@@ -284,6 +321,7 @@ static int term_eval(const LessonClaimTerm *t, const ModelResult *r, const Model
                         .answer = t->answer, .key = t->key, .arg1 = t->arg1, .arg2 = t->arg2,
                         .tolerance = -1};
     int err = lesson_answer(&q, r, cfg, L, h, i, a);
+    a->value += t->offset;
     if (err == AV_ERR_NEEDS_MODEL)
         snprintf(why, len, "the result shown does not hold what %s reads",
                  lesson_kind_name(t->answer));
@@ -330,13 +368,13 @@ static bool compare(LessonClaimOp op, double x, double y, double eq)
 }
 
 int lesson_answer_claim(const LessonClaim *c, const ModelResult *r, const ModelConfig *cfg,
-                      int layer, int head, int row, LessonClaimVerdict *v)
+                        const Lens *ls, int layer, int head, int row, LessonClaimVerdict *v)
 {
     memset(v, 0, sizeof *v);
     LessonAnswer a, b;
-    int err = term_eval(&c->a, r, cfg, layer, head, row, &a, v->why, sizeof v->why);
+    int err = term_eval(&c->a, r, cfg, ls, layer, head, row, &a, v->why, sizeof v->why);
     if (!err)
-        err = term_eval(&c->b, r, cfg, layer, head, row, &b, v->why, sizeof v->why);
+        err = term_eval(&c->b, r, cfg, ls, layer, head, row, &b, v->why, sizeof v->why);
     if (err)
         return err;
     term_text(&c->a, &a, r, v->a, sizeof v->a);

@@ -85,6 +85,12 @@ static int head_or_layer(char *arg, LessonClaimTerm *t, bool *taken, char *msg, 
     if (!head && !layer)
         return AV_OK;
     *taken = true;
+    if (layer && t->answer == LESSON_ANS_LENS_PROB) { /* a grid row: 0 is the embedding */
+        int err = lesson_value_int("a lens term's layer", trim(arg + 6), 0, AV_MAX_LAYERS,
+                                   &t->layer, msg, len);
+        t->layer++; /* kept 1-based: 0 stays "not named" */
+        return err;
+    }
     return lesson_value_int(head ? "a claim's head" : "a claim's layer", trim(arg + 5 + layer),
                             1, head ? AV_MAX_HEADS : AV_MAX_LAYERS, head ? &t->head : &t->layer, msg,
                             len);
@@ -121,7 +127,8 @@ static int term_args(LessonClaimTerm *t, char **pos, int n, char *msg, size_t le
     LessonAnswerKind k = t->answer;
     const char *name = lesson_kind_name(k);
     bool keyed = k == LESSON_ANS_WEIGHT || k == LESSON_ANS_SCORE || k == LESSON_ANS_DOT;
-    bool whole = k == LESSON_ANS_CELLS || k == LESSON_ANS_TOKENS || k == LESSON_ANS_DK;
+    bool whole = k == LESSON_ANS_CELLS || k == LESSON_ANS_TOKENS || k == LESSON_ANS_DK ||
+                 k == LESSON_ANS_LENS_ROWS || k == LESSON_ANS_LAYERS;
     int err = AV_OK;
     if (k == LESSON_ANS_PE) {
         if (n != 2)
@@ -151,23 +158,63 @@ static int term_args(LessonClaimTerm *t, char **pos, int n, char *msg, size_t le
     return err;
 }
 
-/* A term: NAME(args), d_k, tokens, cells, or a constant. */
+/* An answer's "+ N" or "- N" after it ("layers + 1"): cut from s into
+ * t->offset. A term that does not start with an answer's name keeps its
+ * text (a constant's "-3" or a token's). */
+static int split_offset(char *s, LessonClaimTerm *t, char *msg, size_t len)
+{
+    char name[16];
+    size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz_");
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), s);
+    if (!n || lesson_kind_of(name) == LESSON_ANS_COUNT)
+        return AV_OK;
+    char *sign = NULL;
+    int depth = 0;
+    for (char *p = s; *p; p++) {
+        depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+        if (!depth && (*p == '+' || *p == '-') && p > s && (p[-1] == ' ' || p[-1] == ')'))
+            sign = p;
+    }
+    if (!sign)
+        return AV_OK;
+    char *v = trim(sign + 1);
+    if (!*v || strspn(v, "0123456789") != strlen(v))
+        return snprintf(msg, len, "a term's offset is a whole number: 'layers + 1', not "
+                        "'%.20s'", sign), AV_ERR_LESSON;
+    int err = lesson_value_int("a term's offset", v, 0, AV_MAX_TOKENS, &t->offset, msg, len);
+    if (*sign == '-')
+        t->offset = -t->offset;
+    *sign = '\0';
+    trim(s);
+    return err;
+}
+
+/* A term: NAME(args), d_k, tokens, cells, ... with an offset, or a
+ * constant. */
 static int parse_term(char *s, LessonClaimTerm *t, char *msg, size_t len)
 {
     memset(t, 0, sizeof *t);
     if (!*s)
         return snprintf(msg, len, "a claim needs a term on each side of its operator"),
                AV_ERR_LESSON;
+    int oerr = split_offset(s, t, msg, len);
+    if (oerr)
+        return oerr;
+    s = trim(s);
     char *open = strchr(s, '(');
     size_t n = open ? (size_t)(open - s) : strlen(s);
     char name[16];
     snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), s);
     LessonAnswerKind k = lesson_kind_of(trim(name));
-    if (k == LESSON_ANS_COUNT || (!open && k != LESSON_ANS_DK && k != LESSON_ANS_TOKENS &&
-                                  k != LESSON_ANS_CELLS)) {
+    bool bare = k == LESSON_ANS_DK || k == LESSON_ANS_TOKENS || k == LESSON_ANS_CELLS ||
+                k == LESSON_ANS_LENS_ROWS || k == LESSON_ANS_LAYERS;
+    if (k == LESSON_ANS_COUNT || (!open && !bare)) {
         parse_const(s, t);
         return AV_OK;
     }
+    if (t->offset && k <= LESSON_ANS_LOW)
+        return snprintf(msg, len, "%s is a token: an offset is added to a number", name),
+               AV_ERR_LESSON;
     t->answer = k;
     char *pos[2];
     int n_pos = 0, err = AV_OK;
@@ -188,7 +235,10 @@ static char term_type(const LessonClaimTerm *t)
         return t->is_token ? 't' : t->answer == LESSON_ANS_WEIGHT ? '%' : 'n';
     LessonAnswerKind k = t->answer;
     return k <= LESSON_ANS_LOW ? 't'
-           : k == LESSON_ANS_WEIGHT || k == LESSON_ANS_MAX || k == LESSON_ANS_SUM ? '%' : 'n';
+           : k == LESSON_ANS_WEIGHT || k == LESSON_ANS_MAX || k == LESSON_ANS_SUM ||
+                   k == LESSON_ANS_LENS_PROB
+               ? '%'
+               : 'n';
 }
 
 int lesson_claim_parse(char *text, LessonClaim *c, char *msg, size_t len)
@@ -218,8 +268,8 @@ int lesson_claim_parse(char *text, LessonClaim *c, char *msg, size_t len)
     if (ta == 't' && c->op != CLAIM_EQ && c->op != CLAIM_NE)
         return snprintf(msg, len, "tokens are compared with == or !="), AV_ERR_LESSON;
     if (ta != tb && (c->a.is_const || c->b.is_const))
-        return snprintf(msg, len, "weight, max and sum are in per cent: write '50%%', and "
-                        "only with them"), AV_ERR_LESSON;
+        return snprintf(msg, len, "weight, max, sum and lens_prob are in per cent: write "
+                        "'50%%', and only with them"), AV_ERR_LESSON;
     return AV_OK;
 }
 

@@ -5,7 +5,7 @@
 
 static const char *const answer_names[LESSON_ANS_COUNT] = {
     "top", "low", "weight", "score", "dot", "max", "sum", "entropy", "visible", "output",
-    "cells", "tokens", "d_k", "pe",
+    "cells", "tokens", "d_k", "pe", "lens_rows", "layers", "lens_prob",
 };
 
 const char *lesson_kind_name(LessonAnswerKind k)
