@@ -11,11 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/mdblock.h"
+
 typedef struct {
     uint32_t h[5];
-    uint64_t bytes;    /* message length so far */
-    uint8_t block[64]; /* a partial block */
-    size_t fill;       /* bytes in block */
+    MdBlocks m; /* the message's blocks */
 } Sha1;
 
 void sha1_init(Sha1 *s);

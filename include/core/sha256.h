@@ -9,11 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/mdblock.h"
+
 typedef struct {
     uint32_t h[8];
-    uint64_t bytes;    /* message length so far */
-    uint8_t block[64]; /* a partial block */
-    size_t fill;       /* bytes in block */
+    MdBlocks m; /* the message's blocks */
 } Sha256;
 
 void sha256_init(Sha256 *s);

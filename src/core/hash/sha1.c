@@ -41,44 +41,15 @@ void sha1_init(Sha1 *s)
 {
     static const uint32_t h0[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
     memcpy(s->h, h0, sizeof h0);
-    s->bytes = 0;
-    s->fill = 0;
+    mdblock_init(&s->m);
 }
 
 void sha1_update(Sha1 *s, const void *data, size_t len)
 {
-    const uint8_t *p = data;
-    s->bytes += len;
-    if (s->fill) {
-        size_t k = 64 - s->fill < len ? 64 - s->fill : len;
-        memcpy(s->block + s->fill, p, k);
-        s->fill += k, p += k, len -= k;
-        if (s->fill < 64)
-            return;
-        compress(s->h, s->block);
-        s->fill = 0;
-    }
-    for (; len >= 64; p += 64, len -= 64)
-        compress(s->h, p);
-    memcpy(s->block, p, len);
-    s->fill = len;
+    mdblock_update(&s->m, s->h, compress, data, len);
 }
 
 void sha1_final(Sha1 *s, uint8_t digest[20], char *hex)
 {
-    uint64_t bits = s->bytes * 8;
-    uint8_t pad[72] = {0x80};
-    size_t n = (s->fill < 56 ? 56 : 120) - s->fill;
-    for (int k = 0; k < 8; k++)
-        pad[n + k] = (uint8_t)(bits >> (56 - 8 * k));
-    sha1_update(s, pad, n + 8);
-    for (int k = 0; k < 5; k++)
-        for (int b = 0; b < 4; b++)
-            digest[4 * k + b] = (uint8_t)(s->h[k] >> (24 - 8 * b));
-    for (int k = 0; hex && k < 20; k++) {
-        hex[2 * k] = "0123456789abcdef"[digest[k] >> 4];
-        hex[2 * k + 1] = "0123456789abcdef"[digest[k] & 15];
-    }
-    if (hex)
-        hex[40] = 0;
+    mdblock_final(&s->m, s->h, compress, 5, digest, hex);
 }

@@ -52,44 +52,15 @@ void sha256_init(Sha256 *s)
     static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     memcpy(s->h, h0, sizeof h0);
-    s->bytes = 0;
-    s->fill = 0;
+    mdblock_init(&s->m);
 }
 
 void sha256_update(Sha256 *s, const void *data, size_t len)
 {
-    const uint8_t *p = data;
-    s->bytes += len;
-    if (s->fill) {
-        size_t k = 64 - s->fill < len ? 64 - s->fill : len;
-        memcpy(s->block + s->fill, p, k);
-        s->fill += k, p += k, len -= k;
-        if (s->fill < 64)
-            return;
-        compress(s->h, s->block);
-        s->fill = 0;
-    }
-    for (; len >= 64; p += 64, len -= 64)
-        compress(s->h, p);
-    memcpy(s->block, p, len);
-    s->fill = len;
+    mdblock_update(&s->m, s->h, compress, data, len);
 }
 
 void sha256_final(Sha256 *s, uint8_t digest[32], char *hex)
 {
-    uint64_t bits = s->bytes * 8;
-    uint8_t pad[72] = {0x80};
-    size_t n = (s->fill < 56 ? 56 : 120) - s->fill;
-    for (int k = 0; k < 8; k++)
-        pad[n + k] = (uint8_t)(bits >> (56 - 8 * k));
-    sha256_update(s, pad, n + 8);
-    for (int k = 0; k < 8; k++)
-        for (int b = 0; b < 4; b++)
-            digest[4 * k + b] = (uint8_t)(s->h[k] >> (24 - 8 * b));
-    for (int k = 0; hex && k < 32; k++) {
-        hex[2 * k] = "0123456789abcdef"[digest[k] >> 4];
-        hex[2 * k + 1] = "0123456789abcdef"[digest[k] & 15];
-    }
-    if (hex)
-        hex[64] = 0;
+    mdblock_final(&s->m, s->h, compress, 8, digest, hex);
 }
