@@ -22,6 +22,8 @@
 #include "hfindex.h"
 
 #define HF_CHUNK ((size_t)1 << 20) /* elements copied between drops of the map's pages */
+#define HF_LINE 16                 /* floats of a cache line: where each copy begins */
+#define HF_HUGE ((size_t)2 << 20)  /* bytes of a huge page: where the arena begins */
 
 static int fail(char *why, size_t whylen, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -187,6 +189,14 @@ static void drop_pages(const StFile *f, const StTensor *t, size_t lo, size_t hi)
     madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+/* Floats of the arena a copy of count floats takes: up to the next cache
+ * line, so that every copy begins on one and a kernel's 64-byte loads along
+ * a row never straddle two lines. */
+static size_t line_floats(size_t count)
+{
+    return (count + HF_LINE - 1) / HF_LINE * HF_LINE;
+}
+
 /* t converted into out, HF_CHUNK elements at a time, each chunk's source
  * pages dropped behind it: resident memory never holds more than a chunk
  * of a tensor twice. */
@@ -215,7 +225,7 @@ static int read_all(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *
         if (!x) {
             float *out = hw->arena + at;
             copy_tensor(w[k].f, t, out);
-            at += (size_t)t->count;
+            at += line_floats((size_t)t->count);
             x = out;
         }
         size_t bad = first_nonfinite(x, (size_t)t->count);
@@ -233,13 +243,15 @@ static int read_all(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *
     return AV_OK;
 }
 
-/* The arena for bytes of copies: asked to be backed by huge pages where the
- * kernel does so on request, which spares a page fault every 4 KB while
- * hundreds of megabytes are filled (a third of the load time of an
- * unaligned gpt2). */
+/* The arena for bytes of copies, beginning on a huge page and asked to be
+ * backed by huge pages where the kernel does so on request, which spares a
+ * page fault every 4 KB while hundreds of megabytes are filled (a third of
+ * the load time of an unaligned gpt2) and a walk of the page tables every
+ * 4 KB as the kernels stream it. */
 static float *arena_alloc(size_t bytes)
 {
-    float *a = malloc(bytes);
+    const size_t align = bytes >= HF_HUGE ? HF_HUGE : HF_LINE * sizeof(float);
+    float *a = aligned_alloc(align, (bytes + align - 1) / align * align);
 #ifdef MADV_HUGEPAGE
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     uintptr_t lo = ((uintptr_t)a + page - 1) / page * page,
@@ -258,7 +270,7 @@ int hfweights_load(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *c
     for (int k = 0; k < n && rc == AV_OK; k++) {
         rc = hfweights_find(hw, &w[k], why, whylen);
         if (rc == AV_OK && w[k].t && !st_f32_in_place(w[k].f, w[k].t))
-            copies += (size_t)w[k].t->count;
+            copies += line_floats((size_t)w[k].t->count);
     }
     if (rc == AV_OK && copies) {
         hw->arena = arena_alloc(copies * sizeof(float));
