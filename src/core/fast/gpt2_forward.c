@@ -10,8 +10,9 @@
  *
  * A layer is five steps; with two threads, the calling one and a helper
  * started once per call (and joined before it returns) each do half of
- * every step, and both wait at a barrier before the next step reads what
- * the other wrote:
+ * every step, and both wait at a barrier (duo.h: it spins a few
+ * microseconds before it sleeps) before the next step reads what the other
+ * wrote:
  *
  *   1. a = LN1(x_l) (every row, by each thread into its own buffer: cheaper
  *      than a barrier for the few rows of a typed key), then its columns of
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "core/lens.h"
+#include "duo.h"
 #include "gpt2_kern.h"
 
 /* Multiply-adds of the layers below which a run stays on one thread. */
@@ -95,7 +97,7 @@ typedef struct {
     int p, n, threads;
     bool keep;
     float *hidden; /* (m, F), shared */
-    pthread_barrier_t bar;
+    DuoBarrier bar;
 } LayersRun;
 
 typedef struct {
@@ -111,12 +113,6 @@ static void share(int N, int t, int threads, int *j0, int *j1)
     const int half = threads > 1 ? (N / 2 + 8) / 16 * 16 : N;
     *j0 = t == 0 ? 0 : half;
     *j1 = t == 0 ? half : N;
-}
-
-static void wait_other(LayersRun *run)
-{
-    if (run->threads > 1)
-        pthread_barrier_wait(&run->bar);
 }
 
 /* Y[:, j0..j1) = X W[:, j0..j1) + b[j0..j1) for m rows (nothing when empty). */
@@ -171,29 +167,29 @@ static void layer_share(const LayersPart *pt, int l)
     /* Q | K | V (m, 3D) = a (m, D) attn_w (D, 3D) + attn_b */
     share(3 * D, t, T, &j0, &j1);
     linear_share(m, j0, j1, D, pt->a, D, y->attn_w, 3 * D, y->attn_b, qkv, L * 3 * D, pt->lw);
-    wait_other(run);
+    duo_wait(&run->bar);
     heads_share(pt, l);
-    wait_other(run);
+    duo_wait(&run->bar);
     /* attn (m, D) = concat (m, D) proj_w (D, D) + proj_b; x' = x_l + attn */
     share(D, t, T, &j0, &j1);
     linear_share(m, j0, j1, D, concat, L * D, y->proj_w, D, y->proj_b, attn, L * D, pt->lw);
     for (int r = 0; r < m; r++)
         for (int k = j0; k < j1; k++)
             x_out[(size_t)r * ldx + k] = x_in[(size_t)r * ldx + k] + attn[(size_t)r * L * D + k];
-    wait_other(run);
+    duo_wait(&run->bar);
     layer_norm(m, D, x_out, ldx, y->ln2_g, y->ln2_b, c->ln_eps, pt->a);
     /* hidden (m, F) = gelu(a (m, D) fc_w (D, F) + fc_b) */
     share(F, t, T, &j0, &j1);
     linear_share(m, j0, j1, D, pt->a, D, y->fc_w, F, y->fc_b, run->hidden, F, pt->lw);
     gpt2k_gelu(m, j1 - j0, run->hidden + j0, F);
-    wait_other(run);
+    duo_wait(&run->bar);
     /* a (m, D) = hidden (m, F) fcproj_w (F, D) + fcproj_b; x' += a */
     share(D, t, T, &j0, &j1);
     linear_share(m, j0, j1, F, run->hidden, F, y->fcproj_w, D, y->fcproj_b, pt->a, D, pt->lw);
     for (int r = 0; r < m; r++)
         for (int k = j0; k < j1; k++)
             x_out[(size_t)r * ldx + k] += pt->a[(size_t)r * D + k];
-    wait_other(run);
+    duo_wait(&run->bar);
 }
 
 static void *layers_thread(void *arg)
@@ -220,16 +216,16 @@ static void layers_run(const Gpt2Weights *w, int p, int n, bool keep, Gpt2State 
         part[t].lw = part[t].hw + gpt2k_head_work(m, n, c->d_model / c->n_head);
         at += threads > 1 ? thread_floats(c, m, n) : 0;
     }
-    run.threads = threads > 1 && pthread_barrier_init(&run.bar, NULL, 2) == 0 ? 2 : 1;
+    run.threads = threads > 1 && duo_init(&run.bar, 2) == 0 ? 2 : 1;
     pthread_t tid;
     if (run.threads > 1 && pthread_create(&tid, NULL, layers_thread, &part[1]) != 0) {
-        pthread_barrier_destroy(&run.bar);
+        duo_destroy(&run.bar);
         run.threads = 1;
     }
     layers_thread(&part[0]);
     if (run.threads > 1) {
         pthread_join(tid, NULL);
-        pthread_barrier_destroy(&run.bar);
+        duo_destroy(&run.bar);
     }
 }
 
