@@ -39,7 +39,7 @@ typedef struct {
     int n_shards;
     float *arena;        /* the tensors copied or converted */
     size_t n_params;     /* floats read */
-    size_t copied_bytes; /* bytes of arena */
+    size_t copied_bytes; /* bytes of weights copied into the arena */
 } HfWeights;
 
 /* Open dir's model.safetensors, or the shards its index lists. A folder

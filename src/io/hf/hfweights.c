@@ -266,17 +266,19 @@ int hfweights_load(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *c
                    size_t whylen)
 {
     int rc = AV_OK;
-    size_t copies = 0;
+    size_t copies = 0, floats = 0; /* the copies' floats, and the arena's with its gaps */
     for (int k = 0; k < n && rc == AV_OK; k++) {
         rc = hfweights_find(hw, &w[k], why, whylen);
-        if (rc == AV_OK && w[k].t && !st_f32_in_place(w[k].f, w[k].t))
-            copies += line_floats((size_t)w[k].t->count);
+        if (rc == AV_OK && w[k].t && !st_f32_in_place(w[k].f, w[k].t)) {
+            copies += (size_t)w[k].t->count;
+            floats += line_floats((size_t)w[k].t->count);
+        }
     }
     if (rc == AV_OK && copies) {
-        hw->arena = arena_alloc(copies * sizeof(float));
+        hw->arena = arena_alloc(floats * sizeof(float));
         if (!hw->arena)
             return fail(why, whylen, AV_ERR_NOMEM, "%zu MB for the converted weights: %s",
-                        copies * sizeof(float) >> 20, av_strerror(AV_ERR_NOMEM));
+                        floats * sizeof(float) >> 20, av_strerror(AV_ERR_NOMEM));
         hw->copied_bytes = copies * sizeof(float);
     }
     return rc == AV_OK ? read_all(hw, w, n, progress, ctx, why, whylen) : rc;
