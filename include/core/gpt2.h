@@ -73,6 +73,16 @@ typedef struct {
  * elsewhere), so a run that reuses the cache gives the bits of a whole one.
  */
 
+/* Positions a block of Gpt2State's kc and vc holds. */
+#define GPT2_KV_BLOCK 64
+
+/* Where the tile of position i's block for layer l, head h begins in kc
+ * or vc. */
+static inline size_t gpt2_kv_offset(int L, int H, int d_k, int i, int l, int h)
+{
+    return (((size_t)(i / GPT2_KV_BLOCK) * L + l) * H + h) * d_k * GPT2_KV_BLOCK;
+}
+
 /* A caller-owned forward state, reused between calls: the cache of every
  * layer's K and V and everything the views read. Zero it (or
  * gpt2_state_init) before the first call; gpt2_state_free releases it. A
@@ -91,6 +101,11 @@ typedef struct {
     float *qkv;            /* (cap, L, 3D): Q | K | V of position i, with their biases */
     float *concat;         /* (cap, L, D): the heads' outputs P_h V_h side by side */
     float *attn;           /* (cap, L, D): concat @ proj_w + proj_b, the attention's share of x */
+    float *kc, *vc;        /* every head's K and V again, for a typed key's heads to read in
+                              one run: blocks of GPT2_KV_BLOCK positions, block b holding
+                              for each layer l and head h the (d_k, GPT2_KV_BLOCK) tile of
+                              K transposed (kc) and the (GPT2_KV_BLOCK, d_k) tile of V (vc),
+                              gpt2_kv_offset(L, H, d_k, i, l, h) floats in */
     float *P;              /* attention weights: position i's rows of every layer and head,
                               (L, H, i + 1) floats from gpt2_P_offset(i): key j <= i */
     int p_rows;            /* positions whose rows of P are kept (a prefix) */

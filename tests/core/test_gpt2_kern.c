@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../../src/core/fast/gpt2_kern.h"
+#include "core/gpt2.h"
 #include "core/mat.h"
 #include "core/rng.h"
 
@@ -73,9 +74,9 @@ static void test_gpt2k_linear_rows(void **state)
      * path takes, over widths that need every tile (216 = 9 x 24; 200 =
      * 8 x 24 + 8; 61: 2 x 24, 8, then 5 scalar columns) */
     (void)state;
-    static const int rows[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,   10,  11,  12,  13,  14,
-                               15, 16, 17, 18, 19, 20, 23, 24, 25,  31,  32,  33,  40,  64,
-                               65, 97, 100, 127, 128, 129, 150};
+    static const int rows[] = {1,  2,  3,  4,  5,  6,  7,   8,   9,   10,  11, 12,
+                               13, 14, 15, 16, 17, 18, 19,  20,  23,  24,  25, 31,
+                               32, 33, 40, 64, 65, 97, 100, 127, 128, 129, 150};
     static const int widths[] = {216, 200, 61};
     Rng r;
     rng_seed(&r, 7);
@@ -149,6 +150,63 @@ static void test_gpt2k_head_one_row(void **state)
             assert_int_equal(check_head_row(&r, keys[a], dims[c]), 0);
 }
 
+/* A typed key's row from the state's blocks of cached keys (one layer and
+ * head: a block's tile of K transposed then, `block` floats on, its next),
+ * against gpt2k_head on the same numbers laid out as qkv holds them: the
+ * count of weights and outputs that differ in any bit (0), or -1 where the
+ * processor has no such path. */
+static int check_head_blocks(Rng *r, int n, int d_k)
+{
+    const int B = GPT2_KV_BLOCK, ld = 3 * d_k + 3, blocks = (n + B - 1) / B;
+    const size_t block = (size_t)2 * d_k * B; /* room for another head's tile between */
+    float *qkv = malloc(sizeof *qkv * (size_t)n * ld);
+    float *Kt = calloc((size_t)blocks * block, sizeof *Kt);
+    float *Vb = calloc((size_t)blocks * block, sizeof *Vb);
+    float *P = malloc(sizeof *P * (size_t)n), *O = malloc(sizeof *O * (size_t)d_k);
+    float *P1 = malloc(sizeof *P1 * (size_t)n), *O1 = malloc(sizeof *O1 * (size_t)d_k);
+    float *work = malloc(sizeof *work * (gpt2k_head_work(1, n, d_k) + 1));
+    assert_true(qkv && Kt && Vb && P && O && P1 && O1 && work);
+    for (size_t q = 0; q < (size_t)n * ld; q++)
+        qkv[q] = rng_symmetric(r, 2.0f);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < d_k; c++) {
+            const size_t at = (size_t)(i / B) * block;
+            Kt[at + (size_t)c * B + i % B] = qkv[(size_t)i * ld + d_k + c];
+            Vb[at + (size_t)(i % B) * d_k + c] = qkv[(size_t)i * ld + 2 * d_k + c];
+        }
+    const float scale = 1.0f / sqrtf((float)d_k), *q = qkv + (size_t)(n - 1) * ld;
+    int bad = -1;
+    if (gpt2k_head_blocks(n, d_k, scale, q, Kt, Vb, block, P, O)) {
+        gpt2k_head(n - 1, n, d_k, scale, q, ld, qkv + d_k, qkv + 2 * d_k, ld, P1, O1, d_k, work);
+        bad = 0;
+        for (int j = 0; j < n; j++)
+            bad += memcmp(&P[j], &P1[j], sizeof(float)) != 0;
+        for (int c = 0; c < d_k; c++)
+            bad += memcmp(&O[c], &O1[c], sizeof(float)) != 0;
+        if (bad)
+            print_message("n %d d_k %d: %d numbers differ\n", n, d_k, bad);
+    }
+    free(qkv), free(Kt), free(Vb), free(P), free(O), free(P1), free(O1), free(work);
+    return bad;
+}
+
+static void test_gpt2k_head_blocks(void **state)
+{
+    /* expect: a typed key's row read from the blocks of cached keys has the
+     * bits of the row read from qkv: for GPT-2's 64 features, fewer than a
+     * vector, a vector and some, and key counts inside one block, at its
+     * edge and over several */
+    (void)state;
+    static const int keys[] = {1, 7, 63, 64, 65, 130, 512};
+    static const int dims[] = {64, 5, 12, 40, 80};
+    Rng r;
+    rng_seed(&r, 12);
+    for (size_t a = 0; a < sizeof keys / sizeof keys[0]; a++)
+        for (size_t c = 0; c < sizeof dims / sizeof dims[0]; c++)
+            assert_int_equal(check_head_blocks(&r, keys[a], dims[c]),
+                             mat_packed_available() ? 0 : -1);
+}
+
 static void test_gpt2k_gelu(void **state)
 {
     /* expect: GELU's tanh form within 2e-7 + 2e-6 |gelu| of float64 over
@@ -181,9 +239,8 @@ static void test_gpt2k_gelu(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gpt2k_linear_rows),
-        cmocka_unit_test(test_gpt2k_linear_shapes),
-        cmocka_unit_test(test_gpt2k_head_one_row),
+        cmocka_unit_test(test_gpt2k_linear_rows),  cmocka_unit_test(test_gpt2k_linear_shapes),
+        cmocka_unit_test(test_gpt2k_head_one_row), cmocka_unit_test(test_gpt2k_head_blocks),
         cmocka_unit_test(test_gpt2k_gelu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -123,6 +123,26 @@ static void linear_share(int m, int j0, int j1, int K, const float *X, int ldx, 
         gpt2k_linear(m, j1 - j0, K, X, ldx, W + j0, ldw, b + j0, Y + j0, ldy, work);
 }
 
+/* Rows [p, n) of layer l's K and V for the heads [h0, h1), copied from qkv
+ * into the state's blocks (core/gpt2.h), where a typed key's heads read
+ * each head's keys in one run. */
+static void kv_store(Gpt2State *st, const Gpt2Config *c, int l, int h0, int h1, int p, int n)
+{
+    const int L = c->n_layer, H = c->n_head, D = c->d_model, d_k = D / H;
+    for (int i = p; i < n; i++) {
+        const float *row = st->qkv + ((size_t)i * L + l) * 3 * D;
+        const int r = i % GPT2_KV_BLOCK;
+        for (int h = h0; h < h1; h++) {
+            const size_t at = gpt2_kv_offset(L, H, d_k, i, l, h);
+            const float *k = row + D + h * d_k;
+            for (int q = 0; q < d_k; q++)
+                st->kc[at + (size_t)q * GPT2_KV_BLOCK + r] = k[q];
+            memcpy(st->vc + at + (size_t)r * d_k, row + 2 * D + h * d_k,
+                   (size_t)d_k * sizeof(float));
+        }
+    }
+}
+
 /* Step 2: this thread's heads of layer l over rows [p, n). */
 static void heads_share(const LayersPart *pt, int l)
 {
@@ -134,11 +154,15 @@ static void heads_share(const LayersPart *pt, int l)
     const float *qkv = st->qkv + (size_t)l * 3 * D;
     const float scale = 1.0f / sqrtf((float)d_k);
     const int h0 = pt->t * H / run->threads, h1 = (pt->t + 1) * H / run->threads;
+    kv_store(st, c, l, h0, h1, p, n);
     for (int h = h0; h < h1; h++) {
         const float *Q_h = qkv + (size_t)p * ldq + h * d_k;
         const float *K_h = qkv + D + h * d_k, *V_h = qkv + 2 * D + h * d_k;
         float *O = st->concat + ((size_t)p * L + l) * D + h * d_k;
-        gpt2k_head(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldq, pt->P, O, L * D, pt->hw);
+        const size_t at = gpt2_kv_offset(L, H, d_k, 0, l, h);
+        if (m > 1 || !gpt2k_head_blocks(n, d_k, scale, Q_h, st->kc + at, st->vc + at,
+                                        (size_t)L * D * GPT2_KV_BLOCK, pt->P, O))
+            gpt2k_head(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldq, pt->P, O, L * D, pt->hw);
         for (int r = 0; run->keep && r < m; r++) {
             const int i = p + r;
             float *dst = st->P + gpt2_P_offset(L, H, i) + ((size_t)l * H + h) * (i + 1);
@@ -272,6 +296,24 @@ static int grow(void **p, size_t count, size_t size)
     return AV_OK;
 }
 
+/* The K and V blocks grown from room for `from` positions to `to`, the new
+ * blocks zeros (a typed key's scores read a whole block); LD = L D. */
+static int kv_grow(Gpt2State *st, size_t LD, int from, int to)
+{
+    const size_t block = LD * GPT2_KV_BLOCK, B = GPT2_KV_BLOCK;
+    const size_t had = (from + B - 1) / B, need = (to + B - 1) / B;
+    if (need <= had)
+        return AV_OK;
+    int err = grow((void **)&st->kc, need * block, sizeof(float));
+    if (!err)
+        err = grow((void **)&st->vc, need * block, sizeof(float));
+    if (err)
+        return err;
+    memset(st->kc + had * block, 0, (need - had) * block * sizeof(float));
+    memset(st->vc + had * block, 0, (need - had) * block * sizeof(float));
+    return AV_OK;
+}
+
 /* Room for n positions (doubling, at most n_ctx) and for the forward's work
  * on m new rows with `threads` threads. */
 static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m, int threads)
@@ -288,6 +330,8 @@ static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m, int t
         int cap = st->cap * 2 > n ? st->cap * 2 : n;
         cap = cap < 16 ? 16 : cap;
         cap = cap > c->n_ctx ? c->n_ctx : cap;
+        if (kv_grow(st, L * D, st->cap, cap) != AV_OK)
+            return AV_ERR_NOMEM;
         int err = grow((void **)&st->ids, (size_t)cap, sizeof(int));
         if (!err)
             err = grow((void **)&st->x, (size_t)cap * (L + 1) * D, sizeof(float));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/attention.h"
+#include "core/gpt2.h"
 #include "core/mat.h"
 #include "attn_kernels.h"
 
@@ -34,7 +35,7 @@ enum {
     KERN_DIRECT_Y_FLOATS = 32768, /* floats of Y a chunk of the direct kernel takes */
     KERN_TILE_ROWS = 12,          /* rows of a register tile of the direct kernel */
     KERN_PREFETCH_ROWS = 4,       /* from this many rows on, one tile asks for W's next rows */
-    KERN_HEAD_AHEAD = 8,           /* cached keys a typed key's head asks for ahead */
+    KERN_HEAD_AHEAD = 8,          /* cached keys a typed key's head asks for ahead */
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -555,6 +556,86 @@ KERN_TARGET static void head_one(int n, int d_k, float scale, const float *q, co
     }
 }
 #endif
+
+#if KERN_X86
+/* The scores of a block's first `keys` keys (all GPT2_KV_BLOCK computed:
+ * the block's unused keys are zeros) from its tile of K transposed, Kt (d_k,
+ * GPT2_KV_BLOCK): eight keys a lane-wise chain over the features in order
+ * from zero, then the scale, as head_scores8 makes each. */
+KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float *q,
+                                     const float *Kt, float *P)
+{
+    __m256 a[GPT2_KV_BLOCK / 8];
+    float out[GPT2_KV_BLOCK];
+#pragma GCC unroll 8
+    for (int g = 0; g < GPT2_KV_BLOCK / 8; g++)
+        a[g] = _mm256_setzero_ps();
+    for (int c = 0; c < d_k; c++) {
+        const __m256 qc = _mm256_broadcast_ss(q + c);
+        const float *k = Kt + (size_t)c * GPT2_KV_BLOCK;
+#pragma GCC unroll 8
+        for (int g = 0; g < GPT2_KV_BLOCK / 8; g++)
+            a[g] = _mm256_fmadd_ps(qc, _mm256_loadu_ps(k + 8 * g), a[g]);
+    }
+#pragma GCC unroll 8
+    for (int g = 0; g < GPT2_KV_BLOCK / 8; g++)
+        _mm256_storeu_ps(out + 8 * g, _mm256_mul_ps(a[g], _mm256_set1_ps(scale)));
+    memcpy(P, out, (size_t)keys * sizeof *P);
+}
+
+/* O (d_k) += the block's first `keys` weights p times its rows of V (keys,
+ * d_k): each feature's chain over the keys goes on in order, as head_one's. */
+KERN_TARGET static void block_values(int keys, int d_k, const float *p, const float *V, float *O)
+{
+    int c0 = 0;
+    for (; c0 + 32 <= d_k; c0 += 32) {
+        __m256 o0 = _mm256_loadu_ps(O + c0), o1 = _mm256_loadu_ps(O + c0 + 8);
+        __m256 o2 = _mm256_loadu_ps(O + c0 + 16), o3 = _mm256_loadu_ps(O + c0 + 24);
+        for (int i = 0; i < keys; i++) {
+            const __m256 w = _mm256_broadcast_ss(p + i);
+            const float *v = V + (size_t)i * d_k + c0;
+            o0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v), o0);
+            o1 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 8), o1);
+            o2 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 16), o2);
+            o3 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 24), o3);
+        }
+        _mm256_storeu_ps(O + c0, o0), _mm256_storeu_ps(O + c0 + 8, o1);
+        _mm256_storeu_ps(O + c0 + 16, o2), _mm256_storeu_ps(O + c0 + 24, o3);
+    }
+    for (; c0 + 8 <= d_k; c0 += 8) {
+        __m256 o = _mm256_loadu_ps(O + c0);
+        for (int i = 0; i < keys; i++)
+            o = _mm256_fmadd_ps(_mm256_broadcast_ss(p + i),
+                                _mm256_loadu_ps(V + (size_t)i * d_k + c0), o);
+        _mm256_storeu_ps(O + c0, o);
+    }
+    for (; c0 < d_k; c0++) {
+        float o = O[c0];
+        for (int i = 0; i < keys; i++)
+            o = fmaf(p[i], V[(size_t)i * d_k + c0], o);
+        O[c0] = o;
+    }
+}
+#endif
+
+bool gpt2k_head_blocks(int n, int d_k, float scale, const float *q, const float *Kt, const float *V,
+                       size_t block, float *P, float *O)
+{
+#if KERN_X86
+    if (mat_packed_available()) {
+        const int B = GPT2_KV_BLOCK;
+        for (int j = 0; j < n; j += B)
+            block_scores(n - j < B ? n - j : B, d_k, scale, q, Kt + (size_t)(j / B) * block, P + j);
+        head_softmax(n - 1, 1, n, P);
+        memset(O, 0, (size_t)d_k * sizeof *O);
+        for (int j = 0; j < n; j += B)
+            block_values(n - j < B ? n - j : B, d_k, P + j, V + (size_t)(j / B) * block, O);
+        return true;
+    }
+#endif
+    (void)n, (void)d_k, (void)scale, (void)q, (void)Kt, (void)V, (void)block, (void)P, (void)O;
+    return false;
+}
 
 void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq, const float *K_h,
                 const float *V_h, int ldkv, float *P, float *O, int ldo, float *work)

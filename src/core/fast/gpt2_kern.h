@@ -7,6 +7,7 @@
 #ifndef ATTNVIZ_GPT2_KERN_H
 #define ATTNVIZ_GPT2_KERN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Floats of work gpt2k_linear needs for K input features. */
@@ -30,6 +31,14 @@ size_t gpt2k_head_work(int m, int n, int d_k);
  * Q_h and O start at row p, K_h and V_h at row 0. work: gpt2k_head_work. */
 void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq, const float *K_h,
                 const float *V_h, int ldkv, float *P, float *O, int ldo, float *work);
+
+/* gpt2k_head's typed key (p = n - 1) read from Gpt2State's blocks of the
+ * head's cached keys (core/gpt2.h): Kt and V its tiles in the first block,
+ * `block` floats from one block's tiles to the next's; P (n) and O (d_k)
+ * as gpt2k_head gives them, bit for bit. Returns false, touching nothing,
+ * where the processor has no such path (then call gpt2k_head). */
+bool gpt2k_head_blocks(int n, int d_k, float scale, const float *q, const float *Kt, const float *V,
+                       size_t block, float *P, float *O);
 
 /* out[v] = x (K) . A[v] (K) for v < N, rows of A lda apart (the logits
  * x @ lm_head^T): one pass over A. */

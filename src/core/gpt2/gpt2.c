@@ -16,7 +16,7 @@ void gpt2_state_init(Gpt2State *st)
 void gpt2_state_free(Gpt2State *st)
 {
     free(st->ids), free(st->x), free(st->qkv), free(st->concat), free(st->attn);
-    free(st->P), free(st->work);
+    free(st->kc), free(st->vc), free(st->P), free(st->work);
     memset(st, 0, sizeof *st);
 }
 
