@@ -136,10 +136,11 @@ static int check_head_row(Rng *r, int n, int d_k)
 
 static void test_gpt2k_head_one_row(void **state)
 {
-    /* expect: a typed key's row (one new query over the cached keys)
-     * has the bits of the same row in a whole run: weights and outputs,
-     * for GPT-2's 64 features, fewer than a vector, a vector and some, and
-     * key counts around the 8 keys one step takes */
+    /* expect: the last row computed alone (one new query over the keys
+     * before it, as a run from the cache makes its first row) has the bits
+     * of the same row in a whole run: weights and outputs, for GPT-2's 64
+     * features, fewer than a vector, a vector and some, and key counts
+     * around the 8 keys one step takes */
     (void)state;
     static const int keys[] = {1, 2, 7, 8, 9, 17, 64, 131};
     static const int dims[] = {64, 5, 12, 66, 40};

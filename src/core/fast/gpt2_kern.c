@@ -8,8 +8,10 @@
  * every block of rows is multiplied against the chunk while it is in cache;
  * a few rows (a typed key, a short text) skip the packing, which would cost
  * as much as the product, and run linear_rows_direct: the same chain, read
- * straight from W. Without AVX2 and FMA the plain loops below keep the same
- * property with multiply-then-add chains.
+ * straight from W. A typed key's heads read the state's blocks of cached
+ * keys (gpt2k_head_blocks), again the packed kernel's chains. Without AVX2
+ * and FMA the plain loops below keep the same property with
+ * multiply-then-add chains.
  */
 #include "gpt2_kern.h"
 
@@ -35,7 +37,6 @@ enum {
     KERN_DIRECT_Y_FLOATS = 32768, /* floats of Y a chunk of the direct kernel takes */
     KERN_TILE_ROWS = 12,          /* rows of a register tile of the direct kernel */
     KERN_PREFETCH_ROWS = 4,       /* from this many rows on, one tile asks for W's next rows */
-    KERN_HEAD_AHEAD = 8,          /* cached keys a typed key's head asks for ahead */
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -453,115 +454,10 @@ static void head_plain(int p, int n, int d_k, float scale, const float *Q_h, int
 }
 
 #if KERN_X86
-/* Eight keys' scores s (8) = scale (q . K_j) for keys j .. j+7 (rows ldk
- * apart): each a chain of fused multiply-adds over the d_k features in
- * order from zero, then the scale, as mat_sgemm_packed's. The keys go in
- * lanes: eight features of the eight rows at a time turned by a transpose
- * in registers, the last d_k % 8 one lane at a time. */
-KERN_TARGET static __m256 head_scores8(int d_k, float scale, const float *q, const float *K,
-                                       int ldk)
-{
-    __m256 acc = _mm256_setzero_ps();
-    int c0 = 0;
-    for (; c0 + 8 <= d_k; c0 += 8) {
-        __m256 r[8], t[8], u[8];
-        for (int a = 0; a < 8; a++)
-            r[a] = _mm256_loadu_ps(K + (size_t)a * ldk + c0);
-        for (int a = 0; a < 8; a += 2) {
-            t[a] = _mm256_unpacklo_ps(r[a], r[a + 1]);
-            t[a + 1] = _mm256_unpackhi_ps(r[a], r[a + 1]);
-        }
-        for (int a = 0; a < 8; a += 4) {
-            u[a] = _mm256_shuffle_ps(t[a], t[a + 2], 0x44);
-            u[a + 1] = _mm256_shuffle_ps(t[a], t[a + 2], 0xee);
-            u[a + 2] = _mm256_shuffle_ps(t[a + 1], t[a + 3], 0x44);
-            u[a + 3] = _mm256_shuffle_ps(t[a + 1], t[a + 3], 0xee);
-        }
-        /* feature c0 + f of the eight keys: f = 0, 1, 2, 3 from the low
-         * halves, 4 .. 7 from the high ones (the selector a constant) */
-        for (int f = 0; f < 4; f++)
-            acc = _mm256_fmadd_ps(_mm256_broadcast_ss(q + c0 + f),
-                                  _mm256_permute2f128_ps(u[f], u[f + 4], 0x20), acc);
-        for (int f = 4; f < 8; f++)
-            acc = _mm256_fmadd_ps(_mm256_broadcast_ss(q + c0 + f),
-                                  _mm256_permute2f128_ps(u[f - 4], u[f], 0x31), acc);
-    }
-    for (; c0 < d_k; c0++) {
-        float col[8];
-        for (int a = 0; a < 8; a++)
-            col[a] = K[(size_t)a * ldk + c0];
-        acc = _mm256_fmadd_ps(_mm256_broadcast_ss(q + c0), _mm256_loadu_ps(col), acc);
-    }
-    return _mm256_mul_ps(acc, _mm256_set1_ps(scale));
-}
-
-/* Ask the caches for rows [i0, i1) (below n) of d_k floats at X, ldx apart:
- * the cache's rows of one head lie a whole position apart (every layer's Q,
- * K and V between them), too far for the processor to guess the next. */
-static inline void head_prefetch(int i0, int i1, int n, int d_k, const float *X, int ldx)
-{
-    for (int i = i0; i < i1 && i < n; i++)
-        for (int c = 0; c < d_k; c += 16)
-            _mm_prefetch((const char *)(X + (size_t)i * ldx + c), _MM_HINT_T0);
-}
-
-/* The one new row of a typed key (position p = n - 1) straight from the
- * cache, nothing packed: its scores over keys 0 .. p, the softmax, and
- * O (d_k) = P V_h, each feature a chain over the keys in order from zero.
- * The chains are the packed kernel's (which adds only exact zeros past the
- * row's last key), so the row has the bits a whole run gives it. */
-KERN_TARGET static void head_one(int n, int d_k, float scale, const float *q, const float *K_h,
-                                 const float *V_h, int ldkv, float *P, float *O)
-{
-    int j = 0;
-    for (; j + 8 <= n; j += 8) {
-        head_prefetch(j + KERN_HEAD_AHEAD, j + KERN_HEAD_AHEAD + 8, n, d_k, K_h, ldkv);
-        _mm256_storeu_ps(P + j, head_scores8(d_k, scale, q, K_h + (size_t)j * ldkv, ldkv));
-    }
-    for (; j < n; j++) {
-        const float *k = K_h + (size_t)j * ldkv;
-        float s = 0.0f;
-        for (int c = 0; c < d_k; c++)
-            s = fmaf(q[c], k[c], s);
-        P[j] = s * scale;
-    }
-    head_softmax(n - 1, 1, n, P);
-    int c0 = 0;
-    for (; c0 + 32 <= d_k; c0 += 32) {
-        __m256 o0 = _mm256_setzero_ps(), o1 = o0, o2 = o0, o3 = o0;
-        for (int i = 0; i < n; i++) {
-            head_prefetch(i + KERN_HEAD_AHEAD, i + KERN_HEAD_AHEAD + 1, n, 32, V_h + c0, ldkv);
-            const __m256 w = _mm256_broadcast_ss(P + i);
-            const float *v = V_h + (size_t)i * ldkv + c0;
-            o0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v), o0);
-            o1 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 8), o1);
-            o2 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 16), o2);
-            o3 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 24), o3);
-        }
-        _mm256_storeu_ps(O + c0, o0), _mm256_storeu_ps(O + c0 + 8, o1);
-        _mm256_storeu_ps(O + c0 + 16, o2), _mm256_storeu_ps(O + c0 + 24, o3);
-    }
-    for (; c0 + 8 <= d_k; c0 += 8) {
-        __m256 o = _mm256_setzero_ps();
-        for (int i = 0; i < n; i++)
-            o = _mm256_fmadd_ps(_mm256_broadcast_ss(P + i),
-                                _mm256_loadu_ps(V_h + (size_t)i * ldkv + c0), o);
-        _mm256_storeu_ps(O + c0, o);
-    }
-    for (; c0 < d_k; c0++) {
-        float o = 0.0f;
-        for (int i = 0; i < n; i++)
-            o = fmaf(P[i], V_h[(size_t)i * ldkv + c0], o);
-        O[c0] = o;
-    }
-}
-#endif
-
-#if KERN_X86
 /* The scores of a block's first `keys` keys (all GPT2_KV_BLOCK computed:
  * the block's unused keys are zeros) from its tile of K transposed, Kt (d_k,
  * GPT2_KV_BLOCK): eight keys a lane-wise chain over the features in order
- * from zero, then the scale, as head_scores8 makes each. */
+ * from zero, then the scale, as mat_sgemm_packed's. */
 KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float *q,
                                      const float *Kt, float *P)
 {
@@ -584,7 +480,8 @@ KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float
 }
 
 /* O (d_k) += the block's first `keys` weights p times its rows of V (keys,
- * d_k): each feature's chain over the keys goes on in order, as head_one's. */
+ * d_k): each feature's chain over the keys goes on in order from zero, as
+ * mat_sgemm_packed's (which adds only exact zeros past the row's last key). */
 KERN_TARGET static void block_values(int keys, int d_k, const float *p, const float *V, float *O)
 {
     int c0 = 0;
@@ -646,12 +543,6 @@ void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq, c
         head_plain(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldkv, P, O, ldo);
         return;
     }
-#if KERN_X86
-    if (m == 1) { /* a typed key: packing K_h and V_h would cost more than the row */
-        head_one(n, d_k, scale, Q_h, K_h, V_h, ldkv, P, O);
-        return;
-    }
-#endif
     float *Kp = work, *Vp = work + mat_packed_floats(d_k, n);
     mat_pack(true, d_k, n, K_h, ldkv, Kp);
     /* P (m, n) = scale Q_h (m, d_k) K_h^T (d_k, n), row r wanting keys below p + r + 1 */
