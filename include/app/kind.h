@@ -160,6 +160,19 @@ typedef struct {
     bool causal_only; /* the model was made causal: the mask cannot be turned off */
     bool slow;        /* a run may take seconds: the interface says so before it, or
                          sets Kind.background */
+    /* What the command line (cli/model_cmd.c) does otherwise for a kind
+     * opened from a file (imported attention); all false for the folders. */
+    bool file_sizes;     /* the sizes are the file's: --head's message says no "a layer",
+                            and AV_MAX_LAYERS and AV_MAX_HEADS bound them */
+    bool dump_first;     /* --dump writes the file itself, before any run */
+    bool no_sentence;    /* text and md exports do not open with the sentence */
+    bool budget_message; /* too large to export every weight: said as the budget */
+    /* The name the command line's messages give the model (a file's base
+     * name). NULL: the folder as given. */
+    const char *(*label)(const Kind *k);
+    /* A finding the batch says on standard error as a warning before it
+     * writes anything (rows not summing to 1), or NULL. NULL: none. */
+    const char *(*warning)(const Kind *k);
 } KindClass;
 
 struct Kind {
@@ -264,6 +277,12 @@ char *kind_start_text(const Kind *k);
 
 /* k->cls->run_note after a run into r, or out emptied. */
 void kind_run_note(const Kind *k, const ModelResult *r, char *out, size_t len);
+
+/* k->cls->label, or NULL (the caller names the folder). */
+const char *kind_label(const Kind *k);
+
+/* k->cls->warning, or NULL. */
+const char *kind_warning(const Kind *k);
 
 /* Close k and zero it; accepts a zeroed Kind. */
 void kind_close(Kind *k);

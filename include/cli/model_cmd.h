@@ -1,7 +1,10 @@
-/* model_cmd.h - --model DIR and --generate N on the command line, for every
- * kind of model folder (app/kind.h's kind_open_folder): the folder opened and
- * checked against the other options, and the text continued, before the
- * ordinary batch or interface runs on the result.
+/* model_cmd.h - the one model command: --model DIR and --generate N for
+ * every kind of model folder (app/kind.h's kind_open_folder): the folder
+ * opened and checked against the other options, and the text continued,
+ * before the ordinary batch or interface runs on the result; and
+ * `--attention FILE.npy --tokens FILE [--key-tokens FILE]`, attention
+ * computed elsewhere, opened by its kind, checked, then exported (-e text,
+ * csv, json, md, svg, html), dumped (--dump DIR) or shown in the interface.
  */
 #ifndef ATTNVIZ_MODEL_CMD_H
 #define ATTNVIZ_MODEL_CMD_H
@@ -10,6 +13,7 @@
 
 #include "app/kind.h"
 #include "cli/cli.h"
+#include "render/export.h"
 
 /* Open o->model_dir into k (k owns the model; closed by the caller with
  * kind_close, or here on error), check --head and --layer against it,
@@ -37,5 +41,20 @@ int model_cmd_check(const CliOptions *o);
  * model k (k->bad: the piece outside the vocabulary). Returns the exit
  * status, 0 for AV_OK. */
 int model_cmd_error(const CliOptions *o, const Kind *k, int err);
+
+/* The export of r (the settings c, options eo as --export asked) to
+ * standard output or --output, as k's class says: text and md open with
+ * the sentence unless no_sentence; a lazy result (too large to keep every
+ * weight) only pooled (text, trace, svg, html). Returns 0 or the exit
+ * status after one line on standard error. */
+int model_cmd_export(const CliOptions *o, const Kind *k, const ModelResult *r,
+                     const ModelConfig *c, ExportOptions eo);
+
+/* Everything --attention asks for, from options cli_parse accepted
+ * (o->attention set). Errors are one line on standard error ("attnviz:
+ * ..."); unnormalised rows are a warning line ("attnviz: warning: ...") in
+ * batch and the status line in the interface. Returns the exit status: 0,
+ * 1 (I/O, memory) or 2 (a bad file or option). */
+int model_cmd_file(const CliOptions *o);
 
 #endif

@@ -183,6 +183,16 @@ void kind_close(Kind *k)
     memset(k, 0, sizeof *k);
 }
 
+const char *kind_label(const Kind *k)
+{
+    return k->cls->label ? k->cls->label(k) : NULL;
+}
+
+const char *kind_warning(const Kind *k)
+{
+    return k->cls->warning ? k->cls->warning(k) : NULL;
+}
+
 char *kind_start_text(const Kind *k)
 {
     return k->cls->start_text ? k->cls->start_text(k) : NULL;

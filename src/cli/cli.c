@@ -400,7 +400,7 @@ static int check_model(CliOptions *o)
 }
 
 /* --attention: no model, so none of its settings; the head and layer are
- * checked against the file (cli/import_cmd.c). */
+ * checked against the file (cli/model_cmd.c). */
 static int check_import(CliOptions *o)
 {
     const ModelConfig *c = &o->cfg;

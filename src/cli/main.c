@@ -32,7 +32,6 @@
 #include "app/kind.h"
 #include "cli/hub_cmd.h"
 #include "cli/model_cmd.h"
-#include "cli/import_cmd.h"
 #include "cli/lens_cmd.h"
 #include "cli/live_cmd.h"
 #include "cli/outfile.h"
@@ -183,34 +182,9 @@ static int run_model(App *a)
     }
 }
 
-/* The result as --export says, for outfile_write. */
-typedef struct {
-    const App *a;
-    const ExportOptions *eo;
-} ExportJob;
-
-static int export_to(FILE *f, void *ctx)
-{
-    const ExportJob *j = ctx;
-    return export_write(f, &j->a->result, &j->a->opt.cfg, j->eo);
-}
-
 static int write_export(App *a)
 {
-    ExportOptions eo = a->opt.export;
-    eo.sentence = true; /* text and md open with the sentence and its numbered tokens */
-    eo.color = ui_color_wanted(a->opt.color, !a->opt.output && isatty(STDOUT_FILENO));
-    if (a->result.lazy && eo.format != EXPORT_TEXT && eo.format != EXPORT_TRACE &&
-        eo.format != EXPORT_SVG && eo.format != EXPORT_HTML) /* these two pool */
-        return say(2, "%d tokens are too many to export every weight: use --export text, "
-                   "which pools them", a->result.tokens.n);
-    if (!a->opt.output) {
-        int err = export_write(stdout, &a->result, &a->opt.cfg, &eo);
-        if (err && err != AV_ERR_IO) /* standard output holds what came before */
-            return say(av_exit_status(err), "the export stopped: %s", av_strerror(err));
-        return err ? say(1, "cannot write the export: %s", strerror(errno)) : 0;
-    }
-    return outfile_write(a->opt.output, NULL, export_to, &(ExportJob){a, &eo});
+    return model_cmd_export(&a->opt, &a->kind, &a->result, &a->opt.cfg, a->opt.export);
 }
 
 static int heads_to(FILE *f, void *hs)
@@ -392,7 +366,7 @@ int main(int argc, char **argv)
     if (!status && (a.opt.help || a.opt.version))
         status = help_or_version(&a);
     else if (!status && a.opt.attention) /* imported attention: no model to run */
-        status = import_cmd_main(&a.opt);
+        status = model_cmd_file(&a.opt);
     else if (!status && a.opt.train)
         status = live(&a);
     else if (!status)

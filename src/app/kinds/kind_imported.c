@@ -126,6 +126,26 @@ static int imported_dump(const Kind *k, const char *dir, const ModelResult *r, c
     return dump_write_import(dir, s->im, which);
 }
 
+/* The file's tokens joined by spaces: the interface's text. */
+static char *imported_start_text(const Kind *k)
+{
+    const Imported *s = k->self;
+    return strdup(s->im->text);
+}
+
+static const char *imported_label(const Kind *k)
+{
+    const Imported *s = k->self;
+    return s->im->a.name;
+}
+
+/* The check's finding (rows not summing to 1), said before a batch writes. */
+static const char *imported_warning(const Kind *k)
+{
+    const Imported *s = k->self;
+    return s->im->a.warning[0] ? s->im->a.warning : NULL;
+}
+
 static void imported_close(Kind *k)
 {
     Imported *s = k->self;
@@ -150,6 +170,13 @@ static const KindClass imported_class = {
     .release = imported_release,
     .dump = imported_dump,
     .close = imported_close,
+    .start_text = imported_start_text,
+    .label = imported_label,
+    .warning = imported_warning,
+    .file_sizes = true,
+    .dump_first = true,     /* the file bit for bit, whatever a run would make */
+    .no_sentence = true,    /* the text is the file's tokens, not a sentence typed */
+    .budget_message = true, /* a file's size is set, not its text's length */
 };
 
 int kind_imported_open(Kind *k, const AttnImport *im, char *msg, size_t msglen)
