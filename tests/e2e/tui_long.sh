@@ -70,7 +70,12 @@ check "typing a token: n 2101" wait_for 'Cost: n 2101 '
 keys Enter
 keys w
 check "the trace of a token of the long text" wait_for 'Calculation trace: head 1 of 4'
+settle
 keys Escape
+# q only once Escape has been taken: an Escape and a q read within ncurses'
+# escape delay are one key, Alt-q, which does not quit
+check "Escape backs out of the trace to the selected row's bars" \
+    wait_for 'Token 2101 extra attends to'
 settle
 keys q
 check "q quits with status 0" wait_for 'EXITED:0'

@@ -89,8 +89,12 @@ check "head 5 is labelled pronoun -> noun" wait_for 'Head 5 of 6.*pronoun -> nou
 keys I
 check "I explains how each head was built" wait_for 'Head 1: previous token'
 check "... with the rotation property" wait_for 'rotation property'
+settle
 keys Escape
-settle # Esc then a key at once would read as Alt-key
+# the next key only once Escape has been taken: an Escape and a key read
+# within ncurses' escape delay are one key, Alt-key
+check "Escape closes how the heads were built" wait_for '^Head 5 of 6: pronoun -> noun  entropy'
+settle
 
 # 4. Layers: add one, step through, remove it.
 keys P
