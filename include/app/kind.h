@@ -164,7 +164,6 @@ typedef struct {
      * opened from a file (imported attention); all false for the folders. */
     bool file_sizes;     /* the sizes are the file's: --head's message says no "a layer",
                             and AV_MAX_LAYERS and AV_MAX_HEADS bound them */
-    bool dump_first;     /* --dump writes the file itself, before any run */
     bool no_sentence;    /* text and md exports do not open with the sentence */
     bool budget_message; /* too large to export every weight: said as the budget */
     /* The name the command line's messages give the model (a file's base

@@ -6,8 +6,8 @@
  * and the text continued by sampling, before the batch or interface runs.
  * A file is mapped and checked by its kind, then dumped, exported or opened
  * in the interface here. What differs between the kinds is their class's
- * (KindClass: file_sizes, dump_first, no_sentence, budget_message, label,
- * warning), not a test of which kind this is.
+ * (KindClass: file_sizes, no_sentence, budget_message, label, warning),
+ * not a test of which kind this is.
  */
 #include "cli/model_cmd.h"
 
@@ -216,22 +216,20 @@ static int file_dump(const CliOptions *o, Kind *k, const ModelResult *r, const M
     return 0;
 }
 
-/* A file's batch: its dump (before the run when the kind's is the file
- * itself), then the run and the export. */
+/* A file's batch: its dump first (the file itself, bit for bit, whatever a
+ * run would make), then the run and the export. */
 static int file_batch(const CliOptions *o, Kind *k, const ModelConfig *c, ExportOptions eo)
 {
     ModelResult r = {0};
     int status = 0;
-    if (o->dump_dir && k->cls->dump_first && (status = file_dump(o, k, &r, c)) != 0)
+    if (o->dump_dir && (status = file_dump(o, k, &r, c)) != 0)
         return status;
-    if (!o->export_set && (!o->dump_dir || k->cls->dump_first))
+    if (!o->export_set)
         return 0;
     int err = kind_run(k, c, "", 0, NULL, 0, &r); /* the file's text: the kind's own */
     if (err)
         status = say(av_exit_status(err), "%s: %s", kind_label(k), av_strerror(err));
-    if (!status && o->dump_dir && !k->cls->dump_first)
-        status = file_dump(o, k, &r, c);
-    if (!status && o->export_set)
+    if (!status)
         status = model_cmd_export(o, k, &r, c, eo);
     model_result_free(&r);
     return status;

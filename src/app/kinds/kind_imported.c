@@ -174,7 +174,6 @@ static const KindClass imported_class = {
     .label = imported_label,
     .warning = imported_warning,
     .file_sizes = true,
-    .dump_first = true,     /* the file bit for bit, whatever a run would make */
     .no_sentence = true,    /* the text is the file's tokens, not a sentence typed */
     .budget_message = true, /* a file's size is set, not its text's length */
 };
