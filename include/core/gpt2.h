@@ -12,10 +12,18 @@
  *              c_proj W (D, D), b (D); ln_2 g, b (D);
  *              c_fc W (D, F), b (F); mlp c_proj W (F, D), b (D)
  *   ln_f g, b (D); lm_head (V, D): logits = x @ lm_headᵀ (wte when tied)
+ *
+ * With `panels` set (the reader sets it), c_attn W, c_fc W and mlp c_proj W
+ * lie as two panels of columns instead: (K, s) then (K, N - s), s =
+ * gpt2_panel_split(N), each row after row; gpt2_weight_index finds an
+ * element either way. Each of the forward's two threads computes one
+ * panel's columns, and reads its weights in one run rather than half of
+ * every row. c_proj W always lies row after row.
  */
 #ifndef ATTNVIZ_GPT2_H
 #define ATTNVIZ_GPT2_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,7 +58,25 @@ typedef struct {
     Gpt2Layer layer[AV_MAX_LAYERS];
     const float *lnf_g, *lnf_b;
     const float *lm_head; /* == wte when the checkpoint ties them */
+    bool panels;          /* attn_w, fc_w and fcproj_w lie in two panels (above) */
 } Gpt2Weights;
+
+/* Columns of a (K, N) weight's first panel: about half, at a multiple of
+ * 16 (the forward's tile), so 0 (one panel) below 16 columns. */
+static inline int gpt2_panel_split(int N)
+{
+    return (N / 2 + 8) / 16 * 16;
+}
+
+/* Where element (k, j) of a (K, N) weight lies: row after row, or in
+ * panels (attn_w, fc_w and fcproj_w of a Gpt2Weights with panels). */
+static inline size_t gpt2_weight_index(bool panels, int K, int N, int k, int j)
+{
+    const int s = panels ? gpt2_panel_split(N) : 0;
+    if (j < s)
+        return (size_t)k * s + j;
+    return (size_t)K * s + (size_t)k * (N - s) + (j - s);
+}
 
 /* ------------------------------------------------------------------ forward
  *

@@ -4,8 +4,9 @@
  * checked (dtype, shape) and read as float32. Shared by every model kind's
  * reader (hfmodel.c for GPT-2, hfbert.c for BERT), which owns its table.
  *
- * F32 data is used in place when it is 4-byte aligned, copied when not; F16
- * and BF16 are converted on load; either way the map's pages are dropped
+ * F32 data is used in place when it is 4-byte aligned, copied when not or
+ * when the reader wants a matrix's columns laid as two panels; F16 and
+ * BF16 are converted on load; either way the map's pages are dropped
  * from resident memory behind the copy. Every value is checked finite.
  * Nothing prints: a failure is an AV_ERR_* code and one line in why naming
  * the file and the tensor.
@@ -24,10 +25,14 @@ typedef void (*HfProgress)(void *ctx, double fraction, const char *what);
 
 /* One tensor a reader wants: its full name in the file (and another name
  * tried when that one is absent, or ""), its shape (cols 0: a vector of
- * rows), the pointer it fills; hfweights_find sets f and t. */
+ * rows), where its columns split into two panels (split > 0: columns
+ * [0, split) of every row, then the rest, each panel row after row, as
+ * core/gpt2.h's panels lie), the pointer it fills; hfweights_find sets f
+ * and t. */
 typedef struct {
     char name[96], alt[96];
     int rows, cols;
+    int split; /* 0: row after row, as in the file */
     const float **dst;
     bool optional; /* absent: *dst stays NULL, no error */
     const StFile *f;

@@ -422,7 +422,7 @@ static void test_kind_gpt2_pipeline_biases(void **state)
             int col = d_k + e; /* head 2's first column of Q */
             double q = ly->attn_b[col];
             for (int c = 0; c < D; c++)
-                q += (double)a[c] * ly->attn_w[(size_t)c * 3 * D + col];
+                q += (double)a[c] * ly->attn_w[gpt2_weight_index(f->hf.w.panels, D, 3 * D, c, col)];
             assert_float_equal(r.layer[1].ab.Q[(size_t)i * D + col], q, 1e-4);
         }
     }

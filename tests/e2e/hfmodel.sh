@@ -68,12 +68,13 @@ variant() {
     if ! why=$(compare "$d" "$out" 2>&1); then
         echo "not ok - hfmodel $name: $why"; return
     fi
-    local c
-    c=$(fact copied_bytes "$tmp/facts")
-    if [ "$copied" = 0 ] && [ "$c" != 0 ]; then
-        echo "not ok - hfmodel $name: $c bytes copied, aligned float32 should be read in place"
-    elif [ "$copied" = 1 ] && [ "$c" = 0 ]; then
-        echo "not ok - hfmodel $name: nothing copied"
+    # aligned float32 is read in place, but for the matrices laid in panels
+    local c p
+    c=$(fact copied_bytes "$tmp/facts") p=$(fact panelled_bytes "$tmp/facts")
+    if [ "$copied" = 0 ] && [ "$c" != "$p" ]; then
+        echo "not ok - hfmodel $name: $c bytes copied, aligned float32 should be read in place but for $p bytes laid in panels"
+    elif [ "$copied" = 1 ] && [ "$c" -le "$p" ]; then
+        echo "not ok - hfmodel $name: only $c bytes copied ($p laid in panels)"
     elif [ "$(fact last_fraction "$tmp/facts")" != 1.000000 ] ||
         [ "$(fact backwards "$tmp/facts")" != 0 ]; then
         echo "not ok - hfmodel $name: progress did not rise to 1: $(cat "$tmp/facts")"

@@ -410,6 +410,75 @@ static void test_gpt2_threads_and_kernels(void **state)
     free(wpe);
 }
 
+/* W (K, C) copied as two panels of columns split at s, by rows: what the
+ * reader does (core/gpt2.h), written out here without gpt2_weight_index. */
+static float *panels_of(const float *W, int K, int C, int s)
+{
+    float *p = malloc(sizeof *p * (size_t)K * C);
+    assert_non_null(p);
+    for (int k = 0; k < K; k++) {
+        memcpy(p + (size_t)k * s, W + (size_t)k * C, sizeof *p * (size_t)s);
+        memcpy(p + (size_t)K * s + (size_t)k * (C - s), W + (size_t)k * C + s,
+               sizeof *p * (size_t)(C - s));
+    }
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < C; j++)
+            assert_true(p[gpt2_weight_index(true, K, C, k, j)] == W[(size_t)k * C + j]);
+    return p;
+}
+
+static void test_gpt2_panels_same_bits(void **state)
+{
+    /* expect: c_attn, c_fc and mlp c_proj laid in panels (the reader's
+     * layout; here split at 80 of 144, 96 of 192 and 32 of 48 columns) give
+     * the bits of the file's layout: a whole run on one thread and two,
+     * tokens typed one at a time, an edit, the logits and the reference */
+    const Model *m = *state;
+    assert_int_equal(gpt2_panel_split(3 * D), 80);
+    assert_int_equal(gpt2_panel_split(F), 96);
+    assert_int_equal(gpt2_panel_split(D), 32);
+    assert_int_equal(gpt2_panel_split(15), 0);
+    Gpt2Weights w = m->w;
+    float *own[3 * L];
+    for (int l = 0; l < L; l++) {
+        Gpt2Layer *y = &w.layer[l];
+        y->attn_w = own[3 * l] = panels_of(y->attn_w, D, 3 * D, 80);
+        y->fc_w = own[3 * l + 1] = panels_of(y->fc_w, D, F, 96);
+        y->fcproj_w = own[3 * l + 2] = panels_of(y->fcproj_w, F, D, 32);
+    }
+    w.panels = true;
+    int ids[T];
+    random_ids(31, T, ids);
+    Gpt2State plain = {0};
+    plain.threads = 1;
+    assert_int_equal(gpt2_forward(&m->w, ids, T, &plain), AV_OK);
+    for (int threads = 1; threads <= 2; threads++) {
+        Gpt2State st = {0};
+        st.threads = threads;
+        assert_int_equal(gpt2_forward(&w, ids, T, &st), AV_OK);
+        assert_states_equal(&st, &plain, T);
+        st.n = 0;
+        for (int n = 1; n <= T; n += n < 40 ? 13 : 1) /* 1, 14, 27, 40, then typed keys */
+            assert_int_equal(gpt2_forward(&w, ids, n, &st), AV_OK);
+        assert_int_equal(st.from, T - 1);
+        assert_states_equal(&st, &plain, T);
+        float a[V], b[V];
+        assert_int_equal(gpt2_logits(&w, &st, T - 1, a), AV_OK);
+        assert_int_equal(gpt2_logits(&m->w, &plain, T - 1, b), AV_OK);
+        assert_memory_equal(a, b, sizeof a);
+        gpt2_state_free(&st);
+    }
+    Gpt2Ref r1, r2;
+    assert_int_equal(gpt2_ref(&w, ids, N, &r1), AV_OK);
+    assert_int_equal(gpt2_ref(&m->w, ids, N, &r2), AV_OK);
+    assert_memory_equal(r1.x, r2.x, sizeof *r1.x * (L + 1) * N * D);
+    assert_memory_equal(r1.logits, r2.logits, sizeof *r1.logits * N * V);
+    gpt2_ref_free(&r1), gpt2_ref_free(&r2);
+    gpt2_state_free(&plain);
+    for (int k = 0; k < 3 * L; k++)
+        free(own[k]);
+}
+
 static void test_gpt2_errors(void **state)
 {
     /* expect: no token, past n_ctx, an id outside the vocabulary or a broken
@@ -677,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_gpt2_cache_append),
         cmocka_unit_test(test_gpt2_cache_edit),
         cmocka_unit_test(test_gpt2_threads_and_kernels),
+        cmocka_unit_test(test_gpt2_panels_same_bits),
         cmocka_unit_test(test_gpt2_errors),
         cmocka_unit_test(test_gpt2_result_fill),
         cmocka_unit_test(test_gpt2_result_whatif),

@@ -22,10 +22,12 @@
  *   4. a = LN2(x'), its columns of hidden = gelu(a fc_w + fc_b)
  *   5. its columns of hidden fcproj_w + fcproj_b, added to x'
  *
- * The columns are split at a multiple of 16 (the direct kernel's tile), so
- * each half runs the kernel it would run alone, and every element's sum is
- * the same chain (gpt2_kern.h) whichever thread computes it: the bits do
- * not depend on the threads. The logits split the vocabulary the same way.
+ * The columns are split where the weights' panels split them
+ * (gpt2_panel_split, a multiple of 16, the direct kernel's tile), so each
+ * thread reads its weights in one run where the reader laid them in panels
+ * and runs the kernel it would run alone, and every element's sum is the
+ * same chain (gpt2_kern.h) whichever thread computes it: the bits depend
+ * neither on the threads nor on the layout. The logits split the vocabulary the same way.
  * No global state; allocates only when the state grows.
  */
 #include "core/gpt2.h"
@@ -107,20 +109,33 @@ typedef struct {
     float *hw, *lw; /* the heads' and the linear kernel's work */
 } LayersPart;
 
-/* Thread t's share [*j0, *j1) of N columns: the split at a multiple of 16. */
+/* Thread t's share [*j0, *j1) of N columns: with two threads, the columns
+ * of panel t (core/gpt2.h), else all. */
 static void share(int N, int t, int threads, int *j0, int *j1)
 {
-    const int half = threads > 1 ? (N / 2 + 8) / 16 * 16 : N;
-    *j0 = t == 0 ? 0 : half;
-    *j1 = t == 0 ? half : N;
+    const int s = threads > 1 ? gpt2_panel_split(N) : N;
+    *j0 = t == 0 ? 0 : s;
+    *j1 = t == 0 ? s : N;
 }
 
-/* Y[:, j0..j1) = X W[:, j0..j1) + b[j0..j1) for m rows (nothing when empty). */
-static void linear_share(int m, int j0, int j1, int K, const float *X, int ldx, const float *W,
-                         int ldw, const float *b, float *Y, int ldy, float *work)
+/* Y[:, j0..j1) = X W[:, j0..j1) + b[j0..j1) for m rows, W (K, N) lying in
+ * panels or row after row (core/gpt2.h); work: the kernel's. */
+static void linear_share(int m, int j0, int j1, int K, int N, const float *X, int ldx,
+                         const float *W, bool panels, const float *b, float *Y, int ldy,
+                         float *work)
 {
-    if (j1 > j0)
-        gpt2k_linear(m, j1 - j0, K, X, ldx, W + j0, ldw, b + j0, Y + j0, ldy, work);
+    if (!panels) {
+        if (j1 > j0)
+            gpt2k_linear(m, j1 - j0, K, X, ldx, W + j0, N, b + j0, Y + j0, ldy, work);
+        return;
+    }
+    /* the columns in panel 0, [j0, min(j1, s)), then in panel 1, [max(j0, s), j1) */
+    const int s = gpt2_panel_split(N), e0 = j1 < s ? j1 : s, c1 = j0 > s ? j0 : s;
+    if (e0 > j0)
+        gpt2k_linear(m, e0 - j0, K, X, ldx, W + j0, s, b + j0, Y + j0, ldy, work);
+    if (j1 > c1)
+        gpt2k_linear(m, j1 - c1, K, X, ldx, W + (size_t)K * s + (c1 - s), N - s, b + c1, Y + c1,
+                     ldy, work);
 }
 
 /* Rows [p, n) of layer l's K and V for the heads [h0, h1), copied from qkv
@@ -181,6 +196,7 @@ static void layer_share(const LayersPart *pt, int l)
     const Gpt2Layer *y = &run->w->layer[l];
     const int L = c->n_layer, D = c->d_model, F = c->d_ff, m = run->n - run->p;
     const int ldx = (L + 1) * D, t = pt->t, T = run->threads;
+    const bool pn = run->w->panels;
     const float *x_in = st->x + ((size_t)run->p * (L + 1) + l) * D;
     float *x_out = st->x + ((size_t)run->p * (L + 1) + l + 1) * D;
     float *qkv = st->qkv + ((size_t)run->p * L + l) * 3 * D;
@@ -190,13 +206,13 @@ static void layer_share(const LayersPart *pt, int l)
     layer_norm(m, D, x_in, ldx, y->ln1_g, y->ln1_b, c->ln_eps, pt->a);
     /* Q | K | V (m, 3D) = a (m, D) attn_w (D, 3D) + attn_b */
     share(3 * D, t, T, &j0, &j1);
-    linear_share(m, j0, j1, D, pt->a, D, y->attn_w, 3 * D, y->attn_b, qkv, L * 3 * D, pt->lw);
+    linear_share(m, j0, j1, D, 3 * D, pt->a, D, y->attn_w, pn, y->attn_b, qkv, L * 3 * D, pt->lw);
     duo_wait(&run->bar);
     heads_share(pt, l);
     duo_wait(&run->bar);
     /* attn (m, D) = concat (m, D) proj_w (D, D) + proj_b; x' = x_l + attn */
     share(D, t, T, &j0, &j1);
-    linear_share(m, j0, j1, D, concat, L * D, y->proj_w, D, y->proj_b, attn, L * D, pt->lw);
+    linear_share(m, j0, j1, D, D, concat, L * D, y->proj_w, false, y->proj_b, attn, L * D, pt->lw);
     for (int r = 0; r < m; r++)
         for (int k = j0; k < j1; k++)
             x_out[(size_t)r * ldx + k] = x_in[(size_t)r * ldx + k] + attn[(size_t)r * L * D + k];
@@ -204,12 +220,12 @@ static void layer_share(const LayersPart *pt, int l)
     layer_norm(m, D, x_out, ldx, y->ln2_g, y->ln2_b, c->ln_eps, pt->a);
     /* hidden (m, F) = gelu(a (m, D) fc_w (D, F) + fc_b) */
     share(F, t, T, &j0, &j1);
-    linear_share(m, j0, j1, D, pt->a, D, y->fc_w, F, y->fc_b, run->hidden, F, pt->lw);
+    linear_share(m, j0, j1, D, F, pt->a, D, y->fc_w, pn, y->fc_b, run->hidden, F, pt->lw);
     gpt2k_gelu(m, j1 - j0, run->hidden + j0, F);
     duo_wait(&run->bar);
     /* a (m, D) = hidden (m, F) fcproj_w (F, D) + fcproj_b; x' += a */
     share(D, t, T, &j0, &j1);
-    linear_share(m, j0, j1, F, run->hidden, F, y->fcproj_w, D, y->fcproj_b, pt->a, D, pt->lw);
+    linear_share(m, j0, j1, F, D, run->hidden, F, y->fcproj_w, pn, y->fcproj_b, pt->a, D, pt->lw);
     for (int r = 0; r < m; r++)
         for (int k = j0; k < j1; k++)
             x_out[(size_t)r * ldx + k] += pt->a[(size_t)r * D + k];

@@ -33,15 +33,16 @@ static void layer_norm(const float *x, const float *g, const float *b, int D, fl
         y[c] = (float)((x[c] - mean) * inv * g[c] + b[c]);
 }
 
-/* y (n, d_out) = x (n, d_in) W (d_in, d_out) + b (d_out) */
-static void linear(const float *x, int n, int d_in, const float *W, const float *b, int d_out,
-                   float *y)
+/* y (n, d_out) = x (n, d_in) W (d_in, d_out) + b (d_out), W in panels or
+ * row after row (core/gpt2.h) */
+static void linear(const float *x, int n, int d_in, const float *W, bool panels, const float *b,
+                   int d_out, float *y)
 {
     for (int i = 0; i < n; i++)
         for (int o = 0; o < d_out; o++) {
             double sum = b[o];
             for (int k = 0; k < d_in; k++)
-                sum += (double)x[(size_t)i * d_in + k] * W[(size_t)k * d_out + o];
+                sum += (double)x[(size_t)i * d_in + k] * W[gpt2_weight_index(panels, d_in, d_out, k, o)];
             y[(size_t)i * d_out + o] = (float)sum;
         }
 }
@@ -62,7 +63,7 @@ static void layer(const Gpt2Weights *w, int l, Gpt2Ref *r, float *a, float *q, f
     float *concat = r->concat + (size_t)l * n * D;
     for (int i = 0; i < n; i++)
         layer_norm(x + (size_t)i * D, y->ln1_g, y->ln1_b, D, w->cfg.ln_eps, a + (size_t)i * D);
-    linear(a, n, D, y->attn_w, y->attn_b, 3 * D, qkv);
+    linear(a, n, D, y->attn_w, w->panels, y->attn_b, 3 * D, qkv);
     for (int i = 0; i < n; i++) { /* columns [0, D) Q, [D, 2D) K, [2D, 3D) V */
         memcpy(q + (size_t)i * D, qkv + (size_t)i * 3 * D, sizeof *q * D);
         memcpy(k + (size_t)i * D, qkv + (size_t)i * 3 * D + D, sizeof *k * D);
@@ -70,16 +71,16 @@ static void layer(const Gpt2Weights *w, int l, Gpt2Ref *r, float *a, float *q, f
     }
     AttnShape s = {n, n, D, r->H, true, true, 1.0f};
     attention_ref_heads(&s, q, k, v, NULL, r->P + (size_t)l * r->H * n * n, concat);
-    linear(concat, n, D, y->proj_w, y->proj_b, D, t);
+    linear(concat, n, D, y->proj_w, false, y->proj_b, D, t);
     for (size_t c = 0; c < (size_t)n * D; c++)
         x_next[c] = x[c] + t[c]; /* x' */
     for (int i = 0; i < n; i++)
         layer_norm(x_next + (size_t)i * D, y->ln2_g, y->ln2_b, D, w->cfg.ln_eps,
                    a + (size_t)i * D);
-    linear(a, n, D, y->fc_w, y->fc_b, F, hid);
+    linear(a, n, D, y->fc_w, w->panels, y->fc_b, F, hid);
     for (size_t c = 0; c < (size_t)n * F; c++)
         hid[c] = gelu_tanh(hid[c]);
-    linear(hid, n, F, y->fcproj_w, y->fcproj_b, D, t);
+    linear(hid, n, F, y->fcproj_w, w->panels, y->fcproj_b, D, t);
     for (size_t c = 0; c < (size_t)n * D; c++)
         x_next[c] += t[c];
 }

@@ -210,6 +210,40 @@ static void copy_tensor(const StFile *f, const StTensor *t, float *out)
     }
 }
 
+/* w's (rows, cols) matrix converted into out as two panels of columns,
+ * split at w->split, a chunk of rows at a time as copy_tensor does. */
+static void copy_panels(const StFile *f, const HfWant *w, float *out)
+{
+    const size_t R = (size_t)w->rows, C = (size_t)w->cols, s = (size_t)w->split;
+    const size_t size = (size_t)st_dtype_size(w->t->dtype), chunk = HF_CHUNK / C + 1;
+    for (size_t r0 = 0; r0 < R; r0 += chunk) {
+        const size_t r1 = R - r0 < chunk ? R : r0 + chunk;
+        for (size_t r = r0; r < r1; r++) {
+            st_load_f32_part(f, w->t, r * C, s, out + r * s);
+            st_load_f32_part(f, w->t, r * C + s, C - s, out + R * s + r * (C - s));
+        }
+        drop_pages(f, w->t, r0 * C * size, r1 * C * size);
+    }
+}
+
+/* The file's index of element e of w's copy (laid in panels or not). */
+static size_t file_index(const HfWant *w, size_t e)
+{
+    const size_t R = (size_t)w->rows, C = (size_t)w->cols, s = (size_t)w->split;
+    if (!s)
+        return e;
+    if (e < R * s)
+        return e / s * C + e % s;
+    e -= R * s;
+    return e / (C - s) * C + s + e % (C - s);
+}
+
+/* Whether w is used where it lies in the map. */
+static bool in_place(const HfWant *w)
+{
+    return !w->split && st_f32_in_place(w->f, w->t);
+}
+
 /* Read every found tensor: in place, or into the arena; check its values. */
 static int read_all(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *ctx, char *why,
                     size_t whylen)
@@ -221,10 +255,13 @@ static int read_all(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *
         const StTensor *t = w[k].t;
         if (!t)
             continue;
-        const float *x = st_f32_in_place(w[k].f, t);
+        const float *x = in_place(&w[k]) ? st_f32_in_place(w[k].f, t) : NULL;
         if (!x) {
             float *out = hw->arena + at;
-            copy_tensor(w[k].f, t, out);
+            if (w[k].split)
+                copy_panels(w[k].f, &w[k], out);
+            else
+                copy_tensor(w[k].f, t, out);
             at += line_floats((size_t)t->count);
             x = out;
         }
@@ -233,7 +270,8 @@ static int read_all(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *
             return fail(why, whylen, AV_ERR_MODEL,
                         "%s: tensor \"%s\": %s at element %zu; "
                         "weights must be finite",
-                        w[k].f->name, t->name, isnan(x[bad]) ? "NaN" : "Inf", bad);
+                        w[k].f->name, t->name, isnan(x[bad]) ? "NaN" : "Inf",
+                        file_index(&w[k], bad));
         *w[k].dst = x;
         hw->n_params += (size_t)t->count;
         done += (size_t)(t->end - t->begin);
@@ -269,7 +307,7 @@ int hfweights_load(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *c
     size_t copies = 0, floats = 0; /* the copies' floats, and the arena's with its gaps */
     for (int k = 0; k < n && rc == AV_OK; k++) {
         rc = hfweights_find(hw, &w[k], why, whylen);
-        if (rc == AV_OK && w[k].t && !st_f32_in_place(w[k].f, w[k].t)) {
+        if (rc == AV_OK && w[k].t && !in_place(&w[k])) {
             copies += (size_t)w[k].t->count;
             floats += line_floats((size_t)w[k].t->count);
         }

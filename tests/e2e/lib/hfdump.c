@@ -57,6 +57,31 @@ static int put(const char *out, const char *name, const float *x, size_t r, size
     return npy_write(path, c ? 2 : 1, shape, x);
 }
 
+/* put for a matrix the reader laid in panels (core/gpt2.h): row after row
+ * again, as the file has it. */
+static int put_panels(const char *out, const char *name, const float *x, size_t r, size_t c)
+{
+    float *rows = malloc(r * c * sizeof *rows + 1);
+    if (!rows)
+        return AV_ERR_NOMEM;
+    for (size_t k = 0; k < r; k++)
+        for (size_t j = 0; j < c; j++)
+            rows[k * c + j] = x[gpt2_weight_index(true, (int)r, (int)c, (int)k, (int)j)];
+    int rc = put(out, name, rows, r, c);
+    free(rows);
+    return rc;
+}
+
+/* Bytes of the matrices the reader lays in panels (those wide enough). */
+static size_t panelled_bytes(const Gpt2Config *c)
+{
+    const size_t D = (size_t)c->d_model, F = (size_t)c->d_ff;
+    size_t b = (gpt2_panel_split(3 * c->d_model) ? D * 3 * D : 0) +
+               (gpt2_panel_split(c->d_ff) ? D * F : 0) +
+               (gpt2_panel_split(c->d_model) ? F * D : 0);
+    return b * sizeof(float) * (size_t)c->n_layer;
+}
+
 static int dump(const HfModel *m, const char *out)
 {
     const Gpt2Config *c = &m->w.cfg;
@@ -67,26 +92,28 @@ static int dump(const HfModel *m, const char *out)
              put(out, "lm_head.weight", m->w.lm_head, V, D);
     for (int l = 0; l < c->n_layer; l++) {
         const Gpt2Layer *y = &m->w.layer[l];
+        const bool pn = m->w.panels;
         const struct {
             const char *n;
             const float *x;
             size_t r, c;
-        } t[12] = {{"ln_1.weight", y->ln1_g, D, 0},
-                   {"ln_1.bias", y->ln1_b, D, 0},
-                   {"attn.c_attn.weight", y->attn_w, D, 3 * D},
-                   {"attn.c_attn.bias", y->attn_b, 3 * D, 0},
-                   {"attn.c_proj.weight", y->proj_w, D, D},
-                   {"attn.c_proj.bias", y->proj_b, D, 0},
-                   {"ln_2.weight", y->ln2_g, D, 0},
-                   {"ln_2.bias", y->ln2_b, D, 0},
-                   {"mlp.c_fc.weight", y->fc_w, D, F},
-                   {"mlp.c_fc.bias", y->fc_b, F, 0},
-                   {"mlp.c_proj.weight", y->fcproj_w, F, D},
-                   {"mlp.c_proj.bias", y->fcproj_b, D, 0}};
+            bool panels;
+        } t[12] = {{"ln_1.weight", y->ln1_g, D, 0, false},
+                   {"ln_1.bias", y->ln1_b, D, 0, false},
+                   {"attn.c_attn.weight", y->attn_w, D, 3 * D, pn},
+                   {"attn.c_attn.bias", y->attn_b, 3 * D, 0, false},
+                   {"attn.c_proj.weight", y->proj_w, D, D, false},
+                   {"attn.c_proj.bias", y->proj_b, D, 0, false},
+                   {"ln_2.weight", y->ln2_g, D, 0, false},
+                   {"ln_2.bias", y->ln2_b, D, 0, false},
+                   {"mlp.c_fc.weight", y->fc_w, D, F, pn},
+                   {"mlp.c_fc.bias", y->fc_b, F, 0, false},
+                   {"mlp.c_proj.weight", y->fcproj_w, F, D, pn},
+                   {"mlp.c_proj.bias", y->fcproj_b, D, 0, false}};
         for (int k = 0; k < 12; k++) {
             char name[64];
             snprintf(name, sizeof name, "h.%d.%s", l, t[k].n);
-            rc |= put(out, name, t[k].x, t[k].r, t[k].c);
+            rc |= (t[k].panels ? put_panels : put)(out, name, t[k].x, t[k].r, t[k].c);
         }
     }
     return rc;
@@ -131,10 +158,10 @@ int main(int argc, char **argv)
     }
     long rss1 = status_kb("VmRSS:"), peak = status_kb("VmHWM:");
     printf("layers %d d_model %d heads %d vocab %d ctx %d d_ff %d eps %g params %zu "
-           "copied_bytes %zu tied %d prefixed %d dtype %s progress_calls %d last_fraction "
+           "copied_bytes %zu panelled_bytes %zu tied %d prefixed %d dtype %s progress_calls %d last_fraction "
            "%.6f backwards %d rss_before_kb %ld rss_after_kb %ld rss_peak_kb %ld\n",
            m.w.cfg.n_layer, m.w.cfg.d_model, m.w.cfg.n_head, m.w.cfg.n_vocab, m.w.cfg.n_ctx,
-           m.w.cfg.d_ff, (double)m.w.cfg.ln_eps, m.n_params, m.copied_bytes, m.tied, m.prefixed,
+           m.w.cfg.d_ff, (double)m.w.cfg.ln_eps, m.n_params, m.copied_bytes, panelled_bytes(&m.w.cfg), m.tied, m.prefixed,
            st_dtype_name(m.dtype), p.calls, p.last, p.backwards, rss0, rss1, peak);
     if (argc == 3 && dump(&m, argv[2]) != AV_OK) {
         fprintf(stderr, "hfdump: cannot write to %s\n", argv[2]);
