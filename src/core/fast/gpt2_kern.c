@@ -457,9 +457,11 @@ static void head_plain(int p, int n, int d_k, float scale, const float *Q_h, int
 /* The scores of a block's first `keys` keys (all GPT2_KV_BLOCK computed:
  * the block's unused keys are zeros) from its tile of K transposed, Kt (d_k,
  * GPT2_KV_BLOCK): eight keys a lane-wise chain over the features in order
- * from zero, then the scale, as mat_sgemm_packed's. */
+ * from zero, then the scale, as mat_sgemm_packed's. Meanwhile the tile at
+ * next (the head's next block, or NULL) is asked for: a head's blocks lie
+ * L H tiles apart, a jump the processor's own prefetcher does not foresee. */
 KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float *q,
-                                     const float *Kt, float *P)
+                                     const float *Kt, const float *next, float *P)
 {
     __m256 a[GPT2_KV_BLOCK / 8];
     float out[GPT2_KV_BLOCK];
@@ -469,6 +471,9 @@ KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float
     for (int c = 0; c < d_k; c++) {
         const __m256 qc = _mm256_broadcast_ss(q + c);
         const float *k = Kt + (size_t)c * GPT2_KV_BLOCK;
+        if (next)
+            for (int l = 0; l < GPT2_KV_BLOCK; l += 16)
+                _mm_prefetch((const char *)(next + (size_t)c * GPT2_KV_BLOCK + l), _MM_HINT_T0);
 #pragma GCC unroll 8
         for (int g = 0; g < GPT2_KV_BLOCK / 8; g++)
             a[g] = _mm256_fmadd_ps(qc, _mm256_loadu_ps(k + 8 * g), a[g]);
@@ -481,14 +486,19 @@ KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float
 
 /* O (d_k) += the block's first `keys` weights p times its rows of V (keys,
  * d_k): each feature's chain over the keys goes on in order from zero, as
- * mat_sgemm_packed's (which adds only exact zeros past the row's last key). */
-KERN_TARGET static void block_values(int keys, int d_k, const float *p, const float *V, float *O)
+ * mat_sgemm_packed's (which adds only exact zeros past the row's last key);
+ * the tile at next asked for meanwhile, as block_scores does. */
+KERN_TARGET static void block_values(int keys, int d_k, const float *p, const float *V,
+                                     const float *next, float *O)
 {
     int c0 = 0;
     for (; c0 + 32 <= d_k; c0 += 32) {
         __m256 o0 = _mm256_loadu_ps(O + c0), o1 = _mm256_loadu_ps(O + c0 + 8);
         __m256 o2 = _mm256_loadu_ps(O + c0 + 16), o3 = _mm256_loadu_ps(O + c0 + 24);
         for (int i = 0; i < keys; i++) {
+            if (next && c0 == 0)
+                for (int l = 0; l < d_k; l += 16)
+                    _mm_prefetch((const char *)(next + (size_t)i * d_k + l), _MM_HINT_T0);
             const __m256 w = _mm256_broadcast_ss(p + i);
             const float *v = V + (size_t)i * d_k + c0;
             o0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v), o0);
@@ -521,12 +531,17 @@ bool gpt2k_head_blocks(int n, int d_k, float scale, const float *q, const float 
 #if KERN_X86
     if (mat_packed_available()) {
         const int B = GPT2_KV_BLOCK;
-        for (int j = 0; j < n; j += B)
-            block_scores(n - j < B ? n - j : B, d_k, scale, q, Kt + (size_t)(j / B) * block, P + j);
+        for (int j = 0; j < n; j += B) {
+            const float *t = Kt + (size_t)(j / B) * block;
+            block_scores(n - j < B ? n - j : B, d_k, scale, q, t, j + B < n ? t + block : NULL,
+                         P + j);
+        }
         head_softmax(n - 1, 1, n, P);
         memset(O, 0, (size_t)d_k * sizeof *O);
-        for (int j = 0; j < n; j += B)
-            block_values(n - j < B ? n - j : B, d_k, P + j, V + (size_t)(j / B) * block, O);
+        for (int j = 0; j < n; j += B) {
+            const float *t = V + (size_t)(j / B) * block;
+            block_values(n - j < B ? n - j : B, d_k, P + j, t, j + B < n ? t + block : NULL, O);
+        }
         return true;
     }
 #endif
