@@ -109,10 +109,14 @@ static inline size_t gpt2_kv_offset(int L, int H, int d_k, int i, int l, int h)
     return (((size_t)(i / GPT2_KV_BLOCK) * L + l) * H + h) * d_k * GPT2_KV_BLOCK;
 }
 
+struct DuoHelper; /* core's own */
+
 /* A caller-owned forward state, reused between calls: the cache of every
- * layer's K and V and everything the views read. Zero it (or
- * gpt2_state_init) before the first call; gpt2_state_free releases it. A
- * state belongs to one model: when the weights change (another checkpoint
+ * layer's K and V and everything the views read, and the helper thread of
+ * a run on two threads. Zero it (or gpt2_state_init) before the first
+ * call; gpt2_state_free releases it. Calls on one state (gpt2_logits and
+ * gpt2_lens included) must not run at the same time. A state belongs to
+ * one model: when the weights change (another checkpoint
  * of the same shape), set n to 0 so that nothing cached is reused.
  * Positions are rows: row i of a (cap, L, w) array holds every layer's w
  * numbers of position i, so the arrays grow with n without moving a row. */
@@ -143,6 +147,8 @@ typedef struct {
                               the work repays the helper thread */
     float *work;           /* scratch of the forward */
     size_t work_cap;
+    struct DuoHelper *helper; /* the second thread of the forward and the logits,
+                                 kept between calls once started */
 } Gpt2State;
 
 /* Floats before position i's rows in Gpt2State.P, for L layers of H heads:
@@ -156,7 +162,8 @@ static inline size_t gpt2_P_offset(int L, int H, int i)
 /* A zeroed state. */
 void gpt2_state_init(Gpt2State *st);
 
-/* Release a state's arrays; accepts a zeroed one. Leaves it zeroed. */
+/* Release a state's arrays and end its helper thread; accepts a zeroed
+ * one. Leaves it zeroed. */
 void gpt2_state_free(Gpt2State *st);
 
 /* AV_OK when the sizes are ones the forward takes: every size positive, H
@@ -168,8 +175,9 @@ int gpt2_check(const Gpt2Weights *w);
 /* Run ids[0..n) (each id in [0, V)) through the model into st. Positions
  * before the first one where ids differs from st->ids[0..st->n) keep what the
  * earlier call computed (the KV cache); the rest is computed (st->from says
- * where that began). Runs on st->threads threads (a helper thread started
- * and joined within the call; the bits do not depend on the threads), and
+ * where that began). Runs on st->threads threads (the second one st's
+ * helper, started by the first such call; the bits do not depend on the
+ * threads), and
  * allocates only when st must grow.
  * Returns AV_OK, AV_ERR_EMPTY (n < 1), AV_ERR_TOO_MANY (n > n_ctx),
  * AV_ERR_CONFIG (gpt2_check, or an id out of range) or AV_ERR_NOMEM; on error

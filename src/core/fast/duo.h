@@ -1,6 +1,6 @@
-/* duo.h - the meeting point of a forward's two threads (the caller and one
- * helper started per call): a barrier that spins a little before it
- * sleeps. Private to core.
+/* duo.h - the meeting point of a forward's two threads (the caller and a
+ * helper): a barrier that spins a little before it sleeps, and a helper
+ * thread kept between calls. Private to core.
  *
  * A forward's threads meet several times a layer, a few microseconds or
  * tens of microseconds apart. pthread_barrier_wait puts the first to arrive
@@ -33,5 +33,25 @@ int duo_init(DuoBarrier *b, int threads);
 void duo_wait(DuoBarrier *b);
 
 void duo_destroy(DuoBarrier *b);
+
+/* A helper thread a caller keeps between its calls (a GPT-2 state's: a
+ * typed key runs the forward and then the logits on two threads, and
+ * starting a thread for each took 90 microseconds on a virtual machine).
+ * It runs one job at a time; between jobs it spins up to DUO_SPIN_US
+ * microseconds, then sleeps until the next. One thread at a time posts
+ * to a helper. */
+typedef struct DuoHelper DuoHelper;
+
+/* Run fn(arg) on *h's thread, starting the thread when *h is NULL; return
+ * at once. The job posted before must have been waited for. Returns 0, or
+ * non-zero when no thread could be started (then *h stays NULL and fn has
+ * not run: the caller runs it itself). */
+int duo_helper_post(DuoHelper **h, void (*fn)(void *), void *arg);
+
+/* Wait until the job posted last has returned; its writes are seen. */
+void duo_helper_wait(DuoHelper *h);
+
+/* End h's thread (after its job) and free it; accepts NULL. */
+void duo_helper_stop(DuoHelper *h);
 
 #endif

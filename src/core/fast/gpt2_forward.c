@@ -8,9 +8,9 @@
  * sums independent of the rows computed with it, so the cache changes no
  * bit.
  *
- * A layer is five steps; with two threads, the calling one and a helper
- * started once per call (and joined before it returns) each do half of
- * every step, and both wait at a barrier (duo.h: it spins a few
+ * A layer is five steps; with two threads, the calling one and the state's
+ * helper (duo.h: kept between calls, as starting a thread costs more than
+ * a step) each do half of every step, and both wait at a barrier (duo.h: it spins a few
  * microseconds before it sleeps) before the next step reads what the other
  * wrote:
  *
@@ -33,7 +33,6 @@
 #include "core/gpt2.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -232,12 +231,11 @@ static void layer_share(const LayersPart *pt, int l)
     duo_wait(&run->bar);
 }
 
-static void *layers_thread(void *arg)
+static void layers_job(void *arg)
 {
     const LayersPart *pt = arg;
     for (int l = 0; l < pt->run->w->cfg.n_layer; l++)
         layer_share(pt, l);
-    return NULL;
 }
 
 /* Every layer over rows [p, n) of st (whose x[.][0] rows hold the
@@ -257,14 +255,13 @@ static void layers_run(const Gpt2Weights *w, int p, int n, bool keep, Gpt2State 
         at += threads > 1 ? thread_floats(c, m, n) : 0;
     }
     run.threads = threads > 1 && duo_init(&run.bar, 2) == 0 ? 2 : 1;
-    pthread_t tid;
-    if (run.threads > 1 && pthread_create(&tid, NULL, layers_thread, &part[1]) != 0) {
+    if (run.threads > 1 && duo_helper_post(&st->helper, layers_job, &part[1]) != 0) {
         duo_destroy(&run.bar);
         run.threads = 1;
     }
-    layers_thread(&part[0]);
+    layers_job(&part[0]);
     if (run.threads > 1) {
-        pthread_join(tid, NULL);
+        duo_helper_wait(st->helper);
         duo_destroy(&run.bar);
     }
 }
@@ -278,30 +275,43 @@ typedef struct {
     int v0, v1;
 } LogitsPart;
 
-static void *logits_thread(void *arg)
+static void logits_job(void *arg)
 {
     const LogitsPart *pt = arg;
     const int D = pt->w->cfg.d_model;
     gpt2k_dots(pt->v1 - pt->v0, D, pt->w->lm_head + (size_t)pt->v0 * D, D, pt->xf,
                pt->logits + pt->v0);
-    return NULL;
 }
 
-/* logits (V) = xf (D) lm_head^T on `threads` threads. */
-static void logits_run(const Gpt2Weights *w, const float *xf, float *logits, int threads)
+/* logits (V) = xf (D) lm_head^T on `threads` threads, the second one h
+ * (a state's helper, started by a forward on two threads; none: one). */
+static void logits_run(const Gpt2Weights *w, const float *xf, float *logits, int threads,
+                       DuoHelper *h)
 {
     const int V = w->cfg.n_vocab, half = threads > 1 ? V / 2 : V;
     LogitsPart part[2] = {{w, xf, logits, 0, half}, {w, xf, logits, half, V}};
-    pthread_t tid;
-    const bool two = threads > 1 && pthread_create(&tid, NULL, logits_thread, &part[1]) == 0;
+    const bool two = threads > 1 && h && duo_helper_post(&h, logits_job, &part[1]) == 0;
     if (!two)
         part[0].v1 = V;
-    logits_thread(&part[0]);
+    logits_job(&part[0]);
     if (two)
-        pthread_join(tid, NULL);
+        duo_helper_wait(h);
 }
 
 /* ------------------------------------------------------------- the state */
+
+void gpt2_state_init(Gpt2State *st)
+{
+    memset(st, 0, sizeof *st);
+}
+
+void gpt2_state_free(Gpt2State *st)
+{
+    duo_helper_stop(st->helper);
+    free(st->ids), free(st->x), free(st->qkv), free(st->concat), free(st->attn);
+    free(st->kc), free(st->vc), free(st->P), free(st->work);
+    memset(st, 0, sizeof *st);
+}
 
 static int grow(void **p, size_t count, size_t size)
 {
@@ -338,9 +348,11 @@ static int state_reserve(const Gpt2Config *c, Gpt2State *st, int n, int m, int t
     if (st->L != c->n_layer || st->D != c->d_model) {
         const double budget = st->weights_budget; /* the caller's settings stay */
         const int st_threads = st->threads;
+        DuoHelper *helper = st->helper; /* and the helper thread */
+        st->helper = NULL;
         gpt2_state_free(st);
         st->L = c->n_layer, st->D = c->d_model, st->weights_budget = budget;
-        st->threads = st_threads;
+        st->threads = st_threads, st->helper = helper;
     }
     if (n > st->cap) {
         int cap = st->cap * 2 > n ? st->cap * 2 : n;
@@ -459,7 +471,7 @@ int gpt2_lens_logits(const Gpt2Weights *w, const Gpt2State *st, int l, int i, fl
     layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + l) * D, D, w->lnf_g, w->lnf_b,
                c->ln_eps, xf);
     /* logits (V) = xf (D) lm_head^T (D, V): as many threads as a new position's layers */
-    logits_run(w, xf, logits, threads_for(c, 1, st->threads));
+    logits_run(w, xf, logits, threads_for(c, 1, st->threads), st->helper);
     return AV_OK;
 }
 

@@ -1,5 +1,5 @@
-/* gpt2.c - GPT-2's state and the check of its sizes (core/gpt2.h has the
- * maths; the forward pass, the logits and a generation step are
+/* gpt2.c - the check of GPT-2's sizes (core/gpt2.h has the maths; the
+ * state, the forward pass, the logits and a generation step are
  * gpt2_forward.c's, the choice of a token core/sample.c's). No global state.
  */
 #include "core/gpt2.h"
@@ -7,18 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void gpt2_state_init(Gpt2State *st)
-{
-    memset(st, 0, sizeof *st);
-}
-
-void gpt2_state_free(Gpt2State *st)
-{
-    free(st->ids), free(st->x), free(st->qkv), free(st->concat), free(st->attn);
-    free(st->kc), free(st->vc), free(st->P), free(st->work);
-    memset(st, 0, sizeof *st);
-}
 
 int gpt2_check(const Gpt2Weights *w)
 {
