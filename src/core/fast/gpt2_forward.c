@@ -37,6 +37,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/hugemem.h"
 #include "core/lens.h"
 #include "duo.h"
 #include "gpt2_kern.h"
@@ -322,6 +323,23 @@ static int grow(void **p, size_t count, size_t size)
     return AV_OK;
 }
 
+/* *p's `had` floats moved into room for `need`, the rest zeros, in
+ * memory backed by huge pages (core/hugemem.h): a typed key's heads jump
+ * from block to block, and with 4 KB pages nearly every block was a walk
+ * of the page tables. */
+static int kv_move(float **p, size_t had, size_t need)
+{
+    float *q = huge_alloc(need * sizeof *q);
+    if (!q)
+        return AV_ERR_NOMEM;
+    if (had)
+        memcpy(q, *p, had * sizeof *q);
+    memset(q + had, 0, (need - had) * sizeof *q);
+    free(*p);
+    *p = q;
+    return AV_OK;
+}
+
 /* The K and V blocks grown from room for `from` positions to `to`, the new
  * blocks zeros (a typed key's scores read a whole block); LD = L D. */
 static int kv_grow(Gpt2State *st, size_t LD, int from, int to)
@@ -330,14 +348,8 @@ static int kv_grow(Gpt2State *st, size_t LD, int from, int to)
     const size_t had = (from + B - 1) / B, need = (to + B - 1) / B;
     if (need <= had)
         return AV_OK;
-    int err = grow((void **)&st->kc, need * block, sizeof(float));
-    if (!err)
-        err = grow((void **)&st->vc, need * block, sizeof(float));
-    if (err)
-        return err;
-    memset(st->kc + had * block, 0, (need - had) * block * sizeof(float));
-    memset(st->vc + had * block, 0, (need - had) * block * sizeof(float));
-    return AV_OK;
+    int err = kv_move(&st->kc, had * block, need * block);
+    return err ? err : kv_move(&st->vc, had * block, need * block);
 }
 
 /* Room for n positions (doubling, at most n_ctx) and for the forward's work

@@ -19,11 +19,11 @@
 #include <unistd.h>
 
 #include "core/av.h"
+#include "core/hugemem.h"
 #include "hfindex.h"
 
 #define HF_CHUNK ((size_t)1 << 20) /* elements copied between drops of the map's pages */
 #define HF_LINE 16                 /* floats of a cache line: where each copy begins */
-#define HF_HUGE ((size_t)2 << 20)  /* bytes of a huge page: where the arena begins */
 
 static int fail(char *why, size_t whylen, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -281,25 +281,6 @@ static int read_all(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *
     return AV_OK;
 }
 
-/* The arena for bytes of copies, beginning on a huge page and asked to be
- * backed by huge pages where the kernel does so on request, which spares a
- * page fault every 4 KB while hundreds of megabytes are filled (a third of
- * the load time of an unaligned gpt2) and a walk of the page tables every
- * 4 KB as the kernels stream it. */
-static float *arena_alloc(size_t bytes)
-{
-    const size_t align = bytes >= HF_HUGE ? HF_HUGE : HF_LINE * sizeof(float);
-    float *a = aligned_alloc(align, (bytes + align - 1) / align * align);
-#ifdef MADV_HUGEPAGE
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    uintptr_t lo = ((uintptr_t)a + page - 1) / page * page,
-              hi = ((uintptr_t)a + bytes) / page * page;
-    if (a && hi > lo)
-        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-#endif
-    return a;
-}
-
 int hfweights_load(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *ctx, char *why,
                    size_t whylen)
 {
@@ -313,7 +294,7 @@ int hfweights_load(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *c
         }
     }
     if (rc == AV_OK && copies) {
-        hw->arena = arena_alloc(floats * sizeof(float));
+        hw->arena = huge_alloc(floats * sizeof(float));
         if (!hw->arena)
             return fail(why, whylen, AV_ERR_NOMEM, "%zu MB for the converted weights: %s",
                         floats * sizeof(float) >> 20, av_strerror(AV_ERR_NOMEM));
