@@ -35,6 +35,7 @@ enum {
     KERN_DIRECT_KB = 16,          /* rows of W one tile of rows takes at a time */
     KERN_COPY_KB = 64,            /* rows of W copied at a time for more tiles */
     KERN_DIRECT_Y_FLOATS = 32768, /* floats of Y a chunk of the direct kernel takes */
+    KERN_Y_PAD = 16,              /* floats past a row of the chunk's copy of Y */
     KERN_TILE_ROWS = 12,          /* rows of a register tile of the direct kernel */
     KERN_PREFETCH_ROWS = 4,       /* from this many rows on, one tile asks for W's next rows */
 };
@@ -56,7 +57,9 @@ enum {
 
 size_t gpt2k_linear_work(int K)
 {
-    const size_t packed = mat_packed_floats(K, KERN_NC), direct = (size_t)KERN_DIRECT_ROWS * K;
+    const size_t packed = mat_packed_floats(K, KERN_NC);
+    const size_t direct = (size_t)KERN_DIRECT_ROWS * K + KERN_DIRECT_Y_FLOATS +
+                          (size_t)KERN_DIRECT_ROWS * KERN_Y_PAD;
     return packed > direct ? packed : direct;
 }
 
@@ -278,23 +281,34 @@ static int direct_chunk(int M)
     return cw < KERN_DIRECT_COLS ? KERN_DIRECT_COLS : cw;
 }
 
+/* A chunk's rows [0, M) x [0, w) of Yc (ldc apart; Y itself when Yc is Y)
+ * copied to Y. */
+static void chunk_out(int M, int w, const float *Yc, int ldc, float *Y, int ldy)
+{
+    for (int r = 0; Yc != Y && r < M; r++)
+        memcpy(Y + (size_t)r * ldy, Yc + (size_t)r * ldc, (size_t)w * sizeof *Y);
+}
+
 /* Y (M, n8) = X W, one tile of M <= KERN_TILE_ROWS rows reading W where it
  * lies, KERN_DIRECT_KB of W's rows at a time, asking for the next rows as it
  * goes from KERN_PREFETCH_ROWS rows on (fewer leave the processor's own
- * prefetcher time enough). */
+ * prefetcher time enough). Each chunk of columns is summed in Yb (rows its
+ * width and KERN_Y_PAD apart), when given, then copied to Y. */
 KERN_TARGET static void direct_one(int M, int n8, int K, const float *Xp, const float *W, int ldw,
-                                   float *Y, int ldy)
+                                   float *Y, int ldy, float *Yb)
 {
     const int cw = direct_chunk(M), kb = KERN_DIRECT_KB;
     for (int j0 = 0; j0 < n8; j0 += cw) {
-        const int w = n8 - j0 < cw ? n8 - j0 : cw;
+        const int w = n8 - j0 < cw ? n8 - j0 : cw, ldc = Yb ? w + KERN_Y_PAD : ldy;
+        float *Yc = Yb ? Yb : Y + j0;
         for (int k0 = 0; k0 < K; k0 += kb) {
             const int k1 = K - k0 < kb ? K : k0 + kb;
             const bool ahead = k1 < K && M >= KERN_PREFETCH_ROWS;
             (kern_avx512() ? direct_rows512 : direct_rows)(
-                M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Y + j0, ldy,
+                M, w, k0, k1, Xp, W + (size_t)k0 * ldw + j0, ldw, Yc, ldc,
                 ahead ? W + (size_t)k1 * ldw + j0 : NULL, K - k1 < kb ? K - k1 : kb);
         }
+        chunk_out(M, w, Yc, ldc, Y + j0, ldy);
     }
 }
 
@@ -304,12 +318,13 @@ KERN_TARGET static void direct_one(int M, int n8, int K, const float *Xp, const 
  * them). Meanwhile the piece's columns in the next block of rows are asked
  * for, a chunk's width ahead, so they are in L2 when their turn comes. */
 KERN_TARGET static void direct_pieces(int M, int n8, int K, const float *Xp, const float *W,
-                                      int ldw, float *Y, int ldy)
+                                      int ldw, float *Y, int ldy, float *Yb)
 {
     const int tiles = direct_tiles(M), cw = direct_chunk(M), kb = KERN_COPY_KB;
     float B[KERN_COPY_KB * KERN_DIRECT_COLS];
     for (int j0 = 0; j0 < n8; j0 += cw) {
-        const int w = n8 - j0 < cw ? n8 - j0 : cw;
+        const int w = n8 - j0 < cw ? n8 - j0 : cw, ldc = Yb ? w + KERN_Y_PAD : ldy;
+        float *Yc = Yb ? Yb : Y + j0;
         for (int k0 = 0; k0 < K; k0 += kb) {
             const int k1 = K - k0 < kb ? K : k0 + kb;
             for (int c0 = j0; c0 < j0 + w; c0 += KERN_DIRECT_COLS) {
@@ -328,22 +343,28 @@ KERN_TARGET static void direct_pieces(int M, int n8, int K, const float *Xp, con
                                         (t + 1) * nkb / tiles, nw, ldw);
                     (kern_avx512() ? direct_rows512 : direct_rows)(
                         direct_tile_rows(M, tiles, t), wc, k0, k1, Xp + (size_t)i0 * K, B, wc,
-                        Y + (size_t)i0 * ldy + c0, ldy, NULL, 0);
+                        Yc + (size_t)i0 * ldc + (c0 - j0), ldc, NULL, 0);
                 }
             }
         }
+        chunk_out(M, w, Yc, ldc, Y + j0, ldy);
     }
 }
 
 /* Y (M, N) = X W for a few rows (a typed key, a short text), never packing
  * W (which would cost as much as the product): each tile's rows of X packed
  * term by term into Xp (M K floats), so that its broadcasts read fixed
- * offsets of one run, then direct_one or direct_pieces. The columns past
- * the last multiple of 8 take scalar fused multiply-adds, the same
- * operation. */
+ * offsets of one run, then direct_one or direct_pieces. Several rows are
+ * summed in a copy of Y past Xp in the work, rows KERN_Y_PAD floats past
+ * their width: Y's own rows are often a multiple of 4 KiB apart (the
+ * state's rows of qkv and concat, the hidden layer's), and a tile's rows
+ * of Y then fought for one set of L1 each time they were loaded and
+ * stored. The columns past the last multiple of 8 take scalar fused
+ * multiply-adds, the same operation. */
 KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, int ldx,
                                            const float *W, int ldw, float *Y, int ldy, float *Xp)
 {
+    float *Yb = M > 1 ? Xp + (size_t)M * K : NULL;
     const int n8 = N - N % 8, tiles = direct_tiles(M);
     for (int t = 0, i0 = 0; t < tiles; i0 += direct_tile_rows(M, tiles, t++)) {
         const int R = direct_tile_rows(M, tiles, t);
@@ -353,9 +374,9 @@ KERN_TARGET static void linear_rows_direct(int M, int N, int K, const float *X, 
                 xp[(size_t)k * R + r] = X[(size_t)(i0 + r) * ldx + k];
     }
     if (tiles == 1)
-        direct_one(M, n8, K, Xp, W, ldw, Y, ldy);
+        direct_one(M, n8, K, Xp, W, ldw, Y, ldy, Yb);
     else
-        direct_pieces(M, n8, K, Xp, W, ldw, Y, ldy);
+        direct_pieces(M, n8, K, Xp, W, ldw, Y, ldy, Yb);
     for (int r = 0; r < M; r++)
         for (int j = n8; j < N; j++) {
             float c = 0.0f;
