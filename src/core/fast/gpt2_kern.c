@@ -203,12 +203,7 @@ direct_tile512(int R, int C, int k0, int k1, const float *Xp, const float *W, in
 
 /* direct_rows in AVX-512: tiles of 64 columns up to 4 rows, 48 at 5 and 6,
  * 32 from 7 to 12, then 16; the last 8 columns (w an odd multiple of 8)
- * by direct_rows. The tiles of 32 columns ask for W's next rows into L2,
- * the wider ones into L1: measured so (a whole text of 7 to 12 tokens 3
- * to 8% faster into L2, of 4 to 6 tokens 4 to 7% slower). */
-#define KERN_PREFETCH512(p, cols)                                                                  \
-    ((cols) == 2 ? _mm_prefetch((const char *)(p), _MM_HINT_T1)                                    \
-                 : _mm_prefetch((const char *)(p), _MM_HINT_T0))
+ * by direct_rows. */
 KERN_TARGET512 static void direct_rows512(int R, int w, int k0, int k1, const float *Xp,
                                           const float *B, int ldb, float *Y, int ldy,
                                           const float *P, int np)
@@ -218,7 +213,7 @@ KERN_TARGET512 static void direct_rows512(int R, int w, int k0, int k1, const fl
     for (; j + 16 * (cols) <= w; j += 16 * (cols)) {                                               \
         for (int q = 0; P && q < np; q++)                                                          \
             for (int l = 0; l < (cols); l++)                                                       \
-                KERN_PREFETCH512(P + (size_t)q * ldb + j + 16 * l, cols);                          \
+                _mm_prefetch((const char *)(P + (size_t)q * ldb + j + 16 * l), _MM_HINT_T0);       \
         direct_tile512(r, cols, k0, k1, Xp, B + j, ldb, Y + j, ldy);                               \
     }
 #define KERN_CASE(r, wide)                                                                         \
