@@ -513,22 +513,24 @@ KERN_TARGET static void block_values(int keys, int d_k, const float *p, const fl
                                      const float *next, float *O)
 {
     int c0 = 0;
-    for (; c0 + 32 <= d_k; c0 += 32) {
-        __m256 o0 = _mm256_loadu_ps(O + c0), o1 = _mm256_loadu_ps(O + c0 + 8);
-        __m256 o2 = _mm256_loadu_ps(O + c0 + 16), o3 = _mm256_loadu_ps(O + c0 + 24);
+    for (; c0 + 64 <= d_k; c0 += 64) { /* eight chains: two FMAs a cycle */
+        __m256 o[8];
+#pragma GCC unroll 8
+        for (int g = 0; g < 8; g++)
+            o[g] = _mm256_loadu_ps(O + c0 + 8 * g);
         for (int i = 0; i < keys; i++) {
             if (next && c0 == 0)
                 for (int l = 0; l < d_k; l += 16)
                     _mm_prefetch((const char *)(next + (size_t)i * d_k + l), _MM_HINT_T0);
             const __m256 w = _mm256_broadcast_ss(p + i);
             const float *v = V + (size_t)i * d_k + c0;
-            o0 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v), o0);
-            o1 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 8), o1);
-            o2 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 16), o2);
-            o3 = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 24), o3);
+#pragma GCC unroll 8
+            for (int g = 0; g < 8; g++)
+                o[g] = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 8 * g), o[g]);
         }
-        _mm256_storeu_ps(O + c0, o0), _mm256_storeu_ps(O + c0 + 8, o1);
-        _mm256_storeu_ps(O + c0 + 16, o2), _mm256_storeu_ps(O + c0 + 24, o3);
+#pragma GCC unroll 8
+        for (int g = 0; g < 8; g++)
+            _mm256_storeu_ps(O + c0 + 8 * g, o[g]);
     }
     for (; c0 + 8 <= d_k; c0 += 8) {
         __m256 o = _mm256_loadu_ps(O + c0);
