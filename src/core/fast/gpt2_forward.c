@@ -42,6 +42,10 @@
 #include "duo.h"
 #include "gpt2_kern.h"
 
+/* New rows up to which the heads read the blocks of cached keys a row at
+ * a time rather than packing K and V. */
+#define HEAD_ROWS_ONE 16
+
 /* Multiply-adds of the layers below which a run stays on one thread. */
 #define LAYERS_THREADS_MIN_MACS 4e6
 
@@ -158,6 +162,23 @@ static void kv_store(Gpt2State *st, const Gpt2Config *c, int l, int h0, int h1, 
     }
 }
 
+/* One head's rows [p, n) a row at a time from the blocks of cached keys,
+ * each as a typed key at its position (gpt2k_head_blocks: the bits of
+ * gpt2k_head's row), where there are at most HEAD_ROWS_ONE of them:
+ * cheaper than packing K and V for so few rows. P's rows n apart, O's
+ * ldo. Returns false, touching nothing, where that is not the way. */
+static bool head_rows(int p, int n, int d_k, float scale, const float *Q_h, int ldq,
+                      const float *Kt, const float *V, size_t block, float *P, float *O, int ldo)
+{
+    if (n - p > HEAD_ROWS_ONE ||
+        !gpt2k_head_blocks(p + 1, d_k, scale, Q_h, Kt, V, block, P, O))
+        return false;
+    for (int i = p + 1; i < n; i++)
+        gpt2k_head_blocks(i + 1, d_k, scale, Q_h + (size_t)(i - p) * ldq, Kt, V, block,
+                          P + (size_t)(i - p) * n, O + (size_t)(i - p) * ldo);
+    return true;
+}
+
 /* Step 2: this thread's heads of layer l over rows [p, n). */
 static void heads_share(const LayersPart *pt, int l)
 {
@@ -175,8 +196,8 @@ static void heads_share(const LayersPart *pt, int l)
         const float *K_h = qkv + D + h * d_k, *V_h = qkv + 2 * D + h * d_k;
         float *O = st->concat + ((size_t)p * L + l) * D + h * d_k;
         const size_t at = gpt2_kv_offset(L, H, d_k, 0, l, h);
-        if (m > 1 || !gpt2k_head_blocks(n, d_k, scale, Q_h, st->kc + at, st->vc + at,
-                                        (size_t)L * D * GPT2_KV_BLOCK, pt->P, O))
+        if (!head_rows(p, n, d_k, scale, Q_h, ldq, st->kc + at, st->vc + at,
+                       (size_t)L * D * GPT2_KV_BLOCK, pt->P, O, L * D))
             gpt2k_head(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldq, pt->P, O, L * D, pt->hw);
         for (int r = 0; run->keep && r < m; r++) {
             const int i = p + r;
