@@ -32,7 +32,8 @@ enum {
     KERN_BLOCK_FLOATS = 49152,    /* floats of X a block of rows may take */
     KERN_DIRECT_ROWS = 128,       /* at most this many rows skip the packing */
     KERN_DIRECT_COLS = 96,        /* columns of W the direct kernel copies at a time */
-    KERN_DIRECT_KB = 16,          /* rows of W one tile of rows takes at a time */
+    KERN_DIRECT_KB = 16,          /* rows of W a tile of up to 4 rows takes at a time */
+    KERN_DIRECT_KB_MANY = 8,      /* and a tile of 5 to KERN_TILE_ROWS rows */
     KERN_COPY_KB = 64,            /* rows of W copied at a time for more tiles */
     KERN_DIRECT_Y_FLOATS = 32768, /* floats of Y a chunk of the direct kernel takes */
     KERN_Y_PAD = 16,              /* floats past a row of the chunk's copy of Y */
@@ -285,14 +286,15 @@ static void chunk_out(int M, int w, const float *Yc, int ldc, float *Y, int ldy)
 }
 
 /* Y (M, n8) = X W, one tile of M <= KERN_TILE_ROWS rows reading W where it
- * lies, KERN_DIRECT_KB of W's rows at a time, asking for the next rows as it
+ * lies, KERN_DIRECT_KB of W's rows at a time (KERN_DIRECT_KB_MANY for the
+ * narrower tiles of more rows: measured so), asking for the next rows as it
  * goes from KERN_PREFETCH_ROWS rows on (fewer leave the processor's own
  * prefetcher time enough). Each chunk of columns is summed in Yb (rows its
  * width and KERN_Y_PAD apart), when given, then copied to Y. */
 KERN_TARGET static void direct_one(int M, int n8, int K, const float *Xp, const float *W, int ldw,
                                    float *Y, int ldy, float *Yb)
 {
-    const int cw = direct_chunk(M), kb = KERN_DIRECT_KB;
+    const int cw = direct_chunk(M), kb = M > 4 ? KERN_DIRECT_KB_MANY : KERN_DIRECT_KB;
     for (int j0 = 0; j0 < n8; j0 += cw) {
         const int w = n8 - j0 < cw ? n8 - j0 : cw, ldc = Yb ? w + KERN_Y_PAD : ldy;
         float *Yc = Yb ? Yb : Y + j0;
