@@ -185,8 +185,9 @@ int gpt2_check(const Gpt2Weights *w);
 int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st);
 
 /* The next-token logits at position i < st->n: logits (V) =
- * LN_f(x_L[i]) @ lm_head^T, the caller's V floats. Returns AV_OK or
- * AV_ERR_CONFIG (i out of range). */
+ * LN_f(x_L[i]) @ lm_head^T, the caller's V floats; on st->threads threads
+ * once st has its helper (a forward on two threads started it), else on
+ * one. Returns AV_OK or AV_ERR_CONFIG (i out of range). */
 int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits);
 
 /* The logit lens's logits (core/lens.h) of layer l's residual stream at

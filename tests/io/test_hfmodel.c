@@ -73,6 +73,7 @@ typedef struct {
     int dtype;  /* ST_F32, ST_F16 or ST_BF16 */
     int shards; /* 2: two shards and an index; else model.safetensors */
     const char *drop, *reshape, *nan, *inf, *extra, *i32;
+    int nan_at; /* the NaN's element (0: element 1) */
     const char *config; /* config.json's text; NULL: the small model's */
     const char *index;  /* the index's text; NULL: made from the shards */
 } Variant;
@@ -196,7 +197,7 @@ static void make_entry(Entry *e, const Variant *v, const Spec *s, int k)
     for (size_t i = 0; i < n; i++)
         x[i] = value(k, i);
     if (v->nan && strcmp(v->nan, s->name) == 0)
-        x[1] = NAN;
+        x[v->nan_at ? v->nan_at : 1] = NAN;
     if (v->inf && strcmp(v->inf, s->name) == 0)
         x[2] = INFINITY;
     bool i32 = v->i32 && strcmp(v->i32, s->name) == 0;
@@ -574,6 +575,12 @@ static void test_hfmodel_refuses_bad_tensors(void **state)
                     "tensor \"lm_head.weight\" has shape (11, 7)");
     variant_refused(t->dir, &(Variant){.dtype = ST_F16, .nan = "h.1.mlp.c_fc.weight"},
                     "tensor \"h.1.mlp.c_fc.weight\": NaN at element 1");
+    /* in the second panel of a matrix laid in panels: still the file's element */
+    variant_refused(t->dir, &(Variant){.nan = "h.1.mlp.c_fc.weight", .nan_at = 3 * F + 20},
+                    "tensor \"h.1.mlp.c_fc.weight\": NaN at element 116");
+    variant_refused(t->dir,
+                    &(Variant){.dtype = ST_BF16, .nan = "h.0.attn.c_attn.weight", .nan_at = 137},
+                    "tensor \"h.0.attn.c_attn.weight\": NaN at element 137");
     variant_refused(t->dir, &(Variant){.dtype = ST_BF16, .inf = "wpe.weight"},
                     "tensor \"wpe.weight\": Inf at element 2");
     variant_refused(t->dir, &(Variant){.nan = "ln_f.weight", .misalign = true},

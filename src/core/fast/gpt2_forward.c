@@ -10,9 +10,9 @@
  *
  * A layer is five steps; with two threads, the calling one and the state's
  * helper (duo.h: kept between calls, as starting a thread costs more than
- * a step) each do half of every step, and both wait at a barrier (duo.h: it spins a few
- * microseconds before it sleeps) before the next step reads what the other
- * wrote:
+ * a step) each do half of every step, and both wait at a barrier (duo.h:
+ * it spins a few microseconds before it sleeps) before the next step reads
+ * what the other wrote:
  *
  *   1. a = LN1(x_l) (every row, by each thread into its own buffer: cheaper
  *      than a barrier for the few rows of a typed key), then its columns of
@@ -27,7 +27,8 @@
  * thread reads its weights in one run where the reader laid them in panels
  * and runs the kernel it would run alone, and every element's sum is the
  * same chain (gpt2_kern.h) whichever thread computes it: the bits depend
- * neither on the threads nor on the layout. The logits split the vocabulary the same way.
+ * neither on the threads nor on the layout. The logits split the
+ * vocabulary in two.
  * No global state; allocates only when the state grows.
  */
 #include "core/gpt2.h"

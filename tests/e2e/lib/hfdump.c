@@ -158,11 +158,12 @@ int main(int argc, char **argv)
     }
     long rss1 = status_kb("VmRSS:"), peak = status_kb("VmHWM:");
     printf("layers %d d_model %d heads %d vocab %d ctx %d d_ff %d eps %g params %zu "
-           "copied_bytes %zu panelled_bytes %zu tied %d prefixed %d dtype %s progress_calls %d last_fraction "
-           "%.6f backwards %d rss_before_kb %ld rss_after_kb %ld rss_peak_kb %ld\n",
+           "copied_bytes %zu panelled_bytes %zu tied %d prefixed %d dtype %s progress_calls %d "
+           "last_fraction %.6f backwards %d rss_before_kb %ld rss_after_kb %ld rss_peak_kb %ld\n",
            m.w.cfg.n_layer, m.w.cfg.d_model, m.w.cfg.n_head, m.w.cfg.n_vocab, m.w.cfg.n_ctx,
-           m.w.cfg.d_ff, (double)m.w.cfg.ln_eps, m.n_params, m.copied_bytes, panelled_bytes(&m.w.cfg), m.tied, m.prefixed,
-           st_dtype_name(m.dtype), p.calls, p.last, p.backwards, rss0, rss1, peak);
+           m.w.cfg.d_ff, (double)m.w.cfg.ln_eps, m.n_params, m.copied_bytes,
+           panelled_bytes(&m.w.cfg), m.tied, m.prefixed, st_dtype_name(m.dtype), p.calls, p.last,
+           p.backwards, rss0, rss1, peak);
     if (argc == 3 && dump(&m, argv[2]) != AV_OK) {
         fprintf(stderr, "hfdump: cannot write to %s\n", argv[2]);
         rc = AV_ERR_IO;
