@@ -238,10 +238,10 @@ static size_t file_index(const HfWant *w, size_t e)
     return e / (C - s) * C + s + e % (C - s);
 }
 
-/* Whether w is used where it lies in the map. */
-static bool in_place(const HfWant *w)
+/* w's data where it lies in the map, or NULL when it must be copied. */
+static const float *in_place(const HfWant *w)
 {
-    return !w->split && st_f32_in_place(w->f, w->t);
+    return w->split ? NULL : st_f32_in_place(w->f, w->t);
 }
 
 /* Read every found tensor: in place, or into the arena; check its values. */
@@ -255,7 +255,7 @@ static int read_all(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *
         const StTensor *t = w[k].t;
         if (!t)
             continue;
-        const float *x = in_place(&w[k]) ? st_f32_in_place(w[k].f, t) : NULL;
+        const float *x = in_place(&w[k]);
         if (!x) {
             float *out = hw->arena + at;
             if (w[k].split)
