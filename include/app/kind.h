@@ -43,7 +43,6 @@ typedef enum {
     KIND_ASK_HEADS_HELP, /* how the heads were built */
     KIND_ASK_DIMS,       /* browse the dimensions of the vectors */
     KIND_ASK_NORMS,      /* value-weighted norms (the model's V and W_O) */
-    KIND_ASK_LESSONS,    /* the lessons (o), whose pages run attnviz's own pipeline */
     KIND_ASK_COUNT
 } KindAsk;
 

@@ -53,9 +53,15 @@ typedef struct {
     bool have_weights;
     char weights_dir[4096];
     /* the model the page opened (model: DIR or a hub id), of any folder kind */
-    Kind kind;            /* when have_model */
+    Kind kind;            /* when have_model and not borrowed */
     bool have_model;
+    bool borrowed;        /* the page runs on host rather than on kind */
     char model_dir[4096]; /* the folder it was opened from */
+    /* --model's folder (absolute), on which a lesson opened from the list
+     * runs every page, as --lesson NAME --model DIR does; "" none */
+    char use_model[4096];
+    Kind *host;           /* the session's kind opened from use_model (the caller's:
+                             a page of that folder runs on it), or NULL */
     int want_stage;       /* the pipeline stage (1-8) whose page to open, 0 when done */
     /* the list of built-in lessons */
     bool list;
@@ -98,6 +104,11 @@ void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r);
  * computes from it). Inputs the lesson does not take go to action_apply. */
 bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in,
                         int arg, unsigned *flags);
+
+/* Every lesson opened from the list then runs on the model folder dir
+ * (absolute; --model's), whose kind the caller has open as host (or NULL:
+ * the pages open it). */
+void lesson_state_use_model(LessonState *ls, const char *dir, Kind *host);
 
 /* Open the list of built-in lessons (names and titles). Returns AV_OK or
  * AV_ERR_NOMEM; with no lesson found the list is empty and s->msg says so. */

@@ -30,6 +30,8 @@ typedef struct {
                                   caller, who frees it), or NULL */
     Lesson *lesson;            /* --lesson NAME: opened at its first page (taken over:
                                   *lesson is left empty), or NULL */
+    const char *model_dir;     /* --model's folder (absolute): the lessons o opens run on
+                                  it (on kind when kind is its), or NULL */
 } UiOptions;
 
 /* Run the interface until the user quits. The caller has checked that

@@ -28,8 +28,20 @@ void lesson_state_free(LessonState *ls)
 {
     lesson_free(&ls->lesson);
     model_weights_free(&ls->weights);
-    kind_close(&ls->kind);
+    kind_close(&ls->kind); /* zero when borrowed */
     lesson_state_init(ls);
+}
+
+void lesson_state_use_model(LessonState *ls, const char *dir, Kind *host)
+{
+    snprintf(ls->use_model, sizeof ls->use_model, "%s", dir);
+    ls->host = host;
+}
+
+/* The kind the page's model runs as (when have_model). */
+static Kind *page_kind(LessonState *ls)
+{
+    return ls->borrowed ? ls->host : &ls->kind;
 }
 
 const LessonPage *lesson_state_page(const LessonState *ls)
@@ -44,25 +56,25 @@ const ModelWeights *lesson_state_weights(const LessonState *ls)
 
 NetModel *lesson_state_net(LessonState *ls)
 {
-    return ls->have_model ? kind_trained_model(&ls->kind) : NULL;
+    return ls->have_model ? kind_trained_model(page_kind(ls)) : NULL;
 }
 
 Kind *lesson_state_kind(LessonState *ls)
 {
-    return ls->have_model ? &ls->kind : NULL;
+    return ls->have_model ? page_kind(ls) : NULL;
 }
 
 /* The page's model (a folder of any kind the table of folder kinds opens,
- * or a hub id in the Hugging Face cache), opened unless it is open already. */
+ * or a hub id in the Hugging Face cache), opened unless it is open already
+ * (the host's folder: the host, never opened twice). */
 static void load_model(LessonState *ls, const LessonSettings *set)
 {
     char path[4096], why[512];
     bool there = set->model && lesson_find_model(&ls->lesson, set->model, path, sizeof path);
     if (ls->have_model && there && !strcmp(path, ls->model_dir))
         return;
-    if (ls->have_model)
-        kind_close(&ls->kind);
-    ls->have_model = false, ls->model_dir[0] = '\0';
+    kind_close(&ls->kind); /* zero when borrowed or none */
+    ls->have_model = ls->borrowed = false, ls->model_dir[0] = '\0';
     if (!set->model)
         return;
     if (!there) {
@@ -70,6 +82,11 @@ static void load_model(LessonState *ls, const LessonSettings *set)
         lesson_model_missing(set->model, why_missing, sizeof why_missing);
         snprintf(ls->problem, sizeof ls->problem, "%.220s Toy weights run meanwhile.",
                  why_missing);
+        return;
+    }
+    if (ls->host && !strcmp(path, ls->use_model)) {
+        ls->have_model = ls->borrowed = true;
+        snprintf(ls->model_dir, sizeof ls->model_dir, "%s", path);
         return;
     }
     int err = kind_open_folder(&ls->kind, path, NULL, NULL, why, sizeof why);
@@ -113,7 +130,7 @@ static void load_weights(LessonState *ls, const LessonSettings *set, const Model
  * cross sentence), as the kind refuses the key that shows it; or NULL. */
 static const char *model_refuses(const LessonState *ls, const LessonSettings *set)
 {
-    const Kind *k = &ls->kind;
+    const Kind *k = ls->borrowed ? ls->host : &ls->kind;
     if (!ls->have_model)
         return NULL;
     const char *why = set->cross ? kind_refuses(k, KIND_ASK_CROSS) : NULL;
@@ -146,7 +163,7 @@ static ModelConfig page_config(LessonState *ls, const LessonSettings *set, const
         c.preset = PRESET_RANDOM;
     if (ls->have_model) { /* a model brings its own sizes */
         model_config_default(&c);
-        kind_config(&ls->kind, &c);
+        kind_config(page_kind(ls), &c);
         c.max_tokens = was->max_tokens, c.weights_budget = was->weights_budget;
         c.keep_scores = was->keep_scores;
     }
@@ -166,7 +183,7 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
                        : s->sentences && s->sentences->n ? s->sentences->items[0] : "";
     edit_set(&s->text, text);
     const char *refused = model_refuses(ls, set);
-    s->cross_on = set->cross && !(ls->have_model && kind_refuses(&ls->kind, KIND_ASK_CROSS));
+    s->cross_on = set->cross && !(ls->have_model && kind_refuses(page_kind(ls), KIND_ASK_CROSS));
     if (set->cross)
         edit_set(&s->cross, set->cross);
     s->field = 0, s->mode = MODE_BROWSE, s->help = false, s->sentence = -1;
@@ -345,6 +362,11 @@ static bool list_input(LessonState *ls, AppState *s, LessonInput in, int arg, un
         LessonError e;
         int err = lesson_open(ls->list_name[ls->list_sel], &l, &e);
         ls->list = false;
+        if (!err && ls->use_model[0] && lesson_use_model(&l, ls->use_model) != AV_OK) {
+            lesson_free(&l);
+            snprintf(s->msg, sizeof s->msg, "out of memory");
+            return true;
+        }
         if (err)
             snprintf(s->msg, sizeof s->msg, "lesson %.40s: line %d: %.100s",
                      ls->list_name[ls->list_sel], e.line,

@@ -405,7 +405,6 @@ KindAsk session_ask_of(const AppState *s, Action a, bool typed, bool *pe_view)
     case ACT_HEADS_HELP: return KIND_ASK_HEADS_HELP;
     case ACT_DIMS_NEXT:
     case ACT_DIMS_PREV: return KIND_ASK_DIMS;
-    case ACT_LESSONS: return KIND_ASK_LESSONS;
     default: return KIND_ASK_COUNT;
     }
 }

@@ -265,8 +265,13 @@ static int interactive(App *a)
         .kind = a->opt.model_dir && !a->opt.lesson_set ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
     u.lesson = a->opt.lesson_set ? &a->lesson : NULL;
+    /* o's lessons run on --model's folder, as --lesson NAME --model DIR's do */
+    char *model_abs = a->opt.model_dir ? realpath(a->opt.model_dir, NULL) : NULL;
+    u.model_dir = model_abs;
     stale_set_note(NULL); /* standard error would land on the screen */
-    return ui_run(&u);
+    int status = ui_run(&u);
+    free(model_abs);
+    return status;
 }
 
 /* --help and --version: the usage, or the version with the BLAS kernel in

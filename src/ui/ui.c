@@ -120,6 +120,8 @@ int ui_run(const UiOptions *o)
     ui.a.app.max_layers = o->weights ? o->weights->L : AV_MAX_LAYERS;
     if (o->defaults && !o->weights && !o->kind)
         app_defaults(&ui.a, o->text != NULL);
+    if (o->model_dir)
+        lesson_state_use_model(&ui.a.lesson, o->model_dir, o->kind);
     if (o->lesson) /* the lesson's first page sets the screen up */
         lesson_state_start(&ui.a.lesson, o->lesson, &ui.a.app);
     term_signals();

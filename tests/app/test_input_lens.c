@@ -8,6 +8,7 @@
 #include "input_fix.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "app/lensview.h"
 
@@ -188,6 +189,45 @@ static void test_lens_follows_typing(void **state)
     stop(&f);
 }
 
+/* o under --model: the lessons open and the lens lesson runs on the
+ * command line's model itself (no second copy), its lens view fresh on it;
+ * Esc leaves the lesson on the same model. */
+static void test_lens_lesson_on_the_model(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    open_chars(&f, "the cat");
+    char *dir = realpath(CHARS, NULL);
+    assert_non_null(dir);
+    lesson_state_use_model(&f.a.lesson, dir, &f.kind);
+    LessonState *ls = &f.a.lesson;
+    key(&f, ACT_LESSONS, 0);
+    assert_true(ls->list);
+    int lens = -1;
+    for (int k = 0; k < ls->list_n; k++)
+        lens = strcmp(ls->list_name[k], "lens") == 0 ? k : lens;
+    assert_true(lens > 0);
+    for (int k = 0; k < lens; k++)
+        lkey(&f, LESSON_IN_DOWN, 0, ACT_ROW_NEXT);
+    lkey(&f, LESSON_IN_ENTER, 0, ACT_EDIT);
+    settle(&f);
+    assert_true(ls->active);
+    assert_string_equal(ls->lesson.name, "lens");
+    assert_true(f.a.ses.kind == &f.kind);
+    assert_int_equal(f.a.ses.run_err, AV_OK);
+    assert_int_equal(f.a.app.view, VIEW_ID_LENS);
+    assert_int_equal(f.a.app.cfg.layers, 4);
+    poll_lens(&f);
+    assert_int_equal(f.a.lens.ls.rows, 5); /* the embeddings and 4 layers */
+    assert_int_equal(f.a.lens.ls.n, 20); /* "The cat sat on the m", a character a token */
+    lkey(&f, LESSON_IN_LEAVE, 0, ACT_ESCAPE);
+    settle(&f);
+    assert_false(ls->active);
+    assert_true(f.a.ses.kind == &f.kind);
+    stop(&f);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -195,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_lens_rows_are_the_models),
         cmocka_unit_test(test_lens_keys),
         cmocka_unit_test(test_lens_follows_typing),
+        cmocka_unit_test(test_lens_lesson_on_the_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

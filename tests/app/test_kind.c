@@ -127,8 +127,6 @@ static void test_trained(void **state)
     assert_string_equal(kind_refuses(&k, KIND_ASK_WHATIF), /* s, t: the reason of before */
                         "the trained model fixes its heads, sizes, weights, PE and scaling");
     assert_non_null(kind_refuses(&k, KIND_ASK_NORMS));
-    /* the lessons run the pipeline, which its config is not */
-    assert_non_null(kind_refuses(&k, KIND_ASK_LESSONS));
     assert_null(kind_out_proj(&k, 0)); /* what it refuses it keeps none of */
     assert_null(kind_refuses(&k, KIND_ASK_EDIT));
     assert_null(kind_refuses(&k, KIND_ASK_TRACE));
@@ -184,12 +182,9 @@ static void test_imported(void **state)
     assert_true(r.shape.causal); /* found in the file */
     for (int h = 0; h < 2; h++)
         assert_memory_equal(model_head_P(&r, 0, h), A[h], sizeof A[h]);
-    /* no model: every change refused; the lessons' pages read over the
-     * file's heads */
+    /* no model: every change refused */
     for (int a = 0; a < KIND_ASK_COUNT; a++)
-        if (a != KIND_ASK_LESSONS)
-            assert_non_null(kind_refuses(&k, (KindAsk)a));
-    assert_null(kind_refuses(&k, KIND_ASK_LESSONS));
+        assert_non_null(kind_refuses(&k, (KindAsk)a));
     assert_string_equal(kind_refuses(&k, KIND_ASK_MASK),
                         "imported attention: the weights are the file's, there is no model "
                         "to change");

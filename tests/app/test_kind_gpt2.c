@@ -354,9 +354,6 @@ static void test_kind_gpt2_status_and_whatif(void **state)
     assert_string_equal(kind_refuses(&f->k, KIND_ASK_MASK),
                         "GPT-2 was trained causal: the mask stays on");
     assert_non_null(kind_refuses(&f->k, KIND_ASK_SETTINGS));
-    assert_string_equal(kind_refuses(&f->k, KIND_ASK_LESSONS),
-                        "the lessons run attnviz's own small models: start attnviz without "
-                        "--model (o there)");
     /* the norms view multiplies V by each layer's own c_proj weight */
     assert_null(kind_refuses(&f->k, KIND_ASK_NORMS));
     assert_non_null(kind_out_proj(&f->k, 0));

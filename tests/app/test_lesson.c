@@ -390,6 +390,58 @@ static void test_lesson_state_model_kinds(void **state)
     rmdir(empty);
 }
 
+/* Under --model DIR (use_model, its kind the host), a lesson opened from
+ * the list runs every page on that model: on the host itself, never
+ * opened a second time, and the host outlives the lesson. Without a host
+ * (--lesson NAME --model DIR) the page opens the folder. */
+static void test_lesson_state_host(void **state)
+{
+    (void)state;
+    char *dir = realpath("assets/models/chars", NULL), why[512];
+    assert_non_null(dir);
+    Kind host;
+    assert_int_equal(kind_open_folder(&host, dir, NULL, NULL, why, sizeof why), AV_OK);
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    lesson_state_use_model(&f.ls, dir, &host);
+    assert_int_equal(lesson_state_list_open(&f.ls, &f.s), AV_OK);
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_ENTER, 0, &flags)); /* qkv, a pipeline lesson */
+    assert_true(f.ls.active);
+    assert_string_equal(f.ls.lesson.name, "qkv");
+    assert_true(lesson_state_kind(&f.ls) == &host);
+    assert_string_equal(f.ls.lesson.pages[0].set.model, dir);
+    assert_null(f.ls.lesson.pages[0].set.weights);
+    assert_int_equal(f.s.cfg.layers, 4); /* the model's, not the page's */
+    assert_int_equal(kind_run(&host, &f.s.cfg, f.s.text.s, f.s.text.len, NULL, 0, &f.r), AV_OK);
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
+    assert_true(lesson_state_kind(&f.ls) == &host);
+    teardown(&f);
+    /* the lesson gone, the host runs on */
+    ModelConfig c;
+    model_config_default(&c);
+    kind_config(&host, &c);
+    ModelResult r = {0};
+    assert_int_equal(kind_run(&host, &c, "the cat", 7, NULL, 0, &r), AV_OK);
+    assert_int_equal(r.shape.n_q, 7);
+    model_result_free(&r);
+
+    setup(&f); /* no host: the page opens the folder itself */
+    lesson_state_use_model(&f.ls, dir, NULL);
+    assert_int_equal(lesson_state_list_open(&f.ls, &f.s), AV_OK);
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_DOWN, 0, &flags));
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_ENTER, 0, &flags));
+    assert_string_equal(f.ls.lesson.pages[0].set.model, dir);
+    Kind *k = lesson_state_kind(&f.ls);
+    assert_non_null(k);
+    assert_true(k != &host);
+    assert_string_equal(f.ls.model_dir, dir);
+    assert_int_equal(f.s.cfg.layers, 4);
+    teardown(&f);
+    kind_close(&host);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_lesson_state_list),
         cmocka_unit_test(test_lesson_state_trained_model),
         cmocka_unit_test(test_lesson_state_model_kinds),
+        cmocka_unit_test(test_lesson_state_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

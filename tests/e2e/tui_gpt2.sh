@@ -8,7 +8,7 @@
 # of the rows computed and the rows cached, its time in ms whole at 80
 # columns too; the status line shows GPT-2's
 # sizes and learned positions; m is refused with its reason; s and t are a
-# labelled what-if; V's value-weighted norms are norms.npy's (120x40); q
+# labelled what-if; o's lessons run on the GPT-2 (the lens lesson); V's value-weighted norms are norms.npy's (120x40); q
 # exits 0; the cost line gives the KV cache (a token's bytes, the text's and
 # the context's at 120 columns, the text's at 80). A long text at 80x24 (its
 # heads drawn small, the help, heads combined). Then the same typed off the key path (a thread, as for a model
@@ -40,6 +40,7 @@ if ! "$BIN" --model "$M" --dump "$WORK/dump" "$TEXT$MORE" >/dev/null 2>&1; then
     exit 1
 fi
 status() { screen | tail -1; }
+lens_index() { "$BIN" --lesson | grep -n "^lens	" | cut -d: -f1; }
 
 for size in "80 24 4" "120 40 10"; do
     set -- $size
@@ -71,11 +72,6 @@ for size in "80 24 4" "120 40 10"; do
     fi
     keys m
     check "$tag: m is refused with its reason" wait_for 'GPT-2 was trained causal: the mask stays on'
-    # o's lessons run the pipeline, which a GPT-2's config is not: they
-    # broke the view ("invalid model configuration") for good
-    keys o
-    check "$tag: o is refused with its reason" wait_for "lessons run attnviz's own small models"
-    check "$tag: the heatmap stays GPT-2's after o" eval 'screen | grep -q "^8 ␣the "'
     check "$tag: the status line has no what-if before s" eval '! status | grep -q what-if'
     keys s
     check "$tag: s is a labelled what-if" wait_for 'what-if: scaling off, temp 1'
@@ -110,6 +106,20 @@ sys.exit(0 if ok else 1)
 PYEOF
         keys V
     fi
+    # o: the lessons run on this GPT-2 itself, as --lesson NAME --model DIR
+    # does; the lens lesson's grid has its 3 layers and the embeddings
+    keys o
+    check "$tag: o opens the list of lessons" wait_for 'Lessons: Up/Down, Enter opens'
+    down=$(("$(lens_index)" - 1))
+    for ((k = 0; k < down; k++)); do keys Down; done
+    keys Enter
+    check "$tag: the lens lesson opens on the GPT-2" wait_for 'Lesson 1/[0-9]*: What GPT-2'
+    check "$tag: its grid is the GPT-2's: rows 0 to 3" wait_for '^3 +[^ ]+ +[0-9]+%'
+    check "$tag: and no row 4" eval '! screen | grep -Eq "^4 +[^ ]+ +[0-9]+%"'
+    check "$tag: the status line is still GPT-2's" \
+        eval 'status | grep -q "GPT-2.*3 layers x 4 heads.*d_model 48"'
+    keys Escape
+    check "$tag: Esc leaves the lesson on the GPT-2" wait_for 'left the lesson'
     keys q
     check "$tag: q exits 0" wait_for 'EXITED:0'
 done

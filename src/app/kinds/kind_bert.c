@@ -140,9 +140,6 @@ static const char *bert_kind_refuses(const Kind *k, KindAsk ask)
     case KIND_ASK_PE_VIEW:
         return "BERT learned its positions: the PE view draws sinusoidal ones";
     case KIND_ASK_HEADS_HELP: return "BERT's heads were learned, not built: see what each does";
-    case KIND_ASK_LESSONS:
-        return "the lessons run attnviz's own small models: start attnviz without --model "
-               "(o there)";
     default: return NULL; /* the mask, scaling and temperature are what-ifs */
     }
 }

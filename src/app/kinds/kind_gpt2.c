@@ -233,9 +233,6 @@ static const char *gpt2_kind_refuses(const Kind *k, KindAsk ask)
     case KIND_ASK_PE_VIEW:
         return "GPT-2 learned its positions (wpe): the PE view draws sinusoidal ones";
     case KIND_ASK_HEADS_HELP: return "GPT-2's heads were learned, not built: see what each does";
-    case KIND_ASK_LESSONS:
-        return "the lessons run attnviz's own small models: start attnviz without --model "
-               "(o there)";
     default: return NULL;
     }
 }

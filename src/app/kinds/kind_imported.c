@@ -59,7 +59,6 @@ static const char *imported_refuses(const Kind *k, KindAsk ask)
     case KIND_ASK_NORMS:
         return "value-weighted norms need the model's V and W_O: imported attention has only "
                "weights";
-    case KIND_ASK_LESSONS: return NULL; /* the pages read over the file's heads */
     default: return "imported attention: the weights are the file's, there is no model to change";
     }
 }

@@ -65,9 +65,6 @@ static const char *trained_refuses(const Kind *k, KindAsk ask)
         return "the examples are not in the model's vocabulary: type a text of it (e)";
     case KIND_ASK_NORMS:
         return "value-weighted norms need the model's V and W_O: not kept for a trained model";
-    case KIND_ASK_LESSONS:
-        return "the lessons run attnviz's own pipeline: start attnviz without --model (o "
-               "there)";
     default: return NULL;
     }
 }
