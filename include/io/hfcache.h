@@ -8,9 +8,10 @@
  *                                             sha256 of an LFS file, the git
  *                                             object id of a small one)
  *
- * ROOT is $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub
- * (DESIGN.md "Hub ids and the Hugging Face cache"). Nothing here touches the
- * network or prints.
+ * ROOT is hfcache_root's (DESIGN.md "Hub ids and the Hugging Face cache"
+ * names three of huggingface_hub's five places; the other two, its older
+ * HUGGINGFACE_HUB_CACHE and XDG_CACHE_HOME, find the caches it writes
+ * too). Nothing here touches the network or prints.
  */
 #ifndef ATTNVIZ_HFCACHE_H
 #define ATTNVIZ_HFCACHE_H
@@ -37,8 +38,11 @@ bool hfcache_parse_id(const char *name, HfId *id);
 /* Whether rev is a commit hash: 40 lower-case hexadecimal digits. */
 bool hfcache_is_commit(const char *rev);
 
-/* The cache's root from the environment into buf. Returns false when no
- * root can be named (no HF_HUB_CACHE, HF_HOME nor HOME) or it is too long. */
+/* The cache's root from the environment into buf, as huggingface_hub
+ * names it: $HF_HUB_CACHE, else $HUGGINGFACE_HUB_CACHE (its older name),
+ * else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
+ * ~/.cache/huggingface/hub; a leading ~ is $HOME. Returns false when no
+ * root can be named (a ~ and no HOME) or it is too long. */
 bool hfcache_root(char *buf, size_t size);
 
 /* The names a repo is found under: itself, and the other name of the hub's

@@ -306,7 +306,8 @@ int hub_cmd_get(int argc, char **argv)
         return say(2, "'%s' is not a hub id (NAME or ORG/NAME, optionally @REVISION)", argv[1]);
     char root[HF_PATH_MAX], snap[HF_PATH_MAX];
     if (!hfcache_root(root, sizeof root))
-        return say(2, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME");
+        return say(2, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME (a path of at most "
+                      "%d bytes)", HF_PATH_MAX - 1);
     int status = get_model(&id, root, snap, sizeof snap);
     if (status)
         return status;

@@ -68,23 +68,50 @@ static void test_hfcache_parse_ids(void **state)
 
 static void test_hfcache_root_from_environment(void **state)
 {
-    /* expect: HF_HUB_CACHE, else HF_HOME/hub, else HOME/.cache/huggingface/hub */
+    /* expect: huggingface_hub's order: HF_HUB_CACHE, else
+     * HUGGINGFACE_HUB_CACHE, else HF_HOME/hub, else
+     * XDG_CACHE_HOME/huggingface/hub, else HOME/.cache/huggingface/hub;
+     * empty is unset; a leading ~ is HOME, and without HOME no root */
     (void)state;
+    static const char *const vars[] = {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME",
+                                       "XDG_CACHE_HOME"};
     char buf[256];
+    const char *home = getenv("HOME");
+    char *saved = home ? strdup(home) : NULL;
+    for (int k = 0; k < 4; k++)
+        unsetenv(vars[k]);
     setenv("HOME", "/home/t", 1);
-    unsetenv("HF_HUB_CACHE");
-    unsetenv("HF_HOME");
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/home/t/.cache/huggingface/hub");
+    setenv("XDG_CACHE_HOME", "/xdg", 1);
+    assert_true(hfcache_root(buf, sizeof buf));
+    assert_string_equal(buf, "/xdg/huggingface/hub");
+    setenv("HF_HOME", "~/hf", 1);
+    assert_true(hfcache_root(buf, sizeof buf));
+    assert_string_equal(buf, "/home/t/hf/hub");
     setenv("HF_HOME", "/data/hf", 1);
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/data/hf/hub");
+    setenv("HUGGINGFACE_HUB_CACHE", "/old/name", 1);
+    assert_true(hfcache_root(buf, sizeof buf));
+    assert_string_equal(buf, "/old/name");
+    setenv("HF_HUB_CACHE", "", 1); /* empty: as if unset */
+    assert_true(hfcache_root(buf, sizeof buf));
+    assert_string_equal(buf, "/old/name");
     setenv("HF_HUB_CACHE", "/fast/cache", 1);
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/fast/cache");
     assert_false(hfcache_root(buf, 5)); /* too long for the buffer */
-    unsetenv("HF_HUB_CACHE");
+    for (int k = 0; k < 4; k++)
+        unsetenv(vars[k]);
+    unsetenv("HOME");
+    assert_false(hfcache_root(buf, sizeof buf)); /* ~ and no HOME */
+    setenv("HF_HOME", "~", 1);
+    assert_false(hfcache_root(buf, sizeof buf));
     unsetenv("HF_HOME");
+    if (saved)
+        setenv("HOME", saved, 1);
+    free(saved);
 }
 
 static void test_hfcache_finds_snapshot_through_refs(void **state)

@@ -91,19 +91,35 @@ bool hfcache_is_commit(const char *rev)
     return n == 40;
 }
 
+/* The variable's value, set and not empty, or NULL. */
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+/* buf = dir (a leading "~/" or a lone "~" the home folder) then tail. */
+static bool root_path(char *buf, size_t size, const char *dir, const char *tail)
+{
+    const char *home = env("HOME");
+    int n;
+    if (dir[0] == '~' && (dir[1] == '/' || !dir[1]))
+        n = home ? snprintf(buf, size, "%s%s%s", home, dir + 1, tail) : -1;
+    else
+        n = snprintf(buf, size, "%s%s", dir, tail);
+    return n > 0 && (size_t)n < size;
+}
+
 bool hfcache_root(char *buf, size_t size)
 {
-    const char *v = getenv("HF_HUB_CACHE");
-    int n;
-    if (v && *v)
-        n = snprintf(buf, size, "%s", v);
-    else if ((v = getenv("HF_HOME")) && *v)
-        n = snprintf(buf, size, "%s/hub", v);
-    else if ((v = getenv("HOME")) && *v)
-        n = snprintf(buf, size, "%s/.cache/huggingface/hub", v);
-    else
-        return false;
-    return n > 0 && (size_t)n < size;
+    const char *v;
+    if ((v = env("HF_HUB_CACHE")) || (v = env("HUGGINGFACE_HUB_CACHE")))
+        return root_path(buf, size, v, "");
+    if ((v = env("HF_HOME")))
+        return root_path(buf, size, v, "/hub");
+    if ((v = env("XDG_CACHE_HOME")))
+        return root_path(buf, size, v, "/huggingface/hub");
+    return root_path(buf, size, "~", "/.cache/huggingface/hub");
 }
 
 int hfcache_names(const char *repo, const char *names[2])
