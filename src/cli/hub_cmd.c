@@ -74,17 +74,26 @@ static int say_error(const Get *g, const char *file, HubErr err, const HubMeta *
             return say(2, "%s has no revision %s at %s", repo, g->id->rev, g->endpoint);
         if (strcmp(m->code, "EntryNotFound") == 0)
             return say(2, "%s has no %s at %s", repo, file, g->endpoint);
-        return say(2, "no model %s at %s (404)", repo, g->endpoint);
-    case HUB_DENIED:
+        if (m->status != 404 && !g->net.token) /* the hub's 401: none, or a private one */
+            return say(2, "no model %s at %s (%ld %s; if it is private, set HF_TOKEN)", repo,
+                       g->endpoint, m->status, m->code);
+        return say(2, "no model %s at %s (%ld)", repo, g->endpoint, m->status);
+    case HUB_DENIED: {
+        char st[64]; /* the HEAD's status, or the download's refusal */
+        if (m->status == 401 || m->status == 403)
+            snprintf(st, sizeof st, "%ld", m->status);
+        else
+            snprintf(st, sizeof st, "%.60s", why);
         if (g->net.token)
             return say(1,
-                       "%s: HF_TOKEN was refused (%ld): is it a token of an account that may "
+                       "%s: HF_TOKEN was refused (%s): is it a token of an account that may "
                        "read %s (a gated model's conditions accepted)?",
-                       repo, m->status, repo);
+                       repo, st, repo);
         return say(1,
-                   "%s is gated or private (%ld): set HF_TOKEN to an access token that may "
+                   "%s is gated or private (%s): set HF_TOKEN to an access token that may "
                    "read it",
-                   repo, m->status);
+                   repo, st);
+    }
     case HUB_NET: return say(1, "cannot reach %s: %s (no network? HF_ENDPOINT?)", g->endpoint, why);
     case HUB_DROPPED:
         return say(1, "%s: the connection dropped: %s; `attnviz get %s` again resumes it", file,

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -31,6 +32,8 @@
 #include "io/hfcache.h"
 
 #define HUB_MAX_REDIRECTS 5
+#define HUB_RETRY_AFTER_MAX 30 /* seconds: the longest Retry-After obeyed */
+#define HUB_LOW_SPEED 1024     /* bytes a second: slower for stall_seconds is a stall */
 
 static HubErr fail(char *why, size_t whylen, HubErr rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -48,12 +51,56 @@ bool hubget_init(void)
     return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
 }
 
-/* The request headers: the token, and identity encoding so that
- * Content-Length is the file's size. */
-static struct curl_slist *headers(const HubNet *n)
+/* url's scheme, host and port into a CURLU; NULL when it is not a URL. */
+static CURLU *url_parse(const char *url)
+{
+    CURLU *u = curl_url();
+    if (u && curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+        curl_url_cleanup(u);
+        u = NULL;
+    }
+    return u;
+}
+
+/* Whether a and b share their scheme, host and port (the token goes only
+ * to the endpoint's, never to where a redirect sends the bytes). */
+static bool same_origin(const char *a, const char *b)
+{
+    static const CURLUPart parts[] = {CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT};
+    CURLU *ua = url_parse(a), *ub = url_parse(b);
+    bool same = ua && ub;
+    for (size_t k = 0; same && k < sizeof parts / sizeof parts[0]; k++) {
+        char *pa = NULL, *pb = NULL;
+        same = curl_url_get(ua, parts[k], &pa, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+               curl_url_get(ub, parts[k], &pb, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+               strcasecmp(pa, pb) == 0;
+        curl_free(pa), curl_free(pb);
+    }
+    curl_url_cleanup(ua), curl_url_cleanup(ub);
+    return same;
+}
+
+/* out = location read against base: a relative one keeps base's scheme,
+ * host and port (and a path without '/' base's folder), as a browser does. */
+static bool url_join(const char *base, const char *location, char *out, size_t size)
+{
+    CURLU *u = url_parse(base);
+    char *s = NULL;
+    bool ok = u && curl_url_set(u, CURLUPART_URL, location, 0) == CURLUE_OK &&
+              curl_url_get(u, CURLUPART_URL, &s, 0) == CURLUE_OK && strlen(s) < size;
+    if (ok)
+        memcpy(out, s, strlen(s) + 1);
+    curl_free(s);
+    curl_url_cleanup(u);
+    return ok;
+}
+
+/* The request headers for url: identity encoding so that Content-Length
+ * is the file's size, and the token where url is the endpoint's. */
+static struct curl_slist *headers(const HubNet *n, const char *url)
 {
     struct curl_slist *h = curl_slist_append(NULL, "Accept-Encoding: identity");
-    if (h && n->token && *n->token) {
+    if (h && n->token && *n->token && same_origin(url, n->endpoint)) {
         char auth[1024];
         snprintf(auth, sizeof auth, "Authorization: Bearer %s", n->token);
         struct curl_slist *t = curl_slist_append(h, auth);
@@ -99,7 +146,7 @@ static bool header_value(const char *line, size_t len, const char *name, char *o
 
 typedef struct {
     char commit[64], etag[128], linked_etag[128], linked_size[32], length[32], location[4096],
-        code[64];
+        code[64], retry_after[32], range[96];
 } Headers;
 
 static size_t on_header(char *line, size_t size, size_t nitems, void *ctx)
@@ -119,11 +166,33 @@ static size_t on_header(char *line, size_t size, size_t nitems, void *ctx)
         {"Content-Length", offsetof(Headers, length), sizeof(((Headers *)0)->length)},
         {"Location", offsetof(Headers, location), sizeof(((Headers *)0)->location)},
         {"X-Error-Code", offsetof(Headers, code), sizeof(((Headers *)0)->code)},
+        {"Retry-After", offsetof(Headers, retry_after), sizeof(((Headers *)0)->retry_after)},
+        {"Content-Range", offsetof(Headers, range), sizeof(((Headers *)0)->range)},
     };
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
         if (header_value(line, len, want[k].name, (char *)h + want[k].at, want[k].size))
             break;
     return len;
+}
+
+/* An HTTP answer that may be another when asked again: too many requests,
+ * a server's error. */
+static bool transient_status(long status)
+{
+    return status == 429 || status >= 500;
+}
+
+/* Before try k (1, 2, ...): Retry-After's seconds when the server gave
+ * them (at most HUB_RETRY_AFTER_MAX), else 0.25, 0.5, 1, 2 s. */
+static void backoff(int k, const char *retry_after)
+{
+    char *end;
+    long s = retry_after && *retry_after ? strtol(retry_after, &end, 10) : -1;
+    if (s >= 0 && *end == 0) {
+        sleep((unsigned)(s < HUB_RETRY_AFTER_MAX ? s : HUB_RETRY_AFTER_MAX));
+        return;
+    }
+    usleep((useconds_t)(250000 << (k < 4 ? k - 1 : 3)));
 }
 
 /* A transfer that may work when tried again. */
@@ -144,14 +213,20 @@ static HubErr net_error(CURLcode rc, const char *err, const char *url, char *why
     return fail(why, whylen, HUB_HTTP, "%s", what);
 }
 
-static void meta_from(HubMeta *m, const Headers *h)
+/* m from an answer's headers; a redirect's own Content-Length is not the
+ * file's size. */
+static void meta_from(HubMeta *m, const Headers *h, bool redirect)
 {
     snprintf(m->code, sizeof m->code, "%s", h->code);
-    snprintf(m->commit, sizeof m->commit, "%.40s", h->commit);
+    m->commit[0] = 0;
+    if (strlen(h->commit) == 40) /* else none: a malformed one is refused as missing */
+        memcpy(m->commit, h->commit, 41);
     m->lfs = h->linked_etag[0] != 0;
     if (!hfcache_etag(m->lfs ? h->linked_etag : h->etag, m->etag, sizeof m->etag))
         m->etag[0] = 0;
-    const char *size = h->linked_size[0] ? h->linked_size : h->length;
+    for (char *p = m->etag; m->lfs && *p; p++) /* a sha256 names its blob in lower case */
+        *p = (char)tolower((unsigned char)*p);
+    const char *size = h->linked_size[0] ? h->linked_size : redirect ? "" : h->length;
     char *end;
     double v = strtod(size, &end);
     m->size = size[0] && *end == 0 && v >= 0 ? v : -1;
@@ -169,59 +244,72 @@ static void resolve_url(const HubNet *n, const char *repo, const char *rev, cons
     snprintf(url, size, "%s/%s/resolve/%s/%s", n->endpoint, repo, r, file);
 }
 
+/* One HEAD of url into *hd and *status, tried again (n->tries in all)
+ * after a transient failure or answer. Returns the curl code of the last. */
+static CURLcode head_once(const HubNet *n, const char *url, Headers *hd, long *status, char *err)
+{
+    CURLcode cr = CURLE_OUT_OF_MEMORY;
+    for (int k = 0; k < n->tries; k++) {
+        if (k)
+            backoff(k, hd->retry_after);
+        struct curl_slist *h = headers(n, url);
+        CURL *c = h ? easy(n, h, url, err) : NULL;
+        if (!c) {
+            curl_slist_free_all(h);
+            return CURLE_OUT_OF_MEMORY;
+        }
+        memset(hd, 0, sizeof *hd);
+        curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+        curl_easy_setopt(c, CURLOPT_TIMEOUT, n->head_seconds);
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, hd);
+        cr = curl_easy_perform(c);
+        *status = 0;
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+        curl_easy_cleanup(c);
+        curl_slist_free_all(h);
+        if (cr == CURLE_OK ? !transient_status(*status) : !transient(cr))
+            break;
+    }
+    return cr;
+}
+
 HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
                    char *why, size_t whylen)
 {
     char err[CURL_ERROR_SIZE];
     memset(m, 0, sizeof *m);
     resolve_url(n, repo, rev, file, m->url, sizeof m->url);
-    struct curl_slist *h = headers(n);
-    HubErr rc = HUB_OK;
-    for (int hop = 0; hop <= HUB_MAX_REDIRECTS; hop++) {
-        Headers hd = {0};
-        CURL *c = easy(n, h, m->url, err);
-        if (!c || !h) {
-            rc = fail(why, whylen, HUB_NET, "libcurl: out of memory");
-            curl_easy_cleanup(c);
-            break;
-        }
-        curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
-        curl_easy_setopt(c, CURLOPT_TIMEOUT, n->head_seconds);
-        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-        curl_easy_setopt(c, CURLOPT_HEADERDATA, &hd);
-        CURLcode cr = curl_easy_perform(c);
-        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &m->status);
-        curl_easy_cleanup(c);
-        if (cr != CURLE_OK) {
-            rc = net_error(cr, err, m->url, why, whylen);
-            break;
-        }
-        meta_from(m, &hd);
-        /* a relative redirect without the file's metadata: a renamed repo */
-        if (m->status >= 300 && m->status < 400 && hd.location[0] == '/' && !hd.linked_etag[0]) {
-            snprintf(m->url, sizeof m->url, "%s%s", n->endpoint, hd.location); /* renamed */
+    for (int hop = 0;; hop++) {
+        Headers hd;
+        CURLcode cr = head_once(n, m->url, &hd, &m->status, err);
+        if (cr != CURLE_OK)
+            return net_error(cr, err, m->url, why, whylen);
+        const bool redirect = m->status >= 300 && m->status < 400;
+        meta_from(m, &hd, redirect);
+        if (redirect && !hd.location[0])
+            return fail(why, whylen, HUB_BAD, "a redirect (%ld) without a Location", m->status);
+        if (redirect && !url_join(m->url, hd.location, m->url, sizeof m->url))
+            return fail(why, whylen, HUB_BAD, "a redirect to '%.200s', not a URL", hd.location);
+        /* a redirect without the file's metadata: a renamed repo, asked again there */
+        if (redirect && hd.location[0] == '/' && !hd.linked_etag[0]) {
+            if (hop == HUB_MAX_REDIRECTS)
+                return fail(why, whylen, HUB_BAD, "more than %d redirects", HUB_MAX_REDIRECTS);
             continue;
         }
-        if (m->status >= 300 && m->status < 400 && hd.location[0] == '/')
-            snprintf(m->url, sizeof m->url, "%s%s", n->endpoint, hd.location);
-        else if (m->status >= 300 && m->status < 400 && hd.location[0])
-            snprintf(m->url, sizeof m->url, "%s", hd.location); /* the bytes' host */
-        else if (m->status >= 300 && m->status < 400)
-            rc = fail(why, whylen, HUB_BAD, "a redirect (%ld) without a Location", m->status);
-        else if (m->status == 404)
-            rc = fail(why, whylen, HUB_NOT_FOUND, "%ld %s", m->status, m->code);
-        else if (m->status == 401 || m->status == 403)
-            rc = fail(why, whylen, HUB_DENIED, "%ld %s", m->status, m->code);
-        else if (m->status >= 400)
-            rc = fail(why, whylen, HUB_HTTP, "the server answered %ld", m->status);
-        else if (!m->etag[0])
-            rc = fail(why, whylen, HUB_BAD, "no ETag in the answer for %s", file);
-        break;
+        /* the hub answers 401 for a repo that does not exist, to one without a token */
+        if (m->status == 404 || ((m->status == 401 || m->status == 403) &&
+                                 strcmp(m->code, "RepoNotFound") == 0))
+            return fail(why, whylen, HUB_NOT_FOUND, "%ld %s", m->status, m->code);
+        if (m->status == 401 || m->status == 403)
+            return fail(why, whylen, HUB_DENIED, "%ld %s", m->status, m->code);
+        if (m->status >= 400)
+            return fail(why, whylen, HUB_HTTP, "the server answered %ld%s", m->status,
+                        transient_status(m->status) ? " every time it was asked" : "");
+        if (!m->etag[0]) /* a redirect to the bytes too: they are named by it */
+            return fail(why, whylen, HUB_BAD, "no ETag in the answer for %s", file);
+        return HUB_OK;
     }
-    if (rc == HUB_OK && m->status >= 300 && m->status < 400 && m->url[0] == '/')
-        rc = fail(why, whylen, HUB_BAD, "more than %d redirects", HUB_MAX_REDIRECTS);
-    curl_slist_free_all(h);
-    return rc;
 }
 
 /* One download's state, shared with libcurl's callbacks. */
@@ -231,6 +319,8 @@ typedef struct {
     long long start; /* bytes there when this transfer began */
     int write_errno; /* a failed write's errno */
     bool restarted;  /* the server ignored the Range: written from byte 0 */
+    bool misplaced;  /* a part that does not start where it was asked to */
+    Headers hd;      /* the answer's */
     CURL *c;
     const char *label;
     double size; /* bytes expected, -1 unknown */
@@ -251,6 +341,12 @@ static size_t on_data(char *p, size_t size, size_t nitems, void *ctx)
     size_t len = size * nitems;
     long status = 0;
     curl_easy_getinfo(t->c, CURLINFO_RESPONSE_CODE, &status);
+    if (status == 206 && t->have == t->start &&
+        (strncasecmp(t->hd.range, "bytes ", 6) != 0 ||
+         strtoll(t->hd.range + 6, NULL, 10) != t->start)) {
+        t->misplaced = true; /* not the bytes asked for: written nowhere */
+        return 0;
+    }
     if (status == 200 && t->have > 0 && t->have == t->start && !t->restarted) {
         /* a whole answer to a Range request: start the file over */
         if (ftruncate(t->fd, 0) != 0 || lseek(t->fd, 0, SEEK_SET) != 0) {
@@ -283,23 +379,44 @@ static void mb(char *buf, size_t size, double bytes)
         snprintf(buf, size, "%.1f MB", bytes / 1e6);
 }
 
-/* The bar on standard error: the file, how much, how fast, how long left. */
+/* Columns of the terminal on standard error (80 when it does not say). */
+static int term_columns(void)
+{
+    struct winsize ws;
+    return ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+}
+
+/* The bar on standard error, on one line of the terminal whatever its
+ * width (a longer one would wrap, and "\r" go back only to the wrapped
+ * part): the file, the bar, how much, how fast, how long left; the bar
+ * and then the file's name give way to the figures. */
 static void draw_bar(const Transfer *t, double elapsed)
 {
-    char have[32], total[32] = "?", left[32] = "";
+    char have[32], total[32] = "?", left[32] = "", figures[160];
     double speed = elapsed > 0 ? (t->have - t->start) / elapsed : 0;
     mb(have, sizeof have, (double)t->have);
     if (t->size > 0)
         mb(total, sizeof total, t->size);
-    int width = 24, fill = t->size > 0 ? (int)(width * (double)t->have / t->size) : 0;
-    if (fill > width)
-        fill = width;
     if (t->size > 0 && speed > 0) {
         long s = (long)((t->size - (double)t->have) / speed);
         snprintf(left, sizeof left, "  %ld:%02ld left", s / 60, s % 60);
     }
-    fprintf(stderr, "\r\033[K%-20.20s [%.*s%*s] %s / %s  %.1f MB/s%s", t->label, fill,
-            "########################", width - fill, "", have, total, speed / 1e6, left);
+    int nf = snprintf(figures, sizeof figures, "%s / %s  %.1f MB/s%s", have, total, speed / 1e6,
+                      left);
+    /* the name in 20 columns and a space, the bar in 4 to 24 and " []";
+     * narrower: the name alone, cut to no fewer than 8; then neither */
+    const int room = term_columns() - 1 - nf; /* the last column left empty: no wrap */
+    int name = room >= 21 ? 20 : room >= 9 ? room - 1 : 0;
+    int width = room - 21 - 3 >= 4 ? room - 21 - 3 : 0;
+    width = width > 24 ? 24 : width;
+    int fill = t->size > 0 ? (int)(width * (double)t->have / t->size) : 0;
+    fill = fill > width ? width : fill;
+    if (nf > term_columns() - 1) /* too narrow even for the figures: them, cut */
+        nf = term_columns() - 1 > 0 ? term_columns() - 1 : 0;
+    fprintf(stderr, "\r\033[K%-*.*s", name, name, t->label);
+    if (width)
+        fprintf(stderr, " [%.*s%*s]", fill, "########################", width - fill, "");
+    fprintf(stderr, "%s%.*s", name || width ? " " : "", nf, figures);
     fflush(stderr);
 }
 
@@ -326,7 +443,8 @@ static CURLcode get_once(const HubNet *n, struct curl_slist *h, const char *url,
     char range[48];
     t->c = c;
     t->start = t->have;
-    t->restarted = false;
+    t->restarted = t->misplaced = false;
+    memset(&t->hd, 0, sizeof t->hd);
     if (t->have > 0) {
         snprintf(range, sizeof range, "%lld-", t->have);
         curl_easy_setopt(c, CURLOPT_RANGE, range);
@@ -334,8 +452,10 @@ static CURLcode get_once(const HubNet *n, struct curl_slist *h, const char *url,
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)HUB_MAX_REDIRECTS);
     curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, (long)HUB_LOW_SPEED);
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, n->stall_seconds);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &t->hd);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, t);
     curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
@@ -440,16 +560,52 @@ static HubErr room(const char *part, double need, char *why, size_t whylen)
     return fail(why, whylen, HUB_DISK, "%s more are needed and %s are free", a, b);
 }
 
-/* Download into part (t->fd) until whole, trying n->tries times. */
+/* The one line of a download refused with status: by the hub, or by the
+ * host a redirect sent it to (a signed link that expired, a mirror's
+ * refusal). */
+static HubErr refused(const HubNet *n, const HubMeta *m, long status, char *why, size_t whylen)
+{
+    if (same_origin(m->url, n->endpoint))
+        return fail(why, whylen,
+                    status == 404                    ? HUB_NOT_FOUND
+                    : status == 401 || status == 403 ? HUB_DENIED
+                                                     : HUB_HTTP,
+                    "the server answered %ld to the download", status);
+    char *host = NULL;
+    CURLU *u = url_parse(m->url);
+    if (!u || curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+        host = NULL;
+    HubErr rc = fail(why, whylen, HUB_HTTP,
+                     "%s, where the hub sent the download, answered %ld%s", host ? host : "the host",
+                     status,
+                     status == 401 || status == 403 ? " (an expired link? run it again for a new one)"
+                                                    : "");
+    curl_free(host);
+    curl_url_cleanup(u);
+    return rc;
+}
+
+/* Start part (t->fd) over from byte 0. */
+static bool restart(Transfer *t)
+{
+    if (ftruncate(t->fd, 0) != 0 || lseek(t->fd, 0, SEEK_SET) != 0)
+        return false;
+    t->have = 0;
+    return true;
+}
+
+/* Download into part (t->fd) until whole, trying n->tries times: after a
+ * dropped connection or a transient answer (Retry-After obeyed), from
+ * where the part ends. */
 static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *part, char *why,
                     size_t whylen)
 {
-    struct curl_slist *h = headers(n);
+    struct curl_slist *h = headers(n, m->url);
     HubErr rc = HUB_DROPPED;
     char err[CURL_ERROR_SIZE];
     for (int k = 0; k < n->tries; k++) {
         if (k)
-            usleep((useconds_t)(250000 << (k < 4 ? k - 1 : 3))); /* 0.25, 0.5, 1, 2 s */
+            backoff(k, t->hd.retry_after);
         if (m->size >= 0 && t->have == (long long)m->size)
             return curl_slist_free_all(h), HUB_OK;
         if ((rc = room(part, m->size - (double)t->have, why, whylen)) != HUB_OK)
@@ -471,32 +627,30 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
                       m->size);
             break;
         }
-        if (cr == CURLE_HTTP_RETURNED_ERROR && status == 416) { /* past the end: again */
-            if (ftruncate(t->fd, 0) != 0 || lseek(t->fd, 0, SEEK_SET) != 0)
+        /* past the end, or a part from elsewhere than asked: from the start */
+        if ((cr == CURLE_HTTP_RETURNED_ERROR && status == 416) || t->misplaced) {
+            rc = fail(why, whylen, HUB_BAD, "the server sends other bytes than those asked for");
+            if (!restart(t))
                 break;
-            t->have = 0;
             continue;
         }
-        if (cr == CURLE_HTTP_RETURNED_ERROR && status != 429 && status < 500) {
-            rc = fail(why, whylen,
-                      status == 404                    ? HUB_NOT_FOUND
-                      : status == 401 || status == 403 ? HUB_DENIED
-                                                       : HUB_HTTP,
-                      "the server answered %ld", status);
+        if (cr == CURLE_HTTP_RETURNED_ERROR && !transient_status(status)) {
+            rc = refused(n, m, status, why, whylen);
             break;
         }
-        if (cr != CURLE_OK && cr != CURLE_HTTP_RETURNED_ERROR && !transient(cr)) {
+        if (cr == CURLE_HTTP_RETURNED_ERROR)
+            rc = fail(why, whylen, HUB_HTTP, "the server answered %ld, %d times", status, k + 1);
+        else if (cr != CURLE_OK && !transient(cr)) {
             rc = net_error(cr, err, m->url, why, whylen);
             break;
-        }
-        rc = fail(why, whylen, HUB_DROPPED, "%s after %d tries (%lld of %.0f bytes)",
-                  cr == CURLE_OK ? "the answer ended early"
-                  : err[0]       ? err
-                                 : curl_easy_strerror(cr),
-                  k + 1, t->have, m->size);
+        } else
+            rc = fail(why, whylen, HUB_DROPPED, "%s after %d tries (%lld of %.0f bytes)",
+                      cr == CURLE_OK ? "the answer ended early"
+                      : err[0]       ? err
+                                     : curl_easy_strerror(cr),
+                      k + 1, t->have, m->size);
     }
     curl_slist_free_all(h);
-    (void)part;
     return rc;
 }
 

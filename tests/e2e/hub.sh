@@ -18,7 +18,12 @@
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
 #    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
 #    lacking a file, a name found nowhere) is one line and its exit status;
-#  - the question on a terminal: yes downloads, no fetches nothing.
+#  - the question on a terminal: yes downloads, no fetches nothing;
+#  - a second hub whose CDN is another host (localhost) under a mirror's
+#    path: the token never goes to the CDN, a renamed repo's relative
+#    redirect stays under the path, the CDN's refusal is said as its own;
+#    a HEAD answered 503 (Retry-After) once is asked again; the hub's 401
+#    RepoNotFound is no such model; the progress bar fits a narrow terminal.
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
 set -u
 PY=/usr/bin/python3
@@ -28,9 +33,10 @@ if ! "$PY" -c 'import numpy' 2>/dev/null; then
     exit 0
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-hub.XXXXXX") || exit 1
-hubpid=
+hubpid= hub2pid=
 cleanup() {
     [ -n "$hubpid" ] && kill "$hubpid" 2>/dev/null
+    [ -n "$hub2pid" ] && kill "$hub2pid" 2>/dev/null
     umount "$tmp/full" 2>/dev/null
     rm -rf "$tmp"
 }
@@ -326,6 +332,84 @@ if mount -t tmpfs -o size=256k tmpfs "$tmp/full" 2>/dev/null; then
 else
     echo "skip - a full disk: mounting a tmpfs is not allowed here"
 fi
+
+# --- a second hub: the CDN another host, everything under a mirror's path -----
+log2=$tmp/hub2.log
+: >"$log2"
+"$PY" tests/e2e/lib/fakehub.py --repo user/gated="$M" --gated user/gated --token secret \
+    --repo openai-community/gpt2="$M" --alias gpt2=openai-community/gpt2 --repo user/tiny="$M" \
+    --cdn-host localhost --prefix /mirror --faults "$faults" --log "$log2" \
+    --port-file "$tmp/port2" 2>"$tmp/hub2.err" &
+hub2pid=$!
+for _ in $(seq 100); do [ -s "$tmp/port2" ] && break; sleep 0.05; done
+E2=http://127.0.0.1:$(cat "$tmp/port2")/mirror
+if HF_ENDPOINT=$E2 HF_HUB_CACHE=$tmp/c2 HF_TOKEN=secret "$A" get user/gated >/dev/null \
+    2>"$tmp/err"; then
+    ok "a gated model through a mirror's path, its CDN another host"
+else
+    notok "get user/gated from the second hub: $(tail -1 "$tmp/err")"
+fi
+check "the token goes to the hub (HEAD) and never to the CDN on another host (GET)" \
+    eval 'grep -q "^HEAD /mirror/user/gated/resolve/main/config.json .*auth=yes -> 200" "$log2" &&
+          grep -q "^GET /mirror/cdn/" "$log2" && ! grep -q "^GET /mirror/cdn/.*auth=yes" "$log2"'
+if HF_ENDPOINT=$E2 HF_HUB_CACHE=$tmp/c2 "$A" get gpt2 >/dev/null 2>"$tmp/err" &&
+    ! grep -q "/mirror/mirror" "$log2"; then
+    ok "a renamed repo's relative redirect (307) stays under the mirror's path"
+else
+    notok "get gpt2 from the mirror: $(tail -1 "$tmp/err")"
+fi
+echo "/cdn/ 403" >"$faults"
+HF_ENDPOINT=$E2 HF_HUB_CACHE=$tmp/c3 one_line "the CDN refuses the download (403)" 1 \
+    'model.safetensors from .*: localhost, where the hub sent the download, answered 403' \
+    "$A" get user/tiny
+echo "config.json 503 1" >"$faults"
+before=$(requests)
+if HF_HUB_CACHE=$tmp/c4 "$A" get user/tiny >/dev/null 2>"$tmp/err" &&
+    [ "$(tail -n +$((before + 1)) "$log" | grep -c '^HEAD /user/tiny/resolve/main/config.json')" = 2 ]
+then
+    ok "a HEAD answered 503 (Retry-After: 1) once is asked again, and the get ends well"
+else
+    notok "get after one 503: $(tail -1 "$tmp/err")"
+fi
+echo "* 401:RepoNotFound" >"$faults"
+one_line "the hub's 401 RepoNotFound is no such model" 2 \
+    'no model user/typo at .* \(401 RepoNotFound; if it is private, set HF_TOKEN\)' \
+    "$A" get user/typo
+echo "cdn trickle:300000" >"$faults"
+# bar COLUMNS: attnviz get with standard error a terminal that wide; every
+# frame of the bar (between carriage returns) fits in COLUMNS - 1
+bar() {
+    HF_HUB_CACHE=$tmp/bar$1 "$PY" - "$A" "$1" <<'EOF'
+import fcntl, os, pty, re, struct, subprocess, sys, termios
+a, cols = sys.argv[1], int(sys.argv[2])
+m, s = pty.openpty()
+fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
+p = subprocess.Popen([a, "get", "user/big"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=s, close_fds=True)
+os.close(s)
+out = b""
+while True:
+    try:
+        chunk = os.read(m, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+p.wait()
+text = re.sub(r"\x1b\[K", "", out.decode("utf-8", "replace"))
+frames = [f for f in re.split(r"[\r\n]", text) if "MB/s" in f]
+widest = max((len(f) for f in frames), default=0)
+ok = p.returncode == 0 and frames and widest <= cols - 1
+print("%d frames, the widest %d columns" % (len(frames), widest))
+sys.exit(0 if ok else 1)
+EOF
+}
+for cols in 80 40; do
+    if out=$(bar $cols); then ok "the progress bar fits $cols columns ($out)"
+    else notok "the progress bar at $cols columns: $out"; fi
+done
+: >"$faults"
 
 # --- the question on a terminal ----------------------------------------------
 # ask ANSWER: --model user/asked with stdin and stderr on a pseudo-terminal

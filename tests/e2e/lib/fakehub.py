@@ -2,7 +2,8 @@
 """fakehub.py - a stand-in for the Hugging Face hub on 127.0.0.1, for tests.
 
     fakehub.py --repo ID=DIR [--repo ...] [--alias OLD=NEW] [--gated ID --token T]
-               [--faults FILE] [--log FILE] --port-file FILE
+               [--cdn-host NAME] [--prefix /PATH] [--faults FILE] [--log FILE]
+               --port-file FILE
 
 Serves HEAD and GET of /{ID}/resolve/{REVISION}/{FILE} as the hub does
 (FILE may be in a subfolder of DIR, "0_BERT/config.json"):
@@ -15,11 +16,17 @@ An unknown repo is 404 RepoNotFound, an unknown revision 404
 RevisionNotFound, a missing file 404 EntryNotFound; --alias answers the old
 name with a relative 307 to the new one (a renamed repo); a --gated repo is
 401 without "Authorization: Bearer T", 403 with another token.
+--cdn-host names the CDN in the redirect by another name of this server
+("localhost": another host to the client, whom the token must not follow);
+--prefix serves everything under /PATH (a mirror: HF_ENDPOINT ends in it),
+the renamed repo's relative 307 included.
 
 Failures are chosen per request by FILE, read again on every request, one
 rule a line: PATTERN ACTION [COUNT], PATTERN a substring of the path (or *),
 COUNT how many matching requests it applies to (default: all). ACTION:
-  404 401 403 500   answer with that status (X-Error-Code as the hub's)
+  404 401 403 500   answer with that status (X-Error-Code as the hub's;
+  503               STATUS:CODE another code, "401:RepoNotFound"); 503 with
+                    Retry-After: 1
   drop              send half of the body, then close the connection (GET)
   badsum            flip a byte of the body (GET; a small file's too)
   trickle:RATE      send the body at RATE bytes a second (GET)
@@ -123,11 +130,18 @@ class Hub(BaseHTTPRequestHandler):
 
     def route(self):
         path = urllib.parse.urlparse(self.path).path
-        forced = self.server.faults.pick(path, ("404", "401", "403", "500"))
+        prefix = self.server.args.prefix or ""
+        if not path.startswith(prefix + "/"):
+            return self.error(404, "RepoNotFound")
+        path = path[len(prefix):]
+        forced = self.server.faults.pick(path, ("404", "401", "403", "500", "503"))
         if forced:
+            status, _, code = forced.partition(":")
             codes = {"404": "EntryNotFound", "401": "GatedRepo", "403": "GatedRepo",
-                     "500": "Internal"}
-            return self.error(int(forced), codes[forced])
+                     "500": "Internal", "503": "Unavailable"}
+            if status == "503":
+                return self.answer(503, [("Retry-After", "1"), ("X-Error-Code", code or codes[status])])
+            return self.error(int(status), code or codes[status])
         if path.startswith("/cdn/"):
             return self.cdn(path[5:])
         parts = [urllib.parse.unquote(p) for p in path.strip("/").split("/")]
@@ -141,7 +155,7 @@ class Hub(BaseHTTPRequestHandler):
         a = self.server.args
         if repo_id in self.server.aliases:
             new = self.server.aliases[repo_id]
-            loc = "/%s/resolve/%s/%s" % (new, urllib.parse.quote(rev, safe=""), name)
+            loc = "%s/%s/resolve/%s/%s" % (prefix, new, urllib.parse.quote(rev, safe=""), name)
             return self.answer(307, [("Location", loc)])
         repo = self.server.repos.get(repo_id)
         if repo is None:
@@ -158,7 +172,8 @@ class Hub(BaseHTTPRequestHandler):
             return self.error(404, "EntryNotFound", repo.commit)
         data, sha = repo.files[name]
         if name.endswith(".safetensors"):
-            host = "http://%s:%d" % self.server.server_address[:2]
+            host = "http://%s:%d%s" % (a.cdn_host or self.server.server_address[0],
+                                       self.server.server_address[1], prefix)
             return self.answer(302, [("Location", "%s/cdn/%s" % (host, sha)), ("X-Repo-Commit", repo.commit),
                                      ("X-Linked-Etag", '"%s"' % sha),
                                      ("X-Linked-Size", str(len(data))),
@@ -223,6 +238,8 @@ def main(argv):
     ap.add_argument("--alias", action="append", default=[])
     ap.add_argument("--gated", action="append")
     ap.add_argument("--token", default="secret")
+    ap.add_argument("--cdn-host")
+    ap.add_argument("--prefix", default="")
     ap.add_argument("--faults")
     ap.add_argument("--log")
     ap.add_argument("--port-file", required=True)
