@@ -61,7 +61,8 @@ static void test_hfcache_parse_ids(void **state)
     assert_false(hfcache_is_commit("main"));
     static const char *const bad[] = {"",      "./gpt2", "/tmp/gpt2", "a/b/c",      "gpt2/",
                                       "/gpt2", "a--b",   "a/..",      "-gpt2",      "gpt2.",
-                                      "gpt 2", "gpt2@",  "gpt2@../x", "gpt2@/main", "a@b@c"};
+                                      "gpt 2", "gpt2@",  "gpt2@../x", "gpt2@/main", "a@b@c",
+                                      "gpt2@.", "gpt2@x/.", "gpt2@./x", "gpt2@a/./b"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
         assert_false(hfcache_parse_id(bad[k], &id));
 }
@@ -204,6 +205,19 @@ static void test_hfcache_writes_the_layout(void **state)
     assert_string_equal(target, "../../../../blobs/" SHA);
     assert_int_equal(access(p, R_OK), 0);
     assert_int_equal(hfcache_write_ref(repo, "main", HASH1), AV_OK);
+    /* the same link and ref again write nothing (a complete cache on a
+     * read-only disk): their inodes stay */
+    struct stat before, after;
+    char ref[1024];
+    snprintf(ref, sizeof ref, "%s/refs/main", repo);
+    assert_int_equal(lstat(p, &before), 0);
+    assert_int_equal(hfcache_link(repo, HASH1, "sub/dir/x.json", SHA), AV_OK);
+    assert_int_equal(lstat(p, &after), 0);
+    assert_true(before.st_ino == after.st_ino);
+    assert_int_equal(stat(ref, &before), 0);
+    assert_int_equal(hfcache_write_ref(repo, "main", HASH1), AV_OK);
+    assert_int_equal(stat(ref, &after), 0);
+    assert_true(before.st_ino == after.st_ino);
     HfId id;
     const char *found;
     char dir[1024];

@@ -279,6 +279,23 @@ static void test_hfvocab_missing_folder(void **state)
     fclose(f);
     assert_int_equal(hfvocab_read_dir(dir, &b, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "vocab.json without merges.txt"));
+    /* a vocab.json alone beside tokenizer.json: tokenizer.json is read */
+    char tpath[64];
+    size_t len;
+    char *json = as_tokenizer_json(1, &len);
+    snprintf(tpath, sizeof tpath, "%s/tokenizer.json", dir);
+    f = fopen(tpath, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(json, 1, len, f), len);
+    fclose(f);
+    free(json);
+    int rc = hfvocab_read_dir(dir, &b, why, sizeof why);
+    if (rc)
+        fail_msg("%s", why);
+    assert_int_equal(b.n_merges, 131);
+    check_golden(&b);
+    bpe_free(&b);
+    unlink(tpath);
     unlink(path);
     rmdir(dir);
 }

@@ -53,6 +53,10 @@ static bool rev_ok(const char *r)
     if (n == 0 || n >= HF_REV_MAX || r[0] == '/' || r[n - 1] == '/' || strstr(r, "..") ||
         strstr(r, "//"))
         return false;
+    /* no "." segment: a URL's path would lose it */
+    if (!strcmp(r, ".") || !strncmp(r, "./", 2) || strstr(r, "/./") ||
+        (n >= 2 && !strcmp(r + n - 2, "/.")))
+        return false;
     for (size_t k = 0; k < n; k++)
         if (!id_char(r[k]) && r[k] != '/')
             return false;
@@ -253,6 +257,10 @@ int hfcache_link(const char *repo_dir, const char *commit, const char *file, con
         errno = ENAMETOOLONG;
         return AV_ERR_IO;
     }
+    char had[HF_PATH_MAX];
+    ssize_t n = readlink(link, had, sizeof had - 1);
+    if (n >= 0 && (had[n] = 0, strcmp(had, target) == 0))
+        return AV_OK; /* there already: nothing written (a cache on a read-only disk) */
     if (hfcache_make_parents(link) != AV_OK)
         return AV_ERR_IO;
     unlink(tmp);
@@ -274,6 +282,14 @@ int hfcache_write_ref(const char *repo_dir, const char *rev, const char *commit)
         errno = ENAMETOOLONG;
         return AV_ERR_IO;
     }
+    char had[64];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(had, 1, sizeof had - 1, f) : 0;
+    if (f)
+        fclose(f);
+    had[n] = 0;
+    if (f && strcmp(had, commit) == 0)
+        return AV_OK; /* there already: nothing written */
     if (hfcache_make_parents(path) != AV_OK)
         return AV_ERR_IO;
     return file_write_atomic(path, commit, strlen(commit), false);

@@ -467,28 +467,28 @@ int hfvocab_read_dir(const char *dir, Bpe *b, char *why, size_t whylen)
     size_t vlen = 0, mlen = 0;
     memset(b, 0, sizeof *b);
     int rc = read_file(dir, "vocab.json", &v, &vlen, why, whylen);
-    if (rc == AV_ERR_IO && errno == ENOENT) {
-        rc = read_file(dir, "tokenizer.json", &v, &vlen, why, whylen);
-        if (rc == AV_ERR_IO && errno == ENOENT) { /* an incomplete folder, as without config */
-            snprintf(why, whylen, "%s: no vocab.json (with merges.txt) nor tokenizer.json", dir);
-            rc = AV_ERR_MODEL;
-        }
-        if (!rc)
-            rc = hfvocab_parse_tokenizer(v, vlen, b, why, whylen);
-        free(v);
-        return rc;
-    }
-    if (!rc) {
+    const bool no_vocab = rc == AV_ERR_IO && errno == ENOENT;
+    if (!rc)
         rc = read_file(dir, "merges.txt", &m, &mlen, why, whylen);
-        if (rc == AV_ERR_IO && errno == ENOENT) {
-            snprintf(why, whylen, "%s: vocab.json without merges.txt (or tokenizer.json instead)",
-                     dir);
-            rc = AV_ERR_MODEL;
-        }
-    }
+    const bool absent = rc == AV_ERR_IO && errno == ENOENT;
     if (!rc)
         rc = hfvocab_parse(v, vlen, m, mlen, b, why, whylen);
     free(v);
     free(m);
+    if (!absent)
+        return rc;
+    /* vocab.json or merges.txt absent: tokenizer.json holds both (a
+     * repository may have it beside a vocab.json alone) */
+    rc = read_file(dir, "tokenizer.json", &v, &vlen, why, whylen);
+    if (rc == AV_ERR_IO && errno == ENOENT) { /* an incomplete folder, as without config */
+        snprintf(why, whylen,
+                 no_vocab ? "%s: no vocab.json (with merges.txt) nor tokenizer.json"
+                          : "%s: vocab.json without merges.txt (or tokenizer.json instead)",
+                 dir);
+        rc = AV_ERR_MODEL;
+    }
+    if (!rc)
+        rc = hfvocab_parse_tokenizer(v, vlen, b, why, whylen);
+    free(v);
     return rc;
 }
