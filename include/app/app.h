@@ -130,6 +130,12 @@ void app_kind_line(App *a);
  * key came for a while. APP_DO_REDRAW when the screen changed. */
 unsigned app_poll(App *a);
 
+/* Whether another frame is to come with no key: a model run or the
+ * predictions on their way, a slow step (the head scores, a run, the lens)
+ * announced and not yet made, the logit lens of the result shown still
+ * computing. */
+bool app_busy(const App *a);
+
 /* After each frame: the state follows what the frame found (the page and
  * steps the arrows move, scrolls and pages clamped to what there is, the
  * zoom to its deepest, the trace closed when it has nothing). Returns true

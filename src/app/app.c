@@ -358,6 +358,13 @@ unsigned app_poll(App *a)
     return pred | out;
 }
 
+bool app_busy(const App *a)
+{
+    const Session *ss = &a->ses;
+    return a->pred_due || ss->computing || a->work != APP_WORK_NONE ||
+           (a->app.view == VIEW_ID_LENS && !lensview_fresh(&a->lens, ss->kind, ss->gen));
+}
+
 void app_layout_clear(AppLayout *l)
 {
     *l = (AppLayout){.page = -1, .row_step = -1, .col_step = -1, .zoom_max = -1,

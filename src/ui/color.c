@@ -181,9 +181,9 @@ static void paint_keys(UiState *u, const Grid *g, int w, int h)
 }
 
 /* ATTNVIZ_FRAME_FILE=PATH: after each frame PATH holds "N idle" or "N busy"
- * (N frames written so far; busy: a model run or the predictions still to
- * come, so another frame follows with no key), so that a test waits for the
- * frame a key made instead of polling the screen until it stops changing.
+ * (N frames written so far; busy: app_busy, another frame follows with no
+ * key), so that a test waits for the frame a key made instead of polling
+ * the screen until it stops changing.
  * Written beside PATH and renamed: a reader never sees half of it. The
  * terminal's title is set to "attnviz frame N" after the frame's bytes: a
  * terminal that shows that title has drawn the whole frame. */
@@ -197,7 +197,7 @@ static void frame_report(UiState *u)
     FILE *f = fopen(tmp, "w");
     if (!f)
         return;
-    bool busy = u->a.pred_due || u->a.ses.computing;
+    bool busy = app_busy(&u->a);
     fprintf(f, "%lu %s\n", ++u->frames, busy ? "busy" : "idle");
     if (fclose(f) == 0)
         rename(tmp, u->frame_file);
