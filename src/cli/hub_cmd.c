@@ -171,8 +171,8 @@ static int fetch(Get *g, const char *name, bool optional, bool *absent)
     if (!g->commit[0]) {
         if (!hfcache_is_commit(m.commit))
             return say(1,
-                       "%s from %s: no commit (X-Repo-Commit) in the answer (is HF_ENDPOINT "
-                       "a Hugging Face hub?)",
+                       "%s from %s: no commit of 40 hexadecimal digits (X-Repo-Commit) in "
+                       "the answer (is HF_ENDPOINT a Hugging Face hub?)",
                        file, g->endpoint);
         memcpy(g->commit, m.commit, sizeof g->commit);
     }
@@ -274,6 +274,9 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
     snprintf(g.endpoint, sizeof g.endpoint, "%s", e && *e ? e : DEFAULT_ENDPOINT);
     for (size_t n = strlen(g.endpoint); n > 0 && g.endpoint[n - 1] == '/'; n--)
         g.endpoint[n - 1] = 0;
+    if (strncasecmp(g.endpoint, "http://", 7) != 0 && strncasecmp(g.endpoint, "https://", 8) != 0)
+        return say(2, "HF_ENDPOINT is '%s': it needs http:// or https:// before the host",
+                   g.endpoint);
     const char *token = getenv("HF_TOKEN");
     g.net = (HubNet){.endpoint = g.endpoint,
                      .token = token && *token ? token : NULL,

@@ -182,14 +182,19 @@ static bool transient_status(long status)
     return status == 429 || status >= 500;
 }
 
-/* Before try k (1, 2, ...): Retry-After's seconds when the server gave
- * them (at most HUB_RETRY_AFTER_MAX), else 0.25, 0.5, 1, 2 s. */
-static void backoff(int k, const char *retry_after)
+/* Before try k (1, 2, ...) of label: Retry-After's seconds when the
+ * server gave them (at most HUB_RETRY_AFTER_MAX; 5 or more said on
+ * standard error, over the bar when there is one), else 0.25, 0.5, 1, 2 s. */
+static void backoff(int k, const char *retry_after, const char *label, bool bar)
 {
     char *end;
     long s = retry_after && *retry_after ? strtol(retry_after, &end, 10) : -1;
     if (s >= 0 && *end == 0) {
-        sleep((unsigned)(s < HUB_RETRY_AFTER_MAX ? s : HUB_RETRY_AFTER_MAX));
+        s = s < HUB_RETRY_AFTER_MAX ? s : HUB_RETRY_AFTER_MAX;
+        if (s >= 5)
+            fprintf(stderr, "%sattnviz: %s: the server asks to wait %ld s (Retry-After)\n",
+                    bar ? "\r\033[K" : "", label, s);
+        sleep((unsigned)s);
         return;
     }
     usleep((useconds_t)(250000 << (k < 4 ? k - 1 : 3)));
@@ -224,7 +229,10 @@ static void meta_from(HubMeta *m, const Headers *h, bool redirect)
     m->lfs = h->linked_etag[0] != 0;
     if (!hfcache_etag(m->lfs ? h->linked_etag : h->etag, m->etag, sizeof m->etag))
         m->etag[0] = 0;
-    for (char *p = m->etag; m->lfs && *p; p++) /* a sha256 names its blob in lower case */
+    bool hex = m->etag[0] != 0; /* a sha256 or a git id names its blob in lower case */
+    for (const char *p = m->etag; *p; p++)
+        hex = hex && isxdigit((unsigned char)*p);
+    for (char *p = m->etag; hex && *p; p++)
         *p = (char)tolower((unsigned char)*p);
     const char *size = h->linked_size[0] ? h->linked_size : redirect ? "" : h->length;
     char *end;
@@ -244,14 +252,17 @@ static void resolve_url(const HubNet *n, const char *repo, const char *rev, cons
     snprintf(url, size, "%s/%s/resolve/%s/%s", n->endpoint, repo, r, file);
 }
 
-/* One HEAD of url into *hd and *status, tried again (n->tries in all)
- * after a transient failure or answer. Returns the curl code of the last. */
-static CURLcode head_once(const HubNet *n, const char *url, Headers *hd, long *status, char *err)
+/* One HEAD of url (for file) into *hd and *status, tried again
+ * (n->tries in all) after a transient failure or answer, *tries of them
+ * made. Returns the curl code of the last. */
+static CURLcode head_once(const HubNet *n, const char *url, const char *file, Headers *hd,
+                          long *status, int *tries, char *err)
 {
     CURLcode cr = CURLE_OUT_OF_MEMORY;
-    for (int k = 0; k < n->tries; k++) {
+    for (int k = *tries = 0; k < n->tries; k++) {
         if (k)
-            backoff(k, hd->retry_after);
+            backoff(k, hd->retry_after, file, false);
+        ++*tries;
         struct curl_slist *h = headers(n, url);
         CURL *c = h ? easy(n, h, url, err) : NULL;
         if (!c) {
@@ -282,9 +293,15 @@ HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const cha
     resolve_url(n, repo, rev, file, m->url, sizeof m->url);
     for (int hop = 0;; hop++) {
         Headers hd;
-        CURLcode cr = head_once(n, m->url, &hd, &m->status, err);
-        if (cr != CURLE_OK)
-            return net_error(cr, err, m->url, why, whylen);
+        int tries;
+        CURLcode cr = head_once(n, m->url, file, &hd, &m->status, &tries, err);
+        if (cr != CURLE_OK) {
+            HubErr rc = net_error(cr, err, m->url, why, whylen);
+            size_t at = strlen(why);
+            if (tries > 1 && at < whylen)
+                snprintf(why + at, whylen - at, " (%d tries)", tries);
+            return rc;
+        }
         const bool redirect = m->status >= 300 && m->status < 400;
         meta_from(m, &hd, redirect);
         if (redirect && !hd.location[0])
@@ -560,17 +577,13 @@ static HubErr room(const char *part, double need, char *why, size_t whylen)
     return fail(why, whylen, HUB_DISK, "%s more are needed and %s are free", a, b);
 }
 
-/* The one line of a download refused with status: by the hub, or by the
- * host a redirect sent it to (a signed link that expired, a mirror's
- * refusal). */
+/* The one line of a download refused with status, after its HEAD was
+ * answered: by the hub, or by the host a redirect sent it to (a signed
+ * link that expired, a mirror's refusal). */
 static HubErr refused(const HubNet *n, const HubMeta *m, long status, char *why, size_t whylen)
 {
-    if (same_origin(m->url, n->endpoint))
-        return fail(why, whylen,
-                    status == 404                    ? HUB_NOT_FOUND
-                    : status == 401 || status == 403 ? HUB_DENIED
-                                                     : HUB_HTTP,
-                    "the server answered %ld to the download", status);
+    if (same_origin(m->url, n->endpoint)) /* its HEAD said yes: not a missing model */
+        return fail(why, whylen, HUB_HTTP, "the server answered %ld to the download", status);
     char *host = NULL;
     CURLU *u = url_parse(m->url);
     if (!u || curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
@@ -605,7 +618,7 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
     char err[CURL_ERROR_SIZE];
     for (int k = 0; k < n->tries; k++) {
         if (k)
-            backoff(k, t->hd.retry_after);
+            backoff(k, t->hd.retry_after, t->label, t->bar);
         if (m->size >= 0 && t->have == (long long)m->size)
             return curl_slist_free_all(h), HUB_OK;
         if ((rc = room(part, m->size - (double)t->have, why, whylen)) != HUB_OK)

@@ -22,8 +22,10 @@
 #  - a second hub whose CDN is another host (localhost) under a mirror's
 #    path: the token never goes to the CDN, a renamed repo's relative
 #    redirect stays under the path, the CDN's refusal is said as its own;
-#    a HEAD answered 503 (Retry-After) once is asked again; the hub's 401
-#    RepoNotFound is no such model; the progress bar fits a narrow terminal.
+#    a HEAD answered 503 (Retry-After) once is asked again; a download the
+#    hub refuses after its HEAD said yes is said as such; an HF_ENDPOINT
+#    without a scheme is refused; the hub's 401 RepoNotFound is no such
+#    model; the progress bar fits a narrow terminal.
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
 set -u
 PY=/usr/bin/python3
@@ -371,6 +373,11 @@ then
 else
     notok "get after one 503: $(tail -1 "$tmp/err")"
 fi
+echo "config.json 404@GET" >"$faults"
+HF_HUB_CACHE=$tmp/c5 one_line "the hub refuses a download its HEAD allowed (404)" 1 \
+    'config.json from .*: the server answered 404 to the download' "$A" get user/tiny
+HF_ENDPOINT=127.0.0.1:$PORT one_line "an HF_ENDPOINT without http:// is refused" 2 \
+    "HF_ENDPOINT is '127.0.0.1:[0-9]+': it needs http:// or https://" "$A" get user/tiny
 echo "* 401:RepoNotFound" >"$faults"
 one_line "the hub's 401 RepoNotFound is no such model" 2 \
     'no model user/typo at .* \(401 RepoNotFound; if it is private, set HF_TOKEN\)' \

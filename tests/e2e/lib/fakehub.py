@@ -23,7 +23,8 @@ the renamed repo's relative 307 included.
 
 Failures are chosen per request by FILE, read again on every request, one
 rule a line: PATTERN ACTION [COUNT], PATTERN a substring of the path (or *),
-COUNT how many matching requests it applies to (default: all). ACTION:
+COUNT how many matching requests it applies to (default: all); an ACTION
+ending in @GET or @HEAD applies to that method only. ACTION:
   404 401 403 500   answer with that status (X-Error-Code as the hub's;
   503               STATUS:CODE another code, "401:RepoNotFound"); 503 with
                     Retry-After: 1
@@ -73,8 +74,9 @@ class Faults:
     def __init__(self, path):
         self.path, self.used = path, {}
 
-    def pick(self, path, kinds):
-        """The first rule matching path whose action is one of kinds, counted."""
+    def pick(self, path, kinds, method=None):
+        """The first rule matching path (and method, for an action ending in
+        @GET or @HEAD) whose action is one of kinds, counted."""
         if not self.path or not os.path.exists(self.path):
             return None
         with LOCK:
@@ -83,8 +85,11 @@ class Faults:
                 if len(parts) < 2 or parts[0].startswith("#"):
                     continue
                 pat, action = parts[0], parts[1]
+                action, _, only = action.partition("@")
                 count = int(parts[2]) if len(parts) > 2 else None
                 if action.split(":")[0] not in kinds or (pat != "*" and pat not in path):
+                    continue
+                if only and only != method:
                     continue
                 key = (k, line)
                 if count is not None and self.used.get(key, 0) >= count:
@@ -134,7 +139,7 @@ class Hub(BaseHTTPRequestHandler):
         if not path.startswith(prefix + "/"):
             return self.error(404, "RepoNotFound")
         path = path[len(prefix):]
-        forced = self.server.faults.pick(path, ("404", "401", "403", "500", "503"))
+        forced = self.server.faults.pick(path, ("404", "401", "403", "500", "503"), self.command)
         if forced:
             status, _, code = forced.partition(":")
             codes = {"404": "EntryNotFound", "401": "GatedRepo", "403": "GatedRepo",
