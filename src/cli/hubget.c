@@ -260,6 +260,9 @@ static CURLcode head_once(const HubNet *n, const char *url, const char *file, He
 {
     CURLcode cr = CURLE_OUT_OF_MEMORY;
     for (int k = *tries = 0; k < n->tries; k++) {
+        if (k && cr == CURLE_OPERATION_TIMEDOUT) /* seconds went by: say why */
+            fprintf(stderr, "attnviz: %s: no answer in %ld s; asking again (%d of %d)\n", file,
+                    n->head_seconds, k + 1, n->tries);
         if (k)
             backoff(k, hd->retry_after, file, false);
         ++*tries;
@@ -616,7 +619,12 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
     struct curl_slist *h = headers(n, m->url);
     HubErr rc = HUB_DROPPED;
     char err[CURL_ERROR_SIZE];
+    CURLcode cr = CURLE_OK;
     for (int k = 0; k < n->tries; k++) {
+        if (k && cr == CURLE_OPERATION_TIMEDOUT) /* seconds went by: say why */
+            fprintf(stderr, "%sattnviz: %s: stalled (under 1 KB/s for %ld s); resuming at %.1f MB "
+                    "(%d of %d)\n", t->bar ? "\r\033[K" : "", t->label, n->stall_seconds,
+                    (double)t->have / 1e6, k + 1, n->tries);
         if (k)
             backoff(k, t->hd.retry_after, t->label, t->bar);
         if (m->size >= 0 && t->have == (long long)m->size)
@@ -624,7 +632,7 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
         if ((rc = room(part, m->size - (double)t->have, why, whylen)) != HUB_OK)
             break;
         long status;
-        CURLcode cr = get_once(n, h, m->url, t, &status, err);
+        cr = get_once(n, h, m->url, t, &status, err);
         if (t->write_errno) {
             errno = t->write_errno;
             rc = fail(why, whylen, HUB_DISK, "%s", strerror(t->write_errno));

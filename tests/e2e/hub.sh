@@ -14,7 +14,8 @@
 #    and a commit as revision too;
 #  - downloads killed (SIGKILL) at random points leave the cache usable, and
 #    the next get resumes with a Range request (seen in the server's log);
-#  - a dropped or stalled connection is retried and resumed;
+#  - a dropped or stalled connection is retried and resumed (a stall and a
+#    HEAD with no answer are said, with the try);
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
 #    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
 #    lacking a file, a name found nowhere) is one line and its exit status;
@@ -255,7 +256,18 @@ rm -rf "$HF_HUB_CACHE/models--user--big2"
 echo "cdn stall 1" >"$faults"
 HF_HUB_DOWNLOAD_TIMEOUT=1 "$A" get user/big2 >/dev/null 2>"$tmp/err" ||
     notok "get with a stall: $(tail -1 "$tmp/err")"
+check "the stall is said, with where the download resumes" \
+    grep -Eq '^attnviz: model.safetensors: stalled \(under 1 KB/s for 1 s\); resuming at [0-9.]+ MB \(2 of 5\)$' "$tmp/err"
 same_numbers "a stalled transfer (HF_HUB_DOWNLOAD_TIMEOUT=1) is retried" user/big2
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+echo "config.json hang 1" >"$faults"
+if HF_HUB_ETAG_TIMEOUT=1 "$A" get user/big2 >/dev/null 2>"$tmp/err" &&
+    grep -q '^attnviz: config.json: no answer in 1 s; asking again (2 of 5)$' "$tmp/err"; then
+    ok "a HEAD with no answer (HF_HUB_ETAG_TIMEOUT=1) is said and asked again"
+else
+    notok "a HEAD with no answer: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+: >"$faults"
 rm -rf "$HF_HUB_CACHE/models--user--big2"
 
 echo "cdn drop" >"$faults"

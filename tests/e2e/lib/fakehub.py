@@ -33,6 +33,7 @@ ending in @GET or @HEAD applies to that method only. ACTION:
   trickle:RATE      send the body at RATE bytes a second (GET)
   stall             send half of the body, then nothing for 60 s (GET)
   norange           ignore a Range header (GET)
+  hang              answer nothing for 60 s (any method)
 Every request is logged to --log as "METHOD PATH range=R auth=yes|no -> STATUS".
 The port (bound to 0: a free one) is written to --port-file. Stdlib only.
 """
@@ -139,6 +140,10 @@ class Hub(BaseHTTPRequestHandler):
         if not path.startswith(prefix + "/"):
             return self.error(404, "RepoNotFound")
         path = path[len(prefix):]
+        if self.server.faults.pick(path, ("hang",), self.command):
+            time.sleep(60)
+            self.close_connection = True
+            return
         forced = self.server.faults.pick(path, ("404", "401", "403", "500", "503"), self.command)
         if forced:
             status, _, code = forced.partition(":")
