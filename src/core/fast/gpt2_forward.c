@@ -129,13 +129,9 @@ static void linear_share(int m, int j0, int j1, int K, int N, const float *X, in
                          const float *W, bool panels, const float *b, float *Y, int ldy,
                          float *work)
 {
-    if (!panels) {
-        if (j1 > j0)
-            gpt2k_linear(m, j1 - j0, K, X, ldx, W + j0, N, b + j0, Y + j0, ldy, work);
-        return;
-    }
-    /* the columns in panel 0, [j0, min(j1, s)), then in panel 1, [max(j0, s), j1) */
-    const int s = gpt2_panel_split(N), e0 = j1 < s ? j1 : s, c1 = j0 > s ? j0 : s;
+    /* the columns in panel 0, [j0, min(j1, s)), then in panel 1, [max(j0, s),
+     * j1); row after row is panel 1 alone (s 0), as gpt2_weight_index reads it */
+    const int s = panels ? gpt2_panel_split(N) : 0, e0 = j1 < s ? j1 : s, c1 = j0 > s ? j0 : s;
     if (e0 > j0)
         gpt2k_linear(m, e0 - j0, K, X, ldx, W + j0, s, b + j0, Y + j0, ldy, work);
     if (j1 > c1)
