@@ -178,7 +178,8 @@ static void test_gpt2_weights_invariants(void **state)
 }
 
 /* Whether two states hold the same bits for their first n positions. */
-static void assert_states_equal(const Gpt2State *a, const Gpt2State *b, int n)
+/* a and b hold the same bits for ids[0..n) of a model with `heads` heads. */
+static void assert_states_equal_h(const Gpt2State *a, const Gpt2State *b, int n, int heads)
 {
     assert_int_equal(a->n, n);
     assert_int_equal(b->n, n);
@@ -188,7 +189,12 @@ static void assert_states_equal(const Gpt2State *a, const Gpt2State *b, int n)
     assert_memory_equal(a->concat, b->concat, (size_t)n * L * D * sizeof(float));
     assert_memory_equal(a->attn, b->attn, (size_t)n * L * D * sizeof(float));
     assert_true(a->p_rows >= n && b->p_rows >= n);
-    assert_memory_equal(a->P, b->P, gpt2_P_offset(L, H, n) * sizeof(float));
+    assert_memory_equal(a->P, b->P, gpt2_P_offset(L, heads, n) * sizeof(float));
+}
+
+static void assert_states_equal(const Gpt2State *a, const Gpt2State *b, int n)
+{
+    assert_states_equal_h(a, b, n, H);
 }
 
 static void random_ids(uint64_t seed, int n, int *ids)
@@ -405,6 +411,39 @@ static void test_gpt2_threads_and_kernels(void **state)
     assert_int_equal(gpt2_logits(&w, &whole, N2 - 1, one), AV_OK);
     assert_int_equal(gpt2_logits(&w, &st, N2 - 1, two), AV_OK);
     assert_memory_equal(one, two, sizeof one);
+    gpt2_state_free(&st);
+    gpt2_state_free(&whole);
+    free(wpe);
+}
+
+static void test_gpt2_cache_odd_heads(void **state)
+{
+    /* expect: with an odd number of heads (3 of 16 features: the two
+     * threads take 1 and 2, as gpt2-xl's 25 are split 12 and 13), keys
+     * typed one at a time on two threads, through the cached keys' growth
+     * from 1 block to 4, end with the bits of a whole run on one thread */
+    enum { T2 = 200, N2 = 150, H3 = 3 };
+    const Model *m = *state;
+    Gpt2Weights w = m->w;
+    float *wpe = malloc(sizeof *wpe * T2 * D);
+    assert_non_null(wpe);
+    Rng r;
+    rng_seed(&r, 31);
+    for (int k = 0; k < T2 * D; k++)
+        wpe[k] = rng_symmetric(&r, 0.2f);
+    w.wpe = wpe, w.cfg.n_ctx = T2, w.cfg.n_head = H3;
+    int ids[N2];
+    random_ids(41, N2, ids);
+    Gpt2State st = {0}, whole = {0};
+    st.threads = 2, whole.threads = 1;
+    for (int n = 1; n <= N2; n++) {
+        assert_int_equal(gpt2_forward(&w, ids, n, &st), AV_OK);
+        assert_int_equal(st.from, n - 1);
+    }
+    assert_true(st.cap > 2 * GPT2_KV_BLOCK);
+    assert_int_equal(gpt2_forward(&w, ids, N2, &whole), AV_OK);
+    assert_int_equal(whole.from, 0);
+    assert_states_equal_h(&st, &whole, N2, H3);
     gpt2_state_free(&st);
     gpt2_state_free(&whole);
     free(wpe);
@@ -746,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_gpt2_cache_append),
         cmocka_unit_test(test_gpt2_cache_edit),
         cmocka_unit_test(test_gpt2_threads_and_kernels),
+        cmocka_unit_test(test_gpt2_cache_odd_heads),
         cmocka_unit_test(test_gpt2_panels_same_bits),
         cmocka_unit_test(test_gpt2_errors),
         cmocka_unit_test(test_gpt2_result_fill),
