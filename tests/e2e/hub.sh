@@ -398,31 +398,12 @@ echo "cdn trickle:300000" >"$faults"
 # bar COLUMNS: attnviz get with standard error a terminal that wide; every
 # frame of the bar (between carriage returns) fits in COLUMNS - 1
 bar() {
-    HF_HUB_CACHE=$tmp/bar$1 "$PY" - "$A" "$1" <<'EOF'
-import fcntl, os, pty, re, struct, subprocess, sys, termios
-a, cols = sys.argv[1], int(sys.argv[2])
-m, s = pty.openpty()
-fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack("HHHH", 24, cols, 0, 0))
-p = subprocess.Popen([a, "get", "user/big"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                     stderr=s, close_fds=True)
-os.close(s)
-out = b""
-while True:
-    try:
-        chunk = os.read(m, 4096)
-    except OSError:
-        break
-    if not chunk:
-        break
-    out += chunk
-p.wait()
-text = re.sub(r"\x1b\[K", "", out.decode("utf-8", "replace"))
-frames = [f for f in re.split(r"[\r\n]", text) if "MB/s" in f]
-widest = max((len(f) for f in frames), default=0)
-ok = p.returncode == 0 and frames and widest <= cols - 1
-print("%d frames, the widest %d columns" % (len(frames), widest))
-sys.exit(0 if ok else 1)
-EOF
+    HF_HUB_CACHE=$tmp/bar$1 "$PY" tests/e2e/lib/ptyrun.py --cols "$1" -- "$A" get user/big \
+        >"$tmp/bar.out"
+    grep -q '^EXIT 0$' "$tmp/bar.out" || { echo "exit: $(tail -1 "$tmp/bar.out")"; return 1; }
+    tr '\r' '\n' <"$tmp/bar.out" | sed 's/\x1b\[K//g' | grep 'MB/s' |
+        awk -v cols="$1" '{ if (length > w) w = length }
+            END { printf "%d frames, the widest %d columns\n", NR, w; exit !(NR && w <= cols - 1) }'
 }
 for cols in 80 40; do
     if out=$(bar $cols); then ok "the progress bar fits $cols columns ($out)"
@@ -433,33 +414,8 @@ done
 # --- the question on a terminal ----------------------------------------------
 # ask ANSWER: --model user/asked with stdin and stderr on a pseudo-terminal
 ask() {
-    "$PY" - "$A" "$1" "$TEXT" "$tmp/asked.out" <<'EOF'
-import os, pty, select, subprocess, sys, time
-a, answer, text, out = sys.argv[1:]
-m, s = pty.openpty()
-with open(out, "wb") as o:
-    p = subprocess.Popen([a, "--model", "user/asked", "--export", "text", text], stdin=s,
-                         stdout=o, stderr=s, close_fds=True)
-os.close(s)
-seen, t0 = b"", time.time()
-while time.time() - t0 < 20:
-    r, _, _ = select.select([m], [], [], 0.2)
-    if r:
-        try:
-            chunk = os.read(m, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-        if b"[y/N]" in seen and answer:
-            os.write(m, answer.encode() + b"\n")
-            answer = ""
-    elif p.poll() is not None:
-        break
-rc = p.wait(timeout=20)
-sys.stdout.write(seen.decode(errors="replace").replace("\r", "") + "\nEXIT %d\n" % rc)
-EOF
+    "$PY" tests/e2e/lib/ptyrun.py --ask "[y/N]=$1" --stdout "$tmp/asked.out" -- \
+        "$A" --model user/asked --export text "$TEXT" | tr -d '\r'
 }
 before=$(requests)
 ask n >"$tmp/ask.txt"
