@@ -60,9 +60,15 @@ bool hfcache_repo_dir(const char *root, const char *repo, char *buf, size_t size
 
 /* The snapshot of id in the cache at root: for each of its names, the
  * revision's commit (refs/REV, or REV itself when it is a commit hash) whose
- * snapshots/ folder exists. On true, dir holds the snapshot's folder and
+ * snapshots/ folder exists; the first that lacks no file (io/hffolder.h),
+ * else the first found. On true, dir holds the snapshot's folder and
  * *found the name it was under (one of hfcache_names). */
 bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, const char **found);
+
+/* The hub id ("ORG/NAME" or "NAME") of the cache's snapshot folder dir
+ * (ROOT/models--ORG--NAME/snapshots/COMMIT), into buf; false when dir is
+ * not one. */
+bool hfcache_repo_of(const char *dir, char *buf, size_t size);
 
 /* ETag header's value as the cache names a blob: "W/" and quotes dropped.
  * Returns false when the rest is empty, too long for out, or holds a

@@ -18,13 +18,15 @@ bool hffolder_is_lfs_pointer(const char *path);
  * into name; false when there is none. */
 bool hffolder_lfs_pointer(const char *dir, char *name, size_t size);
 
-/* The files dir lacks (a link whose blob is gone counts as lacking): each
- * of config.json; model.safetensors, unless model.safetensors.index.json is
- * there; vocab.json and merges.txt, unless tokenizer.json or vocab.txt
- * (BERT's) is there. A sentence-transformers folder with no config.json
- * whose modules.json puts the model in a subfolder is checked there, the
- * names with its path ("0_BERT/config.json"). Their names, ", " between,
- * into list. Returns how many. */
+/* The files dir lacks (a link whose blob is gone counts as lacking):
+ * config.json; model.safetensors, or where model.safetensors.index.json is
+ * there the shards it names; the tokenizer, unless tokenizer.json is there:
+ * vocab.txt for a BERT (config.json's model_type), vocab.json and
+ * merges.txt otherwise (without config.json, vocab.txt will do). A
+ * sentence-transformers folder with no config.json whose modules.json puts
+ * the model in a subfolder is checked there, the names with its path
+ * ("0_BERT/config.json"). Their names, ", " between, into list. Returns
+ * how many. */
 int hffolder_missing(const char *dir, char *list, size_t size);
 
 #endif

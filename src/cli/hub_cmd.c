@@ -266,9 +266,18 @@ static int fetch_config(Get *g)
 /* Download id into the cache at root; snap (size) receives the snapshot. */
 static int get_model(const HfId *id, const char *root, char *snap, size_t size)
 {
-    if (offline())
-        return say(1, "HF_HUB_OFFLINE is set: nothing is downloaded (unset it to fetch %s)",
-                   id->repo);
+    if (offline()) { /* a whole copy already there will do, as huggingface_hub's */
+        const char *found;
+        char list[256];
+        if (!hfcache_find(root, id, snap, size, &found))
+            return say(1, "HF_HUB_OFFLINE is set: nothing is downloaded (unset it to fetch %s)",
+                       id->repo);
+        if (hffolder_missing(snap, list, sizeof list))
+            return say(1, "HF_HUB_OFFLINE is set: the cache's copy of %s (%s) lacks %s, and "
+                       "nothing is downloaded (unset it to fetch %s)", id->repo, snap, list,
+                       id->repo);
+        return 0;
+    }
     Get g = {.id = id};
     const char *e = getenv("HF_ENDPOINT");
     snprintf(g.endpoint, sizeof g.endpoint, "%s", e && *e ? e : DEFAULT_ENDPOINT);
@@ -349,14 +358,28 @@ static int use_snapshot(CliOptions *o, const char *name, const char *snap)
 {
     char list[256];
     if (hffolder_missing(snap, list, sizeof list))
-        return say(2, "the cache's copy of %s (%s) lacks %s: `attnviz get %s` fetches it", name,
-                   snap, list, name);
+        return say(2, "the cache's copy of %s (%s) lacks %s: %s`attnviz get %s` fetches it", name,
+                   snap, list, offline() ? "with HF_HUB_OFFLINE unset, " : "", name);
     free(o->model_path);
     o->model_path = strdup(snap);
     if (!o->model_path)
         return say(1, "out of memory");
     o->model_dir = o->model_path;
     return 0;
+}
+
+/* Whether the cache at root holds a folder of id's repo under any of its
+ * names (its path into dir), whatever its refs and snapshots. */
+static bool cached_elsewise(const HfId *id, const char *root, char *dir, size_t size)
+{
+    const char *names[2];
+    struct stat st;
+    int n = hfcache_names(id->repo, names);
+    for (int k = 0; k < n; k++)
+        if (hfcache_repo_dir(root, names[k], dir, size) && stat(dir, &st) == 0 &&
+            S_ISDIR(st.st_mode))
+            return true;
+    return false;
 }
 
 int hub_cmd_resolve(CliOptions *o)
@@ -371,7 +394,20 @@ int hub_cmd_resolve(CliOptions *o)
     if (hfcache_find(root, &id, snap, sizeof snap, &found))
         return use_snapshot(o, name, snap);
     about(id.repo, size, sizeof size);
-    if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO) || offline())
+    /* the repo there, not that revision: said, where no question is asked */
+    if ((offline() || !isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) &&
+        cached_elsewise(&id, root, snap, sizeof snap))
+        return say(2, "the Hugging Face cache holds %s (%s) but no snapshot %s%s%s: %s`attnviz "
+                   "get %s` fetches it",
+                   id.repo, snap, hfcache_is_commit(id.rev) ? "of commit " : "that refs/", id.rev,
+                   hfcache_is_commit(id.rev) ? "" : " names",
+                   offline() ? "with HF_HUB_OFFLINE unset, " : "", name);
+    if (offline())
+        return say(2,
+                   "%s is neither a folder nor in the Hugging Face cache (%s), and "
+                   "HF_HUB_OFFLINE is set: unset it, then `attnviz get %s` downloads it%s",
+                   name, root, name, size);
+    if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
         return say(2,
                    "%s is neither a folder nor in the Hugging Face cache: `attnviz get %s` "
                    "downloads it%s into %s",
@@ -390,6 +426,8 @@ void hub_cmd_guess_id(const char *dir, char *buf, size_t size)
     char path[HF_PATH_MAX], *text = NULL;
     size_t len;
     HfId id;
+    if (hfcache_repo_of(dir, buf, size))
+        return;
     snprintf(path, sizeof path, "%s/.git/config", dir);
     if (file_read_regular(path, 1 << 16, &text, &len) == AV_OK) {
         char *url = strstr(text, "url = ");

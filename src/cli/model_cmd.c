@@ -61,6 +61,9 @@ static int lfs_pointer(const CliOptions *o)
         return 0;
     hub_cmd_guess_id(o->model_dir, id, sizeof id);
     bool weights = strstr(name, ".safetensors") && !strstr(name, ".json");
+    if (hfcache_repo_of(o->model_dir, id, sizeof id))
+        return say(2, "the cache's copy of %s (%s) holds a Git LFS pointer in place of %s: "
+                   "`attnviz get %s` fetches it", id, o->model_dir, name, id);
     return say(2, "%s is a Git LFS pointer, not the %s: run `git lfs pull` in %s, or "
                "`attnviz get %s`", name, weights ? "weights" : "file", o->model_dir, id);
 }

@@ -333,6 +333,22 @@ one_line "a Git LFS pointer in a clone names the clone's id" 2 \
     'run .git lfs pull. in .*/lfs, or .attnviz get user/clone.' \
     "$A" --model "$tmp/lfs" --export text "$TEXT"
 snapdir=$(ls -d "$HF_HUB_CACHE"/models--user--tiny/snapshots/*)
+before=$(requests)
+if out=$(HF_HUB_OFFLINE=1 "$A" get "user/tiny@$commit" 2>&1) && [ "$out" = "$snapdir" ] &&
+    [ "$(requests)" -eq "$before" ]; then
+    ok "HF_HUB_OFFLINE=1: get of a whole copy in the cache names its snapshot, asks nothing"
+else
+    notok "HF_HUB_OFFLINE=1 get of a whole copy: $out"
+fi
+hand=$tmp/hand/models--user--lfs/snapshots/$commit
+mkdir -p "$hand" "$tmp/hand/models--user--lfs/refs" && cp "$tmp/lfs/"*.json "$tmp/lfs/"*.txt "$hand/" &&
+    cp "$tmp/lfs/model.safetensors" "$hand/" && printf %s "$commit" >"$tmp/hand/models--user--lfs/refs/main"
+HF_HUB_CACHE=$tmp/hand one_line "a Git LFS pointer in the cache names the repo to get, not a clone" 2 \
+    "the cache's copy of user/lfs \\(.*\\) holds a Git LFS pointer in place of model.safetensors: .attnviz get user/lfs. fetches it" \
+    "$A" --model user/lfs --export text "$TEXT"
+HF_HUB_OFFLINE=1 HF_HUB_CACHE=$tmp/hand one_line "a ref naming no snapshot: the repo is there, said" 2 \
+    'the Hugging Face cache holds user/lfs \(.*\) but no snapshot that refs/v2 names: with HF_HUB_OFFLINE unset, .attnviz get user/lfs@v2. fetches it' \
+    "$A" --model user/lfs@v2 --export text "$TEXT"
 rm -f "$(readlink -f "$snapdir/merges.txt")"
 one_line "a snapshot lacking a file names it" 2 'lacks merges.txt: .attnviz get user/tiny@[0-9a-f]{40}. fetches it' \
     "$A" --model "user/tiny@$commit" --export text "$TEXT"

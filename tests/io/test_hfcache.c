@@ -282,6 +282,74 @@ static void test_hffolder_lfs_pointer_and_missing(void **state)
     assert_false(hffolder_lfs_pointer(p, name, sizeof name));
 }
 
+static void test_hffolder_missing_by_kind(void **state)
+{
+    /* expect: a BERT (config.json's model_type) lacks vocab.txt, not GPT-2's
+     * two files; a sharded folder lacks the shard its index names and its
+     * link lost, not model.safetensors */
+    const char *root = tmp_dir(state);
+    char p[1024], list[256];
+    snprintf(p, sizeof p, "%s/b/config.json", root);
+    put(p, "{\"model_type\": \"bert\"}");
+    snprintf(p, sizeof p, "%s/b/model.safetensors", root);
+    put(p, "x");
+    snprintf(p, sizeof p, "%s/b", root);
+    assert_int_equal(hffolder_missing(p, list, sizeof list), 1);
+    assert_string_equal(list, "vocab.txt");
+    snprintf(p, sizeof p, "%s/b/vocab.txt", root);
+    put(p, "[PAD]\n");
+    snprintf(p, sizeof p, "%s/b", root);
+    assert_int_equal(hffolder_missing(p, list, sizeof list), 0);
+
+    snprintf(p, sizeof p, "%s/s/config.json", root);
+    put(p, "{\"model_type\": \"gpt2\"}");
+    snprintf(p, sizeof p, "%s/s/tokenizer.json", root);
+    put(p, "{}");
+    snprintf(p, sizeof p, "%s/s/model.safetensors.index.json", root);
+    put(p, "{\"metadata\": {}, \"weight_map\": {\"wte.weight\": \"model-00001-of-00002.safetensors\", "
+           "\"wpe.weight\": \"model-00002-of-00002.safetensors\"}}");
+    snprintf(p, sizeof p, "%s/s/model-00001-of-00002.safetensors", root);
+    put(p, "x");
+    snprintf(p, sizeof p, "%s/s/model-00002-of-00002.safetensors", root);
+    assert_int_equal(symlink("../blobs/gone", p), 0);
+    snprintf(p, sizeof p, "%s/s", root);
+    assert_int_equal(hffolder_missing(p, list, sizeof list), 1);
+    assert_string_equal(list, "model-00002-of-00002.safetensors");
+}
+
+static void test_hfcache_whole_copy_first(void **state)
+{
+    /* expect: where models--openai-community--gpt2 lacks a file and
+     * models--gpt2 (transformers' older download) is whole, gpt2 opens the
+     * whole one; with neither whole, the first found; bert-base-uncased is
+     * found as google-bert's; a snapshot's folder names its repo */
+    const char *root = tmp_dir(state), *found = NULL;
+    char dir[1024], p[1024], id_of[128];
+    static const char *const files[] = {"model.safetensors", "vocab.json", "merges.txt"};
+    HfId id;
+    lay_out(root, "models--openai-community--gpt2", HASH1);
+    lay_out(root, "models--gpt2", HASH2);
+    assert_true(hfcache_parse_id("gpt2", &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_string_equal(found, "openai-community/gpt2"); /* neither whole: the first */
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        snprintf(p, sizeof p, "%s/models--gpt2/snapshots/" HASH2 "/%s", root, files[k]);
+        put(p, "x");
+    }
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_string_equal(found, "gpt2");
+    assert_non_null(strstr(dir, "/models--gpt2/snapshots/" HASH2));
+    assert_true(hfcache_repo_of(dir, id_of, sizeof id_of));
+    assert_string_equal(id_of, "gpt2");
+    lay_out(root, "models--google-bert--bert-base-uncased", HASH1);
+    assert_true(hfcache_parse_id("bert-base-uncased", &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_string_equal(found, "google-bert/bert-base-uncased");
+    assert_true(hfcache_repo_of(dir, id_of, sizeof id_of));
+    assert_string_equal(id_of, "google-bert/bert-base-uncased");
+    assert_false(hfcache_repo_of(root, id_of, sizeof id_of));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +361,8 @@ int main(void)
                                         tmp_teardown),
         cmocka_unit_test_setup_teardown(test_hfcache_writes_the_layout, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_hfcache_etag_normalised),
+        cmocka_unit_test_setup_teardown(test_hffolder_missing_by_kind, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_hfcache_whole_copy_first, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_hffolder_lfs_pointer_and_missing, tmp_setup,
                                         tmp_teardown),
     };

@@ -14,9 +14,10 @@
 
 #include "core/av.h"
 #include "io/fileio.h"
+#include "io/hffolder.h"
 
 /* The short ids the hub redirects to an organisation's copy, and the bytes
- * of what a download fetches (weights, vocab.json, merges.txt, config.json),
+ * of what a download fetches (the weights, the tokenizer, config.json),
  * rounded. */
 static const struct {
     const char *alias, *repo;
@@ -27,6 +28,13 @@ static const struct {
     {"gpt2-large", "openai-community/gpt2-large", 3.25e9},
     {"gpt2-xl", "openai-community/gpt2-xl", 6.43e9},
     {"distilgpt2", "distilbert/distilgpt2", 355e6},
+    {"bert-base-uncased", "google-bert/bert-base-uncased", 440e6},
+    {"bert-base-cased", "google-bert/bert-base-cased", 436e6},
+    {"bert-large-uncased", "google-bert/bert-large-uncased", 1.34e9},
+    {"bert-large-cased", "google-bert/bert-large-cased", 1.33e9},
+    {"bert-base-multilingual-cased", "google-bert/bert-base-multilingual-cased", 714e6},
+    {"distilbert-base-uncased", "distilbert/distilbert-base-uncased", 268e6},
+    {"distilbert-base-cased", "distilbert/distilbert-base-cased", 263e6},
 };
 #define N_KNOWN (sizeof KNOWN / sizeof KNOWN[0])
 
@@ -186,22 +194,28 @@ static bool is_dir(const char *path)
 bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, const char **found)
 {
     const char *names[2];
+    char list[256];
     int n = hfcache_names(id->repo, names);
+    *found = NULL;
     for (int k = 0; k < n; k++) {
-        char repo_dir[HF_PATH_MAX], hash[41];
+        char repo_dir[HF_PATH_MAX], hash[41], snap[HF_PATH_MAX];
         if (!hfcache_repo_dir(root, names[k], repo_dir, sizeof repo_dir))
             continue;
         if (hfcache_is_commit(id->rev))
             memcpy(hash, id->rev, 41);
         else if (!read_ref(repo_dir, id->rev, hash))
             continue;
-        int w = snprintf(dir, size, "%s/snapshots/%s", repo_dir, hash);
-        if (w > 0 && (size_t)w < size && is_dir(dir)) {
-            *found = names[k];
+        int w = snprintf(snap, sizeof snap, "%s/snapshots/%s", repo_dir, hash);
+        if (w <= 0 || (size_t)w >= size || !is_dir(snap))
+            continue;
+        if (!*found) /* the first copy found, unless a later one is whole */
+            snprintf(dir, size, "%s", snap), *found = names[k];
+        if (hffolder_missing(snap, list, sizeof list) == 0) {
+            snprintf(dir, size, "%s", snap), *found = names[k];
             return true;
         }
     }
-    return false;
+    return *found != NULL;
 }
 
 bool hfcache_etag(const char *raw, char *out, size_t size)
@@ -295,7 +309,7 @@ int hfcache_write_ref(const char *repo_dir, const char *rev, const char *commit)
     return file_write_atomic(path, commit, strlen(commit), false);
 }
 
-bool hfcache_model_name(const char *dir, char *buf, size_t size)
+bool hfcache_repo_of(const char *dir, char *buf, size_t size)
 {
     const char *snap = strstr(dir, "/snapshots/");
     if (!snap)
@@ -306,9 +320,20 @@ bool hfcache_model_name(const char *dir, char *buf, size_t size)
     if (strncmp(start, "models--", 8) != 0)
         return false;
     const char *name = start + 8, *sep = strstr(name, "--");
-    if (sep && sep < snap)
-        name = sep + 2;
-    int n = snprintf(buf, size, "%.*s", (int)(snap - name), name);
+    int n = sep && sep < snap ? snprintf(buf, size, "%.*s/%.*s", (int)(sep - name), name,
+                                         (int)(snap - sep - 2), sep + 2)
+                              : snprintf(buf, size, "%.*s", (int)(snap - name), name);
+    HfId id;
+    return n > 0 && (size_t)n < size && hfcache_parse_id(buf, &id);
+}
+
+bool hfcache_model_name(const char *dir, char *buf, size_t size)
+{
+    char repo[HF_ID_MAX];
+    if (!hfcache_repo_of(dir, repo, sizeof repo))
+        return false;
+    const char *slash = strchr(repo, '/');
+    int n = snprintf(buf, size, "%s", slash ? slash + 1 : repo);
     return n > 0 && (size_t)n < size;
 }
 

@@ -4,12 +4,14 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/fileio.h"
 #include "io/hfbert.h"
+#include "io/hfshards.h"
 
 #define LFS_MAGIC "version https://git-lfs.github.com/spec/"
 #define LFS_MAX_BYTES 1024 /* a pointer is about 130 bytes */
@@ -84,18 +86,44 @@ static int add(char *list, size_t size, int n, const char *file)
     return n + 1;
 }
 
-/* The files dir/pre lacks, named pre + name. */
+/* The shards dir's index names that dir lacks, added to list. */
+static int missing_shards(const char *dir, const char *pre, char *list, size_t size, int n)
+{
+    char path[4096 + 64], why[256], name[1200], **files;
+    int count;
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    if (hfmodel_shard_files(path, &files, &count, why, sizeof why) != AV_OK)
+        return n; /* a bad index is the reader's to say */
+    for (int k = 0; k < count; k++) {
+        if (!has(dir, files[k])) {
+            snprintf(name, sizeof name, "%s%s%s", pre, pre[0] ? "/" : "", files[k]);
+            n = add(list, size, n, name);
+        }
+        free(files[k]);
+    }
+    free(files);
+    return n;
+}
+
+/* The files dir/pre lacks, named pre + name: a tokenizer as the config's
+ * model_type reads it (BERT's vocab.txt, GPT-2's vocab.json and
+ * merges.txt; either's tokenizer.json), any of them without a config. */
 static int missing_in(const char *dir, const char *pre, char *list, size_t size)
 {
     char d[4096], name[1200];
     int n = 0;
     snprintf(d, sizeof d, "%s%s%s", dir, pre[0] ? "/" : "", pre);
 #define NEED(file) (snprintf(name, sizeof name, "%s%s%s", pre, pre[0] ? "/" : "", file), name)
-    if (!has(d, "config.json"))
+    const bool config = has(d, "config.json"), bert = config && hfbert_is_folder(d);
+    if (!config)
         n = add(list, size, n, NEED("config.json"));
-    if (!has(d, "model.safetensors") && !has(d, "model.safetensors.index.json"))
+    if (has(d, "model.safetensors.index.json") && !has(d, "model.safetensors"))
+        n = missing_shards(d, pre, list, size, n);
+    else if (!has(d, "model.safetensors"))
         n = add(list, size, n, NEED("model.safetensors"));
-    if (!has(d, "tokenizer.json") && !has(d, "vocab.txt")) { /* BERT's: either */
+    if (bert && !has(d, "tokenizer.json") && !has(d, "vocab.txt"))
+        n = add(list, size, n, NEED("vocab.txt"));
+    if (!bert && !has(d, "tokenizer.json") && (config || !has(d, "vocab.txt"))) {
         if (!has(d, "vocab.json"))
             n = add(list, size, n, NEED("vocab.json"));
         if (!has(d, "merges.txt"))
