@@ -26,7 +26,9 @@ void lesson_config(const LessonSettings *s, ModelConfig *c);
 int lesson_head_index(const LessonSettings *s, const ModelConfig *c, int layer);
 
 /* The 0-based index of ref among tokens t (text matched ignoring ASCII
- * case, the first match), or -1 when none or out of range. */
+ * case, the first match; failing that, the first token that is the text
+ * after spaces or their marks, as GPT-2's "␣bank" is "bank"), or -1 when
+ * none or out of range. */
 int lesson_token_index(const LessonTokenRef *ref, const TokenList *t);
 
 typedef struct {

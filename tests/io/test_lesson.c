@@ -335,6 +335,17 @@ static void test_lesson_token_index(void **state)
     assert_int_equal(lesson_token_index(&c, &t), -1);
     assert_int_equal(lesson_token_index(&d, &t), -1);
     tokenize_free(&t);
+    /* GPT-2's tokens carry the space before them, shown "␣" (core/bpe.h):
+     * "␣bank" is token "bank"; an exact match first ("by" before " by");
+     * a space alone is no word */
+    Token g[] = {{0, 3, "The"}, {3, 5, "␣bank"}, {8, 3, " by"}, {11, 2, "by"}, {13, 1, "␣"}};
+    TokenList gl = {.tok = g, .n = 5};
+    LessonTokenRef bank = {.text = "bank"}, by = {.text = "BY"}, none = {.text = ""};
+    LessonTokenRef marked = {.text = "␣bank"};
+    assert_int_equal(lesson_token_index(&bank, &gl), 1);
+    assert_int_equal(lesson_token_index(&marked, &gl), 1);
+    assert_int_equal(lesson_token_index(&by, &gl), 3);
+    assert_int_equal(lesson_token_index(&none, &gl), -1);
 }
 
 /* Every built-in lesson parses, has a name and pages, and its names are

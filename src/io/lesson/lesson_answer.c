@@ -52,6 +52,19 @@ int lesson_token_index(const LessonTokenRef *ref, const TokenList *t)
     for (int i = 0; i < t->n; i++)
         if (strcasecmp(t->tok[i].str, ref->text) == 0)
             return i;
+    for (int i = 0; i < t->n; i++) { /* a byte-level BPE's token holds the space before it */
+        const char *s = t->tok[i].str;
+        for (;;) { /* a space, or its mark in GPT-2's tokens (core/bpe.h) */
+            if (*s == ' ')
+                s++;
+            else if (strncmp(s, "\xe2\x90\xa3", 3) == 0)
+                s += 3;
+            else
+                break;
+        }
+        if (s != t->tok[i].str && *s && strcasecmp(s, ref->text) == 0)
+            return i;
+    }
     return -1;
 }
 
