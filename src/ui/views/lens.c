@@ -61,7 +61,8 @@ static void cell(const UiState *u, Grid *g, int x, int y, const Lens *ls, int l,
     name_of(u, ls->ids[at], name, sizeof name);
     for (int k = 0; k < CELL_W - 1; k++)
         grid_put(g, x + k, y, ' ', style, level);
-    grid_puts(g, x, y, name, NAME_W, style);
+    /* "100%" takes the column that parts the name from a narrower figure */
+    grid_puts(g, x, y, name, p >= 0.995f ? NAME_W - 1 : NAME_W, style);
     grid_printf(g, x + NAME_W, y, 4, style, "%3.0f%%", (double)p * 100);
     for (int k = 0; k < CELL_W - 1 && !mono; k++) { /* grid_puts set level 0: the ramp again */
         Cell *c = grid_at(g, x + k, y);

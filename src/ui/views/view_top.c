@@ -19,14 +19,20 @@ static void draw_title(const UiState *u, Grid *g)
         grid_put(g, x, 0, ' ', STYLE_STATUS, 0);
     const char *view = view_table_title(s->view);
     const char *other = s->view == VIEW_ID_ATTN ? "positional encodings" : "attention";
+    /* v offered only where it goes somewhere: GPT-2 and BERT refuse the PE view */
+    const bool v = s->view != VIEW_ID_ATTN || !kind_refuses(u->a.ses.kind, KIND_ASK_PE_VIEW);
     bool edit = s->mode == MODE_EDIT;
     const char *mode = edit ? "EDITING: type, Enter/Esc when done" : "e: edit the sentence";
-    char line[256];
-    snprintf(line, sizeof line, " attnviz | %s (F2/v: %s) | %s | ?/F1: help", view, other, mode);
-    if (grid_text_width(line) > g->w) /* narrow: shorter words, the help hint whole */
-        snprintf(line, sizeof line, " attnviz | %s (v: %s) | %s | ?: help",
-                 s->view == VIEW_ID_PE ? "PE" : view, s->view == VIEW_ID_ATTN ? "PE" : "attention",
-                 edit ? "EDITING: Enter/Esc ends" : "e: edit");
+    char line[256], key[64] = "";
+    if (v)
+        snprintf(key, sizeof key, " (F2/v: %s)", other);
+    snprintf(line, sizeof line, " attnviz | %s%s | %s | ?/F1: help", view, key, mode);
+    if (grid_text_width(line) > g->w) { /* narrow: shorter words, the help hint whole */
+        if (v)
+            snprintf(key, sizeof key, " (v: %s)", s->view == VIEW_ID_ATTN ? "PE" : "attention");
+        snprintf(line, sizeof line, " attnviz | %s%s | %s | ?: help",
+                 s->view == VIEW_ID_PE ? "PE" : view, key, edit ? "EDITING: Enter/Esc ends" : "e: edit");
+    }
     grid_puts(g, 0, 0, line, g->w, STYLE_STATUS);
 }
 
