@@ -86,7 +86,9 @@ void lens_gather(const Lens *ls, int32_t *ids, float *probs);
  * gpt2_forward: rows of the
  * positions before st->from whose tokens ls holds are kept (their residual
  * streams are the cache's, the same bits), the rest computed, (L + 1)
- * unembeddings a position; so a key typed at the end costs one position's.
+ * unembeddings a position, lm_head read once for every few of them (each
+ * cell's bits those of gpt2_lens_logits); so a key typed at the end costs
+ * one position's.
  * When the weights change, set ls->n to 0 as for the state. Returns AV_OK,
  * AV_ERR_CONFIG (st holds no positions, or another model's) or AV_ERR_NOMEM
  * (ls->n is then 0). */

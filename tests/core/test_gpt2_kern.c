@@ -213,6 +213,39 @@ static void test_gpt2k_head_blocks(void **state)
                              mat_packed_available() ? 0 : -1);
 }
 
+static void test_gpt2k_dots_rows(void **state)
+{
+    /* expect: the logit lens's dots of several rows at once have the bits of
+     * one row's (gpt2k_dots), for 1 to 13 rows (two passes and some), a
+     * length with a tail past the last 16 and one without; nothing past
+     * a row of out is written */
+    (void)state;
+    enum { N = 37, LD = 90, LDO = N + 3 };
+    static const int lengths[] = {64, 77};
+    Rng r;
+    rng_seed(&r, 21);
+    float *A = malloc(sizeof *A * N * LD), *X = malloc(sizeof *X * 13 * LD);
+    float *out = malloc(sizeof *out * 13 * LDO), *one = malloc(sizeof *one * N);
+    assert_true(A && X && out && one);
+    for (int k = 0; k < N * LD; k++)
+        A[k] = rng_symmetric(&r, 1.0f);
+    for (int k = 0; k < 13 * LD; k++)
+        X[k] = rng_symmetric(&r, 1.0f);
+    for (size_t c = 0; c < sizeof lengths / sizeof *lengths; c++)
+        for (int R = 1; R <= 13; R++) {
+            for (int k = 0; k < 13 * LDO; k++)
+                out[k] = -7.0f;
+            gpt2k_dots_rows(R, N, lengths[c], A, LD, X, LD, out, LDO);
+            for (int q = 0; q < R; q++) {
+                gpt2k_dots(N, lengths[c], A, LD, X + (size_t)q * LD, one);
+                assert_memory_equal(out + (size_t)q * LDO, one, sizeof *one * N);
+                for (int v = N; v < LDO; v++)
+                    assert_true(out[(size_t)q * LDO + v] == -7.0f);
+            }
+        }
+    free(A), free(X), free(out), free(one);
+}
+
 static void test_gpt2k_gelu(void **state)
 {
     /* expect: GELU's tanh form within 2e-7 + 2e-6 |gelu| of float64 over
@@ -247,6 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpt2k_linear_rows),  cmocka_unit_test(test_gpt2k_linear_shapes),
         cmocka_unit_test(test_gpt2k_head_one_row), cmocka_unit_test(test_gpt2k_head_blocks),
+        cmocka_unit_test(test_gpt2k_dots_rows),
         cmocka_unit_test(test_gpt2k_gelu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,12 @@ bool gpt2k_head_blocks(int n, int d_k, float scale, const float *q, const float 
  * x @ lm_head^T): one pass over A. */
 void gpt2k_dots(int N, int K, const float *A, int lda, const float *x, float *out);
 
+/* gpt2k_dots for R rows of X (ldx apart) into R rows of out (ldo apart),
+ * a pass over A for every few rows rather than every row: the logit
+ * lens's many read-outs. Each dot the bits of gpt2k_dots's. */
+void gpt2k_dots_rows(int R, int N, int K, const float *A, int lda, const float *X, int ldx,
+                     float *out, int ldo);
+
 /* GELU in its tanh form, in place over m rows of w floats ld apart. The
  * same bits on every processor and in every column. */
 void gpt2k_gelu(int m, int w, float *v, int ld);
