@@ -138,10 +138,11 @@ int session_resume(Session *ss, AppState *s, LessonState *ls);
  * is no longer busy): the run again, without a second poll. */
 int session_resume_done(Session *ss, AppState *s, LessonState *ls);
 
-/* A failed run's one line for err (run_err or run_err2): the batch's words
- * for X.npy's rows against res's tokens (--weights, an example's weights),
- * else av_strerror's. Valid until the next call. */
-const char *session_error_line(Session *ss, int err);
+/* A failed run's one line for err (run_err or run_err2) under settings c:
+ * the batch's words for X.npy's rows against res's tokens (--weights, an
+ * example's weights), too many tokens with the kind's limit, else
+ * av_strerror's. Valid until the next call. */
+const char *session_error_line(Session *ss, const ModelConfig *c, int err);
 
 /* What action a (typed: text typed while browsing, with a ACT_NONE) asks of
  * the kind, or KIND_ASK_COUNT when nothing a kind may refuse; *pe_view is

@@ -361,8 +361,15 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
     return APP_RUN;
 }
 
-const char *session_error_line(Session *ss, int err)
+const char *session_error_line(Session *ss, const ModelConfig *c, int err)
 {
+    int V = 0, n_max = c->max_tokens;
+    if (err == AV_ERR_TOO_MANY && ss->kind && (kind_vocab(ss->kind, c, &V, &n_max) || n_max > 0)) {
+        snprintf(ss->err_text, sizeof ss->err_text,
+                 "the text has more tokens than this model's limit of %d: shorten it (e edits)",
+                 n_max);
+        return ss->err_text;
+    }
     if (err == AV_ERR_NPY_SHAPE && ss->w && ss->w->X) {
         snprintf(ss->err_text, sizeof ss->err_text,
                  "X.npy has %d rows but the text has %d tokens: give it %d tokens", ss->w->n_x,

@@ -57,7 +57,7 @@ const char *const *widget_col_labels(UiState *u, int cell_w, int letters)
 
 const char *widget_run_error(UiState *u, int err)
 {
-    return session_error_line(&u->a.ses, err);
+    return session_error_line(&u->a.ses, &u->a.app.cfg, err);
 }
 
 const char *widget_head_label(UiState *u, int h)

@@ -2,7 +2,8 @@
 # tui_input.sh - input the soak test found hard: an invalid byte inside a
 # paste, zero-width characters, a 3,000-byte paste, Ctrl-S (flow control),
 # a click after a press never released, and Ctrl-\ (SIGQUIT). Each must
-# leave the program responsive and the text whole.
+# leave the program responsive and the text whole. A text past the token
+# limit says the limit.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # run-alone: a wall-clock limit (a 3,000-byte paste within 5 s) and Esc told
 # from an Alt key by a pause, which another job's load can break.
@@ -51,4 +52,10 @@ check "zero-width characters do not cut the sentence line" wait_for 'Sentence: .
 keys 'C-\'
 check "Ctrl-\\ quits with status 0" wait_for 'EXITED:0'
 check "... and the terminal is restored" wait_for 'icanon echo'
+start --max-tokens 8 'one two three'
+keys e End
+keys -l ' four five six seven eight nine'
+keys Enter
+check "a text past the token limit says the limit and what to do" \
+    wait_for "more tokens than this model's limit of 8: shorten it \\(e edits\\)"
 exit $fail
