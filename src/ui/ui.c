@@ -36,6 +36,9 @@ static unsigned ui_work(UiState *u)
 {
     mvprintw(LINES - 1, 0, "%s", u->a.work_line);
     clrtoeol();
+    /* curses believes the line blank (the frames are screen.c's): its
+     * whole width written, or the status line's end stays after the text */
+    wredrawln(stdscr, LINES - 1, 1);
     refresh();
     u->painted_ok = false; /* the line above is not the grid's: paint it all again */
     return app_work(&u->a);
