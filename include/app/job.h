@@ -29,6 +29,7 @@ typedef struct {
     int now;
     pthread_t thread;
     atomic_bool done; /* set by the thread as it ends */
+    atomic_bool stop; /* set by job_wait: the running request may end early (run reads it) */
     bool running;     /* started and not yet joined */
     bool has_next;    /* the other request waits for the running one */
     int err;          /* the last finished request's code */
@@ -61,8 +62,9 @@ bool job_has(const Job *j, bool (*same)(const void *req, const void *want), cons
  * *ran (may be NULL) is the request that finished. */
 int job_poll(Job *j, bool *finished, void **ran);
 
-/* Wait for a running request (the waiting one is dropped); the requests
- * stay the kind's. Accepts a zeroed or job_init'd job. */
+/* Wait for a running request, which stop asks to end early (the waiting
+ * one is dropped); the requests stay the kind's. Accepts a zeroed or
+ * job_init'd job. */
 void job_wait(Job *j);
 
 #endif

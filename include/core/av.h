@@ -27,6 +27,7 @@ enum {
     AV_ERR_VOCAB = -14,      /* the text has a character or word outside the vocabulary */
     AV_ERR_LESSON = -15,     /* a lesson file is malformed */
     AV_ERR_NEEDS_MODEL = -16, /* the view needs vectors that imported attention lacks */
+    AV_ERR_STOPPED = -17,    /* asked to stop before the end (a job being closed) */
 };
 
 /* Limits (README.md "Limits"): enforced with a clear message, tested at the edges. */

@@ -27,6 +27,7 @@ const char *av_strerror(int err)
     case AV_ERR_VOCAB: return "the text is outside the model's vocabulary";
     case AV_ERR_LESSON: return "the lesson file is malformed";
     case AV_ERR_NEEDS_MODEL: return "this needs a model's vectors, which imported attention lacks";
+    case AV_ERR_STOPPED: return "stopped before the end";
     default: return "unknown error";
     }
 }

@@ -124,11 +124,48 @@ static void test_job_wait_while_busy(void **state)
     job_wait(&z);
 }
 
+/* A run that holds until its job is asked to stop, then says so. */
+static Job *stopping;
+static int run_until_stopped(void *ctx, void *req)
+{
+    (void)ctx, (void)req;
+    while (!atomic_load(&stopping->stop))
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    return AV_ERR_STOPPED;
+}
+
+static void test_job_wait_asks_to_stop(void **state)
+{
+    /* expect: job_wait asks the running request to stop (a lens closed with
+     * its kind ends at its next batch rather than its last), and a request
+     * started after it runs with stop cleared */
+    (void)state;
+    Req a, b;
+    Job j = {0};
+    stopping = &j;
+    job_init(&j, run_until_stopped, NULL, &a, &b);
+    assert_int_equal(job_start(&j), KIND_BUSY);
+    job_wait(&j); /* would hang if stop were not set */
+    assert_false(job_busy(&j));
+    assert_int_equal(j.err, AV_ERR_STOPPED);
+    Gate g = {0};
+    atomic_store(&g.open, true);
+    job_init(&j, run, &g, &a, &b);
+    assert_int_equal(put(&j, 3), KIND_BUSY);
+    assert_false(atomic_load(&j.stop));
+    bool done = false;
+    while (job_poll(&j, &done, NULL) == KIND_BUSY)
+        nanosleep(&(struct timespec){0, 100000}, NULL);
+    assert_true(done);
+    assert_int_equal(j.err, AV_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_job_newest_wins),
         cmocka_unit_test(test_job_wait_while_busy),
+        cmocka_unit_test(test_job_wait_asks_to_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

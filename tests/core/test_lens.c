@@ -104,7 +104,7 @@ static void test_lens_last_row_is_the_models(void **state)
     gpt2_state_init(&st), lens_init(&ls);
     float logits[V];
     assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
-    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, NULL), AV_OK);
     assert_int_equal(ls.rows, L + 1);
     assert_int_equal(ls.n, N);
     for (int i = 0; i < N; i++) {
@@ -140,7 +140,7 @@ static void whole_lens(const Model *m, const int *ids, int n, Lens *ls)
     float logits[V];
     gpt2_state_init(&st), lens_init(ls);
     assert_int_equal(gpt2_forward(&m->w, ids, n, &st), AV_OK);
-    assert_int_equal(gpt2_lens(&m->w, &st, ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, ls, logits, NULL), AV_OK);
     gpt2_state_free(&st);
 }
 
@@ -155,12 +155,12 @@ static void test_lens_cache_reused(void **state)
     float logits[V];
     gpt2_state_init(&st), lens_init(&ls);
     assert_int_equal(gpt2_forward(&m->w, m->ids, N - 2, &st), AV_OK);
-    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, NULL), AV_OK);
     const int saved = ls.ids[lens_at(&ls, 1, 3)];
     ls.ids[lens_at(&ls, 1, 3)] = -7; /* position 3 is cached: not recomputed */
     assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
     assert_int_equal(st.from, N - 2);
-    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, NULL), AV_OK);
     assert_int_equal(ls.ids[lens_at(&ls, 1, 3)], -7);
     ls.ids[lens_at(&ls, 1, 3)] = saved;
     whole_lens(m, m->ids, N, &whole);
@@ -177,7 +177,7 @@ static void test_lens_cache_reused(void **state)
     assert_int_equal(st.from, N);
     ls.ids[lens_at(&ls, 0, 3)] = -7; /* before the edit: kept */
     ls.ids[lens_at(&ls, 0, 4)] = -7; /* its next token changed: recomputed */
-    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, NULL), AV_OK);
     assert_int_equal(ls.ids[lens_at(&ls, 0, 3)], -7);
     whole_lens(m, ids, N, &whole);
     assert_int_equal(ls.ids[lens_at(&ls, 0, 4)], whole.ids[lens_at(&whole, 0, 4)]);
@@ -190,14 +190,25 @@ static void test_lens_cache_reused(void **state)
     st.n = 0;
     assert_int_equal(gpt2_forward(&m->w, ids, N, &st), AV_OK);
     assert_int_equal(st.from, 0);
-    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, NULL), AV_OK);
     assert_int_equal(ls.ids[lens_at(&ls, 0, 4)], whole.ids[lens_at(&whole, 0, 4)]);
     lens_free(&whole);
 
     /* a shorter text: the lens shrinks with it */
     assert_int_equal(gpt2_forward(&m->w, ids, 4, &st), AV_OK);
-    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, NULL), AV_OK);
     whole_lens(m, ids, 4, &whole);
+    assert_lens_equal(&ls, &whole);
+
+    /* asked to stop (a job being closed): ends with no rows, and the next
+     * lens computes them all as from nothing */
+    atomic_bool stop = true;
+    st.n = 0;
+    assert_int_equal(gpt2_forward(&m->w, ids, 4, &st), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, &stop), AV_ERR_STOPPED);
+    assert_int_equal(ls.n, 0);
+    atomic_store(&stop, false);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, &stop), AV_OK);
     assert_lens_equal(&ls, &whole);
     lens_free(&whole), lens_free(&ls), gpt2_state_free(&st);
 }
@@ -259,11 +270,11 @@ static void test_lens_next_token_rank(void **state)
     float logits[V];
     gpt2_state_init(&st), lens_init(&ls);
     assert_int_equal(gpt2_forward(&m->w, m->ids, N - 1, &st), AV_OK);
-    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, NULL), AV_OK);
     assert_int_equal(ls.next[N - 2], -1);
     assert_int_equal(ls.rank[(size_t)(N - 2) * ls.rows], 0);
     assert_int_equal(gpt2_forward(&m->w, m->ids, N, &st), AV_OK);
-    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits), AV_OK);
+    assert_int_equal(gpt2_lens(&m->w, &st, &ls, logits, NULL), AV_OK);
     int in_top = 0;
     for (int i = 0; i < N; i++)
         for (int l = 0; l <= L; l++) {

@@ -56,7 +56,7 @@ static int dump_lens(const Gpt2Weights *w, Gpt2State *st, float *logits, const c
     Lens ls;
     lens_init(&ls);
     *which = "lens_ids.npy";
-    int err = gpt2_lens(w, st, &ls, logits);
+    int err = gpt2_lens(w, st, &ls, logits, NULL);
     if (!err)
         err = dump_write_lens(dir, &ls, which);
     lens_free(&ls);

@@ -27,7 +27,7 @@ static int run(void *ctx, void *req)
     r->from = j->st->from;
     r->ms = now_ms() - t0;
     if (!err && r->lens)
-        err = gpt2_lens(j->w, j->st, r->lens, r->logits);
+        err = gpt2_lens(j->w, j->st, r->lens, r->logits, &j->job.stop);
     return err;
 }
 

@@ -39,6 +39,7 @@ void *job_request(Job *j)
 static int launch(Job *j)
 {
     atomic_store(&j->done, false);
+    atomic_store(&j->stop, false);
     j->t0 = now_ms();
     if (pthread_create(&j->thread, NULL, job_main, j) != 0)
         return AV_ERR_IO;
@@ -93,7 +94,9 @@ int job_poll(Job *j, bool *finished, void **ran)
 
 void job_wait(Job *j)
 {
-    if (j->running)
+    if (j->running) {
+        atomic_store(&j->stop, true);
         pthread_join(j->thread, NULL);
+    }
     j->running = false, j->has_next = false;
 }

@@ -285,7 +285,7 @@ static int gpt2_kind_lens(Kind *k, const char *text, size_t len, Lens *ls)
     }
     if (!err)
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
-    return err ? err : gpt2_lens(&g->hf.w, &g->st, ls, g->logits);
+    return err ? err : gpt2_lens(&g->hf.w, &g->st, ls, g->logits, NULL);
 }
 
 static void gpt2_kind_config(const Kind *k, ModelConfig *c)

@@ -531,7 +531,8 @@ int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits)
     return gpt2_lens_logits(w, st, w->cfg.n_layer, i, logits);
 }
 
-int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits)
+int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits,
+              const atomic_bool *stop)
 {
     const int rows = w->cfg.n_layer + 1, n = st->n;
     if (n < 1 || st->D != w->cfg.d_model || st->L != w->cfg.n_layer)
@@ -565,6 +566,11 @@ int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits
     float *out = many ? many : logits;
     for (int q0 = 0; q0 < cells; q0 += batch) {
         const int b = cells - q0 < batch ? cells - q0 : batch;
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
+            free(many), free(xf);
+            ls->n = 0;
+            return AV_ERR_STOPPED;
+        }
         for (int q = 0; q < b; q++) {
             const int i = p + (q0 + q) / rows, l = (q0 + q) % rows;
             layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + l) * D, D, w->lnf_g,
