@@ -208,7 +208,12 @@ static void test_session_failed_run_keeps_the_error(void **state)
     assert_int_equal(f.s.sel_row, -1);
     assert_int_equal(f.s.layer, 1);
     assert_int_equal(f.s.head, f.s.cfg.H - 1);
-    assert_string_equal(session_error_line(&f.ss, f.ss.run_err), av_strerror(AV_ERR_EMPTY));
+    assert_string_equal(session_error_line(&f.ss, &f.s.cfg, f.ss.run_err),
+                        av_strerror(AV_ERR_EMPTY));
+    f.s.cfg.max_tokens = 9; /* too many tokens: the limit said, the pipeline's own */
+    assert_string_equal(session_error_line(&f.ss, &f.s.cfg, AV_ERR_TOO_MANY),
+                        "the text has more tokens than this model's limit of 9: shorten it "
+                        "(e edits)");
     edit_set(&f.s.text, TEXT);
     assert_int_equal(session_update(&f.ss, &f.s, &f.ls, APP_RUN), AV_OK);
     assert_int_equal(f.ss.run_err, AV_OK);
