@@ -1,7 +1,8 @@
 /* gpt2job.h - GPT-2's requests for a job off the key path (app/job.h), for
  * models too big to be live (kind_gpt2.c's slow class): a forward of ids
  * into the kind's state and, when asked, the logit lens of it into the
- * kind's lens. The newest request wins; the stale one is dropped. The state
+ * kind's lens; for any model in the interface, the lens alone
+ * (Kind.lens_background). The newest request wins; the stale one is dropped. The state
  * belongs to the job while it runs: its owner touches it only when
  * gpt2job_busy is false.
  */
@@ -17,6 +18,8 @@
 typedef struct {
     int *ids, n, cap; /* the tokens */
     Lens *lens;       /* the lens to fill after the forward, or NULL */
+    bool forward;     /* the forward first (false: the state holds the ids already,
+                         and the thread only reads it) */
     float *logits;    /* its scratch (V floats) */
     int from;         /* after the run: the forward's first computed position */
     double ms;        /* ... and its time alone */
@@ -40,11 +43,12 @@ typedef struct {
  * (nothing started) or AV_ERR_IO (no thread could be started). */
 int gpt2job_start(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n);
 
-/* gpt2job_start, and after the forward gpt2_lens of st into ls with
- * logits (V floats) as scratch: both the job's while it runs. j->err is
- * the forward's code, else the lens's; j->ms the forward's time alone. */
+/* gpt2job_start (without the forward when st already holds ids[0..n):
+ * forward false), and after it gpt2_lens of st into ls with logits (V
+ * floats) as scratch: both the job's while it runs. j->err is the
+ * forward's code, else the lens's; j->ms the forward's time alone. */
 int gpt2job_start_lens(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n,
-                       Lens *ls, float *logits);
+                       bool forward, Lens *ls, float *logits);
 
 /* Whether a job runs (st is the thread's). */
 bool gpt2job_busy(const Gpt2Job *j);

@@ -185,6 +185,11 @@ struct Kind {
      * one); logits return KIND_BUSY meanwhile; when poll says *changed,
      * run the newest text again: it is cached, and fills the result. */
     bool background;
+    /* Set by a caller that polls (the interface), for any kind: the logit
+     * lens, seconds on a long text, is computed on a thread as with
+     * background (kind_lens returns KIND_BUSY meanwhile, keys are read); a
+     * run on the key path stops it first, its finished positions kept. */
+    bool lens_background;
 };
 
 /* The dispatch: each calls k's table (kind.c). */

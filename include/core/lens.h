@@ -91,9 +91,11 @@ void lens_gather(const Lens *ls, int32_t *ids, float *probs);
  * cell's bits those of gpt2_lens_logits); so a key typed at the end costs
  * one position's.
  * When the weights change, set ls->n to 0 as for the state. stop (NULL:
- * none) is read between batches of cells: once true, the lens ends there.
- * Returns AV_OK, AV_ERR_CONFIG (st holds no positions, or another model's),
- * AV_ERR_NOMEM or AV_ERR_STOPPED (ls->n is then 0). */
+ * none) is read between batches of cells: once true, the lens ends there,
+ * ls->n the positions whose rows are all done (a later call keeps them as
+ * it keeps a cached run's). Returns AV_OK, AV_ERR_CONFIG (st holds no
+ * positions, or another model's), AV_ERR_NOMEM (ls->n is then 0) or
+ * AV_ERR_STOPPED. */
 int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits,
               const atomic_bool *stop);
 

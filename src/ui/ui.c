@@ -112,6 +112,8 @@ int ui_run(const UiOptions *o)
     app_open(&ui.a, o->weights, o->kind, o->cfg.weights_budget);
     if (o->kind && getenv("ATTNVIZ_BACKGROUND")) /* tests: a small model as a slow one */
         o->kind->background = true;
+    if (o->kind) /* the lens on a thread: q and the keys are read meanwhile */
+        o->kind->lens_background = true;
     if (app_init(&ui.a.app, &o->cfg, o->text, o->sentences, o->weights != NULL) != AV_OK) {
         fputs("attnviz: out of memory\n", stderr);
         return 1;

@@ -23,7 +23,7 @@ static int run(void *ctx, void *req)
     const Gpt2Job *j = ctx;
     Gpt2Request *r = req;
     double t0 = now_ms();
-    int err = gpt2_forward(j->w, r->ids, r->n, j->st);
+    int err = r->forward ? gpt2_forward(j->w, r->ids, r->n, j->st) : AV_OK;
     r->from = j->st->from;
     r->ms = now_ms() - t0;
     if (!err && r->lens)
@@ -32,7 +32,7 @@ static int run(void *ctx, void *req)
 }
 
 int gpt2job_start_lens(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n,
-                       Lens *ls, float *logits)
+                       bool forward, Lens *ls, float *logits)
 {
     if (!j->job.run)
         job_init(&j->job, run, j, &j->req[0], &j->req[1]);
@@ -46,13 +46,13 @@ int gpt2job_start_lens(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const in
         r->ids = p, r->cap = n;
     }
     memcpy(r->ids, ids, sizeof *ids * (size_t)n);
-    r->n = n, r->lens = ls, r->logits = logits;
+    r->n = n, r->forward = forward, r->lens = ls, r->logits = logits;
     return job_start(&j->job);
 }
 
 int gpt2job_start(Gpt2Job *j, const Gpt2Weights *w, Gpt2State *st, const int *ids, int n)
 {
-    return gpt2job_start_lens(j, w, st, ids, n, NULL, NULL);
+    return gpt2job_start_lens(j, w, st, ids, n, true, NULL, NULL);
 }
 
 bool gpt2job_busy(const Gpt2Job *j)

@@ -128,6 +128,8 @@ static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t
         return gpt2job_start(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n); /* r stands */
     }
     r->shape.n_q = 0;
+    if (!err && gpt2job_busy(&g->job)) /* a lens on the thread (lens_background): stopped */
+        gpt2job_free(&g->job);
     if (!err) {
         g->st.weights_budget = c->weights_budget;
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
@@ -269,19 +271,24 @@ static bool lens_current(const Gpt2Kind *g)
 
 /* After a run of the same text the forward is cached and gpt2_lens
  * keeps the rows ls holds: only new positions cost (L + 1) unembeddings.
- * Off the key path (Kind.background) the job computes them into the
- * kind's own lens, copied into ls once it is the text's. */
+ * Off the key path (Kind.background, or lens_background for the lens
+ * alone) the job computes them into the kind's own lens, copied into ls
+ * once it is the text's. */
 static int gpt2_kind_lens(Kind *k, const char *text, size_t len, Lens *ls)
 {
     Gpt2Kind *g = self_of(k);
     if (gpt2job_busy(&g->job))
         return KIND_BUSY;
     int err = encode(k, text, len, 0);
-    if (!err && k->background) {
+    if (!err && (k->background || k->lens_background)) {
         if (all_cached(g) && lens_current(g))
             return lens_copy(ls, &g->lens);
-        return gpt2job_start_lens(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n, &g->lens,
-                                  g->logits);
+        /* on the key path the forward is the caller's: the thread only reads */
+        if (!k->background && !all_cached(g))
+            err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
+        return err ? err
+                   : gpt2job_start_lens(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n,
+                                        k->background, &g->lens, g->logits);
     }
     if (!err)
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);

@@ -568,7 +568,7 @@ int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits
         const int b = cells - q0 < batch ? cells - q0 : batch;
         if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
             free(many), free(xf);
-            ls->n = 0;
+            ls->n = p + q0 / rows; /* the positions finished: the next lens keeps them */
             return AV_ERR_STOPPED;
         }
         for (int q = 0; q < b; q++) {
