@@ -3,7 +3,8 @@
 # paste, zero-width characters, a 3,000-byte paste, Ctrl-S (flow control),
 # a click after a press never released, and Ctrl-\ (SIGQUIT). Each must
 # leave the program responsive and the text whole. A text past the token
-# limit says the limit.
+# limit says the limit; an empty one what to do, editing or not; help
+# names Ctrl-L.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # run-alone: a wall-clock limit (a 3,000-byte paste within 5 s) and Esc told
 # from an Alt key by a pause, which another job's load can break.
@@ -52,6 +53,14 @@ check "zero-width characters do not cut the sentence line" wait_for 'Sentence: .
 keys 'C-\'
 check "Ctrl-\\ quits with status 0" wait_for 'EXITED:0'
 check "... and the terminal is restored" wait_for 'icanon echo'
+start 'one two three'
+keys e C-u
+check "an empty text while editing says to type, not to press e" \
+    wait_for 'Nothing to show yet: type a sentence \(Enter or Esc when done\)'
+keys Escape
+check "... and once editing ends, to press e" wait_for 'Nothing to show yet: press e'
+keys '?'
+check "help names Ctrl-L beside quit" wait_for 'quit \(Ctrl-L: redraw\)'
 start --max-tokens 8 'one two three'
 keys e End
 keys -l ' four five six seven eight nine'

@@ -133,9 +133,10 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
 {
     const AppState *s = &u->a.app;
     if (u->a.ses.run_err || s->n_q == 0) {
-        const char *why = u->a.ses.run_err == AV_ERR_EMPTY
-                              ? "Nothing to show yet: press e (or Enter) and type a sentence."
-                              : widget_run_error(u, u->a.ses.run_err);
+        const char *why = u->a.ses.run_err != AV_ERR_EMPTY ? widget_run_error(u, u->a.ses.run_err)
+                          : s->mode == MODE_EDIT
+                              ? "Nothing to show yet: type a sentence (Enter or Esc when done)."
+                              : "Nothing to show yet: press e (or Enter) and type a sentence.";
         grid_puts(g, 2, r.y + 1, why, r.w - 4, STYLE_ACCENT);
         return;
     }

@@ -23,7 +23,7 @@ typedef struct {
 
 static const HelpLine help_lines[] = { /* a view's text NULL: its row's */
     {ACT_NONE, ACT_NONE, "Commands (letters while browsing)"},
-    {ACT_QUIT, ACT_NONE, "quit (also Ctrl-C)"},
+    {ACT_QUIT, ACT_NONE, "quit (Ctrl-L: redraw)"},
     {ACT_ESCAPE, ACT_NONE, "back out one level (never quits)"},
     {ACT_HELP, ACT_NONE, "this help"},
     {ACT_EDIT, ACT_NONE, "edit the sentence"},
