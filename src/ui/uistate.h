@@ -103,6 +103,7 @@ typedef struct {
     int panel_n, panel_cap;
     char panel_key[96];        /* what it was made for */
     char label_text[80];       /* widget_head_label's */
+    char hint_text[96];        /* the status hint of a lesson page (view_top.c) */
     int long_first_row, long_first_col; /* scroll of the pooled view */
     Grid grid;
     /* color_paint's keys (screen.h) of the frame on the terminal and of the

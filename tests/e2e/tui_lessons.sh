@@ -132,4 +132,12 @@ check "a malformed lesson: one line naming file and line, exit 2" \
     wait_for 'bad.lesson:3: d-model 32 is not divisible by heads 5'
 check "... and status 2" wait_for 'EXITED:2'
 
+# The status line names the lesson's keys, not the view's under it (the PE
+# view's "p: PE on/off" while p turns a page back).
+lesson_start 100 30 --lesson positions
+keys n && settle
+check "a lesson's question names its own keys on the status line" \
+    wait_for 'a-c or Up/Down: choose; Enter: reveal \| \? help \| q quit'
+check "... and not the PE view's" eval '! screen | grep -q "plotted dims"'
+
 exit $fail

@@ -170,11 +170,16 @@ int view_top_draw(UiState *u, Grid *g)
     return y + chip_rows + (g->h >= 30 ? 1 : 0);
 }
 
-static const char *hint(const UiState *u)
+static const char *hint(UiState *u)
 {
     if (u->a.app.mode == MODE_EDIT)
         return "typing edits the sentence | Enter/Esc: done | Up/Down: token | Tab: head | "
                "^K mask | ^P PE | ^T scaling | ^O export | F1 help";
+    if (u->a.lesson.active && lesson_state_page(&u->a.lesson)) { /* its keys, not the view's */
+        snprintf(u->hint_text, sizeof u->hint_text, "%s | ? help | q quit",
+                 lesson_state_hint(&u->a.lesson));
+        return u->hint_text;
+    }
     return view_table_hint(u->a.app.view);
 }
 
