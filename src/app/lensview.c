@@ -53,9 +53,11 @@ static void position_to(AppState *s, int i)
 bool lensview_input(LensView *lv, AppState *s, const Kind *k, Action a, int arg, int col)
 {
     if (a == ACT_LENS) {
-        if (s->view == VIEW_ID_LENS)
+        if (s->view == VIEW_ID_LENS) {
             s->view = VIEW_ID_ATTN;
-        else
+            if (!s->note_shown) /* the lens's line goes with it */
+                s->msg[0] = '\0';
+        } else
             open_view(lv, s, k);
         return true;
     }

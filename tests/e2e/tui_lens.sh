@@ -42,6 +42,9 @@ for size in "80 24" "100 30" "120 40"; do
         notok "$at: after typing: $(screen | grep -E '▼|after' | head -2)"
     keys Escape && wait_for 'attnviz \| Attention' && ok "$at: Esc: back to the heatmaps" ||
         notok "$at: Esc: $(screen | head -1)"
+    keys u && wait_for 'Logit lens: each layer' && settle
+    keys Escape && wait_for 'attnviz \| Attention' && settle
+    check "$at: Esc takes the lens's status line with it" eval '! screen | grep -q "logit lens: each layer"'
     keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
 done
 
