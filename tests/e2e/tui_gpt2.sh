@@ -48,6 +48,8 @@ for size in "80 24 4" "120 40 10"; do
     tui_start TERM=xterm-256color "$1" "$2" --model "$M" "$TEXT"
     check "$tag: GPT-2's sizes and learned positions on the status line" \
         eval 'status | grep -q "tokens 6.*GPT-2.*3 layers x 4 heads.*d_model 48.*learned positions"'
+    check "$tag: on opening the cost line counts every row computed, none cached" \
+        eval 'screen | grep -Eq "^Cost: n 6 \| .*6 rows computed, 0 cached"'
     check "$tag: the title offers no v, which GPT-2 refuses" \
         eval 'screen | head -1 | grep -q "^ attnviz | Attention | " && ! screen | head -1 | grep -q "v:"'
     keys e End

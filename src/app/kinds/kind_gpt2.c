@@ -134,7 +134,11 @@ static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t
         g->st.weights_budget = c->weights_budget;
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
     }
-    if (!err && !(k->background && g->st.from == g->st.n)) /* else the thread's stands */
+    /* a run that computed nothing over the same positions (the same text
+     * again: a what-if, the views' second look) keeps the cost of the
+     * forward that made them; on a thread, the thread's stands */
+    const bool again = g->st.from == g->st.n && g->cost.computed + g->cost.cached == g->st.n;
+    if (!err && !(k->background && g->st.from == g->st.n) && !again)
         note_cost(g, g->st.from, 0);
     if (!err)
         err = bpe_token_list(text, &g->enc, &g->tokens);
