@@ -4,7 +4,7 @@
 # a click after a press never released, and Ctrl-\ (SIGQUIT). Each must
 # leave the program responsive and the text whole. A text past the token
 # limit says the limit; an empty one what to do, editing or not; help
-# names Ctrl-L.
+# names Ctrl-L; a sentence scrolled is marked where it is cut.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # run-alone: a wall-clock limit (a 3,000-byte paste within 5 s) and Esc told
 # from an Alt key by a pause, which another job's load can break.
@@ -61,6 +61,9 @@ keys Escape
 check "... and once editing ends, to press e" wait_for 'Nothing to show yet: press e'
 keys '?'
 check "help names Ctrl-L beside quit" wait_for 'quit \(Ctrl-L: redraw\)'
+start "$(for i in $(seq 60); do printf 'word%d ' "$i"; done)"
+keys End
+check "a sentence scrolled to its end is marked where it is cut" wait_for '^Sentence: …'
 start --max-tokens 8 'one two three'
 keys e End
 keys -l ' four five six seven eight nine'

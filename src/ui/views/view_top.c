@@ -88,6 +88,14 @@ static void draw_editor(UiState *u, Grid *g, int y, int field)
             break;
         col += used;
     }
+    /* text before what is shown: marked, as the token chips are (a wide
+     * first character gives way to the mark and a space) */
+    if (scroll > 0 && !(active && cur == scroll)) {
+        Cell *next = grid_at(g, x0 + 1, y);
+        if (next && next->cp == 0)
+            grid_put(g, x0 + 1, y, ' ', STYLE_TEXT, 0);
+        grid_put(g, x0, y, 0x2026, STYLE_DIM, 0);
+    }
     if (active)
         grid_flag_rect(g, x0 + cur - scroll, y, 1, 1, CELL_CURSOR);
 }
