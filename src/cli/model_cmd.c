@@ -78,6 +78,11 @@ static int open_folder(const CliOptions *o, Kind *k)
         fputs("\r\033[K", stderr);
     if (err == AV_ERR_NOMEM || (err && !why[0]))
         return say(av_exit_status(err), "%s: %s", o->model_dir, av_strerror(err));
+    char id[HF_ID_MAX];
+    if (err == AV_ERR_MODEL && strstr(why, ".safetensors: ") && /* a damaged download */
+        hfcache_repo_of(o->model_dir, id, sizeof id))
+        return say(2, "%s, in the cache's copy of %s (%s): `attnviz get %s` fetches it again",
+                   why, id, o->model_dir, id);
     return err ? say(av_exit_status(err), "%s", why) : 0;
 }
 

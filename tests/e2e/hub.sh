@@ -346,6 +346,12 @@ mkdir -p "$hand" "$tmp/hand/models--user--lfs/refs" && cp "$tmp/lfs/"*.json "$tm
 HF_HUB_CACHE=$tmp/hand one_line "a Git LFS pointer in the cache names the repo to get, not a clone" 2 \
     "the cache's copy of user/lfs \\(.*\\) holds a Git LFS pointer in place of model.safetensors: .attnviz get user/lfs. fetches it" \
     "$A" --model user/lfs --export text "$TEXT"
+cut=$tmp/hand/models--user--cut/snapshots/$commit
+mkdir -p "$cut" "$tmp/hand/models--user--cut/refs" && cp "$M/"* "$cut/" &&
+    truncate -s 300000 "$cut/model.safetensors" && printf %s "$commit" >"$tmp/hand/models--user--cut/refs/main"
+HF_HUB_CACHE=$tmp/hand one_line "a cut weights file in the cache names the repo to get again" 2 \
+    "model.safetensors: .*, in the cache's copy of user/cut \\(.*\\): .attnviz get user/cut. fetches it again" \
+    "$A" --model user/cut --export text "$TEXT"
 HF_HUB_OFFLINE=1 HF_HUB_CACHE=$tmp/hand one_line "a ref naming no snapshot: the repo is there, said" 2 \
     'the Hugging Face cache holds user/lfs \(.*\) but no snapshot that refs/v2 names: with HF_HUB_OFFLINE unset, .attnviz get user/lfs@v2. fetches it' \
     "$A" --model user/lfs@v2 --export text "$TEXT"
