@@ -368,6 +368,20 @@ static void test_gpt2_cache_edit(void **state)
     gpt2_state_free(&st);
 }
 
+/* w given a random wpe of `positions` (the caller frees it), for texts
+ * past the model's T. */
+static float *longer_wpe(Gpt2Weights *w, int positions, uint64_t seed)
+{
+    float *wpe = malloc(sizeof *wpe * (size_t)positions * D);
+    assert_non_null(wpe);
+    Rng r;
+    rng_seed(&r, seed);
+    for (int k = 0; k < positions * D; k++)
+        wpe[k] = rng_symmetric(&r, 0.2f);
+    w->wpe = wpe, w->cfg.n_ctx = positions;
+    return wpe;
+}
+
 static void test_gpt2_threads_and_kernels(void **state)
 {
     /* expect: the model with a longer wpe (T2 positions) gives the same bits
@@ -377,13 +391,7 @@ static void test_gpt2_threads_and_kernels(void **state)
     enum { T2 = 200, N2 = 180 };
     const Model *m = *state;
     Gpt2Weights w = m->w;
-    float *wpe = malloc(sizeof *wpe * T2 * D);
-    assert_non_null(wpe);
-    Rng r;
-    rng_seed(&r, 99);
-    for (int k = 0; k < T2 * D; k++)
-        wpe[k] = rng_symmetric(&r, 0.2f);
-    w.wpe = wpe, w.cfg.n_ctx = T2;
+    float *wpe = longer_wpe(&w, T2, 99);
     int ids[N2];
     random_ids(23, N2, ids);
     Gpt2State whole = {0}, st = {0};
@@ -425,13 +433,8 @@ static void test_gpt2_cache_odd_heads(void **state)
     enum { T2 = 200, N2 = 150, H3 = 3 };
     const Model *m = *state;
     Gpt2Weights w = m->w;
-    float *wpe = malloc(sizeof *wpe * T2 * D);
-    assert_non_null(wpe);
-    Rng r;
-    rng_seed(&r, 31);
-    for (int k = 0; k < T2 * D; k++)
-        wpe[k] = rng_symmetric(&r, 0.2f);
-    w.wpe = wpe, w.cfg.n_ctx = T2, w.cfg.n_head = H3;
+    float *wpe = longer_wpe(&w, T2, 31);
+    w.cfg.n_head = H3;
     int ids[N2];
     random_ids(41, N2, ids);
     Gpt2State st = {0}, whole = {0};

@@ -282,6 +282,22 @@ static void test_hffolder_lfs_pointer_and_missing(void **state)
     assert_false(hffolder_lfs_pointer(p, name, sizeof name));
 }
 
+/* root/rel holding text. */
+static void put_at(const char *root, const char *rel, const char *text)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    put(p, text);
+}
+
+/* The files root/rel lacks (hffolder_missing), ", " between, into list. */
+static int missing_at(const char *root, const char *rel, char *list, size_t size)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    return hffolder_missing(p, list, size);
+}
+
 static void test_hffolder_missing_by_kind(void **state)
 {
     /* expect: a BERT (config.json's model_type) lacks vocab.txt, not GPT-2's
@@ -289,31 +305,23 @@ static void test_hffolder_missing_by_kind(void **state)
      * link lost, not model.safetensors */
     const char *root = tmp_dir(state);
     char p[1024], list[256];
-    snprintf(p, sizeof p, "%s/b/config.json", root);
-    put(p, "{\"model_type\": \"bert\"}");
-    snprintf(p, sizeof p, "%s/b/model.safetensors", root);
-    put(p, "x");
-    snprintf(p, sizeof p, "%s/b", root);
-    assert_int_equal(hffolder_missing(p, list, sizeof list), 1);
+    put_at(root, "b/config.json", "{\"model_type\": \"bert\"}");
+    put_at(root, "b/model.safetensors", "x");
+    assert_int_equal(missing_at(root, "b", list, sizeof list), 1);
     assert_string_equal(list, "vocab.txt");
-    snprintf(p, sizeof p, "%s/b/vocab.txt", root);
-    put(p, "[PAD]\n");
-    snprintf(p, sizeof p, "%s/b", root);
-    assert_int_equal(hffolder_missing(p, list, sizeof list), 0);
+    put_at(root, "b/vocab.txt", "[PAD]\n");
+    assert_int_equal(missing_at(root, "b", list, sizeof list), 0);
 
-    snprintf(p, sizeof p, "%s/s/config.json", root);
-    put(p, "{\"model_type\": \"gpt2\"}");
-    snprintf(p, sizeof p, "%s/s/tokenizer.json", root);
-    put(p, "{}");
-    snprintf(p, sizeof p, "%s/s/model.safetensors.index.json", root);
-    put(p, "{\"metadata\": {}, \"weight_map\": {\"wte.weight\": \"model-00001-of-00002.safetensors\", "
-           "\"wpe.weight\": \"model-00002-of-00002.safetensors\"}}");
-    snprintf(p, sizeof p, "%s/s/model-00001-of-00002.safetensors", root);
-    put(p, "x");
+    put_at(root, "s/config.json", "{\"model_type\": \"gpt2\"}");
+    put_at(root, "s/tokenizer.json", "{}");
+    put_at(root, "s/model.safetensors.index.json",
+           "{\"metadata\": {}, \"weight_map\": {\"wte.weight\": "
+           "\"model-00001-of-00002.safetensors\", \"wpe.weight\": "
+           "\"model-00002-of-00002.safetensors\"}}");
+    put_at(root, "s/model-00001-of-00002.safetensors", "x");
     snprintf(p, sizeof p, "%s/s/model-00002-of-00002.safetensors", root);
     assert_int_equal(symlink("../blobs/gone", p), 0);
-    snprintf(p, sizeof p, "%s/s", root);
-    assert_int_equal(hffolder_missing(p, list, sizeof list), 1);
+    assert_int_equal(missing_at(root, "s", list, sizeof list), 1);
     assert_string_equal(list, "model-00002-of-00002.safetensors");
 }
 
