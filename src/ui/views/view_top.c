@@ -31,7 +31,8 @@ static void draw_title(const UiState *u, Grid *g)
         if (v)
             snprintf(key, sizeof key, " (v: %s)", s->view == VIEW_ID_ATTN ? "PE" : "attention");
         snprintf(line, sizeof line, " attnviz | %s%s | %s | ?: help",
-                 s->view == VIEW_ID_PE ? "PE" : view, key, edit ? "EDITING: Enter/Esc ends" : "e: edit");
+                 s->view == VIEW_ID_PE ? "PE" : view, key,
+                 edit ? "EDITING: Enter/Esc ends" : "e: edit");
     }
     grid_puts(g, 0, 0, line, g->w, STYLE_STATUS);
 }
