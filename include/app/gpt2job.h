@@ -2,9 +2,9 @@
  * models too big to be live (kind_gpt2.c's slow class): a forward of ids
  * into the kind's state and, when asked, the logit lens of it into the
  * kind's lens; for any model in the interface, the lens alone
- * (Kind.lens_background). The newest request wins; the stale one is dropped. The state
- * belongs to the job while it runs: its owner touches it only when
- * gpt2job_busy is false.
+ * (Kind.lens_background). The newest request wins; the stale one is
+ * dropped. The state belongs to the job while it runs: its owner touches
+ * it only when gpt2job_busy is false.
  */
 #ifndef ATTNVIZ_GPT2JOB_H
 #define ATTNVIZ_GPT2JOB_H
