@@ -16,12 +16,16 @@ SHOTS_W=100 SHOTS_H=30
 SEL=("$@")
 
 if want lesson-question; then
-    shots_start lesson-question 'Enter: reveal' --lesson cat-eats-fish
+    shots_start lesson-question 'Lesson 1/' --lesson cat-eats-fish
+    keys n # the question is on page 2, "Guess first"
+    wait_for 'Enter: reveal'
     keys b
     photo lesson-question
 fi
 if want lesson-reveal; then
-    shots_start lesson-reveal 'Enter: reveal' --lesson cat-eats-fish
+    shots_start lesson-reveal 'Lesson 1/' --lesson cat-eats-fish
+    keys n
+    wait_for 'Enter: reveal'
     keys b
     keys Enter
     wait_for '^.*answer: '
