@@ -203,6 +203,10 @@ typedef struct {
  * then. */
 void app_fit_result(AppState *s, const AppFit *fit);
 
+/* The status line's message gone with what it was about (a view left, the
+ * editor opened); an example's note stays with its sentence. */
+void app_drop_msg(AppState *s);
+
 /* After a model run: the token counts (0, 0 after an error); app_fit_result
  * with the configuration's layers and heads. */
 void app_set_tokens(AppState *s, int n_q, int n_k);

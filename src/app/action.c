@@ -54,18 +54,10 @@ static unsigned act_help(AppState *s, int arg)
     return 0;
 }
 
-/* The status line's message gone with what it was about (an example's
- * note stays with its sentence). */
-static void drop_line(AppState *s)
-{
-    if (!s->note_shown)
-        s->msg[0] = '\0';
-}
-
 /* arg: the field, 0 the sentence, 1 the second sentence (cross-attention). */
 static unsigned act_edit(AppState *s, int arg)
 {
-    drop_line(s); /* the editor's keys on the status line, not a line of before */
+    app_drop_msg(s); /* the editor's keys on the status line, not a line of before */
     if (arg == 1 && !s->cross_on) {
         s->cross_on = true;
         app_msg(s, "cross-attention on: keys and values from the second sentence");
@@ -91,13 +83,13 @@ static unsigned act_escape(AppState *s, int arg)
     if (s->help) {
         s->help = false;
     } else if (s->panel != PANEL_NONE) { /* a panel, comparison or view left: its line too */
-        s->panel = PANEL_NONE, drop_line(s);
+        s->panel = PANEL_NONE, app_drop_msg(s);
     } else if (s->mode == MODE_EDIT) {
         s->mode = MODE_BROWSE;
     } else if (s->compare != CMP_NONE) {
-        s->compare = CMP_NONE, drop_line(s);
+        s->compare = CMP_NONE, app_drop_msg(s);
     } else if (s->view != VIEW_ID_ATTN) {
-        s->view = VIEW_ID_ATTN, drop_line(s);
+        s->view = VIEW_ID_ATTN, app_drop_msg(s);
     } else if (s->cross_on) {
         s->cross_on = false, s->field = 0, s->sel_col = -1;
         app_msg(s, "self-attention: one sentence (C brings the second back)");

@@ -55,8 +55,7 @@ bool lensview_input(LensView *lv, AppState *s, const Kind *k, Action a, int arg,
     if (a == ACT_LENS) {
         if (s->view == VIEW_ID_LENS) {
             s->view = VIEW_ID_ATTN;
-            if (!s->note_shown) /* the lens's line goes with it */
-                s->msg[0] = '\0';
+            app_drop_msg(s); /* the lens's line goes with it */
         } else
             open_view(lv, s, k);
         return true;

@@ -149,6 +149,12 @@ ViewId app_view_of_action(Action a)
     return VIEW_ID_COUNT;
 }
 
+void app_drop_msg(AppState *s)
+{
+    if (!s->note_shown)
+        s->msg[0] = '\0';
+}
+
 bool app_view_toggle(AppState *s, ViewId v)
 {
     ViewId base = APP_VIEWS[view_info(v)->id].view;
