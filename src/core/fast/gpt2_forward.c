@@ -562,7 +562,7 @@ int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits
         ls->n = 0;
         return AV_ERR_NOMEM;
     }
-    const int batch = many ? LENS_BATCH : 1;
+    const int batch = many ? LENS_BATCH : 1, threads = threads_for(c, 1, st->threads);
     float *out = many ? many : logits;
     for (int q0 = 0; q0 < cells; q0 += batch) {
         const int b = cells - q0 < batch ? cells - q0 : batch;
@@ -576,7 +576,6 @@ int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits
             layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + l) * D, D, w->lnf_g,
                        w->lnf_b, c->ln_eps, xf + (size_t)q * D);
         }
-        const int threads = threads_for(c, 1, st->threads);
         logits_run(w, b, xf, out, threads, st->helper);
         LensCells cells_b = {ls, out, V, b, {0}, {0}};
         for (int q = 0; q < b; q++)
