@@ -250,6 +250,11 @@ void kind_token_text(const Kind *k, int id, char *out, size_t len);
  * none. */
 bool kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len);
 
+/* For a kind's status: what scaling and temperature change from the
+ * model's own ("scaling off", "temp 0.5", "scaling off, temp 0.5"), or ""
+ * when neither does. */
+void kind_scaling_whatif(const ModelConfig *c, char *out, size_t len);
+
 /* k->cls->cost, or false. */
 bool kind_cost(const Kind *k, KindCost *cost);
 

@@ -127,6 +127,15 @@ bool kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size
     return true;
 }
 
+void kind_scaling_whatif(const ModelConfig *c, char *out, size_t len)
+{
+    char temp[32] = "";
+    if (c->temperature != 1.0f)
+        snprintf(temp, sizeof temp, "temp %g", (double)c->temperature);
+    snprintf(out, len, "%s%s%s", c->scale ? "" : "scaling off", !c->scale && temp[0] ? ", " : "",
+             temp);
+}
+
 bool kind_cost(const Kind *k, KindCost *cost)
 {
     return k->cls->cost && k->cls->cost(k, cost);

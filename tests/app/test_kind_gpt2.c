@@ -349,7 +349,7 @@ static void test_kind_gpt2_status_and_whatif(void **state)
     assert_string_equal(line, "GPT-2 | 2 layers x 2 heads | d_model 8 | d_k 4 | learned "
                               "positions | causal");
     assert_true(kind_status(&f->k, &f->c, false, line, sizeof line));
-    assert_string_equal(line, "GPT-2  2 layers x 2 heads  d_model 8  learned positions");
+    assert_string_equal(line, "GPT-2  2 layers x 2 heads  d_model 8  d_k 4  causal");
     assert_null(kind_refuses(&f->k, KIND_ASK_WHATIF));
     assert_string_equal(kind_refuses(&f->k, KIND_ASK_MASK),
                         "GPT-2 was trained causal: the mask stays on");
@@ -364,6 +364,15 @@ static void test_kind_gpt2_status_and_whatif(void **state)
     assert_true(kind_status(&f->k, &c, true, line, sizeof line));
     assert_string_equal(line, "GPT-2 what-if: scaling off, temp 0.5 | 2 layers x 2 heads | "
                               "d_model 8 | d_k 4 | learned positions | causal");
+    /* narrow: d_k and the mask stay, "learned positions" goes; the
+     * temperature is named only where it differs */
+    c.temperature = 1.0f;
+    assert_true(kind_status(&f->k, &c, false, line, sizeof line));
+    assert_string_equal(line, "GPT-2 what-if: scaling off  2 layers x 2 heads  d_model 8  d_k 4  causal");
+    c.scale = true, c.temperature = 2.0f;
+    assert_true(kind_status(&f->k, &c, false, line, sizeof line));
+    assert_string_equal(line, "GPT-2 what-if: temp 2  2 layers x 2 heads  d_model 8  d_k 4  causal");
+    c.scale = false, c.temperature = 0.5f;
     ModelResult a = {0}, b = {0};
     assert_int_equal(kind_run(&f->k, &f->c, TEXT, strlen(TEXT), NULL, 0, &a), AV_OK);
     assert_int_equal(kind_run(&f->k, &c, TEXT, strlen(TEXT), NULL, 0, &b), AV_OK);

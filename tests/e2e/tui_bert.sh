@@ -1,8 +1,8 @@
 #!/bin/bash
 # tui_bert.sh - a random BERT-shaped checkpoint (scripts/bert-checkpoint.py,
 # the fixture WordPiece vocabulary) in the interface, under tmux at 80x24, 100x30 and
-# 120x40: the status line shows BERT's sizes, learned positions and (wide)
-# bidirectional; a sentence pair typed with [SEP] and [MASK] shows them as
+# 120x40: the status line shows BERT's sizes, d_k, bidirectional and (wide)
+# learned positions; a sentence pair typed with [SEP] and [MASK] shows them as
 # tokens (the tokens line is cut at 80 columns after [MASK]); with [MASK] selected the predictions are "Fill-in for" it, the
 # first being `--dump`'s most likely mlm_logits.npy entry for that row; m
 # runs the causal mask as a labelled what-if ("BERT was trained without
@@ -35,15 +35,18 @@ best=$("$PY" -c 'import sys, numpy as np
 v = open(sys.argv[2], encoding="utf-8").read().split("\n")
 print(v[int(np.load(sys.argv[1])[4].argmax())])' "$WORK/dump/mlm_logits.npy" "$M/vocab.txt")
 status() { screen | tail -1; }
+# both lines of the status bar (at 80 columns it takes two)
+status2() { screen | tail -2 | tr '\n' ' '; }
 
 for size in "80 24" "100 30" "120 40"; do
     set -- $size
     tag="$1x$2"
     tui_start TERM=xterm-256color "$1" "$2" --model "$M" "$TEXT"
-    check "$tag: BERT's sizes and learned positions on the status line" \
-        eval 'status | grep -q "tokens 18.*BERT.*2 layers x 4 heads.*d_model 32.*learned positions"'
+    check "$tag: BERT's sizes, d_k and the mask on the status line" \
+        eval 'status2 | grep -q "tokens 18.*BERT.*2 layers x 4 heads.*d_model 32.*d_k 8.*bidirectional"'
     if [ "$1" = 120 ]; then
-        check "$tag: the status line says bidirectional" eval 'status | grep -q "bidirectional"'
+        check "$tag: the status line says learned positions" \
+            eval 'status | grep -q "learned positions | bidirectional"'
     fi
     check "$tag: the typed [MASK] is a token" eval 'screen | grep -q " 5 \[MASK\] "'
     if [ "$1" = 120 ]; then
@@ -60,7 +63,7 @@ for size in "80 24" "100 30" "120 40"; do
         wait_for 'what-if: causal mask \(BERT was trained without it\)'
     check "$tag: the masked cells are drawn as masked" eval 'screen | grep -q "^ 1 \[CLS\] .*╳"'
     keys m
-    check "$tag: m again: the model's own, no what-if" eval 'settle; ! status | grep -q what-if'
+    check "$tag: m again: the model's own, no what-if" wait_for 'd_k 8 (\| learned positions \| | )bidirectional'
     keys g
     check "$tag: g is refused with its reason" wait_for 'BERT fills in a \[MASK\]'
     keys q

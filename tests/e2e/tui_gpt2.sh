@@ -7,7 +7,7 @@
 # 120x40, 4 at 80x24; lib/gpt2_predict.py); the cost line counts the forward
 # of the rows computed and the rows cached, its time in ms whole at 80
 # columns too; the status line shows GPT-2's
-# sizes and learned positions; m is refused with its reason; s and t are a
+# sizes, d_k, the mask and (120 columns) learned positions; m is refused with its reason; s and t are a
 # labelled what-if; o's lessons run on the GPT-2 (the lens lesson); V's value-weighted norms are norms.npy's (120x40); q
 # exits 0; the cost line gives the KV cache (a token's bytes, the text's and
 # the context's at 120 columns, the text's at 80). A long text at 80x24 (its
@@ -46,8 +46,12 @@ for size in "80 24 4" "120 40 10"; do
     set -- $size
     tag="$1x$2"
     tui_start TERM=xterm-256color "$1" "$2" --model "$M" "$TEXT"
-    check "$tag: GPT-2's sizes and learned positions on the status line" \
-        eval 'status | grep -q "tokens 6.*GPT-2.*3 layers x 4 heads.*d_model 48.*learned positions"'
+    check "$tag: GPT-2's sizes, d_k and the mask on the status line" \
+        eval 'status | grep -q "tokens 6.*GPT-2.*3 layers x 4 heads.*d_model 48.*d_k 12.*causal"'
+    if [ "$1" = 120 ]; then
+        check "$tag: the status line says learned positions" \
+            eval 'status | grep -q "learned positions | causal"'
+    fi
     check "$tag: on opening the cost line counts every row computed, none cached" \
         eval 'screen | grep -Eq "^Cost: n 6 \| .*6 rows computed, 0 cached"'
     check "$tag: the title offers no v, which GPT-2 refuses" \
@@ -78,7 +82,10 @@ for size in "80 24 4" "120 40 10"; do
     check "$tag: m is refused with its reason" wait_for 'GPT-2 was trained causal: the mask stays on'
     check "$tag: the status line has no what-if before s" eval '! status | grep -q what-if'
     keys s
-    check "$tag: s is a labelled what-if" wait_for 'what-if: scaling off, temp 1'
+    check "$tag: s is a labelled what-if, the temperature unchanged" \
+        wait_for 'what-if: scaling off (\| | )[0-9]+ layers'
+    check "$tag: under the what-if the status line still says causal" \
+        eval 'status | grep -q "d_k [0-9]*.*causal"'
     keys t
     check "$tag: t is a labelled what-if" wait_for 'what-if: scaling off, temp 0.5'
     keys s T

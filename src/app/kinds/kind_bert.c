@@ -233,30 +233,28 @@ static void bert_kind_token_text(const Kind *k, int id, char *out, size_t len)
         snprintf(out, len, "%.*s", (int)(n > 32 ? 32 : n), t);
 }
 
-/* Its sizes and "learned positions" where attnviz's own show seed and PE;
- * first the what-if: the causal mask BERT was trained without, scaling or
+/* Its sizes, d_k, the mask and (wide) "learned positions" where attnviz's
+ * own show seed and PE; first the what-if: the causal mask BERT was trained without, scaling or
  * temperature unlike the model's. */
 static void bert_kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len)
 {
     const BertKind *g = self_of(k);
     const BertConfig *w = &g->hf.w.cfg;
     const char *sep = wide ? " | " : "  ";
-    char whatif[112] = "";
+    char whatif[112] = "", scaling[48];
     if (c->causal)
         snprintf(whatif, sizeof whatif, " what-if: causal mask (%s was trained without it)%s",
                  family(g), wide ? " |" : " ");
-    else if (!c->scale || c->temperature != 1.0f)
-        snprintf(whatif, sizeof whatif, " what-if: scaling %s, temp %g%s",
-                 c->scale ? "on" : "off", (double)c->temperature, wide ? " |" : " ");
+    else if (kind_scaling_whatif(c, scaling, sizeof scaling), scaling[0])
+        snprintf(whatif, sizeof whatif, " what-if: %s%s", scaling, wide ? " |" : " ");
     int used = snprintf(out, len, "%s%s%s%d layers x %d heads%sd_model %d", family(g), whatif,
                         whatif[0] ? " " : sep, w->n_layer, w->n_head, sep, w->d_model);
     if (used < 0 || (size_t)used >= len)
         return;
-    if (wide)
-        snprintf(out + used, len - (size_t)used, "%sd_k %d%slearned positions%s%s", sep,
-                 w->d_model / w->n_head, sep, sep, c->causal ? "causal" : "bidirectional");
-    else
-        snprintf(out + used, len - (size_t)used, "%slearned positions", sep);
+    /* d_k and the mask always (README: the status line shows them); a
+     * narrow screen leaves "learned positions" to the wide one and the help */
+    snprintf(out + used, len - (size_t)used, "%sd_k %d%s%s%s", sep, w->d_model / w->n_head, sep,
+             wide ? "learned positions | " : "", c->causal ? "causal" : "bidirectional");
 }
 
 static bool bert_kind_cost(const Kind *k, KindCost *cost)

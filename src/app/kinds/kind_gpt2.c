@@ -326,25 +326,24 @@ static void gpt2_kind_token_text(const Kind *k, int id, char *out, size_t len)
     snprintf(out, len, "%s", buf);
 }
 
-/* Its sizes and "learned positions" where attnviz's own show seed and PE;
- * first the what-if when scaling or temperature differ from the model's. */
+/* Its sizes, d_k, the mask and (wide) "learned positions" where attnviz's
+ * own show seed and PE; first the what-if when scaling or temperature differ from the model's. */
 static void gpt2_kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len)
 {
     const Gpt2Config *w = &weights_of(k)->cfg;
     const char *sep = wide ? " | " : "  ";
-    char whatif[64] = "";
-    if (!c->scale || c->temperature != 1.0f)
-        snprintf(whatif, sizeof whatif, " what-if: scaling %s, temp %g%s", c->scale ? "on" : "off",
-                 (double)c->temperature, wide ? " |" : " ");
+    char whatif[64] = "", scaling[48];
+    kind_scaling_whatif(c, scaling, sizeof scaling);
+    if (scaling[0])
+        snprintf(whatif, sizeof whatif, " what-if: %s%s", scaling, wide ? " |" : " ");
     int used = snprintf(out, len, "GPT-2%s%s%d layers x %d heads%sd_model %d", whatif,
                         whatif[0] ? " " : sep, w->n_layer, w->n_head, sep, w->d_model);
     if (used < 0 || (size_t)used >= len)
         return;
-    if (wide)
-        snprintf(out + used, len - (size_t)used, "%sd_k %d%slearned positions%scausal", sep,
-                 w->d_model / w->n_head, sep, sep);
-    else
-        snprintf(out + used, len - (size_t)used, "%slearned positions", sep);
+    /* d_k and the mask always (README: the status line shows them); a
+     * narrow screen leaves "learned positions" to the wide one and the help */
+    snprintf(out + used, len - (size_t)used, "%sd_k %d%s%scausal", sep, w->d_model / w->n_head,
+             sep, wide ? "learned positions | " : "");
 }
 
 static bool gpt2_kind_cost(const Kind *k, KindCost *cost)
