@@ -29,6 +29,8 @@ typedef enum {
     LESSON_IN_DOWN,
     LESSON_IN_BACKSPACE, /* a number question: delete the last character */
     LESSON_IN_CHAR,      /* arg: a printable ASCII character typed */
+    LESSON_IN_FIRST,     /* the list: its first lesson (Home) */
+    LESSON_IN_LAST,      /* the list: its last lesson (End) */
 } LessonInput;
 
 #define LESSON_TYPED_MAX 16

@@ -355,6 +355,10 @@ static bool list_input(LessonState *ls, AppState *s, LessonInput in, int arg, un
         ls->list_sel = ls->list_sel > 0 ? ls->list_sel - 1 : 0;
     else if (in == LESSON_IN_DOWN || in == LESSON_IN_RIGHT || in == LESSON_IN_NEXT)
         ls->list_sel = ls->list_sel + 1 < ls->list_n ? ls->list_sel + 1 : ls->list_sel;
+    else if (in == LESSON_IN_FIRST)
+        ls->list_sel = 0;
+    else if (in == LESSON_IN_LAST)
+        ls->list_sel = ls->list_n > 0 ? ls->list_n - 1 : 0;
     else if (in == LESSON_IN_LEAVE)
         ls->list = false;
     else if (in == LESSON_IN_ENTER && ls->list_n > 0) {

@@ -279,7 +279,8 @@ static void test_lesson_state_missing_and_leave(void **state)
     teardown(&f);
 }
 
-/* The list: every built-in lesson, Down and Enter open the second. */
+/* The list: every built-in lesson, Down and Enter open the second; End
+ * and Home go to the last and the first. */
 static void test_lesson_state_list(void **state)
 {
     (void)state;
@@ -290,6 +291,12 @@ static void test_lesson_state_list(void **state)
     assert_true(f.ls.list);
     assert_true(f.ls.list_n >= 15);
     assert_string_equal(f.ls.list_name[0], "qkv");
+    assert_true(input(&f, LESSON_IN_LAST, 0, &flags));
+    assert_int_equal(f.ls.list_sel, f.ls.list_n - 1);
+    assert_true(input(&f, LESSON_IN_DOWN, 0, &flags)); /* stays on the last */
+    assert_int_equal(f.ls.list_sel, f.ls.list_n - 1);
+    assert_true(input(&f, LESSON_IN_FIRST, 0, &flags));
+    assert_int_equal(f.ls.list_sel, 0);
     assert_true(input(&f, LESSON_IN_DOWN, 0, &flags));
     assert_true(input(&f, LESSON_IN_CHAR, 'x', &flags)); /* the list takes the keys */
     assert_false(input(&f, LESSON_IN_CHAR, 'q', &flags)); /* but q quits */

@@ -115,11 +115,16 @@ check "Esc again does not quit" bash -c \
     "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -q 'tokens 3' &&
      ! tmux -L '$SOCK' capture-pane -p -t $SESS | grep -q EXITED"
 
-# The list: o opens it, Down Enter opens the second lesson.
+# The list: o opens it, Down Enter opens the second lesson, End the last,
+# Home the first.
 keys o
 check "o opens the list of lessons" wait_for 'Lessons: Up/Down, Enter opens'
 keys Down Enter
 check "Enter opens the lesson picked" wait_for 'Lesson 1/[0-9]*: The dot product'
+keys o End Enter
+check "End picks the last lesson" wait_for 'Lesson 1/[0-9]*: What GPT-2'
+keys o End Home Enter
+check "Home picks the first lesson" wait_for 'Lesson 1/[0-9]*: Queries, keys'
 keys q
 check "q quits from a lesson" wait_for 'EXITED:0'
 

@@ -30,6 +30,8 @@ void view_lesson_key(const UiState *u, int key, bool code, AppInput *in)
     else if (code && (key == KEY_LEFT || key == KEY_RIGHT || key == KEY_UP || key == KEY_DOWN))
         li = key == KEY_LEFT ? LESSON_IN_LEFT : key == KEY_RIGHT ? LESSON_IN_RIGHT
              : key == KEY_UP ? LESSON_IN_UP : LESSON_IN_DOWN;
+    else if (code && ls->list && (key == KEY_HOME || key == KEY_END))
+        li = key == KEY_HOME ? LESSON_IN_FIRST : LESSON_IN_LAST; /* a page's: the tokens' */
     else if (code && key == KEY_ENTER)
         li = LESSON_IN_ENTER;
     else if (code && key == KEY_BACKSPACE)
