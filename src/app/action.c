@@ -458,6 +458,10 @@ static unsigned act_dims(AppState *s, int step)
         s->pipe_page = page < 0 ? 0 : page;
         return 0;
     }
+    if (s->view != VIEW_ID_PE) { /* nothing on this screen shows them */
+        app_msg(s, "[ and ]: the dimensions the PE view plots (v opens it)");
+        return 0;
+    }
     int d = s->cfg.d_model - s->cfg.d_model % 2;
     if (d >= 2)
         s->pe_dim = ((s->pe_dim + step) % d + d) % d;

@@ -168,6 +168,11 @@ static unsigned apply(App *a, const AppInput *in, bool typed)
         flags = app_type(&a->app, in->text, strlen(in->text));
     else if (in->action == ACT_CELL_SET)
         flags = action_select_cell(&a->app, in->arg, in->col);
+    else if ((in->action == ACT_LESSON_TEXT_UP || in->action == ACT_LESSON_TEXT_DOWN) &&
+             !a->lesson.active) {
+        snprintf(a->app.msg, sizeof a->app.msg, "{ and }: scroll a lesson's page (o: the lessons)");
+        flags = 0;
+    }
     else
         flags = action_apply(&a->app, in->action, in->arg);
     if (flags & APP_QUIT)

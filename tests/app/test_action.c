@@ -38,7 +38,8 @@ static void test_temperature_steps_within_limits(void **state)
 }
 
 /* In the pipeline view ] and [ turn one page each (they step the PE view's
- * plotted dimensions by two, a sine and its cosine); never below page 0. */
+ * plotted dimensions by two, a sine and its cosine); never below page 0.
+ * On the heatmaps they say so and change nothing. */
 static void test_pipeline_pages_step_by_one(void **state)
 {
     (void)state;
@@ -55,6 +56,17 @@ static void test_pipeline_pages_step_by_one(void **state)
     action_apply(&s, ACT_DIMS_PREV, 0);
     action_apply(&s, ACT_DIMS_PREV, 0);
     assert_int_equal(s.pipe_page, 0);
+    /* in the PE view they step the dimensions by two; on the heatmaps,
+     * which plot none, they change nothing and say where they work */
+    s.view = VIEW_ID_PE;
+    s.pe_dim = 0;
+    action_apply(&s, ACT_DIMS_NEXT, 0);
+    assert_int_equal(s.pe_dim, 2);
+    s.view = VIEW_ID_ATTN;
+    s.msg[0] = '\0';
+    action_apply(&s, ACT_DIMS_NEXT, 0);
+    assert_int_equal(s.pe_dim, 2);
+    assert_string_equal(s.msg, "[ and ]: the dimensions the PE view plots (v opens it)");
     app_free(&s);
 }
 

@@ -335,11 +335,12 @@ static void test_session_refused_input_leaves_the_result(void **state)
     assert_int_equal(f.s.sel_row, 6); /* the new row */
     fix_free(&f);
 
-    /* the pipeline does not generate: g is action_apply's (its message) */
+    /* the pipeline does not generate: g is refused with its reason */
     fix_init(&f, NULL);
     flags = 0;
-    assert_int_equal(session_input(&f.ss, &f.s, ACT_GENERATE, false, &flags), 0);
+    assert_int_equal(session_input(&f.ss, &f.s, ACT_GENERATE, false, &flags), 1);
     assert_int_equal(flags, 0);
+    assert_non_null(strstr(f.s.msg, "g needs a model that predicts tokens"));
     fix_free(&f);
     kind_close(&k);
     model_weights_free(&m.w);

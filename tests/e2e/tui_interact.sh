@@ -2,7 +2,8 @@
 # tui_interact.sh - drive the interface under tmux as a person would: typing
 # changes the chips, the mask blanks the upper triangle, the selected row's
 # percentages equal --export csv, a click selects a cell, exports write new
-# files equal to --export text, settings reach the status line, q quits.
+# files equal to --export text, settings reach the status line, keys with
+# nothing to do say why (g, z, ], }), q quits.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # tier: quick
 # asan: no
@@ -145,6 +146,18 @@ keys v
 check "v goes back to attention" wait_for 'Head [0-9]+ of 8'
 keys n
 check "n loads an example sentence, with its note" wait_for '^[0-9]+/[0-9]+: "Attention (from Scratch|Mechanism|Is All)'
+
+# Keys with nothing to do here say why, and change nothing.
+keys g
+check "g on attnviz's own heads: why not" wait_for '^g needs a model that predicts tokens'
+keys z
+check "z on a text that fits: a token a cell already" \
+    wait_for '^zoomed in as far as it goes: one token a cell'
+keys ']'
+check "] on the heatmaps: the PE view's key" wait_for '^\[ and \]: the dimensions the PE view plots'
+keys '}'
+check "} outside a lesson: what it scrolls" wait_for "^\{ and \}: scroll a lesson's page"
+check "... and the heatmap is still the focused head's" eval 'screen | grep -qE "Head [0-9]+ of [0-9]+"'
 
 keys q
 check "q quits with status 0" wait_for 'EXITED:0'

@@ -61,8 +61,18 @@ static const float *pipeline_out_proj(const Kind *k, int l)
     return w->layer[l].Wo;
 }
 
+static const char *pipeline_refuses(const Kind *k, KindAsk ask)
+{
+    (void)k;
+    return ask == KIND_ASK_GENERATE
+               ? "g needs a model that predicts tokens (--model DIR: a GPT-2, or a text model "
+                 "trained in attnviz)"
+               : NULL;
+}
+
 static const KindClass pipeline_class = {
     .name = "pipeline",
+    .refuses = pipeline_refuses,
     .run = pipeline_run,
     .dump = pipeline_dump,
     .run_ids = pipeline_run_ids,

@@ -145,6 +145,8 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
         view_long_draw(u, g, r);
         return;
     }
+    if (s->zoom > 0 && u->report.zoom_max < 0)
+        u->report.zoom_max = 0; /* a cell a token already: app_layout says so */
     draw_title(u, g, r);
     int fcw, left_w = focus_width(u, r, &fcw);
     Rect left = {r.x, r.y + 1, left_w, r.h - 1};
