@@ -402,7 +402,12 @@ bool app_layout(App *a, const AppLayout *l)
     if (l->stage_shown)
         a->lesson.want_stage = 0;
     if (l->no_trace) {
-        snprintf(s->msg, sizeof s->msg, "no trace: the sentence has no tokens");
+        const int err = a->ses.run_err;
+        if (err && err != AV_ERR_EMPTY) /* over the kind's limit, say: the run's own line */
+            snprintf(s->msg, sizeof s->msg, "no trace: %s",
+                     session_error_line(&a->ses, &s->cfg, err));
+        else
+            snprintf(s->msg, sizeof s->msg, "no trace: the sentence has no tokens");
         s->panel = PANEL_NONE;
         again = true;
     }

@@ -70,4 +70,7 @@ keys -l ' four five six seven eight nine'
 keys Enter
 check "a text past the token limit says the limit and what to do" \
     wait_for "more tokens than this model's limit of 8: shorten it \\(e edits\\)"
+keys w
+check "... and so does the trace asked for then" \
+    wait_for "^no trace: the text has more tokens than this model's limit of 8"
 exit $fail
