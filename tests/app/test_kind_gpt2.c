@@ -592,6 +592,41 @@ static void test_kind_gpt2_background(void **state)
     model_result_free(&r), model_result_free(&live);
 }
 
+/* The interface's lens on a thread (lens_background) while the forward
+ * stays on the key path: the predictions and g do not wait for it; they
+ * stop it, and the lens asked again goes on to the bits of a live one. */
+static void test_kind_gpt2_lens_background(void **state)
+{
+    Fixture *f = *state;
+    const char *c = "The cat sat on the mat";
+    ModelResult r = {0};
+    assert_int_equal(kind_run(&f->k, &f->c, c, strlen(c), NULL, 0, &r), AV_OK);
+    f->k.lens_background = true;
+    Lens ls, live;
+    lens_init(&ls), lens_init(&live);
+    assert_int_equal(kind_lens(&f->k, c, strlen(c), &ls), KIND_BUSY); /* the thread's */
+    assert_null(kind_refuses(&f->k, KIND_ASK_GENERATE));              /* g need not wait */
+    float lg[V], want[V];
+    int nv;
+    assert_int_equal(kind_logits(&f->k, c, strlen(c), -1, lg, V, &nv), AV_OK); /* stops it */
+    assert_int_equal(nv, V);
+    /* asked again: it goes on from the positions it finished (or, where it
+     * had finished before it was stopped, is the kind's copy at once) */
+    if (kind_lens(&f->k, c, strlen(c), &ls) == KIND_BUSY) {
+        wait_done(&f->k);
+        assert_int_equal(kind_lens(&f->k, c, strlen(c), &ls), AV_OK);
+    }
+    f->k.lens_background = false;
+    assert_int_equal(kind_lens(&f->k, c, strlen(c), &live), AV_OK);
+    assert_int_equal(ls.n, 6);
+    assert_memory_equal(ls.ids, live.ids, sizeof *ls.ids * 6 * (L + 1) * LENS_K);
+    assert_memory_equal(ls.probs, live.probs, sizeof *ls.probs * 6 * (L + 1) * LENS_K);
+    assert_int_equal(kind_logits(&f->k, c, strlen(c), -1, want, V, &nv), AV_OK);
+    assert_memory_equal(lg, want, sizeof lg); /* the logits taken meanwhile were the text's */
+    lens_free(&ls), lens_free(&live);
+    model_result_free(&r);
+}
+
 /* g on a GPT-2 grows its KV cache by a row a token (2 x L x D x 4 bytes):
  * the status line says the rows and bytes after the new row and a
  * token's; the cost after the run has the text's rows and the context's;
@@ -647,6 +682,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kind_gpt2_cost_of_a_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_status_and_whatif, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_background, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kind_gpt2_lens_background, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_pipeline_biases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_exports_say_gpt2, setup, teardown),
     };

@@ -116,6 +116,22 @@ static bool all_cached(const Gpt2Kind *g)
     return g->st.n == g->enc.n && memcmp(g->st.ids, g->ids, sizeof *g->ids * (size_t)g->enc.n) == 0;
 }
 
+/* Whether the state is the key path's: no job runs, or the one running was
+ * only the logit lens of an interface's GPT-2 that runs on the key path
+ * (lens_background), now stopped: a stopped lens keeps the positions it
+ * finished and goes on from them when the lens view asks again, so the
+ * predictions and g need not wait seconds for a long text's lens. */
+static bool lens_stopped(Kind *k)
+{
+    Gpt2Kind *g = self_of(k);
+    if (!gpt2job_busy(&g->job))
+        return true;
+    if (k->background)
+        return false; /* the forward itself is the thread's */
+    gpt2job_free(&g->job);
+    return true;
+}
+
 static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
                          const char *cross, size_t cross_len, ModelResult *r)
 {
@@ -128,8 +144,8 @@ static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t
         return gpt2job_start(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n); /* r stands */
     }
     r->shape.n_q = 0;
-    if (!err && gpt2job_busy(&g->job)) /* a lens on the thread (lens_background): stopped */
-        gpt2job_free(&g->job);
+    if (!err)
+        lens_stopped(k); /* a lens on the thread (lens_background) */
     if (!err) {
         g->st.weights_budget = c->weights_budget;
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
@@ -191,6 +207,8 @@ static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, 
 {
     Gpt2Kind *g = self_of(k);
     const Gpt2Weights *w = &g->hf.w;
+    if (!lens_stopped(k))
+        return KIND_BUSY;
     /* up to 3 tokens more finish a character the last one began */
     int err = encode(k, text, len, count + 3);
     if (err)
@@ -227,7 +245,7 @@ static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, 
 
 static const char *gpt2_kind_refuses(const Kind *k, KindAsk ask)
 {
-    if (ask == KIND_ASK_GENERATE && gpt2job_busy(&self_of(k)->job))
+    if (ask == KIND_ASK_GENERATE && k->background && gpt2job_busy(&self_of(k)->job))
         return "computing\u2026: g waits until the model has run";
     switch (ask) {
     case KIND_ASK_MASK: return "GPT-2 was trained causal: the mask stays on";
@@ -249,7 +267,7 @@ static int gpt2_kind_logits(Kind *k, const char *text, size_t len, int pos, floa
                             int *V)
 {
     Gpt2Kind *g = self_of(k);
-    if (gpt2job_busy(&g->job))
+    if (!lens_stopped(k))
         return KIND_BUSY;
     int err = encode(k, text, len, 0);
     if (!err && pos >= g->enc.n)
