@@ -1,7 +1,7 @@
 #!/bin/bash
 # tui_teach.sh - the teaching views of the interface, read off the screen
 # under tmux: the calculation trace reproduces seed 001 (0.7400, 0.3818,
-# [0.54, 0.46]); entropy and largest weight beside each head, and the
+# [0.54, 0.46]) and at 80x24 is wrapped to its box, never cut; entropy and largest weight beside each head, and the
 # temperature saturating the softmax; the designed heads labelled, explained,
 # and the previous-token head pointing back one token; layers; cross-attention
 # with both sentences; the mask off and on side by side; the cost readout.
@@ -44,6 +44,23 @@ keys Tab
 check "Tab: the trace of head 2" wait_for 'Calculation trace: head 2 of 2'
 keys Escape
 check "Esc closes the trace" bash -c "sleep 0.3; ! tmux -L $SOCK capture-pane -p -t s | grep -q 'Calculation trace:'"
+
+# 1b. At 80x24 the trace of the default example (designed heads, d_k 32)
+# is wrapped to the box, never cut: every page of it, PgDn to the end.
+tui_start TERM=xterm-256color 80 24
+keys w
+check "80x24: w opens the trace" wait_for 'Calculation trace: head [0-9]+ of 6'
+check "80x24: a value vector on its own line beside its key's" wait_for '^│ +v\[cat\] = \['
+cut=0
+for _ in $(seq 12); do
+    screen | grep -qE '…[ ]*│$' && cut=1
+    keys NPage
+    settle
+done
+check "80x24: no line of the trace is cut" test "$cut" = 0
+check "80x24: its last line reached" wait_for 'The same steps in plain C'
+keys q
+start 120 40 --weights "$ROOT/assets/seed001" -d 4 -H 2 --no-pe 'Cat eats fish'
 
 # 2. Entropy and largest weight beside each head; temperature and scaling.
 keys 1

@@ -6,6 +6,7 @@
  */
 #include "view_panel.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,80 @@ static void wrap(FILE *f, const char *text, int width, const char *indent)
         text += strspn(text, " ");
     }
     fputc('\n', f);
+}
+
+/* Columns of the len bytes at s on the screen. */
+static int span_width(const char *s, size_t len)
+{
+    char buf[256];
+    if (len >= sizeof buf)
+        return (int)len; /* never narrower than that on screen */
+    memcpy(buf, s, len), buf[len] = '\0';
+    return grid_text_width(buf);
+}
+
+/* Whether a line may break before the word at w (after the text before
+ * it): after a vector's "]", a list's "," or a ")", before a sum's "+",
+ * never before "=", so that "v[cat] = [...]" and "0.97 v[cat]" stay whole. */
+static bool break_before(const char *line, size_t w)
+{
+    size_t e = w;
+    while (e > 0 && line[e - 1] == ' ')
+        e--;
+    const char prev = e > 0 ? line[e - 1] : ' ';
+    return line[w] != '=' && (line[w] == '+' || prev == ']' || prev == ',' || prev == ')');
+}
+
+/* One line of text written to f in lines of at most width columns, broken
+ * at spaces (where two or more part two things, else where break_before
+ * allows, when it can), each piece after the
+ * first indented 4 columns past the line's own, so that a narrow screen
+ * shows every value (a trace's v[...] beside its k[...]) instead of
+ * cutting it. */
+static void wrap_line(FILE *f, const char *line, size_t len, int width)
+{
+    const int indent = (int)strspn(line, " ");
+    size_t at = 0;
+    for (bool first = true; at < len; first = false) {
+        if (!first) {
+            at += strspn(line + at, " ");
+            fprintf(f, "%*s", indent + 4, "");
+        }
+        int col = first ? 0 : indent + 4;
+        size_t p = at, cut = len, gap = 0, good = 0, any = 0;
+        while (p < len) {
+            size_t w = p + strspn(line + p, " "), e = w;
+            while (e < len && line[e] != ' ')
+                e++;
+            const int add = span_width(line + p, e - p);
+            if (p > at && col + add > width) {
+                cut = gap ? gap : good ? good : any ? any : p;
+                break;
+            }
+            if (p > at && w < len) {
+                any = p;
+                good = break_before(line, w) ? p : good;
+                gap = w - p > 1 ? p : gap; /* two spaces or more part two things */
+            }
+            col += add, p = e;
+        }
+        fwrite(line + at, 1, (cut < len ? cut : len) - at, f);
+        fputc('\n', f);
+        at = cut;
+    }
+    if (len == 0)
+        fputc('\n', f);
+}
+
+/* text's lines (len bytes) wrapped to width columns each (wrap_line). */
+static void wrap_text(FILE *f, const char *text, size_t len, int width)
+{
+    for (size_t p = 0; p < len;) {
+        const char *nl = memchr(text + p, '\n', len - p);
+        const size_t end = nl ? (size_t)(nl - text) : len;
+        wrap_line(f, text + p, end - p, width);
+        p = end + 1;
+    }
 }
 
 static void heads_text(const UiState *u, FILE *f, int width)
@@ -103,9 +178,16 @@ static void panel_make(UiState *u, int width)
     MemFile m;
     if (memfile_open(&m) != AV_OK)
         term_die("out of memory");
-    if (s->panel == PANEL_TRACE)
-        trace_write(m.f, &u->a.ses.res, &s->cfg, s->layer, s->head, s->sel_row);
-    else
+    if (s->panel == PANEL_TRACE) { /* --export trace's text, wrapped to the panel */
+        MemFile t;
+        if (memfile_open(&t) != AV_OK)
+            term_die("out of memory");
+        trace_write(t.f, &u->a.ses.res, &s->cfg, s->layer, s->head, s->sel_row);
+        if (memfile_close(&t) != AV_OK)
+            term_die("out of memory");
+        wrap_text(m.f, t.buf, t.len, width);
+        memfile_free(&t);
+    } else
         heads_text(u, m.f, width);
     if (memfile_close(&m) != AV_OK)
         term_die("out of memory");
