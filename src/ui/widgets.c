@@ -101,6 +101,18 @@ int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
     return snprintf(buf, size, "%.2fb %s", st->entropy, top[0] == '0' ? top + 1 : top);
 }
 
+int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size)
+{
+    int n = widget_stats_text(st, false, buf, size);
+    if (!st || n <= width)
+        return n;
+    char top[8];
+    snprintf(top, sizeof top, "%.2f", st->top);
+    const char *t = top[0] == '0' ? top + 1 : top;
+    n = snprintf(buf, size, "%.2f %s", st->entropy, t); /* without the b */
+    return n <= width ? n : snprintf(buf, size, "%.1f %s", st->entropy, t);
+}
+
 /* 8 colours: tint the shade glyphs of the cells by their level. */
 void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
 {

@@ -40,6 +40,10 @@ int widget_head_of(const UiState *u, int h, char *buf, size_t size);
  * Returns snprintf's count. */
 int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size);
 
+/* The tiles' caption ("1.58b .38") in at most width columns where it can:
+ * "1.58 .38", then "1.6 .38", where it would be cut. */
+int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size);
+
 /* At 8 colours, tint the shade glyphs of the cells heatmap_draw laid out in
  * *l by their level (masked cells keep their glyph); else nothing. */
 void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l);

@@ -259,9 +259,10 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
         pooled = "";
     else if (data_pool_sampled(&u->a.ses.res, &lg0.ar, &lg0.ac))
         pooled = ", pooled from sampled rows";
+    /* "(b)" where the captions have room for it ("0.51b .85", 9 columns) */
     if (H > 1 && !key_row)
-        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads: entropy (b), mean top%s", H,
-                    pooled);
+        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads: entropy%s, mean top%s", H,
+                    tile_w - 1 >= 9 ? " (b)" : "", pooled);
     else if (H > 1)
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H, pooled);
     else if (comb_one_head(u->a.ses.comb.mode)) /* the heads combined into one */
@@ -281,7 +282,7 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
         grid_printf(g, x + used, y, tile_w - 1 - used, H > 1 ? STYLE_LABEL : st, "%s",
                     widget_head_label(u, h));
         char stats[32];
-        widget_stats_text(data_stats(u, 0, h), false, stats, sizeof stats);
+        widget_stats_caption(data_stats(u, 0, h), tile_w - 1, stats, sizeof stats);
         grid_puts(g, x, y + 1 + lg.rows, stats, tile_w - 1, STYLE_DIM);
         int k = u->lay.n_tiles++;
         u->lay.tile_head[k] = h;

@@ -1,0 +1,39 @@
+/* test_widgets.c - the small multiples' captions (src/ui/widgets.c): a
+ * head's entropy and mean top weight in the columns a tile has, never cut
+ * where a shorter form fits.
+ */
+#include "test_common.h"
+
+#include <string.h>
+
+#include "../../src/ui/widgets.h"
+
+static void test_stats_caption_fits_its_tile(void **state)
+{
+    (void)state;
+    HeadStats st = {.entropy = 0.512, .top = 0.853};
+    char buf[32];
+    assert_int_equal(widget_stats_caption(&st, 9, buf, sizeof buf), 9);
+    assert_string_equal(buf, "0.51b .85"); /* the tiles' key explains the b */
+    assert_int_equal(widget_stats_caption(&st, 8, buf, sizeof buf), 8);
+    assert_string_equal(buf, "0.51 .85");
+    assert_int_equal(widget_stats_caption(&st, 7, buf, sizeof buf), 7);
+    assert_string_equal(buf, "0.5 .85");
+    st.entropy = 12.25, st.top = 1.0; /* 4,096 tokens spread evenly, a top of 1 */
+    assert_int_equal(widget_stats_caption(&st, 11, buf, sizeof buf), 11);
+    assert_string_equal(buf, "12.25b 1.00");
+    assert_int_equal(widget_stats_caption(&st, 10, buf, sizeof buf), 10);
+    assert_string_equal(buf, "12.25 1.00");
+    assert_int_equal(widget_stats_caption(&st, 9, buf, sizeof buf), 9);
+    assert_string_equal(buf, "12.2 1.00");
+    assert_int_equal(widget_stats_caption(NULL, 8, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats_caption_fits_its_tile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
