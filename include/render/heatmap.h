@@ -84,10 +84,14 @@ static inline bool heatmap_masked(const HeatmapSpec *sp, int i, int j)
     return j >= attention_visible_keys(&s, i);
 }
 
-/* The legend: in glyph mode each glyph and its range, in colour mode a ramp
- * with ticks at 0, 5, 25, 50, 100%; plus the masked mark when causal.
- * At most max_w columns, 1 or 2 rows. Returns the rows used. */
+/* The legend: in glyph mode each glyph and its range (on a second row
+ * where one row is too narrow for them), in colour mode a ramp with ticks
+ * at 0, 5, 25, 50, 100%; plus the masked mark when causal. At most max_w
+ * columns, 1 or 2 rows (heatmap_legend_rows). Returns the rows used. */
 int heatmap_legend(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal);
+
+/* The rows heatmap_legend_of takes in max_w columns. */
+int heatmap_legend_rows(int max_w, HeatmapMode mode, bool causal, float full);
 
 /* heatmap_legend of sums from 0 to full (full > 1: "sum:", ticks at 0,
  * 5, 25, 50 and 100% of full written as sums), else heatmap_legend's. */

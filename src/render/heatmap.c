@@ -410,24 +410,38 @@ static int legend_glyphs(Grid *g, int x, int y, int max_w, bool causal, float fu
         "<5%", "5-15%", "15-35%", "35-65%", ">=65%",
     };
     static const float edge[HEATMAP_GLYPHS - 1] = {0.05f, 0.15f, 0.35f, 0.65f};
-    int used = grid_puts(g, x, y, full > 1.0f ? "sum: " : "weight: ", max_w, STYLE_DIM);
-    for (int k = 0; k < HEATMAP_GLYPHS && used < max_w; k++) {
-        used += grid_put(g, x + used, y, glyphs[k], STYLE_TEXT, 0);
+    const char *lead = full > 1.0f ? "sum: " : "weight: ";
+    const int indent = grid_text_width(lead);
+    int used = indent, row = 0;
+    if (g)
+        grid_puts(g, x, y, lead, max_w, STYLE_DIM);
+    /* each glyph and its range, a row more where the next would be cut
+     * (the glyph legend at 80 columns, two heads side by side) */
+    for (int k = 0; k <= HEATMAP_GLYPHS; k++) {
         char r[24], a[8], b[8];
-        if (full <= 1.0f)
+        if (k == HEATMAP_GLYPHS && !causal)
+            break;
+        if (k == HEATMAP_GLYPHS)
+            snprintf(r, sizeof r, "masked");
+        else if (full <= 1.0f)
             snprintf(r, sizeof r, "%s", ranges[k]);
         else if (k == 0 || k == HEATMAP_GLYPHS - 1)
             sum_text(edge[k ? k - 1 : 0] * full, a), snprintf(r, sizeof r, "%s%s", k ? ">=" : "<", a);
         else
             sum_text(edge[k - 1] * full, a), sum_text(edge[k] * full, b),
                 snprintf(r, sizeof r, "%s-%s", a, b);
-        used += grid_printf(g, x + used, y, max_w - used, STYLE_DIM, " %s  ", r);
+        const int w = 2 + grid_text_width(r); /* the glyph, a space, the range */
+        if (used > indent && used + w > max_w)
+            used = indent, row++;
+        if (g) {
+            grid_put(g, x + used, y + row,
+                     k == HEATMAP_GLYPHS ? HEATMAP_MASKED_GLYPH : glyphs[k],
+                     k == HEATMAP_GLYPHS ? STYLE_MASKED : STYLE_TEXT, 0);
+            grid_printf(g, x + used + 1, y + row, max_w - used - 1, STYLE_DIM, " %s", r);
+        }
+        used += w + 2;
     }
-    if (causal && used + 8 < max_w) {
-        used += grid_put(g, x + used, y, HEATMAP_MASKED_GLYPH, STYLE_MASKED, 0);
-        used += grid_puts(g, x + used, y, " masked", max_w - used, STYLE_DIM);
-    }
-    return 1;
+    return row + 1;
 }
 
 /* A ramp of the GRID_LEVELS colours, two columns each, with the weight at
@@ -465,6 +479,11 @@ static int legend_ramp(Grid *g, int x, int y, int max_w, bool causal, float full
 int heatmap_legend(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal)
 {
     return heatmap_legend_of(g, x, y, max_w, mode, causal, 1.0f);
+}
+
+int heatmap_legend_rows(int max_w, HeatmapMode mode, bool causal, float full)
+{
+    return mode == HEATMAP_GLYPH ? legend_glyphs(NULL, 0, 0, max_w, causal, full) : 2;
 }
 
 int heatmap_legend_of(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool causal, float full)

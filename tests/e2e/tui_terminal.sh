@@ -75,6 +75,15 @@ start xterm-256color 100 30 --color never 'The cat sat'
 check "--color never: shade glyphs" wait_for '^ *1 The +[·░▒▓█]'
 keys q
 check "q exits 0 with the terminal restored" restored
+# at 80x24, two heads side by side: each legend whole on two rows, the
+# masked mark beside the causal one, and every row of the sentence's 11
+start xterm-256color 80 24 --color never
+keys b
+check "--color never, 80x24, b: the legend's glyphs go on a second row" \
+    wait_for '^ +▓ 35-65%  █ >=65% +│ +▓ 35-65%  █ >=65%  ╳ masked'
+check "... and every row of both heatmaps is shown" eval 'screen | grep -q "^11 \. .*│11 \. "'
+keys q
+check "q exits 0 with the terminal restored" restored
 tui_session 100 30 \
     "env NO_COLOR=1 TERM=xterm-256color LC_ALL=C.UTF-8 $(printf '%q ' "$BIN" 'The cat sat'); $AFTER"
 check "NO_COLOR: shade glyphs" wait_for '^ *1 The +[·░▒▓█]'

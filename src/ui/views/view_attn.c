@@ -96,7 +96,8 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
 {
     const AppState *s = &u->a.app;
     HeatmapSpec sp = spec_for(u, s->head);
-    int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1, max_h = r.h - legend_h - 1;
+    int legend_h = heatmap_legend_rows(r.w, u->hmode, sp.causal, sp.full);
+    int max_h = r.h - legend_h - 1;
     /* a short view (a lesson page below it) keeps the selected token's row
      * and its neighbours: fewer letters of the rotated key labels first */
     int want_rows = s->n_q < 3 ? s->n_q : 3, lab = max_h - want_rows;

@@ -16,7 +16,8 @@
 static void cmp_heatmap(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, bool main)
 {
     const AppState *s = &u->a.app;
-    int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1, max_h = r.h - legend_h;
+    const bool causal = res->shape.causal;
+    int legend_h = heatmap_legend_rows(r.w, u->hmode, causal, 1.0f), max_h = r.h - legend_h;
     int label_w = r.w >= 40 ? 8 : 6, cw = (r.w - label_w - 4) / (s->n_k > 0 ? s->n_k : 1);
     cw = cw > 4 ? 4 : cw < 1 ? 1 : cw;
     int letters = max_h - s->n_q; /* rows left for the rotated key labels */
@@ -47,7 +48,7 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
     int bars_h = r.h >= 24 ? r.h / 3 : 4;
     /* a short side keeps every row of its heatmap (the mask's triangle is
      * what it is about) before the bars: title, labels, rows, legend */
-    int need = 2 + u->a.app.n_q + (u->hmode == HEATMAP_COLOR ? 2 : 1);
+    int need = 2 + u->a.app.n_q + heatmap_legend_rows(r.w, u->hmode, res->shape.causal, 1.0f);
     if (r.h - bars_h < need)
         bars_h = r.h - need >= 3 ? r.h - need : 0;
     Rect top = {r.x, r.y, r.w, r.h - bars_h};

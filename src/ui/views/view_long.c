@@ -189,7 +189,8 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
                     bool main)
 {
     const AppState *s = &u->a.app;
-    int legend_h = u->hmode == HEATMAP_COLOR ? 2 : 1;
+    int legend_h = heatmap_legend_rows(r.w, u->hmode, res->shape.causal,
+                                       comb_full(&u->a.ses.comb));
     int rows = r.h - 2 - 2 - legend_h, cols = r.w - LONG_LABEL_W - 3;
     if (rows < 2 || cols < 4)
         return;
