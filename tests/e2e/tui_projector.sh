@@ -3,7 +3,8 @@
 # sizes a teacher meets (80x24, 100x30, 120x40): a lesson opened any way
 # selects its page's token before the first frame; the pipeline's page keys
 # visit every page in order; what a question page shows before its reveal
-# never states its answer; the 80-column screen keeps its hints whole.
+# never states its answer; the 80-column screen keeps its hints whole;
+# the PE view's similarity whole at 100x30.
 # tier: test
 # asan: no
 . "$(dirname "$0")/lib/tui.sh"
@@ -242,5 +243,14 @@ press O
 check "O: the rollout's title and bars name the rollout" \
     eval "has '^Rollout of layers 1-1 \\(6 heads averaged\\)' && has 'attends to \\(rollout of' &&
           lacks '\\(head 1\\)|Head 1 of 1'"
+
+# 8. The PE view at 100x30: the example's 11 positions whole in the
+# similarity, the line plots above it keeping two dimensions.
+start 100 30
+press v
+check "PE view: the similarity shows all 11 positions" \
+    has '^ *[0-9]+ +•11 \.'
+check "PE view: two dimensions plotted above it" \
+    eval "has 'dim 0 = sin' && has 'dim 1 = cos'"
 
 exit $fail

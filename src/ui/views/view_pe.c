@@ -101,11 +101,13 @@ void view_pe_draw(UiState *u, Grid *g, Rect r)
     int n_dims = d >= 4 && c != a ? 4 : 2;
     /* a lesson page that speaks of the similarity (plot: similarity) has it
      * whole where it fits, the line plots above it only with room for two
-     * dimensions; otherwise the similarity takes at most half, and goes on a
-     * screen too short for both (a lesson page below) */
+     * dimensions; otherwise the similarity is whole where the line plots
+     * keep room for two dimensions, else takes half, and goes on a screen
+     * too short for both (a lesson page below) */
     const LessonPage *lp = u->a.lesson.active ? lesson_state_page(&u->a.lesson) : NULL;
     bool want_sim = lp && lp->set.pe_similarity;
-    int sim_h = n + 2 < r.h / 2 || (want_sim && n + 2 < r.h) ? n + 2 : want_sim ? r.h : r.h / 2;
+    bool whole = n + 2 < r.h / 2 || n + 2 <= r.h - 2 - PE_LINES_MIN || (want_sim && n + 2 < r.h);
+    int sim_h = whole ? n + 2 : want_sim ? r.h : r.h / 2;
     int lines_h = r.h - 1 - sim_h - 1;
     if (n > 0 && lines_h < PE_LINES_MIN)
         lines_h = want_sim ? 0 : r.h - 2, sim_h = want_sim ? r.h : 0;
