@@ -32,6 +32,12 @@ static void open_on(HeadTable *ht, HtMode mode, const AppState *s)
 /* The heads named of the kinds the induction line does not say (the no-op
  * heads first: BERT's most common), appended to msg as "; layer 1 head 2:
  * no-op on [SEP] (0.83)", as many as fit. */
+/* A score as the table shows it: a percentage, rounded. */
+static int pct(double v)
+{
+    return (int)((float)v * 100.0f + 0.5f);
+}
+
 static void name_others(const HeadScan *sc, char *msg, size_t len)
 {
     static const HeadScoreKind order[] = {
@@ -44,9 +50,9 @@ static void name_others(const HeadScan *sc, char *msg, size_t len)
         if (b < 0)
             continue;
         char one[96];
-        int n = snprintf(one, sizeof one, "%slayer %d head %d: %s (%.2f)", at ? "; " : "",
+        int n = snprintf(one, sizeof one, "%slayer %d head %d: %s (%d%%)", at ? "; " : "",
                          b / sc->H + 1, b % sc->H + 1, headscore_name(order[k]),
-                         (double)headscore_value(&sc->t[b], order[k]));
+                         pct(headscore_value(&sc->t[b], order[k])));
         if (n > 0 && at + (size_t)n < len)
             memcpy(msg + at, one, (size_t)n + 1);
     }
@@ -69,12 +75,12 @@ int headtable_score(HeadTable *ht, Kind *k, const ModelConfig *c, AppState *s)
     double v = b >= 0 ? headscore_value(&ht->scan.t[b], HEADSCORE_INDUCTION) : 0.0;
     double at = headscore_threshold(HEADSCORE_INDUCTION);
     if (b >= 0 && ht->scan.named[HEADSCORE_INDUCTION] == b)
-        snprintf(s->msg, sizeof s->msg, "induction head: layer %d head %d (%.2f; named from %.2f)",
-                 b / c->H + 1, b % c->H + 1, v, at);
+        snprintf(s->msg, sizeof s->msg, "induction head: layer %d head %d (%d%%; named from %d%%)",
+                 b / c->H + 1, b % c->H + 1, pct(v), pct(at));
     else if (b >= 0)
         snprintf(s->msg, sizeof s->msg,
-                 "no induction head: best %.2f (layer %d head %d; one is named from %.2f)", v,
-                 b / c->H + 1, b % c->H + 1, at);
+                 "no induction head: best %d%% (layer %d head %d; one is named from %d%%)",
+                 pct(v), b / c->H + 1, b % c->H + 1, pct(at));
     name_others(&ht->scan, s->msg, sizeof s->msg);
     open_on(ht, HT_TABLE, s);
     return AV_OK;

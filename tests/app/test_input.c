@@ -291,13 +291,16 @@ static void test_heads_table_names_none(void **state)
     /* then the heads that are named, each with its score: the designed
      * previous-token, first-token and duplicate-token heads; no [CLS] or
      * [SEP] here, so no no-op head */
-    snprintf(want, sizeof want, "no induction head: best %.2f (layer 1 head %d; one is named "
-             "from 0.50); layer 1 head 1: previous-token (%.2f); layer 1 head %d: first-token "
-             "(%.2f); layer 1 head %d: duplicate-token (%.2f)", (double)v, b + 1,
-             (double)headscore_value(&hs->t[0], HEADSCORE_PREV), hs->named[HEADSCORE_FIRST] + 1,
-             (double)headscore_value(&hs->t[hs->named[HEADSCORE_FIRST]], HEADSCORE_FIRST),
+    /* in percent, as the table beside it */
+#define PCT(x) ((int)((float)(x) * 100.0f + 0.5f))
+    snprintf(want, sizeof want, "no induction head: best %d%% (layer 1 head %d; one is named "
+             "from 50%%); layer 1 head 1: previous-token (%d%%); layer 1 head %d: first-token "
+             "(%d%%); layer 1 head %d: duplicate-token (%d%%)", PCT(v), b + 1,
+             PCT(headscore_value(&hs->t[0], HEADSCORE_PREV)), hs->named[HEADSCORE_FIRST] + 1,
+             PCT(headscore_value(&hs->t[hs->named[HEADSCORE_FIRST]], HEADSCORE_FIRST)),
              hs->named[HEADSCORE_DUP] + 1,
-             (double)headscore_value(&hs->t[hs->named[HEADSCORE_DUP]], HEADSCORE_DUP));
+             PCT(headscore_value(&hs->t[hs->named[HEADSCORE_DUP]], HEADSCORE_DUP)));
+#undef PCT
     assert_int_equal(hs->named[HEADSCORE_FIRST], 2);
     assert_int_equal(hs->named[HEADSCORE_DUP], 3);
     assert_int_equal(hs->named[HEADSCORE_CLS], -1);

@@ -47,7 +47,7 @@ for size in "80 24" "120 40"; do
     check "${W}x$H: induction: the best induction head is in layer 2 (capital I)" \
         eval 'screen | grep -Eq "^L2 .*I[0-9]{2}"'
     check "${W}x$H: induction: the status line names it" \
-        wait_for 'induction head: layer 2 head [12] \(0\.[5-9][0-9]; named from 0\.50\)'
+        wait_for 'induction head: layer 2 head [12] \(([5-9][0-9]|100)%; named from 50%\)'
     keys Down Right Enter
     check "${W}x$H: induction: Down Right Enter focuses layer 2 head 2" \
         wait_for 'layer 2 head 2 focused'
@@ -188,7 +188,7 @@ done
 start 100 30
 keys f
 check "designed heads: no induction head named, the best given" \
-    wait_for '^no induction head: best 0\.[0-3][0-9] \(layer 1 head [1-6]; one is named from 0\.50\)'
+    wait_for '^no induction head: best [0-3]?[0-9]% \(layer 1 head [1-6]; one is named from 50%\)'
 check "designed heads: no capital I in the table" eval '! screen | grep -q "I[0-9][0-9]"'
 check "designed heads: the previous-token head (98) is named, a capital P" \
     eval 'screen | grep -Eq "^L1 +P9[0-9] "'
