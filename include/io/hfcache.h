@@ -59,7 +59,8 @@ double hfcache_known_size(const char *repo);
 bool hfcache_repo_dir(const char *root, const char *repo, char *buf, size_t size);
 
 /* The snapshot of id in the cache at root: for each of its names, the
- * revision's commit (refs/REV, or REV itself when it is a commit hash) whose
+ * revision's commit (refs/REV, REV itself when it is a commit hash, or the
+ * one snapshot REV abbreviates, 7 to 39 hex digits as git prints them) whose
  * snapshots/ folder exists; the first that lacks no file (io/hffolder.h),
  * else the first found. On true, dir holds the snapshot's folder and
  * *found the name it was under (one of hfcache_names). */

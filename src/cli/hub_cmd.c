@@ -382,15 +382,39 @@ static bool cached_elsewise(const HfId *id, const char *root, char *dir, size_t 
     return false;
 }
 
+/* A hub id whose revision is what is wrong ("user/m@", "gpt2@a..b"): said,
+ * status 2; anything else (a path) 0, for the folder's reader to say. */
+static int bad_revision(const char *name)
+{
+    const char *at = strchr(name, '@');
+    char repo[HF_ID_MAX];
+    HfId id;
+    if (!at || (size_t)(at - name) >= sizeof repo)
+        return 0;
+    memcpy(repo, name, (size_t)(at - name));
+    repo[at - name] = 0;
+    if (!hfcache_parse_id(repo, &id))
+        return 0;
+    if (!at[1])
+        return say(2, "%s: no such folder, and nothing follows @: a revision is a branch, a "
+                      "tag or a commit (%s@main)", name, repo);
+    return say(2, "%s: no such folder, and '%s' is not a revision (a branch, a tag or a "
+                  "commit: %s@main)", name, at + 1, repo);
+}
+
 int hub_cmd_resolve(CliOptions *o)
 {
     struct stat st;
     HfId id;
     char root[HF_PATH_MAX], snap[HF_PATH_MAX], size[32];
     const char *name = o->model_dir, *found;
-    if (stat(name, &st) == 0 || errno != ENOENT || !hfcache_parse_id(name, &id) ||
-        !hfcache_root(root, sizeof root))
-        return 0; /* a folder (or file) of that name wins; a path is said as before */
+    if (stat(name, &st) == 0 || errno != ENOENT)
+        return 0; /* a folder (or file) of that name wins */
+    if (!hfcache_parse_id(name, &id))
+        return bad_revision(name); /* else a path, said as one */
+    if (!hfcache_root(root, sizeof root))
+        return say(2, "%s: no such folder, and no Hugging Face cache to look in: set "
+                      "HF_HUB_CACHE, HF_HOME or HOME", name);
     if (hfcache_find(root, &id, snap, sizeof snap, &found))
         return use_snapshot(o, name, snap);
     about(id.repo, size, sizeof size);

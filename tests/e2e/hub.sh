@@ -135,6 +135,14 @@ HF_HUB_CACHE= HF_HOME=$tmp/hh same_numbers "HF_HOME/hub is the cache when HF_HUB
     user/hand
 mkdir -p "$tmp/home/.cache/huggingface" && mv "$tmp/hh/hub" "$tmp/home/.cache/huggingface/hub"
 HF_HUB_CACHE= HOME=$tmp/home same_numbers "else ~/.cache/huggingface/hub" user/hand
+HF_HUB_CACHE= HOME=$tmp/home same_numbers "a commit abbreviated to 7 hex digits, as git prints it" \
+    user/hand@0123456
+HF_HUB_CACHE= HOME=$tmp/home one_line "nothing after @ is said as such, not as a missing folder" 2 \
+    'user/hand@: no such folder, and nothing follows @: a revision is a branch, a tag or a commit \(user/hand@main\)' \
+    "$A" --model user/hand@ --export text "$TEXT"
+HF_HUB_CACHE= HF_HOME= XDG_CACHE_HOME= one_line "no HOME and no cache variable: said, with what to set" 2 \
+    'user/hand: no such folder, and no Hugging Face cache to look in: set HF_HUB_CACHE, HF_HOME or HOME' \
+    env -u HOME "$A" --model user/hand --export text "$TEXT"
 check "opening from the cache made no request" [ "$(requests)" -eq "$before" ]
 
 # --- attnviz get writes that layout ------------------------------------------

@@ -118,7 +118,8 @@ static void test_hfcache_root_from_environment(void **state)
 static void test_hfcache_finds_snapshot_through_refs(void **state)
 {
     /* expect: refs/main names the snapshot, whose config.json reads through
-     * its link into blobs/; a commit hash names a snapshot directly; an
+     * its link into blobs/; a commit hash names a snapshot directly, and so
+     * does a unique abbreviation of it; an
      * unknown revision, a ref to a missing snapshot and a missing repo are
      * not found */
     const char *root = tmp_dir(state), *found = NULL;
@@ -149,6 +150,20 @@ static void test_hfcache_finds_snapshot_through_refs(void **state)
     assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
     assert_true(hfcache_parse_id("user/other", &id));
     assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
+
+    /* a commit abbreviated as git prints it (7 to 39 hex digits) names the
+     * one snapshot it begins; 6 digits, or a prefix of two, name none */
+    assert_true(hfcache_parse_id("user/tiny@607a30d", &id));
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_string_equal(dir, want);
+    assert_true(hfcache_parse_id("user/tiny@607a30", &id));
+    assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
+    lay_out(root, "models--user--tiny", "607a30d7ffffffffffffffffffffffffffffffff");
+    assert_true(hfcache_parse_id("user/tiny@607a30d", &id));
+    assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_true(hfcache_parse_id("user/tiny@607a30d78", &id)); /* unique again */
+    assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    assert_string_equal(dir, want);
 }
 
 static void test_hfcache_short_ids_under_either_name(void **state)

@@ -5,6 +5,7 @@
 #include "io/hfcache.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,28 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The one snapshot of repo_dir whose commit begins with rev, a commit
+ * abbreviated to 7 to 39 hex digits as git prints it (huggingface_hub finds
+ * only whole ones): into hash[41]; false when none is, or several are. */
+static bool abbreviated(const char *repo_dir, const char *rev, char hash[41])
+{
+    size_t n = strlen(rev);
+    if (n < 7 || n >= 40 || strspn(rev, "0123456789abcdef") != n)
+        return false;
+    char path[HF_PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/snapshots", repo_dir) >= (int)sizeof path)
+        return false;
+    DIR *d = opendir(path);
+    if (!d)
+        return false;
+    int found = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        if (hfcache_is_commit(e->d_name) && strncmp(e->d_name, rev, n) == 0 && found++ == 0)
+            memcpy(hash, e->d_name, 41);
+    closedir(d);
+    return found == 1;
+}
+
 bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, const char **found)
 {
     const char *names[2];
@@ -203,7 +226,7 @@ bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, cons
             continue;
         if (hfcache_is_commit(id->rev))
             memcpy(hash, id->rev, 41);
-        else if (!read_ref(repo_dir, id->rev, hash))
+        else if (!read_ref(repo_dir, id->rev, hash) && !abbreviated(repo_dir, id->rev, hash))
             continue;
         int w = snprintf(snap, sizeof snap, "%s/snapshots/%s", repo_dir, hash);
         if (w <= 0 || (size_t)w >= size || !is_dir(snap))
