@@ -286,6 +286,9 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
     if (strncasecmp(g.endpoint, "http://", 7) != 0 && strncasecmp(g.endpoint, "https://", 8) != 0)
         return say(2, "HF_ENDPOINT is '%s': it needs http:// or https:// before the host",
                    g.endpoint);
+    if (strpbrk(g.endpoint, "?# ")) /* the files' paths go after it */
+        return say(2, "HF_ENDPOINT is '%s': a hub's address has no query, fragment or space "
+                      "(https://host or https://host/path)", g.endpoint);
     const char *token = getenv("HF_TOKEN");
     g.net = (HubNet){.endpoint = g.endpoint,
                      .token = token && *token ? token : NULL,

@@ -420,6 +420,11 @@ HF_HUB_CACHE=$tmp/c5 one_line "the hub refuses a download its HEAD allowed (404)
     'config.json from .*: the server answered 404 to the download' "$A" get user/tiny
 HF_ENDPOINT=127.0.0.1:$PORT one_line "an HF_ENDPOINT without http:// is refused" 2 \
     "HF_ENDPOINT is '127.0.0.1:[0-9]+': it needs http:// or https://" "$A" get user/tiny
+before=$(requests)
+HF_ENDPOINT="http://127.0.0.1:$PORT/?token=x" one_line "an HF_ENDPOINT with a query is refused" 2 \
+    "HF_ENDPOINT is 'http://127.0.0.1:[0-9]+/\\?token=x': a hub's address has no query" \
+    "$A" get user/tiny
+check "... before any request" [ "$(requests)" -eq "$before" ]
 echo "* 401:RepoNotFound" >"$faults"
 one_line "the hub's 401 RepoNotFound is no such model" 2 \
     'no model user/typo at .* \(401 RepoNotFound; if it is private, set HF_TOKEN\)' \

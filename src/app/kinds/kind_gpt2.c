@@ -345,7 +345,8 @@ static void gpt2_kind_token_text(const Kind *k, int id, char *out, size_t len)
 }
 
 /* Its sizes, d_k, the mask and (wide) "learned positions" where attnviz's
- * own show seed and PE; first the what-if when scaling or temperature differ from the model's. */
+ * own show seed and PE; first the what-if when scaling or temperature
+ * differ from the model's. */
 static void gpt2_kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len)
 {
     const Gpt2Config *w = &weights_of(k)->cfg;

@@ -60,10 +60,9 @@ static bool break_before(const char *line, size_t w)
 
 /* One line of text written to f in lines of at most width columns, broken
  * at spaces (where two or more part two things, else where break_before
- * allows, when it can), each piece after the
- * first indented 4 columns past the line's own, so that a narrow screen
- * shows every value (a trace's v[...] beside its k[...]) instead of
- * cutting it. */
+ * allows, when it can), each piece after the first indented 4 columns past
+ * the line's own, so that a narrow screen shows every value (a trace's
+ * v[...] beside its k[...]) instead of cutting it. */
 static void wrap_line(FILE *f, const char *line, size_t len, int width)
 {
     const int indent = (int)strspn(line, " ");
