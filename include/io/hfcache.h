@@ -72,8 +72,9 @@ bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, cons
 bool hfcache_repo_of(const char *dir, char *buf, size_t size);
 
 /* ETag header's value as the cache names a blob: "W/" and quotes dropped.
- * Returns false when the rest is empty, too long for out, or holds a
- * character other than letters, digits, '-' and '_'. */
+ * Returns false when the rest is empty, too long for out, begins with '.',
+ * or holds a character other than letters, digits, '-', '_', '.' and ':'
+ * (a '/' would leave blobs/). */
 bool hfcache_etag(const char *raw, char *out, size_t size);
 
 /* Make snapshots/COMMIT/FILE in repo_dir a symbolic link to

@@ -255,7 +255,8 @@ static void test_hfcache_writes_the_layout(void **state)
 
 static void test_hfcache_etag_normalised(void **state)
 {
-    /* expect: quotes and a weak W/ go; a '/' or an empty tag is refused */
+    /* expect: quotes and a weak W/ go; a '/', a leading '.', a space or an
+     * empty tag is refused; a server's own tag with '.' and ':' is taken */
     (void)state;
     char e[80];
     assert_true(hfcache_etag("\"" SHA "\"", e, sizeof e));
@@ -264,6 +265,11 @@ static void test_hfcache_etag_normalised(void **state)
     assert_string_equal(e, "abc-12");
     assert_false(hfcache_etag("\"\"", e, sizeof e));
     assert_false(hfcache_etag("\"../x\"", e, sizeof e));
+    assert_false(hfcache_etag("\"..\"", e, sizeof e)); /* blobs/.. is the repo's folder */
+    assert_false(hfcache_etag("\".hidden\"", e, sizeof e));
+    assert_false(hfcache_etag("\"a b\"", e, sizeof e));
+    assert_true(hfcache_etag("\"v1.2:5f2b-1a3c\"", e, sizeof e)); /* a mirror's own tag */
+    assert_string_equal(e, "v1.2:5f2b-1a3c");
     assert_false(hfcache_etag(SHA, e, 10));
 }
 

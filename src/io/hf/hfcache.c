@@ -252,10 +252,10 @@ bool hfcache_etag(const char *raw, char *out, size_t size)
         n--;
     if (*raw == '"')
         raw++, n--;
-    if (n == 0 || n >= size)
+    if (n == 0 || n >= size || raw[0] == '.') /* no ".", "..", nor a hidden name */
         return false;
-    for (size_t k = 0; k < n; k++)
-        if (!isalnum((unsigned char)raw[k]) && raw[k] != '-' && raw[k] != '_')
+    for (size_t k = 0; k < n; k++) /* a server's own tags: "5f2b-1a3c", "v1.2:abc" */
+        if (!isalnum((unsigned char)raw[k]) && !strchr("-_.:", raw[k]))
             return false;
     memcpy(out, raw, n);
     out[n] = 0;
