@@ -92,11 +92,14 @@ int hfcache_write_ref(const char *repo_dir, const char *rev, const char *commit)
 int hfcache_make_parents(const char *path);
 
 /* For a folder inside a cache (.../models--ORG--NAME/snapshots/HASH), the
- * repo's NAME into buf (without ORG); false for any other folder. */
+ * repo's id into buf: ORG/NAME ("user/my-gpt2"), or the short id the hub
+ * redirects to it ("gpt2" for openai-community/gpt2); false for any other
+ * folder. */
 bool hfcache_model_name(const char *dir, char *buf, size_t size);
 
-/* A model folder's name for the status line into buf: the repo's NAME for a
- * cache's snapshot, else the folder's last part ("dir/" its part before). */
+/* A model folder's name for the status line into buf: hfcache_model_name's
+ * for a cache's snapshot, else the folder's last part ("dir/" its part
+ * before). */
 void hfcache_display_name(const char *dir, char *buf, size_t size);
 
 #endif

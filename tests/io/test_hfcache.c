@@ -249,7 +249,12 @@ static void test_hfcache_writes_the_layout(void **state)
     assert_int_equal(entries, 2); /* model.safetensors and sub: no temporary link */
     char name[64];
     assert_true(hfcache_model_name(dir, name, sizeof name));
-    assert_string_equal(name, "m");
+    assert_string_equal(name, "org/m"); /* a fine-tune keeps its owner */
+    assert_true(hfcache_model_name("/c/models--openai-community--gpt2/snapshots/" HASH1, name,
+                                   sizeof name));
+    assert_string_equal(name, "gpt2"); /* the short id the hub redirects */
+    assert_true(hfcache_model_name("/c/models--gpt2/snapshots/" HASH1, name, sizeof name));
+    assert_string_equal(name, "gpt2");
     assert_false(hfcache_model_name("/tmp/gpt2", name, sizeof name));
 }
 

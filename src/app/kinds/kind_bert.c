@@ -39,7 +39,7 @@ typedef struct {
     int cap;
     float *o_t;          /* (L, D, D): each layer's o_w transposed, head h's rows at h d_k */
     const char **labels; /* L H head labels, each "learned" */
-    char name[64];       /* the folder's last part, for the status line */
+    char name[HF_ID_MAX]; /* the repo id or the folder's last part, for the status line */
     char about[96];      /* ModelConfig.about */
     KindCost cost;
     BertJob job;         /* the forward off the key path (Kind.background) */

@@ -34,7 +34,7 @@ typedef struct {
     int ids_cap;
     float *logits;       /* (V): the last position's, after a run */
     const char **labels; /* L H head labels, each "learned" */
-    char name[64];       /* the folder's last part, for the status line */
+    char name[HF_ID_MAX]; /* the repo id or the folder's last part, for the status line */
     char about[96];      /* ModelConfig.about: what the exports' titles say it is */
     KindCost cost;       /* the last run's */
     Gpt2Job job;         /* the forward off the key path (Kind.background) */

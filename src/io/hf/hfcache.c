@@ -355,8 +355,11 @@ bool hfcache_model_name(const char *dir, char *buf, size_t size)
     char repo[HF_ID_MAX];
     if (!hfcache_repo_of(dir, repo, sizeof repo))
         return false;
-    const char *slash = strchr(repo, '/');
-    int n = snprintf(buf, size, "%s", slash ? slash + 1 : repo);
+    const char *name = repo; /* a short id the hub redirects is said short */
+    for (size_t k = 0; k < N_KNOWN; k++)
+        if (strcmp(repo, KNOWN[k].repo) == 0)
+            name = KNOWN[k].alias;
+    int n = snprintf(buf, size, "%s", name);
     return n > 0 && (size_t)n < size;
 }
 
