@@ -368,6 +368,7 @@ static int use_snapshot(CliOptions *o, const char *name, const char *snap)
     if (!o->model_path)
         return say(1, "out of memory");
     o->model_dir = o->model_path;
+    o->export.source = o->model_path; /* the exports' "from ORG/NAME", read off the path */
     return 0;
 }
 

@@ -170,6 +170,8 @@ d=open(sys.argv[1],"rb").read(); print(hashlib.sha1(b"blob %d\0" % len(d) + d).h
 done
 [ $layout_ok = 1 ] && ok "get: every file links to ../../blobs/ETAG with the served bytes"
 check "get: no temporary file is left" [ -z "$(find "$HF_HUB_CACHE" -name '*.incomplete' -o -name '*.tmp')" ]
+check "an export of --model user/tiny says where it came from, with the owner" \
+    eval '"$A" --model user/tiny --export svg "$TEXT" 2>/dev/null | grep -q "from user/tiny;"'
 check "get: one line per file when stderr is not a terminal" \
     grep -q '^attnviz: model.safetensors: 0.6 MB in' "$tmp/err"
 same_numbers "get user/tiny then --model user/tiny" user/tiny
