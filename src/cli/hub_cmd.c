@@ -129,6 +129,10 @@ static int get_file(Get *g, const char *file, const HubMeta *m)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     bool had = blob_ready(blob, m->size);
+    struct stat st;
+    if (!had && stat(blob, &st) == 0 && S_ISREG(st.st_mode)) /* cut, or grown: said */
+        say(0, "%s: the cache's copy is %.1f MB, not %.1f MB: fetching it again", file,
+            (double)st.st_size / 1e6, m->size / 1e6);
     HubErr err = had ? HUB_OK : hubget_blob(&g->net, m, file, blob, why, sizeof why);
     if (err)
         return say_error(g, file, err, m, why);

@@ -183,6 +183,12 @@ before=$(requests)
 check "a second get downloads nothing (HEADs only)" \
     [ "$(tail -n +$((before + 1)) "$log" | grep -c '^GET')" -eq 0 ]
 check "a second get says the files are in the cache" grep -q 'already in the cache' "$tmp/err"
+blob=$(readlink -f "$(ls -d "$HF_HUB_CACHE"/models--user--tiny/snapshots/*)/model.safetensors")
+truncate -s 100000 "$blob"
+"$A" get user/tiny >/dev/null 2>"$tmp/err"
+check "a cut blob in the cache is said and fetched again" \
+    grep -q "^attnviz: model.safetensors: the cache's copy is 0.1 MB, not 0.6 MB: fetching it again" "$tmp/err"
+same_numbers "... and opens as before" user/tiny
 
 "$A" get user/sharded >/dev/null 2>"$tmp/err" || notok "get user/sharded: $(tail -1 "$tmp/err")"
 check "get user/sharded fetched the index and both shards" \
