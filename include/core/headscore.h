@@ -77,6 +77,10 @@ bool headscore_add(const AttnSource *src, const HeadProbe *p, float *buf, HeadTa
  * no token of the kind: no-op on [CLS] or [SEP]). */
 float headscore_value(const HeadTally *t, HeadScoreKind k);
 
+/* A score (0 to 1) as the whole percent the head-score table and its status
+ * line show, rounded half up. */
+int headscore_percent(float v);
+
 /* The index (layer * H + head) of the head scoring highest on k among
  * t[0..count), ties to the first; -1 when none has the score. */
 int headscore_best(const HeadTally *t, int count, HeadScoreKind k);

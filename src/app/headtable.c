@@ -31,13 +31,7 @@ static void open_on(HeadTable *ht, HtMode mode, const AppState *s)
 
 /* The heads named of the kinds the induction line does not say (the no-op
  * heads first: BERT's most common), appended to msg as "; layer 1 head 2:
- * no-op on [SEP] (0.83)", as many as fit. */
-/* A score as the table shows it: a percentage, rounded. */
-static int pct(double v)
-{
-    return (int)((float)v * 100.0f + 0.5f);
-}
-
+ * no-op on [SEP] (83%)", as many as fit. */
 static void name_others(const HeadScan *sc, char *msg, size_t len)
 {
     static const HeadScoreKind order[] = {
@@ -52,7 +46,7 @@ static void name_others(const HeadScan *sc, char *msg, size_t len)
         char one[96];
         int n = snprintf(one, sizeof one, "%slayer %d head %d: %s (%d%%)", at ? "; " : "",
                          b / sc->H + 1, b % sc->H + 1, headscore_name(order[k]),
-                         pct(headscore_value(&sc->t[b], order[k])));
+                         headscore_percent(headscore_value(&sc->t[b], order[k])));
         if (n > 0 && at + (size_t)n < len)
             memcpy(msg + at, one, (size_t)n + 1);
     }
@@ -72,15 +66,18 @@ int headtable_score(HeadTable *ht, Kind *k, const ModelConfig *c, AppState *s)
     ht->have = true, ht->scan_kind = k, ht->scan_cfg = *c;
     /* a head is named only from its kind's threshold (headscore.h) */
     int b = ht->scan.best[HEADSCORE_INDUCTION];
-    double v = b >= 0 ? headscore_value(&ht->scan.t[b], HEADSCORE_INDUCTION) : 0.0;
-    double at = headscore_threshold(HEADSCORE_INDUCTION);
-    if (b >= 0 && ht->scan.named[HEADSCORE_INDUCTION] == b)
-        snprintf(s->msg, sizeof s->msg, "induction head: layer %d head %d (%d%%; named from %d%%)",
-                 b / c->H + 1, b % c->H + 1, pct(v), pct(at));
-    else if (b >= 0)
-        snprintf(s->msg, sizeof s->msg,
-                 "no induction head: best %d%% (layer %d head %d; one is named from %d%%)",
-                 pct(v), b / c->H + 1, b % c->H + 1, pct(at));
+    if (b >= 0) { /* in percent, as the table beside it */
+        const int v = headscore_percent(headscore_value(&ht->scan.t[b], HEADSCORE_INDUCTION));
+        const int at = headscore_percent(headscore_threshold(HEADSCORE_INDUCTION));
+        if (ht->scan.named[HEADSCORE_INDUCTION] == b)
+            snprintf(s->msg, sizeof s->msg,
+                     "induction head: layer %d head %d (%d%%; named from %d%%)", b / c->H + 1,
+                     b % c->H + 1, v, at);
+        else
+            snprintf(s->msg, sizeof s->msg,
+                     "no induction head: best %d%% (layer %d head %d; one is named from %d%%)", v,
+                     b / c->H + 1, b % c->H + 1, at);
+    }
     name_others(&ht->scan, s->msg, sizeof s->msg);
     open_on(ht, HT_TABLE, s);
     return AV_OK;

@@ -94,6 +94,11 @@ float headscore_value(const HeadTally *t, HeadScoreKind k)
     return t->count[k] > 0 ? (float)(t->sum[k] / t->count[k]) : -1.0f;
 }
 
+int headscore_percent(float v)
+{
+    return (int)(v * 100.0f + 0.5f);
+}
+
 int headscore_best(const HeadTally *t, int count, HeadScoreKind k)
 {
     int best = -1;

@@ -292,7 +292,7 @@ static void test_heads_table_names_none(void **state)
      * previous-token, first-token and duplicate-token heads; no [CLS] or
      * [SEP] here, so no no-op head */
     /* in percent, as the table beside it */
-#define PCT(x) ((int)((float)(x) * 100.0f + 0.5f))
+#define PCT(x) headscore_percent(x)
     snprintf(want, sizeof want, "no induction head: best %d%% (layer 1 head %d; one is named "
              "from 50%%); layer 1 head 1: previous-token (%d%%); layer 1 head %d: first-token "
              "(%d%%); layer 1 head %d: duplicate-token (%d%%)", PCT(v), b + 1,

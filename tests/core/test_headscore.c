@@ -182,6 +182,18 @@ static void test_headscore_sums_over_sequences_and_refuses_bad_layout(void **sta
     assert_memory_equal(before, t, sizeof t);
 }
 
+/* The percent the table and its status line show: rounded half up. */
+static void test_headscore_percent(void **state)
+{
+    (void)state;
+    assert_int_equal(headscore_percent(0.5f), 50); /* the naming threshold */
+    assert_int_equal(headscore_percent(0.024f), 2);
+    assert_int_equal(headscore_percent(0.026f), 3);
+    assert_int_equal(headscore_percent(0.875f), 88); /* a half rounds up */
+    assert_int_equal(headscore_percent(1.0f), 100);
+    assert_int_equal(headscore_percent(0.0f), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_headscore_uniform_causal_head),
         cmocka_unit_test(test_headscore_next_and_no_op_heads),
         cmocka_unit_test(test_headscore_sums_over_sequences_and_refuses_bad_layout),
+        cmocka_unit_test(test_headscore_percent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

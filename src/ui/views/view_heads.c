@@ -74,7 +74,7 @@ static void scroll_to(struct HeadsView *hv, int sel_l, int rows, int L)
 /* A score as a percentage of two digits (99 for 0.985 and above). */
 static int pct(float v)
 {
-    int p = (int)(v * 100.0f + 0.5f);
+    int p = headscore_percent(v);
     return p > 99 ? 99 : p < 0 ? 0 : p;
 }
 
