@@ -115,12 +115,6 @@ static int say_error(const Get *g, const char *file, HubErr err, const HubMeta *
     }
 }
 
-static bool blob_ready(const char *blob, double size)
-{
-    struct stat st;
-    return stat(blob, &st) == 0 && S_ISREG(st.st_mode) && (size < 0 || st.st_size == size);
-}
-
 /* file (m from its HEAD) into blobs/ and linked from the snapshot. */
 static int get_file(Get *g, const char *file, const HubMeta *m)
 {
@@ -128,9 +122,10 @@ static int get_file(Get *g, const char *file, const HubMeta *m)
     snprintf(blob, sizeof blob, "%s/blobs/%s", g->repo_dir, m->etag);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    bool had = blob_ready(blob, m->size);
-    struct stat st;
-    if (!had && stat(blob, &st) == 0 && S_ISREG(st.st_mode)) /* cut, or grown: said */
+    struct stat st; /* a blob of the size the hub gives is the file; another is said */
+    const bool there = stat(blob, &st) == 0 && S_ISREG(st.st_mode);
+    const bool had = there && (m->size < 0 || st.st_size == m->size);
+    if (there && !had)
         say(0, "%s: the cache's copy is %.1f MB, not %.1f MB: fetching it again", file,
             (double)st.st_size / 1e6, m->size / 1e6);
     HubErr err = had ? HUB_OK : hubget_blob(&g->net, m, file, blob, why, sizeof why);

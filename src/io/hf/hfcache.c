@@ -355,11 +355,8 @@ bool hfcache_model_name(const char *dir, char *buf, size_t size)
     char repo[HF_ID_MAX];
     if (!hfcache_repo_of(dir, repo, sizeof repo))
         return false;
-    const char *name = repo; /* a short id the hub redirects is said short */
-    for (size_t k = 0; k < N_KNOWN; k++)
-        if (strcmp(repo, KNOWN[k].repo) == 0)
-            name = KNOWN[k].alias;
-    int n = snprintf(buf, size, "%s", name);
+    const char *names[2]; /* a short id the hub redirects is said short */
+    int n = snprintf(buf, size, "%s", hfcache_names(repo, names) == 2 ? names[1] : repo);
     return n > 0 && (size_t)n < size;
 }
 
