@@ -172,8 +172,7 @@ static unsigned apply(App *a, const AppInput *in, bool typed)
              !a->lesson.active) {
         snprintf(a->app.msg, sizeof a->app.msg, "{ and }: scroll a lesson's page (o: the lessons)");
         flags = 0;
-    }
-    else
+    } else
         flags = action_apply(&a->app, in->action, in->arg);
     if (flags & APP_QUIT)
         return APP_DO_QUIT;

@@ -83,6 +83,13 @@ int widget_head_of(const UiState *u, int h, char *buf, size_t size)
     return snprintf(buf, size, "head %d", h + 1);
 }
 
+/* A mean top weight as the captions write it: ".38", "1.00". */
+static const char *top_text(double top, char buf[8])
+{
+    snprintf(buf, 8, "%.2f", top);
+    return buf[0] == '0' ? buf + 1 : buf;
+}
+
 int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
 {
     if (!st)
@@ -97,8 +104,7 @@ int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
         return snprintf(buf, size, "entropy %s%.2f bits%s, mean top weight %s%.2f", approx,
                         st->entropy, norm, approx, st->top);
     char top[8];
-    snprintf(top, sizeof top, "%.2f", st->top);
-    return snprintf(buf, size, "%.2fb %s", st->entropy, top[0] == '0' ? top + 1 : top);
+    return snprintf(buf, size, "%.2fb %s", st->entropy, top_text(st->top, top));
 }
 
 int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size)
@@ -107,8 +113,7 @@ int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size)
     if (!st || n <= width)
         return n;
     char top[8];
-    snprintf(top, sizeof top, "%.2f", st->top);
-    const char *t = top[0] == '0' ? top + 1 : top;
+    const char *t = top_text(st->top, top);
     n = snprintf(buf, size, "%.2f %s", st->entropy, t); /* without the b */
     return n <= width ? n : snprintf(buf, size, "%.1f %s", st->entropy, t);
 }

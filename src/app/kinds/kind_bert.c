@@ -234,8 +234,8 @@ static void bert_kind_token_text(const Kind *k, int id, char *out, size_t len)
 }
 
 /* Its sizes, d_k, the mask and (wide) "learned positions" where attnviz's
- * own show seed and PE; first the what-if: the causal mask BERT was trained without, scaling or
- * temperature unlike the model's. */
+ * own show seed and PE; first the what-if: the causal mask BERT was trained
+ * without, scaling or temperature unlike the model's. */
 static void bert_kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len)
 {
     const BertKind *g = self_of(k);

@@ -144,9 +144,8 @@ static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t
         return gpt2job_start(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n); /* r stands */
     }
     r->shape.n_q = 0;
-    if (!err)
-        lens_stopped(k); /* a lens on the thread (lens_background) */
     if (!err) {
+        lens_stopped(k); /* a lens on the thread (lens_background) */
         g->st.weights_budget = c->weights_budget;
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
     }

@@ -16,8 +16,8 @@
 static void cmp_heatmap(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, bool main)
 {
     const AppState *s = &u->a.app;
-    const bool causal = res->shape.causal;
-    int legend_h = heatmap_legend_rows(r.w, u->hmode, causal, 1.0f), max_h = r.h - legend_h;
+    int legend_h = heatmap_legend_rows(r.w, u->hmode, res->shape.causal, 1.0f);
+    int max_h = r.h - legend_h;
     int label_w = r.w >= 40 ? 8 : 6, cw = (r.w - label_w - 4) / (s->n_k > 0 ? s->n_k : 1);
     cw = cw > 4 ? 4 : cw < 1 ? 1 : cw;
     int letters = max_h - s->n_q; /* rows left for the rotated key labels */
