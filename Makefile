@@ -272,14 +272,19 @@ lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc $(B)/gen/lessons.inc \
 	@./scripts/layers.py $(LAYERS)
 	@./scripts/kinds.sh
 	@./scripts/includes.py
+	@$(MAKE) --no-print-directory format-check
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability -Iinclude -I$(B)/gen src
 	@echo "lint: ok"
 
+# The C this project writes, as `make format` lays it out and lint checks it.
+FORMAT_FILES = $(wildcard src/*/*.[ch] src/*/*/*.[ch] include/*/*.h tests/*.h tests/*/*.[ch] \
+	tests/*/*/*.[ch] bench/*.[ch])
+
 format:
-	clang-format -i src/*/*.c src/*/*.h src/*/*/*.[ch] include/*/*.h tests/*/*.c tests/*.h
+	clang-format -i $(FORMAT_FILES)
 
 format-check:
-	clang-format --dry-run --Werror src/*/*.c src/*/*.h src/*/*/*.[ch] include/*/*.h
+	@clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf build attnviz

@@ -115,8 +115,8 @@ static int problem_init(Problem *p, int n)
 
 static void problem_free(Problem *p)
 {
-    void *all[] = {p->X, p->W[0], p->W[1], p->W[2], p->W[3], p->b.Q, p->b.K, p->b.V,
-                   p->b.concat, p->b.out, p->b.P};
+    void *all[] = {p->X,   p->W[0], p->W[1],     p->W[2],  p->W[3], p->b.Q,
+                   p->b.K, p->b.V,  p->b.concat, p->b.out, p->b.P};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++)
         free(all[k]);
 }
@@ -156,8 +156,8 @@ static void bench_machine(void)
     blaskern_info(&k);
     printf("bench machine cpu=\"%s\" family=%d model=%d level=%s cpus=%ld blas=\"%s\" "
            "kernel=%s chosen_by=%s",
-           name, f.family, f.model, levels[cpu_level(&f)], sysconf(_SC_NPROCESSORS_ONLN),
-           k.library, k.kernel, k.chooser);
+           name, f.family, f.model, levels[cpu_level(&f)], sysconf(_SC_NPROCESSORS_ONLN), k.library,
+           k.kernel, k.chooser);
     snprintf(machine_on, sizeof machine_on, "%.100s / %s %s", name, k.library, k.kernel);
     if (k.fallback[0])
         printf(" openblas_chose=%s", k.fallback);
@@ -197,10 +197,7 @@ static double peak_products(const PeakBufs *pb, int reps)
     for (int rep = 0; rep < reps; rep++) {
         double t0 = now_ms();
         /* C (n, n) = A (n, n) B (n, n) */
-        mat_sgemm(false, false, n, n, n, 1.0f,
-                  pb->A, n,
-                  pb->B, n,
-                  0.0f, pb->C, n);
+        mat_sgemm(false, false, n, n, n, 1.0f, pb->A, n, pb->B, n, 0.0f, pb->C, n);
         double gflops = 2.0 * n * n * n / (now_ms() - t0) * 1e-6;
         best = gflops > best ? gflops : best;
     }
@@ -328,8 +325,8 @@ static void bench_full_sgemm(Problem *p, int threads, int reps)
         for (int h = 0; h < HEADS; h++) {
             float *P_h = p->b.P + (size_t)h * n * n;
             /* P_h (n, n) = Q_h (n, d_k) K_h^T (d_k, n) */
-            mat_sgemm(false, true, n, n, d_k, 0.125f, p->b.Q + h * d_k, d, p->b.K + h * d_k,
-                      d, 0.0f, P_h, n);
+            mat_sgemm(false, true, n, n, d_k, 0.125f, p->b.Q + h * d_k, d, p->b.K + h * d_k, d,
+                      0.0f, P_h, n);
             /* concat_h (n, d_k) = P_h (n, n) V_h (n, d_k) */
             mat_sgemm(false, false, n, d_k, n, 1.0f / n, P_h, n, p->b.V + h * d_k, d, 0.0f,
                       p->b.concat + h * d_k, d);
@@ -339,8 +336,8 @@ static void bench_full_sgemm(Problem *p, int threads, int reps)
     }
     mat_set_threads(1);
     double ms = median(t, reps), flops = 8.0 * n * d * d + 4.0 * n * n * d;
-    printf("bench sgemm n=%d shapes=unblocked threads=%d ms=%.2f gflops=%.1f\n", n, threads,
-           ms, flops / ms * 1e-6);
+    printf("bench sgemm n=%d shapes=unblocked threads=%d ms=%.2f gflops=%.1f\n", n, threads, ms,
+           flops / ms * 1e-6);
     fflush(stdout);
     usleep(200 * 1000); /* OpenBLAS's threads spin a while before they sleep */
 }
@@ -373,9 +370,9 @@ static void print_forward(const ForwardFigure *f, double peak_gflops)
     }
     printf("bench forward n=%d mask=%s threads=%d ms=%.3f sgemm_ms=%.3f ratio=%.3f "
            "sgemm_gflops=%.1f roof_ms=%.3f roof_ratio=%.3f gflops=%.1f peak=%s",
-           f->s.n_q, f->s.causal ? "on" : "off", attention_threads(&f->s), f->ms, f->gm,
-           f->ratio, forward_gemm_flops(&f->s) / f->gm * 1e-6, roof, ratio,
-           flops / f->ms * 1e-6, f->paired ? "paired" : "run");
+           f->s.n_q, f->s.causal ? "on" : "off", attention_threads(&f->s), f->ms, f->gm, f->ratio,
+           forward_gemm_flops(&f->s) / f->gm * 1e-6, roof, ratio, flops / f->ms * 1e-6,
+           f->paired ? "paired" : "run");
     if (f->paired) /* and against the run's peak, as the smaller sizes */
         printf(" peak_gflops=%.1f roof_ratio_best=%.3f roof_ratio_run=%.3f",
                roof > 0 ? flops / roof * 1e-6 : 0, best,
@@ -439,9 +436,16 @@ static int pipeline_once(const ModelConfig *c, const ModelWeights *w, ModelResul
     for (int i = 0; i < r->tokens.n && i < 64; i++)
         labels[i] = r->tokens.tok[i].str;
     HeatmapSpec sp = {
-        .P = r->layer[0].ab.P, .n_q = r->shape.n_q, .n_k = r->shape.n_k,
-        .row_labels = labels, .col_labels = labels, .causal = r->shape.causal,
-        .mode = HEATMAP_COLOR, .sel_row = 0, .sel_col = -1, .label_w = 12,
+        .P = r->layer[0].ab.P,
+        .n_q = r->shape.n_q,
+        .n_k = r->shape.n_k,
+        .row_labels = labels,
+        .col_labels = labels,
+        .causal = r->shape.causal,
+        .mode = HEATMAP_COLOR,
+        .sel_row = 0,
+        .sel_col = -1,
+        .label_w = 12,
     };
     HeatmapLayout lay;
     grid_clear(g);

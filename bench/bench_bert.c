@@ -43,8 +43,8 @@ static float *make_weights(const BertConfig *c, BertWeights *w)
 {
     const size_t D = (size_t)c->d_model, F = (size_t)c->d_ff;
     const size_t layer = 4 * (D * D + D) + 2 * D * F + F + D + 4 * D;
-    const size_t total = ((size_t)c->n_vocab + c->n_pos + c->n_types) * D + 2 * D +
-                         (size_t)c->n_layer * layer;
+    const size_t total =
+        ((size_t)c->n_vocab + c->n_pos + c->n_types) * D + 2 * D + (size_t)c->n_layer * layer;
     float *a = malloc(sizeof *a * total), *p = a;
     if (!a)
         return NULL;

@@ -455,10 +455,9 @@ static void key_line(const Gpt2Weights *w, int *ids, int n, int threads, double 
            "forward_ms=%.1f logits_ms=%.1f weights_mb=%.0f read_ms=%.1f read_ratio=%.2f "
            "best_read_ratio=%.2f target_ratio=1.25 met=%s floor_ms=%.1f ratio=%.2f "
            "cpu_ratio=%.2f kernel=%s on=\"%s\"\n",
-           n, threads, n - st->from, ms, least(t, KEY_REPS), cms, fms, ms - fms, bytes / 1e6,
-           read, read_ratio, least(t, KEY_REPS) / least(rd, KEY_REPS),
-           read_ratio <= 1.25 ? "yes" : "no", floor_ms, ratio,
-           cpu_floor_ms > 0 ? cms / cpu_floor_ms : 0, gpt2_kernel(), on);
+           n, threads, n - st->from, ms, least(t, KEY_REPS), cms, fms, ms - fms, bytes / 1e6, read,
+           read_ratio, least(t, KEY_REPS) / least(rd, KEY_REPS), read_ratio <= 1.25 ? "yes" : "no",
+           floor_ms, ratio, cpu_floor_ms > 0 ? cms / cpu_floor_ms : 0, gpt2_kernel(), on);
     fflush(stdout);
 }
 

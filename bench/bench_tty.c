@@ -148,8 +148,8 @@ static void bench_tty_text(const char *prog, const char *label, char *const argv
 /* A text of n tokens written to a temporary file; its path in path. */
 static int long_text(int n, char *path, size_t cap)
 {
-    static const char *const words[] = {"the", "cat", "sat", "on", "a", "warm", "mat",
-                                        "while", "students", "watched", "attention", "move"};
+    static const char *const words[] = {"the", "cat",   "sat",      "on",      "a",         "warm",
+                                        "mat", "while", "students", "watched", "attention", "move"};
     snprintf(path, cap, "/tmp/attnviz-bench-XXXXXX");
     int fd = mkstemp(path);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;

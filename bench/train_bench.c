@@ -61,8 +61,8 @@ static int setup(Trainer *tr, ModelSpec *s, const Task *task, const Arch *a, uin
     c.batch = a->batch, c.lr = a->lr, c.seed = seed;
     if (threads)
         c.threads = threads;
-    int err = trainer_spec(task, a->layers, a->heads, a->d_model, a->context, a->mlp,
-                           a->layernorm, MODEL_PE_SINUSOIDAL, MODEL_ACT_GELU, s);
+    int err = trainer_spec(task, a->layers, a->heads, a->d_model, a->context, a->mlp, a->layernorm,
+                           MODEL_PE_SINUSOIDAL, MODEL_ACT_GELU, s);
     return err ? err : trainer_init(tr, task, s, &c);
 }
 
@@ -89,8 +89,8 @@ static void steps_per_second(const char *name, const Task *task, const Arch *a, 
         best_w = w < best_w ? w : best_w, best_c = c < best_c ? c : best_c, all += w;
     }
     printf("train %-10s %d thread%s: %7.1f steps/s wall  %7.1f steps/s cpu (best of %d "
-           "windows of %d steps; mean %.1f wall)  %zu parameters, batch %d x %d\n", name,
-           tr.cfg.threads, tr.cfg.threads > 1 ? "s" : " ", steps / best_w, steps / best_c,
+           "windows of %d steps; mean %.1f wall)  %zu parameters, batch %d x %d\n",
+           name, tr.cfg.threads, tr.cfg.threads > 1 ? "s" : " ", steps / best_w, steps / best_c,
            WINDOWS, steps, WINDOWS * steps / all, tr.net.layout.total, a->batch, a->context);
     trainer_free(&tr);
     modelfile_spec_free(&s);
@@ -139,8 +139,8 @@ static void chars_time(const Task *task)
         }
     }
     printf("character model (vocabulary %d, %ld characters): mean loss %.3f nats/char at "
-           "step %ld, %.1f s wall\n", task->V, task->text_len, tr.step % 50 ? tr.loss : sum / 50,
-           tr.step, wall() - t0);
+           "step %ld, %.1f s wall\n",
+           task->V, task->text_len, tr.step % 50 ? tr.loss : sum / 50, tr.step, wall() - t0);
     trainer_free(&tr);
     modelfile_spec_free(&s);
 }

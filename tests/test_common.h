@@ -35,8 +35,8 @@ static inline void check_floats_near(const float *a, const float *b, size_t n, d
             maxdiff = d;
     }
     if (bad != n) {
-        print_error("%s:%d: arrays differ at [%zu]: %.9g vs %.9g (max diff %.3g, tol %.3g)\n",
-                    file, line, bad, (double)a[bad], (double)b[bad], maxdiff, tol);
+        print_error("%s:%d: arrays differ at [%zu]: %.9g vs %.9g (max diff %.3g, tol %.3g)\n", file,
+                    line, bad, (double)a[bad], (double)b[bad], maxdiff, tol);
         fail();
     }
 }

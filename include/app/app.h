@@ -48,8 +48,8 @@ typedef struct {
  * views draw from the state they are given and write none of it. -1 (or
  * false): that view was not drawn. */
 typedef struct {
-    int page;         /* rows PgUp/PgDn move (the view's rows shown) */
-    int row_step;     /* tokens an arrow moves (a pooled screen row's worth) */
+    int page;     /* rows PgUp/PgDn move (the view's rows shown) */
+    int row_step; /* tokens an arrow moves (a pooled screen row's worth) */
     int col_step;
     int zoom_max;     /* the pooled view's deepest zoom (one token a cell) */
     bool recentred;   /* the pooled view centred itself on the selection */
@@ -69,17 +69,17 @@ void app_layout_clear(AppLayout *l);
 typedef enum { APP_WORK_NONE, APP_WORK_SCORES, APP_WORK_RUN, APP_WORK_LENS } AppWork;
 
 typedef struct App {
-    AppState app;       /* the settings, the sentence, the selection, the view */
-    Session ses;        /* the weights, the kind, the results and the runs */
-    LessonState lesson; /* the lesson shown, and the list of lessons */
-    HeadTable heads;    /* the head scores table and the model view */
-    LensView lens;      /* the logit lens view's layer and lens */
-    unsigned pending;   /* APP_RUN | APP_WEIGHTS | APP_CURSOR a burst asked for */
-    AppWork work;       /* the slow step app_work does next */
+    AppState app;        /* the settings, the sentence, the selection, the view */
+    Session ses;         /* the weights, the kind, the results and the runs */
+    LessonState lesson;  /* the lesson shown, and the list of lessons */
+    HeadTable heads;     /* the head scores table and the model view */
+    LensView lens;       /* the logit lens view's layer and lens */
+    unsigned pending;    /* APP_RUN | APP_WEIGHTS | APP_CURSOR a burst asked for */
+    AppWork work;        /* the slow step app_work does next */
     char work_line[128]; /* its line, shown before it */
-    TrainView *train;   /* the live training run W opened, kept for the next W */
-    bool pred_due;      /* a frame wanted the predictions asked again (app_poll) */
-    int fail_status;    /* APP_DO_FAIL's */
+    TrainView *train;    /* the live training run W opened, kept for the next W */
+    bool pred_due;       /* a frame wanted the predictions asked again (app_poll) */
+    int fail_status;     /* APP_DO_FAIL's */
     char fail_msg[512];
 } App;
 

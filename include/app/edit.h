@@ -15,7 +15,7 @@
 #define EDIT_MAX_BYTES AV_MAX_TEXT_BYTES /* the editor holds a whole -f text (1 MiB) */
 
 typedef struct {
-    char *s;    /* len bytes of valid UTF-8, NUL-terminated */
+    char *s; /* len bytes of valid UTF-8, NUL-terminated */
     size_t len;
     size_t cap; /* bytes allocated; grows on demand up to EDIT_MAX_BYTES + 1 */
     size_t cur; /* cursor: byte offset on a code point boundary, 0..len */

@@ -47,8 +47,8 @@ int headtable_score(HeadTable *ht, Kind *k, const ModelConfig *c, AppState *s);
  * Enter or a click focuses the head in s and closes, Esc closes, and any
  * other key but help and quit closes and is not taken. Returns true when
  * taken. */
-bool headtable_input(HeadTable *ht, AppState *s, const Kind *k, double budget, Action a,
-                     int arg, int col, bool *score);
+bool headtable_input(HeadTable *ht, AppState *s, const Kind *k, double budget, Action a, int arg,
+                     int col, bool *score);
 
 /* The one of the two views open (VIEW_ID_HEAD_SCORES once its scores ran,
  * VIEW_ID_MODEL), or VIEW_ID_COUNT when neither is. */

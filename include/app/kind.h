@@ -54,11 +54,11 @@ typedef struct Kind Kind;
 /* What the last run cost: the forward's FLOPs over the positions it really
  * computed, and how many positions it took from a cache. */
 typedef struct {
-    double flops; /* floating-point operations of the positions computed */
-    double whole; /* a whole forward's of the same text (nothing cached) */
-    int computed; /* positions computed */
-    int cached;   /* positions reused from the cache (their keys and values) */
-    double ms;    /* the forward's time when it ran off the caller's thread, else 0 */
+    double flops;      /* floating-point operations of the positions computed */
+    double whole;      /* a whole forward's of the same text (nothing cached) */
+    int computed;      /* positions computed */
+    int cached;        /* positions reused from the cache (their keys and values) */
+    double ms;         /* the forward's time when it ran off the caller's thread, else 0 */
     double kv_token;   /* the KV cache's bytes a token (model_kv_bytes), 0: no cache */
     double kv_now;     /* ... at the text's length */
     double kv_context; /* ... at the model's context */
@@ -156,9 +156,9 @@ typedef struct {
     /* Free what the opener made; the model it was given stays the caller's. */
     void (*close)(Kind *k);
     bool temperature_samples; /* --temperature is generation's: the softmax keeps 1 */
-    bool causal_only; /* the model was made causal: the mask cannot be turned off */
-    bool slow;        /* a run may take seconds: the interface says so before it, or
-                         sets Kind.background */
+    bool causal_only;         /* the model was made causal: the mask cannot be turned off */
+    bool slow;                /* a run may take seconds: the interface says so before it, or
+                                 sets Kind.background */
     /* What the command line (cli/model_cmd.c) does otherwise for a kind
      * opened from a file (imported attention); all false for the folders. */
     bool file_sizes;     /* the sizes are the file's: --head's message says no "a layer",

@@ -19,13 +19,13 @@
 #include "io/lesson_builtin.h"
 
 typedef enum {
-    LESSON_IN_NEXT,      /* the next page (PgDn, n) */
-    LESSON_IN_PREV,      /* the previous page (PgUp, p) */
-    LESSON_IN_LEAVE,     /* Esc: leave the lesson (or the list), keep the screen */
-    LESSON_IN_ENTER,     /* commit the prediction; once revealed, the next page */
-    LESSON_IN_LEFT,      /* move the picked token or choice */
+    LESSON_IN_NEXT,  /* the next page (PgDn, n) */
+    LESSON_IN_PREV,  /* the previous page (PgUp, p) */
+    LESSON_IN_LEAVE, /* Esc: leave the lesson (or the list), keep the screen */
+    LESSON_IN_ENTER, /* commit the prediction; once revealed, the next page */
+    LESSON_IN_LEFT,  /* move the picked token or choice */
     LESSON_IN_RIGHT,
-    LESSON_IN_UP,        /* the list: move; a choice question: move */
+    LESSON_IN_UP, /* the list: move; a choice question: move */
     LESSON_IN_DOWN,
     LESSON_IN_BACKSPACE, /* a number question: delete the last character */
     LESSON_IN_CHAR,      /* arg: a printable ASCII character typed */
@@ -36,35 +36,35 @@ typedef enum {
 #define LESSON_TYPED_MAX 16
 
 typedef struct {
-    bool active;          /* a lesson is open (its page shown over the view) */
+    bool active; /* a lesson is open (its page shown over the view) */
     Lesson lesson;
     int page;
-    bool resolve;         /* the page's token and key wait for the next run's tokens */
+    bool resolve; /* the page's token and key wait for the next run's tokens */
     /* the question of the page */
     bool revealed;
-    bool predicted;       /* the student committed a prediction before the reveal */
-    int pick;             /* token question: key token; choice: choice index; -1 none */
+    bool predicted;                   /* the student committed a prediction before the reveal */
+    int pick;                         /* token question: key token; choice: choice index; -1 none */
     char typed[LESSON_TYPED_MAX + 1]; /* number question */
-    bool have_answer;     /* the answer could be computed on this result */
+    bool have_answer;                 /* the answer could be computed on this result */
     LessonAnswer answer;
     char answer_text[96];
     bool correct;
-    char problem[256];    /* why the page cannot show what it should, or "" */
+    char problem[256]; /* why the page cannot show what it should, or "" */
     /* weights the page loaded from a folder */
     ModelWeights weights;
     bool have_weights;
     char weights_dir[4096];
     /* the model the page opened (model: DIR or a hub id), of any folder kind */
-    Kind kind;            /* when have_model and not borrowed */
+    Kind kind; /* when have_model and not borrowed */
     bool have_model;
     bool borrowed;        /* the page runs on host rather than on kind */
     char model_dir[4096]; /* the folder it was opened from */
     /* --model's folder (absolute), on which a lesson opened from the list
      * runs every page, as --lesson NAME --model DIR does; "" none */
     char use_model[4096];
-    Kind *host;           /* the session's kind opened from use_model (the caller's:
-                             a page of that folder runs on it), or NULL */
-    int want_stage;       /* the pipeline stage (1-8) whose page to open, 0 when done */
+    Kind *host;     /* the session's kind opened from use_model (the caller's:
+                       a page of that folder runs on it), or NULL */
+    int want_stage; /* the pipeline stage (1-8) whose page to open, 0 when done */
     /* the list of built-in lessons */
     bool list;
     int list_sel, list_n;
@@ -104,8 +104,8 @@ void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r);
 /* Apply an input; true when the lesson (or its list) took it, with the
  * flags for the caller in *flags. r is the result on screen (the reveal
  * computes from it). Inputs the lesson does not take go to action_apply. */
-bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in,
-                        int arg, unsigned *flags);
+bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in, int arg,
+                        unsigned *flags);
 
 /* Every lesson opened from the list then runs on the model folder dir
  * (absolute; --model's), whose kind the caller has open as host (or NULL:

@@ -14,8 +14,8 @@
 #include "core/combine.h"
 
 #define ROLLOUT_KEEP (512.0 * 1024 * 1024) /* every layer's rollout kept up to this */
-#define ROLLOUT_NOMEM 1    /* failed: a step out of memory */
-#define ROLLOUT_NOTHREAD 2 /* failed: the thread could not start */
+#define ROLLOUT_NOMEM 1                    /* failed: a step out of memory */
+#define ROLLOUT_NOTHREAD 2                 /* failed: the thread could not start */
 
 /* Rollout after layers 0..l as an (L, 1, n, n) source, built a layer at a
  * time (combine_rollout_step: R_l = A_hat_l R_{l-1}) and every R_l kept, so
@@ -35,9 +35,9 @@ typedef struct {
     atomic_int want;         /* the thread computes up to this layer */
     atomic_int stop, running, failed;
     bool async, thread_on;
-    bool keep_all;           /* every R_l kept; else only the last (a huge file) */
-    int missing;             /* a layer asked for and not there, or -1 */
-    int seen;                /* `done` when app_poll last looked */
+    bool keep_all; /* every R_l kept; else only the last (a huge file) */
+    int missing;   /* a layer asked for and not there, or -1 */
+    int seen;      /* `done` when app_poll last looked */
     pthread_t thread;
 } RolloutSource;
 

@@ -53,22 +53,22 @@ typedef struct {
     float *logits;         /* session_predict's (logits_cap floats) */
     int logits_cap;
     /* The results the views read (read only outside app), and their runs. */
-    ModelResult res;       /* the last run of s's sentence (no rows after an error) */
-    int run_err;           /* AV_OK or the last run's error */
-    ModelResult res2;      /* side by side (CMP_MASK): the same with the mask flipped */
+    ModelResult res;  /* the last run of s's sentence (no rows after an error) */
+    int run_err;      /* AV_OK or the last run's error */
+    ModelResult res2; /* side by side (CMP_MASK): the same with the mask flipped */
     int run_err2;
-    unsigned gen, gen2;    /* bumped by every run of res / res2 (the views' cache keys) */
-    unsigned gen_clock;    /* the last generation given */
-    double run_ms;         /* time of the last run of res */
-    bool computing;        /* the kind runs the newest text on a thread (res: the last) */
-    bool cursor_due;       /* meanwhile the cursor moved in the editor (APP_CURSOR) */
-    char err_text[128];    /* session_error_line's */
-    SessionPredict pred;   /* session_predict_update's: the selected row's next tokens */
-    unsigned pred_gen;     /* the run they were asked for (0: none) */
-    int pred_err;          /* session_predict's code */
-    CombView comb;         /* the combining view shown (session_input's) */
-    CombSrc src;           /* what it shows, made as res (combsrc_make) */
-    int layer_seen;        /* the layer shown at the last input: its pages dropped when left */
+    unsigned gen, gen2;  /* bumped by every run of res / res2 (the views' cache keys) */
+    unsigned gen_clock;  /* the last generation given */
+    double run_ms;       /* time of the last run of res */
+    bool computing;      /* the kind runs the newest text on a thread (res: the last) */
+    bool cursor_due;     /* meanwhile the cursor moved in the editor (APP_CURSOR) */
+    char err_text[128];  /* session_error_line's */
+    SessionPredict pred; /* session_predict_update's: the selected row's next tokens */
+    unsigned pred_gen;   /* the run they were asked for (0: none) */
+    int pred_err;        /* session_predict's code */
+    CombView comb;       /* the combining view shown (session_input's) */
+    CombSrc src;         /* what it shows, made as res (combsrc_make) */
+    int layer_seen;      /* the layer shown at the last input: its pages dropped when left */
 } Session;
 
 /* Start a session on fixed weights (or NULL: toy ones) and the command

@@ -71,8 +71,8 @@ typedef struct {
     int probe_n;
     int probe[TV_PROBE_MAX];
     char probe_label[TV_PROBE_MAX][8]; /* each token's first character, printable */
-    int probe_ind[TV_PROBE_MAX]; /* the induction key of each query: the one after
-                                    its token's previous occurrence (-1: none) */
+    int probe_ind[TV_PROBE_MAX];       /* the induction key of each query: the one after
+                                          its token's previous occurrence (-1: none) */
     float *probe_P;                    /* (L, H, probe_n, probe_n) */
     uint64_t seed0; /* the seed it was set up with (r moves conf's on, not this) */
     bool paused;

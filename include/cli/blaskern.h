@@ -29,12 +29,12 @@
 void blaskern_ensure(char *const argv[]);
 
 typedef struct {
-    char library[32];     /* "OpenBLAS 0.3.21", or "none" without BLAS */
-    const char *kernel;   /* the kernel in use (static string) */
-    const char *chooser;  /* "openblas", "attnviz" or "user" (OPENBLAS_CORETYPE) */
-    char fallback[32];    /* chooser attnviz: the kernel OpenBLAS had chosen */
-    const char *could;    /* the kernel the processor could run but this
-                           * OpenBLAS cannot switch to, or NULL */
+    char library[32];    /* "OpenBLAS 0.3.21", or "none" without BLAS */
+    const char *kernel;  /* the kernel in use (static string) */
+    const char *chooser; /* "openblas", "attnviz" or "user" (OPENBLAS_CORETYPE) */
+    char fallback[32];   /* chooser attnviz: the kernel OpenBLAS had chosen */
+    const char *could;   /* the kernel the processor could run but this
+                          * OpenBLAS cannot switch to, or NULL */
 } BlasKernInfo;
 
 /* What runs now and why. Never fails. */

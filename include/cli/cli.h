@@ -14,39 +14,39 @@
 
 typedef struct {
     ModelConfig cfg;
-    char *text;              /* TEXT operands joined by spaces (owned), or NULL */
-    const char *file;        /* -f PATH */
-    const char *weights_dir; /* --weights DIR */
-    const char *dump_dir;    /* --dump DIR */
-    const char *output;      /* -o PATH */
-    const char *sentences;   /* --sentences FILE */
-    const char *cross;       /* --cross TEXT */
-    const char *attention;   /* --attention FILE.npy: imported attention, or NULL */
-    const char *tokens_file; /* --tokens FILE: its (query) tokens */
+    char *text;                  /* TEXT operands joined by spaces (owned), or NULL */
+    const char *file;            /* -f PATH */
+    const char *weights_dir;     /* --weights DIR */
+    const char *dump_dir;        /* --dump DIR */
+    const char *output;          /* -o PATH */
+    const char *sentences;       /* --sentences FILE */
+    const char *cross;           /* --cross TEXT */
+    const char *attention;       /* --attention FILE.npy: imported attention, or NULL */
+    const char *tokens_file;     /* --tokens FILE: its (query) tokens */
     const char *key_tokens_file; /* --key-tokens FILE: its key tokens (cross-attention) */
-    const char *model_dir;   /* --model DIR: a saved trained model, or NULL */
-    char *model_path;        /* --model NAME's snapshot in the hub cache (owned), or NULL */
-    const char *train;       /* --train TASK: the live training view, or NULL */
-    int generate;            /* --generate N: tokens to continue the text by (0: none) */
-    int top_k;               /* --top-k K: sample among the K likeliest (0: all) */
+    const char *model_dir;       /* --model DIR: a saved trained model, or NULL */
+    char *model_path;            /* --model NAME's snapshot in the hub cache (owned), or NULL */
+    const char *train;           /* --train TASK: the live training view, or NULL */
+    int generate;                /* --generate N: tokens to continue the text by (0: none) */
+    int top_k;                   /* --top-k K: sample among the K likeliest (0: all) */
     bool export_set;
-    bool export_heads; /* --export heads: every head's scores (app/headscan.h) as CSV */
-    int export_lens;   /* --export lens (1: text) or lens-json (2): render/lens.h */
-    ExportOptions export;    /* head/layer/token 0-based, -1 head = all */
-    int head_1;              /* --head as given (1-based), 0 = all */
-    int layer_1;             /* --layer as given, 0 = last */
-    int token_1;             /* --token as given, 0 = unset */
+    bool export_heads;    /* --export heads: every head's scores (app/headscan.h) as CSV */
+    int export_lens;      /* --export lens (1: text) or lens-json (2): render/lens.h */
+    ExportOptions export; /* head/layer/token 0-based, -1 head = all */
+    int head_1;           /* --head as given (1-based), 0 = all */
+    int layer_1;          /* --layer as given, 0 = last */
+    int token_1;          /* --token as given, 0 = unset */
     ColorMode color;
     bool help, version;
-    bool dims_given;         /* --heads or --d-model was given */
-    bool preset_given;       /* --preset was given */
-    bool lesson_set;         /* --lesson was given */
-    const char *lesson;      /* its NAME or FILE, or NULL: list the built-in lessons */
-    bool check;              /* --check: check the lesson's pages off-screen (every
-                                built-in lesson when no NAME is given) */
-    int n_sizes;             /* --size WxH given (0: the checker's three sizes) */
+    bool dims_given;    /* --heads or --d-model was given */
+    bool preset_given;  /* --preset was given */
+    bool lesson_set;    /* --lesson was given */
+    const char *lesson; /* its NAME or FILE, or NULL: list the built-in lessons */
+    bool check;         /* --check: check the lesson's pages off-screen (every
+                           built-in lesson when no NAME is given) */
+    int n_sizes;        /* --size WxH given (0: the checker's three sizes) */
     int size_w[8], size_h[8];
-    char err[256];           /* the message when cli_parse fails */
+    char err[256]; /* the message when cli_parse fails */
 } CliOptions;
 
 /* Parse argv into *o. Returns AV_OK, or AV_ERR_CONFIG with o->err set to one

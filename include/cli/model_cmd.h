@@ -47,8 +47,8 @@ int model_cmd_error(const CliOptions *o, const Kind *k, int err);
  * the sentence unless no_sentence; a lazy result (too large to keep every
  * weight) only pooled (text, trace, svg, html). Returns 0 or the exit
  * status after one line on standard error. */
-int model_cmd_export(const CliOptions *o, const Kind *k, const ModelResult *r,
-                     const ModelConfig *c, ExportOptions eo);
+int model_cmd_export(const CliOptions *o, const Kind *k, const ModelResult *r, const ModelConfig *c,
+                     ExportOptions eo);
 
 /* Everything --attention asks for, from options cli_parse accepted
  * (o->attention set). Errors are one line on standard error ("attnviz:

@@ -12,20 +12,20 @@
 #include "train/trainer.h"
 
 typedef struct {
-    const char *task;        /* TASK */
-    const char *file;        /* FILE: the text, or the grammar's rules */
-    const char *save;        /* --save DIR */
-    const char *dump_grads;  /* --dump-grads DIR (for tests): model, batch, gradients */
+    const char *task;       /* TASK */
+    const char *file;       /* FILE: the text, or the grammar's rules */
+    const char *save;       /* --save DIR */
+    const char *dump_grads; /* --dump-grads DIR (for tests): model, batch, gradients */
     long steps;
-    int report;              /* progress line every N steps, 0 = only the last */
+    int report; /* progress line every N steps, 0 = only the last */
     int layers, heads, d_model, context, mlp;
     bool layernorm;
     ModelPe pe;
     ModelAct activation;
     TrainConfig cfg;
-    bool hf;                 /* --format hf: save a Hugging Face GPT-2 folder */
+    bool hf; /* --format hf: save a Hugging Face GPT-2 folder */
     bool help;
-    char err[256];           /* the one-line message when parsing fails */
+    char err[256]; /* the one-line message when parsing fails */
 } TrainOptions;
 
 /* Parse argv (argv[0] is "train") into *o, with the task's defaults for what

@@ -66,8 +66,8 @@ typedef struct AttnPoolPlan {
  * which takes items of the projections and heads beside the calling thread,
  * and joins it before returning (when the thread cannot be started, the
  * calling thread does all the work). Reentrant: no global state. */
-int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
-                      const AttnWeights *w, AttnBuffers *b);
+int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
+                      AttnBuffers *b);
 
 /* The same sgemm calls as attention_forward, at the same shapes and on the
  * same threads, with no mask and no softmax: the baseline `make bench` holds
@@ -86,8 +86,8 @@ size_t attention_heads_work(const AttnShape *s);
  * the caller's. work holds attention_heads_work(s) floats (NULL when that
  * is 0), the caller's; on one thread, allocating nothing. Returns AV_OK or
  * attention_check's error. */
-int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
-                    float *P, float *concat, float *work);
+int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V, float *P,
+                    float *concat, float *work);
 
 /* attention_heads for heads [h0, h1) only: P (H, n_q, n_k) the whole
  * array, of which the heads' blocks are written, and their columns of
@@ -111,8 +111,8 @@ int attention_block_rows(const AttnShape *s);
 
 /* Scores, mask and softmax of one head from Q and K already computed:
  * P_h (n_q, n_k) and, when S_h is not NULL, the scores kept in S_h. */
-void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K,
-                            float *S_h, float *P_h);
+void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K, float *S_h,
+                            float *P_h);
 
 /* Softmax of one row in place: subtract the maximum, exp, normalise. Entries
  * equal to -INFINITY become exactly 0. len >= 1 and at least one finite.

@@ -13,12 +13,12 @@
 #include <stddef.h>
 
 typedef struct {
-    int n_q;          /* query tokens (rows of the heatmaps) */
-    int n_k;          /* key/value tokens (columns); n_q for self-attention */
+    int n_q; /* query tokens (rows of the heatmaps) */
+    int n_k; /* key/value tokens (columns); n_q for self-attention */
     int d_model;
-    int H;            /* heads; d_model % H == 0 */
-    bool causal;      /* query i sees keys j <= i only */
-    bool scale;       /* divide scores by sqrt(d_k) */
+    int H;             /* heads; d_model % H == 0 */
+    bool causal;       /* query i sees keys j <= i only */
+    bool scale;        /* divide scores by sqrt(d_k) */
     float temperature; /* scores are further divided by this (1 = off); > 0 */
 } AttnShape;
 
@@ -27,13 +27,13 @@ typedef struct {
 } AttnWeights;
 
 typedef struct {
-    float *Q;      /* (n_q, d_model) */
-    float *K;      /* (n_k, d_model) */
-    float *V;      /* (n_k, d_model) */
-    float *S;      /* (H, n_q, n_k) scaled, masked scores; may be NULL (not kept) */
-    float *P;      /* (H, n_q, n_k) attention weights, rows sum to 1 */
-    float *concat; /* (n_q, d_model) the heads' outputs side by side */
-    float *out;    /* (n_q, d_model) concat W_o */
+    float *Q;                  /* (n_q, d_model) */
+    float *K;                  /* (n_k, d_model) */
+    float *V;                  /* (n_k, d_model) */
+    float *S;                  /* (H, n_q, n_k) scaled, masked scores; may be NULL (not kept) */
+    float *P;                  /* (H, n_q, n_k) attention weights, rows sum to 1 */
+    float *concat;             /* (n_q, d_model) the heads' outputs side by side */
+    float *out;                /* (n_q, d_model) concat W_o */
     struct AttnPoolPlan *pool; /* grids pooled during the forward, or NULL */
 } AttnBuffers;
 

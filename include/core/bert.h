@@ -82,21 +82,21 @@ typedef struct {
  * bert_state_free releases it). Each array holds a layer's block after
  * another: [l] is (n, D) at l n D (P: (H, n, n) at l H n n). */
 typedef struct {
-    int n;        /* positions of the last run */
-    int L, D, H;  /* the shape of the last run */
-    bool causal;  /* the last run was the causal what-if */
-    int cap;      /* positions the arrays have room for */
-    int *ids;     /* (cap) the last run's ids */
-    int *types;   /* (cap) and token types */
-    float *x;     /* (L + 1, n, D): [l] layer l's input, [L] the last layer's output */
-    float *q, *k, *v;   /* (L, n, D) each, with their biases */
-    float *P;     /* (L, H, n, n) the attention weights */
-    float *concat;      /* (L, n, D) the heads' outputs side by side */
-    float *attn;  /* (L, n, D) concat o_w^T + o_b: the attention's share */
-    float *work;  /* scratch */
+    int n;            /* positions of the last run */
+    int L, D, H;      /* the shape of the last run */
+    bool causal;      /* the last run was the causal what-if */
+    int cap;          /* positions the arrays have room for */
+    int *ids;         /* (cap) the last run's ids */
+    int *types;       /* (cap) and token types */
+    float *x;         /* (L + 1, n, D): [l] layer l's input, [L] the last layer's output */
+    float *q, *k, *v; /* (L, n, D) each, with their biases */
+    float *P;         /* (L, H, n, n) the attention weights */
+    float *concat;    /* (L, n, D) the heads' outputs side by side */
+    float *attn;      /* (L, n, D) concat o_w^T + o_b: the attention's share */
+    float *work;      /* scratch */
     size_t work_cap;
-    int threads;  /* the caller's: 1 or 2 threads for the products, 0 (the default):
-                     2 for a product that repays the helper, on two processors */
+    int threads; /* the caller's: 1 or 2 threads for the products, 0 (the default):
+                    2 for a product that repays the helper, on two processors */
 } BertState;
 
 /* AV_OK when the sizes are ones the forward takes (every size positive, or

@@ -70,8 +70,8 @@ void combine_heads_free(CombinedHeads *c);
  * row rows[k] of head h of layer l (summed in the order given; a repeated
  * index counts twice). Each rows[k] in 0..n_q-1. out and buf are n_k floats
  * each, distinct. n_rows == 0 gives zeros. Divide by n_rows for the mean. */
-void combine_rows_sum(const AttnSource *s, int l, int h, const int *rows, int n_rows,
-                      float *buf, float *out);
+void combine_rows_sum(const AttnSource *s, int l, int h, const int *rows, int n_rows, float *buf,
+                      float *out);
 
 /* Attention rollout after layers 0..last (DESIGN.md "Imported attention"):
  * A_hat_l = 0.5 * mean_h(A_l) + 0.5 * I with each row divided by its sum,
@@ -107,8 +107,7 @@ int combine_rollout_row(const AttnSource *s, int last, int i, float *out);
  * Wo (d_model, d_model), row-major; H divides d_model. Each f_h is one
  * (n_k, d_model) product through mat_sgemm into a scratch matrix allocated
  * here. Returns AV_OK, AV_ERR_CONFIG (bad sizes) or AV_ERR_NOMEM. */
-int combine_value_norms(int n_k, int d_model, int H, const float *V, const float *Wo,
-                        float *fnorm);
+int combine_value_norms(int n_k, int d_model, int H, const float *V, const float *Wo, float *fnorm);
 
 /* One row of norms: out[j] = alpha[j] * fnorm_h[j], which is
  * ||alpha_j f_h(j)|| for alpha_j >= 0. out may equal alpha. */

@@ -26,8 +26,8 @@ typedef enum {
 /* What cpuid says, each vector extension counted only when the operating
  * system also saves its registers (xgetbv). */
 typedef struct {
-    bool amd;        /* AuthenticAMD or HygonGenuine: AVX2 gets the Zen kernel */
-    int family, model; /* display family and model, as /proc/cpuinfo gives them */
+    bool amd;                          /* AuthenticAMD or HygonGenuine: AVX2 gets the Zen kernel */
+    int family, model;                 /* display family and model, as /proc/cpuinfo gives them */
     bool sse3, avx, avx2, fma, avx512; /* avx512: F, DQ, BW and VL together */
 } CpuFeatures;
 

@@ -21,7 +21,7 @@
 #define EMBED_TAG_WO 4
 #define EMBED_TAG_W1 5
 #define EMBED_TAG_W2 6
-#define EMBED_TAG_LAYER(l, t) ((uint64_t)(l) * 16 + (t))
+#define EMBED_TAG_LAYER(l, t) ((uint64_t)(l)*16 + (t))
 
 /* Case-fold UTF-8 src[0..len) into dst (at least len + 1 bytes: folding never
  * lengthens the text here). Returns the folded byte length; dst is NUL-ended. */
@@ -39,16 +39,15 @@ void embed_token(const char *text, size_t len, uint64_t seed, int d_model, float
  * zero it before first use, embed_cache_free it after. */
 #define EMBED_CACHE_SLOTS 256
 typedef struct {
-    int d_model;    /* of the rows held; another d_model empties the cache */
-    uint64_t *key;  /* (EMBED_CACHE_SLOTS) stream seed of each slot, 0 = empty */
-    float *rows;    /* (EMBED_CACHE_SLOTS, d_model) */
+    int d_model;   /* of the rows held; another d_model empties the cache */
+    uint64_t *key; /* (EMBED_CACHE_SLOTS) stream seed of each slot, 0 = empty */
+    float *rows;   /* (EMBED_CACHE_SLOTS, d_model) */
 } EmbedCache;
 
 /* X is (n, d_model), row i the embedding of tokens->tok[i], bit for bit
  * embed_token's. cache may be NULL; when its memory cannot be had the rows
  * are drawn without it. Returns AV_OK. */
-int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X,
-                 EmbedCache *cache);
+int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X, EmbedCache *cache);
 
 void embed_cache_free(EmbedCache *cache);
 

@@ -22,9 +22,8 @@ void mat_check_shapes(bool trans_a, bool trans_b, int M, int N, int K, int lda, 
 /* C = alpha * op(A) op(B) + beta * C through cblas_sgemm, or mat_sgemm_small
  * when mat_small_fits, or mat_sgemm_tiled when !mat_blas_usable() (the
  * reference with NO_BLAS). */
-void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
-               const float *A, int lda, const float *B, int ldb, float beta,
-               float *C, int ldc);
+void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float *A,
+               int lda, const float *B, int ldb, float beta, float *C, int ldc);
 
 /* OpenBLAS maps a buffer of this many bytes for each thread that calls
  * cblas_sgemm, on its first call, and when the map fails it tries again for
@@ -84,8 +83,8 @@ void mat_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp);
  * [j0, j0 + N) of Bp, a pack of kp rows (mat_pack(.., kp, N', ..)), j0 a
  * multiple of 16 (a panel's first column). Parts that tile op(B) give the
  * pack mat_pack gives, so two threads can pack the rows they computed. */
-void mat_pack_part(bool trans_b, int K, int N, const float *B, int ldb, float *Bp, int kp,
-                   int k0, int j0);
+void mat_pack_part(bool trans_b, int K, int N, const float *B, int ldb, float *Bp, int kp, int k0,
+                   int j0);
 
 /* C (M, N) = alpha A (M, K) op(B) (K, N) + 0 C, op(B) being the first K rows
  * and N columns of Bp = mat_pack(.., kp, N', ..) with K <= kp and N <= N'.
@@ -103,9 +102,8 @@ void mat_sgemm_packed_tri(int M, int N, int K, float alpha, const float *A, int 
                           const float *Bp, int kp, float *C, int ldc, int tri_n, int tri_k);
 
 /* The same product by three plain loops in double: the test oracle. */
-void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
-                   const float *A, int lda, const float *B, int ldb, float beta,
-                   float *C, int ldc);
+void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float *A,
+                   int lda, const float *B, int ldb, float beta, float *C, int ldc);
 
 /* Set BLAS threads: 1 for the small matrices of interactive use, more for big
  * ones. A no-op without OpenBLAS. */

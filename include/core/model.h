@@ -31,27 +31,27 @@ typedef enum {
 } ModelPreset;
 
 typedef struct {
-    int H;            /* heads, divides d_model */
+    int H; /* heads, divides d_model */
     int d_model;
-    int layers;       /* 1 .. AV_MAX_LAYERS */
+    int layers; /* 1 .. AV_MAX_LAYERS */
     uint64_t seed;
     bool causal;
-    bool pe;          /* add sinusoidal positional encoding */
-    bool scale;       /* divide scores by sqrt(d_k) */
+    bool pe;    /* add sinusoidal positional encoding */
+    bool scale; /* divide scores by sqrt(d_k) */
     float temperature;
     int max_tokens;
-    bool keep_scores; /* keep S (H, n, n) per layer, for --dump and the trace */
-    ModelPreset preset; /* PRESET_DESIGNED needs d_model 192 and 6 heads */
-    double weights_budget; /* bytes the (L, H, n, n) weights may take before they
-                              are computed on demand instead (0: MODEL_BUDGET) */
+    bool keep_scores;               /* keep S (H, n, n) per layer, for --dump and the trace */
+    ModelPreset preset;             /* PRESET_DESIGNED needs d_model 192 and 6 heads */
+    double weights_budget;          /* bytes the (L, H, n, n) weights may take before they
+                                       are computed on demand instead (0: MODEL_BUDGET) */
     const char *const *head_labels; /* layers * H labels, row-major (layer, head), of a
                                        trained model; NULL: the preset's labels */
-    const char *about; /* what the model is, for the exports' titles in place of seed and
-                          PE ("GPT-2, 12 layers x 12 heads, learned PE": a kind's
-                          config sets it); NULL: attnviz's own seed and PE are said */
-    bool weights_only; /* stop the last layer at its weights: its V, concat, out
-                          and x_out (and r->out) are NULL, not computed (a view of
-                          weights alone: P_h V_h is a third of a long text's run) */
+    const char *about;  /* what the model is, for the exports' titles in place of seed and
+                           PE ("GPT-2, 12 layers x 12 heads, learned PE": a kind's
+                           config sets it); NULL: attnviz's own seed and PE are said */
+    bool weights_only;  /* stop the last layer at its weights: its V, concat, out
+                           and x_out (and r->out) are NULL, not computed (a view of
+                           weights alone: P_h V_h is a third of a long text's run) */
     int heads_combined; /* > 0: the one head of the result stands for this many of
                            the model's heads combined (the interface's combining
                            views): exports title it by its label, not "Head 1 of
@@ -73,14 +73,14 @@ typedef struct {
 typedef struct {
     int d_model, d_ff, L;
     LayerWeights layer[AV_MAX_LAYERS];
-    float *X;  /* (n_x, d_model) embeddings from X.npy replacing the toy ones, or NULL */
+    float *X; /* (n_x, d_model) embeddings from X.npy replacing the toy ones, or NULL */
     int n_x;
     float *arena; /* every matrix above lives here */
 } ModelWeights;
 
 typedef struct {
-    AttnBuffers ab;  /* Q K V S P concat out of this layer */
-    float *x_out;    /* (n, d_model) the layer's output (= ab.out when L == 1) */
+    AttnBuffers ab; /* Q K V S P concat out of this layer */
+    float *x_out;   /* (n, d_model) the layer's output (= ab.out when L == 1) */
 } LayerResult;
 
 typedef struct {
@@ -88,22 +88,22 @@ typedef struct {
     TokenList cross_tokens; /* keys/values for cross-attention; n = 0 for self */
     AttnShape shape;        /* of every layer: n_q, n_k, d_model, H, mask ... */
     int L;
-    float *X;               /* (n_q, d_model) embeddings + PE: layer 0's input */
-    float *Xk;              /* (n_k, d_model) cross sentence's embeddings + PE, or NULL */
+    float *X;  /* (n_q, d_model) embeddings + PE: layer 0's input */
+    float *Xk; /* (n_k, d_model) cross sentence's embeddings + PE, or NULL */
     LayerResult layer[AV_MAX_LAYERS];
-    float *out;             /* (n_q, d_model) the last layer's output; NULL after a
-                               weights_only run */
-    bool lazy;              /* weights too big to keep: ab.P and ab.S are NULL, and
-                               pool.h computes rows and screen cells on demand */
-    bool qkv_bias;          /* Q, K and V include a bias (X W_q + b_q: GPT-2's c_attn);
-                               false after model_run and model_result_prepare */
-    const AttnSource *src;  /* imported attention (model_result_import): every weight
-                               comes from here, and Q, K, V, X and out are NULL */
+    float *out;            /* (n_q, d_model) the last layer's output; NULL after a
+                              weights_only run */
+    bool lazy;             /* weights too big to keep: ab.P and ab.S are NULL, and
+                              pool.h computes rows and screen cells on demand */
+    bool qkv_bias;         /* Q, K and V include a bias (X W_q + b_q: GPT-2's c_attn);
+                              false after model_run and model_result_prepare */
+    const AttnSource *src; /* imported attention (model_result_import): every weight
+                              comes from here, and Q, K, V, X and out are NULL */
     float *arena;
-    size_t arena_cap;       /* floats; reused by the next model_run when big enough */
-    float *pe;              /* (pe_n, pe_d) positional encodings kept between runs */
+    size_t arena_cap; /* floats; reused by the next model_run when big enough */
+    float *pe;        /* (pe_n, pe_d) positional encodings kept between runs */
     int pe_n, pe_d;
-    EmbedCache emb;         /* toy embedding rows kept between runs */
+    EmbedCache emb; /* toy embedding rows kept between runs */
 } ModelResult;
 
 /* DESIGN.md defaults: 4 heads, d_model 32, seed 42, one layer, PE and scaling on. */
@@ -187,8 +187,8 @@ const float *model_head_row(const ModelResult *r, int layer, int h, int i, float
 /* Head h of layer l pooled to (gh, gw) screen cells as pool_head does, its
  * weights from wherever the result keeps them: model_head_P, Q and K of a
  * lazy run, or the AttnSource of a lazy import. Returns AV_OK or AV_ERR_NOMEM. */
-int model_pool_head(const ModelResult *r, int layer, int h, int r0, int r1, int c0, int c1,
-                    int gh, int gw, PoolMode mode, float *out);
+int model_pool_head(const ModelResult *r, int layer, int h, int r0, int r1, int c0, int c1, int gh,
+                    int gw, PoolMode mode, float *out);
 
 /* stats_head of head h of layer l, likewise from wherever the weights are.
  * Returns AV_OK or AV_ERR_NOMEM. */

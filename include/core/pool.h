@@ -26,15 +26,15 @@ void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0
  * P_h (n_q, n_k) when it is not NULL, else they are computed block by block
  * from Q and K. Masked weights take no part; a cell with nothing but masked
  * weights is POOL_MASKED. Returns AV_OK or AV_ERR_NOMEM. */
-int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
-              int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out);
+int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h, int r0,
+              int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out);
 
 /* pool_head on kept weights P_h (not NULL) with `threads` threads (1 or 2:
  * pool_head takes two for kept weights of at least 2^18 in the cells, on a
  * machine of two processors or more). The cells are the same bits whatever
  * the threads. Returns AV_OK or AV_ERR_NOMEM. */
-int pool_head_threads(const AttnShape *s, int h, const float *P_h, int r0, int r1, int c0,
-                      int c1, int gh, int gw, PoolMode mode, float *out, int threads);
+int pool_head_threads(const AttnShape *s, int h, const float *P_h, int r0, int r1, int c0, int c1,
+                      int gh, int gw, PoolMode mode, float *out, int threads);
 
 /* pool_head with head h of layer l's rows read from src (attention computed
  * elsewhere, combine.h) instead; s gives n_q, n_k and the mask. Returns AV_OK
@@ -57,8 +57,8 @@ int pool_sample_rows(int R, int C, int gh, long budget);
  * token a cell row: zoomed in) it is exactly pool_head's. *sampled (may be
  * NULL) says whether any row was left out. Returns AV_OK or AV_ERR_NOMEM. */
 int pool_head_sampled(const AttnShape *s, const float *P_h, const AttnSource *src, int l, int h,
-                      int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode,
-                      long budget, float *out, bool *sampled);
+                      int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, long budget,
+                      float *out, bool *sampled);
 
 /* The forward pass of attention_forward with b->P and b->S NULL: each head's
  * weights exist one block of rows at a time. With b->concat NULL only Q, K

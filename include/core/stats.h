@@ -33,8 +33,7 @@ float stats_row_top(const float *row, int len);
 /* *st from rows already measured: entropy[k] and top[k] (stats_row_entropy
  * and stats_row_top of the k-th row read, every stride-th), folded in order
  * as stats_head folds them: the same bits. */
-void stats_from_rows(const double *entropy, const float *top, int rows, int stride,
-                     HeadStats *st);
+void stats_from_rows(const double *entropy, const float *top, int rows, int stride, HeadStats *st);
 
 /* Fold one row of len weights into st (zeroed first); stats_finish
  * turns the sums into means. */
@@ -50,8 +49,8 @@ int stats_sample_stride(int n_q, int n_k, long budget);
  * stats_sample_stride-th query row, so that at most budget weights are read
  * (st->sampled says whether rows were skipped). Masked keys take no part.
  * Returns AV_OK or AV_ERR_NOMEM. */
-int stats_head(const AttnShape *s, int h, const float *Q, const float *K,
-                    const float *P_h, long budget, HeadStats *st);
+int stats_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
+               long budget, HeadStats *st);
 
 /* stats_head with head h of layer l's rows read from src (attention computed
  * elsewhere, combine.h); s gives n_q, n_k and the mask. Returns AV_OK or

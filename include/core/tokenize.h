@@ -32,10 +32,10 @@ typedef struct {
 typedef struct {
     Token *tok;
     int n;
-    char *pool;         /* the copies of all tokens, NUL-separated */
-    size_t bad_offset;  /* with AV_ERR_UTF8: byte offset of the first bad byte */
-    int tok_cap;        /* Tokens tok has room for, 0 when not known (a list */
-    size_t pool_cap;    /* built by hand); bytes of pool: tokenize_again */
+    char *pool;        /* the copies of all tokens, NUL-separated */
+    size_t bad_offset; /* with AV_ERR_UTF8: byte offset of the first bad byte */
+    int tok_cap;       /* Tokens tok has room for, 0 when not known (a list */
+    size_t pool_cap;   /* built by hand); bytes of pool: tokenize_again */
 } TokenList;
 
 /* Split text[0..len) into at most max_tokens tokens, into *out (which must be

@@ -20,8 +20,8 @@
 
 #include "core/combine.h"
 
-#define ATTNFILE_SUM_TOL 1e-3          /* a row summing to 1 within this is normalised */
-#define ATTNFILE_MAX_LAYERS 256        /* L and H accepted in a file */
+#define ATTNFILE_SUM_TOL 1e-3   /* a row summing to 1 within this is normalised */
+#define ATTNFILE_MAX_LAYERS 256 /* L and H accepted in a file */
 #define ATTNFILE_MAX_HEADS 256
 
 typedef struct {
@@ -31,14 +31,14 @@ typedef struct {
     char name[128];     /* the file's base name, for messages */
     /* set by attnfile_validate: */
     bool validated;
-    bool causal;        /* square, n >= 2, every head's upper triangle exactly 0 */
-    size_t bad_rows;    /* rows whose sum is not within ATTNFILE_SUM_TOL of 1 */
+    bool causal;             /* square, n >= 2, every head's upper triangle exactly 0 */
+    size_t bad_rows;         /* rows whose sum is not within ATTNFILE_SUM_TOL of 1 */
     int bad_l, bad_h, bad_i; /* the first such row (0-based), when bad_rows > 0 */
     double bad_sum;          /* and its sum */
-    char warning[192];  /* "" or one line for the status line about those rows */
+    char warning[192];       /* "" or one line for the status line about those rows */
     /* the map (private) */
-    bool unmapped;      /* no room to map it (ulimit -v): rows are read with pread */
-    bool fd_open;       /* fd is open (for pread: always, mapped or not) */
+    bool unmapped; /* no room to map it (ulimit -v): rows are read with pread */
+    bool fd_open;  /* fd is open (for pread: always, mapped or not) */
     int fd;
     unsigned char *map;
     size_t map_len;

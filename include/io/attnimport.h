@@ -18,7 +18,7 @@
  * tokens.txt has 11 tokens". names: the array's and the token files' names
  * for the message (key_name may be NULL). */
 int attnimport_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, const char *name,
-                          const char *tok_name, const char *key_name, char *msg, size_t msglen);
+                            const char *tok_name, const char *key_name, char *msg, size_t msglen);
 
 /* Everything --attention FILE --tokens FILE [--key-tokens FILE] needs, in the
  * order that reports the cheapest error first: map and header, tokens, key
@@ -29,7 +29,7 @@ typedef struct {
     TokenList key_tokens; /* n_k key tokens with a key token file, else n = 0 */
     char *text;           /* tokens joined by spaces (tokens' start/len) */
     size_t text_len;
-    char *key_text;       /* likewise for key_tokens, or NULL */
+    char *key_text; /* likewise for key_tokens, or NULL */
     size_t key_text_len;
 } AttnImport;
 
@@ -46,8 +46,8 @@ int attnimport_load(const char *npy_path, const char *tokens_path, const char *k
  * attnfile_check_start, still to do: im->a.validated is false), for the
  * interface on a large file. Returns AV_OK or the first error, with msg set;
  * on error *im is freed. im must be zeroed. */
-int attnimport_open(const char *npy_path, const char *tokens_path,
-                         const char *key_tokens_path, AttnImport *im, char *msg, size_t msglen);
+int attnimport_open(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
+                    AttnImport *im, char *msg, size_t msglen);
 
 /* Free everything; accepts a zeroed or freed AttnImport. */
 void attnimport_free(AttnImport *im);

@@ -39,8 +39,8 @@ int file_read_regular(const char *path, size_t max, char **data, size_t *len);
 /* file_read_regular of dir/name, with its one line in why when it fails:
  * the path too long, not a regular file, errno's words, or larger than max
  * (whole MB). Returns file_read_regular's codes (AV_ERR_IO with errno kept). */
-int file_read_in(const char *dir, const char *name, size_t max, char **data, size_t *len,
-                 char *why, size_t whylen);
+int file_read_in(const char *dir, const char *name, size_t max, char **data, size_t *len, char *why,
+                 size_t whylen);
 
 /* As file_read_all, from an open stream f (not closed here). */
 int file_read_stream(FILE *f, size_t max, char **data, size_t *len);

@@ -24,13 +24,13 @@
 
 typedef struct {
     BertWeights w;
-    bool distil;        /* model_type "distilbert" */
-    bool prefixed;      /* names began with "bert." or "distilbert." */
-    bool tied;          /* the MLM decoder is the word embeddings */
-    int dtype;          /* ST_F32, ST_F16 or ST_BF16 (that of the word embeddings) */
-    char dir[4096];     /* the folder holding config.json (the module's, for
-                           sentence-transformers) */
-    HfWeights files;    /* private: the maps and the arena */
+    bool distil;     /* model_type "distilbert" */
+    bool prefixed;   /* names began with "bert." or "distilbert." */
+    bool tied;       /* the MLM decoder is the word embeddings */
+    int dtype;       /* ST_F32, ST_F16 or ST_BF16 (that of the word embeddings) */
+    char dir[4096];  /* the folder holding config.json (the module's, for
+                        sentence-transformers) */
+    HfWeights files; /* private: the maps and the arena */
 } HfBert;
 
 /* Parse config.json's text[0..len) into *cfg; *distil says the model type.

@@ -14,7 +14,7 @@ typedef struct {
     const char *p, *end; /* the text still to read */
     char *why;           /* the caller's buffer for the reason */
     size_t whylen;
-    int err;             /* AV_OK, or the first failure */
+    int err; /* AV_OK, or the first failure */
 } Json;
 
 /* Record a failure (the first one only); returns j->err. */

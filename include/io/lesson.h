@@ -50,16 +50,15 @@
 #define LESSON_MAX_PAGES 200
 #define LESSON_MAX_CHOICES 9
 
-
 typedef enum { LESSON_ASK_NONE, LESSON_ASK_TOKEN, LESSON_ASK_CHOICE, LESSON_ASK_NUMBER } LessonAsk;
 
 typedef struct {
-    LessonAsk kind;           /* LESSON_ASK_NONE: the page asks nothing */
-    const char *text;         /* the question */
+    LessonAsk kind;   /* LESSON_ASK_NONE: the page asks nothing */
+    const char *text; /* the question */
     LessonAnswerKind answer;
-    LessonTokenRef key;       /* for weight, score, dot */
-    int arg1, arg2;           /* output: D; pe: pos, dim */
-    double tolerance;         /* a typed number within it is right; < 0: the default */
+    LessonTokenRef key; /* for weight, score, dot */
+    int arg1, arg2;     /* output: D; pe: pos, dim */
+    double tolerance;   /* a typed number within it is right; < 0: the default */
     const char *choices[LESSON_MAX_CHOICES];
     int n_choices;
     int explain_first, n_explain; /* lines of Lesson.lines shown after the reveal */
@@ -67,23 +66,23 @@ typedef struct {
 
 /* What a page shows: every field resolved (a page inherits the one before). */
 typedef struct {
-    const char *sentence;  /* NULL: the first example sentence */
-    const char *cross;     /* second sentence (cross-attention), or NULL */
-    const char *weights;   /* a --weights folder as written, or NULL: toy weights */
-    const char *model;     /* a trained model folder as written, or NULL */
-    ModelPreset preset;    /* PRESET_RANDOM or PRESET_DESIGNED (weights set: LOADED) */
+    const char *sentence; /* NULL: the first example sentence */
+    const char *cross;    /* second sentence (cross-attention), or NULL */
+    const char *weights;  /* a --weights folder as written, or NULL: toy weights */
+    const char *model;    /* a trained model folder as written, or NULL */
+    ModelPreset preset;   /* PRESET_RANDOM or PRESET_DESIGNED (weights set: LOADED) */
     int d_model, H, layers;
-    int layer;             /* 1-based; 0: the last */
-    int head;              /* 1-based focused head */
+    int layer;              /* 1-based; 0: the last */
+    int head;               /* 1-based focused head */
     const char *head_label; /* or the head whose label holds this text ("induction",
                                "pronoun"), found when the page runs; else NULL */
-    LessonTokenRef token;  /* the selected query token (index 0, text NULL: none) */
-    LessonTokenRef key;    /* the inspected key (cell), or none */
+    LessonTokenRef token;   /* the selected query token (index 0, text NULL: none) */
+    LessonTokenRef key;     /* the inspected key (cell), or none */
     uint64_t seed;
     bool causal, pe, scale;
     float temperature;
-    ViewId view;           /* by its name in views.h's table */
-    int stage;             /* the pipeline stage (1-8) whose page the view opens, 0: the first */
+    ViewId view; /* by its name in views.h's table */
+    int stage;   /* the pipeline stage (1-8) whose page the view opens, 0: the first */
     /* the last stage its text speaks of (stage: 4-5), shown on that page */
     int stage_last;
     /* plot: similarity - the PE view's picture, where the screen is too short
@@ -94,34 +93,32 @@ typedef struct {
 
 typedef struct {
     const char *title;
-    int line;              /* where its "==" is, for messages */
+    int line; /* where its "==" is, for messages */
     LessonSettings set;
     int text_first, n_text; /* narration: lines of Lesson.lines; "" ends a paragraph */
     LessonQuestion q;
     int claim_first, n_claims; /* its claims: Lesson.claims[claim_first ..] */
 } LessonPage;
 
-
-
 typedef struct {
     const char *title;
-    const char *summary;   /* or "" */
-    const char *name;      /* the lesson's name (given by the caller), owned */
-    const char *dir;       /* folder relative paths are read from ("" = as written), owned */
+    const char *summary; /* or "" */
+    const char *name;    /* the lesson's name (given by the caller), owned */
+    const char *dir;     /* folder relative paths are read from ("" = as written), owned */
     LessonPage *pages;
     int n_pages;
-    const char **lines;    /* narration and explanation lines, pointing into buf */
+    const char **lines; /* narration and explanation lines, pointing into buf */
     int n_lines;
-    LessonClaim *claims;   /* every page's claims, in the file's order */
+    LessonClaim *claims; /* every page's claims, in the file's order */
     int n_claims;
-    char *buf;             /* a copy of the file: every string above points into it */
-    char *model;           /* the model every page runs instead of its own
-                              (lesson_use_model: --lesson NAME --model DIR), owned, or NULL */
+    char *buf;   /* a copy of the file: every string above points into it */
+    char *model; /* the model every page runs instead of its own
+                    (lesson_use_model: --lesson NAME --model DIR), owned, or NULL */
 } Lesson;
 
 typedef struct {
-    int line;          /* 1-based line at fault (0: the file as a whole) */
-    char msg[200];     /* what is wrong, one line, no file name */
+    int line;      /* 1-based line at fault (0: the file as a whole) */
+    char msg[200]; /* what is wrong, one line, no file name */
 } LessonError;
 
 /* The settings of a lesson's first page before it changes any: DESIGN.md's
@@ -137,6 +134,5 @@ int lesson_parse(const char *data, size_t len, const char *name, const char *dir
                  LessonError *err);
 
 void lesson_free(Lesson *l);
-
 
 #endif

@@ -32,11 +32,11 @@ int lesson_head_index(const LessonSettings *s, const ModelConfig *c, int layer);
 int lesson_token_index(const LessonTokenRef *ref, const TokenList *t);
 
 typedef struct {
-    bool is_token;     /* a token (index) or a number (value) */
-    int token;         /* 0-based key token when is_token */
-    double value;      /* the number (per cent for weights) */
-    const char *unit;  /* "%", " bits", "" */
-    int choice;        /* 0-based matching choice, or -1 */
+    bool is_token;    /* a token (index) or a number (value) */
+    int token;        /* 0-based key token when is_token */
+    double value;     /* the number (per cent for weights) */
+    const char *unit; /* "%", " bits", "" */
+    int choice;       /* 0-based matching choice, or -1 */
 } LessonAnswer;
 
 /* What the answer to q reads of a result, as model_holds' bits (0: the

@@ -41,9 +41,9 @@ int lesson_use_model(Lesson *l, const char *model);
 typedef struct {
     int n;
     const char *name[LESSON_MAX_BUILTIN];
-    const char *text[LESSON_MAX_BUILTIN];  /* not NUL-terminated when read: use len */
+    const char *text[LESSON_MAX_BUILTIN]; /* not NUL-terminated when read: use len */
     size_t len[LESSON_MAX_BUILTIN];
-    char *owned[LESSON_MAX_BUILTIN * 2];   /* what was read from files */
+    char *owned[LESSON_MAX_BUILTIN * 2]; /* what was read from files */
     int n_owned;
 } LessonCatalog;
 

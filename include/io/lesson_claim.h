@@ -37,21 +37,21 @@ typedef enum { CLAIM_EQ, CLAIM_NE, CLAIM_LT, CLAIM_LE, CLAIM_GT, CLAIM_GE } Less
 typedef struct {
     bool is_const;
     /* a constant: */
-    bool is_token;          /* a token's text (token), or a number (value) */
+    bool is_token; /* a token's text (token), or a number (value) */
     const char *token;
     double value, half_ulp; /* half a unit of the number's last written digit */
     /* an answer, as a question's: its kind, key and numbers */
     LessonAnswerKind answer;
-    LessonTokenRef key;     /* weight, score, dot */
-    int arg1, arg2;         /* output: D; pe: pos, dim */
-    LessonTokenRef query;   /* the row; none (0, NULL): the page's selected token */
-    int head, layer;        /* 1-based; 0: the page's (lens_prob: grid row + 1; 0: the last) */
-    int offset;             /* "+ N" / "- N" after an answer: added to its value */
+    LessonTokenRef key;   /* weight, score, dot */
+    int arg1, arg2;       /* output: D; pe: pos, dim */
+    LessonTokenRef query; /* the row; none (0, NULL): the page's selected token */
+    int head, layer;      /* 1-based; 0: the page's (lens_prob: grid row + 1; 0: the last) */
+    int offset;           /* "+ N" / "- N" after an answer: added to its value */
 } LessonClaimTerm;
 
 typedef struct {
-    int line;               /* the claim's line in the file */
-    char text[120];         /* as written, after "claim:" (cut at 119 bytes) */
+    int line;       /* the claim's line in the file */
+    char text[120]; /* as written, after "claim:" (cut at 119 bytes) */
     LessonClaimTerm a, b;
     LessonClaimOp op;
 } LessonClaim;

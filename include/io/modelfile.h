@@ -36,14 +36,14 @@ typedef enum { MODEL_TOK_CHARS, MODEL_TOK_WORDS } ModelTok;
 
 /* A model's settings: model.json without the tensors. */
 typedef struct {
-    char task[64];     /* "induction", "text", ... (free text, no quote or backslash) */
+    char task[64]; /* "induction", "text", ... (free text, no quote or backslash) */
     ModelTok tokenizer;
-    int V;             /* vocabulary size */
-    char **vocab;      /* V NUL-terminated UTF-8 strings, owned (modelfile_spec_free) */
+    int V;        /* vocabulary size */
+    char **vocab; /* V NUL-terminated UTF-8 strings, owned (modelfile_spec_free) */
     int d_model, heads, layers, context;
     ModelPe pe;
-    bool layernorm;    /* "pre" LayerNorm, eps 1e-5 */
-    int mlp;           /* MLP width W, 0 = no MLP */
+    bool layernorm; /* "pre" LayerNorm, eps 1e-5 */
+    int mlp;        /* MLP width W, 0 = no MLP */
     ModelAct activation;
     long steps;
     uint64_t seed;
@@ -52,16 +52,16 @@ typedef struct {
 /* One tensor of the layout: its file name without ".npy" ("layer2/Wq"). */
 typedef struct {
     char name[MODEL_NAME_MAX];
-    int ndim;          /* 1 or 2 */
+    int ndim; /* 1 or 2 */
     size_t shape[2];
-    size_t offset;     /* first float in the arena */
+    size_t offset; /* first float in the arena */
     size_t count;
 } ModelTensor;
 
 typedef struct {
     int n;
     ModelTensor t[MODEL_MAX_TENSORS];
-    size_t total;      /* floats in the arena */
+    size_t total; /* floats in the arena */
 } ModelLayout;
 
 /* Whether the settings are usable: sizes positive and within the limits
@@ -82,8 +82,7 @@ char *modelfile_json(const ModelSpec *s);
 
 /* Parse model.json's text into *s (owned strings; free with modelfile_spec_free).
  * Returns AV_OK, AV_ERR_NOMEM, or AV_ERR_MODEL with a reason in why[0..whylen). */
-int modelfile_parse_json(const char *text, size_t len, ModelSpec *s, char *why,
-                         size_t whylen);
+int modelfile_parse_json(const char *text, size_t len, ModelSpec *s, char *why, size_t whylen);
 
 /* Write the folder dir whole: model.json, every tensor of the layout taken
  * from params (lay.total floats), and heads.txt when heads_txt is not NULL,
@@ -93,8 +92,8 @@ int modelfile_parse_json(const char *text, size_t len, ModelSpec *s, char *why,
  * refused (modelfile_save_check). Returns AV_OK, AV_ERR_IO (errno set;
  * which[0..whichlen) names the file within dir, or is "" for dir itself),
  * AV_ERR_NOMEM or AV_ERR_MODEL (s fails modelfile_check). */
-int modelfile_save(const char *dir, const ModelSpec *s, const float *params,
-                   const char *heads_txt, char *which, size_t whichlen);
+int modelfile_save(const char *dir, const ModelSpec *s, const float *params, const char *heads_txt,
+                   char *which, size_t whichlen);
 
 /* Whether a save may replace dir: AV_OK when dir is missing or holds only a
  * model folder's files (model.json, heads.txt, .npy tensors, layerN folders

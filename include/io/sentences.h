@@ -16,31 +16,30 @@
 
 #include <stddef.h>
 
+#define SENTENCES_MAX 1000      /* sentences kept from one file */
+#define SENTENCES_MAX_LINE 4096 /* bytes in one sentence */
 
-#define SENTENCES_MAX 1000         /* sentences kept from one file */
-#define SENTENCES_MAX_LINE 4096    /* bytes in one sentence */
-
-#define SENTENCES_NAME_MAX 32      /* bytes of a weights= or token= value */
+#define SENTENCES_NAME_MAX 32 /* bytes of a weights= or token= value */
 
 /* What an example needs: each field "keep" (-1, 0 or "") unless its line says. */
 typedef struct {
-    int preset;   /* -1, PRESET_RANDOM or PRESET_DESIGNED */
+    int preset;                       /* -1, PRESET_RANDOM or PRESET_DESIGNED */
     char weights[SENTENCES_NAME_MAX]; /* "" or a folder under assets/ (d_model and
                                          heads must be given with it) */
-    int d_model, heads; /* 0 or the value */
-    int pe, causal;     /* -1, 0 off or 1 on */
-    int head;           /* 0 or the 1-based head to focus */
-    char token[SENTENCES_NAME_MAX]; /* "" or the text of the query token to select */
+    int d_model, heads;               /* 0 or the value */
+    int pe, causal;                   /* -1, 0 off or 1 on */
+    int head;                         /* 0 or the 1-based head to focus */
+    char token[SENTENCES_NAME_MAX];   /* "" or the text of the query token to select */
 } SentenceSetting;
 
 typedef struct {
     char **items; /* n NUL-terminated sentences, pointing into buf */
     int n;
     char *buf;
-    char **notes; /* n notes (into buf), NULL where a sentence has none */
+    char **notes;              /* n notes (into buf), NULL where a sentence has none */
     SentenceSetting *settings; /* n settings */
-    int bad_line; /* with an error: the 1-based line at fault, else 0 */
-    char err[96]; /* with an error: what is wrong with that line, naming any limit */
+    int bad_line;              /* with an error: the 1-based line at fault, else 0 */
+    char err[96];              /* with an error: what is wrong with that line, naming any limit */
 } SentenceList;
 
 /* Parse data[0..len) into *out (zeroed first). Returns AV_OK, AV_ERR_EMPTY

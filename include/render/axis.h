@@ -10,10 +10,10 @@
  * cells; cell k covers tokens first + k*span/cells .. first + (k+1)*span/cells
  * - 1 (pool.h's split). */
 typedef struct {
-    int n;      /* tokens on the axis */
-    int first;  /* first token shown */
-    int span;   /* tokens shown */
-    int cells;  /* cells they are pooled into, 1 <= cells <= span */
+    int n;     /* tokens on the axis */
+    int first; /* first token shown */
+    int span;  /* tokens shown */
+    int cells; /* cells they are pooled into, 1 <= cells <= span */
 } ViewAxis;
 
 /* Tokens shown at zoom level z of n tokens: ceil(n / 2^z), but never fewer

@@ -14,7 +14,11 @@
 #include "core/model.h"
 
 typedef enum {
-    EXPORT_TEXT, EXPORT_CSV, EXPORT_JSON, EXPORT_MD, EXPORT_TRACE,
+    EXPORT_TEXT,
+    EXPORT_CSV,
+    EXPORT_JSON,
+    EXPORT_MD,
+    EXPORT_TRACE,
     EXPORT_PIPELINE, /* every stage of a head as text (render/pipeline.h) */
     EXPORT_SVG,      /* the heatmaps as an SVG picture (render/svg.h) */
     EXPORT_HTML,     /* one self-contained page of every layer and head (render/html.h) */
@@ -22,14 +26,14 @@ typedef enum {
 
 typedef struct {
     ExportFormat format;
-    int head;    /* 0-based head, or -1 for all heads */
-    int layer;   /* 0-based layer */
-    int token;   /* 0-based query token, for the trace */
-    bool color;  /* ANSI colour in the text export */
-    int width;   /* columns for the text export (0 = 100) */
-    bool numbers; /* text: each cell's percentage written, as on screen */
-    bool sentence; /* text: begin with the sentence(s) the heatmaps belong to */
-    bool mono;     /* SVG and HTML: the grey ramp (--color never) */
+    int head;           /* 0-based head, or -1 for all heads */
+    int layer;          /* 0-based layer */
+    int token;          /* 0-based query token, for the trace */
+    bool color;         /* ANSI colour in the text export */
+    int width;          /* columns for the text export (0 = 100) */
+    bool numbers;       /* text: each cell's percentage written, as on screen */
+    bool sentence;      /* text: begin with the sentence(s) the heatmaps belong to */
+    bool mono;          /* SVG and HTML: the grey ramp (--color never) */
     const char *source; /* SVG and HTML: the model folder or file named in the title */
 } ExportOptions;
 

@@ -81,8 +81,8 @@ typedef struct {
 static inline void grid_fill_cells(Cell *c, int n, uint32_t cp, int style, int level)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    _Static_assert(sizeof(Cell) == 8 && offsetof(Cell, style) == 4 &&
-                       offsetof(Cell, level) == 5 && offsetof(Cell, flags) == 6,
+    _Static_assert(sizeof(Cell) == 8 && offsetof(Cell, style) == 4 && offsetof(Cell, level) == 5 &&
+                       offsetof(Cell, flags) == 6,
                    "Cell is cp, style, level, flags and one byte of padding");
     uint64_t bits = cp | (uint64_t)(uint8_t)style << 32 | (uint64_t)(uint8_t)level << 40;
     for (int k = 0; k < n; k++)

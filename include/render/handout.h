@@ -37,7 +37,7 @@ typedef struct {
 struct HandoutRun {
     const HandoutModel *hm;
     ModelConfig cfg;
-    void *model;       /* hm's: the page's weights or trained model */
+    void *model; /* hm's: the page's weights or trained model */
     ModelResult r;
     int err;           /* AV_OK, or why the page could not run */
     char problem[256]; /* a sentence for the reader when err != AV_OK */
@@ -62,7 +62,6 @@ void handout_run_free(HandoutRun *run);
 
 /* The whole lesson as Markdown to f, each page's model through hm. Returns
  * AV_OK, AV_ERR_IO when writing failed, or AV_ERR_NOMEM. */
-int handout_write(FILE *f, const Lesson *l, const char *const *sentences,
-                  const HandoutModel *hm);
+int handout_write(FILE *f, const Lesson *l, const char *const *sentences, const HandoutModel *hm);
 
 #endif

@@ -24,34 +24,34 @@
 #define HEATMAP_MASKED_GLYPH 0x2573u /* ╳ */
 
 typedef enum {
-    HEATMAP_GLYPH,  /* shade glyphs: monochrome screens and printouts */
-    HEATMAP_COLOR,  /* coloured cells (STYLE_HEAT levels), percentages where they fit */
+    HEATMAP_GLYPH, /* shade glyphs: monochrome screens and printouts */
+    HEATMAP_COLOR, /* coloured cells (STYLE_HEAT levels), percentages where they fit */
 } HeatmapMode;
 
 typedef struct {
-    const float *P;              /* (n_q, n_k) weights, row-major, row stride n_k */
+    const float *P; /* (n_q, n_k) weights, row-major, row stride n_k */
     int n_q, n_k;
     const char *const *row_labels; /* n_q UTF-8 labels (query tokens) */
     const char *const *col_labels; /* n_k labels (key tokens) */
-    bool causal;                 /* masked where attention_visible_keys says: heatmap_masked */
+    bool causal;                   /* masked where attention_visible_keys says: heatmap_masked */
     HeatmapMode mode;
-    int sel_row, sel_col;        /* -1: none */
-    int cell_w;                  /* columns per cell; 0 picks from the width (1..6) */
-    int first_row, first_col;    /* scroll offsets */
-    int label_w;                 /* max row-label width; 0 = 10 */
-    bool number_rows;            /* prefix row labels with their 1-based index */
-    bool pooled;                 /* P holds pooled cells (pool.h): a negative value
-                                    (POOL_MASKED) is masked, causal is not applied */
-    float full;                  /* > 1: the cells are sums from 0 to full (heads
-                                    summed), shaded by their share of it and written
-                                    as sums ("4.3", ".06"); else weights, in % */
+    int sel_row, sel_col;     /* -1: none */
+    int cell_w;               /* columns per cell; 0 picks from the width (1..6) */
+    int first_row, first_col; /* scroll offsets */
+    int label_w;              /* max row-label width; 0 = 10 */
+    bool number_rows;         /* prefix row labels with their 1-based index */
+    bool pooled;              /* P holds pooled cells (pool.h): a negative value
+                                 (POOL_MASKED) is masked, causal is not applied */
+    float full;               /* > 1: the cells are sums from 0 to full (heads
+                                 summed), shaded by their share of it and written
+                                 as sums ("4.3", ".06"); else weights, in % */
 } HeatmapSpec;
 
 typedef struct {
-    int x, y, w, h;      /* the whole drawing */
+    int x, y, w, h;       /* the whole drawing */
     int cells_x, cells_y; /* top-left of the first cell */
     int cell_w;
-    int rows, cols;      /* cells shown */
+    int rows, cols; /* cells shown */
     int first_row, first_col;
 } HeatmapLayout;
 

@@ -30,17 +30,17 @@ typedef struct {
 
 /* A signed matrix drawn as a diverging heatmap. */
 typedef struct {
-    const float *M;      /* (n_rows, n_cols), row-major */
+    const float *M; /* (n_rows, n_cols), row-major */
     int n_rows, n_cols;
-    float range;         /* values in [-range, range] span the ramp */
+    float range;                   /* values in [-range, range] span the ramp */
     const char *const *row_labels; /* labels of rows 0..n_labeled-1, or NULL */
-    int n_labeled;       /* rows past it are labelled with their index only */
+    int n_labeled;                 /* rows past it are labelled with their index only */
     const char *const *col_labels; /* n_cols labels, or NULL: indices on the axis */
-    int sel_row;         /* -1: none */
-    int first_row;       /* scroll offset */
-    int cell_w;          /* 0: 1 column per matrix column, sampled when too wide */
-    bool glyphs;         /* monochrome: sign glyphs */
-    bool values;         /* write the value in cells of 5 columns or more */
+    int sel_row;                   /* -1: none */
+    int first_row;                 /* scroll offset */
+    int cell_w;                    /* 0: 1 column per matrix column, sampled when too wide */
+    bool glyphs;                   /* monochrome: sign glyphs */
+    bool values;                   /* write the value in cells of 5 columns or more */
 } PlotMatrixSpec;
 
 /* The level 0..GRID_LEVELS-1 of v on a diverging ramp over [-range, range]. */

@@ -42,8 +42,7 @@ int infer_run(Net *net, const int *ids, int n);
  * each head's weights is the query (token ids[n-1]) whose output predicted
  * *next, over the keys and values of the n (or context) tokens so far. Returns AV_OK or what
  * infer_run returns; *next gets the id. */
-int infer_next(Net *net, const int *ids, int n, float temperature, int top_k, Rng *r,
-               int *next);
+int infer_next(Net *net, const int *ids, int n, float temperature, int top_k, Rng *r, int *next);
 
 /* Continue ids[0..n0) by count tokens into ids[n0..n0+count) (the caller
  * makes room), with a stream seeded by seed. Returns AV_OK or what

@@ -34,42 +34,42 @@ typedef struct {
 
 /* One layer's activations for B sequences of n tokens (rows r = b * n + i). */
 typedef struct {
-    float *x;          /* (B*n, D) residual stream entering the layer */
-    float *a;          /* (B*n, D) attention input: LN1(x), or x itself */
-    float *ln1_mean, *ln1_rstd; /* (B*n) */
+    float *x;                         /* (B*n, D) residual stream entering the layer */
+    float *a;                         /* (B*n, D) attention input: LN1(x), or x itself */
+    float *ln1_mean, *ln1_rstd;       /* (B*n) */
     float *Q, *K, *V, *concat, *attn; /* (B*n, D); attn = concat Wo */
-    float *P;          /* (B, H, n, n) attention weights */
-    float *mid;        /* (B*n, D) x + attn */
-    float *m;          /* (B*n, D) MLP input: LN2(mid), or mid */
-    float *ln2_mean, *ln2_rstd; /* (B*n) */
-    float *h, *g;      /* (B*n, W) W1 product + b1, and its activation */
-    float *t;          /* (B*n, W) with GELU: the tanh inside it, for the backward */
+    float *P;                         /* (B, H, n, n) attention weights */
+    float *mid;                       /* (B*n, D) x + attn */
+    float *m;                         /* (B*n, D) MLP input: LN2(mid), or mid */
+    float *ln2_mean, *ln2_rstd;       /* (B*n) */
+    float *h, *g;                     /* (B*n, W) W1 product + b1, and its activation */
+    float *t;                         /* (B*n, W) with GELU: the tanh inside it, for the backward */
 } NetActs;
 
 typedef struct NetWorker NetWorker; /* net.c's second thread */
 
 typedef struct {
-    ModelSpec spec;    /* owned copy */
+    ModelSpec spec; /* owned copy */
     ModelLayout layout;
-    int batch;         /* largest B the activations hold */
+    int batch;                     /* largest B the activations hold */
     float *params, *grads, *m, *v; /* layout.total floats each (grads, m, v may be NULL) */
-    float *grads2;     /* layout.total: the second part's weight gradients (with grads) */
+    float *grads2; /* layout.total: the second part's weight gradients (with grads) */
     NetTensors p, g, g2;
-    float *pe_fixed;   /* (context, D) sinusoidal PE, or NULL */
-    float *acts;       /* the activation arena */
+    float *pe_fixed; /* (context, D) sinusoidal PE, or NULL */
+    float *acts;     /* the activation arena */
     NetActs layer[AV_MAX_LAYERS];
     float *x_out, *xf, *lnf_mean, *lnf_rstd; /* (B*n, D), (B*n, D), (B*n), (B*n) */
-    float *logits;     /* (B*n, V); softmax probabilities after a loss */
-    float *losses;     /* (B*n) */
+    float *logits;                           /* (B*n, V); softmax probabilities after a loss */
+    float *losses;                           /* (B*n) */
     float *dx, *dtmp, *dQ, *dK, *dV, *dcat, *dh, *scratch; /* backward work */
-    float *work;       /* forward work: each part's packed heads (attention_heads) and
-                        * packed weights (ops_linear_forward_packed) */
-    size_t work_part;  /* floats of work per part */
-    int *tok, *tgt;    /* (B*n) copies of the last forward's inputs */
-    int *best;         /* (B*n) after a forward with targets: each row's most likely
-                        * token (the first of equal largest probabilities) */
-    float *mask;       /* (B*n) */
-    int B, n;          /* the last forward's sizes */
+    float *work;      /* forward work: each part's packed heads (attention_heads) and
+                       * packed weights (ops_linear_forward_packed) */
+    size_t work_part; /* floats of work per part */
+    int *tok, *tgt;   /* (B*n) copies of the last forward's inputs */
+    int *best;        /* (B*n) after a forward with targets: each row's most likely
+                       * token (the first of equal largest probabilities) */
+    float *mask;      /* (B*n) */
+    int B, n;         /* the last forward's sizes */
     bool has_loss;
     int threads;       /* 1 (the default) or 2: net_set_threads */
     NetWorker *worker; /* with 2: the second thread, started at the first pass */

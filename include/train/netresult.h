@@ -33,11 +33,11 @@
 
 typedef struct {
     Net net;
-    ModelConfig cfg;   /* what the views read (see above) */
+    ModelConfig cfg; /* what the views read (see above) */
     char label[AV_MAX_LAYERS * AV_MAX_HEADS][NETRESULT_LABEL_MAX];
     const char *label_ptr[AV_MAX_LAYERS * AV_MAX_HEADS];
-    int total;         /* tokens of the last text given to netresult_run */
-    int first;         /* the first of them the result shows (total - context, or 0) */
+    int total;                /* tokens of the last text given to netresult_run */
+    int first;                /* the first of them the result shows (total - context, or 0) */
     float sample_temperature; /* the interface's generation (g): --temperature (1 when */
     int sample_top_k;         /* opened) and --top-k (0: all), netresult_generate's */
 } NetModel;
@@ -62,8 +62,8 @@ bool netresult_generates(const NetModel *m);
  * AV_OK, AV_ERR_VOCAB (the piece outside the vocabulary in bad[0..badlen)),
  * AV_ERR_UTF8, AV_ERR_EMPTY, AV_ERR_CONFIG, AV_ERR_TOO_LARGE or AV_ERR_NOMEM;
  * on error r->shape.n_q is 0. m->total and m->first say which tokens r shows. */
-int netresult_run(NetModel *m, const ModelConfig *c, const char *text, size_t len,
-                  ModelResult *r, char *bad, size_t badlen);
+int netresult_run(NetModel *m, const ModelConfig *c, const char *text, size_t len, ModelResult *r,
+                  char *bad, size_t badlen);
 
 /* Run the model on the token ids ids[0..n) (n at most the context) into r as
  * netresult_run does, its tokens the ids written as the model's pieces (the
@@ -78,8 +78,8 @@ int netresult_run_ids(NetModel *m, const ModelConfig *c, const int *ids, int n, 
  * text as it was; words: one space between words) and *cont the byte offset
  * in *out where the continuation starts (after the separating space).
  * Returns AV_OK or what netresult_run returns (bad as there). */
-int netresult_generate(NetModel *m, const char *text, size_t len, int count,
-                       float temperature, int top_k, uint64_t seed, char **out, size_t *cont,
-                       char *bad, size_t badlen);
+int netresult_generate(NetModel *m, const char *text, size_t len, int count, float temperature,
+                       int top_k, uint64_t seed, char **out, size_t *cont, char *bad,
+                       size_t badlen);
 
 #endif

@@ -25,12 +25,17 @@
 #include "train/task.h"
 
 typedef enum {
-    SCORE_PREV, SCORE_INDUCTION, SCORE_SELF, SCORE_FIRST, SCORE_ANTECEDENT, SCORE_KINDS
+    SCORE_PREV,
+    SCORE_INDUCTION,
+    SCORE_SELF,
+    SCORE_FIRST,
+    SCORE_ANTECEDENT,
+    SCORE_KINDS
 } ScoreKind;
 
 typedef struct {
     float s[SCORE_KINDS];
-    bool has[SCORE_KINDS];   /* antecedent only for grammar */
+    bool has[SCORE_KINDS]; /* antecedent only for grammar */
 } HeadScore;
 
 /* "previous-token", "induction", "self", "first-token", "antecedent". */

@@ -23,19 +23,24 @@
 #include "io/modelfile.h"
 
 typedef enum {
-    TASK_INDUCTION, TASK_COPY, TASK_REVERSE, TASK_SORT, TASK_TEXT, TASK_GRAMMAR
+    TASK_INDUCTION,
+    TASK_COPY,
+    TASK_REVERSE,
+    TASK_SORT,
+    TASK_TEXT,
+    TASK_GRAMMAR
 } TaskKind;
 
 struct Grammar;
 
 typedef struct {
     TaskKind kind;
-    char name[32];       /* "induction", "copy", ..., "sort-digits", "text", "grammar" */
+    char name[32]; /* "induction", "copy", ..., "sort-digits", "text", "grammar" */
     ModelTok tokenizer;
     int V;
-    char **vocab;        /* V strings, owned */
-    bool digits;         /* copy/reverse/sort of digits rather than letters */
-    int *text;           /* text: the file as token ids, owned */
+    char **vocab; /* V strings, owned */
+    bool digits;  /* copy/reverse/sort of digits rather than letters */
+    int *text;    /* text: the file as token ids, owned */
     long text_len;
     struct Grammar *grammar; /* grammar: the rules, owned */
 } Task;
@@ -47,7 +52,7 @@ typedef struct {
     int B, n;
     int *tok, *tgt;
     float *mask, *metric;
-    int *pairs;          /* (B, n, 2) */
+    int *pairs; /* (B, n, 2) */
 } Batch;
 
 /* Names task_init knows, for messages: "induction copy reverse sort ...". */
@@ -58,8 +63,7 @@ const char *task_names(void);
  * NULL for the others. Returns AV_OK,
  * AV_ERR_NOMEM, AV_ERR_CONFIG (unknown name: why says so), AV_ERR_UTF8 or
  * AV_ERR_EMPTY (text), AV_ERR_MODEL (bad grammar: why names the line). */
-int task_init(Task *t, const char *name, const char *data, size_t len, char *why,
-              size_t whylen);
+int task_init(Task *t, const char *name, const char *data, size_t len, char *why, size_t whylen);
 
 void task_free(Task *t);
 

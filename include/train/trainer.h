@@ -16,24 +16,24 @@
 #include "train/task.h"
 
 typedef struct {
-    int batch;           /* sequences a step (default 16) */
-    float lr;            /* AdamW learning rate (default 1e-2) */
-    float weight_decay;  /* AdamW decay of matrices (default 0) */
-    float clip;          /* gradient norm limit, 0 = none (default 1) */
-    uint64_t seed;       /* weights, batches and probes */
-    int threads;         /* 1 or 2 (net_set_threads; the same bits either way);
-                          * default trainer_threads_default() */
+    int batch;          /* sequences a step (default 16) */
+    float lr;           /* AdamW learning rate (default 1e-2) */
+    float weight_decay; /* AdamW decay of matrices (default 0) */
+    float clip;         /* gradient norm limit, 0 = none (default 1) */
+    uint64_t seed;      /* weights, batches and probes */
+    int threads;        /* 1 or 2 (net_set_threads; the same bits either way);
+                         * default trainer_threads_default() */
 } TrainConfig;
 
 typedef struct {
     Net net;
-    const Task *task;    /* borrowed: outlives the trainer */
+    const Task *task; /* borrowed: outlives the trainer */
     TrainConfig cfg;
     Batch batch;
-    long step;           /* steps done */
-    double loss;         /* of the last step */
-    double accuracy;     /* the task's metric on the last step's batch, before the update */
-    double grad_norm;    /* before clipping */
+    long step;        /* steps done */
+    double loss;      /* of the last step */
+    double accuracy;  /* the task's metric on the last step's batch, before the update */
+    double grad_norm; /* before clipping */
 } Trainer;
 
 /* 2 when the machine has two processors or more online, else 1. */
@@ -49,9 +49,9 @@ typedef struct {
     bool layernorm;
     ModelPe pe;
     ModelAct activation;
-    long steps;          /* steps of a run */
-    int report;          /* steps between the batch trainer's progress lines */
-    TrainConfig cfg;     /* trainer_config_default's, with the task's lr */
+    long steps;      /* steps of a run */
+    int report;      /* steps between the batch trainer's progress lines */
+    TrainConfig cfg; /* trainer_config_default's, with the task's lr */
 } TrainDefaults;
 
 /* The defaults of task (a name task_init knows; NULL or an unknown name gets

@@ -16,11 +16,11 @@
 #define LESSONCHECK_MAX_SIZES 8
 
 typedef struct {
-    int n_sizes;                        /* 0: 80x24, 100x30 and 120x40 */
+    int n_sizes; /* 0: 80x24, 100x30 and 120x40 */
     int w[LESSONCHECK_MAX_SIZES], h[LESSONCHECK_MAX_SIZES];
-    const SentenceList *sentences;      /* the examples (a page without a sentence) */
-    ModelConfig cfg;                    /* the command line's starting settings */
-    const char *model;                  /* --model: every page runs on it, or NULL */
+    const SentenceList *sentences; /* the examples (a page without a sentence) */
+    ModelConfig cfg;               /* the command line's starting settings */
+    const char *model;             /* --model: every page runs on it, or NULL */
 } LessonCheckOptions;
 
 /* Check lesson name (a built-in lesson's name or a file, as lesson_open

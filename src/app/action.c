@@ -138,8 +138,8 @@ static unsigned act_head(AppState *s, int arg)
 static unsigned act_head_set(AppState *s, int arg)
 {
     if (arg < 0 || arg >= s->cfg.H) {
-        snprintf(s->msg, sizeof s->msg, "no head %d: there %s %d (h/H change the count)",
-                 arg + 1, s->cfg.H == 1 ? "is" : "are", s->cfg.H);
+        snprintf(s->msg, sizeof s->msg, "no head %d: there %s %d (h/H change the count)", arg + 1,
+                 s->cfg.H == 1 ? "is" : "are", s->cfg.H);
         return 0;
     }
     return act_head(s, arg);
@@ -274,8 +274,8 @@ static unsigned act_layers(AppState *s, int dir)
 {
     int L = s->cfg.layers + dir, most = s->max_layers > 0 ? s->max_layers : AV_MAX_LAYERS;
     if (L < 1 || L > most) {
-        snprintf(s->msg, sizeof s->msg, L < 1 ? "at least one layer" : "at most %d layers%s",
-                 most, s->fixed_weights ? " with these --weights" : "");
+        snprintf(s->msg, sizeof s->msg, L < 1 ? "at least one layer" : "at most %d layers%s", most,
+                 s->fixed_weights ? " with these --weights" : "");
         return 0;
     }
     s->cfg.layers = L;
@@ -283,8 +283,10 @@ static unsigned act_layers(AppState *s, int dir)
     if (L == 1)
         app_msg(s, "one layer: plain multi-head attention (> adds encoder layers)");
     else
-        snprintf(s->msg, sizeof s->msg, "%d encoder layers (attention, residual, LayerNorm, "
-                 "FFN); showing layer %d", L, s->layer + 1);
+        snprintf(s->msg, sizeof s->msg,
+                 "%d encoder layers (attention, residual, LayerNorm, "
+                 "FFN); showing layer %d",
+                 L, s->layer + 1);
     return APP_RUN | (s->fixed_weights ? 0 : APP_WEIGHTS);
 }
 
@@ -299,8 +301,10 @@ static unsigned act_temp(AppState *s, int dir)
     }
     s->cfg.temperature = t;
     snprintf(s->msg, sizeof s->msg, "temperature %g: scores divided by %g, softmax %s", (double)t,
-             (double)t, t < 1.0f ? "sharper (towards one winner)" : t > 1.0f
-             ? "flatter (towards uniform)" : "as trained");
+             (double)t,
+             t < 1.0f   ? "sharper (towards one winner)"
+             : t > 1.0f ? "flatter (towards uniform)"
+                        : "as trained");
     return APP_RUN;
 }
 
@@ -319,7 +323,8 @@ static unsigned act_cross(AppState *s, int arg)
     s->field = 0;
     s->sel_col = -1;
     app_msg(s, s->cross_on ? "cross-attention: queries from the sentence, keys and values from "
-                             "the second (E edits it)" : "self-attention: one sentence");
+                             "the second (E edits it)"
+                           : "self-attention: one sentence");
     return APP_RUN;
 }
 
@@ -396,8 +401,8 @@ unsigned action_example_setting(AppState *s, const SentenceSetting *st)
     if (!own && !s->fixed_weights && st->preset >= 0 &&
         (st->preset == PRESET_DESIGNED) != (s->cfg.preset == PRESET_DESIGNED))
         flags |= act_preset(s, 0);
-    if (!own && !s->fixed_weights && st->d_model && st->heads &&
-        s->cfg.preset != PRESET_DESIGNED && st->d_model % st->heads == 0) {
+    if (!own && !s->fixed_weights && st->d_model && st->heads && s->cfg.preset != PRESET_DESIGNED &&
+        st->d_model % st->heads == 0) {
         s->cfg.d_model = st->d_model, s->cfg.H = st->heads;
         flags |= APP_WEIGHTS;
     }
@@ -406,7 +411,8 @@ unsigned action_example_setting(AppState *s, const SentenceSetting *st)
     if (st->causal >= 0)
         s->cfg.causal = st->causal;
     s->head = st->head > 0 && st->head <= s->cfg.H ? st->head - 1
-              : s->head < s->cfg.H ? s->head : 0;
+              : s->head < s->cfg.H                 ? s->head
+                                                   : 0;
     snprintf(s->want_token, sizeof s->want_token, "%s", st->token);
     return flags;
 }

@@ -1,7 +1,7 @@
 /* app.c - the one entry (app.h): each input routed, in this order, to the
  * lesson (its page or its list), the head scores table and the model view,
- * the logit lens view (its layer and position), the session (what the kind refuses, g, M, the combining views' A, O, V),
- * then typing or the action table; what they ask of the interface comes
+ * the logit lens view (its layer and position), the session (what the kind refuses, g, M, the
+ * combining views' A, O, V), then typing or the action table; what they ask of the interface comes
  * back as APP_DO_* bits, the runs they ask for wait in a->pending for the
  * burst's end (app_settle).
  */
@@ -79,8 +79,7 @@ static unsigned lens(App *a)
     const Session *ss = &a->ses;
     if (ss->computing)
         return 0;
-    int got = lensview_update(&a->lens, ss->kind, &a->app, ss->gen,
-                              !ss->run_err && a->app.n_q > 0);
+    int got = lensview_update(&a->lens, ss->kind, &a->app, ss->gen, !ss->run_err && a->app.n_q > 0);
     return got < 0 ? APP_DO_NOMEM : got ? APP_DO_REDRAW : 0;
 }
 
@@ -184,7 +183,7 @@ static unsigned apply(App *a, const AppInput *in, bool typed)
     if (flags & (APP_EXPORT_HEAD | APP_EXPORT_ALL | APP_EXPORT_SVG)) {
         if (a->pending) /* an export writes the result as it is now */
             out |= run_now(a, a->pending);
-        out |= flags & APP_EXPORT_SVG    ? APP_DO_EXPORT_SVG
+        out |= flags & APP_EXPORT_SVG   ? APP_DO_EXPORT_SVG
                : flags & APP_EXPORT_ALL ? APP_DO_EXPORT_ALL
                                         : APP_DO_EXPORT_HEAD;
     }
@@ -205,8 +204,8 @@ unsigned app_input(App *a, const AppInput *in)
             !lensview_fresh(&a->lens, a->ses.kind, a->ses.gen)) {
             a->work = APP_WORK_LENS; /* every position's rows: say so, not a frozen screen */
             snprintf(a->work_line, sizeof a->work_line,
-                     "computing the logit lens of %d positions, %d read-outs each ...",
-                     a->app.n_q, a->app.cfg.layers + 1);
+                     "computing the logit lens of %d positions, %d read-outs each ...", a->app.n_q,
+                     a->app.cfg.layers + 1);
             out |= APP_DO_WORK;
         }
         return out;
@@ -371,8 +370,14 @@ bool app_busy(const App *a)
 
 void app_layout_clear(AppLayout *l)
 {
-    *l = (AppLayout){.page = -1, .row_step = -1, .col_step = -1, .zoom_max = -1,
-                     .pipe_page = -1, .panel_most = -1, .help_most = -1, .lesson_most = -1};
+    *l = (AppLayout){.page = -1,
+                     .row_step = -1,
+                     .col_step = -1,
+                     .zoom_max = -1,
+                     .pipe_page = -1,
+                     .panel_most = -1,
+                     .help_most = -1,
+                     .lesson_most = -1};
 }
 
 /* v clamped to 0 .. most (most -1: v as it is). */

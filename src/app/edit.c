@@ -261,4 +261,3 @@ int edit_token_at(const TokenList *t, size_t off)
         found = k;
     return found;
 }
-

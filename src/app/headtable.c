@@ -121,8 +121,8 @@ static void select_step(HeadTable *ht, const AppState *s, int dl, int dh)
     ht->sel_h = ((ht->sel_h + dh) % H + H) % H;
 }
 
-bool headtable_input(HeadTable *ht, AppState *s, const Kind *k, double budget, Action a,
-                     int arg, int col, bool *score)
+bool headtable_input(HeadTable *ht, AppState *s, const Kind *k, double budget, Action a, int arg,
+                     int col, bool *score)
 {
     *score = false;
     if (a == ACT_HEAD_TABLE || a == ACT_MODEL_VIEW) {

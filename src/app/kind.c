@@ -235,13 +235,17 @@ static int trained_load(Kind *k, const char *dir, HfProgress progress, void *ctx
     *k = (Kind){0};
     int r = stat(dir, &st);
     if (r != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(why, whylen, "%s: %s", dir, r == 0 ? "not a folder"
-                 : errno == ENOENT ? "no such folder" : strerror(errno));
+        snprintf(why, whylen, "%s: %s", dir,
+                 r == 0            ? "not a folder"
+                 : errno == ENOENT ? "no such folder"
+                                   : strerror(errno));
         return AV_ERR_MODEL;
     }
     if (!has_file(dir, "model.json") && !has_file(dir, "config.json")) {
-        snprintf(why, whylen, "%s holds neither model.json (attnviz's own model) nor "
-                 "config.json (a Hugging Face GPT-2 or BERT folder)", dir);
+        snprintf(why, whylen,
+                 "%s holds neither model.json (attnviz's own model) nor "
+                 "config.json (a Hugging Face GPT-2 or BERT folder)",
+                 dir);
         return AV_ERR_MODEL;
     }
     int err = kind_trained_load(k, dir, why, whylen);
@@ -254,8 +258,7 @@ static int trained_load(Kind *k, const char *dir, HfProgress progress, void *ctx
  * attnviz's own (its reader says what is missing). */
 static const struct {
     bool (*claims)(const char *dir); /* NULL: every folder */
-    int (*load)(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why,
-                size_t whylen);
+    int (*load)(Kind *k, const char *dir, HfProgress progress, void *ctx, char *why, size_t whylen);
 } FOLDER_KINDS[] = {
     {kind_bert_folder, kind_bert_load}, /* before GPT-2's, which claims any config.json */
     {kind_gpt2_folder, kind_gpt2_load},

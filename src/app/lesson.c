@@ -80,8 +80,7 @@ static void load_model(LessonState *ls, const LessonSettings *set)
     if (!there) {
         char why_missing[300];
         lesson_model_missing(set->model, why_missing, sizeof why_missing);
-        snprintf(ls->problem, sizeof ls->problem, "%.220s Toy weights run meanwhile.",
-                 why_missing);
+        snprintf(ls->problem, sizeof ls->problem, "%.220s Toy weights run meanwhile.", why_missing);
         return;
     }
     if (ls->host && !strcmp(path, ls->use_model)) {
@@ -117,9 +116,10 @@ static void load_weights(LessonState *ls, const LessonSettings *set, const Model
     const char *which = "";
     if (!found || weights_load(c, path, &ls->weights, &which) != AV_OK) {
         model_weights_free(&ls->weights);
-        snprintf(ls->problem, sizeof ls->problem, "The weights folder %s %s: the screen shows "
-                 "toy weights instead, and the answers are not the article's.", set->weights,
-                 found ? "could not be read" : "was not found");
+        snprintf(ls->problem, sizeof ls->problem,
+                 "The weights folder %s %s: the screen shows "
+                 "toy weights instead, and the answers are not the article's.",
+                 set->weights, found ? "could not be read" : "was not found");
         return;
     }
     ls->have_weights = true;
@@ -179,8 +179,9 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     ls->problem[0] = '\0';
     ModelConfig c = page_config(ls, set, &s->cfg);
     s->cfg = c;
-    const char *text = set->sentence ? set->sentence
-                       : s->sentences && s->sentences->n ? s->sentences->items[0] : "";
+    const char *text = set->sentence                     ? set->sentence
+                       : s->sentences && s->sentences->n ? s->sentences->items[0]
+                                                         : "";
     edit_set(&s->text, text);
     const char *refused = model_refuses(ls, set);
     s->cross_on = set->cross && !(ls->have_model && kind_refuses(page_kind(ls), KIND_ASK_CROSS));
@@ -191,8 +192,10 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     s->layer = (layer < c.layers ? layer : c.layers) - 1;
     int h = lesson_head_index(set, &c, s->layer);
     if (h < 0 && !ls->problem[0])
-        snprintf(ls->problem, sizeof ls->problem, "No head of this model is labelled \"%.60s\": "
-                 "head 1 is shown.", set->head_label);
+        snprintf(ls->problem, sizeof ls->problem,
+                 "No head of this model is labelled \"%.60s\": "
+                 "head 1 is shown.",
+                 set->head_label);
     s->head = h < 0 ? 0 : h;
     s->fixed_weights = ls->have_weights || ls->have_model;
     s->max_layers = ls->have_weights ? ls->weights.L : ls->have_model ? c.layers : AV_MAX_LAYERS;
@@ -267,8 +270,8 @@ int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResu
         return AV_ERR_CONFIG;
     }
     int row = s->sel_row >= 0 ? s->sel_row : 0;
-    return lesson_answer_claim(&ls->lesson.claims[p->claim_first + k], r, &s->cfg, lens,
-                               s->layer, s->head, row, v);
+    return lesson_answer_claim(&ls->lesson.claims[p->claim_first + k], r, &s->cfg, lens, s->layer,
+                               s->head, row, v);
 }
 
 void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r)
@@ -286,8 +289,10 @@ void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r)
         else
             snprintf(which, sizeof which, "%d", t->index);
         if (i < 0 && (t->index || t->text) && !ls->problem[0]) /* another model's tokens */
-            snprintf(ls->problem, sizeof ls->problem, "This model splits the sentence into %d "
-                     "tokens, none of them token %s: the first is selected.", r->tokens.n, which);
+            snprintf(ls->problem, sizeof ls->problem,
+                     "This model splits the sentence into %d "
+                     "tokens, none of them token %s: the first is selected.",
+                     r->tokens.n, which);
         s->sel_row = i >= 0 ? i : 0;
         s->sel_col = j;
         ls->resolve = false;
@@ -309,8 +314,9 @@ static bool question_input(LessonState *ls, AppState *s, const ModelResult *r, L
                            int arg)
 {
     const LessonQuestion *q = &lesson_state_page(ls)->q;
-    int n = q->kind == LESSON_ASK_CHOICE ? q->n_choices
-            : q->kind == LESSON_ASK_TOKEN && r ? r->shape.n_k : 0;
+    int n = q->kind == LESSON_ASK_CHOICE       ? q->n_choices
+            : q->kind == LESSON_ASK_TOKEN && r ? r->shape.n_k
+                                               : 0;
     bool back = in == LESSON_IN_LEFT || in == LESSON_IN_UP;
     switch (in) {
     case LESSON_IN_ENTER: reveal(ls, s, r); return true;
@@ -381,8 +387,8 @@ static bool list_input(LessonState *ls, AppState *s, LessonInput in, int arg, un
     return true; /* the list takes every other key it is given while it is open */
 }
 
-bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in,
-                        int arg, unsigned *flags)
+bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, LessonInput in, int arg,
+                        unsigned *flags)
 {
     *flags = 0;
     if (ls->list)
@@ -451,10 +457,11 @@ bool lesson_state_veiled(const LessonState *ls)
     if (!p || p->q.kind == LESSON_ASK_NONE || ls->revealed)
         return false;
     switch (p->q.answer) {
-    case LESSON_ANS_VISIBLE: case LESSON_ANS_CELLS: case LESSON_ANS_TOKENS: case LESSON_ANS_DK:
-        return false; /* counted from the screen's shape: nothing to hide */
-    default:
-        return true;
+    case LESSON_ANS_VISIBLE:
+    case LESSON_ANS_CELLS:
+    case LESSON_ANS_TOKENS:
+    case LESSON_ANS_DK: return false; /* counted from the screen's shape: nothing to hide */
+    default: return true;
     }
 }
 
@@ -484,7 +491,7 @@ const char *lesson_state_hint(const LessonState *ls)
         return "";
     if (p->q.kind == LESSON_ASK_NONE || ls->revealed)
         return ls->page + 1 < ls->lesson.n_pages ? "n/PgDn: next  p/PgUp: back  Esc: leave"
-                                                  : "last page  p/PgUp: back  Esc: leave";
+                                                 : "last page  p/PgUp: back  Esc: leave";
     switch (p->q.kind) {
     case LESSON_ASK_TOKEN: return "Left/Right: pick a key; Enter: reveal";
     case LESSON_ASK_CHOICE: {

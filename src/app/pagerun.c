@@ -14,7 +14,7 @@
 typedef struct {
     ModelWeights w; /* the pipeline's: toy or from the page's folder */
     Kind kind;
-    char *text;     /* the text run last (the lens's) */
+    char *text; /* the text run last (the lens's) */
 } PageModel;
 
 /* The page's model (any folder kind, or a hub id in the Hugging Face

@@ -180,8 +180,7 @@ bool session_wants_outputs(const AppState *s, const LessonState *ls)
 bool session_outputs_missing(const Session *ss, const AppState *s, const LessonState *ls)
 {
     const ModelResult *r = &ss->res;
-    return session_wants_outputs(s, ls) && !ss->run_err && r->shape.n_q > 0 && !r->src &&
-           !r->out;
+    return session_wants_outputs(s, ls) && !ss->run_err && r->shape.n_q > 0 && !r->src && !r->out;
 }
 
 static double now_ms(void)
@@ -218,9 +217,8 @@ static bool keep_for_rows(Session *ss, AppState *s)
     if (err || n == 0 || n == w->n_x)
         return false;
     bool more = s->sentences && s->sentences->n > 1;
-    snprintf(s->msg, sizeof s->msg,
-             "the weights are for %d tokens, the text has %d: %s%s", w->n_x, n,
-             n > w->n_x ? "Backspace" : "type more", more ? ", or n for the next example" : "");
+    snprintf(s->msg, sizeof s->msg, "the weights are for %d tokens, the text has %d: %s%s", w->n_x,
+             n, n > w->n_x ? "Backspace" : "type more", more ? ", or n for the next example" : "");
     s->note_shown = false;
     return true;
 }

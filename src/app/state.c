@@ -26,8 +26,10 @@ unsigned app_type(AppState *s, const char *bytes, size_t n)
         return 0;
     size_t took = edit_insert(e, bytes, n);
     if (e->full)
-        snprintf(s->msg, sizeof s->msg, "the text is at its limit of %d MiB: the rest was left "
-                 "out", EDIT_MAX_BYTES >> 20);
+        snprintf(s->msg, sizeof s->msg,
+                 "the text is at its limit of %d MiB: the rest was left "
+                 "out",
+                 EDIT_MAX_BYTES >> 20);
     if (took == 0)
         return 0;
     if (e == &s->text)
@@ -69,8 +71,8 @@ void app_set_tokens(AppState *s, int n_q, int n_k)
     app_fit_result(s, &fit);
 }
 
-int app_init(AppState *s, const ModelConfig *cfg, const char *text,
-             const SentenceList *sentences, bool fixed_weights)
+int app_init(AppState *s, const ModelConfig *cfg, const char *text, const SentenceList *sentences,
+             bool fixed_weights)
 {
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
@@ -105,8 +107,11 @@ static const struct {
     AppCompare compare;
 } APP_VIEWS[VIEW_ID_COUNT] = {
 #define VIEW_ROW(id, name, what, needs, home, state, ...) [VIEW_ID_##id] = state,
+/* clang-format 14 breaks a braced list in a macro into a line a brace */
+/* clang-format off */
 #define STATE(base, panel, compare) {VIEW_ID_##base, panel, compare}
 #define NO_STATE {VIEW_ID_ATTN, PANEL_NONE, CMP_NONE}
+/* clang-format on */
 #include "io/views.def"
 };
 

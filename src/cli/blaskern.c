@@ -138,8 +138,10 @@ void blaskern_describe(char *buf, size_t cap)
     else if (!strcmp(i.chooser, "user"))
         snprintf(buf, cap, "chosen by the user (OPENBLAS_CORETYPE)");
     else if (i.could)
-        snprintf(buf, cap, "chosen by OpenBLAS (the processor runs %s, this OpenBLAS has "
-                 "no other kernel)", i.could);
+        snprintf(buf, cap,
+                 "chosen by OpenBLAS (the processor runs %s, this OpenBLAS has "
+                 "no other kernel)",
+                 i.could);
     else
         snprintf(buf, cap, "chosen by OpenBLAS");
 }

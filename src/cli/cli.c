@@ -18,11 +18,34 @@
 #include "core/designed.h"
 
 enum {
-    OPT_SEED = 256, OPT_NO_PE, OPT_NO_SCALE, OPT_WEIGHTS, OPT_DUMP, OPT_HEAD, OPT_COLOR,
-    OPT_SENTENCES, OPT_MAX_TOKENS, OPT_LAYERS, OPT_LAYER, OPT_TOKEN, OPT_CROSS,
-    OPT_TEMPERATURE, OPT_WIDTH, OPT_PRESET, OPT_BUDGET, OPT_NUMBERS, OPT_LESSON, OPT_MODEL,
-    OPT_GENERATE, OPT_TOP_K, OPT_ATTENTION, OPT_TOKENS, OPT_KEY_TOKENS, OPT_TRAIN,
-    OPT_CHECK, OPT_SIZE,
+    OPT_SEED = 256,
+    OPT_NO_PE,
+    OPT_NO_SCALE,
+    OPT_WEIGHTS,
+    OPT_DUMP,
+    OPT_HEAD,
+    OPT_COLOR,
+    OPT_SENTENCES,
+    OPT_MAX_TOKENS,
+    OPT_LAYERS,
+    OPT_LAYER,
+    OPT_TOKEN,
+    OPT_CROSS,
+    OPT_TEMPERATURE,
+    OPT_WIDTH,
+    OPT_PRESET,
+    OPT_BUDGET,
+    OPT_NUMBERS,
+    OPT_LESSON,
+    OPT_MODEL,
+    OPT_GENERATE,
+    OPT_TOP_K,
+    OPT_ATTENTION,
+    OPT_TOKENS,
+    OPT_KEY_TOKENS,
+    OPT_TRAIN,
+    OPT_CHECK,
+    OPT_SIZE,
 };
 
 static const struct option long_opts[] = {
@@ -195,8 +218,8 @@ static int parse_seed(CliOptions *o, const char *s)
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (end == s || *end || errno == ERANGE || strchr(s, '-'))
-        return fail(o, "--seed takes a whole number from 0 to %" PRIu64 ", not '%.40s'",
-                    UINT64_MAX, s);
+        return fail(o, "--seed takes a whole number from 0 to %" PRIu64 ", not '%.40s'", UINT64_MAX,
+                    s);
     o->cfg.seed = v;
     return AV_OK;
 }
@@ -230,9 +253,7 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
 {
     ModelConfig *c = &o->cfg;
     switch (opt) {
-    case 'H':
-        o->dims_given = true;
-        return parse_int(o, "--heads", arg, 1, AV_MAX_HEADS, &c->H);
+    case 'H': o->dims_given = true; return parse_int(o, "--heads", arg, 1, AV_MAX_HEADS, &c->H);
     case 'd':
         o->dims_given = true;
         return parse_int(o, "--d-model", arg, 1, AV_MAX_D_MODEL_OWN, &c->d_model);
@@ -241,8 +262,7 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
         if (strcmp(arg, "all") == 0)
             return o->head_1 = 0, AV_OK; /* every head: the default */
         return parse_int(o, "--head", arg, 1, AV_MAX_HEADS, &o->head_1);
-    case OPT_MAX_TOKENS:
-        return parse_int(o, "--max-tokens", arg, 1, AV_MAX_TOKENS, &c->max_tokens);
+    case OPT_MAX_TOKENS: return parse_int(o, "--max-tokens", arg, 1, AV_MAX_TOKENS, &c->max_tokens);
     case OPT_LAYERS: return parse_int(o, "--layers", arg, 1, AV_MAX_LAYERS, &c->layers);
     case OPT_LAYER: return parse_int(o, "--layer", arg, 1, AV_MAX_LAYERS, &o->layer_1);
     case OPT_TOKEN: return parse_int(o, "--token", arg, 1, AV_MAX_TOKENS, &o->token_1);
@@ -265,8 +285,8 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
 static int parse_size(CliOptions *o, const char *arg)
 {
     int w, h, end = 0;
-    if (sscanf(arg, "%dx%d%n", &w, &h, &end) != 2 || arg[end] || w < 60 || h < 18 ||
-        w > 1000 || h > 500)
+    if (sscanf(arg, "%dx%d%n", &w, &h, &end) != 2 || arg[end] || w < 60 || h < 18 || w > 1000 ||
+        h > 500)
         return fail(o, "--size takes WxH, from 60x18 to 1000x500, not '%.40s'", arg);
     if (o->n_sizes == (int)(sizeof o->size_w / sizeof o->size_w[0]))
         return fail(o, "--size is given more than %d times", o->n_sizes);
@@ -311,10 +331,11 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
         o->export_heads = strcmp(arg, "heads") == 0; /* app/headscan.h's table, as CSV */
         /* the logit lens (render/lens.h): a grid as text, or every cell as JSON */
         o->export_lens = strcmp(arg, "lens") == 0 ? 1 : strcmp(arg, "lens-json") == 0 ? 2 : 0;
-        if (!o->export_heads && !o->export_lens &&
-            export_parse_format(arg, &o->export.format) != 0)
-            return fail(o, "--export takes text, csv, json, md, trace, pipeline, svg, html, "
-                        "heads, lens or lens-json, not '%.40s'", arg);
+        if (!o->export_heads && !o->export_lens && export_parse_format(arg, &o->export.format) != 0)
+            return fail(o,
+                        "--export takes text, csv, json, md, trace, pipeline, svg, html, "
+                        "heads, lens or lens-json, not '%.40s'",
+                        arg);
         return AV_OK;
     }
     return parse_numeric(o, opt, arg);
@@ -343,11 +364,11 @@ static int join_operands(CliOptions *o, int argc, char **argv, int first)
 /* A path option given as "" is a usage error, not the current folder. */
 static int check_paths(CliOptions *o)
 {
-    const char *const names[] = {"--file", "--weights", "--dump", "--output", "--sentences",
+    const char *const names[] = {"--file",  "--weights",   "--dump",   "--output",    "--sentences",
                                  "--model", "--attention", "--tokens", "--key-tokens"};
-    const char *const values[] = {o->file, o->weights_dir, o->dump_dir, o->output, o->sentences,
-                                  o->model_dir, o->attention, o->tokens_file,
-                                  o->key_tokens_file};
+    const char *const values[] = {o->file,      o->weights_dir, o->dump_dir,
+                                  o->output,    o->sentences,   o->model_dir,
+                                  o->attention, o->tokens_file, o->key_tokens_file};
     for (int k = 0; k < 9; k++)
         if (values[k] && !*values[k])
             return fail(o, "%s needs a path, not an empty string", names[k]);
@@ -379,13 +400,14 @@ static int export_targets(CliOptions *o, int layers)
 static int check_model(CliOptions *o)
 {
     if (!o->model_dir)
-        return o->generate || o->top_k ? fail(o, "--%s goes with --model DIR",
-                                              o->generate ? "generate" : "top-k") : AV_OK;
+        return o->generate || o->top_k
+                   ? fail(o, "--%s goes with --model DIR", o->generate ? "generate" : "top-k")
+                   : AV_OK;
     if (o->weights_dir || o->cfg.preset != PRESET_RANDOM)
         return fail(o, "--model excludes --weights and --preset");
     if (o->dims_given || o->cfg.layers != 1)
         return fail(o, "--model fixes the heads, d_model and layers: leave out --heads, "
-                    "--d-model and --layers");
+                       "--d-model and --layers");
     if (o->cross)
         return fail(o, "--model is a causal decoder: it takes no --cross");
     if (o->top_k && !o->generate && (o->export_set || o->dump_dir))
@@ -404,12 +426,20 @@ static int check_model(CliOptions *o)
 static int check_import(CliOptions *o)
 {
     const ModelConfig *c = &o->cfg;
-    const char *clash = o->text ? "TEXT" : o->file ? "--file" : o->cross ? "--cross"
-                      : o->weights_dir ? "--weights" : o->model_dir ? "--model"
-                      : o->lesson_set ? "--lesson" : o->dims_given ? "--heads/--d-model"
-                      : c->layers != 1 ? "--layers" : c->preset != PRESET_RANDOM ? "--preset"
-                      : c->causal ? "--causal" : !c->pe ? "--no-pe" : !c->scale ? "--no-scale"
-                      : c->temperature != 1.0f ? "--temperature" : NULL;
+    const char *clash = o->text                      ? "TEXT"
+                        : o->file                    ? "--file"
+                        : o->cross                   ? "--cross"
+                        : o->weights_dir             ? "--weights"
+                        : o->model_dir               ? "--model"
+                        : o->lesson_set              ? "--lesson"
+                        : o->dims_given              ? "--heads/--d-model"
+                        : c->layers != 1             ? "--layers"
+                        : c->preset != PRESET_RANDOM ? "--preset"
+                        : c->causal                  ? "--causal"
+                        : !c->pe                     ? "--no-pe"
+                        : !c->scale                  ? "--no-scale"
+                        : c->temperature != 1.0f     ? "--temperature"
+                                                     : NULL;
     if (!o->attention)
         return fail(o, "%s goes with --attention FILE.npy",
                     o->tokens_file ? "--tokens" : "--key-tokens");
@@ -417,14 +447,15 @@ static int check_import(CliOptions *o)
         return fail(o, "--attention opens attention computed elsewhere: leave out %s", clash);
     if (o->export_heads)
         return fail(o, "--export heads runs token sequences through a model: imported "
-                    "attention has only its own text");
+                       "attention has only its own text");
     if (o->export_lens)
         return fail(o, "--export lens needs a model that predicts tokens (--model DIR): "
-                    "imported attention has only weights");
-    if (o->export_set && (o->export.format == EXPORT_TRACE ||
-                          o->export.format == EXPORT_PIPELINE))
-        return fail(o, "--export %s needs a model's vectors (Q, K, V): imported attention has "
-                    "only weights", o->export.format == EXPORT_TRACE ? "trace" : "pipeline");
+                       "imported attention has only weights");
+    if (o->export_set && (o->export.format == EXPORT_TRACE || o->export.format == EXPORT_PIPELINE))
+        return fail(o,
+                    "--export %s needs a model's vectors (Q, K, V): imported attention has "
+                    "only weights",
+                    o->export.format == EXPORT_TRACE ? "trace" : "pipeline");
     if (o->output && !o->export_set)
         return fail(o, "--output goes with --export");
     return export_targets(o, 0); /* the layers: known once the file is read */
@@ -438,10 +469,10 @@ static int check_lesson_model(CliOptions *o)
         return fail(o, "--model goes with --lesson NAME (every page then runs on it)");
     if (o->weights_dir || o->cfg.preset != PRESET_RANDOM || o->dims_given || o->cfg.layers != 1)
         return fail(o, "--model fixes the heads, d_model, layers and weights: leave out "
-                    "--heads, --d-model, --layers, --weights and --preset");
+                       "--heads, --d-model, --layers, --weights and --preset");
     if (o->text || o->file || o->dump_dir || o->cross || o->generate || o->top_k)
         return fail(o, "--lesson sets its own sentences: leave out TEXT, --file, --cross, "
-                    "--dump and --generate");
+                       "--dump and --generate");
     if (o->export_set && o->export.format != EXPORT_MD)
         return fail(o, "--lesson goes with --export md and a lesson name (the handout)");
     if (o->output && !o->export_set)
@@ -462,7 +493,7 @@ static int check_combination(CliOptions *o)
         return fail(o, "--check writes findings, not an export: leave out --export");
     if (o->check && (o->attention || o->weights_dir))
         return fail(o, "--check runs the lesson's own models (or --model's): leave out "
-                    "--attention and --weights");
+                       "--attention and --weights");
     if (o->lesson_set && o->model_dir)
         return check_lesson_model(o);
     if (o->attention || o->tokens_file || o->key_tokens_file)
@@ -471,15 +502,17 @@ static int check_combination(CliOptions *o)
         return check_model(o);
     if (o->export_lens)
         return fail(o, "--export lens needs a model that predicts tokens (--model DIR): "
-                    "the toy pipeline has no vocabulary to predict");
+                       "the toy pipeline has no vocabulary to predict");
     if (c->preset == PRESET_DESIGNED && o->weights_dir)
         return fail(o, "--preset designed and --weights exclude each other");
     if (o->weights_dir)
         c->preset = PRESET_LOADED;
     if (c->preset == PRESET_DESIGNED) {
         if (o->dims_given && (c->d_model != DESIGNED_D_MODEL || c->H != DESIGNED_HEADS))
-            return fail(o, "--preset designed has d_model %d and %d heads: leave out "
-                        "--d-model and --heads", DESIGNED_D_MODEL, DESIGNED_HEADS);
+            return fail(o,
+                        "--preset designed has d_model %d and %d heads: leave out "
+                        "--d-model and --heads",
+                        DESIGNED_D_MODEL, DESIGNED_HEADS);
         model_config_designed(c);
     }
     if (c->d_model % c->H != 0)

@@ -272,9 +272,10 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
             return say(1, "HF_HUB_OFFLINE is set: nothing is downloaded (unset it to fetch %s)",
                        id->repo);
         if (hffolder_missing(snap, list, sizeof list))
-            return say(1, "HF_HUB_OFFLINE is set: the cache's copy of %s (%s) lacks %s, and "
-                       "nothing is downloaded (unset it to fetch %s)", id->repo, snap, list,
-                       id->repo);
+            return say(1,
+                       "HF_HUB_OFFLINE is set: the cache's copy of %s (%s) lacks %s, and "
+                       "nothing is downloaded (unset it to fetch %s)",
+                       id->repo, snap, list, id->repo);
         return 0;
     }
     Get g = {.id = id};
@@ -286,8 +287,10 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
         return say(2, "HF_ENDPOINT is '%s': it needs http:// or https:// before the host",
                    g.endpoint);
     if (strpbrk(g.endpoint, "?# ")) /* the files' paths go after it */
-        return say(2, "HF_ENDPOINT is '%s': a hub's address has no query, fragment or space "
-                      "(https://host or https://host/path)", g.endpoint);
+        return say(2,
+                   "HF_ENDPOINT is '%s': a hub's address has no query, fragment or space "
+                   "(https://host or https://host/path)",
+                   g.endpoint);
     const char *token = getenv("HF_TOKEN");
     g.net = (HubNet){.endpoint = g.endpoint,
                      .token = token && *token ? token : NULL,
@@ -329,8 +332,10 @@ int hub_cmd_get(int argc, char **argv)
         return say(2, "'%s' is not a hub id (NAME or ORG/NAME, optionally @REVISION)", argv[1]);
     char root[HF_PATH_MAX], snap[HF_PATH_MAX];
     if (!hfcache_root(root, sizeof root))
-        return say(2, "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME (a path of at most "
-                      "%d bytes)", HF_PATH_MAX - 1);
+        return say(2,
+                   "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME (a path of at most "
+                   "%d bytes)",
+                   HF_PATH_MAX - 1);
     int status = get_model(&id, root, snap, sizeof snap);
     if (status)
         return status;
@@ -399,10 +404,14 @@ static int bad_revision(const char *name)
     if (!hfcache_parse_id(repo, &id))
         return 0;
     if (!at[1])
-        return say(2, "%s: no such folder, and nothing follows @: a revision is a branch, a "
-                      "tag or a commit (%s@main)", name, repo);
-    return say(2, "%s: no such folder, and '%s' is not a revision (a branch, a tag or a "
-                  "commit: %s@main)", name, at + 1, repo);
+        return say(2,
+                   "%s: no such folder, and nothing follows @: a revision is a branch, a "
+                   "tag or a commit (%s@main)",
+                   name, repo);
+    return say(2,
+               "%s: no such folder, and '%s' is not a revision (a branch, a tag or a "
+               "commit: %s@main)",
+               name, at + 1, repo);
 }
 
 int hub_cmd_resolve(CliOptions *o)
@@ -416,15 +425,18 @@ int hub_cmd_resolve(CliOptions *o)
     if (!hfcache_parse_id(name, &id))
         return bad_revision(name); /* else a path, said as one */
     if (!hfcache_root(root, sizeof root))
-        return say(2, "%s: no such folder, and no Hugging Face cache to look in: set "
-                      "HF_HUB_CACHE, HF_HOME or HOME", name);
+        return say(2,
+                   "%s: no such folder, and no Hugging Face cache to look in: set "
+                   "HF_HUB_CACHE, HF_HOME or HOME",
+                   name);
     if (hfcache_find(root, &id, snap, sizeof snap, &found))
         return use_snapshot(o, name, snap);
     about(id.repo, size, sizeof size);
     /* the repo there, not that revision: said, where no question is asked */
     if ((offline() || !isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) &&
         cached_elsewise(&id, root, snap, sizeof snap))
-        return say(2, "the Hugging Face cache holds %s (%s) but no snapshot %s%s%s: %s`attnviz "
+        return say(2,
+                   "the Hugging Face cache holds %s (%s) but no snapshot %s%s%s: %s`attnviz "
                    "get %s` fetches it",
                    id.repo, snap, hfcache_is_commit(id.rev) ? "of commit " : "that refs/", id.rev,
                    hfcache_is_commit(id.rev) ? "" : " names",

@@ -318,8 +318,8 @@ HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const cha
             continue;
         }
         /* the hub answers 401 for a repo that does not exist, to one without a token */
-        if (m->status == 404 || ((m->status == 401 || m->status == 403) &&
-                                 strcmp(m->code, "RepoNotFound") == 0))
+        if (m->status == 404 ||
+            ((m->status == 401 || m->status == 403) && strcmp(m->code, "RepoNotFound") == 0))
             return fail(why, whylen, HUB_NOT_FOUND, "%ld %s", m->status, m->code);
         if (m->status == 401 || m->status == 403)
             return fail(why, whylen, HUB_DENIED, "%ld %s", m->status, m->code);
@@ -421,8 +421,8 @@ static void draw_bar(const Transfer *t, double elapsed)
         long s = (long)((t->size - (double)t->have) / speed);
         snprintf(left, sizeof left, "  %ld:%02ld left", s / 60, s % 60);
     }
-    int nf = snprintf(figures, sizeof figures, "%s / %s  %.1f MB/s%s", have, total, speed / 1e6,
-                      left);
+    int nf =
+        snprintf(figures, sizeof figures, "%s / %s  %.1f MB/s%s", have, total, speed / 1e6, left);
     /* the name in 20 columns and a space, the bar in 4 to 24 and " []";
      * narrower: the name alone, cut to no fewer than 8; then neither */
     const int room = term_columns() - 1 - nf; /* the last column left empty: no wrap */
@@ -591,11 +591,10 @@ static HubErr refused(const HubNet *n, const HubMeta *m, long status, char *why,
     CURLU *u = url_parse(m->url);
     if (!u || curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
         host = NULL;
-    HubErr rc = fail(why, whylen, HUB_HTTP,
-                     "%s, where the hub sent the download, answered %ld%s", host ? host : "the host",
-                     status,
-                     status == 401 || status == 403 ? " (an expired link? run it again for a new one)"
-                                                    : "");
+    HubErr rc = fail(
+        why, whylen, HUB_HTTP, "%s, where the hub sent the download, answered %ld%s",
+        host ? host : "the host", status,
+        status == 401 || status == 403 ? " (an expired link? run it again for a new one)" : "");
     curl_free(host);
     curl_url_cleanup(u);
     return rc;
@@ -622,9 +621,11 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
     CURLcode cr = CURLE_OK;
     for (int k = 0; k < n->tries; k++) {
         if (k && cr == CURLE_OPERATION_TIMEDOUT) /* seconds went by: say why */
-            fprintf(stderr, "%sattnviz: %s: stalled (under 1 KB/s for %ld s); resuming at %.1f MB "
-                    "(%d of %d)\n", t->bar ? "\r\033[K" : "", t->label, n->stall_seconds,
-                    (double)t->have / 1e6, k + 1, n->tries);
+            fprintf(stderr,
+                    "%sattnviz: %s: stalled (under 1 KB/s for %ld s); resuming at %.1f MB "
+                    "(%d of %d)\n",
+                    t->bar ? "\r\033[K" : "", t->label, n->stall_seconds, (double)t->have / 1e6,
+                    k + 1, n->tries);
         if (k)
             backoff(k, t->hd.retry_after, t->label, t->bar);
         if (m->size >= 0 && t->have == (long long)m->size)

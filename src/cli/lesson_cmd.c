@@ -156,8 +156,8 @@ static int check_one(const LessonCatalog *cat, const char *name, const LessonChe
 
 int lesson_cmd_check(const CliOptions *o, const SentenceList *sentences)
 {
-    LessonCheckOptions co = {.n_sizes = o->n_sizes, .sentences = sentences, .cfg = o->cfg,
-                             .model = o->model_dir};
+    LessonCheckOptions co = {
+        .n_sizes = o->n_sizes, .sentences = sentences, .cfg = o->cfg, .model = o->model_dir};
     for (int k = 0; k < o->n_sizes; k++)
         co.w[k] = o->size_w[k], co.h[k] = o->size_h[k];
     LessonCatalog cat;

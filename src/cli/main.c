@@ -39,13 +39,13 @@
 
 typedef struct {
     CliOptions opt;
-    char *file_text;     /* -f contents */
+    char *file_text; /* -f contents */
     SentenceList sentences;
     ModelWeights weights;
     ModelResult result;
-    Kind kind;           /* what runs: the pipeline on weights, --model's (trained or GPT-2) */
-    char *gen_text;      /* the text continued by --generate, or NULL */
-    Lesson lesson;       /* --lesson NAME for the interface */
+    Kind kind;      /* what runs: the pipeline on weights, --model's (trained or GPT-2) */
+    char *gen_text; /* the text continued by --generate, or NULL */
+    Lesson lesson;  /* --lesson NAME for the interface */
 } App;
 
 /* Make wcwidth and ncursesw see UTF-8 even under a plain "C" locale. */
@@ -125,8 +125,7 @@ static int load_weights(App *a)
     if (err == AV_ERR_NPY_SHAPE)
         return shape_error(a, which);
     if (err)
-        return say(av_exit_status(err), "%s/%s: %s", a->opt.weights_dir, which,
-                   av_strerror(err));
+        return say(av_exit_status(err), "%s/%s: %s", a->opt.weights_dir, which, av_strerror(err));
     return 0;
 }
 
@@ -143,13 +142,13 @@ static const char *the_text(const App *a)
 static int run_model(App *a)
 {
     const char *text = the_text(a), *cross = a->opt.cross;
-    int err = kind_run(&a->kind, &a->opt.cfg, text, strlen(text), cross,
-                       cross ? strlen(cross) : 0, &a->result);
+    int err = kind_run(&a->kind, &a->opt.cfg, text, strlen(text), cross, cross ? strlen(cross) : 0,
+                       &a->result);
     if (err == AV_ERR_TOO_LARGE && !a->opt.dump_dir && a->opt.cfg.keep_scores) {
         /* the HTML page's scores: not for a text too long to keep its weights */
         a->opt.cfg.keep_scores = false;
-        err = kind_run(&a->kind, &a->opt.cfg, text, strlen(text), cross,
-                       cross ? strlen(cross) : 0, &a->result);
+        err = kind_run(&a->kind, &a->opt.cfg, text, strlen(text), cross, cross ? strlen(cross) : 0,
+                       &a->result);
     }
     if (a->opt.model_dir && err)
         return model_cmd_error(&a->opt, &a->kind, err);
@@ -157,8 +156,8 @@ static int run_model(App *a)
     kind_run_note(&a->kind, &a->result, note, sizeof note);
     if (note[0])
         say(0, "%s", note);
-    const TokenList *t = a->result.tokens.bad_offset || !cross ? &a->result.tokens
-                                                               : &a->result.cross_tokens;
+    const TokenList *t =
+        a->result.tokens.bad_offset || !cross ? &a->result.tokens : &a->result.cross_tokens;
     switch (err) {
     case AV_OK: return 0;
     case AV_ERR_EMPTY:
@@ -166,18 +165,22 @@ static int run_model(App *a)
     case AV_ERR_UTF8:
         if (t == &a->result.tokens && a->file_text)
             return say(2, "%s: invalid UTF-8 at byte %zu", a->opt.file, t->bad_offset);
-        return say(2, "invalid UTF-8 in the %s at byte %zu", t == &a->result.tokens ? "text"
-                   : "--cross text", t->bad_offset);
+        return say(2, "invalid UTF-8 in the %s at byte %zu",
+                   t == &a->result.tokens ? "text" : "--cross text", t->bad_offset);
     case AV_ERR_TOO_MANY:
-        return say(2, "the text has more than %d tokens (raise the limit with --max-tokens, "
-                   "up to %d)", a->opt.cfg.max_tokens, AV_MAX_TOKENS);
+        return say(2,
+                   "the text has more than %d tokens (raise the limit with --max-tokens, "
+                   "up to %d)",
+                   a->opt.cfg.max_tokens, AV_MAX_TOKENS);
     case AV_ERR_NPY_SHAPE:
         return say(2, "%s/X.npy has %d rows but the text has %d tokens", a->opt.weights_dir,
                    a->weights.n_x, a->result.tokens.n);
     case AV_ERR_TOO_LARGE:
         return say(2, "%d tokens are too many to dump: the weights alone would take %.1f GiB",
-                   a->result.tokens.n, model_weight_bytes(&a->opt.cfg, a->result.tokens.n,
-                   cross ? a->result.cross_tokens.n : a->result.tokens.n) / (1 << 30));
+                   a->result.tokens.n,
+                   model_weight_bytes(&a->opt.cfg, a->result.tokens.n,
+                                      cross ? a->result.cross_tokens.n : a->result.tokens.n) /
+                       (1 << 30));
     default: return say(av_exit_status(err), "%s", av_strerror(err));
     }
 }
@@ -229,8 +232,7 @@ static int batch(App *a)
         if (err && !which)
             return say(1, "cannot make the folder %s: %s", a->opt.dump_dir, strerror(errno));
         if (err)
-            return say(1, "cannot write %s in %s: %s", which, a->opt.dump_dir,
-                       strerror(errno));
+            return say(1, "cannot write %s in %s: %s", which, a->opt.dump_dir, strerror(errno));
     }
     if (a->opt.export_heads)
         return write_heads(a);
@@ -258,11 +260,16 @@ static int interactive(App *a)
     /* a model opened without TEXT starts on text of its own vocabulary
      * (model_cmd_prepare), not on a sentence it cannot read */
     UiOptions u = {
-        .cfg = a->opt.cfg, .text = a->gen_text ? a->gen_text
-                                   : a->file_text ? a->file_text : a->opt.text,
-        .cross = a->opt.cross, .sentences = &a->sentences,
-        .weights = a->opt.weights_dir ? &a->weights : NULL, .color = a->opt.color,
-        .kind = a->opt.model_dir && !a->opt.lesson_set ? &a->kind : NULL, .defaults = !a->opt.dims_given && !a->opt.preset_given,
+        .cfg = a->opt.cfg,
+        .text = a->gen_text    ? a->gen_text
+                : a->file_text ? a->file_text
+                               : a->opt.text,
+        .cross = a->opt.cross,
+        .sentences = &a->sentences,
+        .weights = a->opt.weights_dir ? &a->weights : NULL,
+        .color = a->opt.color,
+        .kind = a->opt.model_dir && !a->opt.lesson_set ? &a->kind : NULL,
+        .defaults = !a->opt.dims_given && !a->opt.preset_given,
     };
     u.lesson = a->opt.lesson_set ? &a->lesson : NULL;
     /* o's lessons run on --model's folder, as --lesson NAME --model DIR's do */
@@ -305,13 +312,13 @@ static int live(App *a)
 static int run(App *a)
 {
     /* the HTML page shows each cell's raw score */
-    a->opt.cfg.keep_scores = a->opt.dump_dir != NULL ||
-                             (a->opt.export_set && a->opt.export.format == EXPORT_HTML);
+    a->opt.cfg.keep_scores =
+        a->opt.dump_dir != NULL || (a->opt.export_set && a->opt.export.format == EXPORT_HTML);
     /* A text or trace export of a long text needs the weights one block at a
      * time: computing them on demand spares the first touch of hundreds of
      * MiB that keeping them would cost. */
-    bool drawn = a->opt.export_set && (a->opt.export.format == EXPORT_TEXT ||
-                                       a->opt.export.format == EXPORT_TRACE);
+    bool drawn = a->opt.export_set &&
+                 (a->opt.export.format == EXPORT_TEXT || a->opt.export.format == EXPORT_TRACE);
     if (drawn && !a->opt.dump_dir && a->opt.cfg.weights_budget == 0)
         a->opt.cfg.weights_budget = 64.0 * 1024 * 1024;
     int status = load_text(a);
@@ -360,7 +367,7 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "get") == 0)
         return hub_cmd_get(argc - 1, argv + 1);
-    blaskern_ensure(argv); /* OpenBLAS on the processor's own kernel: may re-execute once */
+    blaskern_ensure(argv);    /* OpenBLAS on the processor's own kernel: may re-execute once */
     stale_set_note(say_note); /* a killed run's temporary left beside a file: one line */
     if (argc > 1 && strcmp(argv[1], "train") == 0)
         return train_cmd_main(argc - 1, argv + 1);

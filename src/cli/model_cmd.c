@@ -62,10 +62,14 @@ static int lfs_pointer(const CliOptions *o)
     hub_cmd_guess_id(o->model_dir, id, sizeof id);
     bool weights = strstr(name, ".safetensors") && !strstr(name, ".json");
     if (hfcache_repo_of(o->model_dir, id, sizeof id))
-        return say(2, "the cache's copy of %s (%s) holds a Git LFS pointer in place of %s: "
-                   "`attnviz get %s` fetches it", id, o->model_dir, name, id);
-    return say(2, "%s is a Git LFS pointer, not the %s: run `git lfs pull` in %s, or "
-               "`attnviz get %s`", name, weights ? "weights" : "file", o->model_dir, id);
+        return say(2,
+                   "the cache's copy of %s (%s) holds a Git LFS pointer in place of %s: "
+                   "`attnviz get %s` fetches it",
+                   id, o->model_dir, name, id);
+    return say(2,
+               "%s is a Git LFS pointer, not the %s: run `git lfs pull` in %s, or "
+               "`attnviz get %s`",
+               name, weights ? "weights" : "file", o->model_dir, id);
 }
 
 static int open_folder(const CliOptions *o, Kind *k)
@@ -81,8 +85,8 @@ static int open_folder(const CliOptions *o, Kind *k)
     char id[HF_ID_MAX];
     if (err == AV_ERR_MODEL && strstr(why, ".safetensors: ") && /* a damaged download */
         hfcache_repo_of(o->model_dir, id, sizeof id))
-        return say(2, "%s, in the cache's copy of %s (%s): `attnviz get %s` fetches it again",
-                   why, id, o->model_dir, id);
+        return say(2, "%s, in the cache's copy of %s (%s): `attnviz get %s` fetches it again", why,
+                   id, o->model_dir, id);
     return err ? say(av_exit_status(err), "%s", why) : 0;
 }
 
@@ -106,12 +110,13 @@ static int check_sizes(const CliOptions *o, const Kind *k, const ModelConfig *c)
         return say(2, "--head %d is out of range: %s has %d head%s%s", o->head_1, name, c->H,
                    c->H == 1 ? "" : "s", file ? "" : " a layer");
     if (o->layer_1 > c->layers)
-        return say(2, "--layer %d is out of range: %s has %d layer%s", o->layer_1, name,
-                   c->layers, c->layers == 1 ? "" : "s");
+        return say(2, "--layer %d is out of range: %s has %d layer%s", o->layer_1, name, c->layers,
+                   c->layers == 1 ? "" : "s");
     if (file && (c->layers > AV_MAX_LAYERS || c->H > AV_MAX_HEADS))
-        return say(2, "%s has %d layers of %d heads: attnviz shows at most %d layers of %d "
-                   "heads (slice the array, e.g. A[-%d:])", name, c->layers, c->H,
-                   AV_MAX_LAYERS, AV_MAX_HEADS, AV_MAX_LAYERS);
+        return say(2,
+                   "%s has %d layers of %d heads: attnviz shows at most %d layers of %d "
+                   "heads (slice the array, e.g. A[-%d:])",
+                   name, c->layers, c->H, AV_MAX_LAYERS, AV_MAX_HEADS, AV_MAX_LAYERS);
     return 0;
 }
 
@@ -182,19 +187,22 @@ static int export_to(FILE *f, void *ctx)
 }
 
 /* The lazy result's refusal: a file's budget, or a text's length. */
-static int too_large(const CliOptions *o, const Kind *k, const ModelResult *r,
-                     const ModelConfig *c)
+static int too_large(const CliOptions *o, const Kind *k, const ModelResult *r, const ModelConfig *c)
 {
     if (k->cls->budget_message)
-        return say(2, "%s is too large to export every weight (over the %.0f MiB budget as "
-                   "float32): use --export text, which pools them", o->attention,
+        return say(2,
+                   "%s is too large to export every weight (over the %.0f MiB budget as "
+                   "float32): use --export text, which pools them",
+                   o->attention,
                    (c->weights_budget > 0 ? c->weights_budget : MODEL_BUDGET) / (1 << 20));
-    return say(2, "%d tokens are too many to export every weight: use --export text, "
-               "which pools them", r->tokens.n);
+    return say(2,
+               "%d tokens are too many to export every weight: use --export text, "
+               "which pools them",
+               r->tokens.n);
 }
 
-int model_cmd_export(const CliOptions *o, const Kind *k, const ModelResult *r,
-                     const ModelConfig *c, ExportOptions eo)
+int model_cmd_export(const CliOptions *o, const Kind *k, const ModelResult *r, const ModelConfig *c,
+                     ExportOptions eo)
 {
     /* text and md open with the sentence and its numbered tokens */
     eo.sentence = !k->cls->no_sentence;
@@ -257,8 +265,7 @@ static int file_interactive(const CliOptions *o, Kind *k, const ModelConfig *c)
         sentences_free(&examples);
         return say(1, "out of memory");
     }
-    UiOptions u = {.cfg = *c, .text = text, .sentences = &examples, .color = o->color,
-                   .kind = k};
+    UiOptions u = {.cfg = *c, .text = text, .sentences = &examples, .color = o->color, .kind = k};
     int status = ui_run(&u);
     free(text);
     sentences_free(&examples);
@@ -271,8 +278,8 @@ int model_cmd_file(const CliOptions *o)
     bool batch = o->export_set || o->dump_dir;
     Kind k;
     int err = kind_imported_load(&k, o->attention, o->tokens_file, o->key_tokens_file,
-                                 !batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO),
-                                 msg, sizeof msg);
+                                 !batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO), msg,
+                                 sizeof msg);
     if (err)
         return say(av_exit_status(err), "%s", msg);
     ModelConfig c = o->cfg;

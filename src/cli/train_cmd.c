@@ -96,19 +96,41 @@ static bool get_float(const char *s, double lo, double hi, float *v)
     return *v = (float)x, true;
 }
 
-enum { O_STEPS = 256, O_LAYERS, O_HEADS, O_DMODEL, O_CONTEXT, O_BATCH, O_LR, O_SEED, O_MLP,
-       O_ACT, O_LN, O_NOLN, O_PE, O_REPORT, O_SAVE, O_WD, O_CLIP, O_DUMP, O_THREADS,
-       O_FORMAT };
+enum {
+    O_STEPS = 256,
+    O_LAYERS,
+    O_HEADS,
+    O_DMODEL,
+    O_CONTEXT,
+    O_BATCH,
+    O_LR,
+    O_SEED,
+    O_MLP,
+    O_ACT,
+    O_LN,
+    O_NOLN,
+    O_PE,
+    O_REPORT,
+    O_SAVE,
+    O_WD,
+    O_CLIP,
+    O_DUMP,
+    O_THREADS,
+    O_FORMAT
+};
 
 static const struct option LONG[] = {
-    {"steps", 1, 0, O_STEPS}, {"layers", 1, 0, O_LAYERS}, {"heads", 1, 0, O_HEADS},
-    {"d-model", 1, 0, O_DMODEL}, {"context", 1, 0, O_CONTEXT}, {"batch", 1, 0, O_BATCH},
-    {"lr", 1, 0, O_LR}, {"seed", 1, 0, O_SEED}, {"mlp", 1, 0, O_MLP},
-    {"activation", 1, 0, O_ACT}, {"layernorm", 0, 0, O_LN}, {"no-layernorm", 0, 0, O_NOLN},
-    {"pe", 1, 0, O_PE}, {"report", 1, 0, O_REPORT}, {"save", 1, 0, O_SAVE},
-    {"weight-decay", 1, 0, O_WD}, {"clip", 1, 0, O_CLIP}, {"dump-grads", 1, 0, O_DUMP},
+    {"steps", 1, 0, O_STEPS},     {"layers", 1, 0, O_LAYERS},
+    {"heads", 1, 0, O_HEADS},     {"d-model", 1, 0, O_DMODEL},
+    {"context", 1, 0, O_CONTEXT}, {"batch", 1, 0, O_BATCH},
+    {"lr", 1, 0, O_LR},           {"seed", 1, 0, O_SEED},
+    {"mlp", 1, 0, O_MLP},         {"activation", 1, 0, O_ACT},
+    {"layernorm", 0, 0, O_LN},    {"no-layernorm", 0, 0, O_NOLN},
+    {"pe", 1, 0, O_PE},           {"report", 1, 0, O_REPORT},
+    {"save", 1, 0, O_SAVE},       {"weight-decay", 1, 0, O_WD},
+    {"clip", 1, 0, O_CLIP},       {"dump-grads", 1, 0, O_DUMP},
     {"threads", 1, 0, O_THREADS}, {"format", 1, 0, O_FORMAT},
-    {"help", 0, 0, 'h'}, {0, 0, 0, 0},
+    {"help", 0, 0, 'h'},          {0, 0, 0, 0},
 };
 
 /* One option's value into o; false when it is out of range. */
@@ -187,7 +209,8 @@ int train_cmd_parse(int argc, char **argv, TrainOptions *o)
     }
     int nops = argc - optind;
     if (nops < 1)
-        return bad(o, "%s", "train: no TASK (induction, copy, reverse, sort, text FILE, "
+        return bad(o, "%s",
+                   "train: no TASK (induction, copy, reverse, sort, text FILE, "
                    "grammar [FILE])");
     o->task = argv[optind];
     o->file = nops >= 2 ? argv[optind + 1] : NULL;
@@ -239,8 +262,7 @@ static void print_heads(const HeadScore *hs, int L, int H)
             if (v > 0.5f)
                 printf("  L%dH%d %s %.2f", l + 1, h + 1, scores_name(k), (double)v);
             else
-                printf("  L%dH%d mixed (%s %.2f)", l + 1, h + 1, scores_short_name(k),
-                       (double)v);
+                printf("  L%dH%d mixed (%s %.2f)", l + 1, h + 1, scores_short_name(k), (double)v);
         }
 }
 
@@ -279,8 +301,10 @@ static int say_not_replaceable(const char *dir, const char *which)
 {
     if (errno == ENOTDIR)
         return say(1, "cannot save in %s: not a folder", dir);
-    return say(1, "cannot save in %s: it holds %s, which is not a model's file (save in a "
-               "new folder, or one that holds a model)", dir, which);
+    return say(1,
+               "cannot save in %s: it holds %s, which is not a model's file (save in a "
+               "new folder, or one that holds a model)",
+               dir, which);
 }
 
 /* The model folder, in attnviz's format or (hf) as a GPT-2 folder. */
@@ -309,8 +333,9 @@ static int make_save_dir(const char *dir, bool hf)
     char which[256], parent[4096];
     if (hf ? hfwrite_save_check(dir, which, sizeof which)
            : modelfile_save_check(dir, which, sizeof which))
-        return errno == ENOTEMPTY || errno == ENOTDIR ? say_not_replaceable(dir, which)
-               : say(1, "cannot save in %s: %s", dir, strerror(errno));
+        return errno == ENOTEMPTY || errno == ENOTDIR
+                   ? say_not_replaceable(dir, which)
+                   : say(1, "cannot save in %s: %s", dir, strerror(errno));
     snprintf(parent, sizeof parent, "%s", dir);
     size_t len = strlen(parent);
     while (len > 1 && parent[len - 1] == '/')
@@ -389,8 +414,10 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
         progress(tr, hs, false);
     int status = save(tr, o->save, hs, o->hf);
     if (!status && interrupted)
-        fprintf(stderr, "attnviz: interrupted at step %ld of %ld: saved the model so far "
-                "in %s\n", tr->step, o->steps, o->save);
+        fprintf(stderr,
+                "attnviz: interrupted at step %ld of %ld: saved the model so far "
+                "in %s\n",
+                tr->step, o->steps, o->save);
     else if (!status)
         printf("saved %s (%ld steps, %.1f s)\n", o->save, tr->step, now() - t0);
     sigaction(SIGINT, &old_int, NULL);
@@ -420,8 +447,8 @@ int train_cmd_main(int argc, char **argv)
     ModelSpec spec;
     Trainer tr = {0};
     mat_set_threads(1);
-    int err = trainer_spec(&task, o.layers, o.heads, o.d_model, o.context, o.mlp, o.layernorm,
-                           o.pe, o.activation, &spec);
+    int err = trainer_spec(&task, o.layers, o.heads, o.d_model, o.context, o.mlp, o.layernorm, o.pe,
+                           o.activation, &spec);
     char why[256];
     if (!err && o.hf && hfwrite_check(&spec, why, sizeof why)) {
         status = say(2, "train: --format hf: GPT-2 cannot express this model: %s", why);
@@ -432,13 +459,16 @@ int train_cmd_main(int argc, char **argv)
     if (!err)
         err = trainer_init(&tr, &task, &spec, &o.cfg);
     if (err == AV_ERR_NOMEM)
-        status = say(1, "out of memory for training %d sequences of %d tokens at d_model %d, "
-                     "%d layer%s (lower --batch or --context)", o.cfg.batch, spec.context,
-                     spec.d_model, spec.layers, spec.layers == 1 ? "" : "s");
+        status =
+            say(1,
+                "out of memory for training %d sequences of %d tokens at d_model %d, "
+                "%d layer%s (lower --batch or --context)",
+                o.cfg.batch, spec.context, spec.d_model, spec.layers, spec.layers == 1 ? "" : "s");
     else if (err)
-        status = say(2, "train: these sizes are not a model attnviz can train "
-                     "(d_model %d, heads %d, layers %d, context %d)", o.d_model, o.heads,
-                     o.layers, o.context);
+        status = say(2,
+                     "train: these sizes are not a model attnviz can train "
+                     "(d_model %d, heads %d, layers %d, context %d)",
+                     o.d_model, o.heads, o.layers, o.context);
     else if (o.dump_grads) {
         for (; tr.step < o.steps;)
             trainer_step(&tr);

@@ -96,8 +96,8 @@ void combine_heads_free(CombinedHeads *c)
     memset(c, 0, sizeof(*c));
 }
 
-void combine_rows_sum(const AttnSource *s, int l, int h, const int *rows, int n_rows,
-                      float *buf, float *out)
+void combine_rows_sum(const AttnSource *s, int l, int h, const int *rows, int n_rows, float *buf,
+                      float *out)
 {
     assert(buf != out);
     memset(out, 0, (size_t)s->n_k * sizeof(float));
@@ -156,10 +156,7 @@ int combine_rollout_step(const AttnSource *s, int l, const float *prev, float *h
         s->release(s->ctx, l);
     if (prev) {
         /* out (n, n) = A_hat_l (n, n) @ prev (n, n) */
-        mat_sgemm(false, false, n, n, n, 1.0f,
-                  hat, n,
-                  prev, n, 0.0f,
-                  out, n);
+        mat_sgemm(false, false, n, n, n, 1.0f, hat, n, prev, n, 0.0f, out, n);
     }
     return AV_OK;
 }
@@ -192,8 +189,7 @@ int combine_rollout(const AttnSource *s, int last, float *out)
 }
 
 /* v (n) <- v A_hat_l, A_hat_l built ROLL_BLOCK rows at a time into blk. */
-static void rollout_row_step(const AttnSource *s, int l, float *v, float *w, float *blk,
-                             float *buf)
+static void rollout_row_step(const AttnSource *s, int l, float *v, float *w, float *blk, float *buf)
 {
     int n = s->n_k;
     memset(w, 0, (size_t)n * sizeof(float));
@@ -202,10 +198,7 @@ static void rollout_row_step(const AttnSource *s, int l, float *v, float *w, flo
         for (int k = 0; k < kb; k++)
             rollout_hat_row(s, l, k0 + k, buf, blk + (size_t)k * n);
         /* w (1, n) += v[k0 .. k0+kb) (1, kb) @ blk (kb, n) */
-        mat_sgemm(false, false, 1, n, kb, 1.0f,
-                  v + k0, kb,
-                  blk, n, 1.0f,
-                  w, n);
+        mat_sgemm(false, false, 1, n, kb, 1.0f, v + k0, kb, blk, n, 1.0f, w, n);
     }
     memcpy(v, w, (size_t)n * sizeof(float));
 }
@@ -239,8 +232,7 @@ done:
     return rc;
 }
 
-int combine_value_norms(int n_k, int d_model, int H, const float *V, const float *Wo,
-                        float *fnorm)
+int combine_value_norms(int n_k, int d_model, int H, const float *V, const float *Wo, float *fnorm)
 {
     if (n_k < 1 || d_model < 1 || H < 1 || d_model % H != 0)
         return AV_ERR_CONFIG;
@@ -251,10 +243,8 @@ int combine_value_norms(int n_k, int d_model, int H, const float *V, const float
     for (int h = 0; h < H; h++) {
         /* f_h (n_k, d_model) = V[:, h*d_k : (h+1)*d_k] (n_k, d_k)
          *                      @ Wo[h*d_k : (h+1)*d_k, :] (d_k, d_model) */
-        mat_sgemm(false, false, n_k, d_model, d_k, 1.0f,
-                  V + (size_t)h * d_k, d_model,
-                  Wo + (size_t)h * d_k * d_model, d_model, 0.0f,
-                  f, d_model);
+        mat_sgemm(false, false, n_k, d_model, d_k, 1.0f, V + (size_t)h * d_k, d_model,
+                  Wo + (size_t)h * d_k * d_model, d_model, 0.0f, f, d_model);
         for (int j = 0; j < n_k; j++) {
             const float *f_j = f + (size_t)j * d_model;
             double ss = 0;
@@ -293,6 +283,6 @@ void combine_norms_init(NormsSource *ns, const AttnSource *weights, const float 
 {
     ns->weights = weights;
     ns->fnorm = fnorm;
-    ns->src = (AttnSource){weights->L, weights->H, weights->n_q, weights->n_k, norms_row_cb,
+    ns->src = (AttnSource){weights->L,       weights->H, weights->n_q, weights->n_k, norms_row_cb,
                            norms_release_cb, ns};
 }

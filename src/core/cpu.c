@@ -27,18 +27,18 @@ typedef struct {
 } KernelLevel;
 
 static const KernelLevel KERNELS[] = {
-    {"Katmai", CPU_LEVEL_SSE3},      {"Coppermine", CPU_LEVEL_SSE3},
-    {"Northwood", CPU_LEVEL_SSE3},   {"Prescott", CPU_LEVEL_SSE3},
-    {"Banias", CPU_LEVEL_SSE3},      {"Atom", CPU_LEVEL_SSE3},
-    {"Core2", CPU_LEVEL_SSE3},       {"Penryn", CPU_LEVEL_SSE3},
-    {"Dunnington", CPU_LEVEL_SSE3},  {"Nehalem", CPU_LEVEL_SSE3},
-    {"Athlon", CPU_LEVEL_SSE3},      {"Opteron", CPU_LEVEL_SSE3},
+    {"Katmai", CPU_LEVEL_SSE3},       {"Coppermine", CPU_LEVEL_SSE3},
+    {"Northwood", CPU_LEVEL_SSE3},    {"Prescott", CPU_LEVEL_SSE3},
+    {"Banias", CPU_LEVEL_SSE3},       {"Atom", CPU_LEVEL_SSE3},
+    {"Core2", CPU_LEVEL_SSE3},        {"Penryn", CPU_LEVEL_SSE3},
+    {"Dunnington", CPU_LEVEL_SSE3},   {"Nehalem", CPU_LEVEL_SSE3},
+    {"Athlon", CPU_LEVEL_SSE3},       {"Opteron", CPU_LEVEL_SSE3},
     {"Opteron_SSE3", CPU_LEVEL_SSE3}, {"Barcelona", CPU_LEVEL_SSE3},
-    {"Nano", CPU_LEVEL_SSE3},        {"Bobcat", CPU_LEVEL_SSE3},
-    {"Sandybridge", CPU_LEVEL_AVX},  {"Bulldozer", CPU_LEVEL_AVX},
-    {"Piledriver", CPU_LEVEL_AVX},   {"Steamroller", CPU_LEVEL_AVX},
-    {"Excavator", CPU_LEVEL_AVX},    {"Haswell", CPU_LEVEL_AVX2},
-    {"Zen", CPU_LEVEL_AVX2},         {"SkylakeX", CPU_LEVEL_AVX512},
+    {"Nano", CPU_LEVEL_SSE3},         {"Bobcat", CPU_LEVEL_SSE3},
+    {"Sandybridge", CPU_LEVEL_AVX},   {"Bulldozer", CPU_LEVEL_AVX},
+    {"Piledriver", CPU_LEVEL_AVX},    {"Steamroller", CPU_LEVEL_AVX},
+    {"Excavator", CPU_LEVEL_AVX},     {"Haswell", CPU_LEVEL_AVX2},
+    {"Zen", CPU_LEVEL_AVX2},          {"SkylakeX", CPU_LEVEL_AVX512},
     {"Cooperlake", CPU_LEVEL_AVX512}, {"SapphireRapids", CPU_LEVEL_AVX512},
 };
 
@@ -172,14 +172,10 @@ int cpu_kernel_level(const char *kernel)
 static const char *kernel_for(CpuLevel l, bool amd)
 {
     switch (l) {
-    case CPU_LEVEL_AVX512:
-        return "SkylakeX";
-    case CPU_LEVEL_AVX2:
-        return amd ? "Zen" : "Haswell";
-    case CPU_LEVEL_AVX:
-        return "Sandybridge";
-    default:
-        return NULL;
+    case CPU_LEVEL_AVX512: return "SkylakeX";
+    case CPU_LEVEL_AVX2: return amd ? "Zen" : "Haswell";
+    case CPU_LEVEL_AVX: return "Sandybridge";
+    default: return NULL;
     }
 }
 

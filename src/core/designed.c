@@ -34,10 +34,19 @@
 #define ANIM_LOOKAHEAD 3                /* "it was too tired": the predicate's reach */
 #define DIM_ONE (D - 1)                 /* cos(pos * 10000^-(190/192)): 1 within 1e-3 */
 
-enum { CLASS_NOUN, CLASS_VERB, CLASS_PRONOUN, CLASS_DET, CLASS_PREP, CLASS_CONJ, CLASS_ADJ,
-       CLASS_ADV, CLASS_COUNT };
+enum {
+    CLASS_NOUN,
+    CLASS_VERB,
+    CLASS_PRONOUN,
+    CLASS_DET,
+    CLASS_PREP,
+    CLASS_CONJ,
+    CLASS_ADJ,
+    CLASS_ADV,
+    CLASS_COUNT
+};
 static const char *const class_names[CLASS_COUNT] = {"noun", "verb", "pronoun", "det",
-                                                     "prep", "conj", "adj", "adv"};
+                                                     "prep", "conj", "adj",     "adv"};
 static const char *const agr_names[4] = {"female", "male", "thing", "plural"};
 
 static const char lexicon[] =
@@ -45,8 +54,7 @@ static const char lexicon[] =
     ;
 
 static const char *const labels[DESIGNED_HEADS] = {
-    "previous token", "self", "first token", "same word", "pronoun -> noun",
-    "verb -> subject",
+    "previous token", "self", "first token", "same word", "pronoun -> noun", "verb -> subject",
 };
 
 static const char *const helps[DESIGNED_HEADS] = {
@@ -113,7 +121,7 @@ static void heads_positional(float *Wq, float *Wk)
     for (int k = 0; k < PAIRS; k++) {
         pe_pair(Wq, Wk, k, col(0, 2 * k), 10.0, 1.0); /* previous token */
         pe_pair(Wq, Wk, k, col(1, 2 * k), 10.0, 0.0); /* self */
-        set(Wq, DIM_ONE, col(2, k), 10.0);           /* first token */
+        set(Wq, DIM_ONE, col(2, k), 10.0);            /* first token */
         set(Wk, 2 * k + 1, col(2, k), 1.0);
     }
 }
@@ -127,7 +135,7 @@ static void heads_lexical(float *Wq, float *Wk)
     for (int k = 0; k < 4; k++)
         pe_pair(Wq, Wk, k, col(3, ID_DIMS + 2 * k), -2.0, 0.0); /* ... not itself */
     for (int k = 0; k < 8; k++) {
-        pe_pair(Wq, Wk, k, col(4, 4 + 2 * k), 1.5, 0.0);   /* others: a little self */
+        pe_pair(Wq, Wk, k, col(4, 4 + 2 * k), 1.5, 0.0); /* others: a little self */
     }
     for (int a = 0; a < 4; a++) { /* pronoun -> agreeing noun */
         set(Wq, DIM_PRON_AGR(a), col(4, a), 40.0);
@@ -164,8 +172,7 @@ static bool lexicon_find(const char *folded, const char **entry)
     for (const char *p = lexicon; *p;) {
         const char *nl = strchr(p, '\n');
         const char *end = nl ? nl : p + strlen(p);
-        if (*p != '#' && (size_t)(end - p) > len && strncmp(p, folded, len) == 0 &&
-            p[len] == ' ') {
+        if (*p != '#' && (size_t)(end - p) > len && strncmp(p, folded, len) == 0 && p[len] == ' ') {
             *entry = p + len + 1;
             return true;
         }

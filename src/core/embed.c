@@ -84,8 +84,8 @@ size_t embed_casefold(const char *src, size_t len, char *dst)
 }
 
 /* folded_hash's loop from byte i on with the hash so far h: any text. */
-static __attribute__((noinline)) uint64_t folded_hash_from(const char *text, size_t len,
-                                                           size_t i, uint64_t h)
+static __attribute__((noinline)) uint64_t folded_hash_from(const char *text, size_t len, size_t i,
+                                                           uint64_t h)
 {
     while (i < len) {
         unsigned char b = (unsigned char)text[i];
@@ -165,8 +165,7 @@ static bool cache_ready(EmbedCache *c, int d_model)
     return true;
 }
 
-int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X,
-                 EmbedCache *cache)
+int embed_tokens(const TokenList *tokens, uint64_t seed, int d_model, float *X, EmbedCache *cache)
 {
     /* X is (n, d_model), row i from tokens->tok[i] */
     if (cache && !cache_ready(cache, d_model))

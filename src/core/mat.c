@@ -32,8 +32,7 @@ static inline float elem(const float *X, int ld, bool trans, int r, int c)
     return trans ? X[(long)c * ld + r] : X[(long)r * ld + c];
 }
 
-void mat_check_shapes(bool trans_a, bool trans_b, int M, int N, int K, int lda, int ldb,
-                      int ldc)
+void mat_check_shapes(bool trans_a, bool trans_b, int M, int N, int K, int lda, int ldb, int ldc)
 {
     (void)trans_a, (void)trans_b, (void)M, (void)N, (void)K, (void)lda, (void)ldb, (void)ldc;
     assert(M >= 0 && N >= 0 && K >= 0);
@@ -42,9 +41,8 @@ void mat_check_shapes(bool trans_a, bool trans_b, int M, int N, int K, int lda, 
     assert(ldc >= N && ldc >= 1);
 }
 
-void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
-                   const float *A, int lda, const float *B, int ldb, float beta,
-                   float *C, int ldc)
+void mat_sgemm_ref(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float *A,
+                   int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     mat_check_shapes(trans_a, trans_b, M, N, K, lda, ldb, ldc);
     for (int i = 0; i < M; i++) {
@@ -80,9 +78,8 @@ bool mat_blas_usable(void)
 #endif
 }
 
-void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
-               const float *A, int lda, const float *B, int ldb, float beta,
-               float *C, int ldc)
+void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha, const float *A,
+               int lda, const float *B, int ldb, float beta, float *C, int ldc)
 {
     mat_check_shapes(trans_a, trans_b, M, N, K, lda, ldb, ldc);
     if (M == 0 || N == 0)
@@ -99,10 +96,7 @@ void mat_sgemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
         return;
     }
     cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
-                trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha,
-                A, lda,
-                B, ldb,
-                beta, C, ldc);
+                trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
 #endif
 }
 
@@ -126,8 +120,8 @@ void mat_pack(bool trans_b, int K, int N, const float *B, int ldb, float *Bp)
     thin_pack(trans_b, K, N, B, ldb, Bp);
 }
 
-void mat_pack_part(bool trans_b, int K, int N, const float *B, int ldb, float *Bp, int kp,
-                   int k0, int j0)
+void mat_pack_part(bool trans_b, int K, int N, const float *B, int ldb, float *Bp, int kp, int k0,
+                   int j0)
 {
     assert(K >= 0 && N >= 0 && k0 >= 0 && k0 + K <= kp && j0 >= 0 && j0 % THIN_NR == 0);
     assert(ldb >= (trans_b ? K : N) && ldb >= 1);

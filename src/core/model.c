@@ -21,8 +21,15 @@
 void model_config_default(ModelConfig *c)
 {
     *c = (ModelConfig){
-        .H = 4, .d_model = 32, .layers = 1, .seed = 42, .causal = false, .pe = true,
-        .scale = true, .temperature = 1.0f, .max_tokens = AV_MAX_TOKENS_DEFAULT,
+        .H = 4,
+        .d_model = 32,
+        .layers = 1,
+        .seed = 42,
+        .causal = false,
+        .pe = true,
+        .scale = true,
+        .temperature = 1.0f,
+        .max_tokens = AV_MAX_TOKENS_DEFAULT,
         .keep_scores = false,
     };
 }
@@ -37,8 +44,7 @@ int model_config_check(const ModelConfig *c)
         return AV_ERR_CONFIG;
     if (c->max_tokens < 1 || c->max_tokens > AV_MAX_TOKENS)
         return AV_ERR_CONFIG;
-    if (c->preset == PRESET_DESIGNED &&
-        (c->d_model != DESIGNED_D_MODEL || c->H != DESIGNED_HEADS))
+    if (c->preset == PRESET_DESIGNED && (c->d_model != DESIGNED_D_MODEL || c->H != DESIGNED_HEADS))
         return AV_ERR_CONFIG;
     return AV_OK;
 }
@@ -112,10 +118,9 @@ static void weights_ffn_toy(const ModelConfig *c, ModelWeights *w)
     int d = w->d_model, d_ff = w->d_ff;
     for (int l = 0; l < w->L && d_ff; l++) {
         LayerWeights *lw = &w->layer[l];
-        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_W1), d, d_ff,
-                      sqrtf(2.0f / d), lw->W1);
-        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_W2), d_ff, d,
-                      sqrtf(2.0f / d_ff), lw->W2);
+        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_W1), d, d_ff, sqrtf(2.0f / d), lw->W1);
+        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_W2), d_ff, d, sqrtf(2.0f / d_ff),
+                      lw->W2);
     }
 }
 
@@ -170,12 +175,12 @@ static size_t result_carve(const ModelConfig *c, int n_q, int n_k, bool cross, b
         b->P = lazy ? NULL : model_take(base, &used, nn);
         b->concat = model_take(base, &used, (size_t)n_q * d);
         b->out = model_take(base, &used, (size_t)n_q * d);
-        r->layer[l].x_out = c->layers > 1 || trained ? model_take(base, &used, (size_t)n_q * d)
-                                                     : b->out;
+        r->layer[l].x_out =
+            c->layers > 1 || trained ? model_take(base, &used, (size_t)n_q * d) : b->out;
     }
     /* the FFN's hidden activations (n_q, d_ff) of the layer being run */
-    *scratch = c->layers > 1 && !trained
-                   ? model_take(base, &used, (size_t)n_q * MODEL_FFN_MULT * d) : NULL;
+    *scratch = c->layers > 1 && !trained ? model_take(base, &used, (size_t)n_q * MODEL_FFN_MULT * d)
+                                         : NULL;
     return used;
 }
 
@@ -263,8 +268,8 @@ static const float *cached_pe(ModelResult *r, int n, int d)
 }
 
 /* Embeddings (toy, or X.npy for the query sentence) plus PE into X (n, d). */
-static int model_inputs(const ModelConfig *c, const ModelWeights *w, const TokenList *t,
-                        bool use_x, float *X, ModelResult *r)
+static int model_inputs(const ModelConfig *c, const ModelWeights *w, const TokenList *t, bool use_x,
+                        float *X, ModelResult *r)
 {
     int n = t->n, d = c->d_model;
     if (use_x && w && w->X) {
@@ -287,8 +292,7 @@ static int model_inputs(const ModelConfig *c, const ModelWeights *w, const Token
     return AV_OK;
 }
 
-static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult *r,
-                        float *scratch)
+static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult *r, float *scratch)
 {
     const float *x_in = r->X;
     if (c->weights_only) { /* the last layer's values and outputs are not made */
@@ -313,8 +317,8 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
     return AV_OK;
 }
 
-static int model_tokenize(const ModelConfig *c, const char *text, size_t len,
-                          const char *cross, size_t cross_len, ModelResult *r)
+static int model_tokenize(const ModelConfig *c, const char *text, size_t len, const char *cross,
+                          size_t cross_len, ModelResult *r)
 {
     /* the lists' allocations are reused: a keystroke allocates nothing */
     int err = tokenize_again(text, len, c->max_tokens, &r->tokens);
@@ -337,8 +341,7 @@ int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, siz
     r->shape.n_q = 0;
     r->src = NULL;
     int err = model_config_check(c);
-    if (!err && (!w || w->d_model != c->d_model || w->L < c->layers ||
-                 c->preset == PRESET_TRAINED))
+    if (!err && (!w || w->d_model != c->d_model || w->L < c->layers || c->preset == PRESET_TRAINED))
         err = AV_ERR_CONFIG;
     if (!err)
         err = model_tokenize(c, text, len, cross, cross_len, r);
@@ -446,8 +449,8 @@ const float *model_head_row(const ModelResult *r, int layer, int h, int i, float
     return buf;
 }
 
-int model_pool_head(const ModelResult *r, int layer, int h, int r0, int r1, int c0, int c1,
-                    int gh, int gw, PoolMode mode, float *out)
+int model_pool_head(const ModelResult *r, int layer, int h, int r0, int r1, int c0, int c1, int gh,
+                    int gw, PoolMode mode, float *out)
 {
     const float *P_h = model_head_P(r, layer, h);
     if (!P_h && r->src)
@@ -477,8 +480,13 @@ static void source_release(const void *ctx, int l)
 
 void model_source(const ModelResult *r, AttnSource *src)
 {
-    *src = (AttnSource){.L = r->L, .H = r->shape.H, .n_q = r->shape.n_q, .n_k = r->shape.n_k,
-                        .row = source_row, .release = source_release, .ctx = r};
+    *src = (AttnSource){.L = r->L,
+                        .H = r->shape.H,
+                        .n_q = r->shape.n_q,
+                        .n_k = r->shape.n_k,
+                        .row = source_row,
+                        .release = source_release,
+                        .ctx = r};
 }
 
 void model_release_layer(const ModelResult *r, int l)
@@ -490,9 +498,16 @@ void model_release_layer(const ModelResult *r, int l)
 void model_config_import(ModelConfig *c, int L, int H, bool causal)
 {
     model_config_default(c);
-    *c = (ModelConfig){.H = H, .d_model = H, .layers = L, .seed = c->seed, .causal = causal,
-                       .pe = false, .scale = false, .temperature = 1.0f,
-                       .max_tokens = AV_MAX_TOKENS, .preset = PRESET_IMPORTED};
+    *c = (ModelConfig){.H = H,
+                       .d_model = H,
+                       .layers = L,
+                       .seed = c->seed,
+                       .causal = causal,
+                       .pe = false,
+                       .scale = false,
+                       .temperature = 1.0f,
+                       .max_tokens = AV_MAX_TOKENS,
+                       .preset = PRESET_IMPORTED};
 }
 
 /* Layer l's weights of an import: in place, copied into the arena, or none. */
@@ -500,7 +515,10 @@ static void import_layer(ModelResult *r, const AttnSource *src, const float *con
                          bool copy, int l)
 {
     const size_t nn = (size_t)src->n_q * src->n_k, hnn = nn * src->H;
-    union { const float *c; float *m; } P = {.c = layer_P ? layer_P[l] : NULL};
+    union {
+        const float *c;
+        float *m;
+    } P = {.c = layer_P ? layer_P[l] : NULL};
     if (copy) {
         P.m = r->arena + (size_t)l * hnn;
         for (int h = 0; h < src->H; h++)
@@ -520,9 +538,9 @@ int model_result_import(ModelResult *r, const ModelConfig *c, const AttnSource *
     const int n_q = src->n_q, n_k = src->n_k;
     r->shape.n_q = 0;
     int err = model_config_check(c);
-    if (!err && (src->L != c->layers || src->H != c->H || tokens->n != n_q ||
-                 (cross ? key_tokens->n : tokens->n) != n_k || n_q > AV_MAX_TOKENS ||
-                 n_k > AV_MAX_TOKENS))
+    if (!err &&
+        (src->L != c->layers || src->H != c->H || tokens->n != n_q ||
+         (cross ? key_tokens->n : tokens->n) != n_k || n_q > AV_MAX_TOKENS || n_k > AV_MAX_TOKENS))
         err = AV_ERR_CONFIG;
     double budget = c->weights_budget > 0 ? c->weights_budget : MODEL_BUDGET;
     bool copy = !layer_P && model_weight_bytes(c, n_q, n_k) <= budget;

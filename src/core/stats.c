@@ -40,8 +40,7 @@ void stats_finish(HeadStats *st)
         st->entropy /= st->rows, st->top /= st->rows;
 }
 
-void stats_from_rows(const double *entropy, const float *top, int rows, int stride,
-                     HeadStats *st)
+void stats_from_rows(const double *entropy, const float *top, int rows, int stride, HeadStats *st)
 {
     memset(st, 0, sizeof *st);
     for (int k = 0; k < rows; k++) { /* stats_add's sums, in the same order */
@@ -59,8 +58,8 @@ int stats_sample_stride(int n_q, int n_k, long budget)
     return rowstat_stride(n_q, n_k, budget);
 }
 
-int stats_head(const AttnShape *s, int h, const float *Q, const float *K,
-                    const float *P_h, long budget, HeadStats *st)
+int stats_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
+               long budget, HeadStats *st)
 {
     int stride = stats_sample_stride(s->n_q, s->n_k, budget);
     float *row = P_h ? NULL : malloc(sizeof *row * (size_t)s->n_k);

@@ -31,8 +31,8 @@
 #include "io/tokfile.h"
 
 #define ATTNFILE_RELEASE ((size_t)32 << 20) /* bytes validated between releases */
-#define ATTNFILE_BLOCK ((size_t)1 << 20) /* bytes of rows read at once, unmapped */
-#define ATTNFILE_HEADER_MAX 65536 /* header bytes read when the file is not mapped */
+#define ATTNFILE_BLOCK ((size_t)1 << 20)    /* bytes of rows read at once, unmapped */
+#define ATTNFILE_HEADER_MAX 65536           /* header bytes read when the file is not mapped */
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ATTNFILE_LE 1
@@ -48,13 +48,14 @@ static int fail_msg(int rc, char *msg, size_t msglen, const char *fmt, const cha
 }
 
 /* Dimensions of the header into af, or an error with its message. */
-static int take_shape(AttnFile *af, const NpyInfo *info, const char *name, char *msg,
-                      size_t msglen)
+static int take_shape(AttnFile *af, const NpyInfo *info, const char *name, char *msg, size_t msglen)
 {
     size_t d[4] = {1, 0, 0, 0};
     if (info->ndim != 3 && info->ndim != 4) {
-        snprintf(msg, msglen, "%s: an array of %d dimensions; attention is (L, H, n, n) or "
-                 "(H, n, n)", name, info->ndim);
+        snprintf(msg, msglen,
+                 "%s: an array of %d dimensions; attention is (L, H, n, n) or "
+                 "(H, n, n)",
+                 name, info->ndim);
         return AV_ERR_NPY_SHAPE;
     }
     memcpy(d + 4 - info->ndim, info->shape, (size_t)info->ndim * sizeof(size_t));
@@ -63,8 +64,8 @@ static int take_shape(AttnFile *af, const NpyInfo *info, const char *name, char 
             return fail_msg(AV_ERR_NPY_SHAPE, msg, msglen, "%s: %s", name,
                             "the array has an empty dimension");
     if (d[0] > ATTNFILE_MAX_LAYERS || d[1] > ATTNFILE_MAX_HEADS) {
-        snprintf(msg, msglen, "%s: %zu layers and %zu heads; at most %d of each", name, d[0],
-                 d[1], ATTNFILE_MAX_LAYERS);
+        snprintf(msg, msglen, "%s: %zu layers and %zu heads; at most %d of each", name, d[0], d[1],
+                 ATTNFILE_MAX_LAYERS);
         return AV_ERR_NPY_SHAPE;
     }
     if (d[2] > AV_MAX_TOKENS || d[3] > AV_MAX_TOKENS) {
@@ -134,8 +135,8 @@ int attnfile_open(const char *path, AttnFile *af, char *msg, size_t msglen)
     }
     if (st.st_size < 10) {
         close(fd);
-        return fail_msg(AV_ERR_NPY_FORMAT, msg, msglen, "%s: %s", name, av_strerror(
-                        AV_ERR_NPY_FORMAT));
+        return fail_msg(AV_ERR_NPY_FORMAT, msg, msglen, "%s: %s", name,
+                        av_strerror(AV_ERR_NPY_FORMAT));
     }
     snprintf(af->name, sizeof af->name, "%s", name);
     af->map_len = (size_t)st.st_size;
@@ -162,8 +163,8 @@ static void load_row(const unsigned char *p, int n, int itemsize, float *out)
             return;
         }
         for (int j = 0; j < n; j++, p += 4) {
-            uint32_t b = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                         (uint32_t)p[3] << 24;
+            uint32_t b =
+                (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
             memcpy(&out[j], &b, 4);
         }
         return;
@@ -297,8 +298,9 @@ void attnfile_release(const AttnFile *af, int l)
         return;
     }
     /* whole pages only: a page shared with the next layer stays */
-    advise(af, row_offset(af, l, 0, 0), row_offset(af, l, af->H - 1, af->n_q - 1) +
-           (size_t)af->n_k * (size_t)af->itemsize, MADV_DONTNEED);
+    advise(af, row_offset(af, l, 0, 0),
+           row_offset(af, l, af->H - 1, af->n_q - 1) + (size_t)af->n_k * (size_t)af->itemsize,
+           MADV_DONTNEED);
 }
 
 static const float *source_row(const void *ctx, int l, int h, int i, float *buf)
@@ -409,8 +411,8 @@ static void note_sum(AttnFile *af, int l, int h, int i, double sum)
 }
 
 /* Check one row; AV_OK or an error with its message. */
-static int check_row(AttnFile *af, int l, int h, int i, const float *x, const char *name,
-                     char *msg, size_t msglen)
+static int check_row(AttnFile *af, int l, int h, int i, const float *x, const char *name, char *msg,
+                     size_t msglen)
 {
     int sign, nonfinite = 0;
     float sum = row_scan(x, af->n_k, &sign);
@@ -433,9 +435,11 @@ static void make_warning(AttnFile *af)
     size_t rows = (size_t)af->L * (size_t)af->H * (size_t)af->n_q;
     char line[512] = "";
     if (af->bad_rows)
-        snprintf(line, sizeof line, "%s: %zu of %zu rows do not sum to 1 (first: layer %d, "
-                 "head %d, row %d sums to %.4g)", af->name, af->bad_rows, rows, af->bad_l + 1,
-                 af->bad_h + 1, af->bad_i + 1, af->bad_sum);
+        snprintf(line, sizeof line,
+                 "%s: %zu of %zu rows do not sum to 1 (first: layer %d, "
+                 "head %d, row %d sums to %.4g)",
+                 af->name, af->bad_rows, rows, af->bad_l + 1, af->bad_h + 1, af->bad_i + 1,
+                 af->bad_sum);
     memcpy(af->warning, line, sizeof af->warning - 1);
     af->warning[sizeof af->warning - 1] = '\0';
 }
@@ -486,8 +490,9 @@ static int validate_layers(AttnFile *af, int l0, int l1, const atomic_int *stop,
         if (layers_done && rc == AV_OK && !(stop && atomic_load(stop)))
             atomic_store(layers_done, l + 1);
     }
-    advise(af, from, row_offset(af, l1 - 1, af->H - 1, af->n_q - 1) +
-           (size_t)af->n_k * af->itemsize, MADV_DONTNEED);
+    advise(af, from,
+           row_offset(af, l1 - 1, af->H - 1, af->n_q - 1) + (size_t)af->n_k * af->itemsize,
+           MADV_DONTNEED);
     advise(af, 0, af->map_len, MADV_NORMAL);
     free(buf);
     return rc;
@@ -515,10 +520,10 @@ int attnfile_validate(AttnFile *af, char *msg, size_t msglen)
 
 struct AttnCheck {
     pthread_t thread;
-    AttnFile af;           /* the thread's copy: its counters, the same map */
-    atomic_int stop;       /* set by attnfile_check_free */
-    atomic_int finished;   /* the thread is done: rc and msg are its */
-    atomic_int layers;     /* layers checked, 0..L */
+    AttnFile af;         /* the thread's copy: its counters, the same map */
+    atomic_int stop;     /* set by attnfile_check_free */
+    atomic_int finished; /* the thread is done: rc and msg are its */
+    atomic_int layers;   /* layers checked, 0..L */
     int rc;
     char msg[512];
 };

@@ -13,7 +13,7 @@
 #include "io/tokfile.h"
 
 int attnimport_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, const char *name,
-                          const char *tok_name, const char *key_name, char *msg, size_t msglen)
+                            const char *tok_name, const char *key_name, char *msg, size_t msglen)
 {
     if (af->n_q != n_tokens) {
         snprintf(msg, msglen, "%s has %d rows per head but %s has %d tokens", file_base_name(name),
@@ -25,29 +25,29 @@ int attnimport_check_tokens(const AttnFile *af, int n_tokens, int n_key_tokens, 
         return AV_OK;
     if (n_key_tokens)
         snprintf(msg, msglen, "%s has %d columns per head but %s has %d tokens",
-                 file_base_name(name), af->n_k, key_name ? file_base_name(key_name) : "the key tokens",
-                 n_key_tokens);
+                 file_base_name(name), af->n_k,
+                 key_name ? file_base_name(key_name) : "the key tokens", n_key_tokens);
     else
-        snprintf(msg, msglen, "%s has %d columns per head but %s has %d tokens "
-                 "(cross-attention needs --key-tokens)", file_base_name(name), af->n_k,
+        snprintf(msg, msglen,
+                 "%s has %d columns per head but %s has %d tokens "
+                 "(cross-attention needs --key-tokens)",
+                 file_base_name(name), af->n_k,
                  tok_name ? file_base_name(tok_name) : "the token list", n_tokens);
     return AV_ERR_NPY_SHAPE;
 }
 
-int attnimport_open(const char *npy_path, const char *tokens_path,
-                         const char *key_tokens_path, AttnImport *im, char *msg, size_t msglen)
+int attnimport_open(const char *npy_path, const char *tokens_path, const char *key_tokens_path,
+                    AttnImport *im, char *msg, size_t msglen)
 {
     memset(im, 0, sizeof(*im));
     int rc = attnfile_open(npy_path, &im->a, msg, msglen);
     if (rc == AV_OK)
-        rc = tokfile_read(tokens_path, im->a.n_q, AV_MAX_TOKENS, &im->tokens, msg,
-                                  msglen);
+        rc = tokfile_read(tokens_path, im->a.n_q, AV_MAX_TOKENS, &im->tokens, msg, msglen);
     if (rc == AV_OK && (key_tokens_path || (!tokens_path && im->a.n_k != im->a.n_q)))
-        rc = tokfile_read(key_tokens_path, im->a.n_k, AV_MAX_TOKENS, &im->key_tokens,
-                                  msg, msglen);
+        rc = tokfile_read(key_tokens_path, im->a.n_k, AV_MAX_TOKENS, &im->key_tokens, msg, msglen);
     if (rc == AV_OK)
-        rc = attnimport_check_tokens(&im->a, im->tokens.n, im->key_tokens.n, npy_path,
-                                   tokens_path, key_tokens_path, msg, msglen);
+        rc = attnimport_check_tokens(&im->a, im->tokens.n, im->key_tokens.n, npy_path, tokens_path,
+                                     key_tokens_path, msg, msglen);
     if (rc == AV_OK)
         rc = tokfile_text(&im->tokens, &im->text, &im->text_len);
     if (rc == AV_OK && im->key_tokens.n)

@@ -36,8 +36,8 @@ static int make_dir(const char *dir)
     return AV_ERR_IO;
 }
 
-static int write_npy(const char *dir, const char *name, int ndim, size_t d0, size_t d1,
-                     size_t d2, const float *data, const char **which)
+static int write_npy(const char *dir, const char *name, int ndim, size_t d0, size_t d1, size_t d2,
+                     const float *data, const char **which)
 {
     char path[4096];
     size_t shape[3] = {d0, d1, d2};
@@ -50,8 +50,8 @@ static int write_npy(const char *dir, const char *name, int ndim, size_t d0, siz
 }
 
 /* The tokens one a line, or with t NULL the label of each head of layer l. */
-static int write_lines(const char *dir, const char *name, const TokenList *t,
-                       const ModelConfig *c, int l, const char **which)
+static int write_lines(const char *dir, const char *name, const TokenList *t, const ModelConfig *c,
+                       int l, const char **which)
 {
     char path[4096];
     MemFile m;
@@ -94,7 +94,7 @@ static int dump_tensors(const char *dir, const ModelResult *r, const ModelConfig
 {
     const AttnShape *s = &r->shape;
     *which = NULL; /* the folder itself */
-    if (!r->out) /* a run of the weights alone (ModelConfig.weights_only) */
+    if (!r->out)   /* a run of the weights alone (ModelConfig.weights_only) */
         return AV_ERR_NEEDS_MODEL;
     int err = make_dir(dir);
     if (!err)
@@ -108,8 +108,7 @@ static int dump_tensors(const char *dir, const ModelResult *r, const ModelConfig
     if (!err)
         err = dump_layer(dir, r, 0, which);
     if (!err)
-        err = write_npy(dir, "output.npy", 2, (size_t)s->n_q, (size_t)s->d_model, 0, r->out,
-                        which);
+        err = write_npy(dir, "output.npy", 2, (size_t)s->n_q, (size_t)s->d_model, 0, r->out, which);
     for (int l = 0; l < r->L && r->L > 1 && !err; l++) {
         char sub[4096];
         snprintf(sub, sizeof sub, "%s/layer%d", dir, l + 1);

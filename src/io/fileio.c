@@ -150,8 +150,8 @@ int file_read_regular(const char *path, size_t max, char **data, size_t *len)
     return rc;
 }
 
-int file_read_in(const char *dir, const char *name, size_t max, char **data, size_t *len,
-                 char *why, size_t whylen)
+int file_read_in(const char *dir, const char *name, size_t max, char **data, size_t *len, char *why,
+                 size_t whylen)
 {
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {

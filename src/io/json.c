@@ -55,8 +55,10 @@ static int hex4(Json *j, unsigned *u)
         return json_fail(j, "a \\u escape is cut short");
     for (int k = 0; k < 4; k++) {
         char c = *j->p++;
-        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int v = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (v < 0)
             return json_fail(j, "a \\u escape has a non-hex digit");
         *u = *u * 16 + (unsigned)v;

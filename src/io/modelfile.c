@@ -152,11 +152,12 @@ char *modelfile_json(const ModelSpec *s)
         fputs(i ? (i % 16 ? ", " : ",\n   ") : "", f);
         put_string(f, s->vocab[i]);
     }
-    fprintf(f, "],\n \"tokenizer\": \"%s\", \"d_model\": %d, \"heads\": %d, \"layers\": %d,"
+    fprintf(f,
+            "],\n \"tokenizer\": \"%s\", \"d_model\": %d, \"heads\": %d, \"layers\": %d,"
             " \"context\": %d, \"causal\": true,\n \"pe\": \"%s\", \"layernorm\": %s,"
-            " \"mlp\": %d,", s->tokenizer == MODEL_TOK_WORDS ? "words" : "chars",
-            s->d_model, s->heads, s->layers, s->context, PE_NAMES[s->pe],
-            s->layernorm ? "\"pre\"" : "false", s->mlp);
+            " \"mlp\": %d,",
+            s->tokenizer == MODEL_TOK_WORDS ? "words" : "chars", s->d_model, s->heads, s->layers,
+            s->context, PE_NAMES[s->pe], s->layernorm ? "\"pre\"" : "false", s->mlp);
     if (s->mlp)
         fprintf(f, " \"activation\": \"%s\",", s->activation == MODEL_ACT_RELU ? "relu" : "gelu");
     fprintf(f, " \"steps\": %ld, \"seed\": %llu}\n", s->steps, (unsigned long long)s->seed);
@@ -212,9 +213,9 @@ static int get_enum(Json *j, const char *key, const char *const *names, int n, i
 /* One key's value into s; seen collects which keys were present. */
 static int get_field(Json *j, const char *key, ModelSpec *s, unsigned *seen)
 {
-    static const char *const keys[] = {"format", "version", "task", "vocab", "tokenizer",
-        "d_model", "heads", "layers", "context", "causal", "pe", "layernorm", "mlp",
-        "activation", "steps", "seed"};
+    static const char *const keys[] = {
+        "format",  "version", "task", "vocab",     "tokenizer", "d_model",    "heads", "layers",
+        "context", "causal",  "pe",   "layernorm", "mlp",       "activation", "steps", "seed"};
     static const char *const toks[] = {"chars", "words"}, *const acts[] = {"gelu", "relu"};
     int k = pick(key, keys, (int)(sizeof keys / sizeof *keys)), v = 0;
     char *str = NULL;
@@ -231,7 +232,8 @@ static int get_field(Json *j, const char *key, ModelSpec *s, unsigned *seen)
             json_fail(j, "\"format\" is not \"attnviz-model\"");
         free(str);
         return j->err;
-    case 1: return json_int(j, key, &v) ? j->err : v != 1 ? json_fail(j, "version %d unknown", v) : 0;
+    case 1:
+        return json_int(j, key, &v) ? j->err : v != 1 ? json_fail(j, "version %d unknown", v) : 0;
     case 2:
         if (json_string(j, &str) == AV_OK)
             snprintf(s->task, sizeof s->task, "%s", str);
@@ -243,13 +245,16 @@ static int get_field(Json *j, const char *key, ModelSpec *s, unsigned *seen)
     case 6: return json_int(j, key, &s->heads);
     case 7: return json_int(j, key, &s->layers);
     case 8: return json_int(j, key, &s->context);
-    case 9: return json_word(j, "true") ? AV_OK : json_fail(j, "only \"causal\": true is supported");
+    case 9:
+        return json_word(j, "true") ? AV_OK : json_fail(j, "only \"causal\": true is supported");
     case 10: return get_enum(j, key, PE_NAMES, 3, &v) ? j->err : (s->pe = (ModelPe)v, 0);
     case 11:
         if (json_word(j, "false"))
             return s->layernorm = false, AV_OK;
-        return json_string(j, &str) ? j->err : (v = strcmp(str, "pre"), free(str), v)
-               ? json_fail(j, "\"layernorm\" is neither false nor \"pre\"") : (s->layernorm = true, 0);
+        return json_string(j, &str) ? j->err
+               : (v = strcmp(str, "pre"), free(str), v)
+                   ? json_fail(j, "\"layernorm\" is neither false nor \"pre\"")
+                   : (s->layernorm = true, 0);
     case 12: return json_int(j, key, &s->mlp);
     case 13: return get_enum(j, key, acts, 2, &v) ? j->err : (s->activation = (ModelAct)v, 0);
     case 14:
@@ -267,8 +272,7 @@ static int get_field(Json *j, const char *key, ModelSpec *s, unsigned *seen)
     }
 }
 
-int modelfile_parse_json(const char *text, size_t len, ModelSpec *s, char *why,
-                         size_t whylen)
+int modelfile_parse_json(const char *text, size_t len, ModelSpec *s, char *why, size_t whylen)
 {
     Json j = {.p = text, .end = text + len, .why = why, .whylen = whylen};
     unsigned seen = 0;
@@ -429,8 +433,8 @@ int modelfile_save_check(const char *dir, char *which, size_t whichlen)
     return replaceable(dir, false, which, whichlen);
 }
 
-int modelfile_save(const char *dir, const ModelSpec *s, const float *params,
-                   const char *heads_txt, char *which, size_t whichlen)
+int modelfile_save(const char *dir, const ModelSpec *s, const float *params, const char *heads_txt,
+                   char *which, size_t whichlen)
 {
     snprintf(which, whichlen, "%s", "");
     int err = modelfile_check(s);
@@ -468,8 +472,8 @@ static int load_tensor(const char *dir, const ModelTensor *t, float *params, cha
     if (err == AV_ERR_NOMEM)
         return err;
     if (err) {
-        snprintf(why, whylen, "%s: %s", path, err == AV_ERR_IO ? strerror(errno)
-                 : av_strerror(err));
+        snprintf(why, whylen, "%s: %s", path,
+                 err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
         return AV_ERR_MODEL;
     }
     bool ok = a.ndim == t->ndim && a.shape[0] == t->shape[0] &&

@@ -32,9 +32,9 @@ typedef struct {
 
 typedef struct {
     int have_descr, have_fortran, have_shape;
-    int itemsize;  /* 4 or 8; 0 for a dtype we refuse */
+    int itemsize; /* 4 or 8; 0 for a dtype we refuse */
     int fortran;
-    int ndim;      /* may exceed NPY_MAX_DIMS: refused after parsing */
+    int ndim; /* may exceed NPY_MAX_DIMS: refused after parsing */
     size_t shape[NPY_MAX_DIMS];
 } NpyHeader;
 
@@ -207,8 +207,8 @@ static int parse_preamble(const unsigned char *buf, size_t len, size_t *hstart, 
         if (len < 12)
             return AV_ERR_NPY_FORMAT;
         *hstart = 12;
-        *hlen = (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 |
-                (size_t)buf[11] << 24;
+        *hlen =
+            (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 | (size_t)buf[11] << 24;
     }
     return *hlen <= len - *hstart ? AV_OK : AV_ERR_NPY_FORMAT;
 }
@@ -319,8 +319,7 @@ int npy_read(const char *path, NpyArray *out)
 
 /* The header dict padded with spaces and '\n' so that the data starts at a
  * multiple of NPY_ALIGN bytes. Returns the header length (without preamble). */
-static size_t format_header(char *hdr, size_t cap, const char *descr, int ndim,
-                            const size_t *shape)
+static size_t format_header(char *hdr, size_t cap, const char *descr, int ndim, const size_t *shape)
 {
     char dims[NPY_MAX_DIMS * 24 + 4] = "";
     size_t n = 0;
@@ -328,8 +327,10 @@ static size_t format_header(char *hdr, size_t cap, const char *descr, int ndim,
         n += (size_t)snprintf(dims + n, sizeof(dims) - n, k ? ", %zu" : "%zu", shape[k]);
     if (ndim == 1)
         snprintf(dims + n, sizeof(dims) - n, ",");
-    size_t hl = (size_t)snprintf(hdr, cap, "{'descr': '%s', 'fortran_order': False, "
-                                 "'shape': (%s), }", descr, dims);
+    size_t hl = (size_t)snprintf(hdr, cap,
+                                 "{'descr': '%s', 'fortran_order': False, "
+                                 "'shape': (%s), }",
+                                 descr, dims);
     size_t total = (10 + hl + 1 + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
     size_t padded = total - 10;
     assert(padded <= cap && padded > hl);

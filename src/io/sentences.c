@@ -65,7 +65,8 @@ static bool setting_word(const char *key, const char *v, SentenceSetting *out)
     size_t vlen = strlen(v);
     if (strcmp(key, "preset") == 0) {
         out->preset = strcmp(v, "designed") == 0 ? PRESET_DESIGNED
-                      : strcmp(v, "random") == 0 ? PRESET_RANDOM : -2;
+                      : strcmp(v, "random") == 0 ? PRESET_RANDOM
+                                                 : -2;
         return out->preset != -2;
     }
     if (strcmp(key, "weights") == 0 || strcmp(key, "token") == 0) {
@@ -105,8 +106,10 @@ int sentences_setting(const char *words, SentenceSetting *out, char *err, size_t
             good = setting_word(word, word + (eq - p) + 1, out);
         }
         if (!good) {
-            snprintf(err, errlen, "not a setting: '%.*s' (preset= weights= d_model= heads= "
-                     "pe= mask= head= token=)", (int)(len < 24 ? len : 24), p);
+            snprintf(err, errlen,
+                     "not a setting: '%.*s' (preset= weights= d_model= heads= "
+                     "pe= mask= head= token=)",
+                     (int)(len < 24 ? len : 24), p);
             return AV_ERR_CONFIG;
         }
         p += len;
@@ -131,13 +134,15 @@ static int attach(SentenceList *out, char *s, int line_no)
 {
     int k = out->n - 1;
     if (k < 0)
-        return line_error(out, line_no, AV_ERR_CONFIG, *s == '@' ? "a setting before any "
-                          "sentence" : "a note before any sentence");
+        return line_error(out, line_no, AV_ERR_CONFIG,
+                          *s == '@' ? "a setting before any "
+                                      "sentence"
+                                    : "a note before any sentence");
     if (*s == '>') {
         s += 1 + strspn(s + 1, " \t");
         if (out->notes[k] || !*s)
-            return line_error(out, line_no, AV_ERR_CONFIG, out->notes[k]
-                              ? "a second note for one sentence" : "an empty note");
+            return line_error(out, line_no, AV_ERR_CONFIG,
+                              out->notes[k] ? "a second note for one sentence" : "an empty note");
         out->notes[k] = s;
         return AV_OK;
     }
@@ -157,7 +162,8 @@ static int parse_lines(char *buf, size_t size, SentenceList *out)
         char *next = nl ? nl + 1 : buf + size;
         line_no++;
         if (len > SENTENCES_MAX_LINE)
-            return line_error(out, line_no, AV_ERR_TOO_LARGE, "longer than the 4096 bytes a "
+            return line_error(out, line_no, AV_ERR_TOO_LARGE,
+                              "longer than the 4096 bytes a "
                               "line may have");
         if (utf8_valid_prefix(p, len) != len)
             return line_error(out, line_no, AV_ERR_UTF8, "not valid UTF-8");
@@ -170,7 +176,8 @@ static int parse_lines(char *buf, size_t size, SentenceList *out)
                 return err;
         } else if (len && *s != '#') {
             if (out->n == SENTENCES_MAX)
-                return line_error(out, line_no, AV_ERR_TOO_LARGE, "more than the 1000 "
+                return line_error(out, line_no, AV_ERR_TOO_LARGE,
+                                  "more than the 1000 "
                                   "sentences a file may have");
             out->settings[out->n] = keep;
             out->items[out->n++] = s;

@@ -166,8 +166,8 @@ static int read_json(TokBuild *b, const char *p, const char *end, const char *na
     json_eat(&j, '[');
     if (!json_eat(&j, ']')) {
         do {
-            if ((rc = tb_begin(b)) != AV_OK ||
-                (rc = json_string_each(&j, tb_put, b)) != AV_OK || (rc = tb_end(b)) != AV_OK)
+            if ((rc = tb_begin(b)) != AV_OK || (rc = json_string_each(&j, tb_put, b)) != AV_OK ||
+                (rc = tb_end(b)) != AV_OK)
                 break;
         } while (json_eat(&j, ','));
         if (rc == AV_OK && !json_eat(&j, ']'))
@@ -206,8 +206,8 @@ static int numbered_tokens(TokBuild *b, int n)
     return rc;
 }
 
-int tokfile_read(const char *path, int n_default, int max_tokens, TokenList *out,
-                         char *msg, size_t msglen)
+int tokfile_read(const char *path, int n_default, int max_tokens, TokenList *out, char *msg,
+                 size_t msglen)
 {
     TokBuild b = {.max = max_tokens};
     char *data = NULL;

@@ -45,8 +45,7 @@ static int load_x(const char *dir, int d, ModelWeights *w)
     int err = npy_read(path, &a);
     if (err)
         return err;
-    if (a.ndim != 2 || a.shape[1] != (size_t)d || a.shape[0] < 1 ||
-        a.shape[0] > AV_MAX_TOKENS) {
+    if (a.ndim != 2 || a.shape[1] != (size_t)d || a.shape[0] < 1 || a.shape[0] > AV_MAX_TOKENS) {
         npy_free(&a);
         return AV_ERR_NPY_SHAPE;
     }
@@ -55,8 +54,7 @@ static int load_x(const char *dir, int d, ModelWeights *w)
     return AV_OK;
 }
 
-int weights_load(const ModelConfig *c, const char *dir, ModelWeights *w,
-                       const char **which)
+int weights_load(const ModelConfig *c, const char *dir, ModelWeights *w, const char **which)
 {
     static const char *const names[4] = {"Wq.npy", "Wk.npy", "Wv.npy", "Wo.npy"};
     int d = c->d_model;

@@ -44,15 +44,14 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
     /* a combining view's one head is named by its label ("6 heads combined:
      * sum"), and d_k is that of one of the heads it combines */
     int hk = c->heads_combined > 0 ? c->heads_combined : c->H;
-    int n = c->heads_combined > 0
-                ? snprintf(buf, size, "%s", model_head_label(c, layer, h))
-                : snprintf(buf, size, "Head %d of %d: %s", h + 1, c->H,
-                           model_head_label(c, layer, h));
+    int n = c->heads_combined > 0 ? snprintf(buf, size, "%s", model_head_label(c, layer, h))
+                                  : snprintf(buf, size, "Head %d of %d: %s", h + 1, c->H,
+                                             model_head_label(c, layer, h));
     if (r->L > 1)
         n += snprintf(buf + n, size - n, ", layer %d of %d", layer + 1, r->L);
     if (c->preset == PRESET_IMPORTED) { /* weights only: no d_model, seed, PE */
-        snprintf(buf + n, size - n, "  (%d queries x %d keys, mask %s)", r->shape.n_q,
-                 r->shape.n_k, c->causal ? "causal (detected)" : "off");
+        snprintf(buf + n, size - n, "  (%d queries x %d keys, mask %s)", r->shape.n_q, r->shape.n_k,
+                 c->causal ? "causal (detected)" : "off");
         return;
     }
     if (c->about) /* a model of its own kind: no seed, and its own positions */
@@ -105,7 +104,8 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
     int gh = s->n_q < 200 ? s->n_q : 200, gw = width - 14 < s->n_k ? width - 14 : s->n_k;
     float *P = malloc(sizeof *P * (size_t)gh * gw);
     char *buf = malloc((size_t)24 * gh);
-    const char **rows = malloc(sizeof *rows * (size_t)gh), **cols = calloc((size_t)gw, sizeof *cols);
+    const char **rows = malloc(sizeof *rows * (size_t)gh),
+               **cols = calloc((size_t)gw, sizeof *cols);
     int err = P && buf && rows && cols ? AV_OK : AV_ERR_NOMEM;
     if (!err)
         err = model_pool_head(r, layer, h, 0, s->n_q, 0, s->n_k, gh, gw, POOL_MAX, P);
@@ -113,12 +113,21 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
         range_labels(s->n_q, gh, buf, rows);
         for (int c = 0; c < gw; c++)
             cols[c] = "";
-        HeatmapSpec sp = {.P = P, .n_q = gh, .n_k = gw, .row_labels = rows, .col_labels = cols,
-                          .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1,
-                          .sel_col = -1, .cell_w = 1, .label_w = 12, .pooled = true};
-        grid_printf(g, 0, top, g->w, STYLE_DIM, "%d tokens pooled: a cell is the largest weight of "
-                    "about %d x %d tokens (query rows x key columns)", s->n_q,
-                    (s->n_q + gh - 1) / gh, (s->n_k + gw - 1) / gw);
+        HeatmapSpec sp = {.P = P,
+                          .n_q = gh,
+                          .n_k = gw,
+                          .row_labels = rows,
+                          .col_labels = cols,
+                          .mode = color ? HEATMAP_COLOR : HEATMAP_GLYPH,
+                          .sel_row = -1,
+                          .sel_col = -1,
+                          .cell_w = 1,
+                          .label_w = 12,
+                          .pooled = true};
+        grid_printf(g, 0, top, g->w, STYLE_DIM,
+                    "%d tokens pooled: a cell is the largest weight of "
+                    "about %d x %d tokens (query rows x key columns)",
+                    s->n_q, (s->n_q + gh - 1) / gh, (s->n_k + gw - 1) / gw);
         HeatmapLayout lay;
         int used = heatmap_draw(g, 0, top + 2, g->w, g->h - 6, &sp, &lay);
         heatmap_legend(g, 0, top + 2 + used + 1, g->w, sp.mode, s->causal);
@@ -148,14 +157,19 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, const Exp
         return AV_ERR_NOMEM;
     }
     HeatmapSpec sp = {
-        .P = model_head_P(r, layer, h), .n_q = s->n_q, .n_k = s->n_k,
+        .P = model_head_P(r, layer, h),
+        .n_q = s->n_q,
+        .n_k = s->n_k,
         .row_labels = token_labels(&r->tokens, rows),
-        .col_labels = token_labels(model_key_tokens(r), cols), .causal = s->causal,
+        .col_labels = token_labels(model_key_tokens(r), cols),
+        .causal = s->causal,
         /* colour mode writes the percentages: with --numbers they show
          * without colour too, as on the screen */
-        .mode = o->color || o->numbers ? HEATMAP_COLOR : HEATMAP_GLYPH, .sel_row = -1,
+        .mode = o->color || o->numbers ? HEATMAP_COLOR : HEATMAP_GLYPH,
+        .sel_row = -1,
         .sel_col = -1,
-        .label_w = 12, .number_rows = true,
+        .label_w = 12,
+        .number_rows = true,
     };
     int avail = width - 20;
     sp.cell_w = avail / s->n_k > 4 ? 4 : avail / s->n_k < 1 ? 1 : avail / s->n_k;
@@ -165,13 +179,15 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, const Exp
     if (o->color || sp.mode == HEATMAP_GLYPH)
         y += heatmap_legend(g, 0, y, g->w, sp.mode, s->causal);
     else /* numbers without colour: a colour ramp would mean nothing */
-        y += 1 + (grid_puts(g, 0, y, s->causal ? "cells: weights in per cent; \u2573 masked"
-                                               : "cells: weights in per cent",
+        y += 1 + (grid_puts(g, 0, y,
+                            s->causal ? "cells: weights in per cent; \u2573 masked"
+                                      : "cells: weights in per cent",
                             g->w, STYLE_DIM) > 0);
     HeadStats st = head_stats(r, layer, h);
-    grid_printf(g, 0, y, g->w, STYLE_DIM, "entropy %.2f bits (uniform over %d keys: %.2f), "
-                "mean largest weight %.0f%%", st.entropy, s->n_k, log2((double)s->n_k),
-                100.0 * st.top);
+    grid_printf(g, 0, y, g->w, STYLE_DIM,
+                "entropy %.2f bits (uniform over %d keys: %.2f), "
+                "mean largest weight %.0f%%",
+                st.entropy, s->n_k, log2((double)s->n_k), 100.0 * st.top);
     free(rows);
     free(cols);
     return AV_OK;
@@ -269,22 +285,25 @@ static void export_json(FILE *f, const ModelResult *r, const ModelConfig *c, int
     if (r->cross_tokens.n)
         json_tokens(f, "key_tokens", &r->cross_tokens);
     if (c->preset == PRESET_IMPORTED) {
-        fprintf(f, "  \"config\": {\"imported\": true, \"heads\": %d, \"causal\": %s, "
-                   "\"layers\": %d, \"layer\": %d},\n", c->H, c->causal ? "true" : "false",
-                r->L, layer + 1);
+        fprintf(f,
+                "  \"config\": {\"imported\": true, \"heads\": %d, \"causal\": %s, "
+                "\"layers\": %d, \"layer\": %d},\n",
+                c->H, c->causal ? "true" : "false", r->L, layer + 1);
     } else if (c->about) { /* no seed, and its own positions: what it is */
         fputs("  \"config\": {\"model\": ", f);
         export_json_string(f, c->about);
-        fprintf(f, ", \"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"causal\": %s, "
-                   "\"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
+        fprintf(f,
+                ", \"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"causal\": %s, "
+                "\"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
                 c->H, c->d_model, c->d_model / c->H, c->causal ? "true" : "false",
                 c->scale ? "true" : "false", r->L, layer + 1);
     } else {
-        fprintf(f, "  \"config\": {\"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"seed\": %llu, "
-                   "\"causal\": %s, \"pe\": %s, \"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
+        fprintf(f,
+                "  \"config\": {\"heads\": %d, \"d_model\": %d, \"d_k\": %d, \"seed\": %llu, "
+                "\"causal\": %s, \"pe\": %s, \"scale\": %s, \"layers\": %d, \"layer\": %d},\n",
                 c->H, c->d_model, c->d_model / c->H, (unsigned long long)c->seed,
-                c->causal ? "true" : "false", c->pe ? "true" : "false",
-                c->scale ? "true" : "false", r->L, layer + 1);
+                c->causal ? "true" : "false", c->pe ? "true" : "false", c->scale ? "true" : "false",
+                r->L, layer + 1);
     }
     if (c->temperature != 1.0f) /* before "heads": a key of the top-level object */
         fprintf(f, "  \"temperature\": %g,\n", (double)c->temperature);

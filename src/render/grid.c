@@ -108,8 +108,8 @@ static int cp_width(uint32_t cp)
 {
     /* Fast paths for what heatmaps are made of: ASCII, Latin letters before
      * the combining marks, box drawing, blocks, shades and Braille. */
-    if ((cp >= 0x20 && cp < 0x7f) || (cp >= 0xa0 && cp < 0x300) ||
-        (cp >= 0x2500 && cp < 0x25a0) || (cp >= 0x2800 && cp < 0x2900))
+    if ((cp >= 0x20 && cp < 0x7f) || (cp >= 0xa0 && cp < 0x300) || (cp >= 0x2500 && cp < 0x25a0) ||
+        (cp >= 0x2800 && cp < 0x2900))
         return 1;
     int w = wcwidth((wchar_t)cp);
     return w < 0 ? 1 : w;
@@ -171,8 +171,8 @@ int grid_text_width(const char *s)
 /* grid_puts for any text: code point by code point, clipped, with the
  * ellipsis. Kept out of grid_puts, whose common case then saves and
  * restores none of the registers this loop needs. */
-static __attribute__((noinline)) int puts_general(Grid *g, int x, int y, const char *s,
-                                                  int max_w, int style)
+static __attribute__((noinline)) int puts_general(Grid *g, int x, int y, const char *s, int max_w,
+                                                  int style)
 {
     int used = 0;
     bool fits = grid_text_width(s) <= max_w;

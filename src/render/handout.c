@@ -41,7 +41,7 @@ int handout_run(const Lesson *l, int k, const char *const *sentences, const Hand
     run->head = lesson_head_index(s, &run->cfg, run->layer);
     if (run->head < 0)
         return handout_problem(run, AV_ERR_CONFIG, "No head of this model is labelled \"%s\".",
-                            s->head_label);
+                               s->head_label);
     const char *text = s->sentence ? s->sentence : sentences ? sentences[0] : "";
     err = hm->run(run, text, s->cross);
     if (err == AV_ERR_NOMEM)
@@ -87,8 +87,8 @@ static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
         fprintf(f, "\"%s\"", s->sentence ? s->sentence : "(the first example sentence)");
     if (s->cross)
         fprintf(f, " with keys and values from \"%s\"", s->cross);
-    fprintf(f, "; d_model %d, %d head%s (d_k %d), head %d", c->d_model, c->H,
-            c->H == 1 ? "" : "s", c->d_model / c->H, run->head + 1);
+    fprintf(f, "; d_model %d, %d head%s (d_k %d), head %d", c->d_model, c->H, c->H == 1 ? "" : "s",
+            c->d_model / c->H, run->head + 1);
     if (c->layers > 1)
         fprintf(f, ", layer %d of %d", run->layer + 1, c->layers);
     if (run->row >= 0)
@@ -100,8 +100,8 @@ static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
     if (c->temperature != 1.0f)
         fprintf(f, ", temperature %g", (double)c->temperature);
     if (s->model)
-        fprintf(f, "; the model %s%s%s%s", s->model, c->about ? " (" : "",
-                c->about ? c->about : "", c->about ? ")" : "");
+        fprintf(f, "; the model %s%s%s%s", s->model, c->about ? " (" : "", c->about ? c->about : "",
+                c->about ? ")" : "");
     else if (s->weights)
         fprintf(f, "; weights from %s", s->weights);
     else if (s->preset == PRESET_DESIGNED)
@@ -143,13 +143,17 @@ static int md_view(FILE *f, const LessonSettings *s, HandoutRun *run)
 {
     int err = AV_OK, row = run->row >= 0 ? run->row : 0;
     const ModelResult *r = &run->r;
-    ExportOptions o = {.format = EXPORT_TEXT, .head = run->head, .layer = run->layer,
-                       .token = row, .width = HANDOUT_WIDTH, .numbers = true};
+    ExportOptions o = {.format = EXPORT_TEXT,
+                       .head = run->head,
+                       .layer = run->layer,
+                       .token = row,
+                       .width = HANDOUT_WIDTH,
+                       .numbers = true};
     fputs("```text\n", f);
     switch (s->view) {
     case VIEW_ID_PIPELINE:
-        err = pipeline_write(f, r, &run->cfg, run->layer, run->head, run->row, false,
-                             HANDOUT_WIDTH);
+        err =
+            pipeline_write(f, r, &run->cfg, run->layer, run->head, run->row, false, HANDOUT_WIDTH);
         break;
     case VIEW_ID_TRACE: err = trace_write(f, r, &run->cfg, run->layer, run->head, row); break;
     case VIEW_ID_LENS:
@@ -193,13 +197,13 @@ static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences
     return err;
 }
 
-int handout_write(FILE *f, const Lesson *l, const char *const *sentences,
-                  const HandoutModel *hm)
+int handout_write(FILE *f, const Lesson *l, const char *const *sentences, const HandoutModel *hm)
 {
     fprintf(f, "# %s\n\n", l->title);
     if (l->summary && *l->summary)
         fprintf(f, "*%s*\n\n", l->summary);
-    fprintf(f, "A lesson of attnviz (`attnviz --lesson %s`): %d page%s. Each answer below was "
+    fprintf(f,
+            "A lesson of attnviz (`attnviz --lesson %s`): %d page%s. Each answer below was "
             "computed by attnviz from the page's model when this handout was made.\n\n",
             l->name, l->n_pages, l->n_pages == 1 ? "" : "s");
     int err = AV_OK;

@@ -171,8 +171,8 @@ static void put_rotated(Grid *g, int x, int y, int h, const char *s, int style)
     }
 }
 
-static void draw_col_labels(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l,
-                            int label_h, bool rotated)
+static void draw_col_labels(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l, int label_h,
+                            bool rotated)
 {
     for (int c = 0; c < l->cols; c++) {
         int j = l->first_col + c, x = l->cells_x + c * l->cell_w;
@@ -184,8 +184,8 @@ static void draw_col_labels(Grid *g, const HeatmapSpec *sp, const HeatmapLayout 
     }
 }
 
-static void draw_row_label(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l, int i,
-                           int y, int label_w)
+static void draw_row_label(Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l, int i, int y,
+                           int label_w)
 {
     int style = i == sp->sel_row ? STYLE_LABEL_SEL : STYLE_LABEL, x = l->x;
     if (sp->number_rows) {
@@ -219,8 +219,8 @@ static inline void paint_cell(Cell *c, int cw, float w, bool masked, HeatmapMode
         grid_fill_cells(c, cw, ' ', STYLE_TEXT, 0);
         /* a 3-column cell's mark in its middle: "100" fills the cell before
          * it, gap column too, and must not run into it ("100╳") */
-        grid_fill_cells(c + (cw == 3 ? 1 : (fill - 1) / 2), 1, HEATMAP_MASKED_GLYPH,
-                        STYLE_MASKED, 0);
+        grid_fill_cells(c + (cw == 3 ? 1 : (fill - 1) / 2), 1, HEATMAP_MASKED_GLYPH, STYLE_MASKED,
+                        0);
         return;
     }
     if (mode == HEATMAP_GLYPH) {
@@ -370,8 +370,13 @@ int heatmap_draw(Grid *g, int x, int y, int max_w, int max_h, const HeatmapSpec 
         label_h = max_h / 3 > 1 ? max_h / 3 : 1;
     if (rotated && label_h < 3)
         rotated = false, label_h = 1; /* too little height: abbreviate instead */
-    *l = (HeatmapLayout){.x = x, .y = y, .cells_x = x + label_w + 1, .cells_y = y + label_h,
-                         .cell_w = cw, .first_row = sp->first_row, .first_col = sp->first_col};
+    *l = (HeatmapLayout){.x = x,
+                         .y = y,
+                         .cells_x = x + label_w + 1,
+                         .cells_y = y + label_h,
+                         .cell_w = cw,
+                         .first_row = sp->first_row,
+                         .first_col = sp->first_col};
     l->cols = avail >= cw ? avail / cw : 0;
     l->cols = l->cols < sp->n_k - sp->first_col ? l->cols : sp->n_k - sp->first_col;
     l->rows = max_h - label_h < sp->n_q - sp->first_row ? max_h - label_h : sp->n_q - sp->first_row;
@@ -426,7 +431,8 @@ static int legend_glyphs(Grid *g, int x, int y, int max_w, bool causal, float fu
         else if (full <= 1.0f)
             snprintf(r, sizeof r, "%s", ranges[k]);
         else if (k == 0 || k == HEATMAP_GLYPHS - 1)
-            sum_text(edge[k ? k - 1 : 0] * full, a), snprintf(r, sizeof r, "%s%s", k ? ">=" : "<", a);
+            sum_text(edge[k ? k - 1 : 0] * full, a),
+                snprintf(r, sizeof r, "%s%s", k ? ">=" : "<", a);
         else
             sum_text(edge[k - 1] * full, a), sum_text(edge[k] * full, b),
                 snprintf(r, sizeof r, "%s-%s", a, b);
@@ -434,8 +440,7 @@ static int legend_glyphs(Grid *g, int x, int y, int max_w, bool causal, float fu
         if (used > indent && used + w > max_w)
             used = indent, row++;
         if (g) {
-            grid_put(g, x + used, y + row,
-                     k == HEATMAP_GLYPHS ? HEATMAP_MASKED_GLYPH : glyphs[k],
+            grid_put(g, x + used, y + row, k == HEATMAP_GLYPHS ? HEATMAP_MASKED_GLYPH : glyphs[k],
                      k == HEATMAP_GLYPHS ? STYLE_MASKED : STYLE_TEXT, 0);
             grid_printf(g, x + used + 1, y + row, max_w - used - 1, STYLE_DIM, " %s", r);
         }
@@ -495,8 +500,7 @@ int heatmap_legend_of(Grid *g, int x, int y, int max_w, HeatmapMode mode, bool c
 /* A bar of frac * width columns in eighths of a block. */
 static void draw_bar(Grid *g, int x, int y, int width, float frac, int level)
 {
-    static const unsigned eighths[8] = {0, 0x258F, 0x258E, 0x258D, 0x258C, 0x258B, 0x258A,
-                                        0x2589};
+    static const unsigned eighths[8] = {0, 0x258F, 0x258E, 0x258D, 0x258C, 0x258B, 0x258A, 0x2589};
     int units = (int)lrintf(frac * width * 8);
     for (int k = 0; k < width; k++, units -= 8) {
         unsigned cp = units >= 8 ? 0x2588 : units > 0 ? eighths[units] : ' ';

@@ -141,8 +141,7 @@ static void data_json(FILE *f, const ModelResult *r, const ModelConfig *c, const
             r->L, c->H, m->rows, m->cols, m->pooled ? "true" : "false",
             r->shape.causal ? "true" : "false", o->mono ? "true" : "false",
             m->pooled ? "false" : "true", HTML_WEIGHT_SCALE, HTML_MASKED);
-    fprintf(f, "\"tokens\":%d,\"focus\":{\"layer\":%d,\"head\":%d},\n", r->shape.n_q, layer,
-            head);
+    fprintf(f, "\"tokens\":%d,\"focus\":{\"layer\":%d,\"head\":%d},\n", r->shape.n_q, layer, head);
     json_labels(f, "rowLabels", m->row_labels, m->rows);
     json_labels(f, "colLabels", m->col_labels, m->cols);
     fputs("\"headLabels\":[", f);

@@ -58,10 +58,7 @@ int pipeline_compute(const ModelResult *r, int layer, int h, PipelineData *d)
         memcpy(d->V + (size_t)j * d_k, b->V + (size_t)j * dm + h * d_k, sizeof(float) * d_k);
     }
     /* raw (n_q, n_k) = Q_h (n_q, d_k) K_h^T (d_k, n_k) */
-    mat_sgemm(false, true, n_q, n_k, d_k, 1.0f,
-              d->Q, d_k,
-              d->K, d_k, 0.0f,
-              d->raw, n_k);
+    mat_sgemm(false, true, n_q, n_k, d_k, 1.0f, d->Q, d_k, d->K, d_k, 0.0f, d->raw, n_k);
     for (int i = 0; i < n_q; i++) {
         int vis = attention_visible_keys(s, i);
         for (int j = 0; j < n_k; j++) {
@@ -418,8 +415,8 @@ int pipeline_draw(Grid *g, int x, int y, int w, int h, const PipelineSpec *sp, i
     return pages;
 }
 
-int pipeline_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h,
-                   int sel, bool color, int width)
+int pipeline_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, int h, int sel,
+                   bool color, int width)
 {
     PipelineData d;
     int err = pipeline_compute(r, layer, h, &d);
@@ -441,20 +438,27 @@ int pipeline_write(FILE *f, const ModelResult *r, const ModelConfig *c, int laye
                     h + 1, c->H, model_head_label(c, layer, h), layer + 1,
                     sel >= 0 ? " of query " : "", sel >= 0 ? rows[sel] : "");
         if (c->about) /* a kind's model: what it is, no seed, its own positions */
-            grid_printf(&g, 0, 1, width, STYLE_DIM, "(%s, d_model %d, d_k %d, mask %s, %s, "
-                        "temperature %g)", c->about, c->d_model, d.d_k,
-                        c->causal ? "causal" : "off", c->scale ? "scaled" : "not scaled",
-                        (double)c->temperature);
+            grid_printf(&g, 0, 1, width, STYLE_DIM,
+                        "(%s, d_model %d, d_k %d, mask %s, %s, "
+                        "temperature %g)",
+                        c->about, c->d_model, d.d_k, c->causal ? "causal" : "off",
+                        c->scale ? "scaled" : "not scaled", (double)c->temperature);
         else
-            grid_printf(&g, 0, 1, width, STYLE_DIM, "(d_model %d, d_k %d, seed %llu, mask %s, "
-                        "PE %s, %s, temperature %g)", c->d_model, d.d_k,
-                        (unsigned long long)c->seed, c->causal ? "causal" : "off",
-                        c->pe ? "on" : "off", c->scale ? "scaled" : "not scaled",
-                        (double)c->temperature);
-        grid_printf(&g, 0, 2, width, STYLE_DIM, "(the formula in plain C: "
+            grid_printf(&g, 0, 1, width, STYLE_DIM,
+                        "(d_model %d, d_k %d, seed %llu, mask %s, "
+                        "PE %s, %s, temperature %g)",
+                        c->d_model, d.d_k, (unsigned long long)c->seed,
+                        c->causal ? "causal" : "off", c->pe ? "on" : "off",
+                        c->scale ? "scaled" : "not scaled", (double)c->temperature);
+        grid_printf(&g, 0, 2, width, STYLE_DIM,
+                    "(the formula in plain C: "
                     "src/core/attention_ref.c)");
-        PipelineSpec sp = {.d = &d, .row_labels = rows, .col_labels = cols, .sel_row = sel,
-                           .sel_col = -1, .glyphs = !color};
+        PipelineSpec sp = {.d = &d,
+                           .row_labels = rows,
+                           .col_labels = cols,
+                           .sel_row = sel,
+                           .sel_col = -1,
+                           .glyphs = !color};
         pipeline_draw(&g, 0, 4, width, gh - 4, &sp, NULL);
         err = grid_write(&g, f, color) == 0 && fputc('\n', f) != EOF ? AV_OK : AV_ERR_IO;
     }

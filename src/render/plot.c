@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define LABEL_MAX 10 /* columns of a row label, at the most */
 
 static const uint32_t sign_glyphs[PLOT_GLYPHS] = {'=', '-', 0x00B7, '+', '#'};
@@ -81,8 +80,7 @@ static void matrix_ticks(Grid *g, const PlotMatrixSpec *sp, const PlotLayout *l)
     }
 }
 
-static void matrix_row_label(Grid *g, const PlotMatrixSpec *sp, const PlotLayout *l, int i,
-                             int y)
+static void matrix_row_label(Grid *g, const PlotMatrixSpec *sp, const PlotLayout *l, int i, int y)
 {
     bool mine = i < sp->n_labeled;
     int style = i == sp->sel_row ? STYLE_LABEL_SEL : mine ? STYLE_LABEL : STYLE_DIM;
@@ -115,8 +113,8 @@ static void matrix_cell(Grid *g, const PlotMatrixSpec *sp, int x, int y, int cw,
     }
     int level = plot_diverge_level(v, sp->range);
     for (int k = 0; k < cw; k++)
-        grid_put(g, x + k, y, num[0] && k < cw - 1 ? (unsigned char)num[k] : ' ',
-                 STYLE_DIVERGE, level);
+        grid_put(g, x + k, y, num[0] && k < cw - 1 ? (unsigned char)num[k] : ' ', STYLE_DIVERGE,
+                 level);
 }
 
 static void matrix_layout(const PlotMatrixSpec *sp, int x, int y, int max_w, int max_h,
@@ -130,8 +128,13 @@ static void matrix_layout(const PlotMatrixSpec *sp, int x, int y, int max_w, int
     avail = avail < 1 ? 1 : avail;
     int step = (sp->n_cols + avail - 1) / avail;
     step = step < 1 ? 1 : step;
-    *l = (PlotLayout){.x = x, .y = y, .cells_x = x + label_w + 1, .cells_y = y + 1,
-                      .cell_w = cw, .first_row = sp->first_row, .col_step = step};
+    *l = (PlotLayout){.x = x,
+                      .y = y,
+                      .cells_x = x + label_w + 1,
+                      .cells_y = y + 1,
+                      .cell_w = cw,
+                      .first_row = sp->first_row,
+                      .col_step = step};
     l->cols = (sp->n_cols + step - 1) / step;
     l->rows = max_h - 1 < sp->n_rows - sp->first_row ? max_h - 1 : sp->n_rows - sp->first_row;
     l->rows = l->rows < 0 ? 0 : l->rows;
@@ -180,8 +183,8 @@ static int strip_dot_row(const Strip *s, int xd)
     double pos = s->dots_x > 1 ? (double)xd * (s->n_pos - 1) / (s->dots_x - 1) : 0;
     int p0 = (int)pos, p1 = p0 + 1 < s->n_pos ? p0 + 1 : p0;
     double t = pos - p0;
-    double v = (1 - t) * s->PE[(long)p0 * s->d_model + s->dim] +
-               t * s->PE[(long)p1 * s->d_model + s->dim];
+    double v =
+        (1 - t) * s->PE[(long)p0 * s->d_model + s->dim] + t * s->PE[(long)p1 * s->d_model + s->dim];
     int yd = (int)lround((1.0 - v) * 0.5 * (s->dots_y - 1));
     return yd < 0 ? 0 : yd >= s->dots_y ? s->dots_y - 1 : yd;
 }

@@ -36,8 +36,8 @@ typedef struct {
 static void trace_vectors(FILE *f, const Trace *t)
 {
     const int off = t->h * t->d_k;
-    fprintf(f, "Step 1. Query, keys and values: columns %d-%d of Q, K, V (d_k = %d)\n",
-            off, off + t->d_k - 1, t->d_k);
+    fprintf(f, "Step 1. Query, keys and values: columns %d-%d of Q, K, V (d_k = %d)\n", off,
+            off + t->d_k - 1, t->d_k);
     fprintf(f, "  q[%s] = ", t->r->tokens.tok[t->i].str);
     print_vec(f, t->b->Q + (size_t)t->i * t->d + off, t->d_k, 1);
     fputc('\n', f);
@@ -109,8 +109,7 @@ static void trace_softmax(FILE *f, const Trace *t, const double *scaled)
         max = scaled[j] > max ? scaled[j] : max;
     for (int j = 0; j < t->vis; j++)
         sum += exp(scaled[j] - max);
-    fprintf(f, "\nStep 4. Softmax: exp(s - max) / sum, with max = %.4f and sum = %.4f\n", max,
-            sum);
+    fprintf(f, "\nStep 4. Softmax: exp(s - max) / sum, with max = %.4f and sum = %.4f\n", max, sum);
     for (int j = 0; j < t->vis; j++) {
         put_token_column(f, t->keys->tok[j].str);
         fprintf(f, "exp(%.4f) / %.4f = %.4f  (%.1f%%)\n", scaled[j] - max, sum, (double)P_row[j],
@@ -121,8 +120,7 @@ static void trace_softmax(FILE *f, const Trace *t, const double *scaled)
 static void trace_output(FILE *f, const Trace *t)
 {
     const float *P_row = t->P_row;
-    fprintf(f, "\nStep 5. Weighted sum of the values\n  output[%s] =",
-            t->r->tokens.tok[t->i].str);
+    fprintf(f, "\nStep 5. Weighted sum of the values\n  output[%s] =", t->r->tokens.tok[t->i].str);
     for (int j = 0; j < t->vis; j++)
         fprintf(f, "%s %.2f v[%s]", j ? " +" : "", (double)P_row[j], t->keys->tok[j].str);
     fputs("\n             = ", f);
@@ -138,8 +136,9 @@ int trace_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, 
     if (!model_has_vectors(r, layer))
         return AV_ERR_NEEDS_MODEL;
     int vis = attention_visible_keys(s, i);
-    Trace t = {r, &r->layer[layer].ab, model_key_tokens(r),
-               h, i, s->d_model, s->d_model / s->H, vis, NULL};
+    Trace t = {r,   &r->layer[layer].ab, model_key_tokens(r), h,
+               i,   s->d_model,          s->d_model / s->H,   vis,
+               NULL};
     double *dots = malloc(sizeof *dots * (size_t)s->n_k);
     double *scaled = malloc(sizeof *scaled * (size_t)s->n_k);
     float *row = malloc(sizeof *row * (size_t)s->n_k);
@@ -148,8 +147,8 @@ int trace_write(FILE *f, const ModelResult *r, const ModelConfig *c, int layer, 
         return AV_ERR_NOMEM;
     }
     t.P_row = model_head_row(r, layer, h, i, row);
-    fprintf(f, "Calculation trace: head %d of %d (%s), layer %d, query token %d \"%s\"\n\n",
-            h + 1, c->H, model_head_label(c, layer, h), layer + 1, i + 1, r->tokens.tok[i].str);
+    fprintf(f, "Calculation trace: head %d of %d (%s), layer %d, query token %d \"%s\"\n\n", h + 1,
+            c->H, model_head_label(c, layer, h), layer + 1, i + 1, r->tokens.tok[i].str);
     trace_vectors(f, &t);
     trace_scores(f, &t, attention_scale(s), dots, scaled);
     trace_softmax(f, &t, scaled);

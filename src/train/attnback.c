@@ -24,8 +24,8 @@
 #include "core/mat.h"
 #include "vecloop.h"
 
-static inline void soft_back(float *restrict d, const float *restrict p, float scale,
-                             float dot, int n)
+static inline void soft_back(float *restrict d, const float *restrict p, float scale, float dot,
+                             int n)
 {
     for (int c = 0; c < n; c++)
         d[c] = scale * p[c] * (d[c] - dot);
@@ -46,19 +46,18 @@ void attnback_softmax_rows(float *dP, const float *P_h, int T, int i0, int i1, f
         for (int c = 0; c < CHUNK; c++)
             dot += acc[c];
         BY_CHUNKS(i + 1, c, soft_back(d_i + c, p_i + c, scale, dot, CHUNK),
-                    soft_back(d_i + c, p_i + c, scale, dot, i + 1 - c));
+                  soft_back(d_i + c, p_i + c, scale, dot, i + 1 - c));
         memset(d_i + i + 1, 0, (size_t)(T - i - 1) * sizeof *d_i);
     }
 }
 
-enum { ATT_ROWS = 16 }; /* query rows a block: each needs the keys up to its last */
+enum { ATT_ROWS = 16 };         /* query rows a block: each needs the keys up to its last */
 enum { TT_MR = 6, TT_NR = 16 }; /* upper_product's tile: rows, columns */
 
 size_t attnback_scratch(int T, int D, int H)
 {
     const int d_k = D / H;
-    size_t tt = (size_t)T * T, packed = tt + mat_packed_floats(d_k, T) +
-                                         mat_packed_floats(T, d_k);
+    size_t tt = (size_t)T * T, packed = tt + mat_packed_floats(d_k, T) + mat_packed_floats(T, d_k);
     return !mat_packed_available() || 2 * tt > packed ? 2 * tt : packed;
 }
 
@@ -81,18 +80,18 @@ TT_INLINE void tt_store(float *o, __m256 lo, __m256 hi, int w)
     memcpy(o, t, (size_t)w * sizeof *o);
 }
 
-#define TT_ROW(r)                                                                          \
-    if (mr > r) {                                                                          \
-        const __m256 a = _mm256_broadcast_ss(an + r);                                      \
-        c##r##0 = _mm256_fmadd_ps(a, b0, c##r##0);                                         \
-        c##r##1 = _mm256_fmadd_ps(a, b1, c##r##1);                                         \
+#define TT_ROW(r)                                                                                  \
+    if (mr > r) {                                                                                  \
+        const __m256 a = _mm256_broadcast_ss(an + r);                                              \
+        c##r##0 = _mm256_fmadd_ps(a, b0, c##r##0);                                                 \
+        c##r##1 = _mm256_fmadd_ps(a, b1, c##r##1);                                                 \
     }
 
 /* Rows [i, i + mr) (mr a constant where inlined) and columns [j, j + w) of
  * out = A^T B: n from T - 1 down to i; a panel narrower than TT_NR loads B
  * through a mask. */
-TT_INLINE void tt_tile(const int mr, float *out, int ldo, const float *A, const float *B,
-                       int ldb, int T, int i, int j, int w)
+TT_INLINE void tt_tile(const int mr, float *out, int ldo, const float *A, const float *B, int ldb,
+                       int T, int i, int j, int w)
 {
     __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00,
            c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
@@ -128,8 +127,8 @@ TT_INLINE void tt_tile(const int mr, float *out, int ldo, const float *A, const 
 
 #define TT_TILE(mr) tt_tile(mr, out, ldo, A, B, ldb, T, i, j, w)
 
-TT_TARGET static void upper_product(float *out, int ldo, const float *A, const float *B,
-                                    int ldb, int T, int d_k)
+TT_TARGET static void upper_product(float *out, int ldo, const float *A, const float *B, int ldb,
+                                    int T, int d_k)
 {
     for (int j = 0; j < d_k; j += TT_NR) {
         const int w = d_k - j < TT_NR ? d_k - j : TT_NR;
@@ -185,4 +184,3 @@ void attnback_packed(float *dQ, float *dK, float *dV, const float *dconcat, cons
         upper_product(dV + c0, D, P_h, dconcat + c0, D, T, d_k); /* dV_h = P_h^T dconcat_h */
     }
 }
-

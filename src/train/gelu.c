@@ -27,28 +27,33 @@ GELU_INLINE void gelu_groups(const int n, float *g, float *t, float *h, const fl
 {
     const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
     const __m256 shifter = _mm256_set1_ps(12582912.0f);
-    static const float coef[8] = {1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6,
-                                  0.5f, 1.0f, 1.0f};
+    static const float coef[8] = {1.0f / 5040, 1.0f / 720, 1.0f / 120, 1.0f / 24,
+                                  1.0f / 6,    0.5f,       1.0f,       1.0f};
     __m256 x[4], u[4], a[4], k[4], r[4], p[4], e[4];
 #define EACH _Pragma("GCC unroll 4") for (int q = 0; q < n; q++)
-    EACH {
+    EACH
+    {
         x[q] = _mm256_add_ps(_mm256_loadu_ps(h + 8 * q), _mm256_loadu_ps(bias + 8 * q));
         _mm256_storeu_ps(h + 8 * q, x[q]);
     }
-    EACH { /* u = GELU_C * (x + 0.044715 * x * x * x) */
+    EACH
+    { /* u = GELU_C * (x + 0.044715 * x * x * x) */
         __m256 c = _mm256_mul_ps(_mm256_set1_ps(0.044715f), x[q]);
         c = _mm256_mul_ps(_mm256_mul_ps(c, x[q]), x[q]);
         u[q] = _mm256_mul_ps(_mm256_set1_ps(GELU_C), _mm256_add_ps(x[q], c));
     }
-    EACH { /* a = max(-2 |u|, -87): a NaN stays a NaN, as in ops.c */
+    EACH
+    { /* a = max(-2 |u|, -87): a NaN stays a NaN, as in ops.c */
         a[q] = _mm256_mul_ps(_mm256_set1_ps(-2.0f), _mm256_andnot_ps(sign, u[q]));
         a[q] = _mm256_max_ps(_mm256_set1_ps(-87.0f), a[q]);
     }
-    EACH {
+    EACH
+    {
         k[q] = _mm256_add_ps(_mm256_mul_ps(a[q], _mm256_set1_ps(1.44269504f)), shifter);
         k[q] = _mm256_sub_ps(k[q], shifter);
     }
-    EACH {
+    EACH
+    {
         r[q] = _mm256_sub_ps(a[q], _mm256_mul_ps(k[q], _mm256_set1_ps(0.693145752f)));
         r[q] = _mm256_sub_ps(r[q], _mm256_mul_ps(k[q], _mm256_set1_ps(1.42860677e-6f)));
     }
@@ -56,11 +61,13 @@ GELU_INLINE void gelu_groups(const int n, float *g, float *t, float *h, const fl
 #pragma GCC unroll 8
     for (int c = 1; c < 8; c++) /* p = coef[c] + r * p, innermost first */
         EACH p[q] = _mm256_add_ps(_mm256_set1_ps(coef[c]), _mm256_mul_ps(r[q], p[q]));
-    EACH {
+    EACH
+    {
         __m256i bits = _mm256_add_epi32(_mm256_cvttps_epi32(k[q]), _mm256_set1_epi32(127));
         e[q] = _mm256_mul_ps(p[q], _mm256_castsi256_ps(_mm256_slli_epi32(bits, 23)));
     }
-    EACH {
+    EACH
+    {
         __m256 th = _mm256_div_ps(_mm256_sub_ps(one, e[q]), _mm256_add_ps(one, e[q]));
         __m256 tv = _mm256_or_ps(_mm256_andnot_ps(sign, th), _mm256_and_ps(sign, u[q]));
         _mm256_storeu_ps(t + 8 * q, tv);
@@ -71,8 +78,7 @@ GELU_INLINE void gelu_groups(const int n, float *g, float *t, float *h, const fl
 }
 
 /* Columns [0, w8) of rows [0, N), four groups of eight a step where there are. */
-GELU_TARGET static void rows(float *g, float *t, float *h, const float *bias, int N, int W,
-                             int w8)
+GELU_TARGET static void rows(float *g, float *t, float *h, const float *bias, int N, int W, int w8)
 {
     for (int r = 0; r < N; r++) {
         const long o = (long)r * W;

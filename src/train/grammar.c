@@ -16,23 +16,22 @@
 
 const char *grammar_builtin_rules(void)
 {
-    return
-        "# The toy language of `attnviz train grammar` (see README.md beside this file).\n"
-        "# noun SINGULAR PLURAL GENDER ACTION-SINGULAR ACTION-PLURAL\n"
-        "noun king kings m rules rule\n"
-        "noun boy boys m runs run\n"
-        "noun man men m works work\n"
-        "noun father fathers m cooks cook\n"
-        "noun queen queens f reigns reign\n"
-        "noun girl girls f sings sing\n"
-        "noun woman women f writes write\n"
-        "noun mother mothers f reads read\n"
-        "# transitive verbs between the two nouns\n"
-        "verb saw met helped followed\n"
-        "# pronoun WORD GENDER(m, f or * for either) NUMBER(s or p)\n"
-        "pronoun he m s\n"
-        "pronoun she f s\n"
-        "pronoun they * p\n";
+    return "# The toy language of `attnviz train grammar` (see README.md beside this file).\n"
+           "# noun SINGULAR PLURAL GENDER ACTION-SINGULAR ACTION-PLURAL\n"
+           "noun king kings m rules rule\n"
+           "noun boy boys m runs run\n"
+           "noun man men m works work\n"
+           "noun father fathers m cooks cook\n"
+           "noun queen queens f reigns reign\n"
+           "noun girl girls f sings sing\n"
+           "noun woman women f writes write\n"
+           "noun mother mothers f reads read\n"
+           "# transitive verbs between the two nouns\n"
+           "verb saw met helped followed\n"
+           "# pronoun WORD GENDER(m, f or * for either) NUMBER(s or p)\n"
+           "pronoun he m s\n"
+           "pronoun she f s\n"
+           "pronoun they * p\n";
 }
 
 /* Id of word w, added to the vocabulary when new; -1 when out of memory. */
@@ -68,8 +67,8 @@ static int parse_line(Grammar *g, char **w, int n)
         no->sing = word_id(g, w[1]), no->plur = word_id(g, w[2]);
         no->gender = w[3][0] == 'f';
         no->act_sing = word_id(g, w[4]), no->act_plur = word_id(g, w[5]);
-        return no->sing < 0 || no->plur < 0 || no->act_sing < 0 || no->act_plur < 0
-               ? AV_ERR_NOMEM : AV_OK;
+        return no->sing < 0 || no->plur < 0 || no->act_sing < 0 || no->act_plur < 0 ? AV_ERR_NOMEM
+                                                                                    : AV_OK;
     }
     if (strcmp(w[0], "verb") == 0 && n >= 2) {
         for (int k = 1; k < n; k++) {
@@ -113,11 +112,13 @@ int grammar_parse(Grammar *g, const char *text, size_t len, char *why, size_t wh
             *hash = 0;
         int nw = split(line, w, 16);
         if (nw && (err = parse_line(g, w, nw)) == AV_ERR_MODEL)
-            snprintf(why, whylen, "line %d: not a rule (noun S P m|f A-S A-P; verb W...; "
-                     "pronoun W m|f|* s|p)", lineno + 1);
+            snprintf(why, whylen,
+                     "line %d: not a rule (noun S P m|f A-S A-P; verb W...; "
+                     "pronoun W m|f|* s|p)",
+                     lineno + 1);
     }
-    if (!err && (g->n_nouns < 2 || g->n_verbs < 1 || g->pron[0] < 0 || g->pron[1] < 0 ||
-                 g->pron[2] < 0)) {
+    if (!err &&
+        (g->n_nouns < 2 || g->n_verbs < 1 || g->pron[0] < 0 || g->pron[1] < 0 || g->pron[2] < 0)) {
         snprintf(why, whylen, "needs two nouns, a verb and the three pronoun classes");
         err = AV_ERR_MODEL;
     }

@@ -28,12 +28,12 @@ typedef struct {
 
 typedef struct Grammar {
     int V;
-    char **words;        /* V words, owned, in order of first appearance */
+    char **words; /* V words, owned, in order of first appearance */
     GrammarNoun noun[GRAMMAR_MAX_NOUNS];
     int n_nouns;
     int verb[GRAMMAR_MAX_VERBS], n_verbs;
-    int pron[3];         /* he, she, they: [0] m s, [1] f s, [2] plural */
-    int the, stop;       /* "the" and "." */
+    int pron[3];   /* he, she, they: [0] m s, [1] f s, [2] plural */
+    int the, stop; /* "the" and "." */
 } Grammar;
 
 /* The rules of assets/grammar/grammar.txt, built in (test_task checks that

@@ -83,8 +83,8 @@ size_t infer_decode(const ModelSpec *s, const int *ids, int n, char *buf, size_t
     size_t need = 0;
     for (int i = 0; i < n; i++) {
         const char *sep = s->tokenizer == MODEL_TOK_WORDS && i ? " " : "";
-        int w = snprintf(buf + (need < cap ? need : cap), need < cap ? cap - need : 0, "%s%s",
-                         sep, ids[i] >= 0 && ids[i] < s->V ? s->vocab[ids[i]] : "?");
+        int w = snprintf(buf + (need < cap ? need : cap), need < cap ? cap - need : 0, "%s%s", sep,
+                         ids[i] >= 0 && ids[i] < s->V ? s->vocab[ids[i]] : "?");
         need += (size_t)w;
     }
     if (cap)
@@ -100,8 +100,7 @@ int infer_run(Net *net, const int *ids, int n)
     return net_forward(net, ids + first, NULL, NULL, 1, n - first, NULL);
 }
 
-int infer_next(Net *net, const int *ids, int n, float temperature, int top_k, Rng *r,
-               int *next)
+int infer_next(Net *net, const int *ids, int n, float temperature, int top_k, Rng *r, int *next)
 {
     int err = infer_run(net, ids, n);
     if (err)

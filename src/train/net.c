@@ -26,8 +26,8 @@
 /* Point t's fields at the tensors of arena (which follows net->layout). */
 static void point_tensors(const ModelLayout *lay, float *arena, NetTensors *t)
 {
-    static const char *const names[] = {"ln1_g", "ln1_b", "Wq", "Wk", "Wv", "Wo", "ln2_g",
-                                        "ln2_b", "W1", "b1", "W2", "b2"};
+    static const char *const names[] = {"ln1_g", "ln1_b", "Wq", "Wk", "Wv", "Wo",
+                                        "ln2_g", "ln2_b", "W1", "b1", "W2", "b2"};
     memset(t, 0, sizeof *t);
     for (int k = 0; arena && k < lay->n; k++) {
         const ModelTensor *m = &lay->t[k];
@@ -44,8 +44,7 @@ static void point_tensors(const ModelLayout *lay, float *arena, NetTensors *t)
             t->lnf_b = p;
         else if (strcmp(m->name, "unembed") == 0)
             t->unembed = p;
-        else if (sscanf(m->name, "layer%d/%23s", &l, field) == 2 && l >= 1 &&
-                 l <= AV_MAX_LAYERS) {
+        else if (sscanf(m->name, "layer%d/%23s", &l, field) == 2 && l >= 1 && l <= AV_MAX_LAYERS) {
             NetLayer *nl = &t->layer[l - 1];
             float **fields[12] = {&nl->ln1_g, &nl->ln1_b, &nl->Wq, &nl->Wk, &nl->Wv, &nl->Wo,
                                   &nl->ln2_g, &nl->ln2_b, &nl->W1, &nl->b1, &nl->W2, &nl->b2};
@@ -186,8 +185,8 @@ void net_init_weights(Net *net, uint64_t seed)
         float *p = net->params + t->offset;
         const char *leaf = strrchr(t->name, '/') ? strrchr(t->name, '/') + 1 : t->name;
         bool gain = leaf[0] == 'l' && leaf[strlen(leaf) - 1] == 'g';
-        size_t fan_in = strcmp(leaf, "embed") == 0 || strcmp(leaf, "pe") == 0 ? t->shape[1]
-                                                                              : t->shape[0];
+        size_t fan_in =
+            strcmp(leaf, "embed") == 0 || strcmp(leaf, "pe") == 0 ? t->shape[1] : t->shape[0];
         float std = 1.0f / sqrtf((float)fan_in);
         for (size_t i = 0; i < t->count; i++)
             p[i] = t->ndim == 2 ? rng_symmetric(&r, std) : gain ? 1.0f : 0.0f;
@@ -205,16 +204,16 @@ enum { NET_PARTS = 2 };
 
 typedef struct {
     Net *net;
-    int b0, B, N;              /* sequences [b0, b0 + B), N = B * n rows */
-    NetActs L[AV_MAX_LAYERS];  /* each layer's activations at the part's rows */
+    int b0, B, N;             /* sequences [b0, b0 + B), N = B * n rows */
+    NetActs L[AV_MAX_LAYERS]; /* each layer's activations at the part's rows */
     float *x_out, *xf, *lnf_mean, *lnf_rstd, *logits, *losses, *mask;
     int *tok, *tgt, *best;
-    float *hwork, *wpack;      /* its packed heads and packed weights (net->work) */
+    float *hwork, *wpack; /* its packed heads and packed weights (net->work) */
     float *dx, *dtmp, *dQ, *dK, *dV, *dcat, *dh, *scratch;
-    const NetTensors *g;       /* where its weight gradients go */
-    float *garena;             /* that arena when it must be zeroed first (part 1; part 0
-                                * for net_parts_backward(.., true)) */
-    double count;              /* the whole batch's mask sum, for the backward pass */
+    const NetTensors *g; /* where its weight gradients go */
+    float *garena;       /* that arena when it must be zeroed first (part 1; part 0
+                          * for net_parts_backward(.., true)) */
+    double count;        /* the whole batch's mask sum, for the backward pass */
     bool backward;
     int err;
 } Part;
@@ -224,13 +223,23 @@ typedef struct {
 /* Layer activations a at the rows from r0 (sequence b0) into v. */
 static void acts_at(const NetActs *a, NetActs *v, long r0, long b0, long D, long W, long HNN)
 {
-    *v = (NetActs){.x = AT(a->x, r0 * D), .a = AT(a->a, r0 * D),
-                   .ln1_mean = AT(a->ln1_mean, r0), .ln1_rstd = AT(a->ln1_rstd, r0),
-                   .Q = AT(a->Q, r0 * D), .K = AT(a->K, r0 * D), .V = AT(a->V, r0 * D),
-                   .concat = AT(a->concat, r0 * D), .attn = AT(a->attn, r0 * D),
-                   .P = AT(a->P, b0 * HNN), .mid = AT(a->mid, r0 * D), .m = AT(a->m, r0 * D),
-                   .ln2_mean = AT(a->ln2_mean, r0), .ln2_rstd = AT(a->ln2_rstd, r0),
-                   .h = AT(a->h, r0 * W), .g = AT(a->g, r0 * W), .t = AT(a->t, r0 * W)};
+    *v = (NetActs){.x = AT(a->x, r0 * D),
+                   .a = AT(a->a, r0 * D),
+                   .ln1_mean = AT(a->ln1_mean, r0),
+                   .ln1_rstd = AT(a->ln1_rstd, r0),
+                   .Q = AT(a->Q, r0 * D),
+                   .K = AT(a->K, r0 * D),
+                   .V = AT(a->V, r0 * D),
+                   .concat = AT(a->concat, r0 * D),
+                   .attn = AT(a->attn, r0 * D),
+                   .P = AT(a->P, b0 * HNN),
+                   .mid = AT(a->mid, r0 * D),
+                   .m = AT(a->m, r0 * D),
+                   .ln2_mean = AT(a->ln2_mean, r0),
+                   .ln2_rstd = AT(a->ln2_rstd, r0),
+                   .h = AT(a->h, r0 * W),
+                   .g = AT(a->g, r0 * W),
+                   .t = AT(a->t, r0 * W)};
 }
 
 /* Part k of parts of the last forward's batch into *pt. */
@@ -266,8 +275,13 @@ static void part_make(Net *net, int k, int parts, Part *pt)
 /* The shape of the attention of one sequence of n tokens. */
 static AttnShape seq_shape_n(const ModelSpec *s, int n)
 {
-    return (AttnShape){.n_q = n, .n_k = n, .d_model = s->d_model, .H = s->heads,
-                       .causal = true, .scale = true, .temperature = 1.0f};
+    return (AttnShape){.n_q = n,
+                       .n_k = n,
+                       .d_model = s->d_model,
+                       .H = s->heads,
+                       .causal = true,
+                       .scale = true,
+                       .temperature = 1.0f};
 }
 
 /* The shape of one sequence's attention in the last forward. */
@@ -296,8 +310,8 @@ static int layer_forward(Part *pt, int l, float *out)
     ops_linear_forward_packed(a->V, a->a, w->Wv, NULL, N, D, D, pt->wpack);
     for (int b = 0; b < pt->B; b++) {
         const long o = (long)b * n * D;
-        int err = attention_heads(&sh, a->Q + o, a->K + o, a->V + o,
-                                  a->P + (long)b * H * n * n, a->concat + o, hw);
+        int err = attention_heads(&sh, a->Q + o, a->K + o, a->V + o, a->P + (long)b * H * n * n,
+                                  a->concat + o, hw);
         if (err)
             return err;
     }
@@ -338,8 +352,7 @@ static void part_forward(Part *pt)
     if (s->layernorm)
         ops_layernorm_forward(pt->xf, pt->lnf_mean, pt->lnf_rstd, pt->x_out, net->p.lnf_g,
                               net->p.lnf_b, N, D);
-    ops_linear_forward_packed(pt->logits, pt->xf, net->p.unembed, NULL, N, D, s->V,
-                              pt->wpack);
+    ops_linear_forward_packed(pt->logits, pt->xf, net->p.unembed, NULL, N, D, s->V, pt->wpack);
     if (!net->has_loss)
         return;
     ops_crossentropy_forward(pt->logits, pt->logits, pt->tgt, pt->mask, pt->losses, N, s->V);
@@ -407,8 +420,7 @@ int net_forward(Net *net, const int *tok, const int *tgt, const float *mask, int
 }
 
 /* net_forward's passes, its arguments checked. */
-static int forward_layers(Net *net, const int *tok, const int *tgt, const float *mask,
-                          double *loss)
+static int forward_layers(Net *net, const int *tok, const int *tgt, const float *mask, double *loss)
 {
     const int N = net->B * net->n;
     memcpy(net->tok, tok, (size_t)N * sizeof *tok);
@@ -456,9 +468,8 @@ static void attention_half_backward(Part *pt, int l)
                                    pt->wpack);
     for (int b = 0; b < pt->B; b++) {
         const long o = (long)b * n * D;
-        ops_attention_backward(pt->dQ + o, pt->dK + o, pt->dV + o, pt->dcat + o, a->Q + o,
-                               a->K + o, a->V + o, a->P + (long)b * H * n * n, n, D, H,
-                               pt->scratch);
+        ops_attention_backward(pt->dQ + o, pt->dK + o, pt->dV + o, pt->dcat + o, a->Q + o, a->K + o,
+                               a->V + o, a->P + (long)b * H * n * n, n, D, H, pt->scratch);
     }
     float *da = s->layernorm ? pt->dtmp : pt->dx;
     /* da (+)= dQ Wq^T + dK Wk^T + dV Wv^T: each product written into dcat
@@ -468,8 +479,8 @@ static void attention_half_backward(Part *pt, int l)
     float *gW[3] = {gw->Wq, gw->Wk, gw->Wv};
     for (int k = 0; k < 3; k++) {
         bool first = k == 0 && s->layernorm; /* da is dtmp: written, not added to */
-        ops_linear_backward_set_packed(first ? da : pt->dcat, gW[k], NULL, dY[k], a->a, Wt[k],
-                                       N, D, D, pt->wpack);
+        ops_linear_backward_set_packed(first ? da : pt->dcat, gW[k], NULL, dY[k], a->a, Wt[k], N, D,
+                                       D, pt->wpack);
         if (!first)
             ops_add_to(da, pt->dcat, (long)N * D);
     }
@@ -488,8 +499,7 @@ static void mlp_half_backward(Part *pt, int l)
     const NetActs *a = &pt->L[l];
     const NetLayer *w = &net->p.layer[l], *gw = &pt->g->layer[l];
     float *dg = pt->dh, *dh = pt->dh + (size_t)N * W;
-    ops_linear_backward_set_packed(dg, gw->W2, gw->b2, pt->dx, a->g, w->W2, N, W, D,
-                                   pt->wpack);
+    ops_linear_backward_set_packed(dg, gw->W2, gw->b2, pt->dx, a->g, w->W2, N, W, D, pt->wpack);
     if (a->t) {
         ops_gelu_backward_saved(dh, a->h, a->t, dg, (long)N * W);
     } else {
@@ -498,8 +508,7 @@ static void mlp_half_backward(Part *pt, int l)
     }
     float *dm = s->layernorm ? pt->dtmp : pt->dx;
     if (s->layernorm)
-        ops_linear_backward_set_packed(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W,
-                                       pt->wpack);
+        ops_linear_backward_set_packed(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W, pt->wpack);
     else
         ops_linear_backward(dm, gw->W1, gw->b1, dh, a->m, w->W1, N, D, W);
     if (s->layernorm)
@@ -528,20 +537,20 @@ static void part_backward(Part *pt)
     memset(dlogits, 0, (size_t)N * V * sizeof(float));
     ops_crossentropy_backward(dlogits, pt->logits, pt->tgt, pt->mask, N, V, pt->count);
     float *dxf = s->layernorm ? pt->dtmp : pt->dx;
-    ops_linear_backward_set_packed(dxf, pt->g->unembed, NULL, dlogits, pt->xf, net->p.unembed,
-                                   N, D, V, pt->wpack);
+    ops_linear_backward_set_packed(dxf, pt->g->unembed, NULL, dlogits, pt->xf, net->p.unembed, N, D,
+                                   V, pt->wpack);
     if (s->layernorm) {
         memset(pt->dx, 0, ND);
-        ops_layernorm_backward(pt->dx, pt->g->lnf_g, pt->g->lnf_b, dxf, pt->x_out,
-                               net->p.lnf_g, pt->lnf_mean, pt->lnf_rstd, N, D);
+        ops_layernorm_backward(pt->dx, pt->g->lnf_g, pt->g->lnf_b, dxf, pt->x_out, net->p.lnf_g,
+                               pt->lnf_mean, pt->lnf_rstd, N, D);
     }
     for (int l = s->layers - 1; l >= 0; l--) {
         if (s->mlp)
             mlp_half_backward(pt, l);
         attention_half_backward(pt, l);
     }
-    ops_embed_backward(pt->g->embed, s->pe == MODEL_PE_LEARNED ? pt->g->pe : NULL, pt->dx,
-                       pt->tok, N, net->n, D);
+    ops_embed_backward(pt->g->embed, s->pe == MODEL_PE_LEARNED ? pt->g->pe : NULL, pt->dx, pt->tok,
+                       N, net->n, D);
 }
 
 void net_parts_backward(Net *net, bool zero)
@@ -553,8 +562,7 @@ void net_backward(Net *net)
 {
     parts_run(net, true, false);
     if (net->B >= 2)
-        net_pair_halves(&net->worker, net->threads, net->layout.total, add_parts, net, NULL,
-                        NULL);
+        net_pair_halves(&net->worker, net->threads, net->layout.total, add_parts, net, NULL, NULL);
 }
 
 void net_set_threads(Net *net, int threads)

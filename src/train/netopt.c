@@ -78,9 +78,8 @@ typedef struct {
 /* The AdamW step of p, g, m, v [0, n): the same IEEE operations, in the
  * same order, for every element (no contraction under -std=c11), so any
  * vector width gives the same bits. */
-static void adamw_scalar(float *restrict p, float *restrict g, float *restrict m,
-                         float *restrict v, size_t n, const NetAdam *o, const AdamStep *st,
-                         float decay)
+static void adamw_scalar(float *restrict p, float *restrict g, float *restrict m, float *restrict v,
+                         size_t n, const NetAdam *o, const AdamStep *st, float decay)
 {
     if (st->scaled)
         for (size_t i = 0; i < n; i++)
@@ -98,9 +97,9 @@ static void adamw_scalar(float *restrict p, float *restrict g, float *restrict m
  * square root are correctly rounded in both, so the bits are the same; the
  * scalar loop ran at one element per division (gcc -O2 does not vectorise
  * sqrtf, which may set errno). */
-__attribute__((target("avx2")))
-static void adamw_avx2(float *p, float *g, float *m, float *v, size_t n,
-                       const NetAdam *o, const AdamStep *st, float decay)
+__attribute__((target("avx2"))) static void adamw_avx2(float *p, float *g, float *m, float *v,
+                                                       size_t n, const NetAdam *o,
+                                                       const AdamStep *st, float decay)
 {
     const __m256 b1 = _mm256_set1_ps(o->beta1), a1 = _mm256_set1_ps(1.0f - o->beta1);
     const __m256 b2 = _mm256_set1_ps(o->beta2), a2 = _mm256_set1_ps(1.0f - o->beta2);
@@ -114,15 +113,14 @@ static void adamw_avx2(float *p, float *g, float *m, float *v, size_t n,
             gi = _mm256_mul_ps(gi, f);
             _mm256_storeu_ps(g + i, gi);
         }
-        __m256 mi = _mm256_add_ps(_mm256_mul_ps(b1, _mm256_loadu_ps(m + i)),
-                                  _mm256_mul_ps(a1, gi));
+        __m256 mi = _mm256_add_ps(_mm256_mul_ps(b1, _mm256_loadu_ps(m + i)), _mm256_mul_ps(a1, gi));
         __m256 vi = _mm256_add_ps(_mm256_mul_ps(b2, _mm256_loadu_ps(v + i)),
                                   _mm256_mul_ps(_mm256_mul_ps(a2, gi), gi));
         _mm256_storeu_ps(m + i, mi);
         _mm256_storeu_ps(v + i, vi);
         __m256 mhat = _mm256_div_ps(mi, c1), vhat = _mm256_div_ps(vi, c2);
-        __m256 step = _mm256_div_ps(_mm256_mul_ps(lr, mhat),
-                                    _mm256_add_ps(_mm256_sqrt_ps(vhat), eps));
+        __m256 step =
+            _mm256_div_ps(_mm256_mul_ps(lr, mhat), _mm256_add_ps(_mm256_sqrt_ps(vhat), eps));
         _mm256_storeu_ps(p + i, _mm256_sub_ps(_mm256_mul_ps(_mm256_loadu_ps(p + i), dec), step));
     }
     adamw_scalar(p + i, g + i, m + i, v + i, n - i, o, st, decay);
@@ -153,8 +151,7 @@ static void adamw_range(void *ctx, size_t i0, size_t i1, void *arg)
             continue;
         }
 #endif
-        adamw_scalar(net->params + a, net->grads + a, net->m + a, net->v + a, b - a, o, st,
-                     decay);
+        adamw_scalar(net->params + a, net->grads + a, net->m + a, net->v + a, b - a, o, st, decay);
     }
 }
 

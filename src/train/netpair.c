@@ -153,8 +153,7 @@ void net_pair_stop(NetWorker *w)
     free(w);
 }
 
-void net_pair_run(NetWorker **slot, int threads, void (*fn)(void *), void *a0, void *a1,
-                  bool two)
+void net_pair_run(NetWorker **slot, int threads, void (*fn)(void *), void *a0, void *a1, bool two)
 {
     NetWorker *w = a1 && two && threads > 1 ? worker_get(slot) : NULL;
     unsigned job = 0;
@@ -186,8 +185,8 @@ static void half_run(void *arg)
     h->fn(h->ctx, h->i0, h->i1, h->arg);
 }
 
-void net_pair_halves(NetWorker **w, int threads, size_t total, NetRange fn, void *ctx,
-                     void *arg0, void *arg1)
+void net_pair_halves(NetWorker **w, int threads, size_t total, NetRange fn, void *ctx, void *arg0,
+                     void *arg1)
 {
     const size_t mid = total / 2;
     Half h[2] = {{ctx, fn, 0, mid, arg0}, {ctx, fn, mid, total, arg1}};

@@ -14,8 +14,7 @@ typedef struct NetWorker NetWorker; /* as in train/net.h */
  * second thread *w when two, threads > 1 and the thread can be started
  * (once, then kept in *w), else after fn(a0) on the calling thread.
  * Returns when both are done. */
-void net_pair_run(NetWorker **w, int threads, void (*fn)(void *), void *a0, void *a1,
-                  bool two);
+void net_pair_run(NetWorker **w, int threads, void (*fn)(void *), void *a0, void *a1, bool two);
 
 /* Stop and free the second thread (NULL: nothing). */
 void net_pair_stop(NetWorker *w);
@@ -26,7 +25,7 @@ typedef void (*NetRange)(void *ctx, size_t i0, size_t i1, void *arg);
 /* fn(ctx, ..) over [0, h) with arg0 and [h, total) with arg1, h = total / 2,
  * beside each other through net_pair_run when total is large enough to pay
  * for it. The halves are the same whatever the threads. */
-void net_pair_halves(NetWorker **w, int threads, size_t total, NetRange fn, void *ctx,
-                     void *arg0, void *arg1);
+void net_pair_halves(NetWorker **w, int threads, size_t total, NetRange fn, void *ctx, void *arg0,
+                     void *arg1);
 
 #endif

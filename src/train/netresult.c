@@ -17,24 +17,23 @@
 #include "train/task.h"
 
 /* The label of every head from heads.txt's lines "layer L head H: LABEL  (...)". */
-static int labels_parse(NetModel *m, const char *text, const char *path, char *why,
-                        size_t whylen)
+static int labels_parse(NetModel *m, const char *text, const char *path, char *why, size_t whylen)
 {
     int L = m->net.spec.layers, H = m->net.spec.heads, seen = 0;
     for (const char *p = text; *p;) {
         const char *eol = strchr(p, '\n');
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
         int l, h, at = 0;
-        if (n && sscanf(p, "layer %d head %d: %n", &l, &h, &at) == 2 && at > 0 &&
-            l >= 1 && l <= L && h >= 1 && h <= H) {
+        if (n && sscanf(p, "layer %d head %d: %n", &l, &h, &at) == 2 && at > 0 && l >= 1 &&
+            l <= L && h >= 1 && h <= H) {
             const char *lab = p + at, *end = p + n;
             for (const char *q = lab; q + 1 < end; q++)
                 if (q[0] == ' ' && q[1] == ' ') {
                     end = q;
                     break;
                 }
-            snprintf(m->label[(l - 1) * H + h - 1], NETRESULT_LABEL_MAX, "%.*s",
-                     (int)(end - lab), lab);
+            snprintf(m->label[(l - 1) * H + h - 1], NETRESULT_LABEL_MAX, "%.*s", (int)(end - lab),
+                     lab);
         } else if (n) {
             snprintf(why, whylen, "%s: not a line 'layer L head H: LABEL': %.40s", path, p);
             return AV_ERR_MODEL;
@@ -156,8 +155,10 @@ static bool next_piece(ModelTok tok, const char *text, size_t len, size_t *at, s
 static size_t visible(const char *s, size_t n, char *out)
 {
     if (n == 1 && ((unsigned char)s[0] < 0x20 || s[0] == ' ' || s[0] == 0x7f)) {
-        const char *v = s[0] == ' ' ? "\xe2\x90\xa3" : s[0] == '\n' ? "\xe2\x86\xb5"
-                        : s[0] == '\t' ? "\xe2\x87\xa5" : NULL;
+        const char *v = s[0] == ' '    ? "\xe2\x90\xa3"
+                        : s[0] == '\n' ? "\xe2\x86\xb5"
+                        : s[0] == '\t' ? "\xe2\x87\xa5"
+                                       : NULL;
         if (v)
             return (size_t)sprintf(out, "%s", v);
         return (size_t)sprintf(out, "^%c", s[0] == 0x7f ? '?' : s[0] + '@');
@@ -232,8 +233,8 @@ static int fill(const NetModel *m, const ModelConfig *c, ModelResult *r)
 }
 
 /* The text as token ids: *ids malloc'd, *n of them. */
-static int encode(const NetModel *m, const char *text, size_t len, int **ids, int *n,
-                  char *bad, size_t badlen)
+static int encode(const NetModel *m, const char *text, size_t len, int **ids, int *n, char *bad,
+                  size_t badlen)
 {
     *ids = malloc((len + 1) * sizeof **ids);
     if (!*ids)
@@ -246,8 +247,8 @@ static int encode(const NetModel *m, const char *text, size_t len, int **ids, in
     return err;
 }
 
-int netresult_run(NetModel *m, const ModelConfig *c, const char *text, size_t len,
-                  ModelResult *r, char *bad, size_t badlen)
+int netresult_run(NetModel *m, const ModelConfig *c, const char *text, size_t len, ModelResult *r,
+                  char *bad, size_t badlen)
 {
     int *ids, n;
     r->shape.n_q = 0;
@@ -275,8 +276,8 @@ int netresult_run(NetModel *m, const ModelConfig *c, const char *text, size_t le
 int netresult_run_ids(NetModel *m, const ModelConfig *c, const int *ids, int n, ModelResult *r)
 {
     r->shape.n_q = 0;
-    if (c->H != m->cfg.H || c->d_model != m->cfg.d_model || c->layers != m->cfg.layers ||
-        n < 1 || n > m->net.spec.context)
+    if (c->H != m->cfg.H || c->d_model != m->cfg.d_model || c->layers != m->cfg.layers || n < 1 ||
+        n > m->net.spec.context)
         return AV_ERR_CONFIG;
     char probe[1];
     size_t need = infer_decode(&m->net.spec, ids, n, probe, sizeof probe);
@@ -298,9 +299,8 @@ int netresult_run_ids(NetModel *m, const ModelConfig *c, const int *ids, int n, 
     return AV_OK;
 }
 
-int netresult_generate(NetModel *m, const char *text, size_t len, int count,
-                       float temperature, int top_k, uint64_t seed, char **out, size_t *cont,
-                       char *bad, size_t badlen)
+int netresult_generate(NetModel *m, const char *text, size_t len, int count, float temperature,
+                       int top_k, uint64_t seed, char **out, size_t *cont, char *bad, size_t badlen)
 {
     int *ids, n;
     *out = NULL;

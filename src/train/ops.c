@@ -26,7 +26,6 @@
 #define LN_EPS 1e-5f
 #define GELU_C 0.7978845608028654f /* sqrt(2 / pi) */
 
-
 /* The sum of x[0..n) in CHUNK partial sums added in a fixed order: it
  * vectorises without -ffast-math and gives the same bits on every machine. */
 static inline float lane_sum(const float *x, int n)
@@ -43,8 +42,8 @@ static inline float lane_sum(const float *x, int n)
     return s;
 }
 
-void ops_embed_forward(float *out, const int *tok, const float *embed, const float *pe,
-                       int N, int T, int D)
+void ops_embed_forward(float *out, const int *tok, const float *embed, const float *pe, int N,
+                       int T, int D)
 {
     /* out (N, D), embed (V, D), pe (T, D) */
     for (int r = 0; r < N; r++) {
@@ -55,8 +54,8 @@ void ops_embed_forward(float *out, const int *tok, const float *embed, const flo
     }
 }
 
-void ops_embed_backward(float *dembed, float *dpe, const float *dout, const int *tok,
-                        int N, int T, int D)
+void ops_embed_backward(float *dembed, float *dpe, const float *dout, const int *tok, int N, int T,
+                        int D)
 {
     for (int r = 0; r < N; r++) {
         const float *g = dout + (long)r * D;
@@ -108,8 +107,8 @@ static inline void ln_back2(float *restrict dx, const float *restrict norm,
 }
 
 VEC_CLONES
-void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
-                           const float *g, const float *b, int N, int D)
+void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x, const float *g,
+                           const float *b, int N, int D)
 {
     /* x, out (N, D); g, b (D); mean, rstd (N) */
     float dev[AV_MAX_D_MODEL];
@@ -127,9 +126,8 @@ void ops_layernorm_forward(float *out, float *mean, float *rstd, const float *x,
 }
 
 VEC_CLONES
-void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout,
-                            const float *x, const float *g, const float *mean,
-                            const float *rstd, int N, int D)
+void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout, const float *x,
+                            const float *g, const float *mean, const float *rstd, int N, int D)
 {
     float norm[AV_MAX_D_MODEL], dn[AV_MAX_D_MODEL], dnn[AV_MAX_D_MODEL];
     assert(D <= AV_MAX_D_MODEL);
@@ -137,10 +135,11 @@ void ops_layernorm_backward(float *dx, float *dg, float *db, const float *dout,
         const float *x_r = x + (long)r * D, *d_r = dout + (long)r * D;
         float *dx_r = dx + (long)r * D, m = mean[r], s = rstd[r];
         /* dnorm = dout * g; dx = s * (dnorm - mean(dnorm) - norm * mean(dnorm * norm)) */
-        BY_CHUNKS(D, c, ln_back1(norm + c, dn + c, dnn + c, dg + c, db + c, x_r + c, d_r + c,
-                                 g + c, m, s, CHUNK),
-                  ln_back1(norm + c, dn + c, dnn + c, dg + c, db + c, x_r + c, d_r + c, g + c,
-                           m, s, D - c));
+        BY_CHUNKS(D, c,
+                  ln_back1(norm + c, dn + c, dnn + c, dg + c, db + c, x_r + c, d_r + c, g + c, m, s,
+                           CHUNK),
+                  ln_back1(norm + c, dn + c, dnn + c, dg + c, db + c, x_r + c, d_r + c, g + c, m, s,
+                           D - c));
         float mean_d = lane_sum(dn, D) / (float)D, mean_dn = lane_sum(dnn, D) / (float)D;
         BY_CHUNKS(D, c, ln_back2(dx_r + c, norm + c, dn + c, s, mean_d, mean_dn, CHUNK),
                   ln_back2(dx_r + c, norm + c, dn + c, s, mean_d, mean_dn, D - c));
@@ -184,8 +183,8 @@ void ops_add_to(float *out, const float *a, long n)
  * packed into a buffer of its own where that kernel runs and the product is
  * past mat_sgemm_small (faster than OpenBLAS there, which packs A and B
  * again each call: README "Performance"), else mat_sgemm. */
-static void product_set(bool trans_b, int M, int N, int K, const float *A, int lda,
-                        const float *B, int ldb, float *C, int ldc, float *work)
+static void product_set(bool trans_b, int M, int N, int K, const float *A, int lda, const float *B,
+                        int ldb, float *C, int ldc, float *work)
 {
     if (mat_packed_available() && !mat_small_fits(false, M, N, K)) {
         float *Bp = work ? work : malloc(mat_packed_floats(K, N) * sizeof *Bp);
@@ -200,15 +199,15 @@ static void product_set(bool trans_b, int M, int N, int K, const float *A, int l
     mat_sgemm(false, trans_b, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
 }
 
-void ops_linear_forward(float *out, const float *x, const float *w, const float *bias,
-                        int N, int K, int C)
+void ops_linear_forward(float *out, const float *x, const float *w, const float *bias, int N, int K,
+                        int C)
 {
     ops_linear_forward_packed(out, x, w, bias, N, K, C, NULL);
 }
 
 VEC_CLONES
-void ops_linear_forward_packed(float *out, const float *x, const float *w, const float *bias,
-                               int N, int K, int C, float *work)
+void ops_linear_forward_packed(float *out, const float *x, const float *w, const float *bias, int N,
+                               int K, int C, float *work)
 {
     /* out (N, C) = x (N, K) w (K, C) */
     product_set(false, N, C, K, x, K, w, C, out, C, work);
@@ -228,15 +227,9 @@ static void linear_backward(float *dx, bool set, float *dw, float *dbias, const 
         product_set(true, N, K, C, dout, C, w, C, dx, K, work);
     else if (dx)
         /* dx (N, K) += dout (N, C) w^T (C, K) */
-        mat_sgemm(false, true, N, K, C, 1.0f,
-                  dout, C,
-                  w, C,
-                  1.0f, dx, K);
+        mat_sgemm(false, true, N, K, C, 1.0f, dout, C, w, C, 1.0f, dx, K);
     /* dw (K, C) += x^T (K, N) dout (N, C) */
-    mat_sgemm(true, false, K, C, N, 1.0f,
-              x, K,
-              dout, C,
-              1.0f, dw, C);
+    mat_sgemm(true, false, K, C, N, 1.0f, x, K, dout, C, 1.0f, dw, C);
     if (dbias)
         for (int r = 0; r < N; r++) {
             const float *d = dout + (long)r * C;
@@ -244,14 +237,14 @@ static void linear_backward(float *dx, bool set, float *dw, float *dbias, const 
         }
 }
 
-void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout,
-                         const float *x, const float *w, int N, int K, int C)
+void ops_linear_backward(float *dx, float *dw, float *dbias, const float *dout, const float *x,
+                         const float *w, int N, int K, int C)
 {
     linear_backward(dx, false, dw, dbias, dout, x, w, N, K, C, NULL);
 }
 
-void ops_linear_backward_set(float *dx, float *dw, float *dbias, const float *dout,
-                             const float *x, const float *w, int N, int K, int C)
+void ops_linear_backward_set(float *dx, float *dw, float *dbias, const float *dout, const float *x,
+                             const float *w, int N, int K, int C)
 {
     linear_backward(dx, true, dw, dbias, dout, x, w, N, K, C, NULL);
 }
@@ -262,7 +255,6 @@ void ops_linear_backward_set_packed(float *dx, float *dw, float *dbias, const fl
 {
     linear_backward(dx, true, dw, dbias, dout, x, w, N, K, C, work);
 }
-
 
 /* t[i] = tanh(u[i]) for a chunk, through e^(-2|u|) = 2^k e^r with |r| <= ln2/2
  * and a degree-7 Taylor polynomial (about 1 ulp), so that the loops vectorise
@@ -279,8 +271,12 @@ static inline void tanh_chunk(float *restrict t, const float *restrict u)
         const float shifter = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
         float x = a[i], k = (x * 1.44269504f + shifter) - shifter;
         float r = (x - k * 0.693145752f) - k * 1.42860677e-6f;
-        float p = 1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f
-                  / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
+        float p =
+            1.0f +
+            r * (1.0f +
+                 r * (0.5f + r * (1.0f / 6 +
+                                  r * (1.0f / 24 +
+                                       r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
         int32_t bits = ((int32_t)k + 127) << 23;
         float scale;
         memcpy(&scale, &bits, sizeof scale);
@@ -433,9 +429,9 @@ size_t ops_attention_backward_scratch(int T, int D, int H)
     return attnback_scratch(T, D, H);
 }
 
-void ops_attention_backward(float *dQ, float *dK, float *dV, const float *dconcat,
-                            const float *Q, const float *K, const float *V, const float *P,
-                            int T, int D, int H, float *scratch)
+void ops_attention_backward(float *dQ, float *dK, float *dV, const float *dconcat, const float *Q,
+                            const float *K, const float *V, const float *P, int T, int D, int H,
+                            float *scratch)
 {
     /* Q, K, V, dconcat, dQ, dK, dV (T, D); head h uses columns h*d_k .. h*d_k+d_k-1;
      * P (H, T, T), row i zero beyond i (causal) */
@@ -452,27 +448,15 @@ void ops_attention_backward(float *dQ, float *dK, float *dV, const float *dconca
         const int c0 = h * d_k;
         /* dV_h (T, d_k) = P_h^T (T, T) dconcat_h (T, d_k) */
         transpose(tr, P_h, T);
-        mat_sgemm(false, false, T, d_k, T, 1.0f,
-                  tr, T,
-                  dconcat + c0, D,
-                  0.0f, dV + c0, D);
+        mat_sgemm(false, false, T, d_k, T, 1.0f, tr, T, dconcat + c0, D, 0.0f, dV + c0, D);
         /* dP (T, T) = dconcat_h (T, d_k) V_h^T (d_k, T) */
-        mat_sgemm(false, true, T, T, d_k, 1.0f,
-                  dconcat + c0, D,
-                  V + c0, D,
-                  0.0f, dP, T);
+        mat_sgemm(false, true, T, T, d_k, 1.0f, dconcat + c0, D, V + c0, D, 0.0f, dP, T);
         attnback_softmax_rows(dP, P_h, T, 0, T, scale);
         /* dQ_h (T, d_k) = dS (T, T) K_h (T, d_k) */
-        mat_sgemm(false, false, T, d_k, T, 1.0f,
-                  dS, T,
-                  K + c0, D,
-                  0.0f, dQ + c0, D);
+        mat_sgemm(false, false, T, d_k, T, 1.0f, dS, T, K + c0, D, 0.0f, dQ + c0, D);
         /* dK_h (T, d_k) = dS^T (T, T) Q_h (T, d_k) */
         transpose(tr, dS, T);
-        mat_sgemm(false, false, T, d_k, T, 1.0f,
-                  tr, T,
-                  Q + c0, D,
-                  0.0f, dK + c0, D);
+        mat_sgemm(false, false, T, d_k, T, 1.0f, tr, T, Q + c0, D, 0.0f, dK + c0, D);
     }
 }
 

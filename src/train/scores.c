@@ -16,8 +16,8 @@
 
 #define PROBE_BATCH 8
 
-static const char *const NAMES[SCORE_KINDS] = {"previous-token", "induction", "self",
-                                               "first-token", "antecedent"};
+static const char *const NAMES[SCORE_KINDS] = {"previous-token", "induction", "self", "first-token",
+                                               "antecedent"};
 static const char *const SHORT[SCORE_KINDS] = {"prev", "ind", "self", "first", "ante"};
 
 const char *scores_name(ScoreKind k)

@@ -132,8 +132,7 @@ static int init_grammar(Task *t, const char *data, size_t len, char *why, size_t
     return AV_OK;
 }
 
-int task_init(Task *t, const char *name, const char *data, size_t len, char *why,
-              size_t whylen)
+int task_init(Task *t, const char *name, const char *data, size_t len, char *why, size_t whylen)
 {
     memset(t, 0, sizeof *t);
     int k = 0, err;
@@ -254,8 +253,7 @@ static void gen_seq2seq(const Task *t, Rng *r, int *s, float *w, int len)
 
 /* grammar: sentences from a random phase; pairs gets (pronoun, antecedent)
  * positions in input coordinates, -1 terminated; metric marks pronouns. */
-static void gen_grammar(const Task *t, Rng *r, int *s, float *w, float *metric, int *pairs,
-                        int n)
+static void gen_grammar(const Task *t, Rng *r, int *s, float *w, float *metric, int *pairs, int n)
 {
     int phase = (int)(rng_next(r) % GRAMMAR_SENTENCE), np = 0;
     for (int i = -phase; i < n + 1; i += GRAMMAR_SENTENCE) {

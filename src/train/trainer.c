@@ -19,16 +19,27 @@ int trainer_threads_default(void)
 
 void trainer_config_default(TrainConfig *c)
 {
-    *c = (TrainConfig){.batch = 16, .lr = 1e-2f, .weight_decay = 0.0f, .clip = 1.0f,
-                       .seed = 1, .threads = trainer_threads_default()};
+    *c = (TrainConfig){.batch = 16,
+                       .lr = 1e-2f,
+                       .weight_decay = 0.0f,
+                       .clip = 1.0f,
+                       .seed = 1,
+                       .threads = trainer_threads_default()};
 }
 
 void trainer_defaults(const char *task, TrainDefaults *d)
 {
     const char *t = task ? task : "induction";
-    *d = (TrainDefaults){.layers = 2, .heads = 2, .d_model = 32, .context = 32, .mlp = 0,
-                         .layernorm = false, .pe = MODEL_PE_SINUSOIDAL,
-                         .activation = MODEL_ACT_GELU, .steps = 400, .report = 50};
+    *d = (TrainDefaults){.layers = 2,
+                         .heads = 2,
+                         .d_model = 32,
+                         .context = 32,
+                         .mlp = 0,
+                         .layernorm = false,
+                         .pe = MODEL_PE_SINUSOIDAL,
+                         .activation = MODEL_ACT_GELU,
+                         .steps = 400,
+                         .report = 50};
     trainer_config_default(&d->cfg);
     if (strcmp(t, "text") == 0) {
         d->layers = 4, d->heads = 4, d->d_model = 64, d->context = 64, d->mlp = 256;
@@ -44,9 +55,17 @@ void trainer_defaults(const char *task, TrainDefaults *d)
 int trainer_spec(const Task *task, int layers, int heads, int d_model, int context, int mlp,
                  bool layernorm, ModelPe pe, ModelAct act, ModelSpec *spec)
 {
-    ModelSpec s = {.tokenizer = task->tokenizer, .V = task->V, .vocab = task->vocab,
-                   .d_model = d_model, .heads = heads, .layers = layers, .context = context,
-                   .pe = pe, .layernorm = layernorm, .mlp = mlp, .activation = act};
+    ModelSpec s = {.tokenizer = task->tokenizer,
+                   .V = task->V,
+                   .vocab = task->vocab,
+                   .d_model = d_model,
+                   .heads = heads,
+                   .layers = layers,
+                   .context = context,
+                   .pe = pe,
+                   .layernorm = layernorm,
+                   .mlp = mlp,
+                   .activation = act};
     snprintf(s.task, sizeof s.task, "%s", task->name);
     return modelfile_spec_copy(spec, &s);
 }
@@ -87,7 +106,10 @@ void trainer_free(Trainer *tr)
 int trainer_step(Trainer *tr)
 {
     Batch *b = &tr->batch;
-    const NetAdam opt = {.lr = tr->cfg.lr, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
+    const NetAdam opt = {.lr = tr->cfg.lr,
+                         .beta1 = 0.9f,
+                         .beta2 = 0.999f,
+                         .eps = 1e-8f,
                          .weight_decay = tr->cfg.weight_decay};
     task_batch(tr->task, tr->cfg.seed, tr->step, b);
     int err = net_forward(&tr->net, b->tok, b->tgt, b->mask, b->B, b->n, &tr->loss);

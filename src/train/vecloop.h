@@ -19,13 +19,13 @@ enum { CHUNK = 16 }; /* fixed-length inner loops with restrict, which gcc -O2 ve
 
 /* call_chunk over whole chunks of [0, n) (c its first index), then call_rest
  * once for what is left. */
-#define BY_CHUNKS(n, c, call_chunk, call_rest)                                                   \
-    do {                                                                                         \
-        int c = 0;                                                                               \
-        for (; c + CHUNK <= (n); c += CHUNK)                                                     \
-            call_chunk;                                                                          \
-        if (c < (n))                                                                             \
-            call_rest;                                                                           \
+#define BY_CHUNKS(n, c, call_chunk, call_rest)                                                     \
+    do {                                                                                           \
+        int c = 0;                                                                                 \
+        for (; c + CHUNK <= (n); c += CHUNK)                                                       \
+            call_chunk;                                                                            \
+        if (c < (n))                                                                               \
+            call_rest;                                                                             \
     } while (0)
 
 #endif

@@ -22,8 +22,8 @@
 
 /* Foreground and background of each style at 256 and at 8 colours (-1 = default). */
 static const short style256[STYLE_COUNT][2] = {
-    [STYLE_TEXT] = {-1, -1},   [STYLE_DIM] = {245, -1},        [STYLE_TITLE] = {81, -1},
-    [STYLE_LABEL] = {117, -1}, [STYLE_LABEL_SEL] = {16, 220},  [STYLE_MASKED] = {244, 236},
+    [STYLE_TEXT] = {-1, -1},    [STYLE_DIM] = {245, -1},       [STYLE_TITLE] = {81, -1},
+    [STYLE_LABEL] = {117, -1},  [STYLE_LABEL_SEL] = {16, 220}, [STYLE_MASKED] = {244, 236},
     [STYLE_ACCENT] = {214, -1}, [STYLE_STATUS] = {231, 24},
 };
 static const short style8[STYLE_COUNT][2] = {
@@ -47,10 +47,10 @@ static short coarse8(int level)
 /* A signed level on 8 colours: background and foreground. */
 static void diverge8(int level, short *fg, short *bg)
 {
-    static const short bgs[GRID_LEVELS] = {
-        COLOR_BLUE, COLOR_BLUE, COLOR_BLUE, COLOR_BLUE, COLOR_BLUE, COLOR_CYAN, COLOR_CYAN,
-        COLOR_WHITE, COLOR_WHITE, COLOR_YELLOW, COLOR_YELLOW, COLOR_RED, COLOR_RED,
-        COLOR_RED, COLOR_RED, COLOR_RED};
+    static const short bgs[GRID_LEVELS] = {COLOR_BLUE,  COLOR_BLUE,   COLOR_BLUE,   COLOR_BLUE,
+                                           COLOR_BLUE,  COLOR_CYAN,   COLOR_CYAN,   COLOR_WHITE,
+                                           COLOR_WHITE, COLOR_YELLOW, COLOR_YELLOW, COLOR_RED,
+                                           COLOR_RED,   COLOR_RED,    COLOR_RED,    COLOR_RED};
     *bg = bgs[level];
     *fg = *bg == COLOR_BLUE || *bg == COLOR_RED ? COLOR_WHITE : COLOR_BLACK;
 }

@@ -34,8 +34,8 @@ const float *data_row(UiState *u, const ModelResult *r, int layer, int h, int i)
     return model_head_row(r, layer, h, i, u->row);
 }
 
-static bool slot_matches(const PoolSlot *p, const ModelResult *r, unsigned gen, int layer,
-                         int h, const int key[6], bool mean)
+static bool slot_matches(const PoolSlot *p, const ModelResult *r, unsigned gen, int layer, int h,
+                         const int key[6], bool mean)
 {
     return p->buf && p->res == r && p->gen == gen && p->layer == layer && p->h == h &&
            p->r0 == key[0] && p->r1 == key[1] && p->c0 == key[2] && p->c1 == key[3] &&
@@ -49,8 +49,7 @@ static const AttnPoolPlan *plan_made(const UiState *u, const ModelResult *r, int
     /* made by the one run since the plan was armed (gen_clock counts runs) */
     if (!plan || !plan->done || plan->stamp + 1 != u->a.ses.gen)
         return NULL;
-    if (plan->n_q != r->shape.n_q || plan->n_k != r->shape.n_k ||
-        plan->causal != r->shape.causal)
+    if (plan->n_q != r->shape.n_q || plan->n_k != r->shape.n_k || plan->causal != r->shape.causal)
         return NULL;
     return plan;
 }
@@ -58,8 +57,8 @@ static const AttnPoolPlan *plan_made(const UiState *u, const ModelResult *r, int
 /* A whole head of u->a.ses.res pooled by its last forward (data_plan_arm's plan),
  * for these cells: copied into out, true; else false. The forward clears
  * done before it runs, so done describes the run that made r's weights. */
-static bool plan_take(const UiState *u, const ModelResult *r, int layer, int h,
-                      const int key[6], bool mean, float *out)
+static bool plan_take(const UiState *u, const ModelResult *r, int layer, int h, const int key[6],
+                      bool mean, float *out)
 {
     const AttnPoolPlan *plan = plan_made(u, r, layer);
     if (!plan || mean)
@@ -93,11 +92,11 @@ bool data_pool_sampled(const ModelResult *r, const ViewAxis *ar, const ViewAxis 
                (ar->span + ar->cells - 1) / ar->cells;
 }
 
-const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
-                         const ViewAxis *ar, const ViewAxis *ac)
+const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h, const ViewAxis *ar,
+                         const ViewAxis *ac)
 {
-    const int key[6] = {ar->first, ar->first + ar->span, ac->first, ac->first + ac->span,
-                        ar->cells, ac->cells};
+    const int key[6] = {ar->first, ar->first + ar->span, ac->first, ac->first + ac->span, ar->cells,
+                        ac->cells};
     unsigned gen = data_gen(u, r);
     bool mean = u->a.app.pool_mean;
     for (int k = 0; k < UI_POOL_SLOTS; k++)
@@ -112,16 +111,16 @@ const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
     /* imported attention (a 2.4 GB file: 200 MB a layer) reads a sample of
      * rows, from its source (rows read, not faulted in from the map) */
     int err = plan_take(u, r, layer, h, key, mean, p->buf) ? AV_OK
-              : r->src ? pool_head_sampled(&r->shape, NULL, r->src, layer, h,
-                                         key[0], key[1], key[2], key[3], key[4], key[5],
-                                         mean ? POOL_MEAN : POOL_MAX, DATA_POOL_BUDGET,
-                                         p->buf, NULL)
-                     : model_pool_head(r, layer, h, key[0], key[1], key[2], key[3], key[4],
-                                       key[5], mean ? POOL_MEAN : POOL_MAX, p->buf);
+              : r->src
+                  ? pool_head_sampled(&r->shape, NULL, r->src, layer, h, key[0], key[1], key[2],
+                                      key[3], key[4], key[5], mean ? POOL_MEAN : POOL_MAX,
+                                      DATA_POOL_BUDGET, p->buf, NULL)
+                  : model_pool_head(r, layer, h, key[0], key[1], key[2], key[3], key[4], key[5],
+                                    mean ? POOL_MEAN : POOL_MAX, p->buf);
     if (err != AV_OK)
         term_die("out of memory");
-    *p = (PoolSlot){r, gen, layer, h, key[0], key[1], key[2], key[3], key[4], key[5], mean,
-                    ++u->pool_clock, p->buf, p->cap};
+    *p = (PoolSlot){r,      gen,    layer,  h,    key[0],          key[1], key[2],
+                    key[3], key[4], key[5], mean, ++u->pool_clock, p->buf, p->cap};
     return p->buf;
 }
 
@@ -133,8 +132,8 @@ static bool plan_stats(const UiState *u, const ModelResult *r, int layer, int h,
     if (!plan || plan->stats_stride <= 0 || plan->stats_budget != UI_STATS_BUDGET)
         return false;
     int stride = plan->stats_stride, rows = (plan->n_q + stride - 1) / stride;
-    stats_from_rows(plan->row_entropy + (size_t)h * rows, plan->row_top + (size_t)h * rows,
-                    rows, stride, st);
+    stats_from_rows(plan->row_entropy + (size_t)h * rows, plan->row_top + (size_t)h * rows, rows,
+                    stride, st);
     return true;
 }
 
@@ -185,7 +184,7 @@ void data_plan_arm(UiState *u, AttnPoolPlan *plan)
         plan->stats_cap = rows;
     }
     plan->stats_budget = UI_STATS_BUDGET; /* every head's entropy, as data_stats asks */
-    plan->count = count; /* grids past count keep their room for later */
+    plan->count = count;                  /* grids past count keep their room for later */
     plan->done = false;
     plan->stamp = u->a.ses.gen_clock; /* the next run of res is gen stamp + 1 */
     for (int l = 0; l < AV_MAX_LAYERS; l++)

@@ -21,8 +21,8 @@ bool data_pool_sampled(const ModelResult *r, const ViewAxis *ar, const ViewAxis 
 
 /* Head h pooled over the two axes (ar->cells x ac->cells, row-major; max or
  * mean as u->a.app.pool_mean says; masked cells negative), cached. */
-const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h,
-                         const ViewAxis *ar, const ViewAxis *ac);
+const float *data_pooled(UiState *u, const ModelResult *r, int layer, int h, const ViewAxis *ar,
+                         const ViewAxis *ac);
 
 /* The statistics of head h of res (which 0) or res2 (which 1) at the shown
  * layer, or NULL when there is no such head or no token. */

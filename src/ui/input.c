@@ -33,7 +33,7 @@ typedef struct {
     const char *name;
 } Binding;
 
-#define KEY_CTRL(c) ((c) & 0x1f)
+#define KEY_CTRL(c) ((c)&0x1f)
 
 static const Binding bindings[] = {
     /* everywhere, the live training view too */
@@ -175,9 +175,8 @@ static void define_extra_keys(void)
         const char *seq;
         int code;
     } extra[] = {
-        {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[7~", KEY_HOME},
-        {"\033[8~", KEY_END},  {"\033[H", KEY_HOME}, {"\033[F", KEY_END},
-        {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
+        {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END},
+        {"\033[H", KEY_HOME},  {"\033[F", KEY_END},  {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
     };
     for (size_t k = 0; k < sizeof extra / sizeof extra[0]; k++)
         if (key_defined(extra[k].seq) == 0)
@@ -230,8 +229,7 @@ static int read_escape(void)
         ungetch(ch);
     } else if (ch != ERR) {
         key = ch == 'b' ? UIKEY_ALT_B : ch == 'f' ? UIKEY_ALT_F : 0;
-        for (int k = 0; k < 16 && key == 0 && ch != '~' && !(ch >= 'A' && ch <= 'z' && k > 0);
-             k++)
+        for (int k = 0; k < 16 && key == 0 && ch != '~' && !(ch >= 'A' && ch <= 'z' && k > 0); k++)
             if ((ch = getch()) == ERR)
                 break;
     }
@@ -267,8 +265,10 @@ static int read_input(wint_t *ch)
         return KEY_CODE_YES;
     if (b < 0x80)
         return OK;
-    int need = b >= 0xC2 && b <= 0xDF ? 1 : b >= 0xE0 && b <= 0xEF ? 2
-             : b >= 0xF0 && b <= 0xF4 ? 3 : 0;
+    int need = b >= 0xC2 && b <= 0xDF   ? 1
+               : b >= 0xE0 && b <= 0xEF ? 2
+               : b >= 0xF0 && b <= 0xF4 ? 3
+                                        : 0;
     char buf[4] = {(char)b};
     int len = 1, delay = wgetdelay(stdscr);
     timeout(20); /* the rest of a character arrives with its first byte */
@@ -371,4 +371,3 @@ int input_key_names(Action a, const char **names, int max)
         }
     return n + view_table_key_names(a, names + n, max - n); /* a view's (views.def) */
 }
-

@@ -8,7 +8,8 @@ void kindkeys_overlay(UiState *u, Grid *g)
 {
     const AppState *s = &u->a.app;
     const HeatmapLayout *l = &u->lay.focus;
-    if (!kind_generates(u->a.ses.kind) || !u->a.ses.cached_rows || s->text.len != u->a.ses.cached_len || u->a.ses.run_err ||
+    if (!kind_generates(u->a.ses.kind) || !u->a.ses.cached_rows ||
+        s->text.len != u->a.ses.cached_len || u->a.ses.run_err ||
         s->n_q != u->a.ses.cached_rows + 1 || !u->lay.have_focus || s->view != VIEW_ID_ATTN ||
         l->cells_x < 1)
         return;

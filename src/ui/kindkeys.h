@@ -1,7 +1,7 @@
 /* kindkeys.h - the interface on any model kind (app/kind.h): the marks of
- * g (the kind's line when it opens is app_kind_line's), which continues the sentence by one token on
- * a kind that generates (the keys a kind refuses, and g itself, are the
- * session's: session_input). Private to src/ui/.
+ * g (the kind's line when it opens is app_kind_line's), which continues the sentence by one token
+ * on a kind that generates (the keys a kind refuses, and g itself, are the session's:
+ * session_input). Private to src/ui/.
  */
 #ifndef ATTNVIZ_UI_KINDKEYS_H
 #define ATTNVIZ_UI_KINDKEYS_H

@@ -25,8 +25,8 @@ static const int default_w[] = {80, 100, 120}, default_h[] = {24, 30, 40};
 
 /* A page's frames at one size, kept for the pages after it. */
 typedef struct {
-    Shot last;          /* the page as the student leaves it (revealed, or as it is) */
-    LessonAnswer a;     /* its answer, when it asks and it could be computed */
+    Shot last;      /* the page as the student leaves it (revealed, or as it is) */
+    LessonAnswer a; /* its answer, when it asks and it could be computed */
     char atext[96];
     bool have;
 } PageSeen;

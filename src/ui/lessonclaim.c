@@ -20,9 +20,10 @@
 
 /* Words a number after them names a thing by (head 2, layer 6, ...). */
 static const char *const naming[] = {
-    "head", "heads", "layer", "layers", "stage", "stages", "panel", "panels", "page", "step",
-    "token", "seed", "lesson", "position", "positions", "pos", "dim", "dimension", "row", "rows",
-    "column", "columns", "component", "example", "part", "number", "chapter", "section", NULL,
+    "head", "heads",     "layer",   "layers",  "stage",  "stages",   "panel",     "panels",
+    "page", "step",      "token",   "seed",    "lesson", "position", "positions", "pos",
+    "dim",  "dimension", "row",     "rows",    "column", "columns",  "component", "example",
+    "part", "number",    "chapter", "section", NULL,
 };
 
 static const char *const ranking =
@@ -37,9 +38,8 @@ void lessonclaim_check(Finder *f, const UiState *u)
     f->w = 0; /* the page's numbers are the same at every size */
     /* the lens only when it is of the result shown (lens claims go on lens pages) */
     const LensView *lv = &u->a.lens;
-    const Lens *lens = lensview_fresh(lv, u->a.ses.kind, u->a.ses.gen) && lv->ls.n > 0
-                           ? &lv->ls
-                           : NULL;
+    const Lens *lens =
+        lensview_fresh(lv, u->a.ses.kind, u->a.ses.gen) && lv->ls.n > 0 ? &lv->ls : NULL;
     for (int k = 0; k < p->n_claims; k++) {
         const LessonClaim *c = &f->l->claims[p->claim_first + k];
         LessonClaimVerdict v;
@@ -47,8 +47,10 @@ void lessonclaim_check(Finder *f, const UiState *u)
             finder_say(f, SHOT_PAGE, "the claim \"%s\" (line %d) cannot be checked: %s", c->text,
                        c->line, v.why);
         else if (!v.holds)
-            finder_say(f, SHOT_PAGE, "the claim \"%s\" (line %d) is false: the left side is "
-                       "%s, the right %s", c->text, c->line, v.a, v.b);
+            finder_say(f, SHOT_PAGE,
+                       "the claim \"%s\" (line %d) is false: the left side is "
+                       "%s, the right %s",
+                       c->text, c->line, v.a, v.b);
     }
     f->w = w;
 }
@@ -66,8 +68,8 @@ static bool is_naming(const char *word, size_t n)
 static bool states_number(const char *s)
 {
     for (const char *p = s; *p; p++) {
-        if (!isdigit((unsigned char)*p) || (p > s && (isalnum((unsigned char)p[-1]) ||
-                                                      strchr("_^.,", p[-1]))))
+        if (!isdigit((unsigned char)*p) ||
+            (p > s && (isalnum((unsigned char)p[-1]) || strchr("_^.,", p[-1]))))
             continue;
         if (p > s + 1 && p[-1] == '-' && isalpha((unsigned char)p[-2]))
             continue;
@@ -97,8 +99,10 @@ static void scan_sentences(Finder *f, const regex_t *re, char *para)
             e[1] = '\0';
         s += strspn(s, " ");
         if (*s && (states_number(s) || !regexec(re, s, 0, NULL, 0)))
-            finder_say(f, SHOT_PAGE, "a sentence states a number or a ranking and the page has "
-                       "no claim: \"%.70s\"", s);
+            finder_say(f, SHOT_PAGE,
+                       "a sentence states a number or a ranking and the page has "
+                       "no claim: \"%.70s\"",
+                       s);
         if (!*e)
             break;
         e[1] = keep;

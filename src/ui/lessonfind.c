@@ -98,9 +98,8 @@ static int stage_titles(const Grid *g, Rect r)
         for (int x = r.x; x + 1 < r.x + r.w; x++) {
             const Cell *c = grid_at((Grid *)g, x, y), *n = grid_at((Grid *)g, x + 1, y);
             const Cell *b = x > r.x ? grid_at((Grid *)g, x - 1, y) : NULL;
-            if (c && n && c->style == STYLE_TITLE && c->cp >= '1' && c->cp <= '8' &&
-                n->cp == ' ' && n->style == STYLE_TITLE &&
-                (!b || b->style != STYLE_TITLE || b->cp == ' '))
+            if (c && n && c->style == STYLE_TITLE && c->cp >= '1' && c->cp <= '8' && n->cp == ' ' &&
+                n->style == STYLE_TITLE && (!b || b->style != STYLE_TITLE || b->cp == ' '))
                 bits |= 1 << (c->cp - '1');
         }
     return bits;
@@ -337,7 +336,8 @@ static void find_picture(Finder *f, ShotState st, const Shot *s, const UiState *
     regex_t tok;
     bool pipe = false, pe = false;
     for (int k = 0; k < n; k++)
-        pipe |= strstr(rows[k], "Pipeline of head") != NULL, pe |= strstr(rows[k], "PE matrix:") != NULL;
+        pipe |= strstr(rows[k], "Pipeline of head") != NULL,
+            pe |= strstr(rows[k], "PE matrix:") != NULL;
     if (pipe) {
         for (int k = 0; k < n; k++) {
             const char *at = strstr(rows[k], "query ");
@@ -356,11 +356,12 @@ static void find_picture(Finder *f, ShotState st, const Shot *s, const UiState *
     }
     if (pe) {
         const LessonSettings *set = &f->l->pages[f->page].set;
-        bool lines = rows_match(rows, n, "dim [0-9]+ = (sin|cos)\\(pos / 10000\\^\\(") &&
-                     u->lay.have_pe;
+        bool lines =
+            rows_match(rows, n, "dim [0-9]+ = (sin|cos)\\(pos / 10000\\^\\(") && u->lay.have_pe;
         bool sim = rows_match(rows, n, "Similarity of the tokens' positions") && u->lay.have_sim;
         if (set->pe_similarity && !sim)
-            finder_say(f, st, "the positional encodings view draws no similarity (plot: similarity)");
+            finder_say(f, st,
+                       "the positional encodings view draws no similarity (plot: similarity)");
         else if (!set->pe_similarity && !lines)
             finder_say(f, st, "the positional encodings view draws no line plot");
         return;
@@ -384,7 +385,8 @@ static void find_picture(Finder *f, ShotState st, const Shot *s, const UiState *
     bool titled = false;
     for (int k = 0; k < n; k++)
         titled |= strstr(rows[k], "Head ") != NULL;
-    if (titled && !rows_match(rows, n, "^ *[0-9]+ [^ ]+ +[?0-9 \u00b7\u2591\u2592\u2593\u2588\u2573]"))
+    if (titled &&
+        !rows_match(rows, n, "^ *[0-9]+ [^ ]+ +[?0-9 \u00b7\u2591\u2592\u2593\u2588\u2573]"))
         finder_say(f, st, "no heatmap row at all");
 }
 
@@ -469,8 +471,8 @@ static void find_names(Finder *f, ShotState st, const Shot *s, const UiState *u)
             if ((want & (1 << k)) && !(s->stages & (1 << k)))
                 finder_say(f, st, "the page names pipeline stage %d, which is not drawn", k + 1);
     }
-    if (u->a.app.view == VIEW_ID_ATTN && H > 1 && !regexec(&f->re[FIND_RE_EVERY_HEAD], words, 1, m, 0) &&
-        s->n_tiles < H)
+    if (u->a.app.view == VIEW_ID_ATTN && H > 1 &&
+        !regexec(&f->re[FIND_RE_EVERY_HEAD], words, 1, m, 0) && s->n_tiles < H)
         finder_say(f, st, "the text speaks of every head (\"%.*s\"); %d of %d heads are drawn",
                    (int)(m[0].rm_eo - m[0].rm_so), words + m[0].rm_so, s->n_tiles, H);
 }

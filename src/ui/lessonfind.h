@@ -17,17 +17,25 @@
 /* A drawn frame as text: what a capture of the terminal would read. */
 typedef struct {
     int w, h;
-    char **row;       /* h rows of UTF-8 text, trailing blanks cut */
-    Rect view, page;  /* the view's and the lesson page's rectangles */
-    int stages;       /* bit s: the pipeline's stage s+1 has its title drawn */
-    int n_tiles;      /* small multiples drawn (one a head) */
-    bool have_focus;  /* a focused head's heatmap drawn */
+    char **row;      /* h rows of UTF-8 text, trailing blanks cut */
+    Rect view, page; /* the view's and the lesson page's rectangles */
+    int stages;      /* bit s: the pipeline's stage s+1 has its title drawn */
+    int n_tiles;     /* small multiples drawn (one a head) */
+    bool have_focus; /* a focused head's heatmap drawn */
 } Shot;
 
 typedef enum { SHOT_PAGE, SHOT_BEFORE, SHOT_PREDICTED, SHOT_REVEALED } ShotState;
 
-enum { FIND_RE_ERROR, FIND_RE_CHOICE, FIND_RE_LEGEND, FIND_RE_HEAD, FIND_RE_LAYER, FIND_RE_STAGE,
-       FIND_RE_EVERY_HEAD, FIND_RE_COUNT };
+enum {
+    FIND_RE_ERROR,
+    FIND_RE_CHOICE,
+    FIND_RE_LEGEND,
+    FIND_RE_HEAD,
+    FIND_RE_LAYER,
+    FIND_RE_STAGE,
+    FIND_RE_EVERY_HEAD,
+    FIND_RE_COUNT
+};
 
 /* Where findings go and the page they are about. */
 typedef struct {
@@ -38,8 +46,8 @@ typedef struct {
     bool re_ok;
     /* the page: */
     const Lesson *l;
-    int page;          /* 0-based */
-    int w, h;          /* 0: a finding of the page's text, at every size */
+    int page; /* 0-based */
+    int w, h; /* 0: a finding of the page's text, at every size */
 } Finder;
 
 /* Compile the patterns (AV_OK or AV_ERR_NOMEM); finder_free releases them. */
@@ -47,7 +55,8 @@ int finder_init(Finder *f, FILE *out, const char *label, const Lesson *l);
 void finder_free(Finder *f);
 
 /* One finding about f's page in state st: "LABEL:LINE: WxH page K (STATE): msg". */
-void finder_say(Finder *f, ShotState st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void finder_say(Finder *f, ShotState st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Read g as u drew it (u->lay) into *s. Returns AV_OK or AV_ERR_NOMEM. */
 int shot_take(Shot *s, const Grid *g, const UiState *u);

@@ -56,8 +56,8 @@ static void forms_of(const LessonQuestion *q, const LessonAnswer *a, Forms *fo)
         add(fo, false, "n\u00b2 %.0f", v), add(fo, false, "n\u00b2 = %.0f", v);
         add(fo, true, "%.0f weights", v);
         return;
-    case LESSON_ANS_VISIBLE: case LESSON_ANS_TOKENS:
-        return; /* counted from the screen's shape, by design */
+    case LESSON_ANS_VISIBLE:
+    case LESSON_ANS_TOKENS: return; /* counted from the screen's shape, by design */
     default: break;
     }
     if (!strcmp(a->unit, "%")) {
@@ -80,8 +80,8 @@ static const char *find_form(const Forms *fo, int k, const char *row)
     size_t len = strlen(f);
     for (const char *p = row; (p = strstr(p, f)); p++) {
         char b = p > row ? p[-1] : ' ', a = p[len];
-        if (fo->digit_first[k] && (isdigit((unsigned char)b) || b == '.' ||
-                                   (b == '-' && f[0] != '-')))
+        if (fo->digit_first[k] &&
+            (isdigit((unsigned char)b) || b == '.' || (b == '-' && f[0] != '-')))
             continue;
         if (isdigit((unsigned char)a) || (a == '.' && isdigit((unsigned char)p[len + 1])))
             continue;
@@ -209,8 +209,8 @@ void lessonleak_screen(Finder *f, ShotState st, const Shot *s, const LessonAnswe
             continue;
         for (int k = 0; k < fo.n; k++)
             if (find_form(&fo, k, s->row[y])) {
-                finder_say(f, st, "the answer %s is on screen as \"%s\"%s (row %d: \"%s\")",
-                           atext, fo.text[k], when, y + 1, shot_quote(s->row[y], q, sizeof q));
+                finder_say(f, st, "the answer %s is on screen as \"%s\"%s (row %d: \"%s\")", atext,
+                           fo.text[k], when, y + 1, shot_quote(s->row[y], q, sizeof q));
                 return;
             }
     }
@@ -281,8 +281,8 @@ void lessonleak_text(Finder *f, const LessonAnswer *a, bool have)
         find_page_words(f->l, &f->l->pages[j], true, words, sizeof words);
         for (int k = 0; k < fo.n; k++)
             if (find_form(&fo, k, words)) {
-                finder_say(f, SHOT_PAGE, "the text of page %d states the answer as \"%s\"",
-                           j + 1, fo.text[k]);
+                finder_say(f, SHOT_PAGE, "the text of page %d states the answer as \"%s\"", j + 1,
+                           fo.text[k]);
                 return;
             }
     }

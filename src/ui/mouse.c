@@ -78,7 +78,8 @@ static bool click_focus(UiState *u, int x, int y, AppInput *in)
     else if (row >= 0)
         in->action = ACT_ROW_SET, in->arg = row;
     else
-        in->action = ACT_CELL_SET, in->arg = u->a.app.sel_row > 0 ? u->a.app.sel_row : 0, in->col = col;
+        in->action = ACT_CELL_SET, in->arg = u->a.app.sel_row > 0 ? u->a.app.sel_row : 0,
+        in->col = col;
     return true;
 }
 
@@ -134,6 +135,5 @@ bool mouse_read(UiState *u, AppInput *in)
                view_table_click(u, ev.x, ev.y, in);
     return click_editor(u, ev.x, ev.y, in) || click_chip(u, ev.x, ev.y, in) ||
            click_tile(u, ev.x, ev.y, in) || click_long(u, ev.x, ev.y, in) ||
-           click_focus(u, ev.x, ev.y, in) ||
-           click_pe(u, ev.x, ev.y, in);
+           click_focus(u, ev.x, ev.y, in) || click_pe(u, ev.x, ev.y, in);
 }

@@ -42,8 +42,7 @@ static void sweep_exports(void)
 
 /* attnviz-head2-YYYYMMDD-HHMMSS[-k].txt or attnviz-heads-...: try suffixes
  * until a name is free. Returns AV_OK with the name in path, or an error. */
-static int save_new(const char *stem, const char *ext, const MemFile *m, char *path,
-                    size_t size)
+static int save_new(const char *stem, const char *ext, const MemFile *m, char *path, size_t size)
 {
     sweep_exports();
     char stamp[32];
@@ -82,9 +81,14 @@ void save_export(UiState *u, bool all_heads)
     }
     /* What was shown: the sentence(s) first, the percentages when the screen
      * wrote them (colour), the settings in each head's title. */
-    ExportOptions eo = {.format = EXPORT_TEXT, .head = all_heads ? -1 : s->head,
-                        .layer = s->layer, .token = 0, .color = false, .width = 0,
-                        .numbers = u->hmode == HEATMAP_COLOR, .sentence = true};
+    ExportOptions eo = {.format = EXPORT_TEXT,
+                        .head = all_heads ? -1 : s->head,
+                        .layer = s->layer,
+                        .token = 0,
+                        .color = false,
+                        .width = 0,
+                        .numbers = u->hmode == HEATMAP_COLOR,
+                        .sentence = true};
     MemFile m;
     char stem[48], path[96];
     if (memfile_open(&m) != AV_OK) {
@@ -118,7 +122,9 @@ static int svg_panels(UiState *u, SvgPanel *p)
     if (s->compare == CMP_MASK && !u->a.ses.run_err2) {
         bool on = u->a.ses.res.shape.causal;
         p[0].caption = on ? "mask causal" : "mask off";
-        p[1] = (SvgPanel){.r = &u->a.ses.res2, .layer = s->layer, .head = s->head,
+        p[1] = (SvgPanel){.r = &u->a.ses.res2,
+                          .layer = s->layer,
+                          .head = s->head,
                           .caption = on ? "mask off" : "mask causal"};
         return 2;
     }

@@ -107,7 +107,8 @@ Screen *screen_new(int colors)
     if (!s->cup) {
         const char *name = getenv("TERM");
         term_die("the terminal (TERM=%s) cannot move its cursor: set TERM to one that can, "
-                 "or use --export", name ? name : "");
+                 "or use --export",
+                 name ? name : "");
     }
     s->ansi_cup = s->cup && strcmp(s->cup, "\033[%i%p1%d;%p2%dH") == 0;
     s->keep_corner = auto_right_margin && !eat_newline_glitch;

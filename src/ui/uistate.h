@@ -23,8 +23,8 @@
 #define UI_MIN_W 60 /* below this size the "too small" notice is shown */
 #define UI_MIN_H 18
 #define UI_MAX_TILES AV_MAX_HEADS
-#define UI_PE_POSITIONS 64 /* positions plotted in the PE view (more for long sentences) */
-#define UI_POOL_SLOTS 24   /* pooled grids kept between frames */
+#define UI_PE_POSITIONS 64         /* positions plotted in the PE view (more for long sentences) */
+#define UI_POOL_SLOTS 24           /* pooled grids kept between frames */
 #define UI_STATS_BUDGET (1L << 18) /* weights read per head for its entropy (then sampled) */
 
 typedef enum { DEPTH_MONO, DEPTH_8, DEPTH_256 } ColorDepth;
@@ -36,17 +36,17 @@ typedef struct {
 /* Where the logit lens view drew its cells (views/lens.c), for clicks. */
 typedef struct {
     bool have;
-    int x0, y0;        /* the first cell */
-    int cols, rows;    /* positions and layers shown */
+    int x0, y0;     /* the first cell */
+    int cols, rows; /* positions and layers shown */
     int first_i, first_l;
 } LensLayout;
 
 /* Where things were drawn in the last frame, for mapping clicks. */
 typedef struct {
-    Rect editor;            /* the sentence line */
-    int editor_scroll;      /* display column shown first */
+    Rect editor;       /* the sentence line */
+    int editor_scroll; /* display column shown first */
     int n_chips;
-    Rect *chips;            /* one per query token (w = 0 when not shown) */
+    Rect *chips; /* one per query token (w = 0 when not shown) */
     int n_tiles;
     int tile_head[UI_MAX_TILES];
     HeatmapLayout tile[UI_MAX_TILES];
@@ -60,10 +60,10 @@ typedef struct {
     int long_rows, long_cw; /* screen rows and columns per cell */
     bool long_half;         /* two cells a screen row */
     ViewAxis long_r, long_c;
-    Rect cross_line;        /* the second sentence, when shown */
+    Rect cross_line; /* the second sentence, when shown */
     int cross_scroll;
-    Rect view, page;        /* the view shown and the lesson's page (w = 0: none) */
-    LensLayout lens;        /* the logit lens's cells, when it was drawn */
+    Rect view, page; /* the view shown and the lesson's page (w = 0: none) */
+    LensLayout lens; /* the logit lens's cells, when it was drawn */
 } UiLayout;
 
 /* A pooled grid kept for the next frames: recomputed only when the view or
@@ -88,22 +88,22 @@ typedef struct {
 } StatsCache;
 
 typedef struct {
-    App a;                     /* the program's state (app/app.h): what views draw */
+    App a; /* the program's state (app/app.h): what views draw */
     ColorDepth depth;
     HeatmapMode hmode;
     PoolSlot pool[UI_POOL_SLOTS];
-    AttnPoolPlan plan;         /* whole heads the next forward pools (data_plan_arm) */
+    AttnPoolPlan plan; /* whole heads the next forward pools (data_plan_arm) */
     unsigned pool_clock;
-    StatsCache stats[2];       /* of res and of res2 */
-    float *row;                /* one row of weights computed on demand (lazy results) */
+    StatsCache stats[2]; /* of res and of res2 */
+    float *row;          /* one row of weights computed on demand (lazy results) */
     int row_cap;
-    char *panel;               /* the text panel's text, lines split by '\n' */
+    char *panel; /* the text panel's text, lines split by '\n' */
     size_t panel_len;
-    int *panel_lines;          /* offsets of its lines */
+    int *panel_lines; /* offsets of its lines */
     int panel_n, panel_cap;
-    char panel_key[96];        /* what it was made for */
-    char label_text[80];       /* widget_head_label's */
-    char hint_text[96];        /* the status hint of a lesson page (view_top.c) */
+    char panel_key[96];                 /* what it was made for */
+    char label_text[80];                /* widget_head_label's */
+    char hint_text[96];                 /* the status hint of a lesson page (view_top.c) */
     int long_first_row, long_first_col; /* scroll of the pooled view */
     Grid grid;
     /* color_paint's keys (screen.h) of the frame on the terminal and of the
@@ -113,28 +113,27 @@ typedef struct {
     size_t paint_cap;
     int painted_w, painted_h;
     bool painted_ok;
-    bool paint_full;           /* ATTNVIZ_FULL_REDRAW: every frame cleared and drawn whole */
-    const char *frame_file;    /* ATTNVIZ_FRAME_FILE: frames counted there (color.c) */
-    unsigned long frames;      /* frames written */
+    bool paint_full;        /* ATTNVIZ_FULL_REDRAW: every frame cleared and drawn whole */
+    const char *frame_file; /* ATTNVIZ_FRAME_FILE: frames counted there (color.c) */
+    unsigned long frames;   /* frames written */
     /* Labels of the last run, sized once per token count. */
     const char **labels_q, **labels_k;
-    char (*abbr_k)[24];        /* the focused head's key labels (view_attn.c) */
-    const char **abbr_p;       /* pointers to them */
+    char (*abbr_k)[24];  /* the focused head's key labels (view_attn.c) */
+    const char **abbr_p; /* pointers to them */
     int labels_cap;
     Rect *chips;
-    float *PE, *sim;           /* (n_pos, d_model) and (n, n) for the PE view */
+    float *PE, *sim; /* (n_pos, d_model) and (n, n) for the PE view */
     size_t pe_cap, sim_cap;
-    int first_row, first_col;  /* scroll of the focused heatmap */
-    int pe_first;              /* scroll of the PE matrix */
+    int first_row, first_col; /* scroll of the focused heatmap */
+    int pe_first;             /* scroll of the PE matrix */
     UiLayout lay;
-    AppLayout report;          /* what this frame found, for app_layout (frame.c) */
+    AppLayout report;                  /* what this frame found, for app_layout (frame.c) */
     int key_ctrl_left, key_ctrl_right; /* ncurses codes of kLFT5 / kRIT5, or 0 */
-    double frame_ms;           /* time of the last update (model runs included) */
-    double frame_t0;           /* when the drawing of this frame began */
-    struct HeadsView *hv;      /* view_heads.c: where the two views of every head were drawn */
-    bool no_clock;             /* frames drawn off-screen (the lesson checker): no times on
-                                  the status and cost lines, the same frame every run */
+    double frame_ms;                   /* time of the last update (model runs included) */
+    double frame_t0;                   /* when the drawing of this frame began */
+    struct HeadsView *hv; /* view_heads.c: where the two views of every head were drawn */
+    bool no_clock;        /* frames drawn off-screen (the lesson checker): no times on
+                             the status and cost lines, the same frame every run */
 } UiState;
-
 
 #endif

@@ -28,9 +28,11 @@ void widget_box(Grid *g, Rect r)
     for (int y = r.y; y < r.y + r.h; y++)
         for (int x = r.x; x < r.x + r.w; x++) {
             bool ey = y == r.y || y == r.y + r.h - 1, ex = x == r.x || x == r.x + r.w - 1;
-            uint32_t cp = ey && ex ? (y == r.y ? (x == r.x ? 0x250C : 0x2510)
-                                               : (x == r.x ? 0x2514 : 0x2518))
-                          : ey ? 0x2500 : ex ? 0x2502 : ' ';
+            uint32_t cp =
+                ey && ex ? (y == r.y ? (x == r.x ? 0x250C : 0x2510) : (x == r.x ? 0x2514 : 0x2518))
+                : ey     ? 0x2500
+                : ex     ? 0x2502
+                         : ' ';
             grid_put(g, x, y, cp, STYLE_TITLE, 0);
         }
 }
@@ -138,8 +140,8 @@ void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const H
 }
 
 /* The selected cell: exact weight and raw score, from row P_row. */
-static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
-                           const ModelResult *res, int h, const float *P_row)
+static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w, const ModelResult *res,
+                           int h, const float *P_row)
 {
     const AppState *s = &u->a.app;
     int i = s->sel_row, j = s->sel_col;
@@ -153,7 +155,8 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
      * from the shape */
     bool qk = model_holds(res, s->layer) & MODEL_HOLDS_QK;
     float score = qk ? attention_score(&res->shape, h, ab->Q, ab->K, i, j)
-                : j < attention_visible_keys(&res->shape, i) ? 0.0f : -INFINITY;
+                  : j < attention_visible_keys(&res->shape, i) ? 0.0f
+                                                               : -INFINITY;
     float wt = P_row[j];
     int used = grid_printf(g, x, y, w, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
     used += grid_puts(g, x + used, y, " \u2192 ", w - used, STYLE_TEXT);
@@ -161,8 +164,9 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
     if (isinf(score)) {
         grid_puts(g, x + used, y, ": masked", w - used, STYLE_TEXT);
         /* imported weights have no scores: their mask is the file's zero triangle */
-        grid_puts(g, x, y + 1, qk ? "score -inf before softmax, weight exactly 0"
-                                     : "weight exactly 0: the file is causal",
+        grid_puts(g, x, y + 1,
+                  qk ? "score -inf before softmax, weight exactly 0"
+                     : "weight exactly 0: the file is causal",
                   w, STYLE_DIM);
         return;
     }
@@ -174,8 +178,8 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w,
     }
     char how[48];
     float t = s->cfg.temperature;
-    snprintf(how, sizeof how, t != 1.0f ? "%s/T (T = %g)" : "%s", s->cfg.scale
-             ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)t);
+    snprintf(how, sizeof how, t != 1.0f ? "%s/T (T = %g)" : "%s",
+             s->cfg.scale ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)t);
     grid_printf(g, x, y + 1, w, STYLE_TEXT, "raw score %s = %.4f", how, (double)score);
 }
 

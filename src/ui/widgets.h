@@ -36,8 +36,8 @@ int widget_head_of(const UiState *u, int h, char *buf, size_t size);
 
 /* A head's statistics into buf: "entropy 1.58 bits, mean top weight 0.38"
  * (the rows' largest weights averaged) when wide, else "1.58b .38" (the
- * tiles' captions, explained under them: view_long_tiles); "~" marks values from sampled rows; "" for st NULL.
- * Returns snprintf's count. */
+ * tiles' captions, explained under them: view_long_tiles); "~" marks values from sampled rows; ""
+ * for st NULL. Returns snprintf's count. */
 int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size);
 
 /* The tiles' caption ("1.58b .38") in at most width columns where it can:

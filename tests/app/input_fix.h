@@ -93,16 +93,17 @@ static inline bool starts(const char *s, const char *prefix)
 }
 
 /* A token question, then the PE view. */
-static const char lesson_text[] __attribute__((unused)) = "title: Walk\n"
-                                  "== One\n"
-                                  "sentence: the cat sat on the mat\n"
-                                  "heads: 2\n"
-                                  "token: cat\n"
-                                  "Narration.\n"
-                                  "ask: Which key does cat attend to most?\n"
-                                  "answer: top\n"
-                                  "== Two\n"
-                                  "view: pe\n"
-                                  "Positions.\n";
+static const char lesson_text[] __attribute__((unused)) =
+    "title: Walk\n"
+    "== One\n"
+    "sentence: the cat sat on the mat\n"
+    "heads: 2\n"
+    "token: cat\n"
+    "Narration.\n"
+    "ask: Which key does cat attend to most?\n"
+    "answer: top\n"
+    "== Two\n"
+    "view: pe\n"
+    "Positions.\n";
 
 #endif

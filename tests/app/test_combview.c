@@ -11,8 +11,8 @@
 #include "core/av.h"
 
 /* A kind that refuses the norms (imported attention's way). */
-static int no_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
-                  const char *cross, size_t cross_len, ModelResult *r)
+static int no_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const char *cross,
+                  size_t cross_len, ModelResult *r)
 {
     (void)k, (void)c, (void)text, (void)len, (void)cross, (void)cross_len;
     r->shape.n_q = 0;
@@ -97,7 +97,7 @@ static void test_comb_leaves_and_messages(void **state)
      * view; moving over heads, layers and rows does not; each switch says
      * what is shown and the key back */
     (void)state;
-    Action leave[] = {ACT_EDIT,   ACT_MASK,     ACT_SEED_INC, ACT_SENT_NEXT,
+    Action leave[] = {ACT_EDIT,     ACT_MASK,  ACT_SEED_INC, ACT_SENT_NEXT,
                       ACT_GENERATE, ACT_TRACE, ACT_VIEW,     ACT_CROSS};
     for (size_t k = 0; k < sizeof leave / sizeof *leave; k++)
         assert_true(comb_leaves(leave[k], false));

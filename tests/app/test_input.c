@@ -234,8 +234,7 @@ static void test_heads_table(void **state)
     (void)state;
     Fix f = {0};
     char why[256];
-    assert_int_equal(kind_trained_load(&f.kind, "assets/models/induction", why, sizeof why),
-                     AV_OK);
+    assert_int_equal(kind_trained_load(&f.kind, "assets/models/induction", why, sizeof why), AV_OK);
     f.have_kind = true;
     start(&f, "abcdefghabcdefgh", false);
     assert_int_equal(key(&f, ACT_HEAD_TABLE, 0), APP_DO_REDRAW | APP_DO_WORK);
@@ -293,10 +292,12 @@ static void test_heads_table_names_none(void **state)
      * [SEP] here, so no no-op head */
     /* in percent, as the table beside it */
 #define PCT(x) headscore_percent(x)
-    snprintf(want, sizeof want, "no induction head: best %d%% (layer 1 head %d; one is named "
+    snprintf(want, sizeof want,
+             "no induction head: best %d%% (layer 1 head %d; one is named "
              "from 50%%); layer 1 head 1: previous-token (%d%%); layer 1 head %d: first-token "
-             "(%d%%); layer 1 head %d: duplicate-token (%d%%)", PCT(v), b + 1,
-             PCT(headscore_value(&hs->t[0], HEADSCORE_PREV)), hs->named[HEADSCORE_FIRST] + 1,
+             "(%d%%); layer 1 head %d: duplicate-token (%d%%)",
+             PCT(v), b + 1, PCT(headscore_value(&hs->t[0], HEADSCORE_PREV)),
+             hs->named[HEADSCORE_FIRST] + 1,
              PCT(headscore_value(&hs->t[hs->named[HEADSCORE_FIRST]], HEADSCORE_FIRST)),
              hs->named[HEADSCORE_DUP] + 1,
              PCT(headscore_value(&hs->t[hs->named[HEADSCORE_DUP]], HEADSCORE_DUP)));
@@ -326,9 +327,9 @@ static void test_refusals(void **state)
     const struct {
         Action a;
         KindAsk ask;
-    } refused[] = {{ACT_EDIT, KIND_ASK_EDIT},       {ACT_HEADS_INC, KIND_ASK_SETTINGS},
+    } refused[] = {{ACT_EDIT, KIND_ASK_EDIT},         {ACT_HEADS_INC, KIND_ASK_SETTINGS},
                    {ACT_SEED_INC, KIND_ASK_SETTINGS}, {ACT_GENERATE, KIND_ASK_GENERATE},
-                   {ACT_CROSS, KIND_ASK_CROSS},     {ACT_SENT_NEXT, KIND_ASK_EXAMPLES}};
+                   {ACT_CROSS, KIND_ASK_CROSS},       {ACT_SENT_NEXT, KIND_ASK_EXAMPLES}};
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         const char *why = kind_refuses(&f.kind, refused[k].ask);
         assert_non_null(why);

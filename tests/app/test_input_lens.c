@@ -76,7 +76,8 @@ static void test_lens_rows_are_the_models(void **state)
     const int n = f.a.app.n_q;
     /* the first lens is a slow step, announced, then made by app_work */
     assert_int_equal(key(&f, ACT_LENS, 0), APP_DO_REDRAW | APP_DO_WORK);
-    assert_string_equal(f.a.work_line, "computing the logit lens of 11 positions, 5 read-outs each ...");
+    assert_string_equal(f.a.work_line,
+                        "computing the logit lens of 11 positions, 5 read-outs each ...");
     assert_int_equal(f.a.app.view, VIEW_ID_LENS);
     assert_int_equal(f.a.app.sel_row, n - 1);
     assert_int_equal(app_work(&f.a) & APP_DO_NOMEM, 0);
@@ -104,9 +105,8 @@ static void test_lens_rows_are_the_models(void **state)
             assert_false(lensview_next(&f.a.lens, L, p, &id, &rank, &prob));
             continue;
         }
-        assert_int_equal(kind_logits(f.a.ses.kind, f.a.app.text.s, f.a.app.text.len, p, logits,
-                                     512, &V),
-                         AV_OK);
+        assert_int_equal(
+            kind_logits(f.a.ses.kind, f.a.app.text.s, f.a.app.text.len, p, logits, 512, &V), AV_OK);
         assert_true(lensview_next(&f.a.lens, L, p, &id, &rank, &prob));
         assert_int_equal(id, ls->tok[p + 1]);
         double want;
@@ -219,7 +219,7 @@ static void test_lens_lesson_on_the_model(void **state)
     assert_int_equal(f.a.app.cfg.layers, 4);
     poll_lens(&f);
     assert_int_equal(f.a.lens.ls.rows, 5); /* the embeddings and 4 layers */
-    assert_int_equal(f.a.lens.ls.n, 20); /* "The cat sat on the m", a character a token */
+    assert_int_equal(f.a.lens.ls.n, 20);   /* "The cat sat on the m", a character a token */
     lkey(&f, LESSON_IN_LEAVE, 0, ACT_ESCAPE);
     settle(&f);
     assert_false(ls->active);

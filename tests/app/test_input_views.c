@@ -229,8 +229,7 @@ static void test_poll_asks_predictions(void **state)
     (void)state;
     Fix f = {0};
     char why[256];
-    assert_int_equal(kind_trained_load(&f.kind, "assets/models/induction", why, sizeof why),
-                     AV_OK);
+    assert_int_equal(kind_trained_load(&f.kind, "assets/models/induction", why, sizeof why), AV_OK);
     f.have_kind = true;
     start(&f, "abcdefghabcdefgh", false);
     key(&f, ACT_ROW_NEXT, 0);

@@ -27,8 +27,14 @@ static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW 
 /* A random 2-layer "text" model in a new folder dir. */
 static void save_model(char *dir)
 {
-    ModelSpec s = {.task = "text", .tokenizer = MODEL_TOK_CHARS, .V = 4, .vocab = VOCAB,
-                   .d_model = 8, .heads = 2, .layers = 2, .context = 16,
+    ModelSpec s = {.task = "text",
+                   .tokenizer = MODEL_TOK_CHARS,
+                   .V = 4,
+                   .vocab = VOCAB,
+                   .d_model = 8,
+                   .heads = 2,
+                   .layers = 2,
+                   .context = 16,
                    .pe = MODEL_PE_SINUSOIDAL};
     Net net;
     char which[64];
@@ -235,7 +241,7 @@ static void test_open_folder(void **state)
     char note[256];
     kind_run_note(&k, &r, note, sizeof note);
     assert_string_equal(note, ""); /* within the context */
-    char longer[4096]; /* the start text again and again, past the context */
+    char longer[4096];             /* the start text again and again, past the context */
     size_t n = 0, len = strlen(start);
     while (n + len < sizeof longer && n < 4 * (size_t)c.max_tokens)
         memcpy(longer + n, start, len), n += len;
@@ -245,8 +251,7 @@ static void test_open_folder(void **state)
     free(start);
     model_result_free(&r);
     kind_close(&k);
-    assert_int_equal(kind_open_folder(&k, "tests/data", NULL, NULL, why, sizeof why),
-                     AV_ERR_MODEL);
+    assert_int_equal(kind_open_folder(&k, "tests/data", NULL, NULL, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "model.json"));
     assert_null(k.cls);
 }

@@ -368,10 +368,12 @@ static void test_kind_gpt2_status_and_whatif(void **state)
      * temperature is named only where it differs */
     c.temperature = 1.0f;
     assert_true(kind_status(&f->k, &c, false, line, sizeof line));
-    assert_string_equal(line, "GPT-2 what-if: scaling off  2 layers x 2 heads  d_model 8  d_k 4  causal");
+    assert_string_equal(line,
+                        "GPT-2 what-if: scaling off  2 layers x 2 heads  d_model 8  d_k 4  causal");
     c.scale = true, c.temperature = 2.0f;
     assert_true(kind_status(&f->k, &c, false, line, sizeof line));
-    assert_string_equal(line, "GPT-2 what-if: temp 2  2 layers x 2 heads  d_model 8  d_k 4  causal");
+    assert_string_equal(line,
+                        "GPT-2 what-if: temp 2  2 layers x 2 heads  d_model 8  d_k 4  causal");
     c.scale = false, c.temperature = 0.5f;
     ModelResult a = {0}, b = {0};
     assert_int_equal(kind_run(&f->k, &f->c, TEXT, strlen(TEXT), NULL, 0, &a), AV_OK);
@@ -459,8 +461,8 @@ static void test_kind_gpt2_exports_say_gpt2(void **state)
     assert_string_equal(f->c.about, "GPT-2, 2 layers x 2 heads, learned PE");
     const char *settings = "(GPT-2, 2 layers x 2 heads, learned PE, d_model 8, d_k 4, mask "
                            "causal, scaled by 1/sqrt(d_k))";
-    static const ExportFormat formats[] = {EXPORT_TEXT, EXPORT_MD, EXPORT_PIPELINE, EXPORT_JSON,
-                                           EXPORT_SVG, EXPORT_HTML};
+    static const ExportFormat formats[] = {EXPORT_TEXT, EXPORT_MD,  EXPORT_PIPELINE,
+                                           EXPORT_JSON, EXPORT_SVG, EXPORT_HTML};
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
         char *out = export_string(&r, &f->c, formats[i]);
         assert_non_null(strstr(out, "GPT-2, 2 layers x 2 heads, learned PE"));

@@ -14,33 +14,32 @@
 #include "app/action.h"
 #include "core/av.h"
 
-static const char text[] =
-    "title: Test\n"
-    "== One\n"
-    "sentence: Cat eats fish\n"
-    "weights: assets/seed001\n"
-    "d-model: 4\n"
-    "heads: 2\n"
-    "pe: off\n"
-    "token: eats\n"
-    "view: pipeline\n"
-    "Narration.\n"
-    "ask: Which key does eats attend to most?\n"
-    "answer: top\n"
-    "== Two\n"
-    "token: Cat\n"
-    "view: trace\n"
-    "ask: How much does Cat give fish?\n"
-    "answer: weight fish\n"
-    "== Three\n"
-    "view: compare-mask\n"
-    "ask: Which?\n"
-    "answer: top\n"
-    "choice: fish\n"
-    "choice: Cat\n"
-    "== Four\n"
-    "weights: no/such/folder\n"
-    "view: pe\n";
+static const char text[] = "title: Test\n"
+                           "== One\n"
+                           "sentence: Cat eats fish\n"
+                           "weights: assets/seed001\n"
+                           "d-model: 4\n"
+                           "heads: 2\n"
+                           "pe: off\n"
+                           "token: eats\n"
+                           "view: pipeline\n"
+                           "Narration.\n"
+                           "ask: Which key does eats attend to most?\n"
+                           "answer: top\n"
+                           "== Two\n"
+                           "token: Cat\n"
+                           "view: trace\n"
+                           "ask: How much does Cat give fish?\n"
+                           "answer: weight fish\n"
+                           "== Three\n"
+                           "view: compare-mask\n"
+                           "ask: Which?\n"
+                           "answer: top\n"
+                           "choice: fish\n"
+                           "choice: Cat\n"
+                           "== Four\n"
+                           "weights: no/such/folder\n"
+                           "view: pe\n";
 
 typedef struct {
     AppState s;
@@ -212,7 +211,7 @@ static void test_lesson_state_number_question(void **state)
     assert_string_equal(f.ls.typed, "31");
     assert_true(input(&f, LESSON_IN_ENTER, 0, &flags));
     assert_float_equal(f.ls.answer.value, 32.2, 0.05); /* the article's 32% */
-    assert_true(f.ls.correct);                          /* within 2 points */
+    assert_true(f.ls.correct);                         /* within 2 points */
     /* back and again, wrongly */
     input(&f, LESSON_IN_PREV, 0, &flags);
     input(&f, LESSON_IN_CHAR, 'n', &flags); /* n: the next page */
@@ -298,7 +297,7 @@ static void test_lesson_state_list(void **state)
     assert_true(input(&f, LESSON_IN_FIRST, 0, &flags));
     assert_int_equal(f.ls.list_sel, 0);
     assert_true(input(&f, LESSON_IN_DOWN, 0, &flags));
-    assert_true(input(&f, LESSON_IN_CHAR, 'x', &flags)); /* the list takes the keys */
+    assert_true(input(&f, LESSON_IN_CHAR, 'x', &flags));  /* the list takes the keys */
     assert_false(input(&f, LESSON_IN_CHAR, 'q', &flags)); /* but q quits */
     assert_true(input(&f, LESSON_IN_ENTER, 0, &flags));
     assert_false(f.ls.list);
@@ -328,10 +327,9 @@ static void start_text(Fix *f, const char *t)
 static void test_lesson_state_trained_model(void **state)
 {
     (void)state;
-    static const char t[] =
-        "title: T\n== P\nmodel: assets/models/induction\nsentence: fjqzwfjqzw\n"
-        "layer: 2\nhead: induction\ntoken: 7\n"
-        "== Q\nmodel: no/such/model\n";
+    static const char t[] = "title: T\n== P\nmodel: assets/models/induction\nsentence: fjqzwfjqzw\n"
+                            "layer: 2\nhead: induction\ntoken: 7\n"
+                            "== Q\nmodel: no/such/model\n";
     Fix f;
     start_text(&f, t);
     NetModel *m = lesson_state_net(&f.ls);
@@ -365,7 +363,8 @@ static void test_lesson_state_model_kinds(void **state)
     snprintf(t, sizeof t,
              "title: T\n== P\nmodel: assets/models/chars\nsentence: the cat\nlayer: last\n"
              "token: last\nview: lens\n== Q\nmodel: %s\n== R\nmodel: assets/models/chars\n"
-             "view: compare-mask\n== S\nmodel: no-such-hub-model\n", empty);
+             "view: compare-mask\n== S\nmodel: no-such-hub-model\n",
+             empty);
     setenv("HF_HUB_CACHE", empty, 1); /* a cache that holds nothing */
     Fix f;
     start_text(&f, t);
@@ -389,7 +388,8 @@ static void test_lesson_state_model_kinds(void **state)
     assert_int_equal(app_view_base(&f.s), VIEW_ID_ATTN);
     assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_NEXT, 0, &flags));
     assert_null(lesson_state_kind(&f.ls));
-    assert_string_equal(f.ls.problem, "The model no-such-hub-model is neither a folder nor in "
+    assert_string_equal(f.ls.problem,
+                        "The model no-such-hub-model is neither a folder nor in "
                         "the Hugging Face cache: attnviz get no-such-hub-model fetches it. Toy "
                         "weights run meanwhile.");
     teardown(&f);
@@ -413,7 +413,8 @@ static void test_lesson_state_host(void **state)
     setup(&f);
     lesson_state_use_model(&f.ls, dir, &host);
     assert_int_equal(lesson_state_list_open(&f.ls, &f.s), AV_OK);
-    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_ENTER, 0, &flags)); /* qkv, a pipeline lesson */
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_ENTER, 0,
+                                   &flags)); /* qkv, a pipeline lesson */
     assert_true(f.ls.active);
     assert_string_equal(f.ls.lesson.name, "qkv");
     assert_true(lesson_state_kind(&f.ls) == &host);

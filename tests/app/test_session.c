@@ -44,8 +44,8 @@ static void fix_free(Fix *f)
 
 /* A kind of the test's own: generates "!", refuses the text (imported's
  * way) when self is not NULL, and says "zz" is not in its vocabulary. */
-static int fake_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
-                    const char *cross, size_t cross_len, ModelResult *r)
+static int fake_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const char *cross,
+                    size_t cross_len, ModelResult *r)
 {
     (void)c, (void)text, (void)len, (void)cross, (void)cross_len;
     r->shape.n_q = 0;

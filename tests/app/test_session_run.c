@@ -54,8 +54,8 @@ typedef struct {
     int released; /* the last layer whose pages were dropped, or -1 */
 } FakeModel;
 
-static int fake_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
-                    const char *cross, size_t cross_len, ModelResult *r)
+static int fake_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const char *cross,
+                    size_t cross_len, ModelResult *r)
 {
     FakeModel *m = k->self;
     if (m->busy)
@@ -92,8 +92,7 @@ static int fake_poll(Kind *k, bool *changed, char *msg, size_t len)
 
 /* Five tokens; after position pos the most probable is pos % 5 (logit 3
  * against 0). */
-static int fake_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap,
-                       int *V)
+static int fake_logits(Kind *k, const char *text, size_t len, int pos, float *out, int cap, int *V)
 {
     FakeModel *m = k->self;
     (void)text, (void)len, (void)cap;

@@ -32,7 +32,11 @@ static void test_edit_insert_rejects_invalid_and_controls(void **state)
     EditBuf e;
     assert_int_equal(edit_init(&e, ""), AV_OK);
     /* a tab and a newline become spaces; the bad byte 0xff ends the insert */
-    assert_int_equal(edit_insert(&e, "a\tb\nc\xff" "d", 7), 5);
+    assert_int_equal(edit_insert(&e,
+                                 "a\tb\nc\xff"
+                                 "d",
+                                 7),
+                     5);
     assert_string_equal(e.s, "a b c");
     edit_free(&e);
 }
@@ -81,7 +85,9 @@ static void test_edit_width_and_offset(void **state)
 {
     (void)state;
     EditBuf e;
-    assert_int_equal(edit_init(&e, "a\xe6\x97\xa5" "b"), AV_OK); /* a日b: 日 is 2 columns */
+    assert_int_equal(edit_init(&e, "a\xe6\x97\xa5"
+                                   "b"),
+                     AV_OK); /* a日b: 日 is 2 columns */
     assert_int_equal(edit_width(&e, e.len), 4);
     assert_int_equal(edit_offset_at(&e, 0), 0);
     assert_int_equal(edit_offset_at(&e, 1), 1);
@@ -232,12 +238,18 @@ static void test_app_view_keys_from_the_table(void **state)
     const struct {
         Action a;
         ViewId v;
-    } keys[] = {{ACT_PIPELINE, VIEW_ID_PIPELINE}, {ACT_TRACE, VIEW_ID_TRACE},
-                {ACT_VIEW, VIEW_ID_PE},           {ACT_CMP_MASK, VIEW_ID_CMP_MASK},
-                {ACT_CMP_HEADS, VIEW_ID_CMP_HEADS}, {ACT_LENS, VIEW_ID_LENS},
-                {ACT_HEAD_TABLE, VIEW_ID_HEAD_SCORES}, {ACT_MODEL_VIEW, VIEW_ID_MODEL},
-                {ACT_TRAIN, VIEW_ID_TRAIN},       {ACT_MASK, VIEW_ID_COUNT},
-                {ACT_NONE, VIEW_ID_COUNT},        {ACT_HEADS_HELP, VIEW_ID_COUNT}};
+    } keys[] = {{ACT_PIPELINE, VIEW_ID_PIPELINE},
+                {ACT_TRACE, VIEW_ID_TRACE},
+                {ACT_VIEW, VIEW_ID_PE},
+                {ACT_CMP_MASK, VIEW_ID_CMP_MASK},
+                {ACT_CMP_HEADS, VIEW_ID_CMP_HEADS},
+                {ACT_LENS, VIEW_ID_LENS},
+                {ACT_HEAD_TABLE, VIEW_ID_HEAD_SCORES},
+                {ACT_MODEL_VIEW, VIEW_ID_MODEL},
+                {ACT_TRAIN, VIEW_ID_TRAIN},
+                {ACT_MASK, VIEW_ID_COUNT},
+                {ACT_NONE, VIEW_ID_COUNT},
+                {ACT_HEADS_HELP, VIEW_ID_COUNT}};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         assert_int_equal(app_view_of_action(keys[k].a), keys[k].v);
     AppState s;

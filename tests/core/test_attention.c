@@ -74,8 +74,8 @@ static void fixture_init(Fixture *f, int n, int d, int H, uint64_t seed)
 
 static void fixture_free(Fixture *f)
 {
-    void *all[] = {f->X, f->W[0], f->W[1], f->W[2], f->W[3], f->Q, f->K, f->V, f->S, f->P,
-                   f->C, f->O};
+    void *all[] = {f->X, f->W[0], f->W[1], f->W[2], f->W[3], f->Q,
+                   f->K, f->V,    f->S,    f->P,    f->C,    f->O};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++)
         free(all[k]);
 }
@@ -465,7 +465,8 @@ static void test_mat_sgemm_small_matches_reference(void **state)
     test_random_fill(&r, A, MM * LD, 1.0f);
     test_random_fill(&r, B, LD * LD, 1.0f);
     test_random_fill(&r, C0, (MM + 1) * LD, 1.0f);
-    static const int Ms[] = {1, 3, 4, 5, 9}, Ns[] = {1, 8, 10, 15, 16, 17, 32, 35}, Ks[] = {0, 1, 8, 20};
+    static const int Ms[] = {1, 3, 4, 5, 9}, Ns[] = {1, 8, 10, 15, 16, 17, 32, 35},
+                     Ks[] = {0, 1, 8, 20};
     for (int tb = 0; tb < 2; tb++)
         for (size_t a = 0; a < 5; a++)
             for (size_t b = 0; b < 8; b++)
@@ -578,8 +579,7 @@ static void test_attention_short_heads_same_bits(void **state)
                 assert_memory_equal(S_h, T, sizeof(float) * n_q * n_k);
                 softmax_visible_rows(&s, T);
                 assert_memory_equal(P_h, T, sizeof(float) * n_q * n_k);
-                mat_sgemm_small(false, n_q, d_k, n_k, 1.0f, P_h, n_k, V + h * d_k, d, 0.0f, R,
-                                d_k);
+                mat_sgemm_small(false, n_q, d_k, n_k, 1.0f, P_h, n_k, V + h * d_k, d, 0.0f, R, d_k);
                 for (int i = 0; i < n_q; i++)
                     assert_memory_equal(C + (long)i * d + h * d_k, R + (long)i * d_k,
                                         sizeof(float) * d_k);
@@ -634,7 +634,12 @@ static void test_attention_two_threads_match_reference(void **state)
  * short one (no work); a bad shape is refused. */
 static void heads_same_bits(int n, int d, int H, bool causal)
 {
-    AttnShape s = {.n_q = n, .n_k = n, .d_model = d, .H = H, .causal = causal, .scale = true,
+    AttnShape s = {.n_q = n,
+                   .n_k = n,
+                   .d_model = d,
+                   .H = H,
+                   .causal = causal,
+                   .scale = true,
                    .temperature = 1.0f};
     const size_t nd = (size_t)n * d, hnn = (size_t)H * n * n, wf = attention_heads_work(&s);
     float *X = malloc(nd * sizeof *X), *W = malloc(4 * (size_t)d * d * sizeof *W);
@@ -667,7 +672,7 @@ static void test_attention_heads_same_bits(void **state)
     heads_same_bits(64, 64, 4, true);  /* the character model's layer */
     heads_same_bits(200, 64, 2, true); /* two row blocks */
     heads_same_bits(37, 32, 2, false);
-    heads_same_bits(9, 8, 2, true);    /* short rows */
+    heads_same_bits(9, 8, 2, true); /* short rows */
 }
 
 /* Random floats in [-std, std]. */
@@ -692,15 +697,24 @@ static void test_attention_pool_plan_matches_pool_head(void **state)
         AttnShape s = {n, n, d, H, causal, true, 1.0f};
         double ent[3 * 701];
         float top[3 * 701];
-        AttnPoolPlan plan = {.count = 5, .row_entropy = ent, .row_top = top,
-                             .stats_cap = 3 * 701, .stats_budget = causal ? 1L << 15 : 1L << 20};
+        AttnPoolPlan plan = {.count = 5,
+                             .row_entropy = ent,
+                             .row_top = top,
+                             .stats_cap = 3 * 701,
+                             .stats_budget = causal ? 1L << 15 : 1L << 20};
         for (int k = 0; k < 5; k++) {
             plan.grid[k] = (AttnPoolGrid){grids[k][0], grids[k][1], grids[k][2], NULL};
             plan.grid[k].out = malloc(sizeof(float) * (size_t)grids[k][1] * grids[k][2]);
             assert_non_null(plan.grid[k].out);
         }
-        AttnBuffers b = {buf, buf + n * d, buf + 2 * n * d, NULL, buf + 5 * n * d,
-                         buf + 3 * n * d, buf + 4 * n * d, &plan};
+        AttnBuffers b = {buf,
+                         buf + n * d,
+                         buf + 2 * n * d,
+                         NULL,
+                         buf + 5 * n * d,
+                         buf + 3 * n * d,
+                         buf + 4 * n * d,
+                         &plan};
         assert_int_equal(attention_forward(&s, X, X, &w, &b), AV_OK);
         assert_true(plan.done);
         assert_int_equal(plan.n_q, n), assert_int_equal(plan.n_k, n);
@@ -708,8 +722,9 @@ static void test_attention_pool_plan_matches_pool_head(void **state)
         for (int k = 0; k < 5; k++) {
             const AttnPoolGrid *g = &plan.grid[k];
             const float *P_h = b.P + (size_t)g->h * n * n;
-            assert_int_equal(pool_head(&s, g->h, NULL, NULL, P_h, 0, n, 0, n, g->gh, g->gw,
-                                       POOL_MAX, ref), AV_OK);
+            assert_int_equal(
+                pool_head(&s, g->h, NULL, NULL, P_h, 0, n, 0, n, g->gh, g->gw, POOL_MAX, ref),
+                AV_OK);
             assert_memory_equal(g->out, ref, sizeof *ref * (size_t)g->gh * g->gw);
         }
         assert_true(plan.grid[4].out[0] > 0.0f && plan.grid[4].out[0] <= 1.0f);
@@ -718,8 +733,9 @@ static void test_attention_pool_plan_matches_pool_head(void **state)
         for (int h = 0; h < H; h++) {
             HeadStats want, got;
             const int rows = (n + plan.stats_stride - 1) / plan.stats_stride;
-            assert_int_equal(stats_head(&s, h, NULL, NULL, b.P + (size_t)h * n * n,
-                                        plan.stats_budget, &want), AV_OK);
+            assert_int_equal(
+                stats_head(&s, h, NULL, NULL, b.P + (size_t)h * n * n, plan.stats_budget, &want),
+                AV_OK);
             stats_from_rows(ent + h * rows, top + h * rows, rows, plan.stats_stride, &got);
             assert_true(want.rows == rows && want.entropy > 0.1);
             assert_memory_equal(&want.entropy, &got.entropy, sizeof want.entropy);

@@ -37,8 +37,11 @@ static void case_init(Case *c, const AttnShape *s, uint64_t seed)
     for (int k = 0; k < 2; k++) {
         float *p = c->buf[k] = calloc(3 * nq * d + 2 * nk * d + 2 * hw, sizeof *p);
         assert_non_null(p);
-        c->b[k] = (AttnBuffers){.Q = p, .K = p + nq * d, .V = p + nq * d + nk * d,
-                                .S = p + nq * d + 2 * nk * d, .P = p + nq * d + 2 * nk * d + hw,
+        c->b[k] = (AttnBuffers){.Q = p,
+                                .K = p + nq * d,
+                                .V = p + nq * d + nk * d,
+                                .S = p + nq * d + 2 * nk * d,
+                                .P = p + nq * d + 2 * nk * d + hw,
                                 .concat = p + nq * d + 2 * nk * d + 2 * hw,
                                 .out = p + 2 * nq * d + 2 * nk * d + 2 * hw};
     }
@@ -122,8 +125,7 @@ static void test_ref_random_shapes(void **state)
         int H = 1 + (int)(rng_next(&r) % 6), d_k = 1 + (int)(rng_next(&r) % 16);
         int n_q = 1 + (int)(rng_next(&r) % 40);
         int n_k = t % 3 == 0 ? 1 + (int)(rng_next(&r) % 40) : n_q; /* a third cross */
-        AttnShape s = {n_q, n_k, H * d_k, H, t % 2 == 1, t % 5 != 4,
-                       t % 7 == 6 ? 0.5f : 1.0f};
+        AttnShape s = {n_q, n_k, H * d_k, H, t % 2 == 1, t % 5 != 4, t % 7 == 6 ? 0.5f : 1.0f};
         forward_matches(&s, 100 + (uint64_t)t);
     }
 }
@@ -150,22 +152,22 @@ static void test_ref_heads_on_given_qkv(void **state)
     const int shapes[][4] = {{9, 9, 8, 2}, {37, 37, 32, 2}, {200, 200, 64, 2}, {5, 17, 12, 3}};
     for (int k = 0; k < 4; k++)
         for (int causal = 0; causal <= 1; causal++) {
-            AttnShape s = {shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3], causal, true,
-                           1.0f};
+            AttnShape s = {shapes[k][0], shapes[k][1], shapes[k][2], shapes[k][3],
+                           causal,       true,         1.0f};
             Case c;
             case_init(&c, &s, 40 + (uint64_t)k);
             AttnWeights w = case_weights(&c);
             assert_int_equal(attention_ref(&s, c.Xq, c.Xkv, &w, &c.b[1]), AV_OK);
             size_t need = attention_heads_work(&s), hw = (size_t)s.H * s.n_q * s.n_k;
             float *work = need ? malloc(need * sizeof *work) : NULL;
-            assert_int_equal(attention_heads(&s, c.b[1].Q, c.b[1].K, c.b[1].V, c.b[0].P,
-                                             c.b[0].concat, work), AV_OK);
+            assert_int_equal(
+                attention_heads(&s, c.b[1].Q, c.b[1].K, c.b[1].V, c.b[0].P, c.b[0].concat, work),
+                AV_OK);
             assert_floats_near(c.b[0].P, c.b[1].P, hw, 2e-5);
             near_scaled(c.b[0].concat, c.b[1].concat, (size_t)s.n_q * s.d_model);
             for (int h = 0; h < s.H; h++) {
                 size_t off = (size_t)h * s.n_q * s.n_k;
-                attention_head_weights(&s, h, c.b[1].Q, c.b[1].K, c.b[0].S + off,
-                                       c.b[0].P + off);
+                attention_head_weights(&s, h, c.b[1].Q, c.b[1].K, c.b[0].S + off, c.b[0].P + off);
             }
             assert_floats_near(c.b[0].P, c.b[1].P, hw, 2e-5);
             near_scaled(c.b[0].S, c.b[1].S, hw);
@@ -221,10 +223,8 @@ static void test_ref_rejects_bad_shapes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ref_random_shapes),
-        cmocka_unit_test(test_ref_long_and_threaded),
-        cmocka_unit_test(test_ref_heads_on_given_qkv),
-        cmocka_unit_test(test_ref_pooled_long_text),
+        cmocka_unit_test(test_ref_random_shapes),      cmocka_unit_test(test_ref_long_and_threaded),
+        cmocka_unit_test(test_ref_heads_on_given_qkv), cmocka_unit_test(test_ref_pooled_long_text),
         cmocka_unit_test(test_ref_rejects_bad_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,17 +21,28 @@
 
 static const CpuFeatures SSE3_ONLY = {.sse3 = true};
 static const CpuFeatures SANDY = {.sse3 = true, .avx = true, .family = 6, .model = 42};
-static const CpuFeatures ZEN3 = {.amd = true, .family = 25, .model = 1, .sse3 = true,
-                                 .avx = true, .avx2 = true, .fma = true};
-static const CpuFeatures HASWELL = {.family = 6, .model = 60, .sse3 = true, .avx = true,
-                                    .avx2 = true, .fma = true};
-static const CpuFeatures EMERALD = {.family = 6, .model = 207, .sse3 = true, .avx = true,
-                                    .avx2 = true, .fma = true, .avx512 = true};
-static const CpuFeatures ZEN4 = {.amd = true, .family = 25, .model = 97, .sse3 = true,
-                                 .avx = true, .avx2 = true, .fma = true, .avx512 = true};
+static const CpuFeatures ZEN3 = {
+    .amd = true, .family = 25, .model = 1, .sse3 = true, .avx = true, .avx2 = true, .fma = true};
+static const CpuFeatures HASWELL = {
+    .family = 6, .model = 60, .sse3 = true, .avx = true, .avx2 = true, .fma = true};
+static const CpuFeatures EMERALD = {.family = 6,
+                                    .model = 207,
+                                    .sse3 = true,
+                                    .avx = true,
+                                    .avx2 = true,
+                                    .fma = true,
+                                    .avx512 = true};
+static const CpuFeatures ZEN4 = {.amd = true,
+                                 .family = 25,
+                                 .model = 97,
+                                 .sse3 = true,
+                                 .avx = true,
+                                 .avx2 = true,
+                                 .fma = true,
+                                 .avx512 = true};
 
-static void expect(const CpuFeatures *f, const char *reported, bool switchable,
-                   const char *user, CpuBlasAction action, const char *coretype)
+static void expect(const CpuFeatures *f, const char *reported, bool switchable, const char *user,
+                   CpuBlasAction action, const char *coretype)
 {
     CpuBlasChoice c = cpu_blas_choose(f, reported, switchable, user);
     if (c.action != action || (coretype == NULL) != (c.coretype == NULL) ||
@@ -259,8 +270,8 @@ static void test_cpu_features_match_cpuinfo(void **state)
      * machines of this project, attnviz itself never has to restart here
      * unless OpenBLAS fell back */
     const char *k = mat_blas_kernel();
-    print_message("kernel %s, processor level %d, family %d model %d\n", k, cpu_level(&f),
-                  f.family, f.model);
+    print_message("kernel %s, processor level %d, family %d model %d\n", k, cpu_level(&f), f.family,
+                  f.model);
     assert_true(strcmp(k, "none") == 0 || cpu_kernel_level(k) >= 0);
 }
 

@@ -17,8 +17,8 @@ enum { ROUNDS = 2000, JOBS = 5000 };
 
 typedef struct {
     DuoBarrier bar;
-    int slot[2];   /* what each thread wrote this round */
-    int wrong[2];  /* rounds a thread saw the other's slot not yet written */
+    int slot[2];  /* what each thread wrote this round */
+    int wrong[2]; /* rounds a thread saw the other's slot not yet written */
 } Pair;
 
 typedef struct {
@@ -63,8 +63,8 @@ static void test_duo_barrier(void **state)
 }
 
 typedef struct {
-    int runs;       /* jobs run */
-    int last;       /* the value the last job was given */
+    int runs; /* jobs run */
+    int last; /* the value the last job was given */
     int out_of_turn;
     pthread_t ran_on;
 } Count;

@@ -121,7 +121,10 @@ static void test_embed_cache_gives_the_same_rows(void **state)
     assert_non_null(X1);
     assert_non_null(X2);
     EmbedCache cache = {0};
-    static const struct { uint64_t seed; int d; } runs[] = {{42, 16}, {42, 16}, {7, 16}, {42, DMAX}};
+    static const struct {
+        uint64_t seed;
+        int d;
+    } runs[] = {{42, 16}, {42, 16}, {7, 16}, {42, DMAX}};
     for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
         assert_int_equal(embed_tokens(&tl, runs[k].seed, runs[k].d, X1, &cache), AV_OK);
         assert_int_equal(embed_tokens(&tl, runs[k].seed, runs[k].d, X2, NULL), AV_OK);

@@ -280,8 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpt2k_linear_rows),  cmocka_unit_test(test_gpt2k_linear_shapes),
         cmocka_unit_test(test_gpt2k_head_one_row), cmocka_unit_test(test_gpt2k_head_blocks),
-        cmocka_unit_test(test_gpt2k_dots_rows),
-        cmocka_unit_test(test_gpt2k_gelu),
+        cmocka_unit_test(test_gpt2k_dots_rows),    cmocka_unit_test(test_gpt2k_gelu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -61,8 +61,8 @@ static void check_product(bool trans_b, int M, int N, int K, float alpha, const 
             double got = C[(long)i * ldc + j], want = ref[(long)i * N + j];
             double tol = 1e-5 * mag[(long)i * N + j] + 1e-30;
             if (!(fabs(got - want) <= tol))
-                fail_msg("trans_b %d M %d N %d K %d: C[%d][%d] = %.9g, reference %.9g", trans_b,
-                         M, N, K, i, j, got, want);
+                fail_msg("trans_b %d M %d N %d K %d: C[%d][%d] = %.9g, reference %.9g", trans_b, M,
+                         N, K, i, j, got, want);
         }
     free(ref), free(mag), free(absA), free(absB);
 }
@@ -182,8 +182,7 @@ static void test_mat_packed_rows_independent(void **state)
         for (int i0 = 0; i0 < M;) {
             int i1 = i0 + 1 + (i0 * 7) % 23;
             i1 = i1 < M ? i1 : M;
-            mat_sgemm_packed(i1 - i0, N, K, 0.5f, A + (long)i0 * K, K, Bp, K, C2 + (long)i0 * N,
-                             N);
+            mat_sgemm_packed(i1 - i0, N, K, 0.5f, A + (long)i0 * K, K, Bp, K, C2 + (long)i0 * N, N);
             i0 = i1;
         }
         assert_memory_equal(C, C2, sizeof(float) * M * N);
@@ -393,8 +392,8 @@ static void test_mat_blas_address_limit(void **state)
 #endif
     /* a limit above the bound that the process already fills */
     low.rlim_cur = MAT_BLAS_AS_MIN;
-    void *held = mmap(NULL, MAT_BLAS_AS_MIN, PROT_NONE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void *held =
+        mmap(NULL, MAT_BLAS_AS_MIN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     assert_true(held != MAP_FAILED);
     assert_int_equal(setrlimit(RLIMIT_AS, &low), 0);
     const bool usable_full = mat_blas_usable();

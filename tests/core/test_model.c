@@ -11,7 +11,6 @@
 
 static const char *cat_text = "The cat sat on the mat because it was tired.";
 
-
 static void test_model_golden_default_config(void **state)
 {
     (void)state;
@@ -38,7 +37,8 @@ static void test_model_same_input_same_numbers(void **state)
     c.causal = true;
     ModelResult a = {0}, b = {0};
     assert_int_equal(test_run(&c, "Anna saw the dog and she petted it.", &a), AV_OK);
-    assert_int_equal(test_run(&c, "a much longer text to grow the arena first and more", &b), AV_OK);
+    assert_int_equal(test_run(&c, "a much longer text to grow the arena first and more", &b),
+                     AV_OK);
     assert_int_equal(test_run(&c, "Anna saw the dog and she petted it.", &b), AV_OK);
     size_t nn = (size_t)c.H * 9 * 9;
     assert_memory_equal(a.layer[0].ab.P, b.layer[0].ab.P, nn * sizeof(float));
@@ -173,8 +173,9 @@ static void test_model_import_backs_results(void **state)
     model_config_import(&ic, 2, c.H, true);
     for (int k = 0; k < 3; k++) { /* in place, copied, on demand */
         ic.weights_budget = k == 2 ? 1.0 : 0.0;
-        assert_int_equal(model_result_import(&imp[k], &ic, &src, k == 0 ? layer_P : NULL,
-                                             &own.tokens, NULL), AV_OK);
+        assert_int_equal(
+            model_result_import(&imp[k], &ic, &src, k == 0 ? layer_P : NULL, &own.tokens, NULL),
+            AV_OK);
         assert_int_equal(imp[k].lazy, k == 2);
         assert_ptr_equal(imp[k].src, &src);
         assert_true(imp[k].shape.causal);
@@ -191,8 +192,7 @@ static void test_model_import_backs_results(void **state)
             for (int i = 0; i < n; i++) {
                 memcpy(P, model_head_row(&own, l, h, i, buf), sizeof *P * n);
                 for (int k = 0; k < 3; k++)
-                    assert_memory_equal(model_head_row(&imp[k], l, h, i, buf), P,
-                                        sizeof *P * n);
+                    assert_memory_equal(model_head_row(&imp[k], l, h, i, buf), P, sizeof *P * n);
             }
     for (int m = 0; m < 2; m++) { /* pooled cells and statistics through the source */
         PoolMode pm = m ? POOL_MEAN : POOL_MAX;
@@ -210,8 +210,7 @@ static void test_model_import_backs_results(void **state)
     assert_int_equal(imp[1].shape.n_q, 0);
     assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &imp[0]), AV_OK);
     assert_null(imp[0].src); /* a run replaces the import */
-    assert_memory_equal(model_head_P(&imp[0], 1, 0), model_head_P(&own, 1, 0),
-                        sizeof *P * n * n);
+    assert_memory_equal(model_head_P(&imp[0], 1, 0), model_head_P(&own, 1, 0), sizeof *P * n * n);
     free(P);
     for (int k = 0; k < 3; k++)
         model_result_free(&imp[k]);
@@ -222,8 +221,8 @@ static void test_model_import_backs_results(void **state)
 /* A text of n words, a token each, for the runs past a sentence. */
 static char *words_text(int n)
 {
-    static const char *const words[] = {"the", "cat", "sat", "on", "a", "mat", "and",
-                                        "she", "saw", "it", "because", "tired"};
+    static const char *const words[] = {"the", "cat", "sat", "on", "a",       "mat",
+                                        "and", "she", "saw", "it", "because", "tired"};
     char *t = malloc((size_t)n * 9 + 1), *p = t;
     assert_non_null(t);
     for (int i = 0; i < n; i++)

@@ -15,9 +15,9 @@
 
 typedef struct {
     AttnShape s;
-    float *X, *W, *P;    /* X (n, d), W the four (d, d), P (H, n, n) */
-    AttnBuffers full;    /* attention_forward with P kept */
-    AttnBuffers lazy;    /* pool_forward: P and S NULL */
+    float *X, *W, *P; /* X (n, d), W the four (d, d), P (H, n, n) */
+    AttnBuffers full; /* attention_forward with P kept */
+    AttnBuffers lazy; /* pool_forward: P and S NULL */
 } Run;
 
 static float *alloc_zero(size_t n)
@@ -33,8 +33,13 @@ static void run_init(Run *t, int n, bool causal, uint64_t seed)
     Rng r;
     rng_seed(&r, seed);
     const int d = 24;
-    t->s = (AttnShape){.n_q = n, .n_k = n, .d_model = d, .H = 3, .causal = causal,
-                       .scale = true, .temperature = 1.0f};
+    t->s = (AttnShape){.n_q = n,
+                       .n_k = n,
+                       .d_model = d,
+                       .H = 3,
+                       .causal = causal,
+                       .scale = true,
+                       .temperature = 1.0f};
     t->X = test_random_floats(&r, (size_t)n * d, 1.0f);
     t->W = test_random_floats(&r, 4 * (size_t)d * d, 0.5f);
     AttnBuffers *b[2] = {&t->full, &t->lazy};
@@ -133,12 +138,15 @@ static void test_pool_head_cells_are_block_means(void **state)
     float kept[7 * 9], lazy[7 * 9], mx[7 * 9];
     for (int h = 0; h < t.s.H; h++) {
         const float *P_h = t.P + (size_t)h * n * n;
-        assert_int_equal(pool_head(&t.s, h, t.full.Q, t.full.K, P_h, r0, r1, c0, c1, gh, gw,
-                                   POOL_MEAN, kept), AV_OK);
-        assert_int_equal(pool_head(&t.s, h, t.full.Q, t.full.K, NULL, r0, r1, c0, c1, gh, gw,
-                                   POOL_MEAN, lazy), AV_OK);
-        assert_int_equal(pool_head(&t.s, h, t.full.Q, t.full.K, P_h, r0, r1, c0, c1, gh, gw,
-                                   POOL_MAX, mx), AV_OK);
+        assert_int_equal(
+            pool_head(&t.s, h, t.full.Q, t.full.K, P_h, r0, r1, c0, c1, gh, gw, POOL_MEAN, kept),
+            AV_OK);
+        assert_int_equal(
+            pool_head(&t.s, h, t.full.Q, t.full.K, NULL, r0, r1, c0, c1, gh, gw, POOL_MEAN, lazy),
+            AV_OK);
+        assert_int_equal(
+            pool_head(&t.s, h, t.full.Q, t.full.K, P_h, r0, r1, c0, c1, gh, gw, POOL_MAX, mx),
+            AV_OK);
         assert_floats_near(lazy, kept, (size_t)gh * gw, 1e-6);
         for (int y = 0; y < gh; y++)
             for (int x = 0; x < gw; x++) {
@@ -185,17 +193,20 @@ static void test_pool_head_sampled(void **state)
         const float *P_h = t.P + (size_t)h * n * n;
         for (int m = 0; m < 2; m++) {
             PoolMode mode = m ? POOL_MEAN : POOL_MAX;
-            assert_int_equal(pool_head(&t.s, h, NULL, NULL, P_h, r0, r1, c0, c1, gh, gw, mode,
-                                       exact), AV_OK);
-            assert_int_equal(pool_head_sampled(&t.s, P_h, NULL, 0, h, r0, r1, c0, c1, gh, gw,
-                                               mode, 1L << 30, got, &sampled), AV_OK);
+            assert_int_equal(
+                pool_head(&t.s, h, NULL, NULL, P_h, r0, r1, c0, c1, gh, gw, mode, exact), AV_OK);
+            assert_int_equal(pool_head_sampled(&t.s, P_h, NULL, 0, h, r0, r1, c0, c1, gh, gw, mode,
+                                               1L << 30, got, &sampled),
+                             AV_OK);
             assert_false(sampled);
             assert_memory_equal(got, exact, sizeof got);
-            assert_int_equal(pool_head_sampled(&t.s, NULL, &src, 0, h, r0, r1, c0, c1, gh, gw,
-                                               mode, 1L << 30, got, NULL), AV_OK);
+            assert_int_equal(pool_head_sampled(&t.s, NULL, &src, 0, h, r0, r1, c0, c1, gh, gw, mode,
+                                               1L << 30, got, NULL),
+                             AV_OK);
             assert_memory_equal(got, exact, sizeof got);
-            assert_int_equal(pool_head_sampled(&t.s, NULL, &src, 0, h, r0, r1, c0, c1, gh, gw,
-                                               mode, 1, got, &sampled), AV_OK);
+            assert_int_equal(pool_head_sampled(&t.s, NULL, &src, 0, h, r0, r1, c0, c1, gh, gw, mode,
+                                               1, got, &sampled),
+                             AV_OK);
             assert_true(sampled);
             for (int y = 0; y < gh; y++) {
                 int ya = r0 + y * (r1 - r0) / gh, yb = r0 + (y + 1) * (r1 - r0) / gh;
@@ -233,19 +244,24 @@ static void test_pool_head_two_threads_same_bits(void **state)
                 float *one = alloc_zero(cells), *two = alloc_zero(cells);
                 float *dflt = alloc_zero((size_t)gh * gw);
                 const float *P_h = t.P + (size_t)2 * n * n; /* head 3 of 3 */
-                assert_int_equal(pool_head_threads(&t.s, 2, P_h, 0, n, 0, n, gh, gw,
-                                                   (PoolMode)mode, one, 1), AV_OK);
-                assert_int_equal(pool_head_threads(&t.s, 2, P_h, 0, n, 0, n, gh, gw,
-                                                   (PoolMode)mode, two, 2), AV_OK);
-                assert_int_equal(pool_head(&t.s, 2, NULL, NULL, P_h, 0, n, 0, n, gh, gw,
-                                           (PoolMode)mode, dflt), AV_OK);
+                assert_int_equal(
+                    pool_head_threads(&t.s, 2, P_h, 0, n, 0, n, gh, gw, (PoolMode)mode, one, 1),
+                    AV_OK);
+                assert_int_equal(
+                    pool_head_threads(&t.s, 2, P_h, 0, n, 0, n, gh, gw, (PoolMode)mode, two, 2),
+                    AV_OK);
+                assert_int_equal(
+                    pool_head(&t.s, 2, NULL, NULL, P_h, 0, n, 0, n, gh, gw, (PoolMode)mode, dflt),
+                    AV_OK);
                 assert_memory_equal(one, two, sizeof *one * (size_t)gh * gw);
                 assert_memory_equal(one, dflt, sizeof *one * (size_t)gh * gw);
                 /* and a window of it, odd in both directions */
                 assert_int_equal(pool_head_threads(&t.s, 2, P_h, 101, 390, 7, 555, 5, 11,
-                                                   (PoolMode)mode, one, 1), AV_OK);
+                                                   (PoolMode)mode, one, 1),
+                                 AV_OK);
                 assert_int_equal(pool_head_threads(&t.s, 2, P_h, 101, 390, 7, 555, 5, 11,
-                                                   (PoolMode)mode, two, 2), AV_OK);
+                                                   (PoolMode)mode, two, 2),
+                                 AV_OK);
                 assert_memory_equal(one, two, sizeof *one * 5 * 11);
                 /* the cells are real: a cell's max is its largest visible weight */
                 for (int y = 0; y < gh && mode == POOL_MAX; y++)
@@ -254,8 +270,8 @@ static void test_pool_head_two_threads_same_bits(void **state)
                         for (int i = y * n / gh; i < (y + 1) * n / gh; i++)
                             for (int j = x * n / gw; j < (x + 1) * n / gw; j++)
                                 if (j < attention_visible_keys(&t.s, i))
-                                    ref = P_h[(size_t)i * n + j] > ref ? P_h[(size_t)i * n + j]
-                                                                       : ref;
+                                    ref =
+                                        P_h[(size_t)i * n + j] > ref ? P_h[(size_t)i * n + j] : ref;
                         assert_true(dflt[y * gw + x] == ref);
                     }
                 free(one), free(two), free(dflt);

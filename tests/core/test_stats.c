@@ -114,7 +114,12 @@ static void test_stats_head_kept_and_on_demand_agree(void **state)
     enum { N = 64, D = 16, H = 2 };
     Rng r;
     rng_seed(&r, 3);
-    AttnShape s = {.n_q = N, .n_k = N, .d_model = D, .H = H, .causal = true, .scale = true,
+    AttnShape s = {.n_q = N,
+                   .n_k = N,
+                   .d_model = D,
+                   .H = H,
+                   .causal = true,
+                   .scale = true,
                    .temperature = 1.0f};
     float *X = malloc(sizeof(float) * N * D), *W = malloc(sizeof(float) * 4 * D * D);
     float *buf = calloc((size_t)5 * N * D + (size_t)H * N * N, sizeof(float));
@@ -123,8 +128,9 @@ static void test_stats_head_kept_and_on_demand_agree(void **state)
         X[k] = rng_symmetric(&r, 1.0f);
     for (int k = 0; k < 4 * D * D; k++)
         W[k] = rng_symmetric(&r, 0.5f);
-    AttnBuffers b = {buf, buf + N * D, buf + 2 * N * D, NULL, buf + 5 * N * D,
-                     buf + 3 * N * D, buf + 4 * N * D, NULL};
+    AttnBuffers b = {
+        buf, buf + N * D, buf + 2 * N * D, NULL, buf + 5 * N * D, buf + 3 * N * D, buf + 4 * N * D,
+        NULL};
     AttnWeights w = {W, W + D * D, W + 2 * D * D, W + 3 * D * D};
     assert_int_equal(attention_forward(&s, X, X, &w, &b), AV_OK);
     for (int h = 0; h < H; h++) {

@@ -59,8 +59,8 @@ static void test_tokenize_cat_sentence_spans(void **state)
     /* expect: 10 words and the final period, each with its exact byte span */
     (void)state;
     TokenList tl = tok_ok("The cat sat on the mat because it was tired.");
-    static const char *words[] = {"The", "cat", "sat", "on", "the", "mat",
-                                  "because", "it", "was", "tired", "."};
+    static const char *words[] = {"The",     "cat", "sat", "on",    "the", "mat",
+                                  "because", "it",  "was", "tired", "."};
     static const size_t starts[] = {0, 4, 8, 12, 15, 19, 23, 31, 34, 38, 43};
     assert_int_equal(tl.n, 11);
     for (int i = 0; i < 11; i++)
@@ -161,7 +161,11 @@ static void test_tokenize_unicode_spaces_separate(void **state)
 {
     /* expect: NBSP, U+3000 and a BOM separate words and are never tokens */
     (void)state;
-    TokenList tl = tok_ok("\xef\xbb\xbf" "a\xc2\xa0" "b\xe3\x80\x80" "c\xe2\x80\x83" "d");
+    TokenList tl = tok_ok("\xef\xbb\xbf"
+                          "a\xc2\xa0"
+                          "b\xe3\x80\x80"
+                          "c\xe2\x80\x83"
+                          "d");
     assert_int_equal(tl.n, 4);
     check_tok(&tl, 0, "a", 3);
     check_tok(&tl, 1, "b", 6);
@@ -174,7 +178,8 @@ static void test_tokenize_controls_separate(void **state)
 {
     /* expect: tab, newline, U+0001, DEL and a NUL byte separate four words */
     (void)state;
-    const char text[] = "a\tb\n\x01" "c\x7f\0d";
+    const char text[] = "a\tb\n\x01"
+                        "c\x7f\0d";
     TokenList tl = {0};
     assert_int_equal(tokenize(text, sizeof(text) - 1, 100, &tl), AV_OK);
     assert_int_equal(tl.n, 4);
@@ -187,7 +192,9 @@ static void test_tokenize_punctuation_each_own_token(void **state)
 {
     /* expect: "!!", guillemets, U+00D7 and '_' are one token per character */
     (void)state;
-    TokenList tl = tok_ok("\xc2\xab" "hi!!\xc2\xbb 2\xc3\x97" "3 a_b");
+    TokenList tl = tok_ok("\xc2\xab"
+                          "hi!!\xc2\xbb 2\xc3\x97"
+                          "3 a_b");
     assert_int_equal(tl.n, 11);
     check_tok(&tl, 0, "\xc2\xab", 0);
     check_tok(&tl, 1, "hi", 2);
@@ -210,9 +217,9 @@ static void test_tokenize_every_ascii_byte(void **state)
     for (int c = 1; c < 128; c++) {
         char text[4] = {'a', (char)c, 'b', 0}, num[4] = {'1', (char)c, '2', 0};
         TokenList tl;
-        int want = c <= 0x20 || c == 0x7F                 ? 2
-                   : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                           (c >= '0' && c <= '9') || c == '\''
+        int want = c <= 0x20 || c == 0x7F ? 2
+                   : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                           c == '\''
                        ? 1
                        : 3;
         assert_int_equal(tokenize(text, 3, 16, &tl), AV_OK);
@@ -255,14 +262,14 @@ static void test_tokenize_invalid_utf8_offsets(void **state)
 {
     /* expect: each malformed sequence is refused at the offset of its first byte */
     (void)state;
-    check_bad_utf8("ab\x80", 3, 2);                 /* lone continuation */
-    check_bad_utf8("a \xc0\x80", 4, 2);             /* overlong NUL */
-    check_bad_utf8("\xe0\x80\xaf", 3, 0);           /* overlong 3-byte '/' */
-    check_bad_utf8("x\xed\xa0\x80y", 5, 1);         /* surrogate U+D800 */
-    check_bad_utf8("\xf5\x80\x80\x80", 4, 0);       /* lead byte beyond U+10FFFF */
-    check_bad_utf8("ok \xf4\x90\x80\x80", 7, 3);    /* U+110000 */
-    check_bad_utf8("abc\xe2\x82", 5, 3);            /* truncated at the end */
-    check_bad_utf8("\xc3(", 2, 0);                  /* continuation missing */
+    check_bad_utf8("ab\x80", 3, 2);              /* lone continuation */
+    check_bad_utf8("a \xc0\x80", 4, 2);          /* overlong NUL */
+    check_bad_utf8("\xe0\x80\xaf", 3, 0);        /* overlong 3-byte '/' */
+    check_bad_utf8("x\xed\xa0\x80y", 5, 1);      /* surrogate U+D800 */
+    check_bad_utf8("\xf5\x80\x80\x80", 4, 0);    /* lead byte beyond U+10FFFF */
+    check_bad_utf8("ok \xf4\x90\x80\x80", 7, 3); /* U+110000 */
+    check_bad_utf8("abc\xe2\x82", 5, 3);         /* truncated at the end */
+    check_bad_utf8("\xc3(", 2, 0);               /* continuation missing */
 }
 
 static void test_tokenize_limit_exact_and_over(void **state)

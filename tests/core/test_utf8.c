@@ -9,8 +9,8 @@ static void test_utf8_decode_encode_round_trip(void **state)
 {
     /* expect: code points of every length round-trip; surrogates encode as U+FFFD */
     (void)state;
-    static const unsigned cps[] = {0x24, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x2019,
-                                   0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
+    static const unsigned cps[] = {0x24,   0x7F,   0x80,    0xE9,    0x7FF,   0x800,
+                                   0x2019, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
     static const int lens[] = {1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4};
     char buf[4];
     unsigned cp;

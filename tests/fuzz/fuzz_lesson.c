@@ -6,8 +6,8 @@
  * line and a one-line message, and leave the lesson empty. An accepted
  * lesson has pages whose settings are in range (heads divide d_model, the
  * focused head and the layer exist, narration lines within the file's) and
- * every page (the first 8, to bound one input's time) applies: lesson_state_goto sets the page up and the model runs
- * on its sentence with the toy weights (a folder that cannot be read is the
+ * every page (the first 8, to bound one input's time) applies: lesson_state_goto sets the page up
+ * and the model runs on its sentence with the toy weights (a folder that cannot be read is the
  * page's problem line, as on screen, never a failure; a weights folder made
  * for another sentence may refuse the page's, which the status line says).
  */

@@ -244,17 +244,22 @@ static void test_attnfile_bad_shapes(void **state)
        files, a missing file and a folder */
     Tmp *t = *state;
     float z[64] = {0};
-    struct { const char *dict; size_t len; int want; const char *part; } cases[] = {
+    struct {
+        const char *dict;
+        size_t len;
+        int want;
+        const char *part;
+    } cases[] = {
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (4, 4), }", 64, AV_ERR_NPY_SHAPE,
          "2 dimensions"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 2, 2), }", 16,
          AV_ERR_NPY_SHAPE, "a.npy"},
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 0, 4, 4), }", 0,
-         AV_ERR_NPY_SHAPE, "empty dimension"},
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 16385), }", 0,
-         AV_ERR_NPY_FORMAT, "a.npy"}, /* truncated: the header promises data */
-        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 4, 4), }", 64,
-         AV_ERR_NPY_FORMAT, "truncated"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 0, 4, 4), }", 0, AV_ERR_NPY_SHAPE,
+         "empty dimension"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 16385), }", 0, AV_ERR_NPY_FORMAT,
+         "a.npy"}, /* truncated: the header promises data */
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 4, 4), }", 64, AV_ERR_NPY_FORMAT,
+         "truncated"},
         {"{'descr': '<i4', 'fortran_order': False, 'shape': (1, 4, 4), }", 64, AV_ERR_NPY_DTYPE,
          "float32/float64"},
         {"{'descr': '>f4', 'fortran_order': False, 'shape': (1, 4, 4), }", 64, AV_ERR_NPY_DTYPE,
@@ -267,14 +272,14 @@ static void test_attnfile_bad_shapes(void **state)
         expect_bad(t->path, cases[k].want, cases[k].part);
     }
     float *many = calloc(300, sizeof(float));
-    write_raw(t->path, "{'descr': '<f4', 'fortran_order': False, 'shape': (300, 1, 1, 1), }",
-              many, 300 * sizeof(float));
+    write_raw(t->path, "{'descr': '<f4', 'fortran_order': False, 'shape': (300, 1, 1, 1), }", many,
+              300 * sizeof(float));
     expect_bad(t->path, AV_ERR_NPY_SHAPE, "300 layers");
     free(many);
     /* more rows than tokens allowed: the whole (1, 16385, 1) array present */
     float *big = calloc(16385, sizeof(float));
-    write_raw(t->path, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 16385, 1), }",
-              big, 16385 * sizeof(float));
+    write_raw(t->path, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 16385, 1), }", big,
+              16385 * sizeof(float));
     expect_bad(t->path, AV_ERR_TOO_MANY, "at most 16384 tokens");
     free(big);
     FILE *f = fopen(t->path, "w");
@@ -295,7 +300,7 @@ static void test_attnfile_row_sums_warning(void **state)
     Tmp *t = *state;
     size_t shape[4] = {2, 3, 4, 4};
     float *a = uniform();
-    a[0] += 0.0009f;               /* layer 1 head 1 row 1: within the tolerance */
+    a[0] += 0.0009f;                /* layer 1 head 1 row 1: within the tolerance */
     a[(0 * 3 + 1) * 16 + 4] = 2.0f; /* layer 1, head 2, row 2 sums to 2.75 */
     for (int j = 0; j < 4; j++)
         a[(1 * 3 + 2) * 16 + 12 + j] = 0.0f; /* layer 2, head 3, row 4 sums to 0 */
@@ -308,7 +313,7 @@ static void test_attnfile_row_sums_warning(void **state)
     assert_int_equal(af.bad_i, 1);
     assert_float_equal(af.bad_sum, 2.75, 1e-6);
     assert_string_equal(af.warning, "a.npy: 2 of 24 rows do not sum to 1 (first: layer 1, "
-                        "head 2, row 2 sums to 2.75)");
+                                    "head 2, row 2 sums to 2.75)");
     attnfile_close(&af);
     free(a);
 }
@@ -381,7 +386,7 @@ static void test_attnfile_check_on_thread(void **state)
     assert_true(af.validated);
     assert_int_equal(af.bad_rows, 2);
     assert_string_equal(af.warning, "a.npy: 2 of 24 rows do not sum to 1 (first: layer 1, "
-                        "head 2, row 2 sums to 2.75)");
+                                    "head 2, row 2 sums to 2.75)");
     attnfile_close(&af);
     for (int layer = 0; layer < 2; layer++) {
         float *b = uniform();
@@ -452,8 +457,7 @@ static void test_attnfile_header_only(void **state)
        without its data being present beyond what the shape needs */
     Tmp *t = *state;
     float z[8] = {0};
-    write_raw(t->path, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", z,
-              sizeof z);
+    write_raw(t->path, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", z, sizeof z);
     unsigned char buf[256];
     FILE *f = fopen(t->path, "rb");
     size_t len = fread(buf, 1, sizeof buf, f);
@@ -544,8 +548,10 @@ static void sparse_file(const char *path, const char *descr, int itemsize, int L
                         const size_t *at, const double *val, int count)
 {
     char dict[128];
-    snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d, "
-             "4096, 4096), }", descr, L, H);
+    snprintf(dict, sizeof dict,
+             "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d, "
+             "4096, 4096), }",
+             descr, L, H);
     write_raw(path, dict, NULL, 0);
     FILE *f = fopen(path, "r+b");
     assert_non_null(f);
@@ -555,7 +561,8 @@ static void sparse_file(const char *path, const char *descr, int itemsize, int L
         float v32 = (float)val[k];
         assert_int_equal(fseek(f, hl + (long)(at[k] * (size_t)itemsize), SEEK_SET), 0);
         assert_int_equal(fwrite(itemsize == 4 ? (const void *)&v32 : (const void *)&val[k],
-                                (size_t)itemsize, 1, f), 1);
+                                (size_t)itemsize, 1, f),
+                         1);
     }
     assert_int_equal(fclose(f), 0);
     assert_int_equal(truncate(path, hl + (off_t)((size_t)L * H * 4096 * 4096 * itemsize)), 0);
@@ -586,8 +593,8 @@ static int child_unmapped(const char *path, int want_rc, int l, int h, int i, fl
         return 11;
     if (rc != want_rc || !strstr(msg, part))
         return 12;
-    if (rc == AV_OK && (attnfile_head_ptr(&af, l, h) != NULL ||
-                        attnfile_row(&af, l, h, i, buf)[0] != v0))
+    if (rc == AV_OK &&
+        (attnfile_head_ptr(&af, l, h) != NULL || attnfile_row(&af, l, h, i, buf)[0] != v0))
         return 13;
     attnfile_close(&af);
     return 0;
@@ -610,7 +617,14 @@ static void test_attnfile_unmapped_under_address_limit(void **state)
     size_t at32[2] = {row_end, 4096 * 7 + 2};
     double val32[2] = {1.0, 0.5};
     sparse_file(t->path, "<f4", 4, 2, 4, at32, val32, 2);
-    struct { size_t at; double v; int rc; int l, h, i; float v0; const char *part; } c[3] = {
+    struct {
+        size_t at;
+        double v;
+        int rc;
+        int l, h, i;
+        float v0;
+        const char *part;
+    } c[3] = {
         {0, 0, AV_OK, 1, 3, 4095, 1.0f, ""},
         {last, NAN, AV_ERR_NPY_NONFINITE, 0, 0, 0, 0, "layer 2, head 4, row 4096, column 4096"},
         {0, 0, AV_ERR_NPY_NEGATIVE, 0, 0, 0, 0, "layer 1, head 4, row 2, column 3"},
@@ -641,8 +655,7 @@ static void test_attnfile_unmapped_under_address_limit(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_attnfile_large_file_low_rss, tmp_setup,
-                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_attnfile_large_file_low_rss, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_attnfile_f32_rows_heads),
         cmocka_unit_test(test_attnfile_f64_causal),
         cmocka_unit_test(test_attnfile_source_read),

@@ -206,8 +206,16 @@ static void test_dirswap_model_never_mixed(void **state)
     const char *root = tmp_dir(state);
     char dir[512], which[64], why[256];
     snprintf(dir, sizeof dir, "%s/model", root);
-    ModelSpec s = {.task = "copy", .V = 3, .vocab = (char **)VOCAB, .d_model = 4, .heads = 2,
-                   .layers = 3, .context = 4, .pe = MODEL_PE_SINUSOIDAL, .steps = 1, .seed = 1};
+    ModelSpec s = {.task = "copy",
+                   .V = 3,
+                   .vocab = (char **)VOCAB,
+                   .d_model = 4,
+                   .heads = 2,
+                   .layers = 3,
+                   .context = 4,
+                   .pe = MODEL_PE_SINUSOIDAL,
+                   .steps = 1,
+                   .seed = 1};
     ModelLayout lay;
     modelfile_layout(&s, &lay);
     float *p = calloc(lay.total, sizeof *p), *q = NULL;

@@ -41,8 +41,9 @@ static void run_model(Run *m, int layers, int H, int d, bool causal, const char 
     m->c.causal = causal;
     m->c.keep_scores = true;
     assert_int_equal(model_weights_toy(&m->c, &m->w), AV_OK);
-    assert_int_equal(model_run(&m->c, &m->w, text, strlen(text), cross, cross ? strlen(cross) : 0,
-                               &m->r), AV_OK);
+    assert_int_equal(
+        model_run(&m->c, &m->w, text, strlen(text), cross, cross ? strlen(cross) : 0, &m->r),
+        AV_OK);
 }
 
 static void free_run(Run *m)
@@ -64,8 +65,8 @@ static const char *in(const char *dir, const char *name)
 /* Remove dir/layerN/ folders a multi-layer dump made (the teardown removes files only). */
 static void remove_layers(const char *dir, int L)
 {
-    const char *names[] = {"Q.npy", "K.npy", "V.npy", "scores.npy", "weights.npy",
-                           "layer_output.npy"};
+    const char *names[] = {"Q.npy",      "K.npy",       "V.npy",
+                           "scores.npy", "weights.npy", "layer_output.npy"};
     for (int l = 1; l <= L; l++) {
         char sub[256], p[300];
         snprintf(sub, sizeof sub, "%s/layer%d", dir, l);
@@ -199,7 +200,8 @@ static void test_dump_round_trip(void **state)
     snprintf(dir2, sizeof dir2, "%s/again", t->dir);
     AttnImport im;
     assert_int_equal(attnimport_load(in(t->dir, "attention.npy"), in(t->dir, "tokens.txt"), NULL,
-                                     &im, msg, sizeof msg), AV_OK);
+                                     &im, msg, sizeof msg),
+                     AV_OK);
     assert_true(im.a.causal);
     assert_string_equal(im.a.warning, "");
     float buf[6];
@@ -243,8 +245,9 @@ static void test_dump_import_f64_and_cross(void **state)
     npy_free(&want);
     npy_free(&got);
     unlink(in(t->dir, "rollout.npy"));
-    assert_int_equal(attnimport_load(IMP "attn_cross.npy", IMP "tokens3.txt", IMP "keys5.json",
-                                     &im, msg, sizeof msg), AV_OK);
+    assert_int_equal(attnimport_load(IMP "attn_cross.npy", IMP "tokens3.txt", IMP "keys5.json", &im,
+                                     msg, sizeof msg),
+                     AV_OK);
     assert_int_equal(dump_write_import(t->dir, &im, &which), AV_OK);
     attnimport_free(&im);
     assert_int_equal(access(in(t->dir, "rollout.npy"), F_OK), -1);
@@ -358,15 +361,12 @@ static void test_dump_needs_a_model_output(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_dump_attention_rollout_norms, tmp_setup,
-                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_dump_attention_rollout_norms, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_dump_round_trip, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_dump_import_f64_and_cross, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_dump_cross_model, tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_dump_failures_leave_nothing, tmp_setup,
-                                        tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_dump_needs_a_model_output, tmp_setup,
-                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_dump_failures_leave_nothing, tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_dump_needs_a_model_output, tmp_setup, tmp_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

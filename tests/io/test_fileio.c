@@ -21,7 +21,6 @@
 #include "io/fileio.h"
 #include "io/stale.h"
 
-
 static int count_entries(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -165,8 +164,8 @@ static void test_fileio_sweep_family(void **state)
     snprintf(kept[3], 96, ".attnviz-head2-20261206-101500.txt.%ld.Ab12C", dead);
     snprintf(kept[4], 96, ".attnviz-head2.txt.x%ld.Ab12Cd", dead);
     snprintf(kept[5], 96, "attnviz-head2.txt.%ld.Ab12Cd", dead);
-    const char *all[] = {gone[0], gone[1], running, kept[0], kept[1], kept[2], kept[3], kept[4],
-                         kept[5]};
+    const char *all[] = {gone[0], gone[1], running, kept[0], kept[1],
+                         kept[2], kept[3], kept[4], kept[5]};
     for (size_t k = 0; k < sizeof all / sizeof *all; k++) {
         snprintf(path, sizeof path, "%s/%s", t->dir, all[k]);
         write_plain(path, "half");
@@ -465,26 +464,25 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_base_name),
         cmocka_unit_test(test_fileio_atomic_write_out_of_memory),
-        cmocka_unit_test_setup_teardown(test_fileio_atomic_write_creates_whole_file,
-                                        tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_fileio_atomic_write_replaces_existing,
-                                        tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_fileio_no_clobber_keeps_existing,
-                                        tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_fileio_no_clobber_creates_new,
-                                        tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_fileio_missing_directory_fails,
-                                        tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_fileio_file_as_directory_fails,
-                                        tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_fileio_unwritable_directory_fails,
-                                        tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_fileio_directory_target_fails,
-                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_atomic_write_creates_whole_file, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_atomic_write_replaces_existing, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_no_clobber_keeps_existing, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_no_clobber_creates_new, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_missing_directory_fails, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_file_as_directory_fails, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_unwritable_directory_fails, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_directory_target_fails, tmp_setup,
+                                        tmp_teardown),
         cmocka_unit_test(test_fileio_full_device_reports_enospc),
         cmocka_unit_test_setup_teardown(test_fileio_read_limit_edges, tmp_setup, tmp_teardown),
-        cmocka_unit_test_setup_teardown(test_fileio_read_large_and_empty,
-                                        tmp_setup, tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_fileio_read_large_and_empty, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_fileio_read_missing_file, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_fileio_read_regular_refuses_others, tmp_setup,
                                         tmp_teardown),

@@ -59,10 +59,10 @@ static void test_hfcache_parse_ids(void **state)
     assert_true(hfcache_parse_id("user_1/my.model@" HASH1, &id));
     assert_true(hfcache_is_commit(id.rev));
     assert_false(hfcache_is_commit("main"));
-    static const char *const bad[] = {"",      "./gpt2", "/tmp/gpt2", "a/b/c",      "gpt2/",
-                                      "/gpt2", "a--b",   "a/..",      "-gpt2",      "gpt2.",
-                                      "gpt 2", "gpt2@",  "gpt2@../x", "gpt2@/main", "a@b@c",
-                                      "gpt2@.", "gpt2@x/.", "gpt2@./x", "gpt2@a/./b"};
+    static const char *const bad[] = {"",       "./gpt2",   "/tmp/gpt2", "a/b/c",      "gpt2/",
+                                      "/gpt2",  "a--b",     "a/..",      "-gpt2",      "gpt2.",
+                                      "gpt 2",  "gpt2@",    "gpt2@../x", "gpt2@/main", "a@b@c",
+                                      "gpt2@.", "gpt2@x/.", "gpt2@./x",  "gpt2@a/./b"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
         assert_false(hfcache_parse_id(bad[k], &id));
 }

@@ -73,7 +73,7 @@ typedef struct {
     int dtype;  /* ST_F32, ST_F16 or ST_BF16 */
     int shards; /* 2: two shards and an index; else model.safetensors */
     const char *drop, *reshape, *nan, *inf, *extra, *i32;
-    int nan_at; /* the NaN's element (0: element 1) */
+    int nan_at;         /* the NaN's element (0: element 1) */
     const char *config; /* config.json's text; NULL: the small model's */
     const char *index;  /* the index's text; NULL: made from the shards */
 } Variant;
@@ -297,13 +297,13 @@ static void check_values(const HfModel *m, bool untied)
         size_t n = (size_t)s[k].rows * (size_t)(s[k].cols ? s[k].cols : 1);
         assert_non_null(x);
         /* attn_w, fc_w and fcproj_w lie in panels (core/gpt2.h) */
-        const bool panels = k >= 2 && k < 2 + 12 * L && ((k - 2) % 12 == 2 || (k - 2) % 12 == 8 ||
-                                                        (k - 2) % 12 == 10);
+        const bool panels = k >= 2 && k < 2 + 12 * L &&
+                            ((k - 2) % 12 == 2 || (k - 2) % 12 == 8 || (k - 2) % 12 == 10);
         assert_true(m->w.panels);
         for (size_t i = 0; i < n; i++) {
             const int cols = s[k].cols ? s[k].cols : 1;
-            const size_t at = gpt2_weight_index(panels, s[k].rows, cols, (int)(i / cols),
-                                                (int)(i % cols));
+            const size_t at =
+                gpt2_weight_index(panels, s[k].rows, cols, (int)(i / cols), (int)(i % cols));
             if (x[at] != value(kk, i)) {
                 print_error("%s[%zu] = %g, written %g\n", s[k].name, i, (double)x[at],
                             (double)value(kk, i));

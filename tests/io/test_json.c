@@ -83,11 +83,16 @@ static void test_json_string_refused(void **state)
     static const struct {
         const char *text, *reason;
     } bad[] = {
-        {"\"abc", "not closed"},           {"abc\"", "string was expected"},
-        {"\"a\\x\"", "bad escape"},        {"\"\\ud83d\"", "lone surrogate"},
-        {"\"\\ude00x\"", "lone surrogate"}, {"\"\\u12G4\"", "non-hex"},
-        {"\"\\u12\"", "cut short"},        {"\"a\nb\"", "control character"},
-        {"\"\\u0000\"", "NUL"},            {"\"\xff\"", "UTF-8"},
+        {"\"abc", "not closed"},
+        {"abc\"", "string was expected"},
+        {"\"a\\x\"", "bad escape"},
+        {"\"\\ud83d\"", "lone surrogate"},
+        {"\"\\ude00x\"", "lone surrogate"},
+        {"\"\\u12G4\"", "non-hex"},
+        {"\"\\u12\"", "cut short"},
+        {"\"a\nb\"", "control character"},
+        {"\"\\u0000\"", "NUL"},
+        {"\"\xff\"", "UTF-8"},
         {"\"\xed\xa0\x80\"", "UTF-8"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -141,8 +146,9 @@ static void test_json_values(void **state)
 static void test_json_fuzz_findings(void **state)
 {
     (void)state;
-    static const char *const refused[] = {"1.5e", "1.5e\xfe", "tru", "fals", "+-", "e", "+1",
-                                          ".5", "1.", "-", "{1: 2}", "{tru: 1}", "[1.e3]"};
+    static const char *const refused[] = {"1.5e",   "1.5e\xfe", "tru",   "fals", "+-",
+                                          "e",      "+1",       ".5",    "1.",   "-",
+                                          "{1: 2}", "{tru: 1}", "[1.e3]"};
     for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
         Json j = cursor(refused[k]);
         if (json_skip_value(&j, 0) == AV_OK && j.p == j.end) {
@@ -184,10 +190,8 @@ static void test_json_fuzz_findings(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_string_escapes),
-        cmocka_unit_test(test_json_string_each),
-        cmocka_unit_test(test_json_string_refused),
-        cmocka_unit_test(test_json_values),
+        cmocka_unit_test(test_json_string_escapes), cmocka_unit_test(test_json_string_each),
+        cmocka_unit_test(test_json_string_refused), cmocka_unit_test(test_json_values),
         cmocka_unit_test(test_json_fuzz_findings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

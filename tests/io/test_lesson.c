@@ -15,44 +15,43 @@
 #include "io/lesson_answer.h"
 #include "io/lesson_builtin.h"
 
-static const char good[] =
-    "# a comment\n"
-    "title: Cat eats fish\n"
-    "summary: the worked example\n"
-    "\n"
-    "== First page\n"
-    "sentence: Cat eats fish\n"
-    "d_model: 4\n"
-    "heads: 2\n"
-    "pe: off\n"
-    "token: Cat\n"
-    "view: pipeline\n"
-    "stage: scores-scaled\n"
-    "plot: similarity\n"
-    "\n"
-    "Every token has three vectors.\n"
-    "They are rows of Q, K and V.\n"
-    "\n"
-    "\\note: this is narration.\n"
-    "\n"
-    "ask: Which key does Cat attend to most?\n"
-    "answer: top\n"
-    "choice: Cat\n"
-    "choice: eats\n"
-    "choice: fish\n"
-    "explain: The scores decide.\n"
-    "\n"
-    "== Second page\r\n"
-    "mask: on\n"
-    "token: 3\n"
-    "ask: How much does fish give to eats?\n"
-    "answer: weight eats\n"
-    "tolerance: 3\n"
-    "\n"
-    "== Designed\n"
-    "preset: designed\n"
-    "head: Pronoun\n"
-    "temperature: 0.5\n";
+static const char good[] = "# a comment\n"
+                           "title: Cat eats fish\n"
+                           "summary: the worked example\n"
+                           "\n"
+                           "== First page\n"
+                           "sentence: Cat eats fish\n"
+                           "d_model: 4\n"
+                           "heads: 2\n"
+                           "pe: off\n"
+                           "token: Cat\n"
+                           "view: pipeline\n"
+                           "stage: scores-scaled\n"
+                           "plot: similarity\n"
+                           "\n"
+                           "Every token has three vectors.\n"
+                           "They are rows of Q, K and V.\n"
+                           "\n"
+                           "\\note: this is narration.\n"
+                           "\n"
+                           "ask: Which key does Cat attend to most?\n"
+                           "answer: top\n"
+                           "choice: Cat\n"
+                           "choice: eats\n"
+                           "choice: fish\n"
+                           "explain: The scores decide.\n"
+                           "\n"
+                           "== Second page\r\n"
+                           "mask: on\n"
+                           "token: 3\n"
+                           "ask: How much does fish give to eats?\n"
+                           "answer: weight eats\n"
+                           "tolerance: 3\n"
+                           "\n"
+                           "== Designed\n"
+                           "preset: designed\n"
+                           "head: Pronoun\n"
+                           "temperature: 0.5\n";
 
 /* A lesson: pages, inherited settings, paragraphs, questions. */
 static void test_lesson_parse_good(void **state)
@@ -166,8 +165,8 @@ static void test_lesson_parse_bad(void **state)
         LessonError e;
         int rc = lesson_parse(bad[k].text, strlen(bad[k].text), "x", "", &l, &e);
         if (rc != AV_ERR_LESSON || e.line != bad[k].line || !strstr(e.msg, bad[k].words)) {
-            print_error("case %zu: rc %d line %d (want %d) msg '%s' (want '%s')\n", k, rc,
-                        e.line, bad[k].line, e.msg, bad[k].words);
+            print_error("case %zu: rc %d line %d (want %d) msg '%s' (want '%s')\n", k, rc, e.line,
+                        bad[k].line, e.msg, bad[k].words);
             fail();
         }
         assert_int_equal(l.n_pages, 0); /* nothing left behind */
@@ -264,11 +263,12 @@ static void test_lesson_answer_seed001(void **state)
 static void test_lesson_answer_weights_only(void **state)
 {
     (void)state;
-    static const char text[] = "title: T\n== P\nsentence: Cat eats fish\nd-model: 4\nheads: 2\n"
-                               "pe: off\nweights: assets/seed001\ntoken: Cat\n"
-                               "ask: d?\nanswer: dot eats\n== Q\nask: s?\nanswer: score fish\n"
-                               "== R\nask: o?\nanswer: output 1\n== S\nask: w?\nanswer: weight eats\n"
-                               "== T\nask: t?\nanswer: top\n== U\nask: k?\nanswer: d_k\n";
+    static const char text[] =
+        "title: T\n== P\nsentence: Cat eats fish\nd-model: 4\nheads: 2\n"
+        "pe: off\nweights: assets/seed001\ntoken: Cat\n"
+        "ask: d?\nanswer: dot eats\n== Q\nask: s?\nanswer: score fish\n"
+        "== R\nask: o?\nanswer: output 1\n== S\nask: w?\nanswer: weight eats\n"
+        "== T\nask: t?\nanswer: top\n== U\nask: k?\nanswer: d_k\n";
     Lesson l;
     LessonError e;
     assert_int_equal(lesson_parse(text, strlen(text), "t", "", &l, &e), AV_OK);
@@ -298,15 +298,14 @@ static void test_lesson_answer_weights_only(void **state)
     LessonAnswer a, b;
     for (int p = 0; p < 3; p++) { /* dot, score: Q and K; output: V and concat too */
         assert_int_equal(lesson_answer(&l.pages[p].q, &full, &c, 0, 0, 0, &a), AV_OK);
-        assert_int_equal(lesson_answer(&l.pages[p].q, &imp, &ic, 0, 0, 0, &b),
-                         AV_ERR_NEEDS_MODEL);
+        assert_int_equal(lesson_answer(&l.pages[p].q, &imp, &ic, 0, 0, 0, &b), AV_ERR_NEEDS_MODEL);
         assert_int_equal(lesson_answer(&l.pages[p].q, &part, &wc, 0, 0, 0, &b),
                          p < 2 ? AV_OK : AV_ERR_NEEDS_MODEL);
         if (p < 2)
             assert_true(a.value == b.value);
     }
     assert_float_equal(a.value, 0.54, 0.005); /* output[Cat] = [0.54, 0.46] */
-    for (int p = 3; p < 5; p++) { /* the weights alone: the same answers */
+    for (int p = 3; p < 5; p++) {             /* the weights alone: the same answers */
         assert_int_equal(lesson_answer(&l.pages[p].q, &full, &c, 0, 0, 0, &a), AV_OK);
         assert_int_equal(lesson_answer(&l.pages[p].q, &imp, &ic, 0, 0, 0, &b), AV_OK);
         assert_true(a.value == b.value && a.token == b.token);

@@ -18,20 +18,19 @@
 #include "io/lesson_claim.h"
 #include "io/weights.h"
 
-static const char text[] =
-    "title: T\n"
-    "== P\n"
-    "sentence: Cat eats fish\n"
-    "d-model: 4\n"
-    "heads: 2\n"
-    "pe: off\n"
-    "weights: assets/seed001\n"
-    "token: Cat\n"
-    "Cat gives most to itself.\n"
-    "claim: top(Cat) == Cat\n"
-    "== Q\n"
-    "claim: d_k == 2\n"
-    "claim: top(fish, head 2) != \"eats\"\n";
+static const char text[] = "title: T\n"
+                           "== P\n"
+                           "sentence: Cat eats fish\n"
+                           "d-model: 4\n"
+                           "heads: 2\n"
+                           "pe: off\n"
+                           "weights: assets/seed001\n"
+                           "token: Cat\n"
+                           "Cat gives most to itself.\n"
+                           "claim: top(Cat) == Cat\n"
+                           "== Q\n"
+                           "claim: d_k == 2\n"
+                           "claim: top(fish, head 2) != \"eats\"\n";
 
 /* One claim parsed alone: its code, and the message when refused. */
 static int parse(const char *s, LessonClaim *c, char *msg, size_t len)
@@ -149,14 +148,14 @@ static int check(const char *s, const ModelResult *r, const ModelConfig *c, int 
     return check_lens(s, r, c, NULL, h, i, v);
 }
 
-static void expect_lens(const char *s, const ModelResult *r, const ModelConfig *c,
-                        const Lens *ls, bool holds)
+static void expect_lens(const char *s, const ModelResult *r, const ModelConfig *c, const Lens *ls,
+                        bool holds)
 {
     LessonClaimVerdict v;
     int err = check_lens(s, r, c, ls, 0, 0, &v);
     if (err || v.holds != holds)
-        fail_msg("claim '%s': code %d, holds %d (left %s, right %s), want %d (%s)", s, err,
-                 v.holds, v.a, v.b, holds, v.why);
+        fail_msg("claim '%s': code %d, holds %d (left %s, right %s), want %d (%s)", s, err, v.holds,
+                 v.a, v.b, holds, v.why);
 }
 
 static void expect(const char *s, const ModelResult *r, const ModelConfig *c, bool holds)
@@ -164,8 +163,8 @@ static void expect(const char *s, const ModelResult *r, const ModelConfig *c, bo
     LessonClaimVerdict v;
     int err = check(s, r, c, 0, 0, &v);
     if (err || v.holds != holds)
-        fail_msg("claim '%s': code %d, holds %d (left %s, right %s), want %d", s, err, v.holds,
-                 v.a, v.b, holds);
+        fail_msg("claim '%s': code %d, holds %d (left %s, right %s), want %d", s, err, v.holds, v.a,
+                 v.b, holds);
 }
 
 static void test_claim_eval_seed001(void **state)
@@ -242,7 +241,7 @@ static void test_claim_eval_seed001(void **state)
     expect_lens("lens_rows == layers + 2", &r, &c, &ls, false);
     expect("tokens - 1 == 2", &r, &c, true);
     expect("visible(fish) + 2 == 5", &r, &c, true);
-    expect_lens("lens_prob(Cat) == 20%", &r, &c, &ls, true);    /* the last row */
+    expect_lens("lens_prob(Cat) == 20%", &r, &c, &ls, true); /* the last row */
     expect_lens("lens_prob(fish, layer 0) == 12%", &r, &c, &ls, true);
     expect_lens("lens_prob(last, layer 1) == 22%", &r, &c, &ls, true);
     expect_lens("lens_prob(eats, layer 0) > lens_prob(eats)", &r, &c, &ls, false);

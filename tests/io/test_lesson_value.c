@@ -22,8 +22,7 @@ static void test_lesson_value_int_and_number_ranges(void **state)
     assert_string_equal(m, "heads takes a whole number from 1 to 64, not '65'");
     assert_int_equal(lesson_value_int("heads", "6x", 1, 64, &i, m, sizeof m), AV_ERR_LESSON);
     assert_int_equal(lesson_value_int("heads", "", 1, 64, &i, m, sizeof m), AV_ERR_LESSON);
-    assert_int_equal(lesson_value_number("temperature", "0.5", 0.01, 100, &x, m, sizeof m),
-                     AV_OK);
+    assert_int_equal(lesson_value_number("temperature", "0.5", 0.01, 100, &x, m, sizeof m), AV_OK);
     assert_float_equal(x, 0.5, 0.0);
     assert_int_equal(lesson_value_number("temperature", "nan", 0.01, 100, &x, m, sizeof m),
                      AV_ERR_LESSON);
@@ -35,7 +34,7 @@ static void test_lesson_value_onoff_token_stage(void **state)
      * numbers; anything else is refused */
     (void)state;
     char m[160], quoted[] = "\"the\"", plain[] = "cat", num[] = "3", none[] = "none",
-                  empty[] = "\"\"";
+                 empty[] = "\"\"";
     bool b = false;
     int idx = -1, st = 0;
     const char *text = NULL;

@@ -19,9 +19,19 @@ static char *VOCAB[] = {"a", "\"q\"", "\\", "é", "日本", "\n", "😀"};
 
 static ModelSpec spec(bool ln, int mlp, ModelPe pe)
 {
-    ModelSpec s = {.task = "text", .V = 7, .vocab = VOCAB, .d_model = 8, .heads = 2,
-                   .layers = 2, .context = 5, .pe = pe, .layernorm = ln, .mlp = mlp,
-                   .activation = MODEL_ACT_RELU, .steps = 123, .seed = 42};
+    ModelSpec s = {.task = "text",
+                   .V = 7,
+                   .vocab = VOCAB,
+                   .d_model = 8,
+                   .heads = 2,
+                   .layers = 2,
+                   .context = 5,
+                   .pe = pe,
+                   .layernorm = ln,
+                   .mlp = mlp,
+                   .activation = MODEL_ACT_RELU,
+                   .steps = 123,
+                   .seed = 42};
     return s;
 }
 
@@ -97,13 +107,18 @@ static void test_modelfile_json_reader(void **state)
     modelfile_spec_free(&s);
     /* faults: each a one-line reason */
     const char *bad[] = {
-        "", "[]", "{\"format\": \"other\"}", "{\"version\": 2}",
+        "",
+        "[]",
+        "{\"format\": \"other\"}",
+        "{\"version\": 2}",
         "{\"format\": \"attnviz-model\", \"version\": 1}",
         "{\"vocab\": [\"a\", \"a\"], \"format\": \"attnviz-model\", \"version\": 1, \"task\":"
         " \"t\", \"tokenizer\": \"chars\", \"d_model\": 4, \"heads\": 1, \"layers\": 1,"
         " \"context\": 3, \"causal\": true, \"pe\": \"none\", \"layernorm\": false, \"mlp\":"
         " 0, \"steps\": 0, \"seed\": 7}",
-        "{\"vocab\": [\"\\ud800\"]}", "{\"d_model\": 4.5}", "{\"task\": \"unterminated}",
+        "{\"vocab\": [\"\\ud800\"]}",
+        "{\"d_model\": 4.5}",
+        "{\"task\": \"unterminated}",
     };
     /* the valid text above with a seed out of range is refused, with the key named */
     char big[1024];
@@ -186,8 +201,7 @@ static void test_modelfile_broken(void **state)
     assert_non_null(strstr(why, "model.json: not a regular file"));
     unlink(path);
     /* no folder at all */
-    assert_int_equal(modelfile_load("/nonexistent/x", &back, &q, why, sizeof why),
-                     AV_ERR_MODEL);
+    assert_int_equal(modelfile_load("/nonexistent/x", &back, &q, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "/nonexistent/x/model.json"));
     free(p);
 }
@@ -218,19 +232,18 @@ static void test_modelfile_key_twice(void **state)
 {
     (void)state;
     char text[4096], why[256];
-    int n = snprintf(text, sizeof text, "{\"format\": \"attnviz-model\", \"version\": 1, "
+    int n = snprintf(text, sizeof text,
+                     "{\"format\": \"attnviz-model\", \"version\": 1, "
                      "\"vocab\": [\"a\", \"b\"], \"d_model\": 8, \"vocab\": [");
     for (int k = 0; k < 100; k++)
         n += snprintf(text + n, sizeof text - (size_t)n, "%s\"w%d\"", k ? ", " : "", k);
     snprintf(text + n, sizeof text - (size_t)n, "]}");
     ModelSpec s;
-    assert_int_equal(modelfile_parse_json(text, strlen(text), &s, why, sizeof why),
-                     AV_ERR_MODEL);
+    assert_int_equal(modelfile_parse_json(text, strlen(text), &s, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "\"vocab\" is given twice"));
     assert_null(s.vocab);
     const char *twice = "{\"d_model\": 8, \"d_model\": 16}";
-    assert_int_equal(modelfile_parse_json(twice, strlen(twice), &s, why, sizeof why),
-                     AV_ERR_MODEL);
+    assert_int_equal(modelfile_parse_json(twice, strlen(twice), &s, why, sizeof why), AV_ERR_MODEL);
     assert_non_null(strstr(why, "\"d_model\" is given twice"));
 }
 

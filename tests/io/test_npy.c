@@ -76,8 +76,8 @@ static void test_npy_parse_f8_converted(void **state)
     const float want[3] = {0.1f, -1e10f, 3.0f};
     unsigned char buf[512];
     NpyArray a;
-    size_t len = make_npy(buf, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }",
-                          d, sizeof(d));
+    size_t len =
+        make_npy(buf, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }", d, sizeof(d));
     assert_int_equal(npy_parse(buf, len, &a), AV_OK);
     assert_int_equal(a.ndim, 1);
     assert_int_equal(a.count, 3);
@@ -100,8 +100,7 @@ static void test_npy_parse_scalar_and_empty(void **state)
     (void)state;
     unsigned char buf[512];
     NpyArray a;
-    size_t len = make_npy(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': ()}",
-                          F6, 4);
+    size_t len = make_npy(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': ()}", F6, 4);
     assert_int_equal(npy_parse(buf, len, &a), AV_OK);
     assert_int_equal(a.ndim, 0);
     assert_int_equal(a.count, 1);
@@ -117,24 +116,42 @@ static void test_npy_parse_rejects_dtypes(void **state)
 {
     /* expect: fortran_order True, '>f4', '<i4', '|f4' and structured dtypes are AV_ERR_NPY_DTYPE */
     (void)state;
-    assert_int_equal(parse_with_header(1, "{'descr': '<f4', 'fortran_order': True, "
-                                          "'shape': (6,), }", 24), AV_ERR_NPY_DTYPE);
-    assert_int_equal(parse_with_header(1, "{'descr': '>f4', 'fortran_order': False, "
-                                          "'shape': (6,), }", 24), AV_ERR_NPY_DTYPE);
-    assert_int_equal(parse_with_header(1, "{'descr': '<i4', 'fortran_order': False, "
-                                          "'shape': (6,), }", 24), AV_ERR_NPY_DTYPE);
-    assert_int_equal(parse_with_header(1, "{'descr': '|f4', 'fortran_order': False, "
-                                          "'shape': (6,), }", 24), AV_ERR_NPY_DTYPE);
-    assert_int_equal(parse_with_header(1, "{'descr': [('x', '<f4')], 'fortran_order': False, "
-                                          "'shape': (6,), }", 24), AV_ERR_NPY_DTYPE);
+    assert_int_equal(parse_with_header(1,
+                                       "{'descr': '<f4', 'fortran_order': True, "
+                                       "'shape': (6,), }",
+                                       24),
+                     AV_ERR_NPY_DTYPE);
+    assert_int_equal(parse_with_header(1,
+                                       "{'descr': '>f4', 'fortran_order': False, "
+                                       "'shape': (6,), }",
+                                       24),
+                     AV_ERR_NPY_DTYPE);
+    assert_int_equal(parse_with_header(1,
+                                       "{'descr': '<i4', 'fortran_order': False, "
+                                       "'shape': (6,), }",
+                                       24),
+                     AV_ERR_NPY_DTYPE);
+    assert_int_equal(parse_with_header(1,
+                                       "{'descr': '|f4', 'fortran_order': False, "
+                                       "'shape': (6,), }",
+                                       24),
+                     AV_ERR_NPY_DTYPE);
+    assert_int_equal(parse_with_header(1,
+                                       "{'descr': [('x', '<f4')], 'fortran_order': False, "
+                                       "'shape': (6,), }",
+                                       24),
+                     AV_ERR_NPY_DTYPE);
 }
 
 static void test_npy_parse_rejects_truncated_data(void **state)
 {
     /* expect: 6 floats declared but 23 bytes present is AV_ERR_NPY_FORMAT */
     (void)state;
-    assert_int_equal(parse_with_header(1, "{'descr': '<f4', 'fortran_order': False, "
-                                          "'shape': (2, 3), }", 23), AV_ERR_NPY_FORMAT);
+    assert_int_equal(parse_with_header(1,
+                                       "{'descr': '<f4', 'fortran_order': False, "
+                                       "'shape': (2, 3), }",
+                                       23),
+                     AV_ERR_NPY_FORMAT);
 }
 
 static void test_npy_parse_rejects_nonfinite(void **state)
@@ -176,8 +193,11 @@ static void test_npy_parse_rejects_too_many_dims(void **state)
 {
     /* expect: a 5-dimensional shape is AV_ERR_NPY_SHAPE */
     (void)state;
-    assert_int_equal(parse_with_header(1, "{'descr': '<f4', 'fortran_order': False, "
-                                          "'shape': (1, 1, 2, 1, 3), }", 24), AV_ERR_NPY_SHAPE);
+    assert_int_equal(parse_with_header(1,
+                                       "{'descr': '<f4', 'fortran_order': False, "
+                                       "'shape': (1, 1, 2, 1, 3), }",
+                                       24),
+                     AV_ERR_NPY_SHAPE);
 }
 
 static void test_npy_parse_rejects_header_beyond_buffer(void **state)
@@ -186,8 +206,8 @@ static void test_npy_parse_rejects_header_beyond_buffer(void **state)
     (void)state;
     unsigned char buf[512];
     NpyArray a;
-    size_t len = make_npy(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (6,), }",
-                          F6, sizeof(F6));
+    size_t len = make_npy(buf, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (6,), }", F6,
+                          sizeof(F6));
     buf[8] = 0xFF;
     buf[9] = 0x7F;
     assert_int_equal(npy_parse(buf, len, &a), AV_ERR_NPY_FORMAT);
@@ -213,7 +233,6 @@ static void test_npy_parse_rejects_bad_headers(void **state)
     for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
         assert_int_equal(parse_with_header(1, bad[k], 24), AV_ERR_NPY_FORMAT);
 }
-
 
 static void test_npy_round_trip_1d_to_4d(void **state)
 {
@@ -278,8 +297,8 @@ static void test_npy_write_int32(void **state)
     assert_memory_equal(buf, "\x93NUMPY\x01\x00", 8);
     assert_int_equal((10 + hl) % 64, 0);
     assert_int_equal(len, 10 + hl + sizeof ids);
-    assert_memory_equal(buf + 10,
-                        "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 1, 3), }", 62);
+    assert_memory_equal(buf + 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 1, 3), }",
+                        62);
     const unsigned char want[8] = {0, 0, 0, 0, 1, 0, 0, 0};
     assert_memory_equal(buf + 10 + hl, want, 8);
     assert_memory_equal(buf + 10 + hl + 8, "\xff\xff\xff\xff", 4);

@@ -59,8 +59,7 @@ static void run_free(Run *run)
 }
 
 /* Read TEST_DATA_DIR/ref/<name> and check its shape. */
-static void load_expected(const char *name, int ndim, size_t d0, size_t d1, size_t d2,
-                          NpyArray *a)
+static void load_expected(const char *name, int ndim, size_t d0, size_t d1, size_t d2, NpyArray *a)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", REF_DIR, name);
@@ -100,8 +99,9 @@ static void check_against_numpy(bool pe, bool causal)
     AttnShape sh = {N, N, D, H, causal, true, 1.0f};
     const LayerWeights *lw = &run.w.layer[0];
     AttnWeights aw = {lw->Wq, lw->Wk, lw->Wv, lw->Wo};
-    AttnBuffers rb = {ref, ref + N * D, ref + 2 * N * D, NULL, ref + 5 * N * D, ref + 3 * N * D,
-                      ref + 4 * N * D, NULL};
+    AttnBuffers rb = {
+        ref, ref + N * D, ref + 2 * N * D, NULL, ref + 5 * N * D, ref + 3 * N * D, ref + 4 * N * D,
+        NULL};
     assert_int_equal(attention_ref(&sh, x.data, x.data, &aw, &rb), AV_OK);
     assert_floats_near(rb.P, w.data, (size_t)H * N * N, 1e-5);
     assert_floats_near(rb.out, out.data, (size_t)N * D, 1e-5);

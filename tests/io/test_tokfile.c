@@ -33,8 +33,8 @@ static int read_str(Tmp *t, const char *s, int max, TokenList *tl)
     return tokfile_read(t->path, 0, max, tl, msg, sizeof msg);
 }
 
-static const char *const SEVEN[7] = {"The", "caf\xc3\xa9", "[CLS]", "two words",
-                                     "\xf0\x9f\x98\x80", "\xc4\xa0it", "."};
+static const char *const SEVEN[7] = {
+    "The", "caf\xc3\xa9", "[CLS]", "two words", "\xf0\x9f\x98\x80", "\xc4\xa0it", "."};
 
 static void check_seven(const TokenList *tl)
 {
@@ -75,11 +75,16 @@ static void test_tokfile_lines_rules(void **state)
        one final newline ends the file, a tab becomes U+2409 */
     Tmp *t = *state;
     TokenList tl = {0};
-    assert_int_equal(read_str(t, "\xEF\xBB\xBF" "a\r\n\r\nb\tc\r\n", 10, &tl), AV_OK);
+    assert_int_equal(read_str(t,
+                              "\xEF\xBB\xBF"
+                              "a\r\n\r\nb\tc\r\n",
+                              10, &tl),
+                     AV_OK);
     assert_int_equal(tl.n, 3);
     assert_string_equal(tl.tok[0].str, "a");
     assert_string_equal(tl.tok[1].str, "\xe2\x88\x85");
-    assert_string_equal(tl.tok[2].str, "b\xe2\x90\x89" "c");
+    assert_string_equal(tl.tok[2].str, "b\xe2\x90\x89"
+                                       "c");
     tokenize_free(&tl);
     assert_int_equal(read_str(t, "x\ny", 10, &tl), AV_OK);
     assert_int_equal(tl.n, 2);
@@ -95,8 +100,11 @@ static void test_tokfile_json_escapes(void **state)
        an empty list is no token, spaces around the list are fine */
     Tmp *t = *state;
     TokenList tl = {0};
-    assert_int_equal(read_str(t, " [ \"\\\"\\\\\\/\", \"\\b\\f\\n\\r\\t\", \"\\u0000\", \"\" ,"
-                                 "\"\\u00E9\\ud83d\\ude00\"]\n", 10, &tl), AV_OK);
+    assert_int_equal(read_str(t,
+                              " [ \"\\\"\\\\\\/\", \"\\b\\f\\n\\r\\t\", \"\\u0000\", \"\" ,"
+                              "\"\\u00E9\\ud83d\\ude00\"]\n",
+                              10, &tl),
+                     AV_OK);
     assert_int_equal(tl.n, 5);
     assert_string_equal(tl.tok[0].str, "\"\\/");
     assert_string_equal(tl.tok[1].str, "\xe2\x90\x88\xe2\x90\x8c\xe2\x90\x8a\xe2\x90\x8d"
@@ -114,9 +122,9 @@ static void test_tokfile_bad_json(void **state)
     /* expect: malformed lists are TOKFILE_ERR naming the byte; bad UTF-8 inside a
        string is AV_ERR_UTF8; nothing is left allocated */
     Tmp *t = *state;
-    const char *bad[] = {"[\"a\"", "[\"a\",]", "[\"a\" \"b\"]", "[\"a\"] x", "[\"\\x\"]",
-                         "[\"\\ud83d\"]", "[\"\\ude00\"]", "[\"\\u12G4\"]", "[\"a\nb\"]",
-                         "[\"a\", 1]", "[\"a\"}"};
+    const char *bad[] = {"[\"a\"",     "[\"a\",]",      "[\"a\" \"b\"]", "[\"a\"] x",
+                         "[\"\\x\"]",  "[\"\\ud83d\"]", "[\"\\ude00\"]", "[\"\\u12G4\"]",
+                         "[\"a\nb\"]", "[\"a\", 1]",    "[\"a\"}"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         TokenList tl = {0};
         int rc = read_str(t, bad[k], 10, &tl);
@@ -162,9 +170,14 @@ static void test_tokfile_c1_controls(void **state)
 {
     Tmp *t = *state;
     TokenList tl = {0};
-    assert_int_equal(read_str(t, "a\xc2\x9b" "b\n\xc2\x85\n\xc2\xa0x\n", 8, &tl), AV_OK);
+    assert_int_equal(read_str(t,
+                              "a\xc2\x9b"
+                              "b\n\xc2\x85\n\xc2\xa0x\n",
+                              8, &tl),
+                     AV_OK);
     assert_int_equal(tl.n, 3);
-    assert_string_equal(tl.tok[0].str, "a\xef\xbf\xbd" "b");
+    assert_string_equal(tl.tok[0].str, "a\xef\xbf\xbd"
+                                       "b");
     assert_string_equal(tl.tok[1].str, "\xef\xbf\xbd");
     assert_string_equal(tl.tok[2].str, "\xc2\xa0x"); /* U+00A0 is printable */
     tokenize_free(&tl);

@@ -50,8 +50,8 @@ static void test_views_table_names_and_ids(void **state)
         assert_int_equal(view_info((ViewId)k)->home, VIEW_HOME_STATE);
     char list[160];
     view_name_list(list, sizeof list);
-    assert_string_equal(list,
-                        "attention, pipeline, trace, pe, compare-mask, compare-heads, heads or lens");
+    assert_string_equal(
+        list, "attention, pipeline, trace, pe, compare-mask, compare-heads, heads or lens");
 }
 
 static void test_views_lesson_names_views_by_the_table(void **state)

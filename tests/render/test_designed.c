@@ -204,7 +204,7 @@ static void test_designed_embed_classes_match_lexicon(void **state)
      * the lexicon's order noun verb pronoun det prep conj adj adv */
     (void)state;
     static const char *const classes[8] = {"noun", "verb", "pronoun", "det",
-                                           "prep", "conj", "adj", "adv"};
+                                           "prep", "conj", "adj",     "adv"};
     size_t len;
     char *lex = NULL;
     assert_int_equal(file_read_all("assets/lexicon.txt", 1 << 20, &lex, &len), AV_OK);
@@ -256,10 +256,17 @@ static void test_trace_reproduces_seed001(void **state)
     assert_int_equal(memfile_open(&m), AV_OK);
     assert_int_equal(trace_write(m.f, &r, &c, 0, 0, 0), AV_OK);
     assert_int_equal(memfile_close(&m), AV_OK);
-    const char *want[] = {"(0.80)(0.90) + (0.20)(0.10) = 0.7400", "= 0.3800", "= 0.5000",
-                          "/ 1.4142 = 0.5233", "= 0.2687", "= 0.3536", "0.3818  (38.2%)",
-                          "0.2960  (29.6%)", "0.3222  (32.2%)",
-                          "0.38 v[Cat] + 0.30 v[eats] + 0.32 v[fish]", "= [0.54, 0.46]"};
+    const char *want[] = {"(0.80)(0.90) + (0.20)(0.10) = 0.7400",
+                          "= 0.3800",
+                          "= 0.5000",
+                          "/ 1.4142 = 0.5233",
+                          "= 0.2687",
+                          "= 0.3536",
+                          "0.3818  (38.2%)",
+                          "0.2960  (29.6%)",
+                          "0.3222  (32.2%)",
+                          "0.38 v[Cat] + 0.30 v[eats] + 0.32 v[fish]",
+                          "= [0.54, 0.46]"};
     for (size_t k = 0; k < sizeof want / sizeof *want; k++)
         if (!strstr(m.buf, want[k]))
             fail_msg("trace lacks '%s':\n%s", want[k], m.buf);

@@ -103,8 +103,8 @@ static void test_heatmap_levels_match_level(void **state)
         }
         check_levels(w, 80);
     }
-    const float special[] = {0.0f, -0.0f, -1e-30f, 1.0f, 1.5f, INFINITY, -INFINITY, NAN, -NAN,
-                             0x1p-149f, 0.99999994f, 3e38f, 0.25f, 0.0039f};
+    const float special[] = {0.0f, -0.0f, -1e-30f,   1.0f,        1.5f,  INFINITY, -INFINITY,
+                             NAN,  -NAN,  0x1p-149f, 0.99999994f, 3e38f, 0.25f,    0.0039f};
     for (int n0 = 0; n0 <= 80; n0++) {
         for (int k = 0; k < n0; k++)
             w[k] = special[(k * 5 + n0) % (sizeof special / sizeof *special)];
@@ -127,8 +127,8 @@ static void test_grid_flag_rect_clipped(void **state)
     grid_flag_rect(&g, 0, -4, 5, 4, CELL_CURSOR);
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 5; x++) {
-            unsigned want = (x < 2 && y < 2 ? CELL_SELECTED : 0) |
-                            (x >= 3 && y == 2 ? CELL_CURSOR : 0);
+            unsigned want =
+                (x < 2 && y < 2 ? CELL_SELECTED : 0) | (x >= 3 && y == 2 ? CELL_CURSOR : 0);
             assert_int_equal(grid_at(&g, x, y)->flags, want);
         }
     grid_free(&g);
@@ -167,8 +167,8 @@ static void test_heatmap_golden_glyph_grid(void **state)
     Grid g;
     HeatmapLayout lay;
     assert_int_equal(grid_init(&g, 40, 6), AV_OK);
-    HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_GLYPH, -1, -1, 5, 0, 0, 0,
-                      true, false, 1.0f};
+    HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_GLYPH, -1,
+                      -1, 5, 0, 0,       0,       true,  false,         1.0f};
     assert_int_equal(heatmap_draw(&g, 0, 0, 40, 6, &sp, &lay), 4);
     char *text = grid_text(&g, false);
     const char *want = "       Cat  eats fish\n"
@@ -188,8 +188,8 @@ static void test_heatmap_causal_cells_marked(void **state)
     HeatmapLayout lay;
     grid_init(&g, 30, 5);
     const float P[9] = {1.0f, 0, 0, 0.5f, 0.5f, 0, 0.2f, 0.3f, 0.5f};
-    HeatmapSpec sp = {P, 3, 3, labels3, labels3, true, HEATMAP_GLYPH, -1, -1, 5, 0, 0, 0,
-                      false, false, 1.0f};
+    HeatmapSpec sp = {P,  3, 3, labels3, labels3, true,  HEATMAP_GLYPH, -1,
+                      -1, 5, 0, 0,       0,       false, false,         1.0f};
     heatmap_draw(&g, 0, 0, 30, 5, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "Cat  ████  ╳    ╳\n"));
@@ -208,8 +208,7 @@ static void test_heatmap_masked_clear_of_100(void **state)
     Grid g;
     HeatmapLayout lay;
     grid_init(&g, 30, 6);
-    HeatmapSpec sp = {P, 2, 3, lab, lab, true, HEATMAP_COLOR, -1, -1, 3, 0, 0, 0,
-                      false, false, 0};
+    HeatmapSpec sp = {P, 2, 3, lab, lab, true, HEATMAP_COLOR, -1, -1, 3, 0, 0, 0, false, false, 0};
     heatmap_draw(&g, 0, 0, 30, 6, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "a 100 \u2573  \u2573\n"));
@@ -226,8 +225,8 @@ static void test_heatmap_color_numbers_and_hit(void **state)
     Grid g;
     HeatmapLayout lay;
     grid_init(&g, 40, 6);
-    HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_COLOR, 1, 2, 4, 0, 0, 0,
-                      false, false, 1.0f};
+    HeatmapSpec sp = {P3, 3, 3, labels3, labels3, false, HEATMAP_COLOR, 1,
+                      2,  4, 0, 0,       0,       false, false,         1.0f};
     heatmap_draw(&g, 2, 1, 38, 5, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "Cat ea… fi…\n"));
@@ -255,8 +254,8 @@ static void test_heatmap_full_weight_numbered_in_narrow_cells(void **state)
     Grid g;
     HeatmapLayout lay;
     grid_init(&g, 30, 6);
-    HeatmapSpec sp = {P, 2, 3, lab, lab, false, HEATMAP_COLOR, -1, -1, 3, 0, 0, 0,
-                      false, false, 1.0f};
+    HeatmapSpec sp = {P,  2, 3, lab, lab, false, HEATMAP_COLOR, -1,
+                      -1, 3, 0, 0,   0,   false, false,         1.0f};
     heatmap_draw(&g, 0, 0, 30, 6, &sp, &lay);
     char *text = grid_text(&g, false);
     assert_non_null(strstr(text, "a 100 0  0\n"));
@@ -333,8 +332,8 @@ static void test_heatmap_sums_on_their_own_scale(void **state)
     Grid g;
     HeatmapLayout lay;
     grid_init(&g, 40, 8);
-    HeatmapSpec sp = {P, 2, 3, lab, lab, false, HEATMAP_COLOR, -1, -1, 4, 0, 0, 0,
-                      false, false, 4.0f};
+    HeatmapSpec sp = {P,  2, 3, lab, lab, false, HEATMAP_COLOR, -1,
+                      -1, 4, 0, 0,   0,   false, false,         4.0f};
     heatmap_draw(&g, 0, 0, 40, 3, &sp, &lay);
     assert_int_equal(heatmap_legend_of(&g, 0, 4, 40, HEATMAP_COLOR, false, 4.0f), 2);
     char *text = grid_text(&g, false);

@@ -41,8 +41,7 @@ static int setup(void **state)
     assert_int_equal(model_run(&c, &t->w, TEXT, strlen(TEXT), NULL, 0, &t->wonly), AV_OK);
     model_source(&t->run, &t->src);
     model_config_import(&t->ic, 1, t->c.H, false);
-    assert_int_equal(model_result_import(&t->import, &t->ic, &t->src, NULL, &t->run.tokens,
-                                         NULL),
+    assert_int_equal(model_result_import(&t->import, &t->ic, &t->src, NULL, &t->run.tokens, NULL),
                      AV_OK);
     *state = t;
     return 0;
@@ -76,8 +75,7 @@ static void test_export_write_codes(void **state)
     assert_int_equal(export_to(null, &t->run, &t->c, EXPORT_TRACE, 99), AV_ERR_CONFIG);
     assert_int_equal(export_to(null, &t->lazy, &t->c, EXPORT_CSV, 0), AV_ERR_TOO_LARGE);
     assert_int_equal(export_to(null, &t->import, &t->ic, EXPORT_TRACE, 1), AV_ERR_NEEDS_MODEL);
-    assert_int_equal(export_to(null, &t->import, &t->ic, EXPORT_PIPELINE, 1),
-                     AV_ERR_NEEDS_MODEL);
+    assert_int_equal(export_to(null, &t->import, &t->ic, EXPORT_PIPELINE, 1), AV_ERR_NEEDS_MODEL);
     assert_int_equal(export_to(null, &t->import, &t->ic, EXPORT_CSV, 0), AV_OK); /* weights */
     assert_int_equal(export_to(full, &t->run, &t->c, EXPORT_CSV, 0), AV_ERR_IO);
     fclose(null), fclose(full);

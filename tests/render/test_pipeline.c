@@ -116,15 +116,15 @@ static void test_pipeline_draw_pages(void **state)
     PipelineData d;
     assert_int_equal(pipeline_compute(&f.r, 0, 1, &d), AV_OK);
     const char *labels[5] = {"a", "b", "c", "d", "e"};
-    PipelineSpec sp = {.d = &d, .row_labels = labels, .col_labels = labels, .sel_row = 2,
-                       .sel_col = -1};
+    PipelineSpec sp = {
+        .d = &d, .row_labels = labels, .col_labels = labels, .sel_row = 2, .sel_col = -1};
     Grid g;
     assert_int_equal(grid_init(&g, 120, 200), AV_OK);
     int page = -1;
     assert_int_equal(pipeline_draw(&g, 0, 0, 120, 200, &sp, &page), 1);
     assert_int_equal(page, 0);
-    const char *titles[] = {"1 Q_h", "2 K_h", "3 V_h", "4 Q_h K_h^T", "5 ", "6 causal mask",
-                            "7 softmax", "8 output"};
+    const char *titles[] = {"1 Q_h", "2 K_h",         "3 V_h",     "4 Q_h K_h^T",
+                            "5 ",    "6 causal mask", "7 softmax", "8 output"};
     for (int k = 0; k < 8; k++)
         assert_true(grid_has(&g, titles[k]));
     assert_true(grid_has(&g, "-inf"));
@@ -191,8 +191,13 @@ static void test_pipeline_lead_and_one_scale(void **state)
     PipelineData d;
     assert_int_equal(pipeline_compute(&f.r, 0, 1, &d), AV_OK);
     const char *labels[5] = {"a", "b", "c", "d", "e"};
-    PipelineSpec sp = {.d = &d, .row_labels = labels, .col_labels = labels, .sel_row = -1,
-                       .sel_col = -1, .lead = 1 + PIPE_RAW, .cell_w = 6};
+    PipelineSpec sp = {.d = &d,
+                       .row_labels = labels,
+                       .col_labels = labels,
+                       .sel_row = -1,
+                       .sel_col = -1,
+                       .lead = 1 + PIPE_RAW,
+                       .cell_w = 6};
     int page = pipeline_page_of(&sp, 40, 8, PIPE_RAW);
     assert_true(page > 0);
     assert_int_equal(pipeline_page_of(&sp, 40, 8, PIPE_V), page - 1);
@@ -227,8 +232,8 @@ static void test_pipeline_values_and_span(void **state)
     PipelineData d;
     assert_int_equal(pipeline_compute(&f.r, 0, 1, &d), AV_OK);
     const char *labels[5] = {"a", "b", "c", "d", "e"};
-    PipelineSpec sp = {.d = &d, .row_labels = labels, .col_labels = labels, .sel_row = 4,
-                       .sel_col = -1};
+    PipelineSpec sp = {
+        .d = &d, .row_labels = labels, .col_labels = labels, .sel_row = 4, .sel_col = -1};
     Grid g;
     assert_int_equal(grid_init(&g, 60, 8), AV_OK);
     /* 40 x 8: one stage a page; the weights' row of e written to 2 digits */
@@ -258,8 +263,12 @@ static void test_pipeline_values_and_span(void **state)
     assert_true(digits >= 2 * 10);
     /* a page's last shelf does without its blank line: three stages of 7
      * lines stacked need 23 lines with both gaps, 22 with one */
-    sp = (PipelineSpec){.d = &d, .row_labels = labels, .col_labels = labels, .sel_row = -1,
-                        .sel_col = -1, .cell_w = 6};
+    sp = (PipelineSpec){.d = &d,
+                        .row_labels = labels,
+                        .col_labels = labels,
+                        .sel_row = -1,
+                        .sel_col = -1,
+                        .cell_w = 6};
     assert_int_equal(pipeline_page_of(&sp, 40, 22, PIPE_V), 0);
     assert_int_equal(pipeline_page_of(&sp, 40, 21, PIPE_V), 1);
     grid_free(&g);
@@ -284,10 +293,10 @@ static void test_pipeline_write_seed001(void **state)
     FILE *f = open_memstream(&buf, &len);
     assert_int_equal(pipeline_write(f, &r, &c, 0, 0, 0, false, 100), AV_OK);
     fclose(f);
-    assert_non_null(strstr(buf, "0.74  0.38  0.50"));  /* step 2 */
-    assert_non_null(strstr(buf, "0.52  0.27  0.35"));  /* step 3 */
-    assert_non_null(strstr(buf, "0.38  0.30  0.32"));  /* step 4 */
-    assert_non_null(strstr(buf, "0.54  0.46"));        /* step 5 */
+    assert_non_null(strstr(buf, "0.74  0.38  0.50")); /* step 2 */
+    assert_non_null(strstr(buf, "0.52  0.27  0.35")); /* step 3 */
+    assert_non_null(strstr(buf, "0.38  0.30  0.32")); /* step 4 */
+    assert_non_null(strstr(buf, "0.54  0.46"));       /* step 5 */
     assert_non_null(strstr(buf, "sqrt(2) = 1.41"));
     /* attnviz's own Q, K and V have no bias, and say so */
     assert_false(r.qkv_bias);

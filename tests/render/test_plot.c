@@ -73,8 +73,13 @@ static void test_plot_matrix_golden_glyphs(void **state)
     assert_int_equal(grid_init(&g, 20, 4), AV_OK);
     const float M[6] = {-1.0f, 0.0f, 1.0f, 0.5f, -0.5f, 0.1f};
     const char *labels[2] = {"a", "bb"};
-    PlotMatrixSpec sp = {.M = M, .n_rows = 2, .n_cols = 3, .range = 1.0f,
-                         .row_labels = labels, .n_labeled = 2, .sel_row = 1,
+    PlotMatrixSpec sp = {.M = M,
+                         .n_rows = 2,
+                         .n_cols = 3,
+                         .range = 1.0f,
+                         .row_labels = labels,
+                         .n_labeled = 2,
+                         .sel_row = 1,
                          .glyphs = true};
     PlotLayout l;
     assert_int_equal(plot_matrix(&g, 0, 0, 20, 4, &sp, &l), 3);

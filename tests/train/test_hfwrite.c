@@ -23,21 +23,39 @@
 #include "train/net.h"
 
 /* One character a token, four of them of several bytes. */
-static char *VOCAB[] = {"a", "b", "c", " ", "\n", "\"", "\xc3\xa9" /* é */,
-                        "\xe2\x86\x92" /* → */, "\xe2\x96\x88" /* █ */,
+static char *VOCAB[] = {"a",
+                        "b",
+                        "c",
+                        " ",
+                        "\n",
+                        "\"",
+                        "\xc3\xa9" /* é */,
+                        "\xe2\x86\x92" /* → */,
+                        "\xe2\x96\x88" /* █ */,
                         "\xf0\x9f\x98\x80" /* U+1F600 */};
 #define NV ((int)(sizeof VOCAB / sizeof *VOCAB))
 /* A text of the vocabulary and its ids */
-static const char TEXT[] = "ab \xc3\xa9\xe2\x86\x92\xe2\x96\x88\xf0\x9f\x98\x80\nca \"b\" a\xe2\x86\x92";
+static const char TEXT[] =
+    "ab \xc3\xa9\xe2\x86\x92\xe2\x96\x88\xf0\x9f\x98\x80\nca \"b\" a\xe2\x86\x92";
 static const int IDS[] = {0, 1, 3, 6, 7, 8, 9, 4, 2, 0, 3, 5, 1, 5, 3, 0, 7};
 #define N ((int)(sizeof IDS / sizeof *IDS))
 
 static ModelSpec spec_of(ModelPe pe, int mlp)
 {
-    return (ModelSpec){.task = "text", .tokenizer = MODEL_TOK_CHARS, .V = NV, .vocab = VOCAB,
-                       .d_model = 16, .heads = 4, .layers = 2, .context = 24, .pe = pe,
-                       .layernorm = true, .mlp = mlp, .activation = MODEL_ACT_GELU,
-                       .steps = 5, .seed = 3};
+    return (ModelSpec){.task = "text",
+                       .tokenizer = MODEL_TOK_CHARS,
+                       .V = NV,
+                       .vocab = VOCAB,
+                       .d_model = 16,
+                       .heads = 4,
+                       .layers = 2,
+                       .context = 24,
+                       .pe = pe,
+                       .layernorm = true,
+                       .mlp = mlp,
+                       .activation = MODEL_ACT_GELU,
+                       .steps = 5,
+                       .seed = 3};
 }
 
 /* Random weights, with LayerNorm gains and every bias away from 1 and 0 so
@@ -139,8 +157,8 @@ static void test_hfwrite_unseen_char_past_the_model(void **state)
     assert_int_equal(hfwrite_vocab(&s, &vocab, &merges, &n), AV_OK);
     Bpe bpe = {0};
     BpeEncoding enc = {0};
-    assert_int_equal(hfvocab_parse(vocab, strlen(vocab), merges, strlen(merges), &bpe, why,
-                                   sizeof why), AV_OK);
+    assert_int_equal(
+        hfvocab_parse(vocab, strlen(vocab), merges, strlen(merges), &bpe, why, sizeof why), AV_OK);
     assert_int_equal(bpe.n_vocab, n);
     /* 10 characters (6 of them bytes), the 250 other bytes, the 4 pieces
      * that build → █ U+1F600 (E2 86, E2 96, F0 9F, F0 9F 98), <|endoftext|> */

@@ -23,8 +23,9 @@ static void trained(Task *task, Trainer *tr, ModelSpec *s, const char *dir, bool
     trainer_config_default(&c);
     c.batch = 2;
     assert_int_equal(task_init(task, "text", text, strlen(text), why, sizeof why), AV_OK);
-    assert_int_equal(trainer_spec(task, 2, 2, 16, 12, ln ? 20 : 0, ln, MODEL_PE_LEARNED,
-                                  MODEL_ACT_GELU, s), AV_OK);
+    assert_int_equal(
+        trainer_spec(task, 2, 2, 16, 12, ln ? 20 : 0, ln, MODEL_PE_LEARNED, MODEL_ACT_GELU, s),
+        AV_OK);
     assert_int_equal(trainer_init(tr, task, s, &c), AV_OK);
     for (int k = 0; k < 3; k++)
         trainer_step(tr);
@@ -69,8 +70,7 @@ static void test_infer_encode(void **state)
     assert_int_equal(n, 9);
     assert_int_equal(infer_decode(&s, ids, n, buf, sizeof buf), strlen(t));
     assert_string_equal(buf, t);
-    assert_int_equal(infer_encode(&s, "the zebra", 9, ids, 64, &n, bad, sizeof bad),
-                     AV_ERR_VOCAB);
+    assert_int_equal(infer_encode(&s, "the zebra", 9, ids, 64, &n, bad, sizeof bad), AV_ERR_VOCAB);
     assert_string_equal(bad, "z");
     assert_int_equal(infer_encode(&s, "the", 3, ids, 2, &n, bad, sizeof bad), AV_ERR_TOO_MANY);
     assert_int_equal(infer_encode(&s, "a\xc3", 2, ids, 64, &n, bad, sizeof bad), AV_ERR_UTF8);
@@ -78,14 +78,12 @@ static void test_infer_encode(void **state)
     char *words[] = {"the", "king", "."};
     ModelSpec w = s;
     w.tokenizer = MODEL_TOK_WORDS, w.V = 3, w.vocab = words;
-    assert_int_equal(infer_encode(&w, " the king  .\n", 13, ids, 64, &n, bad, sizeof bad),
-                     AV_OK);
+    assert_int_equal(infer_encode(&w, " the king  .\n", 13, ids, 64, &n, bad, sizeof bad), AV_OK);
     assert_int_equal(n, 3);
     assert_int_equal(ids[1], 1);
     infer_decode(&w, ids, 3, buf, sizeof buf);
     assert_string_equal(buf, "the king .");
-    assert_int_equal(infer_encode(&w, "the queen", 9, ids, 64, &n, bad, sizeof bad),
-                     AV_ERR_VOCAB);
+    assert_int_equal(infer_encode(&w, "the queen", 9, ids, 64, &n, bad, sizeof bad), AV_ERR_VOCAB);
     assert_string_equal(bad, "queen");
     trainer_free(&tr);
     modelfile_spec_free(&s);

@@ -18,8 +18,16 @@ static char *VOCAB[] = {"a", "b", "c", "d", "e", "f", "g"};
 
 static ModelSpec spec(bool ln, int mlp, ModelPe pe)
 {
-    ModelSpec s = {.task = "test", .V = 7, .vocab = VOCAB, .d_model = 8, .heads = 2,
-                   .layers = 2, .context = 6, .pe = pe, .layernorm = ln, .mlp = mlp,
+    ModelSpec s = {.task = "test",
+                   .V = 7,
+                   .vocab = VOCAB,
+                   .d_model = 8,
+                   .heads = 2,
+                   .layers = 2,
+                   .context = 6,
+                   .pe = pe,
+                   .layernorm = ln,
+                   .mlp = mlp,
                    .activation = MODEL_ACT_GELU};
     return s;
 }
@@ -67,7 +75,8 @@ static void check_grads(bool ln, int mlp, ModelPe pe, ModelAct act)
         worst = e > worst ? e : worst;
     }
     print_message("net (layernorm %d, mlp %d, pe %d): %zu parameters, largest relative "
-                  "error %.2e\n", ln, mlp, (int)pe, net.layout.total, worst);
+                  "error %.2e\n",
+                  ln, mlp, (int)pe, net.layout.total, worst);
     assert_true(worst < (act == MODEL_ACT_RELU ? 5e-3 : 2e-3));
     free(num);
     net_free(&net);
@@ -101,13 +110,17 @@ static void test_net_attention_is_cores(void **state)
     net_init_weights(&net, 3);
     assert_int_equal(net_forward(&net, TOK, NULL, NULL, B, n, NULL), AV_OK);
     const int D = 8;
-    float X[n * 8], pe[n * 8], Q[n * 8], K[n * 8], V[n * 8], P[2 * n * n], cat[n * 8],
-          out[n * 8];
+    float X[n * 8], pe[n * 8], Q[n * 8], K[n * 8], V[n * 8], P[2 * n * n], cat[n * 8], out[n * 8];
     posenc_fill(0, n, D, pe);
     for (int i = 0; i < n; i++)
         for (int c = 0; c < D; c++)
             X[i * D + c] = net.p.embed[TOK[n + i] * D + c] + pe[i * D + c];
-    AttnShape sh = {.n_q = n, .n_k = n, .d_model = D, .H = 2, .causal = true, .scale = true,
+    AttnShape sh = {.n_q = n,
+                    .n_k = n,
+                    .d_model = D,
+                    .H = 2,
+                    .causal = true,
+                    .scale = true,
                     .temperature = 1.0f};
     const NetLayer *w = &net.p.layer[0];
     AttnWeights aw = {w->Wq, w->Wk, w->Wv, w->Wo};
@@ -129,8 +142,7 @@ static void test_net_deterministic(void **state)
     (void)state;
     ModelSpec s = spec(true, 12, MODEL_PE_LEARNED);
     Net a, b;
-    NetAdam opt = {.lr = 1e-2f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
-                   .weight_decay = 0.1f};
+    NetAdam opt = {.lr = 1e-2f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f, .weight_decay = 0.1f};
     assert_int_equal(net_init(&a, &s, B, true), AV_OK);
     assert_int_equal(net_init(&b, &s, B, true), AV_OK);
     net_init_weights(&a, 11);
@@ -160,8 +172,7 @@ static void test_net_update_same_bits(void **state)
     ModelSpec s = spec(true, 256, MODEL_PE_LEARNED);
     s.d_model = 64, s.heads = 4;
     Net a, b;
-    NetAdam opt = {.lr = 1e-2f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
-                   .weight_decay = 0.1f};
+    NetAdam opt = {.lr = 1e-2f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f, .weight_decay = 0.1f};
     assert_int_equal(net_init(&a, &s, B, true), AV_OK);
     assert_int_equal(net_init(&b, &s, B, true), AV_OK);
     assert_true(a.layout.total > 65536);
@@ -205,8 +216,7 @@ static void test_net_adamw_first_step(void **state)
     memcpy(before, net.params, net.layout.total * sizeof *before);
     for (size_t i = 0; i < net.layout.total; i++)
         net.grads[i] = i % 3 == 0 ? 0.5f : -2.0f;
-    NetAdam opt = {.lr = 0.01f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
-                   .weight_decay = 0.5f};
+    NetAdam opt = {.lr = 0.01f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f, .weight_decay = 0.5f};
     net_adamw(&net, &opt, 1);
     for (int k = 0; k < net.layout.n; k++) {
         const ModelTensor *t = &net.layout.t[k];
@@ -238,8 +248,7 @@ static void test_net_adamw_bits(void **state)
     float *p = malloc(P * sizeof *p), *m = calloc(P, sizeof *m), *v = calloc(P, sizeof *v);
     assert_true(p && m && v);
     memcpy(p, net.params, P * sizeof *p);
-    NetAdam o = {.lr = 3e-3f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f,
-                 .weight_decay = 0.1f};
+    NetAdam o = {.lr = 3e-3f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f, .weight_decay = 0.1f};
     Rng r;
     rng_seed(&r, 4);
     for (long t = 1; t <= 4; t++) {

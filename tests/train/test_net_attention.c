@@ -49,8 +49,9 @@ static void net_matches_ref(const ModelSpec *spec, int B, int n, uint64_t seed)
         const NetLayer *p = &net.p.layer[l];
         AttnWeights w = {p->Wq, p->Wk, p->Wv, p->Wo};
         for (int b = 0; b < B; b++) {
-            AttnBuffers rb = {buf, buf + nd, buf + 2 * nd, buf + 5 * nd, buf + 5 * nd + H * nn,
-                              buf + 3 * nd, buf + 4 * nd, NULL};
+            AttnBuffers rb = {
+                buf,          buf + nd,     buf + 2 * nd, buf + 5 * nd, buf + 5 * nd + H * nn,
+                buf + 3 * nd, buf + 4 * nd, NULL};
             const size_t row = (size_t)b * nd;
             assert_int_equal(attention_ref(&s, a->a + row, a->a + row, &w, &rb), AV_OK);
             near_scaled(a->Q + row, rb.Q, nd);
@@ -74,15 +75,24 @@ static void test_net_attention_matches_reference(void **state)
     const struct {
         int d, heads, layers, context, mlp, B, n;
         bool ln;
-    } cases[] = {{8, 2, 1, 16, 0, 1, 16, false}, {16, 4, 2, 32, 32, 2, 29, true},
-                 {12, 3, 3, 40, 0, 3, 40, false}, {24, 1, 1, 8, 48, 2, 1, true},
+    } cases[] = {{8, 2, 1, 16, 0, 1, 16, false},
+                 {16, 4, 2, 32, 32, 2, 29, true},
+                 {12, 3, 3, 40, 0, 3, 40, false},
+                 {24, 1, 1, 8, 48, 2, 1, true},
                  {32, 4, 2, 64, 64, 2, 37, true}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-        ModelSpec spec = {.task = "text", .tokenizer = MODEL_TOK_CHARS, .V = 8, .vocab = VOCAB,
-                          .d_model = cases[k].d, .heads = cases[k].heads,
-                          .layers = cases[k].layers, .context = cases[k].context,
-                          .pe = MODEL_PE_SINUSOIDAL, .layernorm = cases[k].ln,
-                          .mlp = cases[k].mlp, .activation = MODEL_ACT_GELU};
+        ModelSpec spec = {.task = "text",
+                          .tokenizer = MODEL_TOK_CHARS,
+                          .V = 8,
+                          .vocab = VOCAB,
+                          .d_model = cases[k].d,
+                          .heads = cases[k].heads,
+                          .layers = cases[k].layers,
+                          .context = cases[k].context,
+                          .pe = MODEL_PE_SINUSOIDAL,
+                          .layernorm = cases[k].ln,
+                          .mlp = cases[k].mlp,
+                          .activation = MODEL_ACT_GELU};
         net_matches_ref(&spec, cases[k].B, cases[k].n, 500 + k);
     }
 }

@@ -41,8 +41,7 @@ static void save_model(Fixture *fx, ModelSpec *s, const char *heads_txt)
     assert_non_null(mkdtemp(fx->dir));
     assert_int_equal(net_init(&net, s, 1, false), AV_OK);
     net_init_weights(&net, 7);
-    assert_int_equal(modelfile_save(fx->dir, s, net.params, heads_txt, which, sizeof which),
-                     AV_OK);
+    assert_int_equal(modelfile_save(fx->dir, s, net.params, heads_txt, which, sizeof which), AV_OK);
     net_free(&net);
 }
 
@@ -53,10 +52,19 @@ static void drop_model(Fixture *fx)
 
 static ModelSpec chars_spec(void)
 {
-    ModelSpec s = {.task = "test", .tokenizer = MODEL_TOK_CHARS, .V = 6, .vocab = VOCAB,
-                   .d_model = 8, .heads = 2, .layers = 2, .context = 8,
-                   .pe = MODEL_PE_SINUSOIDAL, .layernorm = true, .mlp = 12,
-                   .activation = MODEL_ACT_GELU, .seed = 5};
+    ModelSpec s = {.task = "test",
+                   .tokenizer = MODEL_TOK_CHARS,
+                   .V = 6,
+                   .vocab = VOCAB,
+                   .d_model = 8,
+                   .heads = 2,
+                   .layers = 2,
+                   .context = 8,
+                   .pe = MODEL_PE_SINUSOIDAL,
+                   .layernorm = true,
+                   .mlp = 12,
+                   .activation = MODEL_ACT_GELU,
+                   .seed = 5};
     return s;
 }
 
@@ -173,23 +181,27 @@ static void test_text_rules(void **state)
     netresult_close(&m);
     drop_model(&fx);
 
-    ModelSpec w = {.task = "grammar", .tokenizer = MODEL_TOK_WORDS, .V = 4, .vocab = WORDS,
-                   .d_model = 8, .heads = 2, .layers = 1, .context = 8,
+    ModelSpec w = {.task = "grammar",
+                   .tokenizer = MODEL_TOK_WORDS,
+                   .V = 4,
+                   .vocab = WORDS,
+                   .d_model = 8,
+                   .heads = 2,
+                   .layers = 1,
+                   .context = 8,
                    .pe = MODEL_PE_SINUSOIDAL};
     save_model(&fx, &w, NULL);
     assert_int_equal(netresult_open(&m, fx.dir, why, sizeof why), AV_OK);
     assert_true(netresult_generates(&m));
     const char text[] = "  the\tcat  sat .";
-    assert_int_equal(netresult_run(&m, &m.cfg, text, strlen(text), &r, bad, sizeof bad),
-                     AV_OK);
+    assert_int_equal(netresult_run(&m, &m.cfg, text, strlen(text), &r, bad, sizeof bad), AV_OK);
     assert_int_equal(r.tokens.n, 4);
     assert_int_equal(r.tokens.tok[1].start, 6);
     assert_string_equal(r.tokens.tok[1].str, "cat");
     /* one layer: x_out is the residual stream, its own matrix, not out */
     assert_ptr_not_equal(r.layer[0].x_out, r.layer[0].ab.out);
     assert_memory_equal(r.layer[0].x_out, m.net.x_out, sizeof(float) * 4 * 8);
-    assert_int_equal(netresult_run(&m, &m.cfg, "the dog", 7, &r, bad, sizeof bad),
-                     AV_ERR_VOCAB);
+    assert_int_equal(netresult_run(&m, &m.cfg, "the dog", 7, &r, bad, sizeof bad), AV_ERR_VOCAB);
     assert_string_equal(bad, "dog");
     model_result_free(&r);
     netresult_close(&m);
@@ -227,12 +239,9 @@ static void test_generate(void **state)
     assert_int_equal(netresult_open(&m, fx.dir, why, sizeof why), AV_OK);
     char *a, *b, *c;
     size_t ca, cb, cc;
-    assert_int_equal(netresult_generate(&m, "abc", 3, 20, 1.0f, 0, 11, &a, &ca, bad, 16),
-                     AV_OK);
-    assert_int_equal(netresult_generate(&m, "abc", 3, 20, 1.0f, 0, 11, &b, &cb, bad, 16),
-                     AV_OK);
-    assert_int_equal(netresult_generate(&m, "abc", 3, 20, 1.0f, 0, 12, &c, &cc, bad, 16),
-                     AV_OK);
+    assert_int_equal(netresult_generate(&m, "abc", 3, 20, 1.0f, 0, 11, &a, &ca, bad, 16), AV_OK);
+    assert_int_equal(netresult_generate(&m, "abc", 3, 20, 1.0f, 0, 11, &b, &cb, bad, 16), AV_OK);
+    assert_int_equal(netresult_generate(&m, "abc", 3, 20, 1.0f, 0, 12, &c, &cc, bad, 16), AV_OK);
     assert_string_equal(a, b);
     assert_int_equal(ca, 3);
     assert_memory_equal(a, "abc", 3);

@@ -32,8 +32,7 @@ static double dot(const float *a, const float *r, int n)
 }
 
 /* Largest relative error of grad (n) against finite differences of f in x. */
-static double fd_error(LossFn f, void *ctx, float *x, const float *grad, int n,
-                       const char *what)
+static double fd_error(LossFn f, void *ctx, float *x, const float *grad, int n, const char *what)
 {
     double worst = 0, scale = 1e-12;
     double *num = malloc((size_t)n * sizeof *num);
@@ -208,11 +207,15 @@ typedef struct {
 static double att_loss(void *p)
 {
     AttCtx *c = p;
-    AttnShape s = {.n_q = T, .n_k = T, .d_model = AD, .H = AH, .causal = true, .scale = true,
+    AttnShape s = {.n_q = T,
+                   .n_k = T,
+                   .d_model = AD,
+                   .H = AH,
+                   .causal = true,
+                   .scale = true,
                    .temperature = 1.0f};
     AttnWeights w = {c->Wq, c->Wk, c->Wv, c->Wo};
-    AttnBuffers b = {.Q = c->Q, .K = c->Kb, .V = c->V, .P = c->P, .concat = c->cat,
-                     .out = c->out};
+    AttnBuffers b = {.Q = c->Q, .K = c->Kb, .V = c->V, .P = c->P, .concat = c->cat, .out = c->out};
     assert_int_equal(attention_forward(&s, c->X, c->X, &w, &b), 0);
     return dot(c->cat, c->r, T * AD);
 }
@@ -422,16 +425,11 @@ static void test_ops_embed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ops_layernorm),
-        cmocka_unit_test(test_ops_linear),
-        cmocka_unit_test(test_ops_gelu),
-        cmocka_unit_test(test_ops_relu),
-        cmocka_unit_test(test_ops_attention),
-        cmocka_unit_test(test_ops_attention_long),
-        cmocka_unit_test(test_ops_linear_large),
-        cmocka_unit_test(test_ops_bias_gelu_fused),
-        cmocka_unit_test(test_ops_crossentropy),
-        cmocka_unit_test(test_ops_embed),
+        cmocka_unit_test(test_ops_layernorm),    cmocka_unit_test(test_ops_linear),
+        cmocka_unit_test(test_ops_gelu),         cmocka_unit_test(test_ops_relu),
+        cmocka_unit_test(test_ops_attention),    cmocka_unit_test(test_ops_attention_long),
+        cmocka_unit_test(test_ops_linear_large), cmocka_unit_test(test_ops_bias_gelu_fused),
+        cmocka_unit_test(test_ops_crossentropy), cmocka_unit_test(test_ops_embed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

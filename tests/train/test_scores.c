@@ -28,8 +28,14 @@ static void test_scores_uniform_attention(void **state)
     Task task;
     char why[128];
     assert_int_equal(task_init(&task, "induction", NULL, 0, why, sizeof why), AV_OK);
-    ModelSpec s = {.task = "induction", .V = task.V, .vocab = task.vocab, .d_model = 8,
-                   .heads = H, .layers = L, .context = T, .pe = MODEL_PE_SINUSOIDAL};
+    ModelSpec s = {.task = "induction",
+                   .V = task.V,
+                   .vocab = task.vocab,
+                   .d_model = 8,
+                   .heads = H,
+                   .layers = L,
+                   .context = T,
+                   .pe = MODEL_PE_SINUSOIDAL};
     Net net;
     assert_int_equal(net_init(&net, &s, 4, false), AV_OK);
     net_init_weights(&net, 1);
@@ -77,8 +83,14 @@ static void test_scores_antecedent(void **state)
     assert_int_equal(file_read_all("assets/grammar/grammar.txt", 1 << 20, &rules, &len), 0);
     assert_int_equal(task_init(&task, "grammar", rules, len, why, sizeof why), AV_OK);
     free(rules);
-    ModelSpec s = {.task = "grammar", .V = task.V, .vocab = task.vocab, .d_model = 8,
-                   .heads = H, .layers = 1, .context = 18, .pe = MODEL_PE_SINUSOIDAL,
+    ModelSpec s = {.task = "grammar",
+                   .V = task.V,
+                   .vocab = task.vocab,
+                   .d_model = 8,
+                   .heads = H,
+                   .layers = 1,
+                   .context = 18,
+                   .pe = MODEL_PE_SINUSOIDAL,
                    .tokenizer = MODEL_TOK_WORDS};
     Net net;
     assert_int_equal(net_init(&net, &s, 3, false), AV_OK);

@@ -14,8 +14,7 @@ static Task make(const char *name, const char *data)
 {
     Task t;
     char why[256];
-    assert_int_equal(task_init(&t, name, data, data ? strlen(data) : 0, why, sizeof why),
-                     AV_OK);
+    assert_int_equal(task_init(&t, name, data, data ? strlen(data) : 0, why, sizeof why), AV_OK);
     return t;
 }
 
@@ -156,8 +155,7 @@ static void test_task_text(void **state)
     assert_int_equal(task_init(&bad, "text", "", 0, why, sizeof why), AV_ERR_EMPTY);
     assert_int_equal(task_init(&bad, "nonsense", NULL, 0, why, sizeof why), AV_ERR_CONFIG);
     assert_non_null(strstr(why, "nonsense"));
-    assert_int_equal(task_init(&bad, "induction-digits", NULL, 0, why, sizeof why),
-                     AV_ERR_CONFIG);
+    assert_int_equal(task_init(&bad, "induction-digits", NULL, 0, why, sizeof why), AV_ERR_CONFIG);
 }
 
 /* grammar: each pronoun's antecedent is the one noun of its class, and the
@@ -211,10 +209,8 @@ static void test_task_grammar(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_task_induction),
-        cmocka_unit_test(test_task_deterministic),
-        cmocka_unit_test(test_task_copy),
-        cmocka_unit_test(test_task_text),
+        cmocka_unit_test(test_task_induction), cmocka_unit_test(test_task_deterministic),
+        cmocka_unit_test(test_task_copy),      cmocka_unit_test(test_task_text),
         cmocka_unit_test(test_task_grammar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,8 +24,8 @@ static long train_induction(const Task *task, int L, uint64_t seed, long steps, 
     long passed = 0;
     trainer_config_default(&c);
     c.seed = seed;
-    assert_int_equal(trainer_spec(task, L, 2, 32, 32, 0, false, MODEL_PE_SINUSOIDAL,
-                                  MODEL_ACT_GELU, &s), AV_OK);
+    assert_int_equal(
+        trainer_spec(task, L, 2, 32, 32, 0, false, MODEL_PE_SINUSOIDAL, MODEL_ACT_GELU, &s), AV_OK);
     assert_int_equal(trainer_init(&tr, task, &s, &c), AV_OK);
     while (!passed && tr.step < steps) {
         assert_int_equal(trainer_step(&tr), AV_OK);
@@ -69,8 +69,7 @@ static void test_trainer_one_layer_control(void **state)
     double loss;
     assert_int_equal(task_init(&task, "induction", NULL, 0, why, sizeof why), AV_OK);
     long at = train_induction(&task, 1, 1, 400, &loss);
-    print_message("1 layer: %s, copy loss %.3f after 400 steps\n", at ? "formed" : "no head",
-                  loss);
+    print_message("1 layer: %s, copy loss %.3f after 400 steps\n", at ? "formed" : "no head", loss);
     assert_int_equal(at, 0);
     assert_true(loss > 1.5);
     task_free(&task);
@@ -87,8 +86,8 @@ static void test_trainer_deterministic(void **state)
     trainer_config_default(&c);
     c.batch = 4, c.threads = 1;
     assert_int_equal(task_init(&task, "copy", NULL, 0, why, sizeof why), AV_OK);
-    assert_int_equal(trainer_spec(&task, 2, 2, 16, 16, 24, true, MODEL_PE_LEARNED,
-                                  MODEL_ACT_GELU, &s), AV_OK);
+    assert_int_equal(
+        trainer_spec(&task, 2, 2, 16, 16, 24, true, MODEL_PE_LEARNED, MODEL_ACT_GELU, &s), AV_OK);
     assert_int_equal(trainer_init(&a, &task, &s, &c), AV_OK);
     assert_int_equal(trainer_init(&b, &task, &s, &c), AV_OK);
     for (int k = 0; k < 5; k++) {
@@ -132,8 +131,9 @@ static void test_trainer_threads_same_bits_large(void **state)
     TrainConfig c;
     Trainer t[2];
     assert_int_equal(task_init(&task, "text", text, strlen(text), why, sizeof why), AV_OK);
-    assert_int_equal(trainer_spec(&task, 2, 4, 64, 16, 256, true, MODEL_PE_SINUSOIDAL,
-                                  MODEL_ACT_GELU, &s), AV_OK);
+    assert_int_equal(
+        trainer_spec(&task, 2, 4, 64, 16, 256, true, MODEL_PE_SINUSOIDAL, MODEL_ACT_GELU, &s),
+        AV_OK);
     for (int k = 0; k < 2; k++) {
         trainer_config_default(&c);
         c.batch = 5, c.lr = 3e-3f, c.threads = k + 1, c.seed = 3;
@@ -143,8 +143,7 @@ static void test_trainer_threads_same_bits_large(void **state)
     }
     assert_true(t[0].net.layout.total >= 65536);
     assert_true(t[0].loss == t[1].loss && t[0].grad_norm == t[1].grad_norm);
-    assert_memory_equal(t[0].net.params, t[1].net.params,
-                        t[0].net.layout.total * sizeof(float));
+    assert_memory_equal(t[0].net.params, t[1].net.params, t[0].net.layout.total * sizeof(float));
     assert_memory_equal(t[0].net.v, t[1].net.v, t[0].net.layout.total * sizeof(float));
     trainer_free(&t[0]), trainer_free(&t[1]);
     modelfile_spec_free(&s);

@@ -19,7 +19,7 @@ static void test_frame_chips_follow_the_labels(void **state)
     assert_non_null(u);
     u->a.ses.res.shape.n_q = u->a.ses.res.shape.n_k = 1;
     frame_labels_fit(u);
-    u->lay.chips = u->chips; /* as a frame lays its chips out */
+    u->lay.chips = u->chips;            /* as a frame lays its chips out */
     for (int n = 3; n <= 300; n *= 3) { /* runs within one burst: no frame between */
         u->a.ses.res.shape.n_q = u->a.ses.res.shape.n_k = n;
         frame_labels_fit(u);

@@ -115,8 +115,8 @@ static void test_wide_characters(void **state)
     assert_string_equal(frame(s, b, a, 4, 1), PLAIN "\033[1;1H\xe6\x97\xa5" HOME);
     /* a wide character in the last column: the row ends with it (the next
      * row's first cell is not read as this row's) */
-    uint64_t d[8] = {K('a'), K('b'), K(0x65e5), K(0), K('Q'), SCREEN_BLANK, SCREEN_BLANK,
-                     SCREEN_BLANK};
+    uint64_t d[8] = {K('a'), K('b'),       K(0x65e5),    K(0),
+                     K('Q'), SCREEN_BLANK, SCREEN_BLANK, SCREEN_BLANK};
     assert_string_equal(frame(s, d, NULL, 4, 2),
                         PLAIN "\033[H\033[2J\033[1;1Hab\xe6\x97\xa5\033[2;1HQ" HOME);
     /* a control character or a lone right half cannot take its column as

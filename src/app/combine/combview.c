@@ -5,9 +5,11 @@
 
 /* each says what its cells are: a mean of rows is a distribution, a max or a
  * sum is not (its entropy says "rows normalised", its cells may pass 100) */
-static const char *const names[] = {"the weights", "heads combined: mean over heads",
+static const char *const names[] = {"the weights",
+                                    "heads combined: mean over heads",
                                     "heads combined: max over heads",
-                                    "heads combined: sum over heads", "attention rollout",
+                                    "heads combined: sum over heads",
+                                    "attention rollout",
                                     "value-weighted norms (row shares)",
                                     "what-if: first token set aside"};
 
@@ -24,7 +26,7 @@ const char *comb_name(CombMode m)
 bool comb_next(CombMode m, Action a, CombMode *next)
 {
     if (a == ACT_COMBINE_HEADS)
-        *next = m == COMB_MEAN ? COMB_MAX
+        *next = m == COMB_MEAN  ? COMB_MAX
                 : m == COMB_MAX ? COMB_SUM
                 : m == COMB_SUM ? COMB_WEIGHTS
                                 : COMB_MEAN;
@@ -51,28 +53,47 @@ const char *comb_refuses(CombMode m, const Kind *k, const AppState *s)
 bool comb_leaves(Action a, bool typed)
 {
     switch (a) {
-    case ACT_EDIT: case ACT_EDIT_CROSS: case ACT_MASK: case ACT_PE: case ACT_SCALE:
-    case ACT_HEADS_DEC: case ACT_HEADS_INC: case ACT_DMODEL_DEC: case ACT_DMODEL_INC:
-    case ACT_SEED_DEC: case ACT_SEED_INC: case ACT_SENT_NEXT: case ACT_SENT_PREV:
-    case ACT_PRESET: case ACT_TEMP_DOWN: case ACT_TEMP_UP: case ACT_LAYERS_DEC:
-    case ACT_LAYERS_INC: case ACT_CROSS: case ACT_CMP_MASK: case ACT_GENERATE:
-    case ACT_TRACE: case ACT_VIEW: case ACT_HEADS_HELP: case ACT_DIMS_NEXT: case ACT_DIMS_PREV:
-        return true;
-    default:
-        return typed;
+    case ACT_EDIT:
+    case ACT_EDIT_CROSS:
+    case ACT_MASK:
+    case ACT_PE:
+    case ACT_SCALE:
+    case ACT_HEADS_DEC:
+    case ACT_HEADS_INC:
+    case ACT_DMODEL_DEC:
+    case ACT_DMODEL_INC:
+    case ACT_SEED_DEC:
+    case ACT_SEED_INC:
+    case ACT_SENT_NEXT:
+    case ACT_SENT_PREV:
+    case ACT_PRESET:
+    case ACT_TEMP_DOWN:
+    case ACT_TEMP_UP:
+    case ACT_LAYERS_DEC:
+    case ACT_LAYERS_INC:
+    case ACT_CROSS:
+    case ACT_CMP_MASK:
+    case ACT_GENERATE:
+    case ACT_TRACE:
+    case ACT_VIEW:
+    case ACT_HEADS_HELP:
+    case ACT_DIMS_NEXT:
+    case ACT_DIMS_PREV: return true;
+    default: return typed;
     }
 }
 
 void comb_message(CombMode m, char *msg, size_t len)
 {
     if (m == COMB_SINK) {
-        snprintf(msg, len, "what-if: each row without the first token's weight, the rest "
-                           "renormalised to 1: what a sink hides (K: back to the weights)");
+        snprintf(msg, len,
+                 "what-if: each row without the first token's weight, the rest "
+                 "renormalised to 1: what a sink hides (K: back to the weights)");
         return;
     }
     snprintf(msg, len, "showing %s%s", names[m],
-             m == COMB_WEIGHTS  ? ""
-             : m == COMB_NORMS  ? " (V: back to the weights)"
+             m == COMB_WEIGHTS   ? ""
+             : m == COMB_NORMS   ? " (V: back to the weights)"
              : m == COMB_ROLLOUT ? " (O: back to the weights)"
                                  : " (A: next)");
 }

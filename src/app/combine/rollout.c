@@ -20,8 +20,8 @@ static int rollout_next(RolloutSource *ro, int l)
     if (!ro->hat && l > 0 && !(ro->hat = malloc(sizeof *ro->hat * nn)))
         return AV_ERR_NOMEM;
     float *R = malloc(sizeof *R * nn);
-    int err = R ? combine_rollout_step(ro->in, l, l ? ro->R[l - 1] : NULL, ro->hat, R)
-                : AV_ERR_NOMEM;
+    int err =
+        R ? combine_rollout_step(ro->in, l, l ? ro->R[l - 1] : NULL, ro->hat, R) : AV_ERR_NOMEM;
     if (err != AV_OK) {
         free(R);
         return err;
@@ -126,6 +126,6 @@ void rollout_init(RolloutSource *ro, const AttnSource *in, bool keep, bool async
     ro->in = in;
     ro->async = async;
     ro->keep_all = (double)in->L * in->n_q * in->n_k * sizeof(float) <= ROLLOUT_KEEP;
-    ro->src = (AttnSource){.L = in->L, .H = 1, .n_q = in->n_q, .n_k = in->n_k,
-                           .row = rollout_row, .ctx = ro};
+    ro->src = (AttnSource){
+        .L = in->L, .H = 1, .n_q = in->n_q, .n_k = in->n_k, .row = rollout_row, .ctx = ro};
 }

@@ -31,19 +31,19 @@
 typedef struct {
     HfBert hf;
     WordPiece wp;
-    BertState st;        /* the run the views show */
-    BertState fill;      /* the fill-in run: the selected token masked */
+    BertState st;   /* the run the views show */
+    BertState fill; /* the fill-in run: the selected token masked */
     WpEncoding enc;
     TokenList tokens;
-    int *ids, *types;    /* (cap) the text's ids and token types */
+    int *ids, *types; /* (cap) the text's ids and token types */
     int cap;
-    float *o_t;          /* (L, D, D): each layer's o_w transposed, head h's rows at h d_k */
-    const char **labels; /* L H head labels, each "learned" */
+    float *o_t;           /* (L, D, D): each layer's o_w transposed, head h's rows at h d_k */
+    const char **labels;  /* L H head labels, each "learned" */
     char name[HF_ID_MAX]; /* the repo id or the folder's last part, for the status line */
-    char about[96];      /* ModelConfig.about */
+    char about[96];       /* ModelConfig.about */
     KindCost cost;
-    BertJob job;         /* the forward off the key path (Kind.background) */
-    BertJob filljob;     /* ... and the fill-in of a token masked (into fill) */
+    BertJob job;     /* the forward off the key path (Kind.background) */
+    BertJob filljob; /* ... and the fill-in of a token masked (into fill) */
 } BertKind;
 
 /* Bytes of the layers' weights above which a key's forward is not live: a
@@ -93,8 +93,7 @@ static bool same_run(const BertState *st, const int *ids, const int *types, int 
            memcmp(st->types, types, sizeof *types * (size_t)n) == 0;
 }
 
-static int forward(BertKind *g, BertState *st, const int *ids, const int *types, int n,
-                   bool causal)
+static int forward(BertKind *g, BertState *st, const int *ids, const int *types, int n, bool causal)
 {
     if (same_run(st, ids, types, n, causal))
         return AV_OK;
@@ -137,8 +136,7 @@ static const char *bert_kind_refuses(const Kind *k, KindAsk ask)
     case KIND_ASK_EXAMPLES: return "the examples set attnviz's own heads: type a text (e)";
     case KIND_ASK_GENERATE:
         return "BERT fills in a [MASK] rather than continuing a text: type [MASK] in it";
-    case KIND_ASK_PE_VIEW:
-        return "BERT learned its positions: the PE view draws sinusoidal ones";
+    case KIND_ASK_PE_VIEW: return "BERT learned its positions: the PE view draws sinusoidal ones";
     case KIND_ASK_HEADS_HELP: return "BERT's heads were learned, not built: see what each does";
     default: return NULL; /* the mask, scaling and temperature are what-ifs */
     }
@@ -269,11 +267,10 @@ static void bert_kind_describe(const Kind *k, char *msg, size_t len)
     const BertWeights *w = &g->hf.w;
     double p = bert_param_count(w); /* a small random checkpoint has thousands */
     bool big = p >= 1e6;
-    snprintf(msg, len,
-             "%s '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, bidirectional%s",
-             family(g), g->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model,
-             big ? p / 1e6 : p / 1e3, big ? "M" : "K",
-             bert_has_mlm(w) ? ", masked-LM head: fill-ins" : "");
+    snprintf(
+        msg, len, "%s '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, bidirectional%s",
+        family(g), g->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model, big ? p / 1e6 : p / 1e3,
+        big ? "M" : "K", bert_has_mlm(w) ? ", masked-LM head: fill-ins" : "");
 }
 
 /* tokens.txt: each token's vocabulary string a line ("[CLS]", "##ing"),
@@ -351,8 +348,7 @@ static int bert_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
 
 /* ids[0..n) as they stand, token types 0 (the head scores' probes): each
  * token's text is its vocabulary string, spans one after another. */
-static int bert_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n,
-                             ModelResult *r)
+static int bert_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r)
 {
     BertKind *g = self_of(k);
     bertjob_free(&g->job); /* the state is the thread's until it ends */
@@ -436,9 +432,9 @@ static void bert_kind_close(Kind *k)
 
 #define BERT_METHODS                                                                               \
     .name = "bert", .run = bert_kind_run, .refuses = bert_kind_refuses,                            \
-    .token_text = bert_kind_token_text, .status = bert_kind_status, .cost = bert_kind_cost,       \
-    .config = bert_kind_config, .describe = bert_kind_describe, .dump = bert_kind_dump,           \
-    .close = bert_kind_close, .run_ids = bert_kind_run_ids, .vocab = bert_kind_vocab,             \
+    .token_text = bert_kind_token_text, .status = bert_kind_status, .cost = bert_kind_cost,        \
+    .config = bert_kind_config, .describe = bert_kind_describe, .dump = bert_kind_dump,            \
+    .close = bert_kind_close, .run_ids = bert_kind_run_ids, .vocab = bert_kind_vocab,              \
     .out_proj = bert_kind_out_proj, .poll = bert_kind_poll, .wrap = bert_kind_wrap
 
 /* with the masked-LM head: the predictions are its fill-ins */

@@ -32,13 +32,13 @@ typedef struct {
     TokenList tokens;
     int *ids;
     int ids_cap;
-    float *logits;       /* (V): the last position's, after a run */
-    const char **labels; /* L H head labels, each "learned" */
+    float *logits;        /* (V): the last position's, after a run */
+    const char **labels;  /* L H head labels, each "learned" */
     char name[HF_ID_MAX]; /* the repo id or the folder's last part, for the status line */
-    char about[96];      /* ModelConfig.about: what the exports' titles say it is */
-    KindCost cost;       /* the last run's */
-    Gpt2Job job;         /* the forward off the key path (Kind.background) */
-    Lens lens;           /* the job's lens of the state (Kind.background) */
+    char about[96];       /* ModelConfig.about: what the exports' titles say it is */
+    KindCost cost;        /* the last run's */
+    Gpt2Job job;          /* the forward off the key path (Kind.background) */
+    Lens lens;            /* the job's lens of the state (Kind.background) */
 } Gpt2Kind;
 
 /* Bytes of weights above which a key's forward is not live: what one new
@@ -308,8 +308,8 @@ static int gpt2_kind_lens(Kind *k, const char *text, size_t len, Lens *ls)
         if (!k->background && !all_cached(g))
             err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
         return err ? err
-                   : gpt2job_start_lens(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n,
-                                        k->background, &g->lens, g->logits);
+                   : gpt2job_start_lens(&g->job, &g->hf.w, &g->st, g->ids, g->enc.n, k->background,
+                                        &g->lens, g->logits);
     }
     if (!err)
         err = gpt2_forward(&g->hf.w, g->ids, g->enc.n, &g->st);
@@ -360,8 +360,8 @@ static void gpt2_kind_status(const Kind *k, const ModelConfig *c, bool wide, cha
         return;
     /* d_k and the mask always (README: the status line shows them); a
      * narrow screen leaves "learned positions" to the wide one and the help */
-    snprintf(out + used, len - (size_t)used, "%sd_k %d%s%scausal", sep, w->d_model / w->n_head,
-             sep, wide ? "learned positions | " : "");
+    snprintf(out + used, len - (size_t)used, "%sd_k %d%s%scausal", sep, w->d_model / w->n_head, sep,
+             wide ? "learned positions | " : "");
 }
 
 static bool gpt2_kind_cost(const Kind *k, KindCost *cost)
@@ -392,8 +392,7 @@ static int gpt2_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
 /* ids[0..n) as they stand (the head scores' probes: random tokens whose
  * text would not always tokenise back to them): the tokens are the ids'
  * own bytes, one after another. */
-static int gpt2_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n,
-                             ModelResult *r)
+static int gpt2_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r)
 {
     Gpt2Kind *g = self_of(k);
     gpt2job_free(&g->job); /* the state is the thread's until it ends */
@@ -481,13 +480,12 @@ static const float *gpt2_kind_out_proj(const Kind *k, int l)
 
 #define GPT2_METHODS                                                                               \
     .name = "gpt2", .run = gpt2_kind_run, .generate = gpt2_kind_generate,                          \
-    .refuses = gpt2_kind_refuses, .logits = gpt2_kind_logits, .lens = gpt2_kind_lens,        \
-    .token_text = gpt2_kind_token_text,  \
-    .status = gpt2_kind_status, .cost = gpt2_kind_cost, .config = gpt2_kind_config,                \
-    .describe = gpt2_kind_describe, .poll = gpt2_kind_poll, .dump = gpt2_kind_dump,                \
-    .close = gpt2_kind_close, .run_ids = gpt2_kind_run_ids, .vocab = gpt2_kind_vocab,            \
-    .out_proj = gpt2_kind_out_proj,                                                                \
-    .temperature_samples = true, .causal_only = true
+    .refuses = gpt2_kind_refuses, .logits = gpt2_kind_logits, .lens = gpt2_kind_lens,              \
+    .token_text = gpt2_kind_token_text, .status = gpt2_kind_status, .cost = gpt2_kind_cost,        \
+    .config = gpt2_kind_config, .describe = gpt2_kind_describe, .poll = gpt2_kind_poll,            \
+    .dump = gpt2_kind_dump, .close = gpt2_kind_close, .run_ids = gpt2_kind_run_ids,                \
+    .vocab = gpt2_kind_vocab, .out_proj = gpt2_kind_out_proj, .temperature_samples = true,         \
+    .causal_only = true
 
 static const KindClass gpt2_class = {GPT2_METHODS};
 /* too big to be live: computed off the key path where the caller polls */
@@ -518,7 +516,7 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
     if (!err && !(g->labels = malloc(sizeof *g->labels * (size_t)heads)))
         err = AV_ERR_NOMEM;
     for (int i = 0; i < heads && g->labels; i++) /* whole in a small tile; GPT-2 is said */
-        g->labels[i] = "learned";                 /* by the status line and exports */
+        g->labels[i] = "learned";                /* by the status line and exports */
     if (err) {
         gpt2_kind_close(k);
         *k = (Kind){0};

@@ -14,8 +14,7 @@
  * letters (aaa, aab, ...), each its own token with its own embedding. */
 #define PIPELINE_WORDS 1000
 
-static int pipeline_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n,
-                            ModelResult *r)
+static int pipeline_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r)
 {
     r->shape.n_q = 0;
     char *text = malloc((size_t)n * 4 + 1);

@@ -125,8 +125,7 @@ static int trained_dump(const Kind *k, const char *dir, const ModelResult *r, co
     return err;
 }
 
-static int trained_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n,
-                           ModelResult *r)
+static int trained_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r)
 {
     return netresult_run_ids(net_of(k), c, ids, n, r);
 }
@@ -243,8 +242,8 @@ static char *trained_start_text(const Kind *k)
     const ModelSpec *s = &nm->net.spec;
     int ids[64], n = task_ids(s, ids, 64);
     char bad[8];
-    if (n == 0 && infer_encode(s, sentence, sizeof sentence - 1, ids, 64, &n, bad,
-                               sizeof bad) != AV_OK)
+    if (n == 0 &&
+        infer_encode(s, sentence, sizeof sentence - 1, ids, 64, &n, bad, sizeof bad) != AV_OK)
         n = 0;
     if (n == 0)
         for (int v = 0; v < s->V && n < 8; v++)
@@ -263,8 +262,10 @@ static void trained_run_note(const Kind *k, const ModelResult *r, char *out, siz
 {
     const NetModel *nm = net_of(k);
     if (nm->first)
-        snprintf(out, len, "note: the text has %d tokens and the model's context is %d: the "
-                 "last %d are shown", nm->total, nm->net.spec.context, r->tokens.n);
+        snprintf(out, len,
+                 "note: the text has %d tokens and the model's context is %d: the "
+                 "last %d are shown",
+                 nm->total, nm->net.spec.context, r->tokens.n);
 }
 
 static const KindClass trained_class = {

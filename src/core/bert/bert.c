@@ -21,7 +21,7 @@ int bert_check(const BertWeights *w)
         return AV_ERR_CONFIG;
     for (int l = 0; l < c->n_layer; l++) {
         const BertLayer *y = &w->layer[l];
-        const float *p[] = {y->q_w,   y->q_b,   y->k_w,  y->k_b,  y->v_w,   y->v_b,
+        const float *p[] = {y->q_w,   y->q_b,   y->k_w,   y->k_b,   y->v_w,  y->v_b,
                             y->o_w,   y->o_b,   y->ln1_g, y->ln1_b, y->fc_w, y->fc_b,
                             y->out_w, y->out_b, y->ln2_g, y->ln2_b};
         for (size_t k = 0; k < sizeof p / sizeof *p; k++)

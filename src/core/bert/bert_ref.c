@@ -98,8 +98,7 @@ static void mlm(const BertWeights *w, BertRef *r, float *a, float *t)
     linear(a, n, D, w->decoder, w->mlm_bias, r->V, r->mlm);
 }
 
-int bert_ref(const BertWeights *w, const int *ids, const int *types, int n, bool causal,
-             BertRef *r)
+int bert_ref(const BertWeights *w, const int *ids, const int *types, int n, bool causal, BertRef *r)
 {
     memset(r, 0, sizeof *r);
     const BertConfig *c = &w->cfg;

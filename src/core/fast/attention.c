@@ -148,14 +148,21 @@ static Item item_at(const HeadJob *jb, int k)
 
 /* Rows [i0, i1) of head h of a sentence (n_k <= SOFTMAX_LANES): scores,
  * mask, softmax and, with concat, P_h V_h, SOFTMAX_LANES rows at a time. */
-static void short_head(const AttnShape *s, int h, const float *Q, const float *K,
-                       const float *V, float *S_h, float *P_h, float *concat, int i0, int i1)
+static void short_head(const AttnShape *s, int h, const float *Q, const float *K, const float *V,
+                       float *S_h, float *P_h, float *concat, int i0, int i1)
 {
     const int d = s->d_model, d_k = d / s->H;
     AttnShortHead sh = {
-        .n_k = s->n_k, .d_model = d, .d_k = d_k, .scale = attention_scale(s),
-        .Q_h = Q + h * d_k, .K_h = K + h * d_k, .V_h = concat ? V + h * d_k : NULL,
-        .S_h = S_h, .P_h = P_h, .out = concat ? concat + h * d_k : NULL,
+        .n_k = s->n_k,
+        .d_model = d,
+        .d_k = d_k,
+        .scale = attention_scale(s),
+        .Q_h = Q + h * d_k,
+        .K_h = K + h * d_k,
+        .V_h = concat ? V + h * d_k : NULL,
+        .S_h = S_h,
+        .P_h = P_h,
+        .out = concat ? concat + h * d_k : NULL,
     };
     for (int g0 = i0; g0 < i1; g0 += SOFTMAX_LANES) {
         int m = i1 - g0 < SOFTMAX_LANES ? i1 - g0 : SOFTMAX_LANES, vis[SOFTMAX_LANES];
@@ -173,8 +180,8 @@ static void item_scores(HeadWorker *wk, Item it)
     const AttnShape *s = jb->s;
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k;
     if (jb->short_rows) { /* the whole item, softmax and values too */
-        short_head(s, it.h, jb->Q, jb->K, jb->concat ? jb->V : NULL, it.S_h, it.P_h,
-                   jb->concat, it.i0, it.i1);
+        short_head(s, it.h, jb->Q, jb->K, jb->concat ? jb->V : NULL, it.S_h, it.P_h, jb->concat,
+                   it.i0, it.i1);
         return;
     }
     const int kend = attention_visible_keys(s, it.i1 - 1), m = it.i1 - it.i0;
@@ -199,10 +206,8 @@ static void item_scores(HeadWorker *wk, Item it)
         return;
     }
     /* T (m, kend) = scale * Q_h[i0..i1) (m, d_k) K_h[0..kend)^T (d_k, kend) */
-    mat_sgemm(false, true, m, kend, d_k, attention_scale(s),
-              Q_i, d,
-              jb->K + it.h * d_k, d,
-              0.0f, T, n_k);
+    mat_sgemm(false, true, m, kend, d_k, attention_scale(s), Q_i, d, jb->K + it.h * d_k, d, 0.0f, T,
+              n_k);
 }
 
 static void item_softmax(const HeadJob *jb, Item it)
@@ -240,10 +245,7 @@ static void item_values(HeadWorker *wk, Item it)
         return;
     }
     /* concat[i0..i1, h*d_k..] (m, d_k) = P_h[i0..i1) (m, kend) V_h[0..kend) (kend, d_k) */
-    mat_sgemm(false, false, m, d_k, kend, 1.0f,
-              P_i, n_k,
-              jb->V + it.h * d_k, d,
-              0.0f, out, d);
+    mat_sgemm(false, false, m, d_k, kend, 1.0f, P_i, n_k, jb->V + it.h * d_k, d, 0.0f, out, d);
 }
 
 /* Rows the packed path takes at a time inside an item of m rows: scores,
@@ -361,12 +363,19 @@ int attention_threads(const AttnShape *s)
     return cpus < 2 ? 1 : 2;
 }
 
-void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K,
-                            float *S_h, float *P_h)
+void attention_head_weights(const AttnShape *s, int h, const float *Q, const float *K, float *S_h,
+                            float *P_h)
 {
     /* Q_h is (n_q, d_k), K_h is (n_k, d_k): columns h*d_k .. h*d_k+d_k-1 of Q, K */
-    HeadJob jb = {.s = s, .Q = Q, .K = K, .S = S_h, .P = P_h, .h0 = h, .H = 1,
-                  .rows = attention_block_rows(s), .short_rows = s->n_k <= SOFTMAX_LANES};
+    HeadJob jb = {.s = s,
+                  .Q = Q,
+                  .K = K,
+                  .S = S_h,
+                  .P = P_h,
+                  .h0 = h,
+                  .H = 1,
+                  .rows = attention_block_rows(s),
+                  .short_rows = s->n_k <= SOFTMAX_LANES};
     jb.packed = packed_pays(s, jb.rows);
     assert(h >= 0 && h < s->H);
     jb.blocks = (s->n_q + jb.rows - 1) / jb.rows;
@@ -423,10 +432,7 @@ static void forward_run(ForwardRun *fr, int threads)
 static void project(int n, int d, const float *X, const float *W, float *C)
 {
     /* C (n, d) = X (n, d) W (d, d) */
-    mat_sgemm(false, false, n, d, d, 1.0f,
-              X, d,
-              W, d,
-              0.0f, C, d);
+    mat_sgemm(false, false, n, d, d, 1.0f, X, d, W, d, 0.0f, C, d);
 }
 
 /* A sentence's forward (n_k <= SOFTMAX_LANES, one thread): the passes of
@@ -450,8 +456,8 @@ static void forward_short(const AttnShape *s, const float *Xq, const float *Xkv,
             project(n_k, d, Xkv, w->Wv, b->V);
     }
     for (int h = 0; h < s->H; h++)
-        short_head(s, h, b->Q, b->K, b->V, b->S && !gemm_only ? b->S + h * nn : NULL,
-                   b->P + h * nn, b->concat, 0, n_q);
+        short_head(s, h, b->Q, b->K, b->V, b->S && !gemm_only ? b->S + h * nn : NULL, b->P + h * nn,
+                   b->concat, 0, n_q);
     if (!b->concat) /* the weights only */
         return;
     if (mat_small_multi_fits(n_q, d, d))
@@ -460,8 +466,8 @@ static void forward_short(const AttnShape *s, const float *Xq, const float *Xkv,
         project(n_q, d, b->concat, w->Wo, b->out);
 }
 
-static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
-                   const AttnWeights *w, AttnBuffers *b, bool gemm_only)
+static int forward(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
+                   AttnBuffers *b, bool gemm_only)
 {
     int err = attention_check(s);
     if (b->pool)
@@ -475,9 +481,18 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
         forward_short(s, Xq, Xkv, w, b, gemm_only);
         return AV_OK;
     }
-    HeadJob jb = {.s = s, .Q = b->Q, .K = b->K, .V = b->V, .S = b->S, .P = b->P,
-                  .concat = b->concat, .h0 = 0, .H = s->H, .rows = attention_block_rows(s),
-                  .gemm_only = gemm_only, .short_rows = n_k <= SOFTMAX_LANES};
+    HeadJob jb = {.s = s,
+                  .Q = b->Q,
+                  .K = b->K,
+                  .V = b->V,
+                  .S = b->S,
+                  .P = b->P,
+                  .concat = b->concat,
+                  .h0 = 0,
+                  .H = s->H,
+                  .rows = attention_block_rows(s),
+                  .gemm_only = gemm_only,
+                  .short_rows = n_k <= SOFTMAX_LANES};
     jb.packed = packed_pays(s, jb.rows);
     jb.blocks = (n_q + jb.rows - 1) / jb.rows;
     /* Every head's K_h^T and V_h packed once, by the projections, in one
@@ -487,10 +502,17 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     float *vpacks = packs && vf ? packs + kf : NULL;
     jb.Kall = packs, jb.Vall = vpacks;
     /* Pass 1: Q (n_q, d) = Xq W_q; K, V (n_k, d) = Xkv W_k, Xkv W_v (V when wanted) */
-    AttnProjJob pj = {.count = b->V ? 3 : 2, .d = d, .H = s->H, .n = {n_q, n_k, n_k},
-                      .X = {Xq, Xkv, Xkv}, .W = {w->Wq, w->Wk, w->Wv}, .C = {b->Q, b->K, b->V},
-                      .Kall = packs, .Vall = vpacks,
-                      .k_head = k_pack_floats(s), .v_head = v_pack_floats(s)};
+    AttnProjJob pj = {.count = b->V ? 3 : 2,
+                      .d = d,
+                      .H = s->H,
+                      .n = {n_q, n_k, n_k},
+                      .X = {Xq, Xkv, Xkv},
+                      .W = {w->Wq, w->Wk, w->Wv},
+                      .C = {b->Q, b->K, b->V},
+                      .Kall = packs,
+                      .Vall = vpacks,
+                      .k_head = k_pack_floats(s),
+                      .v_head = v_pack_floats(s)};
     attn_proj_setup(&pj, threads);
     /* Pass 2: per head and row block: scores, mask, softmax, P_h V_h into
      * concat, each thread making single-thread calls. */
@@ -498,15 +520,20 @@ static int forward(const AttnShape *s, const float *Xq, const float *Xkv,
     AttnPoolAcc pacc[2];
     const int workers = threads > 1 ? 2 : 1;
     workers_init(wk, workers, &jb);
-    const bool pooling = b->pool && !gemm_only && b->P &&
-                         attn_pool_begin(n_q, n_k, s->H, s->causal, b->pool, pacc, workers) ==
-                             AV_OK;
+    const bool pooling =
+        b->pool && !gemm_only && b->P &&
+        attn_pool_begin(n_q, n_k, s->H, s->causal, b->pool, pacc, workers) == AV_OK;
     for (int t = 0; t < workers; t++)
         wk[t].pool = pooling ? &pacc[t] : NULL;
     atomic_init(&jb.next, 0);
     /* Pass 3: out (n_q, d) = concat (n_q, d) W_o (d, d); none for the weights alone */
-    AttnProjJob po = {.count = b->concat ? 1 : 0, .d = d, .H = s->H, .n = {n_q},
-                      .X = {b->concat}, .W = {w->Wo}, .C = {b->out}};
+    AttnProjJob po = {.count = b->concat ? 1 : 0,
+                      .d = d,
+                      .H = s->H,
+                      .n = {n_q},
+                      .X = {b->concat},
+                      .W = {w->Wo},
+                      .C = {b->out}};
     attn_proj_setup(&po, threads);
     ForwardRun fr = {.pj = &pj, .po = &po, .wk = wk};
     forward_run(&fr, threads);
@@ -535,8 +562,15 @@ int attention_heads_part(const AttnShape *s, int h0, int h1, const float *Q, con
     if (h0 == h1)
         return AV_OK;
     const int d = s->d_model, d_k = d / s->H;
-    HeadJob jb = {.s = s, .Q = Q, .K = K, .V = V, .P = P + (size_t)h0 * s->n_q * s->n_k,
-                  .concat = concat, .h0 = h0, .H = h1 - h0, .rows = attention_block_rows(s),
+    HeadJob jb = {.s = s,
+                  .Q = Q,
+                  .K = K,
+                  .V = V,
+                  .P = P + (size_t)h0 * s->n_q * s->n_k,
+                  .concat = concat,
+                  .h0 = h0,
+                  .H = h1 - h0,
+                  .rows = attention_block_rows(s),
                   .short_rows = s->n_k <= SOFTMAX_LANES};
     jb.packed = work && packed_pays(s, jb.rows);
     jb.blocks = (s->n_q + jb.rows - 1) / jb.rows;
@@ -555,14 +589,14 @@ int attention_heads_part(const AttnShape *s, int h0, int h1, const float *Q, con
     return AV_OK;
 }
 
-int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V,
-                    float *P, float *concat, float *work)
+int attention_heads(const AttnShape *s, const float *Q, const float *K, const float *V, float *P,
+                    float *concat, float *work)
 {
     return attention_heads_part(s, 0, s->H, Q, K, V, P, concat, work);
 }
 
-int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv,
-                      const AttnWeights *w, AttnBuffers *b)
+int attention_forward(const AttnShape *s, const float *Xq, const float *Xkv, const AttnWeights *w,
+                      AttnBuffers *b)
 {
     return forward(s, Xq, Xkv, w, b, false);
 }

@@ -120,7 +120,7 @@ typedef struct {
     unsigned char *seen; /* 1: a visible weight fell in the cell */
     float *col;          /* n_k: a cell row's column maxima over some rows */
     size_t at[ATTN_POOL_MOST];
-    int stride, rows;    /* the statistics' rows 0, stride, ..: rows a head; 0: none */
+    int stride, rows; /* the statistics' rows 0, stride, ..: rows a head; 0: none */
 } AttnPoolAcc;
 
 /* Clear plan->done and set up acc[0 .. threads) for an (n_q, n_k) forward of
@@ -132,8 +132,7 @@ int attn_pool_begin(int n_q, int n_k, int H, bool causal, struct AttnPoolPlan *p
 
 /* Fold rows [i0, i1) of head h's final weights P_h (n_q, n_k) into acc:
  * vis[r] the keys row i0 + r sees (attention_visible_keys), non-decreasing. */
-void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const int *vis,
-                    const float *P_h);
+void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const int *vis, const float *P_h);
 
 /* Merge the threads' cells into the plan's outputs, set done and the shape,
  * and free acc. Call only once every row of every head was folded. */

@@ -123,8 +123,8 @@ static int stats_rows(int n_q, int n_k, int H, const AttnPoolPlan *plan, int *ro
     return stride;
 }
 
-int attn_pool_begin(int n_q, int n_k, int H, bool causal, AttnPoolPlan *plan,
-                    AttnPoolAcc *acc, int threads)
+int attn_pool_begin(int n_q, int n_k, int H, bool causal, AttnPoolPlan *plan, AttnPoolAcc *acc,
+                    int threads)
 {
     plan->done = false;
     plan->stats_stride = 0;
@@ -139,11 +139,16 @@ int attn_pool_begin(int n_q, int n_k, int H, bool causal, AttnPoolPlan *plan,
     }
     bool ok = true;
     for (int t = 0; t < threads; t++) {
-        acc[t] = (AttnPoolAcc){.plan = plan, .n_q = n_q, .n_k = n_k, .H = H,
-                               .causal = causal, .wide = SEG_WIDE, .stride = stride,
+        acc[t] = (AttnPoolAcc){.plan = plan,
+                               .n_q = n_q,
+                               .n_k = n_k,
+                               .H = H,
+                               .causal = causal,
+                               .wide = SEG_WIDE,
+                               .stride = stride,
                                .rows = rows};
         size_t cells = plan_cells(plan, acc[t].at);
-        cells = cells ? cells : 1; /* statistics alone */
+        cells = cells ? cells : 1;                        /* statistics alone */
         acc[t].cell = calloc(cells, sizeof *acc[t].cell); /* +0: the maxima's start */
         acc[t].seen = calloc(cells, 1);
         acc[t].col = malloc(sizeof *acc[t].col * (size_t)n_k);
@@ -206,8 +211,7 @@ static void stats_rows_fold(AttnPoolAcc *acc, int h, int i0, int i1, const int *
     }
 }
 
-void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const int *vis,
-                    const float *P_h)
+void attn_pool_rows(AttnPoolAcc *acc, int h, int i0, int i1, const int *vis, const float *P_h)
 {
     const int n_q = acc->n_q;
     if (acc->stride > 0)

@@ -32,8 +32,7 @@ static void proj_pack(const AttnProjJob *pj, int p, int i0, int m)
         if (p == 1) /* columns [i0, i0 + m) of K_h^T (d_k, n_k) */
             mat_pack_part(true, d_k, m, rows + h * d_k, d, pack + h * pj->k_head, d_k, 0, i0);
         else /* rows [i0, i0 + m) of V_h (n_k, d_k) */
-            mat_pack_part(false, m, d_k, rows + h * d_k, d, pack + h * pj->v_head, pj->n[2], i0,
-                          0);
+            mat_pack_part(false, m, d_k, rows + h * d_k, d, pack + h * pj->v_head, pj->n[2], i0, 0);
     }
 }
 
@@ -54,10 +53,8 @@ void attn_proj_work(AttnProjJob *pj)
             k -= proj_items(pj, p++);
         const int i0 = k * pj->rows, m = pj->n[p] - i0 < pj->rows ? pj->n[p] - i0 : pj->rows;
         /* C_p[i0..i0+m) (m, d) = X_p[i0..i0+m) (m, d) W_p (d, d) */
-        mat_sgemm(false, false, m, d, d, 1.0f,
-                  pj->X[p] + (long)i0 * d, d,
-                  pj->W[p], d,
-                  0.0f, pj->C[p] + (long)i0 * d, d);
+        mat_sgemm(false, false, m, d, d, 1.0f, pj->X[p] + (long)i0 * d, d, pj->W[p], d, 0.0f,
+                  pj->C[p] + (long)i0 * d, d);
         proj_pack(pj, p, i0, m);
     }
 }
@@ -67,8 +64,9 @@ void attn_proj_setup(AttnProjJob *pj, int threads)
     int n = pj->n[0], rows = (n / 4 + 15) / 16 * 16, most = n;
     for (int p = 1; p < pj->count; p++)
         most = pj->n[p] > most ? pj->n[p] : most;
-    pj->rows = threads < 2 ? (most + 15) / 16 * 16
+    pj->rows = threads < 2            ? (most + 15) / 16 * 16
                : rows < PROJ_ROWS_MIN ? PROJ_ROWS_MIN
-               : rows > PROJ_ROWS_MAX ? PROJ_ROWS_MAX : rows;
+               : rows > PROJ_ROWS_MAX ? PROJ_ROWS_MAX
+                                      : rows;
     atomic_init(&pj->next, 0);
 }

@@ -108,8 +108,7 @@ STEP scatter8(float (*src)[L], int r0, int rows, float *dst, long ld)
 
 /* short_scores' sums for keys k0 and k0 + step (step 0: the one key twice)
  * into t[0] and t[1], continuing them (more) or from zero. */
-STEP scores_two(const float *k0, long step, bool more, int cn, const float (*qv)[L],
-                float (*t)[L])
+STEP scores_two(const float *k0, long step, bool more, int cn, const float (*qv)[L], float (*t)[L])
 {
     const float *k1 = k0 + step;
     Half l0 = {0}, h0 = {0}, l1 = {0}, h1 = {0};
@@ -216,8 +215,8 @@ STEP short_exp(float t[L][L], int jend, Half max_lo, Half max_hi, Half *inv_lo, 
  * the weights into P_h (and flat). The last step, each e^x times its row's
  * 1 / sum, is done in t when keep_t (short_values reads t) and otherwise on
  * the way out, in the transposes: the same multiplications. */
-STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int jend,
-                   bool keep_t, float t[L][L], float *flat)
+STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int jend, bool keep_t,
+                   float t[L][L], float *flat)
 {
     const int n_k = sh->n_k;
     const float scale = sh->scale;
@@ -267,7 +266,10 @@ STEP short_softmax(const AttnShortHead *sh, int g0, int m, const int *vis_m, int
         memset(t[j], 0, sizeof t[j]);
     for (int j0 = (n_k - 1) / 8 * 8; j0 >= 0; j0 -= 8)
         for (int r0 = 0; r0 < m; r0 += 8)
-            scatter8_times(t + j0, r0, 8, keep_t ? NULL : r0 ? &inv_hi : &inv_lo,
+            scatter8_times(t + j0, r0, 8,
+                           keep_t ? NULL
+                           : r0   ? &inv_hi
+                                  : &inv_lo,
                            flat + r0 * n_k + j0, n_k);
     memcpy(P_h, flat, sizeof *flat * (size_t)m * n_k);
 }
@@ -324,8 +326,7 @@ STEP short_values(const AttnShortHead *sh, int g0, int m, int jend, int d_k, flo
  * from a row's last visible one to jend add exact zeros. For d_k a multiple
  * of 8; the last one or two rows two at a time; rows past m repeat row r and
  * are not stored. */
-STEP short_values_rows(const AttnShortHead *sh, int g0, int m, int jend, int d_k,
-                       const float *flat)
+STEP short_values_rows(const AttnShortHead *sh, int g0, int m, int jend, int d_k, const float *flat)
 {
     const int d = sh->d_model, n_k = sh->n_k;
     for (int c0 = 0; c0 < d_k; c0 += 8) {

@@ -114,8 +114,8 @@ typedef struct {
     const float *x, *W, *b;
     float *y;
     int n, d_in, d_out, o0, o1; /* output columns [o0, o1) */
-    const float *xp; /* x^T packed (mat_pack), or NULL: mat_sgemm */
-    float *scratch;  /* chunk_floats(n), this thread's */
+    const float *xp;            /* x^T packed (mat_pack), or NULL: mat_sgemm */
+    float *scratch;             /* chunk_floats(n), this thread's */
 } LinPart;
 
 /* Columns [o0, o1) of y (n, d_out) = x (n, d_in) W^T + b, turned over:
@@ -139,10 +139,7 @@ static void linear_part(const LinPart *p)
             for (int k0 = 0; k0 < K; k0 += BERT_KB) {
                 const int kb = K - k0 < BERT_KB ? K - k0 : BERT_KB;
                 /* t (m, n) = W[:, k0..] (m, kb) x[:, k0..]^T (kb, n) */
-                mat_sgemm(false, true, m, n, kb, 1.0f,
-                          W + k0, K,
-                          p->x + k0, K,
-                          0.0f, t, n);
+                mat_sgemm(false, true, m, n, kb, 1.0f, W + k0, K, p->x + k0, K, 0.0f, t, n);
                 for (size_t e = 0; e < (size_t)m * n; e++)
                     acc[e] = k0 ? acc[e] + t[e] : t[e];
             }
@@ -242,10 +239,10 @@ typedef struct {
     const AttnShape *s;
     int threads;
     DuoBarrier bar;
-    float *a, *hid;   /* (n, D), (n, F) */
-    float *xp[2];     /* x^T packed, two in turn: one read while the next is written */
+    float *a, *hid;    /* (n, D), (n, F) */
+    float *xp[2];      /* x^T packed, two in turn: one read while the next is written */
     float *scratch[2]; /* each thread's chunk_floats(n) */
-    float *pack;      /* the heads' work, or NULL */
+    float *pack;       /* the heads' work, or NULL */
     atomic_int err;
 } BertRun;
 
@@ -309,8 +306,8 @@ static void layer_share(BertRun *run, int t, int l)
     lin_share(run, t, x, xp0, D, y->v_w, y->v_b, D, v);
     duo_wait(&run->bar);
     const int h0 = t * H / T, h1 = (t + 1) * H / T, d_k = D / H;
-    int err = attention_heads_part(run->s, h0, h1, q, k, v, st->P + (size_t)l * H * n * n,
-                                   concat, run->pack);
+    int err = attention_heads_part(run->s, h0, h1, q, k, v, st->P + (size_t)l * H * n * n, concat,
+                                   run->pack);
     if (err)
         atomic_store(&run->err, err);
     pack_cols(concat, D, h0 * d_k, h1 * d_k, n, xp1, D);
@@ -479,10 +476,8 @@ int bert_value_norms(const BertWeights *w, const BertState *st, int l, float *ou
     const float *V = st->v + (size_t)l * n * D;
     for (int h = 0; h < H; h++) {
         /* u (n, D) = V_h (n, d_k) (o_w's columns h d_k ..)^T (d_k, D) */
-        mat_sgemm(false, true, n, D, d_k, 1.0f,
-                  V + h * d_k, D,
-                  w->layer[l].o_w + h * d_k, D,
-                  0.0f, u, D);
+        mat_sgemm(false, true, n, D, d_k, 1.0f, V + h * d_k, D, w->layer[l].o_w + h * d_k, D, 0.0f,
+                  u, D);
         for (int j = 0; j < n; j++) {
             double sq = 0;
             for (int k = 0; k < D; k++)

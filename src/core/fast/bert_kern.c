@@ -70,8 +70,8 @@ add512(int R, int P, __m512 c[][2], double *Yd, int ldy, int w_last, bool first)
  * one float chain over K into Yt; with Yd, a chain over each kb terms
  * from zero, added to Yd's doubles in order. */
 static inline __attribute__((always_inline)) BERTK_TARGET512 void
-tile512(int R, int P, int K, int kb, const float *W, int ldw, const float *Xp, int kp,
-        float *Yt, double *Yd, int ldy, int w_last)
+tile512(int R, int P, int K, int kb, const float *W, int ldw, const float *Xp, int kp, float *Yt,
+        double *Yd, int ldy, int w_last)
 {
     __m512 c[BERTK_MR][2];
     const float *b1 = Xp + (size_t)BERTK_NR * kp;
@@ -119,9 +119,9 @@ BERTK_TARGET512 static void rows512(int R, int P, int K, int kb, const float *W,
 #define BERTK_CASE(r)                                                                              \
     case r:                                                                                        \
         if (P > 1)                                                                                 \
-            tile512(r, 2, K, kb, W, ldw, Xp, kp, Yt, Yd, ldy, w_last);                                         \
+            tile512(r, 2, K, kb, W, ldw, Xp, kp, Yt, Yd, ldy, w_last);                             \
         else                                                                                       \
-            tile512(r, 1, K, kb, W, ldw, Xp, kp, Yt, Yd, ldy, w_last);                                         \
+            tile512(r, 1, K, kb, W, ldw, Xp, kp, Yt, Yd, ldy, w_last);                             \
         break;
     switch (R) {
         BERTK_CASE(1)
@@ -143,20 +143,18 @@ BERTK_TARGET512 static void rows512(int R, int P, int K, int kb, const float *W,
 /* Every pair of panels (the last one alone when their count is odd), tiles
  * of BERTK_MR rows of W and what is left. */
 BERTK_TARGET512 static void linear_t512(int M, int n, int K, int kb, const float *W, int ldw,
-                                        const float *Xp, int kp, float *Yt, double *Yd,
-                                        int ldy)
+                                        const float *Xp, int kp, float *Yt, double *Yd, int ldy)
 {
     for (int j = 0; j < n; j += 2 * BERTK_NR) {
         const int P = n - j > BERTK_NR ? 2 : 1;
-        const int w_last = n - j - (P - 1) * BERTK_NR < BERTK_NR
-                               ? n - j - (P - 1) * BERTK_NR
-                               : BERTK_NR;
+        const int w_last =
+            n - j - (P - 1) * BERTK_NR < BERTK_NR ? n - j - (P - 1) * BERTK_NR : BERTK_NR;
         const float *panel = Xp + (size_t)j * kp;
         for (int i = 0; i < M; i += BERTK_MR) {
             const int R = M - i < BERTK_MR ? M - i : BERTK_MR;
             rows512(R, P, K, kb, W + (size_t)i * ldw, ldw, panel, kp,
-                    Yt ? Yt + (size_t)i * ldy + j : NULL, Yd ? Yd + (size_t)i * ldy + j : NULL,
-                    ldy, w_last);
+                    Yt ? Yt + (size_t)i * ldy + j : NULL, Yd ? Yd + (size_t)i * ldy + j : NULL, ldy,
+                    w_last);
         }
     }
 }
@@ -174,10 +172,7 @@ void bertk_linear_t(int M, int n, int K, const float *W, int ldw, const float *X
     }
 #endif
     /* Yt (M, n) = W (M, K) x^T (K, n) */
-    mat_sgemm_packed(M, n, K, 1.0f,
-                     W, ldw,
-                     Xp, kp,
-                     Yt, ldy);
+    mat_sgemm_packed(M, n, K, 1.0f, W, ldw, Xp, kp, Yt, ldy);
 }
 
 void bertk_linear_blocks(int M, int n, int K, int kb, const float *W, int ldw, const float *Xp,

@@ -84,10 +84,10 @@ void duo_destroy(DuoBarrier *b)
 struct DuoHelper {
     pthread_t tid;
     pthread_mutex_t mu;
-    pthread_cond_t cv;   /* a job posted, or one done */
-    atomic_uint posted;  /* jobs posted */
-    atomic_uint done;    /* jobs done */
-    void (*fn)(void *);  /* the job posted last; NULL: end the thread */
+    pthread_cond_t cv;  /* a job posted, or one done */
+    atomic_uint posted; /* jobs posted */
+    atomic_uint done;   /* jobs done */
+    void (*fn)(void *); /* the job posted last; NULL: end the thread */
     void *arg;
 };
 

@@ -17,9 +17,9 @@
 #include <stdatomic.h>
 
 typedef struct {
-    atomic_int arrived;   /* threads at the barrier this round */
-    atomic_uint round;    /* rounds completed */
-    int threads;          /* 1: every wait returns at once */
+    atomic_int arrived; /* threads at the barrier this round */
+    atomic_uint round;  /* rounds completed */
+    int threads;        /* 1: every wait returns at once */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } DuoBarrier;

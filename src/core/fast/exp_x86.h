@@ -15,8 +15,8 @@
 static inline __attribute__((always_inline, target("avx2"))) __m256 exp8(__m256 x)
 {
     const __m256 shift = _mm256_set1_ps(0x1.8p23f);
-    __m256 kf = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504f)), shift),
-                              shift);
+    __m256 kf =
+        _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504f)), shift), shift);
     __m256 r = _mm256_sub_ps(x, _mm256_mul_ps(kf, _mm256_set1_ps(0.693359375f)));
     r = _mm256_sub_ps(r, _mm256_mul_ps(kf, _mm256_set1_ps(-2.12194440e-4f)));
     __m256 p = _mm256_set1_ps(1.9875691500e-4f);
@@ -27,8 +27,8 @@ static inline __attribute__((always_inline, target("avx2"))) __m256 exp8(__m256 
     p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(5.0000001201e-1f));
     p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_mul_ps(p, r), r), r),
                       _mm256_set1_ps(1.0f));
-    __m256i bits = _mm256_slli_epi32(
-        _mm256_add_epi32(_mm256_cvttps_epi32(kf), _mm256_set1_epi32(127)), 23);
+    __m256i bits =
+        _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvttps_epi32(kf), _mm256_set1_epi32(127)), 23);
     __m256 keep = _mm256_cmp_ps(kf, _mm256_set1_ps(EXP_KMIN), _CMP_GT_OQ);
     return _mm256_mul_ps(p, _mm256_and_ps(_mm256_castsi256_ps(bits), keep));
 }

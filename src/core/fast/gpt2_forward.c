@@ -167,8 +167,7 @@ static void kv_store(Gpt2State *st, const Gpt2Config *c, int l, int h0, int h1, 
 static bool head_rows(int p, int n, int d_k, float scale, const float *Q_h, int ldq,
                       const float *Kt, const float *V, size_t block, float *P, float *O, int ldo)
 {
-    if (n - p > HEAD_ROWS_ONE ||
-        !gpt2k_head_blocks(p + 1, d_k, scale, Q_h, Kt, V, block, P, O))
+    if (n - p > HEAD_ROWS_ONE || !gpt2k_head_blocks(p + 1, d_k, scale, Q_h, Kt, V, block, P, O))
         return false;
     for (int i = p + 1; i < n; i++)
         gpt2k_head_blocks(i + 1, d_k, scale, Q_h + (size_t)(i - p) * ldq, Kt, V, block,
@@ -298,8 +297,8 @@ static void logits_job(void *arg)
 {
     const LogitsPart *pt = arg;
     const int D = pt->w->cfg.d_model, V = pt->w->cfg.n_vocab;
-    gpt2k_dots_rows(pt->rows, pt->v1 - pt->v0, D, pt->w->lm_head + (size_t)pt->v0 * D, D, pt->xf,
-                    D, pt->logits + pt->v0, V);
+    gpt2k_dots_rows(pt->rows, pt->v1 - pt->v0, D, pt->w->lm_head + (size_t)pt->v0 * D, D, pt->xf, D,
+                    pt->logits + pt->v0, V);
 }
 
 /* logits (rows, V) = xf (rows, D) lm_head^T on `threads` threads, the
@@ -573,8 +572,8 @@ int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits
         }
         for (int q = 0; q < b; q++) {
             const int i = p + (q0 + q) / rows, l = (q0 + q) % rows;
-            layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + l) * D, D, w->lnf_g,
-                       w->lnf_b, c->ln_eps, xf + (size_t)q * D);
+            layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + l) * D, D, w->lnf_g, w->lnf_b,
+                       c->ln_eps, xf + (size_t)q * D);
         }
         logits_run(w, b, xf, out, threads, st->helper);
         LensCells cells_b = {ls, out, V, b, {0}, {0}};

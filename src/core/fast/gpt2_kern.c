@@ -60,8 +60,8 @@ enum {
 size_t gpt2k_linear_work(int K)
 {
     const size_t packed = mat_packed_floats(K, KERN_NC);
-    const size_t direct = (size_t)KERN_DIRECT_ROWS * K + KERN_DIRECT_Y_FLOATS +
-                          (size_t)KERN_DIRECT_ROWS * KERN_Y_PAD;
+    const size_t direct =
+        (size_t)KERN_DIRECT_ROWS * K + KERN_DIRECT_Y_FLOATS + (size_t)KERN_DIRECT_ROWS * KERN_Y_PAD;
     return packed > direct ? packed : direct;
 }
 
@@ -671,8 +671,8 @@ dots_rows_tile(int R, int N, int K, const float *A, int lda, const float *X, int
     }
 }
 
-KERN_TARGET static void dots_rows_avx2(int R, int N, int K, const float *A, int lda,
-                                       const float *X, int ldx, float *out, int ldo)
+KERN_TARGET static void dots_rows_avx2(int R, int N, int K, const float *A, int lda, const float *X,
+                                       int ldx, float *out, int ldo)
 {
     switch (R) {
     case 1: dots_rows_tile(1, N, K, A, lda, X, ldx, out, ldo); break;

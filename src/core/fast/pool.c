@@ -41,10 +41,8 @@ void pool_rows(const AttnShape *s, int h, const float *Q, const float *K, int i0
     const int d = s->d_model, d_k = d / s->H, n_k = s->n_k, rows = i1 - i0;
     assert(i0 >= 0 && i1 <= s->n_q && rows >= 0);
     /* out (rows, n_k) = scale * Q_h[i0..i1) (rows, d_k) K_h^T (d_k, n_k) */
-    mat_sgemm(false, true, rows, n_k, d_k, attention_scale(s),
-              Q + (size_t)i0 * d + h * d_k, d,
-              K + h * d_k, d,
-              0.0f, out, n_k);
+    mat_sgemm(false, true, rows, n_k, d_k, attention_scale(s), Q + (size_t)i0 * d + h * d_k, d,
+              K + h * d_k, d, 0.0f, out, n_k);
     for (int r = 0; r < rows; r++) {
         int vis = attention_visible_keys(s, i0 + r);
         float *row = out + (size_t)r * n_k;
@@ -89,9 +87,8 @@ static void col_fold4(float *restrict col, const float *restrict r, int len, Poo
 #if defined(__x86_64__) && defined(__GNUC__)
 /* col_fold in AVX2, 32 floats a step: vmaxps(r, col) is r > col ? r : col,
  * fold4's select, and the sums are the same additions; the tail as before. */
-__attribute__((target("avx2"))) static void col_fold8(float *restrict col,
-                                                      const float *restrict r, int len,
-                                                      PoolMode mode)
+__attribute__((target("avx2"))) static void col_fold8(float *restrict col, const float *restrict r,
+                                                      int len, PoolMode mode)
 {
     int j = 0;
     for (; j + 32 <= len; j += 32)
@@ -138,8 +135,8 @@ static void col_fold(float *restrict col, const float *restrict r, int len, Pool
  * a sum along the row into each cell (as before) is a chain of dependent
  * additions the compiler may not reorder. */
 static void pool_row(const AttnShape *s, int i, const float *row, int c0, int c1, int gw,
-                     const int *edge, PoolMode mode, float *restrict col, int *count,
-                     int *whole, bool wide)
+                     const int *edge, PoolMode mode, float *restrict col, int *count, int *whole,
+                     bool wide)
 {
     const int vis = attention_visible_keys(s, i) - c0, end = vis < c1 - c0 ? vis : c1 - c0;
     if (end <= 0)
@@ -185,15 +182,15 @@ static int sample_row(int i0, int i1, int k, int take)
 }
 
 /* One cell row of a sampled pool: `take` rows of [i0, i1) folded into col. */
-static void pool_sampled_rows(const AttnShape *s, int h, const PoolRows *pr, int i0, int i1,
-                              int c0, int c1, int gw, const int *edge, PoolMode mode,
-                              float *col, int *count, int *whole, float *buf)
+static void pool_sampled_rows(const AttnShape *s, int h, const PoolRows *pr, int i0, int i1, int c0,
+                              int c1, int gw, const int *edge, PoolMode mode, float *col,
+                              int *count, int *whole, float *buf)
 {
     int take = i1 - i0 < pr->per_cell ? i1 - i0 : pr->per_cell;
     for (int k = 0; k < take; k++) {
         int i = take == i1 - i0 ? i0 + k : sample_row(i0, i1, k, take);
-        const float *row = pr->P_h ? pr->P_h + (size_t)i * s->n_k
-                                   : combine_row(pr->src, pr->l, h, i, buf);
+        const float *row =
+            pr->P_h ? pr->P_h + (size_t)i * s->n_k : combine_row(pr->src, pr->l, h, i, buf);
         pool_row(s, i, row, c0, c1, gw, edge, mode, col, count, whole, pr->wide);
     }
 }
@@ -227,14 +224,14 @@ static void pool_cell_row(const PoolJob *jb, int y, float *col, int *count, floa
     for (int j = 0; j < c1 - c0; j++)
         col[j] = 0.0f;
     if (pr->per_cell > 0)
-        pool_sampled_rows(s, jb->h, pr, i0, i1, c0, c1, gw, jb->edge, jb->mode, col, count,
-                          &whole, block);
+        pool_sampled_rows(s, jb->h, pr, i0, i1, c0, c1, gw, jb->edge, jb->mode, col, count, &whole,
+                          block);
     for (int b0 = i0; b0 < i1 && pr->per_cell <= 0; b0 += POOL_BLOCK) {
         int b1 = b0 + POOL_BLOCK < i1 ? b0 + POOL_BLOCK : i1;
         if (!P_h && !pr->src)
             pool_rows(s, jb->h, pr->Q, pr->K, b0, b1, block);
         for (int i = b0; i < b1; i++) {
-            const float *row = P_h ? P_h + (size_t)i * n_k
+            const float *row = P_h       ? P_h + (size_t)i * n_k
                                : pr->src ? combine_row(pr->src, pr->l, jb->h, i, block)
                                          : block + (size_t)(i - b0) * n_k;
             pool_row(s, i, row, c0, c1, gw, jb->edge, jb->mode, col, count, &whole, pr->wide);
@@ -274,8 +271,8 @@ static int pool_threads(const PoolRows *pr, long weights)
     return sysconf(_SC_NPROCESSORS_ONLN) < 2 ? 1 : 2;
 }
 
-static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int r1, int c0,
-                     int c1, int gh, int gw, PoolMode mode, float *out, int threads)
+static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int r1, int c0, int c1,
+                     int gh, int gw, PoolMode mode, float *out, int threads)
 {
     assert(gh >= 1 && gw >= 1 && gh <= r1 - r0 && gw <= c1 - c0);
     int *edge = malloc(sizeof *edge * (size_t)(gw + 1));
@@ -285,8 +282,18 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
         edge[x] = (int)((long)x * (c1 - c0) / gw);
     PoolRows rows = *pr;
     rows.wide = col_fold_wide();
-    PoolJob jb = {.s = s, .pr = &rows, .h = h, .r0 = r0, .r1 = r1, .c0 = c0, .c1 = c1,
-                  .gh = gh, .gw = gw, .mode = mode, .edge = edge, .out = out};
+    PoolJob jb = {.s = s,
+                  .pr = &rows,
+                  .h = h,
+                  .r0 = r0,
+                  .r1 = r1,
+                  .c0 = c0,
+                  .c1 = c1,
+                  .gh = gh,
+                  .gw = gw,
+                  .mode = mode,
+                  .edge = edge,
+                  .out = out};
     atomic_init(&jb.next, 0);
     atomic_init(&jb.err, AV_OK);
     pthread_t tid;
@@ -298,16 +305,16 @@ static int pool_grid(const AttnShape *s, int h, const PoolRows *pr, int r0, int 
     return atomic_load(&jb.err);
 }
 
-int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h,
-              int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out)
+int pool_head(const AttnShape *s, int h, const float *Q, const float *K, const float *P_h, int r0,
+              int r1, int c0, int c1, int gh, int gw, PoolMode mode, float *out)
 {
     PoolRows pr = {.Q = Q, .K = K, .P_h = P_h};
     return pool_grid(s, h, &pr, r0, r1, c0, c1, gh, gw, mode, out,
                      pool_threads(&pr, (long)(r1 - r0) * (c1 - c0)));
 }
 
-int pool_head_threads(const AttnShape *s, int h, const float *P_h, int r0, int r1, int c0,
-                      int c1, int gh, int gw, PoolMode mode, float *out, int threads)
+int pool_head_threads(const AttnShape *s, int h, const float *P_h, int r0, int r1, int c0, int c1,
+                      int gh, int gw, PoolMode mode, float *out, int threads)
 {
     PoolRows pr = {.P_h = P_h};
     assert(P_h);
@@ -329,8 +336,8 @@ int pool_sample_rows(int R, int C, int gh, long budget)
 }
 
 int pool_head_sampled(const AttnShape *s, const float *P_h, const AttnSource *src, int l, int h,
-                      int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode,
-                      long budget, float *out, bool *sampled)
+                      int r0, int r1, int c0, int c1, int gh, int gw, PoolMode mode, long budget,
+                      float *out, bool *sampled)
 {
     int per = pool_sample_rows(r1 - r0, c1 - c0, gh, budget);
     PoolRows pr = {.P_h = P_h, .src = P_h ? NULL : src, .l = l, .per_cell = per};
@@ -367,10 +374,8 @@ int pool_forward(const AttnShape *s, const float *Xq, const float *Xkv, const At
             int i1 = i0 + POOL_BLOCK < n_q ? i0 + POOL_BLOCK : n_q;
             pool_rows(s, h, b->Q, b->K, i0, i1, block);
             /* concat[i0..i1, h*d_k..] (rows, d_k) = block (rows, n_k) V_h (n_k, d_k) */
-            mat_sgemm(false, false, i1 - i0, d_k, n_k, 1.0f,
-                      block, n_k,
-                      b->V + h * d_k, d,
-                      0.0f, b->concat + (size_t)i0 * d + h * d_k, d);
+            mat_sgemm(false, false, i1 - i0, d_k, n_k, 1.0f, block, n_k, b->V + h * d_k, d, 0.0f,
+                      b->concat + (size_t)i0 * d + h * d_k, d);
         }
     /* out (n_q, d) = concat W_o */
     mat_sgemm(false, false, n_q, d, d, 1.0f, b->concat, d, w->Wo, d, 0.0f, b->out, d);

@@ -29,8 +29,7 @@ enum { ENT_LANES = 16 };
  * 1e-9): about 2 ulp of float in all. A zero weight gives log2 about -127
  * times 0: exactly 0, with no branch, so the loop vectorises. (gcc shifts a
  * negative int arithmetically, which C leaves to the compiler.) */
-static inline void entropy_chunk(const float *restrict p, float *restrict acc,
-                                 float *restrict sum)
+static inline void entropy_chunk(const float *restrict p, float *restrict acc, float *restrict sum)
 {
     int32_t e[ENT_LANES];
     float m[ENT_LANES];

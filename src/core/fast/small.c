@@ -8,8 +8,6 @@
 #include <assert.h>
 #include <string.h>
 
-
-
 /* The small kernel works on MAT_LANES columns at a time, each chunk as two
  * halves of MAT_HALF floats in GCC vector extensions (one AVX or AVX-512 ymm
  * register, two SSE ones). Wider vectors were lowered through the stack in
@@ -60,8 +58,8 @@ MAT_INLINE void chunk_store(float *c, const Half *lo, const Half *hi, int w, flo
 /* Rows [i, i + 4) of C, one chunk of columns from column j: eight
  * independent sums over k in order. Rows past M repeat row i: their sums are
  * not stored. */
-MAT_INLINE void four_rows(int M, int N, int K, float alpha, const float *A, int lda,
-                          const float *B, int ldb, float beta, float *C, int ldc, int i, int j)
+MAT_INLINE void four_rows(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                          int ldb, float beta, float *C, int ldc, int i, int j)
 {
     const float *a0 = A + (long)i * lda;
     const float *a1 = i + 1 < M ? a0 + lda : a0;
@@ -89,8 +87,8 @@ MAT_INLINE void four_rows(int M, int N, int K, float alpha, const float *A, int 
 }
 
 /* Row i of C, one chunk of columns from column j, the same sums as four_rows. */
-MAT_INLINE void one_row(int N, int K, float alpha, const float *A, int lda, const float *B,
-                        int ldb, float beta, float *C, int ldc, int i, int j)
+MAT_INLINE void one_row(int N, int K, float alpha, const float *A, int lda, const float *B, int ldb,
+                        float beta, float *C, int ldc, int i, int j)
 {
     const float *a0 = A + (long)i * lda;
     Half s0 = {0}, t0 = {0};
@@ -145,8 +143,8 @@ MAT_INLINE void small_rows(int M, int N, int K, float alpha, const float *A, int
 }
 
 MAT_CLONES
-static void small_kernel(int M, int N, int K, float alpha, const float *A, int lda,
-                         const float *B, int ldb, float beta, float *C, int ldc)
+static void small_kernel(int M, int N, int K, float alpha, const float *A, int lda, const float *B,
+                         int ldb, float beta, float *C, int ldc)
 {
     /* a model's projections (d_model 32 or 64, d_model columns) with the
      * sizes as constants: the loops unroll; the same operations */
@@ -160,20 +158,20 @@ static void small_kernel(int M, int N, int K, float alpha, const float *A, int l
 
 /* s0..s3 += x times the 32 floats at b, a product's four halves. Each
  * vector of B is read once, so gcc folds its load into the multiply. */
-#define MAT_ACC4(s0, s1, s2, s3, x, b)                                                       \
-    do {                                                                                     \
-        Half b0_, b1_, b2_, b3_;                                                             \
-        memcpy(&b0_, (b), sizeof b0_), memcpy(&b1_, (b) + MAT_HALF, sizeof b1_);             \
-        memcpy(&b2_, (b) + 2 * MAT_HALF, sizeof b2_);                                        \
-        memcpy(&b3_, (b) + 3 * MAT_HALF, sizeof b3_);                                        \
-        s0 += (x) * b0_, s1 += (x) * b1_, s2 += (x) * b2_, s3 += (x) * b3_;                  \
+#define MAT_ACC4(s0, s1, s2, s3, x, b)                                                             \
+    do {                                                                                           \
+        Half b0_, b1_, b2_, b3_;                                                                   \
+        memcpy(&b0_, (b), sizeof b0_), memcpy(&b1_, (b) + MAT_HALF, sizeof b1_);                   \
+        memcpy(&b2_, (b) + 2 * MAT_HALF, sizeof b2_);                                              \
+        memcpy(&b3_, (b) + 3 * MAT_HALF, sizeof b3_);                                              \
+        s0 += (x)*b0_, s1 += (x)*b1_, s2 += (x)*b2_, s3 += (x)*b3_;                                \
     } while (0)
 
-#define MAT_STORE4(c, s0, s1, s2, s3)                                                        \
-    do {                                                                                     \
-        memcpy((c), &s0, sizeof s0), memcpy((c) + MAT_HALF, &s1, sizeof s1);                 \
-        memcpy((c) + 2 * MAT_HALF, &s2, sizeof s2);                                          \
-        memcpy((c) + 3 * MAT_HALF, &s3, sizeof s3);                                          \
+#define MAT_STORE4(c, s0, s1, s2, s3)                                                              \
+    do {                                                                                           \
+        memcpy((c), &s0, sizeof s0), memcpy((c) + MAT_HALF, &s1, sizeof s1);                       \
+        memcpy((c) + 2 * MAT_HALF, &s2, sizeof s2);                                                \
+        memcpy((c) + 3 * MAT_HALF, &s3, sizeof s3);                                                \
     } while (0)
 
 /* One row a of A times count (2 or 3, a constant where inlined) B_p, 32

@@ -136,17 +136,17 @@ THIN_INLINE void row_store(float *c, __m256 lo, __m256 hi, __m256 alpha, int w)
 }
 
 /* One step of k for row r of the tile (when the tile has that row). */
-#define THIN_ROW(r)                                                                        \
-    if (mr > r) {                                                                          \
-        __m256 a = _mm256_broadcast_ss(a##r + k);                                          \
-        c##r##0 = _mm256_fmadd_ps(a, b0, c##r##0);                                         \
-        c##r##1 = _mm256_fmadd_ps(a, b1, c##r##1);                                         \
+#define THIN_ROW(r)                                                                                \
+    if (mr > r) {                                                                                  \
+        __m256 a = _mm256_broadcast_ss(a##r + k);                                                  \
+        c##r##0 = _mm256_fmadd_ps(a, b0, c##r##0);                                                 \
+        c##r##1 = _mm256_fmadd_ps(a, b1, c##r##1);                                                 \
     }
 
 /* C rows [0, mr) (mr <= THIN_MR a constant where inlined), w columns, from
  * A's rows and one panel: every sum over k in order, held in registers. */
-THIN_INLINE void tile(const int mr, int K, const float *A, long lda, const float *panel,
-                      float *C, long ldc, int w, float alpha)
+THIN_INLINE void tile(const int mr, int K, const float *A, long lda, const float *panel, float *C,
+                      long ldc, int w, float alpha)
 {
     /* rows past mr are never read: their pointers stay on row 0 */
     const float *a0 = A, *a1 = mr > 1 ? A + lda : A, *a2 = mr > 2 ? A + 2 * lda : A,
@@ -225,16 +225,16 @@ THIN_TARGET void thin_gemm(int M, int N, int K, float alpha, const float *A, int
         }
         for (int j = 0; j < N; j += THIN_NR) {
             const int w = N - j < THIN_NR ? N - j : THIN_NR;
-            panel_rows(m, K, Ai, ld, Bp + (size_t)j * kp, C + (long)i0 * ldc + j, ldc, j, w,
-                       alpha, tri, i0);
+            panel_rows(m, K, Ai, ld, Bp + (size_t)j * kp, C + (long)i0 * ldc + j, ldc, j, w, alpha,
+                       tri, i0);
         }
     }
 }
 
 #else
 
-void thin_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
-               int kp, float *C, int ldc, const ThinTri *tri)
+void thin_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp, int kp,
+               float *C, int ldc, const ThinTri *tri)
 {
     (void)tri; /* every column, every term: what the limits leave out is exact */
     for (int i = 0; i < M; i++)

@@ -47,7 +47,7 @@ typedef struct {
  * them (N' >= N): C reads the first K rows and N columns of it. C is only
  * written (beta 0). Each element sums its K terms in order with fused
  * multiply-adds, whatever M, N and the tile it falls in. tri may be NULL. */
-void thin_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp,
-               int kp, float *C, int ldc, const ThinTri *tri);
+void thin_gemm(int M, int N, int K, float alpha, const float *A, int lda, const float *Bp, int kp,
+               float *C, int ldc, const ThinTri *tri);
 
 #endif

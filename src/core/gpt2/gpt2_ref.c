@@ -42,7 +42,8 @@ static void linear(const float *x, int n, int d_in, const float *W, bool panels,
         for (int o = 0; o < d_out; o++) {
             double sum = b[o];
             for (int k = 0; k < d_in; k++)
-                sum += (double)x[(size_t)i * d_in + k] * W[gpt2_weight_index(panels, d_in, d_out, k, o)];
+                sum += (double)x[(size_t)i * d_in + k] *
+                       W[gpt2_weight_index(panels, d_in, d_out, k, o)];
             y[(size_t)i * d_out + o] = (float)sum;
         }
 }
@@ -53,8 +54,8 @@ static float gelu_tanh(float x)
     return (float)(0.5 * x * (1.0 + tanh(u)));
 }
 
-static void layer(const Gpt2Weights *w, int l, Gpt2Ref *r, float *a, float *q, float *k,
-                  float *v, float *t, float *hid)
+static void layer(const Gpt2Weights *w, int l, Gpt2Ref *r, float *a, float *q, float *k, float *v,
+                  float *t, float *hid)
 {
     const Gpt2Layer *y = &w->layer[l];
     const int n = r->n, D = r->D, F = w->cfg.d_ff;
@@ -75,8 +76,7 @@ static void layer(const Gpt2Weights *w, int l, Gpt2Ref *r, float *a, float *q, f
     for (size_t c = 0; c < (size_t)n * D; c++)
         x_next[c] = x[c] + t[c]; /* x' */
     for (int i = 0; i < n; i++)
-        layer_norm(x_next + (size_t)i * D, y->ln2_g, y->ln2_b, D, w->cfg.ln_eps,
-                   a + (size_t)i * D);
+        layer_norm(x_next + (size_t)i * D, y->ln2_g, y->ln2_b, D, w->cfg.ln_eps, a + (size_t)i * D);
     linear(a, n, D, y->fc_w, w->panels, y->fc_b, F, hid);
     for (size_t c = 0; c < (size_t)n * F; c++)
         hid[c] = gelu_tanh(hid[c]);

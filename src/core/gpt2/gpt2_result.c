@@ -104,10 +104,8 @@ int gpt2_value_norms(const Gpt2Weights *w, const Gpt2State *st, int l, float *ou
     const float *V = st->qkv + (size_t)l * 3 * D + 2 * D;
     for (int h = 0; h < H; h++) {
         /* u (n, D) = V_h (n, d_k) W_O,h (d_k, D) */
-        mat_sgemm(false, false, n, D, d_k, 1.0f,
-                  V + h * d_k, L * 3 * D,
-                  w->layer[l].proj_w + (size_t)h * d_k * D, D,
-                  0.0f, u, D);
+        mat_sgemm(false, false, n, D, d_k, 1.0f, V + h * d_k, L * 3 * D,
+                  w->layer[l].proj_w + (size_t)h * d_k * D, D, 0.0f, u, D);
         for (int j = 0; j < n; j++) {
             double s = 0;
             for (int k = 0; k < D; k++)

@@ -22,17 +22,16 @@ enum { CLS_SPACE, CLS_PUNCT, CLS_LETTER, CLS_DIGIT };
  * (non-)joiners U+200C and U+200D count here where they join nothing. */
 static int is_unicode_space(unsigned cp)
 {
-    return cp == 0x00A0 || (cp >= 0x2000 && cp <= 0x200D) || cp == 0x2028 ||
-           cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
+    return cp == 0x00A0 || (cp >= 0x2000 && cp <= 0x200D) || cp == 0x2028 || cp == 0x2029 ||
+           cp == 0x202F || cp == 0x205F || cp == 0x3000 || cp == 0xFEFF;
 }
 
 /* Latin-1 punctuation, General Punctuation, CJK punctuation, fullwidth forms. */
 static int is_unicode_punct(unsigned cp)
 {
     static const unsigned ranges[][2] = {
-        {0x00A0, 0x00BF}, {0x00D7, 0x00D7}, {0x00F7, 0x00F7}, {0x2000, 0x206F},
-        {0x3000, 0x303F}, {0xFF01, 0xFF0F}, {0xFF1A, 0xFF20}, {0xFF3B, 0xFF40},
-        {0xFF5B, 0xFF65},
+        {0x00A0, 0x00BF}, {0x00D7, 0x00D7}, {0x00F7, 0x00F7}, {0x2000, 0x206F}, {0x3000, 0x303F},
+        {0xFF01, 0xFF0F}, {0xFF1A, 0xFF20}, {0xFF3B, 0xFF40}, {0xFF5B, 0xFF65},
     };
     for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++)
         if (cp >= ranges[k][0] && cp <= ranges[k][1])
@@ -60,15 +59,38 @@ static int classify(unsigned cp)
 static const unsigned char ascii_class[128] = {
 #define C4(c) c, c, c, c
 #define C16(c) C4(c), C4(c), C4(c), C4(c)
-    /* 0x00-0x20 controls and space */ C16(CLS_SPACE), C16(CLS_SPACE), CLS_SPACE,
-    /* !"#$%&'()*+,-./ */ C4(CLS_PUNCT), C4(CLS_PUNCT), C4(CLS_PUNCT), CLS_PUNCT, CLS_PUNCT,
+    /* 0x00-0x20 controls and space */ C16(CLS_SPACE),
+    C16(CLS_SPACE),
+    CLS_SPACE,
+    /* !"#$%&'()*+,-./ */ C4(CLS_PUNCT),
+    C4(CLS_PUNCT),
+    C4(CLS_PUNCT),
     CLS_PUNCT,
-    /* 0-9 */ C4(CLS_DIGIT), C4(CLS_DIGIT), CLS_DIGIT, CLS_DIGIT,
-    /* :;<=>?@ */ C4(CLS_PUNCT), CLS_PUNCT, CLS_PUNCT, CLS_PUNCT,
-    /* A-Z */ C16(CLS_LETTER), C4(CLS_LETTER), C4(CLS_LETTER), CLS_LETTER, CLS_LETTER,
-    /* [\]^_` */ C4(CLS_PUNCT), CLS_PUNCT, CLS_PUNCT,
-    /* a-z */ C16(CLS_LETTER), C4(CLS_LETTER), C4(CLS_LETTER), CLS_LETTER, CLS_LETTER,
-    /* {|}~ DEL */ C4(CLS_PUNCT), CLS_SPACE,
+    CLS_PUNCT,
+    CLS_PUNCT,
+    /* 0-9 */ C4(CLS_DIGIT),
+    C4(CLS_DIGIT),
+    CLS_DIGIT,
+    CLS_DIGIT,
+    /* :;<=>?@ */ C4(CLS_PUNCT),
+    CLS_PUNCT,
+    CLS_PUNCT,
+    CLS_PUNCT,
+    /* A-Z */ C16(CLS_LETTER),
+    C4(CLS_LETTER),
+    C4(CLS_LETTER),
+    CLS_LETTER,
+    CLS_LETTER,
+    /* [\]^_` */ C4(CLS_PUNCT),
+    CLS_PUNCT,
+    CLS_PUNCT,
+    /* a-z */ C16(CLS_LETTER),
+    C4(CLS_LETTER),
+    C4(CLS_LETTER),
+    CLS_LETTER,
+    CLS_LETTER,
+    /* {|}~ DEL */ C4(CLS_PUNCT),
+    CLS_SPACE,
 #undef C16
 #undef C4
 };
@@ -219,8 +241,8 @@ static void add_token(TokenList *out, char **dst, const char *text, size_t start
 
 /* tokenize into out, reusing tok (room for tcap Tokens) and pool (pcap
  * bytes), which out owns afterwards whatever the outcome. */
-static int tokenize_with(const char *text, size_t len, int max_tokens, TokenList *out,
-                         Token *tok, int tcap, char *pool, size_t pcap)
+static int tokenize_with(const char *text, size_t len, int max_tokens, TokenList *out, Token *tok,
+                         int tcap, char *pool, size_t pcap)
 {
     memset(out, 0, sizeof(*out));
     out->tok = tok, out->tok_cap = tcap, out->pool = pool, out->pool_cap = pcap;

@@ -119,15 +119,22 @@ static HfWant *want(Plan *p, const char *pre, const char *name, int rows, int co
 
 /* Names of a layer's sixteen tensors, BERT's then DistilBERT's, in the
  * order of BertLayer's fields. */
-static const char *const bert_layer[16] = {
-    "attention.self.query.weight",     "attention.self.query.bias",
-    "attention.self.key.weight",       "attention.self.key.bias",
-    "attention.self.value.weight",     "attention.self.value.bias",
-    "attention.output.dense.weight",   "attention.output.dense.bias",
-    "attention.output.LayerNorm.weight", "attention.output.LayerNorm.bias",
-    "intermediate.dense.weight",       "intermediate.dense.bias",
-    "output.dense.weight",             "output.dense.bias",
-    "output.LayerNorm.weight",         "output.LayerNorm.bias"};
+static const char *const bert_layer[16] = {"attention.self.query.weight",
+                                           "attention.self.query.bias",
+                                           "attention.self.key.weight",
+                                           "attention.self.key.bias",
+                                           "attention.self.value.weight",
+                                           "attention.self.value.bias",
+                                           "attention.output.dense.weight",
+                                           "attention.output.dense.bias",
+                                           "attention.output.LayerNorm.weight",
+                                           "attention.output.LayerNorm.bias",
+                                           "intermediate.dense.weight",
+                                           "intermediate.dense.bias",
+                                           "output.dense.weight",
+                                           "output.dense.bias",
+                                           "output.LayerNorm.weight",
+                                           "output.LayerNorm.bias"};
 static const char *const distil_layer[16] = {
     "attention.q_lin.weight",   "attention.q_lin.bias",   "attention.k_lin.weight",
     "attention.k_lin.bias",     "attention.v_lin.weight", "attention.v_lin.bias",
@@ -144,7 +151,7 @@ static void plan_layers(HfBert *m, Plan *p)
     const int cols[16] = {D, 0, D, 0, D, 0, D, 0, 0, 0, D, 0, F, 0, 0, 0};
     for (int l = 0; l < c->n_layer; l++) {
         BertLayer *y = &m->w.layer[l];
-        const float **dst[16] = {&y->q_w,   &y->q_b,   &y->k_w,   &y->k_b,  &y->v_w,   &y->v_b,
+        const float **dst[16] = {&y->q_w,   &y->q_b,   &y->k_w,   &y->k_b,   &y->v_w,  &y->v_b,
                                  &y->o_w,   &y->o_b,   &y->ln1_g, &y->ln1_b, &y->fc_w, &y->fc_b,
                                  &y->out_w, &y->out_b, &y->ln2_g, &y->ln2_b};
         for (int k = 0; k < 16; k++) {
@@ -165,7 +172,8 @@ static HfWant *plan_head(HfBert *m, Plan *p)
     const BertConfig *c = &m->w.cfg;
     const int D = c->d_model, V = c->n_vocab;
     BertWeights *w = &m->w;
-    const char *dense = m->distil ? "vocab_transform.weight" : "cls.predictions.transform.dense.weight";
+    const char *dense =
+        m->distil ? "vocab_transform.weight" : "cls.predictions.transform.dense.weight";
     if (!hfweights_lookup(&m->files, dense, NULL))
         return NULL;
     if (m->distil) {

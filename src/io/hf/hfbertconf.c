@@ -21,24 +21,49 @@ enum { T_INT, T_NUM, T_STR, T_BOOL };
 
 /* The keys read: BERT's, then DistilBERT's. */
 enum {
-    K_TYPE, K_VOCAB, K_POS, K_HIDDEN, K_LAYERS, K_HEADS, K_INTER, K_ACT, K_TYPES, K_EPS,
-    K_POSTYPE, K_DECODER, K_CROSS,
-    K_DIM, K_NLAYERS, K_NHEADS, K_HDIM, K_DACT, K_SINUS,
+    K_TYPE,
+    K_VOCAB,
+    K_POS,
+    K_HIDDEN,
+    K_LAYERS,
+    K_HEADS,
+    K_INTER,
+    K_ACT,
+    K_TYPES,
+    K_EPS,
+    K_POSTYPE,
+    K_DECODER,
+    K_CROSS,
+    K_DIM,
+    K_NLAYERS,
+    K_NHEADS,
+    K_HDIM,
+    K_DACT,
+    K_SINUS,
     K_N
 };
 static const struct {
     const char *name;
     int type;
 } keys[K_N] = {
-    {"model_type", T_STR},          {"vocab_size", T_INT},
-    {"max_position_embeddings", T_INT}, {"hidden_size", T_INT},
-    {"num_hidden_layers", T_INT},   {"num_attention_heads", T_INT},
-    {"intermediate_size", T_INT},   {"hidden_act", T_STR},
-    {"type_vocab_size", T_INT},     {"layer_norm_eps", T_NUM},
-    {"position_embedding_type", T_STR}, {"is_decoder", T_BOOL},
-    {"add_cross_attention", T_BOOL}, {"dim", T_INT},
-    {"n_layers", T_INT},            {"n_heads", T_INT},
-    {"hidden_dim", T_INT},          {"activation", T_STR},
+    {"model_type", T_STR},
+    {"vocab_size", T_INT},
+    {"max_position_embeddings", T_INT},
+    {"hidden_size", T_INT},
+    {"num_hidden_layers", T_INT},
+    {"num_attention_heads", T_INT},
+    {"intermediate_size", T_INT},
+    {"hidden_act", T_STR},
+    {"type_vocab_size", T_INT},
+    {"layer_norm_eps", T_NUM},
+    {"position_embedding_type", T_STR},
+    {"is_decoder", T_BOOL},
+    {"add_cross_attention", T_BOOL},
+    {"dim", T_INT},
+    {"n_layers", T_INT},
+    {"n_heads", T_INT},
+    {"hidden_dim", T_INT},
+    {"activation", T_STR},
     {"sinusoidal_pos_embds", T_BOOL},
 };
 
@@ -148,8 +173,10 @@ static int check(Conf *c, BertConfig *cfg, bool *distil)
         return json_fail(j, "no \"model_type\"; a BERT folder says \"model_type\": \"bert\"");
     *distil = strcmp(c->str[K_TYPE], "distilbert") == 0;
     if (!*distil && strcmp(c->str[K_TYPE], "bert") != 0)
-        return json_fail(j, "\"model_type\" is \"%s\"; attnviz reads \"bert\" and "
-                            "\"distilbert\" here", c->str[K_TYPE]);
+        return json_fail(j,
+                         "\"model_type\" is \"%s\"; attnviz reads \"bert\" and "
+                         "\"distilbert\" here",
+                         c->str[K_TYPE]);
     if (refuse_maths(c, *distil))
         return j->err;
     const int D = *distil ? K_DIM : K_HIDDEN, L = *distil ? K_NLAYERS : K_LAYERS,
@@ -163,20 +190,22 @@ static int check(Conf *c, BertConfig *cfg, bool *distil)
         return json_fail(j, "\"%s\" %d is not divisible by \"%s\" %d", keys[D].name, c->ints[D],
                          keys[H].name, c->ints[H]);
     if (!((float)c->eps > 0 && c->eps < 1))
-        return json_fail(j, "\"layer_norm_eps\" is %g; it must be above 0 (as a float32) and "
-                            "below 1", c->eps);
-    *cfg = (BertConfig){c->ints[K_VOCAB], c->ints[K_POS], *distil ? 0 : c->ints[K_TYPES],
-                        c->ints[D],       c->ints[H],     c->ints[L],
-                        c->ints[F],       *distil ? 1e-12f : (float)c->eps};
+        return json_fail(j,
+                         "\"layer_norm_eps\" is %g; it must be above 0 (as a float32) and "
+                         "below 1",
+                         c->eps);
+    *cfg = (BertConfig){
+        c->ints[K_VOCAB], c->ints[K_POS], *distil ? 0 : c->ints[K_TYPES],  c->ints[D], c->ints[H],
+        c->ints[L],       c->ints[F],     *distil ? 1e-12f : (float)c->eps};
     return AV_OK;
 }
 
 static void defaults(Conf *c)
 {
-    static const int v[K_N] = {[K_VOCAB] = 30522, [K_POS] = 512,  [K_HIDDEN] = 768,
-                               [K_LAYERS] = 12,   [K_HEADS] = 12, [K_INTER] = 3072,
-                               [K_TYPES] = 2,     [K_DIM] = 768,  [K_NLAYERS] = 6,
-                               [K_NHEADS] = 12,   [K_HDIM] = 3072};
+    static const int v[K_N] = {
+        [K_VOCAB] = 30522, [K_POS] = 512,    [K_HIDDEN] = 768, [K_LAYERS] = 12,
+        [K_HEADS] = 12,    [K_INTER] = 3072, [K_TYPES] = 2,    [K_DIM] = 768,
+        [K_NLAYERS] = 6,   [K_NHEADS] = 12,  [K_HDIM] = 3072};
     memcpy(c->ints, v, sizeof v);
     c->eps = 1e-12;
     snprintf(c->str[K_ACT], sizeof c->str[K_ACT], "gelu");
@@ -215,8 +244,8 @@ bool hfbert_config_is_bert(const char *text, size_t len)
         return false;
     c->j = (Json){text, text + len, c->jwhy, sizeof c->jwhy, 0};
     parse_object(c); /* a fault after "model_type" is hfbert_parse_config's to say */
-    bool yes = (c->seen & 1u << K_TYPE) && (strcmp(c->str[K_TYPE], "bert") == 0 ||
-                                            strcmp(c->str[K_TYPE], "distilbert") == 0);
+    bool yes = (c->seen & 1u << K_TYPE) &&
+               (strcmp(c->str[K_TYPE], "bert") == 0 || strcmp(c->str[K_TYPE], "distilbert") == 0);
     free(c);
     return yes;
 }

@@ -121,9 +121,11 @@ static int plan(HfModel *m, HfWant *w)
                                  &ly->fc_w,   &ly->fc_b,   &ly->fcproj_w, &ly->fcproj_b};
         for (int k = 0; k < 12; k++) {
             /* the forward's threads each read a panel (core/gpt2.h) */
-            const bool panel = dst[k] == &ly->attn_w || dst[k] == &ly->fc_w ||
-                               dst[k] == &ly->fcproj_w;
-            w[n] = (HfWant){.rows = rows[k], .cols = cols[k], .dst = dst[k],
+            const bool panel =
+                dst[k] == &ly->attn_w || dst[k] == &ly->fc_w || dst[k] == &ly->fcproj_w;
+            w[n] = (HfWant){.rows = rows[k],
+                            .cols = cols[k],
+                            .dst = dst[k],
                             .split = panel ? gpt2_panel_split(cols[k]) : 0};
             snprintf(w[n].name, sizeof w[n].name, "%sh.%d.%s", pre, l, sfx[k]);
             n++;

@@ -47,12 +47,14 @@ int hfwrite_check(const ModelSpec *s, char *why, size_t whylen)
         return AV_ERR_MODEL;
     }
     if (!s->layernorm) {
-        snprintf(why, whylen, "GPT-2 has a LayerNorm before each attention, each MLP and the "
+        snprintf(why, whylen,
+                 "GPT-2 has a LayerNorm before each attention, each MLP and the "
                  "unembedding, and this model has none (train with --layernorm)");
         return AV_ERR_MODEL;
     }
     if (s->mlp && s->activation != MODEL_ACT_GELU) {
-        snprintf(why, whylen, "GPT-2's MLP is GELU (tanh form), and this model's is ReLU "
+        snprintf(why, whylen,
+                 "GPT-2's MLP is GELU (tanh form), and this model's is ReLU "
                  "(train with --activation gelu)");
         return AV_ERR_MODEL;
     }
@@ -171,8 +173,7 @@ static int add_ln(HfwPlan *p, int l, int k)
 static int add_mlp(HfwPlan *p, int l)
 {
     const size_t D = p->s->d_model, F = (size_t)mlp_width(p->s);
-    static const char *const dst[4] = {"c_fc.weight", "c_fc.bias", "c_proj.weight",
-                                       "c_proj.bias"};
+    static const char *const dst[4] = {"c_fc.weight", "c_fc.bias", "c_proj.weight", "c_proj.bias"};
     static const char *const own[4] = {"W1", "b1", "W2", "b2"};
     const size_t rows[4] = {D, F, F, D}, cols[4] = {F, 0, D, 0};
     char name[64], src[MODEL_NAME_MAX];
@@ -337,8 +338,8 @@ int hfwrite_save_check(const char *dir, char *which, size_t whichlen)
 }
 
 /* One file of the folder being written. */
-static int put_file(const char *dir, const char *name, const char *data, size_t len,
-                    char *which, size_t whichlen)
+static int put_file(const char *dir, const char *name, const char *data, size_t len, char *which,
+                    size_t whichlen)
 {
     char path[4096];
     snprintf(which, whichlen, "%s", name);

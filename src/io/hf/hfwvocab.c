@@ -109,15 +109,18 @@ static bool one_char(const char *s)
 int hfwrite_vocab_check(const ModelSpec *s, char *why, size_t whylen)
 {
     if (s->tokenizer != MODEL_TOK_CHARS) {
-        snprintf(why, whylen, "a word model: GPT-2's tokenizer joins each word to the space "
+        snprintf(why, whylen,
+                 "a word model: GPT-2's tokenizer joins each word to the space "
                  "before it, so its ids would not be the model's (only character models "
                  "are written as GPT-2)");
         return AV_ERR_MODEL;
     }
     for (int i = 0; i < s->V; i++)
         if (!one_char(s->vocab[i])) {
-            snprintf(why, whylen, "token %d is not one character; GPT-2's tokenizer could "
-                     "not give it its own id", i);
+            snprintf(why, whylen,
+                     "token %d is not one character; GPT-2's tokenizer could "
+                     "not give it its own id",
+                     i);
             return AV_ERR_MODEL;
         }
     return AV_OK;

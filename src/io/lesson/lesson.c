@@ -27,26 +27,26 @@
 #include "io/views.h"
 
 static const char *const setting_names[] = {
-    "sentence", "cross", "weights", "model", "preset", "d-model", "heads", "layers", "layer",
-    "head", "token", "key", "seed", "mask", "pe", "scaling", "temperature", "view", "stage",
-    "plot", NULL,
+    "sentence", "cross",   "weights",     "model", "preset", "d-model", "heads",
+    "layers",   "layer",   "head",        "token", "key",    "seed",    "mask",
+    "pe",       "scaling", "temperature", "view",  "stage",  "plot",    NULL,
 };
 
-static const char *const question_names[] = {"ask", "answer", "choice", "tolerance",
-                                              "explain", NULL};
+static const char *const question_names[] = {"ask",       "answer",  "choice",
+                                             "tolerance", "explain", NULL};
 
 typedef struct {
     Lesson *l;
     LessonError *err;
-    int line;             /* current line, 1-based */
-    LessonPage *page;     /* the page being read, or NULL before the first */
+    int line;         /* current line, 1-based */
+    LessonPage *page; /* the page being read, or NULL before the first */
     int cap_pages, cap_lines, cap_claims;
-    bool in_text;         /* narration has begun on this page */
-    bool asked;           /* the page's question has begun */
-    bool answered;        /* ... and has its answer: line */
+    bool in_text;  /* narration has begun on this page */
+    bool asked;    /* the page's question has begun */
+    bool answered; /* ... and has its answer: line */
     int ask_line;
-    bool blank;           /* the last line was blank */
-    int set_dims_line;    /* the line that set d-model or heads on this page, or 0 */
+    bool blank;        /* the last line was blank */
+    int set_dims_line; /* the line that set d-model or heads on this page, or 0 */
     bool set_preset, set_weights;
 } Parser;
 
@@ -100,8 +100,7 @@ static int get_int(Parser *p, const char *name, const char *v, long lo, long hi,
     return val(p, lesson_value_int(name, v, lo, hi, out, m, sizeof m), m);
 }
 
-static int get_number(Parser *p, const char *name, const char *v, double lo, double hi,
-                      double *out)
+static int get_number(Parser *p, const char *name, const char *v, double lo, double hi, double *out)
 {
     char m[160];
     return val(p, lesson_value_number(name, v, lo, hi, out, m, sizeof m), m);
@@ -258,8 +257,10 @@ static int settings_done(Parser *p)
     if (p->set_preset && s->preset == PRESET_DESIGNED) {
         if (p->set_dims_line && (s->d_model != DESIGNED_D_MODEL || s->H != DESIGNED_HEADS)) {
             p->line = p->set_dims_line;
-            return perr(p, "preset designed has d-model %d and %d heads: leave out d-model "
-                        "and heads", DESIGNED_D_MODEL, DESIGNED_HEADS);
+            return perr(p,
+                        "preset designed has d-model %d and %d heads: leave out d-model "
+                        "and heads",
+                        DESIGNED_D_MODEL, DESIGNED_HEADS);
         }
         s->d_model = DESIGNED_D_MODEL, s->H = DESIGNED_HEADS;
         s->weights = NULL;
@@ -300,7 +301,8 @@ static int get_answer(Parser *p, char *v, LessonQuestion *q)
     arg += strspn(arg, " \t");
     int k = (int)lesson_kind_of(v);
     if (k == LESSON_ANS_COUNT)
-        return perr(p, "answer takes top, low, weight KEY, score KEY, dot KEY, max, sum, "
+        return perr(p,
+                    "answer takes top, low, weight KEY, score KEY, dot KEY, max, sum, "
                     "entropy, visible, output D, cells, tokens, d_k or pe POS DIM, not '%.30s'",
                     v);
     if (k >= LESSON_ANS_LENS_ROWS)
@@ -492,13 +494,14 @@ static int keyed_line(Parser *p, const char *key, char *v)
         return claim_line(p, v);
     bool is_set = in_list(setting_names, key), is_q = in_list(question_names, key);
     if (!is_set && !is_q)
-        return perr(p, "unknown setting '%s:' (start the line with '\\' if it is narration)",
-                    key);
+        return perr(p, "unknown setting '%s:' (start the line with '\\' if it is narration)", key);
     if (!p->page)
         return perr(p, "%s: belongs to a page: start one with '== Title'", key);
     if (is_set && (p->in_text || p->asked))
-        return perr(p, "%s: comes too late: a page's settings come before its text and "
-                    "question", key);
+        return perr(p,
+                    "%s: comes too late: a page's settings come before its text and "
+                    "question",
+                    key);
     if (is_set)
         return setting(p, key, v);
     if (!p->in_text && !p->asked) {
@@ -622,4 +625,3 @@ void lesson_free(Lesson *l)
     free(l->model);
     memset(l, 0, sizeof *l);
 }
-

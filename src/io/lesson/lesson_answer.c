@@ -70,7 +70,6 @@ int lesson_token_index(const LessonTokenRef *ref, const TokenList *t)
 
 /* ---- answers ---- */
 
-
 /* The first number written in s ("about 38%" -> 38), or NAN. */
 static double first_number(const char *s)
 {
@@ -293,7 +292,8 @@ static int lens_eval(const LessonClaimTerm *t, const ModelResult *r, const Lens 
                AV_ERR_CONFIG;
     if (i < 0 || i >= ls->n)
         return snprintf(why, len, "the lens has no token %s",
-                        t->query.text ? t->query.text : "of that number"), AV_ERR_CONFIG;
+                        t->query.text ? t->query.text : "of that number"),
+               AV_ERR_CONFIG;
     size_t at = lens_at(ls, l, i);
     if (ls->ids[at] < 0)
         return snprintf(why, len, "the lens cell holds no token"), AV_ERR_CONFIG;
@@ -329,9 +329,13 @@ static int term_eval(const LessonClaimTerm *t, const ModelResult *r, const Model
         return snprintf(why, len, "there is no head %d", h + 1), AV_ERR_CONFIG;
     if (i < 0)
         return snprintf(why, len, "the sentence has no token %s",
-                        t->query.text ? t->query.text : "of that number"), AV_ERR_CONFIG;
+                        t->query.text ? t->query.text : "of that number"),
+               AV_ERR_CONFIG;
     LessonQuestion q = {.kind = t->answer <= LESSON_ANS_LOW ? LESSON_ASK_TOKEN : LESSON_ASK_NUMBER,
-                        .answer = t->answer, .key = t->key, .arg1 = t->arg1, .arg2 = t->arg2,
+                        .answer = t->answer,
+                        .key = t->key,
+                        .arg1 = t->arg1,
+                        .arg2 = t->arg2,
                         .tolerance = -1};
     int err = lesson_answer(&q, r, cfg, L, h, i, a);
     a->value += t->offset;
@@ -357,8 +361,8 @@ static void term_text(const LessonClaimTerm *t, const LessonAnswer *a, const Mod
 }
 
 /* Whether two tokens' sides are the same token (a constant by its text). */
-static bool same_token(const LessonClaimTerm *ta, const LessonAnswer *a,
-                       const LessonClaimTerm *tb, const LessonAnswer *b, const ModelResult *r)
+static bool same_token(const LessonClaimTerm *ta, const LessonAnswer *a, const LessonClaimTerm *tb,
+                       const LessonAnswer *b, const ModelResult *r)
 {
     const TokenList *keys = model_key_tokens(r);
     if (ta->is_const)
@@ -398,8 +402,9 @@ int lesson_answer_claim(const LessonClaim *c, const ModelResult *r, const ModelC
         return AV_OK;
     }
     /* == with a written number: to its precision; two answers: exactly */
-    double eq = c->a.is_const ? c->a.half_ulp : c->b.is_const ? c->b.half_ulp
-                : 1e-9 * fmax(1, fabs(a.value));
+    double eq = c->a.is_const   ? c->a.half_ulp
+                : c->b.is_const ? c->b.half_ulp
+                                : 1e-9 * fmax(1, fabs(a.value));
     v->holds = compare(c->op, a.value, b.value, eq);
     return AV_OK;
 }

@@ -92,11 +92,12 @@ void lesson_model_missing(const char *name, char *out, size_t size)
 {
     HfId id;
     if (name[0] != '/' && name[0] != '.' && hfcache_parse_id(name, &id))
-        snprintf(out, size, "The model %.100s is neither a folder nor in the Hugging Face "
-                 "cache: attnviz get %.100s fetches it.", name, name);
+        snprintf(out, size,
+                 "The model %.100s is neither a folder nor in the Hugging Face "
+                 "cache: attnviz get %.100s fetches it.",
+                 name, name);
     else
-        snprintf(out, size, "The model folder %.200s is missing: make it as the page says.",
-                 name);
+        snprintf(out, size, "The model folder %.200s is missing: make it as the page says.", name);
 }
 
 int lesson_use_model(Lesson *l, const char *model)

@@ -91,15 +91,14 @@ static int head_or_layer(char *arg, LessonClaimTerm *t, bool *taken, char *msg, 
         t->layer++; /* kept 1-based: 0 stays "not named" */
         return err;
     }
-    return lesson_value_int(head ? "a claim's head" : "a claim's layer", trim(arg + 5 + layer),
-                            1, head ? AV_MAX_HEADS : AV_MAX_LAYERS, head ? &t->head : &t->layer, msg,
+    return lesson_value_int(head ? "a claim's head" : "a claim's layer", trim(arg + 5 + layer), 1,
+                            head ? AV_MAX_HEADS : AV_MAX_LAYERS, head ? &t->head : &t->layer, msg,
                             len);
 }
 
 /* The arguments in the parentheses, split at commas: head N, layer N, and
  * up to two positional ones into pos. */
-static int split_args(char *args, LessonClaimTerm *t, char **pos, int *n_pos, char *msg,
-                      size_t len)
+static int split_args(char *args, LessonClaimTerm *t, char **pos, int *n_pos, char *msg, size_t len)
 {
     *n_pos = 0;
     for (char *a = args; a && *trim(a);) {
@@ -133,11 +132,10 @@ static int term_args(LessonClaimTerm *t, char **pos, int n, char *msg, size_t le
     if (k == LESSON_ANS_PE) {
         if (n != 2)
             return snprintf(msg, len, "pe( ) takes a position and a dimension"), AV_ERR_LESSON;
-        if ((err = lesson_value_int("pe's position", pos[0], 0, AV_MAX_TOKENS, &t->arg1, msg,
-                                    len)))
+        if ((err = lesson_value_int("pe's position", pos[0], 0, AV_MAX_TOKENS, &t->arg1, msg, len)))
             return err;
-        return lesson_value_int("pe's dimension", pos[1], 0, AV_MAX_D_MODEL_OWN - 1, &t->arg2,
-                                msg, len);
+        return lesson_value_int("pe's dimension", pos[1], 0, AV_MAX_D_MODEL_OWN - 1, &t->arg2, msg,
+                                len);
     }
     if (whole && n)
         return snprintf(msg, len, "%s takes no token", name), AV_ERR_LESSON;
@@ -150,11 +148,11 @@ static int term_args(LessonClaimTerm *t, char **pos, int n, char *msg, size_t le
         err = lesson_value_token("a claim's query", pos[0], &t->query.index, &t->query.text, msg,
                                  len);
     if (!err && keyed)
-        err = lesson_value_token("a claim's key", pos[n - 1], &t->key.index, &t->key.text,
-                                 msg, len);
+        err =
+            lesson_value_token("a claim's key", pos[n - 1], &t->key.index, &t->key.text, msg, len);
     if (!err && k == LESSON_ANS_OUTPUT)
-        err = lesson_value_int("output's component", pos[n - 1], 1, AV_MAX_D_MODEL_OWN,
-                               &t->arg1, msg, len);
+        err = lesson_value_int("output's component", pos[n - 1], 1, AV_MAX_D_MODEL_OWN, &t->arg1,
+                               msg, len);
     return err;
 }
 
@@ -179,8 +177,11 @@ static int split_offset(char *s, LessonClaimTerm *t, char *msg, size_t len)
         return AV_OK;
     char *v = trim(sign + 1);
     if (!*v || strspn(v, "0123456789") != strlen(v))
-        return snprintf(msg, len, "a term's offset is a whole number: 'layers + 1', not "
-                        "'%.20s'", sign), AV_ERR_LESSON;
+        return snprintf(msg, len,
+                        "a term's offset is a whole number: 'layers + 1', not "
+                        "'%.20s'",
+                        sign),
+               AV_ERR_LESSON;
     int err = lesson_value_int("a term's offset", v, 0, AV_MAX_TOKENS, &t->offset, msg, len);
     if (*sign == '-')
         t->offset = -t->offset;
@@ -249,8 +250,10 @@ int lesson_claim_parse(char *text, LessonClaim *c, char *msg, size_t len)
     size_t n;
     char *at = find_op(text, &c->op, &n);
     if (!at)
-        return snprintf(msg, len, "a claim compares two things with ==, !=, <, <=, > or >=, "
-                        "as 'top(bank) != river'"), AV_ERR_LESSON;
+        return snprintf(msg, len,
+                        "a claim compares two things with ==, !=, <, <=, > or >=, "
+                        "as 'top(bank) != river'"),
+               AV_ERR_LESSON;
     char *right = at + n;
     *at = '\0';
     int err = parse_term(trim(text), &c->a, msg, len);
@@ -260,16 +263,22 @@ int lesson_claim_parse(char *text, LessonClaim *c, char *msg, size_t len)
         return err;
     char ta = term_type(&c->a), tb = term_type(&c->b);
     if (c->a.is_const && c->b.is_const)
-        return snprintf(msg, len, "a claim compares something on screen: both sides are "
-                        "constants"), AV_ERR_LESSON;
+        return snprintf(msg, len,
+                        "a claim compares something on screen: both sides are "
+                        "constants"),
+               AV_ERR_LESSON;
     if ((ta == 't') != (tb == 't'))
-        return snprintf(msg, len, "a claim compares a token with a token, a number with a "
-                        "number"), AV_ERR_LESSON;
+        return snprintf(msg, len,
+                        "a claim compares a token with a token, a number with a "
+                        "number"),
+               AV_ERR_LESSON;
     if (ta == 't' && c->op != CLAIM_EQ && c->op != CLAIM_NE)
         return snprintf(msg, len, "tokens are compared with == or !="), AV_ERR_LESSON;
     if (ta != tb && (c->a.is_const || c->b.is_const))
-        return snprintf(msg, len, "weight, max, sum and lens_prob are in per cent: write "
-                        "'50%%', and only with them"), AV_ERR_LESSON;
+        return snprintf(msg, len,
+                        "weight, max, sum and lens_prob are in per cent: write "
+                        "'50%%', and only with them"),
+               AV_ERR_LESSON;
     return AV_OK;
 }
 

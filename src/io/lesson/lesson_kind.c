@@ -4,8 +4,8 @@
 #include <string.h>
 
 static const char *const answer_names[LESSON_ANS_COUNT] = {
-    "top", "low", "weight", "score", "dot", "max", "sum", "entropy", "visible", "output",
-    "cells", "tokens", "d_k", "pe", "lens_rows", "layers", "lens_prob",
+    "top",    "low",   "weight", "score", "dot", "max",       "sum",    "entropy",   "visible",
+    "output", "cells", "tokens", "d_k",   "pe",  "lens_rows", "layers", "lens_prob",
 };
 
 const char *lesson_kind_name(LessonAnswerKind k)

@@ -18,8 +18,7 @@ int lesson_value_int(const char *name, const char *v, long lo, long hi, int *out
     errno = 0;
     long x = strtol(v, &end, 10);
     if (!*v || *end || errno || x < lo || x > hi) {
-        snprintf(msg, len, "%s takes a whole number from %ld to %ld, not '%.40s'", name, lo, hi,
-                 v);
+        snprintf(msg, len, "%s takes a whole number from %ld to %ld, not '%.40s'", name, lo, hi, v);
         return AV_ERR_LESSON;
     }
     *out = (int)x;
@@ -77,8 +76,8 @@ int lesson_value_token(const char *name, char *v, int *index, const char **text,
 
 static int stage_one(const char *v, size_t n)
 {
-    static const char *const names[] = {"q", "k", "v", "scores", "scaled", "masked", "weights",
-                                        "output"};
+    static const char *const names[] = {"q",      "k",      "v",       "scores",
+                                        "scaled", "masked", "weights", "output"};
     for (int k = 0; k < 8; k++)
         if ((strlen(names[k]) == n && !strncmp(v, names[k], n)) || (n == 1 && v[0] == '1' + k))
             return k + 1;
@@ -94,7 +93,9 @@ int lesson_value_stage(const char *v, int *out, int *last, char *msg, size_t len
         *out = a, *last = b;
         return AV_OK;
     }
-    snprintf(msg, len, "stage takes 1-8 or q, k, v, scores, scaled, masked, weights, output, "
-             "or two of them as first-last, not '%.30s'", v);
+    snprintf(msg, len,
+             "stage takes 1-8 or q, k, v, scores, scaled, masked, weights, output, "
+             "or two of them as first-last, not '%.30s'",
+             v);
     return AV_ERR_LESSON;
 }

@@ -20,8 +20,8 @@
 #include "core/av.h"
 #include "render/heatmap.h"
 
-#define LABEL_W 4   /* "12  " */
-#define CELL_W 11   /* the token's text (6), its percentage (4), a gap */
+#define LABEL_W 4 /* "12  " */
+#define CELL_W 11 /* the token's text (6), its percentage (4), a gap */
 #define NAME_W 6
 #define PANEL_W 28  /* the selected cell's top ten */
 #define HEAD_ROWS 4 /* title, hint, positions, input tokens */
@@ -81,8 +81,7 @@ static void header(const UiState *u, Grid *g, const LensLayout *ll, const Lens *
     for (int c = 0; c < ll->cols; c++) {
         const int i = ll->first_i + c, x = ll->x0 + c * CELL_W;
         const int style = i == sel_i ? STYLE_LABEL_SEL : STYLE_DIM;
-        grid_printf(g, x, ll->y0 - 2, CELL_W - 1, style, "%s%d", i == sel_i ? "\u25bc" : "",
-                    i + 1);
+        grid_printf(g, x, ll->y0 - 2, CELL_W - 1, style, "%s%d", i == sel_i ? "\u25bc" : "", i + 1);
         name_of(u, ls->tok[i], name, sizeof name);
         grid_puts(g, x, ll->y0 - 1, name, CELL_W - 1, i == sel_i ? STYLE_LABEL_SEL : STYLE_LABEL);
     }
@@ -128,10 +127,9 @@ static bool no_lens(const UiState *u, Grid *g, Rect r)
     const LensView *lv = &u->a.lens;
     if (lv->ls.n > 0 && lv->ls.rows > 0 && (lv->err == AV_OK || lv->err == KIND_BUSY))
         return false;
-    const char *why = lv->err == KIND_BUSY || lv->err == AV_OK
-                          ? "computing the logit lens\u2026"
-                          : lv->err == AV_ERR_EMPTY ? "the logit lens needs a text with tokens"
-                                                    : av_strerror(lv->err);
+    const char *why = lv->err == KIND_BUSY || lv->err == AV_OK ? "computing the logit lens\u2026"
+                      : lv->err == AV_ERR_EMPTY ? "the logit lens needs a text with tokens"
+                                                : av_strerror(lv->err);
     grid_printf(g, r.x, r.y + 2, r.w, STYLE_DIM, "%s", why);
     return true;
 }
@@ -166,8 +164,7 @@ void view_lens_draw(UiState *u, Grid *g, Rect r)
     header(u, g, ll, ls, i);
     for (int row = 0; row < ll->rows; row++) {
         const int layer = ll->first_l + row, y = ll->y0 + row;
-        grid_printf(g, r.x, y, LABEL_W - 1, layer == l ? STYLE_LABEL_SEL : STYLE_DIM, "%d",
-                    layer);
+        grid_printf(g, r.x, y, LABEL_W - 1, layer == l ? STYLE_LABEL_SEL : STYLE_DIM, "%d", layer);
         for (int c = 0; c < ll->cols; c++) {
             const int x = ll->x0 + c * CELL_W;
             cell(u, g, x, y, ls, layer, ll->first_i + c);

@@ -13,7 +13,7 @@
 #include "view_predict.h"
 #include "../widgets.h"
 
-#define INFO_MIN 6    /* rows the right panel keeps for the cell lines and bars */
+#define INFO_MIN 6 /* rows the right panel keeps for the cell lines and bars */
 #define FOCUS_LABEL_W 10
 #define COL_LABEL_MAX 5 /* a key label's letters: rotated, so this many rows */
 
@@ -50,9 +50,15 @@ static int focus_width(const UiState *u, Rect r, int *fcw)
 static HeatmapSpec spec_for(const UiState *u, int h)
 {
     return (HeatmapSpec){
-        .P = model_head_P(&u->a.ses.res, u->a.app.layer, h), .n_q = u->a.app.n_q, .n_k = u->a.app.n_k,
-        .row_labels = u->labels_q, .col_labels = u->labels_k, .causal = u->a.ses.res.shape.causal,
-        .mode = u->hmode, .sel_row = u->a.app.sel_row, .sel_col = u->a.app.sel_col,
+        .P = model_head_P(&u->a.ses.res, u->a.app.layer, h),
+        .n_q = u->a.app.n_q,
+        .n_k = u->a.app.n_k,
+        .row_labels = u->labels_q,
+        .col_labels = u->labels_k,
+        .causal = u->a.ses.res.shape.causal,
+        .mode = u->hmode,
+        .sel_row = u->a.app.sel_row,
+        .sel_col = u->a.app.sel_col,
         .full = comb_full(&u->a.ses.comb),
     };
 }

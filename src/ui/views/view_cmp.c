@@ -25,10 +25,18 @@ static void cmp_heatmap(UiState *u, Grid *g, Rect r, const ModelResult *res, int
      * so that every row of the triangle keeps its place */
     letters = letters > 5 ? 5 : letters >= 3 ? letters : cw > 1 ? cw - 1 : 1;
     HeatmapSpec sp = {
-        .P = model_head_P(res, s->layer, h), .n_q = s->n_q, .n_k = s->n_k,
-        .row_labels = u->labels_q, .col_labels = widget_col_labels(u, cw, letters),
-        .causal = res->shape.causal, .mode = u->hmode, .sel_row = s->sel_row,
-        .sel_col = s->sel_col, .label_w = label_w, .number_rows = true, .cell_w = cw,
+        .P = model_head_P(res, s->layer, h),
+        .n_q = s->n_q,
+        .n_k = s->n_k,
+        .row_labels = u->labels_q,
+        .col_labels = widget_col_labels(u, cw, letters),
+        .causal = res->shape.causal,
+        .mode = u->hmode,
+        .sel_row = s->sel_row,
+        .sel_col = s->sel_col,
+        .label_w = label_w,
+        .number_rows = true,
+        .cell_w = cw,
     };
     int shown = max_h - letters > 1 ? max_h - letters : 1;
     sp.first_row = s->sel_row >= shown ? s->sel_row - shown + 1 : 0;
@@ -40,8 +48,8 @@ static void cmp_heatmap(UiState *u, Grid *g, Rect r, const ModelResult *res, int
 }
 
 /* One side: title with statistics, heatmap, legend; then the bars. */
-static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
-                     const char *what, bool main)
+static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *what,
+                     bool main)
 {
     char title[128];
     snprintf(title, sizeof title, "Head %d%s: %s", h + 1, what, widget_head_label(u, h));
@@ -83,7 +91,8 @@ void view_cmp_draw(UiState *u, Grid *g, Rect r)
         return;
     }
     if (u->a.ses.run_err2) {
-        grid_puts(g, right.x, r.y + 1, widget_run_error(u, u->a.ses.run_err2), right.w, STYLE_ACCENT);
+        grid_puts(g, right.x, r.y + 1, widget_run_error(u, u->a.ses.run_err2), right.w,
+                  STYLE_ACCENT);
         return;
     }
     const ModelResult *off = s->cfg.causal ? &u->a.ses.res2 : &u->a.ses.res;

@@ -13,15 +13,19 @@
 
 /* One line per action or -/+ pair; keys come from the key table. */
 typedef struct {
-    Action a, b; /* b: the pair's second action, or ACT_NONE */
-    const char *text;  /* with a == ACT_NONE: a heading; NULL: a view's (views.def) */
+    Action a, b;      /* b: the pair's second action, or ACT_NONE */
+    const char *text; /* with a == ACT_NONE: a heading; NULL: a view's (views.def) */
 } HelpLine;
 
 /* In help_lines, where the lines of the views (io/views.def) named by no
  * line of the table go, in the views' order. */
+/* clang-format 14 breaks a braced list in a macro into a line a brace */
+/* clang-format off */
 #define HELP_MORE_VIEWS {ACT_COUNT, ACT_NONE, NULL}
+/* clang-format on */
 
-static const HelpLine help_lines[] = { /* a view's text NULL: its row's */
+static const HelpLine help_lines[] = {
+    /* a view's text NULL: its row's */
     {ACT_NONE, ACT_NONE, "Commands (letters while browsing)"},
     {ACT_QUIT, ACT_NONE, "quit (Ctrl-L: redraw)"},
     {ACT_ESCAPE, ACT_NONE, "back out one level (never quits)"},
@@ -98,7 +102,6 @@ static const HelpLine help_lines[] = { /* a view's text NULL: its row's */
     {ACT_NONE, ACT_COUNT, "click sentence: edit there"},
     {ACT_NONE, ACT_COUNT, "wheel: token up / down"},
 };
-
 
 #define N_LINES ((int)(sizeof help_lines / sizeof help_lines[0]))
 #define HELP_MAX (N_LINES + VIEW_ID_COUNT)
@@ -236,9 +239,7 @@ void view_help_at(UiState *u, int gw, int gh, Action a)
     for (int k = 0; k < h->n; k++)
         if (h->l[k].a == a) {
             /* its heading first, when the line under one */
-            int line = k > 0 && h->l[k - 1].a == ACT_NONE && h->l[k - 1].b == ACT_NONE
-                           ? k - 1
-                           : k;
+            int line = k > 0 && h->l[k - 1].a == ACT_NONE && h->l[k - 1].b == ACT_NONE ? k - 1 : k;
             line %= per_col; /* within its column; already in sight: no scroll */
             u->a.app.help_scroll = line < rows ? 0 : line; /* input_help_draw clamps the end */
             return;
@@ -270,7 +271,6 @@ void view_help_draw(UiState *u, Grid *g)
         int key_w = keys_width(&help, first, count);
         key_w = key_w > col_w / 2 ? col_w / 2 : key_w;
         for (int k = top; k < count && k - top < rows; k++)
-            help_line(g, &help.l[first + k], x0 + 1 + c * col_w, y0 + 1 + k - top, col_w,
-                      key_w);
+            help_line(g, &help.l[first + k], x0 + 1 + c * col_w, y0 + 1 + k - top, col_w, key_w);
     }
 }

@@ -14,7 +14,7 @@
 
 #define LESSON_SIDE_MIN 110 /* screens this wide get the page at the right */
 #define LESSON_SIDE_W 44
-#define LESSON_LINES 64     /* wrapped lines of a part of a page, at most */
+#define LESSON_LINES 64 /* wrapped lines of a part of a page, at most */
 
 void view_lesson_key(const UiState *u, int key, bool code, AppInput *in)
 {
@@ -28,8 +28,10 @@ void view_lesson_key(const UiState *u, int key, bool code, AppInput *in)
     else if (code && key == KEY_PPAGE)
         li = LESSON_IN_PREV;
     else if (code && (key == KEY_LEFT || key == KEY_RIGHT || key == KEY_UP || key == KEY_DOWN))
-        li = key == KEY_LEFT ? LESSON_IN_LEFT : key == KEY_RIGHT ? LESSON_IN_RIGHT
-             : key == KEY_UP ? LESSON_IN_UP : LESSON_IN_DOWN;
+        li = key == KEY_LEFT    ? LESSON_IN_LEFT
+             : key == KEY_RIGHT ? LESSON_IN_RIGHT
+             : key == KEY_UP    ? LESSON_IN_UP
+                                : LESSON_IN_DOWN;
     else if (code && ls->list && (key == KEY_HOME || key == KEY_END))
         li = key == KEY_HOME ? LESSON_IN_FIRST : LESSON_IN_LAST; /* a page's: the tokens' */
     else if (code && key == KEY_ENTER)
@@ -137,8 +139,8 @@ static void question_lines(const UiState *u, const LessonPage *p, Lines *L, bool
     add(L, q->text, STYLE_TITLE, 0);
     for (int k = 0; !choices_inline(u, q, L, compact) && k < q->n_choices; k++) {
         bool right = ls->revealed && ls->have_answer && k == ls->answer.choice;
-        snprintf(buf, sizeof buf, "%s(%c) %s%s", k == ls->pick ? ">" : " ", 'a' + k,
-                 q->choices[k], right ? "  <- the answer" : "");
+        snprintf(buf, sizeof buf, "%s(%c) %s%s", k == ls->pick ? ">" : " ", 'a' + k, q->choices[k],
+                 right ? "  <- the answer" : "");
         add(L, buf, k == ls->pick ? STYLE_LABEL_SEL : right ? STYLE_ACCENT : STYLE_TEXT, 1);
     }
     const char *pred = "";
@@ -154,8 +156,10 @@ static void question_lines(const UiState *u, const LessonPage *p, Lines *L, bool
     if (!ls->revealed)
         return;
     snprintf(buf, sizeof buf, "answer: %s%s", ls->answer_text,
-             !ls->have_answer ? "" : !ls->predicted ? "  (no prediction)"
-             : ls->correct ? "  - right" : "  - not this time");
+             !ls->have_answer ? ""
+             : !ls->predicted ? "  (no prediction)"
+             : ls->correct    ? "  - right"
+                              : "  - not this time");
     add(L, buf, STYLE_ACCENT, 0);
     add_paragraphs(L, &ls->lesson, q->explain_first, q->n_explain, STYLE_TEXT);
 }
@@ -278,7 +282,7 @@ void view_lesson_veil(const UiState *u, Grid *g, Rect r)
             } else if (veils(c)) {
                 c->cp = is_digit(c) ? '?' : ' ';
             }
-            c->flags &= (uint8_t)~(GRID_CELL_HALF | GRID_CELL_UP_MASKED | GRID_CELL_LO_MASKED);
+            c->flags &= (uint8_t) ~(GRID_CELL_HALF | GRID_CELL_UP_MASKED | GRID_CELL_LO_MASKED);
         }
         veil_decimals(g, r, y);
         if (first_bar >= 0)
@@ -357,8 +361,8 @@ static void draw_hint(const UiState *u, Grid *g, Rect r, int first, int shown, i
     int n = snprintf(buf, sizeof buf, "%s", lesson_state_hint(&u->a.lesson));
     if (shown < total)
         snprintf(buf + n, sizeof buf - n, "  %s text %d-%d of %d",
-                 first + shown < total ? (first ? "{ }:" : "}: more") : "{: back,",
-                 first + 1, first + shown, total);
+                 first + shown < total ? (first ? "{ }:" : "}: more") : "{: back,", first + 1,
+                 first + shown, total);
     grid_puts(g, r.x, r.y + r.h - 1, buf, r.w, STYLE_DIM);
 }
 
@@ -406,8 +410,7 @@ void view_lesson_list_draw(const UiState *u, Grid *g)
     rows = rows > ls->list_n ? ls->list_n : rows;
     Rect r = {(g->w - w) / 2, (g->h - rows - 4) / 2, w, rows + 4};
     widget_box(g, r);
-    grid_puts(g, r.x + 2, r.y + 1, "Lessons: Up/Down, Enter opens, Esc closes", w - 4,
-              STYLE_TITLE);
+    grid_puts(g, r.x + 2, r.y + 1, "Lessons: Up/Down, Enter opens, Esc closes", w - 4, STYLE_TITLE);
     int first = ls->list_sel >= rows ? ls->list_sel - rows + 1 : 0;
     for (int k = 0; k < rows; k++) {
         int i = first + k;

@@ -138,13 +138,15 @@ static void draw_row_labels(UiState *u, Grid *g, const LongGeo *lg)
         row_tokens(lg, y, &t0, &t1);
         bool mine = sel >= t0 && sel < t1;
         int nw = grid_digits(u->a.app.n_q) & 7; /* at most 5 digits (16384 tokens) */
-        if (t1 - t0 == 1) /* numbers right-aligned: no shift at token 10 */
+        if (t1 - t0 == 1)                       /* numbers right-aligned: no shift at token 10 */
             snprintf(lab, sizeof lab, "%*d %.24s", nw, t0 + 1, u->labels_q[t0]);
         else
             axis_range_label(t0, t1, lab, sizeof lab);
         grid_put(g, lg->x - LONG_LABEL_W - 2, sy, mine ? 0x25B6 : ' ', STYLE_ACCENT, 0);
         grid_puts(g, lg->x - LONG_LABEL_W - 1, sy, lab, LONG_LABEL_W,
-                  mine ? STYLE_LABEL_SEL : t1 - t0 == 1 ? STYLE_LABEL : STYLE_DIM);
+                  mine           ? STYLE_LABEL_SEL
+                  : t1 - t0 == 1 ? STYLE_LABEL
+                                 : STYLE_DIM);
     }
 }
 
@@ -168,8 +170,7 @@ static void draw_col_ticks(UiState *u, Grid *g, const LongGeo *lg, int y)
 
 /* "zoom 2 (z/Z/0) | rows ..., cols ... | max pooling (a)", then the tokens a
  * cell covers; "of sampled rows" where a cell reads only some of its rows */
-static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, int x, int y,
-                         int w)
+static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, int x, int y, int w)
 {
     int rmin = lg->ar.span / lg->rows, rmax = (lg->ar.span + lg->rows - 1) / lg->rows;
     int cmin = lg->ac.span / lg->cols, cmax = (lg->ac.span + lg->cols - 1) / lg->cols;
@@ -189,8 +190,7 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
                     bool main)
 {
     const AppState *s = &u->a.app;
-    int legend_h = heatmap_legend_rows(r.w, u->hmode, res->shape.causal,
-                                       comb_full(&u->a.ses.comb));
+    int legend_h = heatmap_legend_rows(r.w, u->hmode, res->shape.causal, comb_full(&u->a.ses.comb));
     int rows = r.h - 2 - 2 - legend_h, cols = r.w - LONG_LABEL_W - 3;
     if (rows < 2 || cols < 4)
         return;
@@ -318,5 +318,5 @@ void view_long_draw(UiState *u, Grid *g, Rect r)
     view_long_head(u, g, left, &u->a.ses.res, s->head, title, true);
     int used = view_long_tiles(u, g, right, right.h / 2);
     widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->a.ses.res,
-                 s->head);
+                     s->head);
 }

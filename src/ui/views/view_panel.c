@@ -114,15 +114,19 @@ static void heads_text(const UiState *u, FILE *f, int width)
     const ModelConfig *c = &u->a.app.cfg;
     if (c->preset == PRESET_LOADED) {
         fprintf(f, "The %d heads come from --weights\n\n", c->H);
-        wrap(f, "Layer 1's W_q, W_k, W_v and W_o were read from Wq.npy, Wk.npy, Wv.npy and "
-                "Wo.npy, and X.npy, when present, replaced the toy embeddings. Deeper layers "
-                "keep toy weights from the seed.", width, "  ");
+        wrap(f,
+             "Layer 1's W_q, W_k, W_v and W_o were read from Wq.npy, Wk.npy, Wv.npy and "
+             "Wo.npy, and X.npy, when present, replaced the toy embeddings. Deeper layers "
+             "keep toy weights from the seed.",
+             width, "  ");
         return;
     }
     if (c->preset == PRESET_TRAINED) {
         fprintf(f, "The %d x %d heads were trained (--model)\n\n", c->layers, c->H);
-        wrap(f, "Each head is labelled by its best score on probe sequences when it passes "
-                "0.5 (heads.txt, written by attnviz train), else \"mixed\".", width, "  ");
+        wrap(f,
+             "Each head is labelled by its best score on probe sequences when it passes "
+             "0.5 (heads.txt, written by attnviz train), else \"mixed\".",
+             width, "  ");
         for (int l = 0; l < c->layers; l++)
             for (int h = 0; h < c->H; h++)
                 fprintf(f, "\nLayer %d head %d: %s\n", l + 1, h + 1, model_head_label(c, l, h));
@@ -130,18 +134,22 @@ static void heads_text(const UiState *u, FILE *f, int width)
     }
     if (c->preset != PRESET_DESIGNED) {
         fprintf(f, "The %d heads are random (seed %llu)\n\n", c->H, (unsigned long long)c->seed);
-        wrap(f, "Their W_q, W_k and W_v have the spread the articles' MultiHeadAttention "
-                "gives them, standard deviation sqrt(2/d_model), drawn uniformly rather than "
-                "normally so that no libm call is involved and every machine draws the same "
-                "numbers. Nothing was learnt: the patterns you see come from the toy "
-                "embeddings and the positional encoding alone. Press P for the designed "
-                "heads, built by hand so that each does one known thing.", width, "  ");
+        wrap(f,
+             "Their W_q, W_k and W_v have the spread the articles' MultiHeadAttention "
+             "gives them, standard deviation sqrt(2/d_model), drawn uniformly rather than "
+             "normally so that no libm call is involved and every machine draws the same "
+             "numbers. Nothing was learnt: the patterns you see come from the toy "
+             "embeddings and the positional encoding alone. Press P for the designed "
+             "heads, built by hand so that each does one known thing.",
+             width, "  ");
         return;
     }
     fputs("The designed heads (P: back to random weights)\n\n", f);
-    wrap(f, "d_model 192, 6 heads of d_k 32. The embeddings are feature vectors from a toy "
-            "lexicon (assets/lexicon.txt): word class, agreement and an identity code; "
-            "dimensions 0-31 carry the positional encoding alone.", width, "  ");
+    wrap(f,
+         "d_model 192, 6 heads of d_k 32. The embeddings are feature vectors from a toy "
+         "lexicon (assets/lexicon.txt): word class, agreement and an identity code; "
+         "dimensions 0-31 carry the positional encoding alone.",
+         width, "  ");
     for (int h = 0; h < DESIGNED_HEADS; h++) {
         fprintf(f, "\nHead %d: %s\n", h + 1, designed_head_label(h));
         wrap(f, designed_head_help(h), width, "  ");
@@ -231,6 +239,6 @@ void view_panel_draw(UiState *u, Grid *g, Rect r)
         grid_puts(g, r.x + 2, r.y + 1 + k, line, r.w - 4, head ? STYLE_ACCENT : STYLE_TEXT);
     }
     if (most > 0)
-        grid_printf(g, r.x + r.w - 22, r.y + r.h - 1, 20, STYLE_DIM, " lines %d-%d of %d ",
-                    top + 1, top + rows, u->panel_n);
+        grid_printf(g, r.x + r.w - 22, r.y + r.h - 1, 20, STYLE_DIM, " lines %d-%d of %d ", top + 1,
+                    top + rows, u->panel_n);
 }

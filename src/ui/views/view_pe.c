@@ -44,12 +44,17 @@ static int pe_compute(UiState *u, int n, int d)
 static void draw_matrix(UiState *u, Grid *g, Rect r, int P, int d)
 {
     const AppState *s = &u->a.app;
-    grid_puts(g, r.x, r.y, "PE matrix: row k = token k (pos k-1)", r.w,
-              STYLE_TITLE);
+    grid_puts(g, r.x, r.y, "PE matrix: row k = token k (pos k-1)", r.w, STYLE_TITLE);
     diverge_legend(u, g, r.x, r.y + 1, r.w);
     PlotMatrixSpec sp = {
-        .M = u->PE, .n_rows = P, .n_cols = d, .range = 1.0f, .row_labels = u->labels_q,
-        .n_labeled = s->n_q, .sel_row = s->sel_row, .glyphs = u->depth == DEPTH_MONO,
+        .M = u->PE,
+        .n_rows = P,
+        .n_cols = d,
+        .range = 1.0f,
+        .row_labels = u->labels_q,
+        .n_labeled = s->n_q,
+        .sel_row = s->sel_row,
+        .glyphs = u->depth == DEPTH_MONO,
     };
     int rows = r.h - 3;
     if (s->sel_row >= 0 && s->sel_row < u->pe_first)
@@ -67,13 +72,22 @@ static void draw_similarity(UiState *u, Grid *g, Rect r)
 {
     const AppState *s = &u->a.app;
     int n = s->n_q;
-    grid_puts(g, r.x, r.y, "Similarity of the tokens' positions: cos(PE(i), PE(j))", r.w, STYLE_TITLE);
+    grid_puts(g, r.x, r.y, "Similarity of the tokens' positions: cos(PE(i), PE(j))", r.w,
+              STYLE_TITLE);
     int cw = (r.w - 16) / (n > 0 ? n : 1);
     cw = cw > 6 ? 6 : cw < 1 ? 1 : cw;
     PlotMatrixSpec sp = {
-        .M = u->sim, .n_rows = n, .n_cols = n, .range = 1.0f, .row_labels = u->labels_q,
-        .n_labeled = n, .col_labels = cw >= 3 ? u->labels_q : NULL, .sel_row = s->sel_row,
-        .cell_w = cw, .glyphs = u->depth == DEPTH_MONO, .values = true,
+        .M = u->sim,
+        .n_rows = n,
+        .n_cols = n,
+        .range = 1.0f,
+        .row_labels = u->labels_q,
+        .n_labeled = n,
+        .col_labels = cw >= 3 ? u->labels_q : NULL,
+        .sel_row = s->sel_row,
+        .cell_w = cw,
+        .glyphs = u->depth == DEPTH_MONO,
+        .values = true,
     };
     int rows = r.h - 1;
     sp.first_row = s->sel_row >= rows ? s->sel_row - rows + 1 : 0;
@@ -93,8 +107,8 @@ void view_pe_draw(UiState *u, Grid *g, Rect r)
     draw_matrix(u, g, left, P, d);
     u->report.page = r.h > 8 ? r.h / 2 : 1;
     if (!s->cfg.pe)
-        grid_puts(g, right.x, right.y, "PE is off (p): the model cannot tell word order",
-                  right.w, STYLE_ACCENT);
+        grid_puts(g, right.x, right.y, "PE is off (p): the model cannot tell word order", right.w,
+                  STYLE_ACCENT);
     int a = s->pe_dim - s->pe_dim % 2, c = (a + d / 2) % d;
     c -= c % 2;
     int dims[4] = {a, a + 1, c, c + 1};

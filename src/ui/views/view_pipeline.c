@@ -32,14 +32,20 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
     if (err) {
-        say(g, r, err == AV_ERR_NEEDS_MODEL
-                      ? "the pipeline view needs Q, K, V and the heads' outputs"
-                      : "the pipeline view needs the weights kept (a shorter text)");
+        say(g, r,
+            err == AV_ERR_NEEDS_MODEL
+                ? "the pipeline view needs Q, K, V and the heads' outputs"
+                : "the pipeline view needs the weights kept (a shorter text)");
         return;
     }
     PipelineSpec sp = {
-        .d = &d, .row_labels = u->labels_q, .col_labels = u->labels_k, .sel_row = s->sel_row,
-        .sel_col = s->sel_col, .glyphs = u->depth == DEPTH_MONO, .page = s->pipe_page,
+        .d = &d,
+        .row_labels = u->labels_q,
+        .col_labels = u->labels_k,
+        .sel_row = s->sel_row,
+        .sel_col = s->sel_col,
+        .glyphs = u->depth == DEPTH_MONO,
+        .page = s->pipe_page,
         .veil = lesson_state_veil_stage(&u->a.lesson),
     };
     const LessonPage *lp = lesson_state_page(&u->a.lesson);
@@ -57,8 +63,8 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     int page = 0, pages = pipeline_draw(g, r.x, r.y + 1, r.w, r.h - 1, &sp, &page);
     u->report.pipe_page = page; /* clamped to the pages there are */
     char title[160];
-    int n = snprintf(title, sizeof title, "Pipeline of head %d of %d (%s)", s->head + 1,
-                     s->cfg.H, model_head_label(&s->cfg, s->layer, s->head));
+    int n = snprintf(title, sizeof title, "Pipeline of head %d of %d (%s)", s->head + 1, s->cfg.H,
+                     model_head_label(&s->cfg, s->layer, s->head));
     if (u->a.ses.res.L > 1)
         n += snprintf(title + n, sizeof title - n, ", layer %d", s->layer + 1);
     if (s->sel_row >= 0 && s->sel_row < s->n_q)

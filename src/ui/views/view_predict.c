@@ -16,7 +16,8 @@
 
 int view_predict_rows(const UiState *u, int h)
 {
-    if (u->a.ses.run_err || u->a.app.n_q == 0 || u->a.app.cross_on || !kind_has_logits(u->a.ses.kind))
+    if (u->a.ses.run_err || u->a.app.n_q == 0 || u->a.app.cross_on ||
+        !kind_has_logits(u->a.ses.kind))
         return 0;
     int want = 1 + SESSION_PREDICT_MAX;
     return h >= 28 ? want : h >= 16 ? 5 : h >= 12 ? 4 : 0;
@@ -41,7 +42,7 @@ void view_predict_draw(UiState *u, Grid *g, Rect r)
                            kind_predict_title(u->a.ses.kind, wide), i + 1);
     used += grid_puts(g, r.x + used, r.y, u->labels_q[i], 12, STYLE_LABEL_SEL);
     if (!session_predict_fresh(&u->a.ses, &u->a.app)) { /* asked once no key waits */
-        u->report.pred_wanted = true; /* asked by app_poll once no key waits */
+        u->report.pred_wanted = true;                   /* asked by app_poll once no key waits */
         grid_puts(g, r.x + used, r.y, ": \u2026", r.w - used, STYLE_DIM);
         return;
     }

@@ -47,20 +47,12 @@ static const struct {
     [VIEW_ID_##id] = {act, keys, help, title, hint, fn, click},
 #define ACTION(a) ACT_##a
 #define NO_ACTION ACT_NONE
-#define KEYS(...)                                                                                  \
-    {                                                                                              \
-        __VA_ARGS__                                                                                \
-    }
-#define K(key, modes, name)                                                                        \
-    {                                                                                              \
-        key, modes, name                                                                           \
-    }
-#define NO_KEYS                                                                                    \
-    {                                                                                              \
-        {                                                                                          \
-            0, 0, NULL                                                                             \
-        }                                                                                          \
-    }
+/* clang-format 14 breaks a braced list in a macro into a line a brace */
+/* clang-format off */
+#define KEYS(...) {__VA_ARGS__}
+#define K(key, modes, name) {key, modes, name}
+#define NO_KEYS {{0, 0, NULL}}
+/* clang-format on */
 #define DRAW(f) view_##f##_draw, NULL
 #define OPEN(f) NULL, view_##f##_loop
 #define CLICK(f) view_##f##_click

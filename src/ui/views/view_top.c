@@ -129,7 +129,7 @@ static void draw_chips(UiState *u, Grid *g, int y, int rows)
     const AppState *s = &u->a.app;
     if (u->a.ses.run_err) {
         const char *why = u->a.ses.run_err == AV_ERR_EMPTY ? "no tokens yet: type a sentence (e)"
-                                                     : widget_run_error(u, u->a.ses.run_err);
+                                                           : widget_run_error(u, u->a.ses.run_err);
         grid_printf(g, 0, y, g->w, STYLE_ACCENT, "Tokens: %s", why);
         return;
     }
@@ -251,15 +251,16 @@ static void draw_kind_cost(Grid *g, int y, const KindCost *kc, const char *n, co
     fmt_count(kc->whole, b_whole, sizeof b_whole);
     snprintf(weights, sizeof weights, " | weights %s", b_w);
     for (size_t t = 0; t < sizeof tiers / sizeof tiers[0]; t++) {
-        const char *how = kc->ms > 0 ? (tiers[t].run ? "on a thread " : "thread ")
-                                     : (tiers[t].run ? "run " : "");
+        const char *how =
+            kc->ms > 0 ? (tiers[t].run ? "on a thread " : "thread ") : (tiers[t].run ? "run " : "");
         kv_part(kc, tiers[t].kv, kv, sizeof kv);
         if (tiers[t].kv > 2)
             kv[0] = 0;
-        snprintf(line, sizeof line, "Cost: n %s | %s%s of %s FLOP: %d %s%s, %d cached%s | %s%.*f ms%s",
-                 n, tiers[t].fl == 0 ? "forward " : "", b_fl, b_whole, kc->computed,
-                 tiers[t].fl < 2 ? (kc->computed == 1 ? "row " : "rows ") : "",
-                 "computed", kc->cached, kv, how, digits, ms, tiers[t].weights ? weights : "");
+        snprintf(line, sizeof line,
+                 "Cost: n %s | %s%s of %s FLOP: %d %s%s, %d cached%s | %s%.*f ms%s", n,
+                 tiers[t].fl == 0 ? "forward " : "", b_fl, b_whole, kc->computed,
+                 tiers[t].fl < 2 ? (kc->computed == 1 ? "row " : "rows ") : "", "computed",
+                 kc->cached, kv, how, digits, ms, tiers[t].weights ? weights : "");
         if (grid_text_width(line) <= g->w)
             break;
     }
@@ -274,8 +275,10 @@ static void draw_cost(const UiState *u, Grid *g, int y)
 {
     const AppState *s = &u->a.app;
     if (u->a.ses.computing) {
-        grid_puts(g, 0, y, "Cost: computing\u2026 the newest text runs off the key path (keys "
-                           "are taken meanwhile)", g->w, STYLE_ACCENT);
+        grid_puts(g, 0, y,
+                  "Cost: computing\u2026 the newest text runs off the key path (keys "
+                  "are taken meanwhile)",
+                  g->w, STYLE_ACCENT);
         return;
     }
     if (u->a.ses.run_err || s->n_q == 0)
@@ -338,18 +341,16 @@ static void draw_wrapped(Grid *g, int y, const char *msg)
 
 /* The settings of the status line, in two parts (the second goes on a line
  * of its own when the two do not fit one), with separator sep. */
-static void status_parts(const UiState *u, const char *sep, char *a, size_t na, char *b,
-                         size_t nb)
+static void status_parts(const UiState *u, const char *sep, char *a, size_t na, char *b, size_t nb)
 {
     const AppState *s = &u->a.app;
     const ModelConfig *c = &s->cfg;
     char heads[64]; /* "heads 6  d_k 32", "6 heads combined  d_k 32" */
     /* a lesson's question on d_k is worked out, not read here: "d_k ?" */
-    comb_heads_text(&u->a.ses.comb, s, sep, lesson_state_hides(&u->a.lesson, LESSON_ANS_DK),
-                    heads, sizeof heads);
+    comb_heads_text(&u->a.ses.comb, s, sep, lesson_state_hides(&u->a.lesson, LESSON_ANS_DK), heads,
+                    sizeof heads);
     if (c->preset == PRESET_IMPORTED) { /* weights only: no sizes, seed or PE to show */
-        snprintf(a, na, " imported attention%stokens %d x %d%s%s", sep, s->n_q, s->n_k, sep,
-                 heads);
+        snprintf(a, na, " imported attention%stokens %d x %d%s%s", sep, s->n_q, s->n_k, sep, heads);
         snprintf(b, nb, "%smask %s%slayer %d/%d", sep, c->causal ? "causal (detected)" : "none",
                  sep, s->layer + 1, c->layers);
         return;
@@ -363,8 +364,8 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
     snprintf(a, na, " tokens %d%sd_model %d%s%s%s%sseed %llu", s->n_q, sep, c->d_model,
              s->fixed_weights ? " (fixed)" : "", sep, heads, sep, (unsigned long long)c->seed);
     snprintf(b, nb, "%smask %s%sPE %s%sscaling %s%stemp %g%slayer %d/%d%s%s", sep,
-             c->causal ? "on" : "off", sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off",
-             sep, (double)c->temperature, sep, s->layer + 1, c->layers, s->cross_on ? sep : "",
+             c->causal ? "on" : "off", sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off", sep,
+             (double)c->temperature, sep, s->layer + 1, c->layers, s->cross_on ? sep : "",
              s->cross_on ? "cross" : "");
 }
 

@@ -415,7 +415,7 @@ bool view_train_open(UiState *u, const char *task)
     if (err == AV_ERR_NOMEM)
         term_die("out of memory");
     if (err)
-        return false; /* the reason is on the status line */
+        return false;                            /* the reason is on the status line */
     return view_train_run(u, u->a.train, false); /* W again resumes where Esc left it */
 }
 

@@ -31,5 +31,4 @@ bool view_train_open(UiState *u, const char *task);
  * task, as W always has. */
 bool view_train_loop(UiState *u);
 
-
 #endif

@@ -77,8 +77,7 @@ static size_t panelled_bytes(const Gpt2Config *c)
 {
     const size_t D = (size_t)c->d_model, F = (size_t)c->d_ff;
     size_t b = (gpt2_panel_split(3 * c->d_model) ? D * 3 * D : 0) +
-               (gpt2_panel_split(c->d_ff) ? D * F : 0) +
-               (gpt2_panel_split(c->d_model) ? F * D : 0);
+               (gpt2_panel_split(c->d_ff) ? D * F : 0) + (gpt2_panel_split(c->d_model) ? F * D : 0);
     return b * sizeof(float) * (size_t)c->n_layer;
 }
 
