@@ -158,6 +158,12 @@ check "] on the heatmaps: the PE view's key" wait_for '^\[ and \]: the dimension
 keys '}'
 check "} outside a lesson: what it scrolls" wait_for "^\{ and \}: scroll a lesson's page"
 check "... and the heatmap is still the focused head's" eval 'screen | grep -qE "Head [0-9]+ of [0-9]+"'
+keys b
+check "b: the mask off and on side by side" wait_for 'mask ON'
+keys z
+check "z there: a token a cell already, said" \
+    wait_for '^zoomed in as far as it goes: one token a cell'
+keys b
 
 keys q
 check "q quits with status 0" wait_for 'EXITED:0'

@@ -63,6 +63,8 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
     if (view_long_wanted(u, (Rect){r.x, r.y, r.w * 2, r.h})) {
         view_long_head(u, g, top, res, h, title, main);
     } else {
+        if (u->a.app.zoom > 0 && u->report.zoom_max < 0)
+            u->report.zoom_max = 0; /* a cell a token already: app_layout says so */
         char stats[64];
         widget_stats_text(data_stats(u, res == &u->a.ses.res2, h), false, stats, sizeof stats);
         int used = grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
