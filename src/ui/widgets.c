@@ -109,6 +109,25 @@ int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
     return snprintf(buf, size, "%.2fb %s", st->entropy, top_text(st->top, top));
 }
 
+int widget_stats_fit(const HeadStats *st, int width, char *buf, size_t size)
+{
+    int n = widget_stats_text(st, true, buf, size);
+    if (!st || n <= width)
+        return n;
+    const char *approx = st->sampled ? "~" : "";
+    const char *norm = st->normalised ? " (rows normalised)" : "";
+    n = snprintf(buf, size, "entropy %s%.2f bits%s, top %s%.2f", approx, st->entropy, norm, approx,
+                 st->top);
+    if (n <= width)
+        return n;
+    char top[8];
+    n = snprintf(buf, size, "%s%.2fb %s%s", approx, st->entropy, approx, top_text(st->top, top));
+    if (n <= width)
+        return n;
+    buf[0] = '\0';
+    return 0;
+}
+
 int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size)
 {
     int n = widget_stats_text(st, false, buf, size);

@@ -40,6 +40,11 @@ int widget_head_of(const UiState *u, int h, char *buf, size_t size);
  * for st NULL. Returns snprintf's count. */
 int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size);
 
+/* A head's statistics in at most width columns, the longest form that fits:
+ * widget_stats_text's wide one, "entropy 1.58 bits, top 0.38", its narrow
+ * one ("~" before each where sampled), else "" (never cut). */
+int widget_stats_fit(const HeadStats *st, int width, char *buf, size_t size);
+
 /* The tiles' caption ("1.58b .38") in at most width columns where it can:
  * "1.58 .38", then "1.6 .38", where it would be cut. */
 int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size);

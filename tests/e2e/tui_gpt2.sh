@@ -136,15 +136,17 @@ PYEOF
 done
 
 # A long text at 80x24 draws every head small beside the focused one: each
-# tile's label whole (not "learned (G…"); the help box hides the cut lines
+# tile named by its number, the label every head shares ("learned") left out
+# rather than cut ("1 learn…"); the help box hides the cut lines
 # under its edges (no "…" beside it); heads combined (A) are one head, not
 # "All 1 heads".
 long="The cat sat on the mat because it was tired and the dog barked loudly."
 echo "$long $long $long $long" >"$WORK/long.txt"
 tui_start TERM=xterm-256color 80 24 --model "$M" -f "$WORK/long.txt"
-check "80x24 long text: the small heads are drawn" eval 'screen | grep -q "All 4 heads"'
-check "80x24 long text: each small head's label is whole" \
-    eval 'screen | grep -q " 1 learned  *2 learned *\$" && ! screen | grep -q "learned[^ ]*…"'
+check "80x24 long text: the small heads are drawn, their title whole" \
+    eval 'screen | grep -q " 4 heads: entropy (b), top\$"'
+check "80x24 long text: each small head is named whole" \
+    eval 'screen | grep -q " head 1  *head 2 *\$" && ! screen | grep -q "learn[^ ]*…"'
 keys '?'
 check "80x24 long text: ? opens the help" wait_for 'attnviz keys - Esc'
 check "80x24 long text: nothing cut shows beside the help box" \

@@ -54,8 +54,8 @@ x=$(echo "$line" | awk '{print index($0, "3 did")}')
 keys -l $'\e[<0;'"$((x + 2))"';'"$y"'M'$'\e[<0;'"$((x + 2))"';'"$y"'m'
 check "a click on chip 3 selects 'did'" wait_for 'Token 3 .*did.* attends to'
 s=$(screen)
-y=$(echo "$s" | grep -n ' 3 random' | head -1 | cut -d: -f1) # small head 3's title
-x=$(echo "$s" | sed -n "${y}p" | awk '{print index($0, " 3 random") + 1}')
+y=$(echo "$s" | grep -n ' head 3 ' | head -1 | cut -d: -f1) # small head 3's title
+x=$(echo "$s" | sed -n "${y}p" | awk '{print index($0, " head 3 ") + 1}')
 keys -l $'\e[<0;'"$((x + 3))"';'"$((y + 1))"'M'$'\e[<0;'"$((x + 3))"';'"$((y + 1))"'m'
 check "a click on small head 3 focuses it" wait_for '^Head 3 of 4'
 

@@ -196,10 +196,11 @@ void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, 
         return;
     LongGeo lg = {.x = r.x + LONG_LABEL_W + 2, .y = r.y + 2};
     long_geo(u, rows, cols, &lg);
-    char stats[64];
-    widget_stats_text(data_stats(u, res == &u->a.ses.res2, h), true, stats, sizeof stats);
+    char stats[80];
     int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "%s", title);
-    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
+    if (widget_stats_fit(data_stats(u, res == &u->a.ses.res2, h), r.w - used - 2, stats,
+                         sizeof stats) > 0)
+        grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
     draw_col_ticks(u, g, &lg, r.y + 1);
     draw_cells(u, g, &lg, data_pooled(u, res, s->layer, h, &lg.ar, &lg.ac));
     draw_row_labels(u, g, &lg);
@@ -226,6 +227,32 @@ static void tile_geo(const UiState *u, int x, int y, int rows, int cols, LongGeo
     lg->rows = half ? (lg->ar.cells + 1) / 2 : lg->ar.cells, lg->cols = lg->ac.cells;
     if (lg->ac.cells == n_k && n_k > 0)
         lg->cw = cols / n_k > 2 ? 2 : cols / n_k; /* square-ish cells when they fit */
+}
+
+/* The tiles' title where no line under them explains the captions: in
+ * full where it fits, else the first shorter form that does ("12 heads,
+ * pooled: entropy, top"). */
+static void heads_title(Grid *g, Rect r, int H, const char *bits, const char *pooled)
+{
+    const char *pool = !*pooled ? "" : strstr(pooled, "sampled") ? ", sampled" : ", pooled";
+    char t[96];
+    if (snprintf(t, sizeof t, "All %d heads: entropy%s, mean top%s", H, bits, pooled) > r.w &&
+        snprintf(t, sizeof t, "%d heads%s: entropy%s, top", H, pool, bits) > r.w &&
+        snprintf(t, sizeof t, "%d heads: entropy%s, top", H, bits) > r.w)
+        snprintf(t, sizeof t, "%d heads: entropy, top", H);
+    grid_puts(g, r.x, r.y, t, r.w, STYLE_TITLE);
+}
+
+/* Whether the H heads of the layer shown all have one label (a real model's
+ * "learned", an example's weights). */
+static bool labels_shared(UiState *u, int H)
+{
+    char first[sizeof u->label_text];
+    snprintf(first, sizeof first, "%s", widget_head_label(u, 0));
+    for (int h = 1; h < H; h++)
+        if (strcmp(first, widget_head_label(u, h)) != 0)
+            return false;
+    return true;
 }
 
 int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
@@ -262,8 +289,7 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
         pooled = ", pooled from sampled rows";
     /* "(b)" where the captions have room for it ("0.51b .85", 9 columns) */
     if (H > 1 && !key_row)
-        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads: entropy%s, mean top%s", H,
-                    tile_w - 1 >= 9 ? " (b)" : "", pooled);
+        heads_title(g, r, H, tile_w - 1 >= 9 ? " (b)" : "", pooled);
     else if (H > 1)
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H, pooled);
     else if (comb_one_head(u->a.ses.comb.mode)) /* the heads combined into one */
@@ -271,6 +297,7 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
                     comb_model_heads(&u->a.ses.comb, &u->a.app), pooled);
     else
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "One head%s", pooled);
+    const bool same = labels_shared(u, H);
     for (int h = 0; h < H; h++) {
         int x = r.x + (h % per_row) * tile_w, y = r.y + 1 + (h / per_row) * (T + 2);
         LongGeo lg;
@@ -278,10 +305,13 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
         draw_cells(u, g, &lg, data_pooled(u, &u->a.ses.res, u->a.app.layer, h, &lg.ar, &lg.ac));
         int st = h == u->a.app.head ? STYLE_LABEL_SEL : STYLE_TITLE;
         /* the head's number for 1-9, unless it is the only one ("1 heads
-         * combined" read as a count) */
-        int used = H > 1 ? grid_printf(g, x, y, tile_w - 1, st, "%d ", h + 1) : 0;
-        grid_printf(g, x + used, y, tile_w - 1 - used, H > 1 ? STYLE_LABEL : st, "%s",
-                    widget_head_label(u, h));
+         * combined" read as a count); a label every head shares ("learned")
+         * tells the tiles apart no better than "head" */
+        int used =
+            H > 1 ? grid_printf(g, x, y, tile_w - 1, st, "%s%d ", same ? "head " : "", h + 1) : 0;
+        if (!same || H == 1)
+            grid_printf(g, x + used, y, tile_w - 1 - used, H > 1 ? STYLE_LABEL : st, "%s",
+                        widget_head_label(u, h));
         char stats[32];
         widget_stats_caption(data_stats(u, 0, h), tile_w - 1, stats, sizeof stats);
         grid_puts(g, x, y + 1 + lg.rows, stats, tile_w - 1, STYLE_DIM);
@@ -312,9 +342,9 @@ void view_long_draw(UiState *u, Grid *g, Rect r)
     if (comb_one_head(u->a.ses.comb.mode))
         snprintf(title, sizeof title, "%s%s, %d x %d tokens", name,
                  u->a.ses.comb.mode == COMB_ROLLOUT ? "" : layer, s->n_q, s->n_k);
-    else
-        snprintf(title, sizeof title, "%s%s: %s, %d x %d tokens", name, layer,
-                 widget_head_label(u, s->head), s->n_q, s->n_k);
+    else if (snprintf(title, sizeof title, "%s%s: %s, %d x %d tokens", name, layer,
+                      widget_head_label(u, s->head), s->n_q, s->n_k) > left.w)
+        snprintf(title, sizeof title, "%s%s, %d x %d tokens", name, layer, s->n_q, s->n_k);
     view_long_head(u, g, left, &u->a.ses.res, s->head, title, true);
     int used = view_long_tiles(u, g, right, right.h / 2);
     widget_info_draw(u, g, (Rect){right.x, right.y + used, right.w, right.h - used}, &u->a.ses.res,
