@@ -1,6 +1,7 @@
 /* test_widgets.c - the small multiples' captions (src/ui/widgets.c): a
  * head's entropy and mean top weight in the columns a tile has, never cut
- * where a shorter form fits.
+ * where a shorter form fits; the statistics after a title in the longest
+ * form that fits.
  */
 #include "test_common.h"
 
@@ -30,10 +31,33 @@ static void test_stats_caption_fits_its_tile(void **state)
     assert_string_equal(buf, "");
 }
 
+static void test_stats_fit_takes_the_longest_form_that_fits(void **state)
+{
+    (void)state;
+    HeadStats st = {.entropy = 0.162, .top = 0.981};
+    char buf[80];
+    assert_int_equal(widget_stats_fit(&st, 39, buf, sizeof buf), 39);
+    assert_string_equal(buf, "entropy 0.16 bits, mean top weight 0.98");
+    assert_int_equal(widget_stats_fit(&st, 38, buf, sizeof buf), 27);
+    assert_string_equal(buf, "entropy 0.16 bits, top 0.98");
+    assert_int_equal(widget_stats_fit(&st, 26, buf, sizeof buf), 9);
+    assert_string_equal(buf, "0.16b .98");
+    assert_int_equal(widget_stats_fit(&st, 8, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    st.sampled = true; /* each value marked as from sampled rows, in every form */
+    assert_int_equal(widget_stats_fit(&st, 29, buf, sizeof buf), 29);
+    assert_string_equal(buf, "entropy ~0.16 bits, top ~0.98");
+    assert_int_equal(widget_stats_fit(&st, 11, buf, sizeof buf), 11);
+    assert_string_equal(buf, "~0.16b ~.98");
+    assert_int_equal(widget_stats_fit(NULL, 40, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats_caption_fits_its_tile),
+        cmocka_unit_test(test_stats_fit_takes_the_longest_form_that_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
