@@ -22,6 +22,7 @@
 #include "io/hfcache.h"
 #include "io/hfbert.h"
 #include "io/hffolder.h"
+#include "io/hfmodel.h"
 #include "io/hfshards.h"
 
 #define DEFAULT_ENDPOINT "https://huggingface.co"
@@ -262,6 +263,32 @@ static int fetch_config(Get *g)
     return fetch(g, "config.json", false, NULL);
 }
 
+/* The config.json just fetched, read as opening the snapshot will read it
+ * (a BERT's or a GPT-2's), so that a model attnviz cannot open is said
+ * before its weights are fetched, not after. */
+static int check_config(const Get *g)
+{
+    char dir[HF_PATH_MAX], why[512];
+    snprintf(dir, sizeof dir, "%s/snapshots/%s/%s", g->repo_dir, g->commit, g->pre);
+    char *text;
+    size_t len;
+    int err = file_read_in(dir, "config.json", HF_MAX_CONFIG_BYTES, &text, &len, why, sizeof why);
+    if (err)
+        return say(av_exit_status(err), "%s", why);
+    if (hfbert_config_is_bert(text, len)) {
+        BertConfig bc;
+        bool distil;
+        err = hfbert_parse_config(text, len, "config.json", &bc, &distil, why, sizeof why);
+    } else {
+        Gpt2Config gc;
+        err = hfmodel_parse_config(text, len, "config.json", &gc, why, sizeof why);
+    }
+    free(text);
+    if (err)
+        return say(av_exit_status(err), "%s: %s (its weights are not fetched)", g->id->repo, why);
+    return 0;
+}
+
 /* Download id into the cache at root; snap (size) receives the snapshot. */
 static int get_model(const HfId *id, const char *root, char *snap, size_t size)
 {
@@ -305,11 +332,15 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
     say(0, "fetching %s (%s) from %s into %s", id->repo, id->rev, g.endpoint, g.repo_dir);
     if (hfcache_is_commit(id->rev))
         memcpy(g.commit, id->rev, sizeof g.commit);
+    /* the small files first: a model attnviz cannot open, or one without
+     * a tokenizer, is said before hundreds of MB are fetched */
     int status = fetch_config(&g);
     if (!status)
-        status = fetch_weights(&g);
+        status = check_config(&g);
     if (!status)
         status = fetch_tokenizer(&g);
+    if (!status)
+        status = fetch_weights(&g);
     if (!status && !hfcache_is_commit(id->rev) &&
         hfcache_write_ref(g.repo_dir, id->rev, g.commit) != AV_OK)
         status = say(1, "cannot write %s/refs/%s: %s", g.repo_dir, id->rev, strerror(errno));

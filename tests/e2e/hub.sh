@@ -63,6 +63,12 @@ M=$tmp/m1 S=$tmp/m2
     "$PY" scripts/gpt2-checkpoint.py "$S" --seed 4 --vocab 1024 --ctx 128 --shards 2 >/dev/null ||
     { notok "hub: gpt2-checkpoint.py failed"; exit 1; }
 
+# a model of a kind attnviz does not read, and one without a tokenizer
+mkdir -p "$tmp/llama" "$tmp/notok" && cp "$M"/* "$tmp/llama/" &&
+    sed -i 's/"model_type": *"gpt2"/"model_type": "llama"/' "$tmp/llama/config.json" &&
+    cp "$M/config.json" "$M/model.safetensors" "$tmp/notok/" ||
+    { notok "hub: the llama and notok folders"; exit 1; }
+grep -q '"llama"' "$tmp/llama/config.json" || { notok "hub: no llama model_type"; exit 1; }
 log=$tmp/hub.log faults=$tmp/faults
 : >"$faults"
 : >"$log"
@@ -70,6 +76,7 @@ log=$tmp/hub.log faults=$tmp/faults
     --repo openai-community/gpt2="$M" --alias gpt2=openai-community/gpt2 \
     --repo user/gated="$M" --gated user/gated --token secret \
     --repo user/big="$M" --repo user/big2="$M" --repo user/asked="$M" --repo user/both="$M" \
+    --repo meta/llama="$tmp/llama" --repo user/notok="$tmp/notok" \
     --faults "$faults" --log "$log" --port-file "$tmp/port" 2>"$tmp/hub.err" &
 hubpid=$!
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
@@ -336,6 +343,13 @@ one_line "--model gpt2 says how big the download is" 2 'downloads it \(about 550
     env HF_HUB_CACHE="$tmp/empty" "$A" --model gpt2 --export text "$TEXT"
 check "neither HF_HUB_OFFLINE nor a name found nowhere made a request" [ "$(requests)" -eq "$before" ]
 one_line "get of something that is not an id" 2 'is not a hub id' "$A" get ./some/path
+one_line "a kind attnviz does not read is said before the weights" 2 \
+    'meta/llama: config.json: "model_type" is "llama"; attnviz reads GPT-2 \("gpt2"\), BERT .*\(its weights are not fetched\)' \
+    "$A" get meta/llama
+one_line "a repository without a tokenizer is said before the weights" 2 \
+    'user/notok has no tokenizer at' "$A" get user/notok
+check "... and neither one's weights were asked for" \
+    bash -c "! grep -Eq '/(meta/llama|user/notok)/resolve/[^/]+/model.safetensors' '$log'"
 
 mkdir -p "$tmp/lfs" && cp "$M/config.json" "$M/vocab.json" "$M/merges.txt" "$tmp/lfs/"
 printf 'version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize %s\n' \

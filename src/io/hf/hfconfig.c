@@ -141,7 +141,9 @@ static int check(Conf *c, Gpt2Config *cfg)
     if (!(c->seen & 1u << K_TYPE))
         return json_fail(j, "no \"model_type\"; a GPT-2 folder says \"model_type\": \"gpt2\"");
     if (strcmp(c->type, "gpt2") != 0)
-        return json_fail(j, "\"model_type\" is \"%s\"; attnviz reads GPT-2 (\"gpt2\") only",
+        return json_fail(j,
+                         "\"model_type\" is \"%s\"; attnviz reads GPT-2 (\"gpt2\"), BERT "
+                         "(\"bert\") and DistilBERT (\"distilbert\") only",
                          c->type);
     if (strcmp(c->act, "gelu_new") != 0 && strcmp(c->act, "gelu_pytorch_tanh") != 0)
         return json_fail(j,
