@@ -133,6 +133,7 @@ typedef struct {
     ViewId view; /* the base view: its own (pipeline, PE, lens) or VIEW_ID_ATTN */
     bool help;
     int help_scroll;    /* first line of each help column shown (a short screen) */
+    bool help_refused;  /* a key the help does not take was pressed while it was shown */
     bool fixed_weights; /* --weights: d_model and seed cannot change */
     int head;           /* focused head, 0-based */
     int layer;          /* shown layer, 0-based */

@@ -50,7 +50,7 @@ static unsigned act_toggle(AppState *s, int which)
 static unsigned act_help(AppState *s, int arg)
 {
     (void)arg;
-    s->help = !s->help;
+    s->help = !s->help, s->help_refused = false;
     return 0;
 }
 

@@ -7,6 +7,7 @@
  */
 #include "app/app.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,30 @@ static bool reveal_refused(App *a, const AppInput *in)
     return true;
 }
 
+/* While the help is shown it takes its own keys: the arrows, PgUp/PgDn,
+ * Home and End scroll it, ? and Esc close it, q quits; any other key is
+ * refused with a line rather than carried out unseen behind it (a file
+ * written, the mask flipped, the editor opened). True when taken. */
+static bool help_input(App *a, const AppInput *in)
+{
+    AppState *s = &a->app;
+    if (!s->help || (in->action == ACT_NONE && !in->text[0]))
+        return false;
+    s->help_refused = false;
+    switch (in->action) {
+    case ACT_QUIT: return false;
+    case ACT_HELP:
+    case ACT_ESCAPE: s->help = false; return true;
+    case ACT_ROW_NEXT:
+    case ACT_ROW_PREV:
+    case ACT_ROW_PGDN:
+    case ACT_ROW_PGUP: action_apply(s, in->action, 0); return true;
+    case ACT_ROW_FIRST: s->help_scroll = 0; return true;
+    case ACT_ROW_LAST: s->help_scroll = INT_MAX / 2; return true; /* app_layout clamps it */
+    default: s->help_refused = true; return true;                 /* the help's border says so */
+    }
+}
+
 /* A lesson's key (its page, its list): true when the lesson took it. */
 static bool lesson_input(App *a, const AppInput *in)
 {
@@ -195,6 +220,8 @@ unsigned app_input(App *a, const AppInput *in)
     unsigned out = APP_DO_REDRAW;
     if ((a->pending & (APP_RUN | APP_WEIGHTS)) && reads_result(a, in))
         out |= run_now(a, a->pending); /* the keys before it in the burst changed the result */
+    if (help_input(a, in))
+        return out;
     if (in->lesson_in && lesson_input(a, in))
         return out;
     if (heads_input(a, in, &out)) /* before the session: Enter focuses a head there */

@@ -138,6 +138,14 @@ keys r
 check "r: seed 41" wait_for 'seed 41'
 keys '?'
 check "? opens the help" wait_for 'attnviz keys'
+before=$(screen | tail -1 | grep -o 'mask o[nf]*') files=$(ls "$WORK" | wc -l)
+keys m x e
+check "keys the help does not take are refused where it shows" wait_for 'close the help first \(Esc\)'
+keys Escape
+check "... and none of them acted under it: mask, file, editor" \
+    eval 'sleep 0.3; [ "$(screen | tail -1 | grep -o "mask o[nf]*")" = "$before" ] && [ "$(ls "$WORK" | wc -l)" -eq "$files" ] && ! screen | grep -q "EDITING"'
+keys '?'
+check "? opens the help again" wait_for 'attnviz keys'
 keys Escape
 check "Esc closes the help" bash -c "sleep 0.3; ! tmux -L $SOCK capture-pane -p -t s | grep -q 'attnviz keys'"
 keys v

@@ -265,6 +265,8 @@ void view_help_draw(UiState *u, Grid *g)
     if (most > 0)
         grid_printf(g, x0 + w - 32, y0 + box_h - 1, 30, STYLE_DIM, " Up/Down: more (%d-%d of %d) ",
                     top + 1, top + rows, per_col);
+    if (s->help_refused) /* a key pressed here acts once the help is closed, not unseen under it */
+        grid_puts(g, x0 + 2, y0 + box_h - 1, " close the help first (Esc) ", w - 36, STYLE_ACCENT);
     grid_puts(g, x0 + 2, y0, " attnviz keys - Esc, ? or F1 closes ", w - 4, STYLE_TITLE);
     for (int c = 0; c < cols; c++) {
         int first = c * per_col, count = n - first < per_col ? n - first : per_col;
