@@ -115,6 +115,13 @@ rows=$(screen | grep -cE '^ *[0-9]+ [^ ]+ .*│')
 check "80x24 side by side: at least 7 of the 11 rows ($rows)" test "$rows" -ge 7
 check "80x24 side by side: the last row is shown after End" wait_for '^11 \. .*│11 \.'
 check "80x24 side by side: key labels are letters, not '…'" not_shown '… +… +…'
+keys Escape
+check "80x24: Esc leaves side by side" wait_for '^Head 5 of 6: pronoun'
+keys v
+check "80x24 PE view: the similarity shows the selected row (11 .)" \
+    wait_for '^.{30,}•11 \.'
+keys Home
+check "80x24 PE view: ... and after Home, the first (1 The)" wait_for '^.{30,}• 1 The'
 
 # 8. A long sentence: readable key labels, the sentence line follows the
 # selection, small heads labelled by head.

@@ -89,7 +89,7 @@ static void draw_similarity(UiState *u, Grid *g, Rect r)
         .glyphs = u->depth == DEPTH_MONO,
         .values = true,
     };
-    int rows = r.h - 1;
+    int rows = r.h - 2; /* under the title and plot_matrix's row of column ticks */
     sp.first_row = s->sel_row >= rows ? s->sel_row - rows + 1 : 0;
     plot_matrix(g, r.x, r.y + 1, r.w, r.h - 1, &sp, &u->lay.sim);
     u->lay.have_sim = true;
