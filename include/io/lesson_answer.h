@@ -62,6 +62,11 @@ void lesson_answer_text(const LessonAnswer *a, const ModelResult *r, char *buf, 
  * (at least 0.01; at least 2 points for a percentage). */
 double lesson_tolerance(const LessonQuestion *q, const LessonAnswer *a);
 
+/* Whether the number typed is a's value within lesson_tolerance. A weight
+ * in per cent may also be typed as the fraction the screen writes weights
+ * in elsewhere (0.72 for 72.3%): a number from 0 to 1 is judged both ways. */
+bool lesson_typed_right(const LessonQuestion *q, const LessonAnswer *a, const char *typed);
+
 typedef struct {
     bool holds;
     char a[96], b[96]; /* each side's value as text: "river (52.2%)", "2.31 bits" */

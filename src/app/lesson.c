@@ -257,7 +257,7 @@ static void compute_answer(LessonState *ls, const AppState *s, const ModelResult
     else if (p->q.kind == LESSON_ASK_TOKEN)
         ls->correct = ls->pick == a->token;
     else
-        ls->correct = fabs(strtod(ls->typed, NULL) - a->value) <= lesson_tolerance(&p->q, a);
+        ls->correct = lesson_typed_right(&p->q, a, ls->typed);
 }
 
 int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r,

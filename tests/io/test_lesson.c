@@ -228,6 +228,14 @@ static void test_lesson_answer_seed001(void **state)
     lesson_answer_text(&tiny, &r, buf, sizeof buf);
     assert_string_equal(buf, "0.0000");
     assert_float_equal(lesson_tolerance(&l.pages[1].q, &a), 2.0, 1e-9);
+    /* 29.6% typed in per cent or as the fraction the screen writes weights in */
+    assert_true(lesson_typed_right(&l.pages[1].q, &a, "29.6"));
+    assert_true(lesson_typed_right(&l.pages[1].q, &a, "31"));
+    assert_true(lesson_typed_right(&l.pages[1].q, &a, "0.296"));
+    assert_true(lesson_typed_right(&l.pages[1].q, &a, ".3"));
+    assert_false(lesson_typed_right(&l.pages[1].q, &a, "0.5"));
+    assert_false(lesson_typed_right(&l.pages[1].q, &a, "2.96"));
+    assert_false(lesson_typed_right(&l.pages[1].q, &a, "35"));
     assert_int_equal(lesson_answer(&l.pages[2].q, &r, &c, 0, 0, i, &a), AV_OK);
     assert_float_equal(a.value, 0.38, 1e-5);
     assert_int_equal(lesson_answer(&l.pages[3].q, &r, &c, 0, 0, i, &a), AV_OK);

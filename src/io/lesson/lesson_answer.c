@@ -272,6 +272,14 @@ double lesson_tolerance(const LessonQuestion *q, const LessonAnswer *a)
     return t < 0.01 ? 0.01 : t;
 }
 
+bool lesson_typed_right(const LessonQuestion *q, const LessonAnswer *a, const char *typed)
+{
+    const double v = strtod(typed, NULL), tol = lesson_tolerance(q, a);
+    if (fabs(v - a->value) <= tol)
+        return true;
+    return a->unit[0] == '%' && v >= 0 && v <= 1 && fabs(v * 100 - a->value) <= tol;
+}
+
 /* ---- claims ---- */
 
 /* A lens term's value (lens_rows, lens_prob) from ls, NULL when the page
