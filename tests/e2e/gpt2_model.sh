@@ -122,6 +122,17 @@ s1=$("$A" --model "$d" --generate 6 --seed 5 "$text" 2>&1)
 s2=$("$A" --model "$d" --generate 6 --seed 5 "$text" 2>&1)
 [ "$s1" = "$s2" ] && [ -n "$s1" ] && ok "--generate 6 --seed 5 twice gives the same text" ||
     notok "--generate with one seed: '$s1' then '$s2'"
+# a tokenizer smaller than the model's vocabulary (the script's own, 323 of
+# 50,257 ids; a real checkpoint's vocabulary padded past its tokenizer): the
+# ids it cannot write are never sampled, at any seed
+"$PY" scripts/gpt2-checkpoint.py "$tmp/small-tok" --seed 7 >/dev/null
+bad=0
+for seed in 1 2 3 4 5; do
+    "$A" --model "$tmp/small-tok" --generate 8 --seed "$seed" "$text" >/dev/null 2>"$tmp/err" ||
+        bad=$((bad + 1))
+done
+[ "$bad" -eq 0 ] && ok "--generate samples only ids the tokenizer can write (5 seeds)" ||
+    notok "--generate with a smaller tokenizer failed $bad of 5 times: $(tail -1 "$tmp/err")"
 
 # exports draw it
 out=$("$A" --model "$d" --export text --head 2 --layer 1 "$text" 2>&1)

@@ -8,6 +8,7 @@
  */
 #include "app/kind.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,15 @@ static bool whole_utf8(const Bpe *b, const int *ids, int n)
     return ok;
 }
 
+/* Ids the tokenizer cannot write (a vocabulary padded past it, or a
+ * tokenizer smaller than the model's) given no chance of being sampled. */
+static void mask_unwritable(const Bpe *b, float *logits, int V)
+{
+    for (int v = 0; v < V; v++)
+        if (v >= b->n_vocab || b->len[v] == 0)
+            logits[v] = -INFINITY;
+}
+
 static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, float temperature,
                               int top_k, uint64_t seed, char **out, size_t *cont)
 {
@@ -219,10 +229,13 @@ static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, 
     for (int t = 0; n < limit; t++) {
         if (t >= count && (t >= count + 3 || whole_utf8(&g->bpe, g->ids + n0, n - n0)))
             break;
-        int next;
-        err = gpt2_next(w, g->ids, n, &smp, &rng, &g->st, g->logits, &next);
+        err = gpt2_forward(w, g->ids, n, &g->st);
+        if (!err)
+            err = gpt2_logits(w, &g->st, n - 1, g->logits);
         if (err)
             return err;
+        mask_unwritable(&g->bpe, g->logits, w->cfg.n_vocab);
+        int next = sample_token(g->logits, w->cfg.n_vocab, &smp, &rng);
         if (next == g->bpe.eot)
             break;
         g->ids[n++] = next;
