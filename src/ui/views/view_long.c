@@ -230,14 +230,13 @@ static void tile_geo(const UiState *u, int x, int y, int rows, int cols, LongGeo
 }
 
 /* The tiles' title where no line under them explains the captions: in
- * full where it fits, else the first shorter form that does ("12 heads,
- * pooled: entropy, top"). */
+ * full where it fits, else the first shorter form that does ("All 12
+ * heads: entropy (b), mean top", "12 heads: entropy, top"). */
 static void heads_title(Grid *g, Rect r, int H, const char *bits, const char *pooled)
 {
-    const char *pool = !*pooled ? "" : strstr(pooled, "sampled") ? ", sampled" : ", pooled";
     char t[96];
     if (snprintf(t, sizeof t, "All %d heads: entropy%s, mean top%s", H, bits, pooled) > r.w &&
-        snprintf(t, sizeof t, "%d heads%s: entropy%s, top", H, pool, bits) > r.w &&
+        snprintf(t, sizeof t, "All %d heads: entropy%s, mean top", H, bits) > r.w &&
         snprintf(t, sizeof t, "%d heads: entropy%s, top", H, bits) > r.w)
         snprintf(t, sizeof t, "%d heads: entropy, top", H);
     grid_puts(g, r.x, r.y, t, r.w, STYLE_TITLE);
