@@ -71,7 +71,8 @@ static void compose(UiState *u, Grid *g, int w, int h)
     } else {
         frame_labels(u);
         int top = view_top_draw(u, g);
-        Rect mid = {0, top, w, h - top - 2 - view_top_status_rows(u, w)}, page;
+        int bottom = 2 + view_top_status_rows(u, w) + view_top_note_rows(u, w);
+        Rect mid = {0, top, w, h - top - bottom}, page;
         view_lesson_split(u, &mid, &page);
         u->lay.view = mid, u->lay.page = page;
         view_table_draw(u, g, mid); /* the view shown (io/views.h's table) */

@@ -129,11 +129,17 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
     heatmap_legend_of(g, r.x, ly, r.w, u->hmode, sp.causal, sp.full);
     const char *what = s->cross_on ? "rows: queries (sentence 1), columns: keys (sentence 2)"
                                    : "rows: queries, columns: keys";
-    char shown[64] = "";
+    char shown[80] = "";
     if (l->rows < s->n_q || l->cols < s->n_k)
-        snprintf(shown, sizeof shown, "; rows %d-%d, cols %d-%d of %d", l->first_row + 1,
-                 l->first_row + l->rows, l->first_col + 1, l->first_col + l->cols, s->n_k);
-    grid_printf(g, r.x, ly + legend_h, r.w, STYLE_DIM, "%s%s", what, shown);
+        snprintf(shown, sizeof shown, "rows %d-%d of %d, cols %d-%d of %d", l->first_row + 1,
+                 l->first_row + l->rows, s->n_q, l->first_col + 1, l->first_col + l->cols, s->n_k);
+    /* what is shown of a scrolled heatmap before what its axes are */
+    if (!shown[0])
+        grid_puts(g, r.x, ly + legend_h, what, r.w, STYLE_DIM);
+    else if (grid_text_width(what) + 2 + grid_text_width(shown) <= r.w)
+        grid_printf(g, r.x, ly + legend_h, r.w, STYLE_DIM, "%s; %s", what, shown);
+    else
+        grid_puts(g, r.x, ly + legend_h, shown, r.w, STYLE_DIM);
 }
 
 void view_attn_draw(UiState *u, Grid *g, Rect r)

@@ -12,6 +12,9 @@
 #include "../widgets.h"
 #include "view_table.h"
 
+/* Rows a message wider than the screen (an example's note) may take. */
+#define NOTE_ROWS_MOST 4
+
 static void draw_title(const UiState *u, Grid *g)
 {
     const AppState *s = &u->a.app;
@@ -320,23 +323,67 @@ static void draw_cost(const UiState *u, Grid *g, int y)
                 model_flops(&dbl) / model_flops(&sh));
 }
 
-/* A message over rows y and y + 1, broken at a space. */
-static void draw_wrapped(Grid *g, int y, const char *msg)
+/* Where the line of text that starts at s ends at width w: after the last
+ * space within w characters (the space not shown), or at w where a word is
+ * longer, or at the end. *next: where the next line starts. */
+static const char *line_end(const char *s, int w, const char **next)
 {
-    for (int x = 0; x < g->w; x++)
-        grid_put(g, x, y, ' ', STYLE_TEXT, 0);
     int used = 0;
-    const char *cut = msg;
-    for (const char *p = msg; *p && used <= g->w; p++) {
+    const char *cut = NULL, *p = s;
+    for (; *p; p++) {
+        if ((*p & 0xC0) != 0x80 && used++ == w)
+            break;
         if (*p == ' ')
             cut = p;
-        if ((*p & 0xC0) != 0x80)
-            used++;
     }
-    if (cut == msg)
-        cut = msg + strlen(msg);
-    grid_printf(g, 0, y, g->w, STYLE_ACCENT, "%.*s", (int)(cut - msg), msg);
-    grid_puts(g, 0, y + 1, *cut ? cut + 1 : cut, g->w, STYLE_ACCENT);
+    if (!*p || !cut) /* the end, or a word longer than the line */
+        return *next = p, p;
+    *next = cut + 1;
+    return cut;
+}
+
+/* The rows msg takes wrapped at width w (a space breaks it), at most most. */
+static int wrapped_rows(const char *msg, int w, int most)
+{
+    int rows = 0;
+    for (const char *p = msg; *p && rows < most; rows++)
+        line_end(p, w, &p);
+    return rows;
+}
+
+/* A message wrapped over rows from y, the last cut with "…" where it is
+ * longer than rows. */
+static void draw_wrapped(Grid *g, int y, int rows, const char *msg)
+{
+    const char *p = msg;
+    for (int r = 0; r < rows; r++) {
+        for (int x = 0; x < g->w; x++)
+            grid_put(g, x, y + r, ' ', STYLE_TEXT, 0);
+        const char *next, *end = line_end(p, g->w, &next);
+        if (r == rows - 1) /* the rest, cut by grid_puts where it is longer */
+            end = p + strlen(p);
+        grid_printf(g, 0, y + r, g->w, STYLE_ACCENT, "%.*s", (int)(end - p), p);
+        p = next;
+    }
+}
+
+/* An example's note wider than the screen: the rows it takes (2 to
+ * NOTE_ROWS_MOST), of which the cost line and the message line hold two;
+ * 0 for a message of one line. */
+static int note_rows(const UiState *u, int w)
+{
+    const AppState *s = &u->a.app;
+    bool gone = s->note_shown && (s->sentence < 0 || u->a.lesson.active);
+    if (gone || !s->msg[0] || grid_text_width(s->msg) <= w)
+        return 0;
+    int rows = wrapped_rows(s->msg, w, NOTE_ROWS_MOST);
+    return rows < 2 ? 2 : rows;
+}
+
+int view_top_note_rows(const UiState *u, int w)
+{
+    int rows = note_rows(u, w);
+    return rows > 2 ? rows - 2 : 0;
 }
 
 /* The settings of the status line, in two parts (the second goes on a line
@@ -384,8 +431,9 @@ void view_top_bottom_draw(UiState *u, Grid *g)
     const char *msg = u->report.note_gone ? "" : s->msg;
     int rows = view_top_status_rows(u, g->w), y = g->h - rows;
     draw_cost(u, g, y - 2);
-    if (msg[0] && grid_text_width(msg) > g->w) {
-        draw_wrapped(g, y - 2, msg); /* an example's note: two lines, over the cost */
+    int note = msg[0] ? note_rows(u, g->w) : 0;
+    if (note) {
+        draw_wrapped(g, y - note, note, msg); /* an example's note: over the cost, and above */
     } else if (msg[0])
         grid_puts(g, 0, y - 1, msg, g->w, STYLE_ACCENT);
     else

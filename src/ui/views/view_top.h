@@ -14,7 +14,12 @@ int view_top_draw(UiState *u, Grid *g);
  * one line (they go on a second, whole, rather than cut). */
 int view_top_status_rows(const UiState *u, int w);
 
-/* The last rows: cost, message or hint, status (view_top_status_rows). */
+/* The rows the view gives up at width w to a message longer than the cost
+ * and message lines hold (an example's note of three or four lines): 0 to 2. */
+int view_top_note_rows(const UiState *u, int w);
+
+/* The last rows: cost, message or hint, status (view_top_status_rows); a
+ * long message over the cost line and the view_top_note_rows above it. */
 void view_top_bottom_draw(UiState *u, Grid *g);
 
 /* "terminal too small (need WxH)", over the whole grid. */
