@@ -160,6 +160,13 @@ keys t Right
 check "the raw score says it is divided by the temperature" \
     wait_for 'raw score q\.k/sqrt\(d_k\)/T \(T = 0\.5\)'
 start 80 24
+keys n n n n n n n
+check "80x24: example 8's note is whole, to its last words" \
+    eval "wait_for '^8/11: ' && wait_for '\"Man bites dog\"\\.\$'"
+keys n
+check "80x24: example 2's note, of four lines, is whole" \
+    eval "wait_for '^9/11: ' && keys N N N N N N N && wait_for '^2/11: ' && wait_for 'learns that match\\.\$'"
+start 80 24
 keys '?'
 check "help at 80x24 scrolls instead of cutting every line" wait_for 'Up/Down: more'
 check "... with Esc's line whole" wait_for 'back out one level'
