@@ -223,8 +223,8 @@ static int batch(App *a)
     if (status)
         return status;
     if (a->opt.export.token >= a->result.tokens.n)
-        return say(2, "--token %d is out of range: the text has %d tokens", a->opt.token_1,
-                   a->result.tokens.n);
+        return say(2, "--token %d is out of range: the text has %d token%s", a->opt.token_1,
+                   a->result.tokens.n, a->result.tokens.n == 1 ? "" : "s");
     if (a->opt.dump_dir) {
         const char *which = "";
         /* attnviz's own weights: norms.npy too (a trained model's W_O is its own) */
