@@ -168,8 +168,12 @@ check "80x24: example 2's note, of four lines, is whole" \
     eval "wait_for '^9/11: ' && keys N N N N N N N && wait_for '^2/11: ' && wait_for 'learns that match\\.\$'"
 start 80 24
 keys '?'
-check "help at 80x24 scrolls instead of cutting every line" wait_for 'Up/Down: more'
+check "help at 80x24 scrolls instead of cutting every line" wait_for 'Down: more \(1-'
 check "... with Esc's line whole" wait_for 'back out one level'
+keys End
+check "... End: at the last line, only Up scrolls" wait_for '─ Up: more \([0-9]+-([0-9]+) of \1\) '
+keys Home
+check "... Home: back to the first" wait_for '─ Down: more \(1-'
 keys Escape
 # q only once Escape has been taken: an Escape and a q read within ncurses'
 # escape delay are one key, Alt-q, which does not quit

@@ -154,7 +154,7 @@ keys ?
 check "80x24: ? opens the help at 'Training view (W)'" wait_for "│ Training view \(W\)"
 check "80x24: ... with its keys and a whole 'more' label" \
     sh -c 'printf "%s" "$1" | grep -Eq "Space p +pause / train on" &&
-           printf "%s" "$1" | grep -Eq "Up/Down: more \([0-9]+-[0-9]+ of [0-9]+\) "' _ "$(screen)"
+           printf "%s" "$1" | grep -Eq "(Up/Down|Up|Down): more \([0-9]+-[0-9]+ of [0-9]+\) "' _ "$(screen)"
 keys Escape
 tmux -L "$SOCK" resize-window -t s -x 100 -y 30 # at once: Esc stays Esc, not a sequence
 sleep 0.5

@@ -262,8 +262,9 @@ void view_help_draw(UiState *u, Grid *g)
         grid_put(g, x0 - 1, y, ' ', STYLE_TEXT, 0);
         grid_put(g, x0 + w, y, ' ', STYLE_TEXT, 0);
     }
+    const char *way = top == 0 ? "Down" : top == most ? "Up" : "Up/Down"; /* where more is */
     if (most > 0)
-        grid_printf(g, x0 + w - 32, y0 + box_h - 1, 30, STYLE_DIM, " Up/Down: more (%d-%d of %d) ",
+        grid_printf(g, x0 + w - 32, y0 + box_h - 1, 30, STYLE_DIM, " %s: more (%d-%d of %d) ", way,
                     top + 1, top + rows, per_col);
     if (s->help_refused) /* a key pressed here acts once the help is closed, not unseen under it */
         grid_puts(g, x0 + 2, y0 + box_h - 1, " close the help first (Esc) ", w - 36, STYLE_ACCENT);
