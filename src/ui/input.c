@@ -215,18 +215,18 @@ bool input_bound(int key)
     return view_table_key(IN_BROWSE, key, &a);
 }
 
-/* Esc alone is Esc, also when a key curses decoded itself (a resize)
- * follows at once. Esc then b or f at once is Alt-b / Alt-f; Esc then
- * anything else at once is another Alt-key or an escape sequence curses does
- * not know (a key of another terminal): it is read and ignored, so that an
- * unknown key never quits. */
+/* Esc alone is Esc, also when a key curses decoded itself (a resize) or a
+ * second Esc (two pressed quickly, tmux's "Escape Escape") follows at once. Esc then b or f at once
+ * is Alt-b / Alt-f; Esc then anything else at once is another Alt-key or an escape sequence curses
+ * does not know (a key of another terminal): it is read and ignored, so that an unknown key never
+ * quits. */
 static int read_escape(void)
 {
     int delay = wgetdelay(stdscr), key = 27;
     timeout(0);
     int ch = getch();
-    if (ch >= KEY_MIN) { /* a key curses decoded (a resize): no sequence, Esc alone */
-        ungetch(ch);
+    if (ch >= KEY_MIN || ch == 27) { /* a key curses decoded (a resize), or Esc again: */
+        ungetch(ch);                 /* no sequence, Esc alone, then that key */
     } else if (ch != ERR) {
         key = ch == 'b' ? UIKEY_ALT_B : ch == 'f' ? UIKEY_ALT_F : 0;
         for (int k = 0; k < 16 && key == 0 && ch != '~' && !(ch >= 'A' && ch <= 'z' && k > 0); k++)

@@ -73,4 +73,13 @@ check "a text past the token limit says the limit and what to do" \
 keys w
 check "... and so does the trace asked for then" \
     wait_for "^no trace: the text has more tokens than this model's limit of 8"
+# two Escs at once (a quick double press) are two steps back, not an Alt key
+start 'The cat sat on the mat.'
+keys b
+check "b: side by side" wait_for 'mask ON'
+keys w
+check "w: the trace over it" wait_for 'Calculation trace'
+keys Escape Escape
+check "Esc Esc at once: the trace and side by side both left" \
+    eval "wait_for '^Head [0-9]+ of [0-9]+' && ! screen | grep -q 'mask ON'"
 exit $fail
