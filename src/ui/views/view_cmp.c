@@ -65,10 +65,12 @@ static void cmp_side(UiState *u, Grid *g, Rect r, const ModelResult *res, int h,
     } else {
         if (u->a.app.zoom > 0 && u->report.zoom_max < 0)
             u->report.zoom_max = 0; /* a cell a token already: app_layout says so */
-        char stats[80];
+        /* the short form on both sides alike, where it fits whole */
+        char stats[64];
         int used = grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
-        if (widget_stats_fit(data_stats(u, res == &u->a.ses.res2, h), r.w - used - 2, stats,
-                             sizeof stats) > 0)
+        int n =
+            widget_stats_text(data_stats(u, res == &u->a.ses.res2, h), false, stats, sizeof stats);
+        if (n + 2 <= r.w - used)
             grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
         cmp_heatmap(u, g, (Rect){r.x, r.y + 1, r.w, top.h - 1}, res, h, main);
     }

@@ -331,10 +331,10 @@ static const char *line_end(const char *s, int w, const char **next)
     int used = 0;
     const char *cut = NULL, *p = s;
     for (; *p; p++) {
+        if (*p == ' ') /* a space just past w characters still ends the line */
+            cut = p;
         if ((*p & 0xC0) != 0x80 && used++ == w)
             break;
-        if (*p == ' ')
-            cut = p;
     }
     if (!*p || !cut) /* the end, or a word longer than the line */
         return *next = p, p;
