@@ -1,5 +1,6 @@
 /* say.h - the command line's one way to report: "attnviz: " and one line
- * on standard error (say.c). Used before curses starts, never after.
+ * on standard error (say.c), or a progress line rewritten in place. Used
+ * before curses starts, never after.
  */
 #ifndef ATTNVIZ_SAY_H
 #define ATTNVIZ_SAY_H
@@ -11,5 +12,14 @@ int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* say(0, "%s", line): the hook by which io says what a killed run left
  * beside a file it writes (io/stale.h). */
 void say_note(const char *line);
+
+/* Columns of the terminal on standard error (80 when it does not say). */
+int say_columns(void);
+
+/* Rewrite the progress line on a terminal's standard error: "\r", clear
+ * the line, then "attnviz: " and the formatted message, cut to the
+ * terminal's width less one column, so that it never wraps (a wrapped line
+ * is left behind by the next "\r", one more line each frame). */
+void say_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -18,7 +18,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/file.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -29,6 +28,7 @@
 #include "core/av.h"
 #include "core/sha1.h"
 #include "core/sha256.h"
+#include "cli/say.h"
 #include "io/hfcache.h"
 
 #define HUB_MAX_REDIRECTS 5
@@ -399,13 +399,6 @@ static void mb(char *buf, size_t size, double bytes)
         snprintf(buf, size, "%.1f MB", bytes / 1e6);
 }
 
-/* Columns of the terminal on standard error (80 when it does not say). */
-static int term_columns(void)
-{
-    struct winsize ws;
-    return ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
-}
-
 /* The bar on standard error, on one line of the terminal whatever its
  * width (a longer one would wrap, and "\r" go back only to the wrapped
  * part): the file, the bar, how much, how fast, how long left; the bar
@@ -425,14 +418,15 @@ static void draw_bar(const Transfer *t, double elapsed)
         snprintf(figures, sizeof figures, "%s / %s  %.1f MB/s%s", have, total, speed / 1e6, left);
     /* the name in 20 columns and a space, the bar in 4 to 24 and " []";
      * narrower: the name alone, cut to no fewer than 8; then neither */
-    const int room = term_columns() - 1 - nf; /* the last column left empty: no wrap */
+    const int cols = say_columns() - 1; /* the last column left empty: no wrap */
+    const int room = cols - nf;
     int name = room >= 21 ? 20 : room >= 9 ? room - 1 : 0;
     int width = room - 21 - 3 >= 4 ? room - 21 - 3 : 0;
     width = width > 24 ? 24 : width;
     int fill = t->size > 0 ? (int)(width * (double)t->have / t->size) : 0;
     fill = fill > width ? width : fill;
-    if (nf > term_columns() - 1) /* too narrow even for the figures: them, cut */
-        nf = term_columns() - 1 > 0 ? term_columns() - 1 : 0;
+    if (nf > cols) /* too narrow even for the figures: them, cut */
+        nf = cols > 0 ? cols : 0;
     fprintf(stderr, "\r\033[K%-*.*s", name, name, t->label);
     if (width)
         fprintf(stderr, " [%.*s%*s]", fill, "########################", width - fill, "");

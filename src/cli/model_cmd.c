@@ -44,12 +44,13 @@ int model_cmd_error(const CliOptions *o, const Kind *k, int err)
     }
 }
 
-/* Loading progress on a terminal's standard error: one line rewritten. */
+/* Loading progress on a terminal's standard error: one line rewritten,
+ * the model named as --model named it (a cache's snapshot by its hub id,
+ * not its long path), cut to the terminal's width. */
 static void progress(void *ctx, double fraction, const char *what)
 {
-    const char *dir = ctx;
-    fprintf(stderr, "\rattnviz: reading %s: %3.0f%% %-32.32s", dir, 100 * fraction, what);
-    fflush(stderr);
+    const char *name = ctx;
+    say_progress("reading %s: %3.0f%% %s", name, 100 * fraction, what);
 }
 
 /* A Git LFS pointer left in place of a file (a clone made without git-lfs):
@@ -74,10 +75,11 @@ static int lfs_pointer(const CliOptions *o)
 
 static int open_folder(const CliOptions *o, Kind *k)
 {
-    char why[512] = "";
+    char why[512] = "", name[HF_PATH_MAX];
     bool tty = isatty(STDERR_FILENO);
-    int err = kind_open_folder(k, o->model_dir, tty ? progress : NULL, (void *)o->model_dir, why,
-                               sizeof why);
+    if (!hfcache_model_name(o->model_dir, name, sizeof name))
+        snprintf(name, sizeof name, "%s", o->model_dir);
+    int err = kind_open_folder(k, o->model_dir, tty ? progress : NULL, name, why, sizeof why);
     if (tty)
         fputs("\r\033[K", stderr);
     if (err == AV_ERR_NOMEM || (err && !why[0]))

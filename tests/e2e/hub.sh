@@ -26,7 +26,8 @@
 #    a HEAD answered 503 (Retry-After) once is asked again; a download the
 #    hub refuses after its HEAD said yes is said as such; an HF_ENDPOINT
 #    without a scheme is refused; the hub's 401 RepoNotFound is no such
-#    model; the progress bar fits a narrow terminal.
+#    model; the progress bar fits a narrow terminal, and so does the
+#    "reading" line of a cached model, named by its hub id.
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
 set -u
 PY=/usr/bin/python3
@@ -467,6 +468,23 @@ for cols in 80 40; do
     else notok "the progress bar at $cols columns: $out"; fi
 done
 : >"$faults"
+# reading COLUMNS: --model user/big (from the cache bar80 filled) with
+# standard error a terminal that wide; every frame of "reading" fits in
+# COLUMNS - 1 (a longer one wraps, and each frame leaves a line) and names
+# the model by its hub id, not the snapshot's path
+reading() {
+    HF_HUB_CACHE=$tmp/bar80 "$PY" tests/e2e/lib/ptyrun.py --cols "$1" -- \
+        "$A" --model user/big --export text "$TEXT" >"$tmp/read.out"
+    grep -q '^EXIT 0$' "$tmp/read.out" || { echo "exit: $(tail -1 "$tmp/read.out")"; return 1; }
+    tr '\r' '\n' <"$tmp/read.out" | sed 's/\x1b\[K//g' | grep 'reading' |
+        awk -v cols="$1" '{ if (length > w) w = length; if (!/^attnviz: reading user\/big: /) bad++ }
+            END { printf "%d frames, the widest %d columns, %d not of user/big\n", NR, w, bad
+                  exit !(NR && w <= cols - 1 && !bad) }'
+}
+for cols in 80 30; do
+    if out=$(reading $cols); then ok "reading a cached model fits $cols columns ($out)"
+    else notok "reading a cached model at $cols columns: $out"; fi
+done
 
 # --- the question on a terminal ----------------------------------------------
 # ask ANSWER: --model user/asked with stdin and stderr on a pseudo-terminal
