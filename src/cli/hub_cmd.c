@@ -421,6 +421,22 @@ static bool cached_elsewise(const HfId *id, const char *root, char *dir, size_t 
     return false;
 }
 
+/* What the cache at root holds of id (--model name), which has no snapshot
+ * of its revision there, into buf: the repo without that snapshot (a ref
+ * deleted, a download interrupted), or nothing. Returns true for the repo. */
+static bool not_cached(const HfId *id, const char *name, const char *root, char *buf, size_t size)
+{
+    char dir[HF_PATH_MAX];
+    if (!cached_elsewise(id, root, dir, sizeof dir)) {
+        snprintf(buf, size, "%s is neither a folder nor in the Hugging Face cache", name);
+        return false;
+    }
+    const bool commit = hfcache_is_commit(id->rev);
+    snprintf(buf, size, "the Hugging Face cache holds %s (%s) but no snapshot %s%s%s", id->repo,
+             dir, commit ? "of commit " : "that refs/", id->rev, commit ? "" : " names");
+    return true;
+}
+
 /* A hub id whose revision is what is wrong ("user/m@", "gpt2@a..b"): said,
  * status 2; anything else (a path) 0, for the folder's reader to say. */
 static int bad_revision(const char *name)
@@ -449,7 +465,7 @@ int hub_cmd_resolve(CliOptions *o)
 {
     struct stat st;
     HfId id;
-    char root[HF_PATH_MAX], snap[HF_PATH_MAX], size[32];
+    char root[HF_PATH_MAX], snap[HF_PATH_MAX], size[32], what[2 * HF_PATH_MAX];
     const char *name = o->model_dir, *found;
     if (stat(name, &st) == 0 || errno != ENOENT)
         return 0; /* a folder (or file) of that name wins */
@@ -463,29 +479,21 @@ int hub_cmd_resolve(CliOptions *o)
     if (hfcache_find(root, &id, snap, sizeof snap, &found))
         return use_snapshot(o, name, snap);
     about(id.repo, size, sizeof size);
-    /* the repo there, not that revision: said, where no question is asked */
-    if ((offline() || !isatty(STDIN_FILENO) || !isatty(STDERR_FILENO)) &&
-        cached_elsewise(&id, root, snap, sizeof snap))
-        return say(2,
-                   "the Hugging Face cache holds %s (%s) but no snapshot %s%s%s: %s`attnviz "
-                   "get %s` fetches it",
-                   id.repo, snap, hfcache_is_commit(id.rev) ? "of commit " : "that refs/", id.rev,
-                   hfcache_is_commit(id.rev) ? "" : " names",
+    const bool held = not_cached(&id, name, root, what, sizeof what);
+    const bool asked = !offline() && isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+    if (held && !asked) /* the repo there, not that revision: said as such */
+        return say(2, "%s: %s`attnviz get %s` fetches it", what,
                    offline() ? "with HF_HUB_OFFLINE unset, " : "", name);
     if (offline())
         return say(2,
                    "%s is neither a folder nor in the Hugging Face cache (%s), and "
                    "HF_HUB_OFFLINE is set: unset it, then `attnviz get %s` downloads it%s",
                    name, root, name, size);
-    if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO))
-        return say(2,
-                   "%s is neither a folder nor in the Hugging Face cache: `attnviz get %s` "
-                   "downloads it%s into %s",
-                   name, name, size, root);
+    if (!asked)
+        return say(2, "%s: `attnviz get %s` downloads it%s into %s", what, name, size, root);
     const char *e = getenv("HF_ENDPOINT");
-    if (!ask("%s is neither a folder nor in the Hugging Face cache. Download it%s from %s "
-             "into %s?",
-             name, size, e && *e ? e : DEFAULT_ENDPOINT, root))
+    if (!ask("%s. Download it%s from %s into %s?", what, size, e && *e ? e : DEFAULT_ENDPOINT,
+             root))
         return say(2, "%s: not downloaded (`attnviz get %s` downloads it)", name, name);
     int status = get_model(&id, root, snap, sizeof snap);
     return status ? status : use_snapshot(o, name, snap);

@@ -19,7 +19,8 @@
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
 #    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
 #    lacking a file, a name found nowhere) is one line and its exit status;
-#  - the question on a terminal: yes downloads, no fetches nothing;
+#  - the question on a terminal: yes downloads, no fetches nothing; it
+#    says when the cache holds the repo but not the snapshot;
 #  - a second hub whose CDN is another host (localhost) under a mirror's
 #    path: the token never goes to the CDN, a renamed repo's relative
 #    redirect stays under the path, the CDN's refusal is said as its own;
@@ -499,6 +500,19 @@ if grep -q 'Download it from http://127.0.0.1:[0-9]* into .*\[y/N\]' "$tmp/ask.t
     ok "on a terminal --model asks first; no fetches nothing (exit 2, no request)"
 else
     notok "the question, answered no: $(tr '\n' '|' <"$tmp/ask.txt" | cut -c1-300)"
+fi
+# an interrupted download: the repo's folder holds a partial blob, no ref;
+# the question says so, as the line off a terminal does
+asked=$HF_HUB_CACHE/models--user--asked
+sum=$(sha256sum "$M/model.safetensors" | cut -d' ' -f1)
+mkdir -p "$asked/blobs" && head -c 1000 "$M/model.safetensors" >"$asked/blobs/$sum.incomplete"
+ask n >"$tmp/ask.txt"
+held="the Hugging Face cache holds user/asked ($asked) but no snapshot that refs/main names"
+if grep -q "$held. Download it from http://127.0.0.1:[0-9]* into .*\[y/N\]" "$tmp/ask.txt" &&
+    ! grep -q 'neither a folder nor' "$tmp/ask.txt" && grep -q 'EXIT 2' "$tmp/ask.txt"; then
+    ok "the question says what the cache holds: the repo, no snapshot refs/main names"
+else
+    notok "the question with the repo in the cache: $(tr '\n' '|' <"$tmp/ask.txt" | cut -c1-300)"
 fi
 ask y >"$tmp/ask.txt"
 if grep -q 'EXIT 0' "$tmp/ask.txt" && grep -q '^Sentence: ' "$tmp/asked.out" &&
