@@ -374,7 +374,8 @@ int hub_cmd_get(int argc, char **argv)
     return fflush(stdout) != 0 ? say(1, "cannot write to standard output") : 0;
 }
 
-/* Ask on the terminal; true for yes. */
+/* Ask on the terminal; true for yes (no, an empty line and the end of the
+ * input are no). */
 static bool ask(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static bool ask(const char *fmt, ...)
 {
@@ -386,9 +387,10 @@ static bool ask(const char *fmt, ...)
     fputs(" [y/N] ", stderr);
     fflush(stderr);
     char line[64];
-    if (!fgets(line, sizeof line, stdin))
-        return false;
-    return line[0] == 'y' || line[0] == 'Y';
+    const bool got = fgets(line, sizeof line, stdin) != NULL;
+    if (!got || (!strchr(line, '\n') && feof(stdin)))
+        fputc('\n', stderr); /* Ctrl-D ends no line: what follows goes on its own */
+    return got && (line[0] == 'y' || line[0] == 'Y');
 }
 
 /* The snapshot of id in the cache: missing files said with what to do. */

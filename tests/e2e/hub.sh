@@ -19,8 +19,8 @@
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
 #    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
 #    lacking a file, a name found nowhere) is one line and its exit status;
-#  - the question on a terminal: yes downloads, no fetches nothing; it
-#    says when the cache holds the repo but not the snapshot;
+#  - the question on a terminal: yes downloads, no (or Ctrl-D) fetches
+#    nothing; it says when the cache holds the repo but not the snapshot;
 #  - a second hub whose CDN is another host (localhost) under a mirror's
 #    path: the token never goes to the CDN, a renamed repo's relative
 #    redirect stays under the path, the CDN's refusal is said as its own;
@@ -513,6 +513,13 @@ if grep -q "$held. Download it from http://127.0.0.1:[0-9]* into .*\[y/N\]" "$tm
     ok "the question says what the cache holds: the repo, no snapshot refs/main names"
 else
     notok "the question with the repo in the cache: $(tr '\n' '|' <"$tmp/ask.txt" | cut -c1-300)"
+fi
+ask ^D >"$tmp/ask.txt"
+if grep -q '^attnviz: user/asked: not downloaded' "$tmp/ask.txt" && grep -q 'EXIT 2' "$tmp/ask.txt"
+then
+    ok "Ctrl-D at the question is no, said on a line of its own"
+else
+    notok "Ctrl-D at the question: $(tr '\n' '|' <"$tmp/ask.txt" | cut -c1-300)"
 fi
 ask y >"$tmp/ask.txt"
 if grep -q 'EXIT 0' "$tmp/ask.txt" && grep -q '^Sentence: ' "$tmp/asked.out" &&

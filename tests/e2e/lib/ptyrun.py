@@ -6,7 +6,8 @@ standard input) on a pseudo-terminal, as a person's terminal would be.
 
 The terminal is 24 rows by N columns (80). Without --ask standard input is
 empty; with it, standard input is the terminal too and ANSWER and a newline
-are typed once PROMPT has been written. Standard output goes to FILE
+are typed once PROMPT has been written (ANSWER "^D": Ctrl-D alone, the end
+of the input). Standard output goes to FILE
 (default: nowhere). Prints what the command wrote to the terminal, byte
 for byte, then a line "EXIT <status>". Gives up after 60 s.
 """
@@ -52,7 +53,7 @@ def main():
             break
         seen += chunk
         if prompt and prompt.encode() in seen:
-            os.write(m, answer.encode() + b"\n")
+            os.write(m, b"\x04" if answer == "^D" else answer.encode() + b"\n")
             prompt = ""
     if p.poll() is None:
         p.kill()
