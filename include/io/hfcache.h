@@ -66,6 +66,14 @@ bool hfcache_repo_dir(const char *root, const char *repo, char *buf, size_t size
  * *found the name it was under (one of hfcache_names). */
 bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, const char **found);
 
+/* The commits of the snapshots in the cache at root, under any of id's
+ * names, that id->rev abbreviates (7 to 39 hex digits), each once: the
+ * first max of them into hash[0..max), in no order. Returns how many there
+ * are (more than max when they did not all fit); 0 when id->rev is no
+ * abbreviation. Two or more: the abbreviation is ambiguous, and
+ * hfcache_find finds none. */
+int hfcache_candidates(const char *root, const HfId *id, char (*hash)[41], int max);
+
 /* The hub id ("ORG/NAME" or "NAME") of the cache's snapshot folder dir
  * (ROOT/models--ORG--NAME/snapshots/COMMIT), into buf; false when dir is
  * not one. */

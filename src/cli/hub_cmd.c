@@ -289,13 +289,48 @@ static int check_config(const Get *g)
     return 0;
 }
 
+#define HUB_CANDIDATES 6 /* an ambiguous abbreviation's commits listed */
+
+static int by_hash(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* When id->rev abbreviates two or more of the cache's snapshots: said
+ * with them, git's way, each in as many digits as tell them apart (12 at
+ * least); status 2. Else 0. */
+static int ambiguous(const HfId *id, const char *root)
+{
+    char hash[HUB_CANDIDATES][41], list[HUB_CANDIDATES * 48] = "";
+    int found = hfcache_candidates(root, id, hash, HUB_CANDIDATES);
+    int n = found < HUB_CANDIDATES ? found : HUB_CANDIDATES, digits = 12;
+    if (found < 2)
+        return 0;
+    qsort(hash, (size_t)n, sizeof hash[0], by_hash);
+    for (int k = 1; k < n; k++) { /* sorted: a neighbour shares the most */
+        int same = 0;
+        while (hash[k][same] == hash[k - 1][same])
+            same++;
+        digits = same + 1 > digits ? same + 1 : digits;
+    }
+    for (int k = 0; k < n; k++) {
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s%.*s...", k ? ", " : "", digits, hash[k]);
+    }
+    return say(2, "%s: %s is ambiguous: %s%s (more digits name one)", id->repo, id->rev, list,
+               found > n ? ", ..." : "");
+}
+
 /* Download id into the cache at root; snap (size) receives the snapshot. */
 static int get_model(const HfId *id, const char *root, char *snap, size_t size)
 {
     if (offline()) { /* a whole copy already there will do, as huggingface_hub's */
         const char *found;
         char list[256];
-        if (!hfcache_find(root, id, snap, size, &found))
+        const bool have = hfcache_find(root, id, snap, size, &found);
+        if (!have && ambiguous(id, root))
+            return 2;
+        if (!have)
             return say(1, "HF_HUB_OFFLINE is set: nothing is downloaded (unset it to fetch %s)",
                        id->repo);
         if (hffolder_missing(snap, list, sizeof list))
@@ -480,6 +515,9 @@ int hub_cmd_resolve(CliOptions *o)
                    name);
     if (hfcache_find(root, &id, snap, sizeof snap, &found))
         return use_snapshot(o, name, snap);
+    int status = ambiguous(&id, root);
+    if (status)
+        return status;
     about(id.repo, size, sizeof size);
     const bool held = not_cached(&id, name, root, what, sizeof what);
     const bool asked = !offline() && isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
@@ -497,7 +535,7 @@ int hub_cmd_resolve(CliOptions *o)
     if (!ask("%s. Download it%s from %s into %s?", what, size, e && *e ? e : DEFAULT_ENDPOINT,
              root))
         return say(2, "%s: not downloaded (`attnviz get %s` downloads it)", name, name);
-    int status = get_model(&id, root, snap, sizeof snap);
+    status = get_model(&id, root, snap, sizeof snap);
     return status ? status : use_snapshot(o, name, snap);
 }
 

@@ -7,7 +7,7 @@
 # fails on request; HF_ENDPOINT points at it, HF_HUB_CACHE at a fresh folder.
 #  - a cache laid out by hand (refs, snapshots, links into blobs) opens with
 #    --model ID, with the same numbers as the folder itself, also under the
-#    other name of a short id;
+#    other name of a short id; an ambiguous abbreviated commit is said;
 #  - what `attnviz get` writes has that layout (refs/main, relative links to
 #    blobs named by sha256 or git id, no temporary file) and opens with the
 #    same numbers; a second get fetches nothing; shards, a renamed repo (307)
@@ -146,6 +146,17 @@ mkdir -p "$tmp/home/.cache/huggingface" && mv "$tmp/hh/hub" "$tmp/home/.cache/hu
 HF_HUB_CACHE= HOME=$tmp/home same_numbers "else ~/.cache/huggingface/hub" user/hand
 HF_HUB_CACHE= HOME=$tmp/home same_numbers "a commit abbreviated to 7 hex digits, as git prints it" \
     user/hand@0123456
+# a second snapshot the same 7 digits begin: ambiguous, said with both
+twin=$tmp/home/.cache/huggingface/hub/models--user--hand/snapshots
+cp -a "$twin/0123456789abcdef0123456789abcdef01234567" \
+    "$twin/0123456789ab0000000000000000000000000000"
+HF_HUB_CACHE= HOME=$tmp/home one_line "an abbreviation two snapshots begin is ambiguous, with both" 2 \
+    'user/hand: 0123456 is ambiguous: 0123456789ab0\.\.\., 0123456789abc\.\.\. \(more digits name one\)' \
+    "$A" --model user/hand@0123456 --export text "$TEXT"
+HF_HUB_OFFLINE=1 HF_HUB_CACHE= HOME=$tmp/home one_line "... also to get with HF_HUB_OFFLINE" 2 \
+    'user/hand: 0123456 is ambiguous: 0123456789ab0\.\.\., 0123456789abc\.\.\.' \
+    "$A" get user/hand@0123456
+rm -rf "$twin/0123456789ab0000000000000000000000000000"
 HF_HUB_CACHE= HOME=$tmp/home one_line "nothing after @ is said as such, not as a missing folder" 2 \
     'user/hand@: no such folder, and nothing follows @: a revision is a branch, a tag or a commit \(user/hand@main\)' \
     "$A" --model user/hand@ --export text "$TEXT"

@@ -166,6 +166,34 @@ static void test_hfcache_finds_snapshot_through_refs(void **state)
     assert_string_equal(dir, want);
 }
 
+static void test_hfcache_candidates_of_an_abbreviation(void **state)
+{
+    /* expect: the snapshots an abbreviation begins are counted, each once
+     * (a short id's two names may hold the same commit), the first max of
+     * them given; 6 digits, a branch and a whole commit are no
+     * abbreviation */
+    const char *root = tmp_dir(state);
+    char hash[2][41];
+    HfId id;
+    lay_out(root, "models--openai-community--gpt2", HASH1);
+    lay_out(root, "models--gpt2", HASH1);
+    assert_true(hfcache_parse_id("gpt2@607a30d", &id));
+    assert_int_equal(hfcache_candidates(root, &id, hash, 2), 1);
+    assert_string_equal(hash[0], HASH1);
+    lay_out(root, "models--gpt2", "607a30d7ffffffffffffffffffffffffffffffff");
+    assert_int_equal(hfcache_candidates(root, &id, hash, 2), 2);
+    assert_int_not_equal(strcmp(hash[0], hash[1]), 0);
+    assert_int_equal(hfcache_candidates(root, &id, hash, 1), 2); /* more than fit */
+    assert_true(hfcache_parse_id("openai-community/gpt2@607a30d78", &id));
+    assert_int_equal(hfcache_candidates(root, &id, hash, 2), 1);
+    assert_true(hfcache_parse_id("gpt2@607a30", &id));
+    assert_int_equal(hfcache_candidates(root, &id, hash, 2), 0);
+    assert_true(hfcache_parse_id("gpt2@main", &id));
+    assert_int_equal(hfcache_candidates(root, &id, hash, 2), 0);
+    assert_true(hfcache_parse_id("gpt2@" HASH1, &id));
+    assert_int_equal(hfcache_candidates(root, &id, hash, 2), 0);
+}
+
 static void test_hfcache_short_ids_under_either_name(void **state)
 {
     /* expect: gpt2 is found under models--openai-community--gpt2 and
@@ -390,6 +418,8 @@ int main(void)
         cmocka_unit_test(test_hfcache_parse_ids),
         cmocka_unit_test(test_hfcache_root_from_environment),
         cmocka_unit_test_setup_teardown(test_hfcache_finds_snapshot_through_refs, tmp_setup,
+                                        tmp_teardown),
+        cmocka_unit_test_setup_teardown(test_hfcache_candidates_of_an_abbreviation, tmp_setup,
                                         tmp_teardown),
         cmocka_unit_test_setup_teardown(test_hfcache_short_ids_under_either_name, tmp_setup,
                                         tmp_teardown),

@@ -192,26 +192,65 @@ static bool is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The one snapshot of repo_dir whose commit begins with rev, a commit
- * abbreviated to 7 to 39 hex digits as git prints it (huggingface_hub finds
- * only whole ones): into hash[41]; false when none is, or several are. */
-static bool abbreviated(const char *repo_dir, const char *rev, char hash[41])
+/* Whether rev may abbreviate a commit: 7 to 39 lower-case hex digits, as
+ * git prints them (huggingface_hub finds only whole ones). */
+static bool abbreviation(const char *rev)
 {
     size_t n = strlen(rev);
-    if (n < 7 || n >= 40 || strspn(rev, "0123456789abcdef") != n)
-        return false;
+    return n >= 7 && n < 40 && strspn(rev, "0123456789abcdef") == n;
+}
+
+/* The snapshots of repo_dir whose commit begins with rev (an abbreviation)
+ * and is not in hash[0..*n) yet, added there up to max; returns how many
+ * there are, those past max too. */
+static int abbreviated(const char *repo_dir, const char *rev, char (*hash)[41], int *n, int max)
+{
     char path[HF_PATH_MAX];
     if (snprintf(path, sizeof path, "%s/snapshots", repo_dir) >= (int)sizeof path)
-        return false;
+        return 0;
     DIR *d = opendir(path);
     if (!d)
-        return false;
+        return 0;
     int found = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;)
-        if (hfcache_is_commit(e->d_name) && strncmp(e->d_name, rev, n) == 0 && found++ == 0)
-            memcpy(hash, e->d_name, 41);
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (!hfcache_is_commit(e->d_name) || strncmp(e->d_name, rev, strlen(rev)) != 0)
+            continue;
+        bool seen = false; /* a short id's two names may hold one commit */
+        for (int k = 0; k < *n && !seen; k++)
+            seen = strcmp(hash[k], e->d_name) == 0;
+        if (seen)
+            continue;
+        if (*n < max)
+            memcpy(hash[(*n)++], e->d_name, 41);
+        found++;
+    }
     closedir(d);
-    return found == 1;
+    return found;
+}
+
+/* The one snapshot of repo_dir that rev abbreviates, into hash[41]; false
+ * when none does, or several do. */
+static bool abbreviated_one(const char *repo_dir, const char *rev, char hash[41])
+{
+    char one[1][41];
+    int n = 0;
+    if (!abbreviation(rev) || abbreviated(repo_dir, rev, one, &n, 1) != 1)
+        return false;
+    memcpy(hash, one[0], 41);
+    return true;
+}
+
+int hfcache_candidates(const char *root, const HfId *id, char (*hash)[41], int max)
+{
+    const char *names[2];
+    char repo_dir[HF_PATH_MAX];
+    int n = 0, found = 0, m = hfcache_names(id->repo, names);
+    if (!abbreviation(id->rev))
+        return 0;
+    for (int k = 0; k < m; k++)
+        if (hfcache_repo_dir(root, names[k], repo_dir, sizeof repo_dir))
+            found += abbreviated(repo_dir, id->rev, hash, &n, max);
+    return found;
 }
 
 bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, const char **found)
@@ -226,7 +265,7 @@ bool hfcache_find(const char *root, const HfId *id, char *dir, size_t size, cons
             continue;
         if (hfcache_is_commit(id->rev))
             memcpy(hash, id->rev, 41);
-        else if (!read_ref(repo_dir, id->rev, hash) && !abbreviated(repo_dir, id->rev, hash))
+        else if (!read_ref(repo_dir, id->rev, hash) && !abbreviated_one(repo_dir, id->rev, hash))
             continue;
         int w = snprintf(snap, sizeof snap, "%s/snapshots/%s", repo_dir, hash);
         if (w <= 0 || (size_t)w >= size || !is_dir(snap))
