@@ -19,7 +19,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define HF_ID_MAX 97   /* a repo id: 96 characters, as the hub allows */
+/* An organisation, and a name, of at most 96 characters each, as the hub
+ * allows: a repo id ORG/NAME and its NUL fit in HF_ID_MAX. */
+#define HF_ID_PART_MAX 96
+#define HF_ID_MAX (2 * HF_ID_PART_MAX + 2)
 #define HF_REV_MAX 256 /* a revision: a branch, a tag or a commit hash */
 #define HF_PATH_MAX 4096
 
@@ -30,10 +33,16 @@ typedef struct {
 } HfId;
 
 /* Parse NAME[@REV]: NAME is ORG/NAME or NAME of letters, digits, '-', '_'
- * and '.', with neither "--" nor ".." and no part beginning or ending with
- * '-' or '.'; REV is a branch, a tag (may hold '/', never "..") or a commit
- * hash. Returns true when name is such an id (*id filled). */
+ * and '.', each part at most HF_ID_PART_MAX characters, with neither "--"
+ * nor ".." and no part beginning or ending with '-' or '.'; REV is a
+ * branch, a tag (may hold '/', never "..") or a commit hash. Returns true
+ * when name is such an id (*id filled). */
 bool hfcache_parse_id(const char *name, HfId *id);
+
+/* When name would be a hub id (hfcache_parse_id) but for a part longer
+ * than HF_ID_PART_MAX: that part's length, *part "organisation" or "name";
+ * else 0. */
+size_t hfcache_id_too_long(const char *name, const char **part);
 
 /* Whether rev is a commit hash: 40 lower-case hexadecimal digits. */
 bool hfcache_is_commit(const char *rev);

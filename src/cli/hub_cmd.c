@@ -384,6 +384,18 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
     return status;
 }
 
+/* A name that would be a hub id but for the length of a part: said, with
+ * what (it is not), status 2; else 0. */
+static int id_too_long(const char *name, const char *what)
+{
+    const char *part;
+    size_t len = hfcache_id_too_long(name, &part);
+    if (!len)
+        return 0;
+    return say(2, "%s: %s: its %s is %zu characters long, and the hub allows at most %d", name,
+               what, part, len, HF_ID_PART_MAX);
+}
+
 int hub_cmd_get(int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
@@ -394,6 +406,8 @@ int hub_cmd_get(int argc, char **argv)
     if (argc != 2)
         return say(2, "usage: attnviz get NAME[@REVISION] (a hub id such as gpt2 or "
                       "openai-community/gpt2)");
+    if (!hfcache_parse_id(argv[1], &id) && id_too_long(argv[1], "not a hub id"))
+        return 2;
     if (!hfcache_parse_id(argv[1], &id))
         return say(2, "'%s' is not a hub id (NAME or ORG/NAME, optionally @REVISION)", argv[1]);
     char root[HF_PATH_MAX], snap[HF_PATH_MAX];
@@ -506,6 +520,8 @@ int hub_cmd_resolve(CliOptions *o)
     const char *name = o->model_dir, *found;
     if (stat(name, &st) == 0 || errno != ENOENT)
         return 0; /* a folder (or file) of that name wins */
+    if (!hfcache_parse_id(name, &id) && id_too_long(name, "no such folder, and not a hub id"))
+        return 2;
     if (!hfcache_parse_id(name, &id))
         return bad_revision(name); /* else a path, said as one */
     if (!hfcache_root(root, sizeof root))

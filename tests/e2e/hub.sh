@@ -10,8 +10,8 @@
 #    other name of a short id; an ambiguous abbreviated commit is said;
 #  - what `attnviz get` writes has that layout (refs/main, relative links to
 #    blobs named by sha256 or git id, no temporary file) and opens with the
-#    same numbers; a second get fetches nothing; shards, a renamed repo (307)
-#    and a commit as revision too;
+#    same numbers; a second get fetches nothing; shards, a renamed repo (307),
+#    a commit as revision and an id as long as the hub allows too;
 #  - downloads killed (SIGKILL) at random points leave the cache usable, and
 #    the next get resumes with a Range request (seen in the server's log);
 #  - a dropped or stalled connection is retried and resumed (a stall and a
@@ -71,6 +71,8 @@ mkdir -p "$tmp/llama" "$tmp/notok" && cp "$M"/* "$tmp/llama/" &&
     cp "$M/config.json" "$M/model.safetensors" "$tmp/notok/" ||
     { notok "hub: the llama and notok folders"; exit 1; }
 grep -q '"llama"' "$tmp/llama/config.json" || { notok "hub: no llama model_type"; exit 1; }
+# an id as long as the hub allows: some-organisation/ and 90 characters
+LONG=some-organisation/$(printf 'long-model-name-%.0s' 1 2 3 4 5)$(printf 'x%.0s' $(seq 10))
 log=$tmp/hub.log faults=$tmp/faults
 : >"$faults"
 : >"$log"
@@ -78,7 +80,7 @@ log=$tmp/hub.log faults=$tmp/faults
     --repo openai-community/gpt2="$M" --alias gpt2=openai-community/gpt2 \
     --repo user/gated="$M" --gated user/gated --token secret \
     --repo user/big="$M" --repo user/big2="$M" --repo user/asked="$M" --repo user/both="$M" \
-    --repo meta/llama="$tmp/llama" --repo user/notok="$tmp/notok" \
+    --repo meta/llama="$tmp/llama" --repo user/notok="$tmp/notok" --repo "$LONG=$M" \
     --faults "$faults" --log "$log" --port-file "$tmp/port" 2>"$tmp/hub.err" &
 hubpid=$!
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
@@ -219,6 +221,12 @@ same_numbers "a sharded model through get" user/sharded "$tmp/refs"
 check "get gpt2 follows the hub's relative redirect to openai-community/gpt2" \
     grep -q 'GET /openai-community/gpt2/resolve/' "$log"
 same_numbers "get gpt2, then --model openai-community/gpt2 (the other name)" openai-community/gpt2
+
+"$A" get "$LONG" >/dev/null 2>"$tmp/err" || notok "get of a ${#LONG}-character id: $(tail -1 "$tmp/err")"
+same_numbers "an id of some-organisation/ and 90 characters, through get" "$LONG"
+one_line "a name of 97 characters is said as too long" 2 \
+    "not a hub id: its name is 97 characters long, and the hub allows at most 96" \
+    "$A" get "user/$(printf 'y%.0s' $(seq 97))"
 
 rm -rf "$HF_HUB_CACHE/models--user--tiny"
 "$A" get "user/tiny@$commit" >/dev/null 2>"$tmp/err" || notok "get @commit: $(tail -1 "$tmp/err")"

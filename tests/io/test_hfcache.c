@@ -67,6 +67,41 @@ static void test_hfcache_parse_ids(void **state)
         assert_false(hfcache_parse_id(bad[k], &id));
 }
 
+static void test_hfcache_id_lengths(void **state)
+{
+    /* expect: an organisation and a name of up to 96 characters each parse
+     * (some-organisation/ and 90 more); 97 in either is said as too long,
+     * with which part; a name bad for another reason is not */
+    (void)state;
+    char name[256], part96[97], part97[98];
+    const char *part = NULL;
+    HfId id;
+    memset(part96, 'a', 96), part96[96] = 0;
+    memset(part97, 'b', 97), part97[97] = 0;
+    snprintf(name, sizeof name, "some-organisation/%.90s", part96);
+    assert_true(hfcache_parse_id(name, &id));
+    assert_string_equal(id.repo, name);
+    snprintf(name, sizeof name, "%s/%s@main", part96, part96);
+    assert_true(hfcache_parse_id(name, &id));
+    assert_int_equal(strlen(id.repo), 193);
+    assert_int_equal(hfcache_id_too_long(name, &part), 0);
+    snprintf(name, sizeof name, "some-organisation/%s", part97);
+    assert_false(hfcache_parse_id(name, &id));
+    assert_int_equal(hfcache_id_too_long(name, &part), 97);
+    assert_string_equal(part, "name");
+    snprintf(name, sizeof name, "%s", part97);
+    assert_int_equal(hfcache_id_too_long(name, &part), 97);
+    assert_string_equal(part, "name");
+    snprintf(name, sizeof name, "%s/gpt2@v1", part97);
+    assert_false(hfcache_parse_id(name, &id));
+    assert_int_equal(hfcache_id_too_long(name, &part), 97);
+    assert_string_equal(part, "organisation");
+    snprintf(name, sizeof name, "a b/%s", part97); /* a space: not an id anyway */
+    assert_int_equal(hfcache_id_too_long(name, &part), 0);
+    snprintf(name, sizeof name, "/tmp/%s", part97); /* a path */
+    assert_int_equal(hfcache_id_too_long(name, &part), 0);
+}
+
 static void test_hfcache_root_from_environment(void **state)
 {
     /* expect: huggingface_hub's order: HF_HUB_CACHE, else
@@ -416,6 +451,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hfcache_parse_ids),
+        cmocka_unit_test(test_hfcache_id_lengths),
         cmocka_unit_test(test_hfcache_root_from_environment),
         cmocka_unit_test_setup_teardown(test_hfcache_finds_snapshot_through_refs, tmp_setup,
                                         tmp_teardown),

@@ -48,7 +48,7 @@ static bool id_char(char c)
  * ending with '-' or '.'. */
 static bool id_part(const char *p, size_t len)
 {
-    if (len == 0 || strchr("-.", p[0]) || strchr("-.", p[len - 1]))
+    if (len == 0 || len > HF_ID_PART_MAX || strchr("-.", p[0]) || strchr("-.", p[len - 1]))
         return false;
     for (size_t k = 0; k < len; k++)
         if (!id_char(p[k]))
@@ -93,6 +93,26 @@ bool hfcache_parse_id(const char *name, HfId *id)
         return false;
     snprintf(id->rev, sizeof id->rev, "%s", rev);
     return true;
+}
+
+size_t hfcache_id_too_long(const char *name, const char **part)
+{
+    char cut[2 * HF_PATH_MAX];
+    size_t n = strcspn(name, "@"), first = strcspn(name, "/@");
+    size_t second = first < n ? n - first - 1 : 0;
+    size_t len = first > HF_ID_PART_MAX ? first : second > HF_ID_PART_MAX ? second : 0;
+    if (!len || strlen(name) >= sizeof cut)
+        return 0;
+    /* the id with each part cut to the limit: an id then, its length the fault */
+    size_t a = first < HF_ID_PART_MAX ? first : HF_ID_PART_MAX;
+    size_t b = second < HF_ID_PART_MAX ? second : HF_ID_PART_MAX;
+    snprintf(cut, sizeof cut, "%.*s%s%.*s%s", (int)a, name, first < n ? "/" : "", (int)b,
+             first < n ? name + first + 1 : "", name + n);
+    HfId id;
+    if (!hfcache_parse_id(cut, &id))
+        return 0;
+    *part = first > HF_ID_PART_MAX && first < n ? "organisation" : "name";
+    return len;
 }
 
 bool hfcache_is_commit(const char *rev)
