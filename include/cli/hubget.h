@@ -56,7 +56,10 @@ bool hubget_init(void);
 HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
                    char *why, size_t whylen);
 
-/* The bytes m names into blob: written to blob.incomplete (resumed with a
+/* The bytes m names into blob, under huggingface_hub's lock on it
+ * (hfcache_lock_blob: another attnviz get downloading it is HUB_BUSY,
+ * another program's download is waited for, the wait said, and its blob
+ * used when whole): written to blob.incomplete (resumed with a
  * Range request when one is there), retried n->tries times when the
  * connection drops or stalls, its size checked against m->size and, for an
  * LFS file, its sha256 against m->etag, for a small file its git blob id

@@ -104,6 +104,17 @@ int hfcache_link(const char *repo_dir, const char *commit, const char *file, con
  * AV_ERR_IO (errno set) or AV_ERR_NOMEM. */
 int hfcache_write_ref(const char *repo_dir, const char *rev, const char *commit);
 
+/* Lock blob (ROOT/models--ORG--NAME/blobs/ETAG) for writing, as
+ * huggingface_hub does around its download: an exclusive flock(2) on
+ * ROOT/.locks/models--ORG--NAME/ETAG.lock (its folders made), the lock
+ * Python's filelock takes, so that neither writes blobs/ETAG.incomplete
+ * while the other does. The lock file's path into path (size). With wait,
+ * blocks until the lock is free. Returns AV_OK with *fd holding the lock
+ * (close it to release it), else AV_ERR_IO with errno set: EWOULDBLOCK
+ * when another holds it and !wait, ENAMETOOLONG when blob is not such a
+ * path or the lock's does not fit. */
+int hfcache_lock_blob(const char *blob, bool wait, int *fd, char *path, size_t size);
+
 /* Make path's folder and its parents (mkdir -p of all but the last part).
  * Returns AV_OK or AV_ERR_IO (errno set). */
 int hfcache_make_parents(const char *path);

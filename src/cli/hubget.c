@@ -670,13 +670,41 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
     return rc;
 }
 
-HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
-                   char *why, size_t whylen)
+/* Whether another attnviz holds part (its flock, taken for the whole
+ * download). */
+static bool part_busy(const char *part)
 {
-    char part[HF_PATH_MAX];
-    snprintf(part, sizeof part, "%s.incomplete", blob);
-    if (hfcache_make_parents(part) != AV_OK)
-        return fail(why, whylen, HUB_DISK, "%s", strerror(errno));
+    int fd = open(part, O_RDONLY | O_CLOEXEC);
+    bool busy = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    if (fd >= 0)
+        close(fd);
+    return busy;
+}
+
+/* The lock huggingface_hub takes around writing blob (io/hfcache.h) into
+ * *fd: another attnviz get downloading it is HUB_BUSY at once; another
+ * program (Python's huggingface_hub) is waited for, the wait said. */
+static HubErr lock_blob(const char *blob, const char *part, const char *label, int *fd, char *why,
+                        size_t whylen)
+{
+    char path[HF_PATH_MAX];
+    int err = hfcache_lock_blob(blob, false, fd, path, sizeof path);
+    if (err && errno == EWOULDBLOCK) {
+        if (part_busy(part))
+            return fail(why, whylen, HUB_BUSY, "another attnviz get is downloading it");
+        fprintf(stderr, "attnviz: %s: another download of it holds %s: waiting for it\n", label,
+                path);
+        err = hfcache_lock_blob(blob, true, fd, path, sizeof path);
+    }
+    if (err)
+        return fail(why, whylen, HUB_DISK, "cannot lock %s: %s", path, strerror(errno));
+    return HUB_OK;
+}
+
+/* Download m into part and, whole and checked, rename it to blob. */
+static HubErr download(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
+                       const char *part, char *why, size_t whylen)
+{
     Transfer t = {.fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0644),
                   .label = label,
                   .size = m->size,
@@ -713,5 +741,25 @@ HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const c
         rc = check_part(m, part, why, whylen);
     if (rc == HUB_OK && rename(part, blob) != 0)
         rc = fail(why, whylen, HUB_DISK, "%s", strerror(errno));
+    return rc;
+}
+
+HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
+                   char *why, size_t whylen)
+{
+    char part[HF_PATH_MAX];
+    snprintf(part, sizeof part, "%s.incomplete", blob);
+    if (hfcache_make_parents(part) != AV_OK)
+        return fail(why, whylen, HUB_DISK, "%s", strerror(errno));
+    int lock;
+    HubErr rc = lock_blob(blob, part, label, &lock, why, whylen);
+    if (rc)
+        return rc;
+    struct stat st; /* whole now: the download waited for put it there */
+    if (stat(blob, &st) == 0 && S_ISREG(st.st_mode) && (m->size < 0 || st.st_size == m->size))
+        rc = HUB_OK;
+    else
+        rc = download(n, m, label, blob, part, why, whylen);
+    close(lock);
     return rc;
 }

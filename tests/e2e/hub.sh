@@ -14,6 +14,8 @@
 #    a commit as revision and an id as long as the hub allows too;
 #  - downloads killed (SIGKILL) at random points leave the cache usable, and
 #    the next get resumes with a Range request (seen in the server's log);
+#  - beside a download of huggingface_hub's (tests/e2e/lib/hflock.py), get
+#    takes the same lock (.locks/models--ORG--NAME/ETAG.lock), waits, says so;
 #  - a dropped or stalled connection is retried and resumed (a stall and a
 #    HEAD with no answer are said, with the try);
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
@@ -288,6 +290,30 @@ rc=$?
 check "the first get ends well (exit $rc: $(tail -1 "$tmp/first.err"))" [ $rc -eq 0 ]
 same_numbers "what the first get wrote opens" user/both
 : >"$faults"
+
+# --- beside a Python download: huggingface_hub's lock is taken and waited for --
+sum=$(sha256sum "$M/model.safetensors" | cut -d' ' -f1)
+rm -f "$tmp/ready"
+"$PY" tests/e2e/lib/hflock.py "$tmp/py" models--user--tiny "$sum" "$M/model.safetensors" 1 \
+    "$tmp/ready" &
+pypid=$!
+for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
+before=$(requests)
+t0=$(date +%s.%N)
+HF_HUB_CACHE=$tmp/py "$A" get user/tiny >/dev/null 2>"$tmp/err"
+rc=$?
+t1=$(date +%s.%N)
+wait $pypid
+blob=$tmp/py/models--user--tiny/blobs/$sum
+if [ $rc -eq 0 ] && grep -q "^attnviz: model.safetensors: another download of it holds .*/py/.locks/models--user--tiny/$sum.lock: waiting for it$" "$tmp/err" &&
+    awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 0.8) }' &&
+    [ "$(sha256sum "$blob" | cut -d' ' -f1)" = "$sum" ] &&
+    ! tail -n +$((before + 1)) "$log" | grep -q '^GET /cdn/'; then
+    ok "get waits for huggingface_hub's lock on the blob, then uses the whole blob it wrote"
+else
+    notok "get beside a Python download: exit $rc, $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+HF_HUB_CACHE=$tmp/py same_numbers "... and the model opens" user/tiny
 
 # --- dropped and stalled connections -----------------------------------------
 echo "cdn drop 1" >"$faults"

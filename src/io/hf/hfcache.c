@@ -7,9 +7,11 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -334,6 +336,48 @@ int hfcache_make_parents(const char *path)
             return AV_ERR_IO;
         *s = '/';
     }
+    return AV_OK;
+}
+
+/* ROOT/.locks/models--ORG--NAME/ETAG.lock of blob ROOT/models--ORG--NAME/blobs/ETAG. */
+static bool lock_path(const char *blob, char *path, size_t size)
+{
+    const char *etag = strrchr(blob, '/'), *repo = etag;
+    if (!etag || etag - blob < 6 || strncmp(etag - 6, "/blobs", 6) != 0)
+        return false;
+    for (repo = etag - 6; repo > blob && repo[-1] != '/';)
+        repo--;
+    if (repo == blob || strncmp(repo, "models--", 8) != 0)
+        return false;
+    int n = snprintf(path, size, "%.*s.locks/%.*s%s.lock", (int)(repo - blob), blob,
+                     (int)(etag - 6 - repo), repo, etag);
+    return n > 0 && (size_t)n < size;
+}
+
+int hfcache_lock_blob(const char *blob, bool wait, int *fd, char *path, size_t size)
+{
+    *fd = -1;
+    if (!lock_path(blob, path, size)) {
+        errno = ENAMETOOLONG;
+        return AV_ERR_IO;
+    }
+    if (hfcache_make_parents(path) != AV_OK)
+        return AV_ERR_IO;
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (f < 0 && errno == EACCES) /* another user's lock file: flock needs no write */
+        f = open(path, O_RDONLY | O_CLOEXEC);
+    if (f < 0)
+        return AV_ERR_IO;
+    int rc;
+    while ((rc = flock(f, LOCK_EX | (wait ? 0 : LOCK_NB))) != 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        int e = errno;
+        close(f);
+        errno = e;
+        return AV_ERR_IO;
+    }
+    *fd = f;
     return AV_OK;
 }
 
