@@ -152,7 +152,7 @@ else
 fi
 planted nonarr.lesson '6: page 2: a question page with no narration$' \
     "a question page without narration: reported at line 6"
-planted head.lesson '2: 100x30 page 1 \(no question\): the text names head 3, which is not drawn$' \
+planted head.lesson '2: 80x24 page 1 \(no question\): the text names head 3, which is not drawn$' \
     "a page naming a head it does not draw: reported at line 2"
 planted panel.lesson '2: 80x24 page 1 \(no question\): the page names pipeline stage 7, which is not drawn$' \
     "a pipeline panel the page names, not drawn at 80x24: reported at line 2"
