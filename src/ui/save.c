@@ -72,6 +72,12 @@ static ModelConfig save_config(const UiState *u)
     return c;
 }
 
+/* A combining view's word in an export's name: attnviz-head-mean-.... */
+static const char *comb_tag(CombMode m)
+{
+    return m == COMB_MEAN ? "mean" : m == COMB_MAX ? "max" : m == COMB_SUM ? "sum" : "rollout";
+}
+
 void save_export(UiState *u, bool all_heads)
 {
     AppState *s = &u->a.app;
@@ -99,8 +105,12 @@ void save_export(UiState *u, bool all_heads)
     int err = export_write(m.f, &u->a.ses.res, &c, &eo);
     int cerr = memfile_close(&m);
     err = err ? err : cerr;
+    CombMode cm = u->a.ses.comb.mode;
+    bool combined = !all_heads && comb_one_head(cm); /* one head standing for them all */
     if (all_heads)
         snprintf(stem, sizeof stem, "attnviz-heads");
+    else if (combined)
+        snprintf(stem, sizeof stem, "attnviz-head-%s", comb_tag(cm));
     else
         snprintf(stem, sizeof stem, "attnviz-head%d", s->head + 1);
     if (!err)
@@ -110,7 +120,10 @@ void save_export(UiState *u, bool all_heads)
                  err == AV_ERR_IO ? ": " : "", err == AV_ERR_IO ? strerror(errno) : "");
     else
         snprintf(s->msg, sizeof s->msg, "wrote %s (%s)%s%s", path,
-                 all_heads ? "all heads" : "focused head", left_note[0] ? "; " : "", left_note);
+                 all_heads  ? "all heads"
+                 : combined ? comb_name(cm)
+                            : "focused head",
+                 left_note[0] ? "; " : "", left_note);
     memfile_free(&m);
 }
 

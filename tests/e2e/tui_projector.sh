@@ -239,6 +239,9 @@ check "A: 6 heads combined, d_k of a head (32), never heads 1 d_k 192" \
     eval "has '6 heads combined +d_k 32' && lacks 'heads 1 |d_k 192'"
 check "A: the bars are of the heads combined, not head 1" \
     eval "has 'attends to \\(6 heads combined' && lacks '\\(head 1\\)'"
+press x
+check "A, x: the export is named for the heads combined, not head 1" \
+    wait_for 'wrote attnviz-head-mean-[0-9-]+\.txt \(heads combined: mean over heads\)'
 press O
 check "O: the rollout's title and bars name the rollout" \
     eval "has '^Rollout of layers 1-1 \\(6 heads averaged\\)' && has 'attends to \\(rollout of' &&
