@@ -201,6 +201,8 @@ for size in "80 24" "120 40"; do
     start "TERM=xterm-256color" "$1" "$2" --attention "$T/ui.npy" --tokens "$T/tok12.txt"
     check "$1x$2: opens on layer 1 of the imported heads" wait_for 'layer 1 of 2: imported'
     check "$1x$2: the status line names the file" wait_for 'ui.npy: 2 layers x 4 heads'
+    check "$1x$2: the top line offers no e (the text is the file's)" \
+        eval "screen | head -1 | grep -q 'attnviz | Attention' && ! screen | head -1 | grep -q 'e: edit'"
     keys l
     check "$1x$2: l shows layer 2" wait_for 'layer 2 of 2: imported'
     keys O

@@ -25,17 +25,23 @@ static void draw_title(const UiState *u, Grid *g)
     /* v offered only where it goes somewhere: GPT-2 and BERT refuse the PE view */
     const bool v = s->view != VIEW_ID_ATTN || !kind_refuses(u->a.ses.kind, KIND_ASK_PE_VIEW);
     bool edit = s->mode == MODE_EDIT;
-    const char *mode = edit ? "EDITING: type, Enter/Esc when done" : "e: edit the sentence";
+    /* e offered only where a text can be typed: imported attention's is fixed */
+    const bool e = edit || !kind_refuses(u->a.ses.kind, KIND_ASK_EDIT);
+    const char *mode = edit ? " | EDITING: type, Enter/Esc when done"
+                       : e  ? " | e: edit the sentence"
+                            : "";
     char line[256], key[64] = "";
     if (v)
         snprintf(key, sizeof key, " (F2/v: %s)", other);
-    snprintf(line, sizeof line, " attnviz | %s%s | %s | ?/F1: help", view, key, mode);
+    snprintf(line, sizeof line, " attnviz | %s%s%s | ?/F1: help", view, key, mode);
     if (grid_text_width(line) > g->w) { /* narrow: shorter words, the help hint whole */
         if (v)
             snprintf(key, sizeof key, " (v: %s)", s->view == VIEW_ID_ATTN ? "PE" : "attention");
-        snprintf(line, sizeof line, " attnviz | %s%s | %s | ?: help",
+        snprintf(line, sizeof line, " attnviz | %s%s%s | ?: help",
                  s->view == VIEW_ID_PE ? "PE" : view, key,
-                 edit ? "EDITING: Enter/Esc ends" : "e: edit");
+                 edit ? " | EDITING: Enter/Esc ends"
+                 : e  ? " | e: edit"
+                      : "");
     }
     grid_puts(g, 0, 0, line, g->w, STYLE_STATUS);
 }
