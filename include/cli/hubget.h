@@ -1,6 +1,7 @@
-/* hubget.h - files of a Hugging Face hub repository over HTTP, with libcurl
- * (hubget.c): the metadata a HEAD of /{repo}/resolve/{rev}/{file} answers
- * with, and a file's bytes into a blob of the cache, resumed and checked.
+/* hubget.h - files of a Hugging Face hub repository over HTTP, with libcurl:
+ * the metadata a HEAD of /{repo}/resolve/{rev}/{file} answers with
+ * (hubhttp.c), and a file's bytes into a blob of the cache, resumed and
+ * checked (hubblob.c).
  *
  * The only layer that reaches the network, and only when the user asked
  * (attnviz get, or yes to the question of --model NAME). Nothing here prints

@@ -1,0 +1,314 @@
+/* hubhttp.c - asking a hub about a file over HTTP with libcurl (hubget.h's
+ * hubget_init and hubget_head, and what hubblob.c shares, hubhttp.h):
+ * the URLs (a revision escaped, a redirect's Location joined, the origin
+ * that gets the token), the request headers, a HEAD tried again after a
+ * transient failure, and the metadata the hub puts on its answer.
+ *
+ * A HEAD without following absolute redirects gives that metadata (the
+ * commit, the ETag, for an LFS file the sha256 and size and, as a redirect,
+ * where the bytes are). The transfer of the bytes into the cache is
+ * hubblob.c's.
+ */
+#include "cli/hubget.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "core/av.h"
+#include "io/hfcache.h"
+#include "hubhttp.h"
+
+#define HUB_RETRY_AFTER_MAX 30 /* seconds: the longest Retry-After obeyed */
+
+HubErr hubhttp_fail(char *why, size_t whylen, HubErr rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+bool hubget_init(void)
+{
+    return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+}
+
+CURLU *hubhttp_url_parse(const char *url)
+{
+    CURLU *u = curl_url();
+    if (u && curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+        curl_url_cleanup(u);
+        u = NULL;
+    }
+    return u;
+}
+
+bool hubhttp_same_origin(const char *a, const char *b)
+{
+    static const CURLUPart parts[] = {CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT};
+    CURLU *ua = hubhttp_url_parse(a), *ub = hubhttp_url_parse(b);
+    bool same = ua && ub;
+    for (size_t k = 0; same && k < sizeof parts / sizeof parts[0]; k++) {
+        char *pa = NULL, *pb = NULL;
+        same = curl_url_get(ua, parts[k], &pa, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+               curl_url_get(ub, parts[k], &pb, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+               strcasecmp(pa, pb) == 0;
+        curl_free(pa), curl_free(pb);
+    }
+    curl_url_cleanup(ua), curl_url_cleanup(ub);
+    return same;
+}
+
+/* out = location read against base: a relative one keeps base's scheme,
+ * host and port (and a path without '/' base's folder), as a browser does. */
+static bool url_join(const char *base, const char *location, char *out, size_t size)
+{
+    CURLU *u = hubhttp_url_parse(base);
+    char *s = NULL;
+    bool ok = u && curl_url_set(u, CURLUPART_URL, location, 0) == CURLUE_OK &&
+              curl_url_get(u, CURLUPART_URL, &s, 0) == CURLUE_OK && strlen(s) < size;
+    if (ok)
+        memcpy(out, s, strlen(s) + 1);
+    curl_free(s);
+    curl_url_cleanup(u);
+    return ok;
+}
+
+struct curl_slist *hubhttp_headers(const HubNet *n, const char *url)
+{
+    struct curl_slist *h = curl_slist_append(NULL, "Accept-Encoding: identity");
+    if (h && n->token && *n->token && hubhttp_same_origin(url, n->endpoint)) {
+        char auth[1024];
+        snprintf(auth, sizeof auth, "Authorization: Bearer %s", n->token);
+        struct curl_slist *t = curl_slist_append(h, auth);
+        if (!t)
+            curl_slist_free_all(h);
+        h = t;
+    }
+    return h;
+}
+
+CURL *hubhttp_easy(const HubNet *n, struct curl_slist *h, const char *url, char *err)
+{
+    CURL *c = curl_easy_init();
+    if (!c)
+        return NULL;
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "attnviz/" AV_VERSION);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, err);
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    (void)n;
+    err[0] = 0;
+    return c;
+}
+
+/* Copy a header's value (trimmed) into out when the line is name's. */
+static bool header_value(const char *line, size_t len, const char *name, char *out, size_t size)
+{
+    size_t k = strlen(name);
+    if (len <= k || line[k] != ':' || strncasecmp(line, name, k) != 0)
+        return false;
+    const char *v = line + k + 1, *end = line + len;
+    while (v < end && isspace((unsigned char)*v))
+        v++;
+    while (end > v && isspace((unsigned char)end[-1]))
+        end--;
+    snprintf(out, size, "%.*s", (int)(end - v), v);
+    return true;
+}
+
+size_t hubhttp_on_header(char *line, size_t size, size_t nitems, void *ctx)
+{
+    HubHeaders *h = ctx;
+    size_t len = size * nitems;
+    if (len >= 5 && strncmp(line, "HTTP/", 5) == 0)
+        memset(h, 0, sizeof *h); /* a new answer */
+    static const struct {
+        const char *name;
+        size_t at, size;
+    } want[] = {
+        {"X-Repo-Commit", offsetof(HubHeaders, commit), sizeof(((HubHeaders *)0)->commit)},
+        {"ETag", offsetof(HubHeaders, etag), sizeof(((HubHeaders *)0)->etag)},
+        {"X-Linked-Etag", offsetof(HubHeaders, linked_etag),
+         sizeof(((HubHeaders *)0)->linked_etag)},
+        {"X-Linked-Size", offsetof(HubHeaders, linked_size),
+         sizeof(((HubHeaders *)0)->linked_size)},
+        {"Content-Length", offsetof(HubHeaders, length), sizeof(((HubHeaders *)0)->length)},
+        {"Location", offsetof(HubHeaders, location), sizeof(((HubHeaders *)0)->location)},
+        {"X-Error-Code", offsetof(HubHeaders, code), sizeof(((HubHeaders *)0)->code)},
+        {"Retry-After", offsetof(HubHeaders, retry_after), sizeof(((HubHeaders *)0)->retry_after)},
+        {"Content-Range", offsetof(HubHeaders, range), sizeof(((HubHeaders *)0)->range)},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        if (header_value(line, len, want[k].name, (char *)h + want[k].at, want[k].size))
+            break;
+    return len;
+}
+
+bool hubhttp_transient_status(long status)
+{
+    return status == 429 || status >= 500;
+}
+
+void hubhttp_backoff(int k, const char *retry_after, const char *label, bool bar)
+{
+    char *end;
+    long s = retry_after && *retry_after ? strtol(retry_after, &end, 10) : -1;
+    if (s >= 0 && *end == 0) {
+        s = s < HUB_RETRY_AFTER_MAX ? s : HUB_RETRY_AFTER_MAX;
+        if (s >= 5)
+            fprintf(stderr, "%sattnviz: %s: the server asks to wait %ld s (Retry-After)\n",
+                    bar ? "\r\033[K" : "", label, s);
+        sleep((unsigned)s);
+        return;
+    }
+    usleep((useconds_t)(250000 << (k < 4 ? k - 1 : 3)));
+}
+
+bool hubhttp_transient(CURLcode rc)
+{
+    return rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+           rc == CURLE_OPERATION_TIMEDOUT || rc == CURLE_GOT_NOTHING || rc == CURLE_HTTP2 ||
+           rc == CURLE_HTTP2_STREAM || rc == CURLE_SSL_CONNECT_ERROR || rc == CURLE_COULDNT_CONNECT;
+}
+
+HubErr hubhttp_net_error(CURLcode rc, const char *err, const char *url, char *why, size_t whylen)
+{
+    const char *what = err[0] ? err : curl_easy_strerror(rc);
+    if (rc == CURLE_COULDNT_RESOLVE_HOST || rc == CURLE_COULDNT_CONNECT ||
+        rc == CURLE_COULDNT_RESOLVE_PROXY || rc == CURLE_OPERATION_TIMEDOUT)
+        return hubhttp_fail(why, whylen, HUB_NET, "%s", what);
+    (void)url;
+    return hubhttp_fail(why, whylen, HUB_HTTP, "%s", what);
+}
+
+/* m from an answer's headers; a redirect's own Content-Length is not the
+ * file's size. */
+static void meta_from(HubMeta *m, const HubHeaders *h, bool redirect)
+{
+    snprintf(m->code, sizeof m->code, "%s", h->code);
+    m->commit[0] = 0;
+    if (strlen(h->commit) == 40) /* else none: a malformed one is refused as missing */
+        memcpy(m->commit, h->commit, 41);
+    m->lfs = h->linked_etag[0] != 0;
+    if (!hfcache_etag(m->lfs ? h->linked_etag : h->etag, m->etag, sizeof m->etag))
+        m->etag[0] = 0;
+    bool hex = m->etag[0] != 0; /* a sha256 or a git id names its blob in lower case */
+    for (const char *p = m->etag; *p; p++)
+        hex = hex && isxdigit((unsigned char)*p);
+    for (char *p = m->etag; hex && *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    const char *size = h->linked_size[0] ? h->linked_size : redirect ? "" : h->length;
+    char *end;
+    double v = strtod(size, &end);
+    m->size = size[0] && *end == 0 && v >= 0 ? v : -1;
+}
+
+/* repo's resolve URL of file at rev: a '/' of the revision escaped. */
+static void resolve_url(const HubNet *n, const char *repo, const char *rev, const char *file,
+                        char *url, size_t size)
+{
+    char r[3 * HF_REV_MAX];
+    size_t k = 0;
+    for (const char *p = rev; *p && k + 4 < sizeof r; p++)
+        k += (size_t)(*p == '/' ? snprintf(r + k, 4, "%%2F") : snprintf(r + k, 2, "%c", *p));
+    r[k] = 0;
+    snprintf(url, size, "%s/%s/resolve/%s/%s", n->endpoint, repo, r, file);
+}
+
+/* One HEAD of url (for file) into *hd and *status, tried again
+ * (n->tries in all) after a transient failure or answer, *tries of them
+ * made. Returns the curl code of the last. */
+static CURLcode head_once(const HubNet *n, const char *url, const char *file, HubHeaders *hd,
+                          long *status, int *tries, char *err)
+{
+    CURLcode cr = CURLE_OUT_OF_MEMORY;
+    for (int k = *tries = 0; k < n->tries; k++) {
+        if (k && cr == CURLE_OPERATION_TIMEDOUT) /* seconds went by: say why */
+            fprintf(stderr, "attnviz: %s: no answer in %ld s; asking again (%d of %d)\n", file,
+                    n->head_seconds, k + 1, n->tries);
+        if (k)
+            hubhttp_backoff(k, hd->retry_after, file, false);
+        ++*tries;
+        struct curl_slist *h = hubhttp_headers(n, url);
+        CURL *c = h ? hubhttp_easy(n, h, url, err) : NULL;
+        if (!c) {
+            curl_slist_free_all(h);
+            return CURLE_OUT_OF_MEMORY;
+        }
+        memset(hd, 0, sizeof *hd);
+        curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+        curl_easy_setopt(c, CURLOPT_TIMEOUT, n->head_seconds);
+        curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, hubhttp_on_header);
+        curl_easy_setopt(c, CURLOPT_HEADERDATA, hd);
+        cr = curl_easy_perform(c);
+        *status = 0;
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
+        curl_easy_cleanup(c);
+        curl_slist_free_all(h);
+        if (cr == CURLE_OK ? !hubhttp_transient_status(*status) : !hubhttp_transient(cr))
+            break;
+    }
+    return cr;
+}
+
+HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
+                   char *why, size_t whylen)
+{
+    char err[CURL_ERROR_SIZE];
+    memset(m, 0, sizeof *m);
+    resolve_url(n, repo, rev, file, m->url, sizeof m->url);
+    for (int hop = 0;; hop++) {
+        HubHeaders hd;
+        int tries;
+        CURLcode cr = head_once(n, m->url, file, &hd, &m->status, &tries, err);
+        if (cr != CURLE_OK) {
+            HubErr rc = hubhttp_net_error(cr, err, m->url, why, whylen);
+            size_t at = strlen(why);
+            if (tries > 1 && at < whylen)
+                snprintf(why + at, whylen - at, " (%d tries)", tries);
+            return rc;
+        }
+        const bool redirect = m->status >= 300 && m->status < 400;
+        meta_from(m, &hd, redirect);
+        if (redirect && !hd.location[0])
+            return hubhttp_fail(why, whylen, HUB_BAD, "a redirect (%ld) without a Location",
+                                m->status);
+        if (redirect && !url_join(m->url, hd.location, m->url, sizeof m->url))
+            return hubhttp_fail(why, whylen, HUB_BAD, "a redirect to '%.200s', not a URL",
+                                hd.location);
+        /* a redirect without the file's metadata: a renamed repo, asked again there */
+        if (redirect && hd.location[0] == '/' && !hd.linked_etag[0]) {
+            if (hop == HUB_MAX_REDIRECTS)
+                return hubhttp_fail(why, whylen, HUB_BAD, "more than %d redirects",
+                                    HUB_MAX_REDIRECTS);
+            continue;
+        }
+        /* the hub answers 401 for a repo that does not exist, to one without a token */
+        if (m->status == 404 ||
+            ((m->status == 401 || m->status == 403) && strcmp(m->code, "RepoNotFound") == 0))
+            return hubhttp_fail(why, whylen, HUB_NOT_FOUND, "%ld %s", m->status, m->code);
+        if (m->status == 401 || m->status == 403)
+            return hubhttp_fail(why, whylen, HUB_DENIED, "%ld %s", m->status, m->code);
+        if (m->status >= 400)
+            return hubhttp_fail(why, whylen, HUB_HTTP, "the server answered %ld%s", m->status,
+                                hubhttp_transient_status(m->status) ? " every time it was asked"
+                                                                    : "");
+        if (!m->etag[0]) /* a redirect to the bytes too: they are named by it */
+            return hubhttp_fail(why, whylen, HUB_BAD, "no ETag in the answer for %s", file);
+        return HUB_OK;
+    }
+}
