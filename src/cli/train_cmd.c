@@ -133,24 +133,70 @@ static const struct option LONG[] = {
     {"help", 0, 0, 'h'},          {0, 0, 0, 0},
 };
 
+/* The options that take a number, and the range each takes. */
+static const struct Range {
+    int c;
+    bool real; /* a number, not a whole one */
+    double lo, hi;
+} RANGES[] = {
+    {O_STEPS, false, 0, 100000000},
+    {O_LAYERS, false, 1, AV_MAX_LAYERS},
+    {O_HEADS, false, 1, AV_MAX_HEADS},
+    {O_DMODEL, false, 1, AV_MAX_D_MODEL_OWN},
+    {O_CONTEXT, false, 2, MODEL_MAX_CONTEXT},
+    {O_BATCH, false, 1, 4096},
+    {O_SEED, false, 0, 0x7fffffffL},
+    {O_MLP, false, 0, MODEL_MAX_MLP},
+    {O_REPORT, false, 0, 100000000},
+    {O_THREADS, false, 1, 2},
+    {O_LR, true, 1e-9, 10.0},
+    {O_WD, true, 0.0, 10.0},
+    {O_CLIP, true, 0.0, 1e9},
+};
+
+static const struct Range *range_of(int c)
+{
+    for (size_t k = 0; k < sizeof RANGES / sizeof RANGES[0]; k++)
+        if (RANGES[k].c == c)
+            return &RANGES[k];
+    return NULL;
+}
+
+/* A number option's value into o; false when it is not one or out of range. */
+static bool set_number(TrainOptions *o, const struct Range *r, const char *a)
+{
+    float f;
+    long v;
+    if (r->real) {
+        if (!get_float(a, r->lo, r->hi, &f))
+            return false;
+        *(r->c == O_LR ? &o->cfg.lr : r->c == O_WD ? &o->cfg.weight_decay : &o->cfg.clip) = f;
+        return true;
+    }
+    if (!get_long(a, (long)r->lo, (long)r->hi, &v))
+        return false;
+    switch (r->c) {
+    case O_STEPS: o->steps = v; break;
+    case O_LAYERS: o->layers = (int)v; break;
+    case O_HEADS: o->heads = (int)v; break;
+    case O_DMODEL: o->d_model = (int)v; break;
+    case O_CONTEXT: o->context = (int)v; break;
+    case O_BATCH: o->cfg.batch = (int)v; break;
+    case O_SEED: o->cfg.seed = (uint64_t)v; break;
+    case O_MLP: o->mlp = (int)v; break;
+    case O_REPORT: o->report = (int)v; break;
+    default: o->cfg.threads = (int)v; break;
+    }
+    return true;
+}
+
 /* One option's value into o; false when it is out of range. */
 static bool set_option(TrainOptions *o, int c, const char *a)
 {
-    long v = 0;
+    const struct Range *r = range_of(c);
+    if (r)
+        return set_number(o, r, a);
     switch (c) {
-    case O_STEPS: return get_long(a, 0, 100000000, &o->steps);
-    case O_LAYERS: return get_long(a, 1, AV_MAX_LAYERS, &v) && (o->layers = (int)v, 1);
-    case O_HEADS: return get_long(a, 1, AV_MAX_HEADS, &v) && (o->heads = (int)v, 1);
-    case O_DMODEL: return get_long(a, 1, AV_MAX_D_MODEL_OWN, &v) && (o->d_model = (int)v, 1);
-    case O_CONTEXT: return get_long(a, 2, MODEL_MAX_CONTEXT, &v) && (o->context = (int)v, 1);
-    case O_BATCH: return get_long(a, 1, 4096, &v) && (o->cfg.batch = (int)v, 1);
-    case O_LR: return get_float(a, 1e-9, 10.0, &o->cfg.lr);
-    case O_WD: return get_float(a, 0.0, 10.0, &o->cfg.weight_decay);
-    case O_CLIP: return get_float(a, 0.0, 1e9, &o->cfg.clip);
-    case O_SEED: return get_long(a, 0, 0x7fffffffL, &v) && (o->cfg.seed = (uint64_t)v, 1);
-    case O_MLP: return get_long(a, 0, MODEL_MAX_MLP, &v) && (o->mlp = (int)v, 1);
-    case O_REPORT: return get_long(a, 0, 100000000, &v) && (o->report = (int)v, 1);
-    case O_THREADS: return get_long(a, 1, 2, &v) && (o->cfg.threads = (int)v, 1);
     case O_ACT:
         if (strcmp(a, "gelu") && strcmp(a, "relu"))
             return false;
@@ -171,6 +217,22 @@ static bool set_option(TrainOptions *o, int c, const char *a)
         return o->hf = a[0] == 'h', true;
     default: return false;
     }
+}
+
+/* What option c takes, for the line that refuses a value: "a whole number
+ * from 1 to 48", "gelu or relu". */
+static void option_takes(int c, char *buf, size_t size)
+{
+    const struct Range *r = range_of(c);
+    if (r && r->real)
+        snprintf(buf, size, "a number from %g to %g", r->lo, r->hi);
+    else if (r)
+        snprintf(buf, size, "a whole number from %.0f to %.0f", r->lo, r->hi);
+    else
+        snprintf(buf, size, "%s",
+                 c == O_ACT  ? "gelu or relu"
+                 : c == O_PE ? "sinusoidal, learned or none"
+                             : "attnviz or hf");
 }
 
 /* The task name is the first operand: find it before the options so that
@@ -198,14 +260,19 @@ int train_cmd_parse(int argc, char **argv, TrainOptions *o)
     task_defaults(o);
     opterr = 0;
     optind = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", LONG, NULL)) != -1) {
+    int c, at = 0;
+    while ((c = getopt_long(argc, argv, "h", LONG, &at)) != -1) {
         if (c == 'h')
             return o->help = true, 0;
         if (c == '?' || c == ':')
             return bad(o, "train: unknown option or missing value: %s", argv[optind - 1]);
-        if (!set_option(o, c, optarg))
-            return bad(o, "train: bad value '%s' (see attnviz train --help)", optarg);
+        if (!set_option(o, c, optarg)) {
+            char takes[64], why[160];
+            option_takes(c, takes, sizeof takes);
+            snprintf(why, sizeof why, "train: --%s takes %s, not '%s'", LONG[at].name, takes,
+                     optarg);
+            return bad(o, "%s", why);
+        }
     }
     int nops = argc - optind;
     if (nops < 1)
@@ -271,7 +338,10 @@ static void progress(Trainer *tr, HeadScore *hs, bool tty)
     const ModelSpec *s = &tr->net.spec;
     if (tty)
         fputs("\r\033[K", stderr);
-    printf("step %ld loss %.4f acc %.3f", tr->step, tr->loss, tr->accuracy);
+    if (tr->step == 0) /* no batch seen yet: no loss to show, not a loss of 0 */
+        printf("step 0 (untrained: no loss yet)");
+    else
+        printf("step %ld loss %.4f acc %.3f", tr->step, tr->loss, tr->accuracy);
     if (trainer_scores(tr, hs) == AV_OK)
         print_heads(hs, s->layers, s->heads);
     putchar('\n');

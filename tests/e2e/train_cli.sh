@@ -28,6 +28,19 @@ usage_error "no --save" induction
 usage_error "bad --steps" induction --steps -3 --save "$tmp/m"
 usage_error "bad --pe" induction --pe wavy --save "$tmp/m"
 usage_error "bad --format" induction --format onnx --save "$tmp/m"
+# a refused value names its option and what it takes
+"$A" train induction --context 1 --save "$tmp/m" 2>"$tmp/err"
+grep -qx "attnviz: train: --context takes a whole number from 2 to [0-9]*, not '1'" "$tmp/err" &&
+    pass "train: --context 1 names the option and its range" ||
+    fail "train: --context 1 says: $(cat "$tmp/err")"
+"$A" train induction --lr 20 --save "$tmp/m" 2>"$tmp/err"
+grep -qx "attnviz: train: --lr takes a number from 1e-09 to 10, not '20'" "$tmp/err" &&
+    pass "train: --lr 20 names the option and its range" ||
+    fail "train: --lr 20 says: $(cat "$tmp/err")"
+# no step taken: no loss to report, not a loss of 0
+"$A" train induction --steps 0 --save "$tmp/m0" >"$tmp/out" 2>&1
+grep -q "^step 0 (untrained: no loss yet)" "$tmp/out" && ! grep -q "loss 0.0000" "$tmp/out" &&
+    pass "train --steps 0: says no loss yet" || fail "train --steps 0: $(head -2 "$tmp/out")"
 usage_error "heads not dividing d_model" induction --heads 3 --save "$tmp/m"
 usage_error "unknown option" induction --frobnicate --save "$tmp/m"
 usage_error "text without FILE" text --save "$tmp/m"
