@@ -68,8 +68,17 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
     snprintf(buf + n, size - n, ")");
 }
 
-/* The title in the grid: the head on one line, its settings on the next when
- * both do not fit the width. Returns the rows used. */
+/* The columns of s[0..n) (n at most 255 bytes counted). */
+static int prefix_width(const char *s, size_t n)
+{
+    char part[256];
+    snprintf(part, sizeof part, "%.*s", (int)n, s);
+    return grid_text_width(part);
+}
+
+/* The title in the grid: the head on one line, its settings on the next
+ * (up to three, broken after a ", ") when both do not fit the width.
+ * Returns the rows used. */
 static int put_title(Grid *g, const char *title)
 {
     const char *paren = strstr(title, "  (");
@@ -80,8 +89,19 @@ static int put_title(Grid *g, const char *title)
     char head[128];
     snprintf(head, sizeof head, "%.*s", (int)(paren - title), title);
     grid_puts(g, 0, 0, head, g->w, STYLE_TITLE);
-    grid_puts(g, 0, 1, paren + 2, g->w, STYLE_DIM);
-    return 2;
+    /* the settings over as many lines as they need, broken after a ", " */
+    int y = 1;
+    for (const char *p = paren + 2; *p && y < 4; y++) {
+        const char *end = p + strlen(p), *cut = NULL;
+        for (const char *q = strstr(p, ", "); q && prefix_width(p, (size_t)(q + 1 - p)) <= g->w;
+             q = strstr(q + 2, ", "))
+            cut = q + 1;
+        if (grid_text_width(p) <= g->w || !cut || y == 3)
+            cut = end;
+        grid_printf(g, 0, y, g->w, STYLE_DIM, "%.*s", (int)(cut - p), p);
+        p = *cut ? cut + 1 : cut;
+    }
+    return y;
 }
 
 /* Labels "a-b" (1-based, inclusive) of the n token ranges that pooling into

@@ -134,7 +134,11 @@ done
 [ "$bad" -eq 0 ] && ok "--generate samples only ids the tokenizer can write (5 seeds)" ||
     notok "--generate with a smaller tokenizer failed $bad of 5 times: $(tail -1 "$tmp/err")"
 
-# exports draw it
+# exports draw it; a settings line wider than --width wraps after a comma, not cut
+out=$("$A" --model "$d" --export text --head 2 --layer 1 --width 60 "$text" 2>&1)
+grep -q "^mask causal, scaled by 1/sqrt(d_k))$" <<<"$out" && ! grep -q "…" <<<"$(head -5 <<<"$out")" &&
+    ok "--export text --width 60: the settings wrap whole" ||
+    notok "--export text --width 60: $(head -5 <<<"$out")"
 out=$("$A" --model "$d" --export text --head 2 --layer 1 "$text" 2>&1)
 grep -q "Head 2 of 4" <<<"$out" && grep -q "␣cat" <<<"$out" &&
     ok "--export text draws head 2 with GPT-2's tokens" || notok "--export text: $(head -3 <<<"$out")"
