@@ -43,6 +43,7 @@ typedef enum {
     KIND_ASK_HEADS_HELP, /* how the heads were built */
     KIND_ASK_DIMS,       /* browse the dimensions of the vectors */
     KIND_ASK_NORMS,      /* value-weighted norms (the model's V and W_O) */
+    KIND_ASK_LENS,       /* the logit lens (u, --export lens): why a kind has none */
     KIND_ASK_COUNT
 } KindAsk;
 

@@ -22,10 +22,9 @@ static int clampi(int v, int lo, int hi)
 static void open_view(LensView *lv, AppState *s, const Kind *k)
 {
     if (!kind_has_lens(k)) {
-        snprintf(s->msg, sizeof s->msg,
-                 "no logit lens: the %s model predicts no tokens (the lens needs GPT-2, or a "
-                 "trained text, grammar or task model: --model DIR)",
-                 k->cls->name);
+        const char *why = kind_refuses(k, KIND_ASK_LENS);
+        snprintf(s->msg, sizeof s->msg, "no logit lens: %s",
+                 why ? why : "this model predicts no tokens");
         return;
     }
     s->view = VIEW_ID_LENS, s->panel = PANEL_NONE, s->compare = CMP_NONE, s->help = false;

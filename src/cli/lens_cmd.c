@@ -41,8 +41,10 @@ static int lens_to(FILE *f, void *ctx)
 
 int lens_cmd_write(const CliOptions *o, Kind *k, const char *text)
 {
-    if (!kind_has_lens(k))
-        return say(2, "--export lens needs a model that predicts tokens (--model DIR)");
+    if (!kind_has_lens(k)) {
+        const char *why = kind_refuses(k, KIND_ASK_LENS);
+        return say(2, "--export lens: %s", why ? why : "this model predicts no tokens");
+    }
     Lens ls;
     lens_init(&ls);
     int err = kind_lens(k, text, strlen(text), &ls);

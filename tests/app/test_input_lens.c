@@ -57,7 +57,7 @@ static void test_lens_refused_without_tokens(void **state)
     start(&f, "the cat sat on the mat", true);
     assert_int_equal(key(&f, ACT_LENS, 0), APP_DO_REDRAW);
     assert_int_not_equal(f.a.app.view, VIEW_ID_LENS);
-    assert_true(starts(f.a.app.msg, "no logit lens: the pipeline model predicts no tokens"));
+    assert_true(starts(f.a.app.msg, "no logit lens: attnviz's own heads predict no tokens"));
     assert_null(strchr(f.a.app.msg, '\n'));
     assert_int_equal(f.a.pending, 0);
     stop(&f);

@@ -73,6 +73,21 @@ variant bare-old "$bert" --seed 4 --no-prefix --gamma --decoder --pooler --posit
 variant f16 "$bert" --seed 5 --dtype f16
 variant bf16 "$bert" --seed 6 --dtype bf16 --tokenizer-json
 variant cased "$bert" --seed 7 --cased --no-mlm
+# the causal mask's what-if is said as one, never "bidirectional" beside
+# "mask causal"; the logit lens is refused with BERT's own reason
+d=$tmp/prefixed
+if out=$("$A" --model "$d" -c -e text --head 1 "$text" 2>&1) &&
+    grep -q "trained bidirectional, what-if: causal mask" <<<"$out" &&
+    ! grep -q "heads, learned PE, bidirectional, " <<<"$out"; then
+    ok "bert -c: the export says the causal mask is a what-if"
+else
+    notok "bert -c: $(head -2 <<<"$out")"
+fi
+out=$("$A" --model "$d" -e lens "$text" 2>&1)
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "BERT fills in a \[MASK\]" <<<"$out" &&
+    ok "bert: --export lens refused with BERT's reason, exit 2" ||
+    notok "bert --export lens: exit $rc: $out"
 variant distilbert "$distil" --arch distilbert --seed 8
 variant distil-bare "$distil" --arch distilbert --seed 9 --no-prefix --decoder --dtype bf16
 variant st-root "$bert" --st root --no-prefix --no-mlm --seed 10 --position-ids

@@ -60,6 +60,6 @@ wait_for '^Sentence: ' && settle
 keys u && wait_for 'no logit lens' && settle
 s=$(screen)
 check "the toy pipeline: u says why in one status line, the heatmaps stay" \
-    bash -c 'grep -q "no logit lens: the pipeline model predicts no tokens" <<<"$1" &&
+    bash -c 'grep -q "no logit lens: attnviz.s own heads predict no tokens" <<<"$1" &&
              grep -q "attnviz | Attention" <<<"$1"' _ "$s"
 exit $fail

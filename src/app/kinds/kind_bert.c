@@ -37,10 +37,11 @@ typedef struct {
     TokenList tokens;
     int *ids, *types; /* (cap) the text's ids and token types */
     int cap;
-    float *o_t;           /* (L, D, D): each layer's o_w transposed, head h's rows at h d_k */
-    const char **labels;  /* L H head labels, each "learned" */
-    char name[HF_ID_MAX]; /* the repo id or the folder's last part, for the status line */
-    char about[96];       /* ModelConfig.about */
+    float *o_t;             /* (L, D, D): each layer's o_w transposed, head h's rows at h d_k */
+    const char **labels;    /* L H head labels, each "learned" */
+    char name[HF_ID_MAX];   /* the repo id or the folder's last part, for the status line */
+    char about[96];         /* ModelConfig.about */
+    char about_causal[128]; /* ... with the causal mask's what-if (m) */
     KindCost cost;
     BertJob job;     /* the forward off the key path (Kind.background) */
     BertJob filljob; /* ... and the fill-in of a token masked (into fill) */
@@ -138,6 +139,9 @@ static const char *bert_kind_refuses(const Kind *k, KindAsk ask)
         return "BERT fills in a [MASK] rather than continuing a text: type [MASK] in it";
     case KIND_ASK_PE_VIEW: return "BERT learned its positions: the PE view draws sinusoidal ones";
     case KIND_ASK_HEADS_HELP: return "BERT's heads were learned, not built: see what each does";
+    case KIND_ASK_LENS:
+        return "BERT fills in a [MASK] rather than predicting the next token; the logit lens "
+               "reads a next-token model (GPT-2, or a trained text, grammar or task model)";
     default: return NULL; /* the mask, scaling and temperature are what-ifs */
     }
 }
@@ -217,7 +221,8 @@ static void bert_kind_config(const Kind *k, ModelConfig *c)
     m.weights_only = c->weights_only;
     m.scale = c->scale, m.temperature = c->temperature, m.causal = c->causal; /* what-ifs */
     m.head_labels = self_of(k)->labels;
-    m.about = self_of(k)->about;
+    /* never "bidirectional" beside "mask causal" */
+    m.about = c->causal ? self_of(k)->about_causal : self_of(k)->about;
     *c = m;
 }
 
@@ -503,6 +508,9 @@ int kind_bert_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
     k->cls = mlm ? (slow ? &bert_mlm_slow_class : &bert_mlm_class)
                  : (slow ? &bert_slow_class : &bert_class);
     snprintf(g->about, sizeof g->about, "%s, %d layers x %d heads, learned PE, bidirectional",
+             family(g), c->n_layer, c->n_head);
+    snprintf(g->about_causal, sizeof g->about_causal,
+             "%s, %d layers x %d heads, learned PE, trained bidirectional, what-if: causal mask",
              family(g), c->n_layer, c->n_head);
     hfcache_display_name(dir, g->name, sizeof g->name);
     return AV_OK;

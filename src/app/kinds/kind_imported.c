@@ -59,6 +59,8 @@ static const char *imported_refuses(const Kind *k, KindAsk ask)
     case KIND_ASK_NORMS:
         return "value-weighted norms need the model's V and W_O: imported attention has only "
                "weights";
+    case KIND_ASK_LENS:
+        return "the logit lens reads a model's layers: imported attention has only weights";
     default: return "imported attention: the weights are the file's, there is no model to change";
     }
 }

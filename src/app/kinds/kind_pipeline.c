@@ -63,6 +63,9 @@ static const float *pipeline_out_proj(const Kind *k, int l)
 static const char *pipeline_refuses(const Kind *k, KindAsk ask)
 {
     (void)k;
+    if (ask == KIND_ASK_LENS)
+        return "attnviz's own heads predict no tokens: the logit lens needs GPT-2, or a "
+               "trained text, grammar or task model (--model DIR)";
     return ask == KIND_ASK_GENERATE
                ? "g needs a model that predicts tokens (--model DIR: a GPT-2, or a text model "
                  "trained in attnviz)"
