@@ -125,7 +125,7 @@ static const char usage[] =
     "                       on demand instead of kept (default 1024)\n"
     "      --preset NAME    random (toy weights from the seed) | designed (hand-built\n"
     "                       heads: previous token, self, first, same word, ...)\n"
-    "      --token N        the query token (1-based) of --export trace\n"
+    "      --token N        the query token (1-based) of --export trace and pipeline\n"
     "      --layers N       encoder layers (default 1), --layer N shows layer N\n"
     "      --cross TEXT     cross-attention: keys and values from TEXT\n"
     "      --model DIR      a trained model (attnviz train ... --save DIR) on TEXT of\n"
