@@ -73,8 +73,11 @@ static void test_toy_is_model_run(void **state)
     int V;
     assert_int_equal(kind_logits(&k, text, strlen(text), -1, logits, 4, &V), AV_ERR_CONFIG);
     for (int a_ = 0; a_ < KIND_ASK_COUNT; a_++) /* the pipeline changes with every setting */
-        if (a_ != KIND_ASK_GENERATE)
+        if (a_ != KIND_ASK_GENERATE && a_ != KIND_ASK_LENS)
             assert_null(kind_refuses(&k, (KindAsk)a_));
+    /* the lens's reason, as kind_has_lens says there is none */
+    assert_false(kind_has_lens(&k));
+    assert_non_null(strstr(kind_refuses(&k, KIND_ASK_LENS), "own heads predict no tokens"));
     /* but predicts no token to continue a text with */
     assert_string_equal(kind_refuses(&k, KIND_ASK_GENERATE),
                         "g needs a model that predicts tokens (--model DIR: a GPT-2, or a text "
