@@ -122,8 +122,8 @@ static bool reveal_refused(App *a, const AppInput *in)
 static bool help_input(App *a, const AppInput *in)
 {
     AppState *s = &a->app;
-    if (!s->help || (in->action == ACT_NONE && !in->text[0]))
-        return false;
+    if (!s->help || (in->action == ACT_NONE && !in->text[0] && !in->lesson_in))
+        return false; /* no key (a resize): nothing to refuse */
     s->help_refused = false;
     switch (in->action) {
     case ACT_QUIT: return false;
