@@ -92,19 +92,26 @@ static const char *top_text(double top, char buf[8])
     return buf[0] == '0' ? buf + 1 : buf;
 }
 
-int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
+/* The statistics in words, the mean top weight named top_word ("mean top
+ * weight", "top"); "~" before each where the rows were sampled. */
+static int stats_words(const HeadStats *st, const char *top_word, char *buf, size_t size)
 {
-    if (!st)
-        return snprintf(buf, size, "%s", "");
     const char *approx = st->sampled ? "~" : "";
     /* rows not a distribution (heads combined by max or sum): their entropy
      * is of the rows normalised (stats.h), and says so */
     const char *norm = st->normalised ? " (rows normalised)" : "";
     /* top: the mean over the rows of each row's largest weight (stats.h),
      * not the largest weight of the head */
+    return snprintf(buf, size, "entropy %s%.2f bits%s, %s %s%.2f", approx, st->entropy, norm,
+                    top_word, approx, st->top);
+}
+
+int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
+{
+    if (!st)
+        return snprintf(buf, size, "%s", "");
     if (wide)
-        return snprintf(buf, size, "entropy %s%.2f bits%s, mean top weight %s%.2f", approx,
-                        st->entropy, norm, approx, st->top);
+        return stats_words(st, "mean top weight", buf, size);
     char top[8];
     return snprintf(buf, size, "%.2fb %s", st->entropy, top_text(st->top, top));
 }
@@ -112,14 +119,9 @@ int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
 int widget_stats_fit(const HeadStats *st, int width, char *buf, size_t size)
 {
     int n = widget_stats_text(st, true, buf, size);
-    if (!st || n <= width)
+    if (!st || n <= width || (n = stats_words(st, "top", buf, size)) <= width)
         return n;
     const char *approx = st->sampled ? "~" : "";
-    const char *norm = st->normalised ? " (rows normalised)" : "";
-    n = snprintf(buf, size, "entropy %s%.2f bits%s, top %s%.2f", approx, st->entropy, norm, approx,
-                 st->top);
-    if (n <= width)
-        return n;
     char top[8];
     n = snprintf(buf, size, "%s%.2fb %s%s", approx, st->entropy, approx, top_text(st->top, top));
     if (n <= width)
