@@ -373,16 +373,29 @@ static void draw_wrapped(Grid *g, int y, int rows, const char *msg)
     }
 }
 
-/* An example's note wider than the screen: the rows it takes (2 to
- * NOTE_ROWS_MOST), of which the cost line and the message line hold two;
- * 0 for a message of one line. */
-static int note_rows(const UiState *u, int w)
+/* Whether the line is an example's note whose sentence has gone (another
+ * typed, a lesson opened): not shown, and app_layout clears it. */
+static bool note_gone(const UiState *u)
 {
     const AppState *s = &u->a.app;
-    bool gone = s->note_shown && (s->sentence < 0 || u->a.lesson.active);
-    if (gone || !s->msg[0] || grid_text_width(s->msg) <= w)
+    return s->note_shown && (s->sentence < 0 || u->a.lesson.active);
+}
+
+/* The message the bottom rows show: "" for a note gone. */
+static const char *shown_msg(const UiState *u)
+{
+    return note_gone(u) ? "" : u->a.app.msg;
+}
+
+/* A message wider than the screen (an example's note): the rows it takes
+ * (2 to NOTE_ROWS_MOST), of which the cost line and the message line hold
+ * two; 0 for a message of one line or none. */
+static int note_rows(const UiState *u, int w)
+{
+    const char *msg = shown_msg(u);
+    if (!msg[0] || grid_text_width(msg) <= w)
         return 0;
-    int rows = wrapped_rows(s->msg, w, NOTE_ROWS_MOST);
+    int rows = wrapped_rows(msg, w, NOTE_ROWS_MOST);
     return rows < 2 ? 2 : rows;
 }
 
@@ -431,13 +444,11 @@ int view_top_status_rows(const UiState *u, int w)
 
 void view_top_bottom_draw(UiState *u, Grid *g)
 {
-    const AppState *s = &u->a.app;
-    /* an example's note goes with its sentence (app_layout clears it) */
-    u->report.note_gone = s->note_shown && (s->sentence < 0 || u->a.lesson.active);
-    const char *msg = u->report.note_gone ? "" : s->msg;
+    u->report.note_gone = note_gone(u); /* a note goes with its sentence */
+    const char *msg = shown_msg(u);
     int rows = view_top_status_rows(u, g->w), y = g->h - rows;
     draw_cost(u, g, y - 2);
-    int note = msg[0] ? note_rows(u, g->w) : 0;
+    int note = note_rows(u, g->w);
     if (note) {
         draw_wrapped(g, y - note, note, msg); /* an example's note: over the cost, and above */
     } else if (msg[0])
