@@ -208,7 +208,7 @@ $(TRAIN_BENCH): bench/train_bench.c $(call LIBS_OF,train)
 		$(call LIBS_OF,train) $(BLAS_LIBS) -lm -pthread
 
 bench:
-	@./scripts/deps.sh run
+	@./scripts/deps.sh bench
 	@$(MAKE) --no-print-directory $(BENCH) $(TRAIN_BENCH)
 	./$(BENCH) ./attnviz
 	./$(TRAIN_BENCH)
@@ -224,7 +224,7 @@ bench-import: $(BIN)
 # and PyTorch's GPT-2 forward on the bench's gpt2-shaped checkpoint:
 # Debian's python3-numpy and python3-torch, for /usr/bin/python3.
 bench-ref:
-	@./scripts/deps.sh run
+	@./scripts/deps.sh ref
 	@$(MAKE) --no-print-directory $(BENCH) $(TRAIN_BENCH)
 	/usr/bin/python3 bench/reference.py --bench ./$(BENCH)
 	/usr/bin/python3 bench/train_reference.py --bench ./$(TRAIN_BENCH)

@@ -1,6 +1,9 @@
 #!/bin/sh
 # deps.sh - install the Debian packages attnviz needs, when they are missing.
 #   scripts/deps.sh run    what building and running needs
+#   scripts/deps.sh bench  that, plus NumPy, which writes the gpt2-shaped
+#                          checkpoint `make bench` times
+#   scripts/deps.sh ref    that, plus PyTorch, for `make bench-ref`
 #   scripts/deps.sh test   that, plus what the tests need (cmocka, tmux, ...)
 #   scripts/deps.sh shots  that, plus what `make screenshots` needs (an X
 #                          server, xterm and ImageMagick to photograph it)
@@ -9,12 +12,12 @@
 set -eu
 
 need="pkg-config libncurses-dev libopenblas-dev libcurl4-openssl-dev"
-if [ "${1:-run}" = shots ]; then
-    need="$need tmux xvfb xterm imagemagick fonts-dejavu-core"
-fi
-if [ "${1:-run}" = test ]; then
-    need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev python3-numpy python3-torch chromium python3-pil python3-regex unicode-data nodejs npm time procps strace man-db bc"
-fi
+case "${1:-run}" in
+shots) need="$need tmux xvfb xterm imagemagick fonts-dejavu-core" ;;
+bench) need="$need python3-numpy" ;;
+ref) need="$need python3-numpy python3-torch" ;;
+test) need="$need libcmocka-dev tmux valgrind clang libclang-rt-14-dev python3-numpy python3-torch chromium python3-pil python3-regex unicode-data nodejs npm time procps strace man-db bc" ;;
+esac
 
 missing=""
 for p in $need; do
