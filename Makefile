@@ -69,6 +69,17 @@ TRAIN_BENCH := $(B)/bench/train_bench
 
 ALL_LIBS = $(NCURSES_LIBS) $(BLAS_LIBS) -lm -pthread
 
+# What the objects of $(B) were compiled with. A change (make NO_BLAS=1 and
+# then make, OpenBLAS or ncursesw installed since, other CFLAGS) rewrites the
+# file, and every object depends on it: they are all compiled again rather
+# than linked half with the old flags and half with the new.
+FLAGS_LINE := $(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(BLAS_CFLAGS) $(NCURSES_CFLAGS) $(CURL_CFLAGS)
+FLAGS_STAMP := $(B)/flags
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_LINE))
+$(shell mkdir -p $(B))
+$(file >$(FLAGS_STAMP),$(FLAGS_LINE))
+endif
+
 .PHONY: all run test quick fulltest check asan asan-check bench bench-ref bench-import install \
 	uninstall clean lint format format-check deps deps-test screenshots fuzz soak models
 
@@ -86,19 +97,19 @@ $(call layer_lib,$(1)): $(patsubst %.c,$(B)/%.o,$(call layer_src,$(1)))
 endef
 $(foreach l,$(LAYERS),$(eval $(call LAYER_RULE,$(l))))
 
-$(B)/src/ui/%.o: src/ui/%.c
+$(B)/src/ui/%.o: src/ui/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-$(B)/src/cli/hubhttp.o $(B)/src/cli/hubblob.o: $(B)/%.o: %.c
+$(B)/src/cli/hubhttp.o $(B)/src/cli/hubblob.o: $(B)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CURL_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-$(B)/src/core/mat.o: src/core/mat.c
+$(B)/src/core/mat.o: src/core/mat.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-$(B)/src/%.o: src/%.c
+$(B)/src/%.o: src/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
@@ -118,11 +129,11 @@ $(B)/gen/lessons.inc: $(LESSON_FILES) scripts/gen-lessons.sh
 	@mkdir -p $(@D)
 	./scripts/gen-lessons.sh $@ $(LESSON_FILES)
 
-$(B)/src/io/lesson/lesson_builtin.o: src/io/lesson/lesson_builtin.c $(B)/gen/lessons.inc
+$(B)/src/io/lesson/lesson_builtin.o: src/io/lesson/lesson_builtin.c $(B)/gen/lessons.inc $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-$(B)/src/io/sentences.o: src/io/sentences.c $(B)/gen/sentences.inc
+$(B)/src/io/sentences.o: src/io/sentences.c $(B)/gen/sentences.inc $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
@@ -131,18 +142,19 @@ $(B)/gen/export_view_%.inc: assets/export/view.% scripts/gen-sentences.sh
 	@mkdir -p $(@D)
 	./scripts/gen-sentences.sh $< $@
 
-$(B)/src/render/html.o: src/render/html.c $(B)/gen/export_view_css.inc $(B)/gen/export_view_js.inc
+$(B)/src/render/html.o: src/render/html.c $(B)/gen/export_view_css.inc $(B)/gen/export_view_js.inc \
+		$(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-$(B)/src/core/designed.o: src/core/designed.c $(B)/gen/lexicon.inc
+$(B)/src/core/designed.o: src/core/designed.c $(B)/gen/lexicon.inc $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(B)/gen $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
 # A test of layer L links L's archive and those below, nothing else: a core
 # test has no ncurses on its link line, so core cannot call up by accident.
 define TEST_RULE
-$(B)/tests/$(1)/%: tests/$(1)/%.c $(call LIBS_OF,$(1)) tests/test_common.h
+$(B)/tests/$(1)/%: tests/$(1)/%.c $(call LIBS_OF,$(1)) tests/test_common.h $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CPPFLAGS) -Itests -DTEST_DATA_DIR='"tests/data"' $$(CFLAGS) $$(WARN) -MMD -MP \
 		-o $$@ $$< $(call LIBS_OF,$(1)) $$(CMOCKA_LIBS) \
@@ -154,7 +166,7 @@ $(foreach l,$(LAYERS),$(eval $(call TEST_RULE,$(l))))
 # archive and GPT-2's model kind from app's; nothing of the interface is linked.
 $(BENCH): bench/bench.c bench/bench_tty.c bench/bench_tty.h bench/bench_util.h \
 		bench/bench_gpt2.c bench/bench_gpt2.h bench/bench_bert.c bench/bench_bert.h \
-		$(call LIBS_OF,app) $(call layer_lib,cli) $(BIN)
+		$(call LIBS_OF,app) $(call layer_lib,cli) $(BIN) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BLAS_CFLAGS) $(CFLAGS) $(WARN) -o $@ bench/bench.c bench/bench_tty.c \
 		bench/bench_gpt2.c bench/bench_bert.c \
@@ -202,7 +214,7 @@ asan-check: $(BIN) $(TESTS) $(BENCH) $(TRAIN_BENCH)
 		./tests/run.sh -j $(J) --tier $(TIER) $(ASAN_SEL) --save-times $(B)/test-times.txt \
 		./$(BIN) $(TESTS)
 
-$(TRAIN_BENCH): bench/train_bench.c $(call LIBS_OF,train)
+$(TRAIN_BENCH): bench/train_bench.c $(call LIBS_OF,train) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ bench/train_bench.c \
 		$(call LIBS_OF,train) $(BLAS_LIBS) -lm -pthread
