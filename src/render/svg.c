@@ -415,13 +415,32 @@ static bool pooled(const ModelResult *r)
     return r->lazy || r->shape.n_q > SVG_POOL_CELLS || r->shape.n_k > SVG_POOL_CELLS;
 }
 
-/* The title: what is shown, the sentence, the settings and, for a long
- * text, how it is pooled; chars: code points that fit a line. */
+/* Where the settings line s breaks to fit chars code points: the byte
+ * after the last "; " that leaves the first part within chars, or 0 when
+ * s fits (or has no such place). */
+static size_t settings_break(const char *s, int chars)
+{
+    size_t at = 0;
+    int cps = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            cps++;
+        if (cps > chars)
+            return at;
+        if (s[i] == ';' && s[i + 1] == ' ')
+            at = i + 2;
+    }
+    return 0;
+}
+
+/* The title: what is shown, the sentence, the settings (on two lines when
+ * settings_break says so) and, for a long text, how it is pooled; chars:
+ * code points that fit a line. */
 static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const SvgOptions *o,
-                  int x, int y, int chars)
+                  const char *settings, int x, int y, int chars)
 {
     const ModelResult *r = p[0].r;
-    char buf[512];
+    const size_t cut = settings_break(settings, chars);
     fprintf(f,
             "<g id=\"%stitle\" fill=\"#222\">\n<text x=\"%d\" y=\"%d\" font-size=\"16\" "
             "font-weight=\"bold\">",
@@ -438,14 +457,20 @@ static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const
     fprintf(f, ", layer %d of %d</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", p[0].layer + 1,
             r->L, x, y + 34);
     sentence_line(f, r, chars - 12);
-    svg_settings(r, c, o->source, buf, sizeof buf);
-    fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", x, y + 50);
-    svg_escape(f, buf, chars);
+    y += 50;
+    fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", x, y);
+    if (cut) {
+        char first[512];
+        snprintf(first, sizeof first, "%.*s", (int)cut - 1, settings); /* up to the ';' */
+        svg_escape(f, first, chars);
+        fprintf(f, "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", x, y += 16);
+    }
+    svg_escape(f, settings + cut, chars);
     if (pooled(r))
         fprintf(f,
                 "</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">%d tokens pooled: a "
                 "cell is the largest weight of the tokens it covers",
-                x, y + 66, r->shape.n_q);
+                x, y + 16, r->shape.n_q);
     fputs("</text>\n</g>\n", f);
 }
 
@@ -453,6 +478,7 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
 {
     SvgMatrix *m = calloc((size_t)n, sizeof *m);
     Geom *g = calloc((size_t)n, sizeof *g);
+    char settings[512];
     int err = m && g ? AV_OK : AV_ERR_NOMEM;
     for (int k = 0; k < n && !err; k++)
         err = svg_matrix(p[k].r, p[k].layer, p[k].head, &m[k]);
@@ -466,9 +492,12 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
             pw = g[k].w > pw ? g[k].w : pw, ph = g[k].h > ph ? g[k].h : ph;
             masked |= m[k].causal || m[k].pooled;
         }
-        int rows = (n + cols - 1) / cols, top = MARGIN + (pooled(p[0].r) ? 78 : 62);
         int W = 2 * MARGIN + cols * pw + (cols - 1) * GAP;
         W = W < 760 ? 760 : W;
+        const int chars = (W - 2 * MARGIN) / 7;
+        svg_settings(p[0].r, c, o->source, settings, sizeof settings);
+        int rows = (n + cols - 1) / cols,
+            top = MARGIN + (pooled(p[0].r) ? 78 : 62) + (settings_break(settings, chars) ? 16 : 0);
         int H = top + rows * ph + (rows - 1) * GAP + 70 + MARGIN;
         if (!o->inline_svg)
             fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -479,7 +508,7 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
         fputs("<desc>attnviz attention heatmap</desc>\n", f);
         defs(f, o);
         fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, H);
-        title(f, c, p, n, o, MARGIN, MARGIN, (W - 2 * MARGIN) / 7);
+        title(f, c, p, n, o, settings, MARGIN, MARGIN, chars);
         char cap[160];
         for (int k = 0; k < n; k++) {
             const char *lab = model_head_label(c, p[k].layer, p[k].head);

@@ -254,6 +254,42 @@ static void test_exports_of_heads_combined(void **state)
     fixture_free(&f);
 }
 
+/* A real model's settings are longer than a one-head picture's line (104
+ * characters at 760 pixels): they break after a "; " onto a second line,
+ * whole, and the panel moves down by that line. */
+static void test_svg_settings_two_lines(void **state)
+{
+    (void)state;
+    Fixture f;
+    fixture_run(&f, "the cat sat on the mat", true);
+    ModelConfig c = f.c;
+    c.preset = PRESET_TRAINED, c.about = "GPT-2, 12 layers x 12 heads, learned PE";
+    SvgPanel p = {.r = &f.r, .layer = 0, .head = 1};
+    SvgOptions o = {.source = "/models/attnviz-bench-gpt2"};
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(svg_write(m.f, &c, &p, 1, &o), AV_OK);
+    char *doc = mem_close(&m);
+    assert_non_null(strstr(doc, "<text x=\"16\" y=\"66\" font-size=\"12\">GPT-2, 12 layers x 12 "
+                                "heads, learned PE, from attnviz-bench-gpt2; d_model 32, 4 heads, "
+                                "d_k 8;</text>\n"));
+    assert_non_null(strstr(doc, "<text x=\"16\" y=\"82\" font-size=\"12\">mask causal; scaled by "
+                                "1/\xe2\x88\x9a"
+                                "d_k; temperature 1</text>\n"));
+    assert_non_null(strstr(doc, "<text x=\"16\" y=\"108\" font-size=\"13\""));
+    free(doc);
+    c.about = "GPT-2"; /* short enough: one line, the panel where it was */
+    mem_open(&m);
+    assert_int_equal(svg_write(m.f, &c, &p, 1, &o), AV_OK);
+    doc = mem_close(&m);
+    assert_non_null(strstr(doc, "d_k 8; mask causal; scaled by 1/\xe2\x88\x9a"
+                                "d_k; temperature 1</text>"));
+    assert_null(strstr(doc, "y=\"82\" font-size=\"12\""));
+    assert_non_null(strstr(doc, "<text x=\"16\" y=\"92\" font-size=\"13\""));
+    free(doc);
+    fixture_free(&f);
+}
+
 static void test_svg_multiples_mono(void **state)
 {
     (void)state;
@@ -370,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_base64),
         cmocka_unit_test(test_svg_cells),
         cmocka_unit_test(test_exports_of_heads_combined),
+        cmocka_unit_test(test_svg_settings_two_lines),
         cmocka_unit_test(test_svg_multiples_mono),
         cmocka_unit_test(test_svg_pooled),
         cmocka_unit_test(test_html_data),
