@@ -58,14 +58,14 @@ HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const cha
                    char *why, size_t whylen);
 
 /* The bytes m names into blob, under huggingface_hub's lock on it
- * (hfcache_lock_blob: another attnviz get downloading it is HUB_BUSY,
- * another program's download is waited for, the wait said, and its blob
- * used when whole): written to blob.incomplete (resumed with a
- * Range request when one is there), retried n->tries times when the
- * connection drops or stalls, its size checked against m->size and, for an
- * LFS file, its sha256 against m->etag, for a small file its git blob id
- * (a mismatch deletes it), then renamed to blob. label names the file in
- * the progress. */
+ * (hfcache_lock_blob: another download of it, another attnviz get's or
+ * another program's, is waited for, the wait said, and its blob used when
+ * whole; HUB_BUSY only where a part is held without that lock): written to
+ * blob.incomplete (resumed with a Range request when one is there),
+ * retried n->tries times when the connection drops or stalls, its size
+ * checked against m->size and, for an LFS file, its sha256 against
+ * m->etag, for a small file its git blob id (a mismatch deletes it), then
+ * renamed to blob. label names the file in the progress. */
 HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
                    char *why, size_t whylen);
 

@@ -389,8 +389,9 @@ static bool part_busy(const char *part)
 }
 
 /* The lock huggingface_hub takes around writing blob (io/hfcache.h) into
- * *fd: another attnviz get downloading it is HUB_BUSY at once; another
- * program (Python's huggingface_hub) is waited for, the wait said. */
+ * *fd. Another download of it, another attnviz get's or another program's
+ * (Python's huggingface_hub), is waited for, the wait said: the caller then
+ * finds the blob whole, or resumes the part of a download that ended. */
 static HubErr lock_blob(const char *blob, const char *part, const char *label, int *fd, char *why,
                         size_t whylen)
 {
@@ -398,9 +399,11 @@ static HubErr lock_blob(const char *blob, const char *part, const char *label, i
     int err = hfcache_lock_blob(blob, false, fd, path, sizeof path);
     if (err && errno == EWOULDBLOCK) {
         if (part_busy(part))
-            return hubhttp_fail(why, whylen, HUB_BUSY, "another attnviz get is downloading it");
-        fprintf(stderr, "attnviz: %s: another download of it holds %s: waiting for it\n", label,
-                path);
+            fprintf(stderr, "attnviz: %s: another attnviz get is downloading it: waiting for it\n",
+                    label);
+        else
+            fprintf(stderr, "attnviz: %s: another download of it holds %s: waiting for it\n", label,
+                    path);
         err = hfcache_lock_blob(blob, true, fd, path, sizeof path);
     }
     if (err)
