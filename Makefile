@@ -271,13 +271,22 @@ screenshots: attnviz
 	./scripts/screenshots-lessons.sh
 	./scripts/screenshots-train.sh
 
+# The files the program opens at run time (the examples' weights, the
+# lessons' models, the grammar) go to $(PREFIX)/share/attnviz/assets, where
+# an installed attnviz finds them beside its bin folder (io/assets.h).
+DATADIR := $(PREFIX)/share/attnviz
+RUN_ASSETS := assets/seed000 assets/seed001 assets/grammar assets/models
+
 install: attnviz
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)/assets
 	install -m 755 attnviz $(DESTDIR)$(PREFIX)/bin/attnviz
 	install -m 644 attnviz.1 $(DESTDIR)$(MANPREFIX)/man1/attnviz.1
+	cp -R $(RUN_ASSETS) $(DESTDIR)$(DATADIR)/assets/
+	chmod -R a+rX,go-w $(DESTDIR)$(DATADIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/attnviz $(DESTDIR)$(MANPREFIX)/man1/attnviz.1
+	rm -rf $(DESTDIR)$(DATADIR)
 
 lint: $(B)/gen/sentences.inc $(B)/gen/lexicon.inc $(B)/gen/lessons.inc \
 		$(B)/gen/export_view_css.inc $(B)/gen/export_view_js.inc

@@ -23,32 +23,21 @@
 #include "core/combine.h"
 #include "core/gpt2.h"
 #include "core/tokenize.h"
+#include "io/assets.h"
 #include "io/weights.h"
 
-/* Try assets/NAME in the current folder, then near the executable. */
+/* assets/NAME where io/assets.h finds it: the working folder, near the
+ * binary, or where `make install` put it. */
 static int load_named(const ModelConfig *c, const char *name, ModelWeights *w)
 {
-    char path[PATH_MAX + 64], exe[PATH_MAX];
+    char rel[300], path[4096];
     const char *which;
-    snprintf(path, sizeof path, "assets/%s", name);
-    if (weights_load(c, path, w, &which) == AV_OK)
-        return AV_OK;
-    model_weights_free(w);
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0)
-        return AV_ERR_IO;
-    exe[len] = '\0';
-    for (int up = 0; up < 4; up++) {
-        char *slash = strrchr(exe, '/');
-        if (!slash)
-            break;
-        *slash = '\0';
-        snprintf(path, sizeof path, "%s/assets/%s", exe, name);
-        if (weights_load(c, path, w, &which) == AV_OK)
-            return AV_OK;
+    snprintf(rel, sizeof rel, "assets/%s", name);
+    if (!asset_find(rel, path, sizeof path) || weights_load(c, path, w, &which) != AV_OK) {
         model_weights_free(w);
+        return AV_ERR_IO;
     }
-    return AV_ERR_IO;
+    return AV_OK;
 }
 
 void session_init(Session *ss, const ModelWeights *fixed, Kind *cli_kind, double budget)

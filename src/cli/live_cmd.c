@@ -13,6 +13,7 @@
 
 #include "app/trainview.h"
 #include "core/av.h"
+#include "io/assets.h"
 #include "io/fileio.h"
 #include "ui/ui.h"
 #include "cli/say.h"
@@ -32,9 +33,11 @@ static int task_data(const CliOptions *o, const char *text, char **owned, const 
     } else if (strcmp(o->train, "grammar") == 0 && text) {
         *data = text, *len = strlen(text);
     } else if (strcmp(o->train, "grammar") == 0) {
-        int err = file_read_all(GRAMMAR_RULES, AV_MAX_TEXT_BYTES, owned, len);
+        char path[4096];
+        asset_find(GRAMMAR_RULES, path, sizeof path); /* installed too */
+        int err = file_read_all(path, AV_MAX_TEXT_BYTES, owned, len);
         if (err)
-            return say(av_exit_status(err), "cannot read %s: %s", GRAMMAR_RULES,
+            return say(av_exit_status(err), "cannot read %s: %s", path,
                        err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
         *data = *owned;
     }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/av.h"
+#include "io/assets.h"
 #include "io/fileio.h"
 #include "io/hfcache.h"
 
@@ -27,22 +28,6 @@
 #endif
 #endif
 
-/* The folder of the running binary (no trailing '/'), or "" when unknown. */
-static void exe_dir(char *out, size_t size)
-{
-    char path[4096];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    out[0] = '\0';
-    if (n <= 0)
-        return;
-    path[n] = '\0';
-    char *slash = strrchr(path, '/');
-    if (slash && slash != path) {
-        *slash = '\0';
-        snprintf(out, size, "%s", path);
-    }
-}
-
 static bool exists(const char *path)
 {
     struct stat st;
@@ -51,7 +36,6 @@ static bool exists(const char *path)
 
 bool lesson_find_path(const Lesson *l, const char *path, char *out, size_t size)
 {
-    char dir[4096];
     snprintf(out, size, "%s", path);
     if (path[0] == '/')
         return exists(out);
@@ -60,17 +44,7 @@ bool lesson_find_path(const Lesson *l, const char *path, char *out, size_t size)
         if (exists(out))
             return true;
     }
-    snprintf(out, size, "%s", path);
-    if (exists(out))
-        return true;
-    exe_dir(dir, sizeof dir);
-    if (dir[0]) {
-        snprintf(out, size, "%s/%s", dir, path);
-        if (exists(out))
-            return true;
-    }
-    snprintf(out, size, "%s", path);
-    return false;
+    return asset_find(path, out, size); /* the working folder, near the binary */
 }
 
 bool lesson_find_model(const Lesson *l, const char *name, char *out, size_t size)
@@ -182,7 +156,7 @@ int lesson_catalog(LessonCatalog *c)
     char dir[4096];
     int err = catalog_dir(c, "assets/lessons");
     if (!err && !c->n) {
-        exe_dir(dir, sizeof dir);
+        asset_exe_dir(dir, sizeof dir);
         if (dir[0] && strlen(dir) < sizeof dir - 20) {
             strcat(dir, "/assets/lessons");
             err = catalog_dir(c, dir);
