@@ -17,9 +17,11 @@
 int lesson_cmd_open(const char *name, Lesson *l);
 
 /* --lesson NAME --model DIR: DIR (or a hub id's snapshot in the cache,
- * cli/hub_cmd.h) opened once to see that it opens, then made absolute in
- * o->model_dir (o->model_path owns it). Returns 0 or the exit status after
- * one line on standard error. */
+ * cli/hub_cmd.h) opened once to see that it opens and that it can show
+ * every page's view (app/lessonfit.h: a BERT has no logit lens), then made
+ * absolute in o->model_dir (o->model_path owns it). Returns 0 or the exit
+ * status after one line on standard error (2 for a lesson the model cannot
+ * show, or one that does not open). */
 int lesson_cmd_model(CliOptions *o);
 
 /* With --model (lesson_cmd_model done): every page of l runs on it

@@ -32,10 +32,11 @@
 int model_cmd_prepare(CliOptions *o, const char *text, const char *example, bool batch, Kind *k,
                       char **whole);
 
-/* Open o->model_dir as model_cmd_prepare does (a Git LFS pointer said, the
- * folder of any kind read and checked), then close it: whether it opens.
- * Returns 0 or the exit status after one line on standard error. */
-int model_cmd_check(const CliOptions *o);
+/* Open o->model_dir into k as model_cmd_prepare does (a Git LFS pointer
+ * said, the folder of any kind read and checked): whether it opens, and
+ * what it can show. Returns 0 (k open: the caller closes it) or the exit
+ * status after one line on standard error (k zeroed). */
+int model_cmd_check(const CliOptions *o, Kind *k);
 
 /* The one line for an error of kind_run, kind_generate or kind_lens on o's
  * model k (k->bad: the piece outside the vocabulary). Returns the exit

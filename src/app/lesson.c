@@ -14,6 +14,7 @@
 
 #include "core/av.h"
 #include "io/weights.h"
+#include "app/lessonfit.h"
 #include "render/pipeline.h"
 #include "io/lesson_answer.h"
 #include "io/lesson_builtin.h"
@@ -127,26 +128,17 @@ static void load_weights(LessonState *ls, const LessonSettings *set, const Model
 }
 
 /* Why the page's model cannot show what the page asks for (its view, its
- * cross sentence), as the kind refuses the key that shows it; or NULL. */
+ * cross sentence), as the kind refuses the key that shows it; or NULL. A
+ * lesson run on one model (use_model) is refused before it opens when a
+ * page's view is one it cannot give (lessonfit_lesson); a page's own model
+ * shows the heatmaps and says why. */
 static const char *model_refuses(const LessonState *ls, const LessonSettings *set)
 {
     const Kind *k = ls->borrowed ? ls->host : &ls->kind;
     if (!ls->have_model)
         return NULL;
     const char *why = set->cross ? kind_refuses(k, KIND_ASK_CROSS) : NULL;
-    switch (why ? VIEW_ID_ATTN : set->view) {
-    case VIEW_ID_PE:
-        why = kind_refuses(k, KIND_ASK_VIEWS);
-        return why ? why : kind_refuses(k, KIND_ASK_PE_VIEW);
-    case VIEW_ID_PIPELINE:
-    case VIEW_ID_TRACE:
-        why = kind_refuses(k, KIND_ASK_VIEWS);
-        return why ? why : kind_refuses(k, KIND_ASK_TRACE);
-    case VIEW_ID_CMP_MASK: return kind_refuses(k, KIND_ASK_MASK);
-    case VIEW_ID_LENS:
-        return kind_has_lens(k) ? NULL : "this model predicts no next token: it has no logit lens";
-    default: return why;
-    }
+    return why ? why : lessonfit_view(k, set->view);
 }
 
 /* The page's settings, its weights folder and its model loaded: the
@@ -353,6 +345,18 @@ static bool question_input(LessonState *ls, AppState *s, const ModelResult *r, L
     }
 }
 
+/* The kind of --model's folder, on which a lesson from the list runs: the
+ * session's (host), or the one a page of --lesson NAME --model DIR opened
+ * from it; NULL when there is none (no --model). */
+static const Kind *use_kind(const LessonState *ls)
+{
+    if (!ls->use_model[0])
+        return NULL;
+    if (ls->host)
+        return ls->host;
+    return ls->have_model && !strcmp(ls->model_dir, ls->use_model) ? &ls->kind : NULL;
+}
+
 static bool list_input(LessonState *ls, AppState *s, LessonInput in, int arg, unsigned *flags)
 {
     if (in == LESSON_IN_CHAR && arg == 'q')
@@ -377,12 +381,16 @@ static bool list_input(LessonState *ls, AppState *s, LessonInput in, int arg, un
             snprintf(s->msg, sizeof s->msg, "out of memory");
             return true;
         }
+        const Kind *k = use_kind(ls);
         if (err)
             snprintf(s->msg, sizeof s->msg, "lesson %.40s: line %d: %.100s",
                      ls->list_name[ls->list_sel], e.line,
                      err == AV_ERR_LESSON ? e.msg : av_strerror(err));
+        else if (k && !lessonfit_lesson(&l, k, NULL, s->msg, sizeof s->msg))
+            ; /* said on the status line, which the list would hide: o opens it again */
         else
             *flags |= lesson_state_start(ls, &l, s);
+        lesson_free(&l); /* zeroed when started */
     }
     return true; /* the list takes every other key it is given while it is open */
 }

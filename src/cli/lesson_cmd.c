@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/lessonfit.h"
 #include "app/pagerun.h"
 #include "core/av.h"
 #include "io/fileio.h"
@@ -38,11 +39,28 @@ int lesson_cmd_open(const char *name, Lesson *l)
     return say(av_exit_status(err), "%s: %s", name, av_strerror(err));
 }
 
+/* Whether every page of the lesson o->lesson can show its view on the
+ * model k (app/lessonfit.h): 0, or 2 after one line saying which page
+ * cannot and why, before any screen or file is made. */
+static int lesson_fits(const CliOptions *o, const Kind *k)
+{
+    Lesson l;
+    char why[640];
+    int status = lesson_cmd_open(o->lesson, &l);
+    if (!status && !lessonfit_lesson(&l, k, o->model_dir, why, sizeof why))
+        status = say(2, "%s", why);
+    lesson_free(&l);
+    return status;
+}
+
 int lesson_cmd_model(CliOptions *o)
 {
     int status = hub_cmd_resolve(o); /* --model NAME: a hub id's snapshot in the cache */
-    if (!status)
-        status = model_cmd_check(o);
+    Kind k;
+    if (!status && !(status = model_cmd_check(o, &k))) {
+        status = o->lesson ? lesson_fits(o, &k) : 0;
+        kind_close(&k);
+    }
     if (status)
         return status;
     /* absolute, so that no page finds a folder of that name beside its lesson */

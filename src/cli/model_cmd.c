@@ -92,13 +92,12 @@ static int open_folder(const CliOptions *o, Kind *k)
     return err ? say(av_exit_status(err), "%s", why) : 0;
 }
 
-int model_cmd_check(const CliOptions *o)
+int model_cmd_check(const CliOptions *o, Kind *k)
 {
-    Kind k = {0};
+    *k = (Kind){0};
     int status = lfs_pointer(o);
     if (!status)
-        status = open_folder(o, &k);
-    kind_close(&k);
+        status = open_folder(o, k);
     return status;
 }
 

@@ -450,6 +450,61 @@ static void test_lesson_state_host(void **state)
     free(dir);
 }
 
+/* The list of lessons under --model DIR: a lesson with a page whose view
+ * the model cannot give is not opened; the status line says which page and
+ * why, and the list closes so the line shows. With a host (attnviz --model
+ * DIR) its kind is asked; with none (--lesson NAME --model DIR) the kind
+ * the pages opened from DIR. */
+static void test_lesson_state_list_refused(void **state)
+{
+    (void)state;
+    char *dir = realpath("assets/models/chars", NULL);
+    assert_non_null(dir);
+    ModelConfig c;
+    ModelWeights w;
+    Kind host;
+    model_config_default(&c);
+    assert_int_equal(model_weights_toy(&c, &w), AV_OK);
+    kind_pipeline_open(&host, &w); /* attnviz's own heads: no logit lens */
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    lesson_state_use_model(&f.ls, dir, &host);
+    assert_int_equal(lesson_state_list_open(&f.ls, &f.s), AV_OK);
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_LAST, 0, &flags));
+    assert_string_equal(f.ls.list_name[f.ls.list_sel], "lens");
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_ENTER, 0, &flags));
+    assert_int_equal(flags, 0);
+    assert_false(f.ls.active);
+    assert_false(f.ls.list);
+    assert_string_equal(f.s.msg, "the lesson lens shows the view \"lens\" on page 1, which this "
+                                 "model cannot give: attnviz's own heads predict no tokens: the "
+                                 "logit lens needs GPT-2, or a trained text, grammar or task model "
+                                 "(--model DIR)");
+    teardown(&f);
+    kind_close(&host);
+    model_weights_free(&w);
+
+    setup(&f); /* no host: qkv's pages open the causal model; the mask lesson is refused */
+    lesson_state_use_model(&f.ls, dir, NULL);
+    assert_int_equal(lesson_state_list_open(&f.ls, &f.s), AV_OK);
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_ENTER, 0, &flags));
+    assert_true(f.ls.active);
+    assert_string_equal(f.ls.lesson.name, "qkv");
+    assert_int_equal(lesson_state_list_open(&f.ls, &f.s), AV_OK);
+    int k = 0;
+    while (strcmp(f.ls.list_name[f.ls.list_sel], "causal-mask") && k++ < f.ls.list_n)
+        assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_DOWN, 0, &flags));
+    assert_true(lesson_state_input(&f.ls, &f.s, NULL, LESSON_IN_ENTER, 0, &flags));
+    assert_int_equal(flags, 0);
+    assert_string_equal(f.ls.lesson.name, "qkv"); /* the lesson open stays */
+    assert_string_equal(f.s.msg, "the lesson causal-mask shows the view \"compare-mask\" on page "
+                                 "5, which this model cannot give: this model was trained causal: "
+                                 "the mask stays on");
+    teardown(&f);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_lesson_state_trained_model),
         cmocka_unit_test(test_lesson_state_model_kinds),
         cmocka_unit_test(test_lesson_state_host),
+        cmocka_unit_test(test_lesson_state_list_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,7 +14,10 @@
 # note; the interface's line is test_lesson.c's). Bad usage is one
 # line and exit 2. Under tmux at 80x24, 100x30 and 120x40, `--lesson lens
 # --model DIR` shows the GPT-2's lens, then its attention page veiled and
-# revealed; on a BERT (no lens) the first page says why on the status line.
+# revealed. A lesson with a page whose view the model cannot give (the lens
+# on a BERT, the PE view or the mask comparison on the GPT-2) is refused
+# before any screen or file, one line and exit 2; under --model BERT the
+# list's lens says why on the status line and opens nothing.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # Run from the repository root.
 set -u
@@ -154,15 +157,62 @@ for size in "80 24" "100 30" "120 40"; do
     keys q && wait_for 'EXITED:0' && ok "$at: Esc, q: exit 0" || notok "$at: q: $(screen | tail -2)"
 done
 
-# 6. A BERT has no lens: the lesson's first page shows its heatmaps and says
-# why on the status line (not the kind's opening line over it).
-if "$PY" scripts/bert-checkpoint.py "$WORK/bert" >/dev/null 2>&1; then
-    tui_start TERM=xterm-256color 100 30 --lesson lens --model "$WORK/bert"
-    wait_for 'Lesson 1/5: ' && settle
+# 6. A lesson whose pages need a view the model cannot give is refused
+# before any screen or file is made, with one line and exit 2: the lens on
+# a BERT (its own reason), the PE view on the GPT-2 (learned positions), the
+# mask comparison on the GPT-2 (causal). In the interface under --model,
+# choosing it in the list says so on the status line and opens nothing.
+if "$PY" scripts/bert-checkpoint.py "$WORK/bert" --seed 3 >/dev/null 2>&1; then
+    B=$WORK/bert
+    why="BERT fills in a [MASK] rather than predicting the next token; the logit lens reads a"
+    why="$why next-token model (GPT-2, or a trained text, grammar or task model)"
+    lens_line="attnviz: the lesson lens shows the view \"lens\" on page 1, which $B cannot give: $why"
+    # no_lesson WANT ARGS...: exit 2, WANT the whole of standard error, no
+    # standard output and no $WORK/out.md
+    no_lesson() {
+        local want=$1 err rc
+        shift
+        rm -f "$WORK/out.md"
+        out=$(env -u TERM "$BIN" "$@" 2>"$WORK/err" </dev/null)
+        rc=$?
+        err=$(cat "$WORK/err")
+        if [ $rc = 2 ] && [ "$err" = "$want" ] && [ -z "$out" ] && [ ! -e "$WORK/out.md" ]; then
+            ok "refused before it starts: ${*//$WORK\//}"
+        else
+            notok "refused: $*: exit $rc, out '$(head -c 200 <<<"$out")', err '$err'"
+        fi
+    }
+    no_lesson "$lens_line" --lesson lens --model "$B" --export md -o "$WORK/out.md"
+    no_lesson "$lens_line" --lesson lens --model "$B" --export md
+    no_lesson "$lens_line" --lesson lens --model "$B" --check
+    no_lesson "attnviz: the lesson positions shows the view \"pe\" on page 1, which $G2 cannot give: GPT-2 learned its positions (wpe): the PE view draws sinusoidal ones" \
+        --lesson positions --model "$G2" --export md -o "$WORK/out.md"
+    no_lesson "attnviz: the lesson causal-mask shows the view \"compare-mask\" on page 5, which $G2 cannot give: GPT-2 was trained causal: the mask stays on" \
+        --lesson causal-mask --model "$G2" --export md -o "$WORK/out.md"
+    # in a terminal: the line and exit 2, and no screen of the interface
+    tui_session 100 30 "env TERM=xterm-256color $BIN --lesson lens --model $B 2>$WORK/tty.err; echo EXITED:\$?; sleep 30"
+    wait_for 'EXITED:' && settle
     s=$(screen)
-    check "100x30, a BERT: the heatmaps, and why there is no lens on the status line" \
-        bash -c 'grep -q "Head 1 of 4, layer 2 of 2" <<<"$1" &&
-                 grep -q "^this model predicts no next token: it has no logit lens" <<<"$1"' _ "$s"
+    check "in a terminal: exit 2, the one line, no interface drawn" \
+        bash -c '[ "$(cat "$1")" = "$2" ] && grep -q "^EXITED:2" <<<"$3" && ! grep -q "Lesson 1/" <<<"$3" &&
+                 ! grep -q "tokens " <<<"$3"' _ "$WORK/tty.err" "$lens_line" "$s"
+    # the list under --model BERT: lens (the last) said on the status line, not opened
+    for size in "80 24" "100 30" "120 40"; do
+        set -- $size
+        at="$1x$2"
+        tui_start TERM=xterm-256color "$1" "$2" --model "$B"
+        keys o && wait_for 'Lessons: Up/Down, Enter opens' && settle
+        keys End && settle
+        keys Enter && wait_for 'the lesson lens shows' && settle
+        s=$(screen)
+        msg=$(grep -A3 '^the lesson lens shows' <<<"$s" | tr '\n' ' ' | tr -s ' ')
+        check "$at: o, lens on a BERT: the status line says why, the lesson is not opened" \
+            bash -c 'grep -qF "$3" <<<"$1" &&
+                     ! grep -q "Lesson 1/" <<<"$2" && ! grep -q "Lessons: Up/Down" <<<"$2" &&
+                     grep -Eq "BERT( |  | \| )2 layers x 4 heads" <<<"$2"' _ "$msg" "$s" \
+            "the lesson lens shows the view \"lens\" on page 1, which this model cannot give: $why"
+        keys q && wait_for 'EXITED:0' && ok "$at: q: exit 0" || notok "$at: q: $(screen | tail -2)"
+    done
 else
     notok "bert-checkpoint.py failed"
 fi
