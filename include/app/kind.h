@@ -100,9 +100,11 @@ typedef struct {
     /* The kind's part of the status line for the settings c: its sizes,
      * what stands in for attnviz's seed and PE, and first a what-if (c's
      * scaling or temperature unlike the model's); fields separated by " | "
-     * when wide, else by two spaces and fewer of them. NULL: the interface
-     * shows attnviz's own settings. */
-    void (*status)(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len);
+     * when wide, else by two spaces and fewer of them; d_k written "d_k ?"
+     * when dk_hidden (a lesson's question on it waits for its reveal).
+     * NULL: the interface shows attnviz's own settings. */
+    void (*status)(const Kind *k, const ModelConfig *c, bool wide, bool dk_hidden, char *out,
+                   size_t len);
     /* What the last successful run cost, into *cost: true, or false when the
      * interface counts the attention's FLOPs itself. NULL: false. */
     bool (*cost)(const Kind *k, KindCost *cost);
@@ -247,9 +249,10 @@ const char *kind_predict_title(const Kind *k, bool wide);
 /* k->cls->token_text, or "#id". */
 void kind_token_text(const Kind *k, int id, char *out, size_t len);
 
-/* k->cls->status into out: true; false (out emptied) when the kind has
- * none. */
-bool kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len);
+/* k->cls->status into out (d_k as "d_k ?" when dk_hidden): true; false
+ * (out emptied) when the kind has none. */
+bool kind_status(const Kind *k, const ModelConfig *c, bool wide, bool dk_hidden, char *out,
+                 size_t len);
 
 /* For a kind's status: what scaling and temperature change from the
  * model's own ("scaling off", "temp 0.5", "scaling off, temp 0.5"), or ""

@@ -117,13 +117,14 @@ void kind_token_text(const Kind *k, int id, char *out, size_t len)
         snprintf(out, len, "#%d", id);
 }
 
-bool kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len)
+bool kind_status(const Kind *k, const ModelConfig *c, bool wide, bool dk_hidden, char *out,
+                 size_t len)
 {
     if (len)
         out[0] = 0;
     if (!k->cls->status)
         return false;
-    k->cls->status(k, c, wide, out, len);
+    k->cls->status(k, c, wide, dk_hidden, out, len);
     return true;
 }
 

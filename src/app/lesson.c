@@ -468,7 +468,10 @@ bool lesson_state_veiled(const LessonState *ls)
     case LESSON_ANS_VISIBLE:
     case LESSON_ANS_CELLS:
     case LESSON_ANS_TOKENS:
-    case LESSON_ANS_DK: return false; /* counted from the screen's shape: nothing to hide */
+    case LESSON_ANS_DK: /* counts of the result's shape (d_k is its d_model / heads), no
+                           cell of the view; the status and cost lines hide d_k and the
+                           cells (lesson_state_hides) */
+        return false;
     default: return true;
     }
 }

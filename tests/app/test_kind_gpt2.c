@@ -345,11 +345,18 @@ static void test_kind_gpt2_status_and_whatif(void **state)
 {
     Fixture *f = *state;
     char line[160];
-    assert_true(kind_status(&f->k, &f->c, true, line, sizeof line));
+    assert_true(kind_status(&f->k, &f->c, true, false, line, sizeof line));
     assert_string_equal(line, "GPT-2 | 2 layers x 2 heads | d_model 8 | d_k 4 | learned "
                               "positions | causal");
-    assert_true(kind_status(&f->k, &f->c, false, line, sizeof line));
+    assert_true(kind_status(&f->k, &f->c, false, false, line, sizeof line));
     assert_string_equal(line, "GPT-2  2 layers x 2 heads  d_model 8  d_k 4  causal");
+    /* a lesson asking for d_k: its figure hidden until the reveal, as
+     * attnviz's own status line hides it */
+    assert_true(kind_status(&f->k, &f->c, false, true, line, sizeof line));
+    assert_string_equal(line, "GPT-2  2 layers x 2 heads  d_model 8  d_k ?  causal");
+    assert_true(kind_status(&f->k, &f->c, true, true, line, sizeof line));
+    assert_string_equal(line, "GPT-2 | 2 layers x 2 heads | d_model 8 | d_k ? | learned "
+                              "positions | causal");
     assert_null(kind_refuses(&f->k, KIND_ASK_WHATIF));
     assert_string_equal(kind_refuses(&f->k, KIND_ASK_MASK),
                         "GPT-2 was trained causal: the mask stays on");
@@ -361,17 +368,17 @@ static void test_kind_gpt2_status_and_whatif(void **state)
     assert_ptr_not_equal(kind_out_proj(&f->k, 0), kind_out_proj(&f->k, 1));
     ModelConfig c = f->c;
     c.scale = false, c.temperature = 0.5f;
-    assert_true(kind_status(&f->k, &c, true, line, sizeof line));
+    assert_true(kind_status(&f->k, &c, true, false, line, sizeof line));
     assert_string_equal(line, "GPT-2 what-if: scaling off, temp 0.5 | 2 layers x 2 heads | "
                               "d_model 8 | d_k 4 | learned positions | causal");
     /* narrow: d_k and the mask stay, "learned positions" goes; the
      * temperature is named only where it differs */
     c.temperature = 1.0f;
-    assert_true(kind_status(&f->k, &c, false, line, sizeof line));
+    assert_true(kind_status(&f->k, &c, false, false, line, sizeof line));
     assert_string_equal(line,
                         "GPT-2 what-if: scaling off  2 layers x 2 heads  d_model 8  d_k 4  causal");
     c.scale = true, c.temperature = 2.0f;
-    assert_true(kind_status(&f->k, &c, false, line, sizeof line));
+    assert_true(kind_status(&f->k, &c, false, false, line, sizeof line));
     assert_string_equal(line,
                         "GPT-2 what-if: temp 2  2 layers x 2 heads  d_model 8  d_k 4  causal");
     c.scale = false, c.temperature = 0.5f;
@@ -385,7 +392,7 @@ static void test_kind_gpt2_status_and_whatif(void **state)
     ModelWeights w = {0};
     Kind pk;
     kind_pipeline_open(&pk, &w);
-    assert_false(kind_status(&pk, &f->c, true, line, sizeof line));
+    assert_false(kind_status(&pk, &f->c, true, false, line, sizeof line));
     assert_string_equal(line, "");
     assert_false(kind_cost(&pk, &(KindCost){0}));
     assert_false(kind_has_logits(&pk));

@@ -17,7 +17,8 @@
 # revealed. A lesson with a page whose view the model cannot give (the lens
 # on a BERT, the PE view or the mask comparison on the GPT-2) is refused
 # before any screen or file, one line and exit 2; under --model BERT the
-# list's lens says why on the status line and opens nothing.
+# list's lens says why on the status line and opens nothing. The qkv
+# lesson's d_k on the GPT-2: 12, hidden on the status line until revealed.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # Run from the repository root.
 set -u
@@ -216,4 +217,29 @@ if "$PY" scripts/bert-checkpoint.py "$WORK/bert" --seed 3 >/dev/null 2>&1; then
 else
     notok "bert-checkpoint.py failed"
 fi
+# 7. The qkv lesson's d_k question on the GPT-2 (d_model 48, 4 heads): the
+# answer is the model's d_k, 12, and the status line writes "d_k ?" until
+# the reveal, as for attnviz's own heads (the kind's sizes once showed
+# "d_k 12" before the prediction: --check found it at every size).
+out=$(env -u TERM "$BIN" --lesson qkv --model "$G2" --check </dev/null 2>&1)
+check "qkv on the GPT-2: --check finds no d_k before its reveal" \
+    bash -c '! grep -q "on screen as \"d_k" <<<"$1" &&
+             grep -qF "the claim \"d_k == 8\" (line 35) is false: the left side is 12, the right 8" <<<"$1"' _ "$out"
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    at="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --lesson qkv --model "$G2"
+    wait_for 'Lesson 1/4: ' && settle
+    keys n && settle
+    keys n && wait_for 'Lesson 3/4: ' && settle
+    s=$(screen)
+    check "$at: qkv page 3 on the GPT-2: the status line hides d_k before the prediction" \
+        bash -c 'grep -Eq "d_model 48( |  | \| )d_k \?" <<<"$1" && ! grep -q "d_k 12" <<<"$1"' _ "$s"
+    keys -l 12 && settle
+    keys Enter && wait_for 'answer: ' && settle
+    s=$(screen)
+    check "$at: the reveal: answer 12 (the model's d_k), and d_k 12 on the status line" \
+        bash -c 'grep -q "answer: 12 " <<<"$1" && grep -Eq "d_model 48( |  | \| )d_k 12" <<<"$1"' _ "$s"
+    keys q && wait_for 'EXITED:0' && ok "$at: q: exit 0" || notok "$at: q: $(screen | tail -2)"
+done
 exit $fail

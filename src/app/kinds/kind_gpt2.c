@@ -359,7 +359,8 @@ static void gpt2_kind_token_text(const Kind *k, int id, char *out, size_t len)
 /* Its sizes, d_k, the mask and (wide) "learned positions" where attnviz's
  * own show seed and PE; first the what-if when scaling or temperature
  * differ from the model's. */
-static void gpt2_kind_status(const Kind *k, const ModelConfig *c, bool wide, char *out, size_t len)
+static void gpt2_kind_status(const Kind *k, const ModelConfig *c, bool wide, bool dk_hidden,
+                             char *out, size_t len)
 {
     const Gpt2Config *w = &weights_of(k)->cfg;
     const char *sep = wide ? " | " : "  ";
@@ -373,7 +374,10 @@ static void gpt2_kind_status(const Kind *k, const ModelConfig *c, bool wide, cha
         return;
     /* d_k and the mask always (README: the status line shows them); a
      * narrow screen leaves "learned positions" to the wide one and the help */
-    snprintf(out + used, len - (size_t)used, "%sd_k %d%s%scausal", sep, w->d_model / w->n_head, sep,
+    char dk[16] = "?";
+    if (!dk_hidden)
+        snprintf(dk, sizeof dk, "%d", w->d_model / w->n_head);
+    snprintf(out + used, len - (size_t)used, "%sd_k %s%s%scausal", sep, dk, sep,
              wide ? "learned positions | " : "");
 }
 

@@ -412,9 +412,10 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
     const AppState *s = &u->a.app;
     const ModelConfig *c = &s->cfg;
     char heads[64]; /* "heads 6  d_k 32", "6 heads combined  d_k 32" */
-    /* a lesson's question on d_k is worked out, not read here: "d_k ?" */
-    comb_heads_text(&u->a.ses.comb, s, sep, lesson_state_hides(&u->a.lesson, LESSON_ANS_DK), heads,
-                    sizeof heads);
+    /* a lesson's question on d_k is worked out, not read here: "d_k ?",
+     * in attnviz's settings and in a kind's own sizes alike */
+    bool dk_hidden = lesson_state_hides(&u->a.lesson, LESSON_ANS_DK);
+    comb_heads_text(&u->a.ses.comb, s, sep, dk_hidden, heads, sizeof heads);
     if (c->preset == PRESET_IMPORTED) { /* weights only: no sizes, seed or PE to show */
         snprintf(a, na, " imported attention%stokens %d x %d%s%s", sep, s->n_q, s->n_k, sep, heads);
         snprintf(b, nb, "%smask %s%slayer %d/%d", sep, c->causal ? "causal (detected)" : "none",
@@ -422,7 +423,7 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
         return;
     }
     char kind[160]; /* the kind's own sizes (a GPT-2's), else attnviz's settings */
-    if (kind_status(u->a.ses.kind, c, strcmp(sep, " | ") == 0, kind, sizeof kind)) {
+    if (kind_status(u->a.ses.kind, c, strcmp(sep, " | ") == 0, dk_hidden, kind, sizeof kind)) {
         snprintf(a, na, " tokens %d%slayer %d/%d", s->n_q, sep, s->layer + 1, c->layers);
         snprintf(b, nb, "%s%s", sep, kind);
         return;
