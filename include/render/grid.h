@@ -135,6 +135,11 @@ void grid_flag_rect(Grid *g, int x, int y, int w, int h, unsigned flags);
 /* Display width in columns of UTF-8 s (wcwidth; a bad byte counts 1). */
 int grid_text_width(const char *s);
 
+/* The index of the first of the n forms of a text, given longest first, that
+ * fits in width columns, or -1 when none does: a title or label takes the
+ * longest form that fits rather than being cut mid-word. */
+int grid_first_fit(const char *const *forms, int n, int width);
+
 /* Write the grid as UTF-8 lines, trailing spaces trimmed and trailing blank
  * lines dropped. With color, ANSI SGR escapes (256 colours) render the styles
  * and levels. Returns 0 or -1 on a write error. */

@@ -168,6 +168,14 @@ int grid_text_width(const char *s)
     return s[run] ? (int)run + width_general(s + run) : (int)run;
 }
 
+int grid_first_fit(const char *const *forms, int n, int width)
+{
+    for (int k = 0; k < n; k++)
+        if (forms[k] && grid_text_width(forms[k]) <= width)
+            return k;
+    return -1;
+}
+
 /* grid_puts for any text: code point by code point, clipped, with the
  * ellipsis. Kept out of grid_puts, whose common case then saves and
  * restores none of the registers this loop needs. */

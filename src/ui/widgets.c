@@ -118,16 +118,17 @@ int widget_stats_text(const HeadStats *st, bool wide, char *buf, size_t size)
 
 int widget_stats_fit(const HeadStats *st, int width, char *buf, size_t size)
 {
-    int n = widget_stats_text(st, true, buf, size);
-    if (!st || n <= width || (n = stats_words(st, "top", buf, size)) <= width)
-        return n;
+    if (!st)
+        return snprintf(buf, size, "%s", "");
+    char wide[96], mid[96], narrow[32], top[8];
     const char *approx = st->sampled ? "~" : "";
-    char top[8];
-    n = snprintf(buf, size, "%s%.2fb %s%s", approx, st->entropy, approx, top_text(st->top, top));
-    if (n <= width)
-        return n;
-    buf[0] = '\0';
-    return 0;
+    stats_words(st, "mean top weight", wide, sizeof wide);
+    stats_words(st, "top", mid, sizeof mid);
+    snprintf(narrow, sizeof narrow, "%s%.2fb %s%s", approx, st->entropy, approx,
+             top_text(st->top, top));
+    const char *const forms[] = {wide, mid, narrow};
+    int k = grid_first_fit(forms, 3, width);
+    return snprintf(buf, size, "%s", k >= 0 ? forms[k] : "");
 }
 
 int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size)

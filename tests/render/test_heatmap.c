@@ -112,6 +112,20 @@ static void test_heatmap_levels_match_level(void **state)
     }
 }
 
+/* grid_first_fit: the first form, longest first, that fits, counted in
+ * columns (÷ and … are one each), or -1. */
+static void test_grid_first_fit(void **state)
+{
+    (void)state;
+    const char *const forms[] = {"rows 9-22 of 22", "rows 9-22", "9÷22…"};
+    assert_int_equal(grid_first_fit(forms, 3, 15), 0);
+    assert_int_equal(grid_first_fit(forms, 3, 14), 1);
+    assert_int_equal(grid_first_fit(forms, 3, 8), 2);
+    assert_int_equal(grid_first_fit(forms, 3, 5), 2);
+    assert_int_equal(grid_first_fit(forms, 3, 4), -1);
+    assert_int_equal(grid_first_fit(forms, 0, 80), -1);
+}
+
 static void test_grid_flag_rect_clipped(void **state)
 {
     (void)state;
@@ -387,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_levels_and_glyphs),
         cmocka_unit_test(test_heatmap_level_out_of_range),
         cmocka_unit_test(test_heatmap_levels_match_level),
+        cmocka_unit_test(test_grid_first_fit),
         cmocka_unit_test(test_grid_flag_rect_clipped),
         cmocka_unit_test(test_grid_flag_rect_keeps_cells),
         cmocka_unit_test(test_heatmap_golden_glyph_grid),

@@ -234,12 +234,14 @@ static void tile_geo(const UiState *u, int x, int y, int rows, int cols, LongGeo
  * heads: entropy (b), mean top", "12 heads: entropy, top"). */
 static void heads_title(Grid *g, Rect r, int H, const char *bits, const char *pooled)
 {
-    char t[96];
-    if (snprintf(t, sizeof t, "All %d heads: entropy%s, mean top%s", H, bits, pooled) > r.w &&
-        snprintf(t, sizeof t, "All %d heads: entropy%s, mean top", H, bits) > r.w &&
-        snprintf(t, sizeof t, "%d heads: entropy%s, top", H, bits) > r.w)
-        snprintf(t, sizeof t, "%d heads: entropy, top", H);
-    grid_puts(g, r.x, r.y, t, r.w, STYLE_TITLE);
+    char t[4][96];
+    snprintf(t[0], sizeof t[0], "All %d heads: entropy%s, mean top%s", H, bits, pooled);
+    snprintf(t[1], sizeof t[1], "All %d heads: entropy%s, mean top", H, bits);
+    snprintf(t[2], sizeof t[2], "%d heads: entropy%s, top", H, bits);
+    snprintf(t[3], sizeof t[3], "%d heads: entropy, top", H);
+    const char *const forms[] = {t[0], t[1], t[2], t[3]};
+    int k = grid_first_fit(forms, 3, r.w);
+    grid_puts(g, r.x, r.y, forms[k < 0 ? 3 : k], r.w, STYLE_TITLE);
 }
 
 /* Whether the H heads of the layer shown all have one label (a real model's
