@@ -142,7 +142,8 @@ static void fmt_value(float v, int width, char *out)
 
 typedef struct {
     const PipelineSpec *sp;
-    int cw, lw; /* cell width, row label width */
+    int cw, lw;     /* cell width, row label width */
+    bool same_rows; /* K_h and V_h's rows are the query tokens (keys_are_queries) */
 } Ctx;
 
 /* The largest |value| of a matrix (finite values only), at least 1e-6. */
@@ -196,16 +197,81 @@ static void draw_cell(Grid *g, const Ctx *c, int x, int y, float v, bool weights
     }
 }
 
-/* Rows shown of a stage of rows rows in a box of h rows: a window that
- * keeps the selected row in view. */
-static void row_window(int rows, int avail, int sel, int *first, int *shown)
+/* The first row of a window of shown of rows rows that keeps row sel in
+ * view (centred once it is past the first screen) and row also too where
+ * both fit; -1 for either: none. */
+static int row_first(int rows, int shown, int sel, int also)
 {
+    if (sel < 0)
+        sel = also, also = -1;
+    int first = sel >= shown ? sel - shown / 2 : 0;
+    if (also >= 0 && also < first && sel - also < shown)
+        first = also;
+    else if (also >= first + shown && also - sel < shown)
+        first = also - shown + 1;
+    first = first + shown > rows ? rows - shown : first;
+    return first < 0 ? 0 : first;
+}
+
+/* Whether the rows of K_h and V_h are the query tokens (self-attention):
+ * then every stage shows the same rows, following the selected query, so
+ * that the rows side by side are the same tokens. */
+static bool keys_are_queries(const PipelineSpec *sp)
+{
+    if (sp->d->n_q != sp->d->n_k)
+        return false;
+    for (int i = 0; i < sp->d->n_q; i++)
+        if (sp->row_labels[i] != sp->col_labels[i] && strcmp(sp->row_labels[i], sp->col_labels[i]))
+            return false;
+    return true;
+}
+
+/* The rows a stage of rows rows shows in a box of avail rows: *first and
+ * *shown. Query rows follow the selected query (and keep the selected key
+ * in view where it fits when the keys are the same tokens); key rows of
+ * other tokens (cross-attention) follow the selected key. */
+static void row_window(const Ctx *c, PipelineStage s, int rows, int avail, int *first, int *shown)
+{
+    const PipelineSpec *sp = c->sp;
+    bool keys = s == PIPE_K || s == PIPE_V;
     *shown = rows < avail ? rows : avail;
-    *first = 0;
-    if (sel >= *shown)
-        *first = sel - *shown / 2;
-    if (*first + *shown > rows)
-        *first = rows - *shown;
+    if (keys && !c->same_rows)
+        *first = row_first(rows, *shown, sp->sel_col, -1);
+    else
+        *first = row_first(rows, *shown, sp->sel_row, c->same_rows ? sp->sel_col : -1);
+}
+
+/* Say which rows first .. first+shown-1 of rows a cut stage at (x, y), bw
+ * wide, shows (1-based, as the token chips number them), in the longest
+ * form that fits: at the right end of its title line ("rows 9-22 of 22",
+ * "rows 9-22", "9-22"), else in the row labels' column of its key line
+ * ("9-22"), else at the title line's end with the title shortened before
+ * it. The boxes keep their widths: the pages a lesson counts on stay. */
+static void draw_range(Grid *g, const Ctx *c, const char *title, int x, int y, int bw, int first,
+                       int shown, int rows)
+{
+    char full[48], mid[32], bare[24];
+    snprintf(full, sizeof full, "rows %d-%d of %d", first + 1, first + shown, rows);
+    snprintf(mid, sizeof mid, "rows %d-%d", first + 1, first + shown);
+    snprintf(bare, sizeof bare, "%d-%d", first + 1, first + shown);
+    const char *const forms[] = {full, mid, bare};
+    int tw = grid_text_width(title), k = grid_first_fit(forms, 3, bw - tw - 2);
+    if (k >= 0) {
+        int ww = grid_text_width(forms[k]);
+        grid_puts(g, x + bw - ww, y, forms[k], ww, STYLE_DIM);
+        return;
+    }
+    int ww = grid_text_width(bare);
+    if (ww <= c->lw - 1) {
+        grid_puts(g, x, y + 1, bare, ww, STYLE_DIM);
+        return;
+    }
+    if (ww + 2 > bw)
+        return; /* no room at all: a box narrower than its numbers */
+    for (int k2 = bw - ww - 2; k2 < bw; k2++)
+        grid_put(g, x + k2, y, ' ', STYLE_TEXT, 0);
+    grid_puts(g, x, y, title, bw - ww - 1, STYLE_TITLE);
+    grid_puts(g, x + bw - ww, y, bare, ww, STYLE_DIM);
 }
 
 static bool token_cols(PipelineStage s)
@@ -213,8 +279,9 @@ static bool token_cols(PipelineStage s)
     return s == PIPE_RAW || s == PIPE_SCALED || s == PIPE_MASKED || s == PIPE_WEIGHTS;
 }
 
-/* The box of a stage: its width and height at cell width c->cw. */
-static void stage_size(const Ctx *c, PipelineStage s, int max_w, int *bw, int *bh)
+/* The box of a stage: its width and height at cell width c->cw, in a w x h
+ * rectangle. */
+static void stage_size(const Ctx *c, PipelineStage s, int max_w, int max_h, int *bw, int *bh)
 {
     int rows, cols;
     char title[96];
@@ -223,7 +290,7 @@ static void stage_size(const Ctx *c, PipelineStage s, int max_w, int *bw, int *b
     int tw = grid_text_width(title), mw = c->lw + cols * c->cw;
     *bw = mw > tw ? mw : tw;
     *bw = *bw > max_w ? max_w : *bw;
-    *bh = 2 + rows;
+    *bh = 2 + rows > max_h ? max_h : 2 + rows;
 }
 
 static void draw_labels(Grid *g, const Ctx *c, PipelineStage s, int x, int y, int bw, int cols)
@@ -269,7 +336,9 @@ static void draw_stage(Grid *g, const Ctx *c, PipelineStage s, int x, int y, int
     float range = score_range(d, s, m, (size_t)rows * cols);
     int ncols = (bw - c->lw) / c->cw;
     ncols = ncols < cols ? ncols : cols;
-    row_window(rows, bh - 2, sel, &first, &shown);
+    row_window(c, s, rows, bh - 2, &first, &shown);
+    if (shown < rows)
+        draw_range(g, c, title, x, y, bw, first, shown, rows);
     for (int r = 0; r < shown; r++) {
         int i = first + r, yy = y + 2 + r;
         bool is_sel = i == sel;
@@ -300,8 +369,7 @@ static int flow(const Ctx *c, int w, int h, Box *box)
     int page = 0, cx = 0, cy = 0, shelf = 0;
     for (int s = 0; s < PIPE_STAGES; s++) {
         int bw, bh;
-        stage_size(c, (PipelineStage)s, w, &bw, &bh);
-        bh = bh > h ? h : bh;
+        stage_size(c, (PipelineStage)s, w, h, &bw, &bh);
         if (s == c->sp->lead - 1 && (cx > 0 || cy > 0)) /* the stage a lesson speaks of */
             page++, cx = cy = shelf = 0;
         if (cx > 0 && cx + bw > w)
@@ -359,7 +427,7 @@ static int layout(const PipelineSpec *sp, int w, int h, Ctx *c, Box *box)
 {
     enum { N_WIDTHS = 6 };
     static const int widths[N_WIDTHS] = {6, 5, 4, 3, 2, 1};
-    *c = (Ctx){.sp = sp, .lw = label_width(sp)};
+    *c = (Ctx){.sp = sp, .lw = label_width(sp), .same_rows = keys_are_queries(sp)};
     if (sp->cell_w > 0) {
         c->cw = sp->cell_w;
         return flow(c, w, h, box);

@@ -276,6 +276,72 @@ static void test_pipeline_values_and_span(void **state)
     fixture_free(&f);
 }
 
+/* The labels of the rows Q_h (column 1) and K_h (the column after its
+ * title's) show on lines 2 .. 4 of g: "cde" and "cde". */
+static void shown_rows(const Grid *g, char q[4], char k[4])
+{
+    int kx = -1;
+    for (int x = 0; x + 4 < g->w && kx < 0; x++)
+        if (g->cells[x].cp == '2' && g->cells[x + 2].cp == 'K')
+            kx = x;
+    assert_true(kx > 0);
+    for (int r = 0; r < 3; r++) {
+        q[r] = (char)g->cells[(2 + r) * g->w + 1].cp;
+        k[r] = (char)g->cells[(2 + r) * g->w + kx + 1].cp;
+    }
+    q[3] = k[3] = '\0';
+}
+
+/* Stages side by side whose rows are the same tokens (Q_h, K_h under
+ * self-attention) show the same rows, following the selected query and
+ * keeping the selected key in view where both fit, and each says which rows
+ * it shows; the keys of another sentence follow the selected key. */
+static void test_pipeline_rows_follow_query(void **state)
+{
+    (void)state;
+    Fixture f;
+    run_reference(&f);
+    PipelineData d;
+    assert_int_equal(pipeline_compute(&f.r, 0, 1, &d), AV_OK);
+    const char *rows[5] = {"a", "b", "c", "d", "e"};
+    const char *same[5] = {"a", "b", "c", "d", "e"}; /* other strings, the same tokens */
+    PipelineSpec sp = {
+        .d = &d, .row_labels = rows, .col_labels = same, .sel_row = 4, .sel_col = -1, .cell_w = 6};
+    Grid g;
+    char q[4], k[4];
+    assert_int_equal(grid_init(&g, 100, 5), AV_OK);
+    pipeline_draw(&g, 0, 0, 100, 5, &sp, NULL); /* 3 rows of 5 a stage */
+    shown_rows(&g, q, k);
+    assert_string_equal(q, "cde");
+    assert_string_equal(k, "cde");
+    assert_true(grid_has(&g, "1 Q_h = X W_q: queries  3-5"));
+    assert_true(grid_has(&g, "2 K_h = X W_k: keys     3-5"));
+    sp.sel_row = 3, sp.sel_col = 1; /* d and the key b fit in one window */
+    grid_clear(&g);
+    pipeline_draw(&g, 0, 0, 100, 5, &sp, NULL);
+    shown_rows(&g, q, k);
+    assert_string_equal(q, "bcd");
+    assert_string_equal(k, "bcd");
+    assert_true(grid_has(&g, "queries  2-4"));
+    sp.sel_row = 4, sp.sel_col = 0; /* e and a do not: the query wins */
+    grid_clear(&g);
+    pipeline_draw(&g, 0, 0, 100, 5, &sp, NULL);
+    shown_rows(&g, q, k);
+    assert_string_equal(q, "cde");
+    assert_string_equal(k, "cde");
+    const char *other[5] = {"v", "w", "x", "y", "z"}; /* cross-attention */
+    sp.col_labels = other, sp.sel_col = -1;
+    grid_clear(&g);
+    pipeline_draw(&g, 0, 0, 100, 5, &sp, NULL);
+    shown_rows(&g, q, k);
+    assert_string_equal(q, "cde");
+    assert_string_equal(k, "vwx");
+    assert_true(grid_has(&g, "keys     1-3"));
+    grid_free(&g);
+    pipeline_free(&d);
+    fixture_free(&f);
+}
+
 /* --export pipeline of seed 001: the article's numbers. */
 static void test_pipeline_write_seed001(void **state)
 {
@@ -324,6 +390,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_draw_pages),
         cmocka_unit_test(test_pipeline_lead_and_one_scale),
         cmocka_unit_test(test_pipeline_values_and_span),
+        cmocka_unit_test(test_pipeline_rows_follow_query),
         cmocka_unit_test(test_pipeline_write_seed001),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
