@@ -119,47 +119,135 @@ static float last_value(const TrainPlotSpec *sp, const TrainSeries *s)
     return s->y[(long)(sp->n - 1) * s->stride];
 }
 
-/* The nearest row to r that no name took, or -1. */
-static int free_row(const bool *taken, int r, int rows)
+#define NAMES_MAX 64 /* named series placed, at most */
+
+/* The nearest row to r holding fewer than per names, or -1. */
+static int free_row(const int *taken, int r, int rows, int per)
 {
     for (int d = 0; d < rows; d++) {
-        if (r + d < rows && !taken[r + d])
+        if (r + d < rows && taken[r + d] < per)
             return r + d;
-        if (r - d >= 0 && !taken[r - d])
+        if (r - d >= 0 && taken[r - d] < per)
             return r - d;
     }
     return -1;
 }
 
-/* Each named series' name at the row of its last value, highest values
- * first (the lines that matter keep their own rows), moved to the nearest
- * free row when another name took it; left out when no row is free. */
-static void draw_names(Grid *g, const TrainPlotSpec *sp, const TrainPlotLayout *lay, int name_w)
+/* The row of each named series' name (row[k], -1 for none): the row of its
+ * last value, highest values first (the lines that matter keep their own
+ * rows), else the nearest free row; where there are more names than rows,
+ * the names left over share the nearest rows, as few a row as lets every
+ * name have one. Returns the names a row holds at most. */
+static int name_rows(const TrainPlotSpec *sp, const TrainPlotLayout *lay, int *row)
 {
-    bool taken[256] = {false}, done[64] = {false};
-    int rows = lay->rows < 256 ? lay->rows : 256, n = sp->n_series < 64 ? sp->n_series : 64;
-    for (int round = 0; round < n && sp->n > 0; round++) {
-        int k = -1;
-        for (int j = 0; j < n; j++)
-            if (!done[j] && sp->series[j].name &&
-                (k < 0 || last_value(sp, &sp->series[j]) > last_value(sp, &sp->series[k])))
-                k = j;
-        if (k < 0)
-            break;
-        done[k] = true;
-        const TrainSeries *s = &sp->series[k];
-        int r = free_row(taken, trainplot_dot_y(sp, lay, last_value(sp, s)) / 4, rows);
-        if (r < 0)
+    int taken[256] = {0}, order[NAMES_MAX], named = 0;
+    int rows = lay->rows < 256 ? lay->rows : 256;
+    int n = sp->n_series < NAMES_MAX ? sp->n_series : NAMES_MAX;
+    for (int j = 0; j < n; j++) { /* the named series, highest last value first */
+        row[j] = -1;
+        if (!sp->series[j].name || sp->n <= 0)
             continue;
-        taken[r] = true;
-        int x = lay->dots_x + lay->cols + 1, y = lay->dots_y + r;
-        grid_puts(g, x, y, s->name, name_w - 1, s->style);
-        for (int i = 0; s->style == STYLE_BAR && i < name_w - 1; i++) {
-            Cell *c = grid_at(g, x + i, y);
-            if (c && c->style == STYLE_BAR)
-                c->level = (uint8_t)s->level;
-        }
+        int at = named++;
+        while (at > 0 &&
+               last_value(sp, &sp->series[order[at - 1]]) < last_value(sp, &sp->series[j]))
+            order[at] = order[at - 1], at--;
+        order[at] = j;
     }
+    int per = named > rows ? (named + rows - 1) / rows : 1;
+    for (int pass = 1; pass <= 2 && rows > 0; pass++)
+        for (int o = 0; o < named; o++) {
+            int k = order[o];
+            if (row[k] >= 0)
+                continue;
+            int want = trainplot_dot_y(sp, lay, last_value(sp, &sp->series[k])) / 4;
+            row[k] = free_row(taken, want, rows, pass == 1 ? 1 : per);
+            if (row[k] >= 0)
+                taken[row[k]]++;
+        }
+    return per;
+}
+
+/* The columns of name before its trailing digits ("L1H" of "L1H2"), or 0
+ * when it has none or is all digits. */
+static int name_stem(const char *name)
+{
+    int n = (int)strlen(name), k = n;
+    while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+        k--;
+    return k < n ? k : 0;
+}
+
+/* The names of row r, in series order, as text: each whole ("L1H1 L1H2
+ * L2H1") or, merged, a name sharing the stem of the one before it by its
+ * digits alone ("L1H1,2 L2H1"). With g, also drawn from (x, y) in at most
+ * max_w columns, each name in its series' style. Returns the columns. */
+static int name_line(Grid *g, int x, int y, int max_w, const TrainPlotSpec *sp, const int *row,
+                     int r, bool merged, char *buf, size_t cap)
+{
+    int len = 0, used = 0, prev = -1;
+    buf[0] = '\0';
+    for (int k = 0; k < sp->n_series && k < NAMES_MAX; k++) {
+        if (row[k] != r)
+            continue;
+        const char *name = sp->series[k].name, *piece = name;
+        char sep[2] = " ";
+        int stem = name_stem(name);
+        if (merged && prev >= 0 && stem > 0 && name_stem(sp->series[prev].name) == stem &&
+            !strncmp(name, sp->series[prev].name, (size_t)stem))
+            piece = name + stem, sep[0] = ',';
+        if (prev < 0)
+            sep[0] = '\0';
+        int at = len;
+        len += snprintf(buf + len, cap - (size_t)len, "%s%s", sep, piece);
+        len = len < (int)cap ? len : (int)cap - 1;
+        if (g && used < max_w) {
+            const TrainSeries *s = &sp->series[k];
+            int w = grid_puts(g, x + used, y, buf + at, max_w - used, s->style);
+            for (int i = 0; s->style == STYLE_BAR && i < w; i++) {
+                Cell *c = grid_at(g, x + used + i, y);
+                if (c && c->style == STYLE_BAR)
+                    c->level = (uint8_t)s->level;
+            }
+            used += w;
+        }
+        prev = k;
+    }
+    return grid_text_width(buf);
+}
+
+/* Each named series' name right of the plot, on the rows name_rows gives,
+ * in name_w - 1 columns: a row's names whole where they fit, else merged
+ * (grid_first_fit). */
+static void draw_names(Grid *g, const TrainPlotSpec *sp, const TrainPlotLayout *lay, const int *row,
+                       int name_w)
+{
+    int x = lay->dots_x + lay->cols + 1;
+    for (int r = 0; r < lay->rows; r++) {
+        char whole[160], merged[160];
+        if (name_line(NULL, 0, 0, 0, sp, row, r, false, whole, sizeof whole) == 0)
+            continue;
+        name_line(NULL, 0, 0, 0, sp, row, r, true, merged, sizeof merged);
+        const char *const forms[] = {whole, merged};
+        int k = grid_first_fit(forms, 2, name_w - 1);
+        name_line(g, x, lay->dots_y + r, name_w - 1, sp, row, r, k == 0 ? false : true, whole,
+                  sizeof whole);
+    }
+}
+
+/* The columns of the names right of a plot w wide: the widest row's names
+ * whole and a gap, at most a quarter of w (two fifths where rows are
+ * shared: "L1H1,2 L2H3"). */
+static int names_width(const TrainPlotSpec *sp, const TrainPlotLayout *lay, const int *row, int per,
+                       int w)
+{
+    int most = 0, cap = per > 1 ? 2 * w / 5 : w / 4;
+    for (int r = 0; r < lay->rows; r++) {
+        char buf[160];
+        int nw = name_line(NULL, 0, 0, 0, sp, row, r, false, buf, sizeof buf);
+        most = nw > most ? nw : most;
+    }
+    most = most > 0 ? most + 2 : 0;
+    return most > cap ? cap : most;
 }
 
 /* The axis row: 0 at the left, x_max at the right, ▲ and the step of each
@@ -193,16 +281,12 @@ static void draw_x_axis(Grid *g, int row, const TrainPlotSpec *sp, const TrainPl
 int trainplot_lines(Grid *g, int x, int y, int w, int h, const TrainPlotSpec *sp,
                     TrainPlotLayout *out)
 {
-    int top = sp->title ? 1 : 0, bottom = sp->x_axis ? 1 : 0, name_w = 0;
-    for (int k = 0; k < sp->n_series; k++)
-        if (sp->series[k].name) {
-            int nw = grid_text_width(sp->series[k].name) + 2;
-            name_w = nw > name_w ? nw : name_w;
-        }
-    if (name_w > w / 4)
-        name_w = w / 4;
-    TrainPlotLayout lay = {x + TRAINPLOT_AXIS_W, y + top, w - TRAINPLOT_AXIS_W - name_w,
-                           h - top - bottom};
+    int top = sp->title ? 1 : 0, bottom = sp->x_axis ? 1 : 0, row[NAMES_MAX];
+    /* the rows of the names depend on the rows of dots only, the columns on them */
+    TrainPlotLayout lay = {x + TRAINPLOT_AXIS_W, y + top, 0, h - top - bottom};
+    int per = lay.rows > 0 ? name_rows(sp, &lay, row) : 1;
+    int name_w = lay.rows > 0 ? names_width(sp, &lay, row, per, w) : 0;
+    lay.cols = w - TRAINPLOT_AXIS_W - name_w;
     if (out)
         *out = lay;
     if (lay.rows < 1 || lay.cols < 4)
@@ -223,7 +307,7 @@ int trainplot_lines(Grid *g, int x, int y, int w, int h, const TrainPlotSpec *sp
         grid_put(g, lay.dots_x + cx, lay.dots_y + cy, TRAINPLOT_MARK, STYLE_ACCENT, 0);
     }
     if (name_w > 0)
-        draw_names(g, sp, &lay, name_w);
+        draw_names(g, sp, &lay, row, name_w);
     if (sp->x_axis)
         draw_x_axis(g, lay.dots_y + lay.rows, sp, &lay);
     return h;

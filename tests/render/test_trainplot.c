@@ -212,13 +212,28 @@ static void test_trainplot_threshold_marks_axis_and_names(void **state)
     grid_free(&g);
 }
 
+/* The text of row y of g from column x on (ASCII; '?' for other code
+ * points), trailing spaces dropped. */
+static void text_from(Grid *g, int x, int y, char *buf, size_t cap)
+{
+    size_t len = 0;
+    for (; x < g->w && len + 1 < cap; x++) {
+        unsigned cp = grid_at(g, x, y)->cp;
+        buf[len++] = cp && cp < 0x80 ? (char)cp : '?';
+    }
+    while (len > 0 && buf[len - 1] == ' ')
+        len--;
+    buf[len] = '\0';
+}
+
 static void test_trainplot_names_highest_first(void **state)
 {
     (void)state;
     Grid g;
     assert_int_equal(grid_init(&g, 40, 2), 0);
     /* three lines ending on the same row of a 2-row plot: the highest
-     * keeps the row, the next moves to the other, the last is left out */
+     * keeps the row, the next moves to the other, the last shares the row
+     * nearest its line (names in series order): every line is named */
     const float a[1] = {0.1f}, b[1] = {0.3f}, c[1] = {0.2f};
     const long x[1] = {0};
     TrainSeries s[3] = {{.y = a, .stride = 1, .name = "A"},
@@ -227,11 +242,66 @@ static void test_trainplot_names_highest_first(void **state)
     TrainPlotSpec sp = {
         .x = x, .n = 1, .x_max = 10, .y_min = 0, .y_max = 1, .series = s, .n_series = 3};
     TrainPlotLayout l;
+    char buf[256];
     trainplot_lines(&g, 0, 0, 40, 2, &sp, &l);
     int nx = l.dots_x + l.cols + 1;
     assert_int_equal(trainplot_dot_y(&sp, &l, 0.3f) / 4, 1);
-    assert_int_equal(grid_at(&g, nx, 1)->cp, 'B');
-    assert_int_equal(grid_at(&g, nx, 0)->cp, 'C');
+    text_from(&g, nx, 1, buf, sizeof buf);
+    assert_string_equal(buf, "A B");
+    text_from(&g, nx, 0, buf, sizeof buf);
+    assert_string_equal(buf, "C");
+    grid_free(&g);
+}
+
+/* Eight heads on a 3-row strip (the copy task at 80x24): every head named,
+ * three a row at most, heads of one layer merged where the row's names do
+ * not fit whole ("L1H1,2 L2H1"), each piece in its head's colour. */
+static void test_trainplot_names_shared_rows(void **state)
+{
+    (void)state;
+    Grid g;
+    assert_int_equal(grid_init(&g, 34, 3), 0);
+    float y[8];
+    TrainSeries s[8];
+    char names[8][8];
+    const long x[1] = {0};
+    for (int k = 0; k < 8; k++) {
+        y[k] = 0.01f * (float)k; /* all near 0: every line ends on the bottom row */
+        snprintf(names[k], sizeof names[k], "L%dH%d", k / 4 + 1, k % 4 + 1);
+        s[k] = (TrainSeries){
+            .y = &y[k], .stride = 1, .style = STYLE_BAR, .level = k + 1, .name = names[k]};
+    }
+    TrainPlotSpec sp = {
+        .x = x, .n = 1, .x_max = 10, .y_min = 0, .y_max = 1, .series = s, .n_series = 8};
+    TrainPlotLayout l;
+    trainplot_lines(&g, 0, 0, 34, 3, &sp, &l);
+    int nx = l.dots_x + l.cols + 1, heads[8] = {0};
+    char buf[256];
+    for (int r = 0; r < 3; r++) {
+        text_from(&g, nx, r, buf, sizeof buf);
+        assert_true(buf[0] == 'L');
+        assert_null(strchr(buf, '?')); /* never cut: no ellipsis */
+        const char *t = buf;
+        int layer = 0;
+        for (; *t; t++) { /* "L1H1,2 L2H1": each digit after H or ',' a head of its layer */
+            if (*t == 'L')
+                layer = t[1] - '0';
+            if ((*t == 'H' || *t == ',') && t[1] >= '1' && t[1] <= '4')
+                heads[(layer - 1) * 4 + t[1] - '1']++;
+        }
+    }
+    for (int k = 0; k < 8; k++)
+        assert_int_equal(heads[k], 1);
+    text_from(&g, nx, 2, buf, sizeof buf);
+    assert_non_null(strchr(buf, ',')); /* the bottom row merged */
+    /* the digit of a merged head in that head's colour */
+    for (int xx = nx; xx < g.w; xx++) {
+        Cell *c = grid_at(&g, xx, 2);
+        if (c->cp == ',') { /* ",2": not the colour of the head before it */
+            assert_int_equal(grid_at(&g, xx + 1, 2)->level, c->level);
+            assert_int_not_equal(grid_at(&g, xx - 1, 2)->level, c->level);
+        }
+    }
     grid_free(&g);
 }
 
@@ -455,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_trainplot_lines_in_one_cell_merge),
         cmocka_unit_test(test_trainplot_threshold_marks_axis_and_names),
         cmocka_unit_test(test_trainplot_names_highest_first),
+        cmocka_unit_test(test_trainplot_names_shared_rows),
         cmocka_unit_test(test_trainplot_too_small_draws_nothing),
         cmocka_unit_test(test_trainplot_heads_layout_choice),
         cmocka_unit_test(test_trainplot_heads_full_tiles),
