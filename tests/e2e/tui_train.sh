@@ -69,7 +69,7 @@ WAIT_TICKS=1800 check "an induction head forms and the status line says so" \
 formed=$(screen | sed -n 's/^step \([0-9]*\): layer 2 head [12] became an induction.*/\1/p' | head -1)
 check "it formed within 400 steps (step $formed)" test "${formed:-999}" -le 400
 check "the induction strip marks it (◆ and the step)" \
-    sh -c 'printf "%s" "$1" | grep -Eq "induction score  ◆ L2H[12] at step $2"' _ "$(screen)" "$formed"
+    sh -c 'printf "%s" "$1" | grep -Eq "induction score  ◆ L2H[12] at (step )?$2"' _ "$(screen)" "$formed"
 check "the loss axis marks it (▲)" sh -c 'printf "%s" "$1" | grep -q "▲$2"' _ "$(screen)" "$formed"
 
 # --- pause, one step, resume; keys answer while training

@@ -67,9 +67,21 @@ static void draw_header(const TrainView *tv, const TrainLoop *lp, Grid *g)
 {
     const TrainViewConfig *c = &tv->conf;
     bool wide = g->w >= 100;
-    grid_printf(g, 0, 0, g->w, STYLE_TITLE,
-                "Training %s: %d layers x %d heads, d_model %d, context %d, seed %llu", c->task,
-                c->layers, c->heads, c->d_model, c->context, (unsigned long long)c->cfg.seed);
+    /* the longest form that fits, never cut: the settings go before the seed and the task */
+    char t[5][160];
+    unsigned long long seed = (unsigned long long)c->cfg.seed;
+    snprintf(t[0], sizeof t[0],
+             "Training %s: %d layers x %d heads, d_model %d, context %d, seed %llu", c->task,
+             c->layers, c->heads, c->d_model, c->context, seed);
+    snprintf(t[1], sizeof t[1], "Training %s: %d layers x %d heads, d_model %d, seed %llu", c->task,
+             c->layers, c->heads, c->d_model, seed);
+    snprintf(t[2], sizeof t[2], "Training %s: %d layers x %d heads, seed %llu", c->task, c->layers,
+             c->heads, seed);
+    snprintf(t[3], sizeof t[3], "Training %s, seed %llu", c->task, seed);
+    snprintf(t[4], sizeof t[4], "Training %s", c->task);
+    const char *const forms[] = {t[0], t[1], t[2], t[3], t[4]};
+    int k = grid_first_fit(forms, 5, g->w);
+    grid_puts(g, 0, 0, forms[k < 0 ? 4 : k], g->w, STYLE_TITLE);
     int x = grid_printf(g, 0, 1, g->w, STYLE_TEXT, "step %ld", tv->tr.step);
     if (c->steps > 0 && tv->tr.step <= c->steps)
         x += grid_printf(g, x, 1, g->w - x, STYLE_DIM, wide ? " of %ld" : "/%ld", c->steps);
@@ -91,17 +103,23 @@ static void head_title(const TrainView *tv, int i, int width, char *buf, size_t 
     const HeadScore *hs = &tv->scores[i];
     float v;
     ScoreKind k = scores_best(hs, &v);
-    int n = snprintf(buf, cap, "L%dH%d ", i / tv->H + 1, i % tv->H + 1);
-    char *p = buf + n;
-    size_t left = cap - (size_t)n;
+    char t[3][48], name[16];
+    snprintf(name, sizeof name, "L%dH%d", i / tv->H + 1, i % tv->H + 1);
+    int n = 2;
     if (v > TV_THRESHOLD) {
         int cents = (int)(v * 100.0f + 0.5f);
-        if (n + snprintf(p, left, "%s %.2f", scores_name(k), (double)v) > width &&
-            n + snprintf(p, left, "%s %.2f", scores_short_name(k), (double)v) > width)
-            snprintf(p, left, "%s .%02d", scores_short_name(k), cents > 99 ? 99 : cents);
-    } else if (n + snprintf(p, left, "mixed (%s %.2f)", scores_short_name(k), (double)v) > width) {
-        snprintf(p, left, "mixed");
+        snprintf(t[0], sizeof t[0], "%s %s %.2f", name, scores_name(k), (double)v);
+        snprintf(t[1], sizeof t[1], "%s %s %.2f", name, scores_short_name(k), (double)v);
+        snprintf(t[2], sizeof t[2], "%s %s .%02d", name, scores_short_name(k),
+                 cents > 99 ? 99 : cents);
+        n = 3;
+    } else {
+        snprintf(t[0], sizeof t[0], "%s mixed (%s %.2f)", name, scores_short_name(k), (double)v);
+        snprintf(t[1], sizeof t[1], "%s mixed", name);
     }
+    const char *const forms[] = {t[0], t[1], t[2]};
+    int f = grid_first_fit(forms, n, width);
+    snprintf(buf, cap, "%s", forms[f < 0 ? n - 1 : f]);
 }
 
 /* Every head on the probe, at the left of r; returns the columns used. */
@@ -156,6 +174,70 @@ static int draw_heads(const UiState *u, const TrainView *tv, Grid *g, Rect r)
     return lay.w;
 }
 
+/* The heads that became kind k, as far as they fit a title: "L2H1 at step
+ * 221, L2H2 at step 259", with at_step "at step " or "at ". Returns the
+ * events listed; *more gets those left out. */
+static int events_text(const TrainView *tv, ScoreKind k, const char *at_step, char *buf, size_t cap,
+                       int *more)
+{
+    int len = 0, listed = 0;
+    *more = 0;
+    buf[0] = '\0';
+    for (int e = 0; e < tv->n_events; e++) {
+        const TrainEvent *ev = &tv->events[e];
+        if (ev->kind != k)
+            continue;
+        char one[48];
+        int n = snprintf(one, sizeof one, "%sL%dH%d %s%ld", listed ? ", " : "", ev->layer + 1,
+                         ev->head + 1, at_step, ev->step);
+        if (len + n >= (int)cap) {
+            (*more)++;
+            continue;
+        }
+        memcpy(buf + len, one, (size_t)n + 1);
+        len += n, listed++;
+    }
+    return listed;
+}
+
+/* A strip's title in at most width columns, the longest form that fits:
+ * "induction score  ◆ L2H1 at step 221, L2H2 at step 259", then "at 221",
+ * without "score", then the first head and how many more ("+1 more"), then
+ * the kind alone. */
+static void strip_title(const TrainView *tv, ScoreKind k, int width, char *buf, size_t cap)
+{
+    char t[5][160], ev_long[120], ev_short[120];
+    int more_l, more_s;
+    int n = events_text(tv, k, "at step ", ev_long, sizeof ev_long, &more_l);
+    events_text(tv, k, "at ", ev_short, sizeof ev_short, &more_s);
+    const char *kind = scores_name(k), *dia = "  \xe2\x97\x86 ";
+    snprintf(t[4], sizeof t[4], "%s score", kind);
+    if (n == 0) {
+        snprintf(buf, cap, "%s", t[4]);
+        return;
+    }
+    char ml[24] = "", ms[24] = "";
+    if (more_l)
+        snprintf(ml, sizeof ml, " +%d more", more_l);
+    if (more_s)
+        snprintf(ms, sizeof ms, " +%d more", more_s);
+    snprintf(t[0], sizeof t[0], "%s score%s%s%s", kind, dia, ev_long, ml);
+    snprintf(t[1], sizeof t[1], "%s score%s%s%s", kind, dia, ev_short, ms);
+    snprintf(t[2], sizeof t[2], "%s%s%s%s", kind, dia, ev_short, ms);
+    const TrainEvent *first = NULL;
+    for (int e = 0; e < tv->n_events && !first; e++)
+        if (tv->events[e].kind == k)
+            first = &tv->events[e];
+    if (n + more_s > 1)
+        snprintf(t[3], sizeof t[3], "%s%sL%dH%d at %ld +%d more", kind, dia, first->layer + 1,
+                 first->head + 1, first->step, n + more_s - 1);
+    else
+        snprintf(t[3], sizeof t[3], "%s", t[4]);
+    const char *const forms[] = {t[0], t[1], t[2], t[3], t[4]};
+    int f = grid_first_fit(forms, 5, width);
+    snprintf(buf, cap, "%s", forms[f < 0 ? 4 : f]);
+}
+
 /* One score kind's strip: a line per head (the first MAX_LINES), the 0.5 line,
  * each head's first pass marked. */
 static void draw_strip(const TrainView *tv, Grid *g, Rect r, ScoreKind k)
@@ -173,17 +255,12 @@ static void draw_strip(const TrainView *tv, Grid *g, Rect r, ScoreKind k)
                               .level = HEAD_STYLE[i % N_HEAD_STYLES].level,
                               .name = names[ns]};
     }
-    int len = snprintf(title, sizeof title, "%s score", scores_name(k));
     for (int e = 0; e < tv->n_events && nm < MAX_LINES; e++) {
         const TrainEvent *ev = &tv->events[e];
-        if (ev->kind != k)
-            continue;
-        m[nm++] = (TrainMark){ev->step, ev->value};
-        if (len < (int)sizeof title - 40)
-            len +=
-                snprintf(title + len, sizeof title - (size_t)len, "%s L%dH%d at step %ld",
-                         nm == 1 ? "  \xe2\x97\x86" : ",", ev->layer + 1, ev->head + 1, ev->step);
+        if (ev->kind == k)
+            m[nm++] = (TrainMark){ev->step, ev->value};
     }
+    strip_title(tv, k, r.w, title, sizeof title);
     TrainPlotSpec sp = {.title = title,
                         .x = tv->hist_step,
                         .n = tv->n,
@@ -213,10 +290,18 @@ static void draw_loss(const TrainView *tv, Grid *g, Rect r)
         if (nm == 0 || m[nm - 1].step != st)
             m[nm++] = (TrainMark){st, tv->hist_loss[k]};
     }
-    char title[96];
-    snprintf(title, sizeof title, "loss (cross-entropy) %.3f%s",
-             tv->n ? (double)tv->hist_loss[tv->n - 1] : 0.0,
-             nm ? "   \xe2\x96\xb2 a head passed 0.5" : "");
+    char t[5][96];
+    double last = tv->n ? (double)tv->hist_loss[tv->n - 1] : 0.0;
+    const char *mark = nm ? "   \xe2\x96\xb2 a head passed 0.5" : "";
+    snprintf(t[0], sizeof t[0], "loss (cross-entropy) %.3f%s", last, mark);
+    snprintf(t[1], sizeof t[1], "loss (cross-entropy) %.3f%s", last,
+             nm ? "   \xe2\x96\xb2 passed 0.5" : "");
+    snprintf(t[2], sizeof t[2], "loss %.3f%s", last, mark);
+    snprintf(t[3], sizeof t[3], "loss (cross-entropy) %.3f", last);
+    snprintf(t[4], sizeof t[4], "loss %.3f", last);
+    const char *const forms[] = {t[0], t[1], t[2], t[3], t[4]};
+    int f = grid_first_fit(forms, 5, r.w);
+    const char *title = forms[f < 0 ? 4 : f];
     float top = tv->loss_max > 0 ? tv->loss_max : 1.0f;
     TrainPlotSpec sp = {.title = title,
                         .x = tv->hist_step,
