@@ -6,6 +6,9 @@
 # token's row among them, and a stage that cannot show all says which rows
 # it shows ("rows 9-22 of 22"); with a key selected too, K_h marks it in the
 # same rows. The row labels are read from capture-pane (lib/pipe_rows.py).
+# The view's title keeps its page and keys whole, dropping the head's label
+# first where the line is short (with 2 layers at 80x24 it read "... page 1
+# of 8 ([ …").
 # tier: test
 # asan: no
 set -u
@@ -71,4 +74,16 @@ for _ in $(seq 1 14); do keys Down && settle; done
 keys S && settle
 pages >"$WORK/stages"
 check_rows "80x24 on token 15" 8-21 on
+
+# The title: whole at every size, the label where it fits.
+for size in 80x24:'head 6 of 6, layer 1' 100x30:'(verb -> subject), layer 1' 120x40:'(verb -> subject), layer 1'; do
+    sz=${size%%:*} want=${size#*:} w=${size%x*} h=${sz#*x}
+    tui_start "TERM=xterm-256color" "$w" "$h" --layers 2 'The cat sat on the mat because it was tired.'
+    keys 6 && settle
+    keys S && settle
+    title=$(screen | grep '^Pipeline of head')
+    check "pipeline at $sz, 2 layers, head 6: the title whole ($title)" \
+        sh -c 'case $1 in *"$2: query "*"   page 1 of "*" ([ ])"*) ! printf "%s" "$1" | grep -q "…" ;;
+               *) exit 1 ;; esac' _ "$title" "$want"
+done
 exit "$fail"

@@ -16,6 +16,33 @@ static void say(Grid *g, Rect r, const char *msg)
     grid_puts(g, r.x, r.y + 1, msg, r.w, STYLE_DIM);
 }
 
+/* The view's title in at most width columns, the longest form that fits:
+ * "Pipeline of head 6 of 6 (verb -> subject), layer 1: query it   page 1
+ * of 8 ([ ])", then without the head's label, then "Head 6 of 6, ...",
+ * then "Head 6, ... page 1/8 ([ ])": the page and its keys are never cut. */
+static void pipeline_title(UiState *u, int width, int pages, int page, char *buf, size_t size)
+{
+    const AppState *s = &u->a.app;
+    char layer[24] = "", query[80] = "", pg[48] = "", pg_short[48] = "", t[4][320];
+    if (u->a.ses.res.L > 1)
+        snprintf(layer, sizeof layer, ", layer %d", s->layer + 1);
+    if (s->sel_row >= 0 && s->sel_row < s->n_q)
+        snprintf(query, sizeof query, ": query %s", u->labels_q[s->sel_row]);
+    if (pages > 1) {
+        snprintf(pg, sizeof pg, "   page %d of %d ([ ])", page + 1, pages);
+        snprintf(pg_short, sizeof pg_short, "   page %d/%d ([ ])", page + 1, pages);
+    }
+    int h = s->head + 1, H = s->cfg.H;
+    snprintf(t[0], sizeof t[0], "Pipeline of head %d of %d (%s)%s%s%s", h, H,
+             model_head_label(&s->cfg, s->layer, s->head), layer, query, pg);
+    snprintf(t[1], sizeof t[1], "Pipeline of head %d of %d%s%s%s", h, H, layer, query, pg);
+    snprintf(t[2], sizeof t[2], "Head %d of %d%s%s%s", h, H, layer, query, pg);
+    snprintf(t[3], sizeof t[3], "Head %d%s%s%s", h, layer, query, pg_short);
+    const char *const forms[] = {t[0], t[1], t[2], t[3]};
+    int k = grid_first_fit(forms, 4, width);
+    snprintf(buf, size, "%s", forms[k < 0 ? 3 : k]);
+}
+
 void view_pipeline_draw(UiState *u, Grid *g, Rect r)
 {
     const AppState *s = &u->a.app;
@@ -62,15 +89,8 @@ void view_pipeline_draw(UiState *u, Grid *g, Rect r)
     }
     int page = 0, pages = pipeline_draw(g, r.x, r.y + 1, r.w, r.h - 1, &sp, &page);
     u->report.pipe_page = page; /* clamped to the pages there are */
-    char title[160];
-    int n = snprintf(title, sizeof title, "Pipeline of head %d of %d (%s)", s->head + 1, s->cfg.H,
-                     model_head_label(&s->cfg, s->layer, s->head));
-    if (u->a.ses.res.L > 1)
-        n += snprintf(title + n, sizeof title - n, ", layer %d", s->layer + 1);
-    if (s->sel_row >= 0 && s->sel_row < s->n_q)
-        n += snprintf(title + n, sizeof title - n, ": query %s", u->labels_q[s->sel_row]);
-    if (pages > 1)
-        n += snprintf(title + n, sizeof title - n, "   page %d of %d ([ ])", page + 1, pages);
+    char title[320];
+    pipeline_title(u, r.w, pages, page, title, sizeof title);
     grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
     static const char ref[] = "the formula in plain C: src/core/attention_ref.c";
     int tw = grid_text_width(title), rw = (int)sizeof ref - 1;
