@@ -104,7 +104,8 @@ unsigned app_input(App *a, const AppInput *in);
 
 /* No --preset or sizes given (nor weights, nor a kind): open on the designed
  * heads (heads that mean something) and, when no text was given
- * (text_given false), on the first example with its setting and note. */
+ * (text_given false), on the first example with its setting and note, as
+ * n and N load it (the mask and PE of -c and --no-pe stand). */
 void app_defaults(App *a, bool text_given);
 
 /* After app_init and the command line's settings: the causal flag the

@@ -284,20 +284,19 @@ void app_defaults(App *a, bool text_given)
 {
     AppState *s = &a->app;
     const SentenceList *l = s->sentences;
+    /* -c and --no-pe, the command line's only ways off the defaults, stand */
+    bool mask_given = s->cfg.causal, pe_given = !s->cfg.pe;
+    if (s->cfg.preset != PRESET_DESIGNED)
+        action_apply(s, ACT_PRESET, 0); /* the interface's own start */
     if (!text_given && l && l->settings && s->sentence == 0) {
+        /* the first example as n and N load it, from the designed heads */
         SentenceSetting st = l->settings[0];
-        st.pe = st.causal = -1; /* -c and --no-pe on the command line stand */
+        st.causal = mask_given ? -1 : st.causal;
+        st.pe = pe_given ? -1 : st.pe;
         action_example_setting(s, &st);
         if (l->notes && l->notes[0])
             snprintf(s->msg, sizeof s->msg, "1/%d: %s", l->n, l->notes[0]);
         s->note_shown = l->notes && l->notes[0];
-    }
-    if (s->cfg.preset != PRESET_DESIGNED && !s->example_weights[0]) {
-        char note[sizeof s->msg];
-        memcpy(note, s->msg, sizeof note);
-        action_apply(s, ACT_PRESET, 0);
-        if (note[0])
-            memcpy(s->msg, note, sizeof note);
     }
 }
 

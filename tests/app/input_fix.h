@@ -25,14 +25,17 @@ typedef struct {
     bool have_kind;
 } Fix;
 
-/* As ui_run starts: the state on text (NULL: the first example), the
- * defaults when designed (designed heads, the example's setting and note),
- * the kind's settings, the first run. */
-static inline void start(Fix *f, const char *text, bool designed)
+/* As ui_run starts: the state on text (NULL: the first example of
+ * examples, a --sentences file's text, or NULL: the built-in list) and the
+ * command line's c, the defaults when designed (designed heads, the
+ * example's setting and note), the kind's settings, the first run. */
+static inline void start_on(Fix *f, const char *text, bool designed, const char *examples,
+                            ModelConfig c)
 {
-    ModelConfig c;
-    model_config_default(&c);
-    assert_int_equal(sentences_builtin(&f->list), AV_OK);
+    if (examples)
+        assert_int_equal(sentences_parse(examples, strlen(examples), &f->list), AV_OK);
+    else
+        assert_int_equal(sentences_builtin(&f->list), AV_OK);
     app_open(&f->a, NULL, f->have_kind ? &f->kind : NULL, 0);
     assert_int_equal(app_init(&f->a.app, &c, text, &f->list, false), AV_OK);
     f->a.app.max_layers = AV_MAX_LAYERS;
@@ -44,6 +47,14 @@ static inline void start(Fix *f, const char *text, bool designed)
     assert_int_equal(app_settle(&f->a), 0);
     app_kind_line(&f->a);
     assert_int_equal(app_poll(&f->a) & (APP_DO_FAIL | APP_DO_NOMEM), 0);
+}
+
+/* start_on with the built-in examples and the default settings. */
+static inline void start(Fix *f, const char *text, bool designed)
+{
+    ModelConfig c;
+    model_config_default(&c);
+    start_on(f, text, designed, NULL, c);
 }
 
 static inline void stop(Fix *f)

@@ -425,9 +425,47 @@ static void test_defaults_first_example(void **state)
     stop(&f);
 }
 
+/* A --sentences file's first example opens with its whole setting, as n
+ * then N load it: its mask and PE, its preset and head (the designed heads
+ * are only the start); -c and --no-pe on the command line stand. */
+static void test_defaults_first_setting(void **state)
+{
+    (void)state;
+    ModelConfig c;
+    model_config_default(&c);
+    Fix f = {0};
+    start_on(&f, NULL, true, "The cat sat.\n@ mask=on pe=off\nA dog.\n", c);
+    assert_true(f.a.app.cfg.causal);
+    assert_false(f.a.app.cfg.pe);
+    assert_int_equal(f.a.ses.res.shape.causal, 1);
+    key(&f, ACT_SENT_NEXT, 0), key(&f, ACT_SENT_PREV, 0);
+    settle(&f);
+    assert_true(f.a.app.cfg.causal);
+    assert_false(f.a.app.cfg.pe);
+    stop(&f);
+    Fix g = {0};
+    start_on(&g, NULL, true, "The cat sat.\n@ preset=random head=2 mask=on\nA dog.\n", c);
+    assert_int_equal(g.a.app.cfg.preset, PRESET_RANDOM);
+    assert_int_equal(g.a.app.cfg.d_model, 32);
+    assert_int_equal(g.a.app.cfg.H, 4);
+    assert_int_equal(g.a.ses.res.shape.H, 4);
+    assert_int_equal(g.a.app.head, 1);
+    assert_true(g.a.app.cfg.causal);
+    stop(&g);
+    c.causal = true, c.pe = false; /* -c --no-pe */
+    Fix h = {0};
+    start_on(&h, NULL, true, "The cat sat.\n@ mask=off pe=on head=3\n", c);
+    assert_true(h.a.app.cfg.causal);
+    assert_false(h.a.app.cfg.pe);
+    assert_int_equal(h.a.app.cfg.preset, PRESET_DESIGNED);
+    assert_int_equal(h.a.app.head, 2);
+    stop(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_first_setting),
         cmocka_unit_test(test_defaults_first_example),
         cmocka_unit_test(test_example_keeps_view),
         cmocka_unit_test(test_heads_table_names_none),
