@@ -10,6 +10,10 @@
  *   head=N (1-based, focused)  token=WORD (the query token selected)
  * and a line starting with '>' its note (which article, what to look at),
  * shown when the example is loaded. Both are optional, at most one each.
+ * preset=random, d_model= or heads= mean the random heads at that size (32
+ * and 4 where not given); a setting whose heads do not divide d_model, whose
+ * head= is past the example's heads or whose token= is not a token of its
+ * sentence is an error naming the line.
  */
 #ifndef ATTNVIZ_SENTENCES_H
 #define ATTNVIZ_SENTENCES_H

@@ -398,12 +398,18 @@ unsigned action_example_setting(AppState *s, const SentenceSetting *st)
 {
     unsigned flags = APP_RUN | example_weights(s, st);
     bool own = s->example_weights[0] != '\0';
-    if (!own && !s->fixed_weights && st->preset >= 0 &&
+    /* preset=random, d_model= or heads=: the random heads at that size,
+     * the default where not given (sentences.c checked that they fit) */
+    bool random = st->preset == PRESET_RANDOM || st->d_model || st->heads;
+    if (!own && !s->fixed_weights && (st->preset == PRESET_DESIGNED || random) &&
         (st->preset == PRESET_DESIGNED) != (s->cfg.preset == PRESET_DESIGNED))
         flags |= act_preset(s, 0);
-    if (!own && !s->fixed_weights && st->d_model && st->heads && s->cfg.preset != PRESET_DESIGNED &&
-        st->d_model % st->heads == 0) {
-        s->cfg.d_model = st->d_model, s->cfg.H = st->heads;
+    if (!own && !s->fixed_weights && random && s->cfg.preset != PRESET_DESIGNED) {
+        ModelConfig d;
+        model_config_default(&d);
+        s->cfg.d_model = st->d_model ? st->d_model : d.d_model;
+        s->cfg.H = st->heads ? st->heads : d.H;
+        s->pe_dim = s->pe_dim < s->cfg.d_model ? s->pe_dim : 0;
         flags |= APP_WEIGHTS;
     }
     if (st->pe >= 0)

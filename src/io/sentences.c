@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "core/av.h"
+#include "core/designed.h"
 #include "core/model.h"
+#include "core/tokenize.h"
 #include "core/utf8.h"
 
 static const char builtin[] =
@@ -129,6 +131,68 @@ static int line_error(SentenceList *out, int line_no, int err, const char *why)
     return err;
 }
 
+/* The heads setting st gives its example (the designed six, weights= or
+ * heads=, the random heads' default), or 0 when it keeps the screen's; -1
+ * with err set when its sizes do not fit together. */
+static int setting_heads(const SentenceSetting *st, char *err, size_t errlen)
+{
+    ModelConfig d;
+    model_config_default(&d);
+    bool sized = st->d_model || st->heads;
+    if (st->preset == PRESET_DESIGNED && sized && !st->weights[0]) {
+        snprintf(err, errlen, "preset=designed has d_model %d and %d heads: leave out %s",
+                 DESIGNED_D_MODEL, DESIGNED_HEADS, st->heads ? "heads=" : "d_model=");
+        return -1;
+    }
+    if (st->preset == PRESET_DESIGNED && !st->weights[0])
+        return DESIGNED_HEADS;
+    if (!sized && st->preset != PRESET_RANDOM)
+        return 0;
+    int dm = st->d_model ? st->d_model : d.d_model, h = st->heads ? st->heads : d.H;
+    if (dm % h != 0) {
+        snprintf(err, errlen, "d_model %d is not divisible by %d heads%s", dm, h,
+                 st->d_model ? "" : " (d_model= not given: the default)");
+        return -1;
+    }
+    return h;
+}
+
+/* Whether word is one of sentence's tokens (the tokenizer's, exactly). */
+static int has_token(const char *sentence, const char *word, bool *found)
+{
+    TokenList t = {0};
+    int err = tokenize(sentence, strlen(sentence), AV_MAX_TOKENS, &t);
+    *found = false;
+    for (int i = 0; !err && i < t.n && !*found; i++)
+        *found = strcmp(t.tok[i].str, word) == 0;
+    tokenize_free(&t);
+    return err;
+}
+
+/* Setting st against its sentence: a head it has, a token it has. */
+static int check_setting(SentenceList *out, int line_no, const SentenceSetting *st,
+                         const char *sentence)
+{
+    char why[sizeof out->err];
+    int H = setting_heads(st, why, sizeof why);
+    if (H < 0)
+        return line_error(out, line_no, AV_ERR_CONFIG, why);
+    if (H && st->head > H) {
+        snprintf(why, sizeof why, "head=%d, but the example has %d head%s", st->head, H,
+                 H == 1 ? "" : "s");
+        return line_error(out, line_no, AV_ERR_CONFIG, why);
+    }
+    bool found = true;
+    int err = st->token[0] ? has_token(sentence, st->token, &found) : AV_OK;
+    if (err)
+        return line_error(out, line_no, err, "its sentence cannot be split into tokens");
+    if (!found) {
+        snprintf(why, sizeof why, "token=%s is not a token of the sentence above", st->token);
+        return line_error(out, line_no, AV_ERR_CONFIG, why);
+    }
+    return AV_OK;
+}
+
 /* A setting ('@') or note ('>') line s for the last sentence. */
 static int attach(SentenceList *out, char *s, int line_no)
 {
@@ -149,7 +213,9 @@ static int attach(SentenceList *out, char *s, int line_no)
     if (memcmp(&out->settings[k], &keep, sizeof keep) != 0)
         return line_error(out, line_no, AV_ERR_CONFIG, "a second setting for one sentence");
     int err = sentences_setting(s + 1, &out->settings[k], out->err, sizeof out->err);
-    return err ? line_error(out, line_no, err, NULL) : AV_OK;
+    if (err)
+        return line_error(out, line_no, err, NULL);
+    return check_setting(out, line_no, &out->settings[k], out->items[k]);
 }
 
 /* Parse the lines of buf (NUL-terminated, owned by out) into out->items. */

@@ -452,6 +452,13 @@ static void test_defaults_first_setting(void **state)
     assert_int_equal(g.a.app.head, 1);
     assert_true(g.a.app.cfg.causal);
     stop(&g);
+    Fix k = {0}; /* heads= alone: the random heads of that count, d_model 32 */
+    start_on(&k, NULL, true, "The cat sat.\n@ heads=2 head=2\n", c);
+    assert_int_equal(k.a.app.cfg.preset, PRESET_RANDOM);
+    assert_int_equal(k.a.app.cfg.d_model, 32);
+    assert_int_equal(k.a.ses.res.shape.H, 2);
+    assert_int_equal(k.a.app.head, 1);
+    stop(&k);
     c.causal = true, c.pe = false; /* -c --no-pe */
     Fix h = {0};
     start_on(&h, NULL, true, "The cat sat.\n@ mask=off pe=on head=3\n", c);

@@ -116,6 +116,15 @@ bad "--output without --export" 2 'output' -o "$tmp/never.txt" "a b"
 [ ! -e "$tmp/never.txt" ] && pass "--output without --export writes nothing" \
     || fail "--output without --export writes nothing" "$tmp/never.txt exists"
 
+# A --sentences setting that does not fit: FILE:LINE and why, not dropped
+for bad_setting in 'preset=random heads=5|d_model 32 is not divisible by 5 heads' \
+    'preset=random head=7|head=7, but the example has 4 heads' \
+    'preset=random token=dog|token=dog is not a token of the sentence'; do
+    printf 'The cat sat.\n@ %s\nA dog.\n' "${bad_setting%%|*}" >"$tmp/ex.txt"
+    bad "--sentences: @ ${bad_setting%%|*}" 2 "ex\.txt:2: ${bad_setting#*|}" \
+        --sentences "$tmp/ex.txt" -e csv "a b"
+done
+
 # ----------------------------------------------------------------- bad text
 bad "empty text" 2 'no token|empty' -e csv ""
 bad "whitespace-only text" 2 'no token|empty' -e csv $'  \t \n '

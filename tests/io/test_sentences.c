@@ -67,6 +67,37 @@ static void test_sentences_errors_name_line_and_limit(void **state)
     expect_error("a\n\xff\n", AV_ERR_UTF8, 2, "UTF-8");
 }
 
+/* A setting that does not fit its sentence or its own sizes is an error
+ * naming the line, not a value dropped when the example is loaded. */
+static void test_sentences_setting_fits_sentence(void **state)
+{
+    (void)state;
+    expect_error("A cat.\n@ preset=random heads=5\n", AV_ERR_CONFIG, 2,
+                 "d_model 32 is not divisible by 5 heads");
+    expect_error("A cat.\n@ d_model=30 heads=4\n", AV_ERR_CONFIG, 2,
+                 "d_model 30 is not divisible by 4 heads");
+    expect_error("A cat.\n@ weights=seed001 d_model=4 heads=3\n", AV_ERR_CONFIG, 2,
+                 "d_model 4 is not divisible by 3 heads");
+    expect_error("A cat.\n@ preset=random head=7\n", AV_ERR_CONFIG, 2,
+                 "head=7, but the example has 4 heads");
+    expect_error("A cat.\n@ preset=designed head=7\n", AV_ERR_CONFIG, 2,
+                 "head=7, but the example has 6 heads");
+    expect_error("A cat.\n@ heads=2 head=3\n", AV_ERR_CONFIG, 2, "has 2 heads");
+    expect_error("a\nThe cat sat.\n# x\n@ preset=random token=dog\n", AV_ERR_CONFIG, 4,
+                 "token=dog is not a token of the sentence above");
+    expect_error("A cat.\n@ token=cat.\n", AV_ERR_CONFIG, 2, "token=cat. is not a token");
+    expect_error("A cat.\n@ preset=designed heads=6\n", AV_ERR_CONFIG, 2,
+                 "preset=designed has d_model 192 and 6 heads: leave out heads=");
+    /* what fits is kept: the head under the example's count, its token */
+    SentenceList sl;
+    const char ok[] = "A cat.\n@ preset=random head=4 token=cat\nB.\n@ heads=8 head=8\n";
+    assert_int_equal(sentences_parse(ok, sizeof ok - 1, &sl), AV_OK);
+    assert_int_equal(sl.settings[0].head, 4);
+    assert_string_equal(sl.settings[0].token, "cat");
+    assert_int_equal(sl.settings[1].heads, 8);
+    sentences_free(&sl);
+}
+
 static void test_sentences_builtin_examples_have_settings(void **state)
 {
     (void)state;
@@ -88,6 +119,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sentences_settings_and_notes),
         cmocka_unit_test(test_sentences_errors_name_line_and_limit),
+        cmocka_unit_test(test_sentences_setting_fits_sentence),
         cmocka_unit_test(test_sentences_builtin_examples_have_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
