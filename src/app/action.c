@@ -138,8 +138,14 @@ static unsigned act_head(AppState *s, int arg)
 static unsigned act_head_set(AppState *s, int arg)
 {
     if (arg < 0 || arg >= s->cfg.H) {
-        snprintf(s->msg, sizeof s->msg, "no head %d: there %s %d (h/H change the count)", arg + 1,
-                 s->cfg.H == 1 ? "is" : "are", s->cfg.H);
+        /* the hint names only keys that then change the count */
+        bool random = s->cfg.preset == PRESET_RANDOM && !s->fixed_weights;
+        const char *hint = random ? " (h/H change the count)"
+                           : s->cfg.preset == PRESET_DESIGNED && !s->fixed_weights
+                               ? " designed heads (P: random heads, whose count h/H change)"
+                               : "";
+        snprintf(s->msg, sizeof s->msg, "no head %d: there %s %d%s", arg + 1,
+                 s->cfg.H == 1 ? "is" : "are", s->cfg.H, hint);
         return 0;
     }
     return act_head(s, arg);

@@ -442,7 +442,20 @@ static void test_app_head_digits_beyond_the_heads(void **state)
     /* key 7: no head 7, said so; the focus stays (it wrapped to head 3 before) */
     assert_int_equal(action_apply(&s, ACT_HEAD_SET, 6), 0);
     assert_int_equal(s.head, 2);
-    assert_non_null(strstr(s.msg, "no head 7"));
+    assert_string_equal(s.msg, "no head 7: there are 4 (h/H change the count)");
+    /* the designed heads refuse h/H: the hint names P, which lets them */
+    action_apply(&s, ACT_PRESET, 0);
+    assert_int_equal(s.cfg.preset, PRESET_DESIGNED);
+    action_apply(&s, ACT_HEAD_SET, 6);
+    assert_string_equal(s.msg, "no head 7: there are 6 designed heads (P: random heads, whose "
+                               "count h/H change)");
+    action_apply(&s, ACT_HEADS_INC, 0);
+    assert_non_null(strstr(s.msg, "fix d_model 192 and 6 heads"));
+    app_free(&s);
+    setup_app(&s, false);
+    s.fixed_weights = true; /* --weights: no key changes the count */
+    action_apply(&s, ACT_HEAD_SET, 6);
+    assert_string_equal(s.msg, "no head 7: there are 4");
     app_free(&s);
 }
 

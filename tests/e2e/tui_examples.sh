@@ -152,7 +152,8 @@ check "long text: row labels do not shift a column at token 10 ($c9 = $c10)" \
     test -n "$c9" -a "$c9" = "$c10"
 start 120 40
 keys 7
-check "7 with 6 heads: no head 7" wait_for 'no head 7: there are 6'
+check "7 with 6 heads: no head 7, the hint names P (h/H are refused)" \
+    wait_for 'no head 7: there are 6 designed heads \(P: random heads, whose count h/H change\)'
 keys '>' '<'
 check "back to one layer: plain attention, not an encoder layer" \
     wait_for 'one layer: plain multi-head attention'
