@@ -351,6 +351,12 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
 const char *session_error_line(Session *ss, const ModelConfig *c, int err)
 {
     int V = 0, n_max = c->max_tokens;
+    if (err == AV_ERR_TOO_MANY && c->preset != PRESET_TRAINED) { /* the toy's: the option's */
+        snprintf(ss->err_text, sizeof ss->err_text,
+                 "the text has more than %d tokens (--max-tokens): shorten it (e edits)",
+                 c->max_tokens);
+        return ss->err_text;
+    }
     if (err == AV_ERR_TOO_MANY && ss->kind && (kind_vocab(ss->kind, c, &V, &n_max) || n_max > 0)) {
         snprintf(ss->err_text, sizeof ss->err_text,
                  "the text has more tokens than this model's limit of %d: shorten it (e edits)",

@@ -209,8 +209,12 @@ static void test_session_failed_run_keeps_the_error(void **state)
     assert_int_equal(f.s.head, f.s.cfg.H - 1);
     assert_string_equal(session_error_line(&f.ss, &f.s.cfg, f.ss.run_err),
                         av_strerror(AV_ERR_EMPTY));
-    f.s.cfg.max_tokens = 9; /* too many tokens: the limit said, the pipeline's own */
+    f.s.cfg.max_tokens = 9; /* too many tokens: the limit said, --max-tokens' */
     assert_string_equal(session_error_line(&f.ss, &f.s.cfg, AV_ERR_TOO_MANY),
+                        "the text has more than 9 tokens (--max-tokens): shorten it (e edits)");
+    ModelConfig trained = f.s.cfg; /* a model's own context is its limit */
+    trained.preset = PRESET_TRAINED;
+    assert_string_equal(session_error_line(&f.ss, &trained, AV_ERR_TOO_MANY),
                         "the text has more tokens than this model's limit of 9: shorten it "
                         "(e edits)");
     edit_set(&f.s.text, TEXT);

@@ -69,10 +69,13 @@ keys e End
 keys -l ' four five six seven eight nine'
 keys Enter
 check "a text past the token limit says the limit and what to do" \
-    wait_for "more tokens than this model's limit of 8: shorten it \\(e edits\\)"
+    wait_for "the text has more than 8 tokens \\(--max-tokens\\): shorten it \\(e edits\\)"
 keys w
 check "... and so does the trace asked for then" \
-    wait_for "^no trace: the text has more tokens than this model's limit of 8"
+    wait_for "^no trace: the text has more than 8 tokens \\(--max-tokens\\)"
+start --max-tokens 10 # the first example has 11: the option's limit, not a model's
+check "--max-tokens 10 without a text names the option, not a model" \
+    wait_for '^Tokens: the text has more than 10 tokens \(--max-tokens\): shorten it \(e edits\)$'
 # two Escs at once (a quick double press) are two steps back, not an Alt key
 start 'The cat sat on the mat.'
 keys b
