@@ -115,6 +115,7 @@ static const char usage[] =
     "                       with --model; lens-json: its top 10 of every cell)\n"
     "      --head N|all     only head N (1-based) in exports (default all)\n"
     "  -o, --output PATH    write the export to PATH instead of standard output\n"
+    "                       (\"-\" is standard output)\n"
     "      --width N        columns of the text export (default 100)\n"
     "      --numbers        write each cell's percentage in the text export\n"
     "      --color WHEN     auto | always | never | mono (NO_COLOR is honoured;\n"
@@ -421,6 +422,12 @@ static int check_model(CliOptions *o)
     return export_targets(o, 0); /* the layers: known when the model is loaded */
 }
 
+/* The lens format asked for, as --export names it. */
+static const char *lens_name(const CliOptions *o)
+{
+    return o->export_lens == 2 ? "lens-json" : "lens";
+}
+
 /* --attention: no model, so none of its settings; the head and layer are
  * checked against the file (cli/model_cmd.c). */
 static int check_import(CliOptions *o)
@@ -449,8 +456,10 @@ static int check_import(CliOptions *o)
         return fail(o, "--export heads runs token sequences through a model: imported "
                        "attention has only its own text");
     if (o->export_lens)
-        return fail(o, "--export lens needs a model that predicts tokens (--model DIR): "
-                       "imported attention has only weights");
+        return fail(o,
+                    "--export %s needs a model that predicts tokens (--model DIR): "
+                    "imported attention has only weights",
+                    lens_name(o));
     if (o->export_set && (o->export.format == EXPORT_TRACE || o->export.format == EXPORT_PIPELINE))
         return fail(o,
                     "--export %s needs a model's vectors (Q, K, V): imported attention has "
@@ -501,8 +510,10 @@ static int check_combination(CliOptions *o)
     if (o->model_dir || o->generate || o->top_k)
         return check_model(o);
     if (o->export_lens)
-        return fail(o, "--export lens needs a model that predicts tokens (--model DIR): "
-                       "the toy pipeline has no vocabulary to predict");
+        return fail(o,
+                    "--export %s needs a model that predicts tokens (--model DIR): "
+                    "the toy pipeline has no vocabulary to predict",
+                    lens_name(o));
     if (c->preset == PRESET_DESIGNED && o->weights_dir)
         return fail(o, "--preset designed and --weights exclude each other");
     if (o->weights_dir)
@@ -559,7 +570,11 @@ int cli_parse(int argc, char **argv, CliOptions *o)
     int err = join_operands(o, argc, argv, optind);
     if (!err)
         err = check_paths(o);
-    return err ? err : check_combination(o);
+    if (!err)
+        err = check_combination(o);
+    if (!err && o->output && strcmp(o->output, "-") == 0)
+        o->output = NULL; /* -o -: standard output, as -f - is standard input */
+    return err;
 }
 
 void cli_free(CliOptions *o)

@@ -43,7 +43,8 @@ int lens_cmd_write(const CliOptions *o, Kind *k, const char *text)
 {
     if (!kind_has_lens(k)) {
         const char *why = kind_refuses(k, KIND_ASK_LENS);
-        return say(2, "--export lens: %s", why ? why : "this model predicts no tokens");
+        return say(2, "--export %s: %s", o->export_lens == 2 ? "lens-json" : "lens",
+                   why ? why : "this model predicts no tokens");
     }
     Lens ls;
     lens_init(&ls);

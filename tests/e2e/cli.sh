@@ -216,6 +216,18 @@ left=$(find "$tmp/outdir" -mindepth 1 ! -path "$tmp/outdir/target" | tr '\n' ' '
 [ -z "$left" ] \
     && pass "-o onto an existing folder leaves no partial or temporary file" \
     || fail "-o onto an existing folder leaves no partial or temporary file" "left: $left"
+# -o -: standard output, as -f - is standard input; no file named "-"
+mkdir "$tmp/dash"
+(cd "$tmp/dash" && "$ATTNVIZ" -e text -o - 'the cat' >"$out" 2>"$err")
+rc=$?
+if [ "$rc" = 0 ] && grep -q '^Sentence: 1:the 2:cat' "$out" && [ -z "$(ls -A "$tmp/dash")" ]; then
+    pass "-o - writes to standard output, no file named -"
+else
+    fail "-o - writes to standard output, no file named -" \
+        "status $rc, left: $(ls -A "$tmp/dash"), stdout: $(head -c 80 "$out")"
+fi
+bad "-e lens-json on the toy model names lens-json" 2 '^attnviz: --export lens-json needs' \
+    -e lens-json "the cat"
 if [ -w /dev/full ]; then
     bad "-o /dev/full (disk full)" 1 'full|space' -e csv -o /dev/full "a b"
 fi
