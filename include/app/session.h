@@ -144,6 +144,10 @@ int session_resume_done(Session *ss, AppState *s, LessonState *ls);
  * av_strerror's. Valid until the next call. */
 const char *session_error_line(Session *ss, const ModelConfig *c, int err);
 
+/* Whether the last run found no tokens in cross-attention's keys/values
+ * sentence (E edits it) while the query sentence has some. */
+bool session_cross_empty(const Session *ss, const AppState *s);
+
 /* What action a (typed: text typed while browsing, with a ACT_NONE) asks of
  * the kind, or KIND_ASK_COUNT when nothing a kind may refuse; *pe_view is
  * set when it opens the PE view (the next view from the heatmaps). */

@@ -372,6 +372,12 @@ const char *session_error_line(Session *ss, const ModelConfig *c, int err)
     return av_strerror(err);
 }
 
+bool session_cross_empty(const Session *ss, const AppState *s)
+{
+    return ss->run_err == AV_ERR_EMPTY && s->cross_on && ss->res.tokens.n > 0 &&
+           ss->res.cross_tokens.n == 0;
+}
+
 KindAsk session_ask_of(const AppState *s, Action a, bool typed, bool *pe_view)
 {
     *pe_view = false;

@@ -78,13 +78,24 @@ static const char *comb_tag(CombMode m)
     return m == COMB_MEAN ? "mean" : m == COMB_MAX ? "max" : m == COMB_SUM ? "sum" : "rollout";
 }
 
+/* No result to export: the status line says which sentence has no tokens. */
+static bool nothing_to_export(UiState *u)
+{
+    AppState *s = &u->a.app;
+    if (!u->a.ses.run_err && s->n_q > 0)
+        return false;
+    snprintf(s->msg, sizeof s->msg, "nothing to export: %s",
+             session_cross_empty(&u->a.ses, s)
+                 ? "the keys/values sentence has no tokens (E edits it)"
+                 : "the sentence has no tokens");
+    return true;
+}
+
 void save_export(UiState *u, bool all_heads)
 {
     AppState *s = &u->a.app;
-    if (u->a.ses.run_err || s->n_q == 0) {
-        snprintf(s->msg, sizeof s->msg, "nothing to export: the sentence has no tokens");
+    if (nothing_to_export(u))
         return;
-    }
     /* What was shown: the sentence(s) first, the percentages when the screen
      * wrote them (colour), the settings in each head's title. */
     ExportOptions eo = {.format = EXPORT_TEXT,
@@ -151,10 +162,8 @@ static int svg_panels(UiState *u, SvgPanel *p)
 void save_svg(UiState *u)
 {
     AppState *s = &u->a.app;
-    if (u->a.ses.run_err || s->n_q == 0) {
-        snprintf(s->msg, sizeof s->msg, "nothing to export: the sentence has no tokens");
+    if (nothing_to_export(u))
         return;
-    }
     SvgPanel p[2];
     int n = svg_panels(u, p);
     SvgOptions so = {.mono = u->hmode != HEATMAP_COLOR};

@@ -85,4 +85,24 @@ check "w: the trace over it" wait_for 'Calculation trace'
 keys Escape Escape
 check "Esc Esc at once: the trace and side by side both left" \
     eval "wait_for '^Head [0-9]+ of [0-9]+' && ! screen | grep -q 'mask ON'"
+# cross-attention with the keys/values sentence emptied: it, and E, are
+# named, not the query sentence of 11 tokens (80x24 and 100x30)
+for size in "80 24" "100 30"; do
+    set -- $size
+    tui_start TERM=xterm-256color "$1" "$2"
+    keys C
+    wait_for 'cross'
+    keys E
+    keys C-u
+    settle
+    keys Escape
+    check "$1x$2: an empty keys/values sentence is named, with E" \
+        wait_for '^Tokens: the keys/values sentence has no tokens yet: type one \(E\)'
+    check "$1x$2: ... the view says press E" \
+        wait_for 'Nothing to show yet: press E and type the keys/values sentence\.'
+    check "$1x$2: ... the status line counts the queries' 11 tokens" wait_for '^ tokens 11 x 0 '
+    keys x
+    check "$1x$2: x names the keys/values sentence" \
+        wait_for '^nothing to export: the keys/values sentence has no tokens \(E edits it\)'
+done
 exit $fail

@@ -146,7 +146,12 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
 {
     const AppState *s = &u->a.app;
     if (u->a.ses.run_err || s->n_q == 0) {
+        bool keys = session_cross_empty(&u->a.ses, s); /* the keys/values sentence's turn */
         const char *why = u->a.ses.run_err != AV_ERR_EMPTY ? widget_run_error(u, u->a.ses.run_err)
+                          : keys && s->mode == MODE_EDIT
+                              ? "Nothing to show yet: type the keys/values sentence (Enter or "
+                                "Esc when done)."
+                          : keys ? "Nothing to show yet: press E and type the keys/values sentence."
                           : s->mode == MODE_EDIT
                               ? "Nothing to show yet: type a sentence (Enter or Esc when done)."
                               : "Nothing to show yet: press e (or Enter) and type a sentence.";

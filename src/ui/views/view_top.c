@@ -137,8 +137,11 @@ static void draw_chips(UiState *u, Grid *g, int y, int rows)
 {
     const AppState *s = &u->a.app;
     if (u->a.ses.run_err) {
-        const char *why = u->a.ses.run_err == AV_ERR_EMPTY ? "no tokens yet: type a sentence (e)"
-                                                           : widget_run_error(u, u->a.ses.run_err);
+        const char *why = session_cross_empty(&u->a.ses, s)
+                              ? "the keys/values sentence has no tokens yet: type one (E)"
+                          : u->a.ses.run_err == AV_ERR_EMPTY
+                              ? "no tokens yet: type a sentence (e)"
+                              : widget_run_error(u, u->a.ses.run_err);
         grid_printf(g, 0, y, g->w, STYLE_ACCENT, "Tokens: %s", why);
         return;
     }
@@ -422,13 +425,17 @@ static void status_parts(const UiState *u, const char *sep, char *a, size_t na, 
                  sep, s->layer + 1, c->layers);
         return;
     }
+    char tokens[32];
+    snprintf(tokens, sizeof tokens, "%d", s->n_q);
     char kind[160]; /* the kind's own sizes (a GPT-2's), else attnviz's settings */
     if (kind_status(u->a.ses.kind, c, strcmp(sep, " | ") == 0, dk_hidden, kind, sizeof kind)) {
         snprintf(a, na, " tokens %d%slayer %d/%d", s->n_q, sep, s->layer + 1, c->layers);
         snprintf(b, nb, "%s%s", sep, kind);
         return;
     }
-    snprintf(a, na, " tokens %d%sd_model %d%s%s%s%sseed %llu", s->n_q, sep, c->d_model,
+    if (session_cross_empty(&u->a.ses, s)) /* the queries have tokens, the keys none */
+        snprintf(tokens, sizeof tokens, "%d x 0", u->a.ses.res.tokens.n);
+    snprintf(a, na, " tokens %s%sd_model %d%s%s%s%sseed %llu", tokens, sep, c->d_model,
              s->fixed_weights ? " (fixed)" : "", sep, heads, sep, (unsigned long long)c->seed);
     snprintf(b, nb, "%smask %s%sPE %s%sscaling %s%stemp %g%slayer %d/%d%s%s", sep,
              c->causal ? "on" : "off", sep, c->pe ? "on" : "off", sep, c->scale ? "on" : "off", sep,
