@@ -409,6 +409,8 @@ static int check_model(CliOptions *o)
     if (o->dims_given || o->cfg.layers != 1)
         return fail(o, "--model fixes the heads, d_model and layers: leave out --heads, "
                        "--d-model and --layers");
+    if (!o->cfg.pe)
+        return fail(o, "--model keeps the positions it was trained with: leave out --no-pe");
     if (o->cross)
         return fail(o, "--model is a causal decoder: it takes no --cross");
     if (o->top_k && !o->generate && (o->export_set || o->dump_dir))

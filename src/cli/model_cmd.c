@@ -121,6 +121,22 @@ static int check_sizes(const CliOptions *o, const Kind *k, const ModelConfig *c)
     return 0;
 }
 
+/* --temperature and --no-scale on a model: the interface's what-if (s, t,
+ * T) where it has one; --temperature samples where tokens are sampled
+ * (--generate, g), so an export without --generate is where it divides the
+ * scores. A model without the what-if refuses them there (exit 2). */
+static int check_whatif(const CliOptions *o, const Kind *k, bool batch)
+{
+    const char *why = kind_refuses(k, KIND_ASK_WHATIF);
+    if (!why)
+        return 0;
+    if (!o->cfg.scale)
+        return say(2, "--no-scale: %s", why);
+    if (o->cfg.temperature != 1.0f && batch && !o->generate)
+        return say(2, "--temperature: %s (it goes with --generate N, the sampling's)", why);
+    return 0;
+}
+
 /* --generate: continue text, print the continuation, keep the whole sequence. */
 static int generate(const CliOptions *o, Kind *k, const char *text, bool batch, char **whole)
 {
@@ -152,6 +168,8 @@ int model_cmd_prepare(CliOptions *o, const char *text, const char *example, bool
     ModelConfig c = o->cfg;
     kind_config(k, &c);
     status = check_sizes(o, k, &c);
+    if (!status)
+        status = check_whatif(o, k, batch);
     if (!text && !k->cls->start_text)
         text = example; /* a model of open vocabulary reads the built-in example */
     if (!status && !text && (batch || o->generate) && !o->export_heads)
@@ -167,8 +185,8 @@ int model_cmd_prepare(CliOptions *o, const char *text, const char *example, bool
         return status;
     }
     k->temperature = o->cfg.temperature, k->top_k = o->top_k; /* what g samples with */
-    if (k->cls->temperature_samples)
-        c.temperature = 1.0f; /* --temperature is generation's here, not the softmax's */
+    if (k->cls->temperature_samples && (o->generate || !batch))
+        c.temperature = 1.0f; /* --temperature is generation's here (and g's), not the softmax's */
     o->cfg = c;
     o->export.layer = cli_export_layer(o, c.layers);
     return 0;
