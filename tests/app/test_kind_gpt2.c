@@ -339,6 +339,27 @@ static void test_kind_gpt2_cost_of_a_key(void **state)
     model_result_free(&r);
 }
 
+/* The head scores' probes run on a state of their own: the text's KV cache
+ * survives them, and a token typed after them computes its row alone. */
+static void test_kind_gpt2_probe_keeps_the_cache(void **state)
+{
+    Fixture *f = *state;
+    ModelResult r = {0}, probe = {0};
+    KindCost kc;
+    assert_int_equal(kind_run(&f->k, &f->c, "The cat sat", 11, NULL, 0, &r), AV_OK);
+    const int ids[] = {40, 41, 42, 43, 40, 41, 42, 43};
+    assert_int_equal(kind_run_ids(&f->k, &f->c, ids, 8, &probe), AV_OK);
+    assert_int_equal(probe.shape.n_q, 8);
+    assert_int_equal(kind_run(&f->k, &f->c, "The cat sat on", 14, NULL, 0, &r), AV_OK);
+    assert_true(kind_cost(&f->k, &kc));
+    assert_int_equal(kc.computed, 1);
+    assert_int_equal(kc.cached, 3);
+    /* and the text's result is the text's, not the probe's */
+    assert_int_equal(r.shape.n_q, 4);
+    model_result_free(&probe);
+    model_result_free(&r);
+}
+
 /* The status line's part: sizes and learned positions, then the what-if of
  * s and t, which the kind runs (attention recomputed) and labels. */
 static void test_kind_gpt2_status_and_whatif(void **state)
@@ -689,6 +710,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_generate_grows_the_kv_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_session_gpt2_no_toy_weights, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_cost_of_a_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kind_gpt2_probe_keeps_the_cache, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_status_and_whatif, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_background, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kind_gpt2_lens_background, setup, teardown),

@@ -408,7 +408,9 @@ static int gpt2_kind_dump(const Kind *k, const char *dir, const ModelResult *r,
 
 /* ids[0..n) as they stand (the head scores' probes: random tokens whose
  * text would not always tokenise back to them): the tokens are the ids'
- * own bytes, one after another. */
+ * own bytes, one after another. The probe runs on a state, an encoding and
+ * tokens of its own: the text's KV cache (g->st, g->ids, g->enc) is left as
+ * it was, so the text's next run computes only what changed. */
 static int gpt2_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r)
 {
     Gpt2Kind *g = self_of(k);
@@ -420,31 +422,29 @@ static int gpt2_kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int 
     if (need == (size_t)-1)
         return AV_ERR_CONFIG;
     char *text = malloc(need + 1);
-    BpePiece *pc = g->enc.cap >= n ? g->enc.piece : realloc(g->enc.piece, sizeof *pc * (size_t)n);
-    int *keep = g->ids_cap >= n ? g->ids : realloc(g->ids, sizeof *keep * (size_t)n);
-    if (pc)
-        g->enc.piece = pc, g->enc.cap = g->enc.cap > n ? g->enc.cap : n;
-    if (keep)
-        g->ids = keep, g->ids_cap = g->ids_cap > n ? g->ids_cap : n;
-    if (!text || !pc || !keep) {
-        free(text);
-        return AV_ERR_NOMEM;
+    BpeEncoding enc = {.piece = malloc(sizeof *enc.piece * (size_t)n), .cap = n, .n = n};
+    TokenList tokens = {0};
+    Gpt2State st;
+    gpt2_state_init(&st);
+    int err = text && enc.piece ? AV_OK : AV_ERR_NOMEM;
+    if (!err) {
+        bpe_decode(&g->bpe, ids, n, text, need);
+        size_t at = 0;
+        for (int i = 0; i < n; i++) {
+            size_t len = bpe_decode(&g->bpe, ids + i, 1, NULL, 0);
+            enc.piece[i] = (BpePiece){.id = ids[i], .start = at, .len = len};
+            at += len;
+        }
+        st.weights_budget = c->weights_budget;
+        err = gpt2_forward(&g->hf.w, ids, n, &st);
     }
-    bpe_decode(&g->bpe, ids, n, text, need);
-    size_t at = 0;
-    for (int i = 0; i < n; i++) {
-        size_t len = bpe_decode(&g->bpe, ids + i, 1, NULL, 0);
-        g->enc.piece[i] = (BpePiece){.id = ids[i], .start = at, .len = len};
-        g->ids[i] = ids[i];
-        at += len;
-    }
-    g->enc.n = n;
-    g->st.weights_budget = c->weights_budget;
-    int err = gpt2_forward(&g->hf.w, g->ids, n, &g->st);
     if (!err)
-        err = bpe_token_list(text, &g->enc, &g->tokens);
+        err = bpe_token_list(text, &enc, &tokens);
     if (!err)
-        err = gpt2_result_fill(&g->hf.w, &g->st, c, &g->tokens, r);
+        err = gpt2_result_fill(&g->hf.w, &st, c, &tokens, r);
+    gpt2_state_free(&st);
+    tokenize_free(&tokens);
+    bpe_encoding_free(&enc);
     free(text);
     return err;
 }
