@@ -30,6 +30,8 @@ typedef struct {
     char text[8];   /* typed UTF-8 when action == ACT_NONE, "" otherwise */
     int lesson_in;  /* with a lesson shown: LessonInput + 1 for the key, else 0 */
     int lesson_arg; /* its character, for LESSON_IN_CHAR */
+    char key[16];   /* a key bound to nothing (action ACT_NONE, no text): its name ("*"),
+                     * for a view to say it does nothing there; "" otherwise */
 } AppInput;
 
 /* What the interface must do (app_input's, app_settle's, app_work's,
@@ -61,6 +63,7 @@ typedef struct {
     int panel_most;   /* the panel's last first line */
     int help_most;    /* the help's */
     int lesson_most;  /* the lesson narration's */
+    int table_pages;  /* the pages of scores the head scores table has (Tab turns them) */
 } AppLayout;
 
 /* An AppLayout of nothing drawn. */

@@ -21,7 +21,8 @@ typedef enum { HT_OFF, HT_TABLE, HT_MODEL } HtMode;
 typedef struct {
     HtMode mode;
     int sel_l, sel_h; /* the head selected (layer, head), 0-based */
-    int kind;         /* the score shown one at a time on narrow screens */
+    int kind;         /* the score shown one at a time on narrow screens, or the page */
+    int pages;        /* the pages of scores the table drew (app_layout): 1, Tab has none to turn */
     HeadScan scan;    /* the table's scores, of scan_kind and scan_cfg */
     bool have;
     const Kind *scan_kind;
@@ -40,15 +41,16 @@ bool headtable_fresh(const HeadTable *ht, const Kind *k, const ModelConfig *c);
  * AV_ERR_NOMEM or the scan's error (the table stays closed). */
 int headtable_score(HeadTable *ht, Kind *k, const ModelConfig *c, AppState *s);
 
-/* Input a (arg, col: ACT_CELL_SET's layer and head) offered to the two
- * views. f and F open (the table only when its scores are fresh: else
- * *score is set and the caller runs headtable_score first) or close them;
- * while one is open the arrows move the selection, Tab the score shown,
- * Enter or a click focuses the head in s and closes, Esc closes, and any
- * other key but help and quit closes and is not taken. Returns true when
+/* Input a (arg, col: ACT_CELL_SET's layer and head; key: the name of a key
+ * bound to nothing, AppInput's, or "") offered to the two views. f and F open (the table only when
+ * its scores are fresh: else *score is set and the caller runs headtable_score first) or close
+ * them; while one is open the arrows move the selection, Tab turns the table's scores (on the
+ * status line why not, when they are all on one page) and in the model view selects the next head,
+ * Enter or a click focuses the head in s and closes, Esc closes, a key bound to nothing says so on
+ * the status line, and any other key but help and quit closes and is not taken. Returns true when
  * taken. */
 bool headtable_input(HeadTable *ht, AppState *s, const Kind *k, double budget, Action a, int arg,
-                     int col, bool *score);
+                     int col, const char *key, bool *score);
 
 /* The one of the two views open (VIEW_ID_HEAD_SCORES once its scores ran,
  * VIEW_ID_MODEL), or VIEW_ID_COUNT when neither is. */

@@ -172,7 +172,7 @@ static bool heads_input(App *a, const AppInput *in, unsigned *out)
         headtable_fit(&a->heads, r->L, r->shape.H); /* the heads the model view drew */
     bool score;
     if (!headtable_input(&a->heads, &a->app, a->ses.kind, a->ses.budget, in->action, in->arg,
-                         in->col, &score))
+                         in->col, in->key, &score))
         return false;
     if (score) {
         a->work = APP_WORK_SCORES;
@@ -403,7 +403,8 @@ void app_layout_clear(AppLayout *l)
                      .pipe_page = -1,
                      .panel_most = -1,
                      .help_most = -1,
-                     .lesson_most = -1};
+                     .lesson_most = -1,
+                     .table_pages = -1};
 }
 
 /* v clamped to 0 .. most (most -1: v as it is). */
@@ -443,6 +444,8 @@ bool app_layout(App *a, const AppLayout *l)
     }
     if (l->pred_wanted)
         a->pred_due = true;
+    if (l->table_pages >= 0)
+        a->heads.pages = l->table_pages;
     if (l->note_gone) /* after the trace's line, as the status line drew them */
         s->msg[0] = '\0', s->note_shown = false;
     s->panel_scroll = clamp_to(s->panel_scroll, l->panel_most);

@@ -121,8 +121,37 @@ static void select_step(HeadTable *ht, const AppState *s, int dl, int dh)
     ht->sel_h = ((ht->sel_h + dh) % H + H) % H;
 }
 
+/* Tab or Shift-Tab (step 1, -1): in the table the next page of scores, or
+ * why there is none; in the model view the next head, as Tab focuses the
+ * next head in the heatmaps. */
+static void tab(HeadTable *ht, AppState *s, int step)
+{
+    if (ht->mode == HT_MODEL) {
+        select_step(ht, s, 0, step);
+        return;
+    }
+    if (ht->pages == 1) {
+        snprintf(s->msg, sizeof s->msg,
+                 "Tab: every score is on this page (a narrower screen shows a page at a time)");
+        return;
+    }
+    ht->kind = (ht->kind + step + HEADSCORE_KINDS) % HEADSCORE_KINDS;
+}
+
+/* A key bound to nothing, named key: what the view's keys are. */
+static void say_unbound(const HeadTable *ht, AppState *s, const char *key)
+{
+    if (ht->mode == HT_TABLE && ht->pages > 1)
+        snprintf(s->msg, sizeof s->msg,
+                 "%s does nothing here: arrows pick a head, Enter focuses, Tab: more, Esc: back",
+                 key);
+    else
+        snprintf(s->msg, sizeof s->msg,
+                 "%s does nothing here: arrows pick a head, Enter focuses it, Esc goes back", key);
+}
+
 bool headtable_input(HeadTable *ht, AppState *s, const Kind *k, double budget, Action a, int arg,
-                     int col, bool *score)
+                     int col, const char *key, bool *score)
 {
     *score = false;
     if (a == ACT_HEAD_TABLE || a == ACT_MODEL_VIEW) {
@@ -137,10 +166,15 @@ bool headtable_input(HeadTable *ht, AppState *s, const Kind *k, double budget, A
     case ACT_ROW_NEXT: select_step(ht, s, 1, 0); return true;
     case ACT_COL_PREV: select_step(ht, s, 0, -1); return true;
     case ACT_COL_NEXT: select_step(ht, s, 0, 1); return true;
-    case ACT_HEAD_NEXT: ht->kind = (ht->kind + 1) % HEADSCORE_KINDS; return true;
-    case ACT_HEAD_PREV: ht->kind = (ht->kind + HEADSCORE_KINDS - 1) % HEADSCORE_KINDS; return true;
+    case ACT_HEAD_NEXT: tab(ht, s, 1); return true;
+    case ACT_HEAD_PREV: tab(ht, s, -1); return true;
     case ACT_EDIT: focus(ht, s, ht->sel_l, ht->sel_h); return true;
     case ACT_CELL_SET: focus(ht, s, arg, col); return true;
+    case ACT_NONE:
+        if (!key || !key[0])
+            return false;
+        say_unbound(ht, s, key);
+        return true;
     default: break;
     }
     /* a key that changes the model or the view closes this one */

@@ -13,6 +13,7 @@
 #include "input.h"
 
 #include <curses.h>
+#include <stdio.h>
 #include <string.h>
 #include <term.h>
 #include <wchar.h>
@@ -287,6 +288,20 @@ static int read_input(wint_t *ch)
     return OK;
 }
 
+/* A key's name into buf: the character itself when printable ("*", "é"),
+ * else curses' name ("KEY_F(12)", "^Y"); "" when it has none. */
+static void name_key(int key, bool code, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (!code && key >= 0x20 && key != 0x7f && (key < 0x80 || key >= 0xA0) && size >= 5) {
+        buf[utf8_encode((unsigned)key, buf)] = '\0';
+        return;
+    }
+    const char *name = keyname(key);
+    if (name)
+        snprintf(buf, size, "%s", name);
+}
+
 static bool typed(const UiState *u, wint_t ch, AppInput *in)
 {
     if (u->a.app.mode == MODE_EDIT && (ch == '\r' || ch == '\n') && more_pending())
@@ -326,6 +341,8 @@ bool input_read(UiState *u, AppInput *in)
     }
     view_lesson_key(u, key, r == KEY_CODE_YES, in);
     lookup(u->a.app.mode == MODE_EDIT ? IN_EDIT : IN_BROWSE, key, in);
+    if (in->action == ACT_NONE && !in->lesson_in && key > 0 && key != KEY_RESIZE)
+        name_key(key, r == KEY_CODE_YES, in->key, sizeof in->key); /* a view may say so */
     return true; /* an unbound key (or KEY_RESIZE) just redraws */
 }
 

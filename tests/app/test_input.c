@@ -269,6 +269,51 @@ static void test_heads_table(void **state)
     stop(&f);
 }
 
+/* Keys that did nothing in the two views of every head and said nothing:
+ * Tab on a table whose scores are all on one page says why (the page
+ * stays), Tab in the model view selects the next head (as it focuses the
+ * next head in the heatmaps), a key bound to nothing ("*") says so. */
+static void test_heads_table_silent_keys(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, NULL, true);
+    assert_int_equal(key(&f, ACT_HEAD_TABLE, 0), APP_DO_REDRAW | APP_DO_WORK);
+    assert_int_equal(app_work(&f.a), APP_DO_REDRAW);
+    settle(&f);
+    AppLayout l;
+    app_layout_clear(&l);
+    l.table_pages = 1; /* a wide screen: every score on one page */
+    app_layout(&f.a, &l);
+    key(&f, ACT_HEAD_NEXT, 0);
+    assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_HEAD_SCORES);
+    assert_int_equal(f.a.heads.kind, 0);
+    assert_string_equal(f.a.app.msg, "Tab: every score is on this page (a narrower screen "
+                                     "shows a page at a time)");
+    l.table_pages = 2; /* two pages: Tab turns them, as before */
+    app_layout(&f.a, &l);
+    key(&f, ACT_HEAD_NEXT, 0);
+    assert_int_equal(f.a.heads.kind, 1);
+    AppInput star = {.action = ACT_NONE, .key = "*"};
+    assert_int_equal(app_input(&f.a, &star), APP_DO_REDRAW);
+    assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_HEAD_SCORES);
+    assert_string_equal(
+        f.a.app.msg,
+        "* does nothing here: arrows pick a head, Enter focuses, Tab: more, Esc: back");
+    key(&f, ACT_MODEL_VIEW, 0);
+    int h = f.a.heads.sel_h, kind = f.a.heads.kind;
+    key(&f, ACT_HEAD_NEXT, 0);
+    assert_int_equal(headtable_shown(&f.a.heads), VIEW_ID_MODEL);
+    assert_int_equal(f.a.heads.sel_h, (h + 1) % f.a.app.cfg.H);
+    assert_int_equal(f.a.heads.kind, kind); /* the table's page is left alone */
+    key(&f, ACT_HEAD_PREV, 0);
+    assert_int_equal(f.a.heads.sel_h, h);
+    assert_int_equal(app_input(&f.a, &star), APP_DO_REDRAW);
+    assert_string_equal(f.a.app.msg,
+                        "* does nothing here: arrows pick a head, Enter focuses it, Esc goes back");
+    stop(&f);
+}
+
 /* Issue 35: the designed heads have no induction head. f scores them and
  * names none: "no induction head: best 0.0x (layer 1 head h; one is named
  * from 0.50)", and the scan's named head of that kind is -1 while its best
@@ -482,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_stale_burst_reads_result),
         cmocka_unit_test(test_lesson_walk),
         cmocka_unit_test(test_heads_table),
+        cmocka_unit_test(test_heads_table_silent_keys),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_lesson_on_imported_export),
         cmocka_unit_test(test_mask_click_export),

@@ -192,6 +192,19 @@ check "designed heads: no induction head named, the best given" \
 check "designed heads: no capital I in the table" eval '! screen | grep -q "I[0-9][0-9]"'
 check "designed heads: the previous-token head (98) is named, a capital P" \
     eval 'screen | grep -Eq "^L1 +P9[0-9] "'
+# every score on one page at 100 columns: Tab says so, and so does a key of
+# no use here ('*', which the legend names at 80 columns)
+keys Tab
+check "designed heads: Tab with every score on one page says so" \
+    wait_for '^Tab: every score is on this page'
+keys '*'
+check "designed heads: * says it does nothing here, and which keys do" \
+    wait_for '^\* does nothing here: arrows pick a head, Enter focuses it, Esc goes back'
+keys F Tab
+check "designed heads: Tab in the model view selects the next head" \
+    eval 'settle; screen | grep -Eq "^L1 .*\[[▀·░▒▓█ ]+\]$"'
+keys Enter
+check "designed heads: Enter then focuses head 6" wait_for 'layer 1 head 6 focused'
 
 "$PY" -c 'import numpy as np; np.save("'"$WORK"'/a.npy", np.full((1, 2, 3, 3), 1/3, np.float32))'
 printf 'a\nb\nc\n' >"$WORK/t.txt"

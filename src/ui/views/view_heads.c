@@ -213,6 +213,7 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
     hv->cw = many ? 4 * per - 1 : room > 4 ? 4 : room;
     hv->ch = many ? 2 : 1;
     page_of(ht, slots, &first, &count);
+    u->report.table_pages = (HEADSCORE_KINDS + slots - 1) / slots; /* 1: Tab has none to turn */
     char title[240];
     snprintf(title, sizeof title,
              "Head scores (%% of attention) on %d random sequences of %d tokens repeated once%s",
