@@ -114,7 +114,7 @@ for size in "80 24" "120 40"; do
         check "${W}x$H: gpt2: Tab on to the no-op scores" wait_for '^no-op on \[CLS\] \(Tab'
         n=$(screen | grep -E '^L7 ' | grep -Eo '(^| )-( |$)' | wc -l)
         check "${W}x$H: gpt2: no [CLS]: 12 heads of '-' in layer 7 ($n), and why" \
-            eval '[ "$n" = 12 ] && screen | grep -q "this model has no \[CLS\] or \[SEP\]"'
+            eval '[ "$n" = 12 ] && screen | grep -q "^c, s are \"-\": this model has no \[CLS\] or \[SEP\]"'
     fi
     keys Escape
     check "${W}x$H: gpt2: Esc leaves the table" gone '^Head scores'

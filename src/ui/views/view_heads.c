@@ -175,7 +175,8 @@ static int table_notes(const HeadScan *s, int first, int count, const char *note
         note[n++] =
             "c, s: a no-op head parks weight on [CLS] or [SEP] when what it seeks is absent";
     else if (noop)
-        note[n++] = "c, s: - , this model has no [CLS] or [SEP] (where BERT's no-op heads park)";
+        note[n++] =
+            "c, s are \"-\": this model has no [CLS] or [SEP], where BERT's no-op heads park";
     return n;
 }
 
