@@ -142,6 +142,14 @@ int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size)
     return n <= width ? n : snprintf(buf, size, "%.1f %s", st->entropy, t);
 }
 
+int widget_fit(const char *const *forms, int n, int width)
+{
+    int k = 0;
+    while (k < n - 1 && grid_text_width(forms[k]) > width)
+        k++;
+    return k;
+}
+
 /* 8 colours: tint the shade glyphs of the cells by their level. */
 void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l)
 {

@@ -140,15 +140,20 @@ done
 b=$WORK/b12
 "$PY" scripts/bert-checkpoint.py "$b" --seed 5 --layers 12 --heads 12 --d-model 96 >/dev/null ||
     notok "bert-checkpoint.py failed"
-for size in "80 24" "120 40"; do
+for size in "80 24" "100 30" "120 40"; do
     set -- $size
     W=$1 H=$2
     start "$W" "$H" --model "$b" "the cat sat on the mat"
     keys f
     check "${W}x$H: bert: f opens the table" wait_for '^Head scores'
-    if [ "$W" -ge 120 ]; then
-        check "${W}x$H: bert: the probes are in [CLS] and [SEP]" \
-            wait_for '^Head scores .* in \[CLS\] and \[SEP\]'
+    # the title and the legend under it in the longest form that fits, not cut
+    check "${W}x$H: bert: the probes are in [CLS] and [SEP], the title whole" \
+        wait_for '^Head scores .* in \[CLS\] and \[SEP\]$'
+    check "${W}x$H: bert: the legend is whole" \
+        eval 'screen | grep -A1 "^Head scores" | tail -1 | grep -Eq "(focuses|Tab: more)$"'
+    if [ "$W" = 100 ]; then
+        continue
+    elif [ "$W" -ge 120 ]; then
         keys Tab
         check "${W}x$H: bert: Tab shows next-token and the no-op scores" \
             wait_for '^n next-token  c no-op on \[CLS\]  s no-op on \[SEP\]'

@@ -53,11 +53,26 @@ static void test_stats_fit_takes_the_longest_form_that_fits(void **state)
     assert_string_equal(buf, "");
 }
 
+/* widget_fit: the first (longest) form within the width, code points
+ * counted, not bytes; the last when none fits. */
+static void test_fit_picks_the_first_form_that_fits(void **state)
+{
+    (void)state;
+    const char *forms[] = {"n\u00b2 121 weights 2.8 KiB", "n\u00b2 121 | 2.8 KiB", "n\u00b2 121"};
+    assert_int_equal(widget_fit(forms, 3, 22), 0); /* 23 bytes, 22 columns */
+    assert_int_equal(widget_fit(forms, 3, 21), 1);
+    assert_int_equal(widget_fit(forms, 3, 16), 1);
+    assert_int_equal(widget_fit(forms, 3, 15), 2);
+    assert_int_equal(widget_fit(forms, 3, 2), 2); /* none fits: the shortest, cut where drawn */
+    assert_int_equal(widget_fit(forms, 1, 2), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats_caption_fits_its_tile),
         cmocka_unit_test(test_stats_fit_takes_the_longest_form_that_fits),
+        cmocka_unit_test(test_fit_picks_the_first_form_that_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

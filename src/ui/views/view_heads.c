@@ -23,6 +23,7 @@
 #include "app/headscan.h"
 #include "render/heatmap.h"
 #include "../term.h"
+#include "../widgets.h"
 
 #define HALF_BLOCK 0x2580u
 #define LABEL_W 4 /* "L12 " */
@@ -180,23 +181,48 @@ static int table_notes(const HeadScan *s, int first, int count, const char *note
     return n;
 }
 
-/* The legend of the table's second line into t: the kinds shown, or the
- * one kind shown one at a time. */
-static void legend(const HeadTable *ht, bool many, int first, int count, char *t, size_t len)
+/* The legend of the table's second line, the longest form of it that fits
+ * width: the kinds shown, or the one kind shown one at a time. */
+static void legend(const HeadTable *ht, bool many, int first, int count, int width, Grid *g, int x,
+                   int y)
 {
+    char t[3][240];
     if (!many) {
-        snprintf(t, len, "%s (Tab: next score)  *: best, >= %.0f  Enter focuses",
-                 headscore_name((HeadScoreKind)ht->kind),
-                 100.0 * headscore_threshold((HeadScoreKind)ht->kind));
-        return;
+        const char *name = headscore_name((HeadScoreKind)ht->kind);
+        const double at = 100.0 * headscore_threshold((HeadScoreKind)ht->kind);
+        snprintf(t[0], sizeof t[0], "%s (Tab: next score)  *: best, >= %.0f  Enter focuses", name,
+                 at);
+        snprintf(t[1], sizeof t[1], "%s (Tab: next)  *: best, >= %.0f  Enter focuses", name, at);
+        snprintf(t[2], sizeof t[2], "%s (Tab: next)  *: best, >= %.0f", name, at);
+    } else {
+        char kinds[160];
+        size_t at = 0;
+        for (int k = first; k < first + count && at < sizeof kinds; k++)
+            at += (size_t)snprintf(kinds + at, sizeof kinds - at, "%c %s  ", LETTER[k],
+                                   headscore_name((HeadScoreKind)k));
+        const char *more = count < HEADSCORE_KINDS ? "  Tab: more" : "";
+        snprintf(t[0], sizeof t[0], "%sCAPITAL: the best, >= 50%s  Enter focuses", kinds, more);
+        snprintf(t[1], sizeof t[1], "%sCAPITAL: best >= 50%s", kinds, more);
+        snprintf(t[2], sizeof t[2], "%s%s", kinds, more[0] ? "Tab: more" : "");
     }
-    size_t at = 0;
-    for (int k = first; k < first + count && at < len; k++)
-        at += (size_t)snprintf(t + at, len - at, "%c %s  ", LETTER[k],
-                               headscore_name((HeadScoreKind)k));
-    if (at < len)
-        snprintf(t + at, len - at, "CAPITAL: the best, >= 50%s  Enter focuses",
-                 count < HEADSCORE_KINDS ? "  Tab: more" : "");
+    const char *forms[] = {t[0], t[1], t[2]};
+    grid_puts(g, x, y, forms[widget_fit(forms, 3, width)], width, STYLE_DIM);
+}
+
+/* The table's title, the longest form of it that fits width. */
+static void table_title(const HeadScan *s, int width, Grid *g, int x, int y)
+{
+    const char *in = s->cls >= 0 ? ", in [CLS] and [SEP]" : "";
+    char t[3][200];
+    snprintf(t[0], sizeof t[0],
+             "Head scores (%% of attention) on %d random sequences of %d tokens repeated once%s",
+             s->seqs, s->P, in);
+    snprintf(t[1], sizeof t[1], "Head scores (%%): %d random sequences of %d tokens, repeated%s",
+             s->seqs, s->P, in);
+    snprintf(t[2], sizeof t[2], "Head scores (%%): %d random %d-token sequences, repeated%s",
+             s->seqs, s->P, in);
+    const char *forms[] = {t[0], t[1], t[2]};
+    grid_puts(g, x, y, forms[widget_fit(forms, 3, width)], width, STYLE_TITLE);
 }
 
 void view_heads_table_draw(UiState *u, Grid *g, Rect r)
@@ -215,13 +241,8 @@ void view_heads_table_draw(UiState *u, Grid *g, Rect r)
     hv->ch = many ? 2 : 1;
     page_of(ht, slots, &first, &count);
     u->report.table_pages = (HEADSCORE_KINDS + slots - 1) / slots; /* 1: Tab has none to turn */
-    char title[240];
-    snprintf(title, sizeof title,
-             "Head scores (%% of attention) on %d random sequences of %d tokens repeated once%s",
-             s->seqs, s->P, s->cls >= 0 ? ", in [CLS] and [SEP]" : "");
-    grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
-    legend(ht, many, first, count, title, sizeof title);
-    grid_puts(g, r.x, r.y + 1, title, r.w, STYLE_DIM);
+    table_title(s, r.w, g, r.x, r.y);
+    legend(ht, many, first, count, r.w, g, r.x, r.y + 1);
     const char *note[2];
     int notes = table_notes(s, first, count, note);
     hv->y0 = r.y + 3;
@@ -310,7 +331,7 @@ void view_heads_model_draw(UiState *u, Grid *g, Rect r)
     hv->ch = per;
     hv->rows_shown = (r.h - 2) / hv->ch > L ? L : (r.h - 2) / hv->ch;
     scroll_to(hv, sel_l, hv->rows_shown, L);
-    char title[320], heads[96];
+    char title[3][320], heads[96];
     const CombView *cv = &u->a.ses.comb;
     if (cv->mode == COMB_ROLLOUT) /* one head a layer: what it stands for */
         snprintf(heads, sizeof heads, "the rollout of %d heads", comb_model_heads(cv, &u->a.app));
@@ -318,11 +339,18 @@ void view_heads_model_draw(UiState *u, Grid *g, Rect r)
         snprintf(heads, sizeof heads, "%s", model_head_label(&u->a.app.cfg, 0, 0));
     else
         snprintf(heads, sizeof heads, "%d heads", H);
-    snprintf(title, sizeof title,
+    snprintf(title[0], sizeof title[0],
              "Model view: %d layer%s x %s, each head's %d x %d weights at its largest per "
              "block   arrows, Enter focuses, Esc back",
              L, L == 1 ? "" : "s", heads, res->shape.n_q, res->shape.n_k);
-    grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
+    snprintf(title[1], sizeof title[1],
+             "Model view: %d layer%s x %s, each head's %d x %d weights at its largest per block", L,
+             L == 1 ? "" : "s", heads, res->shape.n_q, res->shape.n_k);
+    snprintf(title[2], sizeof title[2],
+             "Model view: %d layer%s x %s, %d x %d weights, the largest per block", L,
+             L == 1 ? "" : "s", heads, res->shape.n_q, res->shape.n_k);
+    const char *forms[] = {title[0], title[1], title[2]};
+    grid_puts(g, r.x, r.y, forms[widget_fit(forms, 3, r.w)], r.w, STYLE_TITLE);
     head_labels(g, hv, sel_h, r.y + 1, r.x + r.w);
     float *buf = term_xrealloc(NULL, sizeof *buf * (size_t)(2 * rows) * (size_t)hv->cw);
     for (int row = 0; row < hv->rows_shown; row++) {
