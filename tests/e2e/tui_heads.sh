@@ -174,6 +174,30 @@ for size in "80 24" "100 30" "120 40"; do
     fi
 done
 
+# A BERT of 2 layers x 4 heads on 18 tokens: its model view gives every key
+# as many columns and every query as many half-rows, so a thumbnail's
+# cells line up with the tokens (18 keys were stretched over 23 columns
+# at 100x30, 28 at 120x40)
+b4=$WORK/b4
+"$PY" scripts/bert-checkpoint.py "$b4" --seed 3 >/dev/null || notok "bert-checkpoint.py failed"
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    W=$1 H=$2
+    start "$W" "$H" --model "$b4" "The cat [MASK] on the mat. [SEP] It was tired."
+    keys F
+    check "${W}x$H: bert 2x4: F opens the model view of 18 x 18 weights" \
+        wait_for '^Model view: 2 layers x 4 heads, .*18 x 18 weights'
+    settle
+    n=$(thumbs L1) w=$(thumb_widths L1)
+    check "${W}x$H: bert 2x4: 4 thumbnails in L1 ($n), 18 columns each, a key a column ($w)" \
+        eval '[ "$n" = 4 ] && [ "$w" = 18 ]'
+    # the thumbnail's rows: L1's line and those under it up to the blank one
+    # (at 80x24 6 rows for 18 queries: pooled, three half-rows to two)
+    rows=$(screen | sed -n '/^L1 /,/^ *$/p' | grep -c '▀') want=9
+    [ "$W" = 80 ] && want=6
+    check "${W}x$H: bert 2x4: $want rows in L1's thumbnails ($rows)" [ "$rows" = "$want" ]
+done
+
 # gpt2-xl's 25 heads at 80 columns: cells of 2 columns, the heads' numbers
 # alone over them ("h10" would be cut to "h…")
 g25=$WORK/g25

@@ -324,11 +324,20 @@ void view_heads_model_draw(UiState *u, Grid *g, Rect r)
     int sel_h = u->a.heads.sel_h < H ? u->a.heads.sel_h : H - 1;
     hv->cw = (r.w - LABEL_W) / H - 1;
     hv->cw = hv->cw > 2 * res->shape.n_k ? 2 * res->shape.n_k : hv->cw;
+    if (hv->cw > res->shape.n_k) /* every key as many columns: 18 keys in 18, not 23 */
+        hv->cw -= hv->cw % res->shape.n_k;
     hv->cw = hv->cw < 1 ? 1 : hv->cw;
     int per = (r.h - 2) / L; /* rows a layer has: a gap row under each when 3 or more */
     per = per < 1 ? 1 : per > 13 ? 13 : per;
     int rows = per >= 3 ? per - 1 : per;
-    hv->ch = per;
+    /* every query as many rows (two a cell in colour) where the height allows */
+    const int half = u->hmode == HEATMAP_COLOR, n_q = res->shape.n_q;
+    for (int t = rows; (rows << half) > n_q && t >= 1; t--)
+        if ((t << half) % n_q == 0 && (t << half) >= n_q) {
+            rows = t;
+            break;
+        }
+    hv->ch = per >= 3 ? rows + 1 : rows; /* the gap row kept */
     hv->rows_shown = (r.h - 2) / hv->ch > L ? L : (r.h - 2) / hv->ch;
     scroll_to(hv, sel_l, hv->rows_shown, L);
     char title[3][320], heads[96];
