@@ -5,6 +5,7 @@
  */
 #include "widgets.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -211,6 +212,18 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w, const
     snprintf(how, sizeof how, t != 1.0f ? "%s/T (T = %g)" : "%s",
              s->cfg.scale ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)t);
     grid_printf(g, x, y + 1, w, STYLE_TEXT, "raw score %s = %.4f", how, (double)score);
+}
+
+int widget_info_rows(const UiState *u, const ModelResult *res)
+{
+    const AppState *s = &u->a.app;
+    int i = s->sel_row, n_k = res->shape.n_k;
+    if (s->n_multi > 0 || i < 0 || i >= res->shape.n_q)
+        return INT_MAX;
+    int vis = attention_visible_keys(&res->shape, i), bars = vis + (vis < n_k);
+    /* the cell's lines come without a cell picked only from 8 rows on */
+    int need = s->sel_col >= 0 || 1 + bars >= 8 ? 3 + bars : 1 + bars;
+    return need < 4 ? 4 : need;
 }
 
 void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h)

@@ -57,6 +57,12 @@ int widget_fit(const char *const *forms, int n, int width);
  * *l by their level (masked cells keep their glyph); else nothing. */
 void widget_tint_cells(const UiState *u, Grid *g, const HeatmapSpec *sp, const HeatmapLayout *l);
 
+/* The rows widget_info_draw fills for head h of res when given as many
+ * as it can use: its title, the selected cell's two lines (or the hint on
+ * picking one), a bar a key the selected row sees and the line on those it
+ * does not; INT_MAX for query rows summed (M), which take any height. */
+int widget_info_rows(const UiState *u, const ModelResult *res);
+
 /* The selected token's panel in r for head h of res: a title, the selected
  * cell's weight and raw score (or how to pick one), then its ranked bars. */
 void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h);

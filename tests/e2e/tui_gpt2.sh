@@ -42,7 +42,8 @@ fi
 status() { screen | tail -1; }
 lens_index() { "$BIN" --lesson | grep -n "^lens	" | cut -d: -f1; }
 
-for size in "80 24 4" "120 40 10"; do
+# the predictions take the rows the bars above leave: 5 at 80x24 (8 bars)
+for size in "80 24 5" "120 40 10"; do
     set -- $size
     tag="$1x$2"
     tui_start TERM=xterm-256color "$1" "$2" --model "$M" "$TEXT"
@@ -134,6 +135,18 @@ PYEOF
     keys q
     check "$tag: q exits 0" wait_for 'EXITED:0'
 done
+
+# At 100x30 on the first token (one bar, the rest masked) the predictions
+# take the rows the bars leave: 6, their title says 6, and no rows are
+# left empty above them (4 were, under "top 4 of 50257")
+tui_start TERM=xterm-256color 100 30 --model "$M" "$TEXT"
+check "100x30: the predictions of token 1 say top 6" \
+    wait_for 'Next token after 1 The \(top 6 of 50257\):'
+settle
+n=$(screen | sed -n '/Next token after 1 The/,$p' | grep -Ec ' [0-9]+\.[0-9]{2}% ')
+check "100x30: 6 predictions drawn ($n)" [ "$n" = 6 ]
+gap=$(screen | sed -n '/more masked/,/Next token after/p' | grep -c '^ *$')
+check "100x30: at most one empty row above them ($gap)" [ "$gap" -le 1 ]
 
 # A long text at 80x24 draws every head small beside the focused one: each
 # tile named by its number, the label every head shares ("learned") left out

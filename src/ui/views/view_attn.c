@@ -176,6 +176,10 @@ void view_attn_draw(UiState *u, Grid *g, Rect r)
     const LessonPage *page = lesson_state_page(&u->a.lesson);
     if (!used && page && page->set.view == VIEW_ID_HEADS) /* a lesson's page on every head */
         used = view_long_tiles(u, g, right, right.h - pred_h);
+    /* the rows the selected token's bars leave: more predictions, up to all */
+    int spare = right.h - used - pred_h - widget_info_rows(u, &u->a.ses.res);
+    if (pred_h > 0 && spare > 0)
+        pred_h += spare < VIEW_PREDICT_ROWS_MOST - pred_h ? spare : VIEW_PREDICT_ROWS_MOST - pred_h;
     Rect below = {right.x, right.y + used, right.w, right.h - used - pred_h};
     widget_info_draw(u, g, below, &u->a.ses.res, s->head);
     view_predict_draw(u, g, (Rect){right.x, right.y + right.h - pred_h, right.w, pred_h});

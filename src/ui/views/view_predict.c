@@ -19,7 +19,7 @@ int view_predict_rows(const UiState *u, int h)
     if (u->a.ses.run_err || u->a.app.n_q == 0 || u->a.app.cross_on ||
         !kind_has_logits(u->a.ses.kind))
         return 0;
-    int want = 1 + SESSION_PREDICT_MAX;
+    int want = VIEW_PREDICT_ROWS_MOST;
     return h >= 28 ? want : h >= 16 ? 5 : h >= 12 ? 4 : 0;
 }
 

@@ -8,9 +8,13 @@
 
 #include "../uistate.h"
 
+/* The most rows the predictions take: a title and SESSION_PREDICT_MAX tokens. */
+#define VIEW_PREDICT_ROWS_MOST (1 + SESSION_PREDICT_MAX)
+
 /* Rows the predictions want at the foot of a panel h rows high: 0 when the
  * kind predicts nothing or there is no result, else a title and up to 10
- * tokens (fewer on a short screen). */
+ * tokens (fewer on a short screen; the caller may give them the rows the
+ * panel above leaves, up to VIEW_PREDICT_ROWS_MOST). */
 int view_predict_rows(const UiState *u, int h);
 
 /* Draw the selected row's predictions into r (r.h from view_predict_rows).
