@@ -111,8 +111,11 @@ typedef struct {
     /* The settings the kind fixes (sizes, causal, labels) into *c, keeping
      * what the caller sets (keep_scores, weights_budget). NULL: none. */
     void (*config)(const Kind *k, ModelConfig *c);
-    /* One line about the kind for the status line when it opens. NULL: none. */
-    void (*describe)(const Kind *k, char *msg, size_t len);
+    /* One line about the kind for the status line when it opens, in form
+     * 0 (the whole line) to KIND_DESCRIBE_FORMS - 1, each no longer than
+     * the one before, for the interface to show the longest that fits (a
+     * kind with fewer forms writes its shortest for the others). NULL: none. */
+    void (*describe)(const Kind *k, int form, char *msg, size_t len);
     /* Background work (a large file's check): KIND_BUSY while it goes on,
      * AV_OK when there is none left (*changed set when it ended in this call:
      * config and describe may say something new), or an AV_ERR_* code with
@@ -265,8 +268,12 @@ bool kind_cost(const Kind *k, KindCost *cost);
 /* k->cls->config, when the kind fixes settings; else c unchanged. */
 void kind_config(const Kind *k, ModelConfig *c);
 
-/* k->cls->describe into msg, or msg emptied. */
-void kind_describe(const Kind *k, char *msg, size_t len);
+/* The forms of a kind's line (KindClass.describe). */
+#define KIND_DESCRIBE_FORMS 3
+
+/* k->cls->describe's form (0 .. KIND_DESCRIBE_FORMS - 1) into msg, or msg
+ * emptied. */
+void kind_describe(const Kind *k, int form, char *msg, size_t len);
 
 /* k->cls->poll, or AV_OK with *changed false. */
 int kind_poll(Kind *k, bool *changed, char *msg, size_t len);

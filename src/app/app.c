@@ -311,7 +311,7 @@ void app_begin(App *a)
 void app_kind_line(App *a)
 {
     char line[sizeof a->app.msg];
-    kind_describe(a->ses.kind, line, sizeof line);
+    kind_describe(a->ses.kind, 0, line, sizeof line);
     if (line[0])
         memcpy(a->app.msg, line, sizeof line);
 }

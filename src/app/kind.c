@@ -148,12 +148,12 @@ void kind_config(const Kind *k, ModelConfig *c)
         k->cls->config(k, c);
 }
 
-void kind_describe(const Kind *k, char *msg, size_t len)
+void kind_describe(const Kind *k, int form, char *msg, size_t len)
 {
     if (len)
         msg[0] = 0;
     if (k->cls->describe)
-        k->cls->describe(k, msg, len);
+        k->cls->describe(k, form, msg, len);
 }
 
 int kind_poll(Kind *k, bool *changed, char *msg, size_t len)

@@ -154,7 +154,7 @@ static void test_trained(void **state)
     assert_int_equal(fixed.layers, 2);
     assert_true(fixed.causal && fixed.keep_scores);
     char msg[128];
-    kind_describe(&k, msg, sizeof msg);
+    kind_describe(&k, 0, msg, sizeof msg);
     assert_string_equal(msg, "trained 'text' model, causal, context 16: g generates the next "
                              "token");
     assert_true(kind_generates(&k));
@@ -212,7 +212,7 @@ static void test_imported(void **state)
     bool changed = true;
     assert_int_equal(kind_poll(&k, &changed, msg, sizeof msg), AV_OK); /* checked already */
     assert_false(changed);
-    kind_describe(&k, msg, sizeof msg);
+    kind_describe(&k, 0, msg, sizeof msg);
     assert_string_equal(msg, "a.npy: 1 layer x 2 heads, 3 x 3 tokens, causal (detected)");
     kind_close(&k);
     model_result_free(&r);

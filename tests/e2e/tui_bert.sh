@@ -20,7 +20,7 @@ if ! "$PY" -c 'import numpy' 2>/dev/null; then
 fi
 . tests/e2e/lib/tui.sh
 tui_init bert
-M=$WORK/bert
+M=$WORK/bert-tiny-random # a name of 16 characters: the model's line has to fit
 if ! "$PY" scripts/bert-checkpoint.py "$M" --seed 3 >/dev/null; then
     echo "not ok - tui_bert: bert-checkpoint.py failed"
     exit 1
@@ -44,6 +44,11 @@ for size in "80 24" "100 30" "120 40"; do
     tui_start TERM=xterm-256color "$1" "$2" --model "$M" "$TEXT"
     check "$tag: BERT's sizes, d_k and the mask on the status line" \
         eval 'status2 | grep -q "tokens 18.*BERT.*2 layers x 4 heads.*d_model 32.*d_k 8.*bidirectional"'
+    # the model's line in the longest form that fits one row, the cost line
+    # above it (at 80 and 100 columns the line took two rows, over the cost)
+    check "$tag: the model's line fits one row, its fill-ins said" \
+        eval 'screen | grep -Eq "^BERT '"'"'bert-tiny-random'"'"': 2 (layers )?x 4 heads, .*fill-ins\$"'
+    check "$tag: the cost line is there" eval 'screen | grep -Eq "^Cost: n 18 \| .* ms"'
     if [ "$1" = 120 ]; then
         check "$tag: the status line says learned positions" \
             eval 'status | grep -q "learned positions | bidirectional"'

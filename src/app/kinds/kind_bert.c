@@ -270,16 +270,31 @@ static bool bert_kind_cost(const Kind *k, KindCost *cost)
     return true;
 }
 
-static void bert_kind_describe(const Kind *k, char *msg, size_t len)
+/* Forms 0 to 2: "BERT 'b': 12 layers x 12 heads, d_model 768, 110M
+ * parameters, bidirectional, masked-LM head: fill-ins", "... 110M params,
+ * bidirectional, MLM fill-ins", "BERT 'b': 12 x 12 heads, d_model 768,
+ * 110M params, MLM fill-ins" (bidirectional is on the status line). */
+static void bert_kind_describe(const Kind *k, int form, char *msg, size_t len)
 {
     const BertKind *g = self_of(k);
     const BertWeights *w = &g->hf.w;
     double p = bert_param_count(w); /* a small random checkpoint has thousands */
-    bool big = p >= 1e6;
-    snprintf(
-        msg, len, "%s '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, bidirectional%s",
-        family(g), g->name, w->cfg.n_layer, w->cfg.n_head, w->cfg.d_model, big ? p / 1e6 : p / 1e3,
-        big ? "M" : "K", bert_has_mlm(w) ? ", masked-LM head: fill-ins" : "");
+    bool big = p >= 1e6, mlm = bert_has_mlm(w);
+    const int L = w->cfg.n_layer, H = w->cfg.n_head, D = w->cfg.d_model;
+    const double shown = big ? p / 1e6 : p / 1e3;
+    const char *unit = big ? "M" : "K";
+    if (form >= 2)
+        snprintf(msg, len, "%s '%s': %d x %d heads, d_model %d, %.0f%s params%s", family(g),
+                 g->name, L, H, D, shown, unit, mlm ? ", MLM fill-ins" : "");
+    else if (form == 1)
+        snprintf(msg, len,
+                 "%s '%s': %d layers x %d heads, d_model %d, %.0f%s params, "
+                 "bidirectional%s",
+                 family(g), g->name, L, H, D, shown, unit, mlm ? ", MLM fill-ins" : "");
+    else
+        snprintf(msg, len,
+                 "%s '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, bidirectional%s",
+                 family(g), g->name, L, H, D, shown, unit, mlm ? ", masked-LM head: fill-ins" : "");
 }
 
 /* tokens.txt: each token's vocabulary string a line ("[CLS]", "##ing"),

@@ -74,8 +74,9 @@ static void imported_config(const Kind *k, ModelConfig *c)
 }
 
 /* The warning, else the file; while the check runs, which layers it checks. */
-static void imported_describe(const Kind *k, char *msg, size_t len)
+static void imported_describe(const Kind *k, int form, char *msg, size_t len)
 {
+    (void)form; /* one form */
     const Imported *s = k->self;
     const AttnFile *af = &s->af;
     int n;

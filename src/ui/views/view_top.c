@@ -12,6 +12,8 @@
 #include "../widgets.h"
 #include "view_table.h"
 
+#define KIND_LINE_MAX 320 /* a kind's line: as long as AppState.msg */
+
 /* Rows a message wider than the screen (an example's note) may take. */
 #define NOTE_ROWS_MOST 4
 
@@ -384,10 +386,24 @@ static bool note_gone(const UiState *u)
     return s->note_shown && (s->sentence < 0 || u->a.lesson.active);
 }
 
-/* The message the bottom rows show: "" for a note gone. */
-static const char *shown_msg(const UiState *u)
+/* The message the bottom rows show at width w: "" for a note gone; the
+ * kind's line (a model's, when it opens) in the longest of its forms that
+ * fits, written into buf, so that it keeps to one row over the cost line. */
+static const char *shown_msg(const UiState *u, int w, char buf[][KIND_LINE_MAX])
 {
-    return note_gone(u) ? "" : u->a.app.msg;
+    const char *msg = u->a.app.msg;
+    if (note_gone(u))
+        return "";
+    if (!msg[0] || grid_text_width(msg) <= w)
+        return msg;
+    const char *forms[KIND_DESCRIBE_FORMS];
+    for (int f = 0; f < KIND_DESCRIBE_FORMS; f++) {
+        kind_describe(u->a.ses.kind, f, buf[f], KIND_LINE_MAX);
+        forms[f] = buf[f];
+    }
+    if (strcmp(msg, buf[0]) != 0) /* another message, shown whole over more rows */
+        return msg;
+    return forms[widget_fit(forms, KIND_DESCRIBE_FORMS, w)];
 }
 
 /* A message wider than the screen (an example's note): the rows it takes
@@ -395,7 +411,8 @@ static const char *shown_msg(const UiState *u)
  * two; 0 for a message of one line or none. */
 static int note_rows(const UiState *u, int w)
 {
-    const char *msg = shown_msg(u);
+    char buf[KIND_DESCRIBE_FORMS][KIND_LINE_MAX];
+    const char *msg = shown_msg(u, w, buf);
     if (!msg[0] || grid_text_width(msg) <= w)
         return 0;
     int rows = wrapped_rows(msg, w, NOTE_ROWS_MOST);
@@ -453,7 +470,8 @@ int view_top_status_rows(const UiState *u, int w)
 void view_top_bottom_draw(UiState *u, Grid *g)
 {
     u->report.note_gone = note_gone(u); /* a note goes with its sentence */
-    const char *msg = shown_msg(u);
+    char buf[KIND_DESCRIBE_FORMS][KIND_LINE_MAX];
+    const char *msg = shown_msg(u, g->w, buf);
     int rows = view_top_status_rows(u, g->w), y = g->h - rows;
     draw_cost(u, g, y - 2);
     int note = note_rows(u, g->w);
