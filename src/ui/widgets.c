@@ -145,10 +145,8 @@ int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size)
 
 int widget_fit(const char *const *forms, int n, int width)
 {
-    int k = 0;
-    while (k < n - 1 && grid_text_width(forms[k]) > width)
-        k++;
-    return k;
+    int k = grid_first_fit(forms, n, width);
+    return k < 0 ? n - 1 : k;
 }
 
 /* 8 colours: tint the shade glyphs of the cells by their level. */

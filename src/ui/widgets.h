@@ -49,8 +49,8 @@ int widget_stats_fit(const HeadStats *st, int width, char *buf, size_t size);
  * "1.58 .38", then "1.6 .38", where it would be cut. */
 int widget_stats_caption(const HeadStats *st, int width, char *buf, size_t size);
 
-/* The longest of n forms of one line (forms[0] the longest) that fits
- * width columns: its index, or n - 1 when none fits (cut where drawn). */
+/* grid_first_fit's form, or n - 1 (the shortest, cut where drawn) when
+ * none fits width columns. */
 int widget_fit(const char *const *forms, int n, int width);
 
 /* At 8 colours, tint the shade glyphs of the cells heatmap_draw laid out in
