@@ -49,7 +49,7 @@ typedef struct {
     LessonAnswer answer;
     char answer_text[96];
     bool correct;
-    char problem[256]; /* why the page cannot show what it should, or "" */
+    char problem[LESSON_PROBLEM_MAX]; /* why the page cannot show what it should, or "" */
     /* weights the page loaded from a folder */
     ModelWeights weights;
     bool have_weights;

@@ -50,6 +50,10 @@
 #define LESSON_MAX_PAGES 200
 #define LESSON_MAX_CHOICES 9
 
+/* The room for a page's problem, one or two sentences for the reader
+ * (a model folder not there, where it was looked for). */
+#define LESSON_PROBLEM_MAX 768
+
 typedef enum { LESSON_ASK_NONE, LESSON_ASK_TOKEN, LESSON_ASK_CHOICE, LESSON_ASK_NUMBER } LessonAsk;
 
 typedef struct {

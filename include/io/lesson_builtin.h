@@ -22,10 +22,14 @@ bool lesson_find_path(const Lesson *l, const char *path, char *out, size_t size)
  * given and returns false. */
 bool lesson_find_model(const Lesson *l, const char *name, char *out, size_t size);
 
-/* The one line for a page's model that lesson_find_model did not find:
- * a name that could be a hub id says how to fetch it, a path that it is
- * missing. Into out (size bytes). */
-void lesson_model_missing(const char *name, char *out, size_t size);
+/* The one line for a page's model that lesson_find_model did not find
+ * (l's, which may be NULL): a name that could be a hub id says how to fetch
+ * it; a path that it is not there and, when relative, where it was looked
+ * for; a path under assets/ (attnviz's own models) that make install
+ * installs them, or that attnviz runs from its checkout. It promises
+ * nothing the page says: a page that makes its model says so itself. Into
+ * out (size bytes: LESSON_PROBLEM_MAX holds it). */
+void lesson_model_missing(const Lesson *l, const char *name, char *out, size_t size);
 
 /* Run every page of l on model (a folder or a hub id, as a page's model:
  * names it; copied) instead of the page's own model or weights: --lesson

@@ -39,11 +39,11 @@ struct HandoutRun {
     ModelConfig cfg;
     void *model; /* hm's: the page's weights or trained model */
     ModelResult r;
-    int err;           /* AV_OK, or why the page could not run */
-    char problem[256]; /* a sentence for the reader when err != AV_OK */
-    int layer, head;   /* 0-based */
-    int row;           /* selected query token (0-based), or -1 */
-    int key;           /* inspected key token, or -1 */
+    int err;                          /* AV_OK, or why the page could not run */
+    char problem[LESSON_PROBLEM_MAX]; /* a sentence for the reader when err != AV_OK */
+    int layer, head;                  /* 0-based */
+    int row;                          /* selected query token (0-based), or -1 */
+    int key;                          /* inspected key token, or -1 */
 };
 
 /* Say why the page cannot show what it should: run->err = err and

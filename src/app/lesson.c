@@ -79,9 +79,9 @@ static void load_model(LessonState *ls, const LessonSettings *set)
     if (!set->model)
         return;
     if (!there) {
-        char why_missing[300];
-        lesson_model_missing(set->model, why_missing, sizeof why_missing);
-        snprintf(ls->problem, sizeof ls->problem, "%.220s Toy weights run meanwhile.", why_missing);
+        char why_missing[LESSON_PROBLEM_MAX - 32];
+        lesson_model_missing(&ls->lesson, set->model, why_missing, sizeof why_missing);
+        snprintf(ls->problem, sizeof ls->problem, "%s Toy weights run meanwhile.", why_missing);
         return;
     }
     if (ls->host && !strcmp(path, ls->use_model)) {

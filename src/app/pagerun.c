@@ -21,9 +21,9 @@ typedef struct {
  * cache), opened through the table of folder kinds. */
 static int open_model(const Lesson *l, const LessonSettings *s, PageModel *pm, HandoutRun *run)
 {
-    char path[4096], why[512];
+    char path[4096], why[LESSON_PROBLEM_MAX];
     if (!lesson_find_model(l, s->model, path, sizeof path)) {
-        lesson_model_missing(s->model, why, sizeof why);
+        lesson_model_missing(l, s->model, why, sizeof why);
         return handout_problem(run, AV_ERR_MODEL, "%s", why);
     }
     int err = kind_open_folder(&pm->kind, path, NULL, NULL, why, sizeof why);

@@ -61,7 +61,7 @@ if [ -d assets/models/induction ]; then
     [[ "$got" == *": q ("* ]] && pass "the induction lesson runs assets/models/induction: $got" ||
         fail "induction handout" "answer '$got'"
 else
-    grep -q 'assets/models/induction is missing' "$tmp/induction.md" &&
+    grep -q 'assets/models/induction is not there' "$tmp/induction.md" &&
         pass "the induction lesson says plainly that its model is missing" ||
         fail "induction handout" "no word on the missing model"
 fi
@@ -70,7 +70,7 @@ fi
 mkdir -p "$tmp/alone" && cp assets/lessons/*-induction.lesson "$tmp/alone/induction.lesson"
 cp "$ATTNVIZ" "$tmp/alone/attnviz"
 (cd "$tmp/alone" && ./attnviz --lesson induction.lesson --export md >"$tmp/alone.md" 2>"$err")
-grep -q 'assets/models/induction is missing' "$tmp/alone.md" &&
+grep -q 'assets/models/induction is not there' "$tmp/alone.md" &&
     grep -q 'Answer:\*\* not available' "$tmp/alone.md" &&
     pass "without its model the induction lesson says plainly that it is missing" ||
     fail "induction lesson without its model" "$(grep -m2 'missing\|Answer' "$tmp/alone.md" | tr '\n' '|')"

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/av.h"
 #include "core/model.h"
@@ -380,6 +381,37 @@ static void test_lesson_builtins_parse(void **state)
     lesson_catalog_free(&cat);
 }
 
+/* A page's model folder not found: the line says it is not there and,
+ * for a relative name, where attnviz looked (the working folder, beside
+ * the lesson); for one under assets/ (attnviz's own) that make install
+ * installs them or the checkout has them; never "as the page says". */
+static void test_lesson_model_missing(void **state)
+{
+    (void)state;
+    char why[LESSON_PROBLEM_MAX], cwd[1024], want[1200];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    lesson_model_missing(NULL, "/tmp/nosuchmodel", why, sizeof why);
+    assert_string_equal(why, "The model folder /tmp/nosuchmodel is not there.");
+    Lesson l;
+    LessonError e;
+    static const char t[] = "title: T\n== P\nmodel: assets/models/nosuch\n";
+    assert_int_equal(lesson_parse(t, strlen(t), "t", "/tmp/lessons", &l, &e), AV_OK);
+    lesson_model_missing(&l, "assets/models/nosuch", why, sizeof why);
+    snprintf(want, sizeof want,
+             "The model folder assets/models/nosuch is not there: attnviz looked beside the "
+             "lesson (/tmp/lessons), in the working folder (%s) and beside attnviz (",
+             cwd);
+    assert_true(strncmp(why, want, strlen(want)) == 0);
+    assert_non_null(strstr(why, ", the folders above it and its installed share/attnviz). "
+                                "attnviz's own models come with it: make install installs "
+                                "them, or run attnviz from its checkout."));
+    lesson_model_missing(NULL, "my/models/x", why, sizeof why);
+    assert_null(strstr(why, "make install"));
+    assert_null(strstr(why, "beside the lesson"));
+    assert_null(strstr(why, "as the page says"));
+    lesson_free(&l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -389,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_lesson_answer_weights_only),
         cmocka_unit_test(test_lesson_token_index),
         cmocka_unit_test(test_lesson_builtins_parse),
+        cmocka_unit_test(test_lesson_model_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,16 +62,38 @@ bool lesson_find_model(const Lesson *l, const char *name, char *out, size_t size
     return false;
 }
 
-void lesson_model_missing(const char *name, char *out, size_t size)
+void lesson_model_missing(const Lesson *l, const char *name, char *out, size_t size)
 {
     HfId id;
-    if (name[0] != '/' && name[0] != '.' && hfcache_parse_id(name, &id))
+    if (name[0] != '/' && name[0] != '.' && hfcache_parse_id(name, &id)) {
         snprintf(out, size,
                  "The model %.100s is neither a folder nor in the Hugging Face "
                  "cache: attnviz get %.100s fetches it.",
                  name, name);
-    else
-        snprintf(out, size, "The model folder %.200s is missing: make it as the page says.", name);
+        return;
+    }
+    if (name[0] == '/') {
+        snprintf(out, size, "The model folder %.200s is not there.", name);
+        return;
+    }
+    /* where lesson_find_path looked: beside the lesson, the working folder,
+     * the binary's folder and those above it, its installed assets */
+    char cwd[1024], exe[1024], beside[1200] = "";
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    asset_exe_dir(exe, sizeof exe);
+    if (l && l->dir && l->dir[0])
+        snprintf(beside, sizeof beside, "beside the lesson (%.150s), ", l->dir);
+    int n = snprintf(out, size,
+                     "The model folder %.120s is not there: attnviz looked %sin the working "
+                     "folder (%.150s) and beside attnviz (%.150s, the folders above it and "
+                     "its installed share/attnviz).",
+                     name, beside, cwd, exe[0] ? exe : "?");
+    /* the project's own models (the built-in lessons' assets/models/...) */
+    if (!strncmp(name, "assets/", 7) && n > 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n,
+                 " attnviz's own models come with it: make install installs them, or run "
+                 "attnviz from its checkout.");
 }
 
 int lesson_use_model(Lesson *l, const char *model)
