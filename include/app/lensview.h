@@ -28,6 +28,7 @@ typedef struct {
     unsigned gen;     /* the run of the session's result it is of (Session.gen); 0: none */
     const Kind *kind; /* the kind it is of */
     int err;          /* the last kind_lens code: AV_OK, KIND_BUSY or an error */
+    char why[480];    /* with err AV_ERR_NEEDS_MODEL: why the kind shown has no lens */
 } LensView;
 
 /* Input a (arg, col: ACT_CELL_SET's layer and position) offered to the
@@ -49,11 +50,16 @@ bool lensview_input(LensView *lv, AppState *s, const Kind *k, Action a, int arg,
 bool lensview_fresh(const LensView *lv, const Kind *k, unsigned gen);
 
 /* While the view is shown and the lens not fresh (the result's run gen, ok false when that run
- * failed: nothing to ask): the kind's lens of s's text into lv->ls. Returns
+ * failed: nothing to ask): the kind's lens of s's text into lv->ls. A kind
+ * with no lens (a lesson page's view: lens on toy weights) leaves in
+ * lv->why the sentence the view shows: stand_in, when not NULL, is why
+ * that kind runs instead of the one meant (lesson_state_stand_in), else
+ * the kind's own refusal. Returns
  * 1 when the lens or its error changed (draw again), 0 when there was
  * nothing to do or the kind still computes (KIND_BUSY in lv->err: ask
  * again), AV_ERR_NOMEM. */
-int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool ok);
+int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool ok,
+                    const char *stand_in);
 
 /* The cell selected within the lens held, *l its layer and *i its
  * position: false when the lens holds no position. */

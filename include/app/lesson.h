@@ -50,6 +50,7 @@ typedef struct {
     char answer_text[96];
     bool correct;
     char problem[LESSON_PROBLEM_MAX]; /* why the page cannot show what it should, or "" */
+    char stand_in[320]; /* "the page's model X was not found" while toy weights stand in, or "" */
     /* weights the page loaded from a folder */
     ModelWeights weights;
     bool have_weights;
@@ -118,6 +119,11 @@ int lesson_state_list_open(LessonState *ls, AppState *s);
 
 /* The page shown, or NULL when no lesson is active. */
 const LessonPage *lesson_state_page(const LessonState *ls);
+
+/* Why the page's model is not the one running, when its model folder was
+ * not found or could not be opened and toy weights stand in ("the page's
+ * model DIR was not found"); NULL otherwise (no lesson, no such page). */
+const char *lesson_state_stand_in(const LessonState *ls);
 
 /* Predict, then see: while the page's question waits for its reveal, the
  * numbers that answer it are hidden. Whether the screen must hide them now

@@ -80,7 +80,8 @@ static unsigned lens(App *a)
     const Session *ss = &a->ses;
     if (ss->computing)
         return 0;
-    int got = lensview_update(&a->lens, ss->kind, &a->app, ss->gen, !ss->run_err && a->app.n_q > 0);
+    int got = lensview_update(&a->lens, ss->kind, &a->app, ss->gen, !ss->run_err && a->app.n_q > 0,
+                              lesson_state_stand_in(&a->lesson));
     return got < 0 ? APP_DO_NOMEM : got ? APP_DO_REDRAW : 0;
 }
 

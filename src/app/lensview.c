@@ -91,7 +91,23 @@ bool lensview_fresh(const LensView *lv, const Kind *k, unsigned gen)
     return lv->kind == k && lv->gen == gen && lv->err != KIND_BUSY;
 }
 
-int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool ok)
+/* Why k has no lens, into lv->why: the page's model that is not running
+ * (stand_in), or the kind's refusal of the lens key. */
+static void why_no_lens(LensView *lv, const Kind *k, const char *stand_in)
+{
+    const char *why = kind_refuses(k, KIND_ASK_LENS);
+    if (stand_in)
+        snprintf(lv->why, sizeof lv->why,
+                 "No logit lens: %.300s, and the toy weights that run meanwhile predict no "
+                 "tokens.",
+                 stand_in);
+    else
+        snprintf(lv->why, sizeof lv->why, "No logit lens: %.400s.",
+                 why ? why : "this model predicts no tokens");
+}
+
+int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool ok,
+                    const char *stand_in)
 {
     if (s->view != VIEW_ID_LENS || lensview_fresh(lv, k, gen))
         return 0;
@@ -106,9 +122,11 @@ int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool
         lv->err = KIND_BUSY;
         return 0;
     }
-    lv->gen = gen, lv->err = err;
+    lv->gen = gen, lv->err = err, lv->why[0] = '\0';
     if (err)
         lv->ls.n = 0;
+    if (err == AV_ERR_NEEDS_MODEL)
+        why_no_lens(lv, k, stand_in);
     lv->sel_l = clampi(lv->sel_l, 0, layers_of(lv, s));
     return err == AV_ERR_NOMEM ? AV_ERR_NOMEM : 1;
 }

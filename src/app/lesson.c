@@ -50,6 +50,11 @@ const LessonPage *lesson_state_page(const LessonState *ls)
     return ls->active && ls->page < ls->lesson.n_pages ? &ls->lesson.pages[ls->page] : NULL;
 }
 
+const char *lesson_state_stand_in(const LessonState *ls)
+{
+    return lesson_state_page(ls) && ls->stand_in[0] ? ls->stand_in : NULL;
+}
+
 const ModelWeights *lesson_state_weights(const LessonState *ls)
 {
     return ls->have_weights ? &ls->weights : NULL;
@@ -82,6 +87,8 @@ static void load_model(LessonState *ls, const LessonSettings *set)
         char why_missing[LESSON_PROBLEM_MAX - 32];
         lesson_model_missing(&ls->lesson, set->model, why_missing, sizeof why_missing);
         snprintf(ls->problem, sizeof ls->problem, "%s Toy weights run meanwhile.", why_missing);
+        snprintf(ls->stand_in, sizeof ls->stand_in, "the page's model %.200s was not found",
+                 set->model);
         return;
     }
     if (ls->host && !strcmp(path, ls->use_model)) {
@@ -93,6 +100,8 @@ static void load_model(LessonState *ls, const LessonSettings *set)
     if (err) {
         snprintf(ls->problem, sizeof ls->problem, "The model could not be opened: %.200s",
                  why[0] ? why : av_strerror(err));
+        snprintf(ls->stand_in, sizeof ls->stand_in, "the page's model %.200s could not be opened",
+                 set->model);
         return;
     }
     ls->have_model = true;
@@ -168,7 +177,7 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     k = k < 0 ? 0 : k >= l->n_pages ? l->n_pages - 1 : k;
     ls->page = k;
     const LessonSettings *set = &l->pages[k].set;
-    ls->problem[0] = '\0';
+    ls->problem[0] = ls->stand_in[0] = '\0';
     ModelConfig c = page_config(ls, set, &s->cfg);
     s->cfg = c;
     const char *text = set->sentence                     ? set->sentence

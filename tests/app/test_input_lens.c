@@ -228,6 +228,34 @@ static void test_lens_lesson_on_the_model(void **state)
     free(dir);
 }
 
+/* A lesson page whose view is the lens and whose model folder is missing:
+ * toy weights run meanwhile, and the view says so, not that imported
+ * attention lacks vectors. */
+static void test_lens_page_model_missing(void **state)
+{
+    (void)state;
+    static const char text[] = "title: t\n== p\nmodel: /tmp/attnviz-no-such-model\n"
+                               "view: lens\n\nSome text.\n";
+    Fix f = {0};
+    start(&f, "some text", false);
+    Lesson l;
+    LessonError e;
+    assert_int_equal(lesson_parse(text, strlen(text), "t", "", &l, &e), AV_OK);
+    f.a.pending = lesson_state_start(&f.a.lesson, &l, &f.a.app);
+    settle(&f);
+    assert_int_equal(f.a.app.view, VIEW_ID_LENS);
+    assert_int_equal(app_poll(&f.a) & (APP_DO_NOMEM | APP_DO_FAIL), 0);
+    assert_int_equal(f.a.lens.err, AV_ERR_NEEDS_MODEL);
+    assert_string_equal(f.a.lens.why,
+                        "No logit lens: the page's model /tmp/attnviz-no-such-model was not "
+                        "found, and the toy weights that run meanwhile predict no tokens.");
+    assert_null(strstr(f.a.lens.why, "imported"));
+    assert_non_null(strstr(f.a.lesson.problem, "/tmp/attnviz-no-such-model is not there."));
+    assert_non_null(strstr(f.a.lesson.problem, "Toy weights run meanwhile."));
+    assert_null(strstr(f.a.lesson.problem, "as the page says"));
+    stop(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_lens_keys),
         cmocka_unit_test(test_lens_follows_typing),
         cmocka_unit_test(test_lens_lesson_on_the_model),
+        cmocka_unit_test(test_lens_page_model_missing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

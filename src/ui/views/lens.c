@@ -121,12 +121,34 @@ static void panel(const UiState *u, Grid *g, Rect r, int l, int i)
     grid_printf(g, x, yn + 1, w, rank == 1 ? STYLE_ACCENT : STYLE_TEXT, "rank %d, %s", rank, name);
 }
 
+/* text from row y of r on, wrapped at spaces to r.w columns (UTF-8
+ * characters counted as one), over the rows left. */
+static void wrapped(Grid *g, Rect r, int y, const char *text, int style)
+{
+    for (const char *p = text; *p && y < r.y + r.h; y++) {
+        const char *end = p, *cut = NULL;
+        for (int used = 0; *end && used < r.w; end++) {
+            if (*end == ' ')
+                cut = end;
+            used += (*end & 0xC0) != 0x80;
+        }
+        if (*end && *end != ' ' && cut) /* a word runs past the line: break before it */
+            end = cut;
+        grid_printf(g, r.x, y, r.w, style, "%.*s", (int)(end - p), p);
+        p = end + strspn(end, " ");
+    }
+}
+
 /* What stands in for the lens when there is none to draw. */
 static bool no_lens(const UiState *u, Grid *g, Rect r)
 {
     const LensView *lv = &u->a.lens;
     if (lv->ls.n > 0 && lv->ls.rows > 0 && (lv->err == AV_OK || lv->err == KIND_BUSY))
         return false;
+    if (lv->err == AV_ERR_NEEDS_MODEL && lv->why[0]) { /* the kind shown has none: why */
+        wrapped(g, r, r.y + 2, lv->why, STYLE_DIM);
+        return true;
+    }
     const char *why = lv->err == KIND_BUSY || lv->err == AV_OK ? "computing the logit lens\u2026"
                       : lv->err == AV_ERR_EMPTY ? "the logit lens needs a text with tokens"
                                                 : av_strerror(lv->err);
