@@ -39,7 +39,10 @@ struct HandoutRun {
     ModelConfig cfg;
     void *model; /* hm's: the page's weights or trained model */
     ModelResult r;
-    int err;                          /* AV_OK, or why the page could not run */
+    int err;          /* AV_OK, or why the page could not run */
+    const char *text; /* the sentence the page runs (its own, or the first example) */
+    bool stand_in;    /* the page's model or weights folder did not open: the
+                         interface shows toy weights of cfg meanwhile */
     char problem[LESSON_PROBLEM_MAX]; /* a sentence for the reader when err != AV_OK */
     int layer, head;                  /* 0-based */
     int row;                          /* selected query token (0-based), or -1 */

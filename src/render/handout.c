@@ -33,17 +33,22 @@ int handout_run(const Lesson *l, int k, const char *const *sentences, const Hand
     const LessonSettings *s = &l->pages[k].set;
     lesson_config(s, &run->cfg);
     run->row = run->key = -1;
+    run->text = s->sentence ? s->sentence : sentences && sentences[0] ? sentences[0] : "";
     int err = hm->open(l, s, run);
-    if (err || run->err)
+    run->stand_in = !err && run->err && (s->model || s->weights);
+    if (err || (run->err && !run->stand_in))
         return err;
     int layer = s->layer ? s->layer : run->cfg.layers;
     run->layer = (layer < run->cfg.layers ? layer : run->cfg.layers) - 1;
     run->head = lesson_head_index(s, &run->cfg, run->layer);
+    if (run->stand_in) { /* the layer and head the interface shows meanwhile */
+        run->head = run->head < 0 ? 0 : run->head;
+        return AV_OK;
+    }
     if (run->head < 0)
         return handout_problem(run, AV_ERR_CONFIG, "No head of this model is labelled \"%s\".",
                                s->head_label);
-    const char *text = s->sentence ? s->sentence : sentences ? sentences[0] : "";
-    err = hm->run(run, text, s->cross);
+    err = hm->run(run, run->text, s->cross);
     if (err == AV_ERR_NOMEM)
         return err;
     if (err)
@@ -82,9 +87,7 @@ static void md_lines(FILE *f, const Lesson *l, int first, int n)
 static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
 {
     const ModelConfig *c = &run->cfg;
-    fprintf(f, "*Settings:* ");
-    if (run->err == AV_OK)
-        fprintf(f, "\"%s\"", s->sentence ? s->sentence : "(the first example sentence)");
+    fprintf(f, "*Settings:* \"%s\"", run->text);
     if (s->cross)
         fprintf(f, " with keys and values from \"%s\"", s->cross);
     fprintf(f, "; d_model %d, %d head%s (d_k %d), head %d", c->d_model, c->H, c->H == 1 ? "" : "s",
@@ -99,7 +102,13 @@ static void md_settings(FILE *f, const LessonSettings *s, const HandoutRun *run)
     fprintf(f, "%s", c->scale ? "scaled by 1/sqrt(d_k)" : "not scaled");
     if (c->temperature != 1.0f)
         fprintf(f, ", temperature %g", (double)c->temperature);
-    if (s->model)
+    if (run->stand_in) /* as the interface shows it meanwhile (app/lesson.c) */
+        fprintf(f, "; %s%llu in place of the %s %s",
+                s->preset == PRESET_DESIGNED && s->model ? "designed heads, seed "
+                                                         : "toy weights from seed ",
+                (unsigned long long)c->seed, s->model ? "model" : "weights folder",
+                s->model ? s->model : s->weights);
+    else if (s->model)
         fprintf(f, "; the model %s%s%s%s", s->model, c->about ? " (" : "", c->about ? c->about : "",
                 c->about ? ")" : "");
     else if (s->weights)
