@@ -38,13 +38,15 @@ typedef struct {
     int token_1;          /* --token as given, 0 = unset */
     ColorMode color;
     bool help, version;
-    bool dims_given;    /* --heads or --d-model was given */
-    bool preset_given;  /* --preset was given */
-    bool lesson_set;    /* --lesson was given */
-    const char *lesson; /* its NAME or FILE, or NULL: list the built-in lessons */
-    bool check;         /* --check: check the lesson's pages off-screen (every
-                           built-in lesson when no NAME is given) */
-    int n_sizes;        /* --size WxH given (0: the checker's three sizes) */
+    bool dims_given;      /* --heads or --d-model was given */
+    bool preset_given;    /* --preset was given */
+    bool lesson_set;      /* --lesson was given */
+    const char *page_opt; /* the first option given that a lesson page sets
+                             (-c/--causal, --seed, --head, ...), or NULL */
+    const char *lesson;   /* its NAME or FILE, or NULL: list the built-in lessons */
+    bool check;           /* --check: check the lesson's pages off-screen (every
+                             built-in lesson when no NAME is given) */
+    int n_sizes;          /* --size WxH given (0: the checker's three sizes) */
     int size_w[8], size_h[8];
     char err[256]; /* the message when cli_parse fails */
 } CliOptions;

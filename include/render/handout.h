@@ -33,6 +33,18 @@ typedef struct {
     int (*lens)(HandoutRun *run, FILE *f, int width);
 } HandoutModel;
 
+/* What the command line may change in a handout (the pages set the rest):
+ * the code blocks' width in columns (0: HANDOUT_WIDTH), and the limits
+ * every page's model runs within, as the interface's pages keep them
+ * (0: the defaults). */
+typedef struct {
+    int width;
+    int max_tokens;
+    double weights_budget;
+} HandoutOptions;
+
+#define HANDOUT_WIDTH 100
+
 /* One page's model, run as the page sets it up. */
 struct HandoutRun {
     const HandoutModel *hm;
@@ -47,6 +59,7 @@ struct HandoutRun {
     int layer, head;                  /* 0-based */
     int row;                          /* selected query token (0-based), or -1 */
     int key;                          /* inspected key token, or -1 */
+    int width;                        /* the code blocks' columns */
 };
 
 /* Say why the page cannot show what it should: run->err = err and
@@ -59,12 +72,14 @@ int handout_problem(HandoutRun *run, int err, const char *fmt, const char *what)
  * the function returns AV_OK then, and AV_ERR_NOMEM only when memory ran
  * out. sentences gives the text of a page without one (its first entry). */
 int handout_run(const Lesson *l, int k, const char *const *sentences, const HandoutModel *hm,
-                HandoutRun *run);
+                const HandoutOptions *ho, HandoutRun *run);
 
 void handout_run_free(HandoutRun *run);
 
-/* The whole lesson as Markdown to f, each page's model through hm. Returns
- * AV_OK, AV_ERR_IO when writing failed, or AV_ERR_NOMEM. */
-int handout_write(FILE *f, const Lesson *l, const char *const *sentences, const HandoutModel *hm);
+/* The whole lesson as Markdown to f, each page's model through hm, with
+ * ho's width and limits (NULL: the defaults). Returns AV_OK, AV_ERR_IO when
+ * writing failed, or AV_ERR_NOMEM. */
+int handout_write(FILE *f, const Lesson *l, const char *const *sentences, const HandoutModel *hm,
+                  const HandoutOptions *ho);
 
 #endif

@@ -35,6 +35,7 @@ static int open_model(const Lesson *l, const LessonSettings *s, PageModel *pm, H
     ModelConfig c = run->cfg;
     model_config_default(&run->cfg);
     run->cfg.keep_scores = c.keep_scores, run->cfg.weights_budget = c.weights_budget;
+    run->cfg.max_tokens = c.max_tokens; /* the command line's limits, as the interface keeps them */
     kind_config(&pm->kind, &run->cfg);
     return AV_OK;
 }

@@ -342,6 +342,30 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
     return parse_numeric(o, opt, arg);
 }
 
+/* The name of option opt when it is a setting a lesson page sets (its
+ * model's sizes, seed, mask, weights; the head, layer and token it shows),
+ * else NULL. */
+static const char *page_option(int opt)
+{
+    switch (opt) {
+    case 'H': return "-H/--heads";
+    case 'd': return "-d/--d-model";
+    case 'c': return "-c/--causal";
+    case OPT_SEED: return "--seed";
+    case OPT_NO_PE: return "--no-pe";
+    case OPT_NO_SCALE: return "--no-scale";
+    case OPT_TEMPERATURE: return "--temperature";
+    case OPT_LAYERS: return "--layers";
+    case OPT_LAYER: return "--layer";
+    case OPT_HEAD: return "--head";
+    case OPT_TOKEN: return "--token";
+    case OPT_PRESET: return "--preset";
+    case OPT_WEIGHTS: return "--weights";
+    case OPT_CROSS: return "--cross";
+    default: return NULL;
+    }
+}
+
 /* The TEXT operands, joined by single spaces. */
 static int join_operands(CliOptions *o, int argc, char **argv, int first)
 {
@@ -484,6 +508,8 @@ static int check_lesson_model(CliOptions *o)
     if (o->text || o->file || o->dump_dir || o->cross || o->generate || o->top_k)
         return fail(o, "--lesson sets its own sentences: leave out TEXT, --file, --cross, "
                        "--dump and --generate");
+    if (o->page_opt)
+        return fail(o, "--lesson sets every page's settings: leave out %s", o->page_opt);
     if (o->export_set && o->export.format != EXPORT_MD)
         return fail(o, "--lesson goes with --export md and a lesson name (the handout)");
     if (o->output && !o->export_set)
@@ -509,6 +535,9 @@ static int check_combination(CliOptions *o)
         return check_lesson_model(o);
     if (o->attention || o->tokens_file || o->key_tokens_file)
         return check_import(o);
+    /* the pages set them, in the interface, the checker and the handout alike */
+    if (o->lesson_set && o->page_opt)
+        return fail(o, "--lesson sets every page's settings: leave out %s", o->page_opt);
     if (o->model_dir || o->generate || o->top_k)
         return check_model(o);
     if (o->export_lens)
@@ -568,6 +597,8 @@ int cli_parse(int argc, char **argv, CliOptions *o)
         int err = parse_option(o, opt, optarg);
         if (err)
             return err;
+        if (!o->page_opt)
+            o->page_opt = page_option(opt);
     }
     int err = join_operands(o, argc, argv, optind);
     if (!err)

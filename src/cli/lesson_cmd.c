@@ -113,8 +113,12 @@ static int handout(const CliOptions *o, const SentenceList *sentences)
     const char *const *items = (const char *const *)sentences->items;
     MemFile m;
     int err = memfile_open(&m);
+    /* --width, --max-tokens and --budget: the pages set the rest (cli.c) */
+    const HandoutOptions ho = {.width = o->export.width,
+                               .max_tokens = o->cfg.max_tokens,
+                               .weights_budget = o->cfg.weights_budget};
     if (!err)
-        err = handout_write(m.f, &l, items, pagerun_model());
+        err = handout_write(m.f, &l, items, pagerun_model(), &ho);
     if (!err)
         err = memfile_close(&m);
     if (err == AV_ERR_NOMEM)

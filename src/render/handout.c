@@ -16,8 +16,6 @@
 #include "io/lesson_answer.h"
 #include "io/views.h"
 
-#define HANDOUT_WIDTH 100
-
 int handout_problem(HandoutRun *run, int err, const char *fmt, const char *what)
 {
     run->err = err;
@@ -26,12 +24,17 @@ int handout_problem(HandoutRun *run, int err, const char *fmt, const char *what)
 }
 
 int handout_run(const Lesson *l, int k, const char *const *sentences, const HandoutModel *hm,
-                HandoutRun *run)
+                const HandoutOptions *ho, HandoutRun *run)
 {
     memset(run, 0, sizeof *run);
     run->hm = hm;
     const LessonSettings *s = &l->pages[k].set;
     lesson_config(s, &run->cfg);
+    run->width = ho && ho->width > 0 ? ho->width : HANDOUT_WIDTH;
+    if (ho && ho->max_tokens > 0)
+        run->cfg.max_tokens = ho->max_tokens;
+    if (ho && ho->weights_budget > 0)
+        run->cfg.weights_budget = ho->weights_budget;
     run->row = run->key = -1;
     run->text = s->sentence ? s->sentence : sentences && sentences[0] ? sentences[0] : "";
     int err = hm->open(l, s, run);
@@ -156,17 +159,16 @@ static int md_view(FILE *f, const LessonSettings *s, HandoutRun *run)
                        .head = run->head,
                        .layer = run->layer,
                        .token = row,
-                       .width = HANDOUT_WIDTH,
+                       .width = run->width,
                        .numbers = true};
     fputs("```text\n", f);
     switch (s->view) {
     case VIEW_ID_PIPELINE:
-        err =
-            pipeline_write(f, r, &run->cfg, run->layer, run->head, run->row, false, HANDOUT_WIDTH);
+        err = pipeline_write(f, r, &run->cfg, run->layer, run->head, run->row, false, run->width);
         break;
     case VIEW_ID_TRACE: err = trace_write(f, r, &run->cfg, run->layer, run->head, row); break;
     case VIEW_ID_LENS:
-        err = run->hm->lens ? run->hm->lens(run, f, HANDOUT_WIDTH) : AV_ERR_NEEDS_MODEL;
+        err = run->hm->lens ? run->hm->lens(run, f, run->width) : AV_ERR_NEEDS_MODEL;
         if (err == AV_ERR_NEEDS_MODEL)
             err = AV_OK, fputs("(no logit lens: this page's model predicts no tokens)\n", f);
         break;
@@ -186,11 +188,11 @@ static int md_view(FILE *f, const LessonSettings *s, HandoutRun *run)
 }
 
 static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences,
-                   const HandoutModel *hm)
+                   const HandoutModel *hm, const HandoutOptions *ho)
 {
     const LessonPage *p = &l->pages[k];
     HandoutRun run;
-    int err = handout_run(l, k, sentences, hm, &run);
+    int err = handout_run(l, k, sentences, hm, ho, &run);
     if (!err) {
         fprintf(f, "## %d. %s\n\n", k + 1, p->title);
         md_settings(f, &p->set, &run);
@@ -206,7 +208,8 @@ static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences
     return err;
 }
 
-int handout_write(FILE *f, const Lesson *l, const char *const *sentences, const HandoutModel *hm)
+int handout_write(FILE *f, const Lesson *l, const char *const *sentences, const HandoutModel *hm,
+                  const HandoutOptions *ho)
 {
     fprintf(f, "# %s\n\n", l->title);
     if (l->summary && *l->summary)
@@ -217,7 +220,7 @@ int handout_write(FILE *f, const Lesson *l, const char *const *sentences, const 
             l->name, l->n_pages, l->n_pages == 1 ? "" : "s");
     int err = AV_OK;
     for (int k = 0; k < l->n_pages && !err; k++)
-        err = md_page(f, l, k, sentences, hm);
+        err = md_page(f, l, k, sentences, hm, ho);
     if (!err && (fflush(f) != 0 || ferror(f)))
         err = AV_ERR_IO;
     return err;

@@ -429,5 +429,37 @@ rm -rf "$tmp/dl" && run --dump "$tmp/dl" --layers 3 --preset designed 'she saw h
     && pass "--dump: layerN/heads.txt with each layer's labels" \
     || fail "--dump: layerN/heads.txt with each layer's labels" "$(cat "$tmp/dl/layer1/heads.txt" 2>&1 | tr '\n' '|')"
 
+# --lesson and the settings its pages set: each refused by name, one line and
+# exit 2, for the handout and the interface alike (the pages would replace
+# them); --width, --numbers, --max-tokens and --sentences are the handout's.
+for opt in "-c:-c/--causal" "--head 2:--head" "--seed 7:--seed" "--no-pe:--no-pe" \
+    "-H 8:-H/--heads" "-d 16:-d/--d-model" "--preset random:--preset" "--no-scale:--no-scale" \
+    "--temperature 2:--temperature" "--layers 2:--layers" "--layer 1:--layer" \
+    "--token 2:--token" "--cross x:--cross"; do
+    IFS=: read -r args name <<<"$opt"
+    read -ra words <<<"$args"
+    run --lesson qkv -e md "${words[@]}"
+    check_one_line "--lesson qkv -e md $args: refused" 2 \
+        "^attnviz: --lesson sets every page's settings: leave out $name\$"
+    run --lesson qkv "${words[@]}"
+    check_one_line "--lesson qkv $args (the interface): refused" 2 "leave out $name\$"
+done
+run --lesson qkv -e md
+cp "$out" "$tmp/qkv.md"
+run --lesson qkv -e md --width 40
+w=$(sed -n '/^```text$/,/^```$/p' "$out" | LC_ALL=C.UTF-8 wc -L)
+w0=$(sed -n '/^```text$/,/^```$/p' "$tmp/qkv.md" | LC_ALL=C.UTF-8 wc -L)
+{ [ "$rc" -eq 0 ] && [ "$w" -le 40 ] && [ "$w0" -gt 40 ]; } \
+    && pass "--lesson -e md --width 40: code blocks of at most 40 columns ($w; $w0 without)" \
+    || fail "--lesson -e md --width 40" "status $rc, widest line $w, $w0 without"
+run --lesson qkv -e md --numbers
+{ [ "$rc" -eq 0 ] && cmp -s "$out" "$tmp/qkv.md"; } \
+    && pass "--lesson -e md --numbers: the handout writes the numbers anyway" \
+    || fail "--lesson -e md --numbers" "status $rc, $(diff "$out" "$tmp/qkv.md" | head -3 | tr '\n' '|')"
+run --lesson qkv -e md --max-tokens 3
+{ [ "$rc" -eq 0 ] && [ "$(grep -c 'more tokens than the limit' "$out")" -eq 4 ]; } \
+    && pass "--lesson -e md --max-tokens 3: every page's sentence over the limit" \
+    || fail "--lesson -e md --max-tokens 3" "status $rc: $(grep -m2 '^>' "$out" | tr '\n' '|')"
+
 echo "# $failures failed"
 [ "$failures" -eq 0 ]
