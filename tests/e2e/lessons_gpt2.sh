@@ -18,7 +18,8 @@
 # on a BERT, the PE view or the mask comparison on the GPT-2) is refused
 # before any screen or file, one line and exit 2; under --model BERT the
 # list's lens says why on the status line and opens nothing. The qkv
-# lesson's d_k on the GPT-2: 12, hidden on the status line until revealed.
+# lesson's d_k on the GPT-2: 12, hidden on the status line until revealed,
+# with no claim or explanation of attnviz's own 32 / 4 = 8.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # Run from the repository root.
 set -u
@@ -222,9 +223,21 @@ fi
 # the reveal, as for attnviz's own heads (the kind's sizes once showed
 # "d_k 12" before the prediction: --check found it at every size).
 out=$(env -u TERM "$BIN" --lesson qkv --model "$G2" --check </dev/null 2>&1)
-check "qkv on the GPT-2: --check finds no d_k before its reveal" \
-    bash -c '! grep -q "on screen as \"d_k" <<<"$1" &&
-             grep -qF "the claim \"d_k == 8\" (line 35) is false: the left side is 12, the right 8" <<<"$1"' _ "$out"
+check "qkv on the GPT-2: --check finds no d_k before its reveal, and no false claim" \
+    bash -c '! grep -q "on screen as \"d_k" <<<"$1" && ! grep -q "claim" <<<"$1"' _ "$out"
+# ... and its handout: the answer 12 with no number the model does not decide
+md=$("$BIN" --lesson qkv --model "$G2" --export md 2>&1)
+check "qkv's handout on the GPT-2: answer 12, the explanation states no 32 / 4 = 8" \
+    bash -c 'grep -qxF "**Answer** (computed by attnviz): 12." <<<"$1" &&
+             grep -qxF "d_k = d_model / heads: the model'"'"'s width, shared equally by its heads." <<<"$1" &&
+             ! grep -Eq "= 8|32 / 4" <<<"$1"' _ "$md"
+# multi-head's page 2 asks the same of the status line's sizes, not of 32 and 4
+md=$("$BIN" --lesson multi-head --model "$G2" --export md 2>&1)
+page2=$(sed -n '/^## 2\. /,/^## 3\. /p' <<<"$md")
+check "multi-head's page 2 on the GPT-2: answer 12, no d_model 32 and 4 heads in its question" \
+    bash -c 'grep -qxF "**Answer** (computed by attnviz): 12." <<<"$1" &&
+             grep -qF "With the d_model and the heads of the status line" <<<"$1" &&
+             ! grep -Eq "d_model 32|32 / 4|= 8" <<<"$1"' _ "$page2"
 for size in "80 24" "100 30" "120 40"; do
     set -- $size
     at="$1x$2"
@@ -238,8 +251,9 @@ for size in "80 24" "100 30" "120 40"; do
     keys -l 12 && settle
     keys Enter && wait_for 'answer: ' && settle
     s=$(screen)
-    check "$at: the reveal: answer 12 (the model's d_k), and d_k 12 on the status line" \
-        bash -c 'grep -q "answer: 12 " <<<"$1" && grep -Eq "d_model 48( |  | \| )d_k 12" <<<"$1"' _ "$s"
+    check "$at: the reveal: answer 12 (the model's d_k), d_k 12 on the status line, no = 8" \
+        bash -c 'grep -q "answer: 12 " <<<"$1" && grep -Eq "d_model 48( |  | \| )d_k 12" <<<"$1" &&
+                 grep -q "d_k = d_model / heads" <<<"$1" && ! grep -Eq "= 8|32 / 4" <<<"$1"' _ "$s"
     keys q && wait_for 'EXITED:0' && ok "$at: q: exit 0" || notok "$at: q: $(screen | tail -2)"
 done
 exit $fail
