@@ -224,7 +224,7 @@
     ls.addEventListener("change", function () { select({ layer: +ls.value }); });
     hs.addEventListener("change", function () { select({ head: +hs.value }); });
     ctl.appendChild(ls); ctl.appendChild(hs);
-    ctl.appendChild(el("span", { id: "mask" }, "mask: " + (D.pooled ? "masked cells hatched" : D.causal ? "causal (hatched cells are masked)" : "off")));
+    ctl.appendChild(el("span", { id: "mask" }, "mask: " + (!D.causal ? "off" : D.pooled ? "causal (a hatched cell: every pair it covers is masked)" : "causal (hatched cells are masked)")));
     if (D.pooled) ctl.appendChild(el("span", { id: "pooled" }, "long text pooled: a cell is the largest weight of the tokens it covers"));
     app.appendChild(ctl);
     app.appendChild(el("div", { id: "multiples" }));

@@ -351,9 +351,28 @@ static void panel(FILE *f, const SvgMatrix *m, const Geom *g, int x, int y, int 
             x + g->row_w, cy, g->cs * m->cols, g->cs * m->rows);
 }
 
+/* What the hatching of the panels means, for the legend: NULL when no cell
+ * is hatched (the mask off, or nothing above the diagonal); a pooled cell is
+ * hatched when every pair it covers is masked. */
+static const char *hatch_meaning(const SvgMatrix *m, int n)
+{
+    const char *what = NULL;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < m[k].rows; i++)
+            for (int j = 0; j < m[k].cols; j++)
+                if (svg_matrix_masked(&m[k], i, j)) {
+                    if (m[k].pooled)
+                        return "masked (causal mask): every pair the cell covers";
+                    what = "masked (causal mask)";
+                    break;
+                }
+    return what;
+}
+
 /* The colour bar at (x, y): sixteen levels, ticks at 0, 5, 25, 50 and 100%
- * where floor(16 sqrt(w)) puts them, and the masked swatch. */
-static void colour_bar(FILE *f, int x, int y, bool masked, const SvgOptions *o)
+ * where floor(16 sqrt(w)) puts them, and the masked swatch saying what the
+ * hatching means (masked: hatch_meaning, NULL when nothing is hatched). */
+static void colour_bar(FILE *f, int x, int y, const char *masked, const SvgOptions *o)
 {
     static const double ticks[] = {0.0, 0.05, 0.25, 0.5, 1.0};
     fprintf(f,
@@ -376,9 +395,9 @@ static void colour_bar(FILE *f, int x, int y, bool masked, const SvgOptions *o)
     if (masked)
         fprintf(f,
                 "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"url(#%shatch)\"/>"
-                "<text x=\"%d\" y=\"%d\">masked (causal mask)</text>\n",
+                "<text x=\"%d\" y=\"%d\">%s</text>\n",
                 x + GRID_LEVELS * BAR_STEP + 24, y + 16, o->id ? o->id : "",
-                x + GRID_LEVELS * BAR_STEP + 44, y + 27);
+                x + GRID_LEVELS * BAR_STEP + 44, y + 27, masked);
     fputs("</g>\n", f);
 }
 
@@ -486,11 +505,9 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
         /* one panel large; two side by side; more in a square-ish grid */
         int cols = n == 1 ? 1 : n == 2 ? 2 : (int)ceil(sqrt((double)n));
         int target = n == 1 ? 720 : n == 2 ? 420 : 260, pw = 0, ph = 0;
-        bool masked = false;
         for (int k = 0; k < n; k++) {
             geom(&m[k], target, &g[k]);
             pw = g[k].w > pw ? g[k].w : pw, ph = g[k].h > ph ? g[k].h : ph;
-            masked |= m[k].causal || m[k].pooled;
         }
         int W = 2 * MARGIN + cols * pw + (cols - 1) * GAP;
         W = W < 760 ? 760 : W;
@@ -516,7 +533,7 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
             panel(f, &m[k], &g[k], MARGIN + (k % cols) * (pw + GAP), top + (k / cols) * (ph + GAP),
                   k, p[k].caption && n > 1 ? p[k].caption : cap, o, n <= 2 && !o->inline_svg);
         }
-        colour_bar(f, MARGIN, top + rows * ph + (rows - 1) * GAP + 12, masked, o);
+        colour_bar(f, MARGIN, top + rows * ph + (rows - 1) * GAP + 12, hatch_meaning(m, n), o);
         fputs("</svg>\n", f);
     }
     for (int k = 0; m && k < n; k++)

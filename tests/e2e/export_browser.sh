@@ -203,6 +203,14 @@ want = ["139", "140", "141", "142"]
 ok = len(rows) == 300 and all(int(rows[t]) == row(int(t)) + 1 for t in rows)
 sys.exit(0 if ok and sel == want else "rows %d, selected %s, want %s" % (len(rows), sel, want))' \
     "$tmp/long.dom"
+# what the hatching means: the causal mask's cells, covered whole by a
+# pooled cell; with the mask off nothing is hatched and nothing says so
+check "html, pooled and causal: the mask line says what a hatched cell is" \
+    grep -q 'id="mask">mask: causal (a hatched cell: every pair it covers is masked)<' "$tmp/long.dom"
+"$A" -f "$tmp/long.txt" -e html -o "$tmp/longoff.html" || fail "html: long export, mask off"
+page longoff ""
+check "html, pooled, mask off: the mask line says off, and nothing of hatching" \
+    grep -q 'id="mask">mask: off<' "$tmp/longoff.dom"
 
 # the first layer, as the interface opens on; --layer N opens on layer N
 "$A" --layers 3 -e html -o "$tmp/l3.html" "$S" &&

@@ -354,6 +354,58 @@ static void test_svg_pooled(void **state)
     fixture_free(&f);
 }
 
+/* One head of f as an SVG document (the caller frees). */
+static char *svg_of(Fixture *f, int head)
+{
+    SvgPanel p = {.r = &f->r, .layer = 0, .head = head};
+    SvgOptions o = {0};
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(svg_write(m.f, &f->c, &p, 1, &o), AV_OK);
+    return mem_close(&m);
+}
+
+/* The legend's hatched swatch says what is hatched: nothing with the mask
+ * off, pooled or not (81 tokens used to show "masked (causal mask)" under a
+ * "mask off" title); the causal mask's cells when it is on; for a pooled
+ * picture, that a hatched cell covers masked pairs only. */
+static void test_svg_legend_hatching(void **state)
+{
+    (void)state;
+    char text[600] = "";
+    for (int k = 0; k < 81; k++)
+        strcat(text, "cat ");
+    for (int causal = 0; causal < 2; causal++) {
+        Fixture f;
+        fixture_run(&f, text, causal);
+        char *doc = svg_of(&f, 0);
+        assert_non_null(strstr(doc, "81 tokens pooled"));
+        assert_non_null(strstr(doc, causal ? "mask causal" : "mask off"));
+        int cells = count(doc, "fill=\"url(#hatch)\""); /* hatched cells and the swatch */
+        if (causal) {
+            assert_true(cells > 80 * 79 / 2); /* the cells above the diagonal, and the swatch */
+            assert_non_null(strstr(doc, ">masked (causal mask): every pair the cell covers<"));
+        } else {
+            assert_int_equal(cells, 0);
+            assert_null(strstr(doc, "masked"));
+        }
+        free(doc);
+        fixture_free(&f);
+    }
+    Fixture f;
+    fixture_run(&f, "the cat sat", true);
+    char *doc = svg_of(&f, 0);
+    assert_non_null(strstr(doc, ">masked (causal mask)<"));
+    assert_int_equal(count(doc, "fill=\"url(#hatch)\""), 3 + 1); /* 3 cells, the swatch */
+    free(doc);
+    fixture_free(&f);
+    fixture_run(&f, "the cat sat", false);
+    doc = svg_of(&f, 0);
+    assert_null(strstr(doc, "masked"));
+    free(doc);
+    fixture_free(&f);
+}
+
 static void test_html_data(void **state)
 {
     (void)state;
@@ -409,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_svg_settings_two_lines),
         cmocka_unit_test(test_svg_multiples_mono),
         cmocka_unit_test(test_svg_pooled),
+        cmocka_unit_test(test_svg_legend_hatching),
         cmocka_unit_test(test_html_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
