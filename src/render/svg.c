@@ -177,8 +177,9 @@ void svg_source_name(const char *path, char *out, size_t size)
     snprintf(out, size, "%.*s", (int)(end - last), last);
 }
 
-void svg_settings(const ModelResult *r, const ModelConfig *c, const char *path, char *buf,
-                  size_t size)
+/* svg_settings with the mask said as mask says (NULL: r's own). */
+static void settings_masked(const ModelResult *r, const ModelConfig *c, const char *path,
+                            const char *mask, char *buf, size_t size)
 {
     char name[256];
     const char *source = NULL;
@@ -190,7 +191,10 @@ void svg_settings(const ModelResult *r, const ModelConfig *c, const char *path, 
     switch (c->preset) {
     case PRESET_IMPORTED:
         n = snprintf(buf, size, "imported attention%s%s; mask %s", source ? " from " : "",
-                     source ? source : "", r->shape.causal ? "causal (detected)" : "off");
+                     source ? source : "",
+                     mask              ? mask
+                     : r->shape.causal ? "causal (detected)"
+                                       : "off");
         return;
     case PRESET_TRAINED:
         if (c->about) /* a kind's model says what it is */
@@ -210,12 +214,38 @@ void svg_settings(const ModelResult *r, const ModelConfig *c, const char *path, 
     int hk = c->heads_combined > 0 ? c->heads_combined : c->H; /* the model's heads */
     n += snprintf(buf + n, size - (size_t)n, "; d_model %d, %d heads%s, d_k %d; mask %s; %s",
                   c->d_model, hk, c->heads_combined > 0 ? " combined" : "", c->d_model / hk,
-                  r->shape.causal ? "causal" : "off",
+                  mask              ? mask
+                  : r->shape.causal ? "causal"
+                                    : "off",
                   c->scale ? "scaled by 1/\xe2\x88\x9a"
                              "d_k"
                            : "not scaled");
     if (n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, "; temperature %g", (double)c->temperature);
+}
+
+void svg_settings(const ModelResult *r, const ModelConfig *c, const char *path, char *buf,
+                  size_t size)
+{
+    settings_masked(r, c, path, NULL, buf, size);
+}
+
+/* Whether the panels' masks differ (the interface's b: off beside causal). */
+static bool masks_differ(const SvgPanel *p, int n)
+{
+    for (int k = 1; k < n; k++)
+        if (p[k].r->shape.causal != p[0].r->shape.causal)
+            return true;
+    return false;
+}
+
+/* Whether every panel shows the same head of the same layer. */
+static bool one_head(const SvgPanel *p, int n)
+{
+    for (int k = 1; k < n; k++)
+        if (p[k].layer != p[0].layer || p[k].head != p[0].head)
+            return false;
+    return true;
 }
 
 /* The geometry of one panel. */
@@ -464,15 +494,21 @@ static void title(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const
             "<g id=\"%stitle\" fill=\"#222\">\n<text x=\"%d\" y=\"%d\" font-size=\"16\" "
             "font-weight=\"bold\">",
             o->id ? o->id : "", x, y + 16);
-    if (n == 1) {
+    if (n == 1 || one_head(p, n)) { /* one head, or one head twice (b: the mask off and on) */
         if (c->heads_combined <= 0) /* a combining view: its label alone */
             fprintf(f, "Head %d of %d: ", p[0].head + 1, c->H);
+        svg_escape(
+            f, p[0].caption && n == 1 ? p[0].caption : model_head_label(c, p[0].layer, p[0].head),
+            60);
+        if (n > 1 && masks_differ(p, n))
+            fprintf(f, ", mask %s and %s", p[0].r->shape.causal ? "causal" : "off",
+                    p[0].r->shape.causal ? "off" : "causal");
+        else if (n > 1)
+            fputs(", side by side", f);
     } else if (p[0].r == p[n - 1].r && p[0].layer == p[n - 1].layer && n == c->H)
         fprintf(f, "All %d heads", n);
     else
         fprintf(f, "Side by side");
-    if (n == 1)
-        svg_escape(f, p[0].caption ? p[0].caption : model_head_label(c, p[0].layer, p[0].head), 60);
     fprintf(f, ", layer %d of %d</text>\n<text x=\"%d\" y=\"%d\" font-size=\"12\">", p[0].layer + 1,
             r->L, x, y + 34);
     sentence_line(f, r, chars - 12);
@@ -512,7 +548,15 @@ int svg_write(FILE *f, const ModelConfig *c, const SvgPanel *p, int n, const Svg
         int W = 2 * MARGIN + cols * pw + (cols - 1) * GAP;
         W = W < 760 ? 760 : W;
         const int chars = (W - 2 * MARGIN) / 7;
-        svg_settings(p[0].r, c, o->source, settings, sizeof settings);
+        /* one settings line for panels whose masks differ: it says which is which */
+        char mask[64] = "";
+        if (masks_differ(p, n) && n == 2)
+            snprintf(mask, sizeof mask, "%s (left), %s (right)",
+                     p[0].r->shape.causal ? "causal" : "off",
+                     p[1].r->shape.causal ? "causal" : "off");
+        else if (masks_differ(p, n))
+            snprintf(mask, sizeof mask, "as each panel says");
+        settings_masked(p[0].r, c, o->source, mask[0] ? mask : NULL, settings, sizeof settings);
         int rows = (n + cols - 1) / cols,
             top = MARGIN + (pooled(p[0].r) ? 78 : 62) + (settings_break(settings, chars) ? 16 : 0);
         int H = top + rows * ph + (rows - 1) * GAP + 70 + MARGIN;

@@ -288,6 +288,10 @@ if command -v tmux >/dev/null; then
     f=$(ls -t "$WORK"/attnviz-view-*.svg 2>/dev/null | head -1)
     check "interface: side by side (b) gives two panels, mask off and on" \
         grep -q 'id="panel1"' "$f"
+    check "interface: b's picture names its head, the masks of both panels" \
+        grep -q 'bold">Head 1 of 6: [^<]*, mask causal and off, layer 1 of 1<' "$f"
+    check "interface: b's settings say which panel is causal" \
+        grep -q '; mask causal (left), off (right);' "$f"
     tmux -L "$SOCK" kill-server 2>/dev/null
 else
     echo "skip - interface G (tmux missing)"

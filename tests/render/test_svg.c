@@ -406,6 +406,45 @@ static void test_svg_legend_hatching(void **state)
     fixture_free(&f);
 }
 
+/* The interface's b: one head with the mask off beside it causal. The
+ * title names the head (it said "Side by side"), the settings say which
+ * panel has which mask (they said "mask off" over a causal panel), and
+ * two different heads are still "Side by side". */
+static void test_svg_mask_side_by_side(void **state)
+{
+    (void)state;
+    Fixture off, on;
+    fixture_run(&off, "the cat sat on the mat", false);
+    fixture_run(&on, "the cat sat on the mat", true);
+    SvgPanel p[2] = {{.r = &off.r, .layer = 0, .head = 2, .caption = "mask off"},
+                     {.r = &on.r, .layer = 0, .head = 2, .caption = "mask causal"}};
+    SvgOptions o = {0};
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(svg_write(m.f, &off.c, p, 2, &o), AV_OK);
+    char *doc = mem_close(&m);
+    assert_non_null(strstr(
+        doc, "font-weight=\"bold\">Head 3 of 4: random, mask off and causal, layer 1 of 1<"));
+    assert_non_null(strstr(doc, "d_k 8; mask off (left), causal (right);</text>"));
+    assert_null(strstr(doc, "Side by side"));
+    assert_null(strstr(doc, "; mask off;"));
+    assert_non_null(strstr(doc, ">mask off</text>"));
+    assert_non_null(strstr(doc, ">mask causal</text>"));
+    free(doc);
+    p[1] = (SvgPanel){.r = &off.r, .layer = 0, .head = 3}; /* the interface's B */
+    p[0].caption = NULL;
+    mem_open(&m);
+    assert_int_equal(svg_write(m.f, &off.c, p, 2, &o), AV_OK);
+    doc = mem_close(&m);
+    assert_non_null(strstr(doc, "font-weight=\"bold\">Side by side, layer 1 of 1<"));
+    assert_non_null(strstr(doc, "d_k 8; mask off; scaled"));
+    assert_non_null(strstr(doc, ">Head 3: random</text>"));
+    assert_non_null(strstr(doc, ">Head 4: random</text>"));
+    free(doc);
+    fixture_free(&off);
+    fixture_free(&on);
+}
+
 static void test_html_data(void **state)
 {
     (void)state;
@@ -462,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_svg_multiples_mono),
         cmocka_unit_test(test_svg_pooled),
         cmocka_unit_test(test_svg_legend_hatching),
+        cmocka_unit_test(test_svg_mask_side_by_side),
         cmocka_unit_test(test_html_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
