@@ -86,6 +86,9 @@ typedef struct {
 typedef struct {
     TokenList tokens;       /* the query sentence */
     TokenList cross_tokens; /* keys/values for cross-attention; n = 0 for self */
+    char *text;             /* the text run, as typed (model_result_set_text), or NULL:
+                               the tokens are all there is (imported attention, ids) */
+    char *cross_text;       /* the keys' text under cross-attention, or NULL */
     AttnShape shape;        /* of every layer: n_q, n_k, d_model, H, mask ... */
     int L;
     float *X;  /* (n_q, d_model) embeddings + PE: layer 0's input */
@@ -148,6 +151,13 @@ int model_run(const ModelConfig *c, const ModelWeights *w, const char *text, siz
 int model_result_prepare(const ModelConfig *c, int n_q, int n_k, ModelResult *r);
 
 void model_result_free(ModelResult *r);
+
+/* Keep a copy of the text r was run on, and of the keys' text under
+ * cross-attention (NULL or empty: none), for the exports' titles; the
+ * copies it kept before are freed. Returns AV_OK or AV_ERR_NOMEM (then both
+ * are NULL). */
+int model_result_set_text(ModelResult *r, const char *text, size_t len, const char *cross,
+                          size_t cross_len);
 
 /* The one way into a result's numbers: export, trace, dump and the interface
  * all read tokens, weights and rows through these three. */

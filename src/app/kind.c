@@ -25,7 +25,11 @@ int kind_run(Kind *k, const ModelConfig *c, const char *text, size_t len, const 
     k->bad[0] = 0;
     int err = k->cls->run(k, c, text, len, cross, cross_len, r);
     printable(k->bad);
-    return err;
+    /* the text as typed, for the exports' titles (the tokens are the axes);
+     * none of a kind whose tokens are its own (imported attention) */
+    bool typed = !err && !k->cls->no_sentence;
+    int kept = model_result_set_text(r, typed ? text : NULL, len, typed ? cross : NULL, cross_len);
+    return err ? err : kept;
 }
 
 int kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResult *r)
@@ -35,6 +39,7 @@ int kind_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n, ModelResu
         r->shape.n_q = 0;
         return AV_ERR_CONFIG;
     }
+    model_result_set_text(r, NULL, 0, NULL, 0); /* ids: no text but the tokens */
     return k->cls->run_ids(k, c, ids, n, r);
 }
 

@@ -381,8 +381,36 @@ int model_result_prepare(const ModelConfig *c, int n_q, int n_k, ModelResult *r)
     return AV_OK;
 }
 
+/* A NUL-terminated copy of s[0..len), or NULL for none; *err set on failure. */
+static char *text_copy(const char *s, size_t len, int *err)
+{
+    if (!s || len == 0)
+        return NULL;
+    char *t = malloc(len + 1);
+    if (!t) {
+        *err = AV_ERR_NOMEM;
+        return NULL;
+    }
+    memcpy(t, s, len);
+    t[len] = '\0';
+    return t;
+}
+
+int model_result_set_text(ModelResult *r, const char *text, size_t len, const char *cross,
+                          size_t cross_len)
+{
+    free(r->text), free(r->cross_text);
+    int err = AV_OK;
+    r->text = text_copy(text, len, &err);
+    r->cross_text = text_copy(cross, cross_len, &err);
+    if (err)
+        free(r->text), free(r->cross_text), r->text = r->cross_text = NULL;
+    return err;
+}
+
 void model_result_free(ModelResult *r)
 {
+    free(r->text), free(r->cross_text);
     tokenize_free(&r->tokens);
     tokenize_free(&r->cross_tokens);
     free(r->arena);

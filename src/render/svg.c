@@ -441,20 +441,64 @@ static void defs(FILE *f, const SvgOptions *o)
             o->id ? o->id : "", o->mono ? "#ffffff" : "#303030");
 }
 
-/* The sentence(s) of the picture as one title line. */
+/* Text s on one line: its runs of white space as one space, at most left
+ * code points (an ellipsis after a cut). Returns the code points written. */
+static int one_line(FILE *f, const char *s, int left)
+{
+    char *buf = malloc(strlen(s) + 1);
+    if (!buf)
+        return 0;
+    size_t n = 0;
+    int cps = 0;
+    for (const char *p = s + strspn(s, " \t\n\r\v\f"); *p; p++) {
+        bool space = strchr(" \t\n\r\v\f", *p) != NULL;
+        if (space && (n == 0 || buf[n - 1] == ' '))
+            continue;
+        buf[n++] = space ? ' ' : *p;
+        cps += ((unsigned char)*p & 0xC0) != 0x80;
+    }
+    if (n > 0 && buf[n - 1] == ' ')
+        n--, cps--;
+    buf[n] = '\0';
+    if (cps > left) { /* cut after the last word that fits */
+        size_t at = 0, space = 0;
+        for (int c = 0; buf[at] && c <= left; at++)
+            if (((unsigned char)buf[at] & 0xC0) != 0x80 && ++c <= left && buf[at] == ' ')
+                space = at;
+        buf[space ? space : at ? at - 1 : 0] = '\0';
+        cps = left + 1;
+    }
+    svg_escape(f, buf, 0);
+    if (cps > left)
+        fputs(" \xe2\x80\xa6", f);
+    free(buf);
+    return cps;
+}
+
+/* The tokens of t joined by spaces, at most left bytes (a " …" after a cut):
+ * the text of a result that has only its tokens. Returns the bytes used. */
+static int token_line(FILE *f, const TokenList *t, int left)
+{
+    int i = 0, used = 0;
+    for (; i < t->n && left - used > (int)strlen(t->tok[i].str); i++) {
+        fputs(i ? " " : "", f);
+        svg_escape(f, t->tok[i].str, 0);
+        used += (int)strlen(t->tok[i].str) + 1;
+    }
+    if (i < t->n)
+        fputs(" \xe2\x80\xa6", f);
+    return used;
+}
+
+/* The sentence(s) of the picture as one title line: the text as typed
+ * (the tokens are the axes), or the tokens when there is no text. */
 static void sentence_line(FILE *f, const ModelResult *r, int left)
 {
     const TokenList *t[2] = {&r->tokens, r->cross_tokens.n ? &r->cross_tokens : NULL};
+    const char *text[2] = {r->text, r->cross_text};
     for (int k = 0; k < 2 && t[k]; k++) {
         fputs(k ? "  |  keys: " : "Sentence: ", f);
-        int i = 0;
-        for (; i < t[k]->n && left > (int)strlen(t[k]->tok[i].str); i++) {
-            fputs(i ? " " : "", f);
-            svg_escape(f, t[k]->tok[i].str, 0);
-            left -= (int)strlen(t[k]->tok[i].str) + 1;
-        }
-        if (i < t[k]->n)
-            fputs(" \xe2\x80\xa6", f);
+        left -= text[k] ? one_line(f, text[k], left) : token_line(f, t[k], left);
     }
 }
 

@@ -61,6 +61,14 @@ static void test_toy_is_model_run(void **state)
     assert_int_equal(kind_run(&k, &c, text, strlen(text), NULL, 0, &a), AV_OK);
     assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &b), AV_OK);
     assert_int_equal(a.tokens.n, 7);
+    assert_string_equal(a.text, text); /* kept as typed, for the exports' titles */
+    assert_null(a.cross_text);
+    assert_null(b.text); /* model_run alone has none */
+    assert_int_equal(kind_run(&k, &c, "a  b", 4, "c\nd", 3, &a), AV_OK);
+    assert_string_equal(a.text, "a  b");
+    assert_string_equal(a.cross_text, "c\nd");
+    assert_int_equal(kind_run(&k, &c, text, strlen(text), NULL, 0, &a), AV_OK);
+    assert_null(a.cross_text);
     for (int h = 0; h < c.H; h++)
         assert_memory_equal(model_head_P(&a, 0, h), model_head_P(&b, 0, h), 7 * 7 * 4);
     char *out;
@@ -192,6 +200,7 @@ static void test_imported(void **state)
     ModelResult r = {0};
     assert_int_equal(kind_run(&k, &c, "any text", 8, NULL, 0, &r), AV_OK);
     assert_int_equal(r.shape.n_q, 3);
+    assert_null(r.text); /* its tokens are the file's, not the text's */
     assert_int_equal(r.shape.H, 2);
     assert_true(r.shape.causal); /* found in the file */
     for (int h = 0; h < 2; h++)

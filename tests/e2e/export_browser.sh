@@ -64,6 +64,13 @@ svg_case scaled_off 3 "" --no-scale --temperature 2 --head 3 "$S"
 "$A" train induction --steps 30 --save "$tmp/ind" >/dev/null 2>&1 || fail "train induction"
 svg_case trained 1,2 "" --model "$tmp/ind" --layer 1 abcdefabcdef
 
+# the title's sentence is the text as typed, not a model's tokens joined
+# (the characters model's "t h e ␣ c a t")
+"$A" --model assets/models/chars -e svg -o "$tmp/chars.svg" 'the cat  sat' ||
+    fail "chars model: svg export"
+check "a model's SVG shows the sentence as typed" grep -q '>Sentence: the cat sat</text>' \
+    "$tmp/chars.svg"
+
 # imported attention, tokens that need escaping: < & " ' a control character
 printf 'a<b\n&amp;\n"q"\nit'"'"'s\nx\001y\n\xf0\x9f\x98\x80\n]]>\n' >"$tmp/odd.txt"
 svg_case imported 2 "" --attention "$DATA/attn_l3h2n7.npy" --tokens "$tmp/odd.txt" --layer 2 \

@@ -445,6 +445,41 @@ static void test_svg_mask_side_by_side(void **state)
     fixture_free(&on);
 }
 
+/* The title's sentence is the text as typed, its white space one space
+ * (a model's tokens joined read "t he \xe2\x90\xa3c at"); a long text is
+ * cut after a word; a result with no text (imported attention) shows its
+ * tokens; under cross-attention the keys' text follows. */
+static void test_svg_sentence_as_typed(void **state)
+{
+    (void)state;
+    Fixture f;
+    fixture_run(&f, "it was tired .", false);
+    char *doc = svg_of(&f, 0);
+    assert_non_null(strstr(doc, ">Sentence: it was tired .</text>")); /* no text: the tokens */
+    free(doc);
+    const char typed[] = " it\twas  tired.\n";
+    assert_int_equal(model_result_set_text(&f.r, typed, strlen(typed), NULL, 0), AV_OK);
+    doc = svg_of(&f, 0);
+    assert_non_null(strstr(doc, ">Sentence: it was tired.</text>"));
+    free(doc);
+    char text[400] = "";
+    for (int k = 0; k < 30; k++)
+        strcat(text, "abcdefghi ");
+    assert_int_equal(model_result_set_text(&f.r, text, strlen(text), "le chat", 7), AV_OK);
+    f.r.cross_tokens = f.r.tokens; /* borrowed: only its n is asked */
+    doc = svg_of(&f, 0);
+    f.r.cross_tokens = (TokenList){0};
+    /* 760 units hold 104 characters, less 12: 92 for "abcdefghi " x 30 and the
+     * keys, 9 words of the first, none of the second */
+    char want[200] = ">Sentence: ";
+    for (int k = 0; k < 9; k++)
+        strcat(want, k ? " abcdefghi" : "abcdefghi");
+    strcat(want, " \xe2\x80\xa6  |  keys:  \xe2\x80\xa6</text>");
+    assert_non_null(strstr(doc, want));
+    free(doc);
+    fixture_free(&f);
+}
+
 static void test_html_data(void **state)
 {
     (void)state;
@@ -502,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_svg_pooled),
         cmocka_unit_test(test_svg_legend_hatching),
         cmocka_unit_test(test_svg_mask_side_by_side),
+        cmocka_unit_test(test_svg_sentence_as_typed),
         cmocka_unit_test(test_html_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

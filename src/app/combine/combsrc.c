@@ -147,6 +147,9 @@ bool combsrc_make(CombSrc *cs, CombView *cv, Kind *k, AppState *s, double budget
     c.weights_budget = CS_DERIVED_BUDGET;
     c.head_labels = s->cfg.head_labels;
     *err = model_result_import(r, &c, src, NULL, tq, tk->n ? tk : NULL);
+    if (!*err) /* the text the combined weights came from */
+        *err = model_result_set_text(r, m->text, m->text ? strlen(m->text) : 0, m->cross_text,
+                                     m->cross_text ? strlen(m->cross_text) : 0);
     return true;
 }
 
