@@ -186,18 +186,31 @@ static void header(FILE *f, const ModelResult *r, const ModelConfig *c, const Sv
         fputs(i ? " " : "", f);
         svg_escape(f, r->tokens.tok[i].str, 20);
     }
+    const TokenList *keys = r->cross_tokens.n ? &r->cross_tokens : NULL;
     fprintf(f,
             "%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n"
-            "<h1>attnviz: attention of every layer and head</h1>\n<p id=\"sentence\">",
-            r->tokens.n > 12 ? " \xe2\x80\xa6" : "", view_css);
+            "<h1>attnviz: %sattention of every layer and head</h1>\n<p id=\"sentence\">%s",
+            r->tokens.n > 12 ? " \xe2\x80\xa6" : "", view_css, keys ? "cross-" : "",
+            keys ? "<span class=\"role\">Queries:</span> " : "");
     for (int i = 0; i < r->tokens.n; i++) {
         /* view.js makes each chip select its token's row */
         fprintf(f, "%s<span class=\"tok\" data-token=\"%d\">", i ? " " : "", i + 1);
         svg_escape(f, r->tokens.tok[i].str, 0);
         fputs("</span>", f);
     }
+    fputs("</p>\n", f);
+    if (keys) { /* the second sentence, whose tokens are the columns */
+        fputs("<p id=\"keys\"><span class=\"role\">Keys and values:</span> ", f);
+        if (r->cross_text)
+            svg_escape(f, r->cross_text, 0);
+        for (int j = 0; !r->cross_text && j < keys->n; j++) {
+            fputs(j ? " " : "", f);
+            svg_escape(f, keys->tok[j].str, 0);
+        }
+        fputs("</p>\n", f);
+    }
     svg_settings(r, c, o->source, buf, sizeof buf);
-    fputs("</p>\n<p id=\"settings\">", f);
+    fputs("<p id=\"settings\">", f);
     svg_escape(f, buf, 0);
     fprintf(f, "; %d layer%s of %d head%s</p>\n</header>\n", r->L, r->L == 1 ? "" : "s", c->H,
             c->H == 1 ? "" : "s");

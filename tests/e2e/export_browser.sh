@@ -169,6 +169,13 @@ readout_case rc1 "1,1,3,2 1,1,3,5 1,2,10,10" --causal "$S"
 readout_case rn1 "1,3,1,10" "$S"
 readout_case rc3 "3,4,2,9" --causal --layers 3 "$S"
 readout_case rx "1,2,8,3" --cross "Le chat dort" "$S"
+check "html, cross-attention: the header names both sentences" $PY -c '
+import re, sys
+d = open(sys.argv[1], encoding="utf-8").read()
+h = re.search(r"<header>(.*)</header>", d, re.S).group(1)
+ok = "cross-attention" in h and re.search(r"Keys and values:</span> Le chat dort</p>", h) \
+    and re.search(r"Queries:</span> <span[^>]*>The</span>", h)
+sys.exit(0 if ok else "header: %r" % h[:600])' "$tmp/rx.dom"
 check "html readout: an unmasked cell's raw score does not say masked" \
     grep -q 'raw score [-0-9.]* (Q·K scaled by 1/√d_k, before softmax)' "$tmp/rc1.dom"
 

@@ -523,6 +523,51 @@ static void test_html_data(void **state)
     fixture_free(&f);
 }
 
+/* Under --cross the page's header names both sentences, the queries' (the
+ * chips) and the keys' and values' (as typed), and says it is
+ * cross-attention; without it, neither. */
+static void test_html_cross_header(void **state)
+{
+    (void)state;
+    Fixture f;
+    memset(&f, 0, sizeof f);
+    model_config_default(&f.c);
+    assert_int_equal(model_weights_toy(&f.c, &f.w), AV_OK);
+    const char q[] = "The cat sat on the mat", k[] = "Le chat  est assis";
+    assert_int_equal(model_run(&f.c, &f.w, q, strlen(q), k, strlen(k), &f.r), AV_OK);
+    assert_int_equal(model_result_set_text(&f.r, q, strlen(q), k, strlen(k)), AV_OK);
+    SvgOptions o = {0};
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(html_write(m.f, &f.r, &f.c, 0, 0, &o), AV_OK);
+    char *doc = mem_close(&m);
+    const char *head = strstr(doc, "<header>"), *end = strstr(doc, "</header>");
+    assert_true(head && end);
+    char *h = strndup(head, (size_t)(end - head));
+    assert_non_null(strstr(h, "<h1>attnviz: cross-attention of every layer and head</h1>"));
+    assert_non_null(strstr(h, "<p id=\"sentence\"><span class=\"role\">Queries:</span> <span "
+                              "class=\"tok\" data-token=\"1\">The</span>"));
+    assert_non_null(strstr(h, "<p id=\"keys\"><span class=\"role\">Keys and values:</span> Le "
+                              "chat  est assis</p>"));
+    free(h), free(doc);
+    model_result_set_text(&f.r, NULL, 0, NULL, 0); /* no text: the keys' tokens */
+    mem_open(&m);
+    assert_int_equal(html_write(m.f, &f.r, &f.c, 0, 0, &o), AV_OK);
+    doc = mem_close(&m);
+    assert_non_null(strstr(doc, "Keys and values:</span> Le chat est assis</p>"));
+    free(doc);
+    fixture_free(&f);
+    fixture_run(&f, "the cat sat", false);
+    mem_open(&m);
+    assert_int_equal(html_write(m.f, &f.r, &f.c, 0, 0, &o), AV_OK);
+    doc = mem_close(&m);
+    assert_non_null(strstr(doc, "<h1>attnviz: attention of every layer and head</h1>"));
+    assert_non_null(strstr(doc, "<p id=\"sentence\"><span class=\"tok\""));
+    assert_null(strstr(doc, "id=\"keys\""));
+    free(doc);
+    fixture_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -539,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_svg_mask_side_by_side),
         cmocka_unit_test(test_svg_sentence_as_typed),
         cmocka_unit_test(test_html_data),
+        cmocka_unit_test(test_html_cross_header),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
