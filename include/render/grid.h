@@ -129,6 +129,14 @@ int grid_puts(Grid *g, int x, int y, const char *s, int max_w, int style);
 int grid_printf(Grid *g, int x, int y, int max_w, int style, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* Lay the n pieces out from (x, y) in lines of at most max_w columns, a
+ * space between two pieces of a line, the lines after the first starting
+ * indent columns further in; a piece wider than a line is broken between
+ * code points. With g NULL nothing is drawn: the rows are counted. Returns
+ * the rows used (1 for no piece). */
+int grid_wrap(Grid *g, int x, int y, int max_w, int indent, const char *const *pieces, int n,
+              int style);
+
 /* Set flags on a rectangle of cells (clipped). */
 void grid_flag_rect(Grid *g, int x, int y, int w, int h, unsigned flags);
 

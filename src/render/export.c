@@ -68,40 +68,61 @@ static void head_title(const ModelResult *r, const ModelConfig *c, int layer, in
     snprintf(buf + n, size - n, ")");
 }
 
-/* The columns of s[0..n) (n at most 255 bytes counted). */
-static int prefix_width(const char *s, size_t n)
+/* Split buf in place into at most max pieces at its spaces (after_comma:
+ * only at the spaces of ", "); pieces never empty. Returns the pieces. */
+static int split(char *buf, bool after_comma, const char **out, int max)
 {
-    char part[256];
-    snprintf(part, sizeof part, "%.*s", (int)n, s);
-    return grid_text_width(part);
+    int n = 0;
+    for (char *p = buf; *p && n < max;) {
+        char *end = p;
+        while (*end && !(*end == ' ' && (!after_comma || (end > p && end[-1] == ','))))
+            end++;
+        bool last = *end == '\0';
+        *end = '\0';
+        if (end > p)
+            out[n++] = p;
+        if (last)
+            break;
+        p = end + 1;
+    }
+    return n;
+}
+
+/* The words of text as lines of g->w columns from row y (g NULL: counted,
+ * width columns), the lines after the first indented. Returns the rows. */
+static int put_words(Grid *g, int width, int y, int indent, const char *text, bool after_comma,
+                     int style)
+{
+    char buf[1024];
+    const char *parts[128], *pieces[128];
+    snprintf(buf, sizeof buf, "%s", text);
+    int w = g ? g->w : width, k = split(buf, after_comma, parts, 128), n = 0;
+    for (int i = 0; i < k && n < 128; i++) /* a part wider than a line: at its spaces */
+        if (after_comma && grid_text_width(parts[i]) > w)
+            n += split((char *)parts[i], false, pieces + n, 128 - n);
+        else
+            pieces[n++] = parts[i];
+    return grid_wrap(g, 0, y, w, indent, pieces, n, style);
 }
 
 /* The title in the grid: the head on one line, its settings on the next
- * (up to three, broken after a ", ") when both do not fit the width.
- * Returns the rows used. */
-static int put_title(Grid *g, const char *title)
+ * ones, broken after a ", ", when both do not fit the width; a line wider
+ * than the grid is broken at its spaces. With g NULL the rows are counted
+ * for width columns. Returns the rows used. */
+static int put_title(Grid *g, int width, const char *title)
 {
     const char *paren = strstr(title, "  (");
-    if (grid_text_width(title) <= g->w || !paren) {
-        grid_puts(g, 0, 0, title, g->w, STYLE_TITLE);
-        return 1;
-    }
+    if (!paren)
+        return put_words(g, width, 0, 2, title, false, STYLE_TITLE);
     char head[128];
     snprintf(head, sizeof head, "%.*s", (int)(paren - title), title);
-    grid_puts(g, 0, 0, head, g->w, STYLE_TITLE);
-    /* the settings over as many lines as they need, broken after a ", " */
-    int y = 1;
-    for (const char *p = paren + 2; *p && y < 4; y++) {
-        const char *end = p + strlen(p), *cut = NULL;
-        for (const char *q = strstr(p, ", "); q && prefix_width(p, (size_t)(q + 1 - p)) <= g->w;
-             q = strstr(q + 2, ", "))
-            cut = q + 1;
-        if (grid_text_width(p) <= g->w || !cut || y == 3)
-            cut = end;
-        grid_printf(g, 0, y, g->w, STYLE_DIM, "%.*s", (int)(cut - p), p);
-        p = *cut ? cut + 1 : cut;
+    if (grid_text_width(title) <= width) {
+        if (g)
+            grid_puts(g, 0, 0, title, g->w, STYLE_TITLE);
+        return 1;
     }
-    return y;
+    int y = put_words(g, width, 0, 2, head, false, STYLE_TITLE);
+    return y + put_words(g, width, y, 0, paren + 2, true, STYLE_DIM);
 }
 
 /* Labels "a-b" (1-based, inclusive) of the n token ranges that pooling into
@@ -144,13 +165,15 @@ static int text_pooled(Grid *g, const ModelResult *r, int layer, int h, bool col
                           .cell_w = 1,
                           .label_w = 12,
                           .pooled = true};
-        grid_printf(g, 0, top, g->w, STYLE_DIM,
-                    "%d tokens pooled: a cell is the largest weight of "
-                    "about %d x %d tokens (query rows x key columns)",
-                    s->n_q, (s->n_q + gh - 1) / gh, (s->n_k + gw - 1) / gw);
+        char why[160];
+        snprintf(why, sizeof why,
+                 "%d tokens pooled: a cell is the largest weight of about %d x %d tokens "
+                 "(query rows x key columns)",
+                 s->n_q, (s->n_q + gh - 1) / gh, (s->n_k + gw - 1) / gw);
+        top += put_words(g, g->w, top, 0, why, false, STYLE_DIM) + 1;
         HeatmapLayout lay;
-        int used = heatmap_draw(g, 0, top + 2, g->w, g->h - 6, &sp, &lay);
-        heatmap_legend(g, 0, top + 2 + used + 1, g->w, sp.mode, s->causal);
+        int used = heatmap_draw(g, 0, top, g->w, g->h - 6, &sp, &lay);
+        heatmap_legend(g, 0, top + used + 1, g->w, sp.mode, s->causal);
     }
     free(P), free(buf), free(rows), free(cols);
     return err;
@@ -204,10 +227,11 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, const Exp
                                       : "cells: weights in per cent",
                             g->w, STYLE_DIM) > 0);
     HeadStats st = head_stats(r, layer, h);
-    grid_printf(g, 0, y, g->w, STYLE_DIM,
-                "entropy %.2f bits (uniform over %d keys: %.2f), "
-                "mean largest weight %.0f%%",
-                st.entropy, s->n_k, log2((double)s->n_k), 100.0 * st.top);
+    char line[160];
+    snprintf(line, sizeof line,
+             "entropy %.2f bits (uniform over %d keys: %.2f), mean largest weight %.0f%%",
+             st.entropy, s->n_k, log2((double)s->n_k), 100.0 * st.top);
+    put_words(g, g->w, y, 0, line, false, STYLE_DIM);
     free(rows);
     free(cols);
     return AV_OK;
@@ -221,13 +245,15 @@ int export_text_head(FILE *f, const ModelResult *r, const ModelConfig *c, int h,
     const bool color = o->color;
     /* A cell a token while that fits the width and a page; pooled beyond. */
     bool pooled = r->lazy || s->n_k > width - 20 || s->n_q > 400;
-    int gh = (pooled ? 200 : s->n_q) + 30; /* room for rotated labels and the legend */
+    char title[256];
+    head_title(r, c, layer, h, title, sizeof title);
+    /* room for the title, rotated labels, the legend and the lines of text
+     * a narrow width breaks */
+    int gh = (pooled ? 200 : s->n_q) + 30 + put_title(NULL, width, title) + 2 * 160 / width;
     Grid g = {0};
     int err = grid_init(&g, width, gh);
     if (!err) {
-        char title[256];
-        head_title(r, c, layer, h, title, sizeof title);
-        int top = put_title(&g, title);
+        int top = put_title(&g, width, title);
         err = pooled ? text_pooled(&g, r, layer, h, color, width, top)
                      : text_cells(&g, r, layer, h, o, width, top);
     }
@@ -390,17 +416,39 @@ static void export_md(FILE *f, const ModelResult *r, const ModelConfig *c, int l
 }
 
 /* The sentence the heatmaps belong to (and the second one under
- * cross-attention), tokens numbered as on the screen. */
-static void text_sentences(FILE *f, const ModelResult *r)
+ * cross-attention), tokens numbered as on the screen, in lines of width
+ * columns broken between tokens, the lines after the first indented. */
+static int text_sentences(FILE *f, const ModelResult *r, int width)
 {
     const TokenList *t[2] = {&r->tokens, r->cross_tokens.n ? &r->cross_tokens : NULL};
-    for (int k = 0; k < 2 && t[k]; k++) {
-        fputs(k ? "Keys and values: " : "Sentence: ", f);
+    int err = AV_OK;
+    for (int k = 0; k < 2 && t[k] && !err; k++) {
+        const char *lead = k ? "Keys and values:" : "Sentence:";
+        const char **pieces = malloc(sizeof *pieces * ((size_t)t[k]->n + 3));
+        size_t bytes = 0;
         for (int i = 0; i < t[k]->n; i++)
-            fprintf(f, "%s%d:%s", i ? " " : "", i + 1, t[k]->tok[i].str);
-        fputc('\n', f);
+            bytes += strlen(t[k]->tok[i].str) + 8;
+        char *buf = malloc(bytes + 1), *p = buf, lb[24];
+        Grid g = {0};
+        err = pieces && buf ? AV_OK : AV_ERR_NOMEM;
+        if (!err) {
+            int n = split(strcpy(lb, lead), false, pieces, 3);
+            for (int i = 0; i < t[k]->n; i++) {
+                pieces[n++] = p;
+                p += sprintf(p, "%d:%s", i + 1, t[k]->tok[i].str) + 1;
+            }
+            /* under the first token, while that leaves room */
+            int in = (int)strlen(lead) + 1 <= width / 3 ? (int)strlen(lead) + 1 : 2;
+            err = grid_init(&g, width, grid_wrap(NULL, 0, 0, width, in, pieces, n, STYLE_TEXT));
+            if (!err) {
+                grid_wrap(&g, 0, 0, width, in, pieces, n, STYLE_TEXT);
+                err = grid_write(&g, f, false) ? AV_ERR_IO : AV_OK;
+            }
+        }
+        grid_free(&g);
+        free(pieces), free(buf);
     }
-    fputc('\n', f);
+    return err ? err : fputc('\n', f) == EOF ? AV_ERR_IO : AV_OK;
 }
 
 /* The same for Markdown, the tokens escaped. */
@@ -439,7 +487,7 @@ int export_write(FILE *f, const ModelResult *r, const ModelConfig *c, const Expo
     switch (o->format) {
     case EXPORT_TEXT:
         if (o->sentence)
-            text_sentences(f, r);
+            err = text_sentences(f, r, o->width > 0 ? o->width : 100);
         for (int h = h0; h < h1 && !err; h++)
             err = export_text_head(f, r, c, h, o);
         break;

@@ -220,6 +220,32 @@ int grid_printf(Grid *g, int x, int y, int max_w, int style, const char *fmt, ..
     return grid_puts(g, x, y, buf, max_w, style);
 }
 
+int grid_wrap(Grid *g, int x, int y, int max_w, int indent, const char *const *pieces, int n,
+              int style)
+{
+    indent = indent > max_w - 2 ? (max_w > 2 ? max_w - 2 : 0) : indent;
+    int row = 0, col = 0; /* col: from x */
+    for (int k = 0; k < n; k++) {
+        int w = grid_text_width(pieces[k]), start = row ? indent : 0;
+        if (col > start && col + 1 + w > max_w) /* to the next line, whole */
+            row++, col = indent;
+        else if (col > start && g) /* the space between, in the pieces' style */
+            col += grid_put(g, x + col, y + row, ' ', style, 0);
+        else if (col > start)
+            col++;
+        for (const char *s = pieces[k]; *s;) {
+            uint32_t cp = next_cp(&s);
+            int cw = cp_width(cp);
+            if (col + cw > max_w && col > (row ? indent : 0)) /* wider than a line */
+                row++, col = indent;
+            if (g)
+                grid_put(g, x + col, y + row, cp, style, 0);
+            col += cw;
+        }
+    }
+    return row + 1;
+}
+
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx2", "default")))
 #endif
