@@ -69,6 +69,12 @@ uint32_t svg_ramp_text_rgb(int level, bool mono);
  * code points (0: all), an ellipsis after a cut. */
 void svg_escape(FILE *f, const char *s, int max_chars);
 
+/* Text s on one line, escaped as svg_escape: its runs of white space as one
+ * space, at most left code points, cut after a word when it is longer (an
+ * ellipsis after the cut). Returns the code points written (left + 1 after a
+ * cut). */
+int svg_one_line(FILE *f, const char *s, int left);
+
 /* The name an export gives the folder or file it read, never a local path:
  * its last component ("/home/a/models/gpt2/" -> "gpt2", a hub id
  * "openai-community/gpt2" -> "gpt2"), or for a Hugging Face cache snapshot

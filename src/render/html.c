@@ -182,7 +182,9 @@ static void header(FILE *f, const ModelResult *r, const ModelConfig *c, const Sv
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
           "<title>attnviz: ",
           f);
-    for (int i = 0; i < r->tokens.n && i < 12; i++) {
+    if (r->text) /* the text as typed */
+        svg_one_line(f, r->text, 80);
+    for (int i = 0; !r->text && i < r->tokens.n && i < 12; i++) {
         fputs(i ? " " : "", f);
         svg_escape(f, r->tokens.tok[i].str, 20);
     }
@@ -190,7 +192,7 @@ static void header(FILE *f, const ModelResult *r, const ModelConfig *c, const Sv
     fprintf(f,
             "%s</title>\n<style>\n%s</style>\n</head>\n<body>\n<header>\n"
             "<h1>attnviz: %sattention of every layer and head</h1>\n<p id=\"sentence\">%s",
-            r->tokens.n > 12 ? " \xe2\x80\xa6" : "", view_css, keys ? "cross-" : "",
+            !r->text && r->tokens.n > 12 ? " \xe2\x80\xa6" : "", view_css, keys ? "cross-" : "",
             keys ? "<span class=\"role\">Queries:</span> " : "");
     for (int i = 0; i < r->tokens.n; i++) {
         /* view.js makes each chip select its token's row */

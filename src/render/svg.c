@@ -441,9 +441,7 @@ static void defs(FILE *f, const SvgOptions *o)
             o->id ? o->id : "", o->mono ? "#ffffff" : "#303030");
 }
 
-/* Text s on one line: its runs of white space as one space, at most left
- * code points (an ellipsis after a cut). Returns the code points written. */
-static int one_line(FILE *f, const char *s, int left)
+int svg_one_line(FILE *f, const char *s, int left)
 {
     char *buf = malloc(strlen(s) + 1);
     if (!buf)
@@ -498,7 +496,7 @@ static void sentence_line(FILE *f, const ModelResult *r, int left)
     const char *text[2] = {r->text, r->cross_text};
     for (int k = 0; k < 2 && t[k]; k++) {
         fputs(k ? "  |  keys: " : "Sentence: ", f);
-        left -= text[k] ? one_line(f, text[k], left) : token_line(f, t[k], left);
+        left -= text[k] ? svg_one_line(f, text[k], left) : token_line(f, t[k], left);
     }
 }
 

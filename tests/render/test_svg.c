@@ -462,6 +462,13 @@ static void test_svg_sentence_as_typed(void **state)
     doc = svg_of(&f, 0);
     assert_non_null(strstr(doc, ">Sentence: it was tired.</text>"));
     free(doc);
+    SvgOptions o = {0}; /* the page's title too */
+    Mem m;
+    mem_open(&m);
+    assert_int_equal(html_write(m.f, &f.r, &f.c, 0, 0, &o), AV_OK);
+    doc = mem_close(&m);
+    assert_non_null(strstr(doc, "<title>attnviz: it was tired.</title>"));
+    free(doc);
     char text[400] = "";
     for (int k = 0; k < 30; k++)
         strcat(text, "abcdefghi ");
