@@ -32,7 +32,7 @@ if want lesson-reveal; then
     photo lesson-reveal
 fi
 if want pipeline-scaling; then
-    shots_start pipeline-scaling 'Enter: reveal' --lesson scaling
+    shots_start pipeline-scaling 'Lesson 1/' --lesson scaling
     wait_for '5 ÷ sqrt'
     photo pipeline-scaling
 fi
