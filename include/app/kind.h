@@ -284,7 +284,11 @@ bool kind_source(const Kind *k, AttnSource *src);
 /* k->cls->release, when there is one. */
 void kind_release(const Kind *k, int l);
 
-/* k->cls->dump, or dump_write. Returns as dump_write (io/dump.h). */
+/* k->cls->dump, or dump_write, into a folder beside dir that then replaces
+ * dir whole (io/dirswap.h). dir must pass dump_check_folder (missing, empty
+ * or an earlier dump): else AV_ERR_IO with *which NULL, nothing touched.
+ * Returns as dump_write (io/dump.h); *which is NULL when the folder itself
+ * failed. */
 int kind_dump(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
               const char **which);
 

@@ -57,4 +57,12 @@ int dump_write_import(const char *dir, const AttnImport *im, const char **which)
  * each layer. Returns AV_OK, AV_ERR_IO (errno set) or AV_ERR_NOMEM. */
 int dump_source_npy(const char *path, const AttnSource *src);
 
+/* Whether a dump may replace dir: AV_OK when dir is missing, empty, or holds
+ * only what a dump writes (its .npy arrays, tokens.txt, key_tokens.txt,
+ * heads.txt, layerN/ folders of these, a killed write's temporary files),
+ * so that an earlier dump is replaced whole. Else AV_ERR_IO: errno ENOTDIR
+ * (dir is not a folder), ENOTEMPTY with the first other entry in which
+ * ("notes.md", "layer2/model.json"), or what opening it failed with. */
+int dump_check_folder(const char *dir, char *which, size_t whichlen);
+
 #endif

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "core/av.h"
+#include "io/dirswap.h"
 #include "io/dump.h"
 
 /* Control bytes of the bad piece as '?', so a message stays one line. */
@@ -186,9 +187,21 @@ const float *kind_out_proj(const Kind *k, int l)
 int kind_dump(const Kind *k, const char *dir, const ModelResult *r, const ModelConfig *c,
               const char **which)
 {
-    if (k->cls->dump)
-        return k->cls->dump(k, dir, r, c, which);
-    return dump_write(dir, r, c, which);
+    char other[512];
+    DirSwap swap;
+    *which = NULL; /* the folder itself */
+    if (dump_check_folder(dir, other, sizeof other) || dirswap_begin(&swap, dir))
+        return AV_ERR_IO;
+    /* written beside dir, then swapped in: an earlier dump's files never
+     * stay beside this one's, and a failed dump leaves the earlier whole */
+    int err =
+        k->cls->dump ? k->cls->dump(k, swap.tmp, r, c, which) : dump_write(swap.tmp, r, c, which);
+    if (err) {
+        dirswap_abort(&swap);
+        return err;
+    }
+    *which = NULL;
+    return dirswap_commit(&swap);
 }
 
 void kind_close(Kind *k)

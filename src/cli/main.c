@@ -20,6 +20,7 @@
 #include "cli/train_cmd.h"
 #include "cli/lesson_cmd.h"
 #include "render/export.h"
+#include "io/dump.h"
 #include "io/fileio.h"
 #include "io/stale.h"
 #include "core/mat.h"
@@ -363,6 +364,23 @@ static void app_free(App *a)
     cli_free(&a->opt);
 }
 
+/* Before any work: --dump's folder is missing, empty or an earlier dump,
+ * which the dump replaces whole (app/kind.h kind_dump); else one line. */
+static int check_dump_dir(const char *dir)
+{
+    char which[512];
+    if (!dump_check_folder(dir, which, sizeof which))
+        return 0;
+    if (errno == ENOTDIR)
+        return say(1, "cannot dump into %s: not a folder", dir);
+    if (errno == ENOTEMPTY)
+        return say(1,
+                   "cannot dump into %s: it holds %s, which is not a file of a dump (dump "
+                   "into a new folder, or one that holds an earlier dump)",
+                   dir, which);
+    return say(1, "cannot dump into %s: %s", dir, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "get") == 0)
@@ -375,6 +393,8 @@ int main(int argc, char **argv)
     set_locale();
     int status = cli_parse(argc, argv, &a.opt) ? say(2, "%s", a.opt.err) : 0;
     mat_set_threads(1);
+    if (!status && !a.opt.help && !a.opt.version && a.opt.dump_dir)
+        status = check_dump_dir(a.opt.dump_dir);
     if (!status && (a.opt.help || a.opt.version))
         status = help_or_version(&a);
     else if (!status && a.opt.attention) /* imported attention: no model to run */

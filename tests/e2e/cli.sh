@@ -429,6 +429,32 @@ rm -rf "$tmp/dl" && run --dump "$tmp/dl" --layers 3 --preset designed 'she saw h
     && pass "--dump: layerN/heads.txt with each layer's labels" \
     || fail "--dump: layerN/heads.txt with each layer's labels" "$(cat "$tmp/dl/layer1/heads.txt" 2>&1 | tr '\n' '|')"
 
+# A dump replaces an earlier dump whole: none of its files stays beside the
+# new ones (a 3-layer run's layerN/, then imported attention's three files).
+cp -r "$tmp/dl" "$tmp/dl3"
+run --dump "$tmp/dl" -H 2 -d 8 'she saw him'
+got=$(cd "$tmp/dl" && find . -mindepth 1 | sort | tr '\n' ' ')
+want="./K.npy ./Q.npy ./V.npy ./X.npy ./attention.npy ./heads.txt ./norms.npy ./output.npy ./rollout.npy ./scores.npy ./tokens.txt ./weights.npy "
+{ [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; } \
+    && pass "--dump over a 3-layer dump: only the 1-layer run's files" \
+    || fail "--dump over a 3-layer dump: only the 1-layer run's files" "status $rc: $got"
+run --attention "$tmp/dl3/attention.npy" --tokens "$tmp/dl3/tokens.txt" --dump "$tmp/dl"
+got=$(cd "$tmp/dl" && find . -mindepth 1 | sort | tr '\n' ' ')
+{ [ "$rc" -eq 0 ] && [ "$got" = "./attention.npy ./rollout.npy ./tokens.txt " ]; } \
+    && pass "--attention --dump over a dump: only the import's three files" \
+    || fail "--attention --dump over a dump: only the import's three files" "status $rc: $got"
+# A folder with a file no dump writes is refused, one line, nothing touched.
+mkdir "$tmp/mine" && echo "my notes" >"$tmp/mine/notes.md" && cp "$tmp/dl3/X.npy" "$tmp/mine/"
+bad "--dump into a folder of one's own files" 1 "mine: it holds notes.md, which is not a file of a dump" \
+    --dump "$tmp/mine" 'she saw him'
+got=$(cd "$tmp/mine" && find . | sort | tr '\n' ' ')
+{ [ "$got" = ". ./X.npy ./notes.md " ] && cmp -s "$tmp/mine/X.npy" "$tmp/dl3/X.npy"; } \
+    && pass "--dump leaves a folder it refuses as it was" \
+    || fail "--dump leaves a folder it refuses as it was" "$got"
+mkdir -p "$tmp/mine2/layer1" && : >"$tmp/mine2/layer1/model.json"
+bad "--dump into a folder holding a model's layer" 1 "it holds layer1/model.json" \
+    --attention "$tmp/dl3/attention.npy" --tokens "$tmp/dl3/tokens.txt" --dump "$tmp/mine2"
+
 # --lesson and the settings its pages set: each refused by name, one line and
 # exit 2, for the handout and the interface alike (the pages would replace
 # them); --width, --numbers, --max-tokens and --sentences are the handout's.
