@@ -50,6 +50,9 @@ typedef struct {
     int generated;         /* tokens g has generated (each one's seed) */
     int cached_rows;       /* rows before g's last token (keys, values cached) */
     size_t cached_len;     /* the text's length then: the marks last while it is */
+    bool gen_due;          /* g grew the text: its run is still to be reported */
+    int gen_before;        /* the query rows before g */
+    char gen_piece[100];   /* the text g added (up to 24 bytes) */
     float *logits;         /* session_predict's (logits_cap floats) */
     int logits_cap;
     /* The results the views read (read only outside app), and their runs. */
@@ -171,10 +174,15 @@ int session_input(Session *ss, AppState *s, Action a, bool typed, unsigned *flag
 /* g: the sentence continued by one token sampled with the kind's
  * temperature and top-k (the seed from s->cfg.seed and the count so far);
  * before is the number of query rows of the last good run. Sets s->text,
- * the selection and the status line (with a KV cache, kind_cost's: its
- * rows and bytes after the new row, and a token's), and the cached rows
- * (before) for the marks. Returns APP_RUN when the sentence grew, 0 when it did not (the
- * reason in s->msg; out of memory sets *nomem). */
+ * the selection and the status line ("+'piece'"); the session_update of
+ * the run that follows (once it has run, on a thread too) says what the
+ * run did: the tokens the text now reads as (the piece re-read with the
+ * text may make other tokens than the one sampled), the rows taken from
+ * the kind's cache and computed (kind_cost's, with its KV cache's rows and
+ * bytes), and sets the cached rows for the marks. Returns APP_RUN when the
+ * sentence grew, 0 when it did not (the reason in s->msg: the text fills
+ * the model's context, nothing whole was sampled; out of memory sets
+ * *nomem). */
 unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem);
 
 /* After a run returned KIND_BUSY (the kind computes off the caller's

@@ -247,6 +247,8 @@ static void follow_cursor(const Session *ss, AppState *s)
     s->sel_row = t >= 0 ? t : 0;
 }
 
+static void generate_report(Session *ss, AppState *s);
+
 int session_update(Session *ss, AppState *s, LessonState *ls, unsigned flags)
 {
     if ((flags & APP_WEIGHTS) && session_weights(ss, s, ls) != AV_OK)
@@ -264,6 +266,11 @@ int session_update(Session *ss, AppState *s, LessonState *ls, unsigned flags)
     app_fit_result(s, &fit);
     lesson_state_after_run(ls, s, r);
     action_take_tokens(s, &r->tokens);
+    if (ss->gen_due && !ss->computing) {
+        ss->gen_due = false;
+        if (!ss->run_err && n_q > 0)
+            generate_report(ss, s);
+    }
     if ((flags & APP_CURSOR) && s->mode == MODE_EDIT)
         follow_cursor(ss, s);
     return AV_OK;
@@ -299,19 +306,17 @@ static void bytes_text(double b, char *out, size_t len)
     snprintf(out, len, k ? "%.1f %s" : "%.0f %s", b, units[k]);
 }
 
-/* What g's new row does to the kind's KV cache (its bytes a token, from
- * the last run): " | KV cache 9 rows, 10.1 KiB (+1.1 KiB)", or "" for a
- * kind without one. */
-static void kv_growth(const Kind *k, int rows, char *out, size_t len)
+/* The KV cache after g's run (its bytes a token, from the run): "; KV
+ * cache 9 rows, 10.1 KiB (+1.1 KiB)", or "" for a kind without one. */
+static void kv_growth(const KindCost *kc, int rows, int added, char *out, size_t len)
 {
-    KindCost kc;
     out[0] = 0;
-    if (!kind_cost(k, &kc) || !(kc.kv_token > 0))
+    if (!(kc->kv_token > 0))
         return;
-    char total[24], one[24];
-    bytes_text(kc.kv_token * rows, total, sizeof total);
-    bytes_text(kc.kv_token, one, sizeof one);
-    snprintf(out, len, "; KV cache %d rows, %s (+%s)", rows, total, one);
+    char total[24], grown[24];
+    bytes_text(kc->kv_token * rows, total, sizeof total);
+    bytes_text(kc->kv_token * (added > 0 ? added : 0), grown, sizeof grown);
+    snprintf(out, len, "; KV cache %d rows, %s (+%s)", rows, total, grown);
 }
 
 unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
@@ -320,7 +325,9 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
     size_t cont;
     uint64_t seed = s->cfg.seed * 1000003u + (uint64_t)++ss->generated;
     Kind *k = ss->kind;
+    int V = 0, n_ctx = 0;
     *nomem = false;
+    ss->gen_due = false;
     int err =
         kind_generate(k, s->text.s, s->text.len, 1, k->temperature, k->top_k, seed, &out, &cont);
     if (err == AV_ERR_NOMEM)
@@ -330,22 +337,58 @@ unsigned session_generate(Session *ss, AppState *s, int before, bool *nomem)
                  "'%s' is not in the model's vocabulary: nothing to "
                  "continue",
                  k->bad);
+    else if (err == AV_ERR_TOO_MANY && kind_vocab(k, &s->cfg, &V, &n_ctx) && n_ctx > 0)
+        snprintf(s->msg, sizeof s->msg, "cannot generate: the text fills the model's context of %d",
+                 n_ctx);
     else if (err)
         snprintf(s->msg, sizeof s->msg, "cannot generate: %s", av_strerror(err));
-    if (err)
+    if (!err && !out[cont])
+        snprintf(s->msg, sizeof s->msg,
+                 "g added nothing: the model sampled the end of the text, or part of a "
+                 "character it did not finish");
+    if (err || !out[cont]) {
+        if (!err)
+            free(out);
         return 0;
+    }
     edit_set(&s->text, out);
     ss->cached_rows = before, ss->cached_len = s->text.len;
     s->sentence = -1;
     s->sel_row = before; /* the new query row (clamped after the run) */
-    char kv[96];
-    kv_growth(k, before + 1, kv, sizeof kv);
-    snprintf(s->msg, sizeof s->msg,
-             "+'%.24s': keys and values of rows 1-%d (·) were "
-             "cached; only row %d (+) is new%s",
-             out + cont, before, before + 1, kv);
+    /* what the run did is said once it has run (session_generate_report) */
+    snprintf(ss->gen_piece, sizeof ss->gen_piece, "%.24s", out + cont);
+    ss->gen_before = before, ss->gen_due = true;
+    snprintf(s->msg, sizeof s->msg, "+'%s'", ss->gen_piece);
     free(out);
     return APP_RUN;
+}
+
+/* After g's run: the rows the run took from the cache and computed, and the
+ * tokens the text reads as now (the piece re-read with the text before it
+ * may make other tokens than the one sampled). */
+static void generate_report(Session *ss, AppState *s)
+{
+    KindCost kc = {0};
+    int n = ss->res.shape.n_q, b = ss->gen_before;
+    bool cost = kind_cost(ss->kind, &kc) && kc.computed + kc.cached == n;
+    int cached = cost ? kc.cached : b < n ? b : n - 1;
+    ss->cached_rows = cached, ss->cached_len = s->text.len;
+    char kv[96];
+    kv_growth(&kc, n, n - b, kv, sizeof kv);
+    if (cached == b && n == b + 1)
+        snprintf(s->msg, sizeof s->msg,
+                 "+'%s': keys and values of rows 1-%d (·) were cached; only row %d (+) is "
+                 "new%s",
+                 ss->gen_piece, b, n, kv);
+    else if (cached > 0)
+        snprintf(s->msg, sizeof s->msg,
+                 "+'%s': the text now reads as %d tokens (was %d); rows 1-%d (·) were "
+                 "cached, %d-%d (+) computed%s",
+                 ss->gen_piece, n, b, cached, cached + 1, n, kv);
+    else
+        snprintf(s->msg, sizeof s->msg,
+                 "+'%s': the text now reads as %d tokens (was %d), all computed%s", ss->gen_piece,
+                 n, b, kv);
 }
 
 const char *session_error_line(Session *ss, const ModelConfig *c, int err)

@@ -261,7 +261,10 @@ static void test_session_vocabulary_and_generation(void **state)
     assert_int_equal(f.ss.cached_rows, 6);
     assert_int_equal(f.ss.cached_len, strlen(TEXT "!"));
     assert_int_equal(f.ss.generated, 1);
-    assert_non_null(strstr(f.s.msg, "only row 7 (+) is new"));
+    /* what the run computed and cached is said once it has run */
+    assert_string_equal(f.s.msg, "+'!'");
+    assert_true(f.ss.gen_due);
+    assert_int_equal(f.ss.gen_before, 6);
     fix_free(&f);
 
     fix_init(&f, NULL, NULL);

@@ -163,8 +163,8 @@ static int gpt2_kind_run(Kind *k, const ModelConfig *c, const char *text, size_t
     return err;
 }
 
-/* The decoded bytes of ids[0..n) appended to out[0..*len), made valid
- * UTF-8: a byte that does not start or finish a character becomes '?'. */
+/* The decoded bytes of ids[0..n) appended to out[0..*len): whole UTF-8,
+ * as the caller keeps only ids that decode to whole characters. */
 static int append_decoded(const Bpe *b, const int *ids, int n, char **out, size_t *len)
 {
     size_t need = bpe_decode(b, ids, n, NULL, 0);
@@ -174,12 +174,6 @@ static int append_decoded(const Bpe *b, const int *ids, int n, char **out, size_
     if (!s)
         return AV_ERR_NOMEM;
     bpe_decode(b, ids, n, s + *len, need);
-    for (size_t i = *len; i < *len + need;) {
-        size_t ok = utf8_valid_prefix(s + i, *len + need - i);
-        i += ok;
-        if (i < *len + need)
-            s[i++] = '?';
-    }
     *len += need;
     s[*len] = 0;
     *out = s;
@@ -223,6 +217,8 @@ static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, 
     if (err)
         return err;
     int n0 = g->enc.n, n = n0, limit = w->cfg.n_ctx;
+    if (n0 >= limit)
+        return AV_ERR_TOO_MANY; /* the text fills the context: no row for a token */
     Sampling smp = {.temperature = temperature, .top_k = top_k};
     Rng rng;
     rng_seed(&rng, seed);
@@ -240,6 +236,10 @@ static int gpt2_kind_generate(Kind *k, const char *text, size_t len, int count, 
             break;
         g->ids[n++] = next;
     }
+    /* the tokens that make whole characters: the bytes of one the model
+     * did not finish are not text it wrote (no '?' stands in for them) */
+    while (n > n0 && !whole_utf8(&g->bpe, g->ids + n0, n - n0))
+        n--;
     char *s = malloc(len + 1);
     if (!s)
         return AV_ERR_NOMEM;
