@@ -31,11 +31,17 @@ void edit_free(EditBuf *e);
 /* Replace the text, as edit_init. */
 void edit_set(EditBuf *e, const char *text);
 
-/* Insert bytes[0..n) at the cursor: only their valid UTF-8 prefix, with
- * control characters (tab, newline) turned into spaces. Returns the bytes
- * of input taken (fewer when the limit is reached or memory runs out; then
- * e->full is set). */
+/* Insert bytes[0..n) at the cursor: only their valid UTF-8 prefix, every
+ * character kept (a tab or a newline of a -f text or a paste stays one, so
+ * the model reads what the exports read). Returns the bytes of input taken
+ * (fewer when the limit is reached or memory runs out; then e->full is set). */
 size_t edit_insert(EditBuf *e, const char *bytes, size_t n);
+
+/* The code point the editor draws for cp: a tab as "⇥" (U+21E5), a newline
+ * as "↵" (U+21B5), as the token labels show them; another control as its
+ * control picture (U+2400 + cp, "␡" for DEL) or U+FFFD (C1); else cp. One
+ * column each, so the widths below count a control as one column. */
+unsigned edit_glyph(unsigned cp);
 
 /* Each returns true when the text or the cursor changed. */
 bool edit_backspace(EditBuf *e);

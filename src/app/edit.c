@@ -54,43 +54,44 @@ static bool edit_reserve(EditBuf *e, size_t need)
     return true;
 }
 
-static bool is_ctrl_cp(unsigned cp)
-{
-    return cp < 0x20 || (cp >= 0x7f && cp < 0xA0); /* tab, newline, C1 */
-}
-
 size_t edit_insert(EditBuf *e, const char *bytes, size_t n)
 {
-    size_t ok = utf8_valid_prefix(bytes, n), room = EDIT_MAX_BYTES - e->len, take = 0, out = 0;
+    size_t ok = utf8_valid_prefix(bytes, n), room = EDIT_MAX_BYTES - e->len, take = 0;
     unsigned cp;
-    /* First measure: whole code points that fit, a control becoming one space. */
+    /* Whole code points that fit; a tab or a newline is kept as it is, as
+     * the exports and --dump read it (the editor draws it as a mark). */
     while (take < ok) {
         int src = utf8_decode(bytes + take, ok - take, &cp);
-        size_t cl = src > 0 && is_ctrl_cp(cp) ? 1 : (size_t)src;
-        if (src <= 0 || out + cl > room)
+        if (src <= 0 || take + (size_t)src > room)
             break;
-        out += cl, take += (size_t)src;
+        take += (size_t)src;
     }
     e->full = take < ok;
-    if (out == 0)
+    if (take == 0)
         return 0;
-    if (!edit_reserve(e, e->len + out + 1)) {
+    if (!edit_reserve(e, e->len + take + 1)) {
         e->full = true;
         return 0;
     }
-    /* Then move the tail once and copy. */
-    memmove(e->s + e->cur + out, e->s + e->cur, e->len - e->cur + 1);
-    char *dst = e->s + e->cur;
-    for (size_t k = 0; k < take;) {
-        int src = utf8_decode(bytes + k, take - k, &cp);
-        if (is_ctrl_cp(cp))
-            *dst++ = ' ';
-        else
-            memcpy(dst, bytes + k, (size_t)src), dst += src;
-        k += (size_t)src;
-    }
-    e->len += out, e->cur += out;
+    memmove(e->s + e->cur + take, e->s + e->cur, e->len - e->cur + 1);
+    memcpy(e->s + e->cur, bytes, take);
+    e->len += take, e->cur += take;
     return take;
+}
+
+unsigned edit_glyph(unsigned cp)
+{
+    if (cp == '\t')
+        return 0x21E5; /* ⇥ */
+    if (cp == '\n')
+        return 0x21B5; /* ↵ */
+    if (cp < 0x20)
+        return 0x2400 + cp; /* ␍, ␛ ...: the control pictures */
+    if (cp == 0x7F)
+        return 0x2421; /* ␡ */
+    if (cp >= 0x80 && cp < 0xA0)
+        return 0xFFFD; /* a C1 control: no picture of its own */
+    return cp;
 }
 
 /* Byte offset of the code point before off. */
@@ -228,7 +229,7 @@ bool edit_word_right(EditBuf *e)
 static int cp_cols(unsigned cp)
 {
     char buf[5];
-    buf[utf8_encode(cp, buf)] = '\0';
+    buf[utf8_encode(edit_glyph(cp), buf)] = '\0';
     return grid_text_width(buf);
 }
 

@@ -24,7 +24,14 @@
 #include "views/view_table.h"
 
 /* Extra key codes above ncurses' own, for keys it reports in other ways. */
-enum { UIKEY_CTRL_LEFT = KEY_MAX + 1, UIKEY_CTRL_RIGHT, UIKEY_ALT_B, UIKEY_ALT_F };
+enum {
+    UIKEY_CTRL_LEFT = KEY_MAX + 1,
+    UIKEY_CTRL_RIGHT,
+    UIKEY_ALT_B,
+    UIKEY_ALT_F,
+    UIKEY_PASTE_START, /* ESC [200~: bracketed paste (term.c turns it on) */
+    UIKEY_PASTE_END,   /* ESC [201~ */
+};
 
 typedef struct {
     int key;
@@ -230,9 +237,18 @@ static int read_escape(void)
         ungetch(ch);                 /* no sequence, Esc alone, then that key */
     } else if (ch != ERR) {
         key = ch == 'b' ? UIKEY_ALT_B : ch == 'f' ? UIKEY_ALT_F : 0;
-        for (int k = 0; k < 16 && key == 0 && ch != '~' && !(ch >= 'A' && ch <= 'z' && k > 0); k++)
+        char seq[18] = {(char)ch};
+        int len = 1;
+        for (int k = 0; k < 16 && key == 0 && ch != '~' && !(ch >= 'A' && ch <= 'z' && k > 0);
+             k++) {
             if ((ch = getch()) == ERR)
                 break;
+            seq[len++] = (char)ch;
+        }
+        seq[len] = '\0';
+        key = strcmp(seq, "[200~") == 0   ? UIKEY_PASTE_START
+              : strcmp(seq, "[201~") == 0 ? UIKEY_PASTE_END
+                                          : key;
     }
     timeout(delay);
     return key;
@@ -302,11 +318,17 @@ static void name_key(int key, bool code, char *buf, size_t size)
         snprintf(buf, size, "%s", name);
 }
 
+/* A character typed into the sentence (true), or a key (false). Pasted text
+ * keeps its tabs and line breaks: inside a bracketed paste, or a line break
+ * with more input already waiting (a terminal without bracketed paste). */
 static bool typed(const UiState *u, wint_t ch, AppInput *in)
 {
-    if (u->a.app.mode == MODE_EDIT && (ch == '\r' || ch == '\n') && more_pending())
-        ch = ' '; /* a line break inside pasted text joins the lines */
-    if (u->a.app.mode != MODE_EDIT || ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xA0))
+    bool edit = u->a.app.mode == MODE_EDIT, brk = ch == '\r' || ch == '\n';
+    if (edit && (brk || ch == '\t') && (u->pasting || (brk && more_pending()))) {
+        in->text[0] = brk ? '\n' : '\t', in->text[1] = '\0';
+        return true;
+    }
+    if (!edit || ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xA0))
         return false;
     in->text[utf8_encode((unsigned)ch, in->text)] = '\0';
     return true;
@@ -333,6 +355,10 @@ bool input_read(UiState *u, AppInput *in)
             key = UIKEY_CTRL_RIGHT;
     } else if (key == 27) {
         key = read_escape();
+        if (key == UIKEY_PASTE_START || key == UIKEY_PASTE_END) {
+            u->pasting = key == UIKEY_PASTE_START;
+            return true;
+        }
     } else if (typed(u, ch, in)) {
         return true;
     } else if (key == KEY_CTRL('l')) { /* the whole screen again, as after a resize */

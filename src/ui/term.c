@@ -43,6 +43,8 @@ void term_end(void)
     if (!stdscr || isendwin())
         return;
     mousemask(0, NULL);
+    fputs("\033[?2004l", stdout); /* bracketed paste off again */
+    fflush(stdout);
     endwin();
 }
 
@@ -104,6 +106,11 @@ void term_begin(void)
     curs_set(0);
     timeout(100);
     mouse_on();
+    /* Bracketed paste: a paste comes between ESC [200~ and ESC [201~, so its
+     * tabs and line breaks type into the sentence rather than act as keys
+     * (input.c); a terminal without it ignores the request. */
+    fputs("\033[?2004h", stdout);
+    fflush(stdout);
 }
 
 double term_now_ms(void)

@@ -129,6 +129,7 @@ typedef struct {
     UiLayout lay;
     AppLayout report;                  /* what this frame found, for app_layout (frame.c) */
     int key_ctrl_left, key_ctrl_right; /* ncurses codes of kLFT5 / kRIT5, or 0 */
+    bool pasting;                      /* inside a bracketed paste: a tab or a line break is text */
     double frame_ms;                   /* time of the last update (model runs included) */
     double frame_t0;                   /* when the drawing of this frame began */
     struct HeadsView *hv; /* view_heads.c: where the two views of every head were drawn */

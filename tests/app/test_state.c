@@ -26,18 +26,33 @@ static void test_edit_insert_utf8_keeps_boundaries(void **state)
     edit_free(&e);
 }
 
-static void test_edit_insert_rejects_invalid_and_controls(void **state)
+static void test_edit_insert_rejects_invalid_keeps_controls(void **state)
 {
     (void)state;
     EditBuf e;
     assert_int_equal(edit_init(&e, ""), AV_OK);
-    /* a tab and a newline become spaces; the bad byte 0xff ends the insert */
+    /* a tab and a newline are kept (the model reads what the exports read);
+     * the bad byte 0xff ends the insert */
     assert_int_equal(edit_insert(&e,
                                  "a\tb\nc\xff"
                                  "d",
                                  7),
                      5);
-    assert_string_equal(e.s, "a b c");
+    assert_string_equal(e.s, "a\tb\nc");
+    edit_free(&e);
+    /* -f's text whole: "a<tab>b  c<nl><nl>d" */
+    assert_int_equal(edit_init(&e, "a\tb  c\n\nd"), AV_OK);
+    assert_string_equal(e.s, "a\tb  c\n\nd");
+    assert_int_equal(e.len, 9);
+    /* each control is drawn as one mark of one column: ⇥ ↵ ␍ ␡ */
+    assert_int_equal(edit_width(&e, e.len), 9);
+    assert_int_equal(edit_offset_at(&e, 6), 6);
+    assert_int_equal(edit_glyph('\t'), 0x21E5);
+    assert_int_equal(edit_glyph('\n'), 0x21B5);
+    assert_int_equal(edit_glyph('\r'), 0x240D);
+    assert_int_equal(edit_glyph(0x7F), 0x2421);
+    assert_int_equal(edit_glyph(0x85), 0xFFFD);
+    assert_int_equal(edit_glyph('a'), 'a');
     edit_free(&e);
 }
 
@@ -127,8 +142,8 @@ static void test_edit_grows_past_4096_bytes(void **state)
     assert_false(e.full);
     assert_true(e.cap > 10001);
     edit_home(&e);
-    assert_int_equal(edit_insert(&e, "\t", 1), 1); /* a tab still becomes a space */
-    assert_int_equal(e.s[0], ' ');
+    assert_int_equal(edit_insert(&e, "\t", 1), 1); /* a tab stays a tab */
+    assert_int_equal(e.s[0], '\t');
     assert_int_equal(e.s[1], 'a');
     edit_free(&e);
 }
@@ -531,7 +546,7 @@ int main(void)
         setlocale(LC_ALL, "");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edit_insert_utf8_keeps_boundaries),
-        cmocka_unit_test(test_edit_insert_rejects_invalid_and_controls),
+        cmocka_unit_test(test_edit_insert_rejects_invalid_keeps_controls),
         cmocka_unit_test(test_edit_cursor_moves_by_code_point),
         cmocka_unit_test(test_edit_word_jumps),
         cmocka_unit_test(test_edit_width_and_offset),

@@ -92,7 +92,7 @@ static void draw_editor(UiState *u, Grid *g, int y, int field)
         unsigned cp;
         int k = utf8_decode(e->s + p, e->len - p, &cp);
         int style = p >= sel_a && p < sel_b ? STYLE_LABEL_SEL : STYLE_TEXT;
-        int used = grid_put(g, x0 + col, y, k > 0 ? cp : 0xFFFD, style, 0);
+        int used = grid_put(g, x0 + col, y, k > 0 ? edit_glyph(cp) : 0xFFFD, style, 0);
         p += (size_t)(k > 0 ? k : 1);
         if (used == 0 && col < w)
             continue; /* a zero-width mark (a cell holds one code point): skipped */
