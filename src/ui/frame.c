@@ -66,7 +66,7 @@ static void compose(UiState *u, Grid *g, int w, int h)
     frame_labels_fit(u); /* the labels' room for the result's tokens */
     memset(&u->lay, 0, sizeof u->lay);
     u->lay.chips = u->chips;
-    if (w < UI_MIN_W || h < UI_MIN_H) {
+    if (view_top_is_small(w, h)) {
         view_top_too_small(g);
     } else {
         frame_labels(u);

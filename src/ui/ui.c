@@ -24,6 +24,7 @@
 #include "views/view_panel.h"
 #include "views/view_predict.h"
 #include "views/view_table.h"
+#include "views/view_top.h"
 #include "views/view_train.h"
 #include "app/action.h"
 #include "app/app.h"
@@ -97,7 +98,9 @@ static void ui_loop(UiState *u)
         timeout(0);
         do {
             dirty = true;
-            running = ui_do(u, app_input(&u->a, &in));
+            /* too small to see: only quitting acts, other keys are refused */
+            if (view_top_small_takes(COLS, LINES, &in))
+                running = ui_do(u, app_input(&u->a, &in));
         } while (running && !term_signalled() && input_read(u, &in));
         if (running)
             ui_do(u, app_settle(&u->a));

@@ -505,12 +505,28 @@ void view_top_too_small(Grid *g)
     char need[32], now[32];
     snprintf(need, sizeof need, "need %dx%d", UI_MIN_W, UI_MIN_H);
     snprintf(now, sizeof now, "now %dx%d", g->w, g->h);
-    const char *lines[] = {"terminal", "too small", need, now};
-    int n = 4, y0 = (g->h - n) / 2;
+    const char *lines[] = {"terminal", "too small", need, now, "q quits"};
+    int n = 5, y0 = (g->h - n) / 2;
     if (g->w >= 32) {
-        grid_printf(g, 0, y0 < 0 ? 0 : y0, g->w, STYLE_ACCENT, "terminal too small (%s)", need);
+        y0 = y0 < 0 ? 0 : y0;
+        grid_printf(g, 0, y0, g->w, STYLE_ACCENT, "terminal too small (%s)", need);
+        grid_puts(g, 0, y0 + 1, "keys wait for a larger terminal; q quits", g->w, STYLE_DIM);
         return;
     }
     for (int k = 0; k < n; k++)
         grid_puts(g, 0, (y0 < 0 ? 0 : y0) + k, lines[k], g->w, STYLE_ACCENT);
+}
+
+bool view_top_is_small(int w, int h)
+{
+    return w < UI_MIN_W || h < UI_MIN_H;
+}
+
+bool view_top_small_takes(int w, int h, AppInput *in)
+{
+    if (!view_top_is_small(w, h))
+        return true;
+    if (in->text[0] == 'q' && !in->text[1]) /* editing, unseen: q quits as well */
+        in->action = ACT_QUIT;
+    return in->action == ACT_QUIT;
 }

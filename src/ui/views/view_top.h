@@ -22,7 +22,17 @@ int view_top_note_rows(const UiState *u, int w);
  * long message over the cost line and the view_top_note_rows above it. */
 void view_top_bottom_draw(UiState *u, Grid *g);
 
-/* "terminal too small (need WxH)", over the whole grid. */
+/* "terminal too small (need WxH)", over the whole grid, and that keys wait
+ * for a larger terminal. */
 void view_top_too_small(Grid *g);
+
+/* Whether a w x h terminal shows the "too small" notice. */
+bool view_top_is_small(int w, int h);
+
+/* While the notice shows (w x h too small), whether in may act: only
+ * quitting (q, F10, Ctrl-C; q also while editing). Any other key or click
+ * is refused, not carried out unseen, as the help refuses keys; a resize
+ * or Ctrl-L only redraws. True on a terminal large enough. */
+bool view_top_small_takes(int w, int h, AppInput *in);
 
 #endif

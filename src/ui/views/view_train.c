@@ -358,7 +358,7 @@ static void frame(UiState *u, const TrainView *tv, const TrainLoop *lp, bool top
     if ((g->w != COLS || g->h != LINES) && grid_resize(g, COLS, LINES) != AV_OK)
         term_die("out of memory");
     grid_clear(g);
-    if (COLS < UI_MIN_W || LINES < UI_MIN_H) {
+    if (view_top_is_small(COLS, LINES)) {
         view_top_too_small(g);
     } else {
         draw_header(tv, lp, g);
@@ -470,7 +470,10 @@ bool view_train_run(UiState *u, TrainView *tv, bool top)
         if (input_read_train(&in, &key)) {
             /* Every key already waiting, then a frame before any training. */
             timeout(0);
-            while ((outcome = handle(u, tv, &in, key, top)) == 0 && input_read_train(&in, &key))
+            /* too small to see: only quitting acts, other keys are refused */
+            while ((outcome = view_top_small_takes(COLS, LINES, &in) ? handle(u, tv, &in, key, top)
+                                                                     : 0) == 0 &&
+                   input_read_train(&in, &key))
                 continue; /* never read past a key pushed back for the caller */
             dirty = true;
             continue;
