@@ -94,8 +94,19 @@ void term_mouse_forget(void)
 void term_begin(void)
 {
     set_escdelay(25);
-    if (!initscr()) {
-        fputs("attnviz: cannot start the terminal interface\n", stderr);
+    /* newterm, not initscr: initscr prints curses' own "Error opening
+     * terminal" and exits when TERM names no terminfo entry */
+    if (!newterm(NULL, stdout, stdin)) {
+        const char *name = getenv("TERM");
+        if (!name || !*name)
+            fputs("attnviz: TERM is not set, so the terminal is unknown: set it (e.g. "
+                  "TERM=xterm-256color), or use --export\n",
+                  stderr);
+        else
+            fprintf(stderr,
+                    "attnviz: the terminal (TERM=%s) has no terminfo entry here: set TERM to "
+                    "one that has (e.g. TERM=xterm-256color), or use --export\n",
+                    name);
         exit(1);
     }
     atexit(term_end);

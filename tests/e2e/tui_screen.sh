@@ -6,7 +6,7 @@
 # character in the last column shows whole and leaves the next row alone; a
 # screen spoiled from outside
 # is drawn again whole after a resize and after Ctrl-L; TERM=dumb (no cursor
-# moves) is refused in one line. q, F10, Ctrl-C, SIGTERM and SIGHUP
+# moves), a TERM with no terminfo entry and no TERM are refused in one line. q, F10, Ctrl-C, SIGTERM and SIGHUP
 # leave the terminal as it was: the main screen back, the cursor visible,
 # no attribute left on for what the shell prints next.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
@@ -78,6 +78,22 @@ out=$(TERM=dumb script -qec "$BIN --preset random hello" /dev/null </dev/null 2>
 code=$?
 check "TERM=dumb: one line and exit 1" bash -c '[ "$1" = 1 ] &&
     [ "$(printf "%s\n" "$2" | grep -c "cannot move its cursor")" = 1 ]' _ "$code" "$out"
+
+# A TERM with no terminfo entry, and no TERM at all: attnviz's own line
+# (curses' initscr printed "Error opening terminal: ..." and exited), exit
+# 1, and nothing else written to the terminal (no escape sequence).
+one_line() { # CODE OUT RE: exit 1, one line matching RE, no escape byte
+    [ "$1" = 1 ] && [ "$(printf "%s\n" "$2" | tr -d '\r' | wc -l)" = 1 ] &&
+        printf "%s" "$2" | grep -Eq "^attnviz: $3" && ! printf "%s" "$2" | grep -q $'\e'
+}
+out=$(TERM=attnviz-no-such-term script -qec "$BIN --preset random hello" /dev/null </dev/null 2>&1)
+code=$?
+check "an unknown TERM: attnviz's one line naming it, exit 1" \
+    one_line "$code" "$out" 'the terminal \(TERM=attnviz-no-such-term\) has no terminfo entry.*TERM=xterm-256color.*--export'
+out=$(env -u TERM script -qec "$BIN --preset random hello" /dev/null </dev/null 2>&1)
+code=$?
+check "no TERM: attnviz's one line, exit 1" \
+    one_line "$code" "$out" 'TERM is not set.*TERM=xterm-256color.*--export'
 
 # The live training view: paused, then its frames drawn a changed cell at a
 # time after a resize and back are the ones a fresh whole frame shows.
