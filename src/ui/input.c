@@ -357,8 +357,14 @@ bool input_read(UiState *u, AppInput *in)
         key = read_escape();
         if (key == UIKEY_PASTE_START || key == UIKEY_PASTE_END) {
             u->pasting = key == UIKEY_PASTE_START;
+            /* text pasted while browsing is a sentence, not keys: it opens
+             * the editor as e does (or is refused where e is) */
+            if (u->pasting && u->a.app.mode != MODE_EDIT)
+                lookup(IN_BROWSE, 'e', in);
             return true;
         }
+    } else if (u->pasting && u->a.app.mode != MODE_EDIT) {
+        return true; /* a paste the editor did not take: dropped, never read as keys */
     } else if (typed(u, ch, in)) {
         return true;
     } else if (key == KEY_CTRL('l')) { /* the whole screen again, as after a resize */

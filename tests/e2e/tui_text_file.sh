@@ -3,7 +3,9 @@
 # the interface, under tmux at 100x30: the sentence keeps its characters,
 # drawn as the exports draw them (a tab "⇥", a newline "↵"), and the token
 # chips are --export text's tokens; a bracketed paste in the editor types its
-# tab and line break into the sentence, and Enter still ends the edit.
+# tab and line break into the sentence, and Enter still ends the edit; a
+# paste while browsing opens the editor with it (never read as keys: a "q"
+# in it does not quit), and where the editor is refused it is dropped.
 # The characters model (assets/models/chars) and, with python3-numpy, a
 # random GPT-2 with a byte-level tokenizer of its own.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
@@ -29,6 +31,31 @@ want=$(exported --model "$M" -f "$WORK/cat.txt")
 got=$(chips)
 check "chars: the chips are the export's tokens ($want)" test "$got" = "$want"
 
+# paste: a bracketed paste of the file at $1 into the pane
+paste() {
+    tmux -L "$SOCK" load-buffer "$1"
+    tmux -L "$SOCK" paste-buffer -p -t "$SESS" # bracketed, as the program asked
+}
+# A paste while browsing is a sentence, not keys: "q" in it does not quit,
+# "e" does not open a second edit; it goes into the editor it opens.
+printf 'q e sat' >"$WORK/keys"
+start --model "$M" 'the cat'
+wait_for '^Sentence: the cat'
+paste "$WORK/keys"
+check "a paste while browsing opens the editor with it" wait_for '^Sentence: the catq e sat'
+check "... editing, not quit" wait_for 'EDITING'
+# where e is refused (the help is open), the paste is dropped, not read as keys
+start --model "$M" 'the cat'
+wait_for '^Sentence: the cat'
+keys '?'
+settle
+paste "$WORK/keys"
+settle
+check "a paste under the help is refused whole: still running, the help open" \
+    wait_for 'close the help first'
+keys Escape
+check "... the sentence as it was" wait_for '^Sentence: the cat *$'
+
 if "$PY" -c 'import numpy' 2>/dev/null &&
     "$PY" scripts/gpt2-checkpoint.py "$WORK/G" --seed 3 --vocab 1024 --ctx 128 >/dev/null; then
     printf 'a\tb  c\n\nd' >"$WORK/ws.txt"
@@ -43,8 +70,7 @@ if "$PY" -c 'import numpy' 2>/dev/null &&
     keys e
     settle
     printf 'p\tq\nr' >"$WORK/paste"
-    tmux -L "$SOCK" load-buffer "$WORK/paste"
-    tmux -L "$SOCK" paste-buffer -p -t "$SESS" # bracketed, as the program asked
+    paste "$WORK/paste"
     check "a bracketed paste types its tab and line break" wait_for '^Sentence: xp⇥q↵r'
     check "... still editing after it" wait_for 'EDITING'
     keys Enter
