@@ -87,6 +87,11 @@ void svg_source_name(const char *path, char *out, size_t size);
 void svg_settings(const ModelResult *r, const ModelConfig *c, const char *source, char *buf,
                   size_t size);
 
+/* svg_settings with the mask said as mask says ("off (left), causal
+ * (right)"), NULL: r's own. */
+void svg_settings_mask(const ModelResult *r, const ModelConfig *c, const char *source,
+                       const char *mask, char *buf, size_t size);
+
 /* Write the panels as one SVG picture: the title (sentence, settings, layer,
  * head), each panel's heatmap (values in the cells when they fit), the
  * colour bar with its scale. Returns AV_OK, AV_ERR_NOMEM or AV_ERR_IO. */
