@@ -65,4 +65,13 @@ const char *cli_usage(void);
  * the other exports show the last. */
 int cli_export_layer(const CliOptions *o, int layers);
 
+/* The two halves of cli_parse: cli.c reads the options, clicheck.c checks
+ * what they may not be together (paths not empty, the exports' targets,
+ * what --model, --attention and --lesson take), each refusal through
+ * cli_fail: the message into o->err, kept to one line that cannot drive
+ * the terminal (control bytes typed into a value show as '?'), and
+ * AV_ERR_CONFIG returned. */
+int cli_check(CliOptions *o);
+int cli_fail(CliOptions *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -2,7 +2,7 @@
  *
  * Every number is checked in full (no trailing junk, no overflow, within the
  * limits of av.h) and every problem becomes one line in o->err. Nothing here
- * prints or exits.
+ * prints or exits. What the options may not be together: clicheck.c.
  */
 #include "cli/cli.h"
 
@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "core/av.h"
-#include "core/designed.h"
 
 enum {
     OPT_SEED = 256,
@@ -169,11 +168,7 @@ const char *cli_usage(void)
     return usage;
 }
 
-static int fail(CliOptions *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* The message, kept to one line that cannot drive the terminal: control
- * bytes the user typed into a value show as '?'. */
-static int fail(CliOptions *o, const char *fmt, ...)
+int cli_fail(CliOptions *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -194,11 +189,11 @@ static int fail_unknown(CliOptions *o, const char *arg)
         for (const struct option *lo = long_opts; lo->name; lo++)
             if (lo->has_arg == no_argument && strlen(lo->name) == (size_t)(eq - arg - 2) &&
                 strncmp(lo->name, arg + 2, (size_t)(eq - arg - 2)) == 0)
-                return fail(o, "option '--%s' takes no value", lo->name);
+                return cli_fail(o, "option '--%s' takes no value", lo->name);
     }
     if (strncmp(arg, "--", 2) == 0 || !optopt)
-        return fail(o, "unknown option '%.60s'", arg);
-    return fail(o, "unknown option '-%c'", optopt);
+        return cli_fail(o, "unknown option '%.60s'", arg);
+    return cli_fail(o, "unknown option '-%c'", optopt);
 }
 
 /* A whole decimal number in [lo, hi], or an error naming the option. */
@@ -208,7 +203,7 @@ static int parse_int(CliOptions *o, const char *name, const char *s, long lo, lo
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || *end || errno == ERANGE || v < lo || v > hi)
-        return fail(o, "%s takes a whole number from %ld to %ld, not '%.40s'", name, lo, hi, s);
+        return cli_fail(o, "%s takes a whole number from %ld to %ld, not '%.40s'", name, lo, hi, s);
     *out = (int)v;
     return AV_OK;
 }
@@ -219,8 +214,8 @@ static int parse_seed(CliOptions *o, const char *s)
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
     if (end == s || *end || errno == ERANGE || strchr(s, '-'))
-        return fail(o, "--seed takes a whole number from 0 to %" PRIu64 ", not '%.40s'", UINT64_MAX,
-                    s);
+        return cli_fail(o, "--seed takes a whole number from 0 to %" PRIu64 ", not '%.40s'",
+                        UINT64_MAX, s);
     o->cfg.seed = v;
     return AV_OK;
 }
@@ -231,7 +226,7 @@ static int parse_temperature(CliOptions *o, const char *s)
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end || errno == ERANGE || !(v >= 0.01 && v <= 100))
-        return fail(o, "--temperature takes a number from 0.01 to 100, not '%.40s'", s);
+        return cli_fail(o, "--temperature takes a number from 0.01 to 100, not '%.40s'", s);
     o->cfg.temperature = (float)v;
     return AV_OK;
 }
@@ -245,7 +240,7 @@ static int parse_color(CliOptions *o, const char *s)
     else if (strcmp(s, "never") == 0 || strcmp(s, "mono") == 0)
         o->color = COLOR_NEVER;
     else
-        return fail(o, "--color takes auto, always, never or mono, not '%.40s'", s);
+        return cli_fail(o, "--color takes auto, always, never or mono, not '%.40s'", s);
     return AV_OK;
 }
 
@@ -279,7 +274,7 @@ static int parse_numeric(CliOptions *o, int opt, const char *arg)
         return err;
     }
     }
-    return fail(o, "internal error: option %d", opt);
+    return cli_fail(o, "internal error: option %d", opt);
 }
 
 /* --size WxH: a size the lesson checker draws at (repeatable). */
@@ -288,9 +283,9 @@ static int parse_size(CliOptions *o, const char *arg)
     int w, h, end = 0;
     if (sscanf(arg, "%dx%d%n", &w, &h, &end) != 2 || arg[end] || w < 60 || h < 18 || w > 1000 ||
         h > 500)
-        return fail(o, "--size takes WxH, from 60x18 to 1000x500, not '%.40s'", arg);
+        return cli_fail(o, "--size takes WxH, from 60x18 to 1000x500, not '%.40s'", arg);
     if (o->n_sizes == (int)(sizeof o->size_w / sizeof o->size_w[0]))
-        return fail(o, "--size is given more than %d times", o->n_sizes);
+        return cli_fail(o, "--size is given more than %d times", o->n_sizes);
     o->size_w[o->n_sizes] = w, o->size_h[o->n_sizes++] = h;
     return AV_OK;
 }
@@ -320,7 +315,7 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
         else if (strcmp(arg, "random") == 0)
             o->cfg.preset = PRESET_RANDOM;
         else
-            return fail(o, "--preset takes random or designed, not '%.40s'", arg);
+            return cli_fail(o, "--preset takes random or designed, not '%.40s'", arg);
         return AV_OK;
     case 'h': o->help = true; return AV_OK;
     case OPT_LESSON: o->lesson_set = true, o->lesson = arg; return AV_OK;
@@ -333,10 +328,10 @@ static int parse_option(CliOptions *o, int opt, const char *arg)
         /* the logit lens (render/lens.h): a grid as text, or every cell as JSON */
         o->export_lens = strcmp(arg, "lens") == 0 ? 1 : strcmp(arg, "lens-json") == 0 ? 2 : 0;
         if (!o->export_heads && !o->export_lens && export_parse_format(arg, &o->export.format) != 0)
-            return fail(o,
-                        "--export takes text, csv, json, md, trace, pipeline, svg, html, "
-                        "heads, lens or lens-json, not '%.40s'",
-                        arg);
+            return cli_fail(o,
+                            "--export takes text, csv, json, md, trace, pipeline, svg, html, "
+                            "heads, lens or lens-json, not '%.40s'",
+                            arg);
         return AV_OK;
     }
     return parse_numeric(o, opt, arg);
@@ -376,7 +371,7 @@ static int join_operands(CliOptions *o, int argc, char **argv, int first)
         return AV_OK;
     o->text = malloc(len);
     if (!o->text)
-        return fail(o, "out of memory");
+        return cli_fail(o, "out of memory");
     o->text[0] = '\0';
     for (int k = first; k < argc; k++) {
         if (k > first)
@@ -384,198 +379,6 @@ static int join_operands(CliOptions *o, int argc, char **argv, int first)
         strcat(o->text, argv[k]);
     }
     return AV_OK;
-}
-
-/* A path option given as "" is a usage error, not the current folder. */
-static int check_paths(CliOptions *o)
-{
-    const char *const names[] = {"--file",  "--weights",   "--dump",   "--output",    "--sentences",
-                                 "--model", "--attention", "--tokens", "--key-tokens"};
-    const char *const values[] = {o->file,      o->weights_dir, o->dump_dir,
-                                  o->output,    o->sentences,   o->model_dir,
-                                  o->attention, o->tokens_file, o->key_tokens_file};
-    for (int k = 0; k < 9; k++)
-        if (values[k] && !*values[k])
-            return fail(o, "%s needs a path, not an empty string", names[k]);
-    return AV_OK;
-}
-
-int cli_export_layer(const CliOptions *o, int layers)
-{
-    if (o->layer_1)
-        return o->layer_1 - 1;
-    return o->export_set && o->export.format == EXPORT_HTML ? 0 : layers - 1;
-}
-
-/* The export's head, layer and query token, 0-based, from the 1-based
- * options; layers is the model's layer count (0: known only once a model or
- * a file is read, which sets the layer then). Returns AV_OK. */
-static int export_targets(CliOptions *o, int layers)
-{
-    o->export.head = o->head_1 - 1;
-    o->export.layer = cli_export_layer(o, layers);
-    o->export.token = o->token_1 - 1;
-    o->export.mono = o->color == COLOR_NEVER; /* SVG and HTML: the grey ramp */
-    o->export.source = o->model_dir ? o->model_dir : o->attention ? o->attention : o->weights_dir;
-    return AV_OK;
-}
-
-/* --model: the model fixes the sizes, preset, mask and weights; --head and
- * --layer are checked against it once it is loaded (main.c). */
-static int check_model(CliOptions *o)
-{
-    if (!o->model_dir)
-        return o->generate || o->top_k
-                   ? fail(o, "--%s goes with --model DIR", o->generate ? "generate" : "top-k")
-                   : AV_OK;
-    if (o->weights_dir || o->cfg.preset != PRESET_RANDOM)
-        return fail(o, "--model excludes --weights and --preset");
-    if (o->dims_given || o->cfg.layers != 1)
-        return fail(o, "--model fixes the heads, d_model and layers: leave out --heads, "
-                       "--d-model and --layers");
-    if (!o->cfg.pe)
-        return fail(o, "--model keeps the positions it was trained with: leave out --no-pe");
-    if (o->cross)
-        return fail(o, "--model is a causal decoder: it takes no --cross");
-    if (o->top_k && !o->generate && (o->export_set || o->dump_dir))
-        return fail(o, "--top-k goes with --generate N (or g in the interface)");
-    if (o->text && o->file)
-        return fail(o, "give the text either as TEXT or with --file, not both");
-    if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)
-        return fail(o, "--export trace needs --token N (the query token, 1-based)");
-    if (o->output && !o->export_set)
-        return fail(o, "--output goes with --export");
-    return export_targets(o, 0); /* the layers: known when the model is loaded */
-}
-
-/* The lens format asked for, as --export names it. */
-static const char *lens_name(const CliOptions *o)
-{
-    return o->export_lens == 2 ? "lens-json" : "lens";
-}
-
-/* --attention: no model, so none of its settings; the head and layer are
- * checked against the file (cli/model_cmd.c). */
-static int check_import(CliOptions *o)
-{
-    const ModelConfig *c = &o->cfg;
-    const char *clash = o->text                      ? "TEXT"
-                        : o->file                    ? "--file"
-                        : o->cross                   ? "--cross"
-                        : o->weights_dir             ? "--weights"
-                        : o->model_dir               ? "--model"
-                        : o->lesson_set              ? "--lesson"
-                        : o->dims_given              ? "--heads/--d-model"
-                        : c->layers != 1             ? "--layers"
-                        : c->preset != PRESET_RANDOM ? "--preset"
-                        : c->causal                  ? "--causal"
-                        : !c->pe                     ? "--no-pe"
-                        : !c->scale                  ? "--no-scale"
-                        : c->temperature != 1.0f     ? "--temperature"
-                                                     : NULL;
-    if (!o->attention)
-        return fail(o, "%s goes with --attention FILE.npy",
-                    o->tokens_file ? "--tokens" : "--key-tokens");
-    if (clash)
-        return fail(o, "--attention opens attention computed elsewhere: leave out %s", clash);
-    if (o->export_heads)
-        return fail(o, "--export heads runs token sequences through a model: imported "
-                       "attention has only its own text");
-    if (o->export_lens)
-        return fail(o,
-                    "--export %s needs a model that predicts tokens (--model DIR): "
-                    "imported attention has only weights",
-                    lens_name(o));
-    if (o->export_set && (o->export.format == EXPORT_TRACE || o->export.format == EXPORT_PIPELINE))
-        return fail(o,
-                    "--export %s needs a model's vectors (Q, K, V): imported attention has "
-                    "only weights",
-                    o->export.format == EXPORT_TRACE ? "trace" : "pipeline");
-    if (o->output && !o->export_set)
-        return fail(o, "--output goes with --export");
-    return export_targets(o, 0); /* the layers: known once the file is read */
-}
-
-/* --lesson NAME --model DIR: the lesson's pages run on DIR, so the model
- * brings the sizes and the lesson the sentences. */
-static int check_lesson_model(CliOptions *o)
-{
-    if (!o->lesson)
-        return fail(o, "--model goes with --lesson NAME (every page then runs on it)");
-    if (o->weights_dir || o->cfg.preset != PRESET_RANDOM || o->dims_given || o->cfg.layers != 1)
-        return fail(o, "--model fixes the heads, d_model, layers and weights: leave out "
-                       "--heads, --d-model, --layers, --weights and --preset");
-    if (o->text || o->file || o->dump_dir || o->cross || o->generate || o->top_k)
-        return fail(o, "--lesson sets its own sentences: leave out TEXT, --file, --cross, "
-                       "--dump and --generate");
-    if (o->page_opt)
-        return fail(o, "--lesson sets every page's settings: leave out %s", o->page_opt);
-    if (o->export_set && o->export.format != EXPORT_MD)
-        return fail(o, "--lesson goes with --export md and a lesson name (the handout)");
-    if (o->output && !o->export_set)
-        return fail(o, "--output goes with --export");
-    return AV_OK;
-}
-
-/* Checks that need every option: the head count divides d_model, ... */
-static int check_combination(CliOptions *o)
-{
-    ModelConfig *c = &o->cfg;
-    if ((o->check || o->n_sizes) && !o->lesson_set)
-        return fail(o, "%s goes with --lesson [NAME|FILE] (the lesson checker)",
-                    o->check ? "--check" : "--size");
-    if (o->n_sizes && !o->check)
-        return fail(o, "--size goes with --lesson NAME --check");
-    if (o->check && o->export_set)
-        return fail(o, "--check writes findings, not an export: leave out --export");
-    if (o->check && (o->attention || o->weights_dir))
-        return fail(o, "--check runs the lesson's own models (or --model's): leave out "
-                       "--attention and --weights");
-    if (o->lesson_set && o->model_dir)
-        return check_lesson_model(o);
-    if (o->attention || o->tokens_file || o->key_tokens_file)
-        return check_import(o);
-    /* the pages set them, in the interface, the checker and the handout alike */
-    if (o->lesson_set && o->page_opt)
-        return fail(o, "--lesson sets every page's settings: leave out %s", o->page_opt);
-    if (o->model_dir || o->generate || o->top_k)
-        return check_model(o);
-    if (o->export_lens)
-        return fail(o,
-                    "--export %s needs a model that predicts tokens (--model DIR): "
-                    "the toy pipeline has no vocabulary to predict",
-                    lens_name(o));
-    if (c->preset == PRESET_DESIGNED && o->weights_dir)
-        return fail(o, "--preset designed and --weights exclude each other");
-    if (o->weights_dir)
-        c->preset = PRESET_LOADED;
-    if (c->preset == PRESET_DESIGNED) {
-        if (o->dims_given && (c->d_model != DESIGNED_D_MODEL || c->H != DESIGNED_HEADS))
-            return fail(o,
-                        "--preset designed has d_model %d and %d heads: leave out "
-                        "--d-model and --heads",
-                        DESIGNED_D_MODEL, DESIGNED_HEADS);
-        model_config_designed(c);
-    }
-    if (c->d_model % c->H != 0)
-        return fail(o, "--d-model %d is not divisible by --heads %d", c->d_model, c->H);
-    if (o->head_1 > c->H)
-        return fail(o, "--head %d is out of range: there %s %d head%s", o->head_1,
-                    c->H == 1 ? "is" : "are", c->H, c->H == 1 ? "" : "s");
-    if (o->layer_1 > c->layers)
-        return fail(o, "--layer %d is out of range: there %s %d layer%s", o->layer_1,
-                    c->layers == 1 ? "is" : "are", c->layers, c->layers == 1 ? "" : "s");
-    if (o->text && o->file)
-        return fail(o, "give the text either as TEXT or with --file, not both");
-    if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)
-        return fail(o, "--export trace needs --token N (the query token, 1-based)");
-    if (o->output && !o->export_set)
-        return fail(o, "--output goes with --export");
-    if (o->lesson_set && (o->text || o->file || o->dump_dir))
-        return fail(o, "--lesson sets its own sentences: leave out TEXT, --file and --dump");
-    if (o->lesson_set && o->export_set && (o->export.format != EXPORT_MD || !o->lesson))
-        return fail(o, "--lesson goes with --export md and a lesson name (the handout)");
-    return export_targets(o, c->layers);
 }
 
 int cli_parse(int argc, char **argv, CliOptions *o)
@@ -590,7 +393,7 @@ int cli_parse(int argc, char **argv, CliOptions *o)
         if (opt == '?')
             return fail_unknown(o, argv[optind - 1]);
         if (opt == ':')
-            return fail(o, "option '%.60s' needs a value", argv[optind - 1]);
+            return cli_fail(o, "option '%.60s' needs a value", argv[optind - 1]);
         /* --lesson NAME as well as --lesson=NAME: the next word, unless an option */
         if (opt == OPT_LESSON && !optarg && optind < argc && argv[optind][0] != '-')
             optarg = argv[optind++];
@@ -602,9 +405,7 @@ int cli_parse(int argc, char **argv, CliOptions *o)
     }
     int err = join_operands(o, argc, argv, optind);
     if (!err)
-        err = check_paths(o);
-    if (!err)
-        err = check_combination(o);
+        err = cli_check(o);
     if (!err && o->output && strcmp(o->output, "-") == 0)
         o->output = NULL; /* -o -: standard output, as -f - is standard input */
     return err;
