@@ -63,6 +63,17 @@ int npy_parse_header(const unsigned char *buf, size_t len, size_t file_len, NpyI
  * length, or 0 when ndim is not 0..NPY_MAX_DIMS or cap is below 256. */
 size_t npy_format_header(int ndim, const size_t *shape, unsigned char *buf, size_t cap);
 
+/* A shape as NumPy prints it, "(6, 6)", "(6,)" or "()", into out[0..cap)
+ * (truncated to fit); past 8 dimensions the rest is ", ...". */
+void npy_shape_text(int ndim, const size_t *shape, char *out, size_t cap);
+
+/* The shape in the header of the .npy file whose first len bytes are buf, as
+ * npy_shape_text writes it, whatever its number of dimensions: for naming a
+ * shape npy_parse_header refused (AV_ERR_NPY_SHAPE). Returns the number of
+ * dimensions, or -1 and "" when the header itself does not parse or is
+ * refused for another reason. */
+int npy_header_shape(const unsigned char *buf, size_t len, char *out, size_t cap);
+
 /* Free out->data and zero *out; accepts a zeroed array. */
 void npy_free(NpyArray *a);
 

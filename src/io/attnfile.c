@@ -48,15 +48,21 @@ static int fail_msg(int rc, char *msg, size_t msglen, const char *fmt, const cha
 }
 
 /* Dimensions of the header into af, or an error with its message. */
+/* The one line for an array of another rank than 3 or 4, naming its shape. */
+static int rank_msg(const char *name, int ndim, const char *shape, char *msg, size_t msglen)
+{
+    snprintf(msg, msglen, "%s: shape %s has %d dimension%s; attention is (L, H, n, n) or (H, n, n)",
+             name, shape, ndim, ndim == 1 ? "" : "s");
+    return AV_ERR_NPY_SHAPE;
+}
+
 static int take_shape(AttnFile *af, const NpyInfo *info, const char *name, char *msg, size_t msglen)
 {
     size_t d[4] = {1, 0, 0, 0};
     if (info->ndim != 3 && info->ndim != 4) {
-        snprintf(msg, msglen,
-                 "%s: an array of %d dimensions; attention is (L, H, n, n) or "
-                 "(H, n, n)",
-                 name, info->ndim);
-        return AV_ERR_NPY_SHAPE;
+        char shape[128];
+        npy_shape_text(info->ndim, info->shape, shape, sizeof shape);
+        return rank_msg(name, info->ndim, shape, msg, msglen);
     }
     memcpy(d + 4 - info->ndim, info->shape, (size_t)info->ndim * sizeof(size_t));
     for (int k = 0; k < 4; k++)
@@ -83,6 +89,19 @@ static int take_shape(AttnFile *af, const NpyInfo *info, const char *name, char 
     return AV_OK;
 }
 
+/* The line for a header npy_parse_header refused for its number of
+ * dimensions (past NPY_MAX_DIMS), naming the shape read from buf. */
+static int shape_refused(const char *name, const unsigned char *buf, size_t len, char *msg,
+                         size_t msglen)
+{
+    char shape[128];
+    int ndim = npy_header_shape(buf, len, shape, sizeof shape);
+    if (ndim < 0)
+        return fail_msg(AV_ERR_NPY_SHAPE, msg, msglen, "%s: %s", name,
+                        av_strerror(AV_ERR_NPY_SHAPE));
+    return rank_msg(name, ndim, shape, msg, msglen);
+}
+
 /* Map the file whole, or, when the address space is too small for that
  * (ulimit -v), keep fd and read rows with pread; then parse the header.
  * Closes fd unless it is kept. */
@@ -96,6 +115,8 @@ static int map_or_read(AttnFile *af, int fd, const char *path, NpyInfo *info, ch
         af->fd_open = true;
         af->map = map;
         rc = npy_parse_header(af->map, af->map_len, af->map_len, info);
+        if (rc == AV_ERR_NPY_SHAPE)
+            return shape_refused(af->name, af->map, af->map_len, msg, msglen);
     } else if (errno == ENOMEM) {
         af->unmapped = true;
         af->fd = fd;
@@ -106,6 +127,8 @@ static int map_or_read(AttnFile *af, int fd, const char *path, NpyInfo *info, ch
         if (got < 0)
             return fail_msg(AV_ERR_IO, msg, msglen, "%s: %s", path, strerror(errno));
         rc = npy_parse_header(head, (size_t)got, af->map_len, info);
+        if (rc == AV_ERR_NPY_SHAPE)
+            return shape_refused(af->name, head, (size_t)got, msg, msglen);
     } else {
         int e = errno;
         close(fd);

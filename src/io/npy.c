@@ -24,6 +24,7 @@
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
 #define NPY_ALIGN 64
+#define NPY_NAMED_DIMS 8               /* dims of a refused shape kept to name it */
 #define NPY_MAX_FILE ((size_t)1 << 31) /* 2 GiB */
 
 typedef struct {
@@ -34,8 +35,8 @@ typedef struct {
     int have_descr, have_fortran, have_shape;
     int itemsize; /* 4 or 8; 0 for a dtype we refuse */
     int fortran;
-    int ndim; /* may exceed NPY_MAX_DIMS: refused after parsing */
-    size_t shape[NPY_MAX_DIMS];
+    int ndim;                     /* may exceed NPY_MAX_DIMS: refused after parsing */
+    size_t shape[NPY_NAMED_DIMS]; /* the first NPY_NAMED_DIMS, to name the shape */
 } NpyHeader;
 
 static void skip_ws(Cursor *c)
@@ -111,7 +112,7 @@ static int parse_size(Cursor *c, size_t *v)
     return AV_OK;
 }
 
-/* "()", "(3,)", "(2, 3)", "(2, 3,)": dims past NPY_MAX_DIMS are counted only. */
+/* "()", "(3,)", "(2, 3)", "(2, 3,)": dims past NPY_NAMED_DIMS are counted only. */
 static int parse_shape(Cursor *c, NpyHeader *h)
 {
     if (!accept(c, '('))
@@ -121,7 +122,7 @@ static int parse_shape(Cursor *c, NpyHeader *h)
         size_t dim;
         if (parse_size(c, &dim) != AV_OK)
             return AV_ERR_NPY_FORMAT;
-        if (h->ndim < NPY_MAX_DIMS)
+        if (h->ndim < NPY_NAMED_DIMS)
             h->shape[h->ndim] = dim;
         h->ndim++;
         if (!accept(c, ',')) {
@@ -291,6 +292,40 @@ int npy_parse_header(const unsigned char *buf, size_t len, size_t file_len, NpyI
     out->itemsize = h.itemsize;
     out->data_offset = hstart + hlen;
     return AV_OK;
+}
+
+void npy_shape_text(int ndim, const size_t *shape, char *out, size_t cap)
+{
+    size_t n = 0;
+    if (cap == 0)
+        return;
+    out[0] = '\0';
+    n += (size_t)snprintf(out, cap, "(");
+    for (int k = 0; k < ndim && n < cap; k++) {
+        if (k == NPY_NAMED_DIMS) {
+            n += (size_t)snprintf(out + n, cap - n, ", ...");
+            break;
+        }
+        n += (size_t)snprintf(out + n, cap - n, k ? ", %zu" : "%zu", shape[k]);
+    }
+    if (n < cap)
+        snprintf(out + n, cap - n, ndim == 1 ? ",)" : ")");
+}
+
+int npy_header_shape(const unsigned char *buf, size_t len, char *out, size_t cap)
+{
+    size_t hstart, hlen;
+    NpyHeader h = {0};
+    int rc = parse_preamble(buf, len, &hstart, &hlen);
+    if (rc == AV_OK)
+        rc = parse_dict((const char *)buf + hstart, hlen, &h);
+    if (rc == AV_OK || rc == AV_ERR_NPY_SHAPE) {
+        npy_shape_text(h.ndim, h.shape, out, cap);
+        return h.ndim;
+    }
+    if (cap)
+        out[0] = '\0';
+    return -1;
 }
 
 int npy_read(const char *path, NpyArray *out)

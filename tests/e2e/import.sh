@@ -143,7 +143,7 @@ bad() {
     if [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -Eq "^attnviz: .*$pat" "$T/err"
     then ok "bad file: $name"; else notok "bad file: $name (rc $rc: $(head -c 200 "$T/err"))"; fi
 }
-bad "wrong rank" 'dimensions' --attention "$T/bad_rank.npy" --tokens "$T/tok7.txt"
+bad "wrong rank" 'bad_rank.npy: shape \(7, 7\) has 2 dimensions' --attention "$T/bad_rank.npy" --tokens "$T/tok7.txt"
 bad "n vs tokens" '6 rows per head but tok7.txt has 7' --attention "$T/bad_n.npy" \
     --tokens "$T/tok7.txt"
 bad "NaN" 'layer 2, head 3, row 4, column 5' --attention "$T/bad_nan.npy" --tokens "$T/tok7.txt"

@@ -84,8 +84,15 @@ tok6 = save_tokens("t6.txt", ["The", "cat", "sat", "on", "the", "mat"])
 
 # --- every bad file kind: one line, exit 2 (1 for I/O)
 np.save(path("rank2.npy"), A[0, 0])
-bad("wrong rank", 2, "dimensions", ["--attention", path("rank2.npy"), "--tokens", tok7,
-                                    "--export", "csv"])
+bad("wrong rank", 2, "rank2.npy: shape (7, 7) has 2 dimensions; attention is (L, H, n, n) or "
+    "(H, n, n)", ["--attention", path("rank2.npy"), "--tokens", tok7, "--export", "csv"])
+# past 4 dimensions the header is refused before the rank check: still the shape
+np.save(path("rank5.npy"), np.ones((1, 1, 1, 6, 6), np.float32) / 6)
+bad("rank 5 names its shape", 2, "rank5.npy: shape (1, 1, 1, 6, 6) has 5 dimensions; "
+    "attention is (L, H, n, n) or (H, n, n)", ["--attention", path("rank5.npy"), "-e", "text"])
+np.save(path("rank1.npy"), np.ones(6, np.float32) / 6)
+bad("rank 1 names its shape", 2, "rank1.npy: shape (6,) has 1 dimension;",
+    ["--attention", path("rank1.npy"), "-e", "text"])
 bad("rows vs tokens", 2, "7 rows per head but t6.txt has 6 tokens",
     ["--attention", path("a.npy"), "--tokens", tok6, "--export", "csv"])
 for label, value, word in [("NaN", np.nan, "NaN or Inf"), ("Inf", np.inf, "NaN or Inf"),

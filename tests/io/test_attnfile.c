@@ -239,9 +239,9 @@ static void test_attnfile_bad_f64_values(void **state)
 
 static void test_attnfile_bad_shapes(void **state)
 {
-    /* expect: rank 2 and 5, empty dimensions, and too many tokens are refused with
-       a message; so are non-.npy, truncated, integer, big-endian, Fortran and empty
-       files, a missing file and a folder */
+    /* expect: rank 2, 5 and 1 (each line naming the shape), empty dimensions, and too many tokens
+       are refused with a message; so are non-.npy, truncated, integer, big-endian, Fortran and
+       empty files, a missing file and a folder */
     Tmp *t = *state;
     float z[64] = {0};
     struct {
@@ -251,9 +251,12 @@ static void test_attnfile_bad_shapes(void **state)
         const char *part;
     } cases[] = {
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (4, 4), }", 64, AV_ERR_NPY_SHAPE,
-         "2 dimensions"},
+         "a.npy: shape (4, 4) has 2 dimensions; attention is (L, H, n, n) or (H, n, n)"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 2, 2), }", 16,
-         AV_ERR_NPY_SHAPE, "a.npy"},
+         AV_ERR_NPY_SHAPE,
+         "a.npy: shape (1, 1, 1, 2, 2) has 5 dimensions; attention is (L, H, n, n) or (H, n, n)"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (16,), }", 64, AV_ERR_NPY_SHAPE,
+         "a.npy: shape (16,) has 1 dimension;"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 0, 4, 4), }", 0, AV_ERR_NPY_SHAPE,
          "empty dimension"},
         {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 16385), }", 0, AV_ERR_NPY_FORMAT,

@@ -200,6 +200,33 @@ static void test_npy_parse_rejects_too_many_dims(void **state)
                      AV_ERR_NPY_SHAPE);
 }
 
+static void test_npy_header_shape_names_any_rank(void **state)
+{
+    /* expect: npy_header_shape writes the shape as NumPy prints it and returns
+       its rank for 5, 1, 0 and 10 dimensions (past 8 ending in ", ..."); -1 and
+       "" for a header that does not parse */
+    (void)state;
+    struct {
+        const char *dims, *text;
+        int ndim;
+    } cases[] = {
+        {"(1, 1, 1, 6, 6)", "(1, 1, 1, 6, 6)", 5},
+        {"(6,)", "(6,)", 1},
+        {"()", "()", 0},
+        {"(1,2,3,4,5,6,7,8,9,10)", "(1, 2, 3, 4, 5, 6, 7, 8, ...)", 10},
+        {"(2, 3", "", -1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        unsigned char buf[512];
+        char header[128], text[64];
+        snprintf(header, sizeof header, "{'descr': '<f4', 'fortran_order': False, 'shape': %s, }",
+                 cases[k].dims);
+        size_t len = make_npy(buf, 1, header, F6, 0);
+        assert_int_equal(npy_header_shape(buf, len, text, sizeof text), cases[k].ndim);
+        assert_string_equal(text, cases[k].text);
+    }
+}
+
 static void test_npy_parse_rejects_header_beyond_buffer(void **state)
 {
     /* expect: a header length past the end of the buffer is AV_ERR_NPY_FORMAT */
@@ -336,6 +363,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_npy_write_header_layout, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_npy_write_int32, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_npy_read_missing_file, tmp_setup, tmp_teardown),
+        cmocka_unit_test(test_npy_header_shape_names_any_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
