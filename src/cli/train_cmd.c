@@ -2,8 +2,10 @@
  *
  * Parsing is a function of argv alone (train_cmd_parse, testable); running
  * reads the task's file, trains with a progress line every --report steps
- * and saves the model folder. SIGINT and SIGTERM only set a flag: the loop
- * stops at the end of the step, saves, and says so.
+ * and saves the model folder. SIGINT, SIGTERM and SIGHUP (a closed terminal
+ * or SSH connection) only set a flag: the loop stops at the end of the step,
+ * saves, and says so. SIGPIPE is ignored meanwhile, so that a line to a
+ * terminal or pipe that is gone fails instead of ending the run unsaved.
  */
 #include "cli/train_cmd.h"
 
@@ -30,12 +32,46 @@
 
 #define BAR_WIDTH 30
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted; /* the signal that stops the run, or 0 */
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
+}
+
+/* The signals that stop a run and save it, and SIGPIPE, ignored. */
+enum { STOP_SIGNALS = 4 };
+static const int stop_signals[STOP_SIGNALS] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+/* Install on_signal (SIG_IGN for SIGPIPE), keeping the old dispositions in
+ * old. SIGHUP ignored when attnviz started stays ignored: under nohup, a
+ * hangup does not stop the run. (SIGINT is caught even when ignored, as a
+ * shell script's background job has it: `kill -INT` still saves.) */
+static void catch_stop_signals(struct sigaction old[STOP_SIGNALS])
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    for (int k = 0; k < STOP_SIGNALS; k++) {
+        sigaction(stop_signals[k], NULL, &old[k]);
+        if (stop_signals[k] == SIGHUP && old[k].sa_handler == SIG_IGN)
+            continue;
+        sa.sa_handler = stop_signals[k] == SIGPIPE ? SIG_IGN : on_signal;
+        sigaction(stop_signals[k], &sa, NULL);
+    }
+}
+
+static void restore_stop_signals(const struct sigaction old[STOP_SIGNALS])
+{
+    for (int k = 0; k < STOP_SIGNALS; k++)
+        sigaction(stop_signals[k], &old[k], NULL);
+}
+
+/* How the run was stopped, for its last line. */
+static const char *stop_cause(int sig)
+{
+    return sig == SIGHUP ? " (hangup)" : sig == SIGTERM ? " (SIGTERM)" : "";
 }
 
 const char *train_cmd_usage(void)
@@ -465,10 +501,8 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
         return say(1, "out of memory");
     bool tty = isatty(STDERR_FILENO);
     double t0 = now(), last_bar = 0;
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    struct sigaction old[STOP_SIGNALS];
+    catch_stop_signals(old);
     while (tr->step < o->steps && !interrupted) {
         trainer_step(tr);
         if ((o->report && tr->step % o->report == 0) || tr->step == o->steps)
@@ -485,13 +519,13 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
     int status = save(tr, o->save, hs, o->hf);
     if (!status && interrupted)
         fprintf(stderr,
-                "attnviz: interrupted at step %ld of %ld: saved the model so far "
+                "attnviz: interrupted%s at step %ld of %ld: saved the model so far "
                 "in %s\n",
-                tr->step, o->steps, o->save);
+                stop_cause(interrupted), tr->step, o->steps, o->save);
     else if (!status)
         printf("saved %s (%ld steps, %.1f s)\n", o->save, tr->step, now() - t0);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    fflush(stdout);
+    restore_stop_signals(old);
     free(hs);
     return status;
 }

@@ -1,8 +1,8 @@
 #!/bin/bash
 # train_cli.sh - `attnviz train` from the command line: bad usage is one line
 # and exit 2, a run prints its progress lines and saves a model folder that
-# reads back, Ctrl-C saves what it has and says so, and a broken model
-# folder is one line naming the file.
+# reads back, Ctrl-C, SIGTERM, SIGHUP and a closed terminal save what it has
+# and say so, and a broken model folder is one line naming the file.
 # tier: quick
 # asan: yes
 set -u
@@ -112,6 +112,54 @@ if [ $rc -eq 0 ] && grep -q "interrupted at step [0-9]* of 1000000: saved" "$tmp
     pass "train: Ctrl-C saves the model so far ($(grep -o 'step [0-9]*' "$tmp/err"))"
 else
     fail "train: Ctrl-C -> exit $rc, $(cat "$tmp/err")"
+fi
+
+# SIGHUP (a lost SSH connection) and SIGTERM save as Ctrl-C does: killed
+# while training runs (its first progress line out), the folder is whole and
+# opens with --model
+stop_saves() { # SIGNAL CAUSE
+    local sig=$1 cause=$2 d="$tmp/stop$1"
+    mkdir -p "$d"
+    "$A" train induction --steps 1000000 --report 20 --save "$d/m" >"$tmp/out" 2>"$tmp/err" &
+    local pid=$! k
+    for k in $(seq 100); do grep -q '^step 20 ' "$tmp/out" && break; sleep 0.1; done
+    kill -"$sig" $pid
+    wait $pid; local rc=$?
+    "$A" --model "$d/m" --export text 'abcabc' >"$tmp/view" 2>&1; local vrc=$?
+    if [ $rc -eq 0 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+        grep -q "^attnviz: interrupted $cause at step [0-9]* of 1000000: saved the model so far in $d/m\$" "$tmp/err" &&
+        [ "$(ls -A "$d")" = m ] && [ -s "$d/m/layer2/Wo.npy" ] &&
+        ! grep -q '"steps": 0,' "$d/m/model.json" && [ $vrc -eq 0 ] && [ -s "$tmp/view" ]; then
+        pass "train: SIG$sig saves the model so far, which opens ($(cat "$tmp/err"))"
+    else
+        fail "train: SIG$sig -> exit $rc, stderr $(cat "$tmp/err"), folder: $(ls -A "$d" "$d/m" | tr '\n' ' '), --model exit $vrc"
+    fi
+}
+stop_saves HUP "(hangup)"
+stop_saves TERM "(SIGTERM)"
+
+# the terminal itself gone (tmux killed: SIGHUP, then every write to it
+# fails): the model is still saved whole
+if command -v tmux >/dev/null 2>&1; then
+    sock=x$RANDOM
+    mkdir -p "$tmp/tty"
+    tmux -L $sock new-session -d -s s -x 100 -y 30 \
+        "exec env TERM=xterm-256color '$A' train induction --steps 1000000 --report 20 --save '$tmp/tty/m'"
+    pid=$(tmux -L $sock display -p -t s '#{pane_pid}')
+    for k in $(seq 100); do
+        tmux -L $sock capture-pane -p -t s 2>/dev/null | grep -q '^step 20 ' && break
+        sleep 0.1
+    done
+    tmux -L $sock kill-server
+    for k in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    "$A" --model "$tmp/tty/m" --export text 'abcabc' >"$tmp/view" 2>&1; vrc=$?
+    if ! kill -0 "$pid" 2>/dev/null && [ "$(ls -A "$tmp/tty")" = m ] &&
+        ! grep -q '"steps": 0,' "$tmp/tty/m/model.json" && [ $vrc -eq 0 ]; then
+        pass "train: its terminal closed, the model so far is saved and opens"
+    else
+        fail "train: terminal closed -> folder: $(ls -A "$tmp/tty" | tr '\n' ' '), --model exit $vrc"
+        kill "$pid" 2>/dev/null
+    fi
 fi
 
 # a broken model folder: one line naming the file, exit 2
