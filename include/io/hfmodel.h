@@ -31,8 +31,17 @@
 #define HF_MAX_D_FF 65536
 #define HF_MAX_CONFIG_BYTES (1 << 20)
 
+/* What `attnviz train --format hf` wrote under config.json's "attnviz" key
+ * (hfwrite.c): the task the model was trained on, "" for any other GPT-2
+ * (or a value that is not a short string), and the seed of its batches. */
+typedef struct {
+    char task[32];
+    unsigned long long seed; /* 1 when not given, as `attnviz train` */
+} HfOrigin;
+
 typedef struct {
     Gpt2Weights w;       /* the pointers point into maps or arena */
+    HfOrigin origin;     /* config.json's "attnviz" */
     bool tied;           /* no lm_head.weight: w.lm_head == w.wte */
     bool prefixed;       /* names began with "transformer." */
     int dtype;           /* ST_F32, ST_F16 or ST_BF16 (that of wte) */
@@ -48,10 +57,12 @@ typedef struct {
  * scale_attn_by_inverse_layer_idx and add_cross_attention (refused when
  * true); a missing key takes Hugging Face's default (gpt2's sizes); other
  * keys are skipped. Sizes are checked against the HF_MAX_* caps and
- * AV_MAX_LAYERS, n_embd against n_head. name names the file in why.
- * Returns AV_OK, AV_ERR_MODEL or AV_ERR_NOMEM. */
-int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Config *cfg, char *why,
-                         size_t whylen);
+ * AV_MAX_LAYERS, n_embd against n_head. name names the file in why. When
+ * origin is not NULL it receives the "attnviz" object's "task" and "seed"
+ * (a value of another type is passed over, never refused). Returns AV_OK,
+ * AV_ERR_MODEL or AV_ERR_NOMEM. */
+int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Config *cfg,
+                         HfOrigin *origin, char *why, size_t whylen);
 
 /* Open the folder dir: config.json, then the weights, checked whole.
  * progress (may be NULL) is called with ctx first as (0, "config.json"),

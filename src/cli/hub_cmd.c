@@ -281,7 +281,7 @@ static int check_config(const Get *g)
         err = hfbert_parse_config(text, len, "config.json", &bc, &distil, why, sizeof why);
     } else {
         Gpt2Config gc;
-        err = hfmodel_parse_config(text, len, "config.json", &gc, why, sizeof why);
+        err = hfmodel_parse_config(text, len, "config.json", &gc, NULL, why, sizeof why);
     }
     free(text);
     if (err)

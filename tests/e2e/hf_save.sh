@@ -12,6 +12,9 @@
 #    ranks an induction head first, the one the trainer named, and the lens
 #    (--export lens-json) shows the copied token rising in that head's layer
 #    (lib/copy_lens.py);
+#  - without a TEXT the GPT-2 folder opens on the text the attnviz folder
+#    opens on (a sequence of its task, named in config.json), and a batch run
+#    asks for a TEXT;
 #  - a character the model never saw, a model GPT-2 cannot express (no
 #    LayerNorm, a ReLU MLP, a word model) and a folder holding another file
 #    are refused in one line, and nothing is written.
@@ -96,10 +99,50 @@ PYEOF
     fi
 }
 
+# screen DIR: the interface's first screen on --model DIR without a TEXT,
+# at 100x30 under tmux, once its sentence line is drawn
+screen() {
+    local sock=x$RANDOM k
+    tmux -L $sock new-session -d -s s -x 100 -y 30 \
+        "env TERM=xterm-256color '$A' --model '$1'; sleep 30"
+    for k in $(seq 50); do
+        tmux -L $sock capture-pane -p -t s | grep -q '^Tokens:' && break
+        sleep 0.1
+    done
+    tmux -L $sock capture-pane -p -t s
+    tmux -L $sock kill-server
+}
+
+# opens NAME SENTENCE: without a TEXT, both folders open on SENTENCE, every
+# token of it listed (not an error on the built-in example)
+opens() {
+    local name=$1 want=$2 a h
+    a=$(screen "$tmp/$name-a")
+    h=$(screen "$tmp/$name-h")
+    if [ "$(echo "$h" | grep '^Sentence:')" = "Sentence: $want" ] &&
+        [ "$(echo "$a" | grep '^Sentence:')" = "Sentence: $want" ] &&
+        echo "$h" | grep -q '^Tokens:   1 ' && ! echo "$h" | grep -q 'more tokens'; then
+        pass "$name: the GPT-2 folder opens on the text its attnviz folder opens on: '$want'"
+    else
+        fail "$name: the GPT-2 folder opens on" "$(echo "$h" | sed -n 2,3p | tr '\n' '|') / \
+attnviz's: $(echo "$a" | grep '^Sentence:')"
+    fi
+}
+
 # the induction model: two layers, attention only, an induction head in 800 steps
 if train ind induction --layernorm --pe learned --lr 3e-3 --steps 800; then
     seg=qwertyuiopasdfgh
     same ind "$seg$seg"
+    # config.json names the task: a sequence of it, the one model.json's gives
+    opens ind afgnidctkoqafgnidctkoqafgnidctko
+    "$A" --model "$tmp/ind-h" -e text >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = \
+        "attnviz: --model needs a TEXT in the model's vocabulary ($tmp/ind-h)" ]; then
+        pass "ind: a batch run without a TEXT asks for one, exit 2 ($(cat "$tmp/err"))"
+    else
+        fail "ind: a batch run without a TEXT: exit $rc" "$(cat "$tmp/err")"
+    fi
     trained=$(sed -n 's/.* L\([0-9]*\)H\([0-9]*\) induction [0-9.]*.*/\1 \2/p' \
         "$tmp/ind-h.log" | tail -1)
     "$A" --model "$tmp/ind-h" --export heads "$seg$seg" >"$tmp/heads.csv" 2>"$tmp/err" &&
@@ -137,6 +180,7 @@ PYEOF
         fail "readme: the text has no character of several bytes: '$line'"
     fi
     same readme "$line"
+    opens readme "the cat sat on the mat"
     out=$("$A" --model "$tmp/readme-h" --export json "ab"$'\xd0\xb6' 2>&1)
     rc=$?
     if [ $rc -eq 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&

@@ -28,10 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Gpt2Config c;
+    HfOrigin o;
     static const Gpt2Config zero;
     char why[512] = "";
     memset(&c, 0xA5, sizeof c);
-    int rc = hfmodel_parse_config((const char *)data, size, "config.json", &c, why, sizeof why);
+    memset(&o, 0xA5, sizeof o);
+    int rc = hfmodel_parse_config((const char *)data, size, "config.json", &c, &o, why, sizeof why);
     if (rc != AV_OK) {
         check(rc == AV_ERR_MODEL || rc == AV_ERR_NOMEM, "an undocumented error code");
         check(memcmp(&c, &zero, sizeof c) == 0, "a refused config left the struct non-zero");
@@ -47,5 +49,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(c.d_ff >= 1 && c.d_ff <= HF_MAX_D_FF, "d_ff out of range");
     check(c.d_model % c.n_head == 0, "d_model not divisible by n_head");
     check(c.ln_eps > 0 && c.ln_eps < 1, "epsilon out of range");
+    check(memchr(o.task, 0, sizeof o.task) != NULL, "the task is not a string");
     return 0;
 }

@@ -433,7 +433,7 @@ static void test_hfmodel_progress(void **state)
 static void config_ok(const char *text, Gpt2Config *c)
 {
     char why[512] = "";
-    int rc = hfmodel_parse_config(text, strlen(text), "config.json", c, why, sizeof why);
+    int rc = hfmodel_parse_config(text, strlen(text), "config.json", c, NULL, why, sizeof why);
     if (rc != AV_OK)
         print_error("%s: %s\n", text, why);
     assert_int_equal(rc, AV_OK);
@@ -443,7 +443,7 @@ static void config_refused(const char *text, const char *want)
 {
     char why[512] = "";
     Gpt2Config c;
-    int rc = hfmodel_parse_config(text, strlen(text), "config.json", &c, why, sizeof why);
+    int rc = hfmodel_parse_config(text, strlen(text), "config.json", &c, NULL, why, sizeof why);
     if (rc != AV_ERR_MODEL || !strstr(why, want) || strncmp(why, "config.json: ", 13) != 0) {
         print_error("%s\n  rc %d, why \"%s\"; wanted \"%s\"\n", text, rc, why, want);
         fail();
@@ -479,6 +479,45 @@ static void test_hfmodel_config_keys(void **state)
     assert_int_equal(c.n_ctx, 9);
     assert_int_equal(c.d_ff, 100);
     assert_float_equal(c.ln_eps, 1e-6f, 0);
+}
+
+/* origin_of TEXT: the "attnviz" object's task and seed, the config accepted. */
+static HfOrigin origin_of(const char *text)
+{
+    char why[512] = "";
+    Gpt2Config c;
+    HfOrigin o;
+    memset(&o, 0xA5, sizeof o);
+    int rc = hfmodel_parse_config(text, strlen(text), "config.json", &c, &o, why, sizeof why);
+    if (rc != AV_OK)
+        print_error("%s: %s\n", text, why);
+    assert_int_equal(rc, AV_OK);
+    return o;
+}
+
+/* expect: what `attnviz train --format hf` writes under "attnviz" gives the
+   task and the seed; a config without it, or with values of other types
+   there, is read as before with no task and seed 1 */
+static void test_hfmodel_config_origin(void **state)
+{
+    (void)state;
+    HfOrigin o = origin_of("{\"model_type\": \"gpt2\", \"attnviz\": {\"task\": \"induction\", "
+                           "\"tokenizer\": \"chars\", \"pe\": \"learned\", \"mlp\": 0, "
+                           "\"steps\": 800, \"seed\": 7, \"tokenizer_tokens\": 257}}");
+    assert_string_equal(o.task, "induction");
+    assert_true(o.seed == 7);
+    o = origin_of("{\"model_type\": \"gpt2\"}");
+    assert_string_equal(o.task, "");
+    assert_true(o.seed == 1);
+    o = origin_of("{\"attnviz\": \"a string\", \"model_type\": \"gpt2\"}");
+    assert_string_equal(o.task, "");
+    o = origin_of("{\"model_type\": \"gpt2\", \"attnviz\": {\"task\": [\"copy\"], "
+                  "\"seed\": \"3\", \"x\": {\"task\": \"sort\"}}}");
+    assert_string_equal(o.task, "");
+    assert_true(o.seed == 1);
+    o = origin_of("{\"model_type\": \"gpt2\", \"attnviz\": {\"seed\": 18446744073709551615, "
+                  "\"task\": \"copy\"}, \"n_layer\": 2}");
+    assert_string_equal(o.task, "copy");
 }
 
 /* Everything config.json may say that attnviz refuses, each in one line. */
@@ -647,6 +686,7 @@ int main(void)
         TMP(test_hfmodel_reads_shards),
         TMP(test_hfmodel_progress),
         cmocka_unit_test(test_hfmodel_config_keys),
+        cmocka_unit_test(test_hfmodel_config_origin),
         cmocka_unit_test(test_hfmodel_config_refusals),
         TMP(test_hfmodel_refuses_missing_files),
         TMP(test_hfmodel_refuses_bad_tensors),

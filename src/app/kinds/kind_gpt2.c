@@ -16,6 +16,7 @@
 
 #include "app/gpt2job.h"
 #include "gpt2dump.h"
+#include "gpt2start.h"
 #include "core/av.h"
 #include "core/bpe.h"
 #include "core/gpt2.h"
@@ -512,9 +513,21 @@ static const float *gpt2_kind_out_proj(const Kind *k, int l)
     .vocab = gpt2_kind_vocab, .out_proj = gpt2_kind_out_proj, .temperature_samples = true,         \
     .causal_only = true
 
+/* A model attnviz trained (config.json names its task): it opens on a text
+ * of its own, and the command line asks for a TEXT rather than giving it the
+ * built-in example, which is outside its vocabulary and context. */
+static char *gpt2_kind_start_text(const Kind *k)
+{
+    const Gpt2Kind *g = self_of(k);
+    return gpt2start_text(&g->bpe, &g->hf.w.cfg, &g->hf.origin);
+}
+
 static const KindClass gpt2_class = {GPT2_METHODS};
 /* too big to be live: computed off the key path where the caller polls */
 static const KindClass gpt2_slow_class = {GPT2_METHODS, .slow = true};
+static const KindClass gpt2_own_class = {GPT2_METHODS, .start_text = gpt2_kind_start_text};
+static const KindClass gpt2_own_slow_class = {GPT2_METHODS, .start_text = gpt2_kind_start_text,
+                                              .slow = true};
 
 /* Bytes of weights a new token's forward and its logits stream. */
 static double streamed_bytes(const Gpt2Config *c)
@@ -550,8 +563,11 @@ int kind_gpt2_load(Kind *k, const char *dir, HfProgress progress, void *ctx, cha
     gpt2_state_init(&g->st);
     snprintf(g->about, sizeof g->about, "GPT-2, %d layers x %d heads, learned PE",
              g->hf.w.cfg.n_layer, g->hf.w.cfg.n_head);
+    bool own = g->hf.origin.task[0] != '\0';
     if (streamed_bytes(&g->hf.w.cfg) > GPT2_LIVE_BYTES)
-        k->cls = &gpt2_slow_class;
+        k->cls = own ? &gpt2_own_slow_class : &gpt2_slow_class;
+    else if (own)
+        k->cls = &gpt2_own_class;
     hfcache_display_name(dir, g->name, sizeof g->name);
     return AV_OK;
 }
@@ -573,5 +589,7 @@ bool kind_gpt2_folder(const char *dir)
 
 const Gpt2Config *kind_gpt2_config(const Kind *k)
 {
-    return k->cls == &gpt2_class || k->cls == &gpt2_slow_class ? &weights_of(k)->cfg : NULL;
+    bool gpt2 = k->cls == &gpt2_class || k->cls == &gpt2_slow_class || k->cls == &gpt2_own_class ||
+                k->cls == &gpt2_own_slow_class;
+    return gpt2 ? &weights_of(k)->cfg : NULL;
 }

@@ -2,7 +2,8 @@
  * (hfmodel.h's hfmodel_parse_config). Reads the keys that set GPT-2's sizes
  * and refuses those that would change its maths in a way the forward does not
  * implement; every other key is skipped (architectures, task_specific_params
- * and the like). A key missing takes GPT2Config's default.
+ * and the like) but "attnviz", what attnviz's own --format hf wrote (its
+ * task and seed). A key missing takes GPT2Config's default.
  */
 #include "io/hfmodel.h"
 
@@ -57,6 +58,7 @@ typedef struct {
     char type[64], act[64];
     bool flag[K_N];
     unsigned seen;
+    HfOrigin origin; /* the "attnviz" object's */
 } Conf;
 
 /* A string value into buf, printable (cut when long; such a value cannot
@@ -94,6 +96,46 @@ static int take_value(Conf *c, int k)
     }
 }
 
+static bool next_is(Json *j, const char *chars)
+{
+    json_skip_ws(j);
+    return j->p < j->end && strchr(chars, *j->p);
+}
+
+/* "attnviz": {"task": "induction", "seed": 1, ...} (hfwrite.c's): task and
+ * seed kept when they are a string and a whole number, every other key and
+ * value skipped; another tool's value of another type is skipped whole. */
+static int parse_origin(Conf *c)
+{
+    Json *j = &c->j;
+    if (!json_eat(j, '{'))
+        return json_skip_value(j, 0);
+    if (json_eat(j, '}'))
+        return AV_OK;
+    do {
+        char *key;
+        if (json_string(j, &key) || !json_eat(j, ':')) {
+            free(key);
+            return json_fail(j, "a key of \"attnviz\" is malformed");
+        }
+        int which = !strcmp(key, "task") ? 1 : !strcmp(key, "seed") ? 2 : 0;
+        free(key);
+        double seed;
+        if (which == 1 && next_is(j, "\"")) {
+            if (take_string(c, c->origin.task, sizeof c->origin.task))
+                return j->err;
+        } else if (which == 2 && next_is(j, "0123456789")) {
+            if (json_number(j, "seed", &seed))
+                return j->err;
+            if (seed == floor(seed) && seed < 18446744073709551616.0)
+                c->origin.seed = (unsigned long long)seed;
+        } else if (json_skip_value(j, 1)) {
+            return j->err;
+        }
+    } while (json_eat(j, ','));
+    return json_eat(j, '}') ? AV_OK : json_fail(j, "\"attnviz\" is not closed");
+}
+
 static int parse_object(Conf *c)
 {
     Json *j = &c->j;
@@ -110,12 +152,13 @@ static int parse_object(Conf *c)
         int k = 0;
         while (k < K_N && strcmp(key, keys[k]) != 0)
             k++;
+        bool origin = strcmp(key, "attnviz") == 0;
         free(key);
         if (k < K_N && (c->seen & 1u << k))
             return json_fail(j, "\"%s\" appears twice", keys[k]);
         if (k < K_N)
             c->seen |= 1u << k;
-        if (k < K_N ? take_value(c, k) : json_skip_value(j, 0))
+        if (k < K_N ? take_value(c, k) : origin ? parse_origin(c) : json_skip_value(j, 0))
             return j->err;
     } while (json_eat(j, ','));
     if (!json_eat(j, '}'))
@@ -185,10 +228,10 @@ static int check(Conf *c, Gpt2Config *cfg)
     return AV_OK;
 }
 
-int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Config *cfg, char *why,
-                         size_t whylen)
+int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Config *cfg,
+                         HfOrigin *origin, char *why, size_t whylen)
 {
-    Conf c = {.eps = 1e-5, .act = "gelu_new"};
+    Conf c = {.eps = 1e-5, .act = "gelu_new", .origin = {.seed = 1}};
     c.j = (Json){text, text + len, c.jwhy, sizeof c.jwhy, 0};
     /* GPT2Config's defaults: gpt2's own sizes */
     c.ints[K_VOCAB] = 50257;
@@ -211,5 +254,7 @@ int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Con
         snprintf(why, whylen, "%s: %s", name, c.jwhy);
         return AV_ERR_MODEL;
     }
+    if (origin)
+        *origin = c.origin;
     return AV_OK;
 }

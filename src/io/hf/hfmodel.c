@@ -30,7 +30,7 @@ static int fail(char *why, size_t whylen, int rc, const char *fmt, ...)
     return rc;
 }
 
-static int read_config(const char *dir, Gpt2Config *cfg, char *why, size_t whylen)
+static int read_config(const char *dir, Gpt2Config *cfg, HfOrigin *origin, char *why, size_t whylen)
 {
     char path[4096], *text;
     size_t len;
@@ -55,7 +55,7 @@ static int read_config(const char *dir, Gpt2Config *cfg, char *why, size_t whyle
     if (rc != AV_OK)
         return fail(why, whylen, rc, "%s: %s", path,
                     rc == AV_ERR_IO ? strerror(errno) : av_strerror(rc));
-    rc = hfmodel_parse_config(text, len, "config.json", cfg, why, whylen);
+    rc = hfmodel_parse_config(text, len, "config.json", cfg, origin, why, whylen);
     free(text);
     return rc;
 }
@@ -167,7 +167,7 @@ int hfmodel_open(const char *dir, HfModel *m, HfProgress progress, void *ctx, ch
     memset(m, 0, sizeof(*m));
     if (progress)
         progress(ctx, 0.0, "config.json");
-    int rc = read_config(dir, &m->w.cfg, why, whylen);
+    int rc = read_config(dir, &m->w.cfg, &m->origin, why, whylen);
     if (rc == AV_OK)
         rc = hfweights_open(dir, &m->files, why, whylen);
     if (rc == AV_OK)
