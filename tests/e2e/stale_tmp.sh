@@ -4,7 +4,7 @@
 # stale_tmp.sh - nothing left behind (issue 33 item 4): `train --save DIR`,
 # the exports (-o FILE: csv, json, md, text, svg, html) and `--dump DIR`
 # killed with SIGKILL, once while their temporary surely exists and then at
-# random moments, leave the target whole (the earlier file or the new one,
+# random moments, leave the target whole (the earlier file or folder or the new one,
 # never half), and the next run of the same command leaves no temporary
 # beside it: the killed run's one (".NAME.PID.XXXXXX", ".NAME.new-PID-XXXXXX")
 # is removed because its process is gone. A temporary of a running process
@@ -58,11 +58,7 @@ run_killed() {
     pid=$!
     if [ "$when" = temp ]; then
         for k in $(seq 1 300); do
-            if [ "$kind" = dump ]; then
-                [ -n "$(find "$target" -maxdepth 1 -name '.*.[0-9]*.??????' 2>/dev/null)" ] && break
-            else
-                [ -n "$(temps "$name")" ] && break
-            fi
+            [ -n "$(temps "$name")" ] && break
             sleep 0.01
         done
     else
@@ -81,16 +77,10 @@ whole() {
     train)
         "$BIN" --model "$target" -e csv abcabc >/dev/null 2>&1 || { echo "a model that does not open"; return; }
         grep -q '"seed": 2' "$target/model.json" && echo new || echo old ;;
-    dump) # written file by file: each file the earlier run's or the new one's
-        for f in "$T/ref.dump.new"/*; do
-            f=$(basename "$f")
-            [ -e "$target/$f" ] || continue
-            cmp -s "$target/$f" "$T/ref.dump.new/$f" || cmp -s "$target/$f" "$T/ref.dump.old/$f" ||
-                { echo "$f: half"; return; }
-        done
-        ! find "$target" -name '.*' | grep -qv '/\.[^/]*\.[0-9]*\.[A-Za-z0-9]\{6\}$' ||
-            { echo "a stray file inside"; return; }
-        echo ok ;;
+    dump) # a folder swapped in whole: every file the earlier run's, or every one the new one's
+        if diff -rq "$target" "$T/ref.dump.new" >/dev/null 2>&1; then echo new
+        elif diff -rq "$target" "$T/ref.dump.old" >/dev/null 2>&1; then echo old
+        else echo "a mix: $(diff -rq "$target" "$T/ref.dump.new" 2>&1 | head -1)"; fi ;;
     *)
         if cmp -s "$target" "$T/ref.$kind.new"; then echo new
         elif cmp -s "$target" "$T/ref.$kind.old"; then echo old
@@ -113,7 +103,7 @@ for kind in train csv json md text svg html dump; do
     target=$T/$name new_arg=$NEW
     [ $kind = train ] && new_arg=2
     bad="" left=0 counts=""
-    declare -A n=([old]=0 [new]=0 [none]=0 [ok]=0)
+    declare -A n=([old]=0 [new]=0 [none]=0)
     case $kind in train | dump) slow 40000 ;; *) slow 150000 ;; esac
     t0=$(date +%s%N)
     cmd "$kind" "$T/span.$kind" "$new_arg"
@@ -129,12 +119,8 @@ for kind in train csv json md text svg html dump; do
             when=$(awk -v r=$RANDOM -v s="$span" 'BEGIN { printf "%.3f", 0.02 + r / 32768 * s / 1000 }')
         run_killed $kind "$target" "$new_arg" "$when"
         v=$(whole $kind "$target")
-        case $v in old | new | none | ok) n[$v]=$((n[$v] + 1)) ;; *) bad="$bad; killed at $when: $v" ;; esac
-        if [ $kind = dump ]; then
-            k=$(find "$target" -maxdepth 1 -name '.*.[0-9]*.??????' | wc -l)
-        else
-            k=$(temps "$name" | wc -l)
-        fi
+        case $v in old | new | none) n[$v]=$((n[$v] + 1)) ;; *) bad="$bad; killed at $when: $v" ;; esac
+        k=$(temps "$name" | wc -l)
         [ "$round" = temp ] && [ "$k" -eq 0 ] && bad="$bad; killed with its temporary there, none is left"
         left=$((left + (k > 0)))
         # the next run, not killed: the target new and whole, no temporary
@@ -143,14 +129,14 @@ for kind in train csv json md text svg html dump; do
             { bad="$bad; the next run failed: $(head -1 "$T/err")"; continue; }
         [ -s "$T/err" ] && [ $kind != train ] && bad="$bad; the next run said: $(head -1 "$T/err")"
         v=$(whole $kind "$target")
-        [ "$v" = new ] || [ "$v" = ok ] || bad="$bad; after the next run: $v"
+        [ "$v" = new ] || bad="$bad; after the next run: $v"
         [ -z "$(temps "$name")" ] || bad="$bad; left beside: $(temps "$name" | tr '\n' ' ')"
         [ $kind = dump ] && [ -n "$(find "$target" -name '.*')" ] &&
             bad="$bad; left inside: $(find "$target" -name '.*' | tr '\n' ' ')"
         [ $kind = dump ] && ! cmp -s "$target/weights.npy" "$T/ref.dump.new/weights.npy" &&
             bad="$bad; weights.npy is not the new run's"
     done
-    counts="earlier ${n[old]}, new ${n[new]}, none ${n[none]}, whole files ${n[ok]}; $left of $((ROUNDS + 1)) left a temporary"
+    counts="earlier ${n[old]}, new ${n[new]}, none ${n[none]}; $left of $((ROUNDS + 1)) left a temporary"
     counts="$counts, $(( ($(date +%s%N) - t0) / 1000000000 )) s"
     if [ -z "$bad" ]; then
         ok "$kind killed at random moments: whole every time, the next run leaves nothing ($counts)"
