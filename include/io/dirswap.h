@@ -16,6 +16,7 @@
 #ifndef ATTNVIZ_DIRSWAP_H
 #define ATTNVIZ_DIRSWAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
@@ -42,5 +43,18 @@ void dirswap_abort(DirSwap *s);
  * descriptor: no symbolic link followed, in it or in its place). A missing
  * path is not an error. Returns AV_OK or AV_ERR_IO (errno set). */
 int dirswap_remove_tree(const char *path);
+
+/* Whether a file named name is one of the folder's own (in a layerN
+ * subfolder when in_layer): what a save or a dump writes there. */
+typedef bool (*DirSwapOwn)(const char *name, bool in_layer);
+
+/* Whether dir, a folder a save or a dump would replace, holds nothing of
+ * anyone else's: only files own() names, the temporary files a killed
+ * atomic write of one of them left (".NAME.PID.XXXXXX", ".NAME.XXXXXX"),
+ * and at the top layerN folders (N > 0) of such files. AV_OK then, or when
+ * dir is missing; else AV_ERR_IO, errno ENOTEMPTY (ENOTDIR where dir is a
+ * file), the first other entry in which ("notes.md", "mine/",
+ * "layer1/x.txt"; "" when none is to blame). */
+int dirswap_only(const char *dir, DirSwapOwn own, char *which, size_t whichlen);
 
 #endif

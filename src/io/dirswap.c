@@ -287,3 +287,72 @@ int dirswap_commit(DirSwap *s)
     dirswap_abort(s);
     return err;
 }
+
+/* The file name a killed atomic write's temporary stands for
+ * (".NAME.PID.XXXXXX" or ".NAME.XXXXXX": NAME) into out, or false. */
+static bool temporary_of(const char *name, char *out, size_t size)
+{
+    size_t len = strlen(name);
+    if (name[0] != '.' || len <= 8 || name[len - 7] != '.')
+        return false;
+    snprintf(out, size, "%.*s", (int)(len - 8), name + 1);
+    char *dot = strrchr(out, '.'); /* the writer's pid */
+    if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
+        *dot = '\0';
+    return true;
+}
+
+/* Whether the entry name (a folder when is_dir) may be in such a folder. */
+static bool own_entry(DirSwapOwn own, const char *name, bool in_layer, bool is_dir)
+{
+    char inner[256];
+    if (temporary_of(name, inner, sizeof inner))
+        return !is_dir && own(inner, in_layer);
+    if (is_dir) {
+        int l = 0, used = 0;
+        return !in_layer && sscanf(name, "layer%d%n", &l, &used) == 1 && l > 0 &&
+               (size_t)used == strlen(name);
+    }
+    return own(name, in_layer);
+}
+
+static int only_in(const char *dir, DirSwapOwn own, bool in_layer, char *which, size_t whichlen)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT && !in_layer ? AV_OK : AV_ERR_IO;
+    char sub[4096];
+    int err = AV_OK;
+    struct stat st;
+    for (struct dirent *e; !err && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        int n = snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        if (n < 0 || (size_t)n >= sizeof sub) {
+            errno = ENAMETOOLONG, err = AV_ERR_IO;
+            break;
+        }
+        bool is_dir = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode);
+        if (!own_entry(own, e->d_name, in_layer, is_dir)) {
+            snprintf(which, whichlen, "%s%s", e->d_name, is_dir ? "/" : "");
+            errno = ENOTEMPTY, err = AV_ERR_IO;
+        } else if (is_dir && (err = only_in(sub, own, true, which, whichlen)) && which[0]) {
+            char inner[256];
+            snprintf(inner, sizeof inner, "%s", which);
+            snprintf(which, whichlen, "%s/%s", e->d_name, inner);
+        }
+    }
+    int keep = errno;
+    closedir(d);
+    errno = keep;
+    return err;
+}
+
+int dirswap_only(const char *dir, DirSwapOwn own, char *which, size_t whichlen)
+{
+    snprintf(which, whichlen, "%s", "");
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return errno = ENOTDIR, AV_ERR_IO;
+    return only_in(dir, own, false, which, whichlen);
+}

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/dirswap.h"
 #include "io/fileio.h"
 #include "io/npy.h"
 
@@ -363,67 +364,17 @@ int dump_write_import(const char *dir, const AttnImport *im, const char **which)
 
 /* ---- the folder a dump replaces ---- */
 
-/* A name a dump writes: its text files and .npy arrays, its layerN folders
- * (only at the top), or the temporary file of an atomic write a killed run
- * left (".NAME.PID.XXXXXX", or ".NAME.XXXXXX"), as a model folder's are. */
-static bool dump_entry(const char *name, bool in_layer, bool is_dir)
+/* A dump's own files (dirswap_only): its text files and .npy arrays. */
+static bool dump_file(const char *name, bool in_layer)
 {
     size_t len = strlen(name);
-    if (name[0] == '.' && len > 8 && name[len - 7] == '.') {
-        char inner[256];
-        snprintf(inner, sizeof inner, "%.*s", (int)(len - 8), name + 1);
-        char *dot = strrchr(inner, '.'); /* the writer's pid */
-        if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
-            *dot = '\0';
-        return !is_dir && dump_entry(inner, in_layer, false);
-    }
-    if (is_dir) {
-        int l = 0, used = 0;
-        return !in_layer && sscanf(name, "layer%d%n", &l, &used) == 1 && l > 0 &&
-               (size_t)used == len;
-    }
     if (!strcmp(name, "heads.txt") ||
         (!in_layer && (!strcmp(name, "tokens.txt") || !strcmp(name, "key_tokens.txt"))))
         return true;
     return len > 4 && !strcmp(name + len - 4, ".npy");
 }
 
-static int check_entries(const char *dir, bool in_layer, char *which, size_t whichlen)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return errno == ENOENT && !in_layer ? AV_OK : AV_ERR_IO;
-    char sub[4096];
-    int err = AV_OK;
-    struct stat st;
-    for (struct dirent *e; !err && (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        if (join(sub, sizeof sub, dir, e->d_name)) {
-            err = AV_ERR_IO;
-            break;
-        }
-        bool is_dir = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode);
-        if (!dump_entry(e->d_name, in_layer, is_dir)) {
-            snprintf(which, whichlen, "%s%s", e->d_name, is_dir ? "/" : "");
-            errno = ENOTEMPTY, err = AV_ERR_IO;
-        } else if (is_dir && (err = check_entries(sub, true, which, whichlen)) && which[0]) {
-            char inner[256];
-            snprintf(inner, sizeof inner, "%s", which);
-            snprintf(which, whichlen, "%s/%s", e->d_name, inner);
-        }
-    }
-    int keep = errno;
-    closedir(d);
-    errno = keep;
-    return err;
-}
-
 int dump_check_folder(const char *dir, char *which, size_t whichlen)
 {
-    snprintf(which, whichlen, "%s", "");
-    struct stat st;
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-        return errno = ENOTDIR, AV_ERR_IO;
-    return check_entries(dir, false, which, whichlen);
+    return dirswap_only(dir, dump_file, which, whichlen);
 }

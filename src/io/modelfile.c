@@ -327,63 +327,14 @@ static int make_dir(const char *path)
     return AV_ERR_IO;
 }
 
-/* Whether name, an entry of a model folder (in a layer folder when in_layer),
- * is a file a model folder holds: model.json, heads.txt, a tensor, a layerN
- * folder, or the temporary file of an atomic write (".NAME.PID.XXXXXX", or
- * ".NAME.XXXXXX" of earlier versions) a killed run left. */
-static bool model_entry(const char *name, bool in_layer, bool is_dir)
+/* A model folder's own files (dirswap_only): model.json and heads.txt at
+ * the top, tensors (.npy) anywhere. */
+static bool model_file(const char *name, bool in_layer)
 {
     size_t len = strlen(name);
-    if (name[0] == '.' && len > 8 && name[len - 7] == '.') {
-        char inner[256];
-        snprintf(inner, sizeof inner, "%.*s", (int)(len - 8), name + 1);
-        char *dot = strrchr(inner, '.'); /* the writer's pid */
-        if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
-            *dot = '\0';
-        return !is_dir && model_entry(inner, in_layer, false);
-    }
-    if (is_dir) {
-        int l = 0, used = 0;
-        return !in_layer && sscanf(name, "layer%d%n", &l, &used) == 1 && l > 0 &&
-               (size_t)used == len;
-    }
     if (!in_layer && (!strcmp(name, "model.json") || !strcmp(name, "heads.txt")))
         return true;
     return len > 4 && !strcmp(name + len - 4, ".npy");
-}
-
-/* AV_OK when dir is missing or holds nothing but a model folder's files
- * (which a save may replace); else AV_ERR_IO, errno ENOTEMPTY (or ENOTDIR),
- * with the first other entry in which. */
-static int replaceable(const char *dir, bool in_layer, char *which, size_t whichlen)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return errno == ENOENT && !in_layer ? AV_OK : AV_ERR_IO;
-    char sub[4096];
-    int err = AV_OK;
-    struct stat st;
-    for (struct dirent *e; !err && (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-        bool is_dir = lstat(sub, &st) == 0 && S_ISDIR(st.st_mode);
-        if (!model_entry(e->d_name, in_layer, is_dir)) {
-            snprintf(which, whichlen, "%s", e->d_name);
-            errno = ENOTEMPTY, err = AV_ERR_IO;
-        } else if (is_dir) {
-            err = replaceable(sub, true, which, whichlen);
-            if (err && which[0] && !strchr(which, '/')) {
-                char inner[64];
-                snprintf(inner, sizeof inner, "%s", which);
-                snprintf(which, whichlen, "%s/%s", e->d_name, inner);
-            }
-        }
-    }
-    int keep = errno;
-    closedir(d);
-    errno = keep;
-    return err;
 }
 
 /* Every file of the folder into dir, which exists and is empty. */
@@ -426,11 +377,7 @@ static int write_folder(const char *dir, const ModelSpec *s, const float *params
 
 int modelfile_save_check(const char *dir, char *which, size_t whichlen)
 {
-    snprintf(which, whichlen, "%s", "");
-    struct stat st;
-    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
-        return errno = ENOTDIR, AV_ERR_IO;
-    return replaceable(dir, false, which, whichlen);
+    return dirswap_only(dir, model_file, which, whichlen);
 }
 
 int modelfile_save(const char *dir, const ModelSpec *s, const float *params, const char *heads_txt,
