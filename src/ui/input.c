@@ -339,8 +339,12 @@ bool input_read(UiState *u, AppInput *in)
     wint_t ch;
     int r = read_input(&ch);
     memset(in, 0, sizeof *in);
-    if (r == ERR)
+    if (r == ERR) {
+        /* a paste comes as one burst: once the input runs dry it is over,
+         * its end marker seen or not (a lost one must not hold the keys) */
+        u->pasting = false;
         return false;
+    }
     int key = (int)ch;
     if (r == KEY_CODE_YES) {
         if (key == KEY_MOUSE)

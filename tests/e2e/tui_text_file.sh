@@ -5,7 +5,8 @@
 # chips are --export text's tokens; a bracketed paste in the editor types its
 # tab and line break into the sentence, and Enter still ends the edit; a
 # paste while browsing opens the editor with it (never read as keys: a "q"
-# in it does not quit), and where the editor is refused it is dropped.
+# in it does not quit), and where the editor is refused it is dropped; a
+# paste whose end never comes holds the keys no longer than the input lasts.
 # The characters model (assets/models/chars) and, with python3-numpy, a
 # random GPT-2 with a byte-level tokenizer of its own.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
@@ -55,6 +56,17 @@ check "a paste under the help is refused whole: still running, the help open" \
     wait_for 'close the help first'
 keys Escape
 check "... the sentence as it was" wait_for '^Sentence: the cat *$'
+
+# a paste whose end marker is lost (a terminal's glitch, a stream of
+# random bytes) holds no key once the input has run dry: q quits
+start --model "$M" 'the cat'
+wait_for '^Sentence: the cat'
+keys '?'
+settle
+tmux -L "$SOCK" send-keys -l -t "$SESS" $'\e[200~x y'
+nap 0.5
+keys q
+check "a paste without its end marker: q quits afterwards" wait_for 'EXITED:0'
 
 if "$PY" -c 'import numpy' 2>/dev/null &&
     "$PY" scripts/gpt2-checkpoint.py "$WORK/G" --seed 3 --vocab 1024 --ctx 128 >/dev/null; then
