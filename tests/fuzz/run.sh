@@ -3,7 +3,7 @@
 #
 # Builds tests/fuzz/fuzz_*.c with clang (-fsanitize=fuzzer,address,undefined)
 # against the objects of every layer below the interface (src/core io train
-# render app, and src/cli/cli.c; NO_BLAS, no ncurses) into
+# render app, and src/cli/cli.c and clicheck.c; NO_BLAS, no ncurses) into
 # $FUZZ_DIR (default build/fuzz), then runs each harness for SECONDS (default
 # 60) on a copy of its seed corpus in $FUZZ_DIR/corpus/NAME: the committed
 # corpus in tests/fuzz/corpus/ is never grown. Prints per harness
@@ -76,7 +76,7 @@ fi
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 objs=() todo=()
 # (every layer below the interface, with its wings: src/core/gpt2/, src/io/hf/, ...)
-for src in src/{core,io,train,render,app}/*.c src/{core,io,train,render,app}/*/*.c src/cli/cli.c; do
+for src in src/{core,io,train,render,app}/*.c src/{core,io,train,render,app}/*/*.c src/cli/cli.c src/cli/clicheck.c; do
     [ -e "$src" ] || continue
     obj=$(echo "${src#src/}" | tr / _)
     obj=$out/obj/${obj%.c}.o
