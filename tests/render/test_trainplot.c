@@ -263,7 +263,7 @@ static void test_trainplot_names_shared_rows(void **state)
     assert_int_equal(grid_init(&g, 34, 3), 0);
     float y[8];
     TrainSeries s[8];
-    char names[8][8];
+    char names[8][16]; /* room for any two ints, as -O1 cannot tell k < 8 */
     const long x[1] = {0};
     for (int k = 0; k < 8; k++) {
         y[k] = 0.01f * (float)k; /* all near 0: every line ends on the bottom row */
