@@ -43,6 +43,19 @@ static int export_targets(CliOptions *o, int layers)
     return AV_OK;
 }
 
+/* The text given once, and what the export asks for: checked alike with
+ * --model and without. */
+static int check_text_and_output(CliOptions *o)
+{
+    if (o->text && o->file)
+        return cli_fail(o, "give the text either as TEXT or with --file, not both");
+    if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)
+        return cli_fail(o, "--export trace needs --token N (the query token, 1-based)");
+    if (o->output && !o->export_set)
+        return cli_fail(o, "--output goes with --export");
+    return AV_OK;
+}
+
 /* --model: the model fixes the sizes, preset, mask and weights; --head and
  * --layer are checked against it once it is loaded (main.c). */
 static int check_model(CliOptions *o)
@@ -62,13 +75,8 @@ static int check_model(CliOptions *o)
         return cli_fail(o, "--model is a causal decoder: it takes no --cross");
     if (o->top_k && !o->generate && (o->export_set || o->dump_dir))
         return cli_fail(o, "--top-k goes with --generate N (or g in the interface)");
-    if (o->text && o->file)
-        return cli_fail(o, "give the text either as TEXT or with --file, not both");
-    if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)
-        return cli_fail(o, "--export trace needs --token N (the query token, 1-based)");
-    if (o->output && !o->export_set)
-        return cli_fail(o, "--output goes with --export");
-    return export_targets(o, 0); /* the layers: known when the model is loaded */
+    int err = check_text_and_output(o);
+    return err ? err : export_targets(o, 0); /* the layers: known once the model is loaded */
 }
 
 /* The lens format asked for, as --export names it. */
@@ -188,12 +196,9 @@ static int check_combination(CliOptions *o)
     if (o->layer_1 > c->layers)
         return cli_fail(o, "--layer %d is out of range: there %s %d layer%s", o->layer_1,
                         c->layers == 1 ? "is" : "are", c->layers, c->layers == 1 ? "" : "s");
-    if (o->text && o->file)
-        return cli_fail(o, "give the text either as TEXT or with --file, not both");
-    if (o->export_set && o->export.format == EXPORT_TRACE && !o->token_1)
-        return cli_fail(o, "--export trace needs --token N (the query token, 1-based)");
-    if (o->output && !o->export_set)
-        return cli_fail(o, "--output goes with --export");
+    int err = check_text_and_output(o);
+    if (err)
+        return err;
     if (o->lesson_set && (o->text || o->file || o->dump_dir))
         return cli_fail(o, "--lesson sets its own sentences: leave out TEXT, --file and --dump");
     if (o->lesson_set && o->export_set && (o->export.format != EXPORT_MD || !o->lesson))
