@@ -1,8 +1,9 @@
 /* test_duo.c - the two threads' meeting points (src/core/fast/duo.h,
  * private to core): the barrier lets no thread past before the other has
- * written, and the helper thread kept between calls runs every job posted,
- * once, in order, its writes seen after the wait, also after it has gone
- * to sleep between jobs; stopping it ends its thread.
+ * written (also while it asks the caches for what comes next), and the
+ * helper thread kept between calls runs every job posted, once, in order,
+ * its writes seen after the wait, also after it has gone to sleep between
+ * jobs; stopping it ends its thread.
  */
 #include "test_common.h"
 
@@ -17,8 +18,10 @@ enum { ROUNDS = 2000, JOBS = 5000 };
 
 typedef struct {
     DuoBarrier bar;
-    int slot[2];  /* what each thread wrote this round */
-    int wrong[2]; /* rounds a thread saw the other's slot not yet written */
+    int slot[2];       /* what each thread wrote this round */
+    int wrong[2];      /* rounds a thread saw the other's slot not yet written */
+    const char *ahead; /* NULL: duo_wait; else duo_wait_ahead asking for it */
+    size_t ahead_bytes;
 } Pair;
 
 typedef struct {
@@ -31,12 +34,49 @@ static void *side(void *arg)
     Side *s = arg;
     Pair *p = s->p;
     for (int r = 1; r <= ROUNDS; r++) {
+        if (p->ahead && s->t == 1 && r % 250 == 0) /* the other asks for all of it, then sleeps */
+            nanosleep(&(struct timespec){0, 200000}, NULL);
         p->slot[s->t] = r;
-        duo_wait(&p->bar);
+        if (p->ahead)
+            duo_wait_ahead(&p->bar, p->ahead, p->ahead_bytes);
+        else
+            duo_wait(&p->bar);
         p->wrong[s->t] += p->slot[1 - s->t] != r;
         duo_wait(&p->bar); /* nobody writes round r + 1 before both have read */
     }
     return NULL;
+}
+
+/* 2,000 rounds of p's two threads; the wrongs are p's. */
+static void run_pair(Pair *p)
+{
+    assert_int_equal(duo_init(&p->bar, 2), 0);
+    Side a = {p, 0}, b = {p, 1};
+    pthread_t tid;
+    assert_int_equal(pthread_create(&tid, NULL, side, &b), 0);
+    side(&a);
+    pthread_join(tid, NULL);
+    duo_destroy(&p->bar);
+}
+
+static void test_duo_barrier_ahead(void **state)
+{
+    /* expect: duo_wait_ahead is the same barrier while it asks the caches
+     * for a region, whether released during the asking (4 MiB) or after it
+     * (the other thread asleep for 200 us) */
+    (void)state;
+    const size_t bytes = (size_t)4 << 20;
+    char *buf = calloc(bytes, 1);
+    assert_non_null(buf);
+    Pair p;
+    memset(&p, 0, sizeof p);
+    p.ahead = buf, p.ahead_bytes = bytes;
+    run_pair(&p);
+    assert_int_equal(p.wrong[0], 0);
+    assert_int_equal(p.wrong[1], 0);
+    assert_int_equal(p.slot[0], ROUNDS);
+    assert_int_equal(p.slot[1], ROUNDS);
+    free(buf);
 }
 
 static void test_duo_barrier(void **state)
@@ -46,13 +86,7 @@ static void test_duo_barrier(void **state)
     (void)state;
     Pair p;
     memset(&p, 0, sizeof p);
-    assert_int_equal(duo_init(&p.bar, 2), 0);
-    Side a = {&p, 0}, b = {&p, 1};
-    pthread_t tid;
-    assert_int_equal(pthread_create(&tid, NULL, side, &b), 0);
-    side(&a);
-    pthread_join(tid, NULL);
-    duo_destroy(&p.bar);
+    run_pair(&p);
     assert_int_equal(p.wrong[0], 0);
     assert_int_equal(p.wrong[1], 0);
     assert_int_equal(p.slot[0], ROUNDS);
@@ -133,6 +167,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_duo_barrier),
+        cmocka_unit_test(test_duo_barrier_ahead),
         cmocka_unit_test(test_duo_helper_jobs),
         cmocka_unit_test(test_duo_helper_stop_after_post),
     };

@@ -16,6 +16,11 @@
 /* Microseconds the first thread spins before it sleeps. */
 #define DUO_SPIN_US 50
 
+/* Bytes of a cache line, and of what duo_wait_ahead asks for between two
+ * looks at the barrier. */
+#define DUO_LINE 64
+#define DUO_AHEAD_STEP 1024
+
 int duo_init(DuoBarrier *b, int threads)
 {
     atomic_init(&b->arrived, 0);
@@ -53,6 +58,24 @@ static int spin_for(atomic_uint *a, unsigned v)
 
 void duo_wait(DuoBarrier *b)
 {
+    duo_wait_ahead(b, NULL, 0);
+}
+
+/* Whether *a moved off v while the caches were asked for up to `bytes` at
+ * ahead, DUO_AHEAD_STEP at a time between looks. */
+static bool fetch_while(atomic_uint *a, unsigned v, const char *ahead, size_t bytes)
+{
+    for (size_t at = 0; ahead && at < bytes; at += DUO_AHEAD_STEP) {
+        if (atomic_load_explicit(a, memory_order_acquire) != v)
+            return true;
+        for (size_t l = at; l < at + DUO_AHEAD_STEP && l < bytes; l += DUO_LINE)
+            __builtin_prefetch(ahead + l, 0, 2);
+    }
+    return false;
+}
+
+void duo_wait_ahead(DuoBarrier *b, const void *ahead, size_t bytes)
+{
     if (b->threads < 2)
         return;
     const unsigned r = atomic_load_explicit(&b->round, memory_order_acquire);
@@ -65,7 +88,7 @@ void duo_wait(DuoBarrier *b)
         pthread_mutex_unlock(&b->mu);
         return;
     }
-    if (spin_for(&b->round, r))
+    if (fetch_while(&b->round, r, ahead, bytes) || spin_for(&b->round, r))
         return;
     pthread_mutex_lock(&b->mu);
     while (atomic_load_explicit(&b->round, memory_order_acquire) == r)

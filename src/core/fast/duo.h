@@ -15,6 +15,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 typedef struct {
     atomic_int arrived; /* threads at the barrier this round */
@@ -31,6 +32,12 @@ int duo_init(DuoBarrier *b, int threads);
 /* Wait until every thread has arrived. Every write a thread made before its
  * wait is seen by the others after theirs. */
 void duo_wait(DuoBarrier *b);
+
+/* duo_wait; and while this thread waits for the other, it asks the caches
+ * for up to `bytes` at ahead (NULL: none), the start of what it reads next:
+ * the memory works for it meanwhile instead of idling until the other
+ * thread arrives. */
+void duo_wait_ahead(DuoBarrier *b, const void *ahead, size_t bytes);
 
 void duo_destroy(DuoBarrier *b);
 

@@ -12,7 +12,8 @@
  * helper (duo.h: kept between calls, as starting a thread costs more than
  * a step) each do half of every step, and both wait at a barrier (duo.h:
  * it spins a few microseconds before it sleeps) before the next step reads
- * what the other wrote:
+ * what the other wrote. The first to arrive asks the caches for the start
+ * of its next weights while it waits (duo_wait_ahead):
  *
  *   1. a = LN1(x_l) (every row, by each thread into its own buffer: cheaper
  *      than a barrier for the few rows of a typed key), then its columns of
@@ -46,6 +47,10 @@
 /* New rows up to which the heads read the blocks of cached keys a row at
  * a time rather than packing K and V. */
 #define HEAD_ROWS_ONE 16
+
+/* Bytes of its next weights a thread that waits at a barrier asks the
+ * caches for: well within a core's L2 beside what the step keeps there. */
+#define AHEAD_BYTES ((size_t)512 << 10)
 
 /* Multiply-adds of the layers below which a run stays on one thread. */
 #define LAYERS_THREADS_MIN_MACS 4e6
@@ -121,6 +126,22 @@ static void share(int N, int t, int threads, int *j0, int *j1)
     const int s = threads > 1 ? gpt2_panel_split(N) : N;
     *j0 = t == 0 ? 0 : s;
     *j1 = t == 0 ? s : N;
+}
+
+/* duo_wait_ahead on run's barrier for thread t, asking for the start of
+ * its panel of W (K, N) (core/gpt2.h), the weights it reads next in one
+ * run; a plain wait where W is NULL or lies row after row. */
+static void wait_ahead(LayersRun *run, int t, const float *W, int K, int N)
+{
+    const float *at = NULL;
+    size_t bytes = 0;
+    if (W && run->w->panels && run->threads > 1) {
+        const int s = gpt2_panel_split(N);
+        at = t == 0 ? W : W + (size_t)K * s;
+        bytes = (size_t)K * (size_t)(t == 0 ? s : N - s) * sizeof *W;
+        bytes = bytes < AHEAD_BYTES ? bytes : AHEAD_BYTES;
+    }
+    duo_wait_ahead(&run->bar, at, bytes);
 }
 
 /* Y[:, j0..j1) = X W[:, j0..j1) + b[j0..j1) for m rows, W (K, N) lying in
@@ -210,7 +231,7 @@ static void layer_share(const LayersPart *pt, int l)
     LayersRun *run = pt->run;
     Gpt2State *st = run->st;
     const Gpt2Config *c = &run->w->cfg;
-    const Gpt2Layer *y = &run->w->layer[l];
+    const Gpt2Layer *y = &run->w->layer[l], *next = l + 1 < c->n_layer ? y + 1 : NULL;
     const int L = c->n_layer, D = c->d_model, F = c->d_ff, m = run->n - run->p;
     const int ldx = (L + 1) * D, t = pt->t, T = run->threads;
     const bool pn = run->w->panels;
@@ -233,20 +254,20 @@ static void layer_share(const LayersPart *pt, int l)
     for (int r = 0; r < m; r++)
         for (int k = j0; k < j1; k++)
             x_out[(size_t)r * ldx + k] = x_in[(size_t)r * ldx + k] + attn[(size_t)r * L * D + k];
-    duo_wait(&run->bar);
+    wait_ahead(run, t, y->fc_w, D, F);
     layer_norm(m, D, x_out, ldx, y->ln2_g, y->ln2_b, c->ln_eps, pt->a);
     /* hidden (m, F) = gelu(a (m, D) fc_w (D, F) + fc_b) */
     share(F, t, T, &j0, &j1);
     linear_share(m, j0, j1, D, F, pt->a, D, y->fc_w, pn, y->fc_b, run->hidden, F, pt->lw);
     gpt2k_gelu(m, j1 - j0, run->hidden + j0, F);
-    duo_wait(&run->bar);
+    wait_ahead(run, t, y->fcproj_w, F, D);
     /* a (m, D) = hidden (m, F) fcproj_w (F, D) + fcproj_b; x' += a */
     share(D, t, T, &j0, &j1);
     linear_share(m, j0, j1, F, D, run->hidden, F, y->fcproj_w, pn, y->fcproj_b, pt->a, D, pt->lw);
     for (int r = 0; r < m; r++)
         for (int k = j0; k < j1; k++)
             x_out[(size_t)r * ldx + k] += pt->a[(size_t)r * D + k];
-    duo_wait(&run->bar);
+    wait_ahead(run, t, next ? next->attn_w : NULL, D, 3 * D);
 }
 
 static void layers_job(void *arg)

@@ -483,9 +483,11 @@ static void head_plain(int p, int n, int d_k, float scale, const float *Q_h, int
  * GPT2_KV_BLOCK): eight keys a lane-wise chain over the features in order
  * from zero, then the scale, as mat_sgemm_packed's. Meanwhile the tile at
  * next (the head's next block, or NULL) is asked for: a head's blocks lie
- * L H tiles apart, a jump the processor's own prefetcher does not foresee. */
+ * L H tiles apart, a jump the processor's own prefetcher does not foresee;
+ * and the block's tile of V at vt (as many floats) into L2, for
+ * block_values after the softmax. */
 KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float *q,
-                                     const float *Kt, const float *next, float *P)
+                                     const float *Kt, const float *next, const float *vt, float *P)
 {
     __m256 a[GPT2_KV_BLOCK / 8];
     float out[GPT2_KV_BLOCK];
@@ -498,6 +500,8 @@ KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float
         if (next)
             for (int l = 0; l < GPT2_KV_BLOCK; l += 16)
                 _mm_prefetch((const char *)(next + (size_t)c * GPT2_KV_BLOCK + l), _MM_HINT_T0);
+        for (int l = 0; l < GPT2_KV_BLOCK; l += 16)
+            _mm_prefetch((const char *)(vt + (size_t)c * GPT2_KV_BLOCK + l), _MM_HINT_T1);
 #pragma GCC unroll 8
         for (int g = 0; g < GPT2_KV_BLOCK / 8; g++)
             a[g] = _mm256_fmadd_ps(qc, _mm256_loadu_ps(k + 8 * g), a[g]);
@@ -560,7 +564,7 @@ bool gpt2k_head_blocks(int n, int d_k, float scale, const float *q, const float 
         for (int j = 0; j < n; j += B) {
             const float *t = Kt + (size_t)(j / B) * block;
             block_scores(n - j < B ? n - j : B, d_k, scale, q, t, j + B < n ? t + block : NULL,
-                         P + j);
+                         V + (size_t)(j / B) * block, P + j);
         }
         head_softmax(n - 1, 1, n, P);
         memset(O, 0, (size_t)d_k * sizeof *O);
