@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "app/kind.h"
+#include "app/lessonnote.h"
 #include "app/state.h"
 #include "core/model.h"
 #include "io/lesson.h"
@@ -66,6 +67,10 @@ typedef struct {
     Kind *host;     /* the session's kind opened from use_model (the caller's:
                        a page of that folder runs on it), or NULL */
     int want_stage; /* the pipeline stage (1-8) whose page to open, 0 when done */
+    /* the page's claims that are false on the result shown, when the page
+     * runs on another model than its own (lesson_state_notes_update) */
+    LessonNotes notes;
+    int page_layer, page_head, page_row; /* where the page's text looks (its first run's) */
     /* the list of built-in lessons */
     bool list;
     int list_sel, list_n;
@@ -152,6 +157,26 @@ int lesson_state_veil_stage(const LessonState *ls);
  * NULL (a claim that reads it then cannot be checked). */
 int lesson_state_claim(const LessonState *ls, const AppState *s, const ModelResult *r,
                        const Lens *lens, int k, LessonClaimVerdict *v);
+
+/* The page's claims checked again on r (lens: the logit lens of r the
+ * page shows, or NULL), at the page's own layer, head and selected token
+ * (those its first run had, whatever the student focuses since), when the
+ * page runs on a model other than the one it was written for: --model's
+ * (use_model), or toy weights standing in for its missing model or weights
+ * folder. Under the page's own model the notes stay empty: its claims hold
+ * there (attnviz --lesson --check). lesson_state_after_run calls it with no
+ * lens; the caller again when the lens of r comes. */
+void lesson_state_notes_update(LessonState *ls, const AppState *s, const ModelResult *r,
+                               const Lens *lens);
+
+/* The lines the page adds after its narration for its false claims, one
+ * a claim, the first after a header ("On this model the text's numbers
+ * differ: d_k is 12 (the text: 256)", then "dot(it, mat) is 2.202 (the
+ * text: more than 100)"; a quantity the page's question asks for is named
+ * without its value until the reveal), then "and N more of its claims"
+ * past LESSON_NOTES_MAX; pointers into ls, at most max of them. Returns
+ * how many (0: nothing to say). */
+int lesson_state_notes(const LessonState *ls, const char **line, int max);
 
 /* The question's prompt line for the student: "Pick a token with Left/Right,
  * then Enter", "Type a number, then Enter", ... */

@@ -82,6 +82,8 @@ static unsigned lens(App *a)
         return 0;
     int got = lensview_update(&a->lens, ss->kind, &a->app, ss->gen, !ss->run_err && a->app.n_q > 0,
                               lesson_state_stand_in(&a->lesson));
+    if (got > 0 && a->lens.ls.n > 0 && lensview_fresh(&a->lens, ss->kind, ss->gen))
+        lesson_state_notes_update(&a->lesson, &a->app, &ss->res, &a->lens.ls);
     return got < 0 ? APP_DO_NOMEM : got ? APP_DO_REDRAW : 0;
 }
 

@@ -210,6 +210,7 @@ unsigned lesson_state_goto(LessonState *ls, AppState *s, int k)
     s->want_token[0] = '\0', s->example_weights[0] = '\0';
     s->lesson_scroll = 0; /* a page's narration opens at its start */
     ls->resolve = true;
+    memset(&ls->notes, 0, sizeof ls->notes); /* the page's own, after its run */
     ls->revealed = ls->predicted = ls->have_answer = ls->correct = false;
     ls->pick = -1, ls->typed[0] = '\0', ls->answer_text[0] = '\0';
     /* what the model cannot show is said as its key's refusal is */
@@ -297,9 +298,51 @@ void lesson_state_after_run(LessonState *ls, AppState *s, const ModelResult *r)
         s->sel_row = i >= 0 ? i : 0;
         s->sel_col = j;
         ls->resolve = false;
+        ls->page_layer = s->layer, ls->page_head = s->head, ls->page_row = s->sel_row;
     }
     if (ls->revealed)
         compute_answer(ls, s, r);
+    lesson_state_notes_update(ls, s, r, NULL);
+}
+
+/* Whether the page runs on a model other than the one it was written for:
+ * every page on --model's, or toy weights in place of its model or its
+ * weights folder. */
+static bool off_model(const LessonState *ls)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    return ls->use_model[0] || ls->stand_in[0] || (p->set.weights && !ls->have_weights);
+}
+
+void lesson_state_notes_update(LessonState *ls, const AppState *s, const ModelResult *r,
+                               const Lens *lens)
+{
+    const LessonPage *p = lesson_state_page(ls);
+    memset(&ls->notes, 0, sizeof ls->notes);
+    if (!p || !r || r->shape.n_q == 0 || ls->resolve || !off_model(ls))
+        return;
+    int row = ls->page_row < r->shape.n_q ? ls->page_row : r->shape.n_q - 1;
+    lessonnote_make(&ls->notes, &ls->lesson.claims[p->claim_first], p->n_claims, r, &s->cfg, lens,
+                    ls->page_layer, ls->page_head, row);
+}
+
+int lesson_state_notes(const LessonState *ls, const char **line, int max)
+{
+    const LessonNotes *n = &ls->notes;
+    const LessonPage *p = lesson_state_page(ls);
+    int k = 0;
+    if (!p || !n->n || max < 1)
+        return 0;
+    for (int i = 0; i < n->n && k < max; i++) {
+        const LessonNote *nt = &n->note[i];
+        bool hide = false; /* a value the page's question asks for, before its reveal */
+        for (int side = 0; side < 2; side++)
+            hide |= nt->reads[side] && lesson_state_hides(ls, nt->kind[side]);
+        line[k++] = hide ? nt->veiled : nt->said;
+    }
+    if (n->more && k < max)
+        line[k++] = n->more_text;
+    return k;
 }
 
 static void reveal(LessonState *ls, AppState *s, const ModelResult *r)

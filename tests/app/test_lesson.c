@@ -506,6 +506,74 @@ static void test_lesson_state_list_refused(void **state)
     free(dir);
 }
 
+/* A lesson run on another model than its own (--model DIR: use_model)
+ * says on the page which of its claims are false on the result shown, each
+ * with this model's value and the text's, and nothing for a claim that
+ * holds; a value the page's question asks for is named without its number
+ * until the reveal. Under the lesson's own model nothing is said, even of
+ * a claim that is false there. */
+static const char notes_text[] = "title: T\n== P\nsentence: the cat\nd-model: 256\nheads: 1\n"
+                                 "claim: d_k == 256\nclaim: sum(1) == 100%\nSome text.\n"
+                                 "== Q\nclaim: sum(1) == 100%\nMore text.\n"
+                                 "== R\nclaim: d_k > 200\nask: How wide?\nanswer: d_k\n";
+
+/* Run the page's model (its kind) on the page's text, as the session would. */
+static void run_kind(Fix *f)
+{
+    Kind *k = lesson_state_kind(&f->ls);
+    assert_non_null(k);
+    model_result_free(&f->r);
+    assert_int_equal(kind_run(k, &f->s.cfg, f->s.text.s, f->s.text.len, NULL, 0, &f->r), AV_OK);
+    app_set_tokens(&f->s, f->r.shape.n_q, f->r.shape.n_k);
+    lesson_state_after_run(&f->ls, &f->s, &f->r);
+}
+
+static void test_lesson_state_notes(void **state)
+{
+    (void)state;
+    char *dir = realpath("assets/models/chars", NULL); /* d_model 64, 4 heads: d_k 16 */
+    assert_non_null(dir);
+    Fix f;
+    Lesson l;
+    LessonError e;
+    unsigned flags;
+    const char *line[8];
+    setup(&f);
+    assert_int_equal(lesson_parse(notes_text, strlen(notes_text), "t", "", &l, &e), AV_OK);
+    assert_int_equal(lesson_use_model(&l, dir), AV_OK);
+    lesson_state_use_model(&f.ls, dir, NULL);
+    lesson_state_start(&f.ls, &l, &f.s);
+    assert_int_equal(lesson_state_notes(&f.ls, line, 8), 0); /* nothing before the run */
+    run_kind(&f);
+    assert_int_equal(lesson_state_notes(&f.ls, line, 8), 1); /* d_k false, the sum holds */
+    assert_string_equal(line[0],
+                        "On this model the text's numbers differ: d_k is 16 (the text: 256)");
+    assert_true(lesson_state_input(&f.ls, &f.s, &f.r, LESSON_IN_NEXT, 0, &flags));
+    assert_int_equal(lesson_state_notes(&f.ls, line, 8), 0); /* the next page's, after its run */
+    run_kind(&f);
+    assert_int_equal(lesson_state_notes(&f.ls, line, 8), 0); /* its one claim holds */
+    assert_true(lesson_state_input(&f.ls, &f.s, &f.r, LESSON_IN_NEXT, 0, &flags));
+    run_kind(&f);
+    assert_int_equal(lesson_state_notes(&f.ls, line, 8), 1);
+    assert_string_equal(line[0],
+                        "On this model the text's numbers differ: d_k (shown with the answer)");
+    assert_true(lesson_state_input(&f.ls, &f.s, &f.r, LESSON_IN_ENTER, 0, &flags)); /* reveal */
+    assert_int_equal(lesson_state_notes(&f.ls, line, 8), 1);
+    assert_string_equal(
+        line[0], "On this model the text's numbers differ: d_k is 16 (the text: more than 200)");
+    teardown(&f);
+    free(dir);
+
+    /* the lesson's own model (toy weights, d_k 256): a false claim says nothing */
+    static const char own[] = "title: T\n== P\nsentence: the cat\nd-model: 256\nheads: 1\n"
+                              "claim: d_k == 8\nText.\n";
+    start_text(&f, own);
+    run(&f);
+    assert_int_equal(f.s.cfg.d_model / f.s.cfg.H, 256);
+    assert_int_equal(lesson_state_notes(&f.ls, line, 8), 0);
+    teardown(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -521,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_lesson_state_model_kinds),
         cmocka_unit_test(test_lesson_state_host),
         cmocka_unit_test(test_lesson_state_list_refused),
+        cmocka_unit_test(test_lesson_state_notes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

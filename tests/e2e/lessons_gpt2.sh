@@ -19,7 +19,10 @@
 # before any screen or file, one line and exit 2; under --model BERT the
 # list's lens says why on the status line and opens nothing. The qkv
 # lesson's d_k on the GPT-2: 12, hidden on the status line until revealed,
-# with no claim or explanation of attnviz's own 32 / 4 = 8.
+# with no claim or explanation of attnviz's own 32 / 4 = 8. The scaling
+# lesson on the GPT-2 at 80x24 and 100x30: its page says which of the
+# text's numbers differ on this model (d_k 12, not 256), again after the
+# sentence changes; on its own model it says nothing of the kind.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # Run from the repository root.
 set -u
@@ -254,6 +257,39 @@ for size in "80 24" "100 30" "120 40"; do
     check "$at: the reveal: answer 12 (the model's d_k), d_k 12 on the status line, no = 8" \
         bash -c 'grep -q "answer: 12 " <<<"$1" && grep -Eq "d_model 48( |  | \| )d_k 12" <<<"$1" &&
                  grep -q "d_k = d_model / heads" <<<"$1" && ! grep -Eq "= 8|32 / 4" <<<"$1"' _ "$s"
+    keys q && wait_for 'EXITED:0' && ok "$at: q: exit 0" || notok "$at: q: $(screen | tail -2)"
+done
+# 8. The scaling lesson on the GPT-2: its text speaks of attnviz's own head
+# (d_k 256, raw scores past 100); the page says, after its narration, which
+# of its claims are false on the model shown, with the GPT-2's value and
+# the text's, and says it again when the sentence changes. Without --model
+# (the model the lesson was written for) no such line.
+dot_re='^ dot\(it, mat\) is -?[0-9.]+ \(the text: more than 100\)$'
+for size in "80 24" "100 30"; do
+    set -- $size
+    at="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --lesson scaling --model "$G2"
+    wait_for 'Lesson 1/7: ' && settle
+    s=$(screen)
+    check "$at: scaling on the GPT-2: the page says d_k is 12, not the text's 256" \
+        bash -c 'grep -qxF "On this model the text'"'"'s numbers differ: d_k is 12 (the text: 256)" <<<"$1" &&
+                 grep -Eqx "$2" <<<"$1" &&
+                 grep -q "with d_k = 256" <<<"$1"' _ "$s" "$dot_re"
+    was=$(grep -E "$dot_re" <<<"$s")
+    keys e && settle
+    keys C-u && settle
+    keys -l 'A dog sat on the mat because it was tired' && settle
+    keys Escape && wait_for '^ dot\(it, mat\) is' && settle
+    now=$(grep -E "$dot_re" <<<"$(screen)")
+    check "$at: a new sentence: the line says the new result's score ($was -> $now)" \
+        bash -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]' _ "$was" "$now"
+    keys q && wait_for 'EXITED:0' && ok "$at: q: exit 0" || notok "$at: q: $(screen | tail -2)"
+    tui_start TERM=xterm-256color "$1" "$2" --lesson scaling
+    wait_for 'Lesson 1/7: ' && settle
+    s=$(screen)
+    check "$at: scaling on its own model: d_k 256, the text's numbers hold, no such line" \
+        bash -c 'grep -q "d_k 256" <<<"$1" && grep -q "with d_k = 256" <<<"$1" &&
+                 ! grep -q "On this model" <<<"$1" && ! grep -q "the text:" <<<"$1"' _ "$s"
     keys q && wait_for 'EXITED:0' && ok "$at: q: exit 0" || notok "$at: q: $(screen | tail -2)"
 done
 exit $fail

@@ -291,14 +291,16 @@ void view_lesson_veil(const UiState *u, Grid *g, Rect r)
     }
 }
 
-/* The page's lines at width w: the header, the narration, the question. */
+/* The page's lines at width w: the header, the narration, what the model
+ * shown says against its numbers (app's notes), the question. */
 static void page_lines(const UiState *u, const LessonPage *p, int w, bool compact, Lines *head,
-                       Lines *text, Lines *q)
+                       Lines *text, Lines *notes, Lines *q)
 {
     const LessonState *ls = &u->a.lesson;
     char buf[256];
-    head->n = text->n = q->n = 0;
-    head->w = q->w = w;
+    const char *note[LESSON_NOTES_MAX + 2];
+    head->n = text->n = notes->n = q->n = 0;
+    head->w = notes->w = q->w = w;
     text->w = w - 1; /* the last column marks more narration above or below */
     snprintf(buf, sizeof buf, "Lesson %d/%d: %s%s%s", ls->page + 1, ls->lesson.n_pages,
              ls->lesson.title, compact ? " - " : "", compact ? p->title : "");
@@ -308,6 +310,9 @@ static void page_lines(const UiState *u, const LessonPage *p, int w, bool compac
     if (ls->problem[0])
         add(head, ls->problem, STYLE_ACCENT, 0);
     add_paragraphs(text, &ls->lesson, p->text_first, p->n_text, STYLE_TEXT);
+    int nn = lesson_state_notes(ls, note, LESSON_NOTES_MAX + 2);
+    for (int k = 0; k < nn; k++)
+        add(notes, note[k], STYLE_ACCENT, k ? 1 : 0);
     if (p->q.kind != LESSON_ASK_NONE)
         question_lines(u, p, q, compact);
 }
@@ -335,9 +340,9 @@ void view_lesson_split(const UiState *u, Rect *mid, Rect *panel)
     }
     /* below the view, as tall as the page needs but leaving the picture its
      * rows: the narration scrolls ({ }) in what is left */
-    Lines head, text, q;
-    page_lines(u, p, mid->w, true, &head, &text, &q);
-    int h = head.n + text.n + q.n + (q.n ? 1 : 0) + 1;
+    Lines head, text, notes, q;
+    page_lines(u, p, mid->w, true, &head, &text, &notes, &q);
+    int h = head.n + text.n + notes.n + q.n + (q.n ? 1 : 0) + 1;
     int most = mid->h - view_min_rows(u) - 1;
     most = most < 6 ? 6 : most;
     h = h > most ? most : h < 6 ? 6 : h;
@@ -377,16 +382,19 @@ void view_lesson_draw(UiState *u, Grid *g, Rect r)
     for (int k = 0; k < (side ? r.h : r.w); k++)
         grid_put(g, side ? r.x - 1 : r.x + k, side ? r.y + k : r.y - 1, side ? 0x2502 : 0x2500,
                  STYLE_DIM, 0);
-    Lines head, text, q;
-    page_lines(u, p, r.w, !side, &head, &text, &q);
+    Lines head, text, notes, q;
+    page_lines(u, p, r.w, !side, &head, &text, &notes, &q);
     int room = r.h - 1; /* the hint takes the last row */
     int nh = head.n < room ? head.n : room;
     put_lines(g, &head, 0, nh, r.x, r.y);
     int keep = text.n ? 1 : 0; /* a narration line at least */
     int nq = q.n < room - nh - keep ? q.n : room - nh - keep;
     nq = nq < 0 ? 0 : nq;
-    int gap = nq && room - nh - nq >= 3 ? 1 : 0; /* a blank line when there is room */
-    int nt = room - nh - nq - gap;
+    /* then the notes, in sight under the narration, which scrolls */
+    int nn = notes.n < room - nh - nq - keep ? notes.n : room - nh - nq - keep;
+    nn = nn < 0 ? 0 : nn;
+    int gap = nq && room - nh - nn - nq >= 3 ? 1 : 0; /* a blank line when there is room */
+    int nt = room - nh - nn - nq - gap;
     nt = nt < 0 ? 0 : nt > text.n ? text.n : nt;
     /* the narration scrolls, never cut: { and } (or Shift-Up/Down) move it */
     int most = text.n - nt > 0 ? text.n - nt : 0;
@@ -397,6 +405,7 @@ void view_lesson_draw(UiState *u, Grid *g, Rect r)
         grid_puts(g, r.x + r.w - 1, r.y + nh, "\u25b2", 1, STYLE_ACCENT);
     if (nt > 0 && first + nt < text.n)
         grid_puts(g, r.x + r.w - 1, r.y + nh + nt - 1, "\u25bc", 1, STYLE_ACCENT);
+    put_lines(g, &notes, 0, nn, r.x, r.y + nh + nt);
     put_lines(g, &q, q.n - nq, nq, r.x, r.y + room - nq);
     draw_hint(u, g, r, first, nt, text.n);
 }
