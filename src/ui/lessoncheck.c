@@ -42,6 +42,8 @@ static int open_state(UiState *u, const LessonCheckOptions *o, Lesson *l)
     u->a.app.max_layers = AV_MAX_LAYERS;
     u->depth = DEPTH_256, u->hmode = HEATMAP_COLOR;
     u->no_clock = true;
+    if (o->model) /* the page then says which of its claims are false, as on screen */
+        lesson_state_use_model(&u->a.lesson, o->model, NULL);
     lesson_state_start(&u->a.lesson, l, &u->a.app);
     u->a.pending = APP_RUN | APP_WEIGHTS;
     return app_settle(&u->a) & APP_DO_NOMEM ? AV_ERR_NOMEM : AV_OK;

@@ -265,6 +265,12 @@ done
 # the text's, and says it again when the sentence changes. Without --model
 # (the model the lesson was written for) no such line.
 dot_re='^ dot\(it, mat\) is -?[0-9.]+ \(the text: more than 100\)$'
+# --check sees the page so: at 80x24 the two lines take a row of the
+# narration, which then scrolls (and no answer shows before its reveal)
+out=$(env -u TERM "$BIN" --lesson scaling --model "$G2" --check --size 80x24 </dev/null 2>&1)
+check "scaling --check on the GPT-2 draws the page with its notes" \
+    bash -c 'grep -qF "page 1 (no question): the narration is not whole on screen (lines 1-5 of 6" <<<"$1" &&
+             ! grep -q "before the prediction.*answer" <<<"$1"' _ "$out"
 for size in "80 24" "100 30"; do
     set -- $size
     at="$1x$2"
