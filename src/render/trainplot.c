@@ -251,15 +251,20 @@ static int names_width(const TrainPlotSpec *sp, const TrainPlotLayout *lay, cons
 }
 
 /* The axis row: 0 at the left, x_max at the right, ▲ and the step of each
- * mark where it does not run into a label already written. */
+ * mark (in step order) between them, every label and bare ▲ a blank apart ("0▲1128" read
+ * as one number). A ▲ in the first two columns takes the place of the 0;
+ * one that runs into a label already written is left out (its ◆ stays). */
 static void draw_x_axis(Grid *g, int row, const TrainPlotSpec *sp, const TrainPlotLayout *lay)
 {
     char buf[24];
     int right = lay->dots_x + lay->cols; /* first column past the dots */
-    grid_put(g, lay->dots_x, row, '0', STYLE_DIM, 0);
     int len = snprintf(buf, sizeof buf, "%ld", sp->x_max);
     int xr = right - len;
-    int used_to = lay->dots_x + 1; /* columns before it are written */
+    int used_to = lay->dots_x; /* the first column free, a blank after what is written */
+    if (sp->n_marks == 0 || trainplot_dot_x(sp, lay, sp->marks[0].step) / 2 >= 2) {
+        grid_put(g, lay->dots_x, row, '0', STYLE_DIM, 0);
+        used_to = lay->dots_x + 2;
+    }
     for (int k = 0; k < sp->n_marks; k++) {
         int cx = lay->dots_x + trainplot_dot_x(sp, lay, sp->marks[k].step) / 2;
         char mb[24];
@@ -271,7 +276,7 @@ static void draw_x_axis(Grid *g, int row, const TrainPlotSpec *sp, const TrainPl
             grid_puts(g, cx + 1, row, mb, ml, STYLE_ACCENT);
             used_to = cx + 2 + ml;
         } else {
-            used_to = cx + 1;
+            used_to = cx + 2;
         }
     }
     if (xr >= used_to)

@@ -212,6 +212,65 @@ static void test_trainplot_threshold_marks_axis_and_names(void **state)
     grid_free(&g);
 }
 
+/* Whether word (one run of the axis row's non-blanks) is a label of sp's
+ * axis: "0", x_max, or a mark's ▲ with or without its step. */
+static bool axis_word(const char *word, const TrainPlotSpec *sp)
+{
+    char want[32];
+    if (!strcmp(word, "0") || !strcmp(word, "\xe2\x96\xb2"))
+        return true;
+    snprintf(want, sizeof want, "%ld", sp->x_max);
+    if (!strcmp(word, want))
+        return true;
+    for (int k = 0; k < sp->n_marks; k++) {
+        snprintf(want, sizeof want, "\xe2\x96\xb2%ld", sp->marks[k].step);
+        if (!strcmp(word, want))
+            return true;
+    }
+    return false;
+}
+
+/* The step axis of a run trained on past its 400 steps (the live view's
+ * loss, heads passing 0.5 at steps 221, 259 and 1128), at every width of
+ * the loss plot from 20 to 90 columns: the labels are words apart, none
+ * runs into a ▲ or another label ("0▲1128", "▲4510" were seen), and the
+ * first mark's ▲ is always there. */
+static void test_trainplot_axis_labels_apart(void **state)
+{
+    (void)state;
+    static const long ends[] = {400, 686, 1117, 2104, 2288, 3132, 4510, 45108, 433042};
+    const long x[2] = {0, 400};
+    const float y[2] = {4.0f, 0.1f};
+    TrainSeries s = {.y = y, .stride = 1, .style = STYLE_TEXT};
+    TrainMark m[3] = {{221, 1.0f}, {259, 0.8f}, {1128, 0.1f}};
+    for (int w = 20; w <= 90; w++)
+        for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++) {
+            Grid g;
+            assert_int_equal(grid_init(&g, w, 6), 0);
+            TrainPlotSpec sp = {.x = x,
+                                .n = 2,
+                                .x_max = ends[e],
+                                .y_min = 0,
+                                .y_max = 4,
+                                .series = &s,
+                                .n_series = 1,
+                                .marks = m,
+                                .n_marks = ends[e] >= 1128 ? 3 : 2,
+                                .x_axis = true};
+            TrainPlotLayout l;
+            assert_int_equal(trainplot_lines(&g, 0, 0, w, 6, &sp, &l), 6);
+            char buf[512];
+            row_text(&g, l.dots_y + l.rows, buf, sizeof buf);
+            for (char *save = NULL, *word = strtok_r(buf, " ", &save); word;
+                 word = strtok_r(NULL, " ", &save))
+                if (!axis_word(word, &sp))
+                    fail_msg("width %d, x_max %ld: \"%s\" on the axis", w, ends[e], word);
+            int cx = l.dots_x + trainplot_dot_x(&sp, &l, m[0].step) / 2;
+            assert_int_equal(grid_at(&g, cx, l.dots_y + l.rows)->cp, TRAINPLOT_TICK);
+            grid_free(&g);
+        }
+}
+
 /* The text of row y of g from column x on (ASCII; '?' for other code
  * points), trailing spaces dropped. */
 static void text_from(Grid *g, int x, int y, char *buf, size_t cap)
@@ -524,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_trainplot_steep_fall_stays_joined),
         cmocka_unit_test(test_trainplot_lines_in_one_cell_merge),
         cmocka_unit_test(test_trainplot_threshold_marks_axis_and_names),
+        cmocka_unit_test(test_trainplot_axis_labels_apart),
         cmocka_unit_test(test_trainplot_names_highest_first),
         cmocka_unit_test(test_trainplot_names_shared_rows),
         cmocka_unit_test(test_trainplot_too_small_draws_nothing),
