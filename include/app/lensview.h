@@ -17,6 +17,7 @@
 #define ATTNVIZ_LENSVIEW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "app/kind.h"
 #include "app/state.h"
@@ -64,6 +65,11 @@ int lensview_update(LensView *lv, Kind *k, const AppState *s, unsigned gen, bool
 /* The cell selected within the lens held, *l its layer and *i its
  * position: false when the lens holds no position. */
 bool lensview_cell(const LensView *lv, const AppState *s, int *l, int *i);
+
+/* The view's title into out: what the rows of the lens held are ("layer
+ * 0: embeddings, 4: output"); with no lens held (none yet, or the kind has
+ * none) only what the view shows, no layer count it does not have. */
+void lensview_title(const LensView *lv, char *out, size_t cap);
 
 /* The token that comes after position i in the text (-1 at the last),
  * and its rank (1-based) and probability in layer l's distribution there:

@@ -140,6 +140,16 @@ bool lensview_cell(const LensView *lv, const AppState *s, int *l, int *i)
     return true;
 }
 
+void lensview_title(const LensView *lv, char *out, size_t cap)
+{
+    const char *what = "Logit lens: each layer's likeliest next token";
+    const int rows = lv->ls.n > 0 ? lv->ls.rows : 0;
+    if (rows > 1)
+        snprintf(out, cap, "%s (layer 0: embeddings, %d: output)", what, rows - 1);
+    else
+        snprintf(out, cap, "%s", what);
+}
+
 bool lensview_next(const LensView *lv, int l, int i, int *id, int *rank, float *prob)
 {
     const Lens *ls = &lv->ls;

@@ -4,8 +4,9 @@
 # lesson_missing_model.sh - a lesson page whose model: folder is missing, as
 # a teacher meets it: under tmux at 80x24 its lens view gives the true reason
 # (the page's model was not found, toy weights meanwhile; not "imported
-# attention"), and the page says the folder is not there without promising
-# what the page does not say; the handout's settings say what the interface
+# attention") under a title that names no layers (it read "layer 0:
+# embeddings, 0: output"), and the page says the folder is not there
+# without promising what the page does not say; the handout's settings say what the interface
 # shows (its sentence, toy weights of the page's seed in place of the model,
 # the page's layer), never an empty sentence before a ';'; a built-in
 # lesson's model under assets/ missing beside a copied binary says where
@@ -29,6 +30,12 @@ if grep -qF "No logit lens: the page's model /tmp/attnviz-no-such-model was not 
     ok "80x24: the lens view says the page's model was not found, toy weights meanwhile"
 else
     notok "80x24: the lens view's reason: $(head -n 8 <<<"$s" | tr '\n' '|')"
+fi
+title=$(grep "^Logit lens" <<<"$s")
+if [ "$title" = "Logit lens: each layer's likeliest next token" ]; then
+    ok "80x24: the lens view's title counts no layers it does not have"
+else
+    notok "80x24: the lens view's title: $title"
 fi
 if grep -qF "The model folder /tmp/attnviz-no-such-model is not there. Toy weights run" <<<"$s" &&
     ! grep -q "as the page says" <<<"$s"; then

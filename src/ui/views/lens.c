@@ -162,9 +162,9 @@ void view_lens_draw(UiState *u, Grid *g, Rect r)
     const Lens *ls = &lv->ls;
     LensLayout *ll = &u->lay.lens;
     memset(ll, 0, sizeof *ll);
-    grid_printf(g, r.x, r.y, r.w, STYLE_TITLE,
-                "Logit lens: each layer's likeliest next token (layer 0: embeddings, %d: output)",
-                ls->rows > 0 ? ls->rows - 1 : 0);
+    char title[128];
+    lensview_title(lv, title, sizeof title);
+    grid_puts(g, r.x, r.y, title, r.w, STYLE_TITLE);
     const bool stale = !lensview_fresh(lv, u->a.ses.kind, u->a.ses.gen);
     grid_puts(g, r.x, r.y + 1,
               stale ? "computing the lens of the new text\u2026"
