@@ -120,9 +120,10 @@ int hfcache_lock_blob(const char *blob, bool wait, int *fd, char *path, size_t s
 int hfcache_make_parents(const char *path);
 
 /* For a folder inside a cache (.../models--ORG--NAME/snapshots/HASH), the
- * repo's id into buf: ORG/NAME ("user/my-gpt2"), or the short id the hub
- * redirects to it ("gpt2" for openai-community/gpt2); false for any other
- * folder. */
+ * repo's id as the cache names it into buf: ORG/NAME ("user/my-gpt2",
+ * "openai-community/gpt2" also when found by the short id "gpt2"), or NAME
+ * for a repo cached under a short id (models--gpt2): the name the exports
+ * give it (svg_source_name); false for any other folder. */
 bool hfcache_model_name(const char *dir, char *buf, size_t size);
 
 /* A model folder's name for the status line into buf: hfcache_model_name's

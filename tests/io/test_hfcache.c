@@ -315,7 +315,7 @@ static void test_hfcache_writes_the_layout(void **state)
     assert_string_equal(name, "org/m"); /* a fine-tune keeps its owner */
     assert_true(hfcache_model_name("/c/models--openai-community--gpt2/snapshots/" HASH1, name,
                                    sizeof name));
-    assert_string_equal(name, "gpt2"); /* the short id the hub redirects */
+    assert_string_equal(name, "openai-community/gpt2"); /* as the exports say, not "gpt2" */
     assert_true(hfcache_model_name("/c/models--gpt2/snapshots/" HASH1, name, sizeof name));
     assert_string_equal(name, "gpt2");
     assert_false(hfcache_model_name("/tmp/gpt2", name, sizeof name));

@@ -458,8 +458,7 @@ bool hfcache_model_name(const char *dir, char *buf, size_t size)
     char repo[HF_ID_MAX];
     if (!hfcache_repo_of(dir, repo, sizeof repo))
         return false;
-    const char *names[2]; /* a short id the hub redirects is said short */
-    int n = snprintf(buf, size, "%s", hfcache_names(repo, names) == 2 ? names[1] : repo);
+    int n = snprintf(buf, size, "%s", repo); /* as the exports name it (svg_source_name) */
     return n > 0 && (size_t)n < size;
 }
 
