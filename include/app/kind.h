@@ -114,8 +114,10 @@ typedef struct {
     /* One line about the kind for the status line when it opens, in form
      * 0 (the whole line) to KIND_DESCRIBE_FORMS - 1, each no longer than
      * the one before, for the interface to show the longest that fits (a
-     * kind with fewer forms writes its shortest for the others). NULL: none. */
-    void (*describe)(const Kind *k, int form, char *msg, size_t len);
+     * kind with fewer forms writes its shortest for the others); the
+     * model's name in it whole (name_w 0) or shortened to name_w columns
+     * (kind_short_name). NULL: none. */
+    void (*describe)(const Kind *k, int form, int name_w, char *msg, size_t len);
     /* Background work (a large file's check): KIND_BUSY while it goes on,
      * AV_OK when there is none left (*changed set when it ended in this call:
      * config and describe may say something new), or an AV_ERR_* code with
@@ -271,9 +273,24 @@ void kind_config(const Kind *k, ModelConfig *c);
 /* The forms of a kind's line (KindClass.describe). */
 #define KIND_DESCRIBE_FORMS 3
 
-/* k->cls->describe's form (0 .. KIND_DESCRIBE_FORMS - 1) into msg, or msg
- * emptied. */
+/* k->cls->describe's form (0 .. KIND_DESCRIBE_FORMS - 1) into msg, the
+ * name whole, or msg emptied. */
 void kind_describe(const Kind *k, int form, char *msg, size_t len);
+
+/* The columns a model's name keeps at least when the line is shortened. */
+#define KIND_NAME_MIN 12
+
+/* k's line in the longest form that fits width columns; when none does, the
+ * shortest with the model's name shortened to the columns left (at least
+ * KIND_NAME_MIN), so that a long hub id keeps the line to one row. */
+void kind_describe_fit(const Kind *k, int width, char *msg, size_t len);
+
+/* name into out, whole when it has at most cols code points (or cols <= 0);
+ * else shortened to cols of them around an ellipsis: an ORG/NAME id keeps
+ * its NAME whole after the start of ORG ("sentence-tr…/all-MiniLM-L6-v2")
+ * while NAME and two more fit, else the start and the end of the whole
+ * ("some-org…model-v2"). */
+void kind_short_name(const char *name, int cols, char *out, size_t len);
 
 /* k->cls->poll, or AV_OK with *changed false. */
 int kind_poll(Kind *k, bool *changed, char *msg, size_t len);

@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 
 #include "core/av.h"
+#include "core/utf8.h"
 #include "io/dirswap.h"
 #include "io/dump.h"
+#include "render/grid.h"
 
 /* Control bytes of the bad piece as '?', so a message stays one line. */
 static void printable(char *s)
@@ -159,7 +161,61 @@ void kind_describe(const Kind *k, int form, char *msg, size_t len)
     if (len)
         msg[0] = 0;
     if (k->cls->describe)
-        k->cls->describe(k, form, msg, len);
+        k->cls->describe(k, form, 0, msg, len);
+}
+
+void kind_describe_fit(const Kind *k, int width, char *msg, size_t len)
+{
+    for (int f = 0; f < KIND_DESCRIBE_FORMS; f++) {
+        kind_describe(k, f, msg, len);
+        if (grid_text_width(msg) <= width)
+            return;
+    }
+    if (!k->cls->describe)
+        return;
+    /* a name of KIND_NAME_MIN columns, then as many more as the line leaves */
+    const int last = KIND_DESCRIBE_FORMS - 1;
+    k->cls->describe(k, last, KIND_NAME_MIN, msg, len);
+    int left = width - grid_text_width(msg);
+    if (left > 0)
+        k->cls->describe(k, last, KIND_NAME_MIN + left, msg, len);
+}
+
+/* The byte offset of code point n of s (its length when s has fewer). */
+static size_t cp_offset(const char *s, int n)
+{
+    size_t at = 0, len = strlen(s);
+    unsigned cp;
+    for (int k = 0; k < n && at < len; k++) {
+        int step = utf8_decode(s + at, len - at, &cp);
+        at += step > 0 ? (size_t)step : 1;
+    }
+    return at;
+}
+
+/* The code points of s. */
+static int cp_count(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+void kind_short_name(const char *name, int cols, char *out, size_t len)
+{
+    const int n = cp_count(name);
+    const char *slash = strchr(name, '/');
+    if (cols <= 0 || n <= cols) {
+        snprintf(out, len, "%s", name);
+    } else if (slash && cols - cp_count(slash + 1) - 2 >= 1) { /* "sentence-tr…/all-MiniLM" */
+        int org = cols - cp_count(slash + 1) - 2;
+        snprintf(out, len, "%.*s\u2026%s", (int)cp_offset(name, org), name, slash);
+    } else { /* "some-org…model-v2": the start and the end */
+        int head = cols / 2, tail = cols - 1 - head;
+        snprintf(out, len, "%.*s\u2026%s", (int)cp_offset(name, head), name,
+                 name + cp_offset(name, n - tail));
+    }
 }
 
 int kind_poll(Kind *k, bool *changed, char *msg, size_t len)

@@ -229,6 +229,33 @@ static void test_imported(void **state)
     nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 }
 
+/* A model's name shortened for the status line: whole when it fits, an
+ * ORG/NAME id keeping NAME after the start of ORG, else its start and end;
+ * exactly the columns asked. */
+static void test_short_name(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int cols;
+        const char *want;
+    } cases[] = {
+        {"sentence-transformers/all-MiniLM-L6-v2", 0, "sentence-transformers/all-MiniLM-L6-v2"},
+        {"sentence-transformers/all-MiniLM-L6-v2", 38, "sentence-transformers/all-MiniLM-L6-v2"},
+        {"sentence-transformers/all-MiniLM-L6-v2", 22, "sent\u2026/all-MiniLM-L6-v2"},
+        {"sentence-transformers/all-MiniLM-L6-v2", 19, "s\u2026/all-MiniLM-L6-v2"},
+        {"sentence-transformers/all-MiniLM-L6-v2", 18, "sentence-\u2026LM-L6-v2"},
+        {"some-org/a-rather-long-bert-model-name-v2", 12, "some-o\u2026me-v2"},
+        {"gpt2", 2, "g\u2026"},
+        {"d\u00e9j\u00e0-vu-model-folder", 9, "d\u00e9j\u00e0\u2026lder"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char out[128];
+        kind_short_name(cases[c].name, cases[c].cols, out, sizeof out);
+        assert_string_equal(out, cases[c].want);
+    }
+}
+
 /* The table of folder kinds: an attnviz model folder opens as the trained
  * kind, with a text of its own vocabulary to start on and a note when a long
  * text is cut to the model's context; a folder of neither kind is refused
@@ -271,10 +298,9 @@ static void test_open_folder(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_toy_is_model_run),
-        cmocka_unit_test(test_trained),
-        cmocka_unit_test(test_imported),
-        cmocka_unit_test(test_open_folder),
+        cmocka_unit_test(test_toy_is_model_run), cmocka_unit_test(test_trained),
+        cmocka_unit_test(test_imported),         cmocka_unit_test(test_open_folder),
+        cmocka_unit_test(test_short_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

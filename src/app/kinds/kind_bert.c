@@ -274,7 +274,7 @@ static bool bert_kind_cost(const Kind *k, KindCost *cost)
  * parameters, bidirectional, masked-LM head: fill-ins", "... 110M params,
  * bidirectional, MLM fill-ins", "BERT 'b': 12 x 12 heads, d_model 768,
  * 110M params, MLM fill-ins" (bidirectional is on the status line). */
-static void bert_kind_describe(const Kind *k, int form, char *msg, size_t len)
+static void bert_kind_describe(const Kind *k, int form, int name_w, char *msg, size_t len)
 {
     const BertKind *g = self_of(k);
     const BertWeights *w = &g->hf.w;
@@ -283,18 +283,20 @@ static void bert_kind_describe(const Kind *k, int form, char *msg, size_t len)
     const int L = w->cfg.n_layer, H = w->cfg.n_head, D = w->cfg.d_model;
     const double shown = big ? p / 1e6 : p / 1e3;
     const char *unit = big ? "M" : "K";
+    char name[HF_ID_MAX + 4];
+    kind_short_name(g->name, name_w, name, sizeof name);
     if (form >= 2)
-        snprintf(msg, len, "%s '%s': %d x %d heads, d_model %d, %.0f%s params%s", family(g),
-                 g->name, L, H, D, shown, unit, mlm ? ", MLM fill-ins" : "");
+        snprintf(msg, len, "%s '%s': %d x %d heads, d_model %d, %.0f%s params%s", family(g), name,
+                 L, H, D, shown, unit, mlm ? ", MLM fill-ins" : "");
     else if (form == 1)
         snprintf(msg, len,
                  "%s '%s': %d layers x %d heads, d_model %d, %.0f%s params, "
                  "bidirectional%s",
-                 family(g), g->name, L, H, D, shown, unit, mlm ? ", MLM fill-ins" : "");
+                 family(g), name, L, H, D, shown, unit, mlm ? ", MLM fill-ins" : "");
     else
         snprintf(msg, len,
                  "%s '%s': %d layers x %d heads, d_model %d, %.0f%s parameters, bidirectional%s",
-                 family(g), g->name, L, H, D, shown, unit, mlm ? ", masked-LM head: fill-ins" : "");
+                 family(g), name, L, H, D, shown, unit, mlm ? ", masked-LM head: fill-ins" : "");
 }
 
 /* tokens.txt: each token's vocabulary string a line ("[CLS]", "##ing"),

@@ -391,12 +391,13 @@ static bool gpt2_kind_cost(const Kind *k, KindCost *cost)
 /* Forms 0 to 2: "GPT-2 'gpt2': 12 layers x 12 heads, d_model 768, 124M
  * parameters, causal", "... 124M params, causal", "GPT-2 'gpt2': 12 x 12
  * heads, d_model 768, 124M params". */
-static void gpt2_kind_describe(const Kind *k, int form, char *msg, size_t len)
+static void gpt2_kind_describe(const Kind *k, int form, int name_w, char *msg, size_t len)
 {
     const Gpt2Weights *w = weights_of(k);
     double p = gpt2_param_count(w); /* attnviz's own models saved as GPT-2 have thousands */
     bool big = p >= 1e6;
-    const char *name = self_of(k)->name;
+    char name[HF_ID_MAX + 4];
+    kind_short_name(self_of(k)->name, name_w, name, sizeof name);
     const int L = w->cfg.n_layer, H = w->cfg.n_head, D = w->cfg.d_model;
     if (form >= 2)
         snprintf(msg, len, "GPT-2 '%s': %d x %d heads, d_model %d, %.0f%s params", name, L, H, D,

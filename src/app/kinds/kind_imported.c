@@ -74,9 +74,9 @@ static void imported_config(const Kind *k, ModelConfig *c)
 }
 
 /* The warning, else the file; while the check runs, which layers it checks. */
-static void imported_describe(const Kind *k, int form, char *msg, size_t len)
+static void imported_describe(const Kind *k, int form, int name_w, char *msg, size_t len)
 {
-    (void)form; /* one form */
+    (void)form, (void)name_w; /* one form, the file's name at most 60 bytes */
     const Imported *s = k->self;
     const AttnFile *af = &s->af;
     int n;

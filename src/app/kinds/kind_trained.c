@@ -167,9 +167,9 @@ static void trained_config(const Kind *k, ModelConfig *c)
     *c = m;
 }
 
-static void trained_describe(const Kind *k, int form, char *msg, size_t len)
+static void trained_describe(const Kind *k, int form, int name_w, char *msg, size_t len)
 {
-    (void)form; /* one form */
+    (void)form, (void)name_w; /* one form, no model name */
     const NetModel *m = net_of(k);
     snprintf(msg, len, "trained '%s' model, causal, context %d%s", m->net.spec.task,
              m->net.spec.context, netresult_generates(m) ? ": g generates the next token" : "");

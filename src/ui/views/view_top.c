@@ -388,7 +388,8 @@ static bool note_gone(const UiState *u)
 
 /* The message the bottom rows show at width w: "" for a note gone; the
  * kind's line (a model's, when it opens) in the longest of its forms that
- * fits, written into buf, so that it keeps to one row over the cost line. */
+ * fits, its name shortened when none does (kind_describe_fit), written into
+ * buf, so that it keeps to one row over the cost line. */
 static const char *shown_msg(const UiState *u, int w, char buf[][KIND_LINE_MAX])
 {
     const char *msg = u->a.app.msg;
@@ -396,14 +397,11 @@ static const char *shown_msg(const UiState *u, int w, char buf[][KIND_LINE_MAX])
         return "";
     if (!msg[0] || grid_text_width(msg) <= w)
         return msg;
-    const char *forms[KIND_DESCRIBE_FORMS];
-    for (int f = 0; f < KIND_DESCRIBE_FORMS; f++) {
-        kind_describe(u->a.ses.kind, f, buf[f], KIND_LINE_MAX);
-        forms[f] = buf[f];
-    }
+    kind_describe(u->a.ses.kind, 0, buf[0], KIND_LINE_MAX);
     if (strcmp(msg, buf[0]) != 0) /* another message, shown whole over more rows */
         return msg;
-    return forms[widget_fit(forms, KIND_DESCRIBE_FORMS, w)];
+    kind_describe_fit(u->a.ses.kind, w, buf[1], KIND_LINE_MAX);
+    return buf[1];
 }
 
 /* A message wider than the screen (an example's note): the rows it takes
@@ -411,7 +409,7 @@ static const char *shown_msg(const UiState *u, int w, char buf[][KIND_LINE_MAX])
  * two; 0 for a message of one line or none. */
 static int note_rows(const UiState *u, int w)
 {
-    char buf[KIND_DESCRIBE_FORMS][KIND_LINE_MAX];
+    char buf[2][KIND_LINE_MAX];
     const char *msg = shown_msg(u, w, buf);
     if (!msg[0] || grid_text_width(msg) <= w)
         return 0;
@@ -470,7 +468,7 @@ int view_top_status_rows(const UiState *u, int w)
 void view_top_bottom_draw(UiState *u, Grid *g)
 {
     u->report.note_gone = note_gone(u); /* a note goes with its sentence */
-    char buf[KIND_DESCRIBE_FORMS][KIND_LINE_MAX];
+    char buf[2][KIND_LINE_MAX];
     const char *msg = shown_msg(u, g->w, buf);
     int rows = view_top_status_rows(u, g->w), y = g->h - rows;
     draw_cost(u, g, y - 2);
