@@ -57,10 +57,17 @@ bool hubget_init(void);
 HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
                    char *why, size_t whylen);
 
+/* Whether the file at path is whole: m's size (when known) and the
+ * checksum the hub named (an LFS file's sha256, a small file's git blob
+ * id), read through. When not, *what (unless NULL) is "sha256" or
+ * "git blob id" for bytes of the right size that do not match, else "". */
+bool hubget_blob_whole(const HubMeta *m, const char *path, const char **what);
+
 /* The bytes m names into blob, under huggingface_hub's lock on it
  * (hfcache_lock_blob: another download of it, another attnviz get's or
  * another program's, is waited for, the wait said, and its blob used when
- * whole; HUB_BUSY only where a part is held without that lock): written to
+ * whole, hubget_blob_whole; HUB_BUSY only where a part is held without
+ * that lock): written to
  * blob.incomplete (resumed with a Range request when one is there),
  * retried n->tries times when the connection drops or stalls, its size
  * checked against m->size and, for an LFS file, its sha256 against

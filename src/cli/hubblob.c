@@ -240,22 +240,47 @@ static bool is_git_id(const char *etag)
     return k == 40 && !etag[k];
 }
 
+/* Whether path's bytes are the ones the hub named: an LFS file's sha256,
+ * a small file's git blob id (true when it named neither); *what is which,
+ * hex the one found. */
+static bool same_bytes(const HubMeta *m, const char *path, const char **what, char hex[65])
+{
+    hex[0] = 0;
+    *what = "";
+    if (m->lfs && strlen(m->etag) == 64) {
+        *what = "sha256";
+        return file_sha256(path, hex) && strcmp(hex, m->etag) == 0;
+    }
+    if (!m->lfs && is_git_id(m->etag)) {
+        *what = "git blob id";
+        return file_git_id(path, hex) && strcmp(hex, m->etag) == 0;
+    }
+    return true;
+}
+
+bool hubget_blob_whole(const HubMeta *m, const char *path, const char **what)
+{
+    struct stat st;
+    char hex[65];
+    const char *w;
+    bool ok = stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+              (m->size < 0 || st.st_size == m->size) && same_bytes(m, path, &w, hex);
+    if (what)
+        *what = ok ? "" : w;
+    return ok;
+}
+
 /* The downloaded part against what the hub named: an LFS file's sha256, a
  * small file's git blob id; a mismatch deletes it. */
 static HubErr check_part(const HubMeta *m, const char *part, char *why, size_t whylen)
 {
-    char hex[65] = "";
-    if (m->lfs && strlen(m->etag) == 64 && (!file_sha256(part, hex) || strcmp(hex, m->etag) != 0)) {
-        unlink(part); /* wrong bytes: nothing to resume from */
-        return hubhttp_fail(why, whylen, HUB_CHECKSUM, "its sha256 is %.12s..., the hub's %.12s...",
-                            hex, m->etag);
-    }
-    if (!m->lfs && is_git_id(m->etag) && (!file_git_id(part, hex) || strcmp(hex, m->etag) != 0)) {
-        unlink(part);
-        return hubhttp_fail(why, whylen, HUB_CHECKSUM,
-                            "its git blob id is %.12s..., the hub's %.12s...", hex, m->etag);
-    }
-    return HUB_OK;
+    char hex[65];
+    const char *what;
+    if (same_bytes(m, part, &what, hex))
+        return HUB_OK;
+    unlink(part); /* wrong bytes: nothing to resume from */
+    return hubhttp_fail(why, whylen, HUB_CHECKSUM, "its %s is %.12s..., the hub's %.12s...", what,
+                        hex, m->etag);
 }
 
 /* Enough room beside blob for the bytes still to come. */
@@ -465,8 +490,7 @@ HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const c
     HubErr rc = lock_blob(blob, part, label, &lock, why, whylen);
     if (rc)
         return rc;
-    struct stat st; /* whole now: the download waited for put it there */
-    if (stat(blob, &st) == 0 && S_ISREG(st.st_mode) && (m->size < 0 || st.st_size == m->size))
+    if (hubget_blob_whole(m, blob, NULL)) /* whole now: the download waited for put it there */
         rc = HUB_OK;
     else
         rc = download(n, m, label, blob, part, why, whylen);

@@ -10,7 +10,9 @@
 #    other name of a short id; an ambiguous abbreviated commit is said;
 #  - what `attnviz get` writes has that layout (refs/main, relative links to
 #    blobs named by sha256 or git id, no temporary file) and opens with the
-#    same numbers; a second get fetches nothing; shards, a renamed repo (307),
+#    same numbers; a second get fetches nothing; a cut blob, or one of the
+#    right size with a byte changed (sha256, git blob id), is fetched again;
+#    shards, a renamed repo (307),
 #    a commit as revision and an id as long as the hub allows too;
 #  - downloads killed (SIGKILL) at random points leave the cache usable, and
 #    the next get resumes with a Range request (seen in the server's log);
@@ -213,6 +215,26 @@ truncate -s 100000 "$blob"
 "$A" get user/tiny >/dev/null 2>"$tmp/err"
 check "a cut blob in the cache is said and fetched again" \
     grep -q "^attnviz: model.safetensors: the cache's copy is 0.1 MB, not 0.6 MB: fetching it again" "$tmp/err"
+same_numbers "... and opens as before" user/tiny
+# flip_byte FILE: one byte of FILE changed, its size kept
+flip_byte() {
+    "$PY" -c 'import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(0, 2); at = f.tell() // 2; f.seek(at); b = f.read(1)
+    f.seek(at); f.write(bytes([b[0] ^ 0xFF]))' "$1"
+}
+flip_byte "$blob"
+conf=$(readlink -f "$(ls -d "$HF_HUB_CACHE"/models--user--tiny/snapshots/*)/vocab.json")
+flip_byte "$conf"
+"$A" get user/tiny >/dev/null 2>"$tmp/err"; rc=$?
+if [ $rc -eq 0 ] &&
+    grep -q "^attnviz: model.safetensors: the cache's copy is damaged (its sha256 is not the hub's): fetching it again$" "$tmp/err" &&
+    grep -q "^attnviz: vocab.json: the cache's copy is damaged (its git blob id is not the hub's): fetching it again$" "$tmp/err" &&
+    ! grep -q 'model.safetensors: already in the cache' "$tmp/err"; then
+    ok "a damaged blob of the right size (a byte flipped) is said and fetched again"
+else
+    notok "a damaged blob of the right size: exit $rc, $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
 same_numbers "... and opens as before" user/tiny
 
 "$A" get user/sharded >/dev/null 2>"$tmp/err" || notok "get user/sharded: $(tail -1 "$tmp/err")"
