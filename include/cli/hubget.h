@@ -44,6 +44,8 @@ typedef struct {
     char commit[41]; /* X-Repo-Commit */
     char etag[80];   /* X-Linked-Etag, else ETag, as the cache names blobs */
     bool lfs;        /* X-Linked-Etag was given: etag is the sha256 */
+    bool unchecked;  /* a redirect without X-Linked-Etag: etag (the LFS
+                      * pointer's git id) names the blob, checks no byte */
     double size;     /* X-Linked-Size, else Content-Length; -1 unknown */
     char url[4096];  /* where the bytes are: a redirect's Location, or the file's URL */
 } HubMeta;

@@ -251,7 +251,7 @@ static bool same_bytes(const HubMeta *m, const char *path, const char **what, ch
         *what = "sha256";
         return file_sha256(path, hex) && strcmp(hex, m->etag) == 0;
     }
-    if (!m->lfs && is_git_id(m->etag)) {
+    if (!m->lfs && !m->unchecked && is_git_id(m->etag)) {
         *what = "git blob id";
         return file_git_id(path, hex) && strcmp(hex, m->etag) == 0;
     }

@@ -204,6 +204,9 @@ static void meta_from(HubMeta *m, const HubHeaders *h, bool redirect)
     if (strlen(h->commit) == 40) /* else none: a malformed one is refused as missing */
         memcpy(m->commit, h->commit, 41);
     m->lfs = h->linked_etag[0] != 0;
+    /* without X-Linked-Etag, a redirect's ETag is the git id of the LFS
+     * pointer, not of the bytes it sends to: it names the blob only */
+    m->unchecked = redirect && !m->lfs;
     if (!hfcache_etag(m->lfs ? h->linked_etag : h->etag, m->etag, sizeof m->etag))
         m->etag[0] = 0;
     bool hex = m->etag[0] != 0; /* a sha256 or a git id names its blob in lower case */

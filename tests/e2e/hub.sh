@@ -20,7 +20,8 @@
 #    takes the same lock (.locks/models--ORG--NAME/ETAG.lock), waits, says so;
 #    so does a second attnviz get beside a first, and fetches nothing;
 #  - a dropped or stalled connection is retried and resumed (a stall and a
-#    HEAD with no answer are said, with the try);
+#    HEAD with no answer are said, with the try); an LFS redirect without
+#    X-Linked-Etag is fetched, named by its ETag, with no false mismatch;
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
 #    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
 #    lacking a file, a name found nowhere) is one line and its exit status;
@@ -391,6 +392,19 @@ check "the bad small file is deleted and no ref is written" \
     [ -z "$(find "$HF_HUB_CACHE/models--user--big2" -name '*.incomplete')" ] &&
     [ ! -e "$HF_HUB_CACHE/models--user--big2/refs/main" ]
 : >"$faults"
+# an LFS file's redirect without X-Linked-Etag: its ETag (the pointer's git
+# id) names the blob, and is not taken for the git id of the bytes
+echo "model.safetensors nolinked" >"$faults"
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+if "$A" get user/big2 >/dev/null 2>"$tmp/err" && ! grep -q 'checksum' "$tmp/err" &&
+    grep -q '^attnviz: model.safetensors: done in' "$tmp/err"; then
+    ok "a redirect without X-Linked-Etag: the ETag names the blob, no false checksum mismatch"
+else
+    notok "a redirect without X-Linked-Etag: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+: >"$faults"
+same_numbers "... and opens" user/big2
+rm -rf "$HF_HUB_CACHE/models--user--big2"
 
 # --- failures, one line each -------------------------------------------------
 one_line "no such model (404)" 2 'no model user/nope at http://127.0.0.1' "$A" get user/nope

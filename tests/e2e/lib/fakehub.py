@@ -34,6 +34,9 @@ ending in @GET or @HEAD applies to that method only. ACTION:
   stall             send half of the body, then nothing for 60 s (GET)
   norange           ignore a Range header (GET)
   hang              answer nothing for 60 s (any method)
+  nolinked          an LFS file's redirect without X-Linked-Etag and
+                    X-Linked-Size, its ETag the git id of its LFS pointer
+                    (as the hub's own ETag there)
 Every request is logged to --log as "METHOD PATH range=R auth=yes|no -> STATUS".
 The port (bound to 0: a free one) is written to --port-file. Stdlib only.
 """
@@ -184,10 +187,14 @@ class Hub(BaseHTTPRequestHandler):
         if name.endswith(".safetensors"):
             host = "http://%s:%d%s" % (a.cdn_host or self.server.server_address[0],
                                        self.server.server_address[1], prefix)
-            return self.answer(302, [("Location", "%s/cdn/%s" % (host, sha)), ("X-Repo-Commit", repo.commit),
-                                     ("X-Linked-Etag", '"%s"' % sha),
-                                     ("X-Linked-Size", str(len(data))),
-                                     ("ETag", '"%s"' % git_blob_id(data))])
+            h = [("Location", "%s/cdn/%s" % (host, sha)), ("X-Repo-Commit", repo.commit)]
+            if self.server.faults.pick(path, ("nolinked",), self.command):
+                pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize %d\n" % (
+                    sha.encode(), len(data))
+                return self.answer(302, h + [("ETag", '"%s"' % git_blob_id(pointer))])
+            return self.answer(302, h + [("X-Linked-Etag", '"%s"' % sha),
+                                         ("X-Linked-Size", str(len(data))),
+                                         ("ETag", '"%s"' % git_blob_id(data))])
         body = data
         if self.command == "GET" and self.server.faults.pick(self.path, ("badsum",)):
             body = bytes([data[0] ^ 0xFF]) + data[1:]
