@@ -33,7 +33,8 @@ typedef struct {
     long head_seconds;    /* a HEAD's whole time (HF_HUB_ETAG_TIMEOUT) */
     long stall_seconds;   /* no byte for this long is a dropped connection
                            * (HF_HUB_DOWNLOAD_TIMEOUT) */
-    int tries;            /* attempts of a download before HUB_DROPPED */
+    int tries;            /* a HEAD's attempts, a download's in a row that add
+                           * no byte, before it fails */
     bool bar;             /* a progress bar on standard error (a terminal) */
 } HubNet;
 
@@ -71,7 +72,8 @@ bool hubget_blob_whole(const HubMeta *m, const char *path, const char **what);
  * whole, hubget_blob_whole; HUB_BUSY only where a part is held without
  * that lock): written to
  * blob.incomplete (resumed with a Range request when one is there),
- * retried n->tries times when the connection drops or stalls, its size
+ * retried when the connection drops or stalls (n->tries tries in a row
+ * without a byte, at most), its size
  * checked against m->size and, for an LFS file, its sha256 against
  * m->etag, for a small file its git blob id (a mismatch deletes it), then
  * renamed to blob. label names the file in the progress. */

@@ -333,9 +333,10 @@ static bool restart(Transfer *t)
     return true;
 }
 
-/* Download into part (t->fd) until whole, trying n->tries times: after a
- * dropped connection or a transient answer (Retry-After obeyed), from
- * where the part ends. */
+/* Download into part (t->fd) until whole: after a dropped connection or a
+ * transient answer (Retry-After obeyed), from where the part ends, until
+ * n->tries tries in a row have added no byte (a try that did begins the
+ * count again). */
 static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *part, char *why,
                     size_t whylen)
 {
@@ -343,21 +344,23 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
     HubErr rc = HUB_DROPPED;
     char err[CURL_ERROR_SIZE];
     CURLcode cr = CURLE_OK;
-    for (int k = 0; k < n->tries; k++) {
+    /* row: the tries in a row, to the last, that added no byte */
+    for (int k = 0, row = 0; row < n->tries; k++) {
         if (k && cr == CURLE_OPERATION_TIMEDOUT) /* seconds went by: say why */
             fprintf(stderr,
                     "%sattnviz: %s: stalled (under 1 KB/s for %ld s); resuming at %.1f MB "
-                    "(%d of %d)\n",
+                    "(try %d)\n",
                     t->bar ? "\r\033[K" : "", t->label, n->stall_seconds, (double)t->have / 1e6,
-                    k + 1, n->tries);
+                    k + 1);
         if (k)
-            hubhttp_backoff(k, t->hd.retry_after, t->label, t->bar);
+            hubhttp_backoff(row ? row : 1, t->hd.retry_after, t->label, t->bar);
         if (m->size >= 0 && t->have == (long long)m->size)
             return curl_slist_free_all(h), HUB_OK;
         if ((rc = room(part, m->size - (double)t->have, why, whylen)) != HUB_OK)
             break;
         long status;
         cr = get_once(n, h, m->url, t, &status, err);
+        row = t->have > t->start ? 0 : row + 1;
         if (t->write_errno) {
             errno = t->write_errno;
             rc = hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(t->write_errno));
@@ -387,7 +390,7 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
         }
         if (cr == CURLE_HTTP_RETURNED_ERROR)
             rc = hubhttp_fail(why, whylen, HUB_HTTP, "the server answered %ld, %d times", status,
-                              k + 1);
+                              row);
         else if (cr != CURLE_OK && !hubhttp_transient(cr)) {
             rc = hubhttp_net_error(cr, err, m->url, why, whylen);
             break;

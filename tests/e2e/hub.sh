@@ -20,7 +20,8 @@
 #    takes the same lock (.locks/models--ORG--NAME/ETAG.lock), waits, says so;
 #    so does a second attnviz get beside a first, and fetches nothing;
 #  - a dropped or stalled connection is retried and resumed (a stall and a
-#    HEAD with no answer are said, with the try); an LFS redirect without
+#    HEAD with no answer are said, with the try), for as long as each try
+#    adds bytes; an LFS redirect without
 #    X-Linked-Etag is fetched, named by its ETag, with no false mismatch;
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
 #    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
@@ -359,7 +360,7 @@ echo "cdn stall 1" >"$faults"
 HF_HUB_DOWNLOAD_TIMEOUT=1 "$A" get user/big2 >/dev/null 2>"$tmp/err" ||
     notok "get with a stall: $(tail -1 "$tmp/err")"
 check "the stall is said, with where the download resumes" \
-    grep -Eq '^attnviz: model.safetensors: stalled \(under 1 KB/s for 1 s\); resuming at [0-9.]+ MB \(2 of 5\)$' "$tmp/err"
+    grep -Eq '^attnviz: model.safetensors: stalled \(under 1 KB/s for 1 s\); resuming at [0-9.]+ MB \(try 2\)$' "$tmp/err"
 same_numbers "a stalled transfer (HF_HUB_DOWNLOAD_TIMEOUT=1) is retried" user/big2
 rm -rf "$HF_HUB_CACHE/models--user--big2"
 echo "config.json hang 1" >"$faults"
@@ -372,9 +373,24 @@ fi
 : >"$faults"
 rm -rf "$HF_HUB_CACHE/models--user--big2"
 
-echo "cdn drop" >"$faults"
+# a connection that drops every 100000 bytes: each try adds bytes, and the
+# tries (6 of them) are not counted against the 5 in a row without one
+echo "cdn drop:100000" >"$faults"
+before=$(requests)
+if "$A" get user/big2 >/dev/null 2>"$tmp/err" &&
+    [ "$(tail -n +$((before + 1)) "$log" | grep -c '^GET /cdn/')" -eq $((size / 100000 + 1)) ]; then
+    ok "a connection dropping every 100000 bytes ends whole ($((size / 100000 + 1)) tries)"
+else
+    notok "dropping every 100000 bytes: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+same_numbers "... and opens" user/big2
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+printf '/cdn/ drop 1\ncdn drop:0\n' >"$faults" # not "cdn drop 1": that rule is used up
+before=$(requests)
 one_line "dropped every time" 1 'connection dropped.*attnviz get user/big2. again resumes' \
     "$A" get user/big2
+check "... after 5 tries in a row that added nothing, after 1 that did" \
+    [ "$(tail -n +$((before + 1)) "$log" | grep -c '^GET /cdn/')" -eq 6 ]
 check "the partial download stays for the next get" \
     [ -n "$(find "$HF_HUB_CACHE/models--user--big2/blobs" -name '*.incomplete')" ]
 echo "cdn badsum" >"$faults"

@@ -29,6 +29,7 @@ ending in @GET or @HEAD applies to that method only. ACTION:
   503               STATUS:CODE another code, "401:RepoNotFound"); 503 with
                     Retry-After: 1
   drop              send half of the body, then close the connection (GET)
+  drop:N            send N bytes of the body, then close the connection (GET)
   badsum            flip a byte of the body (GET; a small file's too)
   trickle:RATE      send the body at RATE bytes a second (GET)
   stall             send half of the body, then nothing for 60 s (GET)
@@ -230,8 +231,8 @@ class Hub(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "GET":
             return
-        if fault in ("drop", "stall"):
-            self.wfile.write(body[:len(body) // 2])
+        if fault and (fault.startswith("drop") or fault == "stall"):
+            self.wfile.write(body[:int(fault[5:]) if fault.startswith("drop:") else len(body) // 2])
             self.wfile.flush()
             if fault == "stall":
                 time.sleep(60)
