@@ -60,10 +60,10 @@ bool hubget_init(void);
 HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
                    char *why, size_t whylen);
 
-/* Whether the file at path is whole: m's size (when known) and the
- * checksum the hub named (an LFS file's sha256, a small file's git blob
- * id), read through. When not, *what (unless NULL) is "sha256" or
- * "git blob id" for bytes of the right size that do not match, else "". */
+/* Whether the file at path is whole: the checksum the hub named (an LFS
+ * file's sha256, a small file's git blob id), read through, or where it
+ * named none m's size (when known). When not, *what (unless NULL) is
+ * "sha256" or "git blob id" when bytes were checked, else "". */
 bool hubget_blob_whole(const HubMeta *m, const char *path, const char **what);
 
 /* The bytes m names into blob, under huggingface_hub's lock on it

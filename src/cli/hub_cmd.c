@@ -123,12 +123,11 @@ static int get_file(Get *g, const char *file, const HubMeta *m)
     snprintf(blob, sizeof blob, "%s/blobs/%s", g->repo_dir, m->etag);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    struct stat st; /* a blob of the size and checksum the hub gives is the file */
+    struct stat st; /* a blob of the checksum (or size) the hub gives is the file */
     const bool there = stat(blob, &st) == 0 && S_ISREG(st.st_mode);
-    const bool sized = there && (m->size < 0 || st.st_size == m->size);
     const char *what = "";
-    const bool had = sized && hubget_blob_whole(m, blob, &what);
-    if (there && !sized)
+    const bool had = there && hubget_blob_whole(m, blob, &what);
+    if (there && !had && m->size >= 0 && st.st_size != m->size)
         say(0, "%s: the cache's copy is %.1f MB, not %.1f MB: fetching it again", file,
             (double)st.st_size / 1e6, m->size / 1e6);
     else if (there && !had)

@@ -44,6 +44,7 @@ typedef struct {
     int write_errno; /* a failed write's errno */
     bool restarted;  /* the server ignored the Range: written from byte 0 */
     bool misplaced;  /* a part that does not start where it was asked to */
+    bool checked;    /* the part's checksum was found the hub's */
     HubHeaders hd;   /* the answer's */
     CURL *c;
     const char *label;
@@ -258,13 +259,20 @@ static bool same_bytes(const HubMeta *m, const char *path, const char **what, ch
     return true;
 }
 
+/* Whether the hub named a checksum of m's bytes (same_bytes). */
+static bool named(const HubMeta *m)
+{
+    return m->lfs ? strlen(m->etag) == 64 : !m->unchecked && is_git_id(m->etag);
+}
+
 bool hubget_blob_whole(const HubMeta *m, const char *path, const char **what)
 {
     struct stat st;
     char hex[65];
-    const char *w;
+    const char *w = "";
+    /* a checksum is the file's, whatever size the hub announced */
     bool ok = stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-              (m->size < 0 || st.st_size == m->size) && same_bytes(m, path, &w, hex);
+              (named(m) || m->size < 0 || st.st_size == m->size) && same_bytes(m, path, &w, hex);
     if (what)
         *what = ok ? "" : w;
     return ok;
@@ -333,6 +341,49 @@ static bool restart(Transfer *t)
     return true;
 }
 
+/* The file's size from a 416's Content-Range ("bytes * /SIZE"), -1 unknown. */
+static long long range_total(const char *range)
+{
+    const char *slash = strchr(range, '/');
+    char *end;
+    long long v = slash ? strtoll(slash + 1, &end, 10) : -1;
+    return slash && end != slash + 1 && *end == 0 && v >= 0 ? v : -1;
+}
+
+/* An answer that ended well at another size than announced (at_end: a
+ * 416 where the part ends, the server's file no longer): when the part's
+ * checksum is the hub's, the announced size was wrong and the part is the
+ * file (t->checked); else, when the server has no other bytes to send, *rc
+ * and why say both sizes and the part is deleted. Returns whether the
+ * download ends here (else it is asked again). */
+static bool wrong_size(const HubMeta *m, Transfer *t, const char *part, bool at_end, HubErr *rc,
+                       char *why, size_t whylen)
+{
+    const long long total = at_end ? range_total(t->hd.range) : t->have;
+    const char *what;
+    char hex[65];
+    if ((named(m) || total == t->have) && t->have > 0 && same_bytes(m, part, &what, hex)) {
+        t->checked = true;
+        *rc = HUB_OK;
+        return true;
+    }
+    if (!at_end && t->have < (long long)m->size) /* ended early: asked again */
+        return false;
+    if (at_end && total >= 0 && total < t->have) /* a part longer than the file: from the start */
+        return false;
+    unlink(part); /* nothing more to come: nothing to resume */
+    if (total < 0)
+        *rc = hubhttp_fail(why, whylen, HUB_HTTP,
+                           "the hub announced %.0f bytes and the server has none past %lld%s",
+                           m->size, t->have,
+                           named(m) ? " (and those do not match its checksum)" : "");
+    else
+        *rc = hubhttp_fail(why, whylen, HUB_HTTP,
+                           "the hub announced %.0f bytes and the server has %lld%s", m->size, total,
+                           named(m) ? " (and those do not match its checksum)" : "");
+    return true;
+}
+
 /* Download into part (t->fd) until whole: after a dropped connection or a
  * transient answer (Retry-After obeyed), from where the part ends, until
  * n->tries tries in a row have added no byte (a try that did begins the
@@ -371,13 +422,11 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
             rc = HUB_OK;
             break;
         }
-        if (cr == CURLE_OK && t->have > (long long)m->size) {
-            rc = hubhttp_fail(why, whylen, HUB_BAD, "%lld bytes came where %.0f were announced",
-                              t->have, m->size);
+        const bool at_end = cr == CURLE_HTTP_RETURNED_ERROR && status == 416;
+        if ((cr == CURLE_OK || at_end) && wrong_size(m, t, part, at_end, &rc, why, whylen))
             break;
-        }
         /* past the end, or a part from elsewhere than asked: from the start */
-        if ((cr == CURLE_HTTP_RETURNED_ERROR && status == 416) || t->misplaced) {
+        if (at_end || t->misplaced) {
             rc = hubhttp_fail(why, whylen, HUB_BAD,
                               "the server sends other bytes than those asked for");
             if (!restart(t))
@@ -475,7 +524,7 @@ static HubErr download(const HubNet *n, const HubMeta *m, const char *label, con
         rc = hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(errno));
     if (close(t.fd) != 0 && rc == HUB_OK)
         rc = hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(errno));
-    if (rc == HUB_OK)
+    if (rc == HUB_OK && !t.checked)
         rc = check_part(m, part, why, whylen);
     if (rc == HUB_OK && rename(part, blob) != 0)
         rc = hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(errno));

@@ -23,6 +23,8 @@
 #    HEAD with no answer are said, with the try), for as long as each try
 #    adds bytes; an LFS redirect without
 #    X-Linked-Etag is fetched, named by its ETag, with no false mismatch;
+#    an announced size larger than the file keeps the file its sha256 names,
+#    else says both sizes;
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
 #    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
 #    lacking a file, a name found nowhere) is one line and its exit status;
@@ -421,6 +423,33 @@ fi
 : >"$faults"
 same_numbers "... and opens" user/big2
 rm -rf "$HF_HUB_CACHE/models--user--big2"
+
+# an announced size (X-Linked-Size) 1000 bytes more than the file: the part
+# whose sha256 is the hub's is the file, kept; a second get fetches nothing
+# (before: the whole file fetched again and again; timeout: never for ever)
+echo "model.safetensors bigsize:1000" >"$faults"
+before=$(requests)
+if timeout 60 "$A" get user/big2 >/dev/null 2>"$tmp/err" &&
+    [ "$(tail -n +$((before + 1)) "$log" | grep -c '^GET /cdn/')" -eq 1 ]; then
+    ok "an announced size larger than the file: the file, its sha256 the hub's, kept (1 GET)"
+else
+    notok "an announced size larger than the file: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+same_numbers "... and opens" user/big2
+before=$(requests)
+timeout 60 "$A" get user/big2 >/dev/null 2>"$tmp/err"
+check "... and a second get fetches nothing, the file already in the cache" \
+    eval '[ "$(tail -n +$((before + 1)) "$log" | grep -c "^GET")" -eq 0 ] &&
+          grep -q "^attnviz: model.safetensors: already in the cache" "$tmp/err"'
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+printf 'model.safetensors bigsize:1000\n/cdn/ badsum\n' >"$faults"
+one_line "an announced size larger than the file, its bytes wrong: both sizes said" 1 \
+    "model.safetensors from .*: the hub announced $((size + 1000)) bytes and the server has $size \\(and those do not match its checksum\\)$" \
+    timeout 60 "$A" get user/big2
+check "... no resume promised, no part left" \
+    eval '! grep -q "again resumes" "$tmp/err" &&
+          [ -z "$(find "$HF_HUB_CACHE/models--user--big2" -name "*.incomplete")" ]'
+: >"$faults"
 
 # --- failures, one line each -------------------------------------------------
 one_line "no such model (404)" 2 'no model user/nope at http://127.0.0.1' "$A" get user/nope

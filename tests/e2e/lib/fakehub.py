@@ -35,6 +35,7 @@ ending in @GET or @HEAD applies to that method only. ACTION:
   stall             send half of the body, then nothing for 60 s (GET)
   norange           ignore a Range header (GET)
   hang              answer nothing for 60 s (any method)
+  bigsize:N         an LFS file's X-Linked-Size N bytes more than its size
   nolinked          an LFS file's redirect without X-Linked-Etag and
                     X-Linked-Size, its ETag the git id of its LFS pointer
                     (as the hub's own ETag there)
@@ -193,8 +194,9 @@ class Hub(BaseHTTPRequestHandler):
                 pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize %d\n" % (
                     sha.encode(), len(data))
                 return self.answer(302, h + [("ETag", '"%s"' % git_blob_id(pointer))])
+            more = self.server.faults.pick(path, ("bigsize",), self.command)
             return self.answer(302, h + [("X-Linked-Etag", '"%s"' % sha),
-                                         ("X-Linked-Size", str(len(data))),
+                                         ("X-Linked-Size", str(len(data) + (int(more.split(":")[1]) if more else 0))),
                                          ("ETag", '"%s"' % git_blob_id(data))])
         body = data
         if self.command == "GET" and self.server.faults.pick(self.path, ("badsum",)):
