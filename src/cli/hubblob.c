@@ -311,6 +311,44 @@ static HubErr room(const char *part, double need, char *why, size_t whylen)
     return hubhttp_fail(why, whylen, HUB_DISK, "%s more are needed and %s are free", a, b);
 }
 
+/* The host of a download sent elsewhere than the endpoint by the hub's
+ * redirect, into host (curl_free it); NULL when it is the endpoint's. */
+static char *elsewhere(const HubNet *n, const HubMeta *m)
+{
+    char *host = NULL;
+    CURLU *u = hubhttp_url_parse(m->url);
+    if (!hubhttp_same_origin(m->url, n->endpoint) &&
+        (!u || curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK))
+        host = NULL;
+    curl_url_cleanup(u);
+    return host;
+}
+
+/* A download that cannot connect (cr) or is answered status (a server's
+ * error) after its tries: said of the host the hub sent it to, when that
+ * is not the endpoint (whose failure say_error names). */
+static HubErr unreachable(const HubNet *n, const HubMeta *m, CURLcode cr, long status, int tries,
+                          const char *err, char *why, size_t whylen)
+{
+    char *host = elsewhere(n, m);
+    HubErr rc;
+    if (!host && status)
+        rc =
+            hubhttp_fail(why, whylen, HUB_HTTP, "the server answered %ld, %d times", status, tries);
+    else if (!host)
+        rc = hubhttp_net_error(cr, err, m->url, why, whylen);
+    else if (status)
+        rc = hubhttp_fail(why, whylen, HUB_HTTP,
+                          "%s, where the hub sent the download, answered %ld, %d times", host,
+                          status, tries);
+    else
+        rc = hubhttp_fail(why, whylen, HUB_HTTP,
+                          "cannot reach %s, where the hub sent the download: %s", host,
+                          err[0] ? err : curl_easy_strerror(cr));
+    curl_free(host);
+    return rc;
+}
+
 /* The one line of a download refused with status, after its HEAD was
  * answered: by the hub, or by the host a redirect sent it to (a signed
  * link that expired, a mirror's refusal). */
@@ -437,11 +475,11 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
             rc = refused(n, m, status, why, whylen);
             break;
         }
-        if (cr == CURLE_HTTP_RETURNED_ERROR)
-            rc = hubhttp_fail(why, whylen, HUB_HTTP, "the server answered %ld, %d times", status,
-                              row);
+        if (cr == CURLE_HTTP_RETURNED_ERROR || cr == CURLE_COULDNT_CONNECT)
+            rc = unreachable(n, m, cr, cr == CURLE_COULDNT_CONNECT ? 0 : status, row, err, why,
+                             whylen);
         else if (cr != CURLE_OK && !hubhttp_transient(cr)) {
-            rc = hubhttp_net_error(cr, err, m->url, why, whylen);
+            rc = unreachable(n, m, cr, 0, row, err, why, whylen);
             break;
         } else
             rc = hubhttp_fail(why, whylen, HUB_DROPPED, "%s after %d tries (%lld of %.0f bytes)",

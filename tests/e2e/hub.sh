@@ -32,7 +32,8 @@
 #    nothing; it says when the cache holds the repo but not the snapshot;
 #  - a second hub whose CDN is another host (localhost) under a mirror's
 #    path: the token never goes to the CDN, a renamed repo's relative
-#    redirect stays under the path, the CDN's refusal is said as its own;
+#    redirect stays under the path, the CDN's refusal, server error or
+#    unknown name is said as its own;
 #    a HEAD answered 503 (Retry-After) once is asked again; a download the
 #    hub refuses after its HEAD said yes is said as such; an HF_ENDPOINT
 #    without a scheme is refused; the hub's 401 RepoNotFound is no such
@@ -565,6 +566,15 @@ echo "/cdn/ 403" >"$faults"
 HF_ENDPOINT=$E2 HF_HUB_CACHE=$tmp/c3 one_line "the CDN refuses the download (403)" 1 \
     'model.safetensors from .*: localhost, where the hub sent the download, answered 403' \
     "$A" get user/tiny
+echo "/cdn/ 500" >"$faults"
+HF_ENDPOINT=$E2 HF_HUB_CACHE=$tmp/c3 one_line "the CDN's server error (500) names the CDN's host" 1 \
+    'model.safetensors from .*: localhost, where the hub sent the download, answered 500, 5 times$' \
+    "$A" get user/tiny
+echo "model.safetensors cdnhost:cdn-lfs.invalid" >"$faults"
+HF_HUB_CACHE=$tmp/c3 one_line "a CDN host that cannot be resolved is named, not HF_ENDPOINT" 1 \
+    'model.safetensors from .*: cannot reach cdn-lfs.invalid, where the hub sent the download: .*cdn-lfs.invalid' \
+    "$A" get user/tiny
+check "... without blaming the endpoint" bash -c "! grep -q 'HF_ENDPOINT?' '$tmp/err'"
 echo "config.json 503 1" >"$faults"
 before=$(requests)
 if HF_HUB_CACHE=$tmp/c4 "$A" get user/tiny >/dev/null 2>"$tmp/err" &&

@@ -35,6 +35,7 @@ ending in @GET or @HEAD applies to that method only. ACTION:
   stall             send half of the body, then nothing for 60 s (GET)
   norange           ignore a Range header (GET)
   hang              answer nothing for 60 s (any method)
+  cdnhost:NAME      an LFS file's redirect to NAME in place of the CDN's host
   bigsize:N         an LFS file's X-Linked-Size N bytes more than its size
   nolinked          an LFS file's redirect without X-Linked-Etag and
                     X-Linked-Size, its ETag the git id of its LFS pointer
@@ -189,6 +190,9 @@ class Hub(BaseHTTPRequestHandler):
         if name.endswith(".safetensors"):
             host = "http://%s:%d%s" % (a.cdn_host or self.server.server_address[0],
                                        self.server.server_address[1], prefix)
+            other = self.server.faults.pick(path, ("cdnhost",), self.command)
+            if other:
+                host = "http://%s:%d%s" % (other[8:], self.server.server_address[1], prefix)
             h = [("Location", "%s/cdn/%s" % (host, sha)), ("X-Repo-Commit", repo.commit)]
             if self.server.faults.pick(path, ("nolinked",), self.command):
                 pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:%s\nsize %d\n" % (
