@@ -433,6 +433,7 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
     HubErr rc = HUB_DROPPED;
     char err[CURL_ERROR_SIZE];
     CURLcode cr = CURLE_OK;
+    long status = 0, waited = 0;
     /* row: the tries in a row, to the last, that added no byte */
     for (int k = 0, row = 0; row < n->tries; k++) {
         if (k && cr == CURLE_OPERATION_TIMEDOUT) /* seconds went by: say why */
@@ -441,13 +442,17 @@ static HubErr fetch(const HubNet *n, const HubMeta *m, Transfer *t, const char *
                     "(try %d)\n",
                     t->bar ? "\r\033[K" : "", t->label, n->stall_seconds, (double)t->have / 1e6,
                     k + 1);
-        if (k)
-            hubhttp_backoff(row ? row : 1, t->hd.retry_after, t->label, t->bar);
+        if (k && !hubhttp_backoff(row ? row : 1, t->hd.retry_after, t->label, t->bar, &waited)) {
+            rc = hubhttp_fail(why, whylen, HUB_HTTP,
+                              "the server answered %ld and asks to wait (Retry-After) past the "
+                              "%d s attnviz waits: try later",
+                              status, HUB_WAIT_MAX);
+            break;
+        }
         if (m->size >= 0 && t->have == (long long)m->size)
             return curl_slist_free_all(h), HUB_OK;
         if ((rc = room(part, m->size - (double)t->have, why, whylen)) != HUB_OK)
             break;
-        long status;
         cr = get_once(n, h, m->url, t, &status, err);
         row = t->have > t->start ? 0 : row + 1;
         if (t->write_errno) {

@@ -9,6 +9,7 @@
  * where the bytes are). The transfer of the bytes into the cache is
  * hubblob.c's.
  */
+#define _XOPEN_SOURCE 700 /* strptime */
 #include "cli/hubget.h"
 
 #include <ctype.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
@@ -163,19 +165,37 @@ bool hubhttp_transient_status(long status)
     return status == 429 || status >= 500;
 }
 
-void hubhttp_backoff(int k, const char *retry_after, const char *label, bool bar)
+/* Retry-After's seconds, given as such or as an HTTP date; -1 without. */
+static long retry_seconds(const char *v)
 {
     char *end;
-    long s = retry_after && *retry_after ? strtol(retry_after, &end, 10) : -1;
-    if (s >= 0 && *end == 0) {
-        s = s < HUB_RETRY_AFTER_MAX ? s : HUB_RETRY_AFTER_MAX;
-        if (s >= 5)
-            fprintf(stderr, "%sattnviz: %s: the server asks to wait %ld s (Retry-After)\n",
-                    bar ? "\r\033[K" : "", label, s);
-        sleep((unsigned)s);
-        return;
+    long s = v && *v ? strtol(v, &end, 10) : -1;
+    if (s >= 0 && *end == 0)
+        return s;
+    struct tm tm = {0};
+    end = v && *v ? strptime(v, "%a, %d %b %Y %H:%M:%S GMT", &tm) : NULL;
+    if (!end || *end)
+        return -1;
+    double d = difftime(timegm(&tm), time(NULL));
+    return d > 0 ? (long)d : 0;
+}
+
+bool hubhttp_backoff(int k, const char *retry_after, const char *label, bool bar, long *waited)
+{
+    long s = retry_seconds(retry_after);
+    if (s < 0) {
+        usleep((useconds_t)(250000 << (k < 4 ? k - 1 : 3)));
+        return true;
     }
-    usleep((useconds_t)(250000 << (k < 4 ? k - 1 : 3)));
+    if (*waited + s > HUB_WAIT_MAX) /* asked for longer than is left: not begun */
+        return false;
+    s = s < HUB_RETRY_AFTER_MAX ? s : HUB_RETRY_AFTER_MAX;
+    *waited += s;
+    if (s >= 5)
+        fprintf(stderr, "%sattnviz: %s: the server asks to wait %ld s (Retry-After)\n",
+                bar ? "\r\033[K" : "", label, s);
+    sleep((unsigned)s);
+    return true;
 }
 
 bool hubhttp_transient(CURLcode rc)
@@ -239,12 +259,13 @@ static CURLcode head_once(const HubNet *n, const char *url, const char *file, Hu
                           long *status, int *tries, char *err)
 {
     CURLcode cr = CURLE_OUT_OF_MEMORY;
+    long waited = 0;
     for (int k = *tries = 0; k < n->tries; k++) {
         if (k && cr == CURLE_OPERATION_TIMEDOUT) /* seconds went by: say why */
             fprintf(stderr, "attnviz: %s: no answer in %ld s; asking again (%d of %d)\n", file,
                     n->head_seconds, k + 1, n->tries);
-        if (k)
-            hubhttp_backoff(k, hd->retry_after, file, false);
+        if (k && !hubhttp_backoff(k, hd->retry_after, file, false, &waited))
+            break; /* the answer kept: said by its status */
         ++*tries;
         struct curl_slist *h = hubhttp_headers(n, url);
         CURL *c = h ? hubhttp_easy(n, h, url, err) : NULL;
@@ -306,6 +327,11 @@ HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const cha
             return hubhttp_fail(why, whylen, HUB_NOT_FOUND, "%ld %s", m->status, m->code);
         if (m->status == 401 || m->status == 403)
             return hubhttp_fail(why, whylen, HUB_DENIED, "%ld %s", m->status, m->code);
+        if (m->status == 429 && retry_seconds(hd.retry_after) >= 0)
+            return hubhttp_fail(why, whylen, HUB_HTTP,
+                                "the server answered 429 (too many requests) and asks to wait "
+                                "%ld s more (Retry-After), past the %d s attnviz waits: try later",
+                                retry_seconds(hd.retry_after), HUB_WAIT_MAX);
         if (m->status >= 400)
             return hubhttp_fail(why, whylen, HUB_HTTP, "the server answered %ld%s", m->status,
                                 hubhttp_transient_status(m->status) ? " every time it was asked"

@@ -51,10 +51,14 @@ size_t hubhttp_on_header(char *line, size_t size, size_t nitems, void *ctx);
  * a server's error. */
 bool hubhttp_transient_status(long status);
 
-/* Before try k (1, 2, ...) of label: Retry-After's seconds when the
- * server gave them (at most HUB_RETRY_AFTER_MAX; 5 or more said on
- * standard error, over the bar when there is one), else 0.25, 0.5, 1, 2 s. */
-void hubhttp_backoff(int k, const char *retry_after, const char *label, bool bar);
+#define HUB_WAIT_MAX 60 /* seconds: the most Retry-After waits of one request, in all */
+
+/* Before try k (1, 2, ...) of label: Retry-After's seconds (a number, or
+ * an HTTP date) when the server gave them (at most HUB_RETRY_AFTER_MAX;
+ * 5 or more said on standard error, over the bar when there is one), else
+ * 0.25, 0.5, 1, 2 s. False, without waiting, when *waited (the seconds
+ * waited so far, added to) would pass HUB_WAIT_MAX. */
+bool hubhttp_backoff(int k, const char *retry_after, const char *label, bool bar, long *waited);
 
 /* A transfer that may work when tried again. */
 bool hubhttp_transient(CURLcode rc);

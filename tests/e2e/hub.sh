@@ -34,7 +34,9 @@
 #    path: the token never goes to the CDN, a renamed repo's relative
 #    redirect stays under the path, the CDN's refusal, server error or
 #    unknown name is said as its own;
-#    a HEAD answered 503 (Retry-After) once is asked again; a download the
+#    a HEAD answered 503 (Retry-After) once is asked again, one answered 429
+#    with Retry-After: 100 is said at once, one with an HTTP date waited
+#    for; a download the
 #    hub refuses after its HEAD said yes is said as such; an HF_ENDPOINT
 #    without a scheme is refused; the hub's 401 RepoNotFound is no such
 #    model; the progress bar fits a narrow terminal, and so does the
@@ -583,6 +585,20 @@ then
     ok "a HEAD answered 503 (Retry-After: 1) once is asked again, and the get ends well"
 else
     notok "get after one 503: $(tail -1 "$tmp/err")"
+fi
+# Retry-After: 100 on every request: no waiting past 60 s a request, said
+echo "config.json 429:100" >"$faults"
+start=$SECONDS
+HF_HUB_CACHE=$tmp/c6 one_line "always 429, Retry-After: 100: one line, no long wait" 1 \
+    'config.json from .*: the server answered 429 \(too many requests\) and asks to wait 100 s more \(Retry-After\), past the 60 s attnviz waits: try later' \
+    timeout 200 "$A" get user/tiny
+check "... at once ($((SECONDS - start)) s)" [ $((SECONDS - start)) -lt 10 ]
+echo "config.json 429:date6 1" >"$faults"
+if HF_HUB_CACHE=$tmp/c6 "$A" get user/tiny >/dev/null 2>"$tmp/err" &&
+    grep -Eq '^attnviz: config.json: the server asks to wait [56] s \(Retry-After\)$' "$tmp/err"; then
+    ok "Retry-After as an HTTP date is waited for"
+else
+    notok "Retry-After as an HTTP date: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
 fi
 echo "config.json 404@GET" >"$faults"
 HF_HUB_CACHE=$tmp/c5 one_line "the hub refuses a download its HEAD allowed (404)" 1 \

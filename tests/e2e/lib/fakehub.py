@@ -28,6 +28,8 @@ ending in @GET or @HEAD applies to that method only. ACTION:
   404 401 403 500   answer with that status (X-Error-Code as the hub's;
   503               STATUS:CODE another code, "401:RepoNotFound"); 503 with
                     Retry-After: 1
+  429:S             429 with Retry-After: S (seconds), or with dateS an HTTP
+                    date S seconds ahead ("429:date6")
   drop              send half of the body, then close the connection (GET)
   drop:N            send N bytes of the body, then close the connection (GET)
   badsum            flip a byte of the body (GET; a small file's too)
@@ -44,6 +46,7 @@ Every request is logged to --log as "METHOD PATH range=R auth=yes|no -> STATUS".
 The port (bound to 0: a free one) is written to --port-file. Stdlib only.
 """
 import argparse
+import email.utils
 import hashlib
 import json
 import os
@@ -150,6 +153,12 @@ class Hub(BaseHTTPRequestHandler):
             time.sleep(60)
             self.close_connection = True
             return
+        slow = self.server.faults.pick(path, ("429",), self.command)
+        if slow:
+            after = slow[4:]
+            if after.startswith("date"):
+                after = email.utils.formatdate(time.time() + int(after[4:]), usegmt=True)
+            return self.answer(429, [("Retry-After", after), ("X-Error-Code", "TooManyRequests")])
         forced = self.server.faults.pick(path, ("404", "401", "403", "500", "503"), self.command)
         if forced:
             status, _, code = forced.partition(":")
