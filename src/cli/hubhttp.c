@@ -234,7 +234,11 @@ static void meta_from(HubMeta *m, const HubHeaders *h, bool redirect)
         hex = hex && isxdigit((unsigned char)*p);
     for (char *p = m->etag; hex && *p; p++)
         *p = (char)tolower((unsigned char)*p);
-    const char *size = h->linked_size[0] ? h->linked_size : redirect ? "" : h->length;
+    const char *total = strchr(h->range, '/'); /* a GET of byte 0's answer: "bytes 0-0/SIZE" */
+    const char *size = h->linked_size[0] ? h->linked_size
+                       : redirect        ? ""
+                       : total           ? total + 1
+                                         : h->length;
     char *end;
     double v = strtod(size, &end);
     m->size = size[0] && *end == 0 && v >= 0 ? v : -1;
@@ -252,7 +256,15 @@ static void resolve_url(const HubNet *n, const char *repo, const char *rev, cons
     snprintf(url, size, "%s/%s/resolve/%s/%s", n->endpoint, repo, r, file);
 }
 
-/* One HEAD of url (for file) into *hd and *status, tried again
+/* libcurl's write callback that keeps nothing: the transfer ends. */
+static size_t no_body(char *p, size_t size, size_t nitems, void *ctx)
+{
+    (void)p, (void)size, (void)nitems, (void)ctx;
+    return 0;
+}
+
+/* One HEAD of url (for file) into *hd and *status (a GET of byte 0, its
+ * body not kept, where HEAD is refused with 405 or 501), tried again
  * (n->tries in all) after a transient failure or answer, *tries of them
  * made. Returns the curl code of the last. */
 static CURLcode head_once(const HubNet *n, const char *url, const char *file, HubHeaders *hd,
@@ -260,6 +272,7 @@ static CURLcode head_once(const HubNet *n, const char *url, const char *file, Hu
 {
     CURLcode cr = CURLE_OUT_OF_MEMORY;
     long waited = 0;
+    bool get = false;
     for (int k = *tries = 0; k < n->tries; k++) {
         if (k && cr == CURLE_OPERATION_TIMEDOUT) /* seconds went by: say why */
             fprintf(stderr, "attnviz: %s: no answer in %ld s; asking again (%d of %d)\n", file,
@@ -274,7 +287,11 @@ static CURLcode head_once(const HubNet *n, const char *url, const char *file, Hu
             return CURLE_OUT_OF_MEMORY;
         }
         memset(hd, 0, sizeof *hd);
-        curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+        if (get) { /* a server that refuses HEAD: its headers from a GET of one byte */
+            curl_easy_setopt(c, CURLOPT_RANGE, "0-0");
+            curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, no_body);
+        } else
+            curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
         curl_easy_setopt(c, CURLOPT_TIMEOUT, n->head_seconds);
         curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, hubhttp_on_header);
         curl_easy_setopt(c, CURLOPT_HEADERDATA, hd);
@@ -283,6 +300,13 @@ static CURLcode head_once(const HubNet *n, const char *url, const char *file, Hu
         curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, status);
         curl_easy_cleanup(c);
         curl_slist_free_all(h);
+        if (get && cr == CURLE_WRITE_ERROR) /* the body, not kept: the headers came */
+            cr = CURLE_OK;
+        if (cr == CURLE_OK && !get && (*status == 405 || *status == 501)) {
+            get = true; /* HEAD not allowed: asked again as a GET, not a try */
+            k--, --*tries;
+            continue;
+        }
         if (cr == CURLE_OK ? !hubhttp_transient_status(*status) : !hubhttp_transient(cr))
             break;
     }

@@ -36,7 +36,7 @@
 #    unknown name is said as its own;
 #    a HEAD answered 503 (Retry-After) once is asked again, one answered 429
 #    with Retry-After: 100 is said at once, one with an HTTP date waited
-#    for; a download the
+#    for; a mirror refusing HEAD (405) is read with a GET; a download the
 #    hub refuses after its HEAD said yes is said as such; an HF_ENDPOINT
 #    without a scheme is refused; the hub's 401 RepoNotFound is no such
 #    model; the progress bar fits a narrow terminal, and so does the
@@ -600,6 +600,15 @@ if HF_HUB_CACHE=$tmp/c6 "$A" get user/tiny >/dev/null 2>"$tmp/err" &&
 else
     notok "Retry-After as an HTTP date: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
 fi
+# a mirror that refuses HEAD (405): the same headers from a GET of byte 0
+echo "* 405@HEAD" >"$faults"
+if HF_HUB_CACHE=$tmp/c7 "$A" get user/tiny >/dev/null 2>"$tmp/err"; then
+    ok "a mirror refusing HEAD (405): the headers from a GET, the get ends well"
+else
+    notok "a mirror refusing HEAD: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+: >"$faults"
+HF_HUB_CACHE=$tmp/c7 same_numbers "... and opens" user/tiny
 echo "config.json 404@GET" >"$faults"
 HF_HUB_CACHE=$tmp/c5 one_line "the hub refuses a download its HEAD allowed (404)" 1 \
     'config.json from .*: the server answered 404 to the download' "$A" get user/tiny

@@ -25,8 +25,8 @@ Failures are chosen per request by FILE, read again on every request, one
 rule a line: PATTERN ACTION [COUNT], PATTERN a substring of the path (or *),
 COUNT how many matching requests it applies to (default: all); an ACTION
 ending in @GET or @HEAD applies to that method only. ACTION:
-  404 401 403 500   answer with that status (X-Error-Code as the hub's;
-  503               STATUS:CODE another code, "401:RepoNotFound"); 503 with
+  404 401 403 405   answer with that status (X-Error-Code as the hub's;
+  500 501 503       STATUS:CODE another code, "401:RepoNotFound"); 503 with
                     Retry-After: 1
   429:S             429 with Retry-After: S (seconds), or with dateS an HTTP
                     date S seconds ahead ("429:date6")
@@ -159,11 +159,13 @@ class Hub(BaseHTTPRequestHandler):
             if after.startswith("date"):
                 after = email.utils.formatdate(time.time() + int(after[4:]), usegmt=True)
             return self.answer(429, [("Retry-After", after), ("X-Error-Code", "TooManyRequests")])
-        forced = self.server.faults.pick(path, ("404", "401", "403", "500", "503"), self.command)
+        forced = self.server.faults.pick(path, ("404", "401", "403", "405", "500", "501", "503"),
+                                         self.command)
         if forced:
             status, _, code = forced.partition(":")
             codes = {"404": "EntryNotFound", "401": "GatedRepo", "403": "GatedRepo",
-                     "500": "Internal", "503": "Unavailable"}
+                     "405": "MethodNotAllowed", "500": "Internal", "501": "NotImplemented",
+                     "503": "Unavailable"}
             if status == "503":
                 return self.answer(503, [("Retry-After", "1"), ("X-Error-Code", code or codes[status])])
             return self.error(int(status), code or codes[status])
