@@ -307,10 +307,14 @@ same_numbers "the resumed download opens" user/big
 
 # --- two gets of one model at once: the second waits for the first, says so ---
 echo "cdn trickle:300000" >"$faults"
+cdn_gets=$(grep -c '^GET /cdn/' "$log")
 "$A" get user/both >/dev/null 2>"$tmp/first.err" &
 first=$!
-for _ in $(seq 100); do
-    [ -n "$(find "$HF_HUB_CACHE/models--user--both/blobs" -name '*.incomplete' 2>/dev/null)" ] && break
+# the first's GET of the weights is in the log (not only its .incomplete on
+# disk: under ASan the request came after, and was counted as the second's)
+for _ in $(seq 200); do
+    [ -n "$(find "$HF_HUB_CACHE/models--user--both/blobs" -name '*.incomplete' 2>/dev/null)" ] &&
+        [ "$(grep -c '^GET /cdn/' "$log")" -gt "$cdn_gets" ] && break
     sleep 0.05
 done
 before=$(requests)
