@@ -43,6 +43,11 @@ int json_string_each(Json *j, int (*put)(void *ctx, unsigned cp), void *ctx);
  * that are not UTF-8. Returns AV_OK, AV_ERR_MODEL or AV_ERR_NOMEM. */
 int json_string(Json *j, char **out);
 
+/* An object's next key and the ':' after it: the key into *key (as
+ * json_string's; NULL on failure). Returns AV_OK, or j->err with `what`
+ * as the reason. */
+int json_key(Json *j, char **key, const char *what);
+
 /* Skip any value (nested at most 32 deep). Returns AV_OK or j->err. */
 int json_skip_value(Json *j, int depth);
 

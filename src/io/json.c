@@ -174,6 +174,16 @@ int json_string(Json *j, char **out)
     return AV_OK;
 }
 
+int json_key(Json *j, char **key, const char *what)
+{
+    if (json_string(j, key) || !json_eat(j, ':')) {
+        free(*key);
+        *key = NULL;
+        return json_fail(j, "%s", what);
+    }
+    return AV_OK;
+}
+
 /* Past the digits at q (none: q itself). */
 static const char *digits(const char *q, const char *end)
 {

@@ -111,10 +111,8 @@ static int parse_object(Conf *c)
         return AV_OK;
     do {
         char *key;
-        if (json_string(j, &key) || !json_eat(j, ':')) {
-            free(key);
-            return json_fail(j, "a key is malformed");
-        }
+        if (json_key(j, &key, "a key is malformed"))
+            return j->err;
         int k = 0;
         while (k < K_N && strcmp(key, keys[k].name) != 0)
             k++;
@@ -272,10 +270,8 @@ static int module_object(Json *j, char *path, size_t size, bool *found)
         return AV_OK;
     do {
         char *key = NULL, *s = NULL;
-        if (json_string(j, &key) || !json_eat(j, ':')) {
-            free(key);
-            return json_fail(j, "a key is malformed");
-        }
+        if (json_key(j, &key, "a key is malformed"))
+            return j->err;
         bool is_type = strcmp(key, "type") == 0, is_path = strcmp(key, "path") == 0;
         free(key);
         if (!is_type && !is_path) {

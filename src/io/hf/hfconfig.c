@@ -114,10 +114,8 @@ static int parse_origin(Conf *c)
         return AV_OK;
     do {
         char *key;
-        if (json_string(j, &key) || !json_eat(j, ':')) {
-            free(key);
-            return json_fail(j, "a key of \"attnviz\" is malformed");
-        }
+        if (json_key(j, &key, "a key of \"attnviz\" is malformed"))
+            return j->err;
         int which = !strcmp(key, "task") ? 1 : !strcmp(key, "seed") ? 2 : 0;
         free(key);
         double seed;
@@ -145,10 +143,8 @@ static int parse_object(Conf *c)
         return AV_OK;
     do {
         char *key;
-        if (json_string(j, &key) || !json_eat(j, ':')) {
-            free(key);
-            return json_fail(j, "a key is malformed");
-        }
+        if (json_key(j, &key, "a key is malformed"))
+            return j->err;
         int k = 0;
         while (k < K_N && strcmp(key, keys[k]) != 0)
             k++;

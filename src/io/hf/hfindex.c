@@ -95,10 +95,8 @@ static int parse(Index *x)
     if (!json_eat(j, '}')) {
         do {
             char *key;
-            if (json_string(j, &key) || !json_eat(j, ':')) {
-                free(key);
-                return json_fail(j, "a key is malformed");
-            }
+            if (json_key(j, &key, "a key is malformed"))
+                return j->err;
             bool map = strcmp(key, "weight_map") == 0;
             free(key);
             if (map ? take_map(x) : json_skip_value(j, 0))
