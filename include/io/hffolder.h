@@ -20,8 +20,8 @@ bool hffolder_lfs_pointer(const char *dir, char *name, size_t size);
 
 /* The files dir lacks (a link whose blob is gone counts as lacking):
  * config.json; model.safetensors, or where model.safetensors.index.json is
- * there the shards it names; the tokenizer, unless tokenizer.json is there:
- * vocab.txt for a BERT (config.json's model_type), vocab.json and
+ * there the shards it names, or where only shards are there that index; the tokenizer, unless
+ * tokenizer.json is there: vocab.txt for a BERT (config.json's model_type), vocab.json and
  * merges.txt otherwise (without config.json, vocab.txt will do). A
  * sentence-transformers folder with no config.json whose modules.json puts
  * the model in a subfolder is checked there, the names with its path

@@ -157,6 +157,19 @@ refused indivisible '"n_embd" 48 is not divisible by "n_head" 5'
 refused extra-layer 'not a layer of config.json'"'"'s n_layer 3'
 refused index-wrong-shard 'weight_map puts "transformer.wte.weight" in model-00002-of-00002' --shards 2
 
+# shards whose index was lost: the index is named, not model.safetensors
+d=$tmp/no-index
+$py $gen "$d" --shards 2 >/dev/null 2>&1 && rm -f "$d/model.safetensors.index.json"
+"$dump" "$d" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -qF "shards of the weights but no model.safetensors.index.json" "$tmp/err"; then
+    echo "ok - hfmodel refuses shards without their index: $(cat "$tmp/err")"
+else
+    echo "not ok - hfmodel refuses shards without their index: exit $rc: $(cat "$tmp/err")"
+fi
+rm -rf "$d"
+
 # F16 and BF16: all 65,536 bit patterns, against NumPy's float16 and the
 # definition of bfloat16 (the top half of a float32)
 $py - "$tmp" <<'EOF'

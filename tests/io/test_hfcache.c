@@ -391,7 +391,8 @@ static void test_hffolder_missing_by_kind(void **state)
 {
     /* expect: a BERT (config.json's model_type) lacks vocab.txt, not GPT-2's
      * two files; a sharded folder lacks the shard its index names and its
-     * link lost, not model.safetensors */
+     * link lost, not model.safetensors, and shards without their index
+     * lack the index */
     const char *root = tmp_dir(state);
     char p[1024], list[256];
     put_at(root, "b/config.json", "{\"model_type\": \"bert\"}");
@@ -412,6 +413,14 @@ static void test_hffolder_missing_by_kind(void **state)
     assert_int_equal(symlink("../blobs/gone", p), 0);
     assert_int_equal(missing_at(root, "s", list, sizeof list), 1);
     assert_string_equal(list, "model-00002-of-00002.safetensors");
+
+    /* shards whose index was lost: the index is what is missing */
+    put_at(root, "x/config.json", "{\"model_type\": \"gpt2\"}");
+    put_at(root, "x/tokenizer.json", "{}");
+    put_at(root, "x/model-00001-of-00002.safetensors", "x");
+    put_at(root, "x/model-00002-of-00002.safetensors", "x");
+    assert_int_equal(missing_at(root, "x", list, sizeof list), 1);
+    assert_string_equal(list, "model.safetensors.index.json");
 }
 
 static void test_hfcache_whole_copy_first(void **state)

@@ -120,7 +120,8 @@ static int missing_in(const char *dir, const char *pre, char *list, size_t size)
     if (has(d, "model.safetensors.index.json") && !has(d, "model.safetensors"))
         n = missing_shards(d, pre, list, size, n);
     else if (!has(d, "model.safetensors"))
-        n = add(list, size, n, NEED("model.safetensors"));
+        n = add(list, size, n,
+                NEED(hfmodel_has_shards(d) ? "model.safetensors.index.json" : "model.safetensors"));
     if (bert && !has(d, "tokenizer.json") && !has(d, "vocab.txt"))
         n = add(list, size, n, NEED("vocab.txt"));
     if (!bert && !has(d, "tokenizer.json") && (config || !has(d, "vocab.txt"))) {

@@ -21,6 +21,7 @@
 #include "core/av.h"
 #include "core/hugemem.h"
 #include "hfindex.h"
+#include "io/hfshards.h"
 
 #define HF_CHUNK ((size_t)1 << 20) /* elements copied between drops of the map's pages */
 #define HF_LINE 16                 /* floats of a cache line: where each copy begins */
@@ -63,6 +64,11 @@ static int open_files(const char *dir, HfWeights *hw, char *why, size_t whylen)
                     "%s: only pytorch_model.bin, which attnviz does "
                     "not read: convert it to model.safetensors (Python: safetensors.torch."
                     "save_file)",
+                    dir);
+    if (hfmodel_has_shards(dir))
+        return fail(why, whylen, AV_ERR_MODEL,
+                    "%s: shards of the weights but no model.safetensors.index.json, "
+                    "which names the shard of every tensor",
                     dir);
     return fail(why, whylen, AV_ERR_MODEL,
                 "%s: no model.safetensors (nor "
