@@ -1,7 +1,7 @@
 /* hubget.h - files of a Hugging Face hub repository over HTTP, with libcurl:
  * the metadata a HEAD of /{repo}/resolve/{rev}/{file} answers with
  * (hubhttp.c), and a file's bytes into a blob of the cache, resumed and
- * checked (hubblob.c).
+ * checked (hubblob.c, hubcheck.c).
  *
  * The only layer that reaches the network, and only when the user asked
  * (attnviz get, or yes to the question of --model NAME). Nothing here prints
@@ -61,10 +61,12 @@ HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const cha
                    char *why, size_t whylen);
 
 /* Whether the file at path is whole: the checksum the hub named (an LFS
- * file's sha256, a small file's git blob id), read through, or where it
- * named none m's size (when known). When not, *what (unless NULL) is
- * "sha256" or "git blob id" when bytes were checked, else "". */
-bool hubget_blob_whole(const HubMeta *m, const char *path, const char **what);
+ * file's sha256, a small file's git blob id), read through (with bar, a
+ * progress line naming label meanwhile), or where it named none m's size
+ * (when known). When not, *what (unless NULL) is "sha256" or "git blob
+ * id" when bytes were checked, else "". */
+bool hubget_blob_whole(const HubMeta *m, const char *path, const char *label, bool bar,
+                       const char **what);
 
 /* The bytes m names into blob, under huggingface_hub's lock on it
  * (hfcache_lock_blob: another download of it, another attnviz get's or

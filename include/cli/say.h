@@ -5,6 +5,8 @@
 #ifndef ATTNVIZ_SAY_H
 #define ATTNVIZ_SAY_H
 
+#include <stddef.h>
+
 /* Print "attnviz: " and the formatted message as one line on standard
  * error; returns status, for `return say(2, ...)`. */
 int say(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -21,5 +23,8 @@ int say_columns(void);
  * terminal's width less one column, so that it never wraps (a wrapped line
  * is left behind by the next "\r", one more line each frame). */
 void say_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* bytes as the progress lines give them: "12.3 MB", from 1e9 "1.23 GB". */
+void say_mb(char *buf, size_t size, double bytes);
 
 #endif

@@ -126,7 +126,7 @@ static int get_file(Get *g, const char *file, const HubMeta *m)
     struct stat st; /* a blob of the checksum (or size) the hub gives is the file */
     const bool there = stat(blob, &st) == 0 && S_ISREG(st.st_mode);
     const char *what = "";
-    const bool had = there && hubget_blob_whole(m, blob, &what);
+    const bool had = there && hubget_blob_whole(m, blob, file, g->net.bar, &what);
     if (there && !had && m->size >= 0 && st.st_size != m->size)
         say(0, "%s: the cache's copy is %.1f MB, not %.1f MB: fetching it again", file,
             (double)st.st_size / 1e6, m->size / 1e6);

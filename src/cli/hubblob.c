@@ -3,14 +3,13 @@
  * (Range), under huggingface_hub's lock and a flock of the part, with a
  * progress bar, retries after a dropped or stalled connection, the room on
  * the disk checked first, and only a whole file whose sha256 (LFS) or git
- * blob id is the one the hub named renamed to its blob's name.
+ * blob id is the one the hub named (hubcheck.c) renamed to its blob's name.
  *
  * What the hub says of the file (hubget_head) and the requests' handles,
  * headers and retries are hubhttp.c's (hubhttp.h).
  */
 #include "cli/hubget.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -28,10 +27,9 @@
 #include <curl/curl.h>
 
 #include "core/av.h"
-#include "core/sha1.h"
-#include "core/sha256.h"
 #include "cli/say.h"
 #include "io/hfcache.h"
+#include "hubcheck.h"
 #include "hubhttp.h"
 
 #define HUB_LOW_SPEED 1024 /* bytes a second: slower for stall_seconds is a stall */
@@ -95,15 +93,6 @@ static size_t on_data(char *p, size_t size, size_t nitems, void *ctx)
     return len;
 }
 
-/* "12.3 MB" */
-static void mb(char *buf, size_t size, double bytes)
-{
-    if (bytes >= 1e9)
-        snprintf(buf, size, "%.2f GB", bytes / 1e9);
-    else
-        snprintf(buf, size, "%.1f MB", bytes / 1e6);
-}
-
 /* The bar on standard error, on one line of the terminal whatever its
  * width (a longer one would wrap, and "\r" go back only to the wrapped
  * part): the file, the bar, how much, how fast, how long left; the bar
@@ -112,9 +101,9 @@ static void draw_bar(const Transfer *t, double elapsed)
 {
     char have[32], total[32] = "?", left[32] = "", figures[160];
     double speed = elapsed > 0 ? (t->have - t->start) / elapsed : 0;
-    mb(have, sizeof have, (double)t->have);
+    say_mb(have, sizeof have, (double)t->have);
     if (t->size > 0)
-        mb(total, sizeof total, t->size);
+        say_mb(total, sizeof total, t->size);
     if (t->size > 0 && speed > 0) {
         long s = (long)((t->size - (double)t->have) / speed);
         snprintf(left, sizeof left, "  %ld:%02ld left", s / 60, s % 60);
@@ -187,104 +176,14 @@ static CURLcode get_once(const HubNet *n, struct curl_slist *h, const char *url,
     return rc;
 }
 
-/* The sha256 of path's bytes as hex[65]. */
-static bool file_sha256(const char *path, char hex[65])
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    static unsigned char buf[1 << 16];
-    Sha256 s;
-    uint8_t d[32];
-    sha256_init(&s);
-    ssize_t r;
-    while ((r = read(fd, buf, sizeof buf)) > 0)
-        sha256_update(&s, buf, (size_t)r);
-    close(fd);
-    sha256_final(&s, d, hex);
-    return r == 0;
-}
-
-/* The git blob id of path's bytes as hex[41]: sha1("blob SIZE\0" bytes),
- * the ETag the hub gives a small (not LFS) file. */
-static bool file_git_id(const char *path, char hex[41])
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0)
-        return false;
-    if (fstat(fd, &st) != 0) {
-        close(fd);
-        return false;
-    }
-    static unsigned char buf[1 << 16];
-    char head[32];
-    Sha1 s;
-    uint8_t d[20];
-    sha1_init(&s);
-    const int len = snprintf(head, sizeof head, "blob %lld", (long long)st.st_size);
-    sha1_update(&s, head, (size_t)len + 1); /* with its NUL */
-    ssize_t r;
-    while ((r = read(fd, buf, sizeof buf)) > 0)
-        sha1_update(&s, buf, (size_t)r);
-    close(fd);
-    sha1_final(&s, d, hex);
-    return r == 0;
-}
-
-/* Whether etag is 40 lower-case hexadecimal digits: a git object id. */
-static bool is_git_id(const char *etag)
-{
-    size_t k = 0;
-    while (etag[k] && isxdigit((unsigned char)etag[k]) && !isupper((unsigned char)etag[k]))
-        k++;
-    return k == 40 && !etag[k];
-}
-
-/* Whether path's bytes are the ones the hub named: an LFS file's sha256,
- * a small file's git blob id (true when it named neither); *what is which,
- * hex the one found. */
-static bool same_bytes(const HubMeta *m, const char *path, const char **what, char hex[65])
-{
-    hex[0] = 0;
-    *what = "";
-    if (m->lfs && strlen(m->etag) == 64) {
-        *what = "sha256";
-        return file_sha256(path, hex) && strcmp(hex, m->etag) == 0;
-    }
-    if (!m->lfs && !m->unchecked && is_git_id(m->etag)) {
-        *what = "git blob id";
-        return file_git_id(path, hex) && strcmp(hex, m->etag) == 0;
-    }
-    return true;
-}
-
-/* Whether the hub named a checksum of m's bytes (same_bytes). */
-static bool named(const HubMeta *m)
-{
-    return m->lfs ? strlen(m->etag) == 64 : !m->unchecked && is_git_id(m->etag);
-}
-
-bool hubget_blob_whole(const HubMeta *m, const char *path, const char **what)
-{
-    struct stat st;
-    char hex[65];
-    const char *w = "";
-    /* a checksum is the file's, whatever size the hub announced */
-    bool ok = stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-              (named(m) || m->size < 0 || st.st_size == m->size) && same_bytes(m, path, &w, hex);
-    if (what)
-        *what = ok ? "" : w;
-    return ok;
-}
-
 /* The downloaded part against what the hub named: an LFS file's sha256, a
  * small file's git blob id; a mismatch deletes it. */
-static HubErr check_part(const HubMeta *m, const char *part, char *why, size_t whylen)
+static HubErr check_part(const HubMeta *m, const char *part, const char *label, bool bar, char *why,
+                         size_t whylen)
 {
     char hex[65];
     const char *what;
-    if (same_bytes(m, part, &what, hex))
+    if (hubcheck_same(m, part, label, bar, &what, hex))
         return HUB_OK;
     unlink(part); /* wrong bytes: nothing to resume from */
     return hubhttp_fail(why, whylen, HUB_CHECKSUM, "its %s is %.12s..., the hub's %.12s...", what,
@@ -306,7 +205,7 @@ static HubErr room(const char *part, double need, char *why, size_t whylen)
     if (free_bytes >= need)
         return HUB_OK;
     char a[32], b[32];
-    mb(a, sizeof a, need), mb(b, sizeof b, free_bytes);
+    say_mb(a, sizeof a, need), say_mb(b, sizeof b, free_bytes);
     errno = ENOSPC;
     return hubhttp_fail(why, whylen, HUB_DISK, "%s more are needed and %s are free", a, b);
 }
@@ -400,7 +299,8 @@ static bool wrong_size(const HubMeta *m, Transfer *t, const char *part, bool at_
     const long long total = at_end ? range_total(t->hd.range) : t->have;
     const char *what;
     char hex[65];
-    if ((named(m) || total == t->have) && t->have > 0 && same_bytes(m, part, &what, hex)) {
+    if ((hubcheck_named(m) || total == t->have) && t->have > 0 &&
+        hubcheck_same(m, part, t->label, t->bar, &what, hex)) {
         t->checked = true;
         *rc = HUB_OK;
         return true;
@@ -414,11 +314,11 @@ static bool wrong_size(const HubMeta *m, Transfer *t, const char *part, bool at_
         *rc = hubhttp_fail(why, whylen, HUB_HTTP,
                            "the hub announced %.0f bytes and the server has none past %lld%s",
                            m->size, t->have,
-                           named(m) ? " (and those do not match its checksum)" : "");
+                           hubcheck_named(m) ? " (and those do not match its checksum)" : "");
     else
         *rc = hubhttp_fail(why, whylen, HUB_HTTP,
                            "the hub announced %.0f bytes and the server has %lld%s", m->size, total,
-                           named(m) ? " (and those do not match its checksum)" : "");
+                           hubcheck_named(m) ? " (and those do not match its checksum)" : "");
     return true;
 }
 
@@ -568,7 +468,7 @@ static HubErr download(const HubNet *n, const HubMeta *m, const char *label, con
     if (close(t.fd) != 0 && rc == HUB_OK)
         rc = hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(errno));
     if (rc == HUB_OK && !t.checked)
-        rc = check_part(m, part, why, whylen);
+        rc = check_part(m, part, label, n->bar, why, whylen);
     if (rc == HUB_OK && rename(part, blob) != 0)
         rc = hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(errno));
     return rc;
@@ -585,7 +485,8 @@ HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const c
     HubErr rc = lock_blob(blob, part, label, &lock, why, whylen);
     if (rc)
         return rc;
-    if (hubget_blob_whole(m, blob, NULL)) /* whole now: the download waited for put it there */
+    if (hubget_blob_whole(m, blob, label, n->bar,
+                          NULL)) /* whole now: the download waited for put it there */
         rc = HUB_OK;
     else
         rc = download(n, m, label, blob, part, why, whylen);

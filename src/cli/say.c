@@ -57,3 +57,11 @@ void say_progress(const char *fmt, ...)
     fprintf(stderr, "\r\033[K%.*s", (int)fit(line, say_columns() - 1), line);
     fflush(stderr);
 }
+
+void say_mb(char *buf, size_t size, double bytes)
+{
+    if (bytes >= 1e9)
+        snprintf(buf, size, "%.2f GB", bytes / 1e9);
+    else
+        snprintf(buf, size, "%.1f MB", bytes / 1e6);
+}

@@ -660,6 +660,18 @@ for cols in 80 30; do
     if out=$(reading $cols); then ok "reading a cached model fits $cols columns ($out)"
     else notok "reading a cached model at $cols columns: $out"; fi
 done
+# a second get of user/big on a terminal: while it reads the cached copy
+# through (550 MB take seconds for gpt2), a line says so, then is cleared
+HF_HUB_CACHE=$tmp/bar80 "$PY" tests/e2e/lib/ptyrun.py --cols 80 -- "$A" get user/big \
+    >"$tmp/check.out"
+frames=$(tr '\r' '\n' <"$tmp/check.out" | sed 's/\x1b\[K//g' |
+    grep -cE '^attnviz: checking model\.safetensors: +[0-9]+% of 0\.6 MB$')
+if grep -q '^EXIT 0$' "$tmp/check.out" && [ "$frames" -ge 1 ] &&
+    grep -q 'attnviz: model.safetensors: already in the cache' "$tmp/check.out"; then
+    ok "get of a cached file on a terminal says it checks it ($frames frames), then that it is there"
+else
+    notok "checking a cached file on a terminal: $frames frames; $(tr '\r\n' '||' <"$tmp/check.out" | cut -c1-300)"
+fi
 
 # --- the question on a terminal ----------------------------------------------
 # ask ANSWER: --model user/asked with stdin and stderr on a pseudo-terminal
