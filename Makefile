@@ -49,8 +49,8 @@ LAYERS := core io train render app ui cli
 B := build
 BIN := attnviz
 MAIN_SRC := src/cli/main.c
-# (a layer's subfolders too: core's fast kernels live in src/core/fast/)
-layer_src = $(filter-out $(MAIN_SRC),$(wildcard src/$(1)/*.c src/$(1)/*/*.c))
+# (a layer's subfolders too, two deep: core's fast kernels live in src/core/fast/)
+layer_src = $(filter-out $(MAIN_SRC),$(wildcard src/$(1)/*.c src/$(1)/*/*.c src/$(1)/*/*/*.c))
 layer_lib = $(B)/lib$(1).a
 # $(call below,L): L and every layer under it, top first (the link order).
 below = $(strip $(call _below,$(1),$(LAYERS),))

@@ -6,6 +6,7 @@
 #ifndef ATTNVIZ_SHA256_H
 #define ATTNVIZ_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,10 +14,20 @@
 
 typedef struct {
     uint32_t h[8];
-    MdBlocks m; /* the message's blocks */
+    MdBlocks m;          /* the message's blocks */
+    MdCompress compress; /* the block function: plain C or the processor's */
 } Sha256;
 
+/* A new message, hashed with the processor's SHA extensions where it has
+ * them (x86-64), else in plain C: the same digest either way. */
 void sha256_init(Sha256 *s);
+
+/* A new message hashed in plain C whatever the processor (the tests hold
+ * the two ways to the same digests). */
+void sha256_init_portable(Sha256 *s);
+
+/* Whether s hashes with the processor's SHA extensions. */
+bool sha256_accelerated(const Sha256 *s);
 
 /* Add data[0..len) to the message. */
 void sha256_update(Sha256 *s, const void *data, size_t len);

@@ -1,7 +1,7 @@
 /* hubcheck.c - a file's bytes against the checksum the hub named
- * (hubcheck.h), and hubget_blob_whole (cli/hubget.h). A 550 MB file takes
- * a second or more to read through, so on a terminal a progress line says
- * so meanwhile.
+ * (hubcheck.h), and hubget_blob_whole (cli/hubget.h). Reading a
+ * checkpoint of several hundred MB through takes a while, so on a terminal
+ * a progress line says so meanwhile.
  */
 #include "hubcheck.h"
 

@@ -1,17 +1,25 @@
 /* test_sha256.c - SHA-256 (sha256.h) against the FIPS 180-4 examples and
- * the NIST vectors, whole and fed in pieces of every size. */
+ * the NIST vectors, whole and fed in pieces of every size, both ways it
+ * hashes: with the processor's SHA extensions and in plain C. */
 #include "test_common.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sha256.h"
 
+/* The two ways to hash (sha256.h): the processor's SHA extensions where it
+ * has them, and plain C; every test below holds for both. */
+typedef void (*Init)(Sha256 *s);
+static const Init inits[] = {sha256_init, sha256_init_portable};
+static Init init = sha256_init;
+
 static void hash(const void *p, size_t len, size_t piece, char hex[65])
 {
     Sha256 s;
     uint8_t d[32];
-    sha256_init(&s);
+    init(&s);
     for (size_t at = 0; at < len; at += piece)
         sha256_update(&s, (const char *)p + at, len - at < piece ? len - at : piece);
     sha256_final(&s, d, hex);
@@ -80,12 +88,62 @@ static void test_sha256_padding_edges(void **state)
     }
 }
 
+static void test_sha256_two_ways_agree(void **state)
+{
+    /* expect: on 3 MB of pseudo-random bytes cut at every length from 0 to
+     * 300 and at 1 MB past a block's edge, the processor's way and plain C
+     * give the same digest (where the processor has no SHA extensions both
+     * are plain C, and the vectors above hold them to the standard) */
+    (void)state;
+    const size_t n = 3u << 20;
+    uint8_t *buf = malloc(n);
+    assert_non_null(buf);
+    uint32_t x = 2463534242u;
+    for (size_t k = 0; k < n; k++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        buf[k] = (uint8_t)(x >> 24);
+    }
+    static const size_t big[] = {(1u << 20) + 1, (1u << 20) + 63, 3u << 20};
+    char a[65], b[65];
+    for (size_t len = 0; len <= 300 + 3; len++) {
+        const size_t L = len <= 300 ? len : big[len - 301];
+        init = inits[0], hash(buf, L, 4096, a);
+        init = inits[1], hash(buf, L, 4096, b);
+        assert_string_equal(a, b);
+    }
+    init = sha256_init;
+    free(buf);
+}
+
+/* Every test of the standard's vectors, with each way to hash. */
+static int use_accelerated(void **state)
+{
+    (void)state;
+    init = inits[0];
+    return 0;
+}
+
+static int use_portable(void **state)
+{
+    (void)state;
+    init = inits[1];
+    return 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sha256_known_vectors),
-        cmocka_unit_test(test_sha256_million_a_in_any_pieces),
-        cmocka_unit_test(test_sha256_padding_edges),
+        cmocka_unit_test_setup(test_sha256_known_vectors, use_accelerated),
+        cmocka_unit_test_setup(test_sha256_million_a_in_any_pieces, use_accelerated),
+        cmocka_unit_test_setup(test_sha256_padding_edges, use_accelerated),
+        cmocka_unit_test_setup(test_sha256_known_vectors, use_portable),
+        cmocka_unit_test_setup(test_sha256_million_a_in_any_pieces, use_portable),
+        cmocka_unit_test_setup(test_sha256_padding_edges, use_portable),
+        cmocka_unit_test(test_sha256_two_ways_agree),
     };
+    Sha256 s;
+    sha256_init(&s);
+    printf("# sha256: %s\n", sha256_accelerated(&s) ? "the processor's SHA extensions and plain C"
+                                                    : "plain C only (no SHA extensions here)");
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
