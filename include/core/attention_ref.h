@@ -54,6 +54,23 @@ float attention_scale(const AttnShape *s);
  * AV_ERR_CONFIG (any other fault). */
 int attention_check(const AttnShape *s);
 
+/* The largest |x| of count floats: +INFINITY when one is NaN or infinite. */
+float attention_max_abs(const float *x, size_t count);
+
+/* Whether every score of s stays finite when each component of Q is at most
+ * max_q and each of K at most max_k in magnitude: d_k max_q max_k times the
+ * scale is below FLT_MAX (the bound of a dot product, so the softmax never
+ * sees an infinity or a NaN). False for an infinite or NaN bound. */
+bool attention_scores_bounded(const AttnShape *s, double max_q, double max_k);
+
+/* The same before Q and K are made: Q = Xq W_q, K = Xkv W_k, V = Xkv W_v
+ * and out = concat W_o bounded by each row's sum of |x| times the largest
+ * |w|, the scores by attention_scores_bounded. Scans Xq, Xkv and the four
+ * weights (fewer floats than one of the products reads). Returns AV_OK or
+ * AV_ERR_OVERFLOW (a NaN or an infinity among them included). */
+int attention_check_range(const AttnShape *s, const float *Xq, const float *Xkv,
+                          const AttnWeights *w);
+
 /* The raw scaled score of one pair (i, j) of head h, -INFINITY when masked. */
 float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j);
 

@@ -28,6 +28,7 @@ enum {
     AV_ERR_LESSON = -15,        /* a lesson file is malformed */
     AV_ERR_NEEDS_MODEL = -16,   /* the view needs vectors that imported attention lacks */
     AV_ERR_STOPPED = -17,       /* asked to stop before the end (a job being closed) */
+    AV_ERR_OVERFLOW = -18,      /* the numbers would leave float32's range (weights too large) */
 };
 
 /* Limits (README.md "Limits"): enforced with a clear message, tested at the edges. */

@@ -493,6 +493,15 @@ static int dump_grads(Trainer *tr, const char *dir)
     return err ? say(1, "cannot write in %s: %s", dir, strerror(errno)) : 0;
 }
 
+/* A step that could not be taken (the training diverged): one line, and
+ * nothing saved, since the weights are no longer a model. */
+static int step_failed(const Trainer *tr, int err)
+{
+    return say(av_exit_status(err), "train: step %ld: %s%s; nothing was saved", tr->step + 1,
+               av_strerror(err),
+               err == AV_ERR_OVERFLOW ? " (the training diverged: try a lower --lr)" : "");
+}
+
 static int train_loop(Trainer *tr, const TrainOptions *o)
 {
     const ModelSpec *s = &tr->net.spec;
@@ -503,8 +512,10 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
     double t0 = now(), last_bar = 0;
     struct sigaction old[STOP_SIGNALS];
     catch_stop_signals(old);
+    int err = AV_OK;
     while (tr->step < o->steps && !interrupted) {
-        trainer_step(tr);
+        if ((err = trainer_step(tr)))
+            break;
         if ((o->report && tr->step % o->report == 0) || tr->step == o->steps)
             progress(tr, hs, tty);
         if (tty && now() - last_bar > 0.1) {
@@ -514,6 +525,11 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
     }
     if (tty)
         fputs("\r\033[K", stderr);
+    if (err) {
+        restore_stop_signals(old);
+        free(hs);
+        return step_failed(tr, err);
+    }
     if (o->steps == 0 || interrupted)
         progress(tr, hs, false);
     int status = save(tr, o->save, hs, o->hf);
@@ -574,9 +590,9 @@ int train_cmd_main(int argc, char **argv)
                      "(d_model %d, heads %d, layers %d, context %d)",
                      o.d_model, o.heads, o.layers, o.context);
     else if (o.dump_grads) {
-        for (; tr.step < o.steps;)
-            trainer_step(&tr);
-        status = dump_grads(&tr, o.dump_grads);
+        for (err = AV_OK; !err && tr.step < o.steps;)
+            err = trainer_step(&tr);
+        status = err ? step_failed(&tr, err) : dump_grads(&tr, o.dump_grads);
     } else
         status = train_loop(&tr, &o);
     trainer_free(&tr);

@@ -23,6 +23,7 @@
  */
 #include "core/attention_ref.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "core/av.h"
@@ -58,6 +59,53 @@ int attention_check(const AttnShape *s)
         return AV_ERR_CONFIG;
     if (!(s->temperature > 0.0f) || !isfinite(s->temperature))
         return AV_ERR_CONFIG;
+    return AV_OK;
+}
+
+float attention_max_abs(const float *x, size_t count)
+{
+    float m = 0.0f;
+    for (size_t i = 0; i < count; i++) {
+        float a = fabsf(x[i]);
+        if (!(a <= m)) {
+            if (!isfinite(a))
+                return INFINITY;
+            m = a;
+        }
+    }
+    return m;
+}
+
+bool attention_scores_bounded(const AttnShape *s, double max_q, double max_k)
+{
+    double bound = (double)(s->d_model / s->H) * max_q * max_k * attention_scale(s);
+    return bound < FLT_MAX; /* false for NaN */
+}
+
+/* The largest sum of |x| over a row of x (n, d): +INFINITY past float's range. */
+static double row_abs_max(const float *x, int n, int d)
+{
+    double m = 0.0;
+    for (int i = 0; i < n; i++) {
+        double sum = 0.0;
+        for (int c = 0; c < d; c++)
+            sum += fabs((double)x[(long)i * d + c]);
+        if (!(sum <= m))
+            m = isfinite(sum) ? sum : INFINITY;
+    }
+    return m;
+}
+
+int attention_check_range(const AttnShape *s, const float *Xq, const float *Xkv,
+                          const AttnWeights *w)
+{
+    const int d = s->d_model;
+    const size_t dd = (size_t)d * d;
+    double xq = row_abs_max(Xq, s->n_q, d), xk = Xkv == Xq ? xq : row_abs_max(Xkv, s->n_k, d);
+    double q = xq * attention_max_abs(w->Wq, dd), k = xk * attention_max_abs(w->Wk, dd);
+    double v = xk * attention_max_abs(w->Wv, dd), out = d * v * attention_max_abs(w->Wo, dd);
+    if (!attention_scores_bounded(s, q, k) || !(v < FLT_MAX) || !(out < FLT_MAX))
+        return AV_ERR_OVERFLOW;
     return AV_OK;
 }
 

@@ -28,6 +28,8 @@ const char *av_strerror(int err)
     case AV_ERR_LESSON: return "the lesson file is malformed";
     case AV_ERR_NEEDS_MODEL: return "this needs a model's vectors, which imported attention lacks";
     case AV_ERR_STOPPED: return "stopped before the end";
+    case AV_ERR_OVERFLOW:
+        return "the weights are so large that the attention scores would overflow float32";
     default: return "unknown error";
     }
 }

@@ -308,6 +308,12 @@ static int layer_forward(Part *pt, int l, float *out)
     ops_linear_forward_packed(a->Q, a->a, w->Wq, NULL, N, D, D, pt->wpack);
     ops_linear_forward_packed(a->K, a->a, w->Wk, NULL, N, D, D, pt->wpack);
     ops_linear_forward_packed(a->V, a->a, w->Wv, NULL, N, D, D, pt->wpack);
+    /* a diverged training (too high a --lr), or a model folder of huge
+     * weights: scores that are not floats, which the softmax cannot take */
+    const size_t nd = (size_t)N * D;
+    if (!attention_scores_bounded(&sh, attention_max_abs(a->Q, nd), attention_max_abs(a->K, nd)) ||
+        !isfinite(attention_max_abs(a->V, nd)))
+        return AV_ERR_OVERFLOW;
     for (int b = 0; b < pt->B; b++) {
         const long o = (long)b * n * D;
         int err = attention_heads(&sh, a->Q + o, a->K + o, a->V + o, a->P + (long)b * H * n * n,

@@ -37,6 +37,16 @@ grep -qx "attnviz: train: --context takes a whole number from 2 to [0-9]*, not '
 grep -qx "attnviz: train: --lr takes a number from 1e-09 to 10, not '20'" "$tmp/err" &&
     pass "train: --lr 20 names the option and its range" ||
     fail "train: --lr 20 says: $(cat "$tmp/err")"
+# a learning rate that diverges: the weights overflow within a few dozen
+# steps; one line naming the step, exit 2, no folder (it aborted in the
+# softmax, status 134, leaving nothing said)
+"$A" train induction --lr 10 --steps 300 --save "$tmp/div" >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/div" ] &&
+    grep -qE "^attnviz: train: step [0-9]+: .*overflow float32 .*lower --lr.*nothing was saved$" "$tmp/err"; then
+    pass "train --lr 10: diverges, one line, nothing saved ($(cat "$tmp/err"))"
+else
+    fail "train --lr 10: exit $rc, stderr: $(head -3 "$tmp/err")"
+fi
 # no step taken: no loss to report, not a loss of 0
 "$A" train induction --steps 0 --save "$tmp/m0" >"$tmp/out" 2>&1
 grep -q "^step 0 (untrained: no loss yet)" "$tmp/out" && ! grep -q "loss 0.0000" "$tmp/out" &&

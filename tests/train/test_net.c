@@ -136,6 +136,31 @@ static void test_net_attention_is_cores(void **state)
     net_free(&net);
 }
 
+/* A diverged training (attnviz train --lr 10) or a folder of huge weights:
+ * the forward refuses scores past float32 with AV_ERR_OVERFLOW rather than
+ * hand the softmax an infinity (an abort); large weights still run. */
+static void test_net_overflow(void **state)
+{
+    (void)state;
+    ModelSpec s = spec(false, 0, MODEL_PE_SINUSOIDAL);
+    Net net;
+    assert_int_equal(net_init(&net, &s, B, false), AV_OK);
+    net_init_weights(&net, 3);
+    float *Wq = net.p.layer[1].Wq, *Wk = net.p.layer[1].Wk;
+    for (int i = 0; i < 8 * 8; i++)
+        Wq[i] = Wk[i] = 1e30f;
+    assert_int_equal(net_forward(&net, TOK, NULL, NULL, B, n, NULL), AV_ERR_OVERFLOW);
+    for (int i = 0; i < 8 * 8; i++)
+        Wq[i] = Wk[i] = 1e3f;
+    assert_int_equal(net_forward(&net, TOK, NULL, NULL, B, n, NULL), AV_OK);
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i < n * n; i++)
+            assert_true(isfinite(net_weights(&net, 1, 1, h)[i]));
+    Wq[5] = NAN;
+    assert_int_equal(net_forward(&net, TOK, NULL, NULL, B, n, NULL), AV_ERR_OVERFLOW);
+    net_free(&net);
+}
+
 /* The same seed gives the same weights and the same steps. */
 static void test_net_deterministic(void **state)
 {
@@ -319,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_net_grads_relu_nope),
         cmocka_unit_test(test_net_attention_is_cores),
         cmocka_unit_test(test_net_deterministic),
+        cmocka_unit_test(test_net_overflow),
         cmocka_unit_test(test_net_adamw_first_step),
         cmocka_unit_test(test_net_adamw_bits),
         cmocka_unit_test(test_net_update_same_bits),
