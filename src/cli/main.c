@@ -182,6 +182,10 @@ static int run_model(App *a)
                    model_weight_bytes(&a->opt.cfg, a->result.tokens.n,
                                       cross ? a->result.cross_tokens.n : a->result.tokens.n) /
                        (1 << 30));
+    case AV_ERR_OVERFLOW:
+        if (a->opt.weights_dir)
+            return say(2, "%s: %s", a->opt.weights_dir, av_strerror(err));
+        return say(2, "%s", av_strerror(err));
     default: return say(av_exit_status(err), "%s", av_strerror(err));
     }
 }

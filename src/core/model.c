@@ -304,13 +304,20 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
         AttnWeights aw = {lw->Wq, lw->Wk, lw->Wv, lw->Wo};
         LayerResult *lr = &r->layer[l];
         const float *x_kv = r->Xk ? r->Xk : x_in;
-        int err = r->lazy ? pool_forward(&r->shape, x_in, x_kv, &aw, &lr->ab)
+        /* weights of --weights or X.npy so large that a score is not a float */
+        int err = attention_check_range(&r->shape, x_in, x_kv, &aw);
+        if (!err)
+            err = r->lazy ? pool_forward(&r->shape, x_in, x_kv, &aw, &lr->ab)
                           : attention_forward(&r->shape, x_in, x_kv, &aw, &lr->ab);
         if (err)
             return err;
-        if (c->layers > 1 && lr->x_out)
+        if (c->layers > 1 && lr->x_out) {
+            const size_t nd = (size_t)r->shape.n_q * c->d_model;
             encoder_tail(lw, r->shape.n_q, c->d_model, w->d_ff, x_in, lr->ab.out, scratch,
                          lr->x_out);
+            if (!isfinite(attention_max_abs(lr->x_out, nd)))
+                return AV_ERR_OVERFLOW;
+        }
         x_in = lr->x_out;
     }
     r->out = r->layer[c->layers - 1].x_out;

@@ -127,6 +127,41 @@ static void test_model_layers_normalise_rows(void **state)
     model_result_free(&r);
 }
 
+/* --weights of huge but finite numbers: scores past float32 are refused
+ * with AV_ERR_OVERFLOW before the softmax sees an infinity (it aborted on a
+ * text of 40 tokens, and wrote NaN weights on a short one); large weights
+ * whose scores stay floats still run, every weight finite. */
+static void test_model_weights_overflow(void **state)
+{
+    (void)state;
+    ModelConfig c;
+    model_config_default(&c);
+    ModelWeights w = {0};
+    ModelResult r = {0};
+    char text[400] = "";
+    for (int i = 0; i < 40; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "w%d ", i);
+    assert_int_equal(model_weights_toy(&c, &w), AV_OK);
+    for (int k = 0; k < 2; k++) {
+        float v = k ? 1e20f : 1e4f;
+        for (int i = 0; i < 32 * 32; i++)
+            w.layer[0].Wq[i] = w.layer[0].Wk[i] = v;
+        assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r),
+                         k ? AV_ERR_OVERFLOW : AV_OK);
+    }
+    for (int i = 0; i < 32 * 32; i++)
+        w.layer[0].Wq[i] = w.layer[0].Wk[i] = 1e4f;
+    assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r), AV_OK);
+    for (long i = 0; i < 4L * 40 * 40; i++)
+        assert_true(isfinite(r.layer[0].ab.P[i]));
+    for (int i = 0; i < 32 * 32; i++)
+        w.layer[0].Wq[i] = w.layer[0].Wk[i] = 0.1f,
+        w.layer[0].Wo[i] = 3e37f; /* the output, not the scores */
+    assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r), AV_ERR_OVERFLOW);
+    model_result_free(&r);
+    model_weights_free(&w);
+}
+
 static void test_model_cross_attention_shape(void **state)
 {
     (void)state;
@@ -321,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_model_errors),
         cmocka_unit_test(test_model_layers_normalise_rows),
         cmocka_unit_test(test_model_cross_attention_shape),
+        cmocka_unit_test(test_model_weights_overflow),
         cmocka_unit_test(test_model_import_backs_results),
         cmocka_unit_test(test_model_weights_only_same_weights),
     };

@@ -184,6 +184,15 @@ bad "16 x 16 weights with --d-model 32" 2 'Wq.npy.*shape' -e csv --weights "$d" 
 d=$(weights_dir nan); cp "$REF/Wq.npy" "$d/Wq.npy"
 printf '\x00\x00\xc0\x7f' | dd of="$d/Wq.npy" bs=1 seek=$((128 + 4 * 37)) conv=notrunc status=none
 bad "NaN-holding .npy (Wq.npy)" 2 'Wq.npy.*(NaN|finite)' "${W16[@]}" -e csv --weights "$d" "a b"
+# finite weights so large (1e20) that the scores overflow float32: one line
+# naming the folder, not NaN weights (3 tokens) or an abort in the softmax (40)
+d=$(weights_dir huge)
+for f in Wq Wk; do
+    { npy_header '<f4' False '(16, 16)'; for i in $(seq 256); do printf '\xec\x78\xad\x60'; done; } >"$d/$f.npy"
+done
+bad "weights of 1e20 (3 tokens)" 2 "huge: .*overflow float32" "${W16[@]}" -e csv --weights "$d" "a b c"
+bad "weights of 1e20 (40 tokens)" 2 "huge: .*overflow float32" "${W16[@]}" -e csv --weights "$d" \
+    "$(seq -s ' ' 40)"
 d=$(weights_dir inf); cp "$REF/Wv.npy" "$d/Wv.npy"
 printf '\x00\x00\x80\xff' | dd of="$d/Wv.npy" bs=1 seek=$((128 + 4 * 255)) conv=notrunc status=none
 bad "Inf-holding .npy (Wv.npy, -inf)" 2 'Wv.npy.*(Inf|finite)' "${W16[@]}" -e csv --weights "$d" "a b"
