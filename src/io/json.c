@@ -285,8 +285,11 @@ int json_int(Json *j, const char *key, int *out)
     double v;
     if (json_number(j, key, &v))
         return j->err;
-    if (v != floor(v) || v < 0 || v > 1e9)
+    if (v != floor(v))
         return json_fail(j, "\"%s\" is not a whole number", key);
+    if (v < 0 || v > 1e9) /* said as it is: -2 or 2^40 is a whole number */
+        return json_fail(j, "\"%s\" is %.17g; a whole number from 0 to 1000000000 was expected",
+                         key, v);
     *out = (int)v;
     return AV_OK;
 }

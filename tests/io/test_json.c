@@ -128,6 +128,18 @@ static void test_json_values(void **state)
     j = cursor("2.5");
     assert_int_equal(json_int(&j, "layers", &n), AV_ERR_MODEL);
     assert_string_equal(why, "\"layers\" is not a whole number");
+    /* out of range, not fractional: said with the value (it said "is not a
+     * whole number" of config.json's "n_head": -2 and of 2^40) */
+    j = cursor("-2");
+    assert_int_equal(json_int(&j, "n_head", &n), AV_ERR_MODEL);
+    assert_string_equal(why, "\"n_head\" is -2; a whole number from 0 to 1000000000 was expected");
+    j = cursor("1099511627776");
+    assert_int_equal(json_int(&j, "n_head", &n), AV_ERR_MODEL);
+    assert_string_equal(why, "\"n_head\" is 1099511627776; a whole number from 0 to 1000000000 "
+                             "was expected");
+    j = cursor("1000000000");
+    assert_int_equal(json_int(&j, "n_head", &n), AV_OK);
+    assert_int_equal(n, 1000000000);
 
     char deep[80];
     memset(deep, '[', 40);
