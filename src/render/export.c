@@ -206,9 +206,6 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, const Exp
         .row_labels = token_labels(&r->tokens, rows),
         .col_labels = token_labels(model_key_tokens(r), cols),
         .causal = s->causal,
-        /* colour mode writes the percentages: with --numbers they show
-         * without colour too, as on the screen */
-        .mode = o->color || o->numbers ? HEATMAP_COLOR : HEATMAP_GLYPH,
         .sel_row = -1,
         .sel_col = -1,
         .label_w = 12,
@@ -216,6 +213,10 @@ static int text_cells(Grid *g, const ModelResult *r, int layer, int h, const Exp
     };
     int avail = width - 20;
     sp.cell_w = avail / s->n_k > 4 ? 4 : avail / s->n_k < 1 ? 1 : avail / s->n_k;
+    /* colour mode writes the percentages: with --numbers they show without
+     * colour too, as on the screen, where a cell holds them (3 columns);
+     * narrower cells keep the glyphs, or the matrix would be blank */
+    sp.mode = o->color || (o->numbers && sp.cell_w >= 3) ? HEATMAP_COLOR : HEATMAP_GLYPH;
     HeatmapLayout lay;
     int used = heatmap_draw(g, 0, top + 1, g->w, g->h - 6, &sp, &lay);
     int y = top + 1 + used + 1;

@@ -35,17 +35,24 @@ static void fixture_free(Fixture *f)
     model_weights_free(&f->w);
 }
 
-/* The text export of head 1 at width, the sentence first (the caller frees). */
-static char *export_text(Fixture *f, int width)
+/* The text export of head 1 at width, the sentence first, the cells'
+ * percentages with numbers (the caller frees). */
+static char *export_text_as(Fixture *f, int width, bool numbers)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     assert_non_null(m);
-    ExportOptions o = {.format = EXPORT_TEXT, .head = 0, .width = width, .sentence = true};
+    ExportOptions o = {
+        .format = EXPORT_TEXT, .head = 0, .width = width, .sentence = true, .numbers = numbers};
     assert_int_equal(export_write(m, &f->r, &f->c, &o), AV_OK);
     assert_int_equal(fclose(m), 0);
     return buf;
+}
+
+static char *export_text(Fixture *f, int width)
+{
+    return export_text_as(f, width, false);
 }
 
 /* Every line of doc within width columns; returns the lines. */
@@ -142,6 +149,58 @@ static void test_long_text_narrow(void **state)
     fixture_free(&f);
 }
 
+/* The line of doc that starts with start, up to its end (the caller frees). */
+static char *line_of(const char *doc, const char *start)
+{
+    const char *at = strstr(doc, start);
+    assert_non_null(at);
+    const char *end = strchr(at, '\n');
+    assert_non_null(end);
+    return strndup(at, (size_t)(end - at));
+}
+
+/* --numbers (and the interface's x, X) where a cell is too narrow for a
+ * percentage: 30 tokens at --width 100 give 2-column cells, and every row
+ * was its label alone, "cells: weights in per cent" under a blank matrix.
+ * The cells keep their glyphs and the glyphs' legend; 11 tokens still get
+ * the percentages. */
+static void test_numbers_narrow_cells(void **state)
+{
+    (void)state;
+    char text[400] = "";
+    for (int k = 0; k < 30; k++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "w%d ", k + 1);
+    Fixture f;
+    fixture_run(&f, text, NULL);
+    char *doc = export_text_as(&f, 100, true);
+    lines_within(doc, 100);
+    for (int k = 1; k <= 30; k++) {
+        char start[16];
+        snprintf(start, sizeof start, "\n%2d w%d ", k, k);
+        char *row = line_of(doc, start + 1);
+        /* the cells after the label (" 1 w1  ", 7 columns): 30 of 2 columns,
+         * none blank */
+        assert_int_equal(grid_text_width(row), 7 + 2 * 30);
+        for (const char *p = row + 7; *p; p++)
+            if (*p == ' ' && p[1] == ' ' && p[2] == ' ')
+                fail_msg("row %d has blank cells: \"%s\"", k, row);
+        free(row);
+    }
+    assert_null(strstr(doc, "cells: weights in per cent"));
+    assert_non_null(strstr(doc, "weight: "));
+    free(doc);
+    fixture_free(&f);
+
+    fixture_run(&f, "The cat sat on the mat because it was tired .", NULL);
+    doc = export_text_as(&f, 100, true);
+    char *row = line_of(doc, " 1 The ");
+    assert_non_null(strpbrk(row + 12, "0123456789"));
+    assert_null(strstr(row, "\xe2\x96")); /* no block or shade glyph */
+    assert_non_null(strstr(doc, "cells: weights in per cent"));
+    free(row), free(doc);
+    fixture_free(&f);
+}
+
 /* grid_wrap: pieces a space apart, the next line indented, a piece wider
  * than a line broken between code points; g NULL counts the same rows. */
 static void test_grid_wrap(void **state)
@@ -168,6 +227,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sentence_wraps),
         cmocka_unit_test(test_long_text_narrow),
+        cmocka_unit_test(test_numbers_narrow_cells),
         cmocka_unit_test(test_grid_wrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
