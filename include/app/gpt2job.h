@@ -31,10 +31,11 @@ typedef struct {
     Gpt2State *st;
     Gpt2Request req[2]; /* the job's two requests (job.h) */
     /* the last finished request's: */
-    int err;    /* gpt2_forward's code, else the lens's */
-    int from;   /* its first computed position (st->from) */
-    double ms;  /* the forward's wall time */
-    Lens *lens; /* the lens it filled, or NULL */
+    int err;      /* gpt2_forward's code, else the lens's */
+    bool forward; /* whether it ran the forward (false: the lens alone) */
+    int from;     /* its first computed position (st->from) */
+    double ms;    /* the forward's wall time */
+    Lens *lens;   /* the lens it filled, or NULL */
 } Gpt2Job;
 
 /* Run ids[0..n) through w into st on a thread: the job takes a copy of

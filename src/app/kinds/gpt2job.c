@@ -66,7 +66,8 @@ int gpt2job_poll(Gpt2Job *j, bool *finished)
     int err = job_poll(&j->job, finished, &ran);
     if (*finished) {
         const Gpt2Request *r = ran;
-        j->err = j->job.err, j->from = r->from, j->ms = r->ms, j->lens = r->lens;
+        j->err = j->job.err, j->forward = r->forward, j->from = r->from, j->ms = r->ms;
+        j->lens = r->lens;
     }
     return err;
 }

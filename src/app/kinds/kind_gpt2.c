@@ -476,8 +476,10 @@ static int gpt2_kind_poll(Kind *k, bool *changed, char *msg, size_t len)
     (void)msg, (void)len;
     Gpt2Kind *g = self_of(k);
     int err = gpt2job_poll(&g->job, changed);
-    /* a lens's job over a cached forward computed no row: the cost stands */
-    if (*changed && !g->job.err && !(g->job.lens && g->job.from == g->st.n))
+    /* a lens's job over a cached forward computed no row, and the lens
+     * alone (the key path ran the forward and noted its cost) none of its
+     * own: the cost stands */
+    if (*changed && !g->job.err && g->job.forward && !(g->job.lens && g->job.from == g->st.n))
         note_cost(g, g->job.from, g->job.ms);
     return err; /* a failed forward: the run again computes it and says why */
 }
