@@ -15,6 +15,7 @@
 #include "core/av.h"
 #include "io/assets.h"
 #include "io/fileio.h"
+#include "cli/keytty.h"
 #include "ui/ui.h"
 #include "cli/say.h"
 
@@ -65,9 +66,10 @@ int live_cmd_main(const CliOptions *o, const char *text_data, const SentenceList
     if (err)
         return say(av_exit_status(err), "--train %s: %s", o->train,
                    why[0] ? why : av_strerror(err));
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+    if (keytty_open(o->file && strcmp(o->file, "-") == 0,
+                    "--train needs a terminal (attnviz train TASK --save DIR trains without)")) {
         trainview_free(&tv);
-        return say(2, "--train needs a terminal (attnviz train TASK --save DIR trains without)");
+        return 2;
     }
     UiOptions u = {.cfg = o->cfg, .sentences = sentences, .color = o->color, .train = &tv};
     status = ui_run(&u);

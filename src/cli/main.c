@@ -33,6 +33,7 @@
 #include "app/kind.h"
 #include "cli/hub_cmd.h"
 #include "cli/model_cmd.h"
+#include "cli/keytty.h"
 #include "cli/lens_cmd.h"
 #include "cli/live_cmd.h"
 #include "cli/outfile.h"
@@ -255,8 +256,10 @@ static int interactive(App *a)
         if (status)
             return status;
     }
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-        return say(2, "not a terminal: use --export FMT or --dump DIR for batch output");
+    int tty = keytty_open(a->opt.file && strcmp(a->opt.file, "-") == 0,
+                          "not a terminal: use --export FMT or --dump DIR for batch output");
+    if (tty)
+        return tty;
     if (a->opt.text || a->file_text || a->gen_text) {
         int status = run_model(a);
         if (status)

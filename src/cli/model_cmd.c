@@ -19,6 +19,7 @@
 
 #include "app/kind.h"
 #include "cli/hub_cmd.h"
+#include "cli/keytty.h"
 #include "cli/outfile.h"
 #include "cli/say.h"
 #include "core/av.h"
@@ -274,8 +275,10 @@ static int file_batch(const CliOptions *o, Kind *k, const ModelConfig *c, Export
  * the example sentences are not shown (kind_refuses KIND_ASK_EXAMPLES). */
 static int file_interactive(const CliOptions *o, Kind *k, const ModelConfig *c)
 {
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-        return say(2, "not a terminal: use --export FMT or --dump DIR for batch output");
+    int tty = keytty_open(o->file && strcmp(o->file, "-") == 0,
+                          "not a terminal: use --export FMT or --dump DIR for batch output");
+    if (tty)
+        return tty;
     SentenceList examples = {0};
     if (sentences_builtin(&examples))
         return say(1, "built-in sentences are broken");
