@@ -63,13 +63,18 @@ float attention_max_abs(const float *x, size_t count);
  * sees an infinity or a NaN). False for an infinite or NaN bound. */
 bool attention_scores_bounded(const AttnShape *s, double max_q, double max_k);
 
+/* The largest |w| of W_q, W_k, W_v and W_o (d_model x d_model each) into
+ * wmax, by attention_max_abs: INFINITY for a matrix holding a NaN or an
+ * infinity. Weights that stay as they are measure once (model.h). */
+void attention_weights_max(const AttnShape *s, const AttnWeights *w, float wmax[4]);
+
 /* The same before Q and K are made: Q = Xq W_q, K = Xkv W_k, V = Xkv W_v
  * and out = concat W_o bounded by each row's sum of |x| times the largest
- * |w|, the scores by attention_scores_bounded. Scans Xq, Xkv and the four
- * weights (fewer floats than one of the products reads). Returns AV_OK or
+ * |w| of each weight (wmax, attention_weights_max), the scores by
+ * attention_scores_bounded. Scans Xq and Xkv. Returns AV_OK or
  * AV_ERR_OVERFLOW (a NaN or an infinity among them included). */
 int attention_check_range(const AttnShape *s, const float *Xq, const float *Xkv,
-                          const AttnWeights *w);
+                          const float wmax[4]);
 
 /* The raw scaled score of one pair (i, j) of head h, -INFINITY when masked. */
 float attention_score(const AttnShape *s, int h, const float *Q, const float *K, int i, int j);

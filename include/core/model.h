@@ -68,6 +68,7 @@ typedef struct {
     float *Wq, *Wk, *Wv, *Wo; /* (d_model, d_model) */
     float *W1, *b1;           /* (d_model, d_ff), (d_ff): feed-forward, L > 1 only */
     float *W2, *b2;           /* (d_ff, d_model), (d_model) */
+    float max_abs[4];         /* the largest |w| of Wq, Wk, Wv, Wo (model_weights_measure) */
 } LayerWeights;
 
 typedef struct {
@@ -75,7 +76,8 @@ typedef struct {
     LayerWeights layer[AV_MAX_LAYERS];
     float *X; /* (n_x, d_model) embeddings from X.npy replacing the toy ones, or NULL */
     int n_x;
-    float *arena; /* every matrix above lives here */
+    float *arena;  /* every matrix above lives here */
+    bool measured; /* max_abs holds the matrices as they are (model_weights_measure) */
 } ModelWeights;
 
 typedef struct {
@@ -127,6 +129,13 @@ const char *model_head_label(const ModelConfig *c, int layer, int h);
  * for L > 1 an FFN of width 4 d_model. With the designed preset layer 0 holds
  * the designed heads instead. Returns AV_OK or AV_ERR_NOMEM. */
 int model_weights_toy(const ModelConfig *c, ModelWeights *w);
+
+/* Each layer's max_abs from its matrices as they are now, and measured set:
+ * every forward bounds its scores with them (attention_check_range) instead
+ * of reading the four matrices again. model_weights_toy measures; whoever
+ * changes a matrix afterwards (weights_load) measures again. Unmeasured
+ * weights are read at every forward. */
+void model_weights_measure(ModelWeights *w);
 
 void model_weights_free(ModelWeights *w);
 

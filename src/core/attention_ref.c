@@ -96,14 +96,21 @@ static double row_abs_max(const float *x, int n, int d)
     return m;
 }
 
+void attention_weights_max(const AttnShape *s, const AttnWeights *w, float wmax[4])
+{
+    const size_t dd = (size_t)s->d_model * s->d_model;
+    const float *m[4] = {w->Wq, w->Wk, w->Wv, w->Wo};
+    for (int k = 0; k < 4; k++)
+        wmax[k] = attention_max_abs(m[k], dd);
+}
+
 int attention_check_range(const AttnShape *s, const float *Xq, const float *Xkv,
-                          const AttnWeights *w)
+                          const float wmax[4])
 {
     const int d = s->d_model;
-    const size_t dd = (size_t)d * d;
     double xq = row_abs_max(Xq, s->n_q, d), xk = Xkv == Xq ? xq : row_abs_max(Xkv, s->n_k, d);
-    double q = xq * attention_max_abs(w->Wq, dd), k = xk * attention_max_abs(w->Wk, dd);
-    double v = xk * attention_max_abs(w->Wv, dd), out = d * v * attention_max_abs(w->Wo, dd);
+    double q = xq * wmax[0], k = xk * wmax[1];
+    double v = xk * wmax[2], out = d * v * wmax[3];
     if (!attention_scores_bounded(s, q, k) || !(v < FLT_MAX) || !(out < FLT_MAX))
         return AV_ERR_OVERFLOW;
     return AV_OK;

@@ -142,7 +142,19 @@ int model_weights_toy(const ModelConfig *c, ModelWeights *w)
     weights_ffn_toy(c, w);
     if (c->preset == PRESET_DESIGNED && d == DESIGNED_D_MODEL)
         designed_weights(w->layer[0].Wq, w->layer[0].Wk, w->layer[0].Wv, w->layer[0].Wo);
+    model_weights_measure(w);
     return AV_OK;
+}
+
+void model_weights_measure(ModelWeights *w)
+{
+    const AttnShape s = {.d_model = w->d_model};
+    for (int l = 0; l < w->L; l++) {
+        LayerWeights *lw = &w->layer[l];
+        const AttnWeights aw = {lw->Wq, lw->Wk, lw->Wv, lw->Wo};
+        attention_weights_max(&s, &aw, lw->max_abs);
+    }
+    w->measured = true;
 }
 
 void model_weights_free(ModelWeights *w)
@@ -305,7 +317,12 @@ static int model_layers(const ModelConfig *c, const ModelWeights *w, ModelResult
         LayerResult *lr = &r->layer[l];
         const float *x_kv = r->Xk ? r->Xk : x_in;
         /* weights of --weights or X.npy so large that a score is not a float */
-        int err = attention_check_range(&r->shape, x_in, x_kv, &aw);
+        float wmax[4];
+        if (w->measured)
+            memcpy(wmax, lw->max_abs, sizeof wmax);
+        else
+            attention_weights_max(&r->shape, &aw, wmax);
+        int err = attention_check_range(&r->shape, x_in, x_kv, wmax);
         if (!err)
             err = r->lazy ? pool_forward(&r->shape, x_in, x_kv, &aw, &lr->ab)
                           : attention_forward(&r->shape, x_in, x_kv, &aw, &lr->ab);

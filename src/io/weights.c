@@ -72,5 +72,7 @@ int weights_load(const ModelConfig *c, const char *dir, ModelWeights *w, const c
     }
     if (err)
         model_weights_free(w);
+    else
+        model_weights_measure(w); /* layer 0 is the folder's now */
     return err;
 }

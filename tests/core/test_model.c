@@ -146,17 +146,29 @@ static void test_model_weights_overflow(void **state)
         float v = k ? 1e20f : 1e4f;
         for (int i = 0; i < 32 * 32; i++)
             w.layer[0].Wq[i] = w.layer[0].Wk[i] = v;
+        model_weights_measure(&w); /* changed in place: measured again (model.h) */
         assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r),
                          k ? AV_ERR_OVERFLOW : AV_OK);
     }
     for (int i = 0; i < 32 * 32; i++)
         w.layer[0].Wq[i] = w.layer[0].Wk[i] = 1e4f;
+    model_weights_measure(&w);
     assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r), AV_OK);
     for (long i = 0; i < 4L * 40 * 40; i++)
         assert_true(isfinite(r.layer[0].ab.P[i]));
     for (int i = 0; i < 32 * 32; i++)
         w.layer[0].Wq[i] = w.layer[0].Wk[i] = 0.1f,
         w.layer[0].Wo[i] = 3e37f; /* the output, not the scores */
+    model_weights_measure(&w);
+    assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r), AV_ERR_OVERFLOW);
+    /* weights nobody measured are read at the forward itself */
+    for (int i = 0; i < 32 * 32; i++)
+        w.layer[0].Wo[i] = 0.1f;
+    model_weights_measure(&w);
+    assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r), AV_OK);
+    for (int i = 0; i < 32 * 32; i++)
+        w.layer[0].Wq[i] = w.layer[0].Wk[i] = 1e20f;
+    w.measured = false;
     assert_int_equal(model_run(&c, &w, text, strlen(text), NULL, 0, &r), AV_ERR_OVERFLOW);
     model_result_free(&r);
     model_weights_free(&w);
