@@ -41,7 +41,7 @@ import numpy as np
 
 KINDS = ["nan", "inf", "missing", "shape", "dtype", "past-end", "hole", "overlap", "json",
          "utf8", "pytorch", "scale-attn", "no-scale", "cross-attn", "activation", "mixed-prefix",
-         "indivisible", "extra-layer", "index-wrong-shard"]
+         "indivisible", "extra-layer", "index-wrong-shard", "huge"]
 
 SIZES = {"small": dict(layers=3, d_model=48, heads=4, vocab=50257, ctx=1024),
          "gpt2": dict(layers=12, d_model=768, heads=12, vocab=50257, ctx=1024)}
@@ -270,6 +270,11 @@ def break_tensors(w, kind, a, rng):
         k = names.index(pre(a, "h.1.mlp.c_fc.weight"))
         arr = w[k][1].copy()
         arr.flat[rng.integers(arr.size)] = np.nan if kind == "nan" else -np.inf
+        w[k] = (w[k][0], arr)
+    elif kind == "huge":  # finite, but far past what the attention's floats hold
+        k = names.index(pre(a, "h.1.attn.c_attn.weight"))
+        arr = w[k][1].copy()
+        arr.flat[7] = -3e38
         w[k] = (w[k][0], arr)
     elif kind == "missing":
         del w[names.index(pre(a, "h.2.ln_2.bias"))]

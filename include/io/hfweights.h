@@ -45,7 +45,17 @@ typedef struct {
     float *arena;        /* the tensors copied or converted */
     size_t n_params;     /* floats read */
     size_t copied_bytes; /* bytes of weights copied into the arena */
+    float limit;         /* a weight's largest magnitude (hfweights_limit); 0: FLT_MAX */
 } HfWeights;
+
+/* The largest magnitude of a weight, bias or layer norm parameter of a
+ * transformer of width d_model with n_head heads whose attention reads
+ * layer-normed rows (GPT-2, BERT) below which no score can leave float32:
+ * with every parameter at most m, a row after the norm is at most
+ * m (sqrt(d_model) + 1), Q and K at most d_model m^2 (sqrt(d_model) + 1) + m,
+ * a score sqrt(d_k) times the square of that; 1/16 of FLT_MAX is left for
+ * the sums beside them. About 8.6e6 for gpt2, whose weights are below 10. */
+float hfweights_limit(int d_model, int n_head);
 
 /* Open dir's model.safetensors, or the shards its index lists. A folder
  * with only pytorch_model.bin is refused with a line that says to convert
@@ -62,7 +72,8 @@ const StTensor *hfweights_lookup(const HfWeights *hw, const char *name, const St
 int hfweights_find(const HfWeights *hw, HfWant *w, char *why, size_t whylen);
 
 /* Find each of w[0..n), size the arena for those that must be copied, then
- * read each one (in place or converted) into *dst, checking its values;
+ * read each one (in place or converted) into *dst, checking its values
+ * (finite, and at most hw->limit in magnitude);
  * progress (may be NULL) after each tensor with the bytes done so far.
  * Returns AV_OK, AV_ERR_MODEL or AV_ERR_NOMEM. */
 int hfweights_load(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *ctx, char *why,

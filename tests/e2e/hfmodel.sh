@@ -140,6 +140,7 @@ refused() {
 
 refused nan 'tensor "transformer.h.1.mlp.c_fc.weight": NaN at element'
 refused inf 'tensor "h.1.mlp.c_fc.weight": Inf at element' --no-prefix --dtype f16
+refused huge 'tensor "transformer.h.1.attn.c_attn.weight": -3e+38 at element 7; a weight past'
 refused missing 'no tensor "transformer.h.2.ln_2.bias"'
 refused shape 'tensor "transformer.h.0.attn.c_proj.weight" has shape (48, 47); config.json says (48, 48)'
 refused dtype 'unknown dtype "F31"'

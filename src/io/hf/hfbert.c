@@ -214,6 +214,7 @@ static int read_weights(HfBert *m, HfProgress progress, void *ctx, char *why, si
     want(&p, p.pre, "embeddings.LayerNorm.bias", c->d_model, 0, &w->emb_ln_b);
     plan_layers(m, &p);
     HfWant *dec = plan_head(m, &p);
+    m->files.limit = hfweights_limit(c->d_model, c->n_head);
     int rc = hfweights_load(&m->files, p.w, p.n, progress, ctx, why, whylen);
     if (rc == AV_OK) {
         m->tied = dec && !dec->t;

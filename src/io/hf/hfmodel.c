@@ -148,6 +148,7 @@ static int read_weights(HfModel *m, HfProgress progress, void *ctx, char *why, s
     if (!w)
         return fail(why, whylen, AV_ERR_NOMEM, "%s", av_strerror(AV_ERR_NOMEM));
     int n = plan(m, w);
+    m->files.limit = hfweights_limit(m->w.cfg.d_model, m->w.cfg.n_head);
     int rc = hfweights_load(&m->files, w, n, progress, ctx, why, whylen);
     if (rc == AV_OK) {
         m->tied = w[n - 1].t == NULL;

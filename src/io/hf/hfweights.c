@@ -8,6 +8,7 @@
 #include "io/hfweights.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -163,21 +164,35 @@ int hfweights_find(const HfWeights *hw, HfWant *w, char *why, size_t whylen)
     return AV_OK;
 }
 
-/* Index of the first NaN or Inf of x[0..n), or n. */
-static size_t first_nonfinite(const float *x, size_t n)
+/* Index of the first NaN, Inf or value past limit in magnitude of
+ * x[0..n), or n. */
+static size_t first_out_of_range(const float *x, size_t n, float limit)
 {
+    /* on the bits: |x| is x without its sign bit, an integer whose order is
+     * the values' (NaN and Inf above every finite one), so one compare a
+     * value, and no branch in the loop */
+    int32_t lim;
+    memcpy(&lim, &limit, 4);
     uint32_t any = 0;
     for (size_t k = 0; k < n; k++) {
-        uint32_t b;
+        int32_t b;
         memcpy(&b, &x[k], 4);
-        any |= (b & 0x7f800000u) == 0x7f800000u;
+        any |= (b & 0x7fffffff) > lim;
     }
     if (!any)
         return n;
     size_t k = 0;
-    while (k < n && isfinite(x[k]))
+    while (k < n && fabsf(x[k]) <= limit)
         k++;
     return k;
+}
+
+float hfweights_limit(int d_model, int n_head)
+{
+    const double D = d_model, d_k = (double)d_model / n_head, row = sqrt(D) + 1;
+    /* sqrt(d_k) (D m^2 row)^2 = FLT_MAX / 16, the m of Q and K dropped */
+    const double m = pow(FLT_MAX / 16 / (sqrt(d_k) * D * D * row * row), 0.25);
+    return m < FLT_MAX ? (float)m : FLT_MAX;
 }
 
 /* Drop the map's pages holding bytes [lo, hi) of t's data from resident
@@ -271,7 +286,14 @@ static int read_all(HfWeights *hw, HfWant *w, int n, HfProgress progress, void *
             at += line_floats((size_t)t->count);
             x = out;
         }
-        size_t bad = first_nonfinite(x, (size_t)t->count);
+        const float limit = hw->limit > 0 ? hw->limit : FLT_MAX;
+        size_t bad = first_out_of_range(x, (size_t)t->count, limit);
+        if (bad < t->count && isfinite(x[bad]))
+            return fail(why, whylen, AV_ERR_MODEL,
+                        "%s: tensor \"%s\": %g at element %zu; a weight past %.2g could "
+                        "overflow float32 in this model's attention scores",
+                        w[k].f->name, t->name, (double)x[bad], file_index(&w[k], bad),
+                        (double)limit);
         if (bad < t->count)
             return fail(why, whylen, AV_ERR_MODEL,
                         "%s: tensor \"%s\": %s at element %zu; "
