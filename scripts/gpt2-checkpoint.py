@@ -28,7 +28,8 @@ broken variant (KINDS below) for the refusal tests.
 
 Python users: read_safetensors(path) gives {name: float32 array} (F16 and BF16
 converted), and read_folder(dir) the whole checkpoint with the prefix stripped
-and lm_head tied when absent: what attnviz's reader should produce.
+and lm_head tied when absent or tied by config.json: what attnviz's reader
+should produce.
 Needs only NumPy (Debian's python3-numpy).
 """
 import argparse
@@ -124,8 +125,8 @@ def read_safetensors(path):
 
 def read_folder(d):
     """The checkpoint in DIR as attnviz reads it: {name without "transformer.":
-    float32 array}, with "lm_head.weight" equal to wte when absent, and the
-    config."""
+    float32 array}, with "lm_head.weight" equal to wte when absent or when
+    config.json ties them (transformers' default), and the config."""
     with open(os.path.join(d, "config.json")) as f:
         cfg = json.load(f)
     files = ["model.safetensors"]
@@ -137,6 +138,8 @@ def read_folder(d):
     for name in files:
         for k, a in read_safetensors(os.path.join(d, name)).items():
             w[k[len("transformer."):] if k.startswith("transformer.") else k] = a
+    if cfg.get("tie_word_embeddings", True):
+        w["lm_head.weight"] = w["wte.weight"]
     w.setdefault("lm_head.weight", w["wte.weight"])
     return w, cfg
 

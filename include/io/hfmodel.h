@@ -4,7 +4,9 @@
  * DESIGN.md "A Hugging Face GPT-2 folder" is the contract: config.json with
  * "model_type": "gpt2"; model.safetensors, or the shards that
  * model.safetensors.index.json lists; tensor names with or without a leading
- * "transformer." (not a mix); lm_head.weight when present, else tied to wte;
+ * "transformer." (not a mix); lm_head.weight when config.json says
+ * "tie_word_embeddings": false and the file has it, else tied to wte (as
+ * transformers: with tying on, a stored lm_head.weight is not used);
  * h.N.attn.bias and h.N.attn.masked_bias ignored. F32 data is used in place
  * when it is 4-byte aligned, copied when not; F16 and BF16 are converted to
  * float32 on load; either way the map's pages are dropped from resident
@@ -33,16 +35,18 @@
 
 /* What `attnviz train --format hf` wrote under config.json's "attnviz" key
  * (hfwrite.c): the task the model was trained on, "" for any other GPT-2
- * (or a value that is not a short string), and the seed of its batches. */
+ * (or a value that is not a short string), and the seed of its batches;
+ * and whether config.json ties the unembedding to wte. */
 typedef struct {
     char task[32];
     unsigned long long seed; /* 1 when not given, as `attnviz train` */
+    bool tie;                /* "tie_word_embeddings" (true when absent, as transformers) */
 } HfOrigin;
 
 typedef struct {
     Gpt2Weights w;       /* the pointers point into maps or arena */
     HfOrigin origin;     /* config.json's "attnviz" */
-    bool tied;           /* no lm_head.weight: w.lm_head == w.wte */
+    bool tied;           /* tied or no lm_head.weight: w.lm_head == w.wte */
     bool prefixed;       /* names began with "transformer." */
     int dtype;           /* ST_F32, ST_F16 or ST_BF16 (that of wte) */
     size_t n_params;     /* floats in the weights (lm_head counted once when tied) */
@@ -53,7 +57,7 @@ typedef struct {
 /* Parse config.json's text[0..len) into *cfg. Keys read: model_type (must
  * be "gpt2"), vocab_size (or n_vocab), n_positions (or n_ctx), n_embd,
  * n_head, n_layer, n_inner (null: 4 n_embd), layer_norm_epsilon,
- * activation_function (gelu_new or gelu_pytorch_tanh),
+ * activation_function (gelu_new or gelu_pytorch_tanh), tie_word_embeddings,
  * scale_attn_by_inverse_layer_idx and add_cross_attention (refused when
  * true); a missing key takes Hugging Face's default (gpt2's sizes); other
  * keys are skipped. Sizes are checked against the HF_MAX_* caps and

@@ -70,8 +70,9 @@ static const float *field(const Gpt2Weights *w, int k)
 
 typedef struct {
     bool prefix, misalign, untied, shuffle, mix, buffers;
-    int dtype;  /* ST_F32, ST_F16 or ST_BF16 */
-    int shards; /* 2: two shards and an index; else model.safetensors */
+    bool keep_head; /* lm_head.weight written, config.json tying it (or not saying) */
+    int dtype;      /* ST_F32, ST_F16 or ST_BF16 */
+    int shards;     /* 2: two shards and an index; else model.safetensors */
     const char *drop, *reshape, *nan, *inf, *extra, *i32;
     int nan_at;         /* the NaN's element (0: element 1) */
     const char *config; /* config.json's text; NULL: the small model's */
@@ -171,6 +172,12 @@ static const char *small_config =
     "\"layer_norm_epsilon\": 1e-05, \"task_specific_params\": {\"a\": [1, {\"b\": null}]}, "
     "\"vocab_size\": 11}";
 
+/* The same with the unembedding untied, as --untied and `attnviz train` write. */
+static const char *untied_config =
+    "{\"activation_function\": \"gelu_new\", \"model_type\": \"gpt2\", \"n_ctx\": 6, "
+    "\"n_embd\": 8, \"n_head\": 2, \"n_inner\": null, \"n_layer\": 2, \"n_positions\": 6, "
+    "\"layer_norm_epsilon\": 1e-05, \"tie_word_embeddings\": false, \"vocab_size\": 11}";
+
 static void write_text(const char *dir, const char *name, const char *text)
 {
     char path[256];
@@ -254,9 +261,13 @@ static void write_model(const char *dir, const Variant *v)
     Entry e[MAX_ENTRIES];
     int ns = specs(s), n = 0;
     memset(e, 0, sizeof e);
-    write_text(dir, "config.json", v->config ? v->config : small_config);
+    write_text(dir, "config.json",
+               v->config                    ? v->config
+               : v->untied && !v->keep_head ? untied_config
+                                            : small_config);
     for (int k = 0; k < ns; k++) {
-        if ((k == ns - 1 && !v->untied) || (v->drop && strcmp(v->drop, s[k].name) == 0))
+        if ((k == ns - 1 && !v->untied && !v->keep_head) ||
+            (v->drop && strcmp(v->drop, s[k].name) == 0))
             continue;
         make_entry(&e[n++], v, &s[k], k);
     }
@@ -377,6 +388,33 @@ static void test_hfmodel_untied_buffers_shuffled(void **state)
     assert_true(m.w.lm_head != m.w.wte);
     check_values(&m, true);
     hfmodel_close(&m);
+}
+
+/* config.json tying the unembedding (saying so, or not saying: transformers'
+ * default) while the file holds an lm_head.weight of other values: wte is the
+ * unembedding, as transformers' tie_weights makes it, and the stored one is
+ * neither read nor counted. */
+static void test_hfmodel_tie_overrides_stored_head(void **state)
+{
+    Tmp *t = *state;
+    const char *said =
+        "{\"model_type\": \"gpt2\", \"n_ctx\": 6, \"n_embd\": 8, \"n_head\": 2, "
+        "\"n_layer\": 2, \"n_positions\": 6, \"tie_word_embeddings\": true, \"vocab_size\": 11}";
+    for (int c = 0; c < 2; c++) {
+        Variant v = {.keep_head = true, .prefix = true, .config = c ? said : NULL};
+        HfModel m;
+        char why[512] = "";
+        int rc = open_variant(t->dir, &v, &m, why, sizeof why);
+        if (rc)
+            print_error("%s\n", why);
+        assert_int_equal(rc, AV_OK);
+        assert_true(m.tied);
+        assert_ptr_equal(m.w.lm_head, m.w.wte);
+        check_values(&m, false);
+        assert_int_equal(m.n_params, (size_t)(V + T) * D +
+                                         (size_t)L * (4 * D * D + 2 * D * F + 9 * D + F) + 2 * D);
+        hfmodel_close(&m);
+    }
 }
 
 /* Two shards and an index: every tensor found in its shard, F16, misaligned. */
@@ -683,6 +721,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         TMP(test_hfmodel_reads_every_variant),
         TMP(test_hfmodel_untied_buffers_shuffled),
+        TMP(test_hfmodel_tie_overrides_stored_head),
         TMP(test_hfmodel_reads_shards),
         TMP(test_hfmodel_progress),
         cmocka_unit_test(test_hfmodel_config_keys),

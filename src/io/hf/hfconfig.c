@@ -3,7 +3,8 @@
  * and refuses those that would change its maths in a way the forward does not
  * implement; every other key is skipped (architectures, task_specific_params
  * and the like) but "attnviz", what attnviz's own --format hf wrote (its
- * task and seed). A key missing takes GPT2Config's default.
+ * task and seed) and tie_word_embeddings. A key missing takes GPT2Config's
+ * default.
  */
 #include "io/hfmodel.h"
 
@@ -31,6 +32,7 @@ enum {
     K_SCALE,
     K_CROSS,
     K_SCALE_W,
+    K_TIE,
     K_N
 };
 static const char *const keys[K_N] = {
@@ -48,6 +50,7 @@ static const char *const keys[K_N] = {
     "scale_attn_by_inverse_layer_idx",
     "add_cross_attention",
     "scale_attn_weights",
+    "tie_word_embeddings",
 };
 
 typedef struct {
@@ -83,6 +86,7 @@ static int take_value(Conf *c, int k)
     case K_SCALE:
     case K_CROSS:
     case K_SCALE_W:
+    case K_TIE:
         if (json_word(j, "true"))
             return c->flag[k] = true, AV_OK;
         if (json_word(j, "false"))
@@ -250,6 +254,8 @@ int hfmodel_parse_config(const char *text, size_t len, const char *name, Gpt2Con
         snprintf(why, whylen, "%s: %s", name, c.jwhy);
         return AV_ERR_MODEL;
     }
+    /* transformers ties lm_head to wte unless told not to, whatever the file holds */
+    c.origin.tie = !(c.seen & 1u << K_TIE) || c.flag[K_TIE];
     if (origin)
         *origin = c.origin;
     return AV_OK;

@@ -140,18 +140,19 @@ static int plan(HfModel *m, HfWant *w)
     return n + 1;
 }
 
-/* Find every tensor, then load them (hfweights.c); lm_head tied when absent. */
+/* Find every tensor, then load them (hfweights.c); lm_head tied when
+ * config.json ties it (a stored one is then not read) or when absent. */
 static int read_weights(HfModel *m, HfProgress progress, void *ctx, char *why, size_t whylen)
 {
     int max = 5 + 12 * m->w.cfg.n_layer;
     HfWant *w = calloc((size_t)max, sizeof(*w));
     if (!w)
         return fail(why, whylen, AV_ERR_NOMEM, "%s", av_strerror(AV_ERR_NOMEM));
-    int n = plan(m, w);
+    int n = plan(m, w) - (m->origin.tie ? 1 : 0);
     m->files.limit = hfweights_limit(m->w.cfg.d_model, m->w.cfg.n_head);
     int rc = hfweights_load(&m->files, w, n, progress, ctx, why, whylen);
     if (rc == AV_OK) {
-        m->tied = w[n - 1].t == NULL;
+        m->tied = m->origin.tie || w[n - 1].t == NULL;
         if (m->tied)
             m->w.lm_head = m->w.wte;
         m->dtype = w[0].t->dtype;
