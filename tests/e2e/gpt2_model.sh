@@ -196,3 +196,22 @@ for f in model.safetensors config.json vocab.json merges.txt shard; do
         notok "a FIFO as $target: exit $rc (124: it waited): $err"
     fi
 done
+
+# a merged token the tokenizer has but the model has no row for ("ab", id 257
+# of 257 rows): the error names the whole token, not its first character
+"$PY" scripts/gpt2-checkpoint.py "$tmp/norow" --vocab 257 --ctx 64 --seed 7 >/dev/null &&
+    "$PY" - "$tmp/norow" <<'PYEOF'
+import json, sys
+d = sys.argv[1]
+v = json.load(open(d + "/vocab.json"))
+v["ab"] = 257
+json.dump(v, open(d + "/vocab.json", "w"))
+open(d + "/merges.txt", "w").write("#version: 0.2\na b\n")
+PYEOF
+for t in "cab:ab"; do
+    err=$("$A" --model "$tmp/norow" -e csv "${t%%:*}" 2>&1 >/dev/null)
+    rc=$?
+    want="attnviz: '${t#*:}' is not in the model's vocabulary ($tmp/norow)"
+    [ $rc -eq 2 ] && [ "$err" = "$want" ] && ok "'${t%%:*}': the missing token is named: $err" ||
+        notok "'${t%%:*}': exit $rc: '$err', wanted '$want'"
+done

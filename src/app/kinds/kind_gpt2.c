@@ -58,15 +58,16 @@ static const Gpt2Weights *weights_of(const Kind *k)
     return &self_of(k)->hf.w;
 }
 
-/* The whole character of text[0..len) holding byte at into bad: a byte-level
- * piece may be part of one. */
-static void bad_character(const char *text, size_t len, size_t at, char *bad, size_t cap)
+/* The piece text[at..at+n) into bad, widened to whole characters: a
+ * byte-level piece may be part of one. */
+static void bad_piece(const char *text, size_t len, size_t at, size_t n, char *bad, size_t cap)
 {
+    size_t end = at + (n ? n : 1);
     while (at > 0 && ((unsigned char)text[at] & 0xC0) == 0x80)
         at--;
-    unsigned cp;
-    int n = utf8_decode(text + at, len - at, &cp);
-    snprintf(bad, cap, "%.*s", n > 0 ? n : 1, text + at);
+    while (end < len && ((unsigned char)text[end] & 0xC0) == 0x80)
+        end++;
+    snprintf(bad, cap, "%.*s", (int)(end - at), text + at);
 }
 
 /* text[0..len) as GPT-2's ids in g->ids (g->enc the pieces). Returns AV_OK,
@@ -93,7 +94,7 @@ static int encode(Kind *k, const char *text, size_t len, int extra)
      * character the model never saw */
     for (int i = 0; i < g->enc.n; i++)
         if ((g->ids[i] = g->enc.piece[i].id) >= g->hf.w.cfg.n_vocab) {
-            bad_character(text, len, g->enc.piece[i].start, k->bad, sizeof k->bad);
+            bad_piece(text, len, g->enc.piece[i].start, g->enc.piece[i].len, k->bad, sizeof k->bad);
             return AV_ERR_VOCAB;
         }
     return AV_OK;
