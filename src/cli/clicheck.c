@@ -9,7 +9,9 @@
 #include "core/av.h"
 #include "core/designed.h"
 
-/* A path option given as "" is a usage error, not the current folder. */
+/* A path option given as "" is a usage error, not the current folder; and
+ * --dump - is refused, not a folder named "-": -o - means standard output,
+ * where a folder of files cannot go. */
 static int check_paths(CliOptions *o)
 {
     const char *const names[] = {"--file",  "--weights",   "--dump",   "--output",    "--sentences",
@@ -20,6 +22,9 @@ static int check_paths(CliOptions *o)
     for (int k = 0; k < 9; k++)
         if (values[k] && !*values[k])
             return cli_fail(o, "%s needs a path, not an empty string", names[k]);
+    if (o->dump_dir && strcmp(o->dump_dir, "-") == 0)
+        return cli_fail(o, "--dump writes a folder of files, not standard output: give a "
+                           "folder's path (./- for one named -)");
     return AV_OK;
 }
 

@@ -1,5 +1,5 @@
-/* test_cli.c - the command line's meanings: -o - is standard output, and a
- * refused --export names the format asked for. */
+/* test_cli.c - the command line's meanings: -o - is standard output, --dump -
+ * is refused, and a refused --export names the format asked for. */
 #include "test_common.h"
 
 #include <string.h>
@@ -39,6 +39,23 @@ static void test_cli_output_dash_is_stdout(void **state)
     cli_free(&o);
 }
 
+/* --dump - is refused (a folder cannot be standard output), not a folder
+ * named "-"; ./- is that folder. */
+static void test_cli_dump_dash_refused(void **state)
+{
+    (void)state;
+    static const char *const dash[] = {"attnviz", "--dump", "-", "the cat"};
+    static const char *const dir[] = {"attnviz", "--dump", "./-", "the cat"};
+    CliOptions o;
+    assert_int_equal(parse(&o, 4, dash), AV_ERR_CONFIG);
+    assert_string_equal(o.err, "--dump writes a folder of files, not standard output: give a "
+                               "folder's path (./- for one named -)");
+    cli_free(&o);
+    assert_int_equal(parse(&o, 4, dir), AV_OK);
+    assert_string_equal(o.dump_dir, "./-");
+    cli_free(&o);
+}
+
 /* The lens refused on the toy pipeline or an import names lens or lens-json. */
 static void test_cli_lens_refusal_names_format(void **state)
 {
@@ -64,6 +81,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_output_dash_is_stdout),
         cmocka_unit_test(test_cli_lens_refusal_names_format),
+        cmocka_unit_test(test_cli_dump_dash_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
