@@ -190,7 +190,9 @@ static HubErr check_part(const HubMeta *m, const char *part, const char *label, 
                         hex, m->etag);
 }
 
-/* Enough room beside blob for the bytes still to come. */
+/* Enough room beside blob for the bytes still to come, as the hub announces
+ * them; when not, says so without calling the disk full (the size may be a
+ * server's mistake, and nothing was written). */
 static HubErr room(const char *part, double need, char *why, size_t whylen)
 {
     char dir[HF_PATH_MAX];
@@ -206,8 +208,9 @@ static HubErr room(const char *part, double need, char *why, size_t whylen)
         return HUB_OK;
     char a[32], b[32];
     say_mb(a, sizeof a, need), say_mb(b, sizeof b, free_bytes);
-    errno = ENOSPC;
-    return hubhttp_fail(why, whylen, HUB_DISK, "%s more are needed and %s are free", a, b);
+    errno = 0; /* not ENOSPC: hub_cmd.c would add "the disk is full" */
+    return hubhttp_fail(why, whylen, HUB_DISK,
+                        "the hub announces %s still to fetch, more than the %s free there", a, b);
 }
 
 /* The host of a download sent elsewhere than the endpoint by the hub's

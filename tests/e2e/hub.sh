@@ -24,7 +24,7 @@
 #    adds bytes; an LFS redirect without
 #    X-Linked-Etag is fetched, named by its ETag, with no false mismatch;
 #    an announced size larger than the file keeps the file its sha256 names,
-#    else says both sizes;
+#    else says both sizes; one past the free space is said as such;
 #  - each failure (404, 401, 403, no network, HF_HUB_OFFLINE, dropped every
 #    time, a wrong checksum, a full disk, a Git LFS pointer, a snapshot
 #    lacking a file, a name found nowhere) is one line and its exit status;
@@ -457,6 +457,15 @@ check "... no resume promised, no part left" \
     eval '! grep -q "again resumes" "$tmp/err" &&
           [ -z "$(find "$HF_HUB_CACHE/models--user--big2" -name "*.incomplete")" ]'
 : >"$faults"
+# an announced size beyond any disk (10^20 bytes more): said as more than the
+# space free, never as a full disk (before: "... are free (the disk is full)")
+echo "model.safetensors bigsize:99999999999999999999" >"$faults"
+rm -rf "$HF_HUB_CACHE/models--user--big2"
+one_line "an announced size past the free space is said as such" 1 \
+    'model.safetensors into .*: the hub announces 100000000000.00 GB still to fetch, more than the [0-9.]+ [GMT]B free there$' \
+    timeout 60 "$A" get user/big2
+check "... and the disk is not called full" eval '! grep -q "disk is full" "$tmp/err"'
+: >"$faults"
 
 # --- failures, one line each -------------------------------------------------
 one_line "no such model (404)" 2 'no model user/nope at http://127.0.0.1' "$A" get user/nope
@@ -535,7 +544,7 @@ one_line "a snapshot lacking a file names it" 2 'lacks merges.txt: .attnviz get 
 
 mkdir -p "$tmp/full"
 if mount -t tmpfs -o size=256k tmpfs "$tmp/full" 2>/dev/null; then
-    HF_HUB_CACHE=$tmp/full one_line "a full disk" 1 'model.safetensors into .*(the disk is full|are free)' \
+    HF_HUB_CACHE=$tmp/full one_line "a full disk" 1 'model.safetensors into .*(the disk is full|free there)' \
         "$A" get user/big2
     check "the full disk holds no blob under its final name" \
         [ -z "$(find "$tmp/full" -path '*blobs/*' -size +100k ! -name '*.incomplete')" ]
