@@ -403,14 +403,16 @@ static int all_zero(const float *x, int from, int n)
 }
 
 /* Column of the first non-finite (as float32) or negative value of the row
- * at byte offset off, or -1; *nonfinite tells which. Reads the file's own
- * values: a float64 of -1e-300 is negative though it rounds to -0.0f. */
-static int first_bad(const AttnFile *af, size_t off, int *nonfinite)
+ * at byte offset off, or -1; *nonfinite tells which (2: a finite positive
+ * float64 beyond float32's range, *value it). Reads the file's own values: a
+ * float64 of -1e-300 is negative though it rounds to -0.0f. */
+static int first_bad(const AttnFile *af, size_t off, int *nonfinite, double *value)
 {
     for (int j = 0; j < af->n_k; j++) {
         double v = read_raw(af, off + (size_t)j * (size_t)af->itemsize);
         if (!isfinite((float)v)) {
-            *nonfinite = 1;
+            *nonfinite = !isfinite(v) ? 1 : v < 0 ? 0 : 2; /* -1e300: negative */
+            *value = v;
             return j;
         }
         if (v < 0) {
@@ -438,14 +440,20 @@ static int check_row(AttnFile *af, int l, int h, int i, const float *x, const ch
                      size_t msglen)
 {
     int sign, nonfinite = 0;
+    double v = 0;
     float sum = row_scan(x, af->n_k, &sign);
     if (sign || !isfinite(sum)) {
-        int j = first_bad(af, row_offset(af, l, h, i), &nonfinite);
-        if (j >= 0) {
+        int j = first_bad(af, row_offset(af, l, h, i), &nonfinite, &v);
+        if (j >= 0 && nonfinite == 2)
+            snprintf(msg, msglen,
+                     "%s: %g at layer %d, head %d, row %d, column %d is finite but beyond "
+                     "float32's range (a weight is at most 1)",
+                     name, v, l + 1, h + 1, i + 1, j + 1);
+        else if (j >= 0)
             snprintf(msg, msglen, "%s: %s at layer %d, head %d, row %d, column %d", name,
                      nonfinite ? "NaN or Inf" : "a negative weight", l + 1, h + 1, i + 1, j + 1);
+        if (j >= 0)
             return nonfinite ? AV_ERR_NPY_NONFINITE : AV_ERR_NPY_NEGATIVE;
-        }
     }
     note_sum(af, l, h, i, sum);
     if (af->causal && !all_zero(x, i + 1, af->n_k))

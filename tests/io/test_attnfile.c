@@ -223,7 +223,7 @@ static void test_attnfile_bad_values(void **state)
 static void test_attnfile_bad_f64_values(void **state)
 {
     /* expect: a float64 of -1e-300 is negative (though it rounds to -0.0f) and
-       1e300 is beyond float32, so non-finite */
+       1e300 is beyond float32, so non-finite, said as finite but too large */
     Tmp *t = *state;
     double d[2 * 2 * 2];
     const char *dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2, 2), }";
@@ -234,7 +234,12 @@ static void test_attnfile_bad_f64_values(void **state)
     expect_bad(t->path, AV_ERR_NPY_NEGATIVE, "layer 1, head 2, row 2, column 1");
     d[6] = 1e300;
     write_raw(t->path, dict, d, sizeof d);
-    expect_bad(t->path, AV_ERR_NPY_NONFINITE, "head 2, row 2, column 1");
+    expect_bad(t->path, AV_ERR_NPY_NONFINITE,
+               "a.npy: 1e+300 at layer 1, head 2, row 2, column 1 is finite but beyond "
+               "float32's range (a weight is at most 1)");
+    d[6] = INFINITY;
+    write_raw(t->path, dict, d, sizeof d);
+    expect_bad(t->path, AV_ERR_NPY_NONFINITE, "a.npy: NaN or Inf at layer 1, head 2, row 2");
 }
 
 static void test_attnfile_bad_shapes(void **state)
