@@ -345,6 +345,10 @@ static int load_task(const TrainOptions *o, Task *t)
         if (err)
             return say(av_exit_status(err), "cannot read %s: %s", path,
                        err == AV_ERR_IO ? strerror(errno) : av_strerror(err));
+        if (memchr(data, '\0', len)) { /* as the main command says it */
+            free(data);
+            return say(2, "%s: the text holds a NUL byte", path);
+        }
     }
     int err = task_init(t, o->task, data, len, why, sizeof why);
     free(data);

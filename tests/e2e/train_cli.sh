@@ -57,6 +57,16 @@ usage_error "text without FILE" text --save "$tmp/m"
 usage_error "a FILE for induction" induction extra.txt --save "$tmp/m"
 printf 'ab\xffcd' >"$tmp/bad.txt"
 usage_error "text not UTF-8" text "$tmp/bad.txt" --save "$tmp/m"
+# a NUL byte: said as the main command says it (before: "not valid UTF-8"),
+# for a grammar too (before: "line 1: not a rule")
+printf 'ab\0cd the cat\n' >"$tmp/nul.txt"
+for task in text grammar; do
+    "$A" train $task "$tmp/nul.txt" --save "$tmp/m" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] && [ "$(cat "$tmp/err")" = "attnviz: $tmp/nul.txt: the text holds a NUL byte" ] &&
+        [ "$("$A" -f "$tmp/nul.txt" -e csv 2>&1)" = "$(cat "$tmp/err")" ] &&
+        pass "train $task: a NUL byte is said as the main command says it" ||
+        fail "train $task: a NUL byte -> exit $rc: $(head -2 "$tmp/err")"
+done
 printf 'noun king\n' >"$tmp/bad.grammar"
 usage_error "broken grammar" grammar "$tmp/bad.grammar" --save "$tmp/m"
 "$A" train text /nonexistent/file --save "$tmp/m" 2>"$tmp/err"; rc=$?
