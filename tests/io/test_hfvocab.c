@@ -211,6 +211,14 @@ static void test_hfvocab_refuses_malformed(void **state)
     refused(v, "h zz\n", "'zz', which is not in the vocabulary");
     refused(v, "h \xff\n", "merges.txt: byte 2 is not UTF-8");
     refused(v, "h \xc3\xa9\n", "not in the vocabulary"); /* é is byte 0xe9, a token */
+    /* a token of 100,000 bytes is said as too long, not outside the alphabet */
+    char *big = malloc(100004);
+    big[0] = 'h', big[1] = ' ';
+    memset(big + 2, 'a', 100000);
+    big[100002] = '\n', big[100003] = 0;
+    refused(v, big, "merges.txt: byte 0: a merge names a token longer than 1024 bytes");
+    free(big);
+    refused(v, "h a\xc4\xa0\x7f\n", "a merge names a token holding U+007F, outside GPT-2's");
     /* a token of two bytes and no merge to make it: an empty merges.txt */
     refused(v, "", "merges.txt: no merge, yet the vocabulary has tokens of several bytes");
     refused(v, "#version: 0.2\n", "merges.txt: no merge");

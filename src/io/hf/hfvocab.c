@@ -205,8 +205,13 @@ static int add_merge_text(Bpe *b, Json *j, const char *file, const char *base, c
             tok_put(&t, cp);
             p += (size_t)m;
         }
-        if (t.bad || t.too_long || !t.n)
-            return refuse(j, file, base, "a merge names a token outside GPT-2's byte alphabet");
+        if (t.bad == 0x110000 || (t.bad && !t.too_long))
+            return refuse(j, file, base,
+                          "a merge names a token holding U+%04X, outside GPT-2's byte alphabet",
+                          t.bad == 0x110000 ? 0 : t.bad);
+        if (t.too_long || !t.n) /* the vocabulary's tokens are 1 to 1024 bytes */
+            return refuse(j, file, base, "a merge names a token %s",
+                          t.n ? "longer than 1024 bytes" : "that is empty");
         id[k] = bpe_find(b, t.buf, t.n);
         if (id[k] < 0) {
             char shown[48];
