@@ -374,6 +374,12 @@ static bool question_input(LessonState *ls, AppState *s, const ModelResult *r, L
         if (q->kind == LESSON_ASK_TOKEN)
             s->sel_col = ls->pick; /* the picked key is the inspected cell */
         return true;
+    case LESSON_IN_LEAVE: /* out of the answer field, not out of the lesson */
+        if (q->kind != LESSON_ASK_NUMBER || !ls->typed[0])
+            return false;
+        ls->typed[0] = '\0';
+        snprintf(s->msg, sizeof s->msg, "left the answer field: Esc again leaves the lesson");
+        return true;
     case LESSON_IN_BACKSPACE: {
         size_t len = strlen(ls->typed);
         if (q->kind != LESSON_ASK_NUMBER || !len)

@@ -224,6 +224,32 @@ static void test_lesson_state_number_question(void **state)
     teardown(&f);
 }
 
+/* Esc while a number is typed leaves the answer field, not the lesson: the
+ * typed text goes, the page stays; a second Esc leaves the lesson. */
+static void test_lesson_state_number_esc(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    start(&f);
+    input(&f, LESSON_IN_NEXT, 0, &flags);
+    assert_int_equal(f.ls.page, 1);
+    input(&f, LESSON_IN_CHAR, '0', &flags);
+    input(&f, LESSON_IN_CHAR, '.', &flags);
+    assert_string_equal(f.ls.typed, "0.");
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_true(f.ls.active);
+    assert_int_equal(f.ls.page, 1);
+    assert_false(f.ls.revealed);
+    assert_string_equal(f.ls.typed, "");
+    assert_non_null(strstr(f.s.msg, "left the answer field"));
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_false(f.ls.active);
+    assert_non_null(strstr(f.s.msg, "left the lesson"));
+    teardown(&f);
+}
+
 /* A choice question; Enter without a prediction reveals anyway. */
 static void test_lesson_state_choice_question(void **state)
 {
@@ -582,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_lesson_state_choice_keys),
         cmocka_unit_test(test_lesson_state_token_question),
         cmocka_unit_test(test_lesson_state_number_question),
+        cmocka_unit_test(test_lesson_state_number_esc),
         cmocka_unit_test(test_lesson_state_choice_question),
         cmocka_unit_test(test_lesson_state_missing_and_leave),
         cmocka_unit_test(test_lesson_state_list),
