@@ -76,7 +76,8 @@ static unsigned act_edit_done(AppState *s, int arg)
 }
 
 /* One level back, never out of the program: help, a panel, the editor,
- * side by side, the PE view, cross-attention, in that order. */
+ * side by side, the PE view, M's rows summed, cross-attention, in that
+ * order. */
 static unsigned act_escape(AppState *s, int arg)
 {
     (void)arg;
@@ -90,6 +91,8 @@ static unsigned act_escape(AppState *s, int arg)
         s->compare = CMP_NONE, app_drop_msg(s);
     } else if (s->view != VIEW_ID_ATTN) {
         s->view = VIEW_ID_ATTN, app_drop_msg(s);
+    } else if (s->n_multi > 0) { /* M's rows summed: back to the one selected row */
+        s->n_multi = 0, app_drop_msg(s);
     } else if (s->cross_on) {
         s->cross_on = false, s->field = 0, s->sel_col = -1;
         app_msg(s, "self-attention: one sentence (C brings the second back)");

@@ -148,6 +148,26 @@ static void test_stale_row_summed(void **state)
     stop(&f);
 }
 
+/* M then Esc: Esc backs out of the rows summed (one level), its line goes
+ * with them; the next Esc says how to quit, and neither quits. */
+static void test_escape_leaves_multi(void **state)
+{
+    (void)state;
+    Fix f = {0};
+    start(&f, "The cat sat on the mat", true);
+    key(&f, ACT_MULTI_ROW, 0);
+    assert_int_equal(f.a.app.n_multi, 1);
+    assert_true(starts(f.a.app.msg, "1 query summed: "));
+    unsigned bits = key(&f, ACT_ESCAPE, 0);
+    assert_false(bits & APP_DO_QUIT);
+    assert_int_equal(f.a.app.n_multi, 0);
+    assert_string_equal(f.a.app.msg, "");
+    bits = key(&f, ACT_ESCAPE, 0);
+    assert_false(bits & APP_DO_QUIT);
+    assert_true(starts(f.a.app.msg, "Esc backs out"));
+    stop(&f);
+}
+
 /* tui_stale.sh: ">M" in one burst. M reads the result, so the run > asked
  * for is made before it: M sums layer 2 of a two-layer result. */
 static void test_stale_burst_reads_result(void **state)
@@ -517,6 +537,7 @@ static void test_defaults_first_setting(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_escape_leaves_multi),
         cmocka_unit_test(test_defaults_first_setting),
         cmocka_unit_test(test_defaults_first_example),
         cmocka_unit_test(test_example_keeps_view),
