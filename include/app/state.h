@@ -170,6 +170,8 @@ typedef struct {
     int max_layers_home;  /* max_layers before the lesson began */
     char want_token[SENTENCES_NAME_MAX]; /* select this token after the next run */
     char msg[320];                       /* a message for the status line(s), "" when none */
+    const char *msg_once;                /* a line answering the last key only: while msg is still
+                                            it, the next key (app_input) clears it; NULL none */
 } AppState;
 
 /* Set up from a configuration and a starting text (NULL: the first example).

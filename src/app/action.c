@@ -18,6 +18,13 @@ static void app_msg(AppState *s, const char *m)
     snprintf(s->msg, sizeof s->msg, "%s", m);
 }
 
+/* A line that answers this key only: the next key takes it away. */
+static void app_msg_once(AppState *s, const char *m)
+{
+    app_msg(s, m);
+    s->msg_once = m; /* a literal: it outlives the key */
+}
+
 /* ---- actions --------------------------------------------------------- */
 
 static int clampi(int v, int lo, int hi)
@@ -95,10 +102,10 @@ static unsigned act_escape(AppState *s, int arg)
         s->n_multi = 0, app_drop_msg(s);
     } else if (s->cross_on) {
         s->cross_on = false, s->field = 0, s->sel_col = -1;
-        app_msg(s, "self-attention: one sentence (C brings the second back)");
+        app_msg_once(s, "self-attention: one sentence (C brings the second back)");
         return APP_RUN;
     } else {
-        app_msg(s, "Esc backs out of views, panels and the editor; q, F10 or Ctrl-C quits");
+        app_msg_once(s, "Esc backs out of views, panels and the editor; q, F10 or Ctrl-C quits");
     }
     return 0;
 }
@@ -331,9 +338,10 @@ static unsigned act_cross(AppState *s, int arg)
     s->cross_on = !s->cross_on;
     s->field = 0;
     s->sel_col = -1;
-    app_msg(s, s->cross_on ? "cross-attention: queries from the sentence, keys and values from "
-                             "the second (E edits it)"
-                           : "self-attention: one sentence");
+    app_msg_once(s, s->cross_on
+                        ? "cross-attention: queries from the sentence, keys and values from "
+                          "the second (E edits it)"
+                        : "self-attention: one sentence");
     return APP_RUN;
 }
 

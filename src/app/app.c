@@ -221,6 +221,12 @@ static unsigned apply(App *a, const AppInput *in, bool typed)
 unsigned app_input(App *a, const AppInput *in)
 {
     unsigned out = APP_DO_REDRAW;
+    AppState *s = &a->app;
+    if (s->msg_once && (in->action != ACT_NONE || in->text[0] || in->lesson_in)) {
+        if (!strcmp(s->msg, s->msg_once)) /* a key's answer, gone with the next key */
+            s->msg[0] = '\0', s->note_shown = false;
+        s->msg_once = NULL;
+    }
     if ((a->pending & (APP_RUN | APP_WEIGHTS)) && reads_result(a, in))
         out |= run_now(a, a->pending); /* the keys before it in the burst changed the result */
     if (help_input(a, in))
