@@ -14,10 +14,11 @@ ROOT=$PWD
 SIZES="80x24 100x30 120x40"
 
 # start W H ARGS...: run $BIN in the repository's folder (the lessons'
-# weights are found from there) and wait for the status line.
+# weights are found from there), or in $IN when set (a folder for the
+# interface's exports: never the repository), and wait for the status line.
 start() {
     local w=$1 h=$2; shift 2
-    tui_session "$w" "$h" "cd $(printf '%q' "$ROOT") && env TERM=xterm-256color LC_ALL=C.UTF-8 $FRAME_ENV \
+    tui_session "$w" "$h" "cd $(printf '%q' "${IN:-$ROOT}") && env TERM=xterm-256color LC_ALL=C.UTF-8 $FRAME_ENV \
 $(printf '%q ' "$BIN" "$@"); echo EXITED:\$?; sleep 60"
     wait_for ' tokens [0-9]' && settle
 }
@@ -229,7 +230,8 @@ check "... bars and cells agree" bars_match_cells
 # 100x30: the status line says what the one head shown stands for and a
 # head's d_k; the rollout's bars are the rollout's; the tiles' captions
 # ("2.41b .41") have their key; the title says "mean top weight", not "max".
-start 100 30
+# Run in the work folder: x below writes its export there.
+IN=$WORK start 100 30
 check "the tiles' captions (2.41b .41) are explained" \
     has 'entropy \(b(: bits)?\), mean top'
 check "the title's statistic is the mean top weight" \
@@ -242,6 +244,8 @@ check "A: the bars are of the heads combined, not head 1" \
 press x
 check "A, x: the export is named for the heads combined, not head 1" \
     wait_for 'wrote attnviz-head-mean-[0-9-]+\.txt \(heads combined: mean over heads\)'
+check "... written in the work folder, not the repository" \
+    eval 'ls "$WORK"/attnviz-head-mean-*.txt >/dev/null 2>&1 && ! ls "$ROOT"/attnviz-head-mean-*.txt >/dev/null 2>&1'
 press O
 check "O: the rollout's title and bars name the rollout" \
     eval "has '^Rollout of layers 1-1 \\(6 heads averaged\\)' && has 'attends to \\(rollout of' &&
