@@ -132,7 +132,9 @@ typedef struct {
     AppMode mode;
     ViewId view; /* the base view: its own (pipeline, PE, lens) or VIEW_ID_ATTN */
     bool help;
-    int help_scroll;    /* first line of each help column shown (a short screen) */
+    int help_scroll;    /* first line of each help column asked for (a short screen); kept
+                           through a resize, the frame shows at most help_most */
+    int help_most;      /* the last first line the help's frame can show, -1 before one */
     bool help_refused;  /* a key the help does not take was pressed while it was shown */
     bool fixed_weights; /* --weights: d_model and seed cannot change */
     int head;           /* focused head, 0-based */

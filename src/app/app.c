@@ -135,7 +135,11 @@ static bool help_input(App *a, const AppInput *in)
     case ACT_ROW_NEXT:
     case ACT_ROW_PREV:
     case ACT_ROW_PGDN:
-    case ACT_ROW_PGUP: action_apply(s, in->action, 0); return true;
+    case ACT_ROW_PGUP: /* from the line shown, not one a larger screen had no room to show */
+        if (s->help_most >= 0 && s->help_scroll > s->help_most)
+            s->help_scroll = s->help_most;
+        action_apply(s, in->action, 0);
+        return true;
     case ACT_ROW_FIRST: s->help_scroll = 0; return true;
     case ACT_ROW_LAST: s->help_scroll = INT_MAX / 2; return true; /* app_layout clamps it */
     default: s->help_refused = true; return true;                 /* the help's border says so */
@@ -458,7 +462,8 @@ bool app_layout(App *a, const AppLayout *l)
     if (l->note_gone) /* after the trace's line, as the status line drew them */
         s->msg[0] = '\0', s->note_shown = false;
     s->panel_scroll = clamp_to(s->panel_scroll, l->panel_most);
-    s->help_scroll = clamp_to(s->help_scroll, l->help_most);
+    if (l->help_most >= 0) /* help_scroll kept: a resize back finds the help where it was */
+        s->help_most = l->help_most;
     s->lesson_scroll = clamp_to(s->lesson_scroll, l->lesson_most);
     return again;
 }

@@ -81,6 +81,7 @@ int app_init(AppState *s, const ModelConfig *cfg, const char *text, const Senten
     s->sentence = s->example_at = -1;
     s->sel_row = 0, s->sel_col = -1;
     s->page = 5;
+    s->help_most = -1;
     s->row_step = s->col_step = 1;
     s->max_layers = AV_MAX_LAYERS;
     if (!text && sentences && sentences->n > 0)

@@ -191,9 +191,14 @@ static void test_layout_report(void **state)
     assert_int_equal(f.a.app.zoom, 2);
     assert_string_equal(f.a.app.msg, "zoomed in as far as it goes: one token a cell");
     assert_false(f.a.app.recentre);
-    assert_int_equal(f.a.app.help_scroll, 12);
+    assert_int_equal(f.a.app.help_scroll, 40); /* kept for a larger help: the frame shows 12 */
+    assert_int_equal(f.a.app.help_most, 12);
     assert_int_equal(f.a.app.lesson_scroll, 3);
     assert_false(app_layout(&f.a, &l)); /* as far as it goes already: no line again */
+    f.a.app.help = true;                /* Up in the help moves from the line shown */
+    key(&f, ACT_ROW_PREV, 0);
+    assert_int_equal(f.a.app.help_scroll, 11);
+    f.a.app.help = false;
     stop(&f);
 }
 
