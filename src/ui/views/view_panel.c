@@ -60,19 +60,22 @@ static bool break_before(const char *line, size_t w)
 
 /* One line of text written to f in lines of at most width columns, broken
  * at spaces (where two or more part two things, else where break_before
- * allows, when it can), each piece after the first indented 4 columns past
- * the line's own, so that a narrow screen shows every value (a trace's
- * v[...] beside its k[...]) instead of cutting it. */
+ * allows, when it can), so that a narrow screen shows every value (a
+ * trace's v[...] beside its k[...]) instead of cutting it. A piece after a
+ * break where two things part starts where the line does (v[...] under
+ * k[...]); one that goes on with the same thing, 4 columns further in. */
 static void wrap_line(FILE *f, const char *line, size_t len, int width)
 {
     const int indent = (int)strspn(line, " ");
     size_t at = 0;
+    bool parted = false; /* the last break was between two things */
     for (bool first = true; at < len; first = false) {
+        const int lead = first ? 0 : parted ? indent : indent + 4;
         if (!first) {
             at += strspn(line + at, " ");
-            fprintf(f, "%*s", indent + 4, "");
+            fprintf(f, "%*s", lead, "");
         }
-        int col = first ? 0 : indent + 4;
+        int col = lead;
         size_t p = at, cut = len, gap = 0, good = 0, any = 0;
         while (p < len) {
             size_t w = p + strspn(line + p, " "), e = w;
@@ -81,6 +84,7 @@ static void wrap_line(FILE *f, const char *line, size_t len, int width)
             const int add = span_width(line + p, e - p);
             if (p > at && col + add > width) {
                 cut = gap ? gap : good ? good : any ? any : p;
+                parted = gap != 0;
                 break;
             }
             if (p > at && w < len) {
