@@ -86,8 +86,10 @@ void view_cmp_draw(UiState *u, Grid *g, Rect r)
         return;
     }
     u->report.row_step = u->report.col_step = 1;
+    /* both sides as wide: on an even width the last column stays blank, so
+     * the two heatmaps cut their labels alike (not "becau…" beside "because") */
     int half = (r.w - 1) / 2;
-    Rect left = {r.x, r.y, half, r.h}, right = {r.x + half + 1, r.y, r.w - half - 1, r.h};
+    Rect left = {r.x, r.y, half, r.h}, right = {r.x + half + 1, r.y, half, r.h};
     for (int y = r.y; y < r.y + r.h; y++)
         grid_put(g, r.x + half, y, 0x2502, STYLE_DIM, 0); /* │ */
     if (s->compare == CMP_HEADS) {
