@@ -358,7 +358,9 @@ static void find_picture(Finder *f, ShotState st, const Shot *s, const UiState *
         const LessonSettings *set = &f->l->pages[f->page].set;
         bool lines =
             rows_match(rows, n, "dim [0-9]+ = (sin|cos)\\(pos / 10000\\^\\(") && u->lay.have_pe;
-        bool sim = rows_match(rows, n, "Similarity of the tokens' positions") && u->lay.have_sim;
+        bool sim =
+            rows_match(rows, n, "cos\\(PE\\(i\\), PE\\(j\\)\\)") /* each form of its title */ &&
+            u->lay.have_sim;
         if (set->pe_similarity && !sim)
             finder_say(f, st,
                        "the positional encodings view draws no similarity (plot: similarity)");

@@ -127,8 +127,11 @@ static void draw_focus(UiState *u, Grid *g, Rect r, int fcw)
     widget_tint_cells(u, g, &sp, l);
     int ly = l->y + l->h;
     heatmap_legend_of(g, r.x, ly, r.w, u->hmode, sp.causal, sp.full);
-    const char *what = s->cross_on ? "rows: queries (sentence 1), columns: keys (sentence 2)"
-                                   : "rows: queries, columns: keys";
+    static const char *const cross[] = {"rows: queries (sentence 1), columns: keys (sentence 2)",
+                                        "rows: queries (sent. 1), columns: keys (sent. 2)",
+                                        "rows: sentence 1, columns: sentence 2"};
+    const char *what =
+        s->cross_on ? cross[widget_fit(cross, 3, r.w)] : "rows: queries, columns: keys";
     char shown[80] = "";
     if (l->rows < s->n_q || l->cols < s->n_k)
         snprintf(shown, sizeof shown, "rows %d-%d of %d, cols %d-%d of %d", l->first_row + 1,

@@ -9,6 +9,7 @@
 
 #include "core/posenc.h"
 #include "../term.h"
+#include "../widgets.h"
 
 /* Lines the line plots need to show two dimensions (a title and a row of
  * dots each) and the position axis. */
@@ -72,8 +73,10 @@ static void draw_similarity(UiState *u, Grid *g, Rect r)
 {
     const AppState *s = &u->a.app;
     int n = s->n_q;
-    grid_puts(g, r.x, r.y, "Similarity of the tokens' positions: cos(PE(i), PE(j))", r.w,
-              STYLE_TITLE);
+    static const char *const title[] = {"Similarity of the tokens' positions: cos(PE(i), PE(j))",
+                                        "Positions' similarity: cos(PE(i), PE(j))",
+                                        "cos(PE(i), PE(j))"};
+    grid_puts(g, r.x, r.y, title[widget_fit(title, 3, r.w)], r.w, STYLE_TITLE);
     int cw = (r.w - 16) / (n > 0 ? n : 1);
     cw = cw > 6 ? 6 : cw < 1 ? 1 : cw;
     PlotMatrixSpec sp = {

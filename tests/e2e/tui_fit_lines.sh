@@ -1,0 +1,33 @@
+#!/bin/bash
+# tui_fit_lines.sh - lines that said what a view shows were cut at 100x30,
+# the projector's size: cross-attention's axes ("rows: queries (sentence
+# 1), columns: keys (sen…") and the PE view's similarity title ("... cos(PE(i),
+# P…"). Each takes the longest wording that fits, at 80x24, 100x30 and
+# 120x40: whole, never ending in "…".
+# tier: test
+# asan: no
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib/tui.sh
+tui_init fit_lines
+export LC_ALL=C.UTF-8
+
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    at="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2"
+    keys C && wait_for 'Cost: n [0-9]+ x [0-9]+' && settle
+    line=$(screen | grep -o 'rows: [^│]*columns: [^│]*' | head -1)
+    if [ "$1" = 80 ] && [ -z "$line" ]; then
+        ok "$at: cross-attention: no room for the axes' line"
+    else
+        check "$at: cross-attention's axes whole: \"$line\"" \
+            eval 'grep -Eq "columns: (keys \\(sent(ence|\\.) 2\\)|sentence 2)" <<<"$line"'
+    fi
+    keys C && settle && keys v && wait_for 'PE\(pos, dim\)' && settle
+    line=$(screen | grep -o "[A-Z][A-Za-z' ]*: cos(PE(i)[^│]*\|cos(PE(i)[^│]*" | head -1)
+    line=${line%"${line##*[! ]}"}
+    check "$at: the PE view's similarity title whole: \"$line\"" \
+        eval 'grep -q "cos(PE(i), PE(j))\$" <<<"$line"'
+    keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
+done
+exit $fail
