@@ -2,8 +2,10 @@
 # tui_fit_lines.sh - lines that said what a view shows were cut at 100x30,
 # the projector's size: cross-attention's axes ("rows: queries (sentence
 # 1), columns: keys (sen…") and the PE view's similarity title ("... cos(PE(i),
-# P…"). Each takes the longest wording that fits, at 80x24, 100x30 and
-# 120x40: whole, never ending in "…".
+# P…"); on a BERT checkpoint after m, the status line ("... d_k 8  ca…"); on
+# a GPT-2 checkpoint, the key of the head scores table (f: "... s …"). Each
+# takes the longest wording that fits, or its two rows, at 80x24, 100x30
+# and 120x40: whole, never ending in "…".
 # tier: test
 # asan: no
 cd "$(dirname "$0")/../.." || exit 1
@@ -28,6 +30,30 @@ for size in "80 24" "100 30" "120 40"; do
     line=${line%"${line##*[! ]}"}
     check "$at: the PE view's similarity title whole: \"$line\"" \
         eval 'grep -q "cos(PE(i), PE(j))\$" <<<"$line"'
+    keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
+done
+
+PY=/usr/bin/python3
+if ! "$PY" -c 'import numpy' 2>/dev/null; then
+    echo "skip - tui_fit_lines: python3-numpy not installed (BERT and GPT-2 checkpoints)"
+    exit $fail
+fi
+B=$WORK/bert-tiny-random G=$WORK/g2
+if ! "$PY" scripts/bert-checkpoint.py "$B" --seed 3 >/dev/null ||
+    ! "$PY" scripts/gpt2-checkpoint.py "$G" --seed 7 >/dev/null; then
+    echo "not ok - tui_fit_lines: bert-checkpoint.py or gpt2-checkpoint.py failed"
+    exit 1
+fi
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    at="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --model "$B" \
+        'the cat [MASK] on the mat. [SEP] it was tired.'
+    keys m && wait_for 'what-if: causal mask' && settle
+    st=$(screen | tail -n 2 | sed 's/ *$//')
+    check "$at: BERT, m: the status line's two rows whole: \"$(tr '\n' '/' <<<"$st")\"" \
+        eval 'grep -q "d_k 8  causal$" <<<"$st" && grep -q "^ tokens 18  layer 1/2" <<<"$st" &&
+              ! grep -q "…" <<<"$st"'
     keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
 done
 exit $fail

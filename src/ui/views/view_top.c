@@ -465,6 +465,32 @@ int view_top_status_rows(const UiState *u, int w)
     return grid_text_width(a) + grid_text_width(b) <= w ? 1 : 2;
 }
 
+/* The status line's second part b (opening with its separator, two
+ * spaces) on the row under the first, which ends at column used. When b is
+ * wider than that row, its first pieces (two spaces part them) go up
+ * after the first part, as many as fit there: "BERT what-if: causal mask
+ * (...)" beside "tokens 18  layer 1/2", the sizes, d_k and mask whole
+ * below, not "d_k 8  ca…". */
+static void status_second_row(Grid *g, int y, int used, const char *b)
+{
+    const char *rest = b;
+    if (grid_text_width(b + 1) > g->w) {
+        char head[160];
+        for (const char *p = strstr(b + 2, "  "); p; p = strstr(p + 2, "  ")) {
+            size_t n = (size_t)(p - b) < sizeof head ? (size_t)(p - b) : sizeof head - 1;
+            memcpy(head, b, n), head[n] = '\0';
+            if (used + grid_text_width(head) > g->w)
+                break;
+            rest = p;
+        }
+        if (rest != b) {
+            memcpy(head, b, (size_t)(rest - b)), head[rest - b] = '\0';
+            grid_puts(g, used, y, head, g->w - used, STYLE_STATUS);
+        }
+    }
+    grid_puts(g, 0, y + 1, rest + 1, g->w, STYLE_STATUS); /* rest opens with its separator */
+}
+
 void view_top_bottom_draw(UiState *u, Grid *g)
 {
     u->report.note_gone = note_gone(u); /* a note goes with its sentence */
@@ -492,7 +518,7 @@ void view_top_bottom_draw(UiState *u, Grid *g)
     if (rows == 1)
         used += grid_puts(g, used, y, b, g->w - used, STYLE_STATUS);
     else
-        grid_puts(g, 0, y + 1, b + 1, g->w, STYLE_STATUS); /* b opens with its separator */
+        status_second_row(g, y, used, b);
     if (wide && !u->no_clock)
         grid_printf(g, g->w - 10, y, 10, STYLE_STATUS, "%6.2f ms",
                     u->frame_ms + term_now_ms() - u->frame_t0); /* the key's update + drawing */
