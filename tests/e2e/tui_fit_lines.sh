@@ -56,4 +56,14 @@ for size in "80 24" "100 30" "120 40"; do
               ! grep -q "…" <<<"$st"'
     keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
 done
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    at="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --model "$G" 'Hello world, the cat sat on the mat'
+    keys f && wait_for '^Head scores' && settle
+    key=$(screen | grep '^p [a-z]' | sed 's/ *$//')
+    check "$at: GPT-2, f: the key names all 7 scores, whole: \"$key\"" \
+        eval 'grep -Eq "^p .*  s [^ ]" <<<"$key" && ! grep -q "…" <<<"$key"'
+    keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
+done
 exit $fail

@@ -181,12 +181,32 @@ static int table_notes(const HeadScan *s, int first, int count, const char *note
     return n;
 }
 
+/* The kinds first .. first + count - 1 with their letters, in names of
+ * length 0 (headscore_name: "previous-token"), 1 ("previous") or 2
+ * ("prev"), each followed by two spaces. */
+static void legend_kinds(int first, int count, int len, char *buf, size_t size)
+{
+    static const char *const mid[HEADSCORE_KINDS] = {
+        "previous", "induction", "duplicate", "first", "next", "[CLS] no-op", "[SEP] no-op"};
+    static const char *const brief[HEADSCORE_KINDS] = {"prev", "induct", "dup",  "first",
+                                                       "next", "[CLS]",  "[SEP]"};
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = first; k < first + count && at < size; k++)
+        at += (size_t)snprintf(buf + at, size - at, "%c %s  ", LETTER[k],
+                               len == 0   ? headscore_name((HeadScoreKind)k)
+                               : len == 1 ? mid[k]
+                                          : brief[k]);
+}
+
 /* The legend of the table's second line, the longest form of it that fits
- * width: the kinds shown, or the one kind shown one at a time. */
+ * width: the kinds shown (in shorter names where the whole ones do not
+ * fit: 80 and 100 columns), or the one kind shown one at a time. */
 static void legend(const HeadTable *ht, bool many, int first, int count, int width, Grid *g, int x,
                    int y)
 {
-    char t[3][240];
+    char t[7][240];
+    int n = 3;
     if (!many) {
         const char *name = headscore_name((HeadScoreKind)ht->kind);
         const double at = 100.0 * headscore_threshold((HeadScoreKind)ht->kind);
@@ -195,18 +215,21 @@ static void legend(const HeadTable *ht, bool many, int first, int count, int wid
         snprintf(t[1], sizeof t[1], "%s (Tab: next)  *: best, >= %.0f  Enter focuses", name, at);
         snprintf(t[2], sizeof t[2], "%s (Tab: next)  *: best, >= %.0f", name, at);
     } else {
-        char kinds[160];
-        size_t at = 0;
-        for (int k = first; k < first + count && at < sizeof kinds; k++)
-            at += (size_t)snprintf(kinds + at, sizeof kinds - at, "%c %s  ", LETTER[k],
-                                   headscore_name((HeadScoreKind)k));
+        char kinds[3][160];
+        for (int len = 0; len < 3; len++)
+            legend_kinds(first, count, len, kinds[len], sizeof kinds[len]);
         const char *more = count < HEADSCORE_KINDS ? "  Tab: more" : "";
-        snprintf(t[0], sizeof t[0], "%sCAPITAL: the best, >= 50%s  Enter focuses", kinds, more);
-        snprintf(t[1], sizeof t[1], "%sCAPITAL: best >= 50%s", kinds, more);
-        snprintf(t[2], sizeof t[2], "%s%s", kinds, more[0] ? "Tab: more" : "");
+        snprintf(t[0], sizeof t[0], "%sCAPITAL: the best, >= 50%s  Enter focuses", kinds[0], more);
+        snprintf(t[1], sizeof t[1], "%sCAPITAL: best >= 50%s", kinds[0], more);
+        snprintf(t[2], sizeof t[2], "%s%s", kinds[0], more[0] ? "Tab: more" : "");
+        snprintf(t[3], sizeof t[3], "%sCAPITAL: best >= 50%s", kinds[1], more);
+        snprintf(t[4], sizeof t[4], "%s%s", kinds[1], more[0] ? "Tab: more" : "");
+        snprintf(t[5], sizeof t[5], "%sCAPITAL: best >= 50%s", kinds[2], more);
+        snprintf(t[6], sizeof t[6], "%s%s", kinds[2], more[0] ? "Tab: more" : "");
+        n = 7;
     }
-    const char *forms[] = {t[0], t[1], t[2]};
-    grid_puts(g, x, y, forms[widget_fit(forms, 3, width)], width, STYLE_DIM);
+    const char *forms[] = {t[0], t[1], t[2], t[3], t[4], t[5], t[6]};
+    grid_puts(g, x, y, forms[widget_fit(forms, n, width)], width, STYLE_DIM);
 }
 
 /* The table's title, the longest form of it that fits width. */
