@@ -175,7 +175,7 @@ static void test_numbers_narrow_cells(void **state)
     char *doc = export_text_as(&f, 100, true);
     lines_within(doc, 100);
     for (int k = 1; k <= 30; k++) {
-        char start[16];
+        char start[32];
         snprintf(start, sizeof start, "\n%2d w%d ", k, k);
         char *row = line_of(doc, start + 1);
         /* the cells after the label (" 1 w1  ", 7 columns): 30 of 2 columns,
