@@ -39,7 +39,11 @@ tui_init() {
     FRAMES=$WORK/frames
     FRAME_ENV="ATTNVIZ_FRAME_FILE=$FRAMES"
     FRAME_MARK=""
-    trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
+    # The caller's own EXIT trap (its temporary folder) runs after ours:
+    # trap -p prints it quoted for the shell, so set -- takes it apart.
+    eval "set -- $(trap -p EXIT)"
+    TUI_CALLER_TRAP=${3:-}
+    trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$WORK"; eval "$TUI_CALLER_TRAP"' EXIT
 }
 
 ok() { echo "ok - $1"; }
