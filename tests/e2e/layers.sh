@@ -38,7 +38,7 @@ expect_fail() {
 }
 
 expect_fail "core including render" "layer render is above core" \
-    "sed -i '0,/#include \"core\\/model.h\"/s//#include \"core\\/model.h\"\\n#include \"render\\/grid.h\"/' src/core/model.c"
+    "sed -i '0,/#include \"core\\/model.h\"/s//#include \"core\\/model.h\"\\n#include \"render\\/grid.h\"/' src/core/model/model.c"
 expect_fail "io including ui" "layer ui is above io" \
     "sed -i '0,/#include \"io\\/npy.h\"/s//#include \"io\\/npy.h\"\\n#include \"ui\\/ui.h\"/' src/io/npy.c"
 expect_fail "a circle between two core modules" "a circle of includes" \

@@ -2,7 +2,9 @@
  *
  * Buffers are sized once per text length from the config (llm.c's way) and
  * kept in one arena that the next call reuses when it is big enough, so a
- * keystroke in the interface costs no allocation. No globals, no printing.
+ * keystroke in the interface costs no allocation. The weights are made in
+ * model_weights.c; a result is read (and an import laid in) by
+ * model_result.c. No globals, no printing.
  */
 #include "core/model.h"
 
@@ -11,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fast/vecadd.h"
+#include "arena.h"
 #include "core/designed.h"
 #include "core/embed.h"
 #include "core/mat.h"
 #include "core/pool.h"
 #include "core/posenc.h"
-#include "fast/vecadd.h"
 
 void model_config_default(ModelConfig *c)
 {
@@ -67,103 +70,6 @@ const char *model_head_label(const ModelConfig *c, int layer, int h)
     return layer == 0 && c->preset == PRESET_LOADED ? "from --weights" : "random";
 }
 
-/* The next count floats of an arena at base (NULL when only counting). */
-static float *model_take(float *base, size_t *used, size_t count)
-{
-    float *q = base ? base + *used : NULL;
-    *used += count;
-    return q;
-}
-
-/* Carve the per-layer matrices out of base (or, with base NULL, only count
- * them): the one statement of the weights' arena layout. Returns the floats
- * used. */
-static size_t weights_carve(int d, int d_ff, int L, float *base, ModelWeights *w)
-{
-    size_t used = 0;
-    for (int l = 0; l < L; l++) {
-        LayerWeights *lw = &w->layer[l];
-        lw->Wq = model_take(base, &used, (size_t)d * d);
-        lw->Wk = model_take(base, &used, (size_t)d * d);
-        lw->Wv = model_take(base, &used, (size_t)d * d);
-        lw->Wo = model_take(base, &used, (size_t)d * d);
-        if (d_ff) {
-            lw->W1 = model_take(base, &used, (size_t)d * d_ff);
-            lw->b1 = model_take(base, &used, (size_t)d_ff);
-            lw->W2 = model_take(base, &used, (size_t)d_ff * d);
-            lw->b2 = model_take(base, &used, (size_t)d);
-        }
-    }
-    return used;
-}
-
-/* Point the per-layer matrices into one arena: 4 d^2 per layer, plus the FFN
- * when there is more than one layer. */
-static int weights_alloc(int d, int L, ModelWeights *w)
-{
-    int d_ff = L > 1 ? MODEL_FFN_MULT * d : 0;
-    memset(w, 0, sizeof *w);
-    w->arena = calloc(weights_carve(d, d_ff, L, NULL, w), sizeof(float));
-    if (!w->arena)
-        return AV_ERR_NOMEM;
-    w->d_model = d, w->d_ff = d_ff, w->L = L;
-    weights_carve(d, d_ff, L, w->arena, w);
-    return AV_OK;
-}
-
-/* The FFN weights of every layer from the seed (biases stay zero, as in the
- * articles' TransformerEncoderLayer). */
-static void weights_ffn_toy(const ModelConfig *c, ModelWeights *w)
-{
-    int d = w->d_model, d_ff = w->d_ff;
-    for (int l = 0; l < w->L && d_ff; l++) {
-        LayerWeights *lw = &w->layer[l];
-        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_W1), d, d_ff, sqrtf(2.0f / d), lw->W1);
-        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_W2), d_ff, d, sqrtf(2.0f / d_ff),
-                      lw->W2);
-    }
-}
-
-int model_weights_toy(const ModelConfig *c, ModelWeights *w)
-{
-    int d = c->d_model;
-    int err = weights_alloc(d, c->layers, w);
-    if (err)
-        return err;
-    /* std sqrt(2/d_model), as the articles' MultiHeadAttention initialises them */
-    float std = sqrtf(2.0f / d);
-    for (int l = 0; l < w->L; l++) {
-        LayerWeights *lw = &w->layer[l];
-        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_WQ), d, d, std, lw->Wq);
-        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_WK), d, d, std, lw->Wk);
-        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_WV), d, d, std, lw->Wv);
-        embed_weights(c->seed, EMBED_TAG_LAYER(l, EMBED_TAG_WO), d, d, std, lw->Wo);
-    }
-    weights_ffn_toy(c, w);
-    if (c->preset == PRESET_DESIGNED && d == DESIGNED_D_MODEL)
-        designed_weights(w->layer[0].Wq, w->layer[0].Wk, w->layer[0].Wv, w->layer[0].Wo);
-    model_weights_measure(w);
-    return AV_OK;
-}
-
-void model_weights_measure(ModelWeights *w)
-{
-    const AttnShape s = {.d_model = w->d_model};
-    for (int l = 0; l < w->L; l++) {
-        LayerWeights *lw = &w->layer[l];
-        const AttnWeights aw = {lw->Wq, lw->Wk, lw->Wv, lw->Wo};
-        attention_weights_max(&s, &aw, lw->max_abs);
-    }
-    w->measured = true;
-}
-
-void model_weights_free(ModelWeights *w)
-{
-    free(w->arena);
-    free(w->X);
-    memset(w, 0, sizeof *w);
-}
-
 double model_weight_bytes(const ModelConfig *c, int n_q, int n_k)
 {
     return (double)c->layers * c->H * n_q * n_k * sizeof(float);
@@ -176,22 +82,22 @@ static size_t result_carve(const ModelConfig *c, int n_q, int n_k, bool cross, b
 {
     size_t d = (size_t)c->d_model, nn = lazy ? 0 : (size_t)n_q * n_k * c->H, used = 0;
     bool trained = c->preset == PRESET_TRAINED; /* a residual stream of its own */
-    r->X = model_take(base, &used, (size_t)n_q * d);
-    r->Xk = cross ? model_take(base, &used, (size_t)n_k * d) : NULL;
+    r->X = arena_take(base, &used, (size_t)n_q * d);
+    r->Xk = cross ? arena_take(base, &used, (size_t)n_k * d) : NULL;
     for (int l = 0; l < c->layers; l++) {
         AttnBuffers *b = &r->layer[l].ab;
-        b->Q = model_take(base, &used, (size_t)n_q * d);
-        b->K = model_take(base, &used, (size_t)n_k * d);
-        b->V = model_take(base, &used, (size_t)n_k * d);
-        b->S = c->keep_scores ? model_take(base, &used, nn) : NULL;
-        b->P = lazy ? NULL : model_take(base, &used, nn);
-        b->concat = model_take(base, &used, (size_t)n_q * d);
-        b->out = model_take(base, &used, (size_t)n_q * d);
+        b->Q = arena_take(base, &used, (size_t)n_q * d);
+        b->K = arena_take(base, &used, (size_t)n_k * d);
+        b->V = arena_take(base, &used, (size_t)n_k * d);
+        b->S = c->keep_scores ? arena_take(base, &used, nn) : NULL;
+        b->P = lazy ? NULL : arena_take(base, &used, nn);
+        b->concat = arena_take(base, &used, (size_t)n_q * d);
+        b->out = arena_take(base, &used, (size_t)n_q * d);
         r->layer[l].x_out =
-            c->layers > 1 || trained ? model_take(base, &used, (size_t)n_q * d) : b->out;
+            c->layers > 1 || trained ? arena_take(base, &used, (size_t)n_q * d) : b->out;
     }
     /* the FFN's hidden activations (n_q, d_ff) of the layer being run */
-    *scratch = c->layers > 1 && !trained ? model_take(base, &used, (size_t)n_q * MODEL_FFN_MULT * d)
+    *scratch = c->layers > 1 && !trained ? arena_take(base, &used, (size_t)n_q * MODEL_FFN_MULT * d)
                                          : NULL;
     return used;
 }
@@ -453,170 +359,4 @@ double model_flops(const AttnShape *s)
 double model_kv_bytes(int layers, int d_model, int n)
 {
     return 2.0 * layers * d_model * sizeof(float) * n;
-}
-
-const TokenList *model_key_tokens(const ModelResult *r)
-{
-    return r->cross_tokens.n ? &r->cross_tokens : &r->tokens;
-}
-
-unsigned model_holds(const ModelResult *r, int layer)
-{
-    if (layer < 0 || layer >= r->L || r->shape.n_q == 0)
-        return 0;
-    const LayerResult *lr = &r->layer[layer];
-    const AttnBuffers *b = &lr->ab;
-    unsigned h = 0;
-    h |= b->P ? MODEL_HOLDS_WEIGHTS : 0;
-    h |= b->Q && b->K ? MODEL_HOLDS_QK : 0;
-    h |= b->S ? MODEL_HOLDS_SCORES : 0;
-    h |= b->V && b->concat ? MODEL_HOLDS_VECTORS : 0;
-    h |= lr->x_out ? MODEL_HOLDS_OUTPUT : 0;
-    return h;
-}
-
-bool model_has_vectors(const ModelResult *r, int layer)
-{
-    unsigned need = MODEL_HOLDS_QK | MODEL_HOLDS_VECTORS;
-    return (model_holds(r, layer) & need) == need;
-}
-
-const float *model_head_P(const ModelResult *r, int layer, int h)
-{
-    assert(layer >= 0 && layer < r->L && h >= 0 && h < r->shape.H);
-    const float *P = r->layer[layer].ab.P;
-    return P ? P + (size_t)h * r->shape.n_q * r->shape.n_k : NULL;
-}
-
-const float *model_head_row(const ModelResult *r, int layer, int h, int i, float *buf)
-{
-    const float *P_h = model_head_P(r, layer, h);
-    assert(i >= 0 && i < r->shape.n_q);
-    if (P_h)
-        return P_h + (size_t)i * r->shape.n_k;
-    if (r->src)
-        return combine_row(r->src, layer, h, i, buf);
-    const AttnBuffers *ab = &r->layer[layer].ab;
-    pool_rows(&r->shape, h, ab->Q, ab->K, i, i + 1, buf);
-    return buf;
-}
-
-int model_pool_head(const ModelResult *r, int layer, int h, int r0, int r1, int c0, int c1, int gh,
-                    int gw, PoolMode mode, float *out)
-{
-    const float *P_h = model_head_P(r, layer, h);
-    if (!P_h && r->src)
-        return pool_head_source(&r->shape, r->src, layer, h, r0, r1, c0, c1, gh, gw, mode, out);
-    const AttnBuffers *ab = &r->layer[layer].ab;
-    return pool_head(&r->shape, h, ab->Q, ab->K, P_h, r0, r1, c0, c1, gh, gw, mode, out);
-}
-
-int model_stats_head(const ModelResult *r, int layer, int h, long budget, HeadStats *st)
-{
-    const float *P_h = model_head_P(r, layer, h);
-    if (!P_h && r->src)
-        return stats_head_source(&r->shape, r->src, layer, h, budget, st);
-    const AttnBuffers *ab = &r->layer[layer].ab;
-    return stats_head(&r->shape, h, ab->Q, ab->K, P_h, budget, st);
-}
-
-static const float *source_row(const void *ctx, int l, int h, int i, float *buf)
-{
-    return model_head_row(ctx, l, h, i, buf);
-}
-
-static void source_release(const void *ctx, int l)
-{
-    model_release_layer(ctx, l);
-}
-
-void model_source(const ModelResult *r, AttnSource *src)
-{
-    *src = (AttnSource){.L = r->L,
-                        .H = r->shape.H,
-                        .n_q = r->shape.n_q,
-                        .n_k = r->shape.n_k,
-                        .row = source_row,
-                        .release = source_release,
-                        .ctx = r};
-}
-
-void model_release_layer(const ModelResult *r, int l)
-{
-    if (r->src && r->src->release)
-        r->src->release(r->src->ctx, l);
-}
-
-void model_config_import(ModelConfig *c, int L, int H, bool causal)
-{
-    model_config_default(c);
-    *c = (ModelConfig){.H = H,
-                       .d_model = H,
-                       .layers = L,
-                       .seed = c->seed,
-                       .causal = causal,
-                       .pe = false,
-                       .scale = false,
-                       .temperature = 1.0f,
-                       .max_tokens = AV_MAX_TOKENS,
-                       .preset = PRESET_IMPORTED};
-}
-
-/* Layer l's weights of an import: in place, copied into the arena, or none. */
-static void import_layer(ModelResult *r, const AttnSource *src, const float *const *layer_P,
-                         bool copy, int l)
-{
-    const size_t nn = (size_t)src->n_q * src->n_k, hnn = nn * src->H;
-    union {
-        const float *c;
-        float *m;
-    } P = {.c = layer_P ? layer_P[l] : NULL};
-    if (copy) {
-        P.m = r->arena + (size_t)l * hnn;
-        for (int h = 0; h < src->H; h++)
-            combine_rows(src, l, h, 0, src->n_q, P.m + (size_t)h * nn);
-        if (src->release)
-            src->release(src->ctx, l);
-    }
-    memset(&r->layer[l], 0, sizeof r->layer[l]);
-    r->layer[l].ab.P = P.m; /* a read-only map when in place: never written through */
-}
-
-int model_result_import(ModelResult *r, const ModelConfig *c, const AttnSource *src,
-                        const float *const *layer_P, const TokenList *tokens,
-                        const TokenList *key_tokens)
-{
-    const bool cross = key_tokens && key_tokens->n > 0;
-    const int n_q = src->n_q, n_k = src->n_k;
-    r->shape.n_q = 0;
-    int err = model_config_check(c);
-    if (!err &&
-        (src->L != c->layers || src->H != c->H || tokens->n != n_q ||
-         (cross ? key_tokens->n : tokens->n) != n_k || n_q > AV_MAX_TOKENS || n_k > AV_MAX_TOKENS))
-        err = AV_ERR_CONFIG;
-    double budget = c->weights_budget > 0 ? c->weights_budget : MODEL_BUDGET;
-    bool copy = !layer_P && model_weight_bytes(c, n_q, n_k) <= budget;
-    size_t need = copy ? (size_t)c->layers * c->H * n_q * n_k : 0;
-    if (!err && need > r->arena_cap) {
-        float *a = malloc(need * sizeof *a);
-        err = a ? AV_OK : AV_ERR_NOMEM;
-        if (a)
-            free(r->arena), r->arena = a, r->arena_cap = need;
-    }
-    if (!err)
-        err = tokenize_copy(tokens, &r->tokens);
-    if (!err && cross)
-        err = tokenize_copy(key_tokens, &r->cross_tokens);
-    else if (!err)
-        tokenize_free(&r->cross_tokens);
-    if (err)
-        return err;
-    for (int l = 0; l < c->layers; l++)
-        import_layer(r, src, layer_P, copy, l);
-    r->X = r->Xk = r->out = NULL;
-    r->L = c->layers;
-    r->lazy = !layer_P && !copy;
-    r->src = src;
-    r->shape = (AttnShape){n_q, n_k, c->d_model, c->H, c->causal, false, 1.0f};
-    return AV_OK;
 }
