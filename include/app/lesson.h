@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "app/kind.h"
-#include "app/lessonnote.h"
+#include "io/lessonnote.h"
 #include "app/state.h"
 #include "core/model.h"
 #include "io/lesson.h"

@@ -14,6 +14,7 @@
 #include "render/pipeline.h"
 #include "render/trace.h"
 #include "io/lesson_answer.h"
+#include "io/lessonnote.h"
 #include "io/views.h"
 
 int handout_problem(HandoutRun *run, int err, const char *fmt, const char *what)
@@ -187,6 +188,28 @@ static int md_view(FILE *f, const LessonSettings *s, HandoutRun *run)
     return err == AV_ERR_CONFIG || err == AV_ERR_TOO_LARGE ? AV_OK : err;
 }
 
+/* On a model other than the lesson's own (--lesson NAME --model DIR), the
+ * page's claims that are false on the run, as the interface says them under
+ * the narration; written after the question's answer, whose value a note
+ * may give. The lens is not computed here: a claim on it says nothing. */
+static void md_notes(FILE *f, const Lesson *l, const LessonPage *p, const HandoutRun *run)
+{
+    if (!l->model || run->err || !p->n_claims)
+        return;
+    LessonNotes n;
+    lessonnote_make(&n, &l->claims[p->claim_first], p->n_claims, &run->r, &run->cfg, NULL,
+                    run->layer, run->head, run->row >= 0 ? run->row : 0);
+    if (!n.n)
+        return;
+    const size_t skip = strlen(lessonnote_header()) + 1; /* note 0 starts with it */
+    fprintf(f, "> **%s**\n", lessonnote_header());
+    for (int i = 0; i < n.n; i++)
+        fprintf(f, "> - %s\n", i ? n.note[i].said : n.note[i].said + skip);
+    if (n.more)
+        fprintf(f, "> - %s\n", n.more_text);
+    fputc('\n', f);
+}
+
 static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences,
                    const HandoutModel *hm, const HandoutOptions *ho)
 {
@@ -201,6 +224,7 @@ static int md_page(FILE *f, const Lesson *l, int k, const char *const *sentences
         md_lines(f, l, p->text_first, p->n_text);
         if (p->q.kind != LESSON_ASK_NONE)
             md_question(f, l, p, &run);
+        md_notes(f, l, p, &run);
         if (!run.err)
             err = md_view(f, &p->set, &run);
     }

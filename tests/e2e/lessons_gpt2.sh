@@ -22,7 +22,8 @@
 # with no claim or explanation of attnviz's own 32 / 4 = 8. The scaling
 # lesson on the GPT-2 at 80x24 and 100x30: its page says which of the
 # text's numbers differ on this model (d_k 12, not 256), again after the
-# sentence changes; on its own model it says nothing of the kind.
+# sentence changes; on its own model it says nothing of the kind. The
+# handout lists the same notes after the page's answer.
 # Prints "ok - name" / "not ok - name"; exits non-zero on a failure.
 # Run from the repository root.
 set -u
@@ -298,4 +299,18 @@ for size in "80 24" "100 30"; do
                  ! grep -q "On this model" <<<"$1" && ! grep -q "the text:" <<<"$1"' _ "$s"
     keys q && wait_for 'EXITED:0' && ok "$at: q: exit 0" || notok "$at: q: $(screen | tail -2)"
 done
+# The handout says the same notes, after each page's answer: page 1's two
+# (with the GPT-2's score of "it" for "mat", the one the interface showed),
+# and none on the lesson's own model.
+md=$("$BIN" --lesson scaling --model "$G2" --export md 2>&1)
+page1=$(sed -n '/^## 1\./,/^## 2\./p' <<<"$md")
+check "scaling's handout on the GPT-2: page 1 lists d_k 12 and the score, after its text" \
+    bash -c 'grep -qxF "> **On this model the text'"'"'s numbers differ:**" <<<"$1" &&
+             grep -qxF "> - d_k is 12 (the text: 256)" <<<"$1" &&
+             grep -qxF "> - ${2# }" <<<"$1" &&
+             [ "$(grep -n "numbers differ" <<<"$1" | cut -d: -f1)" -gt \
+               "$(grep -n "with d_k = 256" <<<"$1" | cut -d: -f1)" ]' _ "$page1" "$was"
+md=$("$BIN" --lesson scaling --export md 2>&1)
+check "scaling's handout on its own model: no notes" \
+    bash -c 'grep -q "^## 7\." <<<"$1" && ! grep -q "numbers differ\|the text:" <<<"$1"' _ "$md"
 exit $fail

@@ -2,7 +2,7 @@
  * (lessonnote.h): the quantity the claim names, its value on the model
  * shown, and what the text says of it.
  */
-#include "app/lessonnote.h"
+#include "io/lessonnote.h"
 
 #include <stdio.h>
 #include <string.h>

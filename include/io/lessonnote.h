@@ -6,7 +6,8 @@
  * be false for what the student sees. Each of the page's claim: lines that
  * is false on the result shown becomes one line of the page, "d_k is 12
  * (the text: 256)", with the value a question still hides left out until
- * its reveal. No curses: view_lesson.c draws the lines.
+ * its reveal. No curses: view_lesson.c draws the lines, render/handout.c writes
+ * them into the Markdown handout.
  */
 #ifndef ATTNVIZ_LESSONNOTE_H
 #define ATTNVIZ_LESSONNOTE_H
