@@ -54,8 +54,9 @@ typedef struct {
 /* Start libcurl once, before any other call. Returns false when it cannot. */
 bool hubget_init(void);
 
-/* HEAD of file of repo at rev (relative redirects followed: a renamed repo;
- * an absolute one is where the bytes are). HUB_OK with *m filled, or the
+/* HEAD of file of repo at rev (a redirect on the endpoint's origin naming
+ * no file, relative or absolute, followed: a renamed repo; one with the
+ * file's ETag, or to another host, is where the bytes are). HUB_OK with *m filled, or the
  * error (m->status and m->code set for an HTTP answer). */
 HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const char *file, HubMeta *m,
                    char *why, size_t whylen);

@@ -4,10 +4,10 @@
  * that gets the token), the request headers, a HEAD tried again after a
  * transient failure, and the metadata the hub puts on its answer.
  *
- * A HEAD without following absolute redirects gives that metadata (the
- * commit, the ETag, for an LFS file the sha256 and size and, as a redirect,
- * where the bytes are). The transfer of the bytes into the cache is
- * hubblob.c's.
+ * A HEAD that follows only a renamed repo's redirect (one on the hub's
+ * origin naming no file) gives that metadata (the commit, the ETag, for an
+ * LFS file the sha256 and size and, as a redirect, where the bytes are). The transfer of the bytes
+ * into the cache is hubblob.c's.
  */
 #define _XOPEN_SOURCE 700 /* strptime */
 #include "cli/hubget.h"
@@ -338,8 +338,11 @@ HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const cha
         if (redirect && !url_join(m->url, hd.location, m->url, sizeof m->url))
             return hubhttp_fail(why, whylen, HUB_BAD, "a redirect to '%.200s', not a URL",
                                 hd.location);
-        /* a redirect without the file's metadata: a renamed repo, asked again there */
-        if (redirect && hd.location[0] == '/' && !hd.linked_etag[0]) {
+        /* a redirect on the hub's own origin that names no file (neither
+         * X-Linked-Etag nor ETag): a renamed repo, asked again there, its
+         * Location relative or absolute */
+        if (redirect && !hd.linked_etag[0] && !hd.etag[0] &&
+            hubhttp_same_origin(m->url, n->endpoint)) {
             if (hop == HUB_MAX_REDIRECTS)
                 return hubhttp_fail(why, whylen, HUB_BAD, "more than %d redirects",
                                     HUB_MAX_REDIRECTS);

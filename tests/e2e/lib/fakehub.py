@@ -39,6 +39,8 @@ ending in @GET or @HEAD applies to that method only. ACTION:
   hang              answer nothing for 60 s (any method)
   cdnhost:NAME      an LFS file's redirect to NAME in place of the CDN's host
   bigsize:N         an LFS file's X-Linked-Size N bytes more than its size
+  absolute          a renamed repo's 307 to an absolute URL on this server
+                    (http://127.0.0.1:PORT/NEW/...) in place of a relative one
   nolinked          an LFS file's redirect without X-Linked-Etag and
                     X-Linked-Size, its ETag the git id of its LFS pointer
                     (as the hub's own ETag there)
@@ -183,6 +185,8 @@ class Hub(BaseHTTPRequestHandler):
         if repo_id in self.server.aliases:
             new = self.server.aliases[repo_id]
             loc = "%s/%s/resolve/%s/%s" % (prefix, new, urllib.parse.quote(rev, safe=""), name)
+            if self.server.faults.pick(path, ("absolute",), self.command):
+                loc = "http://%s:%d%s" % (self.server.server_address + (loc,))
             return self.answer(307, [("Location", loc)])
         repo = self.server.repos.get(repo_id)
         if repo is None:

@@ -1,0 +1,91 @@
+#!/bin/bash
+# tier: test
+# asan: yes
+# hub_edges.sh - `attnviz get` and --model NAME at the edges, without the
+# internet: the stand-in hub (tests/e2e/lib/fakehub.py) on 127.0.0.1 serves a
+# small random GPT-2 checkpoint, HF_ENDPOINT points at it, HF_HUB_CACHE at a
+# fresh folder.
+#  - a renamed repo's redirect to an absolute URL on the hub's own origin
+#    (http://127.0.0.1:PORT/NEW/...) is followed as a relative one is, and
+#    the token goes with it (same origin);
+# Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
+set -u
+PY=/usr/bin/python3
+A=${ATTNVIZ:-$PWD/attnviz}
+if ! "$PY" -c 'import numpy' 2>/dev/null; then
+    echo "skip - hub_edges: python3-numpy not installed (scripts/deps.sh test)"
+    exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/attnviz-hubedges.XXXXXX") || exit 1
+hubpid=
+cleanup() {
+    [ -n "$hubpid" ] && kill "$hubpid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok - $*"; }
+notok() { echo "not ok - $*"; fail=1; }
+check() { # check NAME CMD...: ok when CMD succeeds
+    local name=$1; shift
+    if "$@"; then ok "$name"; else notok "$name"; fi
+}
+# one_line NAME STATUS PATTERN CMD...: exits STATUS, stderr's last line is
+# "attnviz: ..." matching PATTERN, and only one line says it
+one_line() {
+    local name=$1 want=$2 pat=$3; shift 3
+    "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    local last
+    last=$(tail -1 "$tmp/err")
+    if [ $rc -eq "$want" ] && [[ "$last" == "attnviz: "* ]] && grep -Eq -- "$pat" <<<"$last" &&
+        [ "$(grep -Ec -- "$pat" "$tmp/err")" -eq 1 ]; then
+        ok "$name (exit $rc: ${last:0:110})"
+    else
+        notok "$name: exit $rc (want $want), stderr: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+    fi
+}
+
+# Nothing may reach the internet: until the server is up, a closed port.
+export HF_ENDPOINT=http://127.0.0.1:9 HF_HUB_CACHE=$tmp/cache
+unset HF_TOKEN HF_HUB_OFFLINE HF_HOME
+export HF_HUB_DOWNLOAD_TIMEOUT=2 LC_ALL=C.UTF-8
+TEXT="The cat sat on the mat because it was tired."
+
+M=$tmp/m1
+"$PY" scripts/gpt2-checkpoint.py "$M" --seed 3 --vocab 1024 --ctx 128 >/dev/null ||
+    { notok "hub_edges: gpt2-checkpoint.py failed"; exit 1; }
+log=$tmp/hub.log faults=$tmp/faults
+: >"$faults"
+: >"$log"
+"$PY" tests/e2e/lib/fakehub.py --repo user/tiny="$M" --alias user/old=user/tiny \
+    --repo user/gated="$M" --gated user/gated --token secret --alias user/oldgated=user/gated \
+    --faults "$faults" --log "$log" --port-file "$tmp/port" 2>"$tmp/hub.err" &
+hubpid=$!
+for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
+[ -s "$tmp/port" ] || { notok "hub_edges: fakehub.py did not start: $(head -3 "$tmp/hub.err")"; exit 1; }
+PORT=$(cat "$tmp/port")
+export HF_ENDPOINT=http://127.0.0.1:$PORT
+"$A" --model "$M" --export text "$TEXT" >"$tmp/ref.txt" 2>"$tmp/err" ||
+    { notok "hub_edges: --model DIR fails on the checkpoint: $(head -1 "$tmp/err")"; exit 1; }
+
+# --- a renamed repo's redirect, absolute on the hub's own origin -------------
+echo "user/old absolute" >"$faults"
+if "$A" get user/old >/dev/null 2>"$tmp/err" &&
+    grep -q "^HEAD /user/old/resolve/main/config.json .*-> 307" "$log" &&
+    grep -q "^HEAD /user/tiny/resolve/main/config.json .*-> 200" "$log" &&
+    grep -Eq "^GET /user/tiny/resolve/[0-9a-f]{40}/vocab.json .*-> 200" "$log"; then
+    ok "a rename's 307 to http://127.0.0.1:$PORT/user/tiny/... (absolute, same origin) is followed"
+else
+    notok "get user/old, redirected absolutely: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+"$A" --model user/old --export text "$TEXT" >"$tmp/a.txt" 2>"$tmp/err"
+check "... and --model user/old opens it with the folder's numbers" cmp -s "$tmp/a.txt" "$tmp/ref.txt"
+if HF_TOKEN=secret "$A" get user/oldgated >/dev/null 2>"$tmp/err" &&
+    grep -q "^HEAD /user/gated/resolve/main/config.json range=- auth=yes -> 200" "$log"; then
+    ok "... with the token to the same origin, for a gated repo"
+else
+    notok "HF_TOKEN=secret get user/oldgated: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+: >"$faults"
+
+exit $fail
