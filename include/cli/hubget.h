@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 typedef enum {
     HUB_OK = 0,
@@ -72,8 +73,10 @@ bool hubget_blob_whole(const HubMeta *m, const char *path, const char *label, bo
 /* The bytes m names into blob, under huggingface_hub's lock on it
  * (hfcache_lock_blob: another download of it, another attnviz get's or
  * another program's, is waited for, the wait said, and its blob used when
- * whole, hubget_blob_whole; HUB_BUSY only where a part is held without
- * that lock): written to
+ * whole, hubget_blob_whole; bad, unless NULL, is the stat of the blob
+ * the caller found not whole, which is not read through again while blob
+ * is still that file; HUB_BUSY only where a part is held without that
+ * lock): written to
  * blob.incomplete (resumed with a Range request when one is there),
  * retried when the connection drops or stalls (n->tries tries in a row
  * without a byte, at most), its size
@@ -81,6 +84,6 @@ bool hubget_blob_whole(const HubMeta *m, const char *path, const char *label, bo
  * m->etag, for a small file its git blob id (a mismatch deletes it), then
  * renamed to blob. label names the file in the progress. */
 HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
-                   char *why, size_t whylen);
+                   const struct stat *bad, char *why, size_t whylen);
 
 #endif

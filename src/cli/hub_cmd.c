@@ -133,7 +133,8 @@ static int get_file(Get *g, const char *file, const HubMeta *m)
     else if (there && !had)
         say(0, "%s: the cache's copy is damaged (its %s is not the hub's): fetching it again", file,
             what);
-    HubErr err = had ? HUB_OK : hubget_blob(&g->net, m, file, blob, why, sizeof why);
+    HubErr err =
+        had ? HUB_OK : hubget_blob(&g->net, m, file, blob, there ? &st : NULL, why, sizeof why);
     if (err)
         return say_error(g, file, err, m, why);
     if (hfcache_link(g->repo_dir, g->commit, file, m->etag) != AV_OK)

@@ -477,8 +477,20 @@ static HubErr download(const HubNet *n, const HubMeta *m, const char *label, con
     return rc;
 }
 
+/* Whether path is still the file st describes: the same inode, size and
+ * time of its last change (a download that renamed its part there made
+ * another). */
+static bool unchanged(const char *path, const struct stat *st)
+{
+    struct stat now;
+    return stat(path, &now) == 0 && now.st_dev == st->st_dev && now.st_ino == st->st_ino &&
+           now.st_size == st->st_size && now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+           now.st_mtim.tv_nsec == st->st_mtim.tv_nsec && now.st_ctim.tv_sec == st->st_ctim.tv_sec &&
+           now.st_ctim.tv_nsec == st->st_ctim.tv_nsec;
+}
+
 HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
-                   char *why, size_t whylen)
+                   const struct stat *bad, char *why, size_t whylen)
 {
     char part[HF_PATH_MAX];
     snprintf(part, sizeof part, "%s.incomplete", blob);
@@ -488,8 +500,9 @@ HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const c
     HubErr rc = lock_blob(blob, part, label, &lock, why, whylen);
     if (rc)
         return rc;
-    if (hubget_blob_whole(m, blob, label, n->bar,
-                          NULL)) /* whole now: the download waited for put it there */
+    /* whole now: a download waited for put it there (not read again when
+     * it is still the file the caller found bad) */
+    if (!(bad && unchanged(blob, bad)) && hubget_blob_whole(m, blob, label, n->bar, NULL))
         rc = HUB_OK;
     else
         rc = download(n, m, label, blob, part, why, whylen);

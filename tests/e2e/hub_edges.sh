@@ -8,6 +8,9 @@
 #  - a renamed repo's redirect to an absolute URL on the hub's own origin
 #    (http://127.0.0.1:PORT/NEW/...) is followed as a relative one is, and
 #    the token goes with it (same origin);
+#  - a damaged blob (a byte flipped) is read through once before it is
+#    fetched again: on a terminal, the "checking" lines show two reads, the
+#    cache's copy and the download, not three;
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
 set -u
 PY=/usr/bin/python3
@@ -87,5 +90,26 @@ else
     notok "HF_TOKEN=secret get user/oldgated: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
 fi
 : >"$faults"
+
+# --- a damaged blob is read once, then fetched again -------------------------
+"$A" get user/tiny >/dev/null 2>&1
+blob=$(readlink -f "$(ls -d "$HF_HUB_CACHE"/models--user--tiny/snapshots/*)/model.safetensors")
+"$PY" -c 'import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(0, 2); at = f.tell() // 2; f.seek(at); b = f.read(1)
+    f.seek(at); f.write(bytes([b[0] ^ 0xFF]))' "$blob"
+"$PY" tests/e2e/lib/ptyrun.py --cols 80 -- "$A" get user/tiny >"$tmp/check.out"
+# the frames of "checking model.safetensors: N% of 0.6 MB"; a read begins
+# where the percentage does not grow
+reads=$(tr '\r' '\n' <"$tmp/check.out" | sed 's/\x1b\[K//g' |
+    sed -n 's/^attnviz: checking model\.safetensors: *\([0-9]*\)% of 0\.6 MB$/\1/p' |
+    awk 'NR == 1 || $1 <= last { n++ } { last = $1 } END { print n + 0 }')
+if grep -q '^EXIT 0$' "$tmp/check.out" && [ "$reads" -eq 2 ] &&
+    grep -q "model.safetensors: the cache's copy is damaged (its sha256 is not the hub's)" \
+        "$tmp/check.out" && cmp -s "$blob" "$M/model.safetensors"; then
+    ok "a damaged blob is read through once, then the download once (2 reads), and repaired"
+else
+    notok "repairing a damaged blob: $reads reads (want 2); $(tr '\r\n' '||' <"$tmp/check.out" | cut -c1-300)"
+fi
 
 exit $fail
