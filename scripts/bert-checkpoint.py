@@ -5,7 +5,8 @@
                        [--layers L --d-model D --heads H --d-ff F --vocab V
                         --pos T --types Y] [--seed S] [--dtype f32|f16|bf16]
                        [--no-prefix] [--no-mlm] [--pooler] [--gamma]
-                       [--decoder] [--position-ids] [--st root|sub]
+                       [--decoder] [--own-decoder] [--tie absent|true|false]
+                       [--position-ids] [--st root|sub]
                        [--tokenizer-json] [--cased] [--malformed KIND]
 
 OUT gets config.json, model.safetensors and a tokenizer (the fixture
@@ -17,7 +18,11 @@ shapes of a BertForMaskedLM save ("bert.encoder.layer.0.attention.self.query.wei
 "cls.predictions.transform.dense.weight", ...) or a DistilBertForMaskedLM one
 ("distilbert.transformer.layer.0.attention.q_lin.weight", "vocab_transform.weight",
 ...): nn.Linear weights (out, in). The decoder is tied to the word embeddings
-and not saved, as Hugging Face saves it, unless --decoder. --no-prefix writes
+and not saved, as Hugging Face saves it, unless --decoder; --own-decoder saves
+one of its own values, which transformers ignores while config.json ties it
+("tie_word_embeddings" absent or true, --tie); --tie false unties it in
+config.json and saves a decoder of its own (read in place of the word
+embeddings). --no-prefix writes
 a bare BertModel's names (the sentence-transformers save), --no-mlm leaves the
 masked-LM head out, --pooler adds pooler.dense, --gamma names LayerNorm's
 parameters gamma and beta (older checkpoints), --position-ids adds the int64
@@ -57,7 +62,7 @@ KINDS = ["nan", "inf", "missing", "shape", "dtype", "mixed-prefix", "extra-layer
          "duplicate-key", "position-type", "activation", "is-decoder", "cross-attn",
          "sinusoidal", "indivisible", "types-zero", "pytorch", "no-config", "no-vocab",
          "vocab-too-big", "modules-json", "modules-none", "modules-escape", "half-head",
-         "no-unk"]
+         "no-unk", "untied-no-decoder"]
 
 SIZES = {"tiny": dict(layers=2, d_model=32, heads=4, d_ff=64, pos=64, vocab=1862),
          "minilm": dict(layers=6, d_model=384, heads=12, d_ff=1536, pos=512, vocab=30522),
@@ -123,7 +128,9 @@ def model_dir(d):
 
 def read_folder(d):
     """({name: float32} in BERT's names without prefix, DistilBERT's mapped to
-    BERT's, the MLM decoder tied when absent; config) of the folder d."""
+    BERT's, the MLM decoder as transformers' BertForMaskedLM has it: the word
+    embeddings unless config.json's "tie_word_embeddings" is false (a saved
+    decoder ignored), else the saved one; config) of the folder d."""
     d = model_dir(d)
     with open(os.path.join(d, "config.json")) as f:
         cfg = json.load(f)
@@ -147,8 +154,8 @@ def read_folder(d):
             if k == "cls.predictions.decoder.bias":
                 k = "cls.predictions.bias"
         w[k] = a
-    if "cls.predictions.transform.dense.weight" in w:
-        w.setdefault("cls.predictions.decoder.weight", w["embeddings.word_embeddings.weight"])
+    if "cls.predictions.transform.dense.weight" in w and cfg.get("tie_word_embeddings", True):
+        w["cls.predictions.decoder.weight"] = w["embeddings.word_embeddings.weight"]
     return w, cfg
 
 
@@ -157,6 +164,9 @@ def make(a, rng):
     L, D, F, V, T = a.layers, a.d_model, a.d_ff, a.vocab, a.pos
     distil = a.arch == "distilbert"
     pre = "" if a.no_prefix else ("distilbert." if distil else "bert.")
+    # a decoder of its own values: asked for, or untied (unless the
+    # malformed variant leaves it out)
+    own = a.own_decoder or (a.tie == "false" and a.malformed != "untied-no-decoder")
     ln_w, ln_b = ("gamma", "beta") if a.gamma else ("weight", "bias")
 
     def n(*shape, std=1.0, mean=0.0):
@@ -188,8 +198,8 @@ def make(a, rng):
                     ("vocab_transform.bias", n(D, std=0.1)),
                     ("vocab_layer_norm.weight", n(D, std=0.1, mean=1.0)),
                     ("vocab_layer_norm.bias", n(D, std=0.1))]
-            if a.decoder:
-                out.append(("vocab_projector.weight", out[0][1]))
+            if a.decoder or own:
+                out.append(("vocab_projector.weight", n(V, D, std=0.5) if own else out[0][1]))
             out.append(("vocab_projector.bias", n(V, std=0.1)))
         else:
             c = "cls.predictions."
@@ -198,8 +208,9 @@ def make(a, rng):
                     (c + "transform.dense.bias", n(D, std=0.1)),
                     (c + "transform.LayerNorm." + ln_w, n(D, std=0.1, mean=1.0)),
                     (c + "transform.LayerNorm." + ln_b, n(D, std=0.1))]
-            if a.decoder:
-                out += [(c + "decoder.weight", out[0][1]), (c + "decoder.bias", out[-5][1])]
+            if a.decoder or own:
+                out += [(c + "decoder.weight", n(V, D, std=0.5) if own else out[0][1]),
+                        (c + "decoder.bias", out[-5][1])]
     return out
 
 
@@ -285,6 +296,8 @@ def break_config(cfg, a):
         cfg["n_heads" if a.arch == "distilbert" else "num_attention_heads"] = 5
     elif k == "types-zero":
         cfg["type_vocab_size"] = 0
+    elif k == "untied-no-decoder":
+        cfg["tie_word_embeddings"] = False
 
 
 def write_st_layout(out, a):
@@ -321,9 +334,10 @@ def main():
     p.add_argument("--types", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--dtype", choices=sorted(DTYPES), default="f32")
-    for f in ("no-prefix", "no-mlm", "pooler", "gamma", "decoder", "position-ids",
-              "tokenizer-json", "cased"):
+    for f in ("no-prefix", "no-mlm", "pooler", "gamma", "decoder", "own-decoder",
+              "position-ids", "tokenizer-json", "cased"):
         p.add_argument("--" + f, action="store_true")
+    p.add_argument("--tie", choices=["absent", "true", "false"], default="absent")
     p.add_argument("--st", choices=["root", "sub"])
     p.add_argument("--malformed", choices=KINDS)
     a = p.parse_args()
@@ -347,6 +361,8 @@ def main():
         t[3] = (t[3][0], t[3][1].astype(np.float64).astype(np.int64), "I64")
     break_tensors(t, a)
     cfg = config(a)
+    if a.tie != "absent":
+        cfg["tie_word_embeddings"] = a.tie == "true"
     break_config(cfg, a)
     if a.malformed == "pytorch":
         open(os.path.join(d, "pytorch_model.bin"), "wb").write(b"PK\x03\x04")

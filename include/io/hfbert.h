@@ -8,7 +8,9 @@
  * or "distilbert." prefix (not a mix), LayerNorm's weight/bias or the older
  * gamma/beta; the pooler ignored; the masked-LM head (cls.predictions.*, or
  * DistilBERT's vocab_transform, vocab_layer_norm, vocab_projector) read when
- * there, its decoder tied to the word embeddings when the file has none.
+ * there, its decoder the word embeddings unless config.json says
+ * "tie_word_embeddings": false (as transformers: a decoder weight in the file
+ * is then not read), else the file's own, which must be there.
  * The sentence-transformers layout (modules.json) holds its BERT in the
  * folder modules.json's Transformer module names ("" is the root).
  * Nothing prints: a failure is an AV_ERR_* code and one line in why.
@@ -26,14 +28,17 @@ typedef struct {
     BertWeights w;
     bool distil;     /* model_type "distilbert" */
     bool prefixed;   /* names began with "bert." or "distilbert." */
-    bool tied;       /* the MLM decoder is the word embeddings */
+    bool tie;        /* config.json's "tie_word_embeddings" (true when absent) */
+    bool tied;       /* there is an MLM head, its decoder the word embeddings */
     int dtype;       /* ST_F32, ST_F16 or ST_BF16 (that of the word embeddings) */
     char dir[4096];  /* the folder holding config.json (the module's, for
                         sentence-transformers) */
     HfWeights files; /* private: the maps and the arena */
 } HfBert;
 
-/* Parse config.json's text[0..len) into *cfg; *distil says the model type.
+/* Parse config.json's text[0..len) into *cfg; *distil says the model type,
+ * *tie (unless NULL) "tie_word_embeddings" (true when absent, as
+ * transformers).
  * BERT's keys: vocab_size, hidden_size, num_hidden_layers,
  * num_attention_heads, intermediate_size, hidden_act ("gelu": the erf form;
  * another is refused), max_position_embeddings, type_vocab_size,
@@ -45,7 +50,7 @@ typedef struct {
  * a key given twice is refused; others are skipped. Returns AV_OK,
  * AV_ERR_MODEL or AV_ERR_NOMEM with one line in why naming the file. */
 int hfbert_parse_config(const char *text, size_t len, const char *name, BertConfig *cfg,
-                        bool *distil, char *why, size_t whylen);
+                        bool *distil, bool *tie, char *why, size_t whylen);
 
 /* Whether config.json's text[0..len) says "model_type" "bert" or
  * "distilbert" (false for anything else, malformed JSON included). */

@@ -283,7 +283,7 @@ static int check_config(const Get *g)
     if (hfbert_config_is_bert(text, len)) {
         BertConfig bc;
         bool distil;
-        err = hfbert_parse_config(text, len, "config.json", &bc, &distil, why, sizeof why);
+        err = hfbert_parse_config(text, len, "config.json", &bc, &distil, NULL, why, sizeof why);
     } else {
         Gpt2Config gc;
         err = hfmodel_parse_config(text, len, "config.json", &gc, NULL, why, sizeof why);

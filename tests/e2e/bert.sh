@@ -3,7 +3,9 @@
 # random checkpoints with the real tensor names and shapes
 # (scripts/bert-checkpoint.py), no real weights and no network.
 #  - every variant (BERT and DistilBERT; with and without the prefix, the
-#    pooler, the masked-LM head, an explicit decoder, the position_ids
+#    pooler, the masked-LM head, an explicit decoder, a decoder of its own
+#    values that "tie_word_embeddings" (absent or true) makes transformers
+#    ignore, an untied one (false) that it reads, the position_ids
 #    buffer, LayerNorm's gamma/beta; float32, float16, bfloat16; vocab.txt or
 #    tokenizer.json, cased; the sentence-transformers layout with the BERT in
 #    the root or in 0_BERT/; MiniLM-L6's and bert-base's shapes) run on a sentence pair with
@@ -92,6 +94,14 @@ variant distilbert "$distil" --arch distilbert --seed 8
 variant distil-bare "$distil" --arch distilbert --seed 9 --no-prefix --decoder --dtype bf16
 variant st-root "$bert" --st root --no-prefix --no-mlm --seed 10 --position-ids
 variant st-sub "$bert" --st sub --no-prefix --no-mlm --seed 11 --dtype f16
+# the masked-LM decoder as transformers' BertForMaskedLM and
+# DistilBertForMaskedLM have it: the word embeddings while config.json ties
+# them (a saved decoder of other values ignored), the saved one when not
+variant own-decoder "$bert" --seed 15 --own-decoder
+variant own-decoder-tied "$bert" --seed 16 --own-decoder --tie true --no-prefix --gamma
+variant untied "$bert" --seed 17 --tie false
+variant distil-own-decoder "$distil" --arch distilbert --seed 18 --own-decoder
+variant distil-untied "$distil" --arch distilbert --seed 19 --tie false --dtype f16
 variant minilm-l6 "BERT, 6 layers x 12 heads" --size minilm --st root --no-prefix --no-mlm \
     --seed 12
 variant minilm-mlm "BERT, 6 layers x 12 heads" --size minilm --seed 13

@@ -48,7 +48,7 @@ static int read_config(HfBert *m, char *why, size_t whylen)
         return AV_ERR_MODEL;
     if (rc != AV_OK)
         return rc;
-    rc = hfbert_parse_config(text, len, "config.json", &m->w.cfg, &m->distil, why, whylen);
+    rc = hfbert_parse_config(text, len, "config.json", &m->w.cfg, &m->distil, &m->tie, why, whylen);
     free(text);
     return rc;
 }
@@ -164,37 +164,43 @@ static void plan_layers(HfBert *m, Plan *p)
     }
 }
 
-/* The masked-LM head when the file has its transform: its names, the
- * decoder optional (tied to the word embeddings when absent). Returns the
- * decoder's entry, or NULL when there is no head. */
-static HfWant *plan_head(HfBert *m, Plan *p)
+/* The masked-LM head when the file has its transform (*head set): its
+ * names, the decoder's only when config.json unties it (then it must be
+ * there: transformers would start it at random); tied, a decoder in the
+ * file is not read, as transformers ties it after loading. */
+static int plan_head(HfBert *m, Plan *p, bool *head, char *why, size_t whylen)
 {
     const BertConfig *c = &m->w.cfg;
     const int D = c->d_model, V = c->n_vocab;
     BertWeights *w = &m->w;
     const char *dense =
         m->distil ? "vocab_transform.weight" : "cls.predictions.transform.dense.weight";
-    if (!hfweights_lookup(&m->files, dense, NULL))
-        return NULL;
+    const char *decoder = m->distil ? "vocab_projector.weight" : "cls.predictions.decoder.weight";
+    *head = hfweights_lookup(&m->files, dense, NULL);
+    if (!*head)
+        return AV_OK;
+    if (!m->tie && !hfweights_lookup(&m->files, decoder, NULL))
+        return fail(why, whylen, AV_ERR_MODEL,
+                    "config.json says \"tie_word_embeddings\": false, and there is no \"%s\" "
+                    "(the masked-LM head's own decoder)",
+                    decoder);
     if (m->distil) {
         want(p, "", "vocab_transform.weight", D, D, &w->mlm_w);
         want(p, "", "vocab_transform.bias", D, 0, &w->mlm_b);
         want(p, "", "vocab_layer_norm.weight", D, 0, &w->mlm_ln_g);
         want(p, "", "vocab_layer_norm.bias", D, 0, &w->mlm_ln_b);
         want(p, "", "vocab_projector.bias", V, 0, &w->mlm_bias);
-        HfWant *dec = want(p, "", "vocab_projector.weight", V, D, &w->decoder);
-        dec->optional = true;
-        return dec;
+    } else {
+        want(p, "", "cls.predictions.transform.dense.weight", D, D, &w->mlm_w);
+        want(p, "", "cls.predictions.transform.dense.bias", D, 0, &w->mlm_b);
+        want(p, "", "cls.predictions.transform.LayerNorm.weight", D, 0, &w->mlm_ln_g);
+        want(p, "", "cls.predictions.transform.LayerNorm.bias", D, 0, &w->mlm_ln_b);
+        HfWant *bias = want(p, "", "cls.predictions.bias", V, 0, &w->mlm_bias);
+        snprintf(bias->alt, sizeof bias->alt, "cls.predictions.decoder.bias");
     }
-    want(p, "", "cls.predictions.transform.dense.weight", D, D, &w->mlm_w);
-    want(p, "", "cls.predictions.transform.dense.bias", D, 0, &w->mlm_b);
-    want(p, "", "cls.predictions.transform.LayerNorm.weight", D, 0, &w->mlm_ln_g);
-    want(p, "", "cls.predictions.transform.LayerNorm.bias", D, 0, &w->mlm_ln_b);
-    HfWant *bias = want(p, "", "cls.predictions.bias", V, 0, &w->mlm_bias);
-    snprintf(bias->alt, sizeof bias->alt, "cls.predictions.decoder.bias");
-    HfWant *dec = want(p, "", "cls.predictions.decoder.weight", V, D, &w->decoder);
-    dec->optional = true;
-    return dec;
+    if (!m->tie)
+        want(p, "", decoder, V, D, &w->decoder);
+    return AV_OK;
 }
 
 static int read_weights(HfBert *m, HfProgress progress, void *ctx, char *why, size_t whylen)
@@ -213,11 +219,13 @@ static int read_weights(HfBert *m, HfProgress progress, void *ctx, char *why, si
     want(&p, p.pre, "embeddings.LayerNorm.weight", c->d_model, 0, &w->emb_ln_g);
     want(&p, p.pre, "embeddings.LayerNorm.bias", c->d_model, 0, &w->emb_ln_b);
     plan_layers(m, &p);
-    HfWant *dec = plan_head(m, &p);
+    bool head;
+    int rc = plan_head(m, &p, &head, why, whylen);
     m->files.limit = hfweights_limit(c->d_model, c->n_head);
-    int rc = hfweights_load(&m->files, p.w, p.n, progress, ctx, why, whylen);
+    if (rc == AV_OK)
+        rc = hfweights_load(&m->files, p.w, p.n, progress, ctx, why, whylen);
     if (rc == AV_OK) {
-        m->tied = dec && !dec->t;
+        m->tied = head && m->tie;
         if (m->tied)
             w->decoder = w->word;
         m->dtype = p.w[0].t->dtype;

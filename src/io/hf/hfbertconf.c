@@ -40,6 +40,7 @@ enum {
     K_HDIM,
     K_DACT,
     K_SINUS,
+    K_TIE,
     K_N
 };
 static const struct {
@@ -65,6 +66,7 @@ static const struct {
     {"hidden_dim", T_INT},
     {"activation", T_STR},
     {"sinusoidal_pos_embds", T_BOOL},
+    {"tie_word_embeddings", T_BOOL},
 };
 
 typedef struct {
@@ -211,7 +213,7 @@ static void defaults(Conf *c)
 }
 
 int hfbert_parse_config(const char *text, size_t len, const char *name, BertConfig *cfg,
-                        bool *distil, char *why, size_t whylen)
+                        bool *distil, bool *tie, char *why, size_t whylen)
 {
     Conf *c = calloc(1, sizeof *c);
     if (!c) {
@@ -229,6 +231,8 @@ int hfbert_parse_config(const char *text, size_t len, const char *name, BertConf
         snprintf(why, whylen, "%s: byte %zu: %s", name, (size_t)(c->j.p - text), c->jwhy);
     else if ((rc = check(c, cfg, distil)) != AV_OK)
         snprintf(why, whylen, "%s: %s", name, c->jwhy);
+    if (tie) /* transformers ties the decoder unless told not to */
+        *tie = !(c->seen & 1u << K_TIE) || c->flag[K_TIE];
     if (rc != AV_OK && rc != AV_ERR_NOMEM)
         rc = AV_ERR_MODEL;
     free(c);
