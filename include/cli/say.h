@@ -24,6 +24,10 @@ int say_columns(void);
  * is left behind by the next "\r", one more line each frame). */
 void say_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Seconds on the monotonic clock (from a fixed, unspecified start): the
+ * pace of the progress lines and the time a step took. */
+double say_now(void);
+
 /* bytes as the progress lines give them: "12.3 MB", from 1e9 "1.23 GB". */
 void say_mb(char *buf, size_t size, double bytes);
 

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/av.h"
@@ -121,8 +120,7 @@ static int get_file(Get *g, const char *file, const HubMeta *m)
 {
     char blob[HF_PATH_MAX], why[512] = "";
     snprintf(blob, sizeof blob, "%s/blobs/%s", g->repo_dir, m->etag);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    const double t0 = say_now();
     struct stat st; /* a blob of the checksum (or size) the hub gives is the file */
     const bool there = stat(blob, &st) == 0 && S_ISREG(st.st_mode);
     const char *what = "";
@@ -140,8 +138,7 @@ static int get_file(Get *g, const char *file, const HubMeta *m)
     if (hfcache_link(g->repo_dir, g->commit, file, m->etag) != AV_OK)
         return say(1, "cannot link %s into %s/snapshots/%s: %s", file, g->repo_dir, g->commit,
                    strerror(errno));
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    const double s = say_now() - t0;
     if (had)
         say(0, "%s: already in the cache", file);
     else if (m->size >= 0)

@@ -21,7 +21,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
@@ -50,13 +49,6 @@ typedef struct {
     bool bar;
     double t0, last;
 } Transfer;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static size_t on_data(char *p, size_t size, size_t nitems, void *ctx)
 {
@@ -133,7 +125,7 @@ static int on_progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off
 {
     (void)dltotal, (void)dlnow, (void)ul, (void)ulnow;
     Transfer *t = ctx;
-    double s = now();
+    double s = say_now();
     if (t->bar && s - t->last >= 0.1) {
         t->last = s;
         draw_bar(t, s - t->t0);
@@ -442,7 +434,7 @@ static HubErr download(const HubNet *n, const HubMeta *m, const char *label, con
                   .label = label,
                   .size = m->size,
                   .bar = n->bar,
-                  .t0 = now()};
+                  .t0 = say_now()};
     struct stat st;
     if (t.fd < 0 || fstat(t.fd, &st) != 0) {
         int e = errno;

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/sha1.h"
@@ -28,18 +27,11 @@ typedef struct {
     bool drawn;
 } Reading;
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* len more bytes read: the progress line again when its frame is due. */
 static void advance(Reading *r, size_t len)
 {
     r->done += (double)len;
-    double t = now();
+    double t = say_now();
     if (!r->label || t - r->last < CHECK_FRAME_S)
         return;
     char total[32];

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 int say(int status, const char *fmt, ...)
@@ -56,6 +57,13 @@ void say_progress(const char *fmt, ...)
     /* the last column left empty: no wrap */
     fprintf(stderr, "\r\033[K%.*s", (int)fit(line, say_columns() - 1), line);
     fflush(stderr);
+}
+
+double say_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 void say_mb(char *buf, size_t size, double bytes)

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/av.h"
@@ -399,13 +398,6 @@ static void bar(long step, long steps, double secs)
     fflush(stderr);
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* The one line for a folder a save may not replace (modelfile_save_check). */
 static int say_not_replaceable(const char *dir, const char *which)
 {
@@ -513,7 +505,7 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
     if (!hs)
         return say(1, "out of memory");
     bool tty = isatty(STDERR_FILENO);
-    double t0 = now(), last_bar = 0;
+    double t0 = say_now(), last_bar = 0;
     struct sigaction old[STOP_SIGNALS];
     catch_stop_signals(old);
     int err = AV_OK;
@@ -522,9 +514,9 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
             break;
         if ((o->report && tr->step % o->report == 0) || tr->step == o->steps)
             progress(tr, hs, tty);
-        if (tty && now() - last_bar > 0.1) {
-            bar(tr->step, o->steps, now() - t0);
-            last_bar = now();
+        if (tty && say_now() - last_bar > 0.1) {
+            bar(tr->step, o->steps, say_now() - t0);
+            last_bar = say_now();
         }
     }
     if (tty)
@@ -543,7 +535,7 @@ static int train_loop(Trainer *tr, const TrainOptions *o)
                 "in %s\n",
                 stop_cause(interrupted), tr->step, o->steps, o->save);
     else if (!status)
-        printf("saved %s (%ld steps, %.1f s)\n", o->save, tr->step, now() - t0);
+        printf("saved %s (%ld steps, %.1f s)\n", o->save, tr->step, say_now() - t0);
     fflush(stdout);
     restore_stop_signals(old);
     free(hs);
