@@ -19,6 +19,18 @@
  * messages that name a file. */
 const char *file_base_name(const char *path);
 
+/* Whether name ends with end (".safetensors", "models.Transformer"). */
+bool file_name_ends(const char *name, const char *end);
+
+/* Whether path is a regular file (a symbolic link followed). */
+bool file_is_regular(const char *path);
+
+/* The first entry of the folder dir, in readdir's order, that take
+ * accepts (given its name and the path dir/name), its name into name
+ * unless NULL; false when none does or dir cannot be read. */
+bool file_first_in(const char *dir, bool (*take)(const char *name, const char *path), char *name,
+                   size_t size);
+
 /* open(2) path for reading without waiting for a FIFO's writer, for a
  * reader that refuses anything but a regular file after fstat(2). The
  * descriptor is blocking again and close-on-exec. Returns it, or -1 with

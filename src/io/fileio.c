@@ -13,6 +13,7 @@
 #include "io/fileio.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -88,6 +89,37 @@ const char *file_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s && s[1] ? s + 1 : path;
+}
+
+bool file_name_ends(const char *name, const char *end)
+{
+    size_t n = strlen(name), k = strlen(end);
+    return n >= k && strcmp(name + n - k, end) == 0;
+}
+
+bool file_is_regular(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool file_first_in(const char *dir, bool (*take)(const char *name, const char *path), char *name,
+                   size_t size)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool found = false;
+    struct dirent *e;
+    while (!found && (e = readdir(d))) {
+        char path[4096 + 256];
+        found = snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path &&
+                take(e->d_name, path);
+        if (found && name)
+            snprintf(name, size, "%s", e->d_name);
+    }
+    closedir(d);
+    return found;
 }
 
 int file_open_read(const char *path)

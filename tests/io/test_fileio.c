@@ -418,6 +418,44 @@ static void test_file_base_name(void **state)
     assert_string_equal(file_base_name("dir/"), "dir/");
 }
 
+static void test_file_name_ends(void **state)
+{
+    (void)state;
+    assert_true(file_name_ends("model-00001-of-00002.safetensors", ".safetensors"));
+    assert_true(file_name_ends(".safetensors", ".safetensors"));
+    assert_false(file_name_ends("safetensors", ".safetensors"));
+    assert_false(file_name_ends("model.safetensors.index.json", ".safetensors"));
+    assert_true(file_name_ends("x", ""));
+}
+
+/* file_first_in's test: a regular file whose name begins with "b" */
+static bool regular_b(const char *name, const char *path)
+{
+    return name[0] == 'b' && file_is_regular(path);
+}
+
+static void test_file_first_in(void **state)
+{
+    /* expect: the entry the test takes, named, given dir/name as its
+     * path; a folder is not regular; none, or no such folder: false */
+    char path[256], name[64] = "";
+    snprintf(path, sizeof path, "%s/a", tmp_dir(state));
+    assert_int_equal(file_write_atomic(path, "1", 1, false), AV_OK);
+    snprintf(path, sizeof path, "%s/bdir", tmp_dir(state));
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_false(file_is_regular(path));
+    assert_false(file_first_in(tmp_dir(state), regular_b, name, sizeof name));
+    snprintf(path, sizeof path, "%s/bfile", tmp_dir(state));
+    assert_int_equal(file_write_atomic(path, "2", 1, false), AV_OK);
+    assert_true(file_is_regular(path));
+    assert_true(file_first_in(tmp_dir(state), regular_b, name, sizeof name));
+    assert_string_equal(name, "bfile");
+    assert_true(file_first_in(tmp_dir(state), regular_b, NULL, 0));
+    snprintf(path, sizeof path, "%s/none", tmp_dir(state));
+    assert_false(file_first_in(path, regular_b, name, sizeof name));
+    assert_false(file_is_regular(path));
+}
+
 #ifdef __SANITIZE_ADDRESS__
 /* the sanitizer's allocator returns NULL when memory runs out, as libc's
  * does, instead of ending the program: the NOMEM test below needs it */
@@ -463,6 +501,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_base_name),
+        cmocka_unit_test(test_file_name_ends),
+        cmocka_unit_test_setup_teardown(test_file_first_in, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_fileio_atomic_write_out_of_memory),
         cmocka_unit_test_setup_teardown(test_fileio_atomic_write_creates_whole_file, tmp_setup,
                                         tmp_teardown),

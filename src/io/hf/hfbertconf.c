@@ -256,12 +256,6 @@ bool hfbert_config_is_bert(const char *text, size_t len)
 
 #define MODULES_MAX_BYTES (1 << 20)
 
-static bool ends_with(const char *s, const char *end)
-{
-    size_t n = strlen(s), k = strlen(end);
-    return n >= k && strcmp(s + n - k, end) == 0;
-}
-
 /* One object of modules.json: its "path" into path when its "type" is a
  * Transformer module (*found set). */
 static int module_object(Json *j, char *path, size_t size, bool *found)
@@ -291,7 +285,7 @@ static int module_object(Json *j, char *path, size_t size, bool *found)
     } while (json_eat(j, ','));
     if (!json_eat(j, '}'))
         return json_fail(j, "a module is not closed");
-    if (!*found && ends_with(type, "models.Transformer")) {
+    if (!*found && file_name_ends(type, "models.Transformer")) {
         if (!has_path)
             return json_fail(j, "the Transformer module has no \"path\"");
         if (where[0] == '/' || strstr(where, "..") || strlen(where) >= size)

@@ -1,7 +1,6 @@
 /* hffolder.c - a Hugging Face folder's files before they are read (hffolder.h). */
 #include "io/hffolder.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +29,6 @@ bool hffolder_is_lfs_pointer(const char *path)
     return n == (ssize_t)sizeof head && memcmp(head, LFS_MAGIC, sizeof head) == 0;
 }
 
-static bool ends_with(const char *s, const char *end)
-{
-    size_t n = strlen(s), k = strlen(end);
-    return n >= k && strcmp(s + n - k, end) == 0;
-}
-
 /* A file of the folder that attnviz reads. */
 static bool read_by_attnviz(const char *name)
 {
@@ -49,34 +42,24 @@ static bool read_by_attnviz(const char *name)
     for (size_t k = 0; k < sizeof fixed / sizeof fixed[0]; k++)
         if (strcmp(name, fixed[k]) == 0)
             return true;
-    return ends_with(name, ".safetensors");
+    return file_name_ends(name, ".safetensors");
+}
+
+static bool lfs_entry(const char *name, const char *path)
+{
+    return read_by_attnviz(name) && hffolder_is_lfs_pointer(path);
 }
 
 bool hffolder_lfs_pointer(const char *dir, char *name, size_t size)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool found = false;
-    struct dirent *e;
-    while (!found && (e = readdir(d))) {
-        char path[4096];
-        if (!read_by_attnviz(e->d_name) ||
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
-            continue;
-        if ((found = hffolder_is_lfs_pointer(path)))
-            snprintf(name, size, "%s", e->d_name);
-    }
-    closedir(d);
-    return found;
+    return file_first_in(dir, lfs_entry, name, size);
 }
 
 static bool has(const char *dir, const char *file)
 {
     char path[4096 + 64];
-    struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return file_is_regular(path);
 }
 
 static int add(char *list, size_t size, int n, const char *file)

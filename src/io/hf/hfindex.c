@@ -5,12 +5,10 @@
  */
 #include "hfindex.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/av.h"
 #include "io/fileio.h"
@@ -210,22 +208,15 @@ int hfmodel_shard_files(const char *index_path, char ***files, int *n, char *why
     return rc;
 }
 
+/* A weights file named as a shard is (NAME.safetensors, not
+ * model.safetensors), and a regular file. */
+static bool shard_entry(const char *name, const char *path)
+{
+    return strcmp(name, ".safetensors") != 0 && file_name_ends(name, ".safetensors") &&
+           strcmp(name, "model.safetensors") != 0 && file_is_regular(path);
+}
+
 bool hfmodel_has_shards(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool found = false;
-    struct dirent *e;
-    while (!found && (e = readdir(d))) {
-        const size_t n = strlen(e->d_name), k = strlen(".safetensors");
-        char path[4096 + 256];
-        struct stat st;
-        found = n > k && strcmp(e->d_name + n - k, ".safetensors") == 0 &&
-                strcmp(e->d_name, "model.safetensors") != 0 &&
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path &&
-                stat(path, &st) == 0 && S_ISREG(st.st_mode);
-    }
-    closedir(d);
-    return found;
+    return file_first_in(dir, shard_entry, NULL, 0);
 }
