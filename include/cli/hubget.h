@@ -55,6 +55,11 @@ typedef struct {
 /* Start libcurl once, before any other call. Returns false when it cannot. */
 bool hubget_init(void);
 
+/* $HF_TOKEN as huggingface_hub takes it: without line breaks (a token
+ * pasted from a file), spaces trimmed; NULL when that leaves nothing, or
+ * out of memory (*nomem). free() it. */
+char *hubget_token(bool *nomem);
+
 /* HEAD of file of repo at rev (a redirect on the endpoint's origin naming
  * no file, relative or absolute, followed: a renamed repo; one with the
  * file's ETag, or to another host, is where the bytes are). HUB_OK with *m filled, or the

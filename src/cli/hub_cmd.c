@@ -355,17 +355,20 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
                    "HF_ENDPOINT is '%s': a hub's address has no query, fragment or space "
                    "(https://host or https://host/path)",
                    g.endpoint);
-    const char *token = getenv("HF_TOKEN");
-    g.net = (HubNet){.endpoint = g.endpoint,
-                     .token = token && *token ? token : NULL,
-                     .head_seconds = env_seconds("HF_HUB_ETAG_TIMEOUT", 10),
-                     .stall_seconds = env_seconds("HF_HUB_DOWNLOAD_TIMEOUT", 10),
-                     .tries = 5,
-                     .bar = isatty(STDERR_FILENO)};
     if (!hfcache_repo_dir(root, id->repo, g.repo_dir, sizeof g.repo_dir))
         return say(1, "the cache's path is too long: %s", root);
     if (!hubget_init())
         return say(1, "libcurl cannot start");
+    bool nomem;
+    char *token = hubget_token(&nomem);
+    if (nomem)
+        return say(1, "out of memory");
+    g.net = (HubNet){.endpoint = g.endpoint,
+                     .token = token,
+                     .head_seconds = env_seconds("HF_HUB_ETAG_TIMEOUT", 10),
+                     .stall_seconds = env_seconds("HF_HUB_DOWNLOAD_TIMEOUT", 10),
+                     .tries = 5,
+                     .bar = isatty(STDERR_FILENO)};
     say(0, "fetching %s (%s) from %s into %s", id->repo, id->rev, g.endpoint, g.repo_dir);
     if (hfcache_is_commit(id->rev))
         memcpy(g.commit, id->rev, sizeof g.commit);
@@ -381,6 +384,7 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
     if (!status && !hfcache_is_commit(id->rev) &&
         hfcache_write_ref(g.repo_dir, id->rev, g.commit) != AV_OK)
         status = say(1, "cannot write %s/refs/%s: %s", g.repo_dir, id->rev, strerror(errno));
+    free(token);
     if (!status)
         snprintf(snap, size, "%s/snapshots/%s", g.repo_dir, g.commit);
     return status;

@@ -44,6 +44,28 @@ bool hubget_init(void)
     return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
 }
 
+char *hubget_token(bool *nomem)
+{
+    const char *v = getenv("HF_TOKEN");
+    char *t = strdup(v ? v : ""), *w = t;
+    *nomem = !t;
+    for (const char *p = t; p && *p; p++)
+        if (*p != '\r' && *p != '\n') /* a token pasted from a file */
+            *w++ = *p;
+    size_t end = t ? (size_t)(w - t) : 0, at = 0;
+    while (end > 0 && isspace((unsigned char)t[end - 1]))
+        end--;
+    while (at < end && isspace((unsigned char)t[at]))
+        at++;
+    if (at == end) {
+        free(t);
+        return NULL;
+    }
+    memmove(t, t + at, end - at);
+    t[end - at] = 0;
+    return t;
+}
+
 CURLU *hubhttp_url_parse(const char *url)
 {
     CURLU *u = curl_url();
@@ -89,9 +111,12 @@ struct curl_slist *hubhttp_headers(const HubNet *n, const char *url)
 {
     struct curl_slist *h = curl_slist_append(NULL, "Accept-Encoding: identity");
     if (h && n->token && *n->token && hubhttp_same_origin(url, n->endpoint)) {
-        char auth[1024];
-        snprintf(auth, sizeof auth, "Authorization: Bearer %s", n->token);
-        struct curl_slist *t = curl_slist_append(h, auth);
+        const size_t len = strlen(n->token) + 32; /* a token of any length, whole */
+        char *auth = malloc(len);
+        if (auth)
+            snprintf(auth, len, "Authorization: Bearer %s", n->token);
+        struct curl_slist *t = auth ? curl_slist_append(h, auth) : NULL;
+        free(auth);
         if (!t)
             curl_slist_free_all(h);
         h = t;

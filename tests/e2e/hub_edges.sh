@@ -8,6 +8,9 @@
 #  - a renamed repo's redirect to an absolute URL on the hub's own origin
 #    (http://127.0.0.1:PORT/NEW/...) is followed as a relative one is, and
 #    the token goes with it (same origin);
+#  - HF_TOKEN as huggingface_hub takes it: spaces around it and line breaks
+#    in it (a token pasted from a file) dropped, so that no header is
+#    slipped into the request; a token of 2,000 characters is sent whole;
 #  - a damaged blob (a byte flipped) is read through once before it is
 #    fetched again: on a terminal, the "checking" lines show two reads, the
 #    cache's copy and the download, not three;
@@ -58,10 +61,12 @@ M=$tmp/m1
 "$PY" scripts/gpt2-checkpoint.py "$M" --seed 3 --vocab 1024 --ctx 128 >/dev/null ||
     { notok "hub_edges: gpt2-checkpoint.py failed"; exit 1; }
 log=$tmp/hub.log faults=$tmp/faults
+LONGTOKEN=hf_$(printf 'k%.0s' $(seq 2000))
 : >"$faults"
 : >"$log"
 "$PY" tests/e2e/lib/fakehub.py --repo user/tiny="$M" --alias user/old=user/tiny \
     --repo user/gated="$M" --gated user/gated --token secret --alias user/oldgated=user/gated \
+    --token "$LONGTOKEN" \
     --faults "$faults" --log "$log" --port-file "$tmp/port" 2>"$tmp/hub.err" &
 hubpid=$!
 for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.05; done
@@ -90,6 +95,27 @@ else
     notok "HF_TOKEN=secret get user/oldgated: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
 fi
 : >"$faults"
+
+# --- HF_TOKEN as huggingface_hub takes it ------------------------------------
+# gated_get NAME TOKEN: get user/gated into a fresh cache with HF_TOKEN=TOKEN
+gated_get() {
+    local name=$1 before
+    before=$(wc -l <"$log")
+    if HF_HUB_CACHE=$tmp/c.$RANDOM HF_TOKEN=$2 "$A" get user/gated >/dev/null 2>"$tmp/err" &&
+        tail -n +$((before + 1)) "$log" | grep -q "^HEAD /user/gated/resolve/main/config.json range=- auth=yes -> 200"; then
+        ok "$name: the gated model is fetched"
+    else
+        notok "$name: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+    fi
+}
+gated_get "HF_TOKEN with spaces around it" "  secret "
+gated_get "HF_TOKEN ending in CR LF (a file from Windows)" $'secret\r\n'
+gated_get "HF_TOKEN of ${#LONGTOKEN} characters, sent whole" "$LONGTOKEN"
+# a line break inside the token adds no header: "Authorization: Bearer
+# secret" then "X-Other: 1" would be let in; without the breaks it is refused
+HF_HUB_CACHE=$tmp/c.inj HF_TOKEN=$'secret\r\nX-Other: 1' one_line \
+    "a line break in HF_TOKEN slips no header into the request" 1 \
+    'user/gated: HF_TOKEN was refused \(403\)' "$A" get user/gated
 
 # --- a damaged blob is read once, then fetched again -------------------------
 "$A" get user/tiny >/dev/null 2>&1

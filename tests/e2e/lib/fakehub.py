@@ -15,7 +15,8 @@ X-Repo-Commit; /cdn/{sha256} serves the bytes, Range requests too (206).
 An unknown repo is 404 RepoNotFound, an unknown revision 404
 RevisionNotFound, a missing file 404 EntryNotFound; --alias answers the old
 name with a relative 307 to the new one (a renamed repo); a --gated repo is
-401 without "Authorization: Bearer T", 403 with another token.
+401 without "Authorization: Bearer T", 403 with another token (--token may
+be given more than once: any of them; "secret" without).
 --cdn-host names the CDN in the redirect by another name of this server
 ("localhost": another host to the client, whom the token must not follow);
 --prefix serves everything under /PATH (a mirror: HF_ENDPOINT ends in it),
@@ -195,7 +196,7 @@ class Hub(BaseHTTPRequestHandler):
             auth = self.headers.get("Authorization")
             if not auth:
                 return self.error(401, "GatedRepo")
-            if auth != "Bearer %s" % a.token:
+            if auth not in ["Bearer %s" % t for t in a.token or ["secret"]]:
                 return self.error(403, "GatedRepo")
         if rev not in ("main", repo.commit):
             return self.error(404, "RevisionNotFound")
@@ -276,7 +277,7 @@ def main(argv):
     ap.add_argument("--repo", action="append", default=[])
     ap.add_argument("--alias", action="append", default=[])
     ap.add_argument("--gated", action="append")
-    ap.add_argument("--token", default="secret")
+    ap.add_argument("--token", action="append")
     ap.add_argument("--cdn-host")
     ap.add_argument("--prefix", default="")
     ap.add_argument("--faults")
