@@ -11,6 +11,9 @@
 #  - HF_TOKEN as huggingface_hub takes it: spaces around it and line breaks
 #    in it (a token pasted from a file) dropped, so that no header is
 #    slipped into the request; a token of 2,000 characters is sent whole;
+#  - an LFS redirect without X-Linked-Etag and X-Linked-Size (fakehub's
+#    "nolinked": nothing names the bytes but where they are): a cut copy in
+#    the cache is found by the size where the bytes are, and fetched again;
 #  - a damaged blob (a byte flipped) is read through once before it is
 #    fetched again: on a terminal, the "checking" lines show two reads, the
 #    cache's copy and the download, not three;
@@ -116,6 +119,20 @@ gated_get "HF_TOKEN of ${#LONGTOKEN} characters, sent whole" "$LONGTOKEN"
 HF_HUB_CACHE=$tmp/c.inj HF_TOKEN=$'secret\r\nX-Other: 1' one_line \
     "a line break in HF_TOKEN slips no header into the request" 1 \
     'user/gated: HF_TOKEN was refused \(403\)' "$A" get user/gated
+
+# --- a redirect naming neither checksum nor size: a cut blob is fetched again
+echo "model.safetensors nolinked" >"$faults"
+"$A" get user/tiny >/dev/null 2>&1 # the blob named by the LFS pointer's ETag this time
+blob=$(readlink -f "$(ls -d "$HF_HUB_CACHE"/models--user--tiny/snapshots/*)/model.safetensors")
+truncate -s 1000 "$blob"
+if "$A" get user/tiny >/dev/null 2>"$tmp/err" &&
+    grep -q "^attnviz: model.safetensors: the cache's copy is 0.0 MB, not 0.6 MB: fetching it again$" "$tmp/err" &&
+    cmp -s "$blob" "$M/model.safetensors"; then
+    ok "a cut blob of a redirect without X-Linked-Size is found by its size there, fetched again"
+else
+    notok "a cut blob, no X-Linked-Size: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+fi
+: >"$faults"
 
 # --- a damaged blob is read once, then fetched again -------------------------
 "$A" get user/tiny >/dev/null 2>&1
