@@ -391,11 +391,12 @@ HubErr hubget_head(const HubNet *n, const char *repo, const char *rev, const cha
         if (redirect && !url_join(m->url, hd.location, m->url, sizeof m->url))
             return hubhttp_fail(why, whylen, HUB_BAD, "a redirect to '%.200s', not a URL",
                                 hd.location);
-        /* a redirect on the hub's own origin that names no file (neither
-         * X-Linked-Etag nor ETag): a renamed repo, asked again there, its
-         * Location relative or absolute */
-        if (redirect && !hd.linked_etag[0] && !hd.etag[0] &&
-            hubhttp_same_origin(m->url, n->endpoint)) {
+        /* a renamed repo, asked again there: a relative redirect without
+         * X-Linked-Etag, as huggingface_hub follows it, or an absolute one
+         * to the hub's own origin that names no file (no ETag either) */
+        const bool relative = hd.location[0] == '/' && hd.location[1] != '/';
+        if (redirect && !hd.linked_etag[0] &&
+            (relative || (!hd.etag[0] && hubhttp_same_origin(m->url, n->endpoint)))) {
             if (hop == HUB_MAX_REDIRECTS)
                 return hubhttp_fail(why, whylen, HUB_BAD, "more than %d redirects",
                                     HUB_MAX_REDIRECTS);
