@@ -42,7 +42,7 @@ import numpy as np
 
 KINDS = ["nan", "inf", "missing", "shape", "dtype", "past-end", "hole", "overlap", "json",
          "utf8", "pytorch", "scale-attn", "no-scale", "cross-attn", "activation", "mixed-prefix",
-         "indivisible", "extra-layer", "index-wrong-shard", "huge"]
+         "indivisible", "extra-layer", "index-wrong-shard", "huge", "untied-no-head"]
 
 SIZES = {"small": dict(layers=3, d_model=48, heads=4, vocab=50257, ctx=1024),
          "gpt2": dict(layers=12, d_model=768, heads=12, vocab=50257, ctx=1024)}
@@ -264,6 +264,8 @@ def break_config(cfg, kind):
         cfg["activation_function"] = "relu"
     elif kind == "indivisible":
         cfg["n_head"] = 5
+    elif kind == "untied-no-head":  # untied, yet no lm_head.weight written
+        cfg["tie_word_embeddings"] = False
 
 
 def break_tensors(w, kind, a, rng):

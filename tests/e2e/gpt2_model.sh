@@ -162,7 +162,8 @@ rc=$?
 
 # malformed folders: one line, exit 2
 for m in nan inf missing shape dtype past-end hole overlap json utf8 pytorch scale-attn \
-    no-scale cross-attn activation mixed-prefix indivisible extra-layer index-wrong-shard; do
+    no-scale cross-attn activation mixed-prefix indivisible extra-layer index-wrong-shard \
+    untied-no-head; do
     shards=""
     [ "$m" = index-wrong-shard ] && shards="--shards 2"
     # shellcheck disable=SC2086

@@ -141,7 +141,8 @@ static int plan(HfModel *m, HfWant *w)
 }
 
 /* Find every tensor, then load them (hfweights.c); lm_head tied when
- * config.json ties it (a stored one is then not read) or when absent. */
+ * config.json ties it (a stored one is then not read), and required when
+ * config.json unties it. */
 static int read_weights(HfModel *m, HfProgress progress, void *ctx, char *why, size_t whylen)
 {
     int max = 5 + 12 * m->w.cfg.n_layer;
@@ -151,8 +152,12 @@ static int read_weights(HfModel *m, HfProgress progress, void *ctx, char *why, s
     int n = plan(m, w) - (m->origin.tie ? 1 : 0);
     m->files.limit = hfweights_limit(m->w.cfg.d_model, m->w.cfg.n_head);
     int rc = hfweights_load(&m->files, w, n, progress, ctx, why, whylen);
+    if (rc == AV_OK && !m->origin.tie && w[n - 1].t == NULL) /* transformers: at random */
+        rc = fail(why, whylen, AV_ERR_MODEL,
+                  "config.json says \"tie_word_embeddings\": false, and there is no "
+                  "\"lm_head.weight\" (the model's own unembedding)");
     if (rc == AV_OK) {
-        m->tied = m->origin.tie || w[n - 1].t == NULL;
+        m->tied = m->origin.tie;
         if (m->tied)
             m->w.lm_head = m->w.wte;
         m->dtype = w[0].t->dtype;
