@@ -22,7 +22,9 @@
 typedef enum {
     LESSON_IN_NEXT,  /* the next page (PgDn, n) */
     LESSON_IN_PREV,  /* the previous page (PgUp, p) */
-    LESSON_IN_LEAVE, /* Esc: leave the lesson (or the list), keep the screen */
+    LESSON_IN_LEAVE, /* Esc: one level out: what was opened over the page, the
+                        prediction being made, then the lesson (or the list),
+                        keeping the screen */
     LESSON_IN_ENTER, /* commit the prediction; once revealed, the next page */
     LESSON_IN_LEFT,  /* move the picked token or choice */
     LESSON_IN_RIGHT,

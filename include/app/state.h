@@ -224,6 +224,12 @@ void app_set_tokens(AppState *s, int n_q, int n_k);
  * false. An id out of range shows the attention view. */
 bool app_view_show(AppState *s, ViewId v);
 
+/* Back to view home (a lesson page's own) from what was opened over it: a
+ * panel, a comparison, another view, M's rows summed; true when something
+ * was closed, false when home is what shows (s as it is). A view of
+ * another home stands for the attention view. */
+bool app_view_back(AppState *s, ViewId home);
+
 /* The view drawn under any text panel, with the precedence the interface
  * draws by: a base view of its own (the pipeline, the PE view, the lens),
  * else side by side, else the attention view. */

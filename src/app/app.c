@@ -235,7 +235,9 @@ unsigned app_input(App *a, const AppInput *in)
         out |= run_now(a, a->pending); /* the keys before it in the burst changed the result */
     if (help_input(a, in))
         return out;
-    if (in->lesson_in && lesson_input(a, in))
+    /* Esc closes the head scores or the model view over a lesson's page first */
+    bool table_esc = in->action == ACT_ESCAPE && a->heads.mode != HT_OFF;
+    if (in->lesson_in && !table_esc && lesson_input(a, in))
         return out;
     if (heads_input(a, in, &out)) /* before the session: Enter focuses a head there */
         return out;

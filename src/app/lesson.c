@@ -374,12 +374,21 @@ static bool question_input(LessonState *ls, AppState *s, const ModelResult *r, L
         if (q->kind == LESSON_ASK_TOKEN)
             s->sel_col = ls->pick; /* the picked key is the inspected cell */
         return true;
-    case LESSON_IN_LEAVE: /* out of the answer field, not out of the lesson */
-        if (q->kind != LESSON_ASK_NUMBER || !ls->typed[0])
+    case LESSON_IN_LEAVE: { /* the prediction being made, not the lesson */
+        char was[32];
+        if (q->kind == LESSON_ASK_NUMBER ? !ls->typed[0] : ls->pick < 0)
             return false;
-        ls->typed[0] = '\0';
-        snprintf(s->msg, sizeof s->msg, "left the answer field: Esc again leaves the lesson");
+        if (q->kind == LESSON_ASK_NUMBER)
+            snprintf(was, sizeof was, "%s", ls->typed);
+        else
+            snprintf(was, sizeof was, q->kind == LESSON_ASK_CHOICE ? "(%c)" : "key %d",
+                     q->kind == LESSON_ASK_CHOICE ? 'a' + ls->pick : ls->pick + 1);
+        if (q->kind == LESSON_ASK_TOKEN)
+            s->sel_col = -1; /* the picked key was the inspected cell */
+        ls->pick = -1, ls->typed[0] = '\0';
+        snprintf(s->msg, sizeof s->msg, "prediction %s cleared: Esc again leaves the lesson", was);
         return true;
+    }
     case LESSON_IN_BACKSPACE: {
         size_t len = strlen(ls->typed);
         if (q->kind != LESSON_ASK_NUMBER || !len)
@@ -463,6 +472,12 @@ bool lesson_state_input(LessonState *ls, AppState *s, const ModelResult *r, Less
     if (!p)
         return false;
     bool asking = p->q.kind != LESSON_ASK_NONE && !ls->revealed;
+    /* Esc backs out of what was opened over the page before the page */
+    if (in == LESSON_IN_LEAVE &&
+        app_view_back(s, model_refuses(ls, &p->set) ? VIEW_ID_ATTN : p->set.view)) {
+        snprintf(s->msg, sizeof s->msg, "back to the page's own view");
+        return true;
+    }
     if (asking && question_input(ls, s, r, in, arg))
         return true;
     int last = ls->lesson.n_pages - 1;

@@ -136,6 +136,17 @@ bool app_view_show(AppState *s, ViewId v)
     return true;
 }
 
+bool app_view_back(AppState *s, ViewId home)
+{
+    home = view_info(home)->home == VIEW_HOME_STATE ? view_info(home)->id : VIEW_ID_ATTN;
+    if (s->view == APP_VIEWS[home].view && s->panel == APP_VIEWS[home].panel &&
+        s->compare == APP_VIEWS[home].compare && s->n_multi == 0)
+        return false;
+    app_view_show(s, home);
+    s->n_multi = 0;
+    return true;
+}
+
 ViewId app_view_base(const AppState *s)
 {
     if (s->view != VIEW_ID_ATTN) /* a view of its own: the pipeline, the PE view, the lens */

@@ -226,6 +226,12 @@ static void test_lesson_walk(void **state)
     lkey(&f, LESSON_IN_NEXT, 0, ACT_ROW_PGDN);
     settle(&f);
     assert_int_equal(ls->page, 1);
+    /* Esc closes the model view opened over the page, not the lesson */
+    key(&f, ACT_MODEL_VIEW, 0);
+    assert_int_equal(f.a.heads.mode, HT_MODEL);
+    lkey(&f, LESSON_IN_LEAVE, 0, ACT_ESCAPE);
+    assert_int_equal(f.a.heads.mode, HT_OFF);
+    assert_true(ls->active);
     /* Esc leaves the lesson and keeps its screen; it never quits */
     unsigned bits = lkey(&f, LESSON_IN_LEAVE, 0, ACT_ESCAPE);
     settle(&f);

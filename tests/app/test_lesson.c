@@ -224,8 +224,9 @@ static void test_lesson_state_number_question(void **state)
     teardown(&f);
 }
 
-/* Esc while a number is typed leaves the answer field, not the lesson: the
- * typed text goes, the page stays; a second Esc leaves the lesson. */
+/* Esc while a number is typed clears the prediction, not the lesson: the
+ * typed text goes (the status line says which), the page stays; a second
+ * Esc leaves the lesson. */
 static void test_lesson_state_number_esc(void **state)
 {
     (void)state;
@@ -243,10 +244,78 @@ static void test_lesson_state_number_esc(void **state)
     assert_int_equal(f.ls.page, 1);
     assert_false(f.ls.revealed);
     assert_string_equal(f.ls.typed, "");
-    assert_non_null(strstr(f.s.msg, "left the answer field"));
+    assert_string_equal(f.s.msg, "prediction 0. cleared: Esc again leaves the lesson");
     assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
     assert_false(f.ls.active);
     assert_non_null(strstr(f.s.msg, "left the lesson"));
+    teardown(&f);
+}
+
+/* Esc after a choice was picked clears the pick and stays on the page, its
+ * comparison kept; Esc with nothing picked leaves the lesson. A token
+ * question's pick (the inspected cell) is cleared the same way. */
+static void test_lesson_state_choice_esc(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    start(&f);
+    input(&f, LESSON_IN_RIGHT, 0, &flags); /* page 1: a token question */
+    assert_int_equal(f.ls.pick, 0);
+    assert_int_equal(f.s.sel_col, 0);
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_true(f.ls.active);
+    assert_int_equal(f.ls.pick, -1);
+    assert_int_equal(f.s.sel_col, -1);
+    assert_string_equal(f.s.msg, "prediction key 1 cleared: Esc again leaves the lesson");
+    input(&f, LESSON_IN_NEXT, 0, &flags);
+    input(&f, LESSON_IN_NEXT, 0, &flags);
+    assert_int_equal(f.ls.page, 2);
+    input(&f, LESSON_IN_CHAR, 'b', &flags);
+    assert_int_equal(f.ls.pick, 1);
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_true(f.ls.active);
+    assert_int_equal(f.ls.page, 2);
+    assert_int_equal(f.ls.pick, -1);
+    assert_false(f.ls.revealed);
+    assert_int_equal(f.s.compare, CMP_MASK); /* the page's own view stays */
+    assert_string_equal(f.s.msg, "prediction (b) cleared: Esc again leaves the lesson");
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_false(f.ls.active);
+    assert_non_null(strstr(f.s.msg, "left the lesson"));
+    teardown(&f);
+}
+
+/* Esc first closes what was opened over the page (the trace over page 1's
+ * pipeline, M's rows summed), then clears the pick, then leaves. */
+static void test_lesson_state_esc_view_first(void **state)
+{
+    (void)state;
+    Fix f;
+    unsigned flags;
+    setup(&f);
+    start(&f);
+    assert_int_equal(f.s.view, VIEW_ID_PIPELINE);
+    input(&f, LESSON_IN_RIGHT, 0, &flags);
+    action_apply(&f.s, ACT_TRACE, 0);
+    assert_int_equal(f.s.panel, PANEL_TRACE);
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_true(f.ls.active);
+    assert_int_equal(f.s.panel, PANEL_NONE);
+    assert_int_equal(f.s.view, VIEW_ID_PIPELINE);
+    assert_int_equal(f.ls.pick, 0);
+    assert_string_equal(f.s.msg, "back to the page's own view");
+    f.s.n_multi = 2;
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_int_equal(f.s.n_multi, 0);
+    assert_int_equal(f.ls.pick, 0);
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_int_equal(f.ls.pick, -1);
+    assert_true(f.ls.active);
+    assert_true(input(&f, LESSON_IN_LEAVE, 0, &flags));
+    assert_false(f.ls.active);
+    assert_int_equal(f.s.view, VIEW_ID_PIPELINE);
     teardown(&f);
 }
 
@@ -609,6 +678,8 @@ int main(void)
         cmocka_unit_test(test_lesson_state_token_question),
         cmocka_unit_test(test_lesson_state_number_question),
         cmocka_unit_test(test_lesson_state_number_esc),
+        cmocka_unit_test(test_lesson_state_choice_esc),
+        cmocka_unit_test(test_lesson_state_esc_view_first),
         cmocka_unit_test(test_lesson_state_choice_question),
         cmocka_unit_test(test_lesson_state_missing_and_leave),
         cmocka_unit_test(test_lesson_state_list),

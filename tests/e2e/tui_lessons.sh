@@ -128,6 +128,29 @@ check "Home picks the first lesson" wait_for 'Lesson 1/[0-9]*: Queries, keys'
 keys q
 check "q quits from a lesson" wait_for 'EXITED:0'
 
+# Esc backs out one level at 80x24: a choice picked is cleared and the page
+# stays; a trace opened over the page closes before the lesson is left.
+lesson_start 80 24 --lesson softmax
+keys n; wait_for 'Lesson 2/4: '
+keys b; wait_for 'your prediction: about 38%'
+keys Escape
+check "Esc after a choice clears it" wait_for 'prediction \(b\) cleared: Esc again leaves the lesson'
+check "... the page stays, nothing picked" bash -c \
+    "tmux -L '$SOCK' capture-pane -p -t $SESS | grep -q 'Lesson 2/4: ' &&
+     tmux -L '$SOCK' capture-pane -p -t $SESS | grep -q '(a) about 33%   (b) about 38%'"
+keys w; wait_for 'Calculation trace'
+keys Escape
+check "Esc closes the trace over the page, not the lesson" wait_for "back to the page's own view"
+check "... the page stays" bash -c "! tmux -L '$SOCK' capture-pane -p -t $SESS |
+    grep -q 'Calculation trace' && tmux -L '$SOCK' capture-pane -p -t $SESS | grep -q 'Lesson 2/4: '"
+keys n; keys n; wait_for 'Lesson 4/4: '
+keys -l '1.5'; wait_for 'your prediction: 1.5_'
+keys Escape
+check "Esc on a number clears it alike" wait_for 'prediction 1.5 cleared: Esc again leaves'
+keys Escape
+check "Esc with nothing picked leaves the lesson" wait_for 'left the lesson'
+keys q; wait_for 'EXITED:0'
+
 # A malformed lesson is refused before the interface starts.
 printf 'title: T\n== P\nheads: 5\n' >"$WORK/bad.lesson"
 SESS=bad
