@@ -5,7 +5,8 @@
 # P…"); on a BERT checkpoint after m, the status line ("... d_k 8  ca…"); on
 # a GPT-2 checkpoint, the key of the head scores table (f: "... s …"). Each
 # takes the longest wording that fits, or its two rows, at 80x24, 100x30
-# and 120x40: whole, never ending in "…".
+# and 120x40: whole, never ending in "…". So does the cost line (a trained
+# model, --weights on the heatmaps).
 # tier: test
 # asan: no
 cd "$(dirname "$0")/../.." || exit 1
@@ -31,6 +32,27 @@ for size in "80 24" "100 30" "120 40"; do
     check "$at: the PE view's similarity title whole: \"$line\"" \
         eval 'grep -q "cos(PE(i), PE(j))\$" <<<"$line"'
     keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
+done
+
+# The cost line of a trained model and of a lesson's weights (the heatmaps:
+# "(weights)" after the time) was cut at 80 and 100 ("... x2 tokens -> …",
+# "FLOPs x…"): shorter words, then fewer parts, never "…"; whole at 120.
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    at="$1x$2"
+    for args in "--model $PWD/assets/models/chars" "--weights $PWD/assets/seed001 -d 4 -H 2 Cat eats fish"; do
+        # shellcheck disable=SC2086 # the words of args are the arguments
+        tui_start TERM=xterm-256color "$1" "$2" $args
+        wait_for '^Cost: ' && settle
+        line=$(screen | grep '^Cost: ' | sed 's/ *$//')
+        check "$at: ${args%% *}: the cost line whole: \"$line\"" \
+            eval '! grep -q "…" <<<"$line" && grep -Eq "^Cost: n [0-9]+ \| n² [0-9]+ \| .*FLOP \| .* ms.* \| x2 tokens" <<<"$line"'
+        if [ "$1" = 120 ]; then
+            check "$at: ${args%% *}: ... in full at 120" \
+                eval 'grep -Eq "\| weights .* \| run .* ms.* \| x2 tokens -> n² x4, weights x4, FLOPs x[0-9.]+$" <<<"$line"'
+        fi
+        keys q && wait_for 'EXITED:0' || notok "$at: q: $(screen | tail -2)"
+    done
 done
 
 PY=/usr/bin/python3

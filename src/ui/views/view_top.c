@@ -281,6 +281,44 @@ static void draw_kind_cost(Grid *g, int y, const KindCost *kc, const char *n, co
     grid_puts(g, 0, y, line, g->w, STYLE_TEXT);
 }
 
+/* The parts of a cost line without a kind's own (kind_cost): the time's
+ * words in full and short ("run ", ""), FLOPs NULL and grow 0 where nothing
+ * ran here (imported attention, a view combined from a run). */
+typedef struct {
+    const char *n, *nn, *bytes, *flop, *how[2], *after;
+    int digits;
+    double ms, grow;
+} CostParts;
+
+/* The fullest cost line that fits w columns: where it does not, the
+ * doubling's words go first ("->", the weights' x4 said with n²'s), then
+ * "run", the doubling's FLOPs, the weights' bytes, the doubling. */
+static void cost_line(const CostParts *c, int w, char *line, size_t len)
+{
+    /* per tier: the weights' bytes, the time's words (0 full), the doubling (0 full, 4 none) */
+    static const struct {
+        char bytes, how, dbl;
+    } tiers[] = {{1, 0, 0}, {1, 0, 1}, {1, 1, 1}, {1, 1, 2},
+                 {1, 1, 3}, {0, 1, 2}, {0, 1, 3}, {0, 1, 4}};
+    static const char *const dbl[] = {" | x2 tokens -> n\u00b2 x4, weights x4",
+                                      " | x2 tokens: n\u00b2, weights x4",
+                                      " | x2 tokens: n\u00b2 x4", " | x2 tokens: n\u00b2 x4", ""};
+    for (size_t t = 0; t < sizeof tiers / sizeof tiers[0]; t++) {
+        char grow[24] = "", bytes[48] = "", flop[40] = "";
+        int d = tiers[t].dbl;
+        if (c->grow > 0 && d < 3)
+            snprintf(grow, sizeof grow, ", FLOPs x%.1f", c->grow);
+        if (tiers[t].bytes)
+            snprintf(bytes, sizeof bytes, " | weights %s", c->bytes);
+        if (c->flop)
+            snprintf(flop, sizeof flop, " | %s", c->flop);
+        snprintf(line, len, "Cost: n %s | n\u00b2 %s%s%s | %s%.*f ms%s%s%s", c->n, c->nn, bytes,
+                 flop, c->how[(int)tiers[t].how], c->digits, c->ms, c->after, dbl[d], grow);
+        if (grid_text_width(line) <= w)
+            return;
+    }
+}
+
 /* What the text costs, and what twice as many tokens would: n^2 grows 4x.
  * FLOPs are a whole forward's, the model's cost; the time is the run's,
  * which on the heatmaps stops at the weights (said so). Imported attention
@@ -301,7 +339,7 @@ static void draw_cost(const UiState *u, Grid *g, int y)
     AttnShape sh = r->shape, dbl = sh;
     dbl.n_q *= 2, dbl.n_k *= 2;
     double nn = (double)sh.n_q * sh.n_k, fl = model_flops(&sh) * s->cfg.layers;
-    char b_nn[16], b_w[16], b_fl[16], n[32];
+    char b_nn[16], b_w[16], b_fl[24], n[32], line[320];
     fmt_count(nn, b_nn, sizeof b_nn);
     fmt_bytes(model_weight_bytes(&s->cfg, sh.n_q, sh.n_k), b_w, sizeof b_w);
     if (lesson_state_hides(&u->a.lesson, LESSON_ANS_CELLS)) /* the lesson's question */
@@ -313,25 +351,25 @@ static void draw_cost(const UiState *u, Grid *g, int y)
         snprintf(n, sizeof n, "%d", sh.n_q);
     double ms = u->no_clock ? 0 : u->a.ses.run_ms;
     const int digits = ms < 1 ? 3 : 1;
-    if (r->src) { /* a file read as it stands, or a view derived from a run */
-        AttnSource file;
-        bool read = kind_source(u->a.ses.kind, &file);
-        grid_printf(g, 0, y, g->w, STYLE_TEXT,
-                    "Cost: n %s | n\u00b2 %s | weights %s | %s %.*f ms | "
-                    "x2 tokens -> n\u00b2 x4, weights x4",
-                    n, b_nn, b_w, read ? "imported: read in" : "run and combined in", digits, ms);
-        return;
-    }
     KindCost kc;
-    if (kind_cost(u->a.ses.kind, &kc)) { /* the whole forward's, of the positions computed */
+    if (!r->src && kind_cost(u->a.ses.kind, &kc)) { /* the whole forward's, of the rows computed */
         draw_kind_cost(g, y, &kc, n, b_w, digits, u->no_clock ? 0 : kc.ms > 0 ? kc.ms : ms);
         return;
     }
-    grid_printf(g, 0, y, g->w, STYLE_TEXT,
-                "Cost: n %s | n\u00b2 %s | weights %s | %s FLOP | run %.*f ms%s | "
-                "x2 tokens -> n\u00b2 x4, weights x4, FLOPs x%.1f",
-                n, b_nn, b_w, b_fl, digits, ms, r->out ? "" : " (weights)",
-                model_flops(&dbl) / model_flops(&sh));
+    CostParts c = {n, b_nn, b_w, NULL, {"run ", ""}, r->out ? "" : " (weights)", digits, ms, 0};
+    if (r->src) { /* a file read as it stands, or a view derived from a run */
+        AttnSource file;
+        bool read = kind_source(u->a.ses.kind, &file);
+        c.how[0] = read ? "imported: read in " : "run and combined in ";
+        c.how[1] = read ? "read in " : "combined in ";
+        c.after = "";
+    } else {
+        strcat(b_fl, " FLOP");
+        c.flop = b_fl;
+        c.grow = model_flops(&dbl) / model_flops(&sh);
+    }
+    cost_line(&c, g->w, line, sizeof line);
+    grid_puts(g, 0, y, line, g->w, STYLE_TEXT);
 }
 
 /* Where the line of text that starts at s ends at width w: after the last
