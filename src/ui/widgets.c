@@ -262,3 +262,32 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
                     attention_visible_keys(&res->shape, i), comb_full(&u->a.ses.comb),
                     !lesson_state_veiled(&u->a.lesson));
 }
+
+int widget_hint_fit(const char *hint, int w, char *line, size_t size)
+{
+    enum { MOST = 24 };
+    char part[MOST][96];
+    int n = 0, tail, width = -3; /* the chosen parts' and their bars' */
+    if (!size)
+        return 0;
+    line[0] = '\0';
+    for (const char *p = hint; *p && n < MOST; n++) {
+        const char *bar = strstr(p, " | ");
+        int len = bar ? (int)(bar - p) : (int)strlen(p);
+        snprintf(part[n], sizeof part[n], "%.*s", len, p);
+        p = bar ? bar + 3 : p + len;
+    }
+    for (tail = n; tail > 0 && (strstr(part[tail - 1], "help") || strstr(part[tail - 1], "quit"));
+         tail--)
+        width += grid_text_width(part[tail - 1]) + 3; /* always kept */
+    for (int k = 0; k < n; k++) {
+        int pw = grid_text_width(part[k]);
+        if (k < tail && width + pw + 3 > w)
+            continue; /* a later, shorter part may fit */
+        width += k < tail ? pw + 3 : 0;
+        if (line[0])
+            strncat(line, " | ", size - strlen(line) - 1);
+        strncat(line, part[k], size - strlen(line) - 1);
+    }
+    return grid_text_width(line);
+}

@@ -67,4 +67,10 @@ int widget_info_rows(const UiState *u, const ModelResult *res);
  * cell's weight and raw score (or how to pick one), then its ranked bars. */
 void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h);
 
+/* A hint line, parts joined by " | " ("Tab: head | ... | ? help | q quit"),
+ * fitted to w columns into line: the parts at its end that name the help
+ * or quitting are always kept; of the others, each that fits with them, in
+ * order (the first the most important), none cut. Returns its width. */
+int widget_hint_fit(const char *hint, int w, char *line, size_t size);
+
 #endif

@@ -5,8 +5,8 @@
 # P…"); on a BERT checkpoint after m, the status line ("... d_k 8  ca…"); on
 # a GPT-2 checkpoint, the key of the head scores table (f: "... s …"). Each
 # takes the longest wording that fits, or its two rows, at 80x24, 100x30
-# and 120x40: whole, never ending in "…". So does the cost line (a trained
-# model, --weights on the heatmaps).
+# and 120x40: whole, never ending in "…". So do the cost line (a trained
+# model, --weights on the heatmaps) and the hint line (the heatmaps, the PE view).
 # tier: test
 # asan: no
 cd "$(dirname "$0")/../.." || exit 1
@@ -32,6 +32,28 @@ for size in "80 24" "100 30" "120 40"; do
     check "$at: the PE view's similarity title whole: \"$line\"" \
         eval 'grep -q "cos(PE(i), PE(j))\$" <<<"$line"'
     keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
+done
+
+# The hint line over the status line was cut at its edge: the PE view's at
+# 80 and 100 ("... v: attent…"), the heatmaps' at every size. Whole parts
+# now, the first ones, and "? help | q quit" always at the end.
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    at="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --preset random 'The cat sat on the mat'
+    keys Down && settle
+    line=$(screen | grep '^Tab: head' | sed 's/ *$//')
+    check "$at: the heatmaps' hint whole: \"$line\"" \
+        eval 'grep -q "^Tab: head | Up/Down: token | .* | ? help | q quit\$" <<<"$line" && ! grep -q "…" <<<"$line"'
+    keys v && wait_for 'PE\(pos, dim\)' && keys Down && settle
+    line=$(screen | grep '^Up/Down: position' | sed 's/ *$//')
+    check "$at: the PE view's hint whole: \"$line\"" \
+        eval 'grep -q "^Up/Down: position | \[ \]: plotted dims | p: PE on/off | .*? help | q quit\$" <<<"$line" &&
+              ! grep -q "…" <<<"$line"'
+    if [ "$1" = 120 ]; then
+        check "$at: ... every key of it" eval 'grep -q "| v: attention view | e: edit |" <<<"$line"'
+    fi
+    keys q && wait_for 'EXITED:0' || notok "$at: q: $(screen | tail -2)"
 done
 
 # The cost line of a trained model and of a lesson's weights (the heatmaps:

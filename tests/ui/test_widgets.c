@@ -1,7 +1,7 @@
 /* test_widgets.c - the small multiples' captions (src/ui/widgets.c): a
  * head's entropy and mean top weight in the columns a tile has, never cut
  * where a shorter form fits; the statistics after a title in the longest
- * form that fits.
+ * form that fits; a hint line in whole parts.
  */
 #include "test_common.h"
 
@@ -67,12 +67,38 @@ static void test_fit_picks_the_first_form_that_fits(void **state)
     assert_int_equal(widget_fit(forms, 1, 2), 0);
 }
 
+/* widget_hint_fit: whole parts in order, the help and quit kept at the
+ * end, a later shorter part where a longer one does not fit. */
+static void test_hint_fit_keeps_whole_parts(void **state)
+{
+    (void)state;
+    const char *pe = "Up/Down: position | [ ]: plotted dims | p: PE on/off | d/D: d_model | "
+                     "v: attention view | e: edit | ? help | q quit";
+    char buf[256];
+    assert_int_equal(widget_hint_fit(pe, 200, buf, sizeof buf), 115);
+    assert_string_equal(buf, pe); /* 120 columns: as it was */
+    widget_hint_fit(pe, 100, buf, sizeof buf);
+    assert_string_equal(buf,
+                        "Up/Down: position | [ ]: plotted dims | p: PE on/off | d/D: d_model | "
+                        "e: edit | ? help | q quit");
+    assert_int_equal(widget_hint_fit(pe, 80, buf, sizeof buf), 80);
+    assert_string_equal(
+        buf, "Up/Down: position | [ ]: plotted dims | p: PE on/off | e: edit | ? help | q quit");
+    widget_hint_fit(pe, 20, buf, sizeof buf);
+    assert_string_equal(buf, "? help | q quit");
+    widget_hint_fit("typing | Enter: done | F1 help", 24, buf, sizeof buf);
+    assert_string_equal(buf, "typing | F1 help");
+    widget_hint_fit("a | b", 80, buf, sizeof buf); /* no help part: all when they fit */
+    assert_string_equal(buf, "a | b");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stats_caption_fits_its_tile),
         cmocka_unit_test(test_stats_fit_takes_the_longest_form_that_fits),
         cmocka_unit_test(test_fit_picks_the_first_form_that_fits),
+        cmocka_unit_test(test_hint_fit_keeps_whole_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -541,8 +541,11 @@ void view_top_bottom_draw(UiState *u, Grid *g)
         draw_wrapped(g, y - note, note, msg); /* an example's note: over the cost, and above */
     } else if (msg[0])
         grid_puts(g, 0, y - 1, msg, g->w, STYLE_ACCENT);
-    else
-        grid_puts(g, 0, y - 1, hint(u), g->w, STYLE_DIM);
+    else {
+        char fit[512];
+        widget_hint_fit(hint(u), g->w, fit, sizeof fit);
+        grid_puts(g, 0, y - 1, fit, g->w, STYLE_DIM);
+    }
     for (int yy = y; yy < g->h; yy++)
         for (int x = 0; x < g->w; x++)
             grid_put(g, x, yy, ' ', STYLE_STATUS, 0);
