@@ -53,6 +53,9 @@ for size in "80 24" "100 30" "120 40"; do
     if [ "$1" = 120 ]; then
         check "$at: ... every key of it" eval 'grep -q "| v: attention view | e: edit |" <<<"$line"'
     fi
+    line=$(screen | grep -o 'PE(pos, dim) [^│]*' | sed 's/ *$//')
+    check "$at: the PE plots' title whole: \"$line\"" \
+        eval 'grep -Eq "^PE\(pos, dim\) (against|over) position \(\[ \](:| other) dims\)\$" <<<"$line"'
     keys q && wait_for 'EXITED:0' || notok "$at: q: $(screen | tail -2)"
 done
 

@@ -129,8 +129,11 @@ void view_pe_draw(UiState *u, Grid *g, Rect r)
     if (n > 0 && lines_h < PE_LINES_MIN)
         lines_h = want_sim ? 0 : r.h - 2, sim_h = want_sim ? r.h : 0;
     if (lines_h > 0) {
-        grid_printf(g, right.x, right.y + 1, right.w, STYLE_TITLE,
-                    "PE(pos, dim) against position ([ ] other dims)");
+        static const char *const title[] = {"PE(pos, dim) against position ([ ] other dims)",
+                                            "PE(pos, dim) over position ([ ]: dims)",
+                                            "PE(pos, dim) against position"};
+        grid_puts(g, right.x, right.y + 1, title[widget_fit(title, 3, right.w)], right.w,
+                  STYLE_TITLE);
         plot_pe_lines(g, right.x, right.y + 2, right.w, lines_h, u->PE, P, d, dims, n_dims, n,
                       s->sel_row);
     }
