@@ -59,6 +59,22 @@ for size in "80 24" "100 30" "120 40"; do
     keys q && wait_for 'EXITED:0' || notok "$at: q: $(screen | tail -2)"
 done
 
+# The small heads' labels were cut at 80x24 ("1 previou… 2 self  3 first
+# t…", "2 antecedent…"): abbreviations that read, whole; whole words at 100.
+tui_start TERM=xterm-256color 80 24
+line=$(screen | grep -o '1 prev[^│]*' | head -1 | sed 's/ *$//')
+check "80x24: the designed heads' labels: \"$line\"" \
+    eval '[ "$line" = "1 prev tok 2 self     3 1st tok" ] &&
+          screen | grep -q "4 same wd  5 pron→n   6 v→subj"'
+keys q && wait_for 'EXITED:0' || notok "80x24: q: $(screen | tail -2)"
+tui_start TERM=xterm-256color 100 30
+check "100x30: ... in full" eval 'screen | grep -q "5 pronoun -> noun    6 verb -> subject"'
+keys q && wait_for 'EXITED:0' || notok "100x30: q: $(screen | tail -2)"
+tui_start TERM=xterm-256color 80 24 --model "$PWD/assets/models/grammar"
+check "80x24: a trained model's labels: 1 self 0.59, 2 antec 0.73" \
+    eval 'screen | grep -q "1 self 0.59   2 antec 0.73"'
+keys q && wait_for 'EXITED:0' || notok "80x24: q: $(screen | tail -2)"
+
 # The cost line of a trained model and of a lesson's weights (the heatmaps:
 # "(weights)" after the time) was cut at 80 and 100 ("... x2 tokens -> …",
 # "FLOPs x…"): shorter words, then fewer parts, never "…"; whole at 120.

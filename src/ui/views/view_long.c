@@ -8,6 +8,7 @@
  */
 #include "view_long.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -244,6 +245,48 @@ static void heads_title(Grid *g, Rect r, int H, const char *bits, const char *po
     grid_puts(g, r.x, r.y, forms[k < 0 ? 3 : k], r.w, STYLE_TITLE);
 }
 
+/* Head label into out, in the first of its shorter forms that fits w
+ * columns: " -> " as an arrow, then its long words abbreviated ("prev tok",
+ * "1st tok", "pron\u2192noun", "antec 0.73"), then nouns and verbs to their
+ * first letter ("pron\u2192n", "v\u2192subj"), then the same without a
+ * trained head's score ("induction 0.68": "induction"); the last is cut
+ * where drawn. */
+static void tile_label(const char *label, int w, char *out, size_t size)
+{
+    static const char *const words[][2] = {
+        {" -> ", "\u2192"},  {"previous", "prev"},    {"token", "tok"},        {"first", "1st"},
+        {"subject", "subj"}, {"pronoun", "pron"},     {"word", "wd"},          {"duplicate", "dup"},
+        {"position", "pos"}, {"antecedent", "antec"}, {"induction", "induct"}, {"noun", "n"},
+        {"verb", "v"}};
+    static const int tier_end[] = {0, 1, 11, 13}; /* the words each form replaces */
+    char in[128];
+    snprintf(out, size, "%s", label);
+    for (int t = 1; t < 4 && grid_text_width(out) > w; t++) {
+        for (int k = tier_end[t - 1]; k < tier_end[t]; k++) {
+            snprintf(in, sizeof in, "%s", out);
+            size_t at = 0, from = strlen(words[k][0]);
+            out[0] = '\0';
+            for (char *p = in, *hit; *p; p = hit + from) {
+                hit = strstr(p, words[k][0]);
+                /* whole words: "noun" in "pronoun" stays */
+                while (hit && t > 1 && hit > in && isalpha((unsigned char)hit[-1]))
+                    hit = strstr(hit + 1, words[k][0]);
+                int m = snprintf(out + at, size - at, "%.*s%s",
+                                 hit ? (int)(hit - p) : (int)strlen(p), p, hit ? words[k][1] : "");
+                at = m < 0 || (size_t)m >= size - at ? size - 1 : at + (size_t)m;
+                if (!hit)
+                    break;
+            }
+        }
+    }
+    const char *score = strrchr(label, ' ');
+    if (grid_text_width(out) > w && score && score > label && strspn(score + 1, "0123456789.") &&
+        !score[1 + strspn(score + 1, "0123456789.")]) {
+        snprintf(in, sizeof in, "%.*s", (int)(score - label), label);
+        tile_label(in, w, out, size);
+    }
+}
+
 /* Whether the H heads of the layer shown all have one label (a real model's
  * "learned", an example's weights). */
 static bool labels_shared(UiState *u, int H)
@@ -310,9 +353,11 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
          * tells the tiles apart no better than "head" */
         int used =
             H > 1 ? grid_printf(g, x, y, tile_w - 1, st, "%s%d ", same ? "head " : "", h + 1) : 0;
-        if (!same || H == 1)
-            grid_printf(g, x + used, y, tile_w - 1 - used, H > 1 ? STYLE_LABEL : st, "%s",
-                        widget_head_label(u, h));
+        if (!same || H == 1) {
+            char lab[128];
+            tile_label(widget_head_label(u, h), tile_w - 1 - used, lab, sizeof lab);
+            grid_puts(g, x + used, y, lab, tile_w - 1 - used, H > 1 ? STYLE_LABEL : st);
+        }
         char stats[32];
         widget_stats_caption(data_stats(u, 0, h), tile_w - 1, stats, sizeof stats);
         grid_puts(g, x, y + 1 + lg.rows, stats, tile_w - 1, STYLE_DIM);
