@@ -82,6 +82,7 @@ typedef struct App {
     char work_line[128]; /* its line, shown before it */
     TrainView *train;    /* the live training run W opened, kept for the next W */
     bool pred_due;       /* a frame wanted the predictions asked again (app_poll) */
+    bool example_cut;    /* the example's sentence was cut to the model's context */
     int fail_status;     /* APP_DO_FAIL's */
     char fail_msg[512];
 } App;
@@ -118,7 +119,8 @@ void app_begin(App *a);
 
 /* The kind's own line on the status line (a trained model's task and
  * context, an imported file's sizes), when it has one: after the first
- * run, and when the kind's check changes what it says. */
+ * run, and when the kind's check changes what it says; not over the line
+ * saying the example was cut to the model's context. */
 void app_kind_line(App *a);
 
 /* What threads did meanwhile, polled once: the kind (a large file's check:

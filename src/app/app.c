@@ -67,10 +67,43 @@ int app_train_open(App *a, const char *task)
 }
 
 /* Carry out the runs flags ask for now. */
+/* An example's sentence (not the user's text) longer than the model's
+ * context (a small GPT-2's n_ctx): its last words go until it runs, and
+ * the status line says so, rather than a screen of "more tokens". */
+static int fit_example(App *a, unsigned flags)
+{
+    AppState *s = &a->app;
+    int V = 0, n_ctx = 0, dropped = 0, err = AV_OK;
+    if (s->sentence < 0 || a->ses.computing || a->ses.run_err != AV_ERR_TOO_MANY ||
+        s->cfg.preset != PRESET_TRAINED || !kind_vocab(a->ses.kind, &s->cfg, &V, &n_ctx) ||
+        n_ctx <= 0)
+        return AV_OK;
+    char *cut = strdup(s->text.s), *end;
+    if (!cut)
+        return AV_ERR_NOMEM;
+    while (!err && a->ses.run_err == AV_ERR_TOO_MANY && (end = strrchr(cut, ' ')) != NULL) {
+        while (end > cut && end[-1] == ' ')
+            end--;
+        *end = '\0', dropped++;
+        edit_set(&s->text, cut);
+        err = session_update(&a->ses, s, &a->lesson, flags | APP_RUN);
+    }
+    free(cut);
+    a->example_cut = !err && !a->ses.run_err && dropped;
+    if (a->example_cut)
+        snprintf(s->msg, sizeof s->msg,
+                 "the example cut to %d tokens for this model's context of %d (%d word%s dropped)",
+                 a->ses.res.shape.n_q, n_ctx, dropped, dropped == 1 ? "" : "s");
+    return err;
+}
+
 static unsigned run_now(App *a, unsigned flags)
 {
     a->pending = 0;
-    return session_update(&a->ses, &a->app, &a->lesson, flags) != AV_OK ? APP_DO_NOMEM : 0;
+    int err = session_update(&a->ses, &a->app, &a->lesson, flags);
+    if (!err)
+        err = fit_example(a, flags);
+    return err != AV_OK ? APP_DO_NOMEM : 0;
 }
 
 /* The lens of the text's newest result, when the lens view shows it and
@@ -327,7 +360,7 @@ void app_kind_line(App *a)
 {
     char line[sizeof a->app.msg];
     kind_describe(a->ses.kind, 0, line, sizeof line);
-    if (line[0])
+    if (line[0] && !a->example_cut)
         memcpy(a->app.msg, line, sizeof line);
 }
 

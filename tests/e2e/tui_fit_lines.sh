@@ -129,4 +129,24 @@ for size in "80 24" "100 30" "120 40"; do
         eval 'grep -Eq "^p .*  s [^ ]" <<<"$key" && ! grep -q "…" <<<"$key"'
     keys q && wait_for 'EXITED:0' && ok "$at: q quits with status 0" || notok "$at: q: $(screen | tail -2)"
 done
+
+# A GPT-2 of 8 positions and no text: the example's sentence (21 tokens)
+# opened on "the text has more tokens than this model's limit" and nothing
+# else. Its last words go until it fits, and the status line says so; a
+# text the user types is never cut.
+C=$WORK/g2ctx
+if "$PY" scripts/gpt2-checkpoint.py "$C" --seed 7 --ctx 8 >/dev/null; then
+    tui_start TERM=xterm-256color 80 24 --model "$C"
+    check "n_ctx 8: the example opens cut to the context" \
+        eval 'screen | grep -q "^Sentence: The cat sat on the mat *\$" &&
+              screen | grep -q " tokens 8 " && ! screen | grep -q "more tokens"'
+    check "... and the status line says so" \
+        eval 'screen | grep -q "^the example cut to 8 tokens for this model.s context of 8 (4 words dropped)"'
+    keys e End && keys -l ' again' && keys Enter && settle
+    check "... a text typed past it is not cut: the limit is said" \
+        eval 'screen | grep -q "more tokens than this model.s limit of 8"'
+    keys q && wait_for 'EXITED:0' || notok "n_ctx 8: q: $(screen | tail -2)"
+else
+    notok "gpt2-checkpoint.py --ctx 8 failed"
+fi
 exit $fail
