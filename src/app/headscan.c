@@ -13,7 +13,10 @@ const char *headscan_refuses(const Kind *k, const ModelConfig *c)
 {
     int V, n_max, cls, sep;
     if (!kind_vocab(k, c, &V, &n_max))
-        return "head scores run token sequences: imported attention has only its own text";
+        return k->cls->run_ids
+                   ? "head scores run random token sequences: X.npy embeds only the text's own "
+                     "tokens"
+                   : "head scores run token sequences: imported attention has only its own text";
     kind_wrap(k, &cls, &sep);
     if (n_max < 2 + (cls >= 0) + (sep >= 0))
         return "head scores need a context of 2 tokens or more (and [CLS], [SEP])";

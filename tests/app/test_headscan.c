@@ -11,6 +11,7 @@
 
 #include "app/headscan.h"
 #include "core/av.h"
+#include "io/weights.h"
 
 static void test_headscan_finds_the_induction_head(void **state)
 {
@@ -97,11 +98,36 @@ static void test_run_ids_equals_the_text(void **state)
     model_weights_free(&w);
 }
 
+/* Weights with X.npy (assets/seed001: 3 tokens) embed only the text's own
+ * tokens: no ids to probe, and f says why rather than "the .npy array does
+ * not have the required shape" after a failed scan. */
+static void test_x_npy_weights_refused(void **state)
+{
+    (void)state;
+    ModelConfig c;
+    model_config_default(&c);
+    c.d_model = 4, c.H = 2, c.preset = PRESET_LOADED;
+    ModelWeights w;
+    const char *which = NULL;
+    assert_int_equal(weights_load(&c, "assets/seed001", &w, &which), AV_OK);
+    assert_non_null(w.X);
+    Kind p;
+    kind_pipeline_open(&p, &w);
+    int V, n_max;
+    assert_false(kind_vocab(&p, &c, &V, &n_max));
+    assert_string_equal(headscan_refuses(&p, &c),
+                        "head scores run random token sequences: X.npy embeds only the text's own "
+                        "tokens");
+    kind_close(&p);
+    model_weights_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_headscan_finds_the_induction_head),
         cmocka_unit_test(test_run_ids_equals_the_text),
+        cmocka_unit_test(test_x_npy_weights_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,10 +35,11 @@ static int pipeline_run_ids(Kind *k, const ModelConfig *c, const int *ids, int n
     return err;
 }
 
+/* None with X.npy: its rows embed the text's own tokens, not made-up words. */
 static void pipeline_vocab(const Kind *k, const ModelConfig *c, int *V, int *n_max)
 {
-    (void)k;
-    *V = PIPELINE_WORDS, *n_max = c->max_tokens;
+    const ModelWeights *w = k->self;
+    *V = w && w->X ? 0 : PIPELINE_WORDS, *n_max = c->max_tokens;
 }
 
 static int pipeline_run(Kind *k, const ModelConfig *c, const char *text, size_t len,
