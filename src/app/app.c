@@ -66,7 +66,6 @@ int app_train_open(App *a, const char *task)
     return AV_OK;
 }
 
-/* Carry out the runs flags ask for now. */
 /* An example's sentence (not the user's text) longer than the model's
  * context (a small GPT-2's n_ctx): its last words go until it runs, and
  * the status line says so, rather than a screen of "more tokens". */
@@ -97,6 +96,7 @@ static int fit_example(App *a, unsigned flags)
     return err;
 }
 
+/* Carry out the runs flags ask for now. */
 static unsigned run_now(App *a, unsigned flags)
 {
     a->pending = 0;
