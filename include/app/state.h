@@ -207,6 +207,11 @@ typedef struct {
  * then. */
 void app_fit_result(AppState *s, const AppFit *fit);
 
+/* The status line says m (until a later message replaces it). */
+void app_msg(AppState *s, const char *m);
+/* A line that answers this key only, m a literal: the next key takes it away. */
+void app_msg_once(AppState *s, const char *m);
+
 /* The status line's message gone with what it was about (a view left, the
  * editor opened); an example's note stays with its sentence. */
 void app_drop_msg(AppState *s);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "app/action.h"
+#include "app/setting.h"
 
 void app_open(App *a, const ModelWeights *fixed, Kind *kind, double budget)
 {
@@ -341,7 +342,7 @@ void app_defaults(App *a, bool text_given)
         SentenceSetting st = l->settings[0];
         st.causal = mask_given ? -1 : st.causal;
         st.pe = pe_given ? -1 : st.pe;
-        action_example_setting(s, &st);
+        setting_example(s, &st);
         if (l->notes && l->notes[0])
             snprintf(s->msg, sizeof s->msg, "1/%d: %s", l->n, l->notes[0]);
         s->note_shown = l->notes && l->notes[0];

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "app/action.h"
+#include "app/setting.h"
 #include "app/edit.h"
 #include "core/av.h"
 #include "core/combine.h"
@@ -265,7 +266,7 @@ int session_update(Session *ss, AppState *s, LessonState *ls, unsigned flags)
                   n_k};
     app_fit_result(s, &fit);
     lesson_state_after_run(ls, s, r);
-    action_take_tokens(s, &r->tokens);
+    setting_take_tokens(s, &r->tokens);
     if (ss->gen_due && !ss->computing) {
         ss->gen_due = false;
         if (!ss->run_err && n_q > 0)

@@ -166,6 +166,18 @@ ViewId app_view_of_action(Action a)
     return VIEW_ID_COUNT;
 }
 
+void app_msg(AppState *s, const char *m)
+{
+    snprintf(s->msg, sizeof s->msg, "%s", m);
+}
+
+/* A line that answers this key only: the next key takes it away. */
+void app_msg_once(AppState *s, const char *m)
+{
+    app_msg(s, m);
+    s->msg_once = m; /* a literal: it outlives the key */
+}
+
 void app_drop_msg(AppState *s)
 {
     if (!s->note_shown)

@@ -12,6 +12,7 @@
 
 #include "app/lesson.h"
 #include "app/action.h"
+#include "app/setting.h"
 #include "core/av.h"
 
 static const char text[] = "title: Test\n"
@@ -135,12 +136,12 @@ static void test_lesson_state_token_over_example(void **state)
     setup(&f);
     snprintf(f.s.want_token, sizeof f.s.want_token, "fish");
     start(&f);
-    action_take_tokens(&f.s, &f.r.tokens);
+    setting_take_tokens(&f.s, &f.r.tokens);
     assert_int_equal(f.s.sel_row, 1); /* eats, the page's, not fish */
     unsigned flags;
     snprintf(f.s.want_token, sizeof f.s.want_token, "fish");
     assert_true(input(&f, LESSON_IN_NEXT, 0, &flags));
-    action_take_tokens(&f.s, &f.r.tokens);
+    setting_take_tokens(&f.s, &f.r.tokens);
     assert_int_equal(f.s.sel_row, 0); /* page 2's Cat */
     teardown(&f);
 }

@@ -10,6 +10,7 @@
 #include "app/ladder.h"
 #include "app/state.h"
 #include "app/action.h"
+#include "app/setting.h"
 
 static void test_edit_insert_utf8_keeps_boundaries(void **state)
 {
@@ -496,7 +497,7 @@ static void test_app_example_settings(void **state)
     TokenList t;
     assert_int_equal(tokenize(s.text.s, s.text.len, 16, &t), AV_OK);
     app_set_tokens(&s, t.n, t.n);
-    action_take_tokens(&s, &t);
+    setting_take_tokens(&s, &t);
     assert_int_equal(s.sel_row, 3); /* token=dog */
     tokenize_free(&t);
     /* seed 001's own weights: d_model 4, 2 heads, PE off, loaded by the UI */
