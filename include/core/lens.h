@@ -19,7 +19,7 @@
  * come from sample_top_k (softmax in double, ties: the smaller id first); a
  * vocabulary smaller than LENS_K leaves id -1 and probability 0 after its
  * last token. The makers of the numbers are the models' own: gpt2_lens
- * (below, in gpt2_forward.c beside the logits) and netlens_run
+ * (below, in gpt2_logits.c beside the logits) and netlens_run
  * (train/netlens.h). No global state.
  */
 #ifndef ATTNVIZ_LENS_H

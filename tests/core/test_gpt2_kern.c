@@ -1,4 +1,4 @@
-/* test_gpt2_kern.c - GPT-2's linear kernel (src/core/fast/gpt2_kern.h, private
+/* test_gpt2_kern.c - GPT-2's linear kernel (src/core/fast/gpt2/gpt2_kern.h, private
  * to core) element by element against the chain it promises: every element
  * of Y = X W + b is one fused multiply-add chain over k in order from zero
  * (a multiply-then-add chain where the processor has no AVX2 and FMA), then
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/fast/gpt2_kern.h"
+#include "../../src/core/fast/gpt2/gpt2_kern.h"
 #include "core/gpt2.h"
 #include "core/mat.h"
 #include "core/rng.h"

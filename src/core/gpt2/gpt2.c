@@ -1,6 +1,7 @@
 /* gpt2.c - the check of GPT-2's sizes (core/gpt2.h has the maths; the
- * state, the forward pass, the logits and a generation step are
- * gpt2_forward.c's, the choice of a token core/sample.c's). No global state.
+ * state and the forward pass are fast/gpt2/gpt2_forward.c's, the logits
+ * and a generation step gpt2_logits.c's, the choice of a token
+ * core/sample.c's). No global state.
  */
 #include "core/gpt2.h"
 

@@ -1,6 +1,5 @@
-/* gpt2_kern.c - GPT-2's linear layers and one head's causal attention over
- * new rows, with each row's sums in an order that does not depend on the
- * rows beside it (gpt2_kern.h).
+/* gpt2_kern.c - GPT-2's linear layers and its GELU, with each row's sums
+ * in an order that does not depend on the rows beside it (gpt2_kern.h).
  *
  * With AVX2 and FMA (mat_packed_available) the products are mat.h's packed
  * kernel: every element a chain of fused multiply-adds over k in order from
@@ -8,10 +7,9 @@
  * every block of rows is multiplied against the chunk while it is in cache;
  * a few rows (a typed key, a short text) skip the packing, which would cost
  * as much as the product, and run linear_rows_direct: the same chain, read
- * straight from W. A typed key's heads read the state's blocks of cached
- * keys (gpt2k_head_blocks), again the packed kernel's chains. Without AVX2
- * and FMA the plain loops below keep the same property with
- * multiply-then-add chains.
+ * straight from W. Without AVX2 and FMA the plain loops below keep the same
+ * property with multiply-then-add chains. One head's attention is
+ * gpt2_head.c's, the logits' dots gpt2_dots.c's.
  */
 #include "gpt2_kern.h"
 
@@ -19,10 +17,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/attention.h"
-#include "core/gpt2.h"
 #include "core/mat.h"
-#include "attn_kernels.h"
+#include "gpt2_x86.h"
 
 /* The blocking: a block of X's rows stays in L2 beside the packed chunk of W
  * while each of its panels passes. */
@@ -39,22 +35,15 @@ enum {
     KERN_Y_PAD = 16,              /* floats past a row of the chunk's copy of Y */
     KERN_TILE_ROWS = 12,          /* rows of a register tile of the direct kernel */
     KERN_PREFETCH_ROWS = 4,       /* from this many rows on, one tile asks for W's next rows */
-    KERN_DOTS_ROWS = 6,           /* rows of X gpt2k_dots_rows takes a pass over A for */
 };
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define KERN_X86 1
-#include <immintrin.h>
-
-#include "exp_x86.h"
-#define KERN_TARGET __attribute__((target("avx2,fma")))
+#if KERN_X86
+#include "../exp_x86.h"
 #if defined(__clang__)
 #define KERN_NO_MEMCPY
 #else
 #define KERN_NO_MEMCPY __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-#else
-#define KERN_X86 0
 #endif
 
 size_t gpt2k_linear_work(int K)
@@ -427,282 +416,6 @@ void gpt2k_linear(int M, int N, int K, const float *X, int ldx, const float *W, 
         float *y_i = Y + (size_t)i * ldy;
         for (int j = 0; j < N; j++)
             y_i[j] += b[j];
-    }
-}
-
-size_t gpt2k_head_work(int m, int n, int d_k)
-{
-    (void)m;
-    return mat_packed_available() ? mat_packed_floats(d_k, n) + mat_packed_floats(n, d_k) : 0;
-}
-
-/* Row r (position i = p + r) of P: scores of keys j <= i, softmax, zeros past i. */
-static void head_softmax(int p, int m, int n, float *P)
-{
-    for (int r = 0; r < m; r++) {
-        float *row = P + (size_t)r * n;
-        const int vis = p + r + 1;
-        attention_softmax_row(row, vis);
-        memset(row + vis, 0, (size_t)(n - vis) * sizeof *row);
-    }
-}
-
-/* The plain loops: scores, softmax, and O = P V, each sum over keys or
- * features in order. */
-static void head_plain(int p, int n, int d_k, float scale, const float *Q_h, int ldq,
-                       const float *K_h, const float *V_h, int ldkv, float *P, float *O, int ldo)
-{
-    const int m = n - p;
-    for (int r = 0; r < m; r++) {
-        const float *q = Q_h + (size_t)r * ldq;
-        float *row = P + (size_t)r * n;
-        for (int j = 0; j <= p + r; j++) {
-            const float *k = K_h + (size_t)j * ldkv;
-            float s = 0.0f;
-            for (int c = 0; c < d_k; c++)
-                s += q[c] * k[c];
-            row[j] = s * scale;
-        }
-    }
-    head_softmax(p, m, n, P);
-    for (int r = 0; r < m; r++) {
-        const float *row = P + (size_t)r * n;
-        float *o = O + (size_t)r * ldo;
-        memset(o, 0, (size_t)d_k * sizeof *o);
-        for (int j = 0; j <= p + r; j++) {
-            const float *v = V_h + (size_t)j * ldkv;
-            for (int c = 0; c < d_k; c++)
-                o[c] += row[j] * v[c];
-        }
-    }
-}
-
-#if KERN_X86
-/* The scores of a block's first `keys` keys (all GPT2_KV_BLOCK computed:
- * the block's unused keys are zeros) from its tile of K transposed, Kt (d_k,
- * GPT2_KV_BLOCK): eight keys a lane-wise chain over the features in order
- * from zero, then the scale, as mat_sgemm_packed's. Meanwhile the tile at
- * next (the head's next block, or NULL) is asked for: a head's blocks lie
- * L H tiles apart, a jump the processor's own prefetcher does not foresee;
- * and the block's tile of V at vt (as many floats) into L2, for
- * block_values after the softmax. */
-KERN_TARGET static void block_scores(int keys, int d_k, float scale, const float *q,
-                                     const float *Kt, const float *next, const float *vt, float *P)
-{
-    __m256 a[GPT2_KV_BLOCK / 8];
-    float out[GPT2_KV_BLOCK];
-#pragma GCC unroll 8
-    for (int g = 0; g < GPT2_KV_BLOCK / 8; g++)
-        a[g] = _mm256_setzero_ps();
-    for (int c = 0; c < d_k; c++) {
-        const __m256 qc = _mm256_broadcast_ss(q + c);
-        const float *k = Kt + (size_t)c * GPT2_KV_BLOCK;
-        if (next)
-            for (int l = 0; l < GPT2_KV_BLOCK; l += 16)
-                _mm_prefetch((const char *)(next + (size_t)c * GPT2_KV_BLOCK + l), _MM_HINT_T0);
-        for (int l = 0; l < GPT2_KV_BLOCK; l += 16)
-            _mm_prefetch((const char *)(vt + (size_t)c * GPT2_KV_BLOCK + l), _MM_HINT_T1);
-#pragma GCC unroll 8
-        for (int g = 0; g < GPT2_KV_BLOCK / 8; g++)
-            a[g] = _mm256_fmadd_ps(qc, _mm256_loadu_ps(k + 8 * g), a[g]);
-    }
-#pragma GCC unroll 8
-    for (int g = 0; g < GPT2_KV_BLOCK / 8; g++)
-        _mm256_storeu_ps(out + 8 * g, _mm256_mul_ps(a[g], _mm256_set1_ps(scale)));
-    memcpy(P, out, (size_t)keys * sizeof *P);
-}
-
-/* O (d_k) += the block's first `keys` weights p times its rows of V (keys,
- * d_k): each feature's chain over the keys goes on in order from zero, as
- * mat_sgemm_packed's (which adds only exact zeros past the row's last key);
- * the tile at next asked for meanwhile, as block_scores does. */
-KERN_TARGET static void block_values(int keys, int d_k, const float *p, const float *V,
-                                     const float *next, float *O)
-{
-    int c0 = 0;
-    for (; c0 + 64 <= d_k; c0 += 64) { /* eight chains: two FMAs a cycle */
-        __m256 o[8];
-#pragma GCC unroll 8
-        for (int g = 0; g < 8; g++)
-            o[g] = _mm256_loadu_ps(O + c0 + 8 * g);
-        for (int i = 0; i < keys; i++) {
-            if (next && c0 == 0)
-                for (int l = 0; l < d_k; l += 16)
-                    _mm_prefetch((const char *)(next + (size_t)i * d_k + l), _MM_HINT_T0);
-            const __m256 w = _mm256_broadcast_ss(p + i);
-            const float *v = V + (size_t)i * d_k + c0;
-#pragma GCC unroll 8
-            for (int g = 0; g < 8; g++)
-                o[g] = _mm256_fmadd_ps(w, _mm256_loadu_ps(v + 8 * g), o[g]);
-        }
-#pragma GCC unroll 8
-        for (int g = 0; g < 8; g++)
-            _mm256_storeu_ps(O + c0 + 8 * g, o[g]);
-    }
-    for (; c0 + 8 <= d_k; c0 += 8) {
-        __m256 o = _mm256_loadu_ps(O + c0);
-        for (int i = 0; i < keys; i++)
-            o = _mm256_fmadd_ps(_mm256_broadcast_ss(p + i),
-                                _mm256_loadu_ps(V + (size_t)i * d_k + c0), o);
-        _mm256_storeu_ps(O + c0, o);
-    }
-    for (; c0 < d_k; c0++) {
-        float o = O[c0];
-        for (int i = 0; i < keys; i++)
-            o = fmaf(p[i], V[(size_t)i * d_k + c0], o);
-        O[c0] = o;
-    }
-}
-#endif
-
-bool gpt2k_head_blocks(int n, int d_k, float scale, const float *q, const float *Kt, const float *V,
-                       size_t block, float *P, float *O)
-{
-#if KERN_X86
-    if (mat_packed_available()) {
-        const int B = GPT2_KV_BLOCK;
-        for (int j = 0; j < n; j += B) {
-            const float *t = Kt + (size_t)(j / B) * block;
-            block_scores(n - j < B ? n - j : B, d_k, scale, q, t, j + B < n ? t + block : NULL,
-                         V + (size_t)(j / B) * block, P + j);
-        }
-        head_softmax(n - 1, 1, n, P);
-        memset(O, 0, (size_t)d_k * sizeof *O);
-        for (int j = 0; j < n; j += B) {
-            const float *t = V + (size_t)(j / B) * block;
-            block_values(n - j < B ? n - j : B, d_k, P + j, t, j + B < n ? t + block : NULL, O);
-        }
-        return true;
-    }
-#endif
-    (void)n, (void)d_k, (void)scale, (void)q, (void)Kt, (void)V, (void)block, (void)P, (void)O;
-    return false;
-}
-
-void gpt2k_head(int p, int n, int d_k, float scale, const float *Q_h, int ldq, const float *K_h,
-                const float *V_h, int ldkv, float *P, float *O, int ldo, float *work)
-{
-    assert(p >= 0 && p < n && d_k > 0 && ldq >= d_k && ldkv >= d_k && ldo >= d_k);
-    const int m = n - p;
-    if (!mat_packed_available()) {
-        head_plain(p, n, d_k, scale, Q_h, ldq, K_h, V_h, ldkv, P, O, ldo);
-        return;
-    }
-    float *Kp = work, *Vp = work + mat_packed_floats(d_k, n);
-    mat_pack(true, d_k, n, K_h, ldkv, Kp);
-    /* P (m, n) = scale Q_h (m, d_k) K_h^T (d_k, n), row r wanting keys below p + r + 1 */
-    mat_sgemm_packed_tri(m, n, d_k, scale, Q_h, ldq, Kp, d_k, P, n, p + 1, 0);
-    head_softmax(p, m, n, P);
-    mat_pack(false, n, d_k, V_h, ldkv, Vp);
-    /* O (m, d_k) = P (m, n) V_h (n, d_k), row r's terms past key p + r skipped */
-    mat_sgemm_packed_tri(m, d_k, n, 1.0f, P, n, Vp, n, O, ldo, 0, p + 1);
-}
-
-#if KERN_X86
-KERN_TARGET static void dots_avx2(int N, int K, const float *A, int lda, const float *x, float *out)
-{
-    for (int v = 0; v < N; v++) {
-        const float *a = A + (size_t)v * lda;
-        __m256 c0 = _mm256_setzero_ps(), c1 = c0;
-        int k = 0;
-        for (; k + 16 <= K; k += 16) {
-            c0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + k), _mm256_loadu_ps(x + k), c0);
-            c1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + k + 8), _mm256_loadu_ps(x + k + 8), c1);
-        }
-        float lanes[8], s = 0.0f;
-        _mm256_storeu_ps(lanes, _mm256_add_ps(c0, c1));
-        for (int q = 0; q < 8; q++)
-            s += lanes[q];
-        for (; k < K; k++)
-            s = fmaf(a[k], x[k], s);
-        out[v] = s;
-    }
-}
-#endif
-
-void gpt2k_dots(int N, int K, const float *A, int lda, const float *x, float *out)
-{
-    assert(N >= 0 && K > 0 && lda >= K);
-#if KERN_X86
-    if (mat_packed_available()) {
-        dots_avx2(N, K, A, lda, x, out);
-        return;
-    }
-#endif
-    for (int v = 0; v < N; v++) {
-        const float *a = A + (size_t)v * lda;
-        double s = 0.0;
-        for (int k = 0; k < K; k++)
-            s += (double)a[k] * x[k];
-        out[v] = (float)s;
-    }
-}
-
-#if KERN_X86
-/* dots_avx2 for R rows of X at once: each row of A read once for all R,
- * each (row, v) summed in dots_avx2's order, so the bits are its. */
-static inline __attribute__((always_inline)) KERN_TARGET void
-dots_rows_tile(int R, int N, int K, const float *A, int lda, const float *X, int ldx, float *out,
-               int ldo)
-{
-    for (int v = 0; v < N; v++) {
-        const float *a = A + (size_t)v * lda;
-        __m256 c0[KERN_DOTS_ROWS], c1[KERN_DOTS_ROWS];
-#pragma GCC unroll 6
-        for (int r = 0; r < R; r++)
-            c0[r] = _mm256_setzero_ps(), c1[r] = c0[r];
-        int k = 0;
-        for (; k + 16 <= K; k += 16) {
-            const __m256 a0 = _mm256_loadu_ps(a + k), a1 = _mm256_loadu_ps(a + k + 8);
-#pragma GCC unroll 6
-            for (int r = 0; r < R; r++) {
-                const float *x = X + (size_t)r * ldx + k;
-                c0[r] = _mm256_fmadd_ps(a0, _mm256_loadu_ps(x), c0[r]);
-                c1[r] = _mm256_fmadd_ps(a1, _mm256_loadu_ps(x + 8), c1[r]);
-            }
-        }
-#pragma GCC unroll 6
-        for (int r = 0; r < R; r++) {
-            const float *x = X + (size_t)r * ldx;
-            float lanes[8], s = 0.0f;
-            _mm256_storeu_ps(lanes, _mm256_add_ps(c0[r], c1[r]));
-            for (int q = 0; q < 8; q++)
-                s += lanes[q];
-            for (int j = k; j < K; j++)
-                s = fmaf(a[j], x[j], s);
-            out[(size_t)r * ldo + v] = s;
-        }
-    }
-}
-
-KERN_TARGET static void dots_rows_avx2(int R, int N, int K, const float *A, int lda, const float *X,
-                                       int ldx, float *out, int ldo)
-{
-    switch (R) {
-    case 1: dots_rows_tile(1, N, K, A, lda, X, ldx, out, ldo); break;
-    case 2: dots_rows_tile(2, N, K, A, lda, X, ldx, out, ldo); break;
-    case 3: dots_rows_tile(3, N, K, A, lda, X, ldx, out, ldo); break;
-    case 4: dots_rows_tile(4, N, K, A, lda, X, ldx, out, ldo); break;
-    case 5: dots_rows_tile(5, N, K, A, lda, X, ldx, out, ldo); break;
-    default: dots_rows_tile(6, N, K, A, lda, X, ldx, out, ldo); break;
-    }
-}
-#endif
-
-void gpt2k_dots_rows(int R, int N, int K, const float *A, int lda, const float *X, int ldx,
-                     float *out, int ldo)
-{
-    assert(R >= 0 && N >= 0 && K > 0 && lda >= K && ldx >= K && ldo >= N);
-    for (int r0 = 0; r0 < R; r0 += KERN_DOTS_ROWS) {
-        const int r = R - r0 < KERN_DOTS_ROWS ? R - r0 : KERN_DOTS_ROWS;
-#if KERN_X86
-        if (mat_packed_available()) {
-            dots_rows_avx2(r, N, K, A, lda, X + (size_t)r0 * ldx, ldx, out + (size_t)r0 * ldo, ldo);
-            continue;
-        }
-#endif
-        for (int q = 0; q < r; q++)
-            gpt2k_dots(N, K, A, lda, X + (size_t)(r0 + q) * ldx, out + (size_t)(r0 + q) * ldo);
     }
 }
 

@@ -1,5 +1,5 @@
-/* gpt2_forward.c - GPT-2's forward pass with a KV cache and the logits of
- * one position (core/gpt2.h has the maths), on one thread or two.
+/* gpt2_forward.c - GPT-2's forward pass with a KV cache (core/gpt2.h has
+ * the maths), on one thread or two.
  *
  * The state holds every position's numbers of every layer, so a call whose
  * ids share a prefix with the last call's computes only the positions after
@@ -28,8 +28,8 @@
  * thread reads its weights in one run where the reader laid them in panels
  * and runs the kernel it would run alone, and every element's sum is the
  * same chain (gpt2_kern.h) whichever thread computes it: the bits depend
- * neither on the threads nor on the layout. The logits split the
- * vocabulary in two.
+ * neither on the threads nor on the layout. The logits, the logit lens and
+ * the next token are read from the state by gpt2_logits.c.
  * No global state; allocates only when the state grows.
  */
 #include "core/gpt2.h"
@@ -40,8 +40,8 @@
 #include <unistd.h>
 
 #include "core/hugemem.h"
-#include "core/lens.h"
-#include "duo.h"
+#include "../duo.h"
+#include "gpt2_fwd.h"
 #include "gpt2_kern.h"
 
 /* New rows up to which the heads read the blocks of cached keys a row at
@@ -58,7 +58,7 @@
 /* Threads a run of m new positions takes: st_threads when it is 1 or 2
  * (the state's setting), else 2 when the processor has two cores or more
  * and the work is large enough to repay the helper's start, else 1. */
-static int threads_for(const Gpt2Config *c, int m, int st_threads)
+int gpt2f_threads(const Gpt2Config *c, int m, int st_threads)
 {
     if (st_threads == 1 || st_threads == 2)
         return st_threads;
@@ -83,8 +83,8 @@ static size_t work_floats(const Gpt2Config *c, int m, int n, int threads)
 }
 
 /* y (m, D) = LN(x) g + b per row, rows of x ldx apart; the statistics in double. */
-static void layer_norm(int m, int D, const float *x, int ldx, const float *g, const float *b,
-                       float eps, float *y)
+void gpt2f_layer_norm(int m, int D, const float *x, int ldx, const float *g, const float *b,
+                      float eps, float *y)
 {
     for (int i = 0; i < m; i++) {
         const float *x_i = x + (size_t)i * ldx;
@@ -241,7 +241,7 @@ static void layer_share(const LayersPart *pt, int l)
     float *concat = st->concat + ((size_t)run->p * L + l) * D;
     float *attn = st->attn + ((size_t)run->p * L + l) * D;
     int j0, j1;
-    layer_norm(m, D, x_in, ldx, y->ln1_g, y->ln1_b, c->ln_eps, pt->a);
+    gpt2f_layer_norm(m, D, x_in, ldx, y->ln1_g, y->ln1_b, c->ln_eps, pt->a);
     /* Q | K | V (m, 3D) = a (m, D) attn_w (D, 3D) + attn_b */
     share(3 * D, t, T, &j0, &j1);
     linear_share(m, j0, j1, D, 3 * D, pt->a, D, y->attn_w, pn, y->attn_b, qkv, L * 3 * D, pt->lw);
@@ -255,7 +255,7 @@ static void layer_share(const LayersPart *pt, int l)
         for (int k = j0; k < j1; k++)
             x_out[(size_t)r * ldx + k] = x_in[(size_t)r * ldx + k] + attn[(size_t)r * L * D + k];
     wait_ahead(run, t, y->fc_w, D, F);
-    layer_norm(m, D, x_out, ldx, y->ln2_g, y->ln2_b, c->ln_eps, pt->a);
+    gpt2f_layer_norm(m, D, x_out, ldx, y->ln2_g, y->ln2_b, c->ln_eps, pt->a);
     /* hidden (m, F) = gelu(a (m, D) fc_w (D, F) + fc_b) */
     share(F, t, T, &j0, &j1);
     linear_share(m, j0, j1, D, F, pt->a, D, y->fc_w, pn, y->fc_b, run->hidden, F, pt->lw);
@@ -303,39 +303,6 @@ static void layers_run(const Gpt2Weights *w, int p, int n, bool keep, Gpt2State 
         duo_helper_wait(st->helper);
         duo_destroy(&run.bar);
     }
-}
-
-/* ---------------------------------------------------------------- logits */
-
-typedef struct {
-    const Gpt2Weights *w;
-    const float *xf; /* rows of D */
-    float *logits;   /* rows of V */
-    int rows, v0, v1;
-} LogitsPart;
-
-static void logits_job(void *arg)
-{
-    const LogitsPart *pt = arg;
-    const int D = pt->w->cfg.d_model, V = pt->w->cfg.n_vocab;
-    gpt2k_dots_rows(pt->rows, pt->v1 - pt->v0, D, pt->w->lm_head + (size_t)pt->v0 * D, D, pt->xf, D,
-                    pt->logits + pt->v0, V);
-}
-
-/* logits (rows, V) = xf (rows, D) lm_head^T on `threads` threads, the
- * second one h (a state's helper, started by a forward on two threads;
- * none: one). */
-static void logits_run(const Gpt2Weights *w, int rows, const float *xf, float *logits, int threads,
-                       DuoHelper *h)
-{
-    const int V = w->cfg.n_vocab, half = threads > 1 ? V / 2 : V;
-    LogitsPart part[2] = {{w, xf, logits, rows, 0, half}, {w, xf, logits, rows, half, V}};
-    const bool two = threads > 1 && h && duo_helper_post(&h, logits_job, &part[1]) == 0;
-    if (!two)
-        part[0].v1 = V;
-    logits_job(&part[0]);
-    if (two)
-        duo_helper_wait(h);
 }
 
 /* ------------------------------------------------------------- the state */
@@ -486,7 +453,7 @@ int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st)
     }
     const bool keep = keeps_P(c, st, n);
     const int p = st->L == c->n_layer && st->D == c->d_model ? first_changed(st, ids, n, keep) : 0;
-    const int m = n - p > 0 ? n - p : 1, threads = threads_for(c, m, st->threads);
+    const int m = n - p > 0 ? n - p : 1, threads = gpt2f_threads(c, m, st->threads);
     err = state_reserve(c, st, n, m, threads);
     if (!err && keep)
         err = reserve_P(c, st, n);
@@ -507,129 +474,4 @@ int gpt2_forward(const Gpt2Weights *w, const int *ids, int n, Gpt2State *st)
     st->n = n, st->from = p;
     st->p_rows = keep ? n : (st->p_rows < p ? st->p_rows : p);
     return AV_OK;
-}
-
-/* ------------------------------------------------------------- the output */
-
-int gpt2_lens_logits(const Gpt2Weights *w, const Gpt2State *st, int l, int i, float *logits)
-{
-    const Gpt2Config *c = &w->cfg;
-    if (i < 0 || i >= st->n || l < 0 || l > c->n_layer || st->D != c->d_model ||
-        st->L != c->n_layer)
-        return AV_ERR_CONFIG;
-    float xf[AV_MAX_D_MODEL];
-    const int D = c->d_model;
-    layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + l) * D, D, w->lnf_g, w->lnf_b,
-               c->ln_eps, xf);
-    /* logits (V) = xf (D) lm_head^T (D, V): as many threads as a new position's layers */
-    logits_run(w, 1, xf, logits, threads_for(c, 1, st->threads), st->helper);
-    return AV_OK;
-}
-
-/* Cells a pass of the lens reads lm_head once for (gpt2k_dots_rows). */
-#define LENS_BATCH 6
-
-/* A batch of the lens's cells: their logits (rows V apart) and places. */
-typedef struct {
-    Lens *ls;
-    const float *logits;
-    int V, b, l[LENS_BATCH], i[LENS_BATCH];
-} LensCells;
-
-/* Each cell's top tokens (lens_set: ids and probs), on the helper while
- * the caller ranks the next tokens (lens_set_next: next, rank, nprob);
- * the two write apart. */
-static void lens_tops(void *arg)
-{
-    const LensCells *c = arg;
-    for (int q = 0; q < c->b; q++)
-        lens_set(c->ls, c->l[q], c->i[q], c->logits + (size_t)q * c->V, c->V);
-}
-
-int gpt2_logits(const Gpt2Weights *w, const Gpt2State *st, int i, float *logits)
-{
-    return gpt2_lens_logits(w, st, w->cfg.n_layer, i, logits);
-}
-
-int gpt2_lens(const Gpt2Weights *w, const Gpt2State *st, Lens *ls, float *logits,
-              const atomic_bool *stop)
-{
-    const int rows = w->cfg.n_layer + 1, n = st->n;
-    if (n < 1 || st->D != w->cfg.d_model || st->L != w->cfg.n_layer)
-        return AV_ERR_CONFIG;
-    /* kept: rows the last forward did not recompute, of the tokens ls holds */
-    int keep = ls->rows == rows ? ls->n : 0;
-    keep = keep < st->from ? keep : st->from;
-    int err = lens_reserve(ls, rows, n);
-    if (err) {
-        ls->n = 0;
-        return err;
-    }
-    int p = 0;
-    while (p < keep && ls->tok[p] == st->ids[p])
-        p++;
-    /* a kept row's next token must still be the text's (the last one's was none) */
-    while (p > 0 && ls->next[p - 1] != (p < n ? st->ids[p] : -1))
-        p--;
-    const Gpt2Config *c = &w->cfg;
-    const int D = c->d_model, V = c->n_vocab, cells = (n - p) * rows;
-    /* LENS_BATCH cells at a time (the caller's logits alone when that is
-     * all there is room for), each its own gpt2_lens_logits's bits */
-    float *many = cells > 1 ? malloc(sizeof *many * (size_t)LENS_BATCH * V) : NULL;
-    float *xf = malloc(sizeof *xf * (size_t)LENS_BATCH * D);
-    if (!xf) {
-        free(many);
-        ls->n = 0;
-        return AV_ERR_NOMEM;
-    }
-    const int batch = many ? LENS_BATCH : 1, threads = threads_for(c, 1, st->threads);
-    float *out = many ? many : logits;
-    for (int q0 = 0; q0 < cells; q0 += batch) {
-        const int b = cells - q0 < batch ? cells - q0 : batch;
-        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) {
-            free(many), free(xf);
-            ls->n = p + q0 / rows; /* the positions finished: the next lens keeps them */
-            return AV_ERR_STOPPED;
-        }
-        for (int q = 0; q < b; q++) {
-            const int i = p + (q0 + q) / rows, l = (q0 + q) % rows;
-            layer_norm(1, D, st->x + ((size_t)i * (c->n_layer + 1) + l) * D, D, w->lnf_g, w->lnf_b,
-                       c->ln_eps, xf + (size_t)q * D);
-        }
-        logits_run(w, b, xf, out, threads, st->helper);
-        LensCells cells_b = {ls, out, V, b, {0}, {0}};
-        for (int q = 0; q < b; q++)
-            cells_b.i[q] = p + (q0 + q) / rows, cells_b.l[q] = (q0 + q) % rows;
-        DuoHelper *h = st->helper;
-        const bool two = threads > 1 && h && duo_helper_post(&h, lens_tops, &cells_b) == 0;
-        if (!two)
-            lens_tops(&cells_b);
-        for (int q = 0; q < b; q++) {
-            const int i = cells_b.i[q];
-            lens_set_next(ls, cells_b.l[q], i, out + (size_t)q * V, V,
-                          i + 1 < n ? st->ids[i + 1] : -1);
-            ls->tok[i] = st->ids[i];
-        }
-        if (two)
-            duo_helper_wait(h);
-    }
-    free(many), free(xf);
-    ls->n = n;
-    return AV_OK;
-}
-
-int gpt2_next(const Gpt2Weights *w, const int *ids, int n, const Sampling *s, Rng *rng,
-              Gpt2State *st, float *logits, int *next)
-{
-    int err = gpt2_forward(w, ids, n, st);
-    if (!err)
-        err = gpt2_logits(w, st, n - 1, logits);
-    if (!err)
-        *next = sample_token(logits, w->cfg.n_vocab, s, rng);
-    return err;
-}
-
-const char *gpt2_kernel(void)
-{
-    return gpt2k_kernel();
 }
