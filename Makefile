@@ -24,7 +24,7 @@ else
 BLAS_CFLAGS = $(shell $(PKG_CONFIG) --cflags openblas 2>/dev/null || echo -I/usr/include/x86_64-linux-gnu/openblas-pthread)
 BLAS_LIBS = $(shell $(PKG_CONFIG) --libs openblas 2>/dev/null || echo -lopenblas)
 endif
-# libcurl only for the download (src/cli/hubhttp.c, hubblob.c) and the final link.
+# libcurl only for the download (src/cli/hub/hubhttp.c, hubblob.c) and the final link.
 CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
 CURL_LIBS = $(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null || echo -lcurl)
 CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -101,7 +101,7 @@ $(B)/src/ui/%.o: src/ui/%.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
-$(B)/src/cli/hubhttp.o $(B)/src/cli/hubblob.o: $(B)/%.o: %.c $(FLAGS_STAMP)
+$(B)/src/cli/hub/hubhttp.o $(B)/src/cli/hub/hubblob.o: $(B)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CURL_CFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 

@@ -1,7 +1,7 @@
 /* hubcheck.h - a file's bytes against the checksum the hub named for it
  * (hubcheck.c): an LFS file's sha256, a small file's git blob id. Shared by
  * hubblob.c, which checks a download before it names it, and by
- * hubget_blob_whole (cli/hubget.h). Private to src/cli/.
+ * hubget_blob_whole (cli/hubget.h). Private to src/cli/hub/.
  */
 #ifndef ATTNVIZ_HUBCHECK_H
 #define ATTNVIZ_HUBCHECK_H

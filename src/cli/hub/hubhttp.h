@@ -2,7 +2,7 @@
  * hubblob.c, the transfer of its bytes into the cache: the answer's
  * headers, a libcurl handle with the request headers and the token for the
  * endpoint only, when to try again and how long to wait, and a failure as
- * one line. Private to src/cli/, not part of the interface (cli/hubget.h).
+ * one line. Private to src/cli/hub/, not part of the interface (cli/hubget.h).
  */
 #ifndef ATTNVIZ_HUBHTTP_H
 #define ATTNVIZ_HUBHTTP_H
