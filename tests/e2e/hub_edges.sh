@@ -17,6 +17,8 @@
 #  - a damaged blob (a byte flipped) is read through once before it is
 #    fetched again: on a terminal, the "checking" lines show two reads, the
 #    cache's copy and the download, not three;
+#  - refs/main whose hash has spaces, a CR or a newline around it names
+#    its snapshot, as huggingface_hub strips it;
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
 set -u
 PY=/usr/bin/python3
@@ -153,6 +155,20 @@ if grep -q '^EXIT 0$' "$tmp/check.out" && [ "$reads" -eq 2 ] &&
     ok "a damaged blob is read through once, then the download once (2 reads), and repaired"
 else
     notok "repairing a damaged blob: $reads reads (want 2); $(tr '\r\n' '||' <"$tmp/check.out" | cut -c1-300)"
+fi
+
+# --- refs/main with white space around its hash ------------------------------
+# (before: only a trailing newline was stripped; "  HASH \r\n", as a file
+# edited by hand on Windows may hold, named no snapshot)
+ref=$HF_HUB_CACHE/models--user--tiny/refs/main
+hash=$(tr -d ' \r\n' <"$ref")
+printf '  %s \r\n' "$hash" >"$ref"
+before=$(wc -l <"$log")
+if HF_HUB_OFFLINE=1 "$A" --model user/tiny --export text "$TEXT" >"$tmp/a.txt" 2>"$tmp/err" &&
+    cmp -s "$tmp/a.txt" "$tmp/ref.txt" && [ "$(wc -l <"$log")" -eq "$before" ]; then
+    ok "refs/main holding '  HASH \\r\\n' names its snapshot: --model user/tiny opens it"
+else
+    notok "refs/main with spaces and CR LF: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
 fi
 
 exit $fail

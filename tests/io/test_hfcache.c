@@ -183,6 +183,20 @@ static void test_hfcache_finds_snapshot_through_refs(void **state)
     put(p, HASH1 "\n"); /* a revision with a '/', the newline of some writers */
     assert_true(hfcache_parse_id("user/tiny@pr/1", &id));
     assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+    /* white space around the hash (spaces, a tab, CR LF) stripped, as
+     * huggingface_hub's read_text().strip() */
+    static const char *const spaced[] = {"  " HASH1 " \r\n", "\t" HASH1 "\r", "\n" HASH1};
+    for (size_t k = 0; k < sizeof spaced / sizeof spaced[0]; k++) {
+        snprintf(p, sizeof p, "%s/models--user--tiny/refs/v3", root);
+        put(p, spaced[k]);
+        assert_true(hfcache_parse_id("user/tiny@v3", &id));
+        dir[0] = 0;
+        assert_true(hfcache_find(root, &id, dir, sizeof dir, &found));
+        assert_string_equal(dir, want);
+    }
+    snprintf(p, sizeof p, "%s/models--user--tiny/refs/v3", root);
+    put(p, HASH1 " x\n"); /* something else after the hash: no commit */
+    assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
     assert_true(hfcache_parse_id("user/other", &id));
     assert_false(hfcache_find(root, &id, dir, sizeof dir, &found));
 

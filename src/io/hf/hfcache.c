@@ -190,20 +190,24 @@ bool hfcache_repo_dir(const char *root, const char *repo, char *buf, size_t size
     return n > 0 && (size_t)n < size;
 }
 
-/* The commit refs/REV of repo_dir names, into hash[41]. */
+/* The commit refs/REV of repo_dir names, into hash[41]: the file's text
+ * stripped of the white space around it (a newline, a CR, spaces), as
+ * huggingface_hub reads it. */
 static bool read_ref(const char *repo_dir, const char *rev, char hash[41])
 {
     char path[HF_PATH_MAX], *text;
-    size_t len;
+    size_t len, at = 0;
     if (snprintf(path, sizeof path, "%s/refs/%s", repo_dir, rev) >= (int)sizeof path)
         return false;
     if (file_read_regular(path, 4096, &text, &len) != AV_OK)
         return false;
     while (len && isspace((unsigned char)text[len - 1]))
         text[--len] = 0;
-    bool ok = hfcache_is_commit(text);
+    while (at < len && isspace((unsigned char)text[at]))
+        at++;
+    bool ok = hfcache_is_commit(text + at);
     if (ok)
-        memcpy(hash, text, 41);
+        memcpy(hash, text + at, 41);
     free(text);
     return ok;
 }
