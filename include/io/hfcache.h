@@ -54,6 +54,10 @@ bool hfcache_is_commit(const char *rev);
  * root can be named (a ~ and no HOME) or it is too long. */
 bool hfcache_root(char *buf, size_t size);
 
+/* The variable hfcache_root's root comes from: "HF_HUB_CACHE",
+ * "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME" or "HOME". */
+const char *hfcache_root_from(void);
+
 /* The names a repo is found under: itself, and the other name of the hub's
  * redirect for the short ids (gpt2 and openai-community/gpt2, distilgpt2 and
  * distilbert/distilgpt2, gpt2-medium, -large, -xl), canonical first. Fills

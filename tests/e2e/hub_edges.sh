@@ -19,6 +19,8 @@
 #    cache's copy and the download, not three;
 #  - refs/main whose hash has spaces, a CR or a newline around it names
 #    its snapshot, as huggingface_hub strips it;
+#  - a cache path that is a file (HF_HUB_CACHE), or under one (HF_HOME), is
+#    said as such by --model NAME and get, which suggest no download;
 # Prints "ok - ..." / "not ok - ..." / "skip - ...". Run from the repository root.
 set -u
 PY=/usr/bin/python3
@@ -170,5 +172,22 @@ if HF_HUB_OFFLINE=1 "$A" --model user/tiny --export text "$TEXT" >"$tmp/a.txt" 2
 else
     notok "refs/main with spaces and CR LF: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
 fi
+
+# --- a cache path that cannot be a folder ------------------------------------
+# (before: --model said "`attnviz get user/tiny` downloads it", and that get
+# then failed to write into it)
+: >"$tmp/afile"
+before=$(wc -l <"$log")
+HF_HUB_CACHE=$tmp/afile one_line "--model NAME with HF_HUB_CACHE a file says so, not 'attnviz get'" 2 \
+    "^attnviz: user/tiny: no such folder, and the Hugging Face cache $tmp/afile \\(from HF_HUB_CACHE\\) is a file, not a folder: set HF_HUB_CACHE to a folder$" \
+    "$A" --model user/tiny --export text "$TEXT"
+check "... and suggests no get" eval '! grep -q "attnviz get" "$tmp/err"'
+HF_HUB_CACHE=$tmp/afile one_line "get with HF_HUB_CACHE a file says so" 2 \
+    "^attnviz: the Hugging Face cache $tmp/afile \\(from HF_HUB_CACHE\\) is a file, not a folder: set HF_HUB_CACHE to a folder$" \
+    "$A" get user/tiny
+check "... before any request" [ "$(wc -l <"$log")" -eq "$before" ]
+one_line "--model NAME with HF_HOME a file: the cache under it is said" 2 \
+    "^attnviz: user/tiny: no such folder, and the Hugging Face cache $tmp/afile/hub \\(from HF_HOME\\) lies under $tmp/afile, a file, not a folder: set HF_HOME to a folder$" \
+    env -u HF_HUB_CACHE HF_HOME="$tmp/afile" "$A" --model user/tiny --export text "$TEXT"
 
 exit $fail

@@ -107,7 +107,8 @@ static void test_hfcache_root_from_environment(void **state)
     /* expect: huggingface_hub's order: HF_HUB_CACHE, else
      * HUGGINGFACE_HUB_CACHE, else HF_HOME/hub, else
      * XDG_CACHE_HOME/huggingface/hub, else HOME/.cache/huggingface/hub;
-     * empty is unset; a leading ~ is HOME, and without HOME no root */
+     * empty is unset; a leading ~ is HOME, and without HOME no root;
+     * hfcache_root_from names the variable the root came from */
     (void)state;
     static const char *const vars[] = {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME",
                                        "XDG_CACHE_HOME"};
@@ -119,24 +120,29 @@ static void test_hfcache_root_from_environment(void **state)
     setenv("HOME", "/home/t", 1);
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/home/t/.cache/huggingface/hub");
+    assert_string_equal(hfcache_root_from(), "HOME");
     setenv("XDG_CACHE_HOME", "/xdg", 1);
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/xdg/huggingface/hub");
+    assert_string_equal(hfcache_root_from(), "XDG_CACHE_HOME");
     setenv("HF_HOME", "~/hf", 1);
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/home/t/hf/hub");
     setenv("HF_HOME", "/data/hf", 1);
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/data/hf/hub");
+    assert_string_equal(hfcache_root_from(), "HF_HOME");
     setenv("HUGGINGFACE_HUB_CACHE", "/old/name", 1);
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/old/name");
     setenv("HF_HUB_CACHE", "", 1); /* empty: as if unset */
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/old/name");
+    assert_string_equal(hfcache_root_from(), "HUGGINGFACE_HUB_CACHE");
     setenv("HF_HUB_CACHE", "/fast/cache", 1);
     assert_true(hfcache_root(buf, sizeof buf));
     assert_string_equal(buf, "/fast/cache");
+    assert_string_equal(hfcache_root_from(), "HF_HUB_CACHE");
     assert_false(hfcache_root(buf, 5)); /* too long for the buffer */
     for (int k = 0; k < 4; k++)
         unsetenv(vars[k]);

@@ -323,6 +323,39 @@ static int ambiguous(const HfId *id, const char *root)
                found > n ? ", ..." : "");
 }
 
+/* The cache's root when it cannot be one: a file (or another thing, not a
+ * folder), or a path through a file. Said after lead ("NAME: no such
+ * folder, and "), with the variable that names it, status 2; else 0 (a
+ * folder, or none yet, which a download makes). */
+static int bad_root(const char *root, const char *lead)
+{
+    struct stat st;
+    const char *var = hfcache_root_from();
+    const char *set = strcmp(var, "HOME") == 0 ? "HF_HUB_CACHE" : var;
+    const bool there = stat(root, &st) == 0;
+    if (there && S_ISDIR(st.st_mode))
+        return 0;
+    if (there)
+        return say(2, "%sthe Hugging Face cache %s (from %s) is %snot a folder: set %s to a folder",
+                   lead, root, var, S_ISREG(st.st_mode) ? "a file, " : "", set);
+    if (errno == ENOENT)
+        return 0;
+    if (errno != ENOTDIR)
+        return say(2, "%sthe Hugging Face cache %s (from %s) cannot be reached: %s", lead, root,
+                   var, strerror(errno));
+    char file[HF_PATH_MAX]; /* the part of the path that is a file */
+    snprintf(file, sizeof file, "%s", root);
+    for (char *slash; (slash = strrchr(file, '/')) != NULL && slash > file;) {
+        *slash = 0;
+        if (stat(file, &st) == 0)
+            break;
+    }
+    return say(2,
+               "%sthe Hugging Face cache %s (from %s) lies under %s, a file, not a folder: set "
+               "%s to a folder",
+               lead, root, var, file, set);
+}
+
 /* Download id into the cache at root; snap (size) receives the snapshot. */
 static int get_model(const HfId *id, const char *root, char *snap, size_t size)
 {
@@ -422,7 +455,9 @@ int hub_cmd_get(int argc, char **argv)
                    "no cache folder: set HF_HUB_CACHE, HF_HOME or HOME (a path of at most "
                    "%d bytes)",
                    HF_PATH_MAX - 1);
-    int status = get_model(&id, root, snap, sizeof snap);
+    int status = bad_root(root, "");
+    if (!status)
+        status = get_model(&id, root, snap, sizeof snap);
     if (status)
         return status;
     printf("%s\n", snap);
@@ -535,9 +570,14 @@ int hub_cmd_resolve(CliOptions *o)
                    "%s: no such folder, and no Hugging Face cache to look in: set "
                    "HF_HUB_CACHE, HF_HOME or HOME",
                    name);
+    char lead[HF_ID_MAX + 64];
+    snprintf(lead, sizeof lead, "%s: no such folder, and ", name);
+    int status = bad_root(root, lead);
+    if (status)
+        return status;
     if (hfcache_find(root, &id, snap, sizeof snap, &found))
         return use_snapshot(o, name, snap);
-    int status = ambiguous(&id, root);
+    status = ambiguous(&id, root);
     if (status)
         return status;
     about(id.repo, size, sizeof size);

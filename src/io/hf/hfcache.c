@@ -145,16 +145,38 @@ static bool root_path(char *buf, size_t size, const char *dir, const char *tail)
     return n > 0 && (size_t)n < size;
 }
 
+/* buf = huggingface_hub's home folder ($HF_HOME, else
+ * $XDG_CACHE_HOME/huggingface, else ~/.cache/huggingface) then tail;
+ * *from the variable that named it. */
+static bool home_path(char *buf, size_t size, const char *tail, const char **from)
+{
+    char t[64];
+    const char *v;
+    if ((v = env("HF_HOME")))
+        return *from = "HF_HOME", root_path(buf, size, v, tail);
+    snprintf(t, sizeof t, "/huggingface%s", tail);
+    if ((v = env("XDG_CACHE_HOME")))
+        return *from = "XDG_CACHE_HOME", root_path(buf, size, v, t);
+    snprintf(t, sizeof t, "/.cache/huggingface%s", tail);
+    return *from = "HOME", root_path(buf, size, "~", t);
+}
+
 bool hfcache_root(char *buf, size_t size)
 {
-    const char *v;
+    const char *v, *from;
     if ((v = env("HF_HUB_CACHE")) || (v = env("HUGGINGFACE_HUB_CACHE")))
         return root_path(buf, size, v, "");
-    if ((v = env("HF_HOME")))
-        return root_path(buf, size, v, "/hub");
-    if ((v = env("XDG_CACHE_HOME")))
-        return root_path(buf, size, v, "/huggingface/hub");
-    return root_path(buf, size, "~", "/.cache/huggingface/hub");
+    return home_path(buf, size, "/hub", &from);
+}
+
+const char *hfcache_root_from(void)
+{
+    static const char *const vars[] = {"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME",
+                                       "XDG_CACHE_HOME"};
+    for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++)
+        if (env(vars[k]))
+            return vars[k];
+    return "HOME";
 }
 
 int hfcache_names(const char *repo, const char *names[2])
