@@ -27,7 +27,8 @@ typedef enum {
     HUB_BUSY,      /* another process is downloading the same blob */
 } HubErr;
 
-/* How to reach the hub: from $HF_ENDPOINT, $HF_TOKEN and the timeouts. */
+/* How to reach the hub: from $HF_ENDPOINT, the token (hubget_token) and the
+ * timeouts. */
 typedef struct {
     const char *endpoint; /* "https://huggingface.co", no trailing '/' */
     const char *token;    /* sent as "Authorization: Bearer TOKEN", or NULL */
@@ -55,10 +56,17 @@ typedef struct {
 /* Start libcurl once, before any other call. Returns false when it cannot. */
 bool hubget_init(void);
 
-/* $HF_TOKEN as huggingface_hub takes it: without line breaks (a token
- * pasted from a file), spaces trimmed; NULL when that leaves nothing, or
- * out of memory (*nomem). free() it. */
-char *hubget_token(bool *nomem);
+/* The token to send, as huggingface_hub picks it (hubtoken.c): none when
+ * $HF_HUB_DISABLE_IMPLICIT_TOKEN is true; else $HF_TOKEN, else
+ * $HUGGING_FACE_HUB_TOKEN (the first set and not empty), else the file
+ * `hf auth login` saves (hfcache_token_path: $HF_TOKEN_PATH, else
+ * $HF_HOME/token, ...), each without line breaks (a token pasted from a
+ * file) and the spaces around it; NULL when that leaves nothing, or out of
+ * memory (*nomem). said (size) receives, for the line of a 401 or 403,
+ * where the token came from ("HF_TOKEN", "PATH (saved by `hf auth
+ * login`)"), or without one why none was sent and how to send one; never
+ * the token. free() it. */
+char *hubget_token(char *said, size_t size, bool *nomem);
 
 /* HEAD of file of repo at rev (a redirect on the endpoint's origin naming
  * no file, relative or absolute, followed: a renamed repo; one with the

@@ -58,6 +58,13 @@ bool hfcache_root(char *buf, size_t size);
  * "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME" or "HOME". */
 const char *hfcache_root_from(void);
 
+/* The file where huggingface_hub's login (`hf auth login`) saves the token,
+ * into buf: $HF_TOKEN_PATH, else $HF_HOME/token, else
+ * $XDG_CACHE_HOME/huggingface/token, else ~/.cache/huggingface/token (a
+ * leading ~ is $HOME); *from the variable that named it ("HF_TOKEN_PATH",
+ * "HF_HOME", "XDG_CACHE_HOME", "HOME"). False as hfcache_root. */
+bool hfcache_token_path(char *buf, size_t size, const char **from);
+
 /* The names a repo is found under: itself, and the other name of the hub's
  * redirect for the short ids (gpt2 and openai-community/gpt2, distilgpt2 and
  * distilbert/distilgpt2, gpt2-medium, -large, -xl), canonical first. Fills

@@ -68,7 +68,9 @@ check() { # check NAME CMD...: ok when CMD succeeds
 
 # Nothing may reach the internet: until the server is up, a closed port.
 export HF_ENDPOINT=http://127.0.0.1:9 HF_HUB_CACHE=$tmp/cache
-unset HF_TOKEN HF_HUB_OFFLINE HF_HOME
+unset HF_TOKEN HF_HUB_OFFLINE HF_HOME HUGGING_FACE_HUB_TOKEN HF_HUB_DISABLE_IMPLICIT_TOKEN
+# no token from a login of the machine's user (HOME/.cache/huggingface/token)
+export HF_TOKEN_PATH=$tmp/no-token
 export HF_HUB_DOWNLOAD_TIMEOUT=2 LC_ALL=C.UTF-8
 TEXT="The cat sat on the mat because it was tired."
 
@@ -471,7 +473,8 @@ check "... and the disk is not called full" eval '! grep -q "disk is full" "$tmp
 # --- failures, one line each -------------------------------------------------
 one_line "no such model (404)" 2 'no model user/nope at http://127.0.0.1' "$A" get user/nope
 one_line "no such revision" 2 'user/tiny has no revision v9' "$A" get user/tiny@v9
-one_line "a gated model without HF_TOKEN (401)" 1 'gated or private \(401\): set HF_TOKEN' \
+one_line "a gated model without a token (401)" 1 \
+    "gated or private \\(401\\): no token was found \\(HF_TOKEN, HUGGING_FACE_HUB_TOKEN, $tmp/no-token\\): set HF_TOKEN to an access token that may read it, or log in with \`hf auth login\`$" \
     "$A" get user/gated
 HF_TOKEN=wrong one_line "a gated model with a refused token (403)" 1 'HF_TOKEN was refused \(403\)' \
     "$A" get user/gated
@@ -635,7 +638,7 @@ HF_ENDPOINT="http://127.0.0.1:$PORT/?token=x" one_line "an HF_ENDPOINT with a qu
 check "... before any request" [ "$(requests)" -eq "$before" ]
 echo "* 401:RepoNotFound" >"$faults"
 one_line "the hub's 401 RepoNotFound is no such model" 2 \
-    'no model user/typo at .* \(401 RepoNotFound; if it is private, set HF_TOKEN\)' \
+    'no model user/typo at .* \(401 RepoNotFound\); if it is private: no token was found .*: set HF_TOKEN' \
     "$A" get user/typo
 echo "cdn trickle:300000" >"$faults"
 # bar COLUMNS: attnviz get with standard error a terminal that wide; every

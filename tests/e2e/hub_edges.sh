@@ -11,6 +11,12 @@
 #  - HF_TOKEN as huggingface_hub takes it: spaces around it and line breaks
 #    in it (a token pasted from a file) dropped, so that no header is
 #    slipped into the request; a token of 2,000 characters is sent whole;
+#  - the token where huggingface_hub finds it: HF_TOKEN, else
+#    HUGGING_FACE_HUB_TOKEN, else the file `hf auth login` saves
+#    (HF_TOKEN_PATH, else HF_HOME/token, XDG_CACHE_HOME/huggingface/token,
+#    ~/.cache/huggingface/token); none with HF_HUB_DISABLE_IMPLICIT_TOKEN;
+#    a refusal names where the token came from (never the token), or where
+#    none was found and how to give one;
 #  - an LFS redirect without X-Linked-Etag and X-Linked-Size (fakehub's
 #    "nolinked": nothing names the bytes but where they are): a cut copy in
 #    the cache is found by the size where the bytes are, and fetched again;
@@ -60,7 +66,10 @@ one_line() {
 
 # Nothing may reach the internet: until the server is up, a closed port.
 export HF_ENDPOINT=http://127.0.0.1:9 HF_HUB_CACHE=$tmp/cache
-unset HF_TOKEN HF_HUB_OFFLINE HF_HOME
+unset HF_TOKEN HF_HUB_OFFLINE HF_HOME HUGGING_FACE_HUB_TOKEN HF_HUB_DISABLE_IMPLICIT_TOKEN
+unset HF_TOKEN_PATH XDG_CACHE_HOME
+# no token from a login of the machine's user: HOME is the test's
+export HOME=$tmp/home
 export HF_HUB_DOWNLOAD_TIMEOUT=2 LC_ALL=C.UTF-8
 TEXT="The cat sat on the mat because it was tired."
 
@@ -118,11 +127,67 @@ gated_get() {
 gated_get "HF_TOKEN with spaces around it" "  secret "
 gated_get "HF_TOKEN ending in CR LF (a file from Windows)" $'secret\r\n'
 gated_get "HF_TOKEN of ${#LONGTOKEN} characters, sent whole" "$LONGTOKEN"
+
+# --- the token where huggingface_hub finds it --------------------------------
+# (before: HF_TOKEN only; a token saved by `hf auth login` was not sent)
+# token_get NAME ENV...: get user/gated into a fresh cache under env ENV...;
+# ok when it is fetched with the token sent
+token_get() {
+    local name=$1 before; shift
+    before=$(wc -l <"$log")
+    if env HF_HUB_CACHE="$tmp/c.$RANDOM" "$@" "$A" get user/gated >/dev/null 2>"$tmp/err" &&
+        tail -n +$((before + 1)) "$log" | grep -q "^HEAD /user/gated/resolve/main/config.json range=- auth=yes -> 200"; then
+        ok "$name: the gated model is fetched"
+    else
+        notok "$name: $(tr '\n' '|' <"$tmp/err" | cut -c1-300)"
+    fi
+}
+mkdir -p "$tmp/hfhome" "$tmp/xdg/huggingface" "$HOME/.cache/huggingface"
+printf 'secret\n' >"$tmp/hfhome/token"
+printf 'secret' >"$tmp/xdg/huggingface/token"
+printf '  secret \r\n' >"$tmp/tokfile"
+printf 'wrongtoken\n' >"$tmp/badtok"
+mkdir -p "$tmp/badhome" && cp "$tmp/badtok" "$tmp/badhome/token"
+token_get "HUGGING_FACE_HUB_TOKEN (the older name)" HUGGING_FACE_HUB_TOKEN=secret
+token_get "HF_TOKEN empty, HUGGING_FACE_HUB_TOKEN set" HF_TOKEN= HUGGING_FACE_HUB_TOKEN=secret
+token_get "HF_HOME/token, as \`hf auth login\` saves it" HF_HOME="$tmp/hfhome"
+token_get "HF_TOKEN_PATH ('  secret \\r\\n'), before HF_HOME/token" HF_TOKEN_PATH="$tmp/tokfile" \
+    HF_HOME="$tmp/badhome"
+token_get "XDG_CACHE_HOME/huggingface/token" XDG_CACHE_HOME="$tmp/xdg"
+printf 'secret\n' >"$HOME/.cache/huggingface/token"
+token_get "~/.cache/huggingface/token" HOME="$HOME"
+rm "$HOME/.cache/huggingface/token"
+HF_HUB_CACHE=$tmp/c.f1 HF_TOKEN=wrong HF_HOME=$tmp/hfhome one_line \
+    "HF_TOKEN comes before the token file, and its refusal names it" 1 \
+    '^attnviz: user/gated: the token from HF_TOKEN was refused \(403\): is it a token' \
+    "$A" get user/gated
+HF_HUB_CACHE=$tmp/c.f2 HF_TOKEN_PATH=$tmp/badtok one_line \
+    "a refused token from a file names the file, never the token" 1 \
+    "^attnviz: user/gated: the token from $tmp/badtok \\(HF_TOKEN_PATH\\) was refused \\(403\\)" \
+    "$A" get user/gated
+check "... the token is not printed" eval '! grep -q wrongtoken "$tmp/err"'
+HF_HUB_CACHE=$tmp/c.f3 HF_HOME=$tmp/badhome one_line \
+    "... and says that \`hf auth login\` saved it" 1 \
+    "^attnviz: user/gated: the token from $tmp/badhome/token \\(saved by \`hf auth login\`\\) was refused \\(403\\)" \
+    "$A" get user/gated
+HF_HUB_CACHE=$tmp/c.f4 one_line "no token anywhere: where it was looked for, and how to give one" 1 \
+    "^attnviz: user/gated is gated or private \\(401\\): no token was found \\(HF_TOKEN, HUGGING_FACE_HUB_TOKEN, $HOME/.cache/huggingface/token\\): set HF_TOKEN to an access token that may read it, or log in with \`hf auth login\`$" \
+    "$A" get user/gated
+HF_HUB_CACHE=$tmp/c.f5 HF_TOKEN_PATH=$tmp one_line "a token file that is a folder is said" 1 \
+    "no token was found \\(HF_TOKEN, HUGGING_FACE_HUB_TOKEN, $tmp: not a file\\)" \
+    "$A" get user/gated
+before=$(wc -l <"$log")
+HF_HUB_CACHE=$tmp/c.f6 HF_TOKEN=secret HF_HUB_DISABLE_IMPLICIT_TOKEN=1 one_line \
+    "HF_HUB_DISABLE_IMPLICIT_TOKEN: no token sent, as huggingface_hub, and said" 1 \
+    '^attnviz: user/gated is gated or private \(401\): HF_HUB_DISABLE_IMPLICIT_TOKEN is set, so no token was sent' \
+    "$A" get user/gated
+check "... no request carried one" eval '! tail -n +$((before + 1)) "$log" | grep -q "auth=yes"'
+
 # a line break inside the token adds no header: "Authorization: Bearer
 # secret" then "X-Other: 1" would be let in; without the breaks it is refused
 HF_HUB_CACHE=$tmp/c.inj HF_TOKEN=$'secret\r\nX-Other: 1' one_line \
     "a line break in HF_TOKEN slips no header into the request" 1 \
-    'user/gated: HF_TOKEN was refused \(403\)' "$A" get user/gated
+    'user/gated: the token from HF_TOKEN was refused \(403\)' "$A" get user/gated
 
 # --- a redirect naming neither checksum nor size: a cut blob is fetched again
 echo "model.safetensors nolinked" >"$faults"

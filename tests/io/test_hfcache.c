@@ -156,6 +156,47 @@ static void test_hfcache_root_from_environment(void **state)
     free(saved);
 }
 
+static void test_hfcache_token_path_from_environment(void **state)
+{
+    /* expect: the file `hf auth login` saves, as huggingface_hub names it:
+     * HF_TOKEN_PATH, else HF_HOME/token, else
+     * XDG_CACHE_HOME/huggingface/token, else HOME/.cache/huggingface/token;
+     * empty is unset; a leading ~ is HOME, and the variable is named */
+    (void)state;
+    static const char *const vars[] = {"HF_TOKEN_PATH", "HF_HOME", "XDG_CACHE_HOME"};
+    char buf[256];
+    const char *from = NULL, *home = getenv("HOME");
+    char *saved = home ? strdup(home) : NULL;
+    for (int k = 0; k < 3; k++)
+        unsetenv(vars[k]);
+    setenv("HOME", "/home/t", 1);
+    assert_true(hfcache_token_path(buf, sizeof buf, &from));
+    assert_string_equal(buf, "/home/t/.cache/huggingface/token");
+    assert_string_equal(from, "HOME");
+    setenv("XDG_CACHE_HOME", "/xdg", 1);
+    assert_true(hfcache_token_path(buf, sizeof buf, &from));
+    assert_string_equal(buf, "/xdg/huggingface/token");
+    assert_string_equal(from, "XDG_CACHE_HOME");
+    setenv("HF_HOME", "~/hf", 1);
+    assert_true(hfcache_token_path(buf, sizeof buf, &from));
+    assert_string_equal(buf, "/home/t/hf/token");
+    assert_string_equal(from, "HF_HOME");
+    setenv("HF_TOKEN_PATH", "", 1); /* empty: as if unset */
+    assert_true(hfcache_token_path(buf, sizeof buf, &from));
+    assert_string_equal(buf, "/home/t/hf/token");
+    setenv("HF_TOKEN_PATH", "~/secret/tok", 1);
+    assert_true(hfcache_token_path(buf, sizeof buf, &from));
+    assert_string_equal(buf, "/home/t/secret/tok");
+    assert_string_equal(from, "HF_TOKEN_PATH");
+    for (int k = 0; k < 3; k++)
+        unsetenv(vars[k]);
+    unsetenv("HOME");
+    assert_false(hfcache_token_path(buf, sizeof buf, &from)); /* ~ and no HOME */
+    if (saved)
+        setenv("HOME", saved, 1);
+    free(saved);
+}
+
 static void test_hfcache_finds_snapshot_through_refs(void **state)
 {
     /* expect: refs/main names the snapshot, whose config.json reads through
@@ -482,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_hfcache_parse_ids),
         cmocka_unit_test(test_hfcache_id_lengths),
         cmocka_unit_test(test_hfcache_root_from_environment),
+        cmocka_unit_test(test_hfcache_token_path_from_environment),
         cmocka_unit_test_setup_teardown(test_hfcache_finds_snapshot_through_refs, tmp_setup,
                                         tmp_teardown),
         cmocka_unit_test_setup_teardown(test_hfcache_candidates_of_an_abbreviation, tmp_setup,

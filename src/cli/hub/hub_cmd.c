@@ -34,6 +34,7 @@ typedef struct {
     char repo_dir[HF_PATH_MAX - 512]; /* room for /snapshots/HASH/FILE */
     char commit[41];
     char pre[256]; /* the model's folder in the repository, "0_BERT/" (modules.json), or "" */
+    char token_said[HF_PATH_MAX + 256]; /* where the token came from, or why none (hubget_token) */
 } Get;
 
 static bool offline(void)
@@ -75,8 +76,8 @@ static int say_error(const Get *g, const char *file, HubErr err, const HubMeta *
         if (strcmp(m->code, "EntryNotFound") == 0)
             return say(2, "%s has no %s at %s", repo, file, g->endpoint);
         if (m->status != 404 && !g->net.token) /* the hub's 401: none, or a private one */
-            return say(2, "no model %s at %s (%ld %s; if it is private, set HF_TOKEN)", repo,
-                       g->endpoint, m->status, m->code);
+            return say(2, "no model %s at %s (%ld %s); if it is private: %s", repo, g->endpoint,
+                       m->status, m->code, g->token_said);
         return say(2, "no model %s at %s (%ld)", repo, g->endpoint, m->status);
     case HUB_DENIED: {
         char st[64]; /* the HEAD's status, or the download's refusal */
@@ -86,13 +87,10 @@ static int say_error(const Get *g, const char *file, HubErr err, const HubMeta *
             snprintf(st, sizeof st, "%.60s", why);
         if (g->net.token)
             return say(1,
-                       "%s: HF_TOKEN was refused (%s): is it a token of an account that may "
-                       "read %s (a gated model's conditions accepted)?",
-                       repo, st, repo);
-        return say(1,
-                   "%s is gated or private (%s): set HF_TOKEN to an access token that may "
-                   "read it",
-                   repo, st);
+                       "%s: the token from %s was refused (%s): is it a token of an account "
+                       "that may read %s (a gated model's conditions accepted)?",
+                       repo, g->token_said, st, repo);
+        return say(1, "%s is gated or private (%s): %s", repo, st, g->token_said);
     }
     case HUB_NET: return say(1, "cannot reach %s: %s (no network? HF_ENDPOINT?)", g->endpoint, why);
     case HUB_DROPPED:
@@ -393,7 +391,7 @@ static int get_model(const HfId *id, const char *root, char *snap, size_t size)
     if (!hubget_init())
         return say(1, "libcurl cannot start");
     bool nomem;
-    char *token = hubget_token(&nomem);
+    char *token = hubget_token(g.token_said, sizeof g.token_said, &nomem);
     if (nomem)
         return say(1, "out of memory");
     g.net = (HubNet){.endpoint = g.endpoint,

@@ -44,28 +44,6 @@ bool hubget_init(void)
     return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
 }
 
-char *hubget_token(bool *nomem)
-{
-    const char *v = getenv("HF_TOKEN");
-    char *t = strdup(v ? v : ""), *w = t;
-    *nomem = !t;
-    for (const char *p = t; p && *p; p++)
-        if (*p != '\r' && *p != '\n') /* a token pasted from a file */
-            *w++ = *p;
-    size_t end = t ? (size_t)(w - t) : 0, at = 0;
-    while (end > 0 && isspace((unsigned char)t[end - 1]))
-        end--;
-    while (at < end && isspace((unsigned char)t[at]))
-        at++;
-    if (at == end) {
-        free(t);
-        return NULL;
-    }
-    memmove(t, t + at, end - at);
-    t[end - at] = 0;
-    return t;
-}
-
 CURLU *hubhttp_url_parse(const char *url)
 {
     CURLU *u = curl_url();

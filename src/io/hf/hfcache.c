@@ -179,6 +179,14 @@ const char *hfcache_root_from(void)
     return "HOME";
 }
 
+bool hfcache_token_path(char *buf, size_t size, const char **from)
+{
+    const char *v = env("HF_TOKEN_PATH");
+    if (v)
+        return *from = "HF_TOKEN_PATH", root_path(buf, size, v, "");
+    return home_path(buf, size, "/token", from);
+}
+
 int hfcache_names(const char *repo, const char *names[2])
 {
     names[0] = repo;
