@@ -94,8 +94,10 @@ bool hubget_blob_whole(const HubMeta *m, const char *path, const char *label, bo
  * retried when the connection drops or stalls (n->tries tries in a row
  * without a byte, at most), its size
  * checked against m->size and, for an LFS file, its sha256 against
- * m->etag, for a small file its git blob id (a mismatch deletes it), then
- * renamed to blob. label names the file in the progress. */
+ * m->etag, for a small file its git blob id (a mismatch deletes it; when
+ * the part was resumed from an earlier download, the file is fetched once
+ * more from the start, said in a line), then renamed to blob. label names the file in the progress.
+ */
 HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
                    const struct stat *bad, char *why, size_t whylen);
 

@@ -23,6 +23,9 @@
 #  - a damaged blob (a byte flipped) is read through once before it is
 #    fetched again: on a terminal, the "checking" lines show two reads, the
 #    cache's copy and the download, not three;
+#  - a part resumed from an earlier download whose whole has another
+#    checksum is fetched once more from the start, in the same get, said in
+#    one line; a second wrong download fails;
 #  - refs/main whose hash has spaces, a CR or a newline around it names
 #    its snapshot, as huggingface_hub strips it;
 #  - a cache path that is a file (HF_HUB_CACHE), or under one (HF_HOME), is
@@ -223,6 +226,39 @@ if grep -q '^EXIT 0$' "$tmp/check.out" && [ "$reads" -eq 2 ] &&
 else
     notok "repairing a damaged blob: $reads reads (want 2); $(tr '\r\n' '||' <"$tmp/check.out" | cut -c1-300)"
 fi
+
+# --- a resumed part that held garbage: fetched once more from the start -----
+# (before: the whole's checksum mismatch deleted it and asked for another get)
+sum=$(sha256sum "$M/model.safetensors" | cut -d' ' -f1)
+garbage() { # garbage CACHE: a part of 1000 wrong bytes where a download of the weights ended
+    mkdir -p "$1/models--user--tiny/blobs" &&
+        head -c 1000 /dev/zero | tr '\0' 'x' >"$1/models--user--tiny/blobs/$sum.incomplete"
+}
+garbage "$tmp/c.res"
+before=$(wc -l <"$log")
+HF_HUB_CACHE=$tmp/c.res "$A" get user/tiny >/dev/null 2>"$tmp/err"; rc=$?
+gets=$(tail -n +$((before + 1)) "$log" | grep "^GET /cdn/$sum " | sed 's/^GET [^ ]* //' | tr '\n' '|')
+retry="^attnviz: model.safetensors: checksum mismatch after resuming an earlier download \\(its sha256 is [0-9a-f]{12}\\.\\.\\., the hub's ${sum:0:12}\\.\\.\\.\\): fetching it again from the start$"
+if [ $rc -eq 0 ] && [ "$(grep -Ec "$retry" "$tmp/err")" -eq 1 ] &&
+    [ "$gets" = "range=bytes=1000- auth=no -> 206|range=- auth=no -> 200|" ] &&
+    cmp -s "$tmp/c.res/models--user--tiny/blobs/$sum" "$M/model.safetensors" &&
+    [ -z "$(find "$tmp/c.res" -name '*.incomplete')" ] && ! grep -q 'again fetches' "$tmp/err"; then
+    ok "a resumed part of garbage: one line, fetched again from byte 0, whole (exit 0)"
+else
+    notok "a resumed part of garbage: exit $rc, GETs $gets; $(tr '\n' '|' <"$tmp/err" | cut -c1-400)"
+fi
+HF_HUB_CACHE=$tmp/c.res "$A" --model user/tiny --export text "$TEXT" >"$tmp/a.txt" 2>"$tmp/err"
+check "... and opens with the folder's numbers" cmp -s "$tmp/a.txt" "$tmp/ref.txt"
+garbage "$tmp/c.res2"
+echo "/cdn/ badsum" >"$faults"
+before=$(wc -l <"$log")
+HF_HUB_CACHE=$tmp/c.res2 one_line "... a second download wrong too fails, said once" 1 \
+    '^attnviz: model.safetensors: checksum mismatch: its sha256 is' "$A" get user/tiny
+check "... after the one retry line and 2 GETs, no part left" \
+    eval '[ "$(grep -Ec "$retry" "$tmp/err")" -eq 1 ] &&
+          [ "$(tail -n +$((before + 1)) "$log" | grep -c "^GET /cdn/")" -eq 2 ] &&
+          [ -z "$(find "$tmp/c.res2" -name "*.incomplete")" ]'
+: >"$faults"
 
 # --- refs/main with white space around its hash ------------------------------
 # (before: only a trailing newline was stripped; "  HASH \r\n", as a file

@@ -3,7 +3,9 @@
  * (Range), under huggingface_hub's lock and a flock of the part, with a
  * progress bar, retries after a dropped or stalled connection, the room on
  * the disk checked first, and only a whole file whose sha256 (LFS) or git
- * blob id is the one the hub named (hubcheck.c) renamed to its blob's name.
+ * blob id is the one the hub named (hubcheck.c) renamed to its blob's name;
+ * a resumed part that ends with another checksum is fetched once more,
+ * from the start.
  *
  * What the hub says of the file (hubget_head) and the requests' handles,
  * headers and retries are hubhttp.c's (hubhttp.h).
@@ -42,6 +44,7 @@ typedef struct {
     bool restarted;  /* the server ignored the Range: written from byte 0 */
     bool misplaced;  /* a part that does not start where it was asked to */
     bool checked;    /* the part's checksum was found the hub's */
+    bool resumed;    /* the part holds bytes of an earlier download */
     HubHeaders hd;   /* the answer's */
     CURL *c;
     const char *label;
@@ -70,6 +73,7 @@ static size_t on_data(char *p, size_t size, size_t nitems, void *ctx)
         }
         t->have = t->start = 0;
         t->restarted = true;
+        t->resumed = false;
     }
     for (size_t at = 0; at < len;) {
         ssize_t w = write(t->fd, p + at, len - at);
@@ -270,6 +274,7 @@ static bool restart(Transfer *t)
     if (ftruncate(t->fd, 0) != 0 || lseek(t->fd, 0, SEEK_SET) != 0)
         return false;
     t->have = 0;
+    t->resumed = false;
     return true;
 }
 
@@ -426,9 +431,10 @@ static HubErr lock_blob(const char *blob, const char *part, const char *label, i
     return HUB_OK;
 }
 
-/* Download m into part and, whole and checked, rename it to blob. */
+/* Download m into part and, whole and checked, rename it to blob;
+ * *resumed whether the part held bytes of an earlier download, kept. */
 static HubErr download(const HubNet *n, const HubMeta *m, const char *label, const char *blob,
-                       const char *part, char *why, size_t whylen)
+                       const char *part, bool *resumed, char *why, size_t whylen)
 {
     Transfer t = {.fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0644),
                   .label = label,
@@ -454,6 +460,7 @@ static HubErr download(const HubNet *n, const HubMeta *m, const char *label, con
         if (ftruncate(t.fd, 0) != 0 || lseek(t.fd, 0, SEEK_SET) != 0)
             t.have = -1;
     }
+    t.resumed = t.have > 0;
     HubErr rc = t.have < 0 ? hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(errno))
                            : fetch(n, m, &t, part, why, whylen);
     if (t.bar)
@@ -462,6 +469,7 @@ static HubErr download(const HubNet *n, const HubMeta *m, const char *label, con
         rc = hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(errno));
     if (close(t.fd) != 0 && rc == HUB_OK)
         rc = hubhttp_fail(why, whylen, HUB_DISK, "%s", strerror(errno));
+    *resumed = t.resumed;
     if (rc == HUB_OK && !t.checked)
         rc = check_part(m, part, label, n->bar, why, whylen);
     if (rc == HUB_OK && rename(part, blob) != 0)
@@ -494,10 +502,20 @@ HubErr hubget_blob(const HubNet *n, const HubMeta *m, const char *label, const c
         return rc;
     /* whole now: a download waited for put it there (not read again when
      * it is still the file the caller found bad) */
+    bool resumed = false;
     if (!(bad && unchanged(blob, bad)) && hubget_blob_whole(m, blob, label, n->bar, NULL))
         rc = HUB_OK;
     else
-        rc = download(n, m, label, blob, part, why, whylen);
+        rc = download(n, m, label, blob, part, &resumed, why, whylen);
+    /* the bytes an earlier download left were wrong (check_part deleted
+     * them): once more from the start, before the user is asked to */
+    if (rc == HUB_CHECKSUM && resumed) {
+        say(0,
+            "%s: checksum mismatch after resuming an earlier download (%s): fetching it again "
+            "from the start",
+            label, why);
+        rc = download(n, m, label, blob, part, &resumed, why, whylen);
+    }
     close(lock);
     return rc;
 }
