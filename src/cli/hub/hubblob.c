@@ -204,7 +204,7 @@ static HubErr room(const char *part, double need, char *why, size_t whylen)
         return HUB_OK;
     char a[32], b[32];
     say_mb(a, sizeof a, need), say_mb(b, sizeof b, free_bytes);
-    errno = 0; /* not ENOSPC: hub_cmd.c would add "the disk is full" */
+    errno = 0; /* not ENOSPC: hubfetch.c would add "the disk is full" */
     return hubhttp_fail(why, whylen, HUB_DISK,
                         "the hub announces %s still to fetch, more than the %s free there", a, b);
 }
