@@ -571,9 +571,17 @@ int heatmap_bars_of(Grid *g, int x, int y, int max_w, int max_h, const float *P_
             draw_bar(g, x + label_w + 7, yy, bar_w, share, heatmap_level(share));
     }
     int more = vis - rows;
-    if (more > 0 || vis < n_k)
-        grid_printf(g, x, y + rows, max_w, STYLE_DIM, "%s%d more%s", more ? "+" : "",
-                    more ? more : n_k - vis, more ? " below" : " masked (future tokens)");
+    if (more > 0) {
+        grid_printf(g, x, y + rows, max_w, STYLE_DIM, "+%d more below", more);
+    } else if (vis < n_k) { /* "more" goes before what they are */
+        char t[3][48];
+        snprintf(t[0], sizeof t[0], "%d more masked (future tokens)", n_k - vis);
+        snprintf(t[1], sizeof t[1], "%d masked (future tokens)", n_k - vis);
+        snprintf(t[2], sizeof t[2], "%d masked (future)", n_k - vis);
+        const char *const forms[] = {t[0], t[1], t[2]};
+        int k = grid_first_fit(forms, 3, max_w);
+        grid_puts(g, x, y + rows, forms[k < 0 ? 2 : k], max_w, STYLE_DIM);
+    }
     free(rank);
     return rows + (more > 0 || vis < n_k);
 }

@@ -176,7 +176,8 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w, const
     int i = s->sel_row, j = s->sel_col;
     if (j < 0) {
         grid_puts(g, x, y, "Left/Right or click a cell:", w, STYLE_DIM);
-        grid_puts(g, x, y + 1, "its exact weight and raw score", w, STYLE_DIM);
+        const char *const its[] = {"its exact weight and raw score", "its weight and raw score"};
+        grid_puts(g, x, y + 1, its[widget_fit(its, 2, w)], w, STYLE_DIM);
         return;
     }
     const AttnBuffers *ab = &res->layer[s->layer].ab;
@@ -193,23 +194,63 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w, const
     if (isinf(score)) {
         grid_puts(g, x + used, y, ": masked", w - used, STYLE_TEXT);
         /* imported weights have no scores: their mask is the file's zero triangle */
-        grid_puts(g, x, y + 1,
-                  qk ? "score -inf before softmax, weight exactly 0"
-                     : "weight exactly 0: the file is causal",
+        const char *const why[] = {"score -inf before softmax, weight exactly 0",
+                                   "score -inf, weight exactly 0", "score -inf, weight 0"};
+        const char *const causal[] = {"weight exactly 0: the file is causal",
+                                      "weight 0: the file is causal", "weight 0 (causal file)"};
+        grid_puts(g, x, y + 1, qk ? why[widget_fit(why, 3, w)] : causal[widget_fit(causal, 3, w)],
                   w, STYLE_DIM);
         return;
     }
-    grid_printf(g, x + used, y, w - used, STYLE_TEXT, ": weight %.6f = %.1f%%", (double)wt,
-                (double)wt * 100.0);
+    char wf[3][48];
+    snprintf(wf[0], sizeof wf[0], ": weight %.6f = %.1f%%", (double)wt, (double)wt * 100.0);
+    snprintf(wf[1], sizeof wf[1], ": %.6f = %.1f%%", (double)wt, (double)wt * 100.0);
+    snprintf(wf[2], sizeof wf[2], ": %.2f%%", (double)wt * 100.0);
+    const char *const wfs[] = {wf[0], wf[1], wf[2]};
+    grid_puts(g, x + used, y, wfs[widget_fit(wfs, 3, w - used)], w - used, STYLE_TEXT);
     if (!qk) {
-        grid_puts(g, x, y + 1, "no raw score: these weights come without Q and K", w, STYLE_DIM);
+        const char *const none[] = {"no raw score: these weights come without Q and K",
+                                    "no raw score: weights without Q, K", "no raw score (no Q, K)"};
+        grid_puts(g, x, y + 1, none[widget_fit(none, 3, w)], w, STYLE_DIM);
         return;
     }
-    char how[48];
+    char how[48], sf[3][96];
     float t = s->cfg.temperature;
     snprintf(how, sizeof how, t != 1.0f ? "%s/T (T = %g)" : "%s",
              s->cfg.scale ? "q.k/sqrt(d_k)" : "q.k (unscaled)", (double)t);
-    grid_printf(g, x, y + 1, w, STYLE_TEXT, "raw score %s = %.4f", how, (double)score);
+    /* the formula goes before the word "raw score", which says what it is */
+    snprintf(sf[0], sizeof sf[0], "raw score %s = %.4f", how, (double)score);
+    snprintf(sf[1], sizeof sf[1], "raw score = %.4f", (double)score);
+    snprintf(sf[2], sizeof sf[2], "raw score %.2f", (double)score);
+    const char *const sfs[] = {sf[0], sf[1], sf[2]};
+    grid_puts(g, x, y + 1, sfs[widget_fit(sfs, 3, w)], w, STYLE_TEXT);
+}
+
+/* "Token 3 she attends to (head 1):" in the first form that fits w: the
+ * word "Token" goes first, then the head (the view's title names it), and
+ * only then is the token's label cut. */
+static void draw_info_title(UiState *u, Grid *g, Rect r, int i, int h)
+{
+    char who[112], num[16], tail[128];
+    widget_head_of(u, h, who, sizeof who);
+    const char *lab = u->labels_q[i];
+    int lw = grid_text_width(lab);
+    static const char *const heads[] = {"Token %d ", "%d "};
+    for (int k = 0; k < 4; k++) {
+        snprintf(num, sizeof num, heads[k & 1], i + 1);
+        if (k < 2)
+            snprintf(tail, sizeof tail, " attends to (%s):", who);
+        else
+            snprintf(tail, sizeof tail, " attends to:");
+        int nw = grid_text_width(num), tw = grid_text_width(tail);
+        if (nw + lw + tw <= r.w || k == 3) {
+            int used = grid_puts(g, r.x, r.y, num, r.w, STYLE_TITLE);
+            int room = r.w - used - tw;
+            used += grid_puts(g, r.x + used, r.y, lab, room > 1 ? room : 1, STYLE_LABEL_SEL);
+            grid_puts(g, r.x + used, r.y, tail, r.w - used, STYLE_TITLE);
+            return;
+        }
+    }
 }
 
 int widget_info_rows(const UiState *u, const ModelResult *res)
@@ -245,11 +286,7 @@ void widget_info_draw(UiState *u, Grid *g, Rect r, const ModelResult *res, int h
                         !lesson_state_veiled(&u->a.lesson));
         return;
     }
-    int used = grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "Token %d ", i + 1);
-    used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_LABEL_SEL, "%s", u->labels_q[i]);
-    char who[112];
-    widget_head_of(u, h, who, sizeof who);
-    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, " attends to (%s):", who);
+    draw_info_title(u, g, r, i, h);
     const float *P_row = data_row(u, res, s->layer, h, i);
     int top = 3; /* a short panel skips the hint on picking a cell: the bars come first */
     if (s->sel_col >= 0 || r.h >= 8)

@@ -178,11 +178,21 @@ static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, i
     char rr[24], cc[24];
     snprintf(rr, sizeof rr, rmin == rmax ? "%d" : "%d-%d", rmin, rmax);
     snprintf(cc, sizeof cc, cmin == cmax ? "%d" : "%d-%d", cmin, cmax);
-    grid_printf(g, x, y, w, STYLE_DIM,
-                "zoom %d (z/Z/0) | rows %d-%d, cols %d-%d | %s pooling%s (a)", lg->zoom,
-                lg->ar.first + 1, lg->ar.first + lg->ar.span, lg->ac.first + 1,
-                lg->ac.first + lg->ac.span, u->a.app.pool_mean ? "mean" : "max",
-                sampled ? " of sampled rows" : "");
+    /* where it is too long, the keys go first, then "zoom", then the
+     * word "pooling" ("max pool"), then the pooling */
+    char span[64], t[6][160];
+    snprintf(span, sizeof span, "rows %d-%d, cols %d-%d", lg->ar.first + 1,
+             lg->ar.first + lg->ar.span, lg->ac.first + 1, lg->ac.first + lg->ac.span);
+    const char *pool = u->a.app.pool_mean ? "mean" : "max", *of = sampled ? " of sampled rows" : "";
+    snprintf(t[0], sizeof t[0], "zoom %d (z/Z/0) | %s | %s pooling%s (a)", lg->zoom, span, pool,
+             of);
+    snprintf(t[1], sizeof t[1], "zoom %d | %s | %s pooling%s (a)", lg->zoom, span, pool, of);
+    snprintf(t[2], sizeof t[2], "zoom %d | %s | %s pooling%s", lg->zoom, span, pool, of);
+    snprintf(t[3], sizeof t[3], "%s | %s pooling%s", span, pool, of);
+    snprintf(t[4], sizeof t[4], "%s | %s pool%s", span, pool, sampled ? ", sampled" : "");
+    snprintf(t[5], sizeof t[5], "%s", span);
+    const char *const forms[] = {t[0], t[1], t[2], t[3], t[4], t[5]};
+    grid_puts(g, x, y, forms[widget_fit(forms, 6, w)], w, STYLE_DIM);
     grid_printf(g, x, y + 1, w, STYLE_DIM, "a row: %s token%s%s, a column: %s", rr,
                 rmax > 1 ? "s" : "", lg->half ? " (▀ 2 cells)" : "", cc);
 }
@@ -334,9 +344,14 @@ int view_long_tiles(UiState *u, Grid *g, Rect r, int max_h)
     /* "(b)" where the captions have room for it ("0.51b .85", 9 columns) */
     if (H > 1 && !key_row)
         heads_title(g, r, H, tile_w - 1 >= 9 ? " (b)" : "", pooled);
-    else if (H > 1)
-        grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads%s (Tab, 1-9, click)", H, pooled);
-    else if (comb_one_head(u->a.ses.comb.mode)) /* the heads combined into one */
+    else if (H > 1) { /* the keys go before what the tiles show */
+        char t[3][96];
+        snprintf(t[0], sizeof t[0], "All %d heads%s (Tab, 1-9, click)", H, pooled);
+        snprintf(t[1], sizeof t[1], "All %d heads%s (Tab, 1-9)", H, pooled);
+        snprintf(t[2], sizeof t[2], "All %d heads%s", H, pooled);
+        const char *const forms[] = {t[0], t[1], t[2]};
+        grid_puts(g, r.x, r.y, forms[widget_fit(forms, 3, r.w)], r.w, STYLE_TITLE);
+    } else if (comb_one_head(u->a.ses.comb.mode)) /* the heads combined into one */
         grid_printf(g, r.x, r.y, r.w, STYLE_TITLE, "All %d heads as one%s",
                     comb_model_heads(&u->a.ses.comb, &u->a.app), pooled);
     else
