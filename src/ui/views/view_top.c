@@ -10,6 +10,7 @@
 #include "core/utf8.h"
 #include "../term.h"
 #include "../widgets.h"
+#include "view_heads.h"
 #include "view_table.h"
 
 #define KIND_LINE_MAX 320 /* a kind's line: as long as AppState.msg */
@@ -22,7 +23,9 @@ static void draw_title(const UiState *u, Grid *g)
     const AppState *s = &u->a.app;
     for (int x = 0; x < g->w; x++)
         grid_put(g, x, 0, ' ', STYLE_STATUS, 0);
-    const char *view = view_table_title(s->view);
+    /* the view in front: the model view or the head scores over the state's */
+    ViewId shown = view_heads_shown(u);
+    const char *view = view_table_title(shown < VIEW_ID_COUNT ? shown : s->view);
     const char *other = s->view == VIEW_ID_ATTN ? "positional encodings" : "attention";
     /* v offered only where it goes somewhere: GPT-2 and BERT refuse the PE view */
     const bool v = s->view != VIEW_ID_ATTN || !kind_refuses(u->a.ses.kind, KIND_ASK_PE_VIEW);
@@ -40,7 +43,7 @@ static void draw_title(const UiState *u, Grid *g)
         if (v)
             snprintf(key, sizeof key, " (v: %s)", s->view == VIEW_ID_ATTN ? "PE" : "attention");
         snprintf(line, sizeof line, " attnviz | %s%s%s | ?: help",
-                 s->view == VIEW_ID_PE ? "PE" : view, key,
+                 s->view == VIEW_ID_PE && shown == VIEW_ID_COUNT ? "PE" : view, key,
                  edit ? " | EDITING: Enter/Esc ends"
                  : e  ? " | e: edit"
                       : "");

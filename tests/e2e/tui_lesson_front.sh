@@ -1,0 +1,37 @@
+#!/bin/bash
+# tui_lesson_front.sh - the model view (F) or the head scores (f) shown over
+# a lesson's page are what is in front: the top line named the page's view
+# ("attnviz | Pipeline ..." over the model view's thumbnails). Now the top
+# line says "Model view" / "Head scores".
+# tier: test
+# asan: no
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib/tui.sh
+tui_init lesson_front
+export LC_ALL=C.UTF-8
+ROOT=$PWD
+top() { screen | head -1 | sed 's/ *$//'; }
+
+for size in "80 24" "100 30" "120 40"; do
+    set -- $size
+    at="$1x$2"
+    tui_start TERM=xterm-256color "$1" "$2" --lesson qkv
+    check "$at: qkv: the page's view is the pipeline: \"$(top)\"" \
+        eval 'top | grep -q "^ attnviz | Pipeline "'
+    keys F && wait_for '^Model view: ' && settle
+    check "$at: F over it: the top line names the model view: \"$(top)\"" \
+        eval 'top | grep -q "^ attnviz | Model view " && ! top | grep -q Pipeline'
+    keys Escape && settle
+    check "$at: Esc: the pipeline again: \"$(top)\"" \
+        eval 'top | grep -q "^ attnviz | Pipeline "'
+    keys q && wait_for 'EXITED:0' || notok "$at: q: $(screen | tail -2)"
+done
+
+tui_start TERM=xterm-256color 100 30 --lesson induction
+for _ in 1 2 3; do keys n; done
+wait_for '^Lesson 4/5: ' && settle
+keys f && wait_for '^Head scores \(' && settle
+check "f over the page: the top line names the head scores: \"$(top)\"" \
+    eval 'top | grep -q "^ attnviz | Head scores "'
+keys q && wait_for 'EXITED:0' || notok "induction: q: $(screen | tail -2)"
+exit $fail
