@@ -256,6 +256,28 @@ static unsigned apply(App *a, const AppInput *in, bool typed)
     return out;
 }
 
+/* Whether the head scores or the model view, shown over a lesson's page,
+ * take the key before the page does: the keys it acts on (Esc closes it,
+ * the arrows and Tab move its selection, Enter focuses the head), as the
+ * one in front; the page keeps the rest (n, p, its letters). */
+static bool table_in_front(const App *a, Action act)
+{
+    if (a->heads.mode == HT_OFF)
+        return false;
+    switch (act) {
+    case ACT_ESCAPE:
+    case ACT_ROW_PREV:
+    case ACT_ROW_NEXT:
+    case ACT_COL_PREV:
+    case ACT_COL_NEXT:
+    case ACT_HEAD_NEXT:
+    case ACT_HEAD_PREV:
+    case ACT_EDIT:
+    case ACT_CELL_SET: return true;
+    default: return false;
+    }
+}
+
 unsigned app_input(App *a, const AppInput *in)
 {
     unsigned out = APP_DO_REDRAW;
@@ -269,9 +291,7 @@ unsigned app_input(App *a, const AppInput *in)
         out |= run_now(a, a->pending); /* the keys before it in the burst changed the result */
     if (help_input(a, in))
         return out;
-    /* Esc closes the head scores or the model view over a lesson's page first */
-    bool table_esc = in->action == ACT_ESCAPE && a->heads.mode != HT_OFF;
-    if (in->lesson_in && !table_esc && lesson_input(a, in))
+    if (in->lesson_in && !table_in_front(a, in->action) && lesson_input(a, in))
         return out;
     if (heads_input(a, in, &out)) /* before the session: Enter focuses a head there */
         return out;

@@ -1,8 +1,11 @@
 #!/bin/bash
 # tui_lesson_front.sh - the model view (F) or the head scores (f) shown over
 # a lesson's page are what is in front: the top line named the page's view
-# ("attnviz | Pipeline ..." over the model view's thumbnails). Now the top
-# line says "Model view" / "Head scores".
+# ("attnviz | Pipeline ..." over the model view's thumbnails), and the
+# arrows moved the page's choice ("your prediction: f") behind the table
+# instead of the table's selection. Now the top line says "Model view" /
+# "Head scores", and the arrows, Tab and Enter act on the table as Esc
+# already did; once it is closed, they go to the page again.
 # tier: test
 # asan: no
 cd "$(dirname "$0")/../.." || exit 1
@@ -27,11 +30,32 @@ for size in "80 24" "100 30" "120 40"; do
     keys q && wait_for 'EXITED:0' || notok "$at: q: $(screen | tail -2)"
 done
 
+# sel: the head scores' selected head, "L<layer> h<head>" (its labels
+# drawn reversed, ESC [1m ... 48;5;220m)
+sel() {
+    tmux -L "$SOCK" capture-pane -p -e -t "$SESS" | grep -o $'\e\\[48;5;220m[Lh][0-9]*' |
+        sed 's/.*m//' | tr '\n' ' ' | sed 's/ *$//'
+}
 tui_start TERM=xterm-256color 100 30 --lesson induction
 for _ in 1 2 3; do keys n; done
 wait_for '^Lesson 4/5: ' && settle
 keys f && wait_for '^Head scores \(' && settle
 check "f over the page: the top line names the head scores: \"$(top)\"" \
     eval 'top | grep -q "^ attnviz | Head scores "'
+before=$(sel)
+keys Up && settle
+after=$(sel)
+check "Up moves the table's selection (\"$before\" -> \"$after\")" \
+    eval '[ "$before" = "h1 L2" ] && [ "$after" = "h1 L1" ]'
+check "... not the page's choice behind it" \
+    eval 'screen | grep -q "^your prediction: *\$" && ! screen | grep -q "^>(a)"'
+keys Right && settle
+check "Right too: \"$(sel)\"" eval '[[ "$(sel)" == h2* ]]'
+keys Escape && settle
+check "Esc closes the table, the lesson stays" \
+    eval '! screen | grep -q "^Head scores (" && screen | grep -q "^Lesson 4/5: "'
+keys Down && settle
+check "then Down picks on the page again" \
+    eval 'screen | grep -q "^your prediction: f" && screen | grep -q "^>(a) f"'
 keys q && wait_for 'EXITED:0' || notok "induction: q: $(screen | tail -2)"
 exit $fail
