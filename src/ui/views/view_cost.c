@@ -55,6 +55,18 @@ static void kv_part(const KindCost *kc, int form, char *out, size_t len)
  * weights' bytes go first, then the KV cache's words, "run" (or "on a"),
  * "forward", "rows", the KV cache but its total ("rows" back), the rest
  * of the KV cache: at 80 columns the time and its unit stay on screen. */
+/* The time as the cost lines write it into t, and into fixed a field as
+ * wide whatever the digits ("0.473", "12.3", "1234.5": 6 columns), for
+ * choosing a line's form: a form picked by the time's own width would
+ * change (drop "run") as the time's digits do from one key to the next. */
+#define TIME_W 6
+static void time_fields(int digits, double ms, char t[24], char fixed[24])
+{
+    snprintf(t, 24, "%.*f", digits, ms);
+    int len = (int)strlen(t);
+    snprintf(fixed, 24, "%.*s", len > TIME_W ? len : TIME_W, "000000000000000000000");
+}
+
 static void draw_kind_cost(Grid *g, int y, const KindCost *kc, const char *n, const char *b_w,
                            int digits, double ms)
 {
@@ -68,18 +80,24 @@ static void draw_kind_cost(Grid *g, int y, const KindCost *kc, const char *n, co
     fmt_count(kc->flops, b_fl, sizeof b_fl);
     fmt_count(kc->whole, b_whole, sizeof b_whole);
     snprintf(weights, sizeof weights, " | weights %s", b_w);
+    char tm[2][24];
+    time_fields(digits, ms, tm[0], tm[1]);
     for (size_t t = 0; t < sizeof tiers / sizeof tiers[0]; t++) {
         const char *how =
             kc->ms > 0 ? (tiers[t].run ? "on a thread " : "thread ") : (tiers[t].run ? "run " : "");
         kv_part(kc, tiers[t].kv, kv, sizeof kv);
         if (tiers[t].kv > 2)
             kv[0] = 0;
-        snprintf(line, sizeof line,
-                 "Cost: n %s | %s%s of %s FLOP: %d %s%s, %d cached%s | %s%.*f ms%s", n,
-                 tiers[t].fl == 0 ? "forward " : "", b_fl, b_whole, kc->computed,
-                 tiers[t].fl < 2 ? (kc->computed == 1 ? "row " : "rows ") : "", "computed",
-                 kc->cached, kv, how, digits, ms, tiers[t].weights ? weights : "");
-        if (grid_text_width(line) <= g->w)
+        bool fits = false;
+        for (int k = 1; k >= 0; k--) { /* measured with the fixed field, drawn with the time */
+            snprintf(line, sizeof line,
+                     "Cost: n %s | %s%s of %s FLOP: %d %s%s, %d cached%s | %s%s ms%s", n,
+                     tiers[t].fl == 0 ? "forward " : "", b_fl, b_whole, kc->computed,
+                     tiers[t].fl < 2 ? (kc->computed == 1 ? "row " : "rows ") : "", "computed",
+                     kc->cached, kv, how, tm[k], tiers[t].weights ? weights : "");
+            fits = k ? grid_text_width(line) <= g->w : fits;
+        }
+        if (fits)
             break;
     }
     grid_puts(g, 0, y, line, g->w, STYLE_TEXT);
@@ -98,6 +116,8 @@ void view_cost_line(const CostParts *c, int w, char *line, size_t len)
     static const char *const dbl[] = {" | x2 tokens -> n\u00b2 x4, weights x4",
                                       " | x2 tokens: n\u00b2, weights x4",
                                       " | x2 tokens: n\u00b2 x4", " | x2 tokens: n\u00b2 x4", ""};
+    char tm[2][24];
+    time_fields(c->digits, c->ms, tm[0], tm[1]);
     for (size_t t = 0; t < sizeof tiers / sizeof tiers[0]; t++) {
         char grow[24] = "", bytes[48] = "", flop[40] = "";
         int d = tiers[t].dbl;
@@ -107,9 +127,13 @@ void view_cost_line(const CostParts *c, int w, char *line, size_t len)
             snprintf(bytes, sizeof bytes, " | weights %s", c->bytes);
         if (c->flop)
             snprintf(flop, sizeof flop, " | %s", c->flop);
-        snprintf(line, len, "Cost: n %s | n\u00b2 %s%s%s | %s%.*f ms%s%s%s", c->n, c->nn, bytes,
-                 flop, c->how[(int)tiers[t].how], c->digits, c->ms, c->after, dbl[d], grow);
-        if (grid_text_width(line) <= w)
+        bool fits = false;
+        for (int k = 1; k >= 0; k--) { /* measured with the fixed field, drawn with the time */
+            snprintf(line, len, "Cost: n %s | n\u00b2 %s%s%s | %s%s ms%s%s%s", c->n, c->nn, bytes,
+                     flop, c->how[(int)tiers[t].how], tm[k], c->after, dbl[d], grow);
+            fits = k ? grid_text_width(line) <= w : fits;
+        }
+        if (fits)
             return;
     }
 }

@@ -15,7 +15,9 @@ typedef struct {
     double ms, grow;
 } CostParts;
 
-/* The fullest cost line of c that fits w columns into line. */
+/* The fullest cost line of c that fits w columns into line; its form is
+ * chosen with the time in a field of fixed width, so it stays as the
+ * time's digits change. */
 void view_cost_line(const CostParts *c, int w, char *line, size_t len);
 
 /* The cost line of the text shown (or "computing...") at row y. */
