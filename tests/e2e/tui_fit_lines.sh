@@ -36,12 +36,17 @@ done
 
 # The hint line over the status line was cut at its edge: the PE view's at
 # 80 and 100 ("... v: attent…"), the heatmaps' at every size. Whole parts
-# now, the first ones, and "? help | q quit" always at the end.
+# now, the first ones, and "? help | q quit" always at the end. The title
+# over the heatmap ended "... mean top weigh…" at 80x24: its statistics
+# now take their shorter form ("top 0.57").
 for size in "80 24" "100 30" "120 40"; do
     set -- $size
     at="$1x$2"
     tui_start TERM=xterm-256color "$1" "$2" --preset random 'The cat sat on the mat'
     keys Down && settle
+    line=$(screen | grep '^Head 1 of 4' | sed 's/ *$//')
+    check "$at: random heads: the title and its statistics whole: \"$line\"" \
+        eval 'grep -Eq "^Head 1 of 4: random \(untrained, P: designed\)  entropy [0-9.]+ bits, (mean top weight|top) [0-9.]+$" <<<"$line"'
     line=$(screen | grep '^Tab: head' | sed 's/ *$//')
     check "$at: the heatmaps' hint whole: \"$line\"" \
         eval 'grep -q "^Tab: head | Up/Down: token | .* | ? help | q quit\$" <<<"$line" && ! grep -q "…" <<<"$line"'

@@ -92,9 +92,9 @@ static void draw_title(UiState *u, Grid *g, Rect r)
         used += grid_printf(g, r.x + used, r.y, r.w - used, STYLE_TITLE, ": %s%s",
                             widget_head_label(u, s->head),
                             s->cfg.preset == PRESET_RANDOM ? " (untrained, P: designed)" : "");
-    char stats[64];
-    widget_stats_text(data_stats(u, 0, s->head), true, stats, sizeof stats);
-    grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
+    char stats[96]; /* the longest form that fits: "mean top weight", "top", "1.96b .55" */
+    if (widget_stats_fit(data_stats(u, 0, s->head), r.w - used - 2, stats, sizeof stats) > 0)
+        grid_printf(g, r.x + used, r.y, r.w - used, STYLE_ACCENT, "  %s", stats);
 }
 
 /* The focused head: heatmap scrolled to the selection, legend. */
