@@ -5,7 +5,8 @@
 # (future toke…", a picked cell's "weight 0.064642 …" and "raw score
 # q.k/sqrt(d_k) = 0…"; the readout under the heatmap ("... | max poolin…");
 # and at 120x40 the tiles' title ("All 2 heads, each pooled whole (Tab,
-# 1-…"). Each now takes the first of its shorter forms that fits: whole,
+# 1-…"); with B (two long views, 39 columns each) the readout's second
+# line ("a row: 3 tokens (▀ 2 cells), a column:…"). Each now takes the first of its shorter forms that fits: whole,
 # never ending in "…".
 # tier: test
 # asan: no
@@ -54,6 +55,12 @@ for size in "80 24" "100 30" "120 40"; do
     line=$(seg 'raw score [^│]*')
     check "$at: trained: ... and its raw score whole: \"$line\"" \
         eval 'whole "$line" && grep -Eq "= -?[0-9]+\.[0-9]{4}$" <<<"$line"'
+    if [ "$1" = 80 ]; then # B: two long views side by side, 39 columns each
+        keys B && wait_for '│ *rows 1-33' && settle
+        line=$(screen | grep -o '^[^│]*' | grep '^a row: \|^row: ' | head -1 | sed 's/ *$//')
+        check "$at: trained, B: the cells' size whole: \"$line\"" \
+            eval 'whole "$line" && grep -Eq "row: 3 tokens, (a column|col): 1-2$" <<<"$line"'
+    fi
     keys q && wait_for 'EXITED:0' || notok "$at: q: $(screen | tail -2)"
 done
 

@@ -193,8 +193,12 @@ static void draw_readout(UiState *u, Grid *g, const LongGeo *lg, bool sampled, i
     snprintf(t[5], sizeof t[5], "%s", span);
     const char *const forms[] = {t[0], t[1], t[2], t[3], t[4], t[5]};
     grid_puts(g, x, y, forms[widget_fit(forms, 6, w)], w, STYLE_DIM);
-    grid_printf(g, x, y + 1, w, STYLE_DIM, "a row: %s token%s%s, a column: %s", rr,
-                rmax > 1 ? "s" : "", lg->half ? " (▀ 2 cells)" : "", cc);
+    /* the half blocks' note goes first, then the words' length */
+    snprintf(t[0], sizeof t[0], "a row: %s token%s%s, a column: %s", rr, rmax > 1 ? "s" : "",
+             lg->half ? " (▀ 2 cells)" : "", cc);
+    snprintf(t[1], sizeof t[1], "a row: %s token%s, a column: %s", rr, rmax > 1 ? "s" : "", cc);
+    snprintf(t[2], sizeof t[2], "row: %s token%s, col: %s", rr, rmax > 1 ? "s" : "", cc);
+    grid_puts(g, x, y + 1, forms[widget_fit(forms, 3, w)], w, STYLE_DIM);
 }
 
 void view_long_head(UiState *u, Grid *g, Rect r, const ModelResult *res, int h, const char *title,
