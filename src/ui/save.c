@@ -78,10 +78,17 @@ static const char *comb_tag(CombMode m)
     return m == COMB_MEAN ? "mean" : m == COMB_MAX ? "max" : m == COMB_SUM ? "sum" : "rollout";
 }
 
-/* No result to export: the status line says which sentence has no tokens. */
+/* No result to export: the status line says which sentence has no tokens.
+ * Nor, before a lesson's reveal, the numbers the page hides: the file would
+ * hold the answer the screen writes as '?'. */
 static bool nothing_to_export(UiState *u)
 {
     AppState *s = &u->a.app;
+    if (lesson_state_veiled(&u->a.lesson)) {
+        snprintf(s->msg, sizeof s->msg,
+                 "no export before the reveal: it would show the hidden answer");
+        return true;
+    }
     if (!u->a.ses.run_err && s->n_q > 0)
         return false;
     snprintf(s->msg, sizeof s->msg, "nothing to export: %s",
