@@ -227,23 +227,35 @@ static void draw_cell_info(const UiState *u, Grid *g, int x, int y, int w, const
 }
 
 /* "Token 3 she attends to (head 1):" in the first form that fits w: the
- * word "Token" goes first, then the head (the view's title names it), and
- * only then is the token's label cut. */
+ * word "Token" goes first, then what the head is called beyond its first
+ * words ("rollout of layers 1-2" to "rollout"), then the head (the view's
+ * title names it), and only then is the token's label cut. */
 static void draw_info_title(UiState *u, Grid *g, Rect r, int i, int h)
 {
-    char who[112], num[16], tail[128];
+    char who[112], brief[112], num[16], tail[128];
     widget_head_of(u, h, who, sizeof who);
+    snprintf(brief, sizeof brief, "%s", who);
+    char *cut = strstr(brief, " of ");
+    cut = cut ? cut : strstr(brief, " over ");
+    if (cut)
+        *cut = '\0';
     const char *lab = u->labels_q[i];
     int lw = grid_text_width(lab);
-    static const char *const heads[] = {"Token %d ", "%d "};
-    for (int k = 0; k < 4; k++) {
-        snprintf(num, sizeof num, heads[k & 1], i + 1);
-        if (k < 2)
-            snprintf(tail, sizeof tail, " attends to (%s):", who);
+    static const struct {
+        const char *num;
+        int who; /* 0 whole, 1 brief, 2 none */
+    } forms[] = {{"Token %d ", 0}, {"%d ", 0}, {"%d ", 1}, {"Token %d ", 2}, {"%d ", 2}};
+    const int n = (int)(sizeof forms / sizeof forms[0]);
+    for (int k = 0; k < n; k++) {
+        if (forms[k].who == 1 && !cut)
+            continue;
+        snprintf(num, sizeof num, forms[k].num, i + 1);
+        if (forms[k].who < 2)
+            snprintf(tail, sizeof tail, " attends to (%s):", forms[k].who ? brief : who);
         else
             snprintf(tail, sizeof tail, " attends to:");
         int nw = grid_text_width(num), tw = grid_text_width(tail);
-        if (nw + lw + tw <= r.w || k == 3) {
+        if (nw + lw + tw <= r.w || k == n - 1) {
             int used = grid_puts(g, r.x, r.y, num, r.w, STYLE_TITLE);
             int room = r.w - used - tw;
             used += grid_puts(g, r.x + used, r.y, lab, room > 1 ? room : 1, STYLE_LABEL_SEL);

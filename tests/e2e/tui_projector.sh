@@ -248,7 +248,7 @@ check "... written in the work folder, not the repository" \
     eval 'ls "$WORK"/attnviz-head-mean-*.txt >/dev/null 2>&1 && ! ls "$ROOT"/attnviz-head-mean-*.txt >/dev/null 2>&1'
 press O
 check "O: the rollout's title and bars name the rollout" \
-    eval "has '^Rollout of layers 1-1 \\(6 heads averaged\\)' && has 'attends to \\(rollout of' &&
+    eval "has '^Rollout of layers 1-1 \\(6 heads averaged\\)' && has 'attends to \\(rollout' &&
           lacks '\\(head 1\\)|Head 1 of 1'"
 
 # 8. The PE view at 100x30: the example's 11 positions whole in the
