@@ -332,7 +332,7 @@ static void find_picture(Finder *f, ShotState st, const Shot *s, const UiState *
     int n;
     view_rows(s, rows, &n);
     char re[512], q[256];
-    regmatch_t m[3];
+    regmatch_t m[4];
     regex_t tok;
     bool pipe = false, pe = false;
     for (int k = 0; k < n; k++)
@@ -368,14 +368,15 @@ static void find_picture(Finder *f, ShotState st, const Shot *s, const UiState *
             finder_say(f, st, "the positional encodings view draws no line plot");
         return;
     }
-    if (regcomp(&tok, "Token ([0-9]+) ([^ ]+) attends to", REG_EXTENDED))
+    /* the bars' title, "Token 3 she attends to" or, narrow, "3 she attends to" */
+    if (regcomp(&tok, "(Token )?([0-9]+) ([^ ]+) attends to", REG_EXTENDED))
         return;
     for (int k = 0; k < n; k++) {
-        if (regexec(&tok, rows[k], 3, m, 0))
+        if (regexec(&tok, rows[k], 4, m, 0))
             continue;
         char num[16], word[256];
-        snprintf(num, sizeof num, "%.*s", (int)(m[1].rm_eo - m[1].rm_so), rows[k] + m[1].rm_so);
-        snprintf(word, sizeof word, "%.*s", (int)(m[2].rm_eo - m[2].rm_so), rows[k] + m[2].rm_so);
+        snprintf(num, sizeof num, "%.*s", (int)(m[2].rm_eo - m[2].rm_so), rows[k] + m[2].rm_so);
+        snprintf(word, sizeof word, "%.*s", (int)(m[3].rm_eo - m[3].rm_so), rows[k] + m[3].rm_so);
         re_quote(word, q, sizeof q);
         snprintf(re, sizeof re, "^ *%s %s( |$)", num, q);
         if (!rows_match(rows, n, re))

@@ -22,7 +22,7 @@ on_screen() {
 import re, sys
 text = sys.stdin.read()
 h = re.search(r"^Head (\d+) of", text, re.M)  # the focused head: its bars
-t = re.search(r"Token \d+ (\S+) attends to", text)
+t = re.search(r"(?:Token )?\d+ (\S+) attends to", text)  # "Token" goes where narrow
 b = re.search(r"(\S+) +(\d+\.\d)% [█▉▊▋▌▍▎▏]", text[t.end():]) if t else None
 print(" ".join([t.group(1), h.group(1), b.group(1), b.group(2)]) if b and h else "none")'
 }

@@ -229,7 +229,7 @@ for size in "80 24" "120 40"; do
         wait_for "$(cat "$T/multi_top.txt")"
     keys M k k M
     keys Right
-    check "$1x$2: the cell inspector: weight, no raw score" wait_for 'no raw score: these weights'
+    check "$1x$2: the cell inspector: weight, no raw score" wait_for 'no raw score(: these weights|: weights without Q, K| \(no Q, K\))'
     keys B
     check "$1x$2: B shows two heads side by side" wait_for 'Head 2: imported'
     keys B x

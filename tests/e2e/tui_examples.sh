@@ -127,7 +127,7 @@ check "80x24 PE view: ... and after Home, the first (1 The)" wait_for '^.{30,}â€
 # selection, small heads labelled by head.
 LONG='When the old fisherman finally came back from the sea after three long weeks , the whole village gathered at the harbour and everyone wanted to hear what he had seen out there , away at sea .'
 start 100 30 "$LONG"
-check "38 tokens: small heads labelled by head" wait_for '1 previou'
+check "38 tokens: small heads labelled by head, abbreviated to fit" wait_for '1 prev tok +2 self +3 1st tok'
 check "38 tokens: the key axis is a ruler of token numbers" wait_for '^ +1 +11 +21 +31 '
 check "38 tokens: key labels spaced (no run of 20 letters in a label row)" \
     not_shown '^ {8,}[A-Za-z]{20}'
