@@ -59,7 +59,7 @@ fi
 # The core objects: rebuilt when their source or any header is newer.
 # Generated includes (the built-in sentences, the lexicon...) come from the
 # Makefile's own $(B)/gen/*.inc rules, built here with B=$out.
-newest_h=$(ls -t include/*/*.h src/*/*.h src/*/*/*.h | head -1)
+newest_h=$(ls -t include/*/*.h src/*/*.h src/*/*/*.h src/*/*/*/*.h 2>/dev/null | head -1)
 # (every one the Makefile names, those of its pattern rules among them)
 gen=$(grep -o '\$(B)/gen/[A-Za-z0-9_.-]*\.inc' Makefile | sort -u | sed "s|^\$(B)|$out|")
 if [ -n "$gen" ]; then
@@ -75,8 +75,10 @@ fi
 # its source or a header is newer
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 objs=() todo=()
-# (every layer below the interface, with its wings: src/core/gpt2/, src/io/hf/, ...)
-for src in src/{core,io,train,render,app}/*.c src/{core,io,train,render,app}/*/*.c src/cli/cli.c src/cli/clicheck.c; do
+# (every layer below the interface, with its wings two deep, as the
+# Makefile's layer_src: src/core/gpt2/, src/io/hf/, src/core/fast/gpt2/, ...)
+for src in src/{core,io,train,render,app}/*.c src/{core,io,train,render,app}/*/*.c \
+    src/{core,io,train,render,app}/*/*/*.c src/cli/cli.c src/cli/clicheck.c; do
     [ -e "$src" ] || continue
     obj=$(echo "${src#src/}" | tr / _)
     obj=$out/obj/${obj%.c}.o
